@@ -1,0 +1,141 @@
+package dev.bellows.stream;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * How the stream processor recognises blocks: the tag names for thinking and for tool
+ * calls (matched ASCII case-insensitively), and whether the stream starts inside a
+ * thinking block ({@code thinking-open}, for DeepSeek-R1 style output that only writes
+ * the closing tag).
+ *
+ * <pre>{@code
+ * StreamOptions options = StreamOptions.builder()
+ *         .thinkingTags("thinking", "think", "reasoning")
+ *         .thinkingOpen(true)
+ *         .build();
+ * }</pre>
+ */
+public final class StreamOptions {
+
+    /** Thinking tag names used when none are configured. */
+    public static final List<String> DEFAULT_THINKING_TAGS = List.of("thinking", "think");
+    /** Tool tag names used when none are configured. */
+    public static final List<String> DEFAULT_TOOL_TAGS = List.of("tool", "tool_call");
+
+    private static final StreamOptions DEFAULTS = builder().build();
+    private static final Pattern TAG_NAME = Pattern.compile("[A-Za-z_][-A-Za-z0-9_.:]*");
+    /** Longest tag name: an open or close tag is at most 256 characters in all. */
+    private static final int MAX_TAG_NAME = 200;
+
+    private final List<String> thinkingTags;
+    private final List<String> toolTags;
+    private final boolean thinkingOpen;
+
+    private StreamOptions(Builder builder) {
+        this.thinkingTags = validate("thinking", builder.thinkingTags);
+        this.toolTags = validate("tool", builder.toolTags);
+        for (String thinking : thinkingTags) {
+            for (String tool : toolTags) {
+                if (thinking.equalsIgnoreCase(tool)) {
+                    throw new IllegalArgumentException("tag name '" + thinking
+                            + "' is both a thinking tag and a tool tag: give each set its own names");
+                }
+            }
+        }
+        this.thinkingOpen = builder.thinkingOpen;
+    }
+
+    /** Default tags ({@code thinking}, {@code think}; {@code tool}, {@code tool_call}), not thinking-open. */
+    public static StreamOptions defaults() {
+        return DEFAULTS;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public List<String> thinkingTags() {
+        return thinkingTags;
+    }
+
+    public List<String> toolTags() {
+        return toolTags;
+    }
+
+    public boolean thinkingOpen() {
+        return thinkingOpen;
+    }
+
+    /** A builder that starts from these options. */
+    public Builder toBuilder() {
+        return new Builder().thinkingTags(thinkingTags).toolTags(toolTags).thinkingOpen(thinkingOpen);
+    }
+
+    @Override
+    public String toString() {
+        return "StreamOptions[thinkingTags=" + thinkingTags + ", toolTags=" + toolTags
+                + ", thinkingOpen=" + thinkingOpen + "]";
+    }
+
+    private static List<String> validate(String kind, List<String> names) {
+        if (names.isEmpty()) {
+            throw new IllegalArgumentException("at least one " + kind + " tag name is needed");
+        }
+        List<String> seen = new ArrayList<>();
+        for (String name : names) {
+            Objects.requireNonNull(name, kind + " tag name");
+            if (name.length() > MAX_TAG_NAME || !TAG_NAME.matcher(name).matches()) {
+                throw new IllegalArgumentException("invalid " + kind + " tag name '" + name
+                        + "': use ASCII letters, digits, '_', '-', '.', ':' (not first), at most "
+                        + MAX_TAG_NAME + " characters");
+            }
+            String lower = name.toLowerCase(Locale.ROOT);
+            if (!seen.contains(lower)) {
+                seen.add(lower);
+            }
+        }
+        return List.copyOf(seen);
+    }
+
+    /** Builds {@link StreamOptions}; every setter replaces what was set before. */
+    public static final class Builder {
+        private List<String> thinkingTags = DEFAULT_THINKING_TAGS;
+        private List<String> toolTags = DEFAULT_TOOL_TAGS;
+        private boolean thinkingOpen;
+
+        private Builder() {
+        }
+
+        public Builder thinkingTags(String... names) {
+            return thinkingTags(List.of(names));
+        }
+
+        public Builder thinkingTags(List<String> names) {
+            this.thinkingTags = List.copyOf(names);
+            return this;
+        }
+
+        public Builder toolTags(String... names) {
+            return toolTags(List.of(names));
+        }
+
+        public Builder toolTags(List<String> names) {
+            this.toolTags = List.copyOf(names);
+            return this;
+        }
+
+        public Builder thinkingOpen(boolean thinkingOpen) {
+            this.thinkingOpen = thinkingOpen;
+            return this;
+        }
+
+        /** @throws IllegalArgumentException with what to fix, for a bad tag name */
+        public StreamOptions build() {
+            return new StreamOptions(this);
+        }
+    }
+}
