@@ -26,10 +26,13 @@ public final class StreamOptions {
     /** Tool tag names used when none are configured. */
     public static final List<String> DEFAULT_TOOL_TAGS = List.of("tool", "tool_call");
 
-    private static final StreamOptions DEFAULTS = builder().build();
     private static final Pattern TAG_NAME = Pattern.compile("[A-Za-z_][-A-Za-z0-9_.:]*");
     /** Longest tag name: an open or close tag is at most 256 characters in all. */
     private static final int MAX_TAG_NAME = 200;
+    /** Tag names are matched as a bit set, so there can be at most 64 in all. */
+    private static final int MAX_NAMES_PER_KIND = 32;
+    // Last: built with the constants above.
+    private static final StreamOptions DEFAULTS = builder().build();
 
     private final List<String> thinkingTags;
     private final List<String> toolTags;
@@ -84,6 +87,9 @@ public final class StreamOptions {
     private static List<String> validate(String kind, List<String> names) {
         if (names.isEmpty()) {
             throw new IllegalArgumentException("at least one " + kind + " tag name is needed");
+        }
+        if (names.size() > MAX_NAMES_PER_KIND) {
+            throw new IllegalArgumentException("at most " + MAX_NAMES_PER_KIND + " " + kind + " tag names");
         }
         List<String> seen = new ArrayList<>();
         for (String name : names) {

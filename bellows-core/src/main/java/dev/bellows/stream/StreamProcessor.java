@@ -1,0 +1,125 @@
+package dev.bellows.stream;
+
+import dev.bellows.event.StreamEvent;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Turns a model's streamed answer into {@link StreamEvent}s as the chunks arrive, exactly as
+ * stream-contract.md says: thinking and tool blocks from inline tags and from
+ * provider-typed thinking, the tool name the moment it is known, decoded tool calls, and
+ * the aggregated {@link StreamEvent.Complete} at the end.
+ *
+ * <p>Drive it chunk by chunk:
+ * <pre>{@code
+ * StreamProcessor processor = new StreamProcessor(StreamOptions.defaults(), event -> {
+ *     if (event instanceof StreamEvent.ToolCallName name) {
+ *         System.out.println("calling " + name.toolName() + "...");
+ *     }
+ * });
+ * for (StreamChunk chunk : provider) {
+ *     processor.accept(chunk);
+ * }
+ * StreamEvent.Complete result = processor.finish();
+ * }</pre>
+ * or all at once with {@link #parse(Iterable, StreamOptions)}.
+ *
+ * <p>The result does not depend on where the chunks were cut (only the {@code chunk} index
+ * of each event does), and the work per chunk is proportional to its length plus the events
+ * it emits. Events are delivered synchronously on the calling thread. Not thread-safe: one
+ * processor per stream, fed from one thread at a time.
+ */
+public final class StreamProcessor {
+
+    private final StreamOptions options;
+    private final EventAssembler events;
+    private final TagScanner scanner;
+    private int chunks;
+    private boolean started;
+    private boolean finished;
+
+    public StreamProcessor(StreamOptions options, StreamListener listener) {
+        this.options = Objects.requireNonNull(options, "options");
+        this.events = new EventAssembler(Objects.requireNonNull(listener, "listener"));
+        this.scanner = new TagScanner(options, events);
+    }
+
+    /** Processes one chunk, emitting every event it decides before returning. */
+    public void accept(StreamChunk chunk) {
+        Objects.requireNonNull(chunk, "chunk");
+        if (finished) {
+            throw new IllegalStateException("the stream has finished: create a new StreamProcessor for the next one");
+        }
+        startIfNeeded();
+        events.chunk = chunks;
+        String text = chunk.text();
+        if (!text.isEmpty()) { // an empty chunk changes nothing, but it still counts
+            if (chunk.type() == ContentType.MESSAGE) {
+                events.endProviderThinking();
+                scanner.scan(text);
+            } else if (scanner.inBlock()) {
+                events.deferThinking(text);
+            } else {
+                scanner.releaseOpenTagCandidate();
+                events.providerThinking(text);
+            }
+            events.flush();
+        }
+        chunks++;
+    }
+
+    /**
+     * Ends the stream: releases held-back text, ends any open block (an unterminated tool
+     * block becomes an error call) and emits {@link StreamEvent.Complete}, which it returns.
+     */
+    public StreamEvent.Complete finish() {
+        if (finished) {
+            throw new IllegalStateException("finish() was already called");
+        }
+        startIfNeeded();
+        finished = true;
+        events.chunk = chunks;
+        scanner.finish();
+        return events.finish();
+    }
+
+    /** The number of chunks accepted so far. */
+    public int chunkCount() {
+        return chunks;
+    }
+
+    /** Processes a whole stream and returns all its events, {@code complete} last. */
+    public static List<StreamEvent> parse(Iterable<StreamChunk> chunks, StreamOptions options) {
+        List<StreamEvent> out = new ArrayList<>();
+        StreamProcessor processor = new StreamProcessor(options, out::add);
+        for (StreamChunk chunk : chunks) {
+            processor.accept(chunk);
+        }
+        processor.finish();
+        return out;
+    }
+
+    /** Processes a whole stream, sending every event to {@code listener}, and returns the aggregate. */
+    public static StreamEvent.Complete process(Iterable<StreamChunk> chunks, StreamOptions options,
+                                               StreamListener listener) {
+        StreamProcessor processor = new StreamProcessor(options, listener);
+        for (StreamChunk chunk : chunks) {
+            processor.accept(chunk);
+        }
+        return processor.finish();
+    }
+
+    /** With {@code thinking-open}, the stream starts inside a thinking block: its start is the first event. */
+    private void startIfNeeded() {
+        if (started) {
+            return;
+        }
+        started = true;
+        if (options.thinkingOpen()) {
+            events.chunk = 0;
+            events.blockOpened(TagScanner.BlockKind.THINKING, "think", java.util.Map.of());
+            scanner.enterOpenThinkingBlock();
+        }
+    }
+}
