@@ -26,10 +26,11 @@ public final class StreamOptions {
     /** Tool tag names used when none are configured. */
     public static final List<String> DEFAULT_TOOL_TAGS = List.of("tool", "tool_call");
 
-    private static final StreamOptions DEFAULTS = builder().build();
     private static final Pattern TAG_NAME = Pattern.compile("[A-Za-z_][-A-Za-z0-9_.:]*");
     /** Longest tag name: an open or close tag is at most 256 characters in all. */
     private static final int MAX_TAG_NAME = 200;
+    // After TAG_NAME: building validates names with it, and static fields initialise in order.
+    private static final StreamOptions DEFAULTS = builder().build();
 
     private final List<String> thinkingTags;
     private final List<String> toolTags;
