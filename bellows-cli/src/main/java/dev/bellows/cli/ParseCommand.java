@@ -1,0 +1,200 @@
+package dev.bellows.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.bellows.event.EventJson;
+import dev.bellows.event.StreamEvent;
+import dev.bellows.stream.StreamChunk;
+import dev.bellows.stream.StreamOptions;
+import dev.bellows.stream.StreamProcessor;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code bellows parse}: the stream processor on JSON Lines, as the last section of
+ * stream-contract.md describes. Each chunk's events are written (and flushed) before the
+ * next input line is read.
+ */
+@Command(name = "parse",
+        mixinStandardHelpOptions = true,
+        versionProvider = BellowsCommand.Version.class,
+        sortOptions = false,
+        description = {
+                "Runs the stream parser over JSON Lines on standard input.",
+                "",
+                "Input: one chunk per line, {\"type\": \"message\"|\"thinking\", \"content\": \"...\"};"
+                        + " type is optional (default message). Blank lines are skipped and are not chunks.",
+                "Output: one event per line, with \"type\" and \"chunk\" (the 0-based index of the chunk"
+                        + " during which it was emitted), written as soon as each chunk is parsed.",
+                "With --batch, each input line is a whole stream, {\"chunks\": [...]}, and each output"
+                        + " line is the JSON array of that stream's events."},
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {
+                "0:success",
+                "1:internal error, or standard input/output failed",
+                "2:a bad option, or a bad input line (standard error names its line number;"
+                        + " the events of the lines before it are already written)"})
+final class ParseCommand implements Callable<Integer> {
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    @ParentCommand
+    private BellowsCommand root;
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--thinking-tags", split = ",", paramLabel = "NAME",
+            description = "Tag names of thinking blocks, comma-separated (default: thinking,think).")
+    List<String> thinkingTags;
+
+    @Option(names = "--tool-tags", split = ",", paramLabel = "NAME",
+            description = "Tag names of tool calls, comma-separated (default: tool,tool_call).")
+    List<String> toolTags;
+
+    @Option(names = "--thinking-open",
+            description = "The stream starts inside a thinking block named 'think'"
+                    + " (output that only writes the closing tag, as DeepSeek-R1 does).")
+    boolean thinkingOpen;
+
+    @Option(names = "--batch",
+            description = "Each input line is one whole stream; each output line is its array of events.")
+    boolean batch;
+
+    @Override
+    public Integer call() {
+        StreamOptions options = streamOptions();
+        ChunkLineReader input = new ChunkLineReader(root.stdin);
+        Writer output = new BufferedWriter(new OutputStreamWriter(root.stdout, StandardCharsets.UTF_8));
+        try {
+            if (batch) {
+                parseStreams(input, options, output);
+            } else {
+                parseChunks(input, options, output);
+            }
+            return 0;
+        } catch (ChunkLineReader.BadLineException e) {
+            return fail(2, "line " + e.line() + ": " + e.getMessage());
+        } catch (UncheckedIOException e) {
+            return fail(1, "cannot write to standard output: " + e.getCause().getMessage());
+        } catch (IOException e) {
+            return fail(1, "cannot read standard input: " + e.getMessage());
+        }
+    }
+
+    /** Streaming: every chunk goes through one processor; its events are out before the next line is read. */
+    private static void parseChunks(ChunkLineReader input, StreamOptions options, Writer output)
+            throws IOException, ChunkLineReader.BadLineException {
+        StreamProcessor processor = new StreamProcessor(options, event -> writeLine(output, EventJson.toJson(event)));
+        StreamChunk chunk;
+        while ((chunk = input.nextChunk()) != null) {
+            processor.accept(chunk);
+            flush(output);
+        }
+        processor.finish();
+        flush(output);
+    }
+
+    /** Batch: each line is a stream of its own; each output line is the array of its events. */
+    private static void parseStreams(ChunkLineReader input, StreamOptions options, Writer output)
+            throws IOException, ChunkLineReader.BadLineException {
+        List<StreamChunk> chunks;
+        while ((chunks = input.nextStream()) != null) {
+            ArrayNode events = JsonNodeFactory.instance.arrayNode();
+            for (StreamEvent event : StreamProcessor.parse(chunks, options)) {
+                events.add(EventJson.toJson(event));
+            }
+            writeLine(output, events);
+            flush(output);
+        }
+    }
+
+    private static void writeLine(Writer output, JsonNode json) {
+        try {
+            output.write(MAPPER.writeValueAsString(json));
+            output.write('\n');
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void flush(Writer output) {
+        try {
+            output.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private int fail(int status, String message) {
+        root.stderr.println(spec.qualifiedName() + ": " + BellowsCommand.oneLine(message));
+        root.stderr.flush();
+        return status;
+    }
+
+    /**
+     * The options the flags ask for.
+     *
+     * @throws ParameterException naming the flag, for a tag name {@link StreamOptions} rejects
+     */
+    StreamOptions streamOptions() {
+        StreamOptions.Builder builder = StreamOptions.builder().thinkingOpen(thinkingOpen);
+        List<String> given = new ArrayList<>();
+        if (thinkingTags != null) {
+            builder.thinkingTags(tagNames("--thinking-tags", thinkingTags, true));
+            given.add("--thinking-tags");
+        }
+        if (toolTags != null) {
+            builder.toolTags(tagNames("--tool-tags", toolTags, false));
+            given.add("--tool-tags");
+        }
+        try {
+            return builder.build();
+        } catch (IllegalArgumentException e) {
+            // Each name is valid on its own (checked above): a name is in both sets.
+            throw new ParameterException(spec.commandLine(), String.join(", ", given) + ": " + e.getMessage());
+        }
+    }
+
+    /** The names of one flag, trimmed, each checked on its own so an error names the right flag. */
+    private List<String> tagNames(String flag, List<String> values, boolean thinking) {
+        String example = flag + " " + String.join(",",
+                thinking ? StreamOptions.DEFAULT_THINKING_TAGS : StreamOptions.DEFAULT_TOOL_TAGS);
+        if (values.isEmpty()) {
+            throw new ParameterException(spec.commandLine(), flag + ": give at least one tag name, e.g. " + example);
+        }
+        List<String> names = new ArrayList<>(values.size());
+        for (String value : values) {
+            String name = value.strip();
+            if (name.isEmpty()) {
+                throw new ParameterException(spec.commandLine(),
+                        flag + ": empty tag name; give names separated by commas, e.g. " + example);
+            }
+            // The other set gets a name that cannot clash, so only this name can be wrong.
+            String other = name.equalsIgnoreCase("a") ? "b" : "a";
+            try {
+                (thinking ? StreamOptions.builder().thinkingTags(name).toolTags(other)
+                        : StreamOptions.builder().thinkingTags(other).toolTags(name)).build();
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), flag + ": " + e.getMessage());
+            }
+            names.add(name);
+        }
+        return names;
+    }
+}
