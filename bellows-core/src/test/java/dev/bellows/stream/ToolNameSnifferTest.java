@@ -3,16 +3,30 @@ package dev.bellows.stream;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.StringReader;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
+import javax.xml.parsers.DocumentBuilderFactory;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.constraints.Size;
+import net.jqwik.api.statistics.Statistics;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.w3c.dom.Document;
+import org.xml.sax.InputSource;
 
 class ToolNameSnifferTest {
 
@@ -85,6 +99,7 @@ class ToolNameSnifferTest {
             assertThat(nameOf("  ```\r\n  {\"tool\": \"a\"}")).isEqualTo("a");
             assertThat(nameOf("```xml\n<tool_name>b</tool_name>\n```")).isEqualTo("b");
             assertThat(nameOf("````json {not json\n{\"name\": \"c\"}")).isEqualTo("c");
+            assertThat(nameOf("```a\rb\n{\"name\": \"d\"}")).isEqualTo("d"); // only \n ends the line
         }
 
         @Test
@@ -327,6 +342,7 @@ class ToolNameSnifferTest {
             assertThat(nameOf("<tool_name>a<![CDATA[&amp;]]>b<![CDATA[]]></tool_name>")).isEqualTo("a&amp;b");
             assertThat(nameOf("<tool_name><![CDATA[x]]]]]>&gt;</tool_name>")).isEqualTo("x]]]>");
             assertThat(nameOf("<tool_name><![CDATA[a]b]]c>]]></tool_name>")).isEqualTo("a]b]]c>");
+            assertThat(nameOf("<tool_name><![CDATA[a]>b]]></tool_name>")).isEqualTo("a]>b");
         }
 
         @Test
@@ -452,6 +468,80 @@ class ToolNameSnifferTest {
         void acceptsAnyCharSequence() {
             StringBuilder text = new StringBuilder("{\"tool\": \"sb\"}");
             assertThat(new ToolNameSniffer().feed(text, 0, text.length())).isEqualTo("sb");
+        }
+    }
+
+    // ---- Properties: any split of generated contents (jqwik) ----
+
+    /**
+     * Chunk-boundary invariance: whatever the split, the same name comes from the feed() call
+     * holding its last character (the JSON closing quote, the {@code >} of {@code </tool_name>}),
+     * and nothing from any other call; feeding the whole text at once agrees.
+     */
+    @Provide
+    Arbitrary<ToolContentGenerator.ToolContent> toolContents() {
+        return Arbitraries.randomValue(random -> {
+            ToolContentGenerator generator = new ToolContentGenerator(random);
+            return random.nextBoolean() ? generator.json() : generator.xml();
+        });
+    }
+
+    @Property(tries = 2000)
+    void sameNameFromTheSameFeedForAnySplit(@ForAll("toolContents") ToolContentGenerator.ToolContent content,
+            @ForAll @Size(max = 12) List<@IntRange(min = 0, max = 1_000_000) Integer> cuts) {
+        String text = content.text();
+        Statistics.collect(content.json() ? "json" : "xml", content.name() != null ? "name" : "no name");
+        Statistics.coverage(coverage -> {
+            for (String form : List.of("json", "xml")) {
+                coverage.check(form, "name").percentage(p -> p > 25);
+                coverage.check(form, "no name").percentage(p -> p > 3);
+            }
+        });
+
+        // Cuts anywhere in [0, length]; repeated cuts make empty pieces, which the processor may feed too.
+        List<Integer> bounds = new ArrayList<>();
+        bounds.add(0);
+        cuts.stream().map(cut -> cut % (text.length() + 1)).sorted().forEach(bounds::add);
+        bounds.add(text.length());
+
+        ToolNameSniffer sniffer = new ToolNameSniffer();
+        for (int piece = 0; piece + 1 < bounds.size(); piece++) {
+            int from = bounds.get(piece);
+            int to = bounds.get(piece + 1);
+            boolean holdsDecisive = content.decisive() >= from && content.decisive() < to;
+            assertThat(sniffer.feed(text, from, to))
+                    .as("feed [%d, %d) of %s", from, to, content)
+                    .isEqualTo(holdsDecisive ? content.name() : null);
+        }
+        if (content.name() != null) {
+            assertThat(sniffer.isDone()).isTrue();
+        }
+
+        ToolNameSniffer whole = new ToolNameSniffer();
+        assertThat(whole.feed(text, 0, text.length())).isEqualTo(content.name());
+        assertThat(whole.isDone()).isEqualTo(sniffer.isDone());
+
+        ToolNameSniffer byChar = new ToolNameSniffer();
+        for (int i = 0; i < text.length(); i++) {
+            assertThat(byChar.feed(text, i, i + 1)).as("char %d of %s", i, content)
+                    .isEqualTo(i == content.decisive() ? content.name() : null);
+        }
+    }
+
+    /** The generator's expected names are what real parsers read: the property checks the sniffer, not the generator. */
+    @Property(tries = 500)
+    void generatedNamesAreWhatAFullParseReads(@ForAll("toolContents") ToolContentGenerator.ToolContent content) throws Exception {
+        if (content.name() == null) {
+            return;
+        }
+        if (content.json()) {
+            JsonNode tree = new ObjectMapper().readTree(content.body());
+            assertThat(tree.get(content.nameKey()).textValue()).isEqualTo(content.name());
+        } else {
+            Document document = DocumentBuilderFactory.newInstance().newDocumentBuilder()
+                    .parse(new InputSource(new StringReader("<root>" + content.body() + "</root>")));
+            String value = document.getElementsByTagName("tool_name").item(0).getTextContent();
+            assertThat(ToolContentGenerator.trim(value)).isEqualTo(content.name());
         }
     }
 }
