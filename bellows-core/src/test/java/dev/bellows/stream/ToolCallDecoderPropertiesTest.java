@@ -1,14 +1,12 @@
 package dev.bellows.stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.bellows.tool.DecodedToolCall;
 import dev.bellows.tool.ToolCall;
 import dev.bellows.tool.ToolCallError;
-import java.time.Duration;
 import java.util.Map;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
@@ -131,10 +129,10 @@ class ToolCallDecoderPropertiesTest {
 
     @ParameterizedTest
     @MethodSource("hugeInputs")
-    void hugeInputsDecodeInLinearTime(Supplier<String> input) {
-        String content = input.get();
-        DecodedToolCall decoded = assertTimeoutPreemptively(Duration.ofSeconds(10),
-                () -> ToolCallDecoder.decode(content));
+    void hugeInputsDecode(Supplier<String> input) {
+        // No time limit here (unit tests never assert on wall-clock time): a quadratic
+        // decoder makes this test crawl visibly; the linear cost is measured in bellows-bench.
+        DecodedToolCall decoded = ToolCallDecoder.decode(input.get());
         assertThat(decoded).isNotNull();
     }
 
