@@ -1,0 +1,43 @@
+package dev.bellows.tool;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/**
+ * Something the model can ask the agent to do: a name, a description and the JSON Schema of
+ * its arguments, which the model sees in its prompt, and a {@link #call} that does it.
+ *
+ * <p>Most tools are written as a {@link TypedTool}: a record for the arguments and a lambda,
+ * with the schema generated from the record. MCP servers provide tools through a
+ * {@link ToolSource}. Either way they land in one {@link ToolRegistry}.
+ */
+public interface Tool {
+
+    /** The name the model calls it by; unique within its server. */
+    String name();
+
+    /** What it does and when to use it, for the model. */
+    String description();
+
+    /** The JSON Schema ({@code "type": "object"}) of the arguments. Treat it as read-only. */
+    ObjectNode inputSchema();
+
+    /**
+     * Runs the tool. The arguments have not been checked against {@link #inputSchema()} unless
+     * the tool does so itself ({@link TypedTool} does, before its handler runs).
+     *
+     * @throws ToolException for a failure the model should read (bad arguments included)
+     * @throws Exception     for any other failure; it reaches the model as an error too
+     */
+    ToolResult<?> call(ToolContext context, JsonNode arguments) throws Exception;
+
+    /** True when calling it ends the agent loop ({@code task_completion} and friends). */
+    default boolean loopBreaking() {
+        return false;
+    }
+
+    /** True when it may run at the same time as other calls in the same batch. */
+    default boolean parallelSafe() {
+        return false;
+    }
+}
