@@ -31,6 +31,15 @@ public interface Tool {
      */
     ToolResult<?> call(ToolContext context, JsonNode arguments) throws Exception;
 
+    /**
+     * True when {@link #call} checks the arguments against {@link #inputSchema()} itself
+     * ({@link TypedTool} does); otherwise whoever runs the tool (the ToolChain) checks them
+     * first, so that a mismatch reaches the model as an error naming the field.
+     */
+    default boolean validatesArguments() {
+        return false;
+    }
+
     /** True when calling it ends the agent loop ({@code task_completion} and friends). */
     default boolean loopBreaking() {
         return false;
