@@ -185,11 +185,8 @@ final class ParseCommand implements Callable<Integer> {
                 throw new ParameterException(spec.commandLine(),
                         flag + ": empty tag name; give names separated by commas, e.g. " + example);
             }
-            // The other set gets a name that cannot clash, so only this name can be wrong.
-            String other = name.equalsIgnoreCase("a") ? "b" : "a";
             try {
-                (thinking ? StreamOptions.builder().thinkingTags(name).toolTags(other)
-                        : StreamOptions.builder().thinkingTags(other).toolTags(name)).build();
+                StreamOptions.checkTagName((thinking ? "thinking" : "tool") + " tag name", name);
             } catch (IllegalArgumentException e) {
                 throw new ParameterException(spec.commandLine(), flag + ": " + e.getMessage());
             }

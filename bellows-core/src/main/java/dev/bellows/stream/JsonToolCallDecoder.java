@@ -58,7 +58,7 @@ final class JsonToolCallDecoder {
         JsonNode value;
         try {
             value = StrictJson.read(content.substring(start, end));
-        } catch (StrictJson.InvalidJson e) {
+        } catch (SyntaxError e) {
             throw new DecodeFailure("tool call JSON is invalid at "
                     + ContentText.position(content, start + e.offset()) + ": " + e.problem() + "; " + HINT);
         }
@@ -116,7 +116,7 @@ final class JsonToolCallDecoder {
         JsonNode inner;
         try {
             inner = StrictJson.read(text);
-        } catch (StrictJson.InvalidJson e) {
+        } catch (SyntaxError e) {
             throw new DecodeFailure("\"" + key + "\" is a string that does not hold valid JSON (at "
                     + ContentText.position(text, e.offset()) + " of the string: " + e.problem()
                     + "); write \"" + key + "\" as a JSON object: \"" + key + "\": {\"name\": value, ...}");

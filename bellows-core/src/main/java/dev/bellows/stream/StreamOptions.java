@@ -84,6 +84,21 @@ public final class StreamOptions {
                 + ", thinkingOpen=" + thinkingOpen + "]";
     }
 
+    /**
+     * Checks one tag name on its own (whether it clashes with the other set is checked when
+     * the options are built).
+     *
+     * @param what what the name is, for the message ({@code "--tool-tags"}, {@code "tool tag name"})
+     * @throws IllegalArgumentException saying what a tag name may hold
+     */
+    public static void checkTagName(String what, String name) {
+        if (name.length() > MAX_TAG_NAME || !TAG_NAME.matcher(name).matches()) {
+            throw new IllegalArgumentException("invalid " + what + " '" + name
+                    + "': use ASCII letters, digits, '_', '-', '.', ':' (not first), at most "
+                    + MAX_TAG_NAME + " characters");
+        }
+    }
+
     private static List<String> validate(String kind, List<String> names) {
         if (names.isEmpty()) {
             throw new IllegalArgumentException("at least one " + kind + " tag name is needed");
@@ -94,11 +109,7 @@ public final class StreamOptions {
         List<String> seen = new ArrayList<>();
         for (String name : names) {
             Objects.requireNonNull(name, kind + " tag name");
-            if (name.length() > MAX_TAG_NAME || !TAG_NAME.matcher(name).matches()) {
-                throw new IllegalArgumentException("invalid " + kind + " tag name '" + name
-                        + "': use ASCII letters, digits, '_', '-', '.', ':' (not first), at most "
-                        + MAX_TAG_NAME + " characters");
-            }
+            checkTagName(kind + " tag name", name);
             String lower = name.toLowerCase(Locale.ROOT);
             if (!seen.contains(lower)) {
                 seen.add(lower);

@@ -51,24 +51,6 @@ final class StrictJson {
             .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
             .build();
 
-    /** Why a text is not one valid JSON value, and where (an offset into that text). */
-    static final class InvalidJson extends Exception {
-
-        private final int offset;
-
-        InvalidJson(String problem, int offset) {
-            super(problem, null, false, false);
-            this.offset = offset;
-        }
-
-        String problem() {
-            return getMessage();
-        }
-
-        int offset() {
-            return offset;
-        }
-    }
 
     private StrictJson() {
     }
@@ -81,37 +63,37 @@ final class StrictJson {
      * Reads exactly one JSON value; only whitespace may follow it. A key repeated inside
      * an object keeps its last value, as in common JSON parsers.
      */
-    static JsonNode read(String text) throws InvalidJson {
+    static JsonNode read(String text) throws SyntaxError {
         JsonParser parser;
         try {
             parser = MAPPER.createParser(text);
         } catch (java.io.IOException e) {
-            throw new InvalidJson("the JSON could not be read", 0);
+            throw new SyntaxError("the JSON could not be read", 0);
         }
         try (parser) {
             JsonNode value = MAPPER.readTree(parser);
             if (value == null || value.isMissingNode()) {
-                throw new InvalidJson("there is no JSON value", 0);
+                throw new SyntaxError("there is no JSON value", 0);
             }
             // Checked by hand rather than with FAIL_ON_TRAILING_TOKENS: that error names
             // Java classes, and trailing garbage is not always a token at all.
             int end = clamp(parser.currentLocation().getCharOffset(), text);
             int rest = ContentText.skipWhitespace(text, end, text.length());
             if (rest < text.length()) {
-                throw new InvalidJson("unexpected " + ContentText.describeChar(text, rest)
+                throw new SyntaxError("unexpected " + ContentText.describeChar(text, rest)
                         + " after the end of the JSON value: write exactly one value", rest);
             }
             return value;
         } catch (JacksonException e) {
-            throw new InvalidJson(problem(e, text), offset(e, text));
+            throw new SyntaxError(problem(e, text), offset(e, text));
         } catch (NumberFormatException | ArithmeticException e) {
             // Jackson lets these through for a number it cannot hold, like 1e999999999999.
-            throw new InvalidJson("a number is too large to read: write it with a smaller exponent",
+            throw new SyntaxError("a number is too large to read: write it with a smaller exponent",
                     clamp(parser.currentTokenLocation().getCharOffset(), text));
         } catch (java.io.IOException | RuntimeException e) {
             // Not expected from an in-memory string; still the model's text, so still
             // reported as the model's error rather than thrown.
-            throw new InvalidJson("the JSON could not be read", clamp(parser.currentLocation().getCharOffset(), text));
+            throw new SyntaxError("the JSON could not be read", clamp(parser.currentLocation().getCharOffset(), text));
         }
     }
 

@@ -43,7 +43,7 @@ final class XmlArguments {
         JsonNode value;
         try {
             value = StrictJson.read(text);
-        } catch (StrictJson.InvalidJson e) {
+        } catch (SyntaxError e) {
             throw new DecodeFailure("<arguments> holds text that is not a valid JSON object (at "
                     + ContentText.position(text, e.offset()) + " of that text: " + e.problem() + "); "
                     + "write a JSON object, or one child element per argument like <arguments><city>Paris</city></arguments>");

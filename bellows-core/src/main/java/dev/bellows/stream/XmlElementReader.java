@@ -40,24 +40,6 @@ final class XmlElementReader {
     private static final String COMMENT_OPEN = "<!--";
     private static final String COMMENT_CLOSE = "-->";
 
-    /** Why the text is not a valid element sequence, and where (an offset into it). */
-    static final class XmlSyntaxError extends Exception {
-
-        private final int offset;
-
-        XmlSyntaxError(String problem, int offset) {
-            super(problem, null, false, false);
-            this.offset = offset;
-        }
-
-        String problem() {
-            return getMessage();
-        }
-
-        int offset() {
-            return offset;
-        }
-    }
 
     /** An element whose close tag has not been read yet. */
     private static final class OpenElement {
@@ -107,11 +89,11 @@ final class XmlElementReader {
     }
 
     /** The top-level elements of {@code text}, in order. */
-    static List<XmlNode.Element> readSiblings(String text) throws XmlSyntaxError {
+    static List<XmlNode.Element> readSiblings(String text) throws SyntaxError {
         return new XmlElementReader(text).read();
     }
 
-    private List<XmlNode.Element> read() throws XmlSyntaxError {
+    private List<XmlNode.Element> read() throws SyntaxError {
         while (pos < text.length()) {
             if (text.charAt(pos) != '<') {
                 readText();
@@ -124,7 +106,7 @@ final class XmlElementReader {
             } else if (text.startsWith("</", pos) && isNameStartAt(pos + 2)) {
                 readCloseTag();
             } else if (pos + 1 < text.length() && (text.charAt(pos + 1) == '!' || text.charAt(pos + 1) == '?')) {
-                throw new XmlSyntaxError("unsupported markup " + ContentText.quote(text.substring(pos))
+                throw new SyntaxError("unsupported markup " + ContentText.quote(text.substring(pos))
                         + ": use only elements, text and <![CDATA[...]]> sections", pos);
             } else {
                 literalText(pos, pos + 1);
@@ -133,13 +115,13 @@ final class XmlElementReader {
         }
         if (!open.isEmpty()) {
             OpenElement unclosed = open.peek();
-            throw new XmlSyntaxError("<" + unclosed.name + "> is opened here but never closed: add </"
+            throw new SyntaxError("<" + unclosed.name + "> is opened here but never closed: add </"
                     + unclosed.name + ">", unclosed.offset);
         }
         return siblings;
     }
 
-    private void readText() throws XmlSyntaxError {
+    private void readText() throws SyntaxError {
         int end = text.indexOf('<', pos);
         if (end < 0) {
             end = text.length();
@@ -149,7 +131,7 @@ final class XmlElementReader {
     }
 
     /** Text between tags: decoded inside an element, only whitespace allowed outside. */
-    private void literalText(int from, int to) throws XmlSyntaxError {
+    private void literalText(int from, int to) throws SyntaxError {
         OpenElement current = open.peek();
         if (current != null) {
             XmlReferences.decode(text, from, to, current.text());
@@ -161,41 +143,41 @@ final class XmlElementReader {
         }
     }
 
-    private XmlSyntaxError outsideElements(int at) {
+    private SyntaxError outsideElements(int at) {
         int lineEnd = at;
         while (lineEnd < text.length() && text.charAt(lineEnd) != '\n' && lineEnd - at < 60) {
             lineEnd++;
         }
-        return new XmlSyntaxError("text outside of the elements: " + ContentText.quote(text.substring(at, lineEnd))
+        return new SyntaxError("text outside of the elements: " + ContentText.quote(text.substring(at, lineEnd))
                 + "; only whitespace may stand between <tool_name>, <arguments> and the other elements", at);
     }
 
-    private void readCData() throws XmlSyntaxError {
+    private void readCData() throws SyntaxError {
         if (open.isEmpty()) {
             throw outsideElements(pos);
         }
         int contentStart = pos + CDATA_OPEN.length();
         int close = text.indexOf(CDATA_CLOSE, contentStart);
         if (close < 0) {
-            throw new XmlSyntaxError("a <![CDATA[ section is never closed: end it with ]]>", pos);
+            throw new SyntaxError("a <![CDATA[ section is never closed: end it with ]]>", pos);
         }
         open.peek().add(new XmlNode.CData(text.substring(contentStart, close)));
         pos = close + CDATA_CLOSE.length();
     }
 
-    private void readComment() throws XmlSyntaxError {
+    private void readComment() throws SyntaxError {
         if (open.isEmpty()) {
-            throw new XmlSyntaxError("comments are not allowed between the elements of a tool call: remove the <!-- -->",
+            throw new SyntaxError("comments are not allowed between the elements of a tool call: remove the <!-- -->",
                     pos);
         }
         int close = text.indexOf(COMMENT_CLOSE, pos + COMMENT_OPEN.length());
         if (close < 0) {
-            throw new XmlSyntaxError("a comment is never closed: end it with -->", pos);
+            throw new SyntaxError("a comment is never closed: end it with -->", pos);
         }
         pos = close + COMMENT_CLOSE.length();
     }
 
-    private void readOpenTag() throws XmlSyntaxError {
+    private void readOpenTag() throws SyntaxError {
         int start = pos;
         int nameEnd = nameEnd(pos + 1);
         String name = text.substring(pos + 1, nameEnd);
@@ -211,19 +193,19 @@ final class XmlElementReader {
                 i++;
             }
             if (i >= text.length() || text.charAt(i) == '<') {
-                throw new XmlSyntaxError("the tag <" + name + " is not closed with '>'", start);
+                throw new SyntaxError("the tag <" + name + " is not closed with '>'", start);
             }
             int last = ContentText.trimEnd(text, nameEnd, i);
             selfClosing = text.charAt(last - 1) == '/';
         } else if (i >= text.length()) {
-            throw new XmlSyntaxError("the tag <" + name + " is not closed with '>'", start);
+            throw new SyntaxError("the tag <" + name + " is not closed with '>'", start);
         } else {
-            throw new XmlSyntaxError("unexpected " + ContentText.describeChar(text, i) + " in the tag <" + name
+            throw new SyntaxError("unexpected " + ContentText.describeChar(text, i) + " in the tag <" + name
                     + ": an element name ends with '>', '/>' or a space before attributes", i);
         }
         pos = i + 1;
         if (open.size() >= MAX_DEPTH) {
-            throw new XmlSyntaxError("elements are nested more than " + MAX_DEPTH + " levels deep", start);
+            throw new SyntaxError("elements are nested more than " + MAX_DEPTH + " levels deep", start);
         }
         OpenElement element = new OpenElement(name, start);
         if (selfClosing) {
@@ -233,21 +215,21 @@ final class XmlElementReader {
         }
     }
 
-    private void readCloseTag() throws XmlSyntaxError {
+    private void readCloseTag() throws SyntaxError {
         int start = pos;
         int nameEnd = nameEnd(pos + 2);
         String name = text.substring(pos + 2, nameEnd);
         int i = ContentText.skipWhitespace(text, nameEnd, text.length());
         if (i >= text.length() || text.charAt(i) != '>') {
-            throw new XmlSyntaxError("the closing tag </" + name + " is not closed with '>'", start);
+            throw new SyntaxError("the closing tag </" + name + " is not closed with '>'", start);
         }
         OpenElement current = open.peek();
         if (current == null) {
-            throw new XmlSyntaxError("</" + name + "> closes nothing: there is no open <" + name + "> before it",
+            throw new SyntaxError("</" + name + "> closes nothing: there is no open <" + name + "> before it",
                     start);
         }
         if (!current.name.equals(name)) {
-            throw new XmlSyntaxError("</" + name + "> does not match the open <" + current.name + ">: close <"
+            throw new SyntaxError("</" + name + "> does not match the open <" + current.name + ">: close <"
                     + current.name + "> with </" + current.name + "> first (names are case-sensitive)", start);
         }
         open.pop();

@@ -22,7 +22,7 @@ final class XmlToolCallDecoder {
         List<XmlNode.Element> elements;
         try {
             elements = XmlElementReader.readSiblings(text);
-        } catch (XmlElementReader.XmlSyntaxError e) {
+        } catch (SyntaxError e) {
             throw new DecodeFailure("tool call XML is invalid at "
                     + ContentText.position(content, start + e.offset()) + ": " + e.problem());
         }
