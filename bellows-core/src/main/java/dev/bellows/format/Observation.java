@@ -1,0 +1,69 @@
+package dev.bellows.format;
+
+import dev.bellows.format.ToolCallOutcome.Cancelled;
+import dev.bellows.format.ToolCallOutcome.Failed;
+import dev.bellows.format.ToolCallOutcome.Succeeded;
+import dev.bellows.tool.ToolCall;
+import java.util.List;
+
+/**
+ * Writes the outcomes of a batch as one observation for the model:
+ *
+ * <pre>
+ * &lt;observation&gt;
+ * &lt;search&gt;
+ * {"hits":3}
+ * &lt;/search&gt;
+ * &lt;read_file&gt;
+ * &lt;error&gt;
+ * file 'a.txt' does not exist
+ * &lt;/error&gt;
+ * &lt;/read_file&gt;
+ * &lt;error&gt;
+ * (a call that could not be decoded, so has no tool name)
+ * &lt;/error&gt;
+ * &lt;/observation&gt;
+ * </pre>
+ *
+ * Every call that names a tool gets a section named after the tool (as the spec asks: each
+ * observation names the tool), and a failure puts its message in an {@code error} section
+ * inside it, so the model cannot mistake an error for output.
+ */
+final class Observation {
+
+    static final String OBSERVATION = "observation";
+    static final String ERROR = "error";
+
+    private Observation() {
+    }
+
+    static String format(TextFormat format, List<ToolCallOutcome> outcomes) {
+        if (outcomes.isEmpty()) {
+            return "";
+        }
+        List<FormattedSection> calls = outcomes.stream().map(Observation::section).toList();
+        return format.formatSections(List.of(FormattedSection.of(OBSERVATION, calls)));
+    }
+
+    private static FormattedSection section(ToolCallOutcome outcome) {
+        return switch (outcome) {
+            case Succeeded s -> new FormattedSection(sectionName(s.call()), s.text());
+            case Cancelled c -> new FormattedSection(sectionName(c.call()), c.text());
+            case Failed f when f.call() instanceof ToolCall call ->
+                    FormattedSection.of(sectionName(call), List.of(new FormattedSection(ERROR, f.error())));
+            case Failed f -> new FormattedSection(ERROR, f.error());
+        };
+    }
+
+    /**
+     * The tool name, qualified by its server unless local (two MCP servers may both have a
+     * {@code search}), made a valid section name: the model may call a tool that does not exist
+     * by any name at all.
+     */
+    static String sectionName(ToolCall call) {
+        String name = ToolCall.LOCAL_SERVER.equals(call.serverName())
+                ? call.toolName()
+                : call.serverName() + "." + call.toolName();
+        return SectionNames.sanitize(name);
+    }
+}

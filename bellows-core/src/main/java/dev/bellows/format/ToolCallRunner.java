@@ -1,0 +1,60 @@
+package dev.bellows.format;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.bellows.format.ToolCallOutcome.Cancelled;
+import dev.bellows.format.ToolCallOutcome.Failed;
+import dev.bellows.format.ToolCallOutcome.Succeeded;
+import dev.bellows.tool.ArgumentValidator;
+import dev.bellows.tool.Tool;
+import dev.bellows.tool.ToolCall;
+import dev.bellows.tool.ToolContext;
+import dev.bellows.tool.ToolException;
+import dev.bellows.tool.ToolResult;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Runs one call of a known tool and turns whatever happens into an outcome: it never throws for
+ * anything a tool does, so one failing call cannot take down the batch.
+ */
+final class ToolCallRunner {
+
+    private final OutputRenderer renderer;
+
+    ToolCallRunner(OutputRenderer renderer) {
+        this.renderer = renderer;
+    }
+
+    ToolCallOutcome run(ToolCall call, Tool tool, BooleanSupplier cancelled) {
+        if (cancelled.getAsBoolean() || Thread.currentThread().isInterrupted()) {
+            return new Cancelled(call);
+        }
+        try {
+            JsonNode arguments = tool.validatesArguments()
+                    ? call.arguments()
+                    : ArgumentValidator.validate(call.toolName(), tool.inputSchema(), call.arguments());
+            ToolResult<?> result = tool.call(new ToolContext(call.serverName(), call.toolName(), cancelled), arguments);
+            // A tool that returns null has nothing to say; treat it like a null output.
+            ToolResult<?> nonNull = result == null ? ToolResult.of(null) : result;
+            return new Succeeded(call, tool, nonNull, renderer.render(nonNull));
+        } catch (ToolException e) {
+            String message = e.getMessage();
+            return new Failed(call, message == null || message.isBlank() ? failure(call, e) : message, e);
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            return new Failed(call, failure(call, e), e);
+        }
+    }
+
+    /**
+     * {@code tool X failed: Type: message}. Only the type and message: a stack trace means
+     * nothing to the model, and causes may carry what must not leave the process (keys, paths).
+     */
+    static String failure(ToolCall call, Exception e) {
+        String type = e.getClass().getSimpleName().isEmpty() ? e.getClass().getName() : e.getClass().getSimpleName();
+        String message = e.getMessage();
+        return "tool " + call.toolName() + " failed: " + type
+                + (message == null || message.isBlank() ? "" : ": " + message);
+    }
+}
