@@ -221,7 +221,7 @@ class ToolChainTest {
                 return ToolResult.of("contents");
             }).withSchema(schema));
 
-            ToolChainResult result = run(call("read_file", "{\"path\": 7}"));
+            ToolChainResult result = run(call("read_file", "{\"path\": {\"name\": \"a.txt\"}}"));
 
             assertThat(called).isFalse();
             assertThat(result.outcomes()).singleElement().isInstanceOfSatisfying(Failed.class, f -> {
