@@ -1,0 +1,147 @@
+package dev.bellows.provider;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What to ask a model: the model's name, the conversation, and optional sampling settings.
+ * Unset options are not sent, so the provider's own defaults apply.
+ */
+public final class ChatRequest {
+
+    private final String model;
+    private final List<Message> messages;
+    private final Double temperature;
+    private final Double topP;
+    private final Integer maxTokens;
+    private final List<String> stopSequences;
+
+    private ChatRequest(Builder builder) {
+        if (builder.model == null || builder.model.isBlank()) {
+            throw new IllegalArgumentException("a model name is needed (e.g. gpt-4o-mini, llama3.1, claude-sonnet-4-5)");
+        }
+        if (builder.messages.isEmpty()) {
+            throw new IllegalArgumentException("at least one message is needed");
+        }
+        if (builder.temperature != null && (builder.temperature < 0 || builder.temperature > 2)) {
+            throw new IllegalArgumentException("temperature must be between 0 and 2, got " + builder.temperature);
+        }
+        if (builder.topP != null && (builder.topP <= 0 || builder.topP > 1)) {
+            throw new IllegalArgumentException("topP must be in (0, 1], got " + builder.topP);
+        }
+        if (builder.maxTokens != null && builder.maxTokens < 1) {
+            throw new IllegalArgumentException("maxTokens must be at least 1, got " + builder.maxTokens);
+        }
+        this.model = builder.model;
+        this.messages = List.copyOf(builder.messages);
+        this.temperature = builder.temperature;
+        this.topP = builder.topP;
+        this.maxTokens = builder.maxTokens;
+        this.stopSequences = List.copyOf(builder.stopSequences);
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public String model() {
+        return model;
+    }
+
+    public List<Message> messages() {
+        return messages;
+    }
+
+    public Optional<Double> temperature() {
+        return Optional.ofNullable(temperature);
+    }
+
+    public Optional<Double> topP() {
+        return Optional.ofNullable(topP);
+    }
+
+    public Optional<Integer> maxTokens() {
+        return Optional.ofNullable(maxTokens);
+    }
+
+    public List<String> stopSequences() {
+        return stopSequences;
+    }
+
+    /** A builder holding this request's values, to change some of them. */
+    public Builder toBuilder() {
+        Builder builder = new Builder().model(model).messages(messages).stopSequences(stopSequences);
+        builder.temperature = temperature;
+        builder.topP = topP;
+        builder.maxTokens = maxTokens;
+        return builder;
+    }
+
+    @Override
+    public String toString() {
+        return "ChatRequest[model=" + model + ", messages=" + messages.size()
+                + (temperature != null ? ", temperature=" + temperature : "")
+                + (topP != null ? ", topP=" + topP : "")
+                + (maxTokens != null ? ", maxTokens=" + maxTokens : "")
+                + (stopSequences.isEmpty() ? "" : ", stop=" + stopSequences) + "]";
+    }
+
+    /** Builds a {@link ChatRequest}; {@link #build()} says what is missing or out of range. */
+    public static final class Builder {
+        private String model;
+        private final List<Message> messages = new ArrayList<>();
+        private Double temperature;
+        private Double topP;
+        private Integer maxTokens;
+        private final List<String> stopSequences = new ArrayList<>();
+
+        private Builder() {
+        }
+
+        public Builder model(String model) {
+            this.model = model;
+            return this;
+        }
+
+        /** Replaces the messages. */
+        public Builder messages(List<Message> messages) {
+            this.messages.clear();
+            messages.forEach(this::message);
+            return this;
+        }
+
+        /** Adds one message. */
+        public Builder message(Message message) {
+            this.messages.add(Objects.requireNonNull(message, "message"));
+            return this;
+        }
+
+        public Builder temperature(double temperature) {
+            this.temperature = temperature;
+            return this;
+        }
+
+        public Builder topP(double topP) {
+            this.topP = topP;
+            return this;
+        }
+
+        public Builder maxTokens(int maxTokens) {
+            this.maxTokens = maxTokens;
+            return this;
+        }
+
+        /** Replaces the stop sequences. */
+        public Builder stopSequences(List<String> stopSequences) {
+            this.stopSequences.clear();
+            stopSequences.forEach(stop -> this.stopSequences.add(Objects.requireNonNull(stop, "stop sequence")));
+            return this;
+        }
+
+        public ChatRequest build() {
+            return new ChatRequest(this);
+        }
+    }
+}

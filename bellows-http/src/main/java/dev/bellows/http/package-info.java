@@ -1,0 +1,2 @@
+/** See the module description in pom.xml. */
+package dev.bellows.http;
