@@ -1,0 +1,126 @@
+package dev.bellows.http;
+
+import dev.bellows.provider.ApiKey;
+import dev.bellows.provider.ProviderException;
+import dev.bellows.provider.ProviderException.Kind;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.time.Duration;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Reads a response body in blocks under an idle watchdog: before every read a task is
+ * scheduled that aborts the read (by closing the stream) when no byte arrives within the
+ * idle timeout; it is cancelled as soon as the read returns. Nothing polls or spins.
+ * {@link #cancel()} aborts a blocked read from any thread the same way.
+ */
+final class BodyReader implements AutoCloseable {
+
+    private final InputStream in;
+    private final URI uri;
+    private final Duration idleTimeout;
+    private final ScheduledExecutorService watchdog;
+    private final ApiKey key;
+
+    private volatile boolean cancelled;
+    private volatile boolean timedOut;
+    private volatile boolean closed;
+
+    BodyReader(InputStream in, URI uri, Duration idleTimeout, ScheduledExecutorService watchdog, ApiKey key) {
+        this.in = in;
+        this.uri = uri;
+        this.idleTimeout = idleTimeout;
+        this.watchdog = watchdog;
+        this.key = key;
+    }
+
+    /** Like {@link InputStream#read(byte[])}: -1 at a clean end of the body. */
+    int read(byte[] buffer) throws ProviderException {
+        checkState();
+        ScheduledFuture<?> alarm;
+        try {
+            alarm = watchdog.schedule(this::idle, idleTimeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException clientClosed) {
+            abort();
+            throw new ProviderException(Kind.CANCELLED, "the stream from " + HttpFailures.display(uri)
+                    + " was closed with its client");
+        }
+        int n;
+        IOException failure = null;
+        try {
+            n = in.read(buffer);
+        } catch (IOException e) {
+            failure = e;
+            n = -1;
+        } finally {
+            alarm.cancel(false);
+        }
+        checkState();
+        if (Thread.currentThread().isInterrupted()) {
+            abort();
+            throw new ProviderException(Kind.CANCELLED, "the stream from " + HttpFailures.display(uri)
+                    + " was cancelled (thread interrupted)");
+        }
+        if (failure != null) {
+            throw new ProviderException(Kind.STREAM_BROKEN, HttpFailures.redact(key, "the stream from "
+                    + HttpFailures.display(uri) + " broke off: " + HttpFailures.describe(failure, uri)), failure);
+        }
+        return n;
+    }
+
+    /** Reads the rest of the body, at most {@code limit} bytes; what arrived before a failure. */
+    byte[] readUpTo(int limit) {
+        byte[] buffer = new byte[8192];
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        try {
+            for (int n; out.size() < limit && (n = read(buffer)) >= 0; ) {
+                out.write(buffer, 0, Math.min(n, limit - out.size()));
+            }
+        } catch (ProviderException partial) {
+            // keep what arrived: the status already says what failed
+        }
+        return out.toByteArray();
+    }
+
+    void cancel() {
+        cancelled = true;
+        abort();
+    }
+
+    private void idle() {
+        timedOut = true;
+        abort();
+    }
+
+    /** Throws when cancelled, timed out or closed. */
+    void checkState() throws ProviderException {
+        if (cancelled) {
+            throw new ProviderException(Kind.CANCELLED, "the stream from " + HttpFailures.display(uri) + " was cancelled");
+        }
+        if (timedOut) {
+            throw new ProviderException(Kind.TIMEOUT, "no data from " + HttpFailures.display(uri) + " for "
+                    + HttpFailures.seconds(idleTimeout));
+        }
+        if (closed) {
+            throw new ProviderException(Kind.CANCELLED, "the stream from " + HttpFailures.display(uri) + " is closed");
+        }
+    }
+
+    private void abort() {
+        try {
+            in.close();
+        } catch (IOException ignored) {
+            // closing is all we wanted
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        abort();
+    }
+}

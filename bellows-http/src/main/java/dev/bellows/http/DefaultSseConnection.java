@@ -1,0 +1,67 @@
+package dev.bellows.http;
+
+import dev.bellows.provider.ProviderException;
+import java.util.ArrayDeque;
+import java.util.List;
+import java.util.Map;
+
+/** An {@link SseConnection} over a {@link BodyReader}. */
+final class DefaultSseConnection implements SseConnection {
+
+    private final int statusCode;
+    private final Map<String, List<String>> headers;
+    private final BodyReader reader;
+    private final ArrayDeque<SseEvent> ready = new ArrayDeque<>();
+    private final SseParser parser = new SseParser(ready::add);
+    private final byte[] buffer = new byte[8192];
+    private boolean ended;
+
+    DefaultSseConnection(int statusCode, Map<String, List<String>> headers, BodyReader reader) {
+        this.statusCode = statusCode;
+        this.headers = headers;
+        this.reader = reader;
+    }
+
+    @Override
+    public SseEvent next() throws ProviderException {
+        reader.checkState();
+        while (ready.isEmpty()) {
+            if (ended) {
+                return null;
+            }
+            int n = reader.read(buffer);
+            if (n < 0) {
+                parser.finish();
+                ended = true;
+            } else {
+                parser.feed(buffer, 0, n);
+            }
+        }
+        return ready.poll();
+    }
+
+    @Override
+    public int statusCode() {
+        return statusCode;
+    }
+
+    @Override
+    public Map<String, List<String>> headers() {
+        return headers;
+    }
+
+    @Override
+    public void cancel() {
+        reader.cancel();
+    }
+
+    @Override
+    public void close() {
+        reader.close();
+    }
+
+    @Override
+    public String toString() {
+        return "SseConnection[status=" + statusCode + "]";
+    }
+}

@@ -1,0 +1,157 @@
+package dev.bellows.http;
+
+import dev.bellows.provider.ApiKey;
+import dev.bellows.provider.ProviderException;
+import dev.bellows.provider.ProviderException.Kind;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.UnknownHostException;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpTimeoutException;
+import java.nio.channels.UnresolvedAddressException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.Map;
+
+/** Turns HTTP statuses and I/O failures into classified, redacted {@link ProviderException}s. */
+final class HttpFailures {
+
+    private HttpFailures() {
+    }
+
+    /** The spec's retry classes: 429 rate limited; 408, 409, 5xx server errors; other 4xx final. */
+    static Kind kindOf(int status) {
+        if (status == 429) {
+            return Kind.RATE_LIMITED;
+        }
+        if (status == 408 || status == 409 || status >= 500) {
+            return Kind.SERVER_ERROR;
+        }
+        return Kind.CLIENT_ERROR;
+    }
+
+    static ProviderException forStatus(int status, URI uri, Map<String, List<String>> headers, String body,
+                                       ApiKey key, Instant now) {
+        String message = ErrorBodies.message(body);
+        String text = "HTTP " + status + " from " + display(uri) + (message.isEmpty() ? "" : ": " + message);
+        Duration retryAfter = retryAfter(firstHeader(headers, "retry-after"), now);
+        return new ProviderException(kindOf(status), redact(key, text), status, retryAfter, null);
+    }
+
+    /** A failure before the status line arrived. */
+    static ProviderException beforeResponse(Throwable failure, URI uri, HttpSettings settings, ApiKey key) {
+        if (failure instanceof HttpConnectTimeoutException) {
+            return new ProviderException(Kind.TIMEOUT, redact(key, "timed out connecting to " + display(uri)
+                    + " after " + seconds(settings.connectTimeout())), null);
+        }
+        if (failure instanceof HttpTimeoutException) {
+            return new ProviderException(Kind.TIMEOUT, redact(key, "no response from " + display(uri)
+                    + " within " + seconds(settings.idleTimeout())), null);
+        }
+        return new ProviderException(Kind.CONNECTION, redact(key, "cannot reach " + display(uri) + ": "
+                + describe(failure, uri)), null);
+    }
+
+    /**
+     * The URI as it may appear in messages: scheme, host, port and path, without user info
+     * (which may hold credentials), query or fragment (which may hold a key).
+     */
+    static String display(URI uri) {
+        StringBuilder out = new StringBuilder();
+        if (uri.getScheme() != null) {
+            out.append(uri.getScheme()).append("://");
+        }
+        if (uri.getHost() != null) {
+            out.append(uri.getHost());
+        }
+        if (uri.getPort() != -1) {
+            out.append(':').append(uri.getPort());
+        }
+        if (uri.getRawPath() != null) {
+            out.append(uri.getRawPath());
+        }
+        return out.toString();
+    }
+
+    /** The most telling message in a cause chain (JDK HTTP client exceptions often have none). */
+    static String describe(Throwable failure, URI uri) {
+        String best = null;
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof UnresolvedAddressException || t instanceof UnknownHostException) {
+                return "unknown host " + uri.getHost();
+            }
+            if (t instanceof ConnectException && t.getMessage() != null) {
+                return t.getMessage();
+            }
+            if (best == null && t.getMessage() != null && !t.getMessage().isBlank()) {
+                best = t.getMessage();
+            }
+            if (t.getCause() == t) {
+                break;
+            }
+        }
+        if (best != null) {
+            return best;
+        }
+        for (Throwable t = failure; t != null && t.getCause() != t; t = t.getCause()) {
+            if (t instanceof ConnectException) {
+                // the JDK client's ConnectException carries no message; ECONNREFUSED is what it means
+                return "Connection refused";
+            }
+        }
+        return failure.getClass().getSimpleName();
+    }
+
+    static String redact(ApiKey key, String text) {
+        return key == null ? text : key.redact(text);
+    }
+
+    static String seconds(Duration duration) {
+        long millis = duration.toMillis();
+        return millis % 1000 == 0 ? millis / 1000 + " s" : millis + " ms";
+    }
+
+    static String firstHeader(Map<String, List<String>> headers, String name) {
+        for (Map.Entry<String, List<String>> entry : headers.entrySet()) {
+            if (entry.getKey() != null && entry.getKey().equalsIgnoreCase(name) && !entry.getValue().isEmpty()) {
+                return entry.getValue().get(0);
+            }
+        }
+        return null;
+    }
+
+    /**
+     * {@code Retry-After} as RFC 9110 defines it: delta-seconds or an HTTP-date (in the past:
+     * zero). Null when absent or unparseable.
+     */
+    static Duration retryAfter(String value, Instant now) {
+        if (value == null) {
+            return null;
+        }
+        String v = value.strip();
+        if (v.isEmpty()) {
+            return null;
+        }
+        boolean digits = true;
+        for (int i = 0; i < v.length(); i++) {
+            if (v.charAt(i) < '0' || v.charAt(i) > '9') {
+                digits = false;
+                break;
+            }
+        }
+        if (digits) {
+            return v.length() > 9 ? Duration.ofSeconds(999_999_999L) : Duration.ofSeconds(Long.parseLong(v));
+        }
+        try {
+            Instant at = ZonedDateTime.parse(v, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
+            Duration wait = Duration.between(now, at);
+            return wait.isNegative() ? Duration.ZERO : wait;
+        } catch (DateTimeParseException notADate) {
+            return null;
+        }
+    }
+}

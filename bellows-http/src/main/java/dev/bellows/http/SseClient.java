@@ -1,0 +1,147 @@
+package dev.bellows.http;
+
+import dev.bellows.provider.ApiKey;
+import dev.bellows.provider.ProviderException;
+import dev.bellows.provider.ProviderException.Kind;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+
+/**
+ * POSTs JSON and streams Server-Sent Events back, on {@code java.net.http}, with the failure
+ * handling every provider needs: statuses and I/O failures become {@link ProviderException}s
+ * classified for retrying, carrying the provider's own error message; an idle watchdog
+ * bounds the wait for each next byte; API keys are redacted from every message.
+ *
+ * <p>Thread-safe: one client serves many concurrent requests. Plain {@code http://} URLs are
+ * sent as HTTP/1.1 (no {@code h2c} upgrade attempt, which some local model servers mishandle);
+ * {@code https://} negotiates HTTP/2 where the server offers it.
+ */
+public final class SseClient implements AutoCloseable {
+
+    /** Error bodies are read up to this size; the message is cut much shorter anyway. */
+    private static final int MAX_ERROR_BODY = 64 * 1024;
+
+    private final HttpSettings settings;
+    private final ExecutorService executor;
+    private final HttpClient http;
+    private final ScheduledThreadPoolExecutor watchdog;
+
+    public SseClient(HttpSettings settings) {
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.executor = Executors.newVirtualThreadPerTaskExecutor();
+        this.http = HttpClient.newBuilder()
+                .connectTimeout(settings.connectTimeout())
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .executor(executor)
+                .build();
+        this.watchdog = new ScheduledThreadPoolExecutor(1, runnable -> {
+            Thread thread = new Thread(runnable, "bellows-sse-watchdog");
+            thread.setDaemon(true);
+            return thread;
+        });
+        this.watchdog.setRemoveOnCancelPolicy(true);
+    }
+
+    /** The settings this client was made with. */
+    public HttpSettings settings() {
+        return settings;
+    }
+
+    /**
+     * POSTs the JSON body, asking for {@code text/event-stream}, and returns once the status
+     * line and headers arrived.
+     *
+     * @param headers        extra request headers (authorization among them); never printed
+     * @param apiKeyToRedact the key to remove from every message, or null
+     * @throws ProviderException for a non-2xx status (the body is read and its message
+     *                           extracted), a connection failure, a time-out, or an interrupt
+     */
+    public SseConnection post(URI uri, Map<String, String> headers, String jsonBody, ApiKey apiKeyToRedact)
+            throws ProviderException {
+        Exchange exchange = send(uri, headers, jsonBody, apiKeyToRedact, "text/event-stream");
+        return new DefaultSseConnection(exchange.response.statusCode(), exchange.response.headers().map(),
+                exchange.reader);
+    }
+
+    /** A plain (non-streaming) JSON POST, with the same error handling; returns the body. */
+    public String postJson(URI uri, Map<String, String> headers, String jsonBody, ApiKey apiKeyToRedact)
+            throws ProviderException {
+        Exchange exchange = send(uri, headers, jsonBody, apiKeyToRedact, "application/json");
+        try (BodyReader reader = exchange.reader) {
+            java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+            byte[] buffer = new byte[8192];
+            for (int n; (n = reader.read(buffer)) >= 0; ) {
+                out.write(buffer, 0, n);
+            }
+            return out.toString(StandardCharsets.UTF_8);
+        }
+    }
+
+    private record Exchange(HttpResponse<InputStream> response, BodyReader reader) {
+    }
+
+    private Exchange send(URI uri, Map<String, String> headers, String jsonBody, ApiKey key, String accept)
+            throws ProviderException {
+        Objects.requireNonNull(uri, "uri");
+        Objects.requireNonNull(headers, "headers");
+        Objects.requireNonNull(jsonBody, "jsonBody");
+        HttpRequest.Builder builder = HttpRequest.newBuilder(uri)
+                .timeout(settings.idleTimeout())
+                .header("Content-Type", "application/json")
+                .header("Accept", accept)
+                .POST(HttpRequest.BodyPublishers.ofString(jsonBody, StandardCharsets.UTF_8));
+        if ("http".equalsIgnoreCase(uri.getScheme())) {
+            builder.version(HttpClient.Version.HTTP_1_1);
+        }
+        try {
+            headers.forEach(builder::setHeader);
+        } catch (IllegalArgumentException badHeader) {
+            // say that a header is wrong, never what it holds (it may be the key)
+            throw new ProviderException(Kind.CLIENT_ERROR, "cannot send the request to "
+                    + HttpFailures.display(uri) + ": a request header has an invalid name or value");
+        }
+        HttpResponse<InputStream> response;
+        try {
+            response = http.send(builder.build(), HttpResponse.BodyHandlers.ofInputStream());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ProviderException(Kind.CANCELLED, "the request to " + HttpFailures.display(uri) + " was cancelled");
+        } catch (IOException e) {
+            throw HttpFailures.beforeResponse(e, uri, settings, key);
+        }
+        BodyReader reader = new BodyReader(response.body(), uri, settings.idleTimeout(), watchdog, key);
+        int status = response.statusCode();
+        if (status < 200 || status > 299) {
+            String body;
+            try (reader) {
+                body = new String(reader.readUpTo(MAX_ERROR_BODY), StandardCharsets.UTF_8);
+            }
+            throw HttpFailures.forStatus(status, uri, response.headers().map(), body, key, Instant.now());
+        }
+        return new Exchange(response, reader);
+    }
+
+    /** Closes the HTTP client and the watchdog; open connections fail afterwards. */
+    @Override
+    public void close() {
+        watchdog.shutdownNow();
+        http.shutdownNow();
+        executor.shutdownNow();
+    }
+
+    @Override
+    public String toString() {
+        return "SseClient[" + settings + "]";
+    }
+}
