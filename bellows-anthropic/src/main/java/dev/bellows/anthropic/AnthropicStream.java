@@ -1,0 +1,251 @@
+package dev.bellows.anthropic;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.bellows.http.ErrorBodies;
+import dev.bellows.http.SseConnection;
+import dev.bellows.http.SseEvent;
+import dev.bellows.provider.ApiKey;
+import dev.bellows.provider.ChatStream;
+import dev.bellows.provider.ProviderException;
+import dev.bellows.provider.ProviderException.Kind;
+import dev.bellows.provider.TokenUsage;
+import dev.bellows.stream.StreamChunk;
+import java.net.URI;
+import java.util.Optional;
+
+/**
+ * One streamed Messages API answer, decoded event by event as the streaming documentation
+ * describes them (https://docs.anthropic.com/en/docs/build-with-claude/streaming, now
+ * https://platform.claude.com/docs/en/build-with-claude/streaming).
+ *
+ * <p>The event's type is the JSON {@code type} field, or the SSE {@code event:} name when a
+ * relay dropped it from the data; Anthropic sends both, always equal.
+ * <ul>
+ *   <li>{@code message_start}: {@code message.usage.input_tokens} (and the first
+ *       {@code output_tokens}) become {@link #usage()}.</li>
+ *   <li>{@code content_block_start}: opens a block of type {@code text}, {@code thinking},
+ *       {@code redacted_thinking} or {@code tool_use}. Its initial text is empty in practice;
+ *       should a {@code text} or {@code thinking} block start with text, that text is
+ *       delivered like a delta.</li>
+ *   <li>{@code content_block_delta}: {@code text_delta} becomes a {@code MESSAGE} chunk,
+ *       {@code thinking_delta} a {@code THINKING} chunk (empty deltas are skipped).
+ *       {@code signature_delta} is ignored: it authenticates a thinking block only for
+ *       sending that block back to the API, and Bellows sends earlier turns as plain text.
+ *       {@code input_json_delta} is ignored: it belongs to native {@code tool_use} blocks,
+ *       which Bellows never asks for (it declares no API tools; tool calls are tags in the
+ *       text, found by the stream processor). Other delta types ({@code citations_delta},
+ *       future ones) are ignored too.</li>
+ *   <li>{@code content_block_stop}, {@code ping}: nothing to do.</li>
+ *   <li>{@code message_delta}: {@code delta.stop_reason} becomes {@link #finishReason()},
+ *       verbatim ({@code end_turn}, {@code max_tokens}, {@code stop_sequence},
+ *       {@code tool_use}, {@code pause_turn}, {@code refusal}); {@code usage.output_tokens}
+ *       (cumulative) updates {@link #usage()}.</li>
+ *   <li>{@code message_stop}: the answer is complete; {@link #next()} returns null.</li>
+ *   <li>{@code error}: fails with the error's own message, its kind by the error's type:
+ *       {@code overloaded_error}, {@code api_error} and {@code timeout_error} are
+ *       {@link Kind#SERVER_ERROR} (the statuses 529, 500 and 504 they stand for are retried),
+ *       {@code rate_limit_error} is {@link Kind#RATE_LIMITED}; every other type
+ *       ({@code invalid_request_error}, {@code authentication_error}, ...) and an error
+ *       without a type is {@link Kind#CLIENT_ERROR}: the request itself is refused, so
+ *       sending it again cannot help, and the API did speak the protocol correctly.</li>
+ *   <li>Any other event type is ignored: the API documents that new ones may appear.</li>
+ * </ul>
+ * Data that is not a JSON object, or a delta without its text, is {@link Kind#PROTOCOL}. The
+ * stream ending before {@code message_stop} is {@link Kind#STREAM_BROKEN}: what arrived of
+ * the answer is incomplete and must be discarded. Every message is free of the API key.
+ */
+final class AnthropicStream implements ChatStream {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final SseConnection connection;
+    private final URI endpoint;
+    private final ApiKey key;
+
+    private volatile boolean cancelled;
+    private volatile String finishReason;
+    private volatile TokenUsage usage;
+
+    private boolean done;                // message_stop seen
+    private ProviderException failure;   // sticky: every later next() throws it again
+
+    AnthropicStream(SseConnection connection, URI endpoint, ApiKey key) {
+        this.connection = connection;
+        this.endpoint = endpoint;
+        this.key = key;
+    }
+
+    @Override
+    public StreamChunk next() throws ProviderException {
+        if (cancelled) {
+            throw cancelledException();
+        }
+        if (failure != null) {
+            throw failure;
+        }
+        if (done) {
+            return null;
+        }
+        try {
+            while (true) {
+                SseEvent event = connection.next();
+                if (event == null) {
+                    throw new ProviderException(Kind.STREAM_BROKEN, "the stream from " + display(endpoint)
+                            + " ended before message_stop: the answer is incomplete");
+                }
+                StreamChunk chunk = decode(event);
+                if (done) {
+                    connection.close();
+                    return null;
+                }
+                if (chunk != null) {
+                    return chunk;
+                }
+            }
+        } catch (ProviderException e) {
+            failure = cancelled && e.kind() != Kind.CANCELLED ? cancelledException() : e;
+            connection.close();
+            throw failure;
+        }
+    }
+
+    /** The chunk an event carries, or null; sets {@link #done} at {@code message_stop}. */
+    private StreamChunk decode(SseEvent event) throws ProviderException {
+        JsonNode data;
+        try {
+            data = JSON.readTree(event.data());
+        } catch (JsonProcessingException e) {
+            throw protocol("malformed JSON in a '" + event.event() + "' event: " + e.getOriginalMessage());
+        }
+        if (data == null || !data.isObject()) {
+            throw protocol("a '" + event.event() + "' event whose data is not a JSON object");
+        }
+        String type = data.path("type").isTextual() ? data.get("type").asText() : event.event();
+        switch (type) {
+            case "message_start" -> readUsage(data.path("message").path("usage"));
+            case "content_block_start" -> {
+                JsonNode block = data.path("content_block");
+                return switch (block.path("type").asText("")) {
+                    case "text" -> chunk(block.path("text"), false);
+                    case "thinking" -> chunk(block.path("thinking"), true);
+                    default -> null;   // redacted_thinking (encrypted), tool_use, future block types
+                };
+            }
+            case "content_block_delta" -> {
+                JsonNode delta = data.path("delta");
+                return switch (delta.path("type").asText("")) {
+                    case "text_delta" -> chunk(required(delta, "text", type), false);
+                    case "thinking_delta" -> chunk(required(delta, "thinking", type), true);
+                    default -> null;   // signature_delta, input_json_delta, citations_delta, ...
+                };
+            }
+            case "message_delta" -> {
+                JsonNode stopReason = data.path("delta").path("stop_reason");
+                if (stopReason.isTextual()) {
+                    finishReason = stopReason.asText();
+                }
+                readUsage(data.path("usage"));
+            }
+            case "message_stop" -> done = true;
+            case "error" -> throw errorEvent(event.data(), data.path("error").path("type").asText(""));
+            default -> {
+                // content_block_stop, ping, and event types added after this was written
+            }
+        }
+        return null;
+    }
+
+    private JsonNode required(JsonNode delta, String field, String type) throws ProviderException {
+        JsonNode value = delta.path(field);
+        if (!value.isTextual()) {
+            throw protocol("a '" + type + "' event of type " + delta.path("type").asText() + " without its '"
+                    + field + "' text");
+        }
+        return value;
+    }
+
+    private static StreamChunk chunk(JsonNode text, boolean thinking) {
+        if (!text.isTextual() || text.asText().isEmpty()) {
+            return null;
+        }
+        return thinking ? StreamChunk.thinking(text.asText()) : StreamChunk.message(text.asText());
+    }
+
+    /** Input and output tokens, each kept from before when this report lacks it. */
+    private void readUsage(JsonNode node) {
+        if (!node.isObject()) {
+            return;
+        }
+        TokenUsage before = usage;
+        long input = count(node.path("input_tokens"), before == null ? 0 : before.inputTokens());
+        long output = count(node.path("output_tokens"), before == null ? 0 : before.outputTokens());
+        usage = new TokenUsage(input, output);
+    }
+
+    private static long count(JsonNode node, long otherwise) {
+        return node.canConvertToLong() && node.asLong() >= 0 ? node.asLong() : otherwise;
+    }
+
+    private ProviderException errorEvent(String data, String errorType) {
+        Kind kind = switch (errorType) {
+            case "overloaded_error", "api_error", "timeout_error" -> Kind.SERVER_ERROR;
+            case "rate_limit_error" -> Kind.RATE_LIMITED;
+            default -> Kind.CLIENT_ERROR;
+        };
+        // redacted before ErrorBodies shortens it: a cut through an echoed key would leave part of it
+        String message = ErrorBodies.message(redact(data));
+        String text = "error from " + display(endpoint) + " mid-stream"
+                + (errorType.isEmpty() ? "" : " (" + errorType + ")") + ": " + message;
+        return new ProviderException(kind, redact(text));
+    }
+
+    private ProviderException protocol(String what) {
+        return new ProviderException(Kind.PROTOCOL, redact("cannot understand the stream from "
+                + display(endpoint) + ": " + what));
+    }
+
+    private ProviderException cancelledException() {
+        return new ProviderException(Kind.CANCELLED, "the stream from " + display(endpoint) + " was cancelled");
+    }
+
+    private String redact(String text) {
+        return key == null ? text : key.redact(text);
+    }
+
+    @Override
+    public Optional<String> finishReason() {
+        return Optional.ofNullable(finishReason);
+    }
+
+    @Override
+    public Optional<TokenUsage> usage() {
+        return Optional.ofNullable(usage);
+    }
+
+    @Override
+    public void cancel() {
+        cancelled = true;
+        connection.cancel();
+    }
+
+    @Override
+    public void close() {
+        connection.close();
+    }
+
+    @Override
+    public String toString() {
+        return "AnthropicStream[" + display(endpoint) + (done ? ", complete" : "") + "]";
+    }
+
+    /**
+     * The URI as it may appear in messages: scheme, host, port and path; never user info
+     * (which may hold credentials), query or fragment.
+     */
+    static String display(URI uri) {
+        return uri.getScheme() + "://" + uri.getHost() + (uri.getPort() == -1 ? "" : ":" + uri.getPort())
+                + (uri.getRawPath() == null ? "" : uri.getRawPath());
+    }
+}
