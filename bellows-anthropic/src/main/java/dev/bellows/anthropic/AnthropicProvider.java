@@ -43,16 +43,18 @@ import java.util.Set;
  * as {@code anthropic-beta}.
  *
  * <h2>The request</h2>
- * See {@link AnthropicRequests} for how a {@link ChatRequest} becomes the JSON body: system
- * messages go to the top-level {@code system}, consecutive messages of one role are merged,
- * {@code max_tokens} falls back to {@link Builder#defaultMaxTokens}, and a conversation that
- * starts with an assistant message is refused before anything is sent.
+ * The package-private {@code AnthropicRequests} documents how a {@link ChatRequest} becomes
+ * the JSON body: system messages go to the top-level {@code system}, consecutive messages of
+ * one role are merged, {@code max_tokens} falls back to {@link Builder#defaultMaxTokens}, and
+ * a conversation that starts with an assistant message is refused before anything is sent.
  *
  * <h2>Failures</h2>
  * Non-2xx answers fail in {@link #stream} with Anthropic's own message, classified by status
  * (429 rate limited, 408/409/5xx and 529 {@code overloaded_error} server errors, other 4xx
- * client errors). See {@link AnthropicStream} for failures while the answer streams. No
- * message, and no {@code toString}, ever contains the API key.
+ * client errors). The package-private {@code AnthropicStream} documents the events and the
+ * failures while the answer streams (an {@code error} event, a stream ending before
+ * {@code message_stop}, malformed JSON). No message, and no {@code toString}, ever contains
+ * the API key.
  *
  * <p>Thread-safe: one provider serves any number of concurrent streams.
  */
