@@ -36,7 +36,8 @@ final class HttpFailures {
 
     static ProviderException forStatus(int status, URI uri, Map<String, List<String>> headers, String body,
                                        ApiKey key, Instant now) {
-        String message = ErrorBodies.message(body);
+        // Redact before shortening: a key cut in half by the shortening would no longer match.
+        String message = ErrorBodies.message(redact(key, body));
         String text = "HTTP " + status + " from " + display(uri) + (message.isEmpty() ? "" : ": " + message);
         Duration retryAfter = retryAfter(firstHeader(headers, "retry-after"), now);
         return new ProviderException(kindOf(status), redact(key, text), status, retryAfter, null);

@@ -377,6 +377,22 @@ class SseClientTest {
     }
 
     @Test
+    void apiKeyCutByTheMessageLengthLimitStillDoesNotAppear() throws Exception {
+        // The key straddles the point where a long error message is shortened: redacting
+        // after shortening would leave the key's first half in the message.
+        URI uri = serve(exchange -> {
+            String message = "x".repeat(290) + " " + SECRET + " tail";
+            byte[] body = ("{\"error\":{\"message\":\"" + message + "\"}}").getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(400, body.length);
+            exchange.getResponseBody().write(body);
+        });
+
+        ProviderException failure = postFails(client(), uri);
+
+        assertThat(failure.getMessage()).doesNotContain(SECRET.substring(0, 8));
+    }
+
+    @Test
     void apiKeyNeverAppearsInConnectionFailures() throws Exception {
         int port;
         try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
