@@ -1,2 +1,7 @@
-/** See the module description in pom.xml. */
+/**
+ * Test doubles of a model: {@link dev.bellows.testkit.MockLlmServer}, an OpenAI-compatible
+ * HTTP endpoint on 127.0.0.1, and {@link dev.bellows.testkit.ScriptedProvider}, the same in
+ * process; both replay a {@link dev.bellows.testkit.MockScript} of
+ * {@link dev.bellows.testkit.MockTurn}s (format: SCRIPTS.md in this module).
+ */
 package dev.bellows.testkit;

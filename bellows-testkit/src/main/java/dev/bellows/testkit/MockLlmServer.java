@@ -1,0 +1,540 @@
+package dev.bellows.testkit;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * An OpenAI-compatible chat endpoint on 127.0.0.1 that replays a {@link MockScript}: each
+ * {@code POST /v1/chat/completions} (or {@code /chat/completions}) takes the next turn and
+ * gets it as Server-Sent Events ({@code "stream": true}) or as one {@code chat.completion}.
+ * Every request is recorded, API keys redacted. SCRIPTS.md describes the exact output.
+ *
+ * <pre>{@code
+ * try (MockLlmServer server = MockLlmServer.start(MockScript.of(MockTurn.content("Hello")))) {
+ *     URI base = server.baseUrl(); // http://127.0.0.1:PORT/v1
+ *     ... point the client at base ...
+ *     assertThat(server.requests()).hasSize(1);
+ * }
+ * }</pre>
+ */
+public final class MockLlmServer implements AutoCloseable {
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final InetAddress LOOPBACK = loopback();
+
+    private final MockScript script;
+    private final HttpServer server;
+    private final ExecutorService executor;
+    private final Clock clock;
+    private final AtomicInteger nextTurn = new AtomicInteger();
+    private final List<RecordedRequest> requests = new CopyOnWriteArrayList<>();
+    private final Writer record;
+    private final URI baseUrl;
+
+    private MockLlmServer(Builder builder) throws IOException {
+        this.script = builder.script;
+        this.clock = builder.clock;
+        if (builder.port < 0 || builder.port > 65535) {
+            throw new IllegalArgumentException("port must be between 0 and 65535, got " + builder.port);
+        }
+        this.record = builder.recordFile == null ? null
+                : Files.newBufferedWriter(builder.recordFile, StandardCharsets.UTF_8,
+                        StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.WRITE);
+        try {
+            this.server = HttpServer.create(new InetSocketAddress(LOOPBACK, builder.port), 0);
+        } catch (IOException e) {
+            closeRecord();
+            throw e;
+        }
+        this.executor = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("mock-llm-", 0).factory());
+        server.setExecutor(executor);
+        server.createContext("/", this::handle);
+        server.start();
+        this.baseUrl = URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/v1");
+    }
+
+    /** Starts a server on a free port. */
+    public static MockLlmServer start(MockScript script) throws IOException {
+        return builder(script).start();
+    }
+
+    /**
+     * Starts a server on this port (0: a free one).
+     *
+     * @throws java.net.BindException when the port is in use
+     * @throws IllegalArgumentException when the port is not between 0 and 65535
+     */
+    public static MockLlmServer start(MockScript script, int port) throws IOException {
+        return builder(script).port(port).start();
+    }
+
+    public static Builder builder(MockScript script) {
+        return new Builder(script);
+    }
+
+    /** {@code http://127.0.0.1:PORT/v1}: the base URL for an OpenAI client. */
+    public URI baseUrl() {
+        return baseUrl;
+    }
+
+    public int port() {
+        return server.getAddress().getPort();
+    }
+
+    public MockScript script() {
+        return script;
+    }
+
+    /** Every request received so far, in order of arrival. */
+    public List<RecordedRequest> requests() {
+        return List.copyOf(requests);
+    }
+
+    /** How many turns requests have taken (at most the script's size). */
+    public int turnsTaken() {
+        return Math.min(nextTurn.get(), script.turns().size());
+    }
+
+    /** Stops at once: open connections are closed, the record file is closed. */
+    @Override
+    public void close() {
+        server.stop(0);
+        executor.shutdownNow();
+        try {
+            executor.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        closeRecord();
+    }
+
+    private void closeRecord() {
+        if (record != null) {
+            synchronized (record) {
+                try {
+                    record.close();
+                } catch (IOException e) {
+                    // nothing more to write
+                }
+            }
+        }
+    }
+
+    // ---- requests
+
+    private void handle(HttpExchange exchange) throws IOException {
+        boolean cut = false;
+        try {
+            route(exchange);
+        } catch (StreamCut e) {
+            // Not closing the exchange: closing would finish the chunked encoding cleanly.
+            // The server closes the connection itself when a handler fails mid-response.
+            cut = true;
+            throw e;
+        } finally {
+            if (!cut) {
+                try {
+                    exchange.close();
+                } catch (RuntimeException e) {
+                    // the client went away
+                }
+            }
+        }
+    }
+
+    private void route(HttpExchange exchange) throws IOException {
+        byte[] bytes;
+        try (InputStream in = exchange.getRequestBody()) {
+            bytes = in.readAllBytes();
+        }
+        String raw = new String(bytes, StandardCharsets.UTF_8);
+        JsonNode body = parseBody(raw);
+        String method = exchange.getRequestMethod();
+        String path = exchange.getRequestURI().getRawPath();
+        String route = path.endsWith("/") && path.length() > 1 ? path.substring(0, path.length() - 1) : path;
+        int turn = -1;
+        try {
+            if (route.equals("/v1/chat/completions") || route.equals("/chat/completions")) {
+                if (!method.equals("POST")) {
+                    exchange.getResponseHeaders().set("Allow", "POST");
+                    sendJson(exchange, 405, error("method " + method + " not allowed on " + path + "; use POST",
+                            "invalid_request_error"));
+                } else if (body == null || !body.isObject()) {
+                    sendJson(exchange, 400, error(raw.isBlank()
+                            ? "the request body is empty; send a JSON object with model and messages"
+                            : "the request body is not a JSON object: we could not parse your JSON body",
+                            "invalid_request_error"));
+                } else {
+                    turn = nextTurn.getAndIncrement();
+                    if (turn >= script.turns().size()) {
+                        int scripted = script.turns().size();
+                        turn = -1;
+                        sendJson(exchange, 500, error("mock script has no more turns (" + scripted
+                                + " were scripted)", "server_error"));
+                    } else {
+                        record(exchange, method, path, body, raw, turn);
+                        answer(exchange, script.turns().get(turn), turn, (ObjectNode) body);
+                        return;
+                    }
+                }
+            } else if (route.equals("/v1/models") || route.equals("/models")) {
+                if (!method.equals("GET")) {
+                    exchange.getResponseHeaders().set("Allow", "GET");
+                    sendJson(exchange, 405, error("method " + method + " not allowed on " + path + "; use GET",
+                            "invalid_request_error"));
+                } else {
+                    sendJson(exchange, 200, models());
+                }
+            } else {
+                sendJson(exchange, 404, error("no route " + method + " " + path
+                        + "; the mock serves POST /v1/chat/completions and GET /v1/models", "invalid_request_error"));
+            }
+        } finally {
+            if (turn < 0) {
+                record(exchange, method, path, body, raw, -1);
+            }
+        }
+    }
+
+    private static JsonNode parseBody(String raw) {
+        if (raw.isEmpty()) {
+            return null;
+        }
+        try {
+            return MAPPER.readTree(raw);
+        } catch (JsonProcessingException e) {
+            return null;
+        }
+    }
+
+    private void record(HttpExchange exchange, String method, String path, JsonNode body, String raw, int turn) {
+        Map<String, List<String>> headers = new LinkedHashMap<>();
+        exchange.getRequestHeaders().forEach((name, values) -> {
+            List<String> shown = new ArrayList<>();
+            for (String value : values) {
+                shown.add(RecordedRequest.isSecret(name) ? RecordedRequest.redact(value) : value);
+            }
+            headers.put(name, shown);
+        });
+        String query = exchange.getRequestURI().getRawQuery();
+        JsonNode recordedBody = body != null ? body : raw.isEmpty() ? null : TextNode.valueOf(raw);
+        RecordedRequest request = new RecordedRequest(method, query == null ? path : path + "?" + query,
+                headers, recordedBody, turn);
+        requests.add(request);
+        if (record != null) {
+            synchronized (record) {
+                try {
+                    record.write(MAPPER.writeValueAsString(request.toJson()));
+                    record.write('\n');
+                    record.flush();
+                } catch (IOException e) {
+                    // a failing record file must not fail the request; the list still has it
+                }
+            }
+        }
+    }
+
+    private void answer(HttpExchange exchange, MockTurn turn, int index, ObjectNode request) throws IOException {
+        if (turn.isStatus()) {
+            answerStatus(exchange, turn);
+            return;
+        }
+        JsonNode modelNode = request.get("model");
+        String model = modelNode != null && modelNode.isTextual() ? modelNode.asText() : "mock";
+        String id = "chatcmpl-mock-" + (index + 1);
+        long created = clock.millis() / 1000;
+        long promptTokens = promptTokens(request);
+        if (request.path("stream").asBoolean(false) && request.get("stream").isBoolean()) {
+            new SseAnswer(exchange, turn, id, created, model, promptTokens).send();
+        } else {
+            sendJson(exchange, 200, completion(turn, id, created, model, promptTokens));
+        }
+    }
+
+    private static void answerStatus(HttpExchange exchange, MockTurn turn) throws IOException {
+        int status = turn.status();
+        turn.headers().forEach((name, value) -> exchange.getResponseHeaders().add(name, value));
+        boolean noBody = status < 200 || status == 204 || status == 304;
+        if (noBody) {
+            exchange.sendResponseHeaders(status, -1);
+            return;
+        }
+        byte[] bytes = MAPPER.writeValueAsBytes(turn.effectiveBody());
+        if (!exchange.getResponseHeaders().containsKey("Content-Type")) {
+            exchange.getResponseHeaders().set("Content-Type", "application/json");
+        }
+        exchange.sendResponseHeaders(status, bytes.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(bytes);
+        }
+    }
+
+    /** The estimate of SCRIPTS.md: the code points of every message's text content, / 4 rounded up. */
+    private static long promptTokens(ObjectNode request) {
+        long codePoints = 0;
+        for (JsonNode message : request.path("messages")) {
+            JsonNode content = message.path("content");
+            if (content.isTextual()) {
+                codePoints += Pieces.codePoints(content.asText());
+            } else if (content.isArray()) {
+                for (JsonNode part : content) {
+                    if (part.path("text").isTextual()) {
+                        codePoints += Pieces.codePoints(part.path("text").asText());
+                    }
+                }
+            }
+        }
+        return Pieces.tokens(codePoints);
+    }
+
+    static ObjectNode usage(long promptTokens, long completionTokens) {
+        ObjectNode usage = JsonNodeFactory.instance.objectNode();
+        usage.put("prompt_tokens", promptTokens);
+        usage.put("completion_tokens", completionTokens);
+        usage.put("total_tokens", promptTokens + completionTokens);
+        return usage;
+    }
+
+    private static ObjectNode completion(MockTurn turn, String id, long created, String model, long promptTokens) {
+        ObjectNode json = JsonNodeFactory.instance.objectNode();
+        json.put("id", id);
+        json.put("object", "chat.completion");
+        json.put("created", created);
+        json.put("model", model);
+        ObjectNode choice = json.putArray("choices").addObject();
+        choice.put("index", 0);
+        ObjectNode message = choice.putObject("message");
+        message.put("role", "assistant");
+        String content = turn.content() == null ? "" : turn.content();
+        boolean cut = turn.cutAfter() != null;
+        message.put("content", cut ? Pieces.prefix(content, turn.cutAfter()) : content);
+        if (turn.reasoning() != null) {
+            message.put("reasoning_content", turn.reasoning());
+        }
+        message.putNull("refusal");
+        choice.putNull("logprobs");
+        // A cut turn cannot be cut without streaming: the answer is truncated, as max_tokens would.
+        choice.put("finish_reason", cut ? "length" : "stop");
+        json.set("usage", usage(promptTokens, Pieces.completionTokens(turn)));
+        return json;
+    }
+
+    private ObjectNode models() {
+        ObjectNode json = JsonNodeFactory.instance.objectNode();
+        json.put("object", "list");
+        ObjectNode model = json.putArray("data").addObject();
+        model.put("id", "mock");
+        model.put("object", "model");
+        model.put("created", 0);
+        model.put("owned_by", "bellows");
+        return json;
+    }
+
+    static ObjectNode error(String message, String type) {
+        ObjectNode error = JsonNodeFactory.instance.objectNode();
+        error.put("message", message);
+        error.put("type", type);
+        error.putNull("param");
+        error.putNull("code");
+        ObjectNode json = JsonNodeFactory.instance.objectNode();
+        json.set("error", error);
+        return json;
+    }
+
+    private static void sendJson(HttpExchange exchange, int status, JsonNode json) throws IOException {
+        byte[] bytes = MAPPER.writeValueAsBytes(json);
+        exchange.getResponseHeaders().set("Content-Type", "application/json");
+        exchange.sendResponseHeaders(status, bytes.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(bytes);
+        }
+    }
+
+    private static InetAddress loopback() {
+        try {
+            return InetAddress.getByAddress("localhost", new byte[] {127, 0, 0, 1});
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** One streamed answer: role chunk, reasoning pieces, content pieces, final chunk, [DONE]. */
+    private static final class SseAnswer {
+        private final HttpExchange exchange;
+        private final MockTurn turn;
+        private final String id;
+        private final long created;
+        private final String model;
+        private final long promptTokens;
+        private OutputStream out;
+        private boolean first = true;
+
+        SseAnswer(HttpExchange exchange, MockTurn turn, String id, long created, String model, long promptTokens) {
+            this.exchange = exchange;
+            this.turn = turn;
+            this.id = id;
+            this.created = created;
+            this.model = model;
+            this.promptTokens = promptTokens;
+        }
+
+        void send() throws IOException {
+            exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
+            exchange.getResponseHeaders().set("Cache-Control", "no-cache");
+            exchange.sendResponseHeaders(200, 0); // chunked: each event goes out as it is flushed
+            out = exchange.getResponseBody();
+            ObjectNode role = JsonNodeFactory.instance.objectNode();
+            role.put("role", "assistant");
+            role.put("content", "");
+            event(role, null, null);
+            if (turn.reasoning() != null) {
+                for (String piece : Pieces.split(turn.reasoning(), turn.chunkSize())) {
+                    pause();
+                    ObjectNode delta = JsonNodeFactory.instance.objectNode();
+                    delta.put("reasoning_content", piece);
+                    event(delta, null, null);
+                }
+            }
+            String content = turn.content() == null ? "" : turn.content();
+            int left = turn.cutAfter() == null ? Integer.MAX_VALUE : turn.cutAfter();
+            for (String piece : Pieces.split(content, turn.chunkSize())) {
+                if (left <= 0) {
+                    break;
+                }
+                String sent = Pieces.prefix(piece, left);
+                left -= Pieces.codePoints(sent);
+                pause();
+                ObjectNode delta = JsonNodeFactory.instance.objectNode();
+                delta.put("content", sent);
+                event(delta, null, null);
+            }
+            if (turn.cutAfter() != null) {
+                // Leave the chunked encoding unfinished: the handler fails, and the server
+                // closes the connection without the terminating chunk, as a dropped
+                // connection would.
+                throw new StreamCut();
+            }
+            event(JsonNodeFactory.instance.objectNode(), "stop", usage(promptTokens, Pieces.completionTokens(turn)));
+            write("data: [DONE]\n\n");
+            out.close();
+        }
+
+        private void pause() throws IOException {
+            if (first) {
+                first = false;
+                return;
+            }
+            if (turn.delayMs() > 0) {
+                try {
+                    Thread.sleep(turn.delayMs());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new StreamCut();
+                }
+            }
+        }
+
+        private void event(ObjectNode delta, String finishReason, ObjectNode usage) throws IOException {
+            ObjectNode chunk = JsonNodeFactory.instance.objectNode();
+            chunk.put("id", id);
+            chunk.put("object", "chat.completion.chunk");
+            chunk.put("created", created);
+            chunk.put("model", model);
+            ObjectNode choice = chunk.putArray("choices").addObject();
+            choice.put("index", 0);
+            choice.set("delta", delta);
+            choice.putNull("logprobs");
+            if (finishReason == null) {
+                choice.putNull("finish_reason");
+            } else {
+                choice.put("finish_reason", finishReason);
+            }
+            if (usage != null) {
+                chunk.set("usage", usage);
+            }
+            write("data: " + MAPPER.writeValueAsString(chunk) + "\n\n");
+        }
+
+        private void write(String text) throws IOException {
+            out.write(text.getBytes(StandardCharsets.UTF_8));
+            out.flush();
+        }
+    }
+
+    /** Thrown out of the handler to drop the connection mid-stream. */
+    private static final class StreamCut extends RuntimeException {
+        StreamCut() {
+            super("scripted cut_after: connection dropped mid-stream", null, false, false);
+        }
+    }
+
+    /** Options of a server: port, record file, clock. */
+    public static final class Builder {
+        private final MockScript script;
+        private int port;
+        private Path recordFile;
+        private Clock clock = Clock.systemUTC();
+
+        private Builder(MockScript script) {
+            this.script = Objects.requireNonNull(script, "script");
+        }
+
+        /** The port to listen on; 0 (the default) picks a free one. */
+        public Builder port(int port) {
+            this.port = port;
+            return this;
+        }
+
+        /** Appends every request to this file as one JSON line, flushed as it is written. */
+        public Builder recordTo(Path file) {
+            this.recordFile = Objects.requireNonNull(file, "file");
+            return this;
+        }
+
+        /** The clock of the {@code created} timestamps (fixed clocks make answers byte-stable). */
+        public Builder clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /**
+         * Binds 127.0.0.1 and starts serving.
+         *
+         * @throws java.net.BindException when the port is in use
+         * @throws IOException when the record file cannot be opened
+         * @throws IllegalArgumentException when the port is out of range
+         */
+        public MockLlmServer start() throws IOException {
+            return new MockLlmServer(this);
+        }
+    }
+}

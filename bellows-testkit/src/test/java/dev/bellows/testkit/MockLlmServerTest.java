@@ -1,0 +1,409 @@
+package dev.bellows.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class MockLlmServerTest {
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private static final String HI = "{\"model\":\"gpt-test\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]";
+    private static final String STREAM = HI + ",\"stream\":true}";
+    private static final String NO_STREAM = HI + "}";
+
+    @AfterAll
+    static void closeClient() {
+        CLIENT.close();
+    }
+
+    /** What a client read of a response body, and how the read ended. */
+    record Body(String text, int reads, IOException failure) {
+
+        List<JsonNode> events() {
+            List<JsonNode> events = new ArrayList<>();
+            for (String block : text.split("\n\n")) {
+                if (block.startsWith("data: {")) {
+                    events.add(json(block.substring("data: ".length())));
+                }
+            }
+            return events;
+        }
+
+        String content(String field) {
+            StringBuilder text = new StringBuilder();
+            for (JsonNode event : events()) {
+                JsonNode value = event.path("choices").path(0).path("delta").path(field);
+                if (value.isTextual()) {
+                    text.append(value.asText());
+                }
+            }
+            return text.toString();
+        }
+    }
+
+    static JsonNode json(String text) {
+        try {
+            return MAPPER.readTree(text);
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    static HttpResponse<InputStream> post(MockLlmServer server, String path, String body, String... headers)
+            throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+        if (headers.length > 0) {
+            request.headers(headers);
+        }
+        return CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
+    }
+
+    static HttpResponse<String> get(MockLlmServer server, String path) throws Exception {
+        return CLIENT.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** Reads the body to its end or failure, counting the reads that returned bytes. */
+    static Body read(HttpResponse<InputStream> response) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        int reads = 0;
+        IOException failure = null;
+        try (InputStream in = response.body()) {
+            byte[] buffer = new byte[8192];
+            for (int n; (n = in.read(buffer)) != -1; ) {
+                if (n > 0) {
+                    reads++;
+                    bytes.write(buffer, 0, n);
+                }
+            }
+        } catch (IOException e) {
+            failure = e;
+        }
+        return new Body(bytes.toString(StandardCharsets.UTF_8), reads, failure);
+    }
+
+    private static MockLlmServer fixedClock(MockScript script) throws IOException {
+        return MockLlmServer.builder(script)
+                .clock(Clock.fixed(Instant.ofEpochSecond(1_700_000_000L), ZoneOffset.UTC))
+                .start();
+    }
+
+    @Test
+    void streams_the_exact_sse_of_a_small_turn() throws Exception {
+        try (MockLlmServer server = fixedClock(MockScript.of(MockTurn.content("Hello").chunkSize(2)))) {
+            HttpResponse<InputStream> response = post(server, "/v1/chat/completions", STREAM);
+            assertThat(response.statusCode()).isEqualTo(200);
+            assertThat(response.headers().firstValue("Content-Type")).hasValue("text/event-stream");
+            assertThat(response.headers().firstValue("Cache-Control")).hasValue("no-cache");
+            assertThat(response.headers().firstValue("Transfer-Encoding")).hasValue("chunked");
+            Body body = read(response);
+            assertThat(body.failure()).isNull();
+            String head = "data: {\"id\":\"chatcmpl-mock-1\",\"object\":\"chat.completion.chunk\","
+                    + "\"created\":1700000000,\"model\":\"gpt-test\",\"choices\":[{\"index\":0,\"delta\":";
+            String tail = ",\"logprobs\":null,\"finish_reason\":null}]}\n\n";
+            assertThat(body.text()).isEqualTo(
+                    head + "{\"role\":\"assistant\",\"content\":\"\"}" + tail
+                    + head + "{\"content\":\"He\"}" + tail
+                    + head + "{\"content\":\"ll\"}" + tail
+                    + head + "{\"content\":\"o\"}" + tail
+                    + head + "{},\"logprobs\":null,\"finish_reason\":\"stop\"}],"
+                    + "\"usage\":{\"prompt_tokens\":1,\"completion_tokens\":2,\"total_tokens\":3}}\n\n"
+                    + "data: [DONE]\n\n");
+        }
+    }
+
+    @Test
+    void chunks_count_code_points_and_never_split_an_emoji() throws Exception {
+        try (MockLlmServer server = MockLlmServer.start(MockScript.of(MockTurn.content("a😀b😀c").chunkSize(2)))) {
+            Body body = read(post(server, "/v1/chat/completions", STREAM));
+            List<String> pieces = new ArrayList<>();
+            for (JsonNode event : body.events()) {
+                JsonNode content = event.path("choices").path(0).path("delta").path("content");
+                if (content.isTextual() && !content.asText().isEmpty()) {
+                    pieces.add(content.asText());
+                }
+            }
+            assertThat(pieces).containsExactly("a😀", "b😀", "c");
+        }
+    }
+
+    @Test
+    void streams_reasoning_first_then_content() throws Exception {
+        MockScript script = MockScript.of(MockTurn.reasoning("deep thoughts").withContent("Done.").chunkSize(5));
+        try (MockLlmServer server = MockLlmServer.start(script)) {
+            Body body = read(post(server, "/chat/completions", STREAM));
+            List<String> deltas = new ArrayList<>();
+            for (JsonNode event : body.events()) {
+                event.path("choices").path(0).path("delta").properties()
+                        .forEach(field -> deltas.add(field.getKey() + "=" + field.getValue().asText()));
+            }
+            assertThat(deltas).containsExactly("role=assistant", "content=", "reasoning_content=deep ",
+                    "reasoning_content=thoug", "reasoning_content=hts", "content=Done.");
+            assertThat(body.events().getLast().path("usage").path("completion_tokens").asInt()).isEqualTo(5);
+            assertThat(body.text()).endsWith("data: [DONE]\n\n");
+        }
+    }
+
+    @Test
+    void a_delay_between_pieces_makes_the_client_read_several_times() throws Exception {
+        try (MockLlmServer server = MockLlmServer.start(MockScript.of(MockTurn.content("abcdef").chunkSize(1).delayMs(40)))) {
+            Body body = read(post(server, "/v1/chat/completions", STREAM));
+            assertThat(body.failure()).isNull();
+            assertThat(body.content("content")).isEqualTo("abcdef");
+            assertThat(body.reads()).as("reads of the body").isGreaterThanOrEqualTo(3);
+        }
+    }
+
+    @Test
+    void a_status_turn_answers_with_its_status_headers_and_body() throws Exception {
+        MockScript script = MockScript.parse("""
+                {"turns": [{"status": 429, "headers": {"Retry-After": "1", "X-Mock": "yes"},
+                            "body": {"error": {"message": "slow down"}}}]}""");
+        try (MockLlmServer server = MockLlmServer.start(script)) {
+            HttpResponse<InputStream> response = post(server, "/v1/chat/completions", STREAM);
+            assertThat(response.statusCode()).isEqualTo(429);
+            assertThat(response.headers().firstValue("Retry-After")).hasValue("1");
+            assertThat(response.headers().firstValue("X-Mock")).hasValue("yes");
+            assertThat(response.headers().firstValue("Content-Type")).hasValue("application/json");
+            assertThat(json(read(response).text())).isEqualTo(json("{\"error\": {\"message\": \"slow down\"}}"));
+        }
+    }
+
+    @Test
+    void a_status_turn_without_body_gets_an_openai_style_error() throws Exception {
+        try (MockLlmServer server = MockLlmServer.start(MockScript.of(MockTurn.status(503)))) {
+            HttpResponse<InputStream> response = post(server, "/v1/chat/completions", NO_STREAM);
+            assertThat(response.statusCode()).isEqualTo(503);
+            JsonNode error = json(read(response).text()).path("error");
+            assertThat(error.path("message").asText()).isEqualTo("scripted status 503");
+            assertThat(error.path("type").asText()).isEqualTo("server_error");
+        }
+    }
+
+    @Test
+    void cut_after_breaks_the_chunked_stream_without_a_final_chunk() throws Exception {
+        MockScript script = MockScript.of(MockTurn.content("This breaks off somewhere in the middle").cutAfter(12));
+        try (MockLlmServer server = MockLlmServer.start(script)) {
+            HttpResponse<InputStream> response = post(server, "/v1/chat/completions", STREAM);
+            assertThat(response.statusCode()).isEqualTo(200);
+            Body body = read(response);
+            // What the JDK client really sees: the connection closes before the chunked
+            // encoding's last chunk, and reading fails, having delivered the 12 characters.
+            assertThat(body.failure()).isInstanceOf(IOException.class);
+            assertThat(body.content("content")).isEqualTo("This breaks ");
+            assertThat(body.text()).doesNotContain("[DONE]").doesNotContain("finish_reason\":\"stop");
+
+            // and the server goes on serving
+            assertThat(get(server, "/v1/models").statusCode()).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void cut_after_zero_sends_only_the_role_chunk() throws Exception {
+        try (MockLlmServer server = MockLlmServer.start(MockScript.of(MockTurn.content("never").cutAfter(0)))) {
+            Body body = read(post(server, "/v1/chat/completions", STREAM));
+            assertThat(body.failure()).isNotNull();
+            assertThat(body.events()).hasSize(1);
+            assertThat(body.content("content")).isEmpty();
+        }
+    }
+
+    @Test
+    void turns_running_out_answer_500_saying_so() throws Exception {
+        try (MockLlmServer server = MockLlmServer.start(MockScript.of(MockTurn.content("only")))) {
+            assertThat(post(server, "/v1/chat/completions", NO_STREAM).statusCode()).isEqualTo(200);
+            HttpResponse<InputStream> response = post(server, "/v1/chat/completions", STREAM);
+            assertThat(response.statusCode()).isEqualTo(500);
+            assertThat(response.headers().firstValue("Content-Type")).hasValue("application/json");
+            JsonNode error = json(read(response).text()).path("error");
+            assertThat(error.path("message").asText()).isEqualTo("mock script has no more turns (1 were scripted)");
+            assertThat(error.path("type").asText()).isEqualTo("server_error");
+            assertThat(server.requests()).extracting(RecordedRequest::turn).containsExactly(0, -1);
+        }
+    }
+
+    @Test
+    void lists_one_model() throws Exception {
+        try (MockLlmServer server = MockLlmServer.start(MockScript.of())) {
+            for (String path : List.of("/v1/models", "/models")) {
+                HttpResponse<String> response = get(server, path);
+                assertThat(response.statusCode()).isEqualTo(200);
+                JsonNode models = json(response.body());
+                assertThat(models.path("object").asText()).isEqualTo("list");
+                assertThat(models.path("data")).hasSize(1);
+                JsonNode model = models.path("data").path(0);
+                assertThat(model.path("id").asText()).isEqualTo("mock");
+                assertThat(model.path("object").asText()).isEqualTo("model");
+                assertThat(model.path("owned_by").asText()).isEqualTo("bellows");
+                assertThat(model.path("created").isIntegralNumber()).isTrue();
+            }
+        }
+    }
+
+    @Test
+    void a_request_without_stream_gets_one_chat_completion() throws Exception {
+        MockScript script = MockScript.of(MockTurn.reasoning("hmm").withContent("Hello there").chunkSize(1));
+        try (MockLlmServer server = MockLlmServer.start(script)) {
+            HttpResponse<InputStream> response = post(server, "/v1/chat/completions", NO_STREAM);
+            assertThat(response.statusCode()).isEqualTo(200);
+            assertThat(response.headers().firstValue("Content-Type")).hasValue("application/json");
+            JsonNode completion = json(read(response).text());
+            assertThat(completion.path("object").asText()).isEqualTo("chat.completion");
+            assertThat(completion.path("id").asText()).isEqualTo("chatcmpl-mock-1");
+            assertThat(completion.path("model").asText()).isEqualTo("gpt-test");
+            JsonNode choice = completion.path("choices").path(0);
+            assertThat(choice.path("index").asInt()).isZero();
+            assertThat(choice.path("message").path("role").asText()).isEqualTo("assistant");
+            assertThat(choice.path("message").path("content").asText()).isEqualTo("Hello there");
+            assertThat(choice.path("message").path("reasoning_content").asText()).isEqualTo("hmm");
+            assertThat(choice.path("finish_reason").asText()).isEqualTo("stop");
+            assertThat(completion.path("usage")).isEqualTo(json(
+                    "{\"prompt_tokens\":1,\"completion_tokens\":4,\"total_tokens\":5}"));
+        }
+    }
+
+    @Test
+    void records_requests_with_keys_redacted_in_memory_and_in_the_file(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("requests.jsonl");
+        try (MockLlmServer server = MockLlmServer.builder(MockScript.of(MockTurn.content("a"), MockTurn.content("b")))
+                .recordTo(file).start()) {
+            read(post(server, "/v1/chat/completions", STREAM, "Authorization", "Bearer sk-secret-123"));
+            read(post(server, "/v1/chat/completions?x=1", "not json", "x-api-key", "sk-secret-456"));
+            get(server, "/v1/models");
+
+            List<RecordedRequest> requests = server.requests();
+            assertThat(requests).hasSize(3);
+            RecordedRequest first = requests.get(0);
+            assertThat(first.method()).isEqualTo("POST");
+            assertThat(first.path()).isEqualTo("/v1/chat/completions");
+            assertThat(first.header("Authorization")).isEqualTo("Bearer [REDACTED]");
+            assertThat(first.header("content-type")).isEqualTo("application/json");
+            assertThat(first.body()).isEqualTo(json(STREAM));
+            assertThat(first.turn()).isZero();
+            RecordedRequest second = requests.get(1);
+            assertThat(second.path()).isEqualTo("/v1/chat/completions?x=1");
+            assertThat(second.header("X-Api-Key")).isEqualTo("[REDACTED]");
+            assertThat(second.body().isTextual()).isTrue();
+            assertThat(second.body().asText()).isEqualTo("not json");
+            assertThat(second.turn()).isEqualTo(-1);
+            assertThat(requests.get(2).method()).isEqualTo("GET");
+            assertThat(requests.get(2).body().isNull()).isTrue();
+
+            List<String> lines = Files.readAllLines(file);
+            assertThat(lines).hasSize(3);
+            assertThat(String.join("\n", lines)).doesNotContain("sk-secret");
+            JsonNode line = json(lines.get(0));
+            assertThat(line.path("method").asText()).isEqualTo("POST");
+            assertThat(line.path("path").asText()).isEqualTo("/v1/chat/completions");
+            assertThat(line.path("headers").path("authorization").asText()).isEqualTo("Bearer [REDACTED]");
+            assertThat(line.path("body")).isEqualTo(json(STREAM));
+        }
+        // appended, not overwritten, by the next server
+        try (MockLlmServer server = MockLlmServer.builder(MockScript.of()).recordTo(file).start()) {
+            get(server, "/models");
+        }
+        assertThat(Files.readAllLines(file)).hasSize(4);
+    }
+
+    @Test
+    void a_bad_json_body_is_a_400_in_openai_shape_and_takes_no_turn() throws Exception {
+        try (MockLlmServer server = MockLlmServer.start(MockScript.of(MockTurn.content("kept")))) {
+            HttpResponse<InputStream> response = post(server, "/v1/chat/completions", "{\"model\": ");
+            assertThat(response.statusCode()).isEqualTo(400);
+            JsonNode error = json(read(response).text()).path("error");
+            assertThat(error.path("type").asText()).isEqualTo("invalid_request_error");
+            assertThat(error.path("message").asText()).isNotBlank();
+            assertThat(json(read(post(server, "/v1/chat/completions", NO_STREAM)).text())
+                    .path("choices").path(0).path("message").path("content").asText()).isEqualTo("kept");
+        }
+    }
+
+    @Test
+    void other_paths_are_404_and_wrong_methods_405() throws Exception {
+        try (MockLlmServer server = MockLlmServer.start(MockScript.of())) {
+            HttpResponse<String> notFound = get(server, "/v1/embeddings");
+            assertThat(notFound.statusCode()).isEqualTo(404);
+            assertThat(json(notFound.body()).path("error").path("message").asText()).contains("/v1/embeddings");
+            HttpResponse<String> wrongMethod = get(server, "/v1/chat/completions");
+            assertThat(wrongMethod.statusCode()).isEqualTo(405);
+            assertThat(wrongMethod.headers().firstValue("Allow")).hasValue("POST");
+        }
+    }
+
+    @Test
+    void concurrent_requests_take_distinct_turns() throws Exception {
+        int count = 16;
+        MockScript.Builder builder = MockScript.builder();
+        Set<String> scripted = new HashSet<>();
+        for (int i = 0; i < count; i++) {
+            builder.turn(MockTurn.content("answer " + i).delayMs(10).chunkSize(3));
+            scripted.add("answer " + i);
+        }
+        try (MockLlmServer server = MockLlmServer.start(builder.build())) {
+            List<CompletableFuture<String>> answers = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                String body = i % 2 == 0 ? STREAM : NO_STREAM;
+                boolean stream = i % 2 == 0;
+                answers.add(CompletableFuture.supplyAsync(() -> {
+                    try {
+                        Body read = read(post(server, "/v1/chat/completions", body));
+                        return stream ? read.content("content")
+                                : json(read.text()).path("choices").path(0).path("message").path("content").asText();
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                }));
+            }
+            Set<String> received = new HashSet<>();
+            for (CompletableFuture<String> answer : answers) {
+                received.add(answer.get());
+            }
+            assertThat(received).isEqualTo(scripted);
+            assertThat(server.requests()).extracting(RecordedRequest::turn).doesNotHaveDuplicates().hasSize(count);
+            assertThat(server.turnsTaken()).isEqualTo(count);
+        }
+    }
+
+    @Test
+    void binds_loopback_and_reports_its_base_url() throws Exception {
+        try (MockLlmServer server = MockLlmServer.start(MockScript.of(), 0)) {
+            assertThat(server.baseUrl().toString()).isEqualTo("http://127.0.0.1:" + server.port() + "/v1");
+            assertThat(server.port()).isPositive();
+        }
+    }
+
+    @Test
+    void a_port_in_use_is_a_bind_exception() throws Exception {
+        try (MockLlmServer first = MockLlmServer.start(MockScript.of())) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> MockLlmServer.start(MockScript.of(), first.port()))
+                    .isInstanceOf(java.net.BindException.class);
+        }
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> MockLlmServer.start(MockScript.of(), 70000))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("70000");
+    }
+}
