@@ -132,10 +132,12 @@ final class FakeServer implements AutoCloseable {
             socket.shutdownOutput();
         }
 
-        /** Closes the connection mid-body, without the last chunk: a broken stream. */
+        /**
+         * Ends the connection mid-body, without the last chunk: a broken stream. A FIN, not a
+         * reset, so that everything sent before arrives (a reset may discard unread data).
+         */
         void cut() throws IOException {
-            socket.setSoLinger(true, 0);
-            socket.close();
+            socket.shutdownOutput();
         }
 
         /** A complete non-streaming answer. */
