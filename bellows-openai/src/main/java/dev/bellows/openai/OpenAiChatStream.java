@@ -1,0 +1,337 @@
+package dev.bellows.openai;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.bellows.http.ErrorBodies;
+import dev.bellows.http.SseConnection;
+import dev.bellows.http.SseEvent;
+import dev.bellows.provider.ChatStream;
+import dev.bellows.provider.ProviderException;
+import dev.bellows.provider.ProviderException.Kind;
+import dev.bellows.provider.TokenUsage;
+import dev.bellows.stream.StreamChunk;
+import java.util.ArrayDeque;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * Decodes one {@code chat.completion.chunk} event stream into {@link StreamChunk}s, one SSE
+ * event at a time, on the consuming thread. See DIALECTS.md for what each server sends.
+ *
+ * <p>The end of the answer: {@code data: [DONE]}, or a clean end of the body after a
+ * {@code finish_reason} (servers that never send {@code [DONE]}). A body that ends before
+ * either is a {@link Kind#STREAM_BROKEN broken stream}.
+ */
+final class OpenAiChatStream implements ChatStream {
+
+    private static final ObjectMapper JSON = JsonMapper.builder()
+            .disable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION)   // messages never quote the payload
+            .build();
+
+    private final SseConnection connection;
+    private final String where;
+    private final Redactor redactor;
+    private final ArrayDeque<StreamChunk> ready = new ArrayDeque<>(2);
+
+    private volatile boolean cancelled;
+    private volatile String finishReason;
+    private volatile TokenUsage usage;
+    private volatile TokenUsage timingsUsage;
+    private boolean done;
+    private boolean closed;
+    private long events;
+    private long delivered;
+
+    OpenAiChatStream(SseConnection connection, String where, Redactor redactor) {
+        this.connection = connection;
+        this.where = where;
+        this.redactor = redactor;
+    }
+
+    @Override
+    public StreamChunk next() throws ProviderException {
+        while (true) {
+            if (cancelled) {
+                throw new ProviderException(Kind.CANCELLED, "the stream from " + where + " was cancelled");
+            }
+            StreamChunk chunk = ready.poll();
+            if (chunk != null) {
+                delivered++;
+                return chunk;
+            }
+            if (done) {
+                return null;
+            }
+            SseEvent event;
+            try {
+                event = connection.next();
+            } catch (ProviderException e) {
+                release();
+                throw redactor.redact(e);
+            }
+            if (event == null) {
+                endOfBody();
+            } else {
+                try {
+                    accept(event);
+                } catch (ProviderException e) {
+                    release();
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private void endOfBody() throws ProviderException {
+        release();
+        if (finishReason == null) {
+            throw new ProviderException(Kind.STREAM_BROKEN, "the stream from " + where + " ended before the answer"
+                    + " was complete (no finish_reason and no [DONE] after " + events + plural(events, " event") + ")");
+        }
+        finish();
+    }
+
+    private void finish() {
+        done = true;
+        if (usage == null && timingsUsage != null) {
+            usage = timingsUsage;
+        }
+        release();
+    }
+
+    private void accept(SseEvent event) throws ProviderException {
+        events++;
+        String type = event.event();
+        if (type.equals("error")) {
+            throw streamError(event.data());
+        }
+        if (!type.equals("message")) {
+            return;                                  // e.g. "event: ping" from proxies: not part of the answer
+        }
+        String data = event.data().strip();
+        if (data.isEmpty()) {
+            return;                                  // "data:" keep-alives
+        }
+        if (data.equals("[DONE]")) {
+            if (finishReason == null && delivered == 0 && ready.isEmpty()) {
+                release();
+                throw new ProviderException(Kind.PROTOCOL, "the stream from " + where + " ended ([DONE]) without"
+                        + " any answer or finish_reason; llama.cpp servers built before September 2025 report"
+                        + " errors this way, on a non-standard 'error:' line that SSE clients drop: see the server's log");
+            }
+            finish();
+            return;
+        }
+        JsonNode root;
+        try {
+            root = JSON.readTree(data);
+        } catch (JsonProcessingException e) {
+            throw malformed(e);
+        }
+        if (root == null || !root.isObject()) {
+            throw new ProviderException(Kind.PROTOCOL, "event " + events + " from " + where
+                    + " is not a JSON object but " + (root == null ? "empty" : kindOf(root)));
+        }
+        JsonNode error = root.get("error");
+        if (error != null && !error.isNull()) {
+            throw streamError(data);
+        }
+        JsonNode choices = root.get("choices");
+        if (choices != null && choices.isArray()) {
+            JsonNode choice = firstChoice(choices);
+            if (choice != null) {
+                acceptChoice(choice);
+            }
+        }
+        acceptUsage(root);
+    }
+
+    /** The choice with index 0 (Bellows asks for one); a missing index counts as 0. */
+    private static JsonNode firstChoice(JsonNode choices) {
+        for (JsonNode choice : choices) {
+            if (choice.isObject() && choice.path("index").asInt(0) == 0) {
+                return choice;
+            }
+        }
+        return null;
+    }
+
+    private void acceptChoice(JsonNode choice) {
+        JsonNode delta = choice.get("delta");
+        if (delta != null && delta.isObject()) {
+            // Reasoning before text: within one event the reasoning was produced first.
+            // Some servers send both names with the same text: reasoning_content wins, never both.
+            String reasoning = text(delta, "reasoning_content");
+            if (reasoning == null) {
+                reasoning = text(delta, "reasoning");
+            }
+            if (reasoning != null) {
+                ready.add(StreamChunk.thinking(reasoning));
+            }
+            String content = text(delta, "content");
+            if (content != null) {
+                ready.add(StreamChunk.message(content));
+            }
+            String refusal = text(delta, "refusal");   // OpenAI's refusals: the model's answer, shown as text
+            if (refusal != null) {
+                ready.add(StreamChunk.message(refusal));
+            }
+            // role, tool_calls, function_call: ignored (Bellows reads tool calls from the text)
+        }
+        JsonNode reason = choice.get("finish_reason");
+        if (reason != null && reason.isTextual() && !reason.asText().isEmpty()) {
+            finishReason = reason.asText();
+        }
+    }
+
+    private void acceptUsage(JsonNode root) {
+        JsonNode u = root.get("usage");
+        if (u != null && u.isObject()) {
+            long in = count(u.get("prompt_tokens"));
+            long out = count(u.get("completion_tokens"));
+            if (in >= 0 || out >= 0) {
+                usage = new TokenUsage(Math.max(in, 0), Math.max(out, 0));
+            }
+        }
+        JsonNode t = root.get("timings");               // llama.cpp server: its own counters
+        if (t != null && t.isObject()) {
+            long prompt = count(t.get("prompt_n"));
+            long cached = count(t.get("cache_n"));
+            long predicted = count(t.get("predicted_n"));
+            if (prompt >= 0 || predicted >= 0) {
+                timingsUsage = new TokenUsage(Math.max(prompt, 0) + Math.max(cached, 0), Math.max(predicted, 0));
+            }
+        }
+    }
+
+    private static long count(JsonNode node) {
+        return node != null && node.isNumber() && node.asLong() >= 0 ? node.asLong() : -1;
+    }
+
+    private static String text(JsonNode delta, String field) {
+        JsonNode node = delta.get(field);
+        return node != null && node.isTextual() && !node.asText().isEmpty() ? node.asText() : null;
+    }
+
+    /** An error reported inside the stream: {@code data: {"error": ...}} or {@code event: error}. */
+    private ProviderException streamError(String data) {
+        String message = null;
+        Kind kind = Kind.SERVER_ERROR;
+        try {
+            JsonNode root = JSON.readTree(data);
+            JsonNode error = root == null ? null : root.has("error") ? root.get("error") : root;
+            if (error != null && error.isObject() && error.path("error").isObject()) {
+                error = error.get("error");             // a wrapper around the usual shape
+            }
+            if (error != null && error.isTextual()) {
+                message = error.asText();
+            } else if (error != null && error.isObject()) {
+                message = error.path("message").isTextual() ? error.get("message").asText() : null;
+                kind = kindOf(error.get("code"), error.get("type"));
+            }
+        } catch (JsonProcessingException notJson) {
+            // a plain-text error: shown as it is
+        }
+        if (message == null || message.isBlank()) {
+            message = ErrorBodies.message(data);
+        }
+        String text = "error in the stream from " + where + (message.isBlank() ? "" : ": " + message.strip());
+        return new ProviderException(kind, redactor.redact(text));
+    }
+
+    /**
+     * The retry class of an in-stream error: a numeric {@code code} is read as an HTTP status
+     * (vLLM, llama.cpp), a textual one or the {@code type} by name (OpenAI).
+     */
+    static Kind kindOf(JsonNode code, JsonNode type) {
+        if (code != null && code.isIntegralNumber()) {
+            int status = code.asInt();
+            if (status == 429) {
+                return Kind.RATE_LIMITED;
+            }
+            if (status >= 400 && status < 500 && status != 408 && status != 409) {
+                return Kind.CLIENT_ERROR;
+            }
+            if (status >= 400) {
+                return Kind.SERVER_ERROR;
+            }
+        }
+        String name = ((code != null && code.isTextual() ? code.asText() : "") + " "
+                + (type != null && type.isTextual() ? type.asText() : "")).toLowerCase(Locale.ROOT);
+        if (name.contains("rate_limit") || name.contains("ratelimit") || name.contains("too_many_requests")) {
+            return Kind.RATE_LIMITED;
+        }
+        if (name.contains("invalid_request") || name.contains("badrequest") || name.contains("context_length")
+                || name.contains("authentication") || name.contains("permission") || name.contains("not_found")
+                || name.contains("notfound")) {
+            return Kind.CLIENT_ERROR;
+        }
+        return Kind.SERVER_ERROR;
+    }
+
+    private ProviderException malformed(JsonProcessingException e) {
+        String problem = e.getOriginalMessage();
+        if (problem != null && problem.length() > 200) {
+            problem = problem.substring(0, 200) + "…";
+        }
+        String at = "";
+        if (e.getLocation() != null && e.getLocation().getColumnNr() > 0) {
+            at = " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr();
+        }
+        String firstLine = problem == null ? "unreadable" : problem.lines().findFirst().orElse(problem);
+        return new ProviderException(Kind.PROTOCOL, redactor.redact("malformed JSON in event " + events + " from "
+                + where + at + ": " + firstLine), null);
+    }
+
+    private static String kindOf(JsonNode node) {
+        return switch (node.getNodeType()) {
+            case ARRAY -> "an array";
+            case STRING -> "a string";
+            case NUMBER -> "a number";
+            case BOOLEAN -> "a boolean";
+            case NULL -> "null";
+            default -> node.getNodeType().name().toLowerCase(Locale.ROOT);
+        };
+    }
+
+    private static String plural(long n, String word) {
+        return n == 1 ? word : word + "s";
+    }
+
+    @Override
+    public Optional<String> finishReason() {
+        return Optional.ofNullable(finishReason);
+    }
+
+    @Override
+    public Optional<TokenUsage> usage() {
+        TokenUsage reported = usage;
+        return Optional.ofNullable(reported != null ? reported : timingsUsage);
+    }
+
+    @Override
+    public void cancel() {
+        cancelled = true;
+        connection.cancel();
+    }
+
+    @Override
+    public void close() {
+        release();
+    }
+
+    private void release() {
+        if (!closed) {
+            closed = true;
+            connection.close();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "OpenAiChatStream[" + where + (finishReason != null ? ", finish=" + finishReason : "") + "]";
+    }
+}
