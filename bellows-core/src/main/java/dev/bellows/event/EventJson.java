@@ -3,22 +3,38 @@ package dev.bellows.event;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.bellows.plan.PlanStep;
 import dev.bellows.tool.DecodedToolCall;
 import dev.bellows.tool.ToolCall;
 import dev.bellows.tool.ToolCallError;
+import java.util.Locale;
 import java.util.Map;
 
 /**
- * Stream events in their wire form, as JSON objects with the field names of the stream
- * contract: {@code type} first, then {@code chunk} (unless left out), then the event's own
- * fields ({@code name}, {@code attributes}, {@code content}, {@code tool_name},
- * {@code server_name}, {@code arguments}, {@code error}, {@code message}, {@code thinking},
- * {@code tool_calls}).
+ * Events in their wire form, as JSON objects: {@code type} first, then the event's own fields.
+ *
+ * <p>Stream events have the field names of the stream contract: {@code type}, then
+ * {@code chunk} (unless left out), then {@code name}, {@code attributes}, {@code content},
+ * {@code tool_name}, {@code server_name}, {@code arguments}, {@code error}, {@code message},
+ * {@code thinking}, {@code tool_calls}.
+ *
+ * <p>Loop events have the fields of the CLI's {@code --output jsonl} table:
+ * <pre>
+ * {"type":"loop_start","task":"..."}
+ * {"type":"iteration_start","iteration":1}
+ * {"type":"tool_result","server_name":"local","tool_name":"read_file","arguments":{...},"result":"..."}
+ * {"type":"tool_result_error","server_name":"local","tool_name":"nope","error":"..."}
+ * {"type":"tool_result_error","error":"..."}            (a call that could not be decoded)
+ * {"type":"no_tool_call","iteration":2}
+ * {"type":"plan_update","steps":[{"description":"...","status":"in_progress"}]}
+ * {"type":"retry","attempt":2,"reason":"HTTP 503: ...","delay_ms":500}
+ * {"type":"loop_end","reason":"task_completion","result":"..."}
+ * </pre>
  *
  * <pre>{@code
  * ObjectMapper mapper = new ObjectMapper();
- * String line = mapper.writeValueAsString(EventJson.toJson(event));
- * // {"type":"tool_call_name","chunk":3,"tool_name":"read_file"}
+ * String line = mapper.writeValueAsString(EventJson.toJson(event, false));   // the agent's event log
+ * // {"type":"tool_call_name","tool_name":"read_file"}
  * }</pre>
  *
  * <p>The returned objects are new and owned by the caller; tool arguments are copied, so
@@ -34,6 +50,70 @@ public final class EventJson {
     /** The event as a JSON object, with {@code chunk}. */
     public static ObjectNode toJson(StreamEvent event) {
         return toJson(event, true);
+    }
+
+    /** Any event as a JSON object; stream events with {@code chunk}. */
+    public static ObjectNode toJson(AgentEvent event) {
+        return toJson(event, true);
+    }
+
+    /**
+     * Any event as a JSON object.
+     *
+     * @param includeChunk whether stream events carry {@code chunk}; {@code false} for the
+     *                     agent loop's event log ({@code --output jsonl}), where chunk indices
+     *                     mean nothing. Loop events have no {@code chunk} either way.
+     */
+    public static ObjectNode toJson(AgentEvent event, boolean includeChunk) {
+        return switch (event) {
+            case StreamEvent e -> toJson(e, includeChunk);
+            case LoopEvent e -> toJson(e);
+        };
+    }
+
+    /** A loop event as a JSON object, with the fields of the CLI's jsonl table. */
+    public static ObjectNode toJson(LoopEvent event) {
+        ObjectNode json = NODES.objectNode();
+        json.put("type", event.type());
+        // No default branch: a new event type must be given its wire form here.
+        switch (event) {
+            case LoopEvent.LoopStart e -> json.put("task", e.task());
+            case LoopEvent.IterationStart e -> json.put("iteration", e.iteration());
+            case LoopEvent.ToolResultEvent e -> {
+                json.put("server_name", e.serverName());
+                json.put("tool_name", e.toolName());
+                json.set("arguments", e.arguments().deepCopy());
+                json.put("result", e.result());
+            }
+            case LoopEvent.ToolResultError e -> {
+                if (e.serverName() != null) {
+                    json.put("server_name", e.serverName());
+                }
+                if (e.toolName() != null) {
+                    json.put("tool_name", e.toolName());
+                }
+                json.put("error", e.error());
+            }
+            case LoopEvent.NoToolCall e -> json.put("iteration", e.iteration());
+            case LoopEvent.PlanUpdate e -> {
+                ArrayNode steps = json.putArray("steps");
+                for (PlanStep step : e.steps()) {
+                    ObjectNode item = steps.addObject();
+                    item.put("description", step.description());
+                    item.put("status", step.status().name().toLowerCase(Locale.ROOT));
+                }
+            }
+            case LoopEvent.Retry e -> {
+                json.put("attempt", e.attempt());
+                json.put("reason", e.reason());
+                json.put("delay_ms", e.delayMs());
+            }
+            case LoopEvent.LoopEnd e -> {
+                json.put("reason", e.reason().wireName());
+                json.put("result", e.result());
+            }
+        }
+        return json;
     }
 
     /**

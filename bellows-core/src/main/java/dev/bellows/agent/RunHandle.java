@@ -1,0 +1,338 @@
+package dev.bellows.agent;
+
+import dev.bellows.event.AgentEvent;
+import dev.bellows.event.LoopEvent;
+import dev.bellows.provider.ChatStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Spliterator;
+import java.util.Spliterators;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.Flow;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
+
+/**
+ * The run's side of an {@link AgentRun}: the event log every reader replays, the listeners,
+ * and what cancelling has to reach (the model stream, the thread running tools).
+ *
+ * <p>The log only grows, under {@link #lock}; readers keep their own position in it, so any
+ * number of them read at their own pace and the run never waits for one.
+ */
+final class RunHandle implements AgentRun {
+
+    private final List<AgentListener> listeners;
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition changed = lock.newCondition();
+    private final List<AgentEvent> log = new ArrayList<>();   // guarded by lock
+    private AgentResult result;                                // guarded by lock; set with loop_end
+    private boolean ended;                                     // guarded by lock; loop_end is being emitted
+
+    private final Object cancelLock = new Object();
+    private volatile boolean cancelled;
+    private ChatStream stream;                                 // guarded by cancelLock
+    private Thread toolThread;                                 // guarded by cancelLock
+
+    RunHandle(List<AgentListener> listeners) {
+        this.listeners = List.copyOf(listeners);
+    }
+
+    // --- the run's side ---
+
+    /**
+     * Tells the listeners, on the calling thread, then logs the event for the readers: so when
+     * {@link #await()} returns, every listener has seen {@code loop_end}. After {@code loop_end}
+     * nothing more is emitted: a second end is ignored, so the run always has exactly one.
+     * Called by one thread at a time (the run's).
+     */
+    void emit(AgentEvent event) {
+        Objects.requireNonNull(event, "event");
+        lock.lock();
+        try {
+            if (ended) {
+                return;
+            }
+            ended = event instanceof LoopEvent.LoopEnd;
+        } finally {
+            lock.unlock();
+        }
+        for (AgentListener listener : listeners) {
+            try {
+                listener.onEvent(event);
+            } catch (RuntimeException | StackOverflowError ignored) {
+                // A listener's bug must not break the run nor hide events from the others.
+            }
+        }
+        lock.lock();
+        try {
+            log.add(event);
+            if (event instanceof LoopEvent.LoopEnd end) {
+                result = new AgentResult(end.reason(), end.result());
+            }
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    boolean isCancelled() {
+        return cancelled;
+    }
+
+    /** The model stream now being read; cancelled at once if the run already is. */
+    void streamStarted(ChatStream current) {
+        boolean cancelNow;
+        synchronized (cancelLock) {
+            stream = current;
+            cancelNow = cancelled;
+        }
+        if (cancelNow) {
+            current.cancel();
+        }
+    }
+
+    void streamEnded() {
+        synchronized (cancelLock) {
+            stream = null;
+        }
+    }
+
+    /**
+     * Runs tools on the calling thread so that {@link #cancel()} can interrupt them; an
+     * interrupt that cancelling delivered is cleared afterwards, so it cannot leak into
+     * listeners or the next model call.
+     */
+    <T> T runTools(Supplier<T> tools) {
+        synchronized (cancelLock) {
+            toolThread = Thread.currentThread();
+        }
+        try {
+            return tools.get();
+        } finally {
+            synchronized (cancelLock) {
+                toolThread = null;
+            }
+            if (cancelled) {
+                Thread.interrupted();
+            }
+        }
+    }
+
+    // --- AgentRun ---
+
+    @Override
+    public void cancel() {
+        if (isDone()) {
+            return;
+        }
+        ChatStream current;
+        synchronized (cancelLock) {
+            if (cancelled) {
+                return;
+            }
+            cancelled = true;
+            current = stream;
+            if (toolThread != null) {
+                toolThread.interrupt(); // under the lock: never after runTools has returned
+            }
+        }
+        if (current != null) {
+            current.cancel();
+        }
+    }
+
+    @Override
+    public boolean isDone() {
+        lock.lock();
+        try {
+            return result != null;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public AgentResult await() {
+        lock.lock();
+        try {
+            while (result == null) {
+                awaitChange();
+            }
+            return result;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public Optional<AgentResult> await(Duration timeout) throws InterruptedException {
+        long nanos = timeout.toNanos();
+        lock.lock();
+        try {
+            while (result == null) {
+                if (nanos <= 0) {
+                    return Optional.empty();
+                }
+                nanos = changed.awaitNanos(nanos);
+            }
+            return Optional.of(result);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public Iterator<AgentEvent> iterator() {
+        return new Iterator<>() {
+            private int next;
+
+            @Override
+            public boolean hasNext() {
+                lock.lock();
+                try {
+                    while (next >= log.size() && result == null) {
+                        awaitChange();
+                    }
+                    return next < log.size();
+                } finally {
+                    lock.unlock();
+                }
+            }
+
+            @Override
+            public AgentEvent next() {
+                if (!hasNext()) {
+                    throw new NoSuchElementException("the run has ended: loop_end was the last event");
+                }
+                lock.lock();
+                try {
+                    return log.get(next++);
+                } finally {
+                    lock.unlock();
+                }
+            }
+        };
+    }
+
+    @Override
+    public Stream<AgentEvent> events() {
+        return StreamSupport.stream(Spliterators.spliteratorUnknownSize(iterator(),
+                Spliterator.ORDERED | Spliterator.NONNULL), false);
+    }
+
+    @Override
+    public Flow.Publisher<AgentEvent> publisher() {
+        return subscriber -> {
+            Objects.requireNonNull(subscriber, "subscriber");
+            EventSubscription subscription = new EventSubscription(subscriber);
+            Thread.ofVirtual().name("bellows-agent-subscriber").start(subscription::deliver);
+        };
+    }
+
+    /** Called with the lock held. */
+    private void awaitChange() {
+        try {
+            changed.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CancellationException("interrupted while waiting for the agent run");
+        }
+    }
+
+    /** One subscriber's position in the log and its demand; delivers on its own thread. */
+    private final class EventSubscription implements Flow.Subscription {
+
+        private final Flow.Subscriber<? super AgentEvent> subscriber;
+        private long demand;                // guarded by lock
+        private boolean stopped;            // guarded by lock
+        private IllegalArgumentException badRequest; // guarded by lock
+
+        EventSubscription(Flow.Subscriber<? super AgentEvent> subscriber) {
+            this.subscriber = subscriber;
+        }
+
+        @Override
+        public void request(long n) {
+            lock.lock();
+            try {
+                if (n <= 0) {
+                    if (badRequest == null) {
+                        badRequest = new IllegalArgumentException(
+                                "request(" + n + "): a subscriber must request a positive number of events (rule 3.9)");
+                    }
+                } else {
+                    demand = demand + n < 0 ? Long.MAX_VALUE : demand + n;
+                }
+                changed.signalAll();
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        @Override
+        public void cancel() {
+            lock.lock();
+            try {
+                stopped = true;
+                changed.signalAll();
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        void deliver() {
+            try {
+                subscriber.onSubscribe(this);
+                int next = 0;
+                while (true) {
+                    AgentEvent event = null;
+                    IllegalArgumentException error = null;
+                    lock.lock();
+                    try {
+                        while (!stopped && badRequest == null && !(demand > 0 && next < log.size())
+                                && !(result != null && next == log.size())) {
+                            changed.await();
+                        }
+                        if (stopped) {
+                            return;
+                        }
+                        if (badRequest != null) {
+                            stopped = true;
+                            error = badRequest;
+                        } else if (demand > 0 && next < log.size()) {
+                            event = log.get(next++);
+                            demand--;
+                        } else {
+                            stopped = true;
+                        }
+                    } finally {
+                        lock.unlock();
+                    }
+                    if (error != null) {
+                        subscriber.onError(error);
+                        return;
+                    }
+                    if (event == null) {
+                        subscriber.onComplete();
+                        return;
+                    }
+                    subscriber.onNext(event);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (RuntimeException e) {
+                // A subscriber that throws breaks its own contract (rule 2.13): stop delivering to it.
+                cancel();
+            }
+        }
+    }
+}

@@ -1,0 +1,140 @@
+package dev.bellows.event;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.bellows.plan.PlanStep;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What the agent loop reports around the stream events of each model answer. A run's events
+ * are always {@link LoopStart} first and {@link LoopEnd} last, each exactly once; in between,
+ * each iteration is {@link IterationStart}, the stream events of the answer, then what the
+ * loop did with it ({@link ToolResultEvent}, {@link ToolResultError}, {@link PlanUpdate},
+ * {@link NoToolCall}). A {@link Retry} may come at any point of an answer's stream.
+ */
+public sealed interface LoopEvent extends AgentEvent {
+
+    /** The run started on this task (the user's message). */
+    record LoopStart(String task) implements LoopEvent {
+        public LoopStart {
+            Objects.requireNonNull(task, "task");
+        }
+
+        @Override
+        public String type() {
+            return "loop_start";
+        }
+    }
+
+    /** A new iteration, counted from 1: the conversation is about to be sent to the model. */
+    record IterationStart(int iteration) implements LoopEvent {
+        public IterationStart {
+            if (iteration < 1) {
+                throw new IllegalArgumentException("iterations count from 1, got " + iteration);
+            }
+        }
+
+        @Override
+        public String type() {
+            return "iteration_start";
+        }
+    }
+
+    /**
+     * A tool call ran and returned.
+     *
+     * @param arguments the call's arguments; treat as read-only
+     * @param result    the text sent back to the model for this call (for a loop-breaking
+     *                  tool, which sends nothing back, the text that ends the loop)
+     */
+    record ToolResultEvent(String serverName, String toolName, ObjectNode arguments, String result)
+            implements LoopEvent {
+        public ToolResultEvent {
+            Objects.requireNonNull(serverName, "serverName");
+            Objects.requireNonNull(toolName, "toolName");
+            Objects.requireNonNull(arguments, "arguments");
+            Objects.requireNonNull(result, "result");
+        }
+
+        @Override
+        public String type() {
+            return "tool_result";
+        }
+    }
+
+    /**
+     * A tool call failed: undecodable, unknown tool, arguments not matching the schema, or the
+     * tool threw. The error is what the model reads.
+     *
+     * @param serverName the call's server, or null when the call could not be decoded
+     * @param toolName   the call's tool name, or null when the call could not be decoded
+     */
+    record ToolResultError(String serverName, String toolName, String error) implements LoopEvent {
+        public ToolResultError {
+            Objects.requireNonNull(error, "error");
+        }
+
+        @Override
+        public String type() {
+            return "tool_result_error";
+        }
+    }
+
+    /** The answer of this iteration called no tool: the model is reminded to, and it counts as an error. */
+    record NoToolCall(int iteration) implements LoopEvent {
+        @Override
+        public String type() {
+            return "no_tool_call";
+        }
+    }
+
+    /** The plan was replaced; the model sees it on every later iteration. */
+    record PlanUpdate(List<PlanStep> steps) implements LoopEvent {
+        public PlanUpdate {
+            steps = List.copyOf(Objects.requireNonNull(steps, "steps"));
+        }
+
+        @Override
+        public String type() {
+            return "plan_update";
+        }
+    }
+
+    /**
+     * The model call failed and is tried again after {@code delayMs}. The stream events the
+     * failed attempt produced (if any) are void: discard what was shown of them; the new
+     * attempt's events start the answer afresh, and nothing of the failed attempt reaches the
+     * conversation.
+     *
+     * @param attempt the attempt about to start (2 for the first retry)
+     * @param reason  why the previous attempt failed
+     */
+    record Retry(int attempt, String reason, long delayMs) implements LoopEvent {
+        public Retry {
+            Objects.requireNonNull(reason, "reason");
+        }
+
+        @Override
+        public String type() {
+            return "retry";
+        }
+    }
+
+    /**
+     * The run ended; always the last event.
+     *
+     * @param result the answer, question or reply for the loop-breaking reasons; otherwise a
+     *               sentence saying why the loop stopped (the error message for {@code error})
+     */
+    record LoopEnd(LoopEndReason reason, String result) implements LoopEvent {
+        public LoopEnd {
+            Objects.requireNonNull(reason, "reason");
+            Objects.requireNonNull(result, "result");
+        }
+
+        @Override
+        public String type() {
+            return "loop_end";
+        }
+    }
+}
