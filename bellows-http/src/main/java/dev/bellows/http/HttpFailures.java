@@ -57,25 +57,8 @@ final class HttpFailures {
                 + describe(failure, uri)), null);
     }
 
-    /**
-     * The URI as it may appear in messages: scheme, host, port and path, without user info
-     * (which may hold credentials), query or fragment (which may hold a key).
-     */
     static String display(URI uri) {
-        StringBuilder out = new StringBuilder();
-        if (uri.getScheme() != null) {
-            out.append(uri.getScheme()).append("://");
-        }
-        if (uri.getHost() != null) {
-            out.append(uri.getHost());
-        }
-        if (uri.getPort() != -1) {
-            out.append(':').append(uri.getPort());
-        }
-        if (uri.getRawPath() != null) {
-            out.append(uri.getRawPath());
-        }
-        return out.toString();
+        return SafeUris.display(uri);
     }
 
     /** The most telling message in a cause chain (JDK HTTP client exceptions often have none). */

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.bellows.http.HttpSettings;
+import dev.bellows.http.SafeUris;
 import dev.bellows.http.SseClient;
 import dev.bellows.http.SseConnection;
 import dev.bellows.provider.ApiKey;
@@ -149,7 +150,7 @@ public final class OpenAiProvider implements Provider {
         } catch (ProviderException e) {
             throw redactor.redact(e);
         }
-        return new OpenAiChatStream(connection, Redactor.display(endpoint), redactor);
+        return new OpenAiChatStream(connection, SafeUris.display(endpoint), redactor);
     }
 
     /** The JSON body for a request, fields in a fixed order; unset options are left out. */
@@ -201,7 +202,7 @@ public final class OpenAiProvider implements Provider {
 
     private static String describe(URI baseUrl, ApiKey apiKey, Map<String, String> headers, MaxTokensField field,
                                    boolean includeUsage, HttpSettings settings) {
-        return "baseUrl=" + (baseUrl == null ? "(default)" : Redactor.display(baseUrl))
+        return "baseUrl=" + (baseUrl == null ? "(default)" : SafeUris.display(baseUrl))
                 + ", apiKey=" + (apiKey == null ? "none" : apiKey)
                 + (headers.isEmpty() ? "" : ", headers=" + headers.keySet() + " (values redacted)")
                 + ", maxTokensField=" + (field == null ? "(default)" : field.jsonName())
@@ -236,7 +237,7 @@ public final class OpenAiProvider implements Provider {
             if (scheme == null || !(scheme.equalsIgnoreCase("http") || scheme.equalsIgnoreCase("https"))
                     || baseUrl.getHost() == null) {
                 throw new IllegalArgumentException("the base URL must be an absolute http:// or https:// URL, e.g. "
-                        + "http://localhost:11434/v1, got " + Redactor.display(baseUrl));
+                        + "http://localhost:11434/v1, got " + SafeUris.display(baseUrl));
             }
             if (baseUrl.getRawQuery() != null || baseUrl.getRawFragment() != null) {
                 throw new IllegalArgumentException("the base URL cannot have a query or fragment: give the part "

@@ -1,5 +1,7 @@
 package dev.bellows.openai;
 
+import dev.bellows.http.SafeUris;
+
 import dev.bellows.provider.ApiKey;
 import dev.bellows.provider.ProviderException;
 import java.net.URI;
@@ -48,24 +50,4 @@ final class Redactor {
         return copy;
     }
 
-    /**
-     * A URI as it may appear in messages: scheme, host, port and path, without user info (which
-     * may hold credentials), query or fragment (which may hold a key).
-     */
-    static String display(URI uri) {
-        StringBuilder out = new StringBuilder();
-        if (uri.getScheme() != null) {
-            out.append(uri.getScheme()).append("://");
-        }
-        if (uri.getHost() != null) {
-            out.append(uri.getHost());
-        }
-        if (uri.getPort() != -1) {
-            out.append(':').append(uri.getPort());
-        }
-        if (uri.getRawPath() != null) {
-            out.append(uri.getRawPath());
-        }
-        return out.toString();
-    }
 }
