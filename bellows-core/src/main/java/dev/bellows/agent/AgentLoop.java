@@ -2,19 +2,13 @@ package dev.bellows.agent;
 
 import dev.bellows.event.LoopEndReason;
 import dev.bellows.event.LoopEvent;
-import dev.bellows.event.StreamEvent;
 import dev.bellows.format.ToolCallOutcome;
 import dev.bellows.format.ToolChain;
 import dev.bellows.format.ToolChainResult;
 import dev.bellows.plan.Plan;
 import dev.bellows.prompt.PromptBuilder;
-import dev.bellows.provider.ChatRequest;
-import dev.bellows.provider.ChatStream;
 import dev.bellows.provider.Message;
 import dev.bellows.provider.ProviderException;
-import dev.bellows.stream.ContentType;
-import dev.bellows.stream.StreamChunk;
-import dev.bellows.stream.StreamProcessor;
 import dev.bellows.tool.DecodedToolCall;
 import dev.bellows.tool.LoopBreak;
 import dev.bellows.tool.ToolCall;
@@ -38,25 +32,12 @@ final class AgentLoop implements Runnable {
 
     @Override
     public void run() {
-        LoopEvent.LoopEnd end = null;
-        try {
-            run.emit(new LoopEvent.LoopStart(task));
-            end = agent.toolRegistry == null ? chat() : loop();
-        } catch (Throwable t) {
-            // Nothing escapes the run's thread: whatever broke ends the run as an error.
-            end = new LoopEvent.LoopEnd(LoopEndReason.ERROR, "internal error: " + describe(t));
-        } finally {
-            if (end == null) {
-                end = new LoopEvent.LoopEnd(LoopEndReason.ERROR, "the run ended without a result");
-            }
-            run.emit(end);
-        }
+        LoopEnds.runBetweenStartAndEnd(run, task, () -> agent.toolRegistry == null ? chat() : loop());
     }
 
     /** The executor would not take the run: it ends before it began. */
     void rejected(Exception e) {
-        run.emit(new LoopEvent.LoopStart(task));
-        run.emit(new LoopEvent.LoopEnd(LoopEndReason.ERROR, "the agent's executor rejected the run: " + describe(e)));
+        LoopEnds.rejected(run, task, e);
     }
 
     // --- plain chat ---
@@ -70,7 +51,7 @@ final class AgentLoop implements Runnable {
         messages.addAll(agent.memory.messages());
         Message user = Message.user(task);
         messages.add(user);
-        Answer answer;
+        ModelCall.Answer answer;
         try {
             answer = stream(messages);
         } catch (ProviderException e) {
@@ -108,7 +89,7 @@ final class AgentLoop implements Runnable {
                 history = history.subList(0, history.size() - 1);
             }
             List<Message> messages = prompts.build(history, pending, agent.plan(), Map.of());
-            Answer answer;
+            ModelCall.Answer answer;
             try {
                 answer = stream(messages);
             } catch (ProviderException e) {
@@ -173,92 +154,27 @@ final class AgentLoop implements Runnable {
             pendingInMemory = true;
 
             if (errors >= agent.maxConsecutiveErrors) {
-                return new LoopEvent.LoopEnd(LoopEndReason.CIRCUIT_BREAKER, "stopped after " + errors
-                        + " consecutive errors; the last: " + lastError);
+                return LoopEnds.circuitBreaker(errors, lastError);
             }
             if (iteration >= agent.maxIterations) {
-                return new LoopEvent.LoopEnd(LoopEndReason.MAX_ITERATIONS, "stopped after " + iteration
-                        + (iteration == 1 ? " iteration" : " iterations") + " without the task being finished");
+                return LoopEnds.maxIterations(iteration);
             }
         }
     }
 
-    /**
-     * The loop ends the way the tool says: a {@link LoopBreak} names the reason (one of the
-     * built-ins' names; any other name, a user's own loop-breaking tool, is
-     * {@code task_completion}) and gives the text; any other output is the result as rendered.
-     */
+    private ModelCall.Answer stream(List<Message> messages) throws ProviderException {
+        return new ModelCall(agent.provider, agent.model, agent.streamOptions, run).stream(messages);
+    }
+
     private static LoopEvent.LoopEnd loopBreak(ToolCallOutcome.Succeeded call) {
-        if (call.result().output() instanceof LoopBreak end) {
-            LoopEndReason reason = LoopEndReason.fromWireName(end.toolName())
-                    .filter(LoopEndReason::successful)
-                    .orElse(LoopEndReason.TASK_COMPLETION);
-            return new LoopEvent.LoopEnd(reason, end.text());
-        }
-        LoopEndReason reason = LoopEndReason.fromWireName(call.call().toolName())
-                .filter(LoopEndReason::successful)
-                .orElse(LoopEndReason.TASK_COMPLETION);
-        return new LoopEvent.LoopEnd(reason, call.text());
-    }
-
-    // --- one model answer ---
-
-    /** A complete answer: the raw text as the model wrote it (tags included) and what it parsed to. */
-    private record Answer(String raw, StreamEvent.Complete complete) {
-    }
-
-    /** The attempt being read; a retry replaces it, so nothing of a broken attempt survives. */
-    private final class Attempt {
-        final StringBuilder raw = new StringBuilder();
-        final StreamProcessor processor = new StreamProcessor(agent.streamOptions, event -> {
-            if (!(event instanceof StreamEvent.Complete)) {
-                run.emit(event);
-            }
-        });
-    }
-
-    private Answer stream(List<Message> messages) throws ProviderException {
-        if (run.isCancelled()) {
-            throw new ProviderException(ProviderException.Kind.CANCELLED, "the run was cancelled");
-        }
-        ChatRequest request = ChatRequest.builder().model(agent.model).messages(messages).build();
-        Attempt[] attempt = {new Attempt()};
-        ChatStream stream = agent.provider.stream(request, notice -> {
-            run.emit(new LoopEvent.Retry(notice.attempt(), notice.reason(), notice.delay().toMillis()));
-            // Whatever the broken attempt streamed (discardPartialOutput) is dropped here; when it
-            // streamed nothing, a fresh attempt is the same as the old one.
-            attempt[0] = new Attempt();
-        });
-        try (stream) {
-            run.streamStarted(stream);
-            for (StreamChunk chunk; (chunk = stream.next()) != null; ) {
-                Attempt current = attempt[0];
-                if (chunk.type() == ContentType.MESSAGE) {
-                    current.raw.append(chunk.text());
-                }
-                current.processor.accept(chunk);
-            }
-        } finally {
-            run.streamEnded();
-        }
-        Attempt last = attempt[0];
-        return new Answer(last.raw.toString(), last.processor.finish());
+        return LoopEnds.loopBreak(call);
     }
 
     private LoopEvent.LoopEnd failed(ProviderException e) {
-        if (e.kind() == ProviderException.Kind.CANCELLED || run.isCancelled()) {
-            return cancelled();
-        }
-        return new LoopEvent.LoopEnd(LoopEndReason.ERROR, e.getMessage());
+        return LoopEnds.failed(run, e);
     }
 
     private static LoopEvent.LoopEnd cancelled() {
-        return new LoopEvent.LoopEnd(LoopEndReason.CANCELLED, "cancelled");
-    }
-
-    private static String describe(Throwable t) {
-        String type = t.getClass().getSimpleName().isEmpty() ? t.getClass().getName() : t.getClass().getSimpleName();
-        String message = t.getMessage();
-        return message == null || message.isBlank() ? type : type + ": " + message;
+        return LoopEnds.cancelled();
     }
 }

@@ -211,7 +211,7 @@ public final class PromptBuilder {
         return chainOfThought;
     }
 
-    private static String catalog(List<RegisteredTool> tools) {
+    static String catalog(List<RegisteredTool> tools) {
         Map<String, List<RegisteredTool>> byServer = tools.stream().collect(
                 Collectors.groupingBy(RegisteredTool::serverName, LinkedHashMap::new, Collectors.toList()));
         String servers = byServer.isEmpty()

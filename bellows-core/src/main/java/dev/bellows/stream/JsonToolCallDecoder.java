@@ -25,14 +25,24 @@ final class JsonToolCallDecoder {
 
     /** Decodes {@code content[start, end)}, which starts with '{'. */
     static ToolCall decode(String content, int start, int end) {
-        ObjectNode call = readCall(content, start, end);
+        return fromObject(readCall(content, start, end), "JSON", HINT);
+    }
 
+    /**
+     * Decodes a call already read as an object, by the same rules: the ReAct agent's actions,
+     * written in JSON or YAML, share them with the {@code <tool>} blocks.
+     *
+     * @param language the notation the model wrote, named in messages ("JSON", "YAML")
+     * @param hint     how to write a call in that notation, appended to messages
+     * @throws DecodeFailure with a message for the model
+     */
+    static ToolCall fromObject(ObjectNode call, String language, String hint) {
         String nameKey = onlyKey(call, NAME_KEYS, "tool name",
-                "add \"tool_name\": \"...\" naming the tool to call");
+                "add \"tool_name\": \"...\" naming the tool to call", language, hint);
         JsonNode name = call.get(nameKey);
         if (!name.isTextual() || name.textValue().isEmpty()) {
             throw new DecodeFailure("\"" + nameKey + "\" must be a non-empty string naming the tool, not "
-                    + describe(name) + "; " + HINT);
+                    + describe(name) + "; " + hint);
         }
 
         String serverName = ToolCall.LOCAL_SERVER;
@@ -47,7 +57,7 @@ final class JsonToolCallDecoder {
             serverName = server.textValue();
         }
 
-        String argumentsKey = onlyKey(call, ARGUMENTS_KEYS, null, null);
+        String argumentsKey = onlyKey(call, ARGUMENTS_KEYS, null, null, language, hint);
         ObjectNode arguments = argumentsKey == null
                 ? StrictJson.emptyObject()
                 : arguments(argumentsKey, call.get(argumentsKey));
@@ -73,7 +83,8 @@ final class JsonToolCallDecoder {
      * The one key of {@code aliases} present in the call. Several present is an error;
      * none is an error when {@code missing} names what is missing, else {@code null}.
      */
-    private static String onlyKey(ObjectNode call, List<String> aliases, String missing, String addHint) {
+    private static String onlyKey(ObjectNode call, List<String> aliases, String missing, String addHint,
+                                  String language, String hint) {
         List<String> present = new ArrayList<>(2);
         // In the order the model wrote them, so the message reads like its own text.
         for (Map.Entry<String, JsonNode> field : call.properties()) {
@@ -87,7 +98,7 @@ final class JsonToolCallDecoder {
         }
         if (present.isEmpty()) {
             if (missing != null) {
-                throw new DecodeFailure("tool call JSON has no " + missing + ": " + addHint + "; " + HINT);
+                throw new DecodeFailure("tool call " + language + " has no " + missing + ": " + addHint + "; " + hint);
             }
             return null;
         }

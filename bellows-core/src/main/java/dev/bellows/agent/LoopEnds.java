@@ -1,0 +1,84 @@
+package dev.bellows.agent;
+
+import dev.bellows.event.LoopEndReason;
+import dev.bellows.event.LoopEvent;
+import dev.bellows.format.ToolCallOutcome;
+import dev.bellows.provider.ProviderException;
+import dev.bellows.tool.LoopBreak;
+
+/** How the agents' loops end, shared so that both end the same way for the same cause. */
+final class LoopEnds {
+
+    private LoopEnds() {
+    }
+
+    /**
+     * Runs a loop body between {@code loop_start} and exactly one {@code loop_end}, whatever
+     * happens: nothing escapes the run's thread, an exception ends the run as an error.
+     */
+    static void runBetweenStartAndEnd(RunHandle run, String task, java.util.function.Supplier<LoopEvent.LoopEnd> body) {
+        LoopEvent.LoopEnd end = null;
+        try {
+            run.emit(new LoopEvent.LoopStart(task));
+            end = body.get();
+        } catch (Throwable t) {
+            end = new LoopEvent.LoopEnd(LoopEndReason.ERROR, "internal error: " + describe(t));
+        } finally {
+            if (end == null) {
+                end = new LoopEvent.LoopEnd(LoopEndReason.ERROR, "the run ended without a result");
+            }
+            run.emit(end);
+        }
+    }
+
+    /** The executor would not take the run: it ends before it began. */
+    static void rejected(RunHandle run, String task, Exception e) {
+        run.emit(new LoopEvent.LoopStart(task));
+        run.emit(new LoopEvent.LoopEnd(LoopEndReason.ERROR, "the agent's executor rejected the run: " + describe(e)));
+    }
+
+    /**
+     * The loop ends the way the tool says: a {@link LoopBreak} names the reason (one of the
+     * built-ins' names; any other name, a user's own loop-breaking tool, is
+     * {@code task_completion}) and gives the text; any other output is the result as rendered.
+     */
+    static LoopEvent.LoopEnd loopBreak(ToolCallOutcome.Succeeded call) {
+        if (call.result().output() instanceof LoopBreak end) {
+            LoopEndReason reason = LoopEndReason.fromWireName(end.toolName())
+                    .filter(LoopEndReason::successful)
+                    .orElse(LoopEndReason.TASK_COMPLETION);
+            return new LoopEvent.LoopEnd(reason, end.text());
+        }
+        LoopEndReason reason = LoopEndReason.fromWireName(call.call().toolName())
+                .filter(LoopEndReason::successful)
+                .orElse(LoopEndReason.TASK_COMPLETION);
+        return new LoopEvent.LoopEnd(reason, call.text());
+    }
+
+    static LoopEvent.LoopEnd failed(RunHandle run, ProviderException e) {
+        if (e.kind() == ProviderException.Kind.CANCELLED || run.isCancelled()) {
+            return cancelled();
+        }
+        return new LoopEvent.LoopEnd(LoopEndReason.ERROR, e.getMessage());
+    }
+
+    static LoopEvent.LoopEnd cancelled() {
+        return new LoopEvent.LoopEnd(LoopEndReason.CANCELLED, "cancelled");
+    }
+
+    static LoopEvent.LoopEnd circuitBreaker(int errors, String lastError) {
+        return new LoopEvent.LoopEnd(LoopEndReason.CIRCUIT_BREAKER, "stopped after " + errors
+                + " consecutive errors; the last: " + lastError);
+    }
+
+    static LoopEvent.LoopEnd maxIterations(int iteration) {
+        return new LoopEvent.LoopEnd(LoopEndReason.MAX_ITERATIONS, "stopped after " + iteration
+                + (iteration == 1 ? " iteration" : " iterations") + " without the task being finished");
+    }
+
+    static String describe(Throwable t) {
+        String type = t.getClass().getSimpleName().isEmpty() ? t.getClass().getName() : t.getClass().getSimpleName();
+        String message = t.getMessage();
+        return message == null || message.isBlank() ? type : type + ": " + message;
+    }
+}

@@ -1,0 +1,74 @@
+package dev.bellows.prompt;
+
+import dev.bellows.format.ActionFormat;
+import dev.bellows.format.TextFormat;
+import dev.bellows.provider.Message;
+import dev.bellows.tool.ToolRegistry;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.stream.Collectors;
+
+/**
+ * The prompt texts of the ReAct loop ({@code dev.bellows.agent.ReActAgent}), read from the
+ * {@code react_*.md} resources: the system message (instructions, the loop, the sections as
+ * the {@link TextFormat} describes them, how to write an action in the {@link ActionFormat},
+ * the tool catalog) and the messages that correct the model.
+ *
+ * <p>The section names are fixed: {@code thought}, {@code action}, {@code answer}, and the
+ * {@code observation} the tool chain writes. Immutable and safe to share between threads.
+ */
+public final class ReActPrompts {
+
+    public static final String THOUGHT = "thought";
+    public static final String ACTION = "action";
+    public static final String ANSWER = "answer";
+    public static final String OBSERVATION = "observation";
+
+    private static final PromptTemplate LOOP = PromptTemplate.load("react_loop");
+    private static final PromptTemplate ACTION_JSON = PromptTemplate.load("react_action_json");
+    private static final PromptTemplate ACTION_YAML = PromptTemplate.load("react_action_yaml");
+    private static final PromptTemplate NO_ACTION = PromptTemplate.load("react_no_action");
+    private static final PromptTemplate ANSWER_IGNORED = PromptTemplate.load("react_answer_ignored");
+    private static final Map<String, String> NAMES = Map.of(
+            "thought", THOUGHT, "action", ACTION, "answer", ANSWER, "observation", OBSERVATION);
+
+    private final String fixedSystemText;
+    private final ToolRegistry toolRegistry;
+
+    /**
+     * @param textFormat its {@link TextFormat#describeStructure()} is shown; register the
+     *                   sections first
+     */
+    public ReActPrompts(String instructions, TextFormat textFormat, ActionFormat actionFormat, ToolRegistry toolRegistry) {
+        Objects.requireNonNull(instructions, "instructions");
+        Objects.requireNonNull(textFormat, "textFormat");
+        Objects.requireNonNull(actionFormat, "actionFormat");
+        this.toolRegistry = Objects.requireNonNull(toolRegistry, "toolRegistry");
+        Map<String, String> values = new java.util.HashMap<>(NAMES);
+        values.put("structure", textFormat.describeStructure());
+        this.fixedSystemText = join(List.of(
+                instructions.strip(),
+                LOOP.render(values),
+                (actionFormat == ActionFormat.JSON ? ACTION_JSON : ACTION_YAML).render(values)));
+    }
+
+    /** The first message of every request: the fixed text, then the catalog of the tools the registry holds now. */
+    public Message systemMessage() {
+        return Message.system(join(List.of(fixedSystemText, PromptBuilder.catalog(toolRegistry.tools()))));
+    }
+
+    /** Sent when an answer has sections but neither an action nor an answer. */
+    public String noActionReminder() {
+        return NO_ACTION.render(NAMES);
+    }
+
+    /** Appended to the observation when an answer held both an action and an answer. */
+    public String answerIgnoredNote() {
+        return ANSWER_IGNORED.render(NAMES);
+    }
+
+    private static String join(List<String> parts) {
+        return parts.stream().filter(part -> !part.isEmpty()).collect(Collectors.joining("\n\n"));
+    }
+}
