@@ -181,47 +181,44 @@ public final class MockLlmServer implements AutoCloseable {
         String method = exchange.getRequestMethod();
         String path = exchange.getRequestURI().getRawPath();
         String route = path.endsWith("/") && path.length() > 1 ? path.substring(0, path.length() - 1) : path;
-        int turn = -1;
-        try {
-            if (route.equals("/v1/chat/completions") || route.equals("/chat/completions")) {
-                if (!method.equals("POST")) {
-                    exchange.getResponseHeaders().set("Allow", "POST");
-                    sendJson(exchange, 405, error("method " + method + " not allowed on " + path + "; use POST",
-                            "invalid_request_error"));
-                } else if (body == null || !body.isObject()) {
-                    sendJson(exchange, 400, error(raw.isBlank()
-                            ? "the request body is empty; send a JSON object with model and messages"
-                            : "the request body is not a JSON object: we could not parse your JSON body",
-                            "invalid_request_error"));
-                } else {
-                    turn = nextTurn.getAndIncrement();
-                    if (turn >= script.turns().size()) {
-                        int scripted = script.turns().size();
-                        turn = -1;
-                        sendJson(exchange, 500, error("mock script has no more turns (" + scripted
-                                + " were scripted)", "server_error"));
-                    } else {
-                        record(exchange, method, path, body, raw, turn);
-                        answer(exchange, script.turns().get(turn), turn, (ObjectNode) body);
-                        return;
-                    }
-                }
-            } else if (route.equals("/v1/models") || route.equals("/models")) {
-                if (!method.equals("GET")) {
-                    exchange.getResponseHeaders().set("Allow", "GET");
-                    sendJson(exchange, 405, error("method " + method + " not allowed on " + path + "; use GET",
-                            "invalid_request_error"));
-                } else {
-                    sendJson(exchange, 200, models());
-                }
-            } else {
-                sendJson(exchange, 404, error("no route " + method + " " + path
-                        + "; the mock serves POST /v1/chat/completions and GET /v1/models", "invalid_request_error"));
-            }
-        } finally {
-            if (turn < 0) {
+        // Every request is recorded before it is answered, so a client that has its answer
+        // can rely on requests() holding its request.
+        if (route.equals("/v1/chat/completions") || route.equals("/chat/completions")) {
+            if (!method.equals("POST")) {
                 record(exchange, method, path, body, raw, -1);
+                exchange.getResponseHeaders().set("Allow", "POST");
+                sendJson(exchange, 405, error("method " + method + " not allowed on " + path + "; use POST",
+                        "invalid_request_error"));
+            } else if (body == null || !body.isObject()) {
+                record(exchange, method, path, body, raw, -1);
+                sendJson(exchange, 400, error(raw.isBlank()
+                        ? "the request body is empty; send a JSON object with model and messages"
+                        : "the request body is not a JSON object: we could not parse your JSON body",
+                        "invalid_request_error"));
+            } else {
+                int turn = nextTurn.getAndIncrement();
+                if (turn >= script.turns().size()) {
+                    record(exchange, method, path, body, raw, -1);
+                    sendJson(exchange, 500, error("mock script has no more turns (" + script.turns().size()
+                            + " were scripted)", "server_error"));
+                } else {
+                    record(exchange, method, path, body, raw, turn);
+                    answer(exchange, script.turns().get(turn), turn, (ObjectNode) body);
+                }
             }
+        } else if (route.equals("/v1/models") || route.equals("/models")) {
+            record(exchange, method, path, body, raw, -1);
+            if (!method.equals("GET")) {
+                exchange.getResponseHeaders().set("Allow", "GET");
+                sendJson(exchange, 405, error("method " + method + " not allowed on " + path + "; use GET",
+                        "invalid_request_error"));
+            } else {
+                sendJson(exchange, 200, models());
+            }
+        } else {
+            record(exchange, method, path, body, raw, -1);
+            sendJson(exchange, 404, error("no route " + method + " " + path
+                    + "; the mock serves POST /v1/chat/completions and GET /v1/models", "invalid_request_error"));
         }
     }
 
