@@ -25,12 +25,13 @@ import picocli.CommandLine.IVersionProvider;
         mixinStandardHelpOptions = true,
         versionProvider = BellowsCommand.Version.class,
         description = "Streaming LLM agents: tag parsing while the model streams, tools, the agent loop.",
-        subcommands = {ParseCommand.class, MockServerCommand.class},
+        subcommands = {RunCommand.class, ParseCommand.class, MockServerCommand.class},
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {
                 "0:success",
-                "1:internal error, or standard input/output failed",
-                "2:usage error: a bad option or bad input; one line on standard error says which"})
+                "1:internal error, or standard input/output failed; for run: the loop stopped without an answer",
+                "2:usage error: a bad option or bad input; one line on standard error says which",
+                "130:run: cancelled (Ctrl-C)"})
 public final class BellowsCommand {
 
     /** Standard input of the subcommands: raw bytes, decoded by each command. */
@@ -39,11 +40,14 @@ public final class BellowsCommand {
     final OutputStream stdout;
     /** Standard error, UTF-8. */
     final PrintWriter stderr;
+    /** The environment, working directory, interrupts and terminal the subcommands see. */
+    final Host host;
 
-    private BellowsCommand(InputStream stdin, OutputStream stdout, PrintWriter stderr) {
+    private BellowsCommand(InputStream stdin, OutputStream stdout, PrintWriter stderr, Host host) {
         this.stdin = stdin;
         this.stdout = stdout;
         this.stderr = stderr;
+        this.host = host;
     }
 
     public static void main(String[] args) {
@@ -52,7 +56,7 @@ public final class BellowsCommand {
         OutputStream out = new FileOutputStream(FileDescriptor.out);
         OutputStream err = new FileOutputStream(FileDescriptor.err);
         boolean debug = "1".equals(System.getenv("BELLOWS_DEBUG"));
-        CommandLine commandLine = commandLine(System.in, out, err, debug);
+        CommandLine commandLine = commandLine(System.in, out, err, debug, Host.system());
         int status;
         try {
             status = commandLine.execute(args);
@@ -71,8 +75,13 @@ public final class BellowsCommand {
      * @param debug print stack traces of internal errors (env {@code BELLOWS_DEBUG=1})
      */
     static CommandLine commandLine(InputStream in, OutputStream out, OutputStream err, boolean debug) {
+        return commandLine(in, out, err, debug, Host.system());
+    }
+
+    /** The command line with the given streams and host (environment, directory, interrupts). */
+    static CommandLine commandLine(InputStream in, OutputStream out, OutputStream err, boolean debug, Host host) {
         PrintWriter errWriter = new PrintWriter(new OutputStreamWriter(err, StandardCharsets.UTF_8), true);
-        CommandLine commandLine = new CommandLine(new BellowsCommand(in, out, errWriter));
+        CommandLine commandLine = new CommandLine(new BellowsCommand(in, out, errWriter, host));
         commandLine.setOut(new PrintWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), true));
         commandLine.setErr(errWriter);
         commandLine.setParameterExceptionHandler(usageError(errWriter));

@@ -47,6 +47,15 @@ final class Cli {
         return new Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
+    /** Runs with the given host: environment, working directory, interrupts, terminal. */
+    static Run run(Host host, String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status = BellowsCommand.commandLine(new ByteArrayInputStream(new byte[0]), out, err, false, host)
+                .execute(args);
+        return new Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
     static Run run(InputStream stdin, OutputStream out, String... args) {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int status = BellowsCommand.commandLine(stdin, out, err, false).execute(args);

@@ -1,0 +1,184 @@
+package dev.bellows.cli;
+
+import dev.bellows.agent.AgentListener;
+import dev.bellows.event.AgentEvent;
+import dev.bellows.event.LoopEvent;
+import dev.bellows.event.StreamEvent;
+import dev.bellows.plan.PlanStep;
+import java.io.PrintWriter;
+
+/**
+ * {@code --output text}: the run's progress on standard error, as it happens. Thinking is
+ * shown dim, {@code calling NAME…} the moment the tool's name is known, each tool's result
+ * or error in one line, retries, answers without a tool call, and the plan as a checklist.
+ * The final result is not written here: it goes to standard output.
+ *
+ * <p>On a terminal, thinking is ANSI dim and a spinner turns while tools run; otherwise the
+ * same text comes plain, with no escape codes, so a log file reads cleanly.
+ *
+ * <p>Events arrive on the run's thread; the spinner has its own, and both write under
+ * {@code this}.
+ */
+final class TextRenderer implements AgentListener, AutoCloseable {
+
+    static final String DIM = "\u001b[2m";
+    static final String RESET = "\u001b[0m";
+    static final int SUMMARY_LENGTH = 120;
+    private static final String FRAMES = "|/-\\";
+
+    private final PrintWriter err;
+    private final boolean terminal;
+
+    /** Whether the cursor is not at the start of a line. */
+    private boolean midLine;
+    private boolean inThinking;
+    private Thread spinner;
+
+    TextRenderer(PrintWriter err, boolean terminal) {
+        this.err = err;
+        this.terminal = terminal;
+    }
+
+    @Override
+    public synchronized void onEvent(AgentEvent event) {
+        stopSpinner();
+        switch (event) {
+            case StreamEvent.ThinkingStart e -> {
+                newLine();
+                inThinking = true;
+                write(terminal ? DIM : "thinking: ");
+            }
+            case StreamEvent.ThinkingContent e -> write(e.content());
+            case StreamEvent.ThinkingEnd e -> {
+                inThinking = false;
+                if (terminal) {
+                    write(RESET);
+                }
+                newLine();
+            }
+            case StreamEvent.MessageStart e -> { }
+            case StreamEvent.MessageContent e -> {
+                if (!midLine && e.content().isBlank()) {
+                    return; // no empty lines between blocks
+                }
+                write(midLine ? e.content() : e.content().stripLeading());
+            }
+            case StreamEvent.MessageEnd e -> newLine();
+            case StreamEvent.ToolCallStart e -> newLine();
+            case StreamEvent.ToolCallName e -> line("calling " + e.toolName() + "\u2026");
+            case StreamEvent.ToolCallContent e -> { }
+            case StreamEvent.ToolCallEnd e -> {
+                if (e.call() != null) {
+                    startSpinner();
+                }
+            }
+            case StreamEvent.Complete e -> { }
+            case LoopEvent.LoopStart e -> { }
+            case LoopEvent.IterationStart e -> {
+                if (e.iteration() > 1 && terminal) {
+                    line(DIM + "- iteration " + e.iteration() + RESET);
+                }
+            }
+            case LoopEvent.ToolResultEvent e -> line("  \u2713 " + e.toolName() + ": " + summary(e.result()));
+            case LoopEvent.ToolResultError e ->
+                    line("  \u2717 " + (e.toolName() == null ? "tool call" : e.toolName()) + ": " + summary(e.error()));
+            case LoopEvent.NoToolCall e -> line("  (no tool call in iteration " + e.iteration() + ": reminding the model)");
+            case LoopEvent.PlanUpdate e -> {
+                StringBuilder plan = new StringBuilder("plan:");
+                for (PlanStep step : e.steps()) {
+                    plan.append(System.lineSeparator()).append("  ").append(step.status().checkbox()).append(' ')
+                            .append(step.description());
+                }
+                line(plan.toString());
+            }
+            case LoopEvent.Retry e -> line("retrying (attempt " + e.attempt() + ") in " + e.delayMs() + " ms: "
+                    + summary(e.reason()) + "; discarding the partial answer above, if any");
+            case LoopEvent.LoopEnd e -> {
+                if (inThinking && terminal) {
+                    write(RESET);
+                }
+                newLine();
+            }
+        }
+        err.flush();
+    }
+
+    @Override
+    public synchronized void close() {
+        stopSpinner();
+        if (inThinking && terminal) {
+            write(RESET);
+        }
+        newLine();
+        err.flush();
+    }
+
+    /** The first line of {@code text}, at most {@link #SUMMARY_LENGTH} characters. */
+    static String summary(String text) {
+        String stripped = text.strip();
+        int end = stripped.indexOf('\n');
+        String first = (end < 0 ? stripped : stripped.substring(0, end)).strip();
+        boolean more = end >= 0 || first.length() > SUMMARY_LENGTH;
+        if (first.length() > SUMMARY_LENGTH) {
+            first = first.substring(0, SUMMARY_LENGTH);
+        }
+        return first + (more ? "\u2026" : "");
+    }
+
+    private void line(String text) {
+        newLine();
+        err.print(text);
+        err.println();
+        midLine = false;
+    }
+
+    private void write(String text) {
+        if (text.isEmpty()) {
+            return;
+        }
+        err.print(text);
+        midLine = !text.endsWith("\n");
+    }
+
+    private void newLine() {
+        if (midLine) {
+            err.println();
+            midLine = false;
+        }
+    }
+
+    /** A turning bar while tools run, on a terminal only; the next event stops it. */
+    private void startSpinner() {
+        if (!terminal || spinner != null) {
+            return;
+        }
+        spinner = Thread.ofVirtual().name("bellows-spinner").start(() -> {
+            int frame = 0;
+            try {
+                Thread.sleep(150);
+                while (!Thread.currentThread().isInterrupted()) {
+                    synchronized (this) {
+                        if (spinner != Thread.currentThread()) {
+                            return;
+                        }
+                        err.print("\r" + FRAMES.charAt(frame++ % FRAMES.length()) + " ");
+                        err.flush();
+                    }
+                    Thread.sleep(100);
+                }
+            } catch (InterruptedException e) {
+                // stopped
+            }
+        });
+    }
+
+    private void stopSpinner() {
+        if (spinner != null) {
+            spinner.interrupt();
+            spinner = null;
+            if (terminal) {
+                err.print("\r\u001b[K"); // erase the spinner's frame
+            }
+        }
+    }
+}

@@ -1,0 +1,559 @@
+package dev.bellows.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.bellows.testkit.MockLlmServer;
+import dev.bellows.testkit.MockScript;
+import dev.bellows.testkit.MockTurn;
+import dev.bellows.testkit.RecordedRequest;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code bellows run} end to end: in-process through {@link Cli}, against a
+ * {@link MockLlmServer} over real HTTP on 127.0.0.1, with the environment and working
+ * directory of each test its own.
+ */
+class RunCommandTest {
+
+    static final String KEY = "sk-test-SECRET-0123456789";
+
+    @TempDir
+    Path dir;
+
+    static String call(String tool, String arguments) {
+        return "<tool>{\"tool_name\": \"" + tool + "\", \"arguments\": " + arguments + "}</tool>";
+    }
+
+    static String complete(String result) {
+        return call("task_completion", "{\"result\": \"" + result + "\"}");
+    }
+
+    static final String PLAN = "<thinking>plan it</thinking>\nI will plan.\n"
+            + call("update_plan", "{\"steps\": [{\"description\": \"read\", \"status\": \"in_progress\"}]}");
+
+    static MockLlmServer server(MockTurn... turns) {
+        try {
+            return MockLlmServer.start(MockScript.of(turns));
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    static MockLlmServer server(String... contents) {
+        return server(java.util.Arrays.stream(contents).map(MockTurn::content).toArray(MockTurn[]::new));
+    }
+
+    Host host(Map<String, String> env) {
+        return new Host(env, dir, Interrupts.NONE, false);
+    }
+
+    Cli.Run run(Map<String, String> env, String... args) {
+        return Cli.run(host(env), args);
+    }
+
+    /** {@code run --base-url URL --model mock ARGS...} with no environment. */
+    Cli.Run run(MockLlmServer server, String... args) {
+        List<String> all = new ArrayList<>(List.of("run", "--base-url", server.baseUrl().toString(), "--model", "mock"));
+        all.addAll(List.of(args));
+        return run(Map.of(), all.toArray(String[]::new));
+    }
+
+    static List<String> types(Cli.Run run) {
+        List<String> types = new ArrayList<>();
+        for (JsonNode event : run.outJson()) {
+            String type = event.get("type").asText();
+            if (type.endsWith("_content") && !types.isEmpty() && types.get(types.size() - 1).equals(type)) {
+                continue; // how a text is split into deltas is free
+            }
+            types.add(type);
+        }
+        return types;
+    }
+
+    static JsonNode last(Cli.Run run) {
+        List<JsonNode> events = run.outJson();
+        return events.get(events.size() - 1);
+    }
+
+    static void assertNoSecret(Cli.Run run) {
+        assertThat(run.out()).doesNotContain(KEY);
+        assertThat(run.err()).doesNotContain(KEY);
+    }
+
+    static JsonNode messages(RecordedRequest request) {
+        return request.body().get("messages");
+    }
+
+    @Nested
+    class Endings {
+
+        @Test
+        void task_completion_exits_0_with_the_result_alone_on_stdout() {
+            try (MockLlmServer server = server(complete("all done"))) {
+                Cli.Run run = run(server, "--api-key", KEY, "do it");
+                assertThat(run.status()).isZero();
+                assertThat(run.out()).isEqualTo("all done\n");
+                assertThat(run.err()).contains("calling task_completion\u2026");
+                assertThat(server.requests().get(0).header("Authorization")).isEqualTo("Bearer " + RecordedRequest.REDACTED);
+                assertNoSecret(run);
+            }
+        }
+
+        @Test
+        void ask_question_exits_0() {
+            try (MockLlmServer server = server(call("ask_question", "{\"question\": \"Which file?\"}"))) {
+                Cli.Run run = run(server, "--output", "jsonl", "read it");
+                assertThat(run.status()).isZero();
+                assertThat(last(run).get("reason").asText()).isEqualTo("ask_question");
+                assertThat(last(run).get("result").asText()).isEqualTo("Which file?");
+            }
+        }
+
+        @Test
+        void converse_exits_0() {
+            try (MockLlmServer server = server(call("converse", "{\"message\": \"Hello!\"}"))) {
+                Cli.Run run = run(server, "hi");
+                assertThat(run.status()).isZero();
+                assertThat(run.out()).isEqualTo("Hello!\n");
+            }
+        }
+
+        @Test
+        void max_iterations_exits_1_after_answers_without_tool_calls() {
+            try (MockLlmServer server = server("I think so.", "Still thinking.", complete("never"))) {
+                Cli.Run run = run(server, "--max-iterations", "2", "--output", "jsonl", "task");
+                assertThat(run.status()).isEqualTo(1);
+                assertThat(types(run)).filteredOn(t -> t.equals("no_tool_call")).hasSize(2);
+                assertThat(last(run).get("reason").asText()).isEqualTo("max_iterations");
+                assertThat(server.requests()).hasSize(2);
+                assertThat(run.err()).startsWith("bellows run: max_iterations: ");
+            }
+        }
+
+        @Test
+        void max_iterations_exits_1_after_tool_errors() {
+            try (MockLlmServer server = server(call("nope", "{}"), call("nope", "{}"))) {
+                Cli.Run run = run(server, "--max-iterations", "2", "--output", "jsonl", "task");
+                assertThat(run.status()).isEqualTo(1);
+                assertThat(types(run)).filteredOn(t -> t.equals("tool_result_error")).hasSize(2);
+                assertThat(last(run).get("reason").asText()).isEqualTo("max_iterations");
+            }
+        }
+
+        @Test
+        void circuit_breaker_exits_1() {
+            try (MockLlmServer server = server("a", "b", "c", "d")) {
+                Cli.Run run = run(server, "--output", "jsonl", "--max-consecutive-errors", "3", "task");
+                assertThat(run.status()).isEqualTo(1);
+                assertThat(last(run).get("reason").asText()).isEqualTo("circuit_breaker");
+                assertThat(server.requests()).hasSize(3);
+            }
+        }
+
+        @Test
+        void a_401_is_an_error_exit_1_with_the_providers_message_and_no_key() {
+            try (MockLlmServer server = server(MockTurn.status(401).errorMessage("Incorrect API key provided"))) {
+                Cli.Run run = run(server, "--api-key", KEY, "task");
+                assertThat(run.status()).isEqualTo(1);
+                assertThat(run.out()).isEmpty();
+                assertThat(run.err()).startsWith("bellows run: error: HTTP 401").endsWith(": Incorrect API key provided\n");
+                assertThat(server.requests()).hasSize(1); // not retried
+                assertNoSecret(run);
+            }
+        }
+
+        @Test
+        void cancelling_while_the_model_streams_exits_130() throws Exception {
+            AtomicReference<Runnable> interrupt = new AtomicReference<>();
+            Interrupts interrupts = action -> {
+                interrupt.set(action);
+                return () -> interrupt.set(null);
+            };
+            try (MockLlmServer server = server(MockTurn.content("x".repeat(200) + complete("late")).chunkSize(1).delayMs(50))) {
+                CompletableFuture<Cli.Run> result = CompletableFuture.supplyAsync(() -> Cli.run(
+                        new Host(Map.of(), dir, interrupts, false), "run", "--base-url", server.baseUrl().toString(),
+                        "--model", "mock", "--output", "jsonl", "task"));
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30); // a hang guard
+                while ((interrupt.get() == null || server.requests().isEmpty()) && System.nanoTime() < deadline) {
+                    Thread.sleep(10);
+                }
+                interrupt.get().run();
+                Cli.Run run = result.get(30, TimeUnit.SECONDS);
+                assertThat(run.status()).isEqualTo(130);
+                assertThat(last(run).get("reason").asText()).isEqualTo("cancelled");
+                assertThat(run.err()).isEqualTo("bellows run: cancelled\n");
+            }
+        }
+    }
+
+    @Nested
+    class Jsonl {
+
+        @Test
+        void a_two_iteration_run_gives_every_event_in_order_with_the_fields_of_the_table() {
+            try (MockLlmServer server = server(PLAN, complete("all done"))) {
+                Cli.Run run = run(server, "--output", "jsonl", "do it");
+                assertThat(run.status()).isZero();
+                assertThat(run.err()).isEmpty();
+                assertThat(types(run)).containsExactly(
+                        "loop_start", "iteration_start",
+                        "thinking_start", "thinking_content", "thinking_end",
+                        "message_start", "message_content", "message_end",
+                        "tool_call_start", "tool_call_content", "tool_call_name", "tool_call_content", "tool_call_end",
+                        "tool_result", "plan_update",
+                        "iteration_start",
+                        "tool_call_start", "tool_call_content", "tool_call_name", "tool_call_content", "tool_call_end",
+                        "tool_result", "loop_end");
+                List<JsonNode> events = run.outJson();
+                assertThat(events).allSatisfy(event -> assertThat(event.has("chunk")).isFalse());
+                assertThat(events.get(0)).isEqualTo(Cli.json("{\"type\":\"loop_start\",\"task\":\"do it\"}"));
+                assertThat(events.get(1)).isEqualTo(Cli.json("{\"type\":\"iteration_start\",\"iteration\":1}"));
+                JsonNode result = events.stream().filter(e -> e.get("type").asText().equals("tool_result")).findFirst().orElseThrow();
+                assertThat(result.get("server_name").asText()).isEqualTo("local");
+                assertThat(result.get("tool_name").asText()).isEqualTo("update_plan");
+                assertThat(result.get("arguments")).isEqualTo(Cli.json(
+                        "{\"steps\": [{\"description\": \"read\", \"status\": \"in_progress\"}]}"));
+                assertThat(result.get("result").isTextual()).isTrue();
+                JsonNode plan = events.stream().filter(e -> e.get("type").asText().equals("plan_update")).findFirst().orElseThrow();
+                assertThat(plan.get("steps")).isEqualTo(Cli.json("[{\"description\": \"read\", \"status\": \"in_progress\"}]"));
+                assertThat(last(run)).isEqualTo(Cli.json("{\"type\":\"loop_end\",\"reason\":\"task_completion\",\"result\":\"all done\"}"));
+            }
+        }
+
+        @Test
+        void tool_result_error_and_no_tool_call_have_their_fields() {
+            try (MockLlmServer server = server(call("nope", "{}"), "no call here", complete("ok"))) {
+                Cli.Run run = run(server, "--output", "jsonl", "task");
+                assertThat(run.status()).isZero();
+                JsonNode error = run.outJson().stream().filter(e -> e.get("type").asText().equals("tool_result_error"))
+                        .findFirst().orElseThrow();
+                assertThat(error.get("tool_name").asText()).isEqualTo("nope");
+                assertThat(error.get("error").asText()).contains("nope");
+                JsonNode noCall = run.outJson().stream().filter(e -> e.get("type").asText().equals("no_tool_call"))
+                        .findFirst().orElseThrow();
+                assertThat(noCall).isEqualTo(Cli.json("{\"type\":\"no_tool_call\",\"iteration\":2}"));
+            }
+        }
+
+        @Test
+        void a_broken_stream_is_retried_with_a_retry_event_and_its_partial_answer_is_not_sent_again() {
+            try (MockLlmServer server = server(
+                    MockTurn.content("partial words that break " + complete("x")).cutAfter(15),
+                    MockTurn.content(complete("whole")))) {
+                Cli.Run run = run(server, "--output", "jsonl", "--api-key", KEY, "task");
+                assertThat(run.status()).isZero();
+                JsonNode retry = run.outJson().stream().filter(e -> e.get("type").asText().equals("retry"))
+                        .findFirst().orElseThrow();
+                assertThat(retry.get("attempt").asInt()).isEqualTo(2);
+                assertThat(retry.get("reason").asText()).isNotEmpty();
+                assertThat(retry.get("delay_ms").asLong()).isGreaterThanOrEqualTo(500);
+                assertThat(server.requests()).hasSize(2);
+                assertThat(messages(server.requests().get(1))).isEqualTo(messages(server.requests().get(0)));
+                assertThat(messages(server.requests().get(1)).toString()).doesNotContain("partial");
+                assertThat(last(run).get("result").asText()).isEqualTo("whole");
+                assertNoSecret(run);
+            }
+        }
+
+        @Test
+        void max_retries_0_gives_up_at_once() {
+            try (MockLlmServer server = server(MockTurn.status(503).errorMessage("busy"), MockTurn.content(complete("x")))) {
+                Cli.Run run = run(server, "--output", "jsonl", "--max-retries", "0", "task");
+                assertThat(run.status()).isEqualTo(1);
+                assertThat(last(run).get("reason").asText()).isEqualTo("error");
+                assertThat(server.requests()).hasSize(1);
+            }
+        }
+    }
+
+    @Nested
+    class WhatTheModelIsSent {
+
+        @Test
+        void the_system_message_the_verbatim_answer_and_the_observation() {
+            try (MockLlmServer server = server(PLAN, complete("all done"))) {
+                Cli.Run run = run(server, "--system", "Be brief.", "do it");
+                assertThat(run.status()).isZero();
+                RecordedRequest first = server.requests().get(0);
+                assertThat(first.body().get("model").asText()).isEqualTo("mock");
+                assertThat(first.body().get("stream").asBoolean()).isTrue();
+                assertThat(first.header("Authorization")).isNull();
+                JsonNode system = messages(first).get(0);
+                assertThat(system.get("role").asText()).isEqualTo("system");
+                assertThat(system.get("content").asText()).contains("Be brief.", "server_name \"local\"",
+                        "tool_name \"task_completion\"", "tool_name \"ask_question\"", "tool_name \"converse\"",
+                        "tool_name \"update_plan\"",
+                        "{\"type\":\"object\",\"properties\":{\"result\":{\"type\":\"string\"",
+                        "\"enum\":[\"pending\",\"in_progress\",\"completed\"]");
+                assertThat(messages(first).get(1)).isEqualTo(Cli.json("{\"role\":\"user\",\"content\":\"do it\"}"));
+
+                JsonNode second = messages(server.requests().get(1));
+                assertThat(second.get(0)).isEqualTo(system);
+                assertThat(second.get(2)).isEqualTo(Cli.MAPPER.createObjectNode().put("role", "assistant").put("content", PLAN));
+                assertThat(second.get(3).get("role").asText()).isEqualTo("user");
+                assertThat(second.get(3).get("content").asText()).contains("<update_plan>", "[>] read");
+            }
+        }
+
+        @Test
+        void timeout_seconds_bounds_the_wait_for_the_next_byte() {
+            try (MockLlmServer server = server(
+                    MockTurn.content(complete("slow")).chunkSize(200).delayMs(0),
+                    MockTurn.content("ab" + complete("slow")).chunkSize(1).delayMs(3000))) {
+                Cli.Run fast = run(server, "--timeout-seconds", "1", "task");
+                assertThat(fast.status()).isZero();
+                Cli.Run slow = run(server, "--timeout-seconds", "1", "--max-retries", "0", "--output", "jsonl", "task");
+                assertThat(slow.status()).isEqualTo(1);
+                assertThat(last(slow).get("reason").asText()).isEqualTo("error");
+            }
+        }
+    }
+
+    @Nested
+    class Text {
+
+        @Test
+        void progress_on_stderr_and_only_the_result_on_stdout_without_escape_codes() {
+            try (MockLlmServer server = server(PLAN, call("nope", "{}"), complete("all done"))) {
+                Cli.Run run = run(server, "do it");
+                assertThat(run.status()).isZero();
+                assertThat(run.out()).isEqualTo("all done\n");
+                assertThat(run.err()).contains("thinking: plan it", "I will plan.", "calling update_plan\u2026",
+                        "plan:\n  [>] read", "calling nope\u2026", "  \u2717 nope: ", "calling task_completion\u2026",
+                        "  \u2713 task_completion: all done");
+                assertThat(run.err()).doesNotContain("\u001b");
+            }
+        }
+
+        @Test
+        void on_a_terminal_thinking_is_dim() {
+            try (MockLlmServer server = server("<thinking>hmm</thinking>\n" + complete("ok"))) {
+                Cli.Run run = Cli.run(new Host(Map.of(), dir, Interrupts.NONE, true), "run", "--base-url",
+                        server.baseUrl().toString(), "--model", "mock", "task");
+                assertThat(run.status()).isZero();
+                assertThat(run.err()).contains(TextRenderer.DIM + "hmm" + TextRenderer.RESET);
+                assertThat(run.out()).isEqualTo("ok\n");
+            }
+        }
+
+        @Test
+        void a_retry_is_announced() {
+            try (MockLlmServer server = server(MockTurn.status(500).errorMessage("oops"), MockTurn.content(complete("ok")))) {
+                Cli.Run run = run(server, "task");
+                assertThat(run.status()).isZero();
+                assertThat(run.err()).contains("retrying (attempt 2)");
+            }
+        }
+    }
+
+    @Nested
+    class Precedence {
+
+        Path config(String name, String json) throws IOException {
+            return Files.writeString(dir.resolve(name), json);
+        }
+
+        String modelSent(MockLlmServer server) {
+            List<RecordedRequest> requests = server.requests();
+            return requests.get(requests.size() - 1).body().get("model").asText();
+        }
+
+        @Test
+        void flag_over_env_over_config_over_default() throws IOException {
+            try (MockLlmServer server = server(complete("1"), complete("2"), complete("3"))) {
+                config("bellows.json", "{\"base_url\": \"" + server.baseUrl() + "\", \"model\": \"from-config\"}");
+                assertThat(run(Map.of(), "run", "t").status()).isZero();
+                assertThat(modelSent(server)).isEqualTo("from-config");
+                assertThat(run(Map.of("BELLOWS_MODEL", "from-env"), "run", "t").status()).isZero();
+                assertThat(modelSent(server)).isEqualTo("from-env");
+                assertThat(run(Map.of("BELLOWS_MODEL", "from-env"), "run", "--model", "from-flag", "t").status()).isZero();
+                assertThat(modelSent(server)).isEqualTo("from-flag");
+            }
+        }
+
+        @Test
+        void env_base_url_and_key_beat_the_config_file() throws IOException {
+            try (MockLlmServer server = server(complete("ok"))) {
+                config("bellows.json", "{\"base_url\": \"http://127.0.0.1:1/v1\", \"model\": \"m\", \"api_key\": \"config-key\"}");
+                Cli.Run run = run(Map.of("OPENAI_BASE_URL", server.baseUrl().toString(), "OPENAI_API_KEY", KEY), "run", "t");
+                assertThat(run.status()).isZero();
+                assertThat(server.requests()).hasSize(1);
+                assertThat(server.requests().get(0).header("Authorization")).isEqualTo("Bearer " + RecordedRequest.REDACTED);
+                assertNoSecret(run);
+            }
+        }
+
+        @Test
+        void bellows_config_env_and_config_flag_name_the_file_and_limits_come_from_it() throws IOException {
+            try (MockLlmServer server = server("a", "b", "c")) {
+                config("one.json", "{\"base_url\": \"" + server.baseUrl() + "\", \"model\": \"m\", \"max_iterations\": 1,"
+                        + " \"output\": \"jsonl\", \"mcpServers\": {}}");
+                Cli.Run viaEnv = run(Map.of("BELLOWS_CONFIG", "one.json"), "run", "t");
+                assertThat(viaEnv.status()).isEqualTo(1);
+                assertThat(last(viaEnv).get("reason").asText()).isEqualTo("max_iterations");
+                assertThat(server.requests()).hasSize(1);
+                Cli.Run viaFlag = run(Map.of(), "run", "--config", "one.json", "--max-iterations", "2", "--output", "text", "t");
+                assertThat(viaFlag.status()).isEqualTo(1);
+                assertThat(viaFlag.err()).contains("max_iterations");
+                assertThat(server.requests()).hasSize(3);
+            }
+        }
+
+        @Test
+        void the_default_models_of_the_public_endpoints_are_documented_in_help() {
+            Cli.Run help = run(Map.of("OPENAI_API_KEY", KEY), "run", "--help");
+            assertThat(help.status()).isZero();
+            assertThat(help.out()).contains(RunCommand.OPENAI_DEFAULT_MODEL, RunCommand.ANTHROPIC_DEFAULT_MODEL);
+            assertNoSecret(help);
+        }
+    }
+
+    @Nested
+    class UsageErrors {
+
+        /** Exit 2, one line naming {@code names}, no stack trace, no request, no key. */
+        void assertUsageError(MockLlmServer server, Cli.Run run, String... names) {
+            assertThat(run.status()).as(run.err()).isEqualTo(2);
+            assertThat(run.out()).isEmpty();
+            assertThat(run.err()).endsWith("\n");
+            assertThat(run.err().strip()).doesNotContain("\n").doesNotContain("Exception").doesNotContain("\tat ");
+            assertThat(run.err()).contains(names);
+            assertThat(server.requests()).isEmpty();
+            assertNoSecret(run);
+        }
+
+        Cli.Run runWith(MockLlmServer server, String... args) {
+            List<String> all = new ArrayList<>(List.of("run", "--base-url", server.baseUrl().toString(), "--api-key", KEY));
+            all.addAll(List.of(args));
+            return run(Map.of(), all.toArray(String[]::new));
+        }
+
+        @Test
+        void missing_task() {
+            try (MockLlmServer server = server(complete("x"))) {
+                assertUsageError(server, runWith(server, "--model", "m"), "TASK");
+                assertUsageError(server, runWith(server, "--model", "m", "  "), "TASK");
+            }
+        }
+
+        @Test
+        void missing_model() {
+            try (MockLlmServer server = server(complete("x"))) {
+                assertUsageError(server, runWith(server, "task"), "--model");
+                Cli.Run ollama = run(Map.of(), "run", "task");
+                assertThat(ollama.status()).isEqualTo(2);
+                assertThat(ollama.err()).contains("--model", "11434");
+            }
+        }
+
+        @Test
+        void bad_output_agent_provider_and_base_url() {
+            try (MockLlmServer server = server(complete("x"))) {
+                assertUsageError(server, runWith(server, "--model", "m", "--output", "xml", "task"), "--output", "xml");
+                assertUsageError(server, runWith(server, "--model", "m", "--agent", "react", "task"), "--agent",
+                        "not available yet");
+                assertUsageError(server, runWith(server, "--model", "m", "--agent", "other", "task"), "--agent");
+                assertUsageError(server, runWith(server, "--model", "m", "--provider", "gemini", "task"), "--provider");
+                assertUsageError(server, run(Map.of(), "run", "--base-url", "ftp://x", "--model", "m", "task"),
+                        "--base-url");
+                assertUsageError(server, runWith(server, "--model", "m", "--api-key", " ", "task"), "--api-key");
+            }
+        }
+
+        @Test
+        void bad_numbers() {
+            try (MockLlmServer server = server(complete("x"))) {
+                assertUsageError(server, runWith(server, "--model", "m", "--max-iterations", "abc", "task"), "--max-iterations");
+                assertUsageError(server, runWith(server, "--model", "m", "--max-iterations", "0", "task"), "--max-iterations");
+                assertUsageError(server, runWith(server, "--model", "m", "--max-consecutive-errors", "0", "task"),
+                        "--max-consecutive-errors");
+                assertUsageError(server, runWith(server, "--model", "m", "--max-retries", "-1", "task"), "--max-retries");
+                assertUsageError(server, runWith(server, "--model", "m", "--timeout-seconds", "0", "task"), "--timeout-seconds");
+                assertUsageError(server, runWith(server, "--model", "m", "--timeout-seconds", "1.5", "task"), "--timeout-seconds");
+            }
+        }
+
+        @Test
+        void unreadable_invalid_and_wrong_config_files() throws IOException {
+            try (MockLlmServer server = server(complete("x"))) {
+                assertUsageError(server, runWith(server, "--model", "m", "--config", "missing.json", "task"),
+                        "--config missing.json", "no such file");
+                Files.createDirectory(dir.resolve("adir"));
+                assertUsageError(server, runWith(server, "--model", "m", "--config", "adir", "task"), "--config adir");
+                Files.writeString(dir.resolve("bad.json"), "{\"model\": \"m\",, \"api_key\": " + KEY + "}");
+                assertUsageError(server, runWith(server, "--config", "bad.json", "task"), "--config bad.json", "invalid JSON");
+                Files.writeString(dir.resolve("bad.json"), "{\"api_key\": " + KEY + "}");
+                assertUsageError(server, runWith(server, "--config", "bad.json", "task"), "--config bad.json", "invalid JSON");
+                Files.writeString(dir.resolve("bad.json"), "[1]");
+                assertUsageError(server, runWith(server, "--config", "bad.json", "task"), "--config bad.json");
+                Files.writeString(dir.resolve("bad.json"), "");
+                assertUsageError(server, runWith(server, "--config", "bad.json", "task"), "--config bad.json");
+                Files.writeString(dir.resolve("bellows.json"), "{\"modle\": \"m\"}");
+                assertUsageError(server, runWith(server, "task"), "bellows.json", "\"modle\"");
+                Files.writeString(dir.resolve("bellows.json"), "{\"max_iterations\": \"ten\"}");
+                assertUsageError(server, runWith(server, "--model", "m", "task"), "bellows.json", "\"max_iterations\"");
+                Files.writeString(dir.resolve("bellows.json"), "{\"model\": 5}");
+                assertUsageError(server, runWith(server, "task"), "bellows.json", "\"model\"");
+                Files.writeString(dir.resolve("bellows.json"), "{\"max_iterations\": 0}");
+                assertUsageError(server, runWith(server, "--model", "m", "task"), "bellows.json", "\"max_iterations\"");
+                assertUsageError(server, run(Map.of("BELLOWS_CONFIG", "nothere.json"), "run", "--model", "m", "task"),
+                        "BELLOWS_CONFIG nothere.json");
+            }
+        }
+
+        @Test
+        void mcp_servers_are_refused_plainly_and_a_bad_mcp_file_is_named() throws IOException {
+            try (MockLlmServer server = server(complete("x"))) {
+                Files.writeString(dir.resolve("mcp.json"),
+                        "{\"mcpServers\": {\"everything\": {\"command\": \"npx\", \"args\": [\"-y\", \"x\"], \"env\": {}}}}");
+                assertUsageError(server, runWith(server, "--model", "m", "--mcp-config", "mcp.json", "task"),
+                        "--mcp-config mcp.json", "MCP servers are not supported yet");
+                Files.writeString(dir.resolve("mcp.json"), "{\"mcpServers\": {\"r\": {\"url\": 5}}}");
+                assertUsageError(server, runWith(server, "--model", "m", "--mcp-config", "mcp.json", "task"),
+                        "--mcp-config mcp.json", "\"url\"");
+                Files.writeString(dir.resolve("mcp.json"), "{\"servers\": {}}");
+                assertUsageError(server, runWith(server, "--model", "m", "--mcp-config", "mcp.json", "task"),
+                        "--mcp-config mcp.json", "mcpServers");
+                assertUsageError(server, runWith(server, "--model", "m", "--mcp-config", "none.json", "task"),
+                        "--mcp-config none.json");
+                Files.writeString(dir.resolve("bellows.json"),
+                        "{\"mcpServers\": {\"remote\": {\"url\": \"http://127.0.0.1:1/mcp\", \"headers\": {\"Authorization\": \"Bearer " + KEY + "\"}}}}");
+                assertUsageError(server, runWith(server, "--model", "m", "task"), "bellows.json", "MCP servers are not supported yet");
+            }
+        }
+
+        @Test
+        void an_empty_mcp_config_runs() throws IOException {
+            try (MockLlmServer server = server(complete("x"))) {
+                Files.writeString(dir.resolve("mcp.json"), "{\"mcpServers\": {}, \"globalShortcut\": \"\"}");
+                Cli.Run run = runWith(server, "--model", "m", "--mcp-config", "mcp.json", "task");
+                assertThat(run.status()).isZero();
+                assertNoSecret(run);
+            }
+        }
+
+        @Test
+        void help_never_shows_a_key_from_the_environment() {
+            Map<String, String> env = new HashMap<>();
+            env.put("OPENAI_API_KEY", KEY);
+            env.put("ANTHROPIC_API_KEY", KEY);
+            Cli.Run help = run(env, "run", "--help");
+            assertThat(help.status()).isZero();
+            assertThat(help.out()).contains("--api-key", "--output", "--timeout-seconds", "130");
+            assertNoSecret(help);
+        }
+    }
+}
