@@ -1,8 +1,11 @@
 package dev.bellows.cli;
 
+import dev.bellows.agent.Agent;
+import dev.bellows.agent.AgentListener;
 import dev.bellows.agent.AgentResult;
 import dev.bellows.agent.AgentRun;
 import dev.bellows.agent.DefaultAgent;
+import dev.bellows.agent.ReActAgent;
 import dev.bellows.anthropic.AnthropicProvider;
 import dev.bellows.event.AgentEvent;
 import dev.bellows.event.EventJson;
@@ -121,7 +124,8 @@ final class RunCommand implements Callable<Integer> {
     String mcpConfig;
 
     @Option(names = "--agent", paramLabel = "default|react",
-            description = "The loop: default (react is not available yet in this build).")
+            description = "The loop: default (tool calls in <tool> tags) or react (thought / action / answer"
+                    + " sections, actions as JSON).")
     String agent;
 
     @Parameters(paramLabel = "TASK", arity = "1..*",
@@ -131,7 +135,7 @@ final class RunCommand implements Callable<Integer> {
     /** Everything resolved and checked. */
     record Settings(String provider, String baseUrl, String baseUrlSource, ApiKey apiKey, String model,
                     int maxIterations, int maxConsecutiveErrors, int maxRetries, int timeoutSeconds,
-                    boolean jsonl, String system) {
+                    boolean jsonl, String system, boolean react) {
 
         @Override
         public String toString() { // no key, ever
@@ -210,10 +214,7 @@ final class RunCommand implements Callable<Integer> {
         Value instructions = string(system, "--system", null, file, "system", "");
 
         Value agentKind = string(agent, "--agent", null, file, "agent", "default");
-        if (agentKind.value.equals("react")) {
-            throw new UsageException(agentKind.source + ": the react agent is not available yet in this build (use default)");
-        }
-        if (!agentKind.value.equals("default")) {
+        if (!agentKind.value.equals("default") && !agentKind.value.equals("react")) {
             throw new UsageException(agentKind.source + ": unknown agent \"" + agentKind.value + "\" (default or react)");
         }
 
@@ -232,7 +233,8 @@ final class RunCommand implements Callable<Integer> {
             }
         }
         return new Settings(providerId, base.value, base.source, apiKeyValue, modelValue, iterations, errors,
-                retries, timeout, outputMode.value.equals("jsonl"), instructions.value);
+                retries, timeout, outputMode.value.equals("jsonl"), instructions.value,
+                agentKind.value.equals("react"));
     }
 
     private ConfigFile configFile(Host host) throws UsageException {
@@ -309,18 +311,31 @@ final class RunCommand implements Callable<Integer> {
         AtomicReference<AgentRun> current = new AtomicReference<>();
         AtomicReference<IOException> outputFailure = new AtomicReference<>();
         TextRenderer renderer = settings.jsonl() ? null : new TextRenderer(root.stderr, root.host.terminal());
-        DefaultAgent agent = DefaultAgent.builder()
-                .provider(chosen)
-                .model(settings.model())
-                .instructions(settings.system())
-                .toolRegistry(new ToolRegistry())
-                .maxIterations(settings.maxIterations())
-                .maxConsecutiveErrors(settings.maxConsecutiveErrors())
-                .retryPolicy(RetryPolicy.defaults().withMaxRetries(settings.maxRetries()))
-                .listener(settings.jsonl()
-                        ? event -> writeJsonLine(event, root.stdout, outputFailure, current)
-                        : renderer)
-                .build();
+        AgentListener listener = settings.jsonl()
+                ? event -> writeJsonLine(event, root.stdout, outputFailure, current)
+                : renderer;
+        RetryPolicy retryPolicy = RetryPolicy.defaults().withMaxRetries(settings.maxRetries());
+        Agent agent = settings.react()
+                ? ReActAgent.builder()
+                        .provider(chosen)
+                        .model(settings.model())
+                        .instructions(settings.system())
+                        .toolRegistry(new ToolRegistry())
+                        .maxIterations(settings.maxIterations())
+                        .maxConsecutiveErrors(settings.maxConsecutiveErrors())
+                        .retryPolicy(retryPolicy)
+                        .listener(listener)
+                        .build()
+                : DefaultAgent.builder()
+                        .provider(chosen)
+                        .model(settings.model())
+                        .instructions(settings.system())
+                        .toolRegistry(new ToolRegistry())
+                        .maxIterations(settings.maxIterations())
+                        .maxConsecutiveErrors(settings.maxConsecutiveErrors())
+                        .retryPolicy(retryPolicy)
+                        .listener(listener)
+                        .build();
         AgentRun run = agent.run(text);
         current.set(run);
         if (outputFailure.get() != null) {

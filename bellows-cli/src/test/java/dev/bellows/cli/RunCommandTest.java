@@ -200,6 +200,25 @@ class RunCommandTest {
     }
 
     @Nested
+    class ReAct {
+        @Test
+        void the_react_agent_answers_through_its_sections() {
+            try (MockLlmServer server = server("# thought\nEasy.\n\n# answer\n42")) {
+                Cli.Run result = run(Map.of(), "run", "--base-url", server.baseUrl().toString(), "--api-key", KEY,
+                        "--model", "mock", "--agent", "react", "--output", "jsonl", "What is six times seven?");
+
+                assertThat(result.status()).isEqualTo(0);
+                List<String> lines = result.out().lines().toList();
+                assertThat(lines.get(lines.size() - 1))
+                        .isEqualTo("{\"type\":\"loop_end\",\"reason\":\"task_completion\",\"result\":\"42\"}");
+                String systemPrompt = server.requests().get(0).body().get("messages").get(0).get("content").asText();
+                assertThat(systemPrompt).contains("# thought", "# action", "# answer");
+                assertThat(result.out() + result.err()).doesNotContain(KEY);
+            }
+        }
+    }
+
+    @Nested
     class Jsonl {
 
         @Test
@@ -463,8 +482,6 @@ class RunCommandTest {
         void bad_output_agent_provider_and_base_url() {
             try (MockLlmServer server = server(complete("x"))) {
                 assertUsageError(server, runWith(server, "--model", "m", "--output", "xml", "task"), "--output", "xml");
-                assertUsageError(server, runWith(server, "--model", "m", "--agent", "react", "task"), "--agent",
-                        "not available yet");
                 assertUsageError(server, runWith(server, "--model", "m", "--agent", "other", "task"), "--agent");
                 assertUsageError(server, runWith(server, "--model", "m", "--provider", "gemini", "task"), "--provider");
                 assertUsageError(server, run(Map.of(), "run", "--base-url", "ftp://x", "--model", "m", "task"),
