@@ -39,9 +39,15 @@ final class TextRenderer implements AgentListener, AutoCloseable {
         this.terminal = terminal;
     }
 
+    /** Whether anything of the current model answer was shown, so a retry must disown it. */
+    private boolean shownOfThisAttempt;
+
     @Override
     public synchronized void onEvent(AgentEvent event) {
         stopSpinner();
+        if (event instanceof StreamEvent) {
+            shownOfThisAttempt = true;
+        }
         switch (event) {
             case StreamEvent.ThinkingStart e -> {
                 newLine();
@@ -75,6 +81,7 @@ final class TextRenderer implements AgentListener, AutoCloseable {
             case StreamEvent.Complete e -> { }
             case LoopEvent.LoopStart e -> { }
             case LoopEvent.IterationStart e -> {
+                shownOfThisAttempt = false;
                 if (e.iteration() > 1 && terminal) {
                     line(DIM + "- iteration " + e.iteration() + RESET);
                 }
@@ -91,8 +98,11 @@ final class TextRenderer implements AgentListener, AutoCloseable {
                 }
                 line(plan.toString());
             }
-            case LoopEvent.Retry e -> line("retrying (attempt " + e.attempt() + ") in " + e.delayMs() + " ms: "
-                    + summary(e.reason()) + "; discarding the partial answer above, if any");
+            case LoopEvent.Retry e -> {
+                line("retrying (attempt " + e.attempt() + ") in " + e.delayMs() + " ms: " + summary(e.reason())
+                        + (shownOfThisAttempt ? "; the partial answer above is discarded" : ""));
+                shownOfThisAttempt = false;
+            }
             case LoopEvent.LoopEnd e -> {
                 if (inThinking && terminal) {
                     write(RESET);
