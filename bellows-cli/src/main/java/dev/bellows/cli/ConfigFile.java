@@ -60,7 +60,8 @@ final class ConfigFile {
                 "mcp_config"}) {
             keys.put(key, Type.STRING);
         }
-        for (String key : new String[] {"max_iterations", "max_consecutive_errors", "max_retries", "timeout_seconds"}) {
+        for (String key : new String[] {"max_iterations", "max_consecutive_errors", "max_retries", "timeout_seconds",
+                "max_context_tokens"}) {
             keys.put(key, Type.INTEGER);
         }
         return Map.copyOf(keys);

@@ -12,10 +12,12 @@ import dev.bellows.event.EventJson;
 import dev.bellows.event.LoopEndReason;
 import dev.bellows.event.StreamEvent;
 import dev.bellows.http.HttpSettings;
+import dev.bellows.memory.ConversationMemory;
 import dev.bellows.openai.OpenAiProvider;
 import dev.bellows.provider.ApiKey;
 import dev.bellows.provider.Provider;
 import dev.bellows.provider.RetryPolicy;
+import dev.bellows.tokenizers.TokenCounters;
 import dev.bellows.tool.ToolRegistry;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -112,6 +114,13 @@ final class RunCommand implements Callable<Integer> {
             description = "The longest wait for the next byte of a model's answer (default 120).")
     Integer timeoutSeconds;
 
+    @Option(names = "--max-context-tokens", paramLabel = "N",
+            description = "At most N tokens sent per model call: the oldest whole turns of the conversation are"
+                    + " left out to fit (never the system message or the task, never a tool call without its"
+                    + " observation). Counted with the model's tokenizer for OpenAI models (o200k_base,"
+                    + " cl100k_base), else estimated. Leave room for the answer. Default: no limit.")
+    Integer maxContextTokens;
+
     @Option(names = "--output", paramLabel = "text|jsonl",
             description = "text: progress on stderr, the result on stdout (default); jsonl: every event as a JSON line on stdout.")
     String output;
@@ -135,7 +144,7 @@ final class RunCommand implements Callable<Integer> {
     /** Everything resolved and checked. */
     record Settings(String provider, String baseUrl, String baseUrlSource, ApiKey apiKey, String model,
                     int maxIterations, int maxConsecutiveErrors, int maxRetries, int timeoutSeconds,
-                    boolean jsonl, String system, boolean react) {
+                    boolean jsonl, String system, boolean react, int maxContextTokens) {
 
         @Override
         public String toString() { // no key, ever
@@ -206,6 +215,8 @@ final class RunCommand implements Callable<Integer> {
                 DefaultAgent.DEFAULT_MAX_CONSECUTIVE_ERRORS, 1);
         int retries = integer(maxRetries, "--max-retries", file, "max_retries", RetryPolicy.defaults().maxRetries(), 0);
         int timeout = integer(timeoutSeconds, "--timeout-seconds", file, "timeout_seconds", 120, 1);
+        int contextTokens = integer(maxContextTokens, "--max-context-tokens", file, "max_context_tokens",
+                Integer.MAX_VALUE, 1);
 
         Value outputMode = string(output, "--output", null, file, "output", "text");
         if (!outputMode.value.equals("text") && !outputMode.value.equals("jsonl")) {
@@ -234,7 +245,7 @@ final class RunCommand implements Callable<Integer> {
         }
         return new Settings(providerId, base.value, base.source, apiKeyValue, modelValue, iterations, errors,
                 retries, timeout, outputMode.value.equals("jsonl"), instructions.value,
-                agentKind.value.equals("react"));
+                agentKind.value.equals("react"), contextTokens);
     }
 
     private ConfigFile configFile(Host host) throws UsageException {
@@ -315,12 +326,14 @@ final class RunCommand implements Callable<Integer> {
                 ? event -> writeJsonLine(event, root.stdout, outputFailure, current)
                 : renderer;
         RetryPolicy retryPolicy = RetryPolicy.defaults().withMaxRetries(settings.maxRetries());
+        ConversationMemory memory = memory(settings);
         Agent agent = settings.react()
                 ? ReActAgent.builder()
                         .provider(chosen)
                         .model(settings.model())
                         .instructions(settings.system())
                         .toolRegistry(new ToolRegistry())
+                        .memory(memory)
                         .maxIterations(settings.maxIterations())
                         .maxConsecutiveErrors(settings.maxConsecutiveErrors())
                         .retryPolicy(retryPolicy)
@@ -331,6 +344,7 @@ final class RunCommand implements Callable<Integer> {
                         .model(settings.model())
                         .instructions(settings.system())
                         .toolRegistry(new ToolRegistry())
+                        .memory(memory)
                         .maxIterations(settings.maxIterations())
                         .maxConsecutiveErrors(settings.maxConsecutiveErrors())
                         .retryPolicy(retryPolicy)
@@ -377,6 +391,19 @@ final class RunCommand implements Callable<Integer> {
         root.stderr.println(spec.qualifiedName() + ": " + (settings.apiKey() == null ? line : settings.apiKey().redact(line)));
         root.stderr.flush();
         return reason == LoopEndReason.CANCELLED ? 130 : 1;
+    }
+
+    /**
+     * The run's memory: whole turns, pruned to {@code --max-context-tokens} with the model's own
+     * tokenizer where Bellows has it (OpenAI's encodings), else the documented estimate.
+     */
+    static ConversationMemory memory(Settings settings) {
+        ConversationMemory.Builder builder = ConversationMemory.builder()
+                .tokenCounter(TokenCounters.forModel(settings.model()));
+        if (settings.maxContextTokens() != Integer.MAX_VALUE) {
+            builder.maxTokens(settings.maxContextTokens());
+        }
+        return builder.build();
     }
 
     /** One event as one JSON line, flushed at once; a broken stdout cancels the run. */

@@ -48,8 +48,11 @@ final class AgentLoop implements Runnable {
         if (!agent.instructions.isBlank()) {
             messages.add(Message.system(agent.instructions));
         }
-        messages.addAll(agent.memory.messages());
         Message user = Message.user(task);
+        List<Message> frame = new ArrayList<>(messages);
+        frame.add(user);
+        int runStart = agent.memory.turns().size();
+        messages.addAll(History.within(agent.memory, runStart, user, frame, null));
         messages.add(user);
         ModelCall.Answer answer;
         try {
@@ -75,8 +78,10 @@ final class AgentLoop implements Runnable {
                 .chainOfThought(agent.chainOfThought)
                 .build();
         ToolChain chain = new ToolChain(agent.toolRegistry, agent.observationFormat);
-        Message pending = Message.user(task);   // the current turn: the task, then observations and reminders
+        Message taskMessage = Message.user(task);
+        Message pending = taskMessage;          // the current turn: the task, then observations and reminders
         boolean pendingInMemory = false;        // the task joins memory with its first answer
+        int runStart = agent.memory.turns().size();
         int errors = 0;
         String lastError = "";
         for (int iteration = 1; ; iteration++) {
@@ -84,11 +89,13 @@ final class AgentLoop implements Runnable {
                 return cancelled();
             }
             run.emit(new LoopEvent.IterationStart(iteration));
-            List<Message> history = agent.memory.messages();
+            Plan currentPlan = agent.plan();
+            List<Message> history = History.within(agent.memory, runStart, taskMessage,
+                    prompts.build(List.of(), pending, currentPlan, Map.of()), pendingInMemory ? pending : null);
             if (pendingInMemory && !history.isEmpty() && history.getLast().equals(pending)) {
                 history = history.subList(0, history.size() - 1);
             }
-            List<Message> messages = prompts.build(history, pending, agent.plan(), Map.of());
+            List<Message> messages = prompts.build(history, pending, currentPlan, Map.of());
             ModelCall.Answer answer;
             try {
                 answer = stream(messages);

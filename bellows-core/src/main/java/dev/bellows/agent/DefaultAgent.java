@@ -67,6 +67,12 @@ import java.util.concurrent.ThreadFactory;
  * first turn of its run. What a failed or cancelled model call produced never reaches memory,
  * nor does an iteration cancelled while its tools ran.
  *
+ * <p>Each call sends the newest whole turns that fit the memory's limits, with the system
+ * message and the current turn reserved ({@link ConversationMemory#turnsWithin}). When the
+ * run's first turn no longer fits, its task is still sent, first: the model keeps its goal and
+ * the conversation starts with a user message; the turns of an earlier run are cut only where
+ * one starts with a user message.
+ *
  * <h2>Failures</h2>
  * The provider is wrapped in a {@link RetryingProvider} with the {@link Builder#retryPolicy}
  * (a {@code RetryingProvider} given as the provider is used as it is). Each retry emits

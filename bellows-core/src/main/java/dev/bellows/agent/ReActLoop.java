@@ -44,14 +44,17 @@ final class ReActLoop implements Runnable {
         ReActPrompts prompts = agent.prompts();
         ToolChain chain = new ToolChain(agent.toolRegistry, agent.textFormat, agent.outputFormat);
         ModelCall model = new ModelCall(agent.provider, agent.model, agent.streamOptions, run);
-        Message pending = Message.user(task);   // the current turn: the task, then observations and corrections
+        Message taskMessage = Message.user(task);
+        Message pending = taskMessage;          // the current turn: the task, then observations and corrections
         boolean pendingInMemory = false;        // the task joins memory with its first answer
+        int runStart = agent.memory.turns().size();
         for (int iteration = 1; ; iteration++) {
             if (run.isCancelled()) {
                 return LoopEnds.cancelled();
             }
             run.emit(new LoopEvent.IterationStart(iteration));
-            List<Message> history = agent.memory.messages();
+            List<Message> history = History.within(agent.memory, runStart, taskMessage,
+                    List.of(prompts.systemMessage(), pending), pendingInMemory ? pending : null);
             if (pendingInMemory && !history.isEmpty() && history.getLast().equals(pending)) {
                 history = history.subList(0, history.size() - 1);
             }

@@ -109,6 +109,17 @@ public final class ConversationMemory {
      * @throws IllegalArgumentException for a negative reservation
      */
     public List<Message> messagesWithin(int reservedTokens) {
+        return turnsWithin(reservedTokens).stream().flatMap(List::stream).toList();
+    }
+
+    /**
+     * The same selection as {@link #messagesWithin}, as whole turns: for a caller that must
+     * know where the kept turns begin (the agent loops, which keep the run's task in sight).
+     *
+     * @param reservedTokens tokens the rest of the request needs; 0 or more
+     * @throws IllegalArgumentException for a negative reservation
+     */
+    public List<List<Message>> turnsWithin(int reservedTokens) {
         if (reservedTokens < 0) {
             throw new IllegalArgumentException("reservedTokens must be 0 or more, not " + reservedTokens);
         }
@@ -129,7 +140,7 @@ public final class ConversationMemory {
             tokenCount = nextTokens;
             first--;
         }
-        return turns.subList(first, turns.size()).stream().flatMap(List::stream).toList();
+        return List.copyOf(turns.subList(first, turns.size()));
     }
 
     /** The tokens of every stored message, as {@link #messagesWithin} counts them. */

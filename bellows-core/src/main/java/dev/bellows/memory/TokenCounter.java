@@ -4,16 +4,16 @@ package dev.bellows.memory;
  * Counts the tokens a text costs in a model's context window, for {@link ConversationMemory}'s
  * token limit.
  *
- * <p>Core ships {@link EstimatingTokenCounter}, a documented estimate that needs no library. A
- * real tokenizer plugs in through this interface: for OpenAI models, the o200k_base encoding
- * (GPT-4o and later) or cl100k_base (GPT-4, GPT-3.5), for instance with JTokkit
- * ({@code com.knuddels:jtokkit}, added by the module that wants it, never by core):
+ * <p>Core ships {@link EstimatingTokenCounter}, a documented estimate that needs no library.
+ * Real tokenizers live outside core, which depends on Jackson only: the
+ * {@code bellows-tokenizers} module's {@code TokenCounters.forModel(model)} gives the exact
+ * counter for OpenAI models (o200k_base for GPT-4o and later, cl100k_base for GPT-4 and
+ * GPT-3.5, through JTokkit) and this estimate for the others:
  *
  * <pre>{@code
- * Encoding o200k = Encodings.newDefaultEncodingRegistry().getEncoding(EncodingType.O200K_BASE);
  * ConversationMemory memory = ConversationMemory.builder()
  *         .maxTokens(100_000)
- *         .tokenCounter(o200k::countTokens)
+ *         .tokenCounter(TokenCounters.forModel("gpt-4o-mini"))
  *         .build();
  * }</pre>
  *
