@@ -1,13 +1,7 @@
 package dev.bellows.cli;
 
-import dev.bellows.agent.AgentListener;
-import dev.bellows.agent.AgentResult;
-import dev.bellows.agent.AgentRun;
+import dev.bellows.agent.Agent;
 import dev.bellows.agent.DefaultAgent;
-import dev.bellows.event.AgentEvent;
-import dev.bellows.event.EventJson;
-import dev.bellows.event.LoopEndReason;
-import dev.bellows.event.StreamEvent;
 import dev.bellows.openai.OpenAiProvider;
 import dev.bellows.provider.Provider;
 import dev.bellows.testkit.MockLlmServer;
@@ -15,11 +9,9 @@ import dev.bellows.testkit.MockScript;
 import dev.bellows.tool.ToolRegistry;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.Callable;
-import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -109,77 +101,14 @@ final class DemoCommand implements Callable<Integer> {
     }
 
     private int run(Provider provider, ToolRegistry tools, boolean jsonl) {
-        AtomicReference<AgentRun> current = new AtomicReference<>();
-        AtomicReference<IOException> outputFailure = new AtomicReference<>();
-        TextRenderer renderer = jsonl ? null : new TextRenderer(root.stderr, root.host.terminal());
-        AgentListener listener = jsonl
-                ? event -> writeJsonLine(event, root.stdout, outputFailure, current)
-                : renderer;
-        AgentRun run = DefaultAgent.builder()
+        AgentRunner runner = new AgentRunner(root, spec.qualifiedName(), jsonl, null);
+        Agent agent = DefaultAgent.builder()
                 .provider(provider)
                 .model("mock")
                 .instructions(INSTRUCTIONS)
                 .toolRegistry(tools)
-                .listener(listener)
-                .build()
-                .run(TASK);
-        current.set(run);
-        if (outputFailure.get() != null) {
-            run.cancel(); // failed before the handle was known
-        }
-        AgentResult result;
-        try (AutoCloseable interrupt = root.host.interrupts().onInterrupt(run::cancel)) {
-            result = run.await();
-        } catch (Exception e) { // closing the handler
-            result = run.await();
-        } finally {
-            if (renderer != null) {
-                renderer.close();
-            }
-        }
-        if (outputFailure.get() != null) {
-            return cannotWrite(outputFailure.get());
-        }
-        LoopEndReason reason = result.reason();
-        if (reason.successful()) {
-            if (!jsonl) {
-                try {
-                    root.stdout.write((result.result() + "\n").getBytes(StandardCharsets.UTF_8));
-                    root.stdout.flush();
-                } catch (IOException e) {
-                    return cannotWrite(e);
-                }
-            }
-            return 0;
-        }
-        root.stderr.println(spec.qualifiedName() + ": " + (reason == LoopEndReason.CANCELLED ? "cancelled"
-                : reason.wireName() + ": " + BellowsCommand.oneLine(result.result())));
-        root.stderr.flush();
-        return reason == LoopEndReason.CANCELLED ? 130 : 1;
-    }
-
-    private int cannotWrite(IOException e) {
-        root.stderr.println(spec.qualifiedName() + ": cannot write to standard output: "
-                + BellowsCommand.oneLine(e.getMessage()));
-        root.stderr.flush();
-        return 1;
-    }
-
-    /** One event as one JSON line, flushed at once, as bellows run writes it; a broken stdout cancels the run. */
-    private static void writeJsonLine(AgentEvent event, OutputStream out, AtomicReference<IOException> failure,
-                                      AtomicReference<AgentRun> run) {
-        if (event instanceof StreamEvent.Complete || failure.get() != null) {
-            return;
-        }
-        try {
-            out.write((EventJson.toJson(event, false).toString() + "\n").getBytes(StandardCharsets.UTF_8));
-            out.flush();
-        } catch (IOException e) {
-            failure.compareAndSet(null, e);
-            AgentRun handle = run.get();
-            if (handle != null) {
-                handle.cancel();
-            }
-        }
+                .listener(runner.listener())
+                .build();
+        return runner.run(agent, TASK);
     }
 }

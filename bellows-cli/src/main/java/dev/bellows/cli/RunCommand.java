@@ -2,15 +2,9 @@ package dev.bellows.cli;
 
 import dev.bellows.agent.Agent;
 import dev.bellows.agent.AgentListener;
-import dev.bellows.agent.AgentResult;
-import dev.bellows.agent.AgentRun;
 import dev.bellows.agent.DefaultAgent;
 import dev.bellows.agent.ReActAgent;
 import dev.bellows.anthropic.AnthropicProvider;
-import dev.bellows.event.AgentEvent;
-import dev.bellows.event.EventJson;
-import dev.bellows.event.LoopEndReason;
-import dev.bellows.event.StreamEvent;
 import dev.bellows.http.HttpSettings;
 import dev.bellows.memory.ConversationMemory;
 import dev.bellows.openai.OpenAiProvider;
@@ -19,15 +13,11 @@ import dev.bellows.provider.Provider;
 import dev.bellows.provider.RetryPolicy;
 import dev.bellows.tokenizers.TokenCounters;
 import dev.bellows.tool.ToolRegistry;
-import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -319,12 +309,8 @@ final class RunCommand implements Callable<Integer> {
     // --- running ---
 
     private int run(Settings settings, Provider chosen, String text) {
-        AtomicReference<AgentRun> current = new AtomicReference<>();
-        AtomicReference<IOException> outputFailure = new AtomicReference<>();
-        TextRenderer renderer = settings.jsonl() ? null : new TextRenderer(root.stderr, root.host.terminal());
-        AgentListener listener = settings.jsonl()
-                ? event -> writeJsonLine(event, root.stdout, outputFailure, current)
-                : renderer;
+        AgentRunner runner = new AgentRunner(root, spec.qualifiedName(), settings.jsonl(), settings.apiKey());
+        AgentListener listener = runner.listener();
         RetryPolicy retryPolicy = RetryPolicy.defaults().withMaxRetries(settings.maxRetries());
         ConversationMemory memory = memory(settings);
         Agent agent = settings.react()
@@ -350,47 +336,7 @@ final class RunCommand implements Callable<Integer> {
                         .retryPolicy(retryPolicy)
                         .listener(listener)
                         .build();
-        AgentRun run = agent.run(text);
-        current.set(run);
-        if (outputFailure.get() != null) {
-            run.cancel(); // failed before the handle was known
-        }
-        AgentResult result;
-        try (AutoCloseable interrupt = root.host.interrupts().onInterrupt(run::cancel)) {
-            result = run.await();
-        } catch (Exception e) { // closing the handler
-            result = run.await();
-        } finally {
-            if (renderer != null) {
-                renderer.close();
-            }
-        }
-        if (outputFailure.get() != null) {
-            root.stderr.println(spec.qualifiedName() + ": cannot write to standard output: "
-                    + BellowsCommand.oneLine(outputFailure.get().getMessage()));
-            root.stderr.flush();
-            return 1;
-        }
-        LoopEndReason reason = result.reason();
-        if (reason.successful()) {
-            if (!settings.jsonl()) {
-                try {
-                    root.stdout.write((result.result() + "\n").getBytes(StandardCharsets.UTF_8));
-                    root.stdout.flush();
-                } catch (IOException e) {
-                    root.stderr.println(spec.qualifiedName() + ": cannot write to standard output: "
-                            + BellowsCommand.oneLine(e.getMessage()));
-                    root.stderr.flush();
-                    return 1;
-                }
-            }
-            return 0;
-        }
-        String line = reason == LoopEndReason.CANCELLED ? "cancelled"
-                : reason.wireName() + ": " + BellowsCommand.oneLine(result.result());
-        root.stderr.println(spec.qualifiedName() + ": " + (settings.apiKey() == null ? line : settings.apiKey().redact(line)));
-        root.stderr.flush();
-        return reason == LoopEndReason.CANCELLED ? 130 : 1;
+        return runner.run(agent, text);
     }
 
     /**
@@ -404,24 +350,6 @@ final class RunCommand implements Callable<Integer> {
             builder.maxTokens(settings.maxContextTokens());
         }
         return builder.build();
-    }
-
-    /** One event as one JSON line, flushed at once; a broken stdout cancels the run. */
-    private static void writeJsonLine(AgentEvent event, OutputStream out, AtomicReference<IOException> failure,
-                                      AtomicReference<AgentRun> run) {
-        if (event instanceof StreamEvent.Complete || failure.get() != null) {
-            return;
-        }
-        try {
-            out.write((EventJson.toJson(event, false).toString() + "\n").getBytes(StandardCharsets.UTF_8));
-            out.flush();
-        } catch (IOException e) {
-            failure.compareAndSet(null, e);
-            AgentRun handle = run.get();
-            if (handle != null) {
-                handle.cancel();
-            }
-        }
     }
 
     private int usage(String message) {
