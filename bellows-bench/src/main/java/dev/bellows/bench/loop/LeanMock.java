@@ -17,7 +17,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The model of the loop comparison: an OpenAI-compatible chat completions endpoint on
  * 127.0.0.1 that answers every task the same way, one tool call ({@code add} 2 and 3) and then
- * a final answer, with zero delay.
+ * a final answer, with zero delay; or, for the concurrency run, several tool calls and answers
+ * that arrive in bursts with a pause between them, as a model's tokens do.
  *
  * <p>It is as lean as an HTTP/1.1 server can be, so that what it costs is small and the same
  * for every contestant: every answer is rendered to bytes once, at start; a request is
@@ -46,23 +47,37 @@ final class LeanMock implements AutoCloseable {
 
     private final ServerSocket server;
     private final Thread acceptor;
-    private final byte[] tagCall;
-    private final byte[] tagFinal;
-    private final byte[] nativeCall;
-    private final byte[] nativeFinal;
+    private final int toolCalls;
+    private final long pauseMillis;
+    private final byte[][] tagCall;
+    private final byte[][] tagFinal;
+    private final byte[][] nativeCall;
+    private final byte[][] nativeFinal;
     final AtomicLong connections = new AtomicLong();
     final AtomicLong requests = new AtomicLong();
     final AtomicLong requestBodyBytes = new AtomicLong();
 
+    /** The comparison's mock: one tool call, then the answer, all at once. */
     LeanMock() throws IOException {
+        this(1, 1, 0);
+    }
+
+    /**
+     * @param toolCalls how many times the model calls {@code add} before it answers
+     * @param bursts    each answer is sent in this many parts...
+     * @param pauseMillis ...with this pause before every part after the first
+     */
+    LeanMock(int toolCalls, int bursts, long pauseMillis) throws IOException {
+        this.toolCalls = toolCalls;
+        this.pauseMillis = pauseMillis;
         tagCall = response(contentEvents("I will add them.\n<tool>{\"tool_name\": \"add\", "
-                + "\"arguments\": {\"a\": 2, \"b\": 3}}</tool>"), "stop");
+                + "\"arguments\": {\"a\": 2, \"b\": 3}}</tool>"), "stop", bursts);
         tagFinal = response(contentEvents("<tool>{\"tool_name\": \"task_completion\", "
-                + "\"arguments\": {\"result\": \"" + FINAL_ANSWER + "\"}}</tool>"), "stop");
+                + "\"arguments\": {\"result\": \"" + FINAL_ANSWER + "\"}}</tool>"), "stop", bursts);
         List<String> callEvents = contentEvents("I will add them.");
         callEvents.addAll(toolCallEvents("call_1", "add", "{\"a\": 2, \"b\": 3}"));
-        nativeCall = response(callEvents, "tool_calls");
-        nativeFinal = response(contentEvents(FINAL_ANSWER), "stop");
+        nativeCall = response(callEvents, "tool_calls", bursts);
+        nativeFinal = response(contentEvents(FINAL_ANSWER), "stop", bursts);
         server = new ServerSocket(0, 1024, InetAddress.getLoopbackAddress());
         acceptor = Thread.ofPlatform().daemon().name("lean-mock-accept").start(this::acceptLoop);
     }
@@ -95,14 +110,30 @@ final class LeanMock implements AutoCloseable {
                 }
                 requests.incrementAndGet();
                 requestBodyBytes.addAndGet(body.length);
-                boolean nativeTools = indexOf(body, TOOLS_FIELD) >= 0;
-                boolean toolRan = indexOf(body, RESULT_MARK) >= 0;
-                out.write(nativeTools ? (toolRan ? nativeFinal : nativeCall) : (toolRan ? tagFinal : tagCall));
-                out.flush();
+                boolean nativeTools = indexOf(body, TOOLS_FIELD, 0) >= 0;
+                boolean answer = count(body, RESULT_MARK) >= toolCalls;
+                byte[][] parts = nativeTools ? (answer ? nativeFinal : nativeCall) : (answer ? tagFinal : tagCall);
+                for (int part = 0; part < parts.length; part++) {
+                    if (part > 0) {
+                        Thread.sleep(pauseMillis);
+                    }
+                    out.write(parts[part]);
+                    out.flush();
+                }
             }
         } catch (IOException clientWentAway) {
             // The client closed the connection: nothing to answer.
+        } catch (InterruptedException stopping) {
+            Thread.currentThread().interrupt();
         }
+    }
+
+    private static int count(byte[] haystack, byte[] needle) {
+        int count = 0;
+        for (int at = indexOf(haystack, needle, 0); at >= 0; at = indexOf(haystack, needle, at + needle.length)) {
+            count++;
+        }
+        return count;
     }
 
     /** The body of the next request on the connection, or null at its end. */
@@ -151,9 +182,9 @@ final class LeanMock implements AutoCloseable {
         return line.isEmpty() ? null : line.toString();
     }
 
-    private static int indexOf(byte[] haystack, byte[] needle) {
+    private static int indexOf(byte[] haystack, byte[] needle, int from) {
         outer:
-        for (int i = 0; i <= haystack.length - needle.length; i++) {
+        for (int i = from; i <= haystack.length - needle.length; i++) {
             for (int j = 0; j < needle.length; j++) {
                 if (haystack[i + j] != needle[j]) {
                     continue outer;
@@ -191,20 +222,34 @@ final class LeanMock implements AutoCloseable {
                 + (finishReason == null ? "null" : "\"" + finishReason + "\"") + "}]}";
     }
 
-    /** The whole HTTP response: headers, then every SSE event as its own HTTP chunk. */
-    private static byte[] response(List<String> events, String finishReason) {
+    /**
+     * The whole HTTP response in {@code bursts} parts of about as many SSE events each: the
+     * headers with the first, every SSE event as its own HTTP chunk, the end with the last.
+     */
+    private static byte[][] response(List<String> events, String finishReason, int bursts) {
         List<String> all = new ArrayList<>(events);
         all.add(chunk("{}", finishReason).replace("]}", "],\"usage\":{\"prompt_tokens\":10,"
                 + "\"completion_tokens\":10,\"total_tokens\":20}}"));
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        bytes.writeBytes(("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
-                + "Cache-Control: no-cache\r\nTransfer-Encoding: chunked\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-        for (String event : all) {
-            httpChunk(bytes, "data: " + event + "\n\n");
+        byte[][] parts = new byte[bursts][];
+        int perBurst = (all.size() + bursts - 1) / bursts;
+        for (int burst = 0; burst < bursts; burst++) {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            if (burst == 0) {
+                bytes.writeBytes(("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
+                        + "Cache-Control: no-cache\r\nTransfer-Encoding: chunked\r\n\r\n")
+                        .getBytes(StandardCharsets.US_ASCII));
+            }
+            for (String event : all.subList(Math.min(all.size(), burst * perBurst),
+                    Math.min(all.size(), (burst + 1) * perBurst))) {
+                httpChunk(bytes, "data: " + event + "\n\n");
+            }
+            if (burst == bursts - 1) {
+                httpChunk(bytes, "data: [DONE]\n\n");
+                bytes.writeBytes("0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            }
+            parts[burst] = bytes.toByteArray();
         }
-        httpChunk(bytes, "data: [DONE]\n\n");
-        bytes.writeBytes("0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
-        return bytes.toByteArray();
+        return parts;
     }
 
     private static void httpChunk(ByteArrayOutputStream bytes, String text) {
