@@ -127,6 +127,11 @@ public final class ReActAgent implements Agent {
         return agent.model();
     }
 
+    /** The one agent this preset is. */
+    DefaultAgent agent() {
+        return agent;
+    }
+
     /** The prompt texts this agent sends now, for inspection or for comparing with what was sent. */
     public ReActPrompts prompts() {
         return ((ReActProtocol) agent.protocol).prompts(toolRegistry());
