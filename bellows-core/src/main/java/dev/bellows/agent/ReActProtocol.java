@@ -10,9 +10,7 @@ import dev.bellows.plan.Plan;
 import dev.bellows.prompt.ReActPrompts;
 import dev.bellows.provider.Message;
 import dev.bellows.stream.ActionDecoder;
-import dev.bellows.stream.ContentType;
 import dev.bellows.stream.StreamChunk;
-import dev.bellows.stream.StreamProcessor;
 import dev.bellows.stream.ToolNameReader;
 import dev.bellows.tool.DecodedToolCall;
 import dev.bellows.tool.ToolCallError;
@@ -62,8 +60,7 @@ final class ReActProtocol implements Protocol {
 
     private final class ReActReader implements AnswerReader, SectionListener {
         private final Consumer<AgentEvent> emit;
-        private final StringBuilder raw = new StringBuilder();
-        private final StreamProcessor processor;
+        private final StreamedAnswer answer;
         private final SectionReader sections;
         private int chunk;                  // the chunk of the message text being read
         private ToolNameReader actionName;  // while an action section is open and its name unknown
@@ -71,11 +68,7 @@ final class ReActProtocol implements Protocol {
         ReActReader(Consumer<AgentEvent> emit) {
             this.emit = emit;
             this.sections = options.textFormat.reader(this);
-            this.processor = new StreamProcessor(options.streamOptions, event -> {
-                if (event instanceof StreamEvent.Complete) {
-                    return;
-                }
-                emit.accept(event);
+            this.answer = new StreamedAnswer(options.streamOptions, emit, event -> {
                 if (event instanceof StreamEvent.MessageContent text) {
                     chunk = text.chunk();
                     sections.append(text.content());
@@ -85,10 +78,7 @@ final class ReActProtocol implements Protocol {
 
         @Override
         public void accept(StreamChunk streamed) {
-            if (streamed.type() == ContentType.MESSAGE) {
-                raw.append(streamed.text());
-            }
-            processor.accept(streamed);
+            answer.accept(streamed);
         }
 
         @Override
@@ -114,9 +104,9 @@ final class ReActProtocol implements Protocol {
 
         @Override
         public Reading finish() {
-            StreamEvent.Complete complete = processor.finish();
+            StreamEvent.Complete complete = answer.finish();
             chunk = complete.chunk();
-            Message assistant = Message.assistant(raw.toString());
+            Message assistant = answer.assistant();
             Map<String, List<String>> found;
             try {
                 found = sections.finish();

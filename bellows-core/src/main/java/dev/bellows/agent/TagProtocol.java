@@ -6,10 +6,8 @@ import dev.bellows.format.ToolChain;
 import dev.bellows.plan.Plan;
 import dev.bellows.prompt.PromptBuilder;
 import dev.bellows.provider.Message;
-import dev.bellows.stream.ContentType;
 import dev.bellows.stream.StreamChunk;
 import dev.bellows.stream.StreamOptions;
-import dev.bellows.stream.StreamProcessor;
 import dev.bellows.tool.ToolRegistry;
 import java.util.List;
 import java.util.Map;
@@ -53,34 +51,26 @@ final class TagProtocol implements Protocol {
 
     /** Reads an answer with the stream processor; its tool blocks are the calls. */
     static final class TagReader implements AnswerReader {
-        private final StringBuilder raw = new StringBuilder();
-        private final StreamProcessor processor;
+        private final StreamedAnswer answer;
         private final String reminder;
 
         TagReader(StreamOptions streamOptions, Consumer<AgentEvent> emit, String reminder) {
             this.reminder = reminder;
-            this.processor = new StreamProcessor(streamOptions, event -> {
-                if (!(event instanceof StreamEvent.Complete)) {
-                    emit.accept(event);
-                }
-            });
+            this.answer = new StreamedAnswer(streamOptions, emit, event -> { });
         }
 
         @Override
         public void accept(StreamChunk chunk) {
-            if (chunk.type() == ContentType.MESSAGE) {
-                raw.append(chunk.text());
-            }
-            processor.accept(chunk);
+            answer.accept(chunk);
         }
 
         @Override
         public Reading finish() {
-            StreamEvent.Complete complete = processor.finish();
+            StreamEvent.Complete complete = answer.finish();
             Step step = complete.toolCalls().isEmpty()
                     ? new Step.NoAction("the answer called no tool", reminder)
                     : new Step.Act(complete.toolCalls(), "");
-            return new Reading(Message.assistant(raw.toString()), step, complete.message());
+            return new Reading(answer.assistant(), step, complete.message());
         }
     }
 }
