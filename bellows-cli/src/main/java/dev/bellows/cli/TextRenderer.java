@@ -73,6 +73,7 @@ final class TextRenderer implements AgentListener, AutoCloseable {
             case StreamEvent.ToolCallStart e -> newLine();
             case StreamEvent.ToolCallName e -> line("calling " + e.toolName() + "\u2026");
             case StreamEvent.ToolCallContent e -> { }
+            case StreamEvent.Section e -> { }
             case StreamEvent.ToolCallEnd e -> {
                 if (e.call() != null) {
                     startSpinner();

@@ -1,27 +1,10 @@
 package dev.bellows.agent;
 
 import dev.bellows.format.ActionFormat;
-import dev.bellows.format.MarkdownFormat;
-import dev.bellows.format.OutputFormat;
 import dev.bellows.format.TextFormat;
-import dev.bellows.format.TextSection;
 import dev.bellows.memory.ConversationMemory;
 import dev.bellows.prompt.ReActPrompts;
-import dev.bellows.provider.Provider;
-import dev.bellows.provider.RetryListener;
-import dev.bellows.provider.RetryPolicy;
-import dev.bellows.provider.RetryingProvider;
-import dev.bellows.stream.StreamOptions;
-import dev.bellows.tool.BuiltinTools;
-import dev.bellows.tool.Tool;
-import dev.bellows.tool.ToolCall;
 import dev.bellows.tool.ToolRegistry;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Objects;
-import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadFactory;
 
 /**
  * A ReAct agent: the model writes its answer as sections of a {@link TextFormat}
@@ -44,10 +27,12 @@ import java.util.concurrent.ThreadFactory;
  * <h2>The loop</h2>
  * The system message holds the instructions, the loop rules, the sections as
  * {@link TextFormat#describeStructure()} describes them, how to write an action, and the tool
- * catalog. Each iteration (at most {@link Builder#maxIterations}) emits {@code iteration_start},
+ * catalog. Each iteration (at most {@link AgentBuilder#maxIterations}) emits {@code iteration_start},
  * streams the answer through a {@link dev.bellows.stream.StreamProcessor} (stream events reach
- * the listeners as in {@link DefaultAgent}; thinking tags are taken out before parsing), then
- * parses its message text with {@link TextFormat#parse}:
+ * the listeners as in {@link DefaultAgent}; thinking tags are taken out) and reads its message
+ * text with the format's {@link TextFormat#reader section reader} while it streams: each
+ * complete section is a {@code section} event in the chunk that completes it, and the tool
+ * name of a JSON action a {@code tool_call_name} event as soon as it is written. At the end:
  * <ul>
  *   <li>an {@code answer} and no {@code action}: the loop ends {@code task_completion} with the
  *       answer's text (several {@code answer} sections are joined by a blank line);</li>
@@ -69,264 +54,118 @@ import java.util.concurrent.ThreadFactory;
  * </ul>
  * Format errors, unreadable actions, unknown tools, bad arguments and failing tools count as
  * errors; a successful call resets the count. After an iteration, a count of
- * {@link Builder#maxConsecutiveErrors} ends the loop {@code circuit_breaker}; else reaching
- * {@link Builder#maxIterations} ends it {@code max_iterations}. Provider failures, retries,
+ * {@link AgentBuilder#maxConsecutiveErrors} ends the loop {@code circuit_breaker}; else reaching
+ * {@link AgentBuilder#maxIterations} ends it {@code max_iterations}. Provider failures, retries,
  * cancellation, memory and threads behave exactly as in {@link DefaultAgent}.
  *
  * <p>Built-in tools: {@code ask_question} and {@code converse} are added to the registry when
  * missing (the {@code answer} section replaces {@code task_completion}; {@code update_plan} is
- * not offered, this loop shows no plan), unless {@link Builder#builtinTools(boolean)} says not to.
+ * not offered, this loop shows no plan), unless {@link AgentBuilder#builtinTools(boolean)} says not to.
+ * They are offered beside the registry's tools, never registered into it, and the sections are
+ * registered in a copy of the text format: what you pass in stays as it was.
+ *
+ * <p>A preset of {@link DefaultAgent} with {@link ToolMode#REACT}: the same loop, sessions and
+ * threads.
  */
 public final class ReActAgent implements Agent {
 
-    final RetryingProvider provider;
-    final String model;
-    final String instructions;
-    final ToolRegistry toolRegistry;
-    final ConversationMemory memory;
-    final TextFormat textFormat;
-    final ActionFormat actionFormat;
-    final OutputFormat outputFormat;
-    final int maxIterations;
-    final int maxConsecutiveErrors;
-    final StreamOptions streamOptions;
-    final List<AgentListener> listeners;
-    private final Executor executor;
+    private final DefaultAgent agent;
 
-    private final Object runLock = new Object();
-    private RunHandle current;                  // guarded by runLock
-
-    private ReActAgent(Builder builder) {
-        if (builder.provider == null) {
-            throw new IllegalStateException("a provider is needed: ReActAgent.builder().provider(...)");
-        }
-        if (builder.model == null || builder.model.isBlank()) {
-            throw new IllegalStateException("a model name is needed: ReActAgent.builder().model(\"gpt-4o-mini\")");
-        }
-        this.provider = builder.provider instanceof RetryingProvider retrying
-                ? retrying
-                : new RetryingProvider(builder.provider, builder.retryPolicy, RetryListener.NONE);
-        this.model = builder.model;
-        this.instructions = builder.instructions;
-        this.toolRegistry = builder.toolRegistry != null ? builder.toolRegistry : new ToolRegistry();
-        this.memory = builder.memory != null ? builder.memory : ConversationMemory.builder().build();
-        this.textFormat = builder.textFormat != null ? builder.textFormat : new MarkdownFormat();
-        this.actionFormat = builder.actionFormat;
-        this.outputFormat = builder.outputFormat;
-        this.maxIterations = builder.maxIterations;
-        this.maxConsecutiveErrors = builder.maxConsecutiveErrors;
-        this.streamOptions = builder.streamOptions;
-        this.listeners = List.copyOf(builder.listeners);
-        this.executor = builder.executor != null ? builder.executor : virtualThreads();
-        registerSections(textFormat, actionFormat);
-        if (builder.builtinTools) {
-            for (Tool tool : List.of(BuiltinTools.askQuestion(), BuiltinTools.converse())) {
-                if (toolRegistry.find(ToolCall.LOCAL_SERVER, tool.name()).isEmpty()) {
-                    toolRegistry.register(tool);
-                }
-            }
-        }
+    private ReActAgent(DefaultAgent agent) {
+        this.agent = agent;
     }
 
     public static Builder builder() {
         return new Builder();
     }
 
-    private static void registerSections(TextFormat format, ActionFormat actionFormat) {
-        format.registerSection(new TextSection(ReActPrompts.THOUGHT,
-                "your reasoning about the latest message and what to do next"));
-        format.registerSection(new TextSection(ReActPrompts.ACTION,
-                "the tool calls to make, in " + actionFormat.name() + ", when you need a tool"));
-        format.registerSection(new TextSection(ReActPrompts.ANSWER,
-                "the complete answer for the user, only once the task is done"));
-    }
-
     /**
-     * Starts a run on its own thread and returns its handle at once.
+     * Starts a run in the agent's own session and returns its handle at once.
      *
-     * @throws IllegalStateException when a run of this agent is still going on
+     * @throws IllegalStateException when a run of that session is still going on
      */
     @Override
     public AgentRun run(String task) {
-        Objects.requireNonNull(task, "task");
-        RunHandle run = new RunHandle(listeners);
-        synchronized (runLock) {
-            if (current != null && !current.isDone()) {
-                throw new IllegalStateException("this agent is still running a task; await() or cancel() that run first");
-            }
-            current = run;
-        }
-        ReActLoop loop = new ReActLoop(this, run, task);
-        try {
-            executor.execute(loop);
-        } catch (RejectedExecutionException e) {
-            LoopEnds.rejected(run, task, e);
-        }
-        return run;
+        return agent.run(task);
     }
 
-    /** The conversation so far; {@link ConversationMemory#clear()} starts a new one. */
+    /**
+     * Starts a run in {@code session} and returns its handle at once.
+     *
+     * @throws IllegalStateException when a run of that session is still going on
+     */
+    @Override
+    public AgentRun run(String task, Session session) {
+        return agent.run(task, session);
+    }
+
+    /** The agent's own session, which {@link #run(String)} uses. */
+    public Session session() {
+        return agent.session();
+    }
+
+    /** The conversation of the agent's own session; {@link ConversationMemory#clear()} starts a new one. */
     public ConversationMemory memory() {
-        return memory;
+        return agent.memory();
     }
 
+    /** The tools as the model sees them now: the registry's and the built-ins. */
     public ToolRegistry toolRegistry() {
-        return toolRegistry;
+        return agent.options.tools.snapshot();
     }
 
+    /** The format the answers are read with: a copy of the one given, with the ReAct sections. */
     public TextFormat textFormat() {
-        return textFormat;
+        return agent.options.textFormat;
     }
 
     public ActionFormat actionFormat() {
-        return actionFormat;
+        return agent.options.actionFormat;
     }
 
     public String model() {
-        return model;
+        return agent.model();
     }
 
-    /** The prompt texts this agent sends, for inspection or for comparing with what was sent. */
+    /** The one agent this preset is. */
+    DefaultAgent agent() {
+        return agent;
+    }
+
+    /** The prompt texts this agent sends now, for inspection or for comparing with what was sent. */
     public ReActPrompts prompts() {
-        return new ReActPrompts(instructions, textFormat, actionFormat, toolRegistry);
+        return ((ReActProtocol) agent.protocol).prompts(toolRegistry());
     }
 
     @Override
     public String toString() {
-        return "ReActAgent[" + provider.name() + ", model=" + model + ", " + toolRegistry + "]";
+        return "ReActAgent[" + agent.options.provider.name() + ", model=" + model() + ", " + agent.options.tools + "]";
     }
 
-    private static Executor virtualThreads() {
-        ThreadFactory threads = Thread.ofVirtual().name("bellows-react-", 0).factory();
-        return task -> threads.newThread(task).start();
-    }
-
-    /**
-     * Builds a {@link ReActAgent}. Only {@link #provider} and {@link #model} are required;
-     * every setter replaces what was set before, except {@link #listener}, which adds.
-     */
-    public static final class Builder {
-        private Provider provider;
-        private String model;
-        private String instructions = "";
-        private ToolRegistry toolRegistry;
-        private boolean builtinTools = true;
-        private ConversationMemory memory;
-        private TextFormat textFormat;
-        private ActionFormat actionFormat = ActionFormat.JSON;
-        private OutputFormat outputFormat = OutputFormat.JSON;
-        private int maxIterations = DefaultAgent.DEFAULT_MAX_ITERATIONS;
-        private int maxConsecutiveErrors = DefaultAgent.DEFAULT_MAX_CONSECUTIVE_ERRORS;
-        private RetryPolicy retryPolicy = RetryPolicy.defaults();
-        private StreamOptions streamOptions = StreamOptions.defaults();
-        private final List<AgentListener> listeners = new ArrayList<>();
-        private Executor executor;
+    /** Builds a {@link ReActAgent}: see {@link AgentBuilder} for the settings. */
+    public static final class Builder extends AgentBuilder<Builder, ReActAgent> {
 
         private Builder() {
-        }
-
-        /** The model API (required). */
-        public Builder provider(Provider provider) {
-            this.provider = Objects.requireNonNull(provider, "provider");
-            return this;
-        }
-
-        /** The model's name, as the provider knows it (required). */
-        public Builder model(String model) {
-            this.model = Objects.requireNonNull(model, "model");
-            return this;
-        }
-
-        /** The user's instructions (persona, task rules), first in the system message. */
-        public Builder instructions(String instructions) {
-            this.instructions = Objects.requireNonNull(instructions, "instructions");
-            return this;
-        }
-
-        /** The tools (default: an empty registry, the built-ins aside). */
-        public Builder toolRegistry(ToolRegistry toolRegistry) {
-            this.toolRegistry = Objects.requireNonNull(toolRegistry, "toolRegistry");
-            return this;
-        }
-
-        /** Whether to add {@code ask_question} and {@code converse} when missing (default true). */
-        public Builder builtinTools(boolean builtinTools) {
-            this.builtinTools = builtinTools;
-            return this;
-        }
-
-        /** The conversation memory (default: a new {@code ConversationMemory}). */
-        public Builder memory(ConversationMemory memory) {
-            this.memory = Objects.requireNonNull(memory, "memory");
-            return this;
+            super(ToolMode.REACT);
         }
 
         /**
-         * The sections' format, for the answers and the observations (default
-         * {@link MarkdownFormat}). The agent registers {@code thought}, {@code action} and
-         * {@code answer} in it; give each agent its own instance.
+         * Only {@link ToolMode#REACT}: a ReAct agent reads sections.
+         *
+         * @throws IllegalArgumentException for any other mode; use {@link DefaultAgent#builder()}
          */
-        public Builder textFormat(TextFormat textFormat) {
-            this.textFormat = Objects.requireNonNull(textFormat, "textFormat");
-            return this;
-        }
-
-        /** How the model writes tool calls in the action section (default JSON). */
-        public Builder actionFormat(ActionFormat actionFormat) {
-            this.actionFormat = Objects.requireNonNull(actionFormat, "actionFormat");
-            return this;
-        }
-
-        /** How tool outputs that are not strings are written in observations (default JSON). */
-        public Builder outputFormat(OutputFormat outputFormat) {
-            this.outputFormat = Objects.requireNonNull(outputFormat, "outputFormat");
-            return this;
-        }
-
-        /** Model calls per run before it ends {@code max_iterations} (default 25, at least 1). */
-        public Builder maxIterations(int maxIterations) {
-            if (maxIterations < 1) {
-                throw new IllegalArgumentException("maxIterations must be at least 1, got " + maxIterations);
+        @Override
+        public Builder toolMode(ToolMode toolMode) {
+            if (toolMode != ToolMode.REACT) {
+                throw new IllegalArgumentException("a ReActAgent reads ReAct sections; for " + toolMode
+                        + " use DefaultAgent.builder().toolMode(ToolMode." + toolMode + ")");
             }
-            this.maxIterations = maxIterations;
             return this;
         }
 
-        /** Errors in a row before the run ends {@code circuit_breaker} (default 3, at least 1). */
-        public Builder maxConsecutiveErrors(int maxConsecutiveErrors) {
-            if (maxConsecutiveErrors < 1) {
-                throw new IllegalArgumentException("maxConsecutiveErrors must be at least 1, got " + maxConsecutiveErrors);
-            }
-            this.maxConsecutiveErrors = maxConsecutiveErrors;
-            return this;
-        }
-
-        /** How failed model calls are retried (default {@link RetryPolicy#defaults()}). */
-        public Builder retryPolicy(RetryPolicy retryPolicy) {
-            this.retryPolicy = Objects.requireNonNull(retryPolicy, "retryPolicy");
-            return this;
-        }
-
-        /** The thinking tags taken out of the answers before they are parsed. */
-        public Builder streamOptions(StreamOptions streamOptions) {
-            this.streamOptions = Objects.requireNonNull(streamOptions, "streamOptions");
-            return this;
-        }
-
-        /** Adds a listener, told every event of every run. */
-        public Builder listener(AgentListener listener) {
-            this.listeners.add(Objects.requireNonNull(listener, "listener"));
-            return this;
-        }
-
-        /** Where runs go on (default: a new virtual thread each). */
-        public Builder executor(Executor executor) {
-            this.executor = Objects.requireNonNull(executor, "executor");
-            return this;
-        }
-
+        @Override
         public ReActAgent build() {
-            return new ReActAgent(this);
+            return new ReActAgent(new DefaultAgent(new AgentOptions(this, "ReActAgent")));
         }
     }
 }

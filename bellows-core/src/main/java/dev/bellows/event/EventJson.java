@@ -146,6 +146,7 @@ public final class EventJson {
                 json.set("attributes", attributes(e.attributes()));
             }
             case StreamEvent.ToolCallName e -> json.put("tool_name", e.toolName());
+            case StreamEvent.Section e -> json.put("name", e.name()).put("content", e.content());
             case StreamEvent.ToolCallContent e -> json.put("content", e.content());
             case StreamEvent.ToolCallEnd e -> {
                 json.put("content", e.content());

@@ -141,6 +141,27 @@ public sealed interface StreamEvent extends AgentEvent {
     }
 
     /**
+     * A ReAct section of the answer is complete (its heading or open tag, its content and
+     * what ends it have all arrived). Not from the stream processor: a ReAct agent reads the
+     * message text into sections while it streams and emits this in the chunk that completes
+     * the section (the number of chunks when only the end of the stream does).
+     *
+     * @param name    the section's name, lower-case ({@code thought}, {@code action}, {@code answer})
+     * @param content its content, trimmed, never empty
+     */
+    record Section(int chunk, String name, String content) implements StreamEvent {
+        public Section {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(content, "content");
+        }
+
+        @Override
+        public String type() {
+            return "section";
+        }
+    }
+
+    /**
      * The stream ended: the aggregated result.
      *
      * @param message   all message text, concatenated

@@ -23,7 +23,7 @@ import java.util.Objects;
  */
 public final class MarkdownFormat implements TextFormat {
 
-    private static final String HOW_TO_WRITE = "Start each section with a line holding '#', a space and the"
+    static final String HOW_TO_WRITE = "Start each section with a line holding '#', a space and the"
             + " section's name; the section runs until the next such line, and text before the first one"
             + " is ignored.";
 
@@ -47,32 +47,19 @@ public final class MarkdownFormat implements TextFormat {
     @Override
     public Map<String, List<String>> parse(String output) throws TextFormatException {
         Objects.requireNonNull(output, "output");
-        SectionSet expected = sections;
-        SectionCollector collector = new SectionCollector();
-        String current = null;
-        int contentStart = 0;
-        int lineStart = 0;
-        while (lineStart <= output.length()) {
-            int newline = output.indexOf('\n', lineStart);
-            int lineEnd = newline < 0 ? output.length() : newline;
-            String key = headingKey(output, lineStart, lineEnd, expected);
-            if (key != null) {
-                if (current != null) {
-                    collector.add(current, output.substring(contentStart, lineStart));
-                }
-                current = key;
-                contentStart = Math.min(lineEnd + 1, output.length());
-            }
-            lineStart = lineEnd + 1;
-        }
-        if (current != null) {
-            collector.add(current, output.substring(contentStart));
-        }
-        return collector.result(this, expected, HOW_TO_WRITE);
+        SectionReader reader = reader(new SectionListener() { });
+        reader.append(output);
+        return reader.finish();
+    }
+
+    /** Reads as the text streams: a section is complete once the next heading line is. */
+    @Override
+    public SectionReader reader(SectionListener listener) {
+        return new MarkdownSectionReader(this, sections, Objects.requireNonNull(listener, "listener"));
     }
 
     /** The lower-case name if the line is a level-1 heading of a section that counts, else null. */
-    private static String headingKey(String text, int start, int end, SectionSet expected) {
+    static String headingKey(CharSequence text, int start, int end, SectionSet expected) {
         if (end - start < 3 || text.charAt(start) != '#' || !isBlank(text.charAt(start + 1))) {
             return null;
         }

@@ -15,14 +15,15 @@ final class SectionCollector {
     private final Map<String, List<String>> sections = new LinkedHashMap<>();
     private boolean sawEmpty;
 
-    /** Adds the content of one section; {@code key} is the lower-case name. */
-    void add(String key, String content) {
-        String trimmed = content.strip();
+    /** Adds the content of one section; {@code key} is the lower-case name. Returns it trimmed, or null when empty. */
+    String add(String key, CharSequence content) {
+        String trimmed = content.toString().strip();
         if (trimmed.isEmpty()) {
             sawEmpty = true;
-            return;
+            return null;
         }
         sections.computeIfAbsent(key, k -> new ArrayList<>()).add(trimmed);
+        return trimmed;
     }
 
     /** The sections found, or the error {@link FormatTexts#noSection} writes for the model. */

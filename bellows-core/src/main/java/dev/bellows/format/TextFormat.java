@@ -51,6 +51,30 @@ public interface TextFormat {
     Map<String, List<String>> parse(String output) throws TextFormatException;
 
     /**
+     * A reader for one answer that streams: the same result as {@link #parse} of the whole
+     * text, and the listener told of each section the moment it is certain. The default
+     * buffers the text and parses it at the end (a format of your own then reports every
+     * section at the end); {@link MarkdownFormat} and {@link XmlFormat} read as the text comes.
+     */
+    default SectionReader reader(SectionListener listener) {
+        java.util.Objects.requireNonNull(listener, "listener");
+        StringBuilder text = new StringBuilder();
+        return new SectionReader() {
+            @Override
+            public void append(CharSequence more) {
+                text.append(more);
+            }
+
+            @Override
+            public Map<String, List<String>> finish() throws TextFormatException {
+                Map<String, List<String>> sections = parse(text.toString());
+                sections.forEach((name, contents) -> contents.forEach(content -> listener.completed(name, content)));
+                return sections;
+            }
+        };
+    }
+
+    /**
      * Tells the model how to write its answer in this format: the convention, then each
      * registered section with its guidance. Empty when no section is registered.
      */

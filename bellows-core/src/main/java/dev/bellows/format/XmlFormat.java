@@ -23,7 +23,7 @@ import java.util.Objects;
  */
 public final class XmlFormat implements TextFormat {
 
-    private static final String HOW_TO_WRITE = "Put each section between an opening and a closing tag"
+    static final String HOW_TO_WRITE = "Put each section between an opening and a closing tag"
             + " named after it; text outside the tags is ignored.";
 
     private volatile SectionSet sections = SectionSet.EMPTY;
@@ -46,10 +46,15 @@ public final class XmlFormat implements TextFormat {
     @Override
     public Map<String, List<String>> parse(String output) throws TextFormatException {
         Objects.requireNonNull(output, "output");
-        SectionSet expected = sections;
-        SectionCollector collector = new SectionCollector();
-        XmlSectionScanner.scan(output, expected, collector);
-        return collector.result(this, expected, HOW_TO_WRITE);
+        SectionReader reader = reader(new SectionListener() { });
+        reader.append(output);
+        return reader.finish();
+    }
+
+    /** Reads as the text streams: a section is complete once its close tag arrives. */
+    @Override
+    public SectionReader reader(SectionListener listener) {
+        return new XmlSectionScanner(this, sections, Objects.requireNonNull(listener, "listener"));
     }
 
     @Override

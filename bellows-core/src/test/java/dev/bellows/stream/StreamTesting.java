@@ -255,6 +255,7 @@ final class StreamTesting {
             case ToolCallName t -> new ToolCallName(chunk, t.toolName());
             case ToolCallContent t -> new ToolCallContent(chunk, t.content());
             case ToolCallEnd t -> new ToolCallEnd(chunk, t.content(), t.call());
+            case StreamEvent.Section t -> new StreamEvent.Section(chunk, t.name(), t.content());
             case Complete c -> new Complete(chunk, c.message(), c.thinking(), c.toolCalls());
         };
     }
@@ -278,6 +279,7 @@ final class StreamTesting {
             case ToolCallName t -> t.type() + " " + t.toolName();
             case ToolCallContent t -> t.type() + " " + quote(t.content());
             case ToolCallEnd t -> t.type() + " " + call(t.call());
+            case StreamEvent.Section t -> t.type() + " " + t.name() + " " + quote(t.content());
             case Complete c -> c.type() + " " + quote(c.message())
                     + " thinking=[" + c.thinking().stream().map(StreamTesting::thinking).collect(Collectors.joining(", "))
                     + "] tool_calls=[" + c.toolCalls().stream().map(StreamTesting::call).collect(Collectors.joining(", "))

@@ -268,7 +268,9 @@ class ReActAgentTest {
         ScriptedProvider provider = provider("# action\n" + READ_JSON, "# answer\nok");
         List<String> types = events(agent(provider).build().run(TASK)).stream().map(AgentEvent::type)
                 .filter(type -> !type.endsWith("_content")).toList();
-        assertThat(types).containsExactly("loop_start", "iteration_start", "message_start", "message_end",
-                "tool_result", "iteration_start", "message_start", "message_end", "loop_end");
+        // the action's tool name as soon as it is written; each section once complete (here: at the end)
+        assertThat(types).containsExactly("loop_start", "iteration_start", "message_start", "tool_call_name",
+                "message_end", "section", "tool_result", "iteration_start", "message_start", "message_end", "section",
+                "loop_end");
     }
 }

@@ -1,0 +1,211 @@
+package dev.bellows.agent;
+
+import dev.bellows.format.ActionFormat;
+import dev.bellows.format.MarkdownFormat;
+import dev.bellows.format.OutputFormat;
+import dev.bellows.format.TextFormat;
+import dev.bellows.format.XmlFormat;
+import dev.bellows.memory.ConversationMemory;
+import dev.bellows.prompt.ToolCallFormat;
+import dev.bellows.provider.Provider;
+import dev.bellows.provider.RetryPolicy;
+import dev.bellows.stream.StreamOptions;
+import dev.bellows.tool.ToolRegistry;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.Executor;
+
+/**
+ * The one builder of every agent ({@link DefaultAgent#builder()}, {@link ReActAgent#builder()}).
+ * Only {@link #provider} and {@link #model} are required; every setter replaces what was set
+ * before, except {@link #listener}, which adds. Building never changes what was passed in:
+ * the registry, the formats and the memory are used, not modified.
+ *
+ * @param <B> the builder's own type, for chaining
+ * @param <A> the agent it builds
+ */
+public abstract sealed class AgentBuilder<B extends AgentBuilder<B, A>, A extends Agent>
+        permits DefaultAgent.Builder, ReActAgent.Builder {
+
+    /** The default iteration limit, as the CLI's {@code --max-iterations}. */
+    static final int DEFAULT_MAX_ITERATIONS = 25;
+    /** The default limit of consecutive errors, as the CLI's {@code --max-consecutive-errors}. */
+    static final int DEFAULT_MAX_CONSECUTIVE_ERRORS = 3;
+
+    Provider provider;
+    String model;
+    String instructions = "";
+    ToolMode toolMode;
+    ToolRegistry toolRegistry;
+    boolean builtinTools = true;
+    ConversationMemory memory;
+    int maxIterations = DEFAULT_MAX_ITERATIONS;
+    int maxConsecutiveErrors = DEFAULT_MAX_CONSECUTIVE_ERRORS;
+    RetryPolicy retryPolicy = RetryPolicy.defaults();
+    StreamOptions streamOptions = StreamOptions.defaults();
+    ToolCallFormat toolCallFormat = ToolCallFormat.JSON;
+    TextFormat observationFormat = new XmlFormat();
+    boolean chainOfThought = true;
+    TextFormat textFormat;
+    ActionFormat actionFormat = ActionFormat.JSON;
+    OutputFormat outputFormat = OutputFormat.JSON;
+    final List<AgentListener> listeners = new ArrayList<>();
+    Executor executor;
+
+    AgentBuilder(ToolMode toolMode) {
+        this.toolMode = toolMode;
+    }
+
+    @SuppressWarnings("unchecked")
+    private B self() {
+        return (B) this;
+    }
+
+    /** The model API (required). */
+    public B provider(Provider provider) {
+        this.provider = Objects.requireNonNull(provider, "provider");
+        return self();
+    }
+
+    /** The model's name, as the provider knows it (required). */
+    public B model(String model) {
+        this.model = Objects.requireNonNull(model, "model");
+        return self();
+    }
+
+    /** The user's instructions (persona, task rules), first in the system message. */
+    public B instructions(String instructions) {
+        this.instructions = Objects.requireNonNull(instructions, "instructions");
+        return self();
+    }
+
+    /**
+     * The tools. The agent sees them together with the built-in tools the registry lacks
+     * (on server {@code local}, unless {@link #builtinTools(boolean)} says not to); the
+     * registry itself is left as it is, so one registry may serve many agents. Without a
+     * registry a {@link DefaultAgent} is a plain chat.
+     */
+    public B toolRegistry(ToolRegistry toolRegistry) {
+        this.toolRegistry = Objects.requireNonNull(toolRegistry, "toolRegistry");
+        return self();
+    }
+
+    /** Whether the agent offers the built-in tools the registry lacks (default true). */
+    public B builtinTools(boolean builtinTools) {
+        this.builtinTools = builtinTools;
+        return self();
+    }
+
+    /**
+     * How the model calls tools (default: the preset's; {@link ToolMode#TAGS} for
+     * {@link DefaultAgent}, {@link ToolMode#REACT} for {@link ReActAgent}).
+     */
+    public B toolMode(ToolMode toolMode) {
+        this.toolMode = Objects.requireNonNull(toolMode, "toolMode");
+        return self();
+    }
+
+    /**
+     * The conversation memory of the agent's own session, used by {@code run(task)} (default:
+     * a new {@code ConversationMemory} with its default limits). Runs given a {@link Session}
+     * use that session's memory instead.
+     */
+    public B memory(ConversationMemory memory) {
+        this.memory = Objects.requireNonNull(memory, "memory");
+        return self();
+    }
+
+    /** Model calls per run before it ends {@code max_iterations} (default 25, at least 1). */
+    public B maxIterations(int maxIterations) {
+        if (maxIterations < 1) {
+            throw new IllegalArgumentException("maxIterations must be at least 1, got " + maxIterations);
+        }
+        this.maxIterations = maxIterations;
+        return self();
+    }
+
+    /** Errors in a row before the run ends {@code circuit_breaker} (default 3, at least 1). */
+    public B maxConsecutiveErrors(int maxConsecutiveErrors) {
+        if (maxConsecutiveErrors < 1) {
+            throw new IllegalArgumentException("maxConsecutiveErrors must be at least 1, got " + maxConsecutiveErrors);
+        }
+        this.maxConsecutiveErrors = maxConsecutiveErrors;
+        return self();
+    }
+
+    /** How failed model calls are retried (default {@link RetryPolicy#defaults()}). */
+    public B retryPolicy(RetryPolicy retryPolicy) {
+        this.retryPolicy = Objects.requireNonNull(retryPolicy, "retryPolicy");
+        return self();
+    }
+
+    /** The tag names the answers are parsed with (thinking and tool tags), also taught by the prompt. */
+    public B streamOptions(StreamOptions streamOptions) {
+        this.streamOptions = Objects.requireNonNull(streamOptions, "streamOptions");
+        return self();
+    }
+
+    /** Tag mode: the tool-call form the prompt teaches (default JSON in {@code <tool>}); both always parse. */
+    public B toolCallFormat(ToolCallFormat toolCallFormat) {
+        this.toolCallFormat = Objects.requireNonNull(toolCallFormat, "toolCallFormat");
+        return self();
+    }
+
+    /** Tag mode: how observations are written for the model (default {@link XmlFormat}). */
+    public B observationFormat(TextFormat observationFormat) {
+        this.observationFormat = Objects.requireNonNull(observationFormat, "observationFormat");
+        return self();
+    }
+
+    /** Tag mode: whether the prompt asks the model to think in thinking tags first (default true). */
+    public B chainOfThought(boolean chainOfThought) {
+        this.chainOfThought = chainOfThought;
+        return self();
+    }
+
+    /**
+     * ReAct mode: the sections' format, for the answers and the observations (default
+     * {@link MarkdownFormat}). The agent reads with a copy that has {@code thought},
+     * {@code action} and {@code answer} registered; the format given is not changed. A format
+     * of your own (not Markdown or XML) cannot be copied and must have them registered already.
+     */
+    public B textFormat(TextFormat textFormat) {
+        this.textFormat = Objects.requireNonNull(textFormat, "textFormat");
+        return self();
+    }
+
+    /** ReAct mode: how the model writes tool calls in the action section (default JSON). */
+    public B actionFormat(ActionFormat actionFormat) {
+        this.actionFormat = Objects.requireNonNull(actionFormat, "actionFormat");
+        return self();
+    }
+
+    /** ReAct mode: how tool outputs that are not strings are written in observations (default JSON). */
+    public B outputFormat(OutputFormat outputFormat) {
+        this.outputFormat = Objects.requireNonNull(outputFormat, "outputFormat");
+        return self();
+    }
+
+    /** Adds a listener, told every event of every run. */
+    public B listener(AgentListener listener) {
+        this.listeners.add(Objects.requireNonNull(listener, "listener"));
+        return self();
+    }
+
+    /**
+     * Where runs go on (default: a new virtual thread each). A run whose executor rejects it
+     * ends at once with {@code error}.
+     */
+    public B executor(Executor executor) {
+        this.executor = Objects.requireNonNull(executor, "executor");
+        return self();
+    }
+
+    /**
+     * @throws IllegalStateException    when the provider or the model is missing
+     * @throws IllegalArgumentException when a setting cannot be used (a text format of your
+     *                                  own without the ReAct sections)
+     */
+    public abstract A build();
+}

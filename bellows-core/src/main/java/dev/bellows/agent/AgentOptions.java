@@ -1,0 +1,130 @@
+package dev.bellows.agent;
+
+import dev.bellows.format.ActionFormat;
+import dev.bellows.format.MarkdownFormat;
+import dev.bellows.format.OutputFormat;
+import dev.bellows.format.TextFormat;
+import dev.bellows.format.TextSection;
+import dev.bellows.format.XmlFormat;
+import dev.bellows.memory.ConversationMemory;
+import dev.bellows.prompt.ReActPrompts;
+import dev.bellows.prompt.ToolCallFormat;
+import dev.bellows.provider.RetryListener;
+import dev.bellows.provider.RetryingProvider;
+import dev.bellows.stream.StreamOptions;
+import dev.bellows.tool.BuiltinTools;
+import dev.bellows.tool.Tool;
+import java.util.List;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ThreadFactory;
+
+/**
+ * Everything an agent was built with, checked and frozen: the one options object behind every
+ * agent. Nothing the caller passed in is changed: the tools are seen through an
+ * {@link AgentTools} view, and a ReAct text format gets its sections in a copy.
+ */
+final class AgentOptions {
+
+    final RetryingProvider provider;
+    final String model;
+    final String instructions;
+    final ToolMode toolMode;
+    /** The tools with the built-ins, or null for a plain chat. */
+    final AgentTools tools;
+    /** The memory given to the builder, or null. */
+    final ConversationMemory memory;
+    final int maxIterations;
+    final int maxConsecutiveErrors;
+    final StreamOptions streamOptions;
+    final ToolCallFormat toolCallFormat;
+    final TextFormat observationFormat;
+    final boolean chainOfThought;
+    final TextFormat textFormat;
+    final ActionFormat actionFormat;
+    final OutputFormat outputFormat;
+    final List<AgentListener> listeners;
+    final Executor executor;
+
+    AgentOptions(AgentBuilder<?, ?> b, String agentName) {
+        if (b.provider == null) {
+            throw new IllegalStateException("a provider is needed: " + agentName + ".builder().provider(...)");
+        }
+        if (b.model == null || b.model.isBlank()) {
+            throw new IllegalStateException("a model name is needed: " + agentName + ".builder().model(\"gpt-4o-mini\")");
+        }
+        this.provider = b.provider instanceof RetryingProvider retrying
+                ? retrying
+                : new RetryingProvider(b.provider, b.retryPolicy, RetryListener.NONE);
+        this.model = b.model;
+        this.instructions = b.instructions;
+        this.toolMode = b.toolMode;
+        this.memory = b.memory;
+        this.maxIterations = b.maxIterations;
+        this.maxConsecutiveErrors = b.maxConsecutiveErrors;
+        this.streamOptions = b.streamOptions;
+        this.toolCallFormat = b.toolCallFormat;
+        this.observationFormat = b.observationFormat;
+        this.chainOfThought = b.chainOfThought;
+        this.actionFormat = b.actionFormat;
+        this.outputFormat = b.outputFormat;
+        this.listeners = List.copyOf(b.listeners);
+        this.executor = b.executor != null ? b.executor : virtualThreads();
+        List<Tool> builtins = !b.builtinTools ? List.of()
+                : toolMode == ToolMode.REACT
+                        // the answer section replaces task_completion; this loop shows no plan
+                        ? List.of(BuiltinTools.askQuestion(), BuiltinTools.converse())
+                        : BuiltinTools.all();
+        if (b.toolRegistry != null) {
+            this.tools = new AgentTools(b.toolRegistry, builtins);
+        } else if (toolMode == ToolMode.REACT) {
+            this.tools = new AgentTools(new dev.bellows.tool.ToolRegistry(), builtins);
+        } else {
+            this.tools = null;
+        }
+        this.textFormat = toolMode == ToolMode.REACT ? withReActSections(b.textFormat, actionFormat) : b.textFormat;
+    }
+
+    boolean plainChat() {
+        return tools == null;
+    }
+
+    /**
+     * The caller's format with the ReAct sections, in a new instance: the caller's own stays as
+     * it was, so one format may be shared by many agents and threads.
+     */
+    private static TextFormat withReActSections(TextFormat given, ActionFormat actionFormat) {
+        List<TextSection> ours = List.of(
+                new TextSection(ReActPrompts.THOUGHT, "your reasoning about the latest message and what to do next"),
+                new TextSection(ReActPrompts.ACTION,
+                        "the tool calls to make, in " + actionFormat.name() + ", when you need a tool"),
+                new TextSection(ReActPrompts.ANSWER, "the complete answer for the user, only once the task is done"));
+        TextFormat copy = switch (given) {
+            case null -> new MarkdownFormat();
+            case MarkdownFormat m -> new MarkdownFormat();
+            case XmlFormat x -> new XmlFormat();
+            default -> null;
+        };
+        if (copy == null) {
+            // A format of the caller's own cannot be copied: it must come with the sections.
+            List<String> names = given.sections().stream().map(s -> s.name().toLowerCase(java.util.Locale.ROOT)).toList();
+            for (TextSection section : ours) {
+                if (!names.contains(section.name())) {
+                    throw new IllegalArgumentException("the text format " + given.getClass().getName()
+                            + " lacks the section '" + section.name() + "': register thought, action and answer"
+                            + " in it before building the agent (MarkdownFormat and XmlFormat are copied instead)");
+                }
+            }
+            return given;
+        }
+        if (given != null) {
+            given.sections().forEach(copy::registerSection);
+        }
+        ours.forEach(copy::registerSection);
+        return copy;
+    }
+
+    private static Executor virtualThreads() {
+        ThreadFactory threads = Thread.ofVirtual().name("bellows-agent-", 0).factory();
+        return task -> threads.newThread(task).start();
+    }
+}

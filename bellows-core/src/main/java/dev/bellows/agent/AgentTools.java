@@ -1,0 +1,74 @@
+package dev.bellows.agent;
+
+import dev.bellows.tool.RegisteredTool;
+import dev.bellows.tool.SourceFailure;
+import dev.bellows.tool.Tool;
+import dev.bellows.tool.ToolCall;
+import dev.bellows.tool.ToolException;
+import dev.bellows.tool.ToolRegistry;
+import dev.bellows.tool.ToolSource;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The caller's registry as an agent sees it: its tools plus the built-ins it lacks, without
+ * registering anything into it (so many agents, on many threads, may share one registry).
+ * Each {@link #snapshot()} is a new registry built from the caller's as it is now, so an MCP
+ * server refreshed between two model calls shows up in the next one, and an unavailable
+ * server answers with its own reason.
+ */
+final class AgentTools {
+
+    private final ToolRegistry callers;
+    private final List<Tool> builtins;
+
+    AgentTools(ToolRegistry callers, List<Tool> builtins) {
+        this.callers = callers;
+        this.builtins = List.copyOf(builtins);
+    }
+
+    ToolRegistry snapshot() {
+        Map<String, List<Tool>> byServer = new LinkedHashMap<>();
+        callers.serverNames().forEach(name -> byServer.put(name, new ArrayList<>()));
+        for (RegisteredTool tool : callers.tools()) {
+            byServer.computeIfAbsent(tool.serverName(), k -> new ArrayList<>()).add(tool.tool());
+        }
+        Map<String, SourceFailure> failures = new LinkedHashMap<>();
+        callers.sourceFailures().forEach(f -> failures.put(f.serverName(), f));
+        ToolRegistry view = new ToolRegistry();
+        byServer.forEach((server, tools) -> {
+            SourceFailure failure = failures.get(server);
+            if (failure != null) {
+                view.addSource(new Unavailable(failure));
+            } else {
+                tools.forEach(tool -> view.register(server, tool));
+            }
+        });
+        for (Tool tool : builtins) {
+            if (view.find(ToolCall.LOCAL_SERVER, tool.name()).isEmpty()) {
+                view.register(tool);
+            }
+        }
+        return view;
+    }
+
+    /** The caller's unavailable server, failing the same way in the view. */
+    private record Unavailable(SourceFailure failure) implements ToolSource {
+        @Override
+        public String serverName() {
+            return failure.serverName();
+        }
+
+        @Override
+        public List<Tool> tools() throws ToolException {
+            throw new ToolException(failure.reason(), failure.cause());
+        }
+    }
+
+    @Override
+    public String toString() {
+        return callers.toString();
+    }
+}

@@ -1,0 +1,200 @@
+package dev.bellows.agent;
+
+import dev.bellows.event.LoopEndReason;
+import dev.bellows.event.LoopEvent;
+import dev.bellows.format.ToolCallOutcome;
+import dev.bellows.format.ToolChain;
+import dev.bellows.format.ToolChainResult;
+import dev.bellows.memory.ConversationMemory;
+import dev.bellows.plan.Plan;
+import dev.bellows.provider.ChatRequest;
+import dev.bellows.provider.Message;
+import dev.bellows.provider.ProviderException;
+import dev.bellows.tool.LoopBreak;
+import dev.bellows.tool.ToolCall;
+import dev.bellows.tool.ToolRegistry;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * One run: the loop every agent shares (turn bookkeeping, model call, retries, endings,
+ * breaker, cap, plan, memory, events), or a plain chat's single call. What differs between
+ * the ways of calling tools is the {@link Protocol}: the prompts and the {@link AnswerReader}.
+ */
+final class Loop implements Runnable {
+
+    private final AgentOptions options;
+    private final Protocol protocol;
+    private final Session session;
+    private final RunHandle run;
+    private final String task;
+    private int errors;
+    private String lastError = "";
+
+    Loop(AgentOptions options, Protocol protocol, Session session, RunHandle run, String task) {
+        this.options = options;
+        this.protocol = protocol;
+        this.session = session;
+        this.run = run;
+        this.task = task;
+    }
+
+    @Override
+    public void run() {
+        LoopEnds.runBetweenStartAndEnd(run, task, () -> options.plainChat() ? chat() : loop());
+    }
+
+    // --- plain chat ---
+
+    private LoopEvent.LoopEnd chat() {
+        run.emit(new LoopEvent.IterationStart(1));
+        ConversationMemory memory = session.memory();
+        Message user = Message.user(task);
+        List<Message> frame = options.instructions.isBlank()
+                ? List.of(user)
+                : List.of(Message.system(options.instructions), user);
+        List<Message> history = History.within(memory, memory.turns().size(), user, frame, null);
+        AnswerReader.Reading answer;
+        try {
+            answer = call(assemble(frame, history), null);
+        } catch (ProviderException e) {
+            return LoopEnds.failed(run, e);
+        }
+        if (run.isCancelled()) {
+            return LoopEnds.cancelled();
+        }
+        memory.addTurn(List.of(user, answer.assistant()));
+        return new LoopEvent.LoopEnd(LoopEndReason.CONVERSE, answer.text());
+    }
+
+    // --- the agent loop ---
+
+    private LoopEvent.LoopEnd loop() {
+        ConversationMemory memory = session.memory();
+        Message taskMessage = Message.user(task);
+        Message pending = taskMessage;          // the current turn: the task, then observations and reminders
+        boolean pendingInMemory = false;        // the task joins memory with its first answer
+        int runStart = memory.turns().size();
+        for (int iteration = 1; ; iteration++) {
+            if (run.isCancelled()) {
+                return LoopEnds.cancelled();
+            }
+            run.emit(new LoopEvent.IterationStart(iteration));
+            ToolRegistry tools = options.tools.snapshot();
+            List<Message> frame = protocol.frame(tools, pending, session.plan());
+            List<Message> history = History.within(memory, runStart, taskMessage, frame,
+                    pendingInMemory ? pending : null);
+            if (pendingInMemory && !history.isEmpty() && history.getLast().equals(pending)) {
+                history = history.subList(0, history.size() - 1);
+            }
+            AnswerReader.Reading answer;
+            try {
+                answer = call(assemble(frame, history), tools);
+            } catch (ProviderException e) {
+                return LoopEnds.failed(run, e);
+            }
+            if (run.isCancelled()) {
+                return LoopEnds.cancelled();
+            }
+
+            List<Message> turn = new ArrayList<>(3);
+            if (!pendingInMemory) {
+                turn.add(pending);
+            }
+            turn.add(answer.assistant());
+            switch (answer.step()) {
+                case AnswerReader.Step.NoAction none -> {
+                    run.emit(new LoopEvent.NoToolCall(iteration));
+                    error(none.error());
+                    pending = Message.user(none.reply());
+                }
+                case AnswerReader.Step.Finish done -> {
+                    memory.addTurn(turn);
+                    return new LoopEvent.LoopEnd(LoopEndReason.TASK_COMPLETION, done.answer());
+                }
+                case AnswerReader.Step.Unreadable unreadable -> {
+                    // Nothing to run: the decoder's words go back as they are.
+                    for (String message : unreadable.errors()) {
+                        run.emit(new LoopEvent.ToolResultError(null, null, message));
+                        error(message);
+                    }
+                    pending = Message.user(String.join("\n\n", unreadable.errors()));
+                }
+                case AnswerReader.Step.Act act -> {
+                    ToolChain chain = protocol.toolChain(tools);
+                    ToolChainResult result = run.runTools(() -> chain.execute(act.calls(), run::isCancelled));
+                    if (run.isCancelled()) {
+                        return LoopEnds.cancelled();    // the outcomes of an interrupted batch are not reported
+                    }
+                    report(result);
+                    Optional<ToolCallOutcome.Succeeded> breaking = result.loopBreaking();
+                    if (breaking.isPresent()) {
+                        memory.addTurn(turn);
+                        return LoopEnds.loopBreak(breaking.get());
+                    }
+                    pending = Message.user(act.note().isEmpty() ? result.text() : result.text() + "\n\n" + act.note());
+                }
+            }
+            turn.add(pending);
+            memory.addTurn(turn);
+            pendingInMemory = true;
+
+            if (errors >= options.maxConsecutiveErrors) {
+                return LoopEnds.circuitBreaker(errors, lastError);
+            }
+            if (iteration >= options.maxIterations) {
+                return LoopEnds.maxIterations(iteration);
+            }
+        }
+    }
+
+    /** The system message (when the frame has one), the history, then the current turn. */
+    private static List<Message> assemble(List<Message> frame, List<Message> history) {
+        List<Message> messages = new ArrayList<>(frame.size() + history.size());
+        messages.addAll(frame.subList(0, frame.size() - 1));
+        messages.addAll(history);
+        messages.add(frame.getLast());
+        return messages;
+    }
+
+    private AnswerReader.Reading call(List<Message> messages, ToolRegistry tools) throws ProviderException {
+        ChatRequest request = ChatRequest.builder().model(options.model).messages(messages).build();
+        return ModelCall.stream(options.provider, request, run, () -> protocol.reader(run::emit));
+    }
+
+    private void error(String message) {
+        errors++;
+        lastError = message;
+    }
+
+    /** The events of a batch, in call order; each success resets the error count, each failure adds to it. */
+    private void report(ToolChainResult result) {
+        for (ToolCallOutcome outcome : result.outcomes()) {
+            switch (outcome) {
+                case ToolCallOutcome.Succeeded s -> {
+                    errors = 0;
+                    Object output = s.result().output();
+                    String text = output instanceof LoopBreak end ? end.text() : s.text();
+                    run.emit(new LoopEvent.ToolResultEvent(s.call().serverName(), s.call().toolName(),
+                            s.call().arguments(), text));
+                    if (output instanceof Plan plan) {
+                        session.plan(plan);
+                        run.emit(new LoopEvent.PlanUpdate(plan.steps()));
+                    }
+                }
+                case ToolCallOutcome.Failed f -> {
+                    error(f.error());
+                    if (f.call() instanceof ToolCall call) {
+                        run.emit(new LoopEvent.ToolResultError(call.serverName(), call.toolName(), f.error()));
+                    } else {
+                        run.emit(new LoopEvent.ToolResultError(null, null, f.error()));
+                    }
+                }
+                case ToolCallOutcome.Cancelled c -> {
+                    // only when cancelled, which ended the run above
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,76 @@
+package dev.bellows.agent;
+
+import dev.bellows.event.AgentEvent;
+import dev.bellows.event.StreamEvent;
+import dev.bellows.format.ToolChain;
+import dev.bellows.plan.Plan;
+import dev.bellows.prompt.PromptBuilder;
+import dev.bellows.provider.Message;
+import dev.bellows.stream.StreamChunk;
+import dev.bellows.stream.StreamOptions;
+import dev.bellows.tool.ToolRegistry;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/** The tag protocol: tool calls in {@code <tool>} blocks, read by the stream processor as they stream. */
+final class TagProtocol implements Protocol {
+
+    private final AgentOptions options;
+    private final String reminder;
+
+    TagProtocol(AgentOptions options) {
+        this.options = options;
+        this.reminder = prompts(null).noToolCallReminder();
+    }
+
+    private PromptBuilder prompts(ToolRegistry tools) {
+        return PromptBuilder.builder()
+                .instructions(options.instructions)
+                .toolRegistry(tools)
+                .toolCallFormat(options.toolCallFormat)
+                .streamOptions(options.streamOptions)
+                .chainOfThought(options.chainOfThought)
+                .build();
+    }
+
+    @Override
+    public List<Message> frame(ToolRegistry tools, Message pending, Plan plan) {
+        return prompts(tools).build(List.of(), pending, plan, Map.of());
+    }
+
+    @Override
+    public ToolChain toolChain(ToolRegistry tools) {
+        return new ToolChain(tools, options.observationFormat);
+    }
+
+    @Override
+    public AnswerReader reader(Consumer<AgentEvent> emit) {
+        return new TagReader(options.streamOptions, emit, reminder);
+    }
+
+    /** Reads an answer with the stream processor; its tool blocks are the calls. */
+    static final class TagReader implements AnswerReader {
+        private final StreamedAnswer answer;
+        private final String reminder;
+
+        TagReader(StreamOptions streamOptions, Consumer<AgentEvent> emit, String reminder) {
+            this.reminder = reminder;
+            this.answer = new StreamedAnswer(streamOptions, emit, event -> { });
+        }
+
+        @Override
+        public void accept(StreamChunk chunk) {
+            answer.accept(chunk);
+        }
+
+        @Override
+        public Reading finish() {
+            StreamEvent.Complete complete = answer.finish();
+            Step step = complete.toolCalls().isEmpty()
+                    ? new Step.NoAction("the answer called no tool", reminder)
+                    : new Step.Act(complete.toolCalls(), "");
+            return new Reading(answer.assistant(), step, complete.message());
+        }
+    }
+}
