@@ -104,6 +104,7 @@ public final class DefaultAgent implements Agent {
         this.protocol = switch (options.toolMode) {
             case TAGS -> new TagProtocol(options);
             case REACT -> new ReActProtocol(options);
+            case NATIVE -> new NativeProtocol(options);
         };
         this.session = options.memory != null ? new Session(options.memory) : new Session();
     }

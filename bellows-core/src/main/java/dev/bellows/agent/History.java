@@ -34,20 +34,20 @@ final class History {
      * @param runStart the number of turns memory held when this run began (its first turn's index)
      * @param task     this run's task, as its first turn holds it
      * @param frame    the rest of the request: the system message and the current turn as sent
-     * @param pending  the current turn when memory already holds it as the last message of its
-     *                 newest turn (then its tokens are not reserved twice), else null
+     * @param pending  the current turn's messages when memory already holds them as the last
+     *                 messages of its newest turn (then their tokens are not reserved twice), else empty
      * @return the history, oldest first; the loop removes {@code pending} from its end
      */
     static List<Message> within(ConversationMemory memory, int runStart, Message task, List<Message> frame,
-                                Message pending) {
+                                List<Message> pending) {
         int reserve = 0;
         if (memory.maxTokens() != Integer.MAX_VALUE) {
             long tokens = 0;
             for (Message message : frame) {
                 tokens += memory.tokenCount(message);
             }
-            if (pending != null) {
-                tokens -= memory.tokenCount(pending);
+            for (Message message : pending) {
+                tokens -= memory.tokenCount(message);
             }
             reserve = (int) Math.max(0, Math.min(tokens, Integer.MAX_VALUE));
         }

@@ -51,13 +51,12 @@ final class Loop implements Runnable {
         run.emit(new LoopEvent.IterationStart(1));
         ConversationMemory memory = session.memory();
         Message user = Message.user(task);
-        List<Message> frame = options.instructions.isBlank()
-                ? List.of(user)
-                : List.of(Message.system(options.instructions), user);
-        List<Message> history = History.within(memory, memory.turns().size(), user, frame, null);
+        Protocol.Frame frame = new Protocol.Frame(
+                options.instructions.isBlank() ? null : Message.system(options.instructions), List.of(user));
+        List<Message> history = History.within(memory, memory.turns().size(), user, frame.all(), List.of());
         AnswerReader.Reading answer;
         try {
-            answer = call(assemble(frame, history), null);
+            answer = call(frame, history, null);
         } catch (ProviderException e) {
             return LoopEnds.failed(run, e);
         }
@@ -73,7 +72,7 @@ final class Loop implements Runnable {
     private LoopEvent.LoopEnd loop() {
         ConversationMemory memory = session.memory();
         Message taskMessage = Message.user(task);
-        Message pending = taskMessage;          // the current turn: the task, then observations and reminders
+        List<Message> pending = List.of(taskMessage);   // the current turn: the task, then observations and reminders
         boolean pendingInMemory = false;        // the task joins memory with its first answer
         int runStart = memory.turns().size();
         for (int iteration = 1; ; iteration++) {
@@ -82,15 +81,16 @@ final class Loop implements Runnable {
             }
             run.emit(new LoopEvent.IterationStart(iteration));
             ToolRegistry tools = options.tools.snapshot();
-            List<Message> frame = protocol.frame(tools, pending, session.plan());
-            List<Message> history = History.within(memory, runStart, taskMessage, frame,
-                    pendingInMemory ? pending : null);
-            if (pendingInMemory && !history.isEmpty() && history.getLast().equals(pending)) {
-                history = history.subList(0, history.size() - 1);
+            Protocol.Frame frame = protocol.frame(tools, pending, session.plan());
+            List<Message> history = History.within(memory, runStart, taskMessage, frame.all(),
+                    pendingInMemory ? pending : List.of());
+            if (pendingInMemory && history.size() >= pending.size()
+                    && history.subList(history.size() - pending.size(), history.size()).equals(pending)) {
+                history = history.subList(0, history.size() - pending.size());
             }
             AnswerReader.Reading answer;
             try {
-                answer = call(assemble(frame, history), tools);
+                answer = call(frame, history, tools);
             } catch (ProviderException e) {
                 return LoopEnds.failed(run, e);
             }
@@ -98,16 +98,16 @@ final class Loop implements Runnable {
                 return LoopEnds.cancelled();
             }
 
-            List<Message> turn = new ArrayList<>(3);
+            List<Message> turn = new ArrayList<>();
             if (!pendingInMemory) {
-                turn.add(pending);
+                turn.addAll(pending);
             }
             turn.add(answer.assistant());
             switch (answer.step()) {
                 case AnswerReader.Step.NoAction none -> {
                     run.emit(new LoopEvent.NoToolCall(iteration));
                     error(none.error());
-                    pending = Message.user(none.reply());
+                    pending = List.of(Message.user(none.reply()));
                 }
                 case AnswerReader.Step.Finish done -> {
                     memory.addTurn(turn);
@@ -119,7 +119,7 @@ final class Loop implements Runnable {
                         run.emit(new LoopEvent.ToolResultError(null, null, message));
                         error(message);
                     }
-                    pending = Message.user(String.join("\n\n", unreadable.errors()));
+                    pending = List.of(Message.user(String.join("\n\n", unreadable.errors())));
                 }
                 case AnswerReader.Step.Act act -> {
                     ToolChain chain = protocol.toolChain(tools);
@@ -133,10 +133,10 @@ final class Loop implements Runnable {
                         memory.addTurn(turn);
                         return LoopEnds.loopBreak(breaking.get());
                     }
-                    pending = Message.user(act.note().isEmpty() ? result.text() : result.text() + "\n\n" + act.note());
+                    pending = protocol.observation(answer.assistant(), result, act.note());
                 }
             }
-            turn.add(pending);
+            turn.addAll(pending);
             memory.addTurn(turn);
             pendingInMemory = true;
 
@@ -149,18 +149,18 @@ final class Loop implements Runnable {
         }
     }
 
-    /** The system message (when the frame has one), the history, then the current turn. */
-    private static List<Message> assemble(List<Message> frame, List<Message> history) {
-        List<Message> messages = new ArrayList<>(frame.size() + history.size());
-        messages.addAll(frame.subList(0, frame.size() - 1));
+    /** The system message (when there is one), the history, then the current turn. */
+    private AnswerReader.Reading call(Protocol.Frame frame, List<Message> history, ToolRegistry tools)
+            throws ProviderException {
+        List<Message> messages = new ArrayList<>(history.size() + frame.current().size() + 1);
+        if (frame.system() != null) {
+            messages.add(frame.system());
+        }
         messages.addAll(history);
-        messages.add(frame.getLast());
-        return messages;
-    }
-
-    private AnswerReader.Reading call(List<Message> messages, ToolRegistry tools) throws ProviderException {
-        ChatRequest request = ChatRequest.builder().model(options.model).messages(messages).build();
-        return ModelCall.stream(options.provider, request, run, () -> protocol.reader(run::emit));
+        messages.addAll(frame.current());
+        ChatRequest request = ChatRequest.builder().model(options.model).messages(messages)
+                .tools(tools == null ? List.of() : protocol.toolSpecs(tools)).build();
+        return ModelCall.stream(options.provider, request, run, () -> protocol.reader(tools, run::emit));
     }
 
     private void error(String message) {

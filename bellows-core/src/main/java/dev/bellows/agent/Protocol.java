@@ -2,27 +2,58 @@ package dev.bellows.agent;
 
 import dev.bellows.event.AgentEvent;
 import dev.bellows.format.ToolChain;
+import dev.bellows.format.ToolChainResult;
 import dev.bellows.plan.Plan;
 import dev.bellows.provider.Message;
+import dev.bellows.provider.ToolSpec;
 import dev.bellows.tool.ToolRegistry;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * What a way of calling tools ({@link ToolMode}) adds to the one loop: the prompts, how
- * observations are written, and a reader for each answer. Immutable, shared by the runs.
+ * What a way of calling tools ({@link ToolMode}) adds to the one loop: the prompts, the tools
+ * offered in the request, how results go back, and a reader for each answer. Immutable,
+ * shared by the runs.
  */
 interface Protocol {
 
     /**
-     * The request without its history: the system message first, then the current turn as
-     * sent ({@code pending} with whatever the protocol adds, such as the plan).
+     * A request without its history.
+     *
+     * @param system  the system message, or null for none
+     * @param current the current turn as sent
      */
-    List<Message> frame(ToolRegistry tools, Message pending, Plan plan);
+    record Frame(Message system, List<Message> current) {
+        List<Message> all() {
+            List<Message> all = new ArrayList<>(current.size() + 1);
+            if (system != null) {
+                all.add(system);
+            }
+            all.addAll(current);
+            return all;
+        }
+    }
+
+    /** The system message and the current turn ({@code pending} with what the protocol adds, such as the plan). */
+    Frame frame(ToolRegistry tools, List<Message> pending, Plan plan);
+
+    /** The tools offered in the request itself; empty when the prompt describes them. */
+    default List<ToolSpec> toolSpecs(ToolRegistry tools) {
+        return List.of();
+    }
 
     /** How the calls of one iteration run and their observation is written. */
     ToolChain toolChain(ToolRegistry tools);
 
+    /**
+     * What goes back to the model after the calls ran: by default one user message, the
+     * chain's observation followed by {@code note} when there is one.
+     */
+    default List<Message> observation(Message assistant, ToolChainResult result, String note) {
+        return List.of(Message.user(note.isEmpty() ? result.text() : result.text() + "\n\n" + note));
+    }
+
     /** A reader for one answer (one attempt of one model call). */
-    AnswerReader reader(Consumer<AgentEvent> emit);
+    AnswerReader reader(ToolRegistry tools, Consumer<AgentEvent> emit);
 }

@@ -44,8 +44,8 @@ final class ReActProtocol implements Protocol {
     }
 
     @Override
-    public List<Message> frame(ToolRegistry tools, Message pending, Plan plan) {
-        return List.of(prompts(tools).systemMessage(), pending);
+    public Frame frame(ToolRegistry tools, List<Message> pending, Plan plan) {
+        return new Frame(prompts(tools).systemMessage(), pending);
     }
 
     @Override
@@ -54,7 +54,7 @@ final class ReActProtocol implements Protocol {
     }
 
     @Override
-    public AnswerReader reader(Consumer<AgentEvent> emit) {
+    public AnswerReader reader(ToolRegistry tools, Consumer<AgentEvent> emit) {
         return new ReActReader(emit);
     }
 

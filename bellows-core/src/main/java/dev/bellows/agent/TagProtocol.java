@@ -35,8 +35,9 @@ final class TagProtocol implements Protocol {
     }
 
     @Override
-    public List<Message> frame(ToolRegistry tools, Message pending, Plan plan) {
-        return prompts(tools).build(List.of(), pending, plan, Map.of());
+    public Frame frame(ToolRegistry tools, List<Message> pending, Plan plan) {
+        List<Message> messages = prompts(tools).build(List.of(), pending.getFirst(), plan, Map.of());
+        return new Frame(messages.getFirst(), List.of(messages.getLast()));
     }
 
     @Override
@@ -45,7 +46,7 @@ final class TagProtocol implements Protocol {
     }
 
     @Override
-    public AnswerReader reader(Consumer<AgentEvent> emit) {
+    public AnswerReader reader(ToolRegistry tools, Consumer<AgentEvent> emit) {
         return new TagReader(options.streamOptions, emit, reminder);
     }
 

@@ -17,6 +17,7 @@ public final class ChatRequest {
     private final Double topP;
     private final Integer maxTokens;
     private final List<String> stopSequences;
+    private final List<ToolSpec> tools;
 
     private ChatRequest(Builder builder) {
         if (builder.model == null || builder.model.isBlank()) {
@@ -40,6 +41,10 @@ public final class ChatRequest {
         this.topP = builder.topP;
         this.maxTokens = builder.maxTokens;
         this.stopSequences = List.copyOf(builder.stopSequences);
+        this.tools = List.copyOf(builder.tools);
+        if (tools.stream().map(ToolSpec::name).distinct().count() != tools.size()) {
+            throw new IllegalArgumentException("two tools offered natively have the same name");
+        }
     }
 
     public static Builder builder() {
@@ -70,9 +75,17 @@ public final class ChatRequest {
         return stopSequences;
     }
 
+    /**
+     * The tools offered through the API's own tool calling; empty (the default) for the tag
+     * protocol, where the tools are described in the system message instead.
+     */
+    public List<ToolSpec> tools() {
+        return tools;
+    }
+
     /** A builder holding this request's values, to change some of them. */
     public Builder toBuilder() {
-        Builder builder = new Builder().model(model).messages(messages).stopSequences(stopSequences);
+        Builder builder = new Builder().model(model).messages(messages).stopSequences(stopSequences).tools(tools);
         builder.temperature = temperature;
         builder.topP = topP;
         builder.maxTokens = maxTokens;
@@ -85,7 +98,8 @@ public final class ChatRequest {
                 + (temperature != null ? ", temperature=" + temperature : "")
                 + (topP != null ? ", topP=" + topP : "")
                 + (maxTokens != null ? ", maxTokens=" + maxTokens : "")
-                + (stopSequences.isEmpty() ? "" : ", stop=" + stopSequences) + "]";
+                + (stopSequences.isEmpty() ? "" : ", stop=" + stopSequences)
+                + (tools.isEmpty() ? "" : ", tools=" + tools.size()) + "]";
     }
 
     /** Builds a {@link ChatRequest}; {@link #build()} says what is missing or out of range. */
@@ -96,6 +110,7 @@ public final class ChatRequest {
         private Double topP;
         private Integer maxTokens;
         private final List<String> stopSequences = new ArrayList<>();
+        private final List<ToolSpec> tools = new ArrayList<>();
 
         private Builder() {
         }
@@ -137,6 +152,13 @@ public final class ChatRequest {
         public Builder stopSequences(List<String> stopSequences) {
             this.stopSequences.clear();
             stopSequences.forEach(stop -> this.stopSequences.add(Objects.requireNonNull(stop, "stop sequence")));
+            return this;
+        }
+
+        /** Replaces the tools offered natively. */
+        public Builder tools(List<ToolSpec> tools) {
+            this.tools.clear();
+            tools.forEach(tool -> this.tools.add(Objects.requireNonNull(tool, "tool")));
             return this;
         }
 

@@ -4,9 +4,11 @@ package dev.bellows.provider;
 public enum Role {
     SYSTEM,
     USER,
-    ASSISTANT;
+    ASSISTANT,
+    /** A tool's result, answering the assistant's native tool call of {@link Message#toolCallId()}. */
+    TOOL;
 
-    /** The wire name used by the chat APIs ({@code system}, {@code user}, {@code assistant}). */
+    /** The wire name used by the chat APIs ({@code system}, {@code user}, {@code assistant}, {@code tool}). */
     public String wireName() {
         return name().toLowerCase(java.util.Locale.ROOT);
     }

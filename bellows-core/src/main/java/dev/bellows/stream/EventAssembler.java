@@ -103,6 +103,17 @@ final class EventAssembler implements TagScanner.Sink {
         emit(new StreamEvent.MessageEnd(chunk, content));
     }
 
+    /**
+     * A native tool call arrived outside any tag block: like a tool tag, it ends the message
+     * block and provider thinking, and whitespace after it is dropped. Its events are the caller's.
+     */
+    void nativeToolCall() {
+        endProviderThinking();
+        endMessageBlock();
+        heldWhitespace.setLength(0);
+        dropWhitespaceAfterBlock = true;
+    }
+
     // ---- blocks ------------------------------------------------------------------------
 
     @Override

@@ -58,6 +58,14 @@ public final class StreamProcessor {
             if (chunk.type() == ContentType.MESSAGE) {
                 events.endProviderThinking();
                 scanner.scan(text);
+            } else if (chunk.type() == ContentType.TOOL_CALL) {
+                // A native tool call: not text; outside tag blocks it ends the message and thinking.
+                if (!scanner.inBlock()) {
+                    scanner.releaseOpenTagCandidate();
+                    events.nativeToolCall();
+                }
+            } else if (chunk.type() == ContentType.SIGNATURE) {
+                // A thinking block's signature: nothing to read.
             } else if (scanner.inBlock()) {
                 events.deferThinking(text);
             } else {

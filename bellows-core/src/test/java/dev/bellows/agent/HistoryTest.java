@@ -35,7 +35,7 @@ class HistoryTest {
         ConversationMemory memory = ConversationMemory.builder().build();
         addRun(memory, TASK, "", 4);
         Message pending = Message.user("o4");
-        assertThat(contents(History.within(memory, 0, TASK, List.of(SYSTEM, pending), pending)))
+        assertThat(contents(History.within(memory, 0, TASK, List.of(SYSTEM, pending), List.of(pending))))
                 .containsExactly("task", "a1", "o1", "a2", "o2", "a3", "o3", "a4", "o4");
     }
 
@@ -46,7 +46,7 @@ class HistoryTest {
         ConversationMemory memory = memory(51);
         addRun(memory, TASK, "", 4);
         Message pending = Message.user("o4");
-        List<Message> sent = History.within(memory, 0, TASK, List.of(SYSTEM, pending), pending);
+        List<Message> sent = History.within(memory, 0, TASK, List.of(SYSTEM, pending), List.of(pending));
         assertThat(contents(sent)).containsExactly("task", "a2", "o2", "a3", "o3", "a4", "o4");
     }
 
@@ -55,7 +55,7 @@ class HistoryTest {
         ConversationMemory memory = memory(50); // one less: a2's turn no longer fits beside the task
         addRun(memory, TASK, "", 4);
         Message pending = Message.user("o4");
-        List<Message> sent = History.within(memory, 0, TASK, List.of(SYSTEM, pending), pending);
+        List<Message> sent = History.within(memory, 0, TASK, List.of(SYSTEM, pending), List.of(pending));
         assertThat(contents(sent)).containsExactly("task", "a3", "o3", "a4", "o4");
     }
 
@@ -64,7 +64,7 @@ class HistoryTest {
         ConversationMemory memory = memory(1);
         addRun(memory, TASK, "", 3);
         Message pending = Message.user("o3");
-        assertThat(contents(History.within(memory, 0, TASK, List.of(SYSTEM, pending), pending)))
+        assertThat(contents(History.within(memory, 0, TASK, List.of(SYSTEM, pending), List.of(pending))))
                 .containsExactly("task", "a3", "o3");
     }
 
@@ -77,7 +77,7 @@ class HistoryTest {
         addRun(memory, TASK, "", 2);                 // turns 3..4
         Message pending = Message.user("o2");
         // the budget reaches into the old run's last turn [xa3, xo3], which starts with an answer
-        List<Message> sent = History.within(memory, runStart, TASK, List.of(SYSTEM, pending), pending);
+        List<Message> sent = History.within(memory, runStart, TASK, List.of(SYSTEM, pending), List.of(pending));
         assertThat(contents(sent)).containsExactly("task", "a1", "o1", "a2", "o2");
     }
 
@@ -88,11 +88,11 @@ class HistoryTest {
         addRun(memory, oldTask, "x", 3);
         int runStart = memory.turns().size();
         // the task is the current turn, not yet in memory
-        List<Message> sent = History.within(memory, runStart, TASK, List.of(SYSTEM, TASK), null);
+        List<Message> sent = History.within(memory, runStart, TASK, List.of(SYSTEM, TASK), List.of());
         assertThat(sent).isEmpty();
         ConversationMemory roomy = memory(1000);
         addRun(roomy, oldTask, "x", 3);
-        assertThat(contents(History.within(roomy, runStart, TASK, List.of(SYSTEM, TASK), null)))
+        assertThat(contents(History.within(roomy, runStart, TASK, List.of(SYSTEM, TASK), List.of())))
                 .containsExactly("old!", "xa1", "xo1", "xa2", "xo2", "xa3", "xo3");
     }
 }

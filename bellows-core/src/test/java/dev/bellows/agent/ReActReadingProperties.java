@@ -93,7 +93,7 @@ class ReActReadingProperties {
 
     static Outcome read(Protocol protocol, List<String> chunks) {
         List<AgentEvent> events = new ArrayList<>();
-        AnswerReader reader = protocol.reader(events::add);
+        AnswerReader reader = protocol.reader(new dev.bellows.tool.ToolRegistry(), events::add);
         chunks.forEach(chunk -> reader.accept(StreamChunk.message(chunk)));
         return new Outcome(events, reader.finish());
     }

@@ -1,0 +1,224 @@
+package dev.bellows.agent;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.bellows.event.AgentEvent;
+import dev.bellows.event.StreamEvent;
+import dev.bellows.format.ToolCallOutcome;
+import dev.bellows.format.ToolChain;
+import dev.bellows.format.ToolChainResult;
+import dev.bellows.plan.Plan;
+import dev.bellows.prompt.NativePrompts;
+import dev.bellows.provider.Message;
+import dev.bellows.provider.NativeToolCall;
+import dev.bellows.provider.ProviderChunks;
+import dev.bellows.provider.SignedThinking;
+import dev.bellows.provider.ToolSpec;
+import dev.bellows.stream.ContentType;
+import dev.bellows.stream.StreamChunk;
+import dev.bellows.tool.DecodedToolCall;
+import dev.bellows.tool.ToolCall;
+import dev.bellows.tool.ToolCallError;
+import dev.bellows.tool.ToolRegistry;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * Native tool calling: the tools go in the request, the calls come as structured deltas
+ * ({@link ContentType#TOOL_CALL} chunks), each mapped onto the same events as a tool tag:
+ * {@code tool_call_start} when a call begins, {@code tool_call_name} at the first delta that
+ * carries its name, {@code tool_call_content} for each piece of its arguments,
+ * {@code tool_call_end} with the decoded call when the next call begins or the answer ends.
+ * Results go back as one tool message per call. Text and provider thinking go through the
+ * stream processor as in the tag protocol; signed thinking blocks are kept with the answer.
+ */
+final class NativeProtocol implements Protocol {
+
+    /** The name {@code tool_call_start} carries: there is no tag. */
+    static final String BLOCK_NAME = "tool_call";
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final AgentOptions options;
+    private final NativePrompts prompts;
+    private final String reminder;
+
+    NativeProtocol(AgentOptions options) {
+        this.options = options;
+        this.prompts = new NativePrompts(options.instructions);
+        this.reminder = prompts.noToolCallReminder();
+    }
+
+    @Override
+    public Frame frame(ToolRegistry tools, List<Message> pending, Plan plan) {
+        return new Frame(prompts.systemMessage(plan), pending);
+    }
+
+    @Override
+    public List<ToolSpec> toolSpecs(ToolRegistry tools) {
+        return new FunctionNames(tools).specs();
+    }
+
+    @Override
+    public ToolChain toolChain(ToolRegistry tools) {
+        return new ToolChain(tools, options.observationFormat);
+    }
+
+    @Override
+    public List<Message> observation(Message assistant, ToolChainResult result, String note) {
+        List<Message> messages = new ArrayList<>();
+        List<ToolCallOutcome> outcomes = result.outcomes();
+        for (int i = 0; i < outcomes.size(); i++) {
+            messages.add(Message.toolResult(assistant.toolCalls().get(i).id(), outcomes.get(i).text()));
+        }
+        if (!note.isEmpty()) {
+            messages.add(Message.user(note));
+        }
+        return messages;
+    }
+
+    @Override
+    public AnswerReader reader(ToolRegistry tools, Consumer<AgentEvent> emit) {
+        return new NativeReader(new FunctionNames(tools), emit);
+    }
+
+    /** One native call as it arrives. */
+    private static final class Call {
+        String id;
+        String function;
+        final StringBuilder arguments = new StringBuilder();
+        boolean ended;
+    }
+
+    private final class NativeReader implements AnswerReader {
+        private final FunctionNames names;
+        private final Consumer<AgentEvent> emit;
+        private final StreamedAnswer answer;
+        private final List<Call> calls = new ArrayList<>();
+        private final List<SignedThinking> signed = new ArrayList<>();
+        private final StringBuilder thinking = new StringBuilder();   // the provider thinking block being signed
+        private Call open;
+        private int chunk;
+
+        NativeReader(FunctionNames names, Consumer<AgentEvent> emit) {
+            this.names = names;
+            this.emit = emit;
+            this.answer = new StreamedAnswer(options.streamOptions, emit, event -> { });
+        }
+
+        @Override
+        public void accept(StreamChunk streamed) {
+            switch (streamed.type()) {
+                case TOOL_CALL -> {
+                    answer.accept(streamed);    // ends the message block and provider thinking first
+                    delta(ProviderChunks.toolCallDelta(streamed));
+                }
+                case SIGNATURE -> {
+                    signed.add(ProviderChunks.signedThinking(streamed, thinking.toString()));
+                    thinking.setLength(0);
+                    answer.accept(streamed);
+                }
+                case THINKING -> {
+                    thinking.append(streamed.text());
+                    endOpenCall();
+                    answer.accept(streamed);
+                }
+                case MESSAGE -> {
+                    if (!streamed.text().isEmpty()) {
+                        endOpenCall();          // blocks never overlap: text after a call ends it
+                    }
+                    answer.accept(streamed);
+                }
+            }
+            chunk++;
+        }
+
+        private void delta(ProviderChunks.ToolCallDelta delta) {
+            while (calls.size() <= delta.index()) {
+                calls.add(null);
+            }
+            Call call = calls.get(delta.index());
+            if (call == null) {
+                endOpenCall();
+                call = new Call();
+                calls.set(delta.index(), call);
+                open = call;
+                emit.accept(new StreamEvent.ToolCallStart(chunk, BLOCK_NAME,
+                        delta.id() == null ? Map.of() : Map.of("id", delta.id())));
+            }
+            if (call.id == null && delta.id() != null) {
+                call.id = delta.id();
+            }
+            if (call.function == null && delta.name() != null && !delta.name().isEmpty()) {
+                call.function = delta.name();
+                if (call == open) {
+                    emit.accept(new StreamEvent.ToolCallName(chunk, names.resolve(call.function)[1]));
+                }
+            }
+            call.arguments.append(delta.arguments());
+            if (call == open && !delta.arguments().isEmpty()) {
+                emit.accept(new StreamEvent.ToolCallContent(chunk, delta.arguments()));
+            }
+            // A late piece of a call that already ended (the APIs send calls one after another)
+            // still counts for its decoded call, though its events have gone out.
+        }
+
+        private void endOpenCall() {
+            if (open != null && !open.ended) {
+                open.ended = true;
+                emit.accept(new StreamEvent.ToolCallEnd(chunk, open.arguments.toString().strip(), decode(open)));
+            }
+            open = null;
+        }
+
+        @Override
+        public Reading finish() {
+            endOpenCall();
+            StreamEvent.Complete complete = answer.finish();
+            List<DecodedToolCall> decoded = new ArrayList<>();
+            List<NativeToolCall> made = new ArrayList<>();
+            for (int i = 0; i < calls.size(); i++) {
+                Call call = calls.get(i);
+                if (call == null) {
+                    continue;
+                }
+                decoded.add(decode(call));
+                made.add(new NativeToolCall(call.id != null ? call.id : "call_" + i,
+                        call.function != null ? call.function : "", call.arguments.toString()));
+            }
+            Message assistant = Message.assistant(answer.assistant().content(), made, signed);
+            Step step = decoded.isEmpty()
+                    ? new Step.NoAction("the answer called no tool", reminder)
+                    : new Step.Act(decoded, "");
+            return new Reading(assistant, step, complete.message());
+        }
+
+        /** The call with its arguments read as they would be from a tool tag's JSON. */
+        private DecodedToolCall decode(Call call) {
+            String arguments = call.arguments.toString().strip();
+            if (call.function == null) {
+                return new ToolCallError(arguments, "a tool call came without a tool name; call one of the tools"
+                        + " you are given by its name");
+            }
+            String[] tool = names.resolve(call.function);
+            if (arguments.isEmpty()) {
+                return new ToolCall(tool[0], tool[1], JSON.createObjectNode());
+            }
+            try {
+                JsonNode node = JSON.readTree(arguments);
+                if (node instanceof ObjectNode object) {
+                    return new ToolCall(tool[0], tool[1], object);
+                }
+                return new ToolCallError(arguments, "the arguments of your call to " + tool[1] + " are not a JSON"
+                        + " object; send them as one object matching the tool's schema");
+            } catch (JsonProcessingException e) {
+                return new ToolCallError(arguments, "the arguments of your call to " + tool[1] + " are not valid JSON ("
+                        + e.getOriginalMessage() + "); send them as one JSON object matching the tool's schema");
+            }
+        }
+    }
+}
