@@ -70,8 +70,8 @@ final class ProblemReport {
     }
 
     /** One meta-schema error about a tool's schema, for {@link InvalidSchemaException}'s message. */
-    static String describeSchemaError(Error error, JsonNode value) {
-        ProblemReport report = new ProblemReport(value == null ? NODES.nullNode() : value, null);
+    static String describeSchemaError(Error error, JsonNode schema) {
+        ProblemReport report = new ProblemReport(schema, null);
         Found found = report.translate(error);
         return found == null ? "does not satisfy the JSON Schema rules for \"" + error.getKeyword() + "\""
                 : found.message();
@@ -128,8 +128,8 @@ final class ProblemReport {
                 : choices(prefix);
         String expected = choices == null ? "one of the schema's choices"
                 : SchemaSummary.of(NODES.objectNode().set("anyOf", choices), schemaRoot == null ? choices : schemaRoot);
-        if (header != null && branches.isEmpty() && header.getArguments() != null && header.getArguments().length > 0
-                && header.getArguments()[0] instanceof Integer matched && matched > 1) {
+        int matched = number(argument(header, 0), 0);
+        if (header != null && branches.isEmpty() && matched > 1) {
             return List.of(new Found(at, false, "matches " + matched + " of the choices " + expected
                     + "; it must match exactly one"));
         }
@@ -260,7 +260,7 @@ final class ProblemReport {
                     + ", got " + given.size());
             case "uniqueItems" -> repeated(at, given);
             case "required" -> new Found(at.child(error.getProperty()), true, "required but missing");
-            case "dependentRequired", "dependencies" -> dependency(error, at, rule);
+            case "dependentRequired", "dependencies" -> dependency(error, at, given, rule);
             case "additionalProperties", "unevaluatedProperties" -> error.getProperty() == null ? null
                     : new Found(at.child(error.getProperty()), false, unknownProperty(error));
             case "items", "additionalItems", "unevaluatedItems" -> error.getIndex() == null ? null
@@ -269,11 +269,11 @@ final class ProblemReport {
             case "false" -> new Found(at, false, "not allowed here");
             case "not" -> new Found(at, false, "must not be " + shape(rule));
             case "contains", "minContains" -> new Found(at, false, "must contain "
-                    + (argument(error, 0) instanceof Integer n && n != 1 ? "at least " + n + " items" : "an item")
-                    + " that is " + shape(rule));
+                    + (number(argument(error, 0), 1) != 1 ? "at least " + number(argument(error, 0), 1) + " items that are"
+                            : "an item that is") + " " + shape(rule));
             case "maxContains" -> new Found(at, false, "must contain at most "
-                    + (argument(error, 0) instanceof Integer n ? count(n, "item") : "a few items")
-                    + " that are " + shape(rule));
+                    + count(number(argument(error, 0), 0), "item") + " that " + (number(argument(error, 0), 0) == 1
+                            ? "is " : "are ") + shape(rule));
             case "propertyNames" -> error.getProperty() == null ? null
                     : new Found(at.child(error.getProperty()), false, "this property name is not allowed (names must be "
                             + shape(rule) + ")");
@@ -282,18 +282,39 @@ final class ProblemReport {
         };
     }
 
+    /** A count among an error's arguments, which the validator gives as a number or as text. */
+    private static int number(Object argument, int otherwise) {
+        if (argument instanceof Number n) {
+            return n.intValue();
+        }
+        try {
+            return argument == null ? otherwise : Integer.parseInt(argument.toString().strip());
+        } catch (NumberFormatException notANumber) {
+            return otherwise;
+        }
+    }
+
     private static Object argument(Error error, int index) {
+        if (error == null) {
+            return null;
+        }
         Object[] arguments = error.getArguments();
         return arguments != null && arguments.length > index ? arguments[index] : null;
     }
 
-    private Found dependency(Error error, InstancePath at, JsonNode rule) {
-        Object missing = argument(error, 0);
+    /** {@code dependentRequired} (and draft-07's {@code dependencies}): each missing property, at its place. */
+    private Found dependency(Error error, InstancePath at, JsonNode given, JsonNode rule) {
         String present = error.getProperty();
-        if (missing == null || present == null) {
-            return new Found(at, false, "misses a property that \"" + present + "\" requires: " + rule);
+        JsonNode needed = present == null ? null : rule.get(present);
+        if (needed != null && needed.isArray()) {
+            for (JsonNode name : needed) {
+                if (name.isTextual() && !given.has(name.textValue())) {
+                    return new Found(at.child(name.textValue()), true, "required when \"" + present + "\" is given");
+                }
+            }
         }
-        return new Found(at.child(String.valueOf(missing)), true, "required when \"" + present + "\" is given");
+        return new Found(at, false, present == null ? "misses a property another one requires"
+                : "does not satisfy what \"" + present + "\" requires: " + shape(needed == null ? rule : needed));
     }
 
     private static String allowed(JsonNode values) {

@@ -107,6 +107,7 @@ final class SchemaCompiler {
         if (errors.isEmpty()) {
             return;
         }
+        JsonNode document = ValidatorNodes.fromValidator(schema);
         // One problem per place in the schema: the first the meta-schema found there says the most.
         Set<String> places = new LinkedHashSet<>();
         List<String> problems = new ArrayList<>();
@@ -114,9 +115,8 @@ final class SchemaCompiler {
             InstancePath at = InstancePath.of(error.getInstanceLocation());
             String pointer = pointer(at);
             if (places.add(pointer)) {
-                JsonNode value = at.find(ValidatorNodes.fromValidator(schema));
                 problems.add((pointer.isEmpty() ? "at its root" : "at " + pointer) + ": "
-                        + ProblemReport.describeSchemaError(error, value));
+                        + ProblemReport.describeSchemaError(error, document));
             }
         }
         throw new InvalidSchemaException("the tool's JSON Schema is not valid " + name(version) + ": "

@@ -72,22 +72,20 @@ final class SchemaNormalizer {
         return copy;
     }
 
-    /** The version a {@code $schema} names, with or without its trailing {@code #}. */
+    /** The version a {@code $schema} names, with or without its trailing {@code #}, by http or https. */
     static Optional<SpecificationVersion> dialect(String id) {
         String trimmed = id.strip();
-        Optional<SpecificationVersion> exact = SpecificationVersion.fromDialectId(trimmed);
-        if (exact.isPresent()) {
-            return exact;
+        String bare = trimmed.endsWith("#") ? trimmed.substring(0, trimmed.length() - 1) : trimmed;
+        String rest = bare.startsWith("https://") ? bare.substring(8) : bare.startsWith("http://") ? bare.substring(7) : null;
+        List<String> spellings = rest == null ? List.of(trimmed)
+                : List.of(trimmed, "http://" + rest, "http://" + rest + "#", "https://" + rest, "https://" + rest + "#");
+        for (String spelling : spellings) {
+            Optional<SpecificationVersion> known = SpecificationVersion.fromDialectId(spelling);
+            if (known.isPresent()) {
+                return known;
+            }
         }
-        String other = trimmed.endsWith("#") ? trimmed.substring(0, trimmed.length() - 1) : trimmed + "#";
-        Optional<SpecificationVersion> found = SpecificationVersion.fromDialectId(other);
-        if (found.isPresent()) {
-            return found;
-        }
-        // https for http and back: both spellings are common for the drafts.
-        String swapped = trimmed.startsWith("https://") ? "http://" + trimmed.substring(8)
-                : trimmed.startsWith("http://") ? "https://" + trimmed.substring(7) : null;
-        return swapped == null || swapped.equals(trimmed) ? Optional.empty() : dialect(swapped);
+        return Optional.empty();
     }
 
     private void walk(JsonNode schema, String at) {
