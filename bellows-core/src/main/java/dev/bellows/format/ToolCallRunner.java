@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.bellows.format.ToolCallOutcome.Cancelled;
 import dev.bellows.format.ToolCallOutcome.Failed;
 import dev.bellows.format.ToolCallOutcome.Succeeded;
-import dev.bellows.tool.ArgumentValidator;
+import dev.bellows.tool.ArgumentSchema;
 import dev.bellows.tool.Tool;
 import dev.bellows.tool.ToolCall;
 import dev.bellows.tool.ToolContext;
@@ -24,14 +24,15 @@ final class ToolCallRunner {
         this.renderer = renderer;
     }
 
-    ToolCallOutcome run(ToolCall call, Tool tool, BooleanSupplier cancelled) {
+    /** @param schema the tool's input schema, compiled when it was registered */
+    ToolCallOutcome run(ToolCall call, Tool tool, ArgumentSchema schema, BooleanSupplier cancelled) {
         if (cancelled.getAsBoolean() || Thread.currentThread().isInterrupted()) {
             return new Cancelled(call);
         }
         try {
             JsonNode arguments = tool.validatesArguments()
                     ? call.arguments()
-                    : ArgumentValidator.validate(call.toolName(), tool.inputSchema(), call.arguments());
+                    : schema.check(call.toolName(), call.arguments());
             ToolResult<?> result = tool.call(new ToolContext(call.serverName(), call.toolName(), cancelled), arguments);
             // A tool that returns null has nothing to say; treat it like a null output.
             ToolResult<?> nonNull = result == null ? ToolResult.of(null) : result;

@@ -3,6 +3,7 @@ package dev.bellows.format;
 import dev.bellows.format.ToolCallOutcome.Cancelled;
 import dev.bellows.format.ToolCallOutcome.Failed;
 import dev.bellows.format.ToolCallOutcome.Succeeded;
+import dev.bellows.tool.ArgumentSchema;
 import dev.bellows.tool.DecodedToolCall;
 import dev.bellows.tool.Media;
 import dev.bellows.tool.Tool;
@@ -108,25 +109,31 @@ public final class ToolChain {
     }
 
     /** A call with its tool found, or already failed. */
-    private record Step(ToolCall call, Tool tool, Failed failure) {
+    private record Step(ToolCall call, Tool tool, ArgumentSchema schema, Failed failure) {
 
         ToolCallOutcome run(ToolCallRunner runner, BooleanSupplier cancelled) {
-            return failure != null ? failure : runner.run(call, tool, cancelled);
+            return failure != null ? failure : runner.run(call, tool, schema, cancelled);
         }
     }
 
     private Step resolve(DecodedToolCall decoded) {
         return switch (decoded) {
-            case ToolCallError error -> new Step(null, null, new Failed(error, error.error(), null));
+            case ToolCallError error -> new Step(null, null, null, new Failed(error, error.error(), null));
             case ToolCall call -> {
                 try {
-                    yield new Step(call, registry.lookup(call.serverName(), call.toolName()), null);
+                    Tool tool = registry.lookup(call.serverName(), call.toolName());
+                    // Compiled when the tool was registered; a tool the registry no longer holds
+                    // (refreshed away meanwhile) is checked against its schema compiled now.
+                    ArgumentSchema schema = tool.validatesArguments() ? null
+                            : registry.argumentSchema(call.serverName(), call.toolName())
+                                    .orElseGet(() -> ArgumentSchema.compile(tool.inputSchema()));
+                    yield new Step(call, tool, schema, null);
                 } catch (ToolException e) {
                     String message = e.getMessage() == null ? "tool " + call.toolName() + " was not found" : e.getMessage();
-                    yield new Step(call, null, new Failed(call, message, e));
+                    yield new Step(call, null, null, new Failed(call, message, e));
                 } catch (RuntimeException e) {
                     // A tool source that fails while being asked: still an error for the model, not a crash.
-                    yield new Step(call, null, new Failed(call, ToolCallRunner.failure(call, e), e));
+                    yield new Step(call, null, null, new Failed(call, ToolCallRunner.failure(call, e), e));
                 }
             }
         };

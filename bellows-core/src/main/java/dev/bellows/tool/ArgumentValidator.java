@@ -2,6 +2,8 @@ package dev.bellows.tool;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -9,18 +11,11 @@ import java.util.Objects;
  * reaches the model as an error naming the field and what was expected, rather than as a
  * failure deep inside the tool.
  *
- * <p>It reads the schemas {@link JsonSchemas} generates and the usual hand-written and MCP
- * ones: {@code type} (one or several, {@code "null"} included), {@code properties},
- * {@code required}, {@code additionalProperties}, {@code patternProperties}, {@code items}
- * (and tuple {@code prefixItems}), {@code enum}, {@code const}, {@code minimum},
- * {@code maximum}, {@code exclusiveMinimum}, {@code exclusiveMaximum} (numbers, or draft 4's
- * booleans), {@code multipleOf}, {@code minLength}, {@code maxLength}, {@code pattern} (a
- * Java regular expression that must be found somewhere in the string, as JSON Schema says),
- * {@code minItems}, {@code maxItems}, {@code uniqueItems}, {@code allOf}, {@code anyOf},
- * {@code oneOf} (taken as {@code anyOf}: the first schema that matches wins),
- * {@code nullable} (OpenAPI) and {@code $ref} to {@code #/$defs/...}, {@code #/definitions/...}
- * or any other pointer into the schema. Other keywords ({@code format}, {@code not},
- * {@code if}...) are ignored, as are remote {@code $ref}s and patterns Java cannot compile.
+ * <p>The checking is {@link ArgumentSchema}'s: a complete JSON Schema validator (2020-12 by
+ * default, draft-07 and the others by {@code $schema}), where every keyword counts. Code that
+ * checks the same schema many times compiles it once with {@link ArgumentSchema#compile} (the
+ * {@link ToolRegistry} and {@link TypedTool} do); this class keeps the last schemas it
+ * compiled, by content, so that calling it again with the same schema does not compile anew.
  *
  * <p>Slips models commonly make are forgiven where nothing is lost, and the returned copy has
  * them corrected: {@code "3"} or {@code 3.0} for an integer, {@code "2.5"} for a number,
@@ -29,11 +24,21 @@ import java.util.Objects;
  * a string for an array or object, {@code "Celsius"} for the enum value {@code "celsius"} when
  * no other value differs only in case, and {@code null} for an optional property, which is
  * taken as absent. Nothing lossy: {@code "3.5"} for an integer or {@code "yes"} for a boolean
- * is an error.
+ * is an error. A coerced value must pass the whole schema like any other.
  *
  * <p>Every problem is reported, not just the first, so the model fixes them all in one retry.
  */
 public final class ArgumentValidator {
+
+    // Compiling costs far more than checking: schemas seen lately are kept, by content (a
+    // caller's ObjectNode may change, so never by identity). Bounded, and guarded by itself.
+    private static final int CACHED_SCHEMAS = 256;
+    private static final Map<String, ArgumentSchema> COMPILED = new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, ArgumentSchema> eldest) {
+            return size() > CACHED_SCHEMAS;
+        }
+    };
 
     private ArgumentValidator() {
     }
@@ -43,8 +48,9 @@ public final class ArgumentValidator {
      * never changed).
      *
      * @throws InvalidArgumentsException listing every problem, for the model to read
-     * @throws IllegalArgumentException  when the schema itself is broken (a {@code $ref} to
-     *                                   nothing, or to itself without end)
+     * @throws InvalidSchemaException    when the schema itself is broken (a {@code $ref} to
+     *                                   nothing, or to itself without end, a keyword with a
+     *                                   value JSON Schema does not allow)
      */
     public static JsonNode validate(ObjectNode schema, JsonNode arguments) throws InvalidArgumentsException {
         return validate(null, schema, arguments);
@@ -60,12 +66,22 @@ public final class ArgumentValidator {
             throws InvalidArgumentsException {
         Objects.requireNonNull(schema, "schema");
         Objects.requireNonNull(arguments, "arguments");
-        SchemaCheck check = new SchemaCheck(schema);
-        // One copy up front: the check builds new containers but shares leaves with its input.
-        JsonNode result = check.check(schema, arguments.deepCopy(), "");
-        if (!check.problems().isEmpty()) {
-            throw new InvalidArgumentsException(toolName, check.problems(), SchemaSummary.of(schema));
+        return compiled(schema).check(toolName, arguments);
+    }
+
+    /** The schema compiled, from the cache when it was seen lately. */
+    static ArgumentSchema compiled(ObjectNode schema) {
+        String key = schema.toString();
+        synchronized (COMPILED) {
+            ArgumentSchema cached = COMPILED.get(key);
+            if (cached != null) {
+                return cached;
+            }
         }
-        return result;
+        ArgumentSchema compiled = ArgumentSchema.compile(schema); // outside the lock: it may take a while
+        synchronized (COMPILED) {
+            COMPILED.putIfAbsent(key, compiled);
+        }
+        return compiled;
     }
 }

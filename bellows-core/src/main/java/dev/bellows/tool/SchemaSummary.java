@@ -69,7 +69,7 @@ public final class SchemaSummary {
                     return String.join(keyword.equals("allOf") ? "&" : "|", distinct(each));
                 }
             }
-            List<String> types = SchemaCheck.types(schema.get("type"));
+            List<String> types = SchemaTypes.of(schema.get("type"));
             if (types.isEmpty()) {
                 if (schema.has("properties") || schema.has("additionalProperties")) {
                     return object(schema, depth);

@@ -42,6 +42,12 @@ import java.util.regex.Pattern;
  * server is unavailable and why, and {@link #sourceFailures()} reports it so that the CLI can
  * tell the user. Everything else works.
  *
+ * <p>Each tool's input schema is compiled for argument checking when the tool is registered
+ * or listed ({@link ArgumentSchema}), never per call. A local tool whose schema is broken is
+ * refused at {@link #register} with an {@link InvalidSchemaException}; a source's tool whose
+ * schema is broken is left out of {@link #tools()}, a call to it answers with the reason, and
+ * {@link #toolFailures()} reports it; the source's other tools work.
+ *
  * <p>A source that dies later (an MCP server process that exits): its tools keep answering
  * calls with {@link ToolException}s, which reach the model as errors. Whoever notices (the
  * CLI, the MCP module after a reconnect) calls {@link #refresh(String)}, which lists the
@@ -73,7 +79,9 @@ public final class ToolRegistry implements AutoCloseable {
      * One server as a snapshot holds it. {@code source} is null for tools registered directly;
      * {@code failure} is non-null when the source is unavailable (and {@code tools} is empty).
      */
-    private record Server(String name, ToolSource source, Map<String, Tool> tools, SourceFailure failure) {
+    private record Server(String name, ToolSource source, Map<String, Tool> tools,
+                          Map<String, ArgumentSchema> schemas, Map<String, ToolFailure> unusable,
+                          SourceFailure failure) {
 
         boolean available() {
             return failure == null;
@@ -112,6 +120,13 @@ public final class ToolRegistry implements AutoCloseable {
         Objects.requireNonNull(tool, "tool");
         checkServerName(serverName);
         String name = checkToolName(tool.name(), serverName);
+        ArgumentSchema schema;
+        try {
+            schema = argumentSchemaOf(tool);
+        } catch (InvalidSchemaException e) {
+            throw new InvalidSchemaException("tool \"" + name + "\" on server \"" + serverName
+                    + "\" cannot be registered: " + e.getMessage(), e);
+        }
         synchronized (lock) {
             checkOpen();
             Map<String, Server> snapshot = servers;
@@ -125,8 +140,12 @@ public final class ToolRegistry implements AutoCloseable {
                         + "\"; tool names must be unique within a server (rename one, or register it on another server)");
             }
             Map<String, Tool> tools = existing == null ? new LinkedHashMap<>() : new LinkedHashMap<>(existing.tools());
+            Map<String, ArgumentSchema> schemas = existing == null ? new LinkedHashMap<>()
+                    : new LinkedHashMap<>(existing.schemas());
             tools.put(name, tool);
-            publish(new Server(serverName, null, Collections.unmodifiableMap(tools), null));
+            schemas.put(name, schema);
+            publish(new Server(serverName, null, Collections.unmodifiableMap(tools),
+                    Collections.unmodifiableMap(schemas), Map.of(), null));
         }
         return this;
     }
@@ -220,8 +239,34 @@ public final class ToolRegistry implements AutoCloseable {
             if (tool != null) {
                 return tool;
             }
+            ToolFailure unusable = server.unusable().get(toolName);
+            if (unusable != null) {
+                throw new ToolException("tool \"" + toolName + "\" on server \"" + serverName
+                        + "\" cannot be called: " + unusable.reason());
+            }
         }
         throw unknown(snapshot, serverName, toolName);
+    }
+
+    /**
+     * The compiled input schema of a tool, which is what calls are checked against; empty when
+     * the tool does not exist or cannot be called.
+     */
+    public Optional<ArgumentSchema> argumentSchema(String serverName, String toolName) {
+        Objects.requireNonNull(serverName, "serverName");
+        Objects.requireNonNull(toolName, "toolName");
+        Server server = servers.get(serverName);
+        return server == null ? Optional.empty() : Optional.ofNullable(server.schemas().get(toolName));
+    }
+
+    /**
+     * The tools that available sources listed but that cannot be used (their input schema is
+     * broken), in the order their sources were added. They are not in {@link #tools()}.
+     */
+    public List<ToolFailure> toolFailures() {
+        List<ToolFailure> failures = new ArrayList<>();
+        servers.values().forEach(server -> failures.addAll(server.unusable().values()));
+        return List.copyOf(failures);
     }
 
     /** The tool, or empty when it does not exist or its server is unavailable. */
@@ -370,6 +415,8 @@ public final class ToolRegistry implements AutoCloseable {
             return unavailable(serverName, source, "it listed no tools (tools() returned null)", null);
         }
         Map<String, Tool> tools = new LinkedHashMap<>();
+        Map<String, ArgumentSchema> schemas = new LinkedHashMap<>();
+        Map<String, ToolFailure> unusable = new LinkedHashMap<>();
         for (Tool tool : listed) {
             if (tool == null) {
                 return unavailable(serverName, source, "it listed a null tool", null);
@@ -380,15 +427,36 @@ public final class ToolRegistry implements AutoCloseable {
             } catch (RuntimeException e) {
                 return unavailable(serverName, source, "it listed an unusable tool: " + reasonOf(e), e);
             }
-            if (tools.putIfAbsent(name, tool) != null) {
+            if (tools.containsKey(name) || unusable.containsKey(name)) {
                 return unavailable(serverName, source, "it listed the tool \"" + name + "\" twice", null);
             }
+            try {
+                schemas.put(name, argumentSchemaOf(tool));
+                tools.put(name, tool);
+            } catch (InvalidSchemaException e) {
+                unusable.put(name, new ToolFailure(serverName, name, "its input schema is broken: " + e.getMessage()));
+            } catch (RuntimeException e) {
+                unusable.put(name, new ToolFailure(serverName, name, "its input schema cannot be read: " + reasonOf(e)));
+            }
         }
-        return new Server(serverName, source, Collections.unmodifiableMap(tools), null);
+        return new Server(serverName, source, Collections.unmodifiableMap(tools), Collections.unmodifiableMap(schemas),
+                Collections.unmodifiableMap(unusable), null);
     }
 
     private static Server unavailable(String serverName, ToolSource source, String reason, Exception cause) {
-        return new Server(serverName, source, Map.of(), new SourceFailure(serverName, reason, cause));
+        return new Server(serverName, source, Map.of(), Map.of(), Map.of(), new SourceFailure(serverName, reason, cause));
+    }
+
+    /** Compiled once here, so that no call compiles it; a typed tool has compiled its own already. */
+    private static ArgumentSchema argumentSchemaOf(Tool tool) {
+        if (tool instanceof TypedTool<?, ?> typed) {
+            return typed.argumentSchema();
+        }
+        com.fasterxml.jackson.databind.node.ObjectNode schema = tool.inputSchema();
+        if (schema == null) {
+            throw new InvalidSchemaException("the tool has no input schema (inputSchema() returned null)");
+        }
+        return ArgumentSchema.compile(schema);
     }
 
     /** A ToolException's message is written to be read; anything else also says what it was. */

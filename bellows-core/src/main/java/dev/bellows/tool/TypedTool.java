@@ -16,7 +16,7 @@ import java.util.Objects;
 /**
  * A tool whose arguments are a Java record: the schema is generated from the record
  * ({@link JsonSchemas}), the model's arguments are checked against it and coerced where that
- * is lossless ({@link ArgumentValidator}), bound to the record, and handed to a lambda.
+ * is lossless ({@link ArgumentSchema}, compiled once per tool), bound to the record, and handed to a lambda.
  *
  * <pre>{@code
  * enum Unit { celsius, fahrenheit }
@@ -50,6 +50,7 @@ public final class TypedTool<I extends Record, O> implements Tool {
     private final Class<I> argumentsType;
     private final Handler<I, O> handler;
     private final ObjectNode schema;
+    private final ArgumentSchema arguments;
     private final boolean loopBreaking;
     private final boolean parallelSafe;
 
@@ -57,6 +58,7 @@ public final class TypedTool<I extends Record, O> implements Tool {
         this.name = ToolNames.requireValid(builder.name);
         this.argumentsType = Objects.requireNonNull(builder.argumentsType, "argumentsType");
         this.schema = JsonSchemas.forRecord(argumentsType);
+        this.arguments = ArgumentSchema.compile(schema); // once: every call checks against it
         this.description = description(builder.description, argumentsType, name);
         this.handler = Objects.requireNonNull(builder.handler,
                 () -> "tool '" + name + "' has no handler; give one with .handler((context, arguments) -> ...)");
@@ -100,6 +102,11 @@ public final class TypedTool<I extends Record, O> implements Tool {
         return schema.deepCopy();
     }
 
+    /** The schema as compiled for checking arguments; the registry reuses it rather than compiling again. */
+    ArgumentSchema argumentSchema() {
+        return arguments;
+    }
+
     /** The record the arguments bind to. */
     public Class<I> argumentsType() {
         return argumentsType;
@@ -137,13 +144,13 @@ public final class TypedTool<I extends Record, O> implements Tool {
 
     /** The arguments as the record the handler gets. */
     I bind(JsonNode arguments) throws InvalidArgumentsException {
-        JsonNode checked = ArgumentValidator.validate(name, schema, arguments);
+        JsonNode checked = this.arguments.check(name, arguments);
         try {
             return MAPPER.treeToValue(checked, argumentsType);
         } catch (JsonProcessingException e) {
             // The schema let it through, so this is what the schema cannot say: an int out of
             // range, or a record's own constructor refusing the value.
-            throw new InvalidArgumentsException(name, List.of(bindingProblem(e)), SchemaSummary.of(schema));
+            throw new InvalidArgumentsException(name, List.of(bindingProblem(e)), this.arguments.summary());
         }
     }
 

@@ -294,10 +294,21 @@ class ArgumentValidatorTest {
         }
 
         @Test
-        void unknownKeywordsInvalidPatternsAndRemoteRefsAreIgnored() throws Exception {
-            ObjectNode schema = Json.object("{'type':'object','properties':{'a':{'type':'string','format':'email',"
-                    + "'pattern':'(unclosed','x-custom':1},'b':{'$ref':'https://example.com/s.json'}}}");
-            ArgumentValidator.validate(schema, Json.parse("{'a':'not an email','b':[1]}"));
+        void unknownKeywordsUnassertedFormatsAndRemoteRefsAreIgnored() throws Exception {
+            ObjectNode schema = Json.object("{'type':'object','properties':{'a':{'type':'string','format':'hostname',"
+                    + "'x-custom':1},'n':{'type':'integer','format':'int32'},'b':{'$ref':'https://example.com/s.json'}}}");
+            ArgumentValidator.validate(schema, Json.parse("{'a':'not a host name!','n':5,'b':[1]}"));
+        }
+
+        // Stricter than the hand-written checker, which skipped patterns Java could not compile
+        // (and ignored format): a broken schema is now the tool's error, found before any call.
+        @Test
+        void aPatternJavaCannotCompileIsABrokenSchema() {
+            ObjectNode schema = Json.object("{'type':'object','properties':{'a':{'type':'string','pattern':'(unclosed'}}}");
+            assertThatThrownBy(() -> ArgumentValidator.validate(schema, Json.parse("{'a':'x'}")))
+                    .isInstanceOf(InvalidSchemaException.class)
+                    .hasMessage("the tool's JSON Schema has a pattern that is not a regular expression at"
+                            + " /properties/a/pattern: \"(unclosed\" (Unclosed group)");
         }
 
         @Test

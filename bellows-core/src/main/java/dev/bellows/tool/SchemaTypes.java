@@ -1,0 +1,29 @@
+package dev.bellows.tool;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The type names a schema's {@code type} keyword lists: one, several, or none. */
+final class SchemaTypes {
+
+    private SchemaTypes() {
+    }
+
+    /** {@code "integer"} or {@code ["integer", "null"]} as a list; empty for none or anything else. */
+    static List<String> of(JsonNode type) {
+        if (type == null) {
+            return List.of();
+        }
+        if (type.isTextual()) {
+            return List.of(type.textValue());
+        }
+        List<String> types = new ArrayList<>();
+        type.forEach(each -> {
+            if (each.isTextual()) {
+                types.add(each.textValue());
+            }
+        });
+        return types;
+    }
+}
