@@ -72,6 +72,11 @@ final class ParseCommand implements Callable<Integer> {
                     + " (output that only writes the closing tag, as DeepSeek-R1 does).")
     boolean thinkingOpen;
 
+    @Option(names = "--tool-ends-thinking",
+            description = "A tool open tag inside a thinking block ends the thinking and starts the call"
+                    + " (Qwen3-style models call tools without closing their reasoning).")
+    boolean toolEndsThinking;
+
     @Option(names = "--batch",
             description = "Each input line is one whole stream; each output line is its array of events.")
     boolean batch;
@@ -153,7 +158,8 @@ final class ParseCommand implements Callable<Integer> {
      * @throws ParameterException naming the flag, for a tag name {@link StreamOptions} rejects
      */
     StreamOptions streamOptions() {
-        StreamOptions.Builder builder = StreamOptions.builder().thinkingOpen(thinkingOpen);
+        StreamOptions.Builder builder = StreamOptions.builder().thinkingOpen(thinkingOpen)
+                .toolEndsThinking(toolEndsThinking);
         List<String> given = new ArrayList<>();
         if (thinkingTags != null) {
             builder.thinkingTags(tagNames("--thinking-tags", thinkingTags, true));

@@ -165,10 +165,14 @@ final class EventAssembler implements TagScanner.Sink {
         Block ended = block;
         block = null;
         if (ended == Block.TOOL) {
-            DecodedToolCall call = streamEnded
-                    ? new ToolCallError(content, "the tool call is unterminated: the answer ended before </"
-                            + blockName + ">; write the whole call and close it with </" + blockName + ">")
-                    : ToolCallDecoder.decode(content);
+            DecodedToolCall call = ToolCallDecoder.decode(content);
+            if (streamEnded && call instanceof ToolCallError error) {
+                // A stop sequence often swallows the close tag: a complete call still counts
+                // (1.1), and otherwise the model learns both what is missing and what is wrong.
+                call = new ToolCallError(content, "the tool call was never closed: the answer ended before </"
+                        + blockName + ">, and what was written is not a complete call: " + error.error()
+                        + "; write the whole call and close it with </" + blockName + ">");
+            }
             toolCalls.add(call);
             emit(new StreamEvent.ToolCallEnd(chunk, content, call));
         } else {

@@ -37,6 +37,7 @@ public final class StreamOptions {
     private final List<String> thinkingTags;
     private final List<String> toolTags;
     private final boolean thinkingOpen;
+    private final boolean toolEndsThinking;
 
     private StreamOptions(Builder builder) {
         this.thinkingTags = validate("thinking", builder.thinkingTags);
@@ -50,6 +51,7 @@ public final class StreamOptions {
             }
         }
         this.thinkingOpen = builder.thinkingOpen;
+        this.toolEndsThinking = builder.toolEndsThinking;
     }
 
     /** Default tags ({@code thinking}, {@code think}; {@code tool}, {@code tool_call}), not thinking-open. */
@@ -73,15 +75,25 @@ public final class StreamOptions {
         return thinkingOpen;
     }
 
+    /**
+     * Whether a tool open tag inside a tag-opened thinking block ends that block and starts the
+     * tool call ({@code tool-ends-thinking}, for Qwen3-style models that call a tool without
+     * closing their reasoning).
+     */
+    public boolean toolEndsThinking() {
+        return toolEndsThinking;
+    }
+
     /** A builder that starts from these options. */
     public Builder toBuilder() {
-        return new Builder().thinkingTags(thinkingTags).toolTags(toolTags).thinkingOpen(thinkingOpen);
+        return new Builder().thinkingTags(thinkingTags).toolTags(toolTags).thinkingOpen(thinkingOpen)
+                .toolEndsThinking(toolEndsThinking);
     }
 
     @Override
     public String toString() {
         return "StreamOptions[thinkingTags=" + thinkingTags + ", toolTags=" + toolTags
-                + ", thinkingOpen=" + thinkingOpen + "]";
+                + ", thinkingOpen=" + thinkingOpen + ", toolEndsThinking=" + toolEndsThinking + "]";
     }
 
     /**
@@ -123,6 +135,7 @@ public final class StreamOptions {
         private List<String> thinkingTags = DEFAULT_THINKING_TAGS;
         private List<String> toolTags = DEFAULT_TOOL_TAGS;
         private boolean thinkingOpen;
+        private boolean toolEndsThinking;
 
         private Builder() {
         }
@@ -147,6 +160,11 @@ public final class StreamOptions {
 
         public Builder thinkingOpen(boolean thinkingOpen) {
             this.thinkingOpen = thinkingOpen;
+            return this;
+        }
+
+        public Builder toolEndsThinking(boolean toolEndsThinking) {
+            this.toolEndsThinking = toolEndsThinking;
             return this;
         }
 
