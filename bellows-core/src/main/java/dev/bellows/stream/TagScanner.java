@@ -15,7 +15,7 @@ import java.util.Map;
  *
  * <p>Not thread-safe: one scanner per stream.
  */
-final class TagScanner {
+final class TagScanner implements BlockScanner {
 
     /** What the scanner finds, in stream order. Text ranges are only valid during the call. */
     interface Sink {
@@ -101,17 +101,20 @@ final class TagScanner {
     }
 
     /** Starts inside a thinking block that any thinking close tag ends ({@code thinking-open}). */
-    void enterOpenThinkingBlock() {
+    @Override
+    public void enterOpenThinkingBlock() {
         enterBlock(BlockKind.THINKING, thinkingNames);
         redundantOpenAllowed = true;
     }
 
-    boolean inBlock() {
+    @Override
+    public boolean inBlock() {
         return inBlock;
     }
 
     /** Scans one chunk of message text. */
-    void scan(String text) {
+    @Override
+    public void scan(String text) {
         int i = 0;
         int end = text.length();
         while (i < end) {
@@ -128,14 +131,16 @@ final class TagScanner {
     }
 
     /** A pending open-tag candidate becomes plain text (provider-typed thinking arrived). */
-    void releaseOpenTagCandidate() {
+    @Override
+    public void releaseOpenTagCandidate() {
         if (!inBlock && !candidate.isEmpty()) {
             releaseCandidate();
         }
     }
 
     /** End of stream: a pending candidate becomes text. The sink is told nothing else. */
-    void finish() {
+    @Override
+    public void finish() {
         if (!candidate.isEmpty()) {
             releaseCandidate();
         }
