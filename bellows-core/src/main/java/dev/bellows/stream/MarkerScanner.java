@@ -244,7 +244,7 @@ final class MarkerScanner implements BlockScanner {
             }
             i = switch (state) {
                 case MESSAGE -> scanMessage(text, i, end);
-                case THINKING -> scanRun(text, i, end, thinkingSet());
+                case THINKING -> redundantAllowed ? scanThinkingStart(text, i, end) : scanRun(text, i, end, thinkingSet());
                 case SECTION -> scanSection(text, i, end);
                 case TOOL -> dialect.jsonDelimited ? scanJsonBody(text, i, end) : scanRun(text, i, end, toolSet);
                 default -> scanRun(text, i, end, headerSet);
@@ -266,6 +266,27 @@ final class MarkerScanner implements BlockScanner {
             }
         }
         return scanRun(text, i, end, messageSet);
+    }
+
+    /**
+     * The start of the thinking-open block, while a repeated opener may still be consumed: only
+     * whitespace keeps that chance, so the delimiters recognised change at the first other character.
+     */
+    private int scanThinkingStart(CharSequence text, int i, int end) {
+        int j = i;
+        while (j < end && TagScanner.isWhitespace(text.charAt(j))) {
+            j++;
+        }
+        if (j > i) {
+            plain(text, i, j);
+            return j;
+        }
+        MarkerSet set = thinkingSet();
+        if (!forcePlain && set.first.get(text.charAt(i))) {
+            return scanRun(text, i, end, set);
+        }
+        redundantAllowed = false; // content that is not whitespace: from here on, an opener is content
+        return scanRun(text, i, end, thinkingSet());
     }
 
     /** Plain text up to the next possible delimiter, which starts a candidate. */
