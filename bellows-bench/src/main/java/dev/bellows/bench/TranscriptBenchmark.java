@@ -99,7 +99,11 @@ public class TranscriptBenchmark {
     }
 
     static Object process(StreamChunk[] chunks, Blackhole bh) {
-        StreamProcessor processor = new StreamProcessor(StreamOptions.defaults(), bh::consume);
+        return process(chunks, StreamOptions.defaults(), bh);
+    }
+
+    static Object process(StreamChunk[] chunks, StreamOptions options, Blackhole bh) {
+        StreamProcessor processor = new StreamProcessor(options, bh::consume);
         for (StreamChunk chunk : chunks) {
             processor.accept(chunk);
         }

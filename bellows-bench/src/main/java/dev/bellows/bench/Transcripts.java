@@ -148,9 +148,14 @@ public final class Transcripts {
 
     /** Runs a fresh processor (default options) over {@code chunks} once and counts its events. */
     public static Counts count(StreamChunk[] chunks) {
+        return count(chunks, StreamOptions.defaults());
+    }
+
+    /** Runs a fresh processor with {@code options} over {@code chunks} once and counts its events. */
+    public static Counts count(StreamChunk[] chunks, StreamOptions options) {
         Map<String, Long> byType = new TreeMap<>();
         boolean[] unterminated = {false};
-        StreamProcessor processor = new StreamProcessor(StreamOptions.defaults(), event -> {
+        StreamProcessor processor = new StreamProcessor(options, event -> {
             byType.merge(event.type(), 1L, Long::sum);
             if (event instanceof StreamEvent.ToolCallEnd && event.chunk() == chunks.length) {
                 unterminated[0] = true; // a tool call ended by the end of the stream

@@ -6,9 +6,12 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.bellows.event.EventJson;
 import dev.bellows.event.StreamEvent;
+import dev.bellows.stream.Dialect;
+import dev.bellows.stream.ModelProfile;
 import dev.bellows.stream.StreamChunk;
 import dev.bellows.stream.StreamOptions;
 import dev.bellows.stream.StreamProcessor;
+import dev.bellows.stream.ToolSchemas;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.OutputStreamWriter;
@@ -71,6 +74,27 @@ final class ParseCommand implements Callable<Integer> {
             description = "The stream starts inside a thinking block named 'think'"
                     + " (output that only writes the closing tag, as DeepSeek-R1 does).")
     boolean thinkingOpen;
+
+    @Option(names = "--tool-ends-thinking",
+            description = "A tool open tag inside a thinking block ends the thinking and starts the call"
+                    + " (Qwen3-style models call tools without closing their reasoning).")
+    boolean toolEndsThinking;
+
+    @Option(names = "--dialect", paramLabel = "NAME",
+            description = "The model's format of thinking and tool calls: bellows (default; the tags above), hermes,"
+                    + " qwen3_coder, llama3_json, mistral, deepseek_v3, kimi_k2, glm45, minimax_m2, harmony,"
+                    + " kimi_think; or auto, which picks it (and the options the model needs) from --model.")
+    String dialect;
+
+    @Option(names = "--model", paramLabel = "NAME",
+            description = "The model's name, for --dialect auto (e.g. Qwen/Qwen3-8B).")
+    String model;
+
+    @Option(names = "--tools", paramLabel = "FILE",
+            description = "A JSON list of tools, [{\"name\": ..., \"parameters\": {JSON Schema}}] (or OpenAI's"
+                    + " {\"type\": \"function\", \"function\": {...}}): types the text parameters of"
+                    + " qwen3_coder, glm45 and minimax_m2 calls.")
+    java.nio.file.Path tools;
 
     @Option(names = "--batch",
             description = "Each input line is one whole stream; each output line is its array of events.")
@@ -153,7 +177,22 @@ final class ParseCommand implements Callable<Integer> {
      * @throws ParameterException naming the flag, for a tag name {@link StreamOptions} rejects
      */
     StreamOptions streamOptions() {
-        StreamOptions.Builder builder = StreamOptions.builder().thinkingOpen(thinkingOpen);
+        StreamOptions.Builder builder = StreamOptions.builder();
+        Dialect chosen = chooseDialect(builder);
+        if (thinkingOpen) {
+            builder.thinkingOpen(true);
+        }
+        if (toolEndsThinking) {
+            builder.toolEndsThinking(true);
+        }
+        if (tools != null) {
+            builder.toolSchemas(readTools());
+        }
+        if (!chosen.usesTags() && (thinkingTags != null || toolTags != null)) {
+            throw new ParameterException(spec.commandLine(), (thinkingTags != null ? "--thinking-tags" : "--tool-tags")
+                    + ": tag names apply to --dialect bellows only; the " + chosen.name()
+                    + " dialect has its own delimiters");
+        }
         List<String> given = new ArrayList<>();
         if (thinkingTags != null) {
             builder.thinkingTags(tagNames("--thinking-tags", thinkingTags, true));
@@ -168,6 +207,52 @@ final class ParseCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             // Each name is valid on its own (checked above): a name is in both sets.
             throw new ParameterException(spec.commandLine(), String.join(", ", given) + ": " + e.getMessage());
+        }
+    }
+
+    /** The dialect of --dialect (a name, or auto with --model); auto also sets the model's options. */
+    private Dialect chooseDialect(StreamOptions.Builder builder) {
+        if (dialect == null) {
+            if (model != null) {
+                throw new ParameterException(spec.commandLine(), "--model is only used with --dialect auto");
+            }
+            return Dialect.BELLOWS;
+        }
+        if (dialect.strip().equalsIgnoreCase("auto")) {
+            if (model == null || model.isBlank()) {
+                throw new ParameterException(spec.commandLine(),
+                        "--dialect auto: give the model's name with --model NAME, e.g. --model Qwen/Qwen3-8B");
+            }
+            ModelProfile profile = ModelProfile.forModel(model.strip());
+            profile.applyTo(builder);
+            return profile.dialect();
+        }
+        if (model != null) {
+            throw new ParameterException(spec.commandLine(), "--model is only used with --dialect auto");
+        }
+        try {
+            Dialect named = Dialect.named(dialect.strip());
+            builder.dialect(named);
+            return named;
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "--dialect: " + e.getMessage() + ", or auto");
+        }
+    }
+
+    private ToolSchemas readTools() {
+        JsonNode list;
+        try {
+            list = MAPPER.readTree(java.nio.file.Files.readString(tools));
+        } catch (java.nio.file.NoSuchFileException e) {
+            throw new ParameterException(spec.commandLine(), "--tools: no such file: " + tools);
+        } catch (IOException e) {
+            throw new ParameterException(spec.commandLine(), "--tools: " + tools + " is not a readable JSON file: "
+                    + BellowsCommand.oneLine(e.getMessage()));
+        }
+        try {
+            return ToolSchemas.fromJson(list);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "--tools: " + e.getMessage());
         }
     }
 

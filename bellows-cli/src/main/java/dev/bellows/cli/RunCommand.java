@@ -11,6 +11,7 @@ import dev.bellows.openai.OpenAiProvider;
 import dev.bellows.provider.ApiKey;
 import dev.bellows.provider.Provider;
 import dev.bellows.provider.RetryPolicy;
+import dev.bellows.stream.StreamOptions;
 import dev.bellows.tokenizers.TokenCounters;
 import dev.bellows.tool.ToolRegistry;
 import java.nio.file.Files;
@@ -127,6 +128,12 @@ final class RunCommand implements Callable<Integer> {
                     + " sections, actions as JSON).")
     String agent;
 
+    @Option(names = "--dialect", paramLabel = "NAME|auto",
+            description = "The model's own format of thinking and tool calls (see docs/dialects.md): bellows (default),"
+                    + " hermes, qwen3_coder, llama3_json, mistral, deepseek_v3, kimi_k2, glm45, minimax_m2, harmony,"
+                    + " kimi_think, or auto (picked from --model).")
+    String dialect;
+
     @Parameters(paramLabel = "TASK", arity = "1..*",
             description = "The task, the user's message (several words are joined with spaces).")
     List<String> task;
@@ -146,14 +153,16 @@ final class RunCommand implements Callable<Integer> {
     public Integer call() {
         Settings settings;
         Provider chosen;
+        StreamOptions streamOptions;
         try {
             settings = resolve();
+            streamOptions = DialectOption.streamOptions(dialect, settings.model());
             chosen = provider(settings);
         } catch (UsageException e) {
             return usage(e.getMessage());
         }
         try (Provider closing = chosen) {
-            return run(settings, closing, String.join(" ", task));
+            return run(settings, closing, String.join(" ", task), streamOptions);
         }
     }
 
@@ -308,7 +317,7 @@ final class RunCommand implements Callable<Integer> {
 
     // --- running ---
 
-    private int run(Settings settings, Provider chosen, String text) {
+    private int run(Settings settings, Provider chosen, String text, StreamOptions streamOptions) {
         AgentRunner runner = new AgentRunner(root, spec.qualifiedName(), settings.jsonl(), settings.apiKey());
         AgentListener listener = runner.listener();
         RetryPolicy retryPolicy = RetryPolicy.defaults().withMaxRetries(settings.maxRetries());
@@ -328,6 +337,7 @@ final class RunCommand implements Callable<Integer> {
                 : DefaultAgent.builder()
                         .provider(chosen)
                         .model(settings.model())
+                        .streamOptions(streamOptions)
                         .instructions(settings.system())
                         .toolRegistry(new ToolRegistry())
                         .memory(memory)

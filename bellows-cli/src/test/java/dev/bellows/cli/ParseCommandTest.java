@@ -102,10 +102,11 @@ class ParseCommandTest {
     @Test
     void tagFlagsAreParsedIntoStreamOptions() {
         StreamOptions options = optionsOf("parse", "--thinking-tags", "a,b", "--tool-tags", "call, invoke ",
-                "--tool-tags", "run", "--thinking-open");
+                "--tool-tags", "run", "--thinking-open", "--tool-ends-thinking");
         assertThat(options.thinkingTags()).containsExactly("a", "b");
         assertThat(options.toolTags()).containsExactly("call", "invoke", "run");
         assertThat(options.thinkingOpen()).isTrue();
+        assertThat(options.toolEndsThinking()).isTrue();
     }
 
     @Test
@@ -114,6 +115,7 @@ class ParseCommandTest {
         assertThat(options.thinkingTags()).isEqualTo(StreamOptions.defaults().thinkingTags());
         assertThat(options.toolTags()).isEqualTo(StreamOptions.defaults().toolTags());
         assertThat(options.thinkingOpen()).isFalse();
+        assertThat(options.toolEndsThinking()).isFalse();
     }
 
     @Test
@@ -137,7 +139,7 @@ class ParseCommandTest {
         assertThat(run.status()).isZero();
         assertThat(run.err()).isEmpty();
         assertThat(run.out()).startsWith("Usage: bellows parse")
-                .contains("--thinking-tags", "--tool-tags", "--thinking-open", "--batch", "Blank lines",
+                .contains("--thinking-tags", "--tool-tags", "--thinking-open", "--tool-ends-thinking", "--batch", "Blank lines",
                         "Exit status", "2   a bad option");
     }
 

@@ -162,6 +162,17 @@ class ParseEndToEndTest {
     }
 
     @Test
+    void toolEndsThinkingEndsTheReasoningAtAToolTag() {
+        Cli.Run run = Cli.run("{\"content\": \"<think>r<tool_call>{\\\"name\\\": \\\"t\\\"}</tool_call></think>\"}\n",
+                "parse", "--tool-ends-thinking");
+        assertThat(run.status()).isZero();
+        JsonNode complete = last(run);
+        assertThat(complete.get("thinking")).isEqualTo(Cli.json("[{\"name\":\"think\",\"content\":\"r\",\"attributes\":{}}]"));
+        assertThat(complete.get("tool_calls")).isEqualTo(Cli.json("[{\"server_name\":\"local\",\"tool_name\":\"t\",\"arguments\":{}}]"));
+        assertThat(complete.get("message").asText()).isEqualTo("</think>");
+    }
+
+    @Test
     void aBadLineKeepsTheEventsOfTheLinesBeforeIt() {
         Cli.Run run = Cli.run(SIMPLE[0] + "\n\n{\"type\": \"foo\", \"content\": \"\"}\n" + SIMPLE[1] + "\n", "parse");
         assertThat(run.status()).isEqualTo(2);

@@ -42,7 +42,9 @@ final class EventAssembler implements TagScanner.Sink {
     private final StringBuilder blockContent = new StringBuilder();
     private final StringBuilder blockHeldWhitespace = new StringBuilder();
     private int blockFlushed;
-    private final ToolNameSniffer sniffer = new ToolNameSniffer();
+    private final ToolBodyFormat format;
+    private final ToolSchemas schemas;
+    private NameSniffer sniffer;
 
     /** Provider-typed thinking that arrived while a tag-opened block was open. */
     private final StringBuilder deferredThinking = new StringBuilder();
@@ -53,8 +55,10 @@ final class EventAssembler implements TagScanner.Sink {
     /** What kind of block is open: the scanner's two, plus thinking the provider typed. */
     private enum Block { TAG_THINKING, TOOL, PROVIDER_THINKING }
 
-    EventAssembler(StreamListener listener) {
+    EventAssembler(StreamListener listener, ToolBodyFormat format, ToolSchemas schemas) {
         this.listener = listener;
+        this.format = format;
+        this.schemas = schemas;
     }
 
     // ---- message text ------------------------------------------------------------------
@@ -127,8 +131,12 @@ final class EventAssembler implements TagScanner.Sink {
         blockName = name;
         blockAttributes = attributes;
         if (kind == Block.TOOL) {
-            sniffer.reset();
+            sniffer = format.newSniffer(attributes);
             emit(new StreamEvent.ToolCallStart(chunk, name, attributes));
+            String known = format.nameFromAttributes(attributes);
+            if (known != null) { // the delimiter itself named the tool (harmony's header)
+                emit(new StreamEvent.ToolCallName(chunk, known));
+            }
         } else {
             emit(new StreamEvent.ThinkingStart(chunk, name, attributes));
         }
@@ -176,10 +184,15 @@ final class EventAssembler implements TagScanner.Sink {
         Block ended = block;
         block = null;
         if (ended == Block.TOOL) {
-            DecodedToolCall call = streamEnded
-                    ? new ToolCallError(content, "the tool call is unterminated: the answer ended before </"
-                            + blockName + ">; write the whole call and close it with </" + blockName + ">")
-                    : ToolCallDecoder.decode(content);
+            DecodedToolCall call = format.decode(content, blockAttributes, schemas);
+            if (streamEnded && call instanceof ToolCallError error) {
+                // A stop sequence often swallows the close tag: a complete call still counts
+                // (1.1), and otherwise the model learns both what is missing and what is wrong.
+                String close = format.closeHint(blockName);
+                call = new ToolCallError(content, "the tool call was never closed: the answer ended before "
+                        + close + ", and what was written is not a complete call: " + error.error()
+                        + "; write the whole call and close it with " + close);
+            }
             toolCalls.add(call);
             emit(new StreamEvent.ToolCallEnd(chunk, content, call));
         } else {

@@ -37,6 +37,9 @@ public final class StreamOptions {
     private final List<String> thinkingTags;
     private final List<String> toolTags;
     private final boolean thinkingOpen;
+    private final boolean toolEndsThinking;
+    private final Dialect dialect;
+    private final ToolSchemas toolSchemas;
 
     private StreamOptions(Builder builder) {
         this.thinkingTags = validate("thinking", builder.thinkingTags);
@@ -50,6 +53,9 @@ public final class StreamOptions {
             }
         }
         this.thinkingOpen = builder.thinkingOpen;
+        this.toolEndsThinking = builder.toolEndsThinking;
+        this.dialect = builder.dialect;
+        this.toolSchemas = builder.toolSchemas;
     }
 
     /** Default tags ({@code thinking}, {@code think}; {@code tool}, {@code tool_call}), not thinking-open. */
@@ -73,15 +79,40 @@ public final class StreamOptions {
         return thinkingOpen;
     }
 
+    /**
+     * Whether a tool open tag inside a tag-opened thinking block ends that block and starts the
+     * tool call ({@code tool-ends-thinking}, for Qwen3-style models that call a tool without
+     * closing their reasoning).
+     */
+    public boolean toolEndsThinking() {
+        return toolEndsThinking;
+    }
+
+    /**
+     * The model's dialect: its delimiters of thinking and tool blocks and the format of a tool
+     * call's body. {@link Dialect#BELLOWS} (the default) uses the tag names above; the other
+     * dialects have their own fixed delimiters and ignore them.
+     */
+    public Dialect dialect() {
+        return dialect;
+    }
+
+    /** The tools' parameter schemas, which type the text parameters of XML-style dialects. */
+    public ToolSchemas toolSchemas() {
+        return toolSchemas;
+    }
+
     /** A builder that starts from these options. */
     public Builder toBuilder() {
-        return new Builder().thinkingTags(thinkingTags).toolTags(toolTags).thinkingOpen(thinkingOpen);
+        return new Builder().thinkingTags(thinkingTags).toolTags(toolTags).thinkingOpen(thinkingOpen)
+                .toolEndsThinking(toolEndsThinking)
+                .dialect(dialect).toolSchemas(toolSchemas);
     }
 
     @Override
     public String toString() {
         return "StreamOptions[thinkingTags=" + thinkingTags + ", toolTags=" + toolTags
-                + ", thinkingOpen=" + thinkingOpen + "]";
+                + ", thinkingOpen=" + thinkingOpen + ", toolEndsThinking=" + toolEndsThinking + ", dialect=" + dialect + ", toolSchemas=" + toolSchemas + "]";
     }
 
     /**
@@ -123,6 +154,9 @@ public final class StreamOptions {
         private List<String> thinkingTags = DEFAULT_THINKING_TAGS;
         private List<String> toolTags = DEFAULT_TOOL_TAGS;
         private boolean thinkingOpen;
+        private boolean toolEndsThinking;
+        private Dialect dialect = Dialect.BELLOWS;
+        private ToolSchemas toolSchemas = ToolSchemas.none();
 
         private Builder() {
         }
@@ -147,6 +181,21 @@ public final class StreamOptions {
 
         public Builder thinkingOpen(boolean thinkingOpen) {
             this.thinkingOpen = thinkingOpen;
+            return this;
+        }
+
+        public Builder toolEndsThinking(boolean toolEndsThinking) {
+            this.toolEndsThinking = toolEndsThinking;
+            return this;
+        }
+
+        public Builder dialect(Dialect dialect) {
+            this.dialect = Objects.requireNonNull(dialect, "dialect");
+            return this;
+        }
+
+        public Builder toolSchemas(ToolSchemas toolSchemas) {
+            this.toolSchemas = Objects.requireNonNull(toolSchemas, "toolSchemas");
             return this;
         }
 

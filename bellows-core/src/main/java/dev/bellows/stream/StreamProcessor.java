@@ -34,15 +34,17 @@ public final class StreamProcessor {
 
     private final StreamOptions options;
     private final EventAssembler events;
-    private final TagScanner scanner;
+    private final BlockScanner scanner;
     private int chunks;
     private boolean started;
     private boolean finished;
 
     public StreamProcessor(StreamOptions options, StreamListener listener) {
         this.options = Objects.requireNonNull(options, "options");
-        this.events = new EventAssembler(Objects.requireNonNull(listener, "listener"));
-        this.scanner = new TagScanner(options, events);
+        Dialect dialect = options.dialect();
+        this.events = new EventAssembler(Objects.requireNonNull(listener, "listener"), dialect.body,
+                options.toolSchemas());
+        this.scanner = dialect.usesTags() ? new TagScanner(options, events) : new MarkerScanner(dialect, options, events);
     }
 
     /** Processes one chunk, emitting every event it decides before returning. */

@@ -15,7 +15,7 @@ import java.util.Map;
  *
  * <p>Not thread-safe: one scanner per stream.
  */
-final class TagScanner {
+final class TagScanner implements BlockScanner {
 
     /** What the scanner finds, in stream order. Text ranges are only valid during the call. */
     interface Sink {
@@ -53,6 +53,14 @@ final class TagScanner {
     private final int thinkingNameCount;
     private final long allNames;
     private final long thinkingNames;
+    private final long toolNames;
+    /** Contract 1.1: a tool open tag also ends a tag-opened thinking block. */
+    private final boolean toolEndsThinking;
+    /**
+     * Contract 1.1: in the thinking-open block, the first thinking open tag before any
+     * non-whitespace content is consumed (models often repeat the tag their template wrote).
+     */
+    private boolean redundantOpenAllowed;
 
     private boolean inBlock;
     private BlockKind blockKind;
@@ -88,19 +96,25 @@ final class TagScanner {
         this.thinkingNameCount = thinking.size();
         this.allNames = names.length == Long.SIZE ? -1L : (1L << names.length) - 1;
         this.thinkingNames = (1L << thinkingNameCount) - 1;
+        this.toolNames = allNames & ~thinkingNames;
+        this.toolEndsThinking = options.toolEndsThinking();
     }
 
     /** Starts inside a thinking block that any thinking close tag ends ({@code thinking-open}). */
-    void enterOpenThinkingBlock() {
+    @Override
+    public void enterOpenThinkingBlock() {
         enterBlock(BlockKind.THINKING, thinkingNames);
+        redundantOpenAllowed = true;
     }
 
-    boolean inBlock() {
+    @Override
+    public boolean inBlock() {
         return inBlock;
     }
 
     /** Scans one chunk of message text. */
-    void scan(String text) {
+    @Override
+    public void scan(String text) {
         int i = 0;
         int end = text.length();
         while (i < end) {
@@ -117,14 +131,16 @@ final class TagScanner {
     }
 
     /** A pending open-tag candidate becomes plain text (provider-typed thinking arrived). */
-    void releaseOpenTagCandidate() {
+    @Override
+    public void releaseOpenTagCandidate() {
         if (!inBlock && !candidate.isEmpty()) {
             releaseCandidate();
         }
     }
 
     /** End of stream: a pending candidate becomes text. The sink is told nothing else. */
-    void finish() {
+    @Override
+    public void finish() {
         if (!candidate.isEmpty()) {
             releaseCandidate();
         }
@@ -147,6 +163,9 @@ final class TagScanner {
         int lt = text.indexOf('<', from);
         int textEnd = lt < 0 ? end : lt;
         if (textEnd > from) {
+            if (redundantOpenAllowed && !isBlank(text, from, textEnd)) {
+                redundantOpenAllowed = false;
+            }
             sink.blockText(text, from, textEnd);
         }
         if (lt < 0) {
@@ -256,7 +275,14 @@ final class TagScanner {
         switch (phase) {
             case CLOSE_LT:
                 if (c != '/') {
-                    return BREAK;
+                    long open = openTagsInBlock();
+                    if (open == 0) {
+                        return BREAK;
+                    }
+                    // An open tag that means something inside this thinking block (1.1).
+                    phase = OPEN_NAME;
+                    nameMask = open;
+                    return stepOpenTag(c);
                 }
                 phase = CLOSE_NAME;
                 return CONTINUE;
@@ -308,6 +334,14 @@ final class TagScanner {
         return -1;
     }
 
+    /** The open tags recognised inside the current block: only in thinking blocks, by the 1.1 rules. */
+    private long openTagsInBlock() {
+        if (blockKind != BlockKind.THINKING) {
+            return 0;
+        }
+        return (redundantOpenAllowed ? thinkingNames : 0) | (toolEndsThinking ? toolNames : 0);
+    }
+
     private void completeOpenTag() {
         int nameIndex = completedName();
         String name = candidate.substring(1, 1 + nameLength);
@@ -325,8 +359,23 @@ final class TagScanner {
             }
             attributes = TagAttributes.parse(candidate, 1 + nameLength, sectionEnd);
         }
-        candidate.setLength(0);
         BlockKind kind = nameIndex < thinkingNameCount ? BlockKind.THINKING : BlockKind.TOOL;
+        if (inBlock) {
+            if (kind == BlockKind.THINKING) {
+                // The redundant opening tag of the thinking-open block: consumed, unless it is
+                // self-closing, which is plain content.
+                if (selfClosing) {
+                    releaseCandidate();
+                } else {
+                    candidate.setLength(0);
+                }
+                redundantOpenAllowed = false;
+                return;
+            }
+            // tool-ends-thinking: the thinking block ends as if its close tag stood here.
+            completeCloseTag();
+        }
+        candidate.setLength(0);
         sink.blockOpened(kind, name, attributes);
         if (selfClosing) {
             sink.blockClosed();
@@ -338,6 +387,7 @@ final class TagScanner {
     private void completeCloseTag() {
         candidate.setLength(0);
         inBlock = false;
+        redundantOpenAllowed = false;
         blockKind = null;
         sink.blockClosed();
     }
@@ -346,17 +396,28 @@ final class TagScanner {
         inBlock = true;
         blockKind = kind;
         closingNames = closers;
+        redundantOpenAllowed = false;
         inCdata = false;
         cdataOpenMatched = 0;
     }
 
     private void releaseCandidate() {
         if (inBlock) {
+            redundantOpenAllowed = false; // the candidate starts with '<': content that is not whitespace
             sink.blockText(candidate, 0, candidate.length());
         } else {
             sink.messageText(candidate, 0, candidate.length());
         }
         candidate.setLength(0);
+    }
+
+    private static boolean isBlank(CharSequence text, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (!isWhitespace(text.charAt(i))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     static boolean isWhitespace(char c) {

@@ -15,7 +15,7 @@ import java.util.Objects;
  * only the name candidate is buffered, so a long argument costs the same per character as
  * a short one; after the outcome is known ({@link #isDone()}) feeding costs nothing.
  */
-final class ToolNameSniffer {
+final class ToolNameSniffer implements NameSniffer {
 
     /** Where the sniffer is in the block's content. */
     private enum State {
@@ -73,7 +73,8 @@ final class ToolNameSniffer {
      * Scans {@code text[from, to)}. Returns the tool name if it became known within this
      * range (at most once per block), else {@code null}.
      */
-    String feed(CharSequence text, int from, int to) {
+    @Override
+    public String feed(CharSequence text, int from, int to) {
         Objects.checkFromToIndex(from, to, text.length());
         for (int i = from; i < to && state != State.DONE; i++) {
             String name = accept(text.charAt(i));
@@ -85,7 +86,8 @@ final class ToolNameSniffer {
     }
 
     /** True once the outcome is decided (name found, or it can no longer be found): feed() may then be skipped. */
-    boolean isDone() {
+    @Override
+    public boolean isDone() {
         return state == State.DONE;
     }
 

@@ -112,8 +112,9 @@ class ChunkingInvarianceProperties {
 
     @Property(tries = 500)
     void cuttingMessageTextAnywhereGivesTheSameEvents(@ForAll("texts") String text,
-            @ForAll("cuts") List<Integer> cuts, @ForAll boolean thinkingOpen) {
-        StreamOptions options = thinkingOpen ? StreamTesting.thinkingOpen() : StreamOptions.defaults();
+            @ForAll("cuts") List<Integer> cuts, @ForAll boolean thinkingOpen, @ForAll boolean toolEndsThinking) {
+        StreamOptions options = StreamOptions.builder().thinkingOpen(thinkingOpen).toolEndsThinking(toolEndsThinking)
+                .build();
         List<Segment> stream = List.of(new Segment(ContentType.MESSAGE, text));
         assertChunkingInvariant(options, stream, cuts);
     }

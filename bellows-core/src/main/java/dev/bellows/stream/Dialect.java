@@ -1,0 +1,254 @@
+package dev.bellows.stream;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * How a model family writes its reasoning and its tool calls: the delimiters of thinking
+ * blocks and tool blocks, and the format of a tool block's body. The stream processor has one
+ * scanner design for all of them: {@code bellows} (the default) is the contract's XML-like
+ * tags, scanned by the tag scanner; every other dialect is a set of literal delimiters for the
+ * marker scanner plus a body format. Nothing else differs between dialects.
+ *
+ * <p>Names: {@code bellows}, {@code hermes}, {@code qwen3_coder}, {@code llama3_json},
+ * {@code mistral}, {@code deepseek_v3}, {@code kimi_k2}, {@code glm45}, {@code minimax_m2},
+ * {@code harmony}, {@code kimi_think}. docs/dialects.md gives each one's rules and sources.
+ *
+ * <pre>{@code
+ * StreamOptions options = StreamOptions.builder().dialect(Dialect.named("qwen3_coder")).build();
+ * }</pre>
+ */
+public final class Dialect {
+
+    /** A thinking block: its display name and its literal delimiters. */
+    record Thinking(String name, String open, String close) {
+    }
+
+    /** Harmony-style headers: a header starts at one of {@code starts} and ends at {@code end}. */
+    record Headers(List<String> starts, String end, List<String> bodyEnds) {
+    }
+
+    private final String name;
+    final List<Thinking> thinking;
+    /** Opens a tool section that holds calls (null: calls stand alone in the message). */
+    final String sectionOpen;
+    /** Closes the section (null: only text that is not a call ends it). */
+    final String sectionClose;
+    /** Inside a section, starts the next call again (Mistral's repeated [TOOL_CALLS]). */
+    final String sectionRepeat;
+    /** Characters between calls in a section that are dropped and let another call start. */
+    final String separators;
+    /** Characters that close the section, dropped. */
+    final String sectionCloseChars;
+    final String callName;
+    final List<String> callOpen;
+    final List<String> callClose;
+    /** Characters that start a call's body where a call may start in a section (kept in the body). */
+    final String keptStarters;
+    /** Whether identifier characters start a call's body too (Mistral's NAME[ARGS]{...}). */
+    final boolean identifierStartsCall;
+    /** A call without a close delimiter ends where its first JSON object ends. */
+    final boolean jsonDelimited;
+    /** A '{' as the first non-whitespace character of the answer opens a section and a call (Llama 3). */
+    final boolean leadingJsonCall;
+    final Headers headers;
+    final ToolBodyFormat body;
+
+    private Dialect(Builder b) {
+        this.name = b.name;
+        this.thinking = List.copyOf(b.thinking);
+        this.sectionOpen = b.sectionOpen;
+        this.sectionClose = b.sectionClose;
+        this.sectionRepeat = b.sectionRepeat;
+        this.separators = b.separators;
+        this.sectionCloseChars = b.sectionCloseChars;
+        this.callName = b.callName;
+        this.callOpen = List.copyOf(b.callOpen);
+        this.callClose = List.copyOf(b.callClose);
+        this.keptStarters = b.keptStarters;
+        this.identifierStartsCall = b.identifierStartsCall;
+        this.jsonDelimited = b.jsonDelimited;
+        this.leadingJsonCall = b.leadingJsonCall;
+        this.headers = b.headers;
+        this.body = Objects.requireNonNull(b.body, "body");
+    }
+
+    /** The default dialect: the stream contract's tags ({@code <thinking>}, {@code <tool>}, ...). */
+    public static final Dialect BELLOWS = new Builder("bellows").body(JsonOrXmlBody.INSTANCE).build();
+
+    private static final Map<String, Dialect> ALL = new LinkedHashMap<>();
+
+    static {
+        register(BELLOWS);
+        register(new Builder("hermes").thinking("think", "<think>", "</think>")
+                .calls("tool_call", List.of("<tool_call>"), List.of("</tool_call>"))
+                .body(JsonOrXmlBody.INSTANCE).build());
+        register(new Builder("qwen3_coder").thinking("think", "<think>", "</think>")
+                .calls("tool_call", List.of("<tool_call>"), List.of("</tool_call>"))
+                .body(new Qwen3CoderBody()).build());
+        register(new Builder("llama3_json")
+                .section("<|python_tag|>", null).separators(";").keptStarters("{").jsonDelimited()
+                .leadingJsonCall().calls("tool_call", List.of(), List.of())
+                .body(JsonOrXmlBody.BARE_JSON).build());
+        register(new Builder("mistral").thinking("think", "[THINK]", "[/THINK]")
+                .section("[TOOL_CALLS]", null).sectionRepeat("[TOOL_CALLS]").separators("[,").sectionCloseChars("]")
+                .keptStarters("{").identifierStartsCall().jsonDelimited()
+                .calls("tool_call", List.of(), List.of())
+                .body(new MistralBody()).build());
+        register(new Builder("deepseek_v3").thinking("think", "<think>", "</think>")
+                .section("<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>")
+                .calls("tool_call", List.of("<｜tool▁call▁begin｜>"), List.of("<｜tool▁call▁end｜>"))
+                .body(new DeepSeekBody()).build());
+        register(new Builder("kimi_k2").thinking("think", "<think>", "</think>")
+                .section("<|tool_calls_section_begin|>", "<|tool_calls_section_end|>")
+                .calls("tool_call", List.of("<|tool_call_begin|>"), List.of("<|tool_call_end|>"))
+                .body(new KimiK2Body()).build());
+        register(new Builder("glm45").thinking("think", "<think>", "</think>")
+                .calls("tool_call", List.of("<tool_call>"), List.of("</tool_call>"))
+                .body(new Glm45Body()).build());
+        register(new Builder("minimax_m2").thinking("think", "<think>", "</think>")
+                .section("<minimax:tool_call>", "</minimax:tool_call>")
+                .calls("invoke", List.of("<invoke"), List.of("</invoke>"))
+                .body(new MinimaxBody()).build());
+        register(new Builder("harmony")
+                .headers(new Headers(List.of("<|start|>", "<|channel|>"), "<|message|>",
+                        List.of("<|end|>", "<|call|>", "<|return|>")))
+                .calls("tool_call", List.of(), List.of())
+                .body(new HarmonyBody()).build());
+        register(new Builder("kimi_think").thinking("think", "◁think▷", "◁/think▷")
+                .section("<|tool_calls_section_begin|>", "<|tool_calls_section_end|>")
+                .calls("tool_call", List.of("<|tool_call_begin|>"), List.of("<|tool_call_end|>"))
+                .body(new KimiK2Body()).build());
+    }
+
+    private static void register(Dialect dialect) {
+        ALL.put(dialect.name, dialect);
+    }
+
+    /**
+     * The dialect of that name (ASCII case-insensitive).
+     *
+     * @throws IllegalArgumentException listing the known names
+     */
+    public static Dialect named(String name) {
+        Dialect dialect = ALL.get(Objects.requireNonNull(name, "name").toLowerCase(Locale.ROOT));
+        if (dialect == null) {
+            throw new IllegalArgumentException("unknown dialect '" + name + "': use one of " + String.join(", ", names()));
+        }
+        return dialect;
+    }
+
+    /** Every dialect name, {@code bellows} first. */
+    public static List<String> names() {
+        return List.copyOf(ALL.keySet());
+    }
+
+    public String name() {
+        return name;
+    }
+
+    /** Whether this dialect uses the contract's tags (and so the tag options) rather than literal delimiters. */
+    public boolean usesTags() {
+        return this == BELLOWS;
+    }
+
+    @Override
+    public String toString() {
+        return name;
+    }
+
+    /** Builds one dialect; only the registry above uses it. */
+    static final class Builder {
+        private final String name;
+        private final List<Thinking> thinking = new ArrayList<>();
+        private String sectionOpen;
+        private String sectionClose;
+        private String sectionRepeat;
+        private String separators = "";
+        private String sectionCloseChars = "";
+        private String callName = "tool_call";
+        private final List<String> callOpen = new ArrayList<>();
+        private final List<String> callClose = new ArrayList<>();
+        private String keptStarters = "";
+        private boolean identifierStartsCall;
+        private boolean jsonDelimited;
+        private boolean leadingJsonCall;
+        private Headers headers;
+        private ToolBodyFormat body;
+
+        Builder(String name) {
+            this.name = name;
+        }
+
+        Builder thinking(String displayName, String open, String close) {
+            thinking.add(new Thinking(displayName, open, close));
+            return this;
+        }
+
+        Builder section(String open, String close) {
+            this.sectionOpen = open;
+            this.sectionClose = close;
+            return this;
+        }
+
+        Builder sectionRepeat(String marker) {
+            this.sectionRepeat = marker;
+            return this;
+        }
+
+        Builder separators(String chars) {
+            this.separators = chars;
+            return this;
+        }
+
+        Builder sectionCloseChars(String chars) {
+            this.sectionCloseChars = chars;
+            return this;
+        }
+
+        Builder calls(String blockName, List<String> open, List<String> close) {
+            this.callName = blockName;
+            this.callOpen.addAll(open);
+            this.callClose.addAll(close);
+            return this;
+        }
+
+        Builder keptStarters(String chars) {
+            this.keptStarters = chars;
+            return this;
+        }
+
+        Builder identifierStartsCall() {
+            this.identifierStartsCall = true;
+            return this;
+        }
+
+        Builder jsonDelimited() {
+            this.jsonDelimited = true;
+            return this;
+        }
+
+        Builder leadingJsonCall() {
+            this.leadingJsonCall = true;
+            return this;
+        }
+
+        Builder headers(Headers headers) {
+            this.headers = headers;
+            return this;
+        }
+
+        Builder body(ToolBodyFormat body) {
+            this.body = body;
+            return this;
+        }
+
+        Dialect build() {
+            return new Dialect(this);
+        }
+    }
+}

@@ -1,0 +1,620 @@
+package dev.bellows.stream;
+
+import dev.bellows.stream.TagScanner.BlockKind;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The scanner of every dialect other than {@code bellows}: splits message text into plain
+ * text, thinking blocks and tool blocks by the dialect's literal delimiters (case-sensitive,
+ * as the models' tokenizers write them), with the same guarantees as the tag scanner.
+ *
+ * <p>Each state has a set of delimiters it recognises. Plain text runs up to the next
+ * character that can start one of them and is handed on as a range of the chunk; only a
+ * delimiter candidate (a prefix of a delimiter) is held back. When a candidate breaks, its
+ * first character is plain text and the rest is scanned again, so a candidate never costs
+ * more than its length twice, and the output cannot depend on where the chunks were cut.
+ *
+ * <p>States: message text; a thinking block; a tool section (Kimi's, DeepSeek's and
+ * MiniMax's wrappers, Mistral's {@code [TOOL_CALLS]}, Llama's {@code <|python_tag|>}), in
+ * which calls follow each other with only whitespace and separators between them and any
+ * other text ends the section; a tool block, ended by a close delimiter or, for dialects
+ * whose calls are bare JSON, where its first JSON object ends; and a harmony header, which
+ * decides whether the body after it is thinking, a tool call or message text.
+ *
+ * <p>Not thread-safe: one scanner per stream.
+ */
+final class MarkerScanner implements BlockScanner {
+
+    private static final int MESSAGE = 0;
+    private static final int THINKING = 1;
+    private static final int SECTION = 2;
+    private static final int TOOL = 3;
+    private static final int HEADER = 4;
+
+    private static final int THINK_OPEN = 0;
+    private static final int THINK_CLOSE = 1;
+    private static final int SECTION_OPEN = 2;
+    private static final int SECTION_CLOSE = 3;
+    private static final int CALL_OPEN = 4;
+    private static final int CALL_CLOSE = 5;
+    private static final int SECTION_REPEAT = 6;
+    private static final int HEADER_START = 7;
+    private static final int HEADER_END = 8;
+    private static final int BODY_END = 9;
+
+    /** A harmony header longer than this is not a header: it is released as message text. */
+    private static final int MAX_HEADER = 512;
+
+    private record Marker(String text, int action, int index) {
+    }
+
+    /** The delimiters one state recognises, and the characters that can start one. */
+    private static final class MarkerSet {
+        final Marker[] markers;
+        final BitSet first = new BitSet();
+        final long all;
+
+        MarkerSet(List<Marker> list) {
+            Map<String, Marker> unique = new LinkedHashMap<>();
+            for (Marker m : list) {
+                unique.putIfAbsent(m.text(), m);
+            }
+            this.markers = unique.values().toArray(new Marker[0]);
+            if (markers.length > Long.SIZE) {
+                throw new IllegalArgumentException("at most 64 delimiters per state");
+            }
+            for (Marker m : markers) {
+                first.set(m.text().charAt(0));
+            }
+            this.all = markers.length == Long.SIZE ? -1L : (1L << markers.length) - 1;
+        }
+    }
+
+    private final Dialect dialect;
+    private final TagScanner.Sink sink;
+    private final boolean toolEndsThinking;
+
+    private final MarkerSet messageSet;
+    private final MarkerSet sectionSet;
+    private final MarkerSet toolSet;
+    private final MarkerSet headerSet;
+    private final Map<Integer, MarkerSet> thinkingSets = new HashMap<>();
+
+    private int state = MESSAGE;
+    /** The open thinking block's delimiters (index into the dialect's list; -1: a harmony channel). */
+    private int thinkIndex;
+    private boolean inSection;
+    /** In a section: a call may start here (after the opener or a separator, not right after a call). */
+    private boolean expectCall;
+    /** thinking-open: the first thinking opener before non-whitespace content is consumed (1.1). */
+    private boolean redundantAllowed;
+    /** Whether non-whitespace message text was seen (Llama's bare JSON call must come first). */
+    private boolean messageStarted;
+
+    private final StringBuilder candidate = new StringBuilder(32);
+    private MarkerSet candidateSet;
+    private long mask;
+    /** The next character is plain text even if it could start a delimiter (it broke a candidate). */
+    private boolean forcePlain;
+
+    // The end of a bare JSON call: its first object, strings and nesting tracked.
+    private boolean jsonStarted;
+    private int depth;
+    private boolean inString;
+    private boolean escape;
+
+    private final StringBuilder header = new StringBuilder();
+    /**
+     * Whitespace after a call in a section: dropped if another call or the section's close
+     * follows, message text if the section ends because text that is not a call follows.
+     */
+    private final StringBuilder sectionWhitespace = new StringBuilder();
+
+    MarkerScanner(Dialect dialect, StreamOptions options, TagScanner.Sink sink) {
+        this.dialect = dialect;
+        this.sink = sink;
+        this.toolEndsThinking = options.toolEndsThinking();
+
+        List<Marker> message = new ArrayList<>();
+        for (int i = 0; i < dialect.thinking.size(); i++) {
+            message.add(new Marker(dialect.thinking.get(i).open(), THINK_OPEN, i));
+        }
+        addCallStarts(message);
+        Dialect.Headers headers = dialect.headers;
+        if (headers != null) {
+            headers.starts().forEach(s -> message.add(new Marker(s, HEADER_START, 0)));
+            headers.bodyEnds().forEach(s -> message.add(new Marker(s, BODY_END, 0)));
+        }
+        this.messageSet = new MarkerSet(message);
+
+        List<Marker> section = new ArrayList<>();
+        if (dialect.sectionClose != null) {
+            section.add(new Marker(dialect.sectionClose, SECTION_CLOSE, 0));
+        }
+        if (dialect.sectionRepeat != null) {
+            section.add(new Marker(dialect.sectionRepeat, SECTION_REPEAT, 0));
+        }
+        dialect.callOpen.forEach(s -> section.add(new Marker(s, CALL_OPEN, 0)));
+        this.sectionSet = new MarkerSet(section);
+
+        List<Marker> tool = new ArrayList<>();
+        dialect.callClose.forEach(s -> tool.add(new Marker(s, CALL_CLOSE, 0)));
+        if (headers != null) {
+            headers.bodyEnds().forEach(s -> tool.add(new Marker(s, CALL_CLOSE, 0)));
+            headers.starts().forEach(s -> tool.add(new Marker(s, HEADER_START, 0)));
+        }
+        this.toolSet = new MarkerSet(tool);
+
+        List<Marker> head = new ArrayList<>();
+        if (headers != null) {
+            headers.starts().forEach(s -> head.add(new Marker(s, HEADER_START, 0)));
+            head.add(new Marker(headers.end(), HEADER_END, 0));
+        }
+        this.headerSet = new MarkerSet(head);
+    }
+
+    /** Where a tool call can begin: the section opener, or the call openers when calls stand alone. */
+    private void addCallStarts(List<Marker> into) {
+        if (dialect.sectionOpen != null) {
+            into.add(new Marker(dialect.sectionOpen, SECTION_OPEN, 0));
+        } else {
+            dialect.callOpen.forEach(s -> into.add(new Marker(s, CALL_OPEN, 0)));
+        }
+    }
+
+    private MarkerSet thinkingSet() {
+        int key = (thinkIndex + 1) * 4 + (redundantAllowed ? 1 : 0) + (toolEndsThinking ? 2 : 0);
+        MarkerSet set = thinkingSets.get(key);
+        if (set == null) {
+            List<Marker> list = new ArrayList<>();
+            if (thinkIndex >= 0) {
+                list.add(new Marker(dialect.thinking.get(thinkIndex).close(), THINK_CLOSE, thinkIndex));
+            } else if (dialect.headers != null) {
+                dialect.headers.bodyEnds().forEach(s -> list.add(new Marker(s, THINK_CLOSE, 0)));
+                dialect.headers.starts().forEach(s -> list.add(new Marker(s, HEADER_START, 0)));
+            }
+            if (redundantAllowed) {
+                for (int i = 0; i < dialect.thinking.size(); i++) {
+                    list.add(new Marker(dialect.thinking.get(i).open(), THINK_OPEN, i));
+                }
+            }
+            if (toolEndsThinking) {
+                addCallStarts(list);
+            }
+            set = new MarkerSet(list);
+            thinkingSets.put(key, set);
+        }
+        return set;
+    }
+
+    // ---- BlockScanner --------------------------------------------------------------------
+
+    @Override
+    public void enterOpenThinkingBlock() {
+        state = THINKING;
+        thinkIndex = dialect.thinking.isEmpty() ? -1 : 0;
+        redundantAllowed = !dialect.thinking.isEmpty();
+    }
+
+    @Override
+    public boolean inBlock() {
+        return state == THINKING || state == TOOL;
+    }
+
+    @Override
+    public void scan(String text) {
+        run(text, 0, text.length());
+    }
+
+    @Override
+    public void releaseOpenTagCandidate() {
+        if (!inBlock()) {
+            while (!candidate.isEmpty()) {
+                release();
+            }
+        }
+    }
+
+    @Override
+    public void finish() {
+        while (!candidate.isEmpty()) {
+            release();
+        }
+        if (state == HEADER) { // an unfinished header is what the model wrote: message text
+            state = MESSAGE;
+            String text = header.toString();
+            header.setLength(0);
+            messageText(text, 0, text.length());
+        }
+    }
+
+    // ---- scanning ------------------------------------------------------------------------
+
+    private void run(CharSequence text, int from, int end) {
+        int i = from;
+        while (i < end) {
+            if (!candidate.isEmpty()) {
+                i = continueCandidate(text, i, end);
+                continue;
+            }
+            i = switch (state) {
+                case MESSAGE -> scanMessage(text, i, end);
+                case THINKING -> redundantAllowed ? scanThinkingStart(text, i, end) : scanRun(text, i, end, thinkingSet());
+                case SECTION -> scanSection(text, i, end);
+                case TOOL -> dialect.jsonDelimited ? scanJsonBody(text, i, end) : scanRun(text, i, end, toolSet);
+                default -> scanRun(text, i, end, headerSet);
+            };
+        }
+    }
+
+    private int scanMessage(CharSequence text, int i, int end) {
+        if (dialect.leadingJsonCall && !messageStarted && !forcePlain) {
+            char c = text.charAt(i);
+            if (c == '{') { // Llama 3 answers a call with nothing but its JSON
+                inSection = true;
+                openCall();
+                return i;
+            }
+            if (TagScanner.isWhitespace(c)) {
+                messageText(text, i, i + 1);
+                return i + 1;
+            }
+        }
+        return scanRun(text, i, end, messageSet);
+    }
+
+    /**
+     * The start of the thinking-open block, while a repeated opener may still be consumed: only
+     * whitespace keeps that chance, so the delimiters recognised change at the first other character.
+     */
+    private int scanThinkingStart(CharSequence text, int i, int end) {
+        int j = i;
+        while (j < end && TagScanner.isWhitespace(text.charAt(j))) {
+            j++;
+        }
+        if (j > i) {
+            plain(text, i, j);
+            return j;
+        }
+        MarkerSet set = thinkingSet();
+        if (!forcePlain && set.first.get(text.charAt(i))) {
+            return scanRun(text, i, end, set);
+        }
+        redundantAllowed = false; // content that is not whitespace: from here on, an opener is content
+        return scanRun(text, i, end, thinkingSet());
+    }
+
+    /** Plain text up to the next possible delimiter, which starts a candidate. */
+    private int scanRun(CharSequence text, int i, int end, MarkerSet set) {
+        int j = i;
+        if (forcePlain) {
+            forcePlain = false;
+            j++;
+        }
+        while (j < end && !set.first.get(text.charAt(j))) {
+            j++;
+        }
+        if (j > i) {
+            plain(text, i, j);
+        }
+        if (j == end) {
+            return end;
+        }
+        candidateSet = set;
+        mask = set.all;
+        int verdict = step(text.charAt(j));
+        if (verdict >= 0) {
+            complete(set.markers[verdict]);
+        }
+        return j + 1;
+    }
+
+    /** One character between calls of a section. */
+    private int scanSection(CharSequence text, int i, int end) {
+        char c = text.charAt(i);
+        boolean plainOnly = forcePlain;
+        forcePlain = false;
+        if (!plainOnly && sectionSet.first.get(c)) {
+            return scanRun(text, i, end, sectionSet);
+        }
+        if (TagScanner.isWhitespace(c)) {
+            sectionWhitespace.append(c);
+            return i + 1;
+        }
+        if (dialect.separators.indexOf(c) >= 0) {
+            expectCall = true;
+            sectionWhitespace.setLength(0);
+            return i + 1;
+        }
+        if (dialect.sectionCloseChars.indexOf(c) >= 0) {
+            closeSection();
+            return i + 1;
+        }
+        if (expectCall && (dialect.keptStarters.indexOf(c) >= 0
+                || (dialect.identifierStartsCall && (Character.isLetter(c) || c == '_')))) {
+            openCall(); // the character is the first of the body
+            return i;
+        }
+        // Anything else is not a call: the section is over and this is message text again,
+        // with the whitespace before it.
+        String held = sectionWhitespace.toString();
+        closeSection();
+        if (!held.isEmpty()) {
+            messageText(held, 0, held.length());
+        }
+        forcePlain = plainOnly;
+        return i;
+    }
+
+    /** A bare JSON call ends where its first object ends. */
+    private int scanJsonBody(CharSequence text, int i, int end) {
+        forcePlain = false;
+        int j = i;
+        boolean ended = false;
+        while (j < end && !ended) {
+            ended = track(text.charAt(j));
+            j++;
+        }
+        sink.blockText(text, i, j);
+        if (ended) {
+            closeCall();
+        }
+        return j;
+    }
+
+    private boolean track(char c) {
+        if (!jsonStarted) {
+            if (c == '{') {
+                jsonStarted = true;
+                depth = 1;
+            }
+            return false;
+        }
+        if (inString) {
+            if (escape) {
+                escape = false;
+            } else if (c == '\\') {
+                escape = true;
+            } else if (c == '"') {
+                inString = false;
+            }
+            return false;
+        }
+        switch (c) {
+            case '"' -> inString = true;
+            case '{', '[' -> depth++;
+            case '}', ']' -> {
+                return --depth == 0;
+            }
+            default -> { }
+        }
+        return false;
+    }
+
+    private void plain(CharSequence text, int from, int to) {
+        switch (state) {
+            case MESSAGE -> messageText(text, from, to);
+            case THINKING -> {
+                if (redundantAllowed && !isBlank(text, from, to)) {
+                    redundantAllowed = false;
+                }
+                sink.blockText(text, from, to);
+            }
+            case TOOL -> sink.blockText(text, from, to);
+            case HEADER -> {
+                header.append(text, from, to);
+                if (header.length() > MAX_HEADER) {
+                    state = MESSAGE;
+                    String released = header.toString();
+                    header.setLength(0);
+                    messageText(released, 0, released.length());
+                }
+            }
+            default -> throw new IllegalStateException("plain text in state " + state);
+        }
+    }
+
+    private void messageText(CharSequence text, int from, int to) {
+        if (!messageStarted && !isBlank(text, from, to)) {
+            messageStarted = true;
+        }
+        sink.messageText(text, from, to);
+    }
+
+    // ---- candidates ----------------------------------------------------------------------
+
+    private static final int BREAK = -2;
+    private static final int MORE = -1;
+
+    private int continueCandidate(CharSequence text, int i, int end) {
+        while (i < end) {
+            int verdict = step(text.charAt(i));
+            if (verdict == BREAK) {
+                release();
+                return i; // the breaking character is scanned afresh
+            }
+            i++;
+            if (verdict >= 0) {
+                complete(candidateSet.markers[verdict]);
+                return i;
+            }
+        }
+        return i;
+    }
+
+    /** Narrows the candidate to the delimiters that continue with {@code c}. */
+    private int step(char c) {
+        int length = candidate.length();
+        long kept = 0;
+        long m = mask;
+        int completed = MORE;
+        while (m != 0) {
+            int n = Long.numberOfTrailingZeros(m);
+            m &= m - 1;
+            String text = candidateSet.markers[n].text();
+            if (text.length() > length && text.charAt(length) == c) {
+                kept |= 1L << n;
+                if (text.length() == length + 1) {
+                    completed = n;
+                }
+            }
+        }
+        if (kept == 0) {
+            return BREAK;
+        }
+        mask = kept;
+        candidate.append(c);
+        if (completed >= 0) {
+            candidate.setLength(0);
+        }
+        return completed;
+    }
+
+    /** The candidate is not a delimiter: its first character is plain, the rest is scanned again. */
+    private void release() {
+        String held = candidate.toString();
+        candidate.setLength(0);
+        forcePlain = true;
+        run(held, 0, held.length());
+    }
+
+    // ---- delimiters ----------------------------------------------------------------------
+
+    private void complete(Marker marker) {
+        switch (marker.action()) {
+            case THINK_OPEN -> {
+                if (state == THINKING) { // the redundant opener of the thinking-open block
+                    redundantAllowed = false;
+                    return;
+                }
+                thinkIndex = marker.index();
+                redundantAllowed = false;
+                sink.blockOpened(BlockKind.THINKING, dialect.thinking.get(thinkIndex).name(), Map.of());
+                state = THINKING;
+            }
+            case THINK_CLOSE -> {
+                sink.blockClosed();
+                state = MESSAGE;
+            }
+            case SECTION_OPEN -> {
+                endThinkingForTool();
+                state = SECTION;
+                inSection = true;
+                expectCall = true;
+            }
+            case SECTION_REPEAT -> {
+                expectCall = true;
+                sectionWhitespace.setLength(0);
+            }
+            case SECTION_CLOSE -> closeSection();
+            case CALL_OPEN -> {
+                endThinkingForTool();
+                openCall();
+            }
+            case CALL_CLOSE -> closeCall();
+            case HEADER_START -> {
+                if (state == THINKING || state == TOOL) {
+                    sink.blockClosed();
+                }
+                if (state != HEADER) {
+                    header.setLength(0);
+                }
+                inSection = false;
+                state = HEADER;
+                header.append(marker.text());
+            }
+            case HEADER_END -> endHeader();
+            default -> { } // BODY_END in message text: the end of a harmony message, dropped
+        }
+    }
+
+    /** tool-ends-thinking: the thinking block ends as if its close delimiter stood here. */
+    private void endThinkingForTool() {
+        if (state == THINKING) {
+            sink.blockClosed();
+            redundantAllowed = false;
+            state = MESSAGE;
+        }
+    }
+
+    private void openCall() {
+        openCall(Map.of());
+    }
+
+    private void openCall(Map<String, String> attributes) {
+        sectionWhitespace.setLength(0);
+        sink.blockOpened(BlockKind.TOOL, dialect.callName, attributes);
+        state = TOOL;
+        jsonStarted = false;
+        depth = 0;
+        inString = false;
+        escape = false;
+    }
+
+    private void closeCall() {
+        sink.blockClosed();
+        state = inSection ? SECTION : MESSAGE;
+        expectCall = false;
+    }
+
+    private void closeSection() {
+        sectionWhitespace.setLength(0);
+        state = MESSAGE;
+        inSection = false;
+        expectCall = false;
+    }
+
+    /**
+     * A harmony header is complete: {@code to=RECIPIENT} makes the body a tool call, the
+     * {@code analysis} channel makes it thinking, anything else (final, commentary) is message text.
+     */
+    private void endHeader() {
+        String text = header.toString();
+        header.setLength(0);
+        String recipient = word(text, "to=");
+        String channel = word(text, "<|channel|>");
+        if (recipient != null && !recipient.isEmpty()) {
+            Map<String, String> attributes = new LinkedHashMap<>();
+            if (channel != null) {
+                attributes.put("channel", channel);
+            }
+            attributes.put("recipient", recipient);
+            openCall(Map.copyOf(attributes));
+        } else if ("analysis".equals(channel)) {
+            thinkIndex = -1;
+            redundantAllowed = false;
+            sink.blockOpened(BlockKind.THINKING, "analysis", Map.of());
+            state = THINKING;
+        } else {
+            state = MESSAGE;
+        }
+    }
+
+    /** The word after the last {@code prefix} in a header: up to whitespace or '<'. */
+    private static String word(String text, String prefix) {
+        int at = text.lastIndexOf(prefix);
+        if (at < 0) {
+            return null;
+        }
+        int start = at + prefix.length();
+        int end = start;
+        while (end < text.length() && !TagScanner.isWhitespace(text.charAt(end)) && text.charAt(end) != '<') {
+            end++;
+        }
+        return text.substring(start, end);
+    }
+
+    private static boolean isBlank(CharSequence text, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (!TagScanner.isWhitespace(text.charAt(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

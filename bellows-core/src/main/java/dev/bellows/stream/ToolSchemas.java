@@ -1,0 +1,166 @@
+package dev.bellows.stream;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.BooleanNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.TextNode;
+import java.math.BigDecimal;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The JSON Schemas of the tools' parameters, by tool name. Dialects whose tool calls write
+ * each parameter as text (qwen3_coder, glm45, minimax_m2) use them to type the values:
+ * numbers, booleans, objects and arrays when the schema says so, strings otherwise.
+ *
+ * <pre>{@code
+ * ToolSchemas schemas = ToolSchemas.fromJson(new ObjectMapper().readTree(
+ *         "[{\"name\": \"add\", \"parameters\": {\"type\": \"object\", \"properties\": {\"a\": {\"type\": \"integer\"}}}}]"));
+ * }</pre>
+ */
+public final class ToolSchemas {
+
+    private static final ToolSchemas NONE = new ToolSchemas(Map.of());
+
+    private final Map<String, JsonNode> parameters;
+
+    private ToolSchemas(Map<String, JsonNode> parameters) {
+        this.parameters = Map.copyOf(parameters);
+    }
+
+    /** No schemas: every text parameter is a string. */
+    public static ToolSchemas none() {
+        return NONE;
+    }
+
+    /** The parameters schema of each tool, by name (the map is copied; the nodes are deep-copied). */
+    public static ToolSchemas of(Map<String, ? extends JsonNode> parametersByTool) {
+        Map<String, JsonNode> copy = new LinkedHashMap<>();
+        parametersByTool.forEach((name, schema) -> copy.put(Objects.requireNonNull(name, "tool name"),
+                Objects.requireNonNull(schema, "schema of " + name).deepCopy()));
+        return new ToolSchemas(copy);
+    }
+
+    /**
+     * Reads a JSON list of tools, each {@code {"name": ..., "parameters": {...}}} or in the
+     * OpenAI form {@code {"type": "function", "function": {"name": ..., "parameters": {...}}}}.
+     *
+     * @throws IllegalArgumentException saying which entry is wrong and how
+     */
+    public static ToolSchemas fromJson(JsonNode tools) {
+        if (tools == null || !tools.isArray()) {
+            throw new IllegalArgumentException("the tools must be a JSON list like "
+                    + "[{\"name\": \"add\", \"parameters\": {\"type\": \"object\", \"properties\": {...}}}]");
+        }
+        Map<String, JsonNode> byName = new LinkedHashMap<>();
+        for (int i = 0; i < tools.size(); i++) {
+            JsonNode tool = tools.get(i);
+            if (tool.has("function") && tool.get("function").isObject()) {
+                tool = tool.get("function");
+            }
+            JsonNode name = tool.get("name");
+            if (name == null || !name.isTextual() || name.textValue().isEmpty()) {
+                throw new IllegalArgumentException("tool " + (i + 1) + " of the list has no \"name\": give each tool"
+                        + " a non-empty \"name\" and its \"parameters\" schema");
+            }
+            JsonNode schema = tool.get("parameters");
+            if (schema == null || schema.isNull()) {
+                schema = JsonNodeFactory.instance.objectNode();
+            } else if (!schema.isObject()) {
+                throw new IllegalArgumentException("tool '" + name.textValue() + "': \"parameters\" must be a JSON"
+                        + " Schema object");
+            }
+            byName.put(name.textValue(), schema);
+        }
+        return of(byName);
+    }
+
+    public boolean isEmpty() {
+        return parameters.isEmpty();
+    }
+
+    /**
+     * The value of one text parameter, typed by the schema of {@code tool}'s property
+     * {@code parameter}: {@code null} (the word), integers, numbers, booleans, objects and
+     * arrays are converted when the schema asks for them and the text is one; anything else,
+     * and every parameter without a schema, is the text itself.
+     */
+    JsonNode value(String tool, String parameter, String text) {
+        JsonNode schema = parameters.get(tool);
+        JsonNode property = schema == null ? null : schema.path("properties").get(parameter);
+        if (property == null || !property.isObject()) {
+            return TextNode.valueOf(text);
+        }
+        String trimmed = ContentText.trim(text);
+        if (trimmed.equals("null") && allows(property, "null")) {
+            return JsonNodeFactory.instance.nullNode();
+        }
+        if (allows(property, "string") || (!property.has("type") && !property.has("anyOf"))) {
+            return TextNode.valueOf(text);
+        }
+        if (allows(property, "boolean")) {
+            String lower = trimmed.toLowerCase(Locale.ROOT);
+            if (lower.equals("true") || lower.equals("false")) {
+                return BooleanNode.valueOf(lower.equals("true"));
+            }
+        }
+        if (allows(property, "integer") || allows(property, "number")) {
+            try {
+                BigDecimal number = new BigDecimal(trimmed);
+                if (allows(property, "integer") && number.stripTrailingZeros().scale() <= 0) {
+                    return JsonNodeFactory.instance.numberNode(number.toBigIntegerExact());
+                }
+                if (allows(property, "number")) {
+                    return JsonNodeFactory.instance.numberNode(number);
+                }
+            } catch (NumberFormatException | ArithmeticException notANumber) {
+                // falls through: kept as text, the tool's own validation reports it
+            }
+        }
+        if (allows(property, "object") || allows(property, "array")) {
+            try {
+                JsonNode value = StrictJson.read(trimmed);
+                if ((value.isObject() && allows(property, "object")) || (value.isArray() && allows(property, "array"))) {
+                    return value;
+                }
+            } catch (SyntaxError notJson) {
+                // kept as text, as above
+            }
+        }
+        return TextNode.valueOf(text);
+    }
+
+    /** Whether the schema's {@code type} (a name or a list of names, or an {@code anyOf}) names {@code type}. */
+    private static boolean allows(JsonNode property, String type) {
+        JsonNode declared = property.get("type");
+        if (declared != null) {
+            if (declared.isTextual()) {
+                return declared.textValue().equals(type);
+            }
+            if (declared.isArray()) {
+                for (JsonNode t : declared) {
+                    if (t.isTextual() && t.textValue().equals(type)) {
+                        return true;
+                    }
+                }
+            }
+            return false;
+        }
+        JsonNode anyOf = property.get("anyOf");
+        if (anyOf != null && anyOf.isArray()) {
+            for (JsonNode option : anyOf) {
+                if (allows(option, type)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public String toString() {
+        return "ToolSchemas" + parameters.keySet();
+    }
+}
