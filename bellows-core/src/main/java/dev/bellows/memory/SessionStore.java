@@ -1,5 +1,6 @@
 package dev.bellows.memory;
 
+import dev.bellows.provider.Message;
 import java.util.List;
 import java.util.Optional;
 
@@ -28,6 +29,12 @@ public interface SessionStore extends AutoCloseable {
 
     /** The session of that name, without opening it; empty when there is none. */
     Optional<SessionInfo> find(String name);
+
+    /**
+     * The session's turns, oldest first, read without opening it (so also while someone else
+     * has it open); empty when there is no such session.
+     */
+    Optional<List<List<Message>>> turns(String name);
 
     /**
      * Deletes the session and its turns.

@@ -140,6 +140,22 @@ public final class PostgresSessionStore implements SessionStore {
     }
 
     @Override
+    public Optional<List<List<Message>>> turns(String name) {
+        SessionNames.check(name);
+        return inTransaction("read session \"" + name + "\"", Connection.TRANSACTION_REPEATABLE_READ, connection -> {
+            try (PreparedStatement select = connection.prepareStatement("SELECT id FROM bellows_sessions WHERE name = ?")) {
+                select.setString(1, name);
+                try (ResultSet row = select.executeQuery()) {
+                    if (!row.next()) {
+                        return Optional.empty();
+                    }
+                    return Optional.of(List.copyOf(readTurns(connection, row.getLong(1), name, 0)));
+                }
+            }
+        });
+    }
+
+    @Override
     public boolean delete(String name) {
         SessionNames.check(name);
         return inTransaction("delete session \"" + name + "\"", connection -> {

@@ -111,7 +111,12 @@ public final class SqliteSessionStore implements SessionStore {
         return defaultDirectory(System.getenv("XDG_DATA_HOME"), Path.of(System.getProperty("user.home")));
     }
 
-    static Path defaultDirectory(String xdgDataHome, Path home) {
+    /**
+     * The default directory for a given {@code XDG_DATA_HOME} value (null when unset) and home
+     * directory: for callers that read the environment themselves (the CLI, tests).
+     */
+    public static Path defaultDirectory(String xdgDataHome, Path home) {
+        Objects.requireNonNull(home, "home");
         // The XDG spec says a relative value is invalid and must be ignored.
         if (xdgDataHome != null && !xdgDataHome.isBlank() && Path.of(xdgDataHome).isAbsolute()) {
             return Path.of(xdgDataHome).resolve("bellows");
@@ -173,6 +178,22 @@ public final class SqliteSessionStore implements SessionStore {
     public Optional<SessionInfo> find(String name) {
         SessionNames.check(name);
         return query("read session \"" + name + "\"", " WHERE name = ?", name).stream().findFirst();
+    }
+
+    @Override
+    public Optional<List<List<Message>>> turns(String name) {
+        SessionNames.check(name);
+        return inTransaction("read session \"" + name + "\"", false, () -> {
+            try (PreparedStatement select = connection.prepareStatement("SELECT id FROM sessions WHERE name = ?")) {
+                select.setString(1, name);
+                try (ResultSet row = select.executeQuery()) {
+                    if (!row.next()) {
+                        return Optional.empty();
+                    }
+                    return Optional.of(List.copyOf(readTurns(row.getLong(1), name)));
+                }
+            }
+        });
     }
 
     @Override

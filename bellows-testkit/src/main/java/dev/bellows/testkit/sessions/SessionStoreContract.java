@@ -105,7 +105,10 @@ public abstract class SessionStoreContract {
         }
         try (Session again = store().open("order")) {
             assertThat(again.turns()).isEqualTo(turns);
+            assertThat(store().turns("order")).as("read while open").contains(turns);
         }
+        assertThat(store().turns("order")).contains(turns);
+        assertThat(store().turns("no-such-session")).isEmpty();
     }
 
     @Test
@@ -280,6 +283,7 @@ public abstract class SessionStoreContract {
                     .hasMessageContaining("letters, digits");
             assertThatThrownBy(() -> store.find(name)).isInstanceOf(IllegalArgumentException.class);
             assertThatThrownBy(() -> store.delete(name)).isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> store.turns(name)).isInstanceOf(IllegalArgumentException.class);
         }
         assertThatThrownBy(() -> store.open(null)).isInstanceOf(IllegalArgumentException.class);
         assertThat(store.list()).isEmpty();
