@@ -7,6 +7,8 @@ import dev.bellows.agent.ReActAgent;
 import dev.bellows.anthropic.AnthropicProvider;
 import dev.bellows.http.HttpSettings;
 import dev.bellows.memory.ConversationMemory;
+import dev.bellows.memory.InMemoryMemoryStore;
+import dev.bellows.memory.MemoryStore;
 import dev.bellows.openai.OpenAiProvider;
 import dev.bellows.provider.ApiKey;
 import dev.bellows.provider.Provider;
@@ -134,6 +136,16 @@ final class RunCommand implements Callable<Integer> {
                     + " kimi_think, or auto (picked from --model).")
     String dialect;
 
+    @Option(names = "--session", paramLabel = "NAME",
+            description = "Continue (or start) the stored conversation NAME: its turns, plan, model and tool mode"
+                    + " are kept in the data directory, each turn written as it ends. See bellows sessions.")
+    String session;
+
+    @Option(names = "--data-dir", paramLabel = "DIR",
+            description = "Where sessions are kept. Env BELLOWS_DATA_DIR; default $XDG_DATA_HOME/bellows,"
+                    + " else ~/.local/share/bellows.")
+    String dataDir;
+
     @Parameters(paramLabel = "TASK", arity = "1..*",
             description = "The task, the user's message (several words are joined with spaces).")
     List<String> task;
@@ -161,8 +173,11 @@ final class RunCommand implements Callable<Integer> {
         } catch (UsageException e) {
             return usage(e.getMessage());
         }
-        try (Provider closing = chosen) {
-            return run(settings, closing, String.join(" ", task), streamOptions);
+        try (Provider closing = chosen;
+             RunSession stored = session == null ? null : RunSession.open(root.host, session, dataDir)) {
+            return run(settings, closing, stored, String.join(" ", task), streamOptions);
+        } catch (UsageException e) {
+            return usage(e.getMessage());
         }
     }
 
@@ -173,6 +188,9 @@ final class RunCommand implements Callable<Integer> {
         String text = String.join(" ", task);
         if (text.isBlank()) {
             throw new UsageException("TASK is empty: say what the agent should do, e.g. bellows run \"list the files\"");
+        }
+        if (dataDir != null && session == null) {
+            throw new UsageException("--data-dir: only used with --session NAME");
         }
         ConfigFile file = configFile(host);
 
@@ -317,11 +335,11 @@ final class RunCommand implements Callable<Integer> {
 
     // --- running ---
 
-    private int run(Settings settings, Provider chosen, String text, StreamOptions streamOptions) {
+    private int run(Settings settings, Provider chosen, RunSession stored, String text, StreamOptions streamOptions) {
         AgentRunner runner = new AgentRunner(root, spec.qualifiedName(), settings.jsonl(), settings.apiKey());
-        AgentListener listener = runner.listener();
+        AgentListener listener = stored == null ? runner.listener() : stored.keepingPlans(runner.listener());
         RetryPolicy retryPolicy = RetryPolicy.defaults().withMaxRetries(settings.maxRetries());
-        ConversationMemory memory = memory(settings);
+        ConversationMemory memory = stored == null ? memory(settings) : memory(settings, stored.session());
         Agent agent = settings.react()
                 ? ReActAgent.builder()
                         .provider(chosen)
@@ -346,6 +364,9 @@ final class RunCommand implements Callable<Integer> {
                         .retryPolicy(retryPolicy)
                         .listener(listener)
                         .build();
+        if (stored != null) {
+            stored.start(agent, settings.provider(), settings.model(), settings.react());
+        }
         return runner.run(agent, text);
     }
 
@@ -354,7 +375,13 @@ final class RunCommand implements Callable<Integer> {
      * tokenizer where Bellows has it (OpenAI's encodings), else the documented estimate.
      */
     static ConversationMemory memory(Settings settings) {
+        return memory(settings, new InMemoryMemoryStore());
+    }
+
+    /** The same, keeping its turns in that store (a session's). */
+    static ConversationMemory memory(Settings settings, MemoryStore store) {
         ConversationMemory.Builder builder = ConversationMemory.builder()
+                .store(store)
                 .tokenCounter(TokenCounters.forModel(settings.model()));
         if (settings.maxContextTokens() != Integer.MAX_VALUE) {
             builder.maxTokens(settings.maxContextTokens());

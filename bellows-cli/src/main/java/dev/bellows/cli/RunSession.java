@@ -1,0 +1,88 @@
+package dev.bellows.cli;
+
+import dev.bellows.agent.Agent;
+import dev.bellows.agent.AgentListener;
+import dev.bellows.agent.DefaultAgent;
+import dev.bellows.event.LoopEvent;
+import dev.bellows.memory.Session;
+import dev.bellows.memory.SessionNames;
+import dev.bellows.memory.SessionStoreException;
+import dev.bellows.plan.Plan;
+import dev.bellows.sessions.sqlite.SqliteSessionStore;
+import java.util.Map;
+
+/**
+ * {@code bellows run --session NAME}: the run continues a stored conversation. The session is
+ * the agent's memory store (each turn written in one transaction as the loop adds it), its
+ * plan is given back to the agent and every {@code plan_update} kept with the next turn, and
+ * the model and tool mode the run used are recorded. Closing writes a plan no turn followed
+ * and releases the session's lock.
+ */
+final class RunSession implements AutoCloseable {
+
+    private final SqliteSessionStore store;
+    private final Session session;
+
+    private RunSession(SqliteSessionStore store, Session session) {
+        this.store = store;
+        this.session = session;
+    }
+
+    /**
+     * Opens (creating when new) the session in the data directory.
+     *
+     * @throws UsageException for a bad name, a data directory that cannot be used, or a session
+     *                        open in another process: nothing is sent to a model then
+     */
+    static RunSession open(Host host, String name, String dataDirFlag) throws UsageException {
+        try {
+            SessionNames.check(name);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--session: " + e.getMessage());
+        }
+        SqliteSessionStore store;
+        try {
+            store = SqliteSessionStore.open(DataDirectory.resolve(host, dataDirFlag));
+        } catch (SessionStoreException e) {
+            throw new UsageException("--data-dir: " + e.getMessage());
+        }
+        try {
+            return new RunSession(store, store.open(name));
+        } catch (SessionStoreException e) {
+            store.close();
+            throw new UsageException("--session " + name + ": " + e.getMessage());
+        }
+    }
+
+    Session session() {
+        return session;
+    }
+
+    /** The listener, plus keeping each new plan for the session. */
+    AgentListener keepingPlans(AgentListener listener) {
+        return event -> {
+            if (event instanceof LoopEvent.PlanUpdate update) {
+                session.plan(new Plan(update.steps()));
+            }
+            listener.onEvent(event);
+        };
+    }
+
+    /** Gives the agent the session's plan, and records what this run uses. */
+    void start(Agent agent, String provider, String model, boolean react) {
+        if (agent instanceof DefaultAgent defaultAgent) {
+            defaultAgent.plan(session.plan());
+        }
+        session.putMetadata(Map.of(Session.MODEL, model, Session.TOOL_MODE, react ? "react" : "tags",
+                "provider", provider));
+    }
+
+    @Override
+    public void close() {
+        try {
+            session.close();
+        } finally {
+            store.close();
+        }
+    }
+}

@@ -1,0 +1,32 @@
+package dev.bellows.memory;
+
+import dev.bellows.plan.Plan;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * What a {@link SessionStore} knows about a session, read without opening it.
+ *
+ * @param name     its name
+ * @param created  when it was created
+ * @param updated  when a turn, the plan or the metadata were last written
+ * @param turns    how many turns it holds
+ * @param messages how many messages those turns hold
+ * @param plan     its stored plan
+ * @param metadata its metadata (e.g. {@link Session#MODEL}, {@link Session#TOOL_MODE})
+ */
+public record SessionInfo(String name, Instant created, Instant updated, int turns, int messages,
+                          Plan plan, Map<String, String> metadata) {
+
+    public SessionInfo {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(created, "created");
+        Objects.requireNonNull(updated, "updated");
+        Objects.requireNonNull(plan, "plan");
+        metadata = Map.copyOf(Objects.requireNonNull(metadata, "metadata"));
+        if (turns < 0 || messages < 0) {
+            throw new IllegalArgumentException("turns and messages cannot be negative: " + turns + ", " + messages);
+        }
+    }
+}

@@ -1,0 +1,50 @@
+package dev.bellows.memory;
+
+import dev.bellows.provider.Message;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Persistent {@link Session}s, by name: a database of conversations that outlives the JVM.
+ * Implementations live in their own modules (bellows-sessions-sqlite,
+ * bellows-sessions-postgres); core only defines the contract.
+ *
+ * <p>Names are checked by {@link SessionNames#check}: 1 to 100 letters, digits, {@code .},
+ * {@code _} or {@code -}, not starting with {@code .} or {@code -}.
+ */
+public interface SessionStore extends AutoCloseable {
+
+    /**
+     * Opens the session of that name, creating it empty when there is none.
+     *
+     * @throws IllegalArgumentException for a name {@link SessionNames#check} refuses
+     * @throws SessionInUseException    when the store allows one user per session and another
+     *                                  process (or handle) has it open
+     * @throws SessionStoreException    when the database cannot be read or written
+     */
+    Session open(String name);
+
+    /** Every session, by name; empty when there are none. */
+    List<SessionInfo> list();
+
+    /** The session of that name, without opening it; empty when there is none. */
+    Optional<SessionInfo> find(String name);
+
+    /**
+     * The session's turns, oldest first, read without opening it (so also while someone else
+     * has it open); empty when there is no such session.
+     */
+    Optional<List<List<Message>>> turns(String name);
+
+    /**
+     * Deletes the session and its turns.
+     *
+     * @return whether there was such a session
+     * @throws SessionInUseException when the store allows one user per session and it is open
+     */
+    boolean delete(String name);
+
+    /** Releases the database; sessions opened from this store must be closed first. */
+    @Override
+    void close();
+}

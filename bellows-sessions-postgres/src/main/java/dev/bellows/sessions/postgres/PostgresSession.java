@@ -1,0 +1,144 @@
+package dev.bellows.sessions.postgres;
+
+import dev.bellows.memory.Session;
+import dev.bellows.memory.SessionJson;
+import dev.bellows.plan.Plan;
+import dev.bellows.provider.Message;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * One handle on a session of a {@link PostgresSessionStore}. Others may write the same session;
+ * every read asks the database what changed since the last one (the turns after the last seen,
+ * or all of them after a {@code clear}), so the cache never serves a stale conversation.
+ */
+final class PostgresSession implements Session {
+
+    private final PostgresSessionStore store;
+    private final long id;
+    private final String name;
+
+    private final Object lock = new Object();
+    /** Guarded by {@link #lock}: the turns up to {@link #lastSeq} of {@link #generation}. */
+    private final List<List<Message>> turns = new ArrayList<>();
+    private long generation = -1;
+    private long lastSeq;
+    private Plan pendingPlan;
+    private boolean closed;
+
+    PostgresSession(PostgresSessionStore store, long id, String name) {
+        this.store = store;
+        this.id = id;
+        this.name = name;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public void append(List<Message> turn) {
+        List<Message> copy = List.copyOf(Objects.requireNonNull(turn, "turn"));
+        if (copy.isEmpty()) {
+            throw new IllegalArgumentException("a turn needs at least one message");
+        }
+        synchronized (lock) {
+            ensureOpen();
+            store.appendTurn(id, name, copy, pendingPlan);
+            pendingPlan = null;
+        }
+    }
+
+    @Override
+    public List<List<Message>> turns() {
+        synchronized (lock) {
+            ensureOpen();
+            refresh();
+            return List.copyOf(turns);
+        }
+    }
+
+    @Override
+    public void clear() {
+        synchronized (lock) {
+            ensureOpen();
+            store.clearTurns(id, name);
+            refresh();
+        }
+    }
+
+    @Override
+    public Plan plan() {
+        synchronized (lock) {
+            ensureOpen();
+            return pendingPlan != null ? pendingPlan : refresh().plan();
+        }
+    }
+
+    @Override
+    public void plan(Plan plan) {
+        Objects.requireNonNull(plan, "plan");
+        synchronized (lock) {
+            ensureOpen();
+            pendingPlan = plan;
+        }
+    }
+
+    @Override
+    public Map<String, String> metadata() {
+        synchronized (lock) {
+            ensureOpen();
+            return refresh().metadata();
+        }
+    }
+
+    @Override
+    public void putMetadata(Map<String, String> entries) {
+        Map<String, String> checked = SessionJson.checkMetadata(entries);
+        synchronized (lock) {
+            ensureOpen();
+            store.mergeMetadata(id, name, checked);
+        }
+    }
+
+    @Override
+    public void close() {
+        synchronized (lock) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            if (pendingPlan != null) {
+                Plan plan = pendingPlan;
+                pendingPlan = null;
+                store.writePlan(id, name, plan);
+            }
+        }
+    }
+
+    /** Brings the cached turns up to date; the snapshot read. */
+    private PostgresSessionStore.Snapshot refresh() {
+        PostgresSessionStore.Snapshot snapshot = store.read(id, name, generation, lastSeq);
+        if (snapshot.generation() != generation) {
+            turns.clear();
+            generation = snapshot.generation();
+        }
+        turns.addAll(snapshot.turns());
+        lastSeq = snapshot.lastSeq();
+        return snapshot;
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("session \"" + name + "\" is closed");
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "PostgresSession[" + name + "]";
+    }
+}

@@ -1,0 +1,429 @@
+package dev.bellows.sessions.postgres;
+
+import dev.bellows.memory.Session;
+import dev.bellows.memory.SessionInfo;
+import dev.bellows.memory.SessionJson;
+import dev.bellows.memory.SessionNames;
+import dev.bellows.memory.SessionStore;
+import dev.bellows.memory.SessionStoreException;
+import dev.bellows.plan.Plan;
+import dev.bellows.provider.Message;
+import dev.bellows.provider.Role;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import javax.sql.DataSource;
+import org.postgresql.ds.PGSimpleDataSource;
+
+/**
+ * Sessions in PostgreSQL, for teams that share them across machines.
+ *
+ * <pre>{@code
+ * try (PostgresSessionStore store = PostgresSessionStore.open(dataSource);   // your pool, e.g. HikariCP
+ *      Session session = store.open("release-notes")) {
+ *     ConversationMemory memory = ConversationMemory.builder().store(session).build();
+ *     ...
+ * }
+ * }</pre>
+ *
+ * <h2>Safety</h2>
+ * The schema ({@code bellows_*} tables) is migrated on open, once however many JVMs start at
+ * once. Each turn is one transaction that first locks its session's row
+ * ({@code SELECT ... FOR UPDATE}): writers of one session take turns, each turn gets the next
+ * sequence number and all its messages, so two writers racing lose nothing and never
+ * interleave; writers of different sessions never wait for each other. A session may be open
+ * in several JVMs at once (unlike the SQLite store): each handle sees the others' turns on
+ * its next read. A client that dies mid-turn leaves nothing: PostgreSQL rolls its transaction
+ * back.
+ *
+ * <p>Thread-safe. Every operation borrows a connection from the data source and gives it
+ * back; give a pooled data source for many sessions.
+ */
+public final class PostgresSessionStore implements SessionStore {
+
+    private final DataSource dataSource;
+    private final String description;
+    private volatile boolean closed;
+
+    private PostgresSessionStore(DataSource dataSource, String description) {
+        this.dataSource = dataSource;
+        this.description = description;
+    }
+
+    /**
+     * A store on that data source; migrates the schema.
+     *
+     * @throws SessionStoreException when the database cannot be reached or migrated
+     */
+    public static PostgresSessionStore open(DataSource dataSource) {
+        return open(Objects.requireNonNull(dataSource, "dataSource"), "the PostgreSQL data source");
+    }
+
+    /**
+     * A store that opens a connection per operation (no pool) from a JDBC URL such as
+     * {@code jdbc:postgresql://db.example.com/bellows}; migrates the schema.
+     *
+     * @param password the password, or null; it never appears in messages
+     * @throws SessionStoreException    when the database cannot be reached or migrated
+     * @throws IllegalArgumentException when the URL is not a PostgreSQL JDBC URL
+     */
+    public static PostgresSessionStore open(String jdbcUrl, String user, String password) {
+        Objects.requireNonNull(jdbcUrl, "jdbcUrl");
+        if (!jdbcUrl.startsWith("jdbc:postgresql:")) {
+            throw new IllegalArgumentException("not a PostgreSQL JDBC URL (jdbc:postgresql://HOST[:PORT]/DATABASE): "
+                    + withoutQuery(jdbcUrl));
+        }
+        PGSimpleDataSource source = new PGSimpleDataSource();
+        source.setUrl(jdbcUrl);
+        if (user != null) {
+            source.setUser(user);
+        }
+        if (password != null) {
+            source.setPassword(password);
+        }
+        return open(source, withoutQuery(jdbcUrl));
+    }
+
+    private static PostgresSessionStore open(DataSource dataSource, String description) {
+        PostgresSessionStore store = new PostgresSessionStore(dataSource, description);
+        store.inTransaction("migrate the sessions schema", connection -> {
+            PostgresSchema.migrate(connection, description);
+            return null;
+        });
+        return store;
+    }
+
+    private static String withoutQuery(String url) {
+        int query = url.indexOf('?');
+        return query < 0 ? url : url.substring(0, query);
+    }
+
+    @Override
+    public Session open(String name) {
+        SessionNames.check(name);
+        return inTransaction("open session \"" + name + "\"", connection -> {
+            try (PreparedStatement insert = connection.prepareStatement(
+                    "INSERT INTO bellows_sessions (name, plan) VALUES (?, ?) ON CONFLICT (name) DO NOTHING")) {
+                insert.setString(1, name);
+                insert.setString(2, SessionJson.planToJson(Plan.empty()));
+                insert.executeUpdate();
+            }
+            try (PreparedStatement select = connection.prepareStatement(
+                    "SELECT id FROM bellows_sessions WHERE name = ?")) {
+                select.setString(1, name);
+                try (ResultSet row = select.executeQuery()) {
+                    if (!row.next()) {
+                        throw new SessionStoreException("session \"" + name + "\" was deleted while it was opened");
+                    }
+                    return new PostgresSession(this, row.getLong(1), name);
+                }
+            }
+        });
+    }
+
+    @Override
+    public List<SessionInfo> list() {
+        return query("list the sessions", "", null);
+    }
+
+    @Override
+    public Optional<SessionInfo> find(String name) {
+        SessionNames.check(name);
+        return query("read session \"" + name + "\"", " WHERE name = ?", name).stream().findFirst();
+    }
+
+    @Override
+    public Optional<List<List<Message>>> turns(String name) {
+        SessionNames.check(name);
+        return inTransaction("read session \"" + name + "\"", Connection.TRANSACTION_REPEATABLE_READ, connection -> {
+            try (PreparedStatement select = connection.prepareStatement("SELECT id FROM bellows_sessions WHERE name = ?")) {
+                select.setString(1, name);
+                try (ResultSet row = select.executeQuery()) {
+                    if (!row.next()) {
+                        return Optional.empty();
+                    }
+                    return Optional.of(List.copyOf(readTurns(connection, row.getLong(1), name, 0)));
+                }
+            }
+        });
+    }
+
+    @Override
+    public boolean delete(String name) {
+        SessionNames.check(name);
+        return inTransaction("delete session \"" + name + "\"", connection -> {
+            try (PreparedStatement delete = connection.prepareStatement("DELETE FROM bellows_sessions WHERE name = ?")) {
+                delete.setString(1, name);
+                return delete.executeUpdate() > 0;
+            }
+        });
+    }
+
+    /** Marks the store closed; the data source is the caller's to close. */
+    @Override
+    public void close() {
+        closed = true;
+    }
+
+    @Override
+    public String toString() {
+        return "PostgresSessionStore[" + description + "]";
+    }
+
+    private List<SessionInfo> query(String what, String where, String name) {
+        return inTransaction(what, connection -> {
+            try (PreparedStatement select = connection.prepareStatement(
+                    "SELECT name, created_at, updated_at, turn_count, message_count, plan, metadata::text"
+                            + " FROM bellows_sessions" + where + " ORDER BY name")) {
+                if (name != null) {
+                    select.setString(1, name);
+                }
+                List<SessionInfo> infos = new ArrayList<>();
+                try (ResultSet rows = select.executeQuery()) {
+                    while (rows.next()) {
+                        infos.add(new SessionInfo(rows.getString(1), rows.getTimestamp(2).toInstant(),
+                                rows.getTimestamp(3).toInstant(), rows.getInt(4), rows.getInt(5),
+                                SessionJson.planFromJson(rows.getString(6)),
+                                SessionJson.metadataFromJson(rows.getString(7))));
+                    }
+                }
+                return infos;
+            }
+        });
+    }
+
+    // --- used by PostgresSession ---
+
+    /** A session's state as one snapshot read: where it stands, and the turns after {@code afterSeq}. */
+    record Snapshot(long generation, long lastSeq, Plan plan, Map<String, String> metadata, List<List<Message>> turns) {
+    }
+
+    /**
+     * Reads the session in one REPEATABLE READ snapshot, so that the generation (bumped by
+     * {@code clear}) and the turns agree: all turns when the generation differs from the one
+     * given, else those after {@code afterSeq}.
+     */
+    Snapshot read(long id, String name, long knownGeneration, long afterSeq) {
+        return inTransaction("read session \"" + name + "\"", Connection.TRANSACTION_REPEATABLE_READ, connection -> {
+            long generation;
+            long lastSeq;
+            Plan plan;
+            Map<String, String> metadata;
+            try (PreparedStatement select = connection.prepareStatement(
+                    "SELECT generation, next_seq - 1, plan, metadata::text FROM bellows_sessions WHERE id = ?")) {
+                select.setLong(1, id);
+                try (ResultSet row = select.executeQuery()) {
+                    if (!row.next()) {
+                        throw deleted(name);
+                    }
+                    generation = row.getLong(1);
+                    lastSeq = row.getLong(2);
+                    plan = SessionJson.planFromJson(row.getString(3));
+                    metadata = SessionJson.metadataFromJson(row.getString(4));
+                }
+            }
+            long from = generation == knownGeneration ? afterSeq : 0;
+            List<List<Message>> turns = from >= lastSeq ? List.of() : readTurns(connection, id, name, from);
+            return new Snapshot(generation, lastSeq, plan, metadata, turns);
+        });
+    }
+
+    /** Writes one turn, and a pending plan, in one transaction holding the session's row lock; its sequence number. */
+    long appendTurn(long id, String name, List<Message> turn, Plan pendingPlan) {
+        return inTransaction("store a turn of session \"" + name + "\"", connection -> {
+            long seq = lockSession(connection, id, name);
+            try (PreparedStatement insert = connection.prepareStatement(
+                    "INSERT INTO bellows_turns (session_id, seq, message_count) VALUES (?, ?, ?)")) {
+                insert.setLong(1, id);
+                insert.setLong(2, seq);
+                insert.setInt(3, turn.size());
+                insert.executeUpdate();
+            }
+            try (PreparedStatement insert = connection.prepareStatement(
+                    "INSERT INTO bellows_messages (session_id, turn_seq, position, role, content) VALUES (?, ?, ?, ?, ?)")) {
+                for (int position = 0; position < turn.size(); position++) {
+                    Message message = turn.get(position);
+                    insert.setLong(1, id);
+                    insert.setLong(2, seq);
+                    insert.setInt(3, position);
+                    insert.setString(4, message.role().wireName());
+                    insert.setString(5, message.content());
+                    insert.addBatch();
+                }
+                insert.executeBatch();
+            }
+            try (PreparedStatement update = connection.prepareStatement(
+                    "UPDATE bellows_sessions SET next_seq = ?, turn_count = turn_count + 1,"
+                            + " message_count = message_count + ?, updated_at = now(), plan = coalesce(?, plan)"
+                            + " WHERE id = ?")) {
+                update.setLong(1, seq + 1);
+                update.setInt(2, turn.size());
+                update.setString(3, pendingPlan == null ? null : SessionJson.planToJson(pendingPlan));
+                update.setLong(4, id);
+                update.executeUpdate();
+            }
+            return seq;
+        });
+    }
+
+    void clearTurns(long id, String name) {
+        inTransaction("clear session \"" + name + "\"", connection -> {
+            lockSession(connection, id, name);
+            try (PreparedStatement delete = connection.prepareStatement("DELETE FROM bellows_turns WHERE session_id = ?");
+                 PreparedStatement update = connection.prepareStatement(
+                         "UPDATE bellows_sessions SET turn_count = 0, message_count = 0, generation = generation + 1,"
+                                 + " updated_at = now() WHERE id = ?")) {
+                delete.setLong(1, id);
+                delete.executeUpdate();
+                update.setLong(1, id);
+                update.executeUpdate();
+            }
+            return null;
+        });
+    }
+
+    void writePlan(long id, String name, Plan plan) {
+        inTransaction("store the plan of session \"" + name + "\"", connection -> {
+            try (PreparedStatement update = connection.prepareStatement(
+                    "UPDATE bellows_sessions SET plan = ?, updated_at = now() WHERE id = ?")) {
+                update.setString(1, SessionJson.planToJson(plan));
+                update.setLong(2, id);
+                if (update.executeUpdate() == 0) {
+                    throw deleted(name);
+                }
+            }
+            return null;
+        });
+    }
+
+    /** Merges the entries into the stored metadata in one statement (no lost update); the result. */
+    Map<String, String> mergeMetadata(long id, String name, Map<String, String> entries) {
+        return inTransaction("store the metadata of session \"" + name + "\"", connection -> {
+            try (PreparedStatement update = connection.prepareStatement(
+                    "UPDATE bellows_sessions SET metadata = metadata || ?::jsonb, updated_at = now()"
+                            + " WHERE id = ? RETURNING metadata::text")) {
+                update.setString(1, SessionJson.metadataToJson(entries));
+                update.setLong(2, id);
+                try (ResultSet row = update.executeQuery()) {
+                    if (!row.next()) {
+                        throw deleted(name);
+                    }
+                    return SessionJson.metadataFromJson(row.getString(1));
+                }
+            }
+        });
+    }
+
+    /** Locks the session's row until the transaction ends; its next sequence number. */
+    private static long lockSession(Connection connection, long id, String name) throws SQLException {
+        try (PreparedStatement lock = connection.prepareStatement(
+                "SELECT next_seq FROM bellows_sessions WHERE id = ? FOR UPDATE")) {
+            lock.setLong(1, id);
+            try (ResultSet row = lock.executeQuery()) {
+                if (!row.next()) {
+                    throw deleted(name);
+                }
+                return row.getLong(1);
+            }
+        }
+    }
+
+    private static SessionStoreException deleted(String name) {
+        return new SessionStoreException("session \"" + name + "\" was deleted (by another user of the database);"
+                + " open it again to start it anew");
+    }
+
+    private static List<List<Message>> readTurns(Connection connection, long id, String name, long afterSeq)
+            throws SQLException {
+        List<List<Message>> turns = new ArrayList<>();
+        try (PreparedStatement select = connection.prepareStatement(
+                "SELECT t.seq, t.message_count, m.role, m.content FROM bellows_turns t"
+                        + " LEFT JOIN bellows_messages m ON m.session_id = t.session_id AND m.turn_seq = t.seq"
+                        + " WHERE t.session_id = ? AND t.seq > ? ORDER BY t.seq, m.position")) {
+            select.setLong(1, id);
+            select.setLong(2, afterSeq);
+            try (ResultSet rows = select.executeQuery()) {
+                long currentSeq = -1;
+                int expected = 0;
+                List<Message> current = null;
+                while (rows.next()) {
+                    long seq = rows.getLong(1);
+                    if (seq != currentSeq) {
+                        finishTurn(turns, current, expected, name, currentSeq);
+                        currentSeq = seq;
+                        expected = rows.getInt(2);
+                        current = new ArrayList<>();
+                    }
+                    String role = rows.getString(3);
+                    if (role != null) {
+                        current.add(new Message(role(role, name), rows.getString(4)));
+                    }
+                }
+                finishTurn(turns, current, expected, name, currentSeq);
+            }
+        }
+        return turns;
+    }
+
+    private static void finishTurn(List<List<Message>> turns, List<Message> turn, int expected, String name, long seq) {
+        if (turn == null) {
+            return;
+        }
+        if (turn.size() != expected || turn.isEmpty()) {
+            throw new SessionStoreException("session \"" + name + "\" is damaged: turn " + seq + " holds "
+                    + turn.size() + " of its " + expected + " messages");
+        }
+        turns.add(List.copyOf(turn));
+    }
+
+    private static Role role(String wireName, String name) {
+        try {
+            return Role.valueOf(wireName.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new SessionStoreException("session \"" + name + "\" holds a message with unknown role " + wireName);
+        }
+    }
+
+    // --- plumbing ---
+
+    @FunctionalInterface
+    private interface SqlWork<T> {
+        T run(Connection connection) throws SQLException;
+    }
+
+    private <T> T inTransaction(String what, SqlWork<T> work) {
+        return inTransaction(what, Connection.TRANSACTION_READ_COMMITTED, work);
+    }
+
+    /** Runs the work in one transaction on a connection of its own, committed, or rolled back on any failure. */
+    private <T> T inTransaction(String what, int isolation, SqlWork<T> work) {
+        if (closed) {
+            throw new IllegalStateException("this session store is closed (" + description + ")");
+        }
+        try (Connection connection = dataSource.getConnection()) {
+            connection.setAutoCommit(false);
+            connection.setTransactionIsolation(isolation);
+            try {
+                T result = work.run(connection);
+                connection.commit();
+                return result;
+            } catch (SQLException | RuntimeException e) {
+                try {
+                    connection.rollback();
+                } catch (SQLException ignored) {
+                    // the connection is gone; the first error is the one to report
+                }
+                throw e;
+            }
+        } catch (SQLException e) {
+            throw new SessionStoreException("cannot " + what + " in " + description + ": " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,152 @@
+package dev.bellows.sessions.sqlite;
+
+import dev.bellows.memory.Session;
+import dev.bellows.memory.SessionJson;
+import dev.bellows.plan.Plan;
+import dev.bellows.provider.Message;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * One open session of a {@link SqliteSessionStore}. It holds the session's lock, so nobody
+ * else writes it: the turns read at open plus those appended since are the whole session, and
+ * reads never touch the database.
+ */
+final class SqliteSession implements Session {
+
+    private final SqliteSessionStore store;
+    private final SessionLock sessionLock;
+    private final long id;
+    private final String name;
+
+    private final Object lock = new Object();
+    /** Immutable turns, oldest first; guarded by {@link #lock}. */
+    private final List<List<Message>> turns;
+    /** Guarded by {@link #lock}. */
+    private Plan plan;
+    /** A plan not yet stored; guarded by {@link #lock}. */
+    private Plan pendingPlan;
+    /** Guarded by {@link #lock}. */
+    private Map<String, String> metadata;
+    /** Guarded by {@link #lock}. */
+    private boolean closed;
+
+    SqliteSession(SqliteSessionStore store, SessionLock sessionLock, long id, String name,
+                  List<List<Message>> turns, Plan plan, Map<String, String> metadata) {
+        this.store = store;
+        this.sessionLock = sessionLock;
+        this.id = id;
+        this.name = name;
+        this.turns = new ArrayList<>(turns);
+        this.plan = plan;
+        this.metadata = metadata;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public void append(List<Message> turn) {
+        List<Message> copy = List.copyOf(Objects.requireNonNull(turn, "turn"));
+        if (copy.isEmpty()) {
+            throw new IllegalArgumentException("a turn needs at least one message");
+        }
+        synchronized (lock) {
+            ensureOpen();
+            store.appendTurn(id, name, copy, pendingPlan);
+            pendingPlan = null;
+            turns.add(copy);
+        }
+    }
+
+    @Override
+    public List<List<Message>> turns() {
+        synchronized (lock) {
+            ensureOpen();
+            return List.copyOf(turns);
+        }
+    }
+
+    @Override
+    public void clear() {
+        synchronized (lock) {
+            ensureOpen();
+            store.clearTurns(id, name);
+            turns.clear();
+        }
+    }
+
+    @Override
+    public Plan plan() {
+        synchronized (lock) {
+            ensureOpen();
+            return plan;
+        }
+    }
+
+    @Override
+    public void plan(Plan plan) {
+        Objects.requireNonNull(plan, "plan");
+        synchronized (lock) {
+            ensureOpen();
+            this.plan = plan;
+            this.pendingPlan = plan;
+        }
+    }
+
+    @Override
+    public Map<String, String> metadata() {
+        synchronized (lock) {
+            ensureOpen();
+            return metadata;
+        }
+    }
+
+    @Override
+    public void putMetadata(Map<String, String> entries) {
+        Map<String, String> checked = SessionJson.checkMetadata(entries);
+        synchronized (lock) {
+            ensureOpen();
+            Map<String, String> merged = new HashMap<>(metadata);
+            merged.putAll(checked);
+            store.writeMetadata(id, name, merged);
+            metadata = Map.copyOf(merged);
+        }
+    }
+
+    @Override
+    public void close() {
+        synchronized (lock) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            try {
+                if (pendingPlan != null) {
+                    store.writePlan(id, name, pendingPlan);
+                    pendingPlan = null;
+                }
+            } finally {
+                sessionLock.close();
+            }
+        }
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("session \"" + name + "\" is closed");
+        }
+    }
+
+    @Override
+    public String toString() {
+        synchronized (lock) {
+            return "SqliteSession[" + name + ", " + turns.size() + " turns]";
+        }
+    }
+}

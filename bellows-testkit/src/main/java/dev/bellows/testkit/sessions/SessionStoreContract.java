@@ -1,0 +1,499 @@
+package dev.bellows.testkit.sessions;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.bellows.memory.ConversationMemory;
+import dev.bellows.memory.Session;
+import dev.bellows.memory.SessionInUseException;
+import dev.bellows.memory.SessionInfo;
+import dev.bellows.memory.SessionStore;
+import dev.bellows.plan.Plan;
+import dev.bellows.plan.PlanStatus;
+import dev.bellows.plan.PlanStep;
+import dev.bellows.provider.Message;
+import dev.bellows.provider.Role;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The tests every {@link SessionStore} passes. A store's test class extends this one and
+ * says how to open another handle on its database (each test gets a fresh, empty database),
+ * whether a session has one user at a time, and how to start the crash test's child process.
+ *
+ * <pre>{@code
+ * class MyStoreTest extends SessionStoreContract {
+ *     protected SessionStore newStore() { return MyStore.open(database); }
+ *     protected boolean exclusiveSessions() { return false; }
+ *     protected List<String> crashWriterCommand(String session) { return List.of(MyCrashMain.class.getName(), url, session); }
+ * }
+ * }</pre>
+ */
+public abstract class SessionStoreContract {
+
+    private final List<AutoCloseable> opened = Collections.synchronizedList(new ArrayList<>());
+
+    /**
+     * Another handle on this test's database (a new connection, as another process would have):
+     * every call of one test reaches the same data.
+     */
+    protected abstract SessionStore newStore();
+
+    /** Whether a second user of an open session is refused ({@link SessionInUseException}). */
+    protected abstract boolean exclusiveSessions();
+
+    /**
+     * The main class and arguments of a JVM that runs {@link CrashWriter#run} on this test's
+     * database and that session; it runs with this JVM's class path.
+     */
+    protected abstract List<String> crashWriterCommand(String sessionName);
+
+    @AfterEach
+    void closeEverything() throws Exception {
+        synchronized (opened) {
+            for (int i = opened.size() - 1; i >= 0; i--) {
+                try {
+                    opened.get(i).close();
+                } catch (IllegalStateException alreadyClosed) {
+                    // a test closed it itself
+                }
+            }
+            opened.clear();
+        }
+    }
+
+    /** A store closed after the test. */
+    protected final SessionStore store() {
+        SessionStore store = newStore();
+        opened.add(store);
+        return store;
+    }
+
+    private Session open(SessionStore store, String name) {
+        Session session = store.open(name);
+        opened.add(session);
+        return session;
+    }
+
+    // --- turns ---
+
+    @Test
+    void turnsComeBackWholeAndInOrderFromAnotherHandle() {
+        List<List<Message>> turns = List.of(
+                List.of(Message.user("What is 17 * 23?"), Message.assistant("<tool>calc</tool>"), Message.user("391")),
+                List.of(Message.assistant("It is 391.")),
+                List.of(Message.user("And 2 + 2?"), Message.assistant("4")));
+        try (Session session = store().open("order")) {
+            assertThat(session.name()).isEqualTo("order");
+            assertThat(session.turns()).isEmpty();
+            turns.forEach(session::append);
+            assertThat(session.turns()).isEqualTo(turns);
+        }
+        try (Session again = store().open("order")) {
+            assertThat(again.turns()).isEqualTo(turns);
+            assertThat(store().turns("order")).as("read while open").contains(turns);
+        }
+        assertThat(store().turns("order")).contains(turns);
+        assertThat(store().turns("no-such-session")).isEmpty();
+    }
+
+    @Test
+    void messagesRoundTripExactly() {
+        List<Message> turn = List.of(
+                Message.system("system text is kept too"),
+                Message.user(""),
+                Message.assistant("<thinking>tags, \"quotes\", back\\slashes</thinking>\n<tool>{\"tool_name\": \"x\"}</tool>"),
+                Message.user("line one\r\nline two\n\ttabbed\n"),
+                Message.assistant("unicode: é ß 日本語 😀 \u2028 \uD83D\uDE80 end"),
+                Message.user("  leading and trailing spaces  "),
+                Message.assistant("big " + "0123456789".repeat(100_000)),
+                Message.user("'; DROP TABLE messages; --"));
+        try (Session session = store().open("exact")) {
+            session.append(turn);
+        }
+        try (Session again = store().open("exact")) {
+            List<List<Message>> turns = again.turns();
+            assertThat(turns).hasSize(1);
+            List<Message> read = turns.getFirst();
+            assertThat(read).hasSize(turn.size());
+            for (int i = 0; i < turn.size(); i++) {
+                assertThat(read.get(i).role()).isEqualTo(turn.get(i).role());
+                assertThat(read.get(i).content()).isEqualTo(turn.get(i).content());
+            }
+            assertThat(read).isEqualTo(turn);
+        }
+    }
+
+    @Test
+    void aSessionIsTheStoreOfAConversationMemory() {
+        try (Session session = store().open("memory")) {
+            ConversationMemory memory = ConversationMemory.builder().store(session).build();
+            memory.addTurn(List.of(Message.user("task"), Message.assistant("answer")));
+            assertThat(session.turns()).containsExactly(List.of(Message.user("task"), Message.assistant("answer")));
+        }
+        try (Session again = store().open("memory")) {
+            ConversationMemory memory = ConversationMemory.builder().store(again).build();
+            assertThat(memory.messages()).containsExactly(Message.user("task"), Message.assistant("answer"));
+        }
+    }
+
+    @Test
+    void aTurnMustHoldAMessage() {
+        Session session = open(store(), "empty-turn");
+        assertThatThrownBy(() -> session.append(List.of())).isInstanceOf(IllegalArgumentException.class);
+        assertThat(session.turns()).isEmpty();
+    }
+
+    @Test
+    void theCallersListIsCopied() {
+        Session session = open(store(), "copied");
+        List<Message> turn = new ArrayList<>(List.of(Message.user("one")));
+        session.append(turn);
+        turn.add(Message.user("two"));
+        assertThat(session.turns()).containsExactly(List.of(Message.user("one")));
+    }
+
+    // --- plan and metadata ---
+
+    @Test
+    void thePlanIsStoredWithTheNextTurn() {
+        SessionStore store = store();
+        SessionStore other = store();
+        Plan plan = new Plan(List.of(new PlanStep("Read the test", PlanStatus.COMPLETED),
+                new PlanStep("Fix the parser", PlanStatus.IN_PROGRESS), new PlanStep("Ship \"it\" 🚀", PlanStatus.PENDING)));
+        Session session = open(store, "plan");
+        assertThat(session.plan()).isEqualTo(Plan.empty());
+        session.plan(plan);
+        assertThat(session.plan()).isEqualTo(plan);
+        assertThat(other.find("plan").orElseThrow().plan()).isEqualTo(Plan.empty());
+        session.append(List.of(Message.user("update_plan called")));
+        assertThat(other.find("plan").orElseThrow().plan()).isEqualTo(plan);
+        session.close();
+        try (Session again = store().open("plan")) {
+            assertThat(again.plan()).isEqualTo(plan);
+        }
+    }
+
+    @Test
+    void closingStoresAPlanThatNoTurnFollowed() {
+        Plan plan = new Plan(List.of(new PlanStep("only step", PlanStatus.PENDING)));
+        try (Session session = store().open("plan-on-close")) {
+            session.plan(plan);
+        }
+        assertThat(store().find("plan-on-close").orElseThrow().plan()).isEqualTo(plan);
+    }
+
+    @Test
+    void metadataRoundTripsAndMerges() {
+        try (Session session = store().open("meta")) {
+            assertThat(session.metadata()).isEmpty();
+            session.putMetadata(Map.of(Session.MODEL, "llama3.2", Session.TOOL_MODE, "tags"));
+            session.putMetadata(Map.of(Session.MODEL, "qwen3", "note", "ünïcödé \"quoted\""));
+            assertThat(session.metadata()).isEqualTo(
+                    Map.of(Session.MODEL, "qwen3", Session.TOOL_MODE, "tags", "note", "ünïcödé \"quoted\""));
+        }
+        Map<String, String> expected = Map.of(Session.MODEL, "qwen3", Session.TOOL_MODE, "tags", "note", "ünïcödé \"quoted\"");
+        assertThat(store().find("meta").orElseThrow().metadata()).isEqualTo(expected);
+        try (Session again = store().open("meta")) {
+            assertThat(again.metadata()).isEqualTo(expected);
+            Map<String, String> blankKey = new HashMap<>();
+            blankKey.put(" ", "x");
+            assertThatThrownBy(() -> again.putMetadata(blankKey)).isInstanceOf(IllegalArgumentException.class);
+            Map<String, String> nullValue = new HashMap<>();
+            nullValue.put("k", null);
+            assertThatThrownBy(() -> again.putMetadata(nullValue)).isInstanceOf(IllegalArgumentException.class);
+            assertThat(again.metadata()).isEqualTo(expected);
+        }
+    }
+
+    // --- list, show, delete, clear ---
+
+    @Test
+    void listFindAndDelete() {
+        SessionStore store = store();
+        assertThat(store.list()).isEmpty();
+        assertThat(store.find("alpha")).isEmpty();
+        try (Session alpha = store.open("alpha"); Session beta = store.open("beta")) {
+            alpha.append(List.of(Message.user("a1"), Message.assistant("a2")));
+            alpha.append(List.of(Message.user("a3")));
+            beta.putMetadata(Map.of(Session.MODEL, "m"));
+        }
+        List<SessionInfo> sessions = store().list();
+        assertThat(sessions).extracting(SessionInfo::name).containsExactly("alpha", "beta");
+        SessionInfo alpha = sessions.getFirst();
+        assertThat(alpha.turns()).isEqualTo(2);
+        assertThat(alpha.messages()).isEqualTo(3);
+        assertThat(alpha.updated()).isAfterOrEqualTo(alpha.created());
+        assertThat(sessions.get(1).turns()).isZero();
+        assertThat(sessions.get(1).metadata()).containsEntry(Session.MODEL, "m");
+        assertThat(store.find("alpha")).contains(alpha);
+
+        assertThat(store.delete("alpha")).isTrue();
+        assertThat(store.delete("alpha")).isFalse();
+        assertThat(store.list()).extracting(SessionInfo::name).containsExactly("beta");
+        assertThat(store.find("alpha")).isEmpty();
+        try (Session reborn = store.open("alpha")) {
+            assertThat(reborn.turns()).isEmpty();
+            assertThat(reborn.plan()).isEqualTo(Plan.empty());
+        }
+    }
+
+    @Test
+    void clearForgetsTheTurnsOnly() {
+        Plan plan = new Plan(List.of(new PlanStep("keep me", PlanStatus.PENDING)));
+        try (Session session = store().open("clear")) {
+            session.plan(plan);
+            session.append(List.of(Message.user("one")));
+            session.append(List.of(Message.user("two")));
+            session.putMetadata(Map.of("k", "v"));
+            session.clear();
+            assertThat(session.turns()).isEmpty();
+            session.append(List.of(Message.user("three")));
+            assertThat(session.turns()).containsExactly(List.of(Message.user("three")));
+        }
+        SessionInfo info = store().find("clear").orElseThrow();
+        assertThat(info.turns()).isEqualTo(1);
+        assertThat(info.messages()).isEqualTo(1);
+        assertThat(info.plan()).isEqualTo(plan);
+        assertThat(info.metadata()).containsEntry("k", "v");
+        try (Session again = store().open("clear")) {
+            assertThat(again.turns()).containsExactly(List.of(Message.user("three")));
+        }
+    }
+
+    @Test
+    void badNamesAreRefusedWithTheRule() {
+        SessionStore store = store();
+        for (String name : new String[] {"", "../etc", "a/b", ".hidden", "-flag", "x".repeat(101), "new\nline"}) {
+            assertThatThrownBy(() -> store.open(name)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("letters, digits");
+            assertThatThrownBy(() -> store.find(name)).isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> store.delete(name)).isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> store.turns(name)).isInstanceOf(IllegalArgumentException.class);
+        }
+        assertThatThrownBy(() -> store.open(null)).isInstanceOf(IllegalArgumentException.class);
+        assertThat(store.list()).isEmpty();
+    }
+
+    @Test
+    void aClosedSessionRefusesUse() {
+        Session session = store().open("closed");
+        session.close();
+        session.close();
+        assertThatThrownBy(session::turns).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> session.append(List.of(Message.user("late")))).isInstanceOf(IllegalStateException.class);
+    }
+
+    // --- several users ---
+
+    @Test
+    void aSecondUserOfAnOpenSessionIsRefusedOrShares() {
+        SessionStore first = store();
+        SessionStore second = store();
+        Session session = open(first, "shared");
+        session.append(List.of(Message.user("from the first")));
+        if (exclusiveSessions()) {
+            assertThatThrownBy(() -> second.open("shared")).isInstanceOf(SessionInUseException.class)
+                    .hasMessageContaining("\"shared\"");
+            assertThatThrownBy(() -> first.open("shared")).isInstanceOf(SessionInUseException.class);
+            assertThatThrownBy(() -> second.delete("shared")).isInstanceOf(SessionInUseException.class);
+            session.close();
+            try (Session now = second.open("shared")) {
+                assertThat(now.turns()).containsExactly(List.of(Message.user("from the first")));
+            }
+        } else {
+            Session other = open(second, "shared");
+            assertThat(other.turns()).containsExactly(List.of(Message.user("from the first")));
+            other.append(List.of(Message.user("from the second")));
+            session.append(List.of(Message.user("from the first again")));
+            List<List<Message>> expected = List.of(List.of(Message.user("from the first")),
+                    List.of(Message.user("from the second")), List.of(Message.user("from the first again")));
+            assertThat(session.turns()).isEqualTo(expected);
+            assertThat(other.turns()).isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void concurrentWritersOnOneSessionLoseAndInterleaveNothing() throws Exception {
+        int writers = 8;
+        int turnsEach = 25;
+        Session session = open(store(), "race");
+        runConcurrently(writers, writer -> {
+            for (int i = 0; i < turnsEach; i++) {
+                session.append(raceTurn(writer, i));
+            }
+        });
+        List<List<Message>> turns = session.turns();
+        assertWholeAndOrdered(turns, writers, turnsEach);
+        try (SessionStore other = newStore()) {
+            if (exclusiveSessions()) {
+                session.close();
+            }
+            try (Session again = other.open("race")) {
+                assertThat(again.turns()).isEqualTo(turns);
+            }
+        }
+    }
+
+    @Test
+    void manySessionsWrittenAtOnceFromSeparateHandles() throws Exception {
+        int sessions = 6;
+        int turnsEach = 20;
+        runConcurrently(sessions, index -> {
+            try (SessionStore store = newStore(); Session session = store.open("many-" + index)) {
+                for (int i = 0; i < turnsEach; i++) {
+                    session.append(raceTurn(index, i));
+                }
+            }
+        });
+        SessionStore store = store();
+        assertThat(store.list()).hasSize(sessions).allSatisfy(info -> assertThat(info.turns()).isEqualTo(turnsEach));
+        for (int index = 0; index < sessions; index++) {
+            try (Session session = store.open("many-" + index)) {
+                List<List<Message>> expected = new ArrayList<>();
+                for (int i = 0; i < turnsEach; i++) {
+                    expected.add(raceTurn(index, i));
+                }
+                assertThat(session.turns()).isEqualTo(expected);
+            }
+        }
+    }
+
+    /**
+     * A child JVM appends large turns; it is killed with SIGKILL (destroyForcibly) while
+     * writing, three times over. Each time the session must open with every turn the child
+     * reported committed, possibly the one it committed but had not reported yet, each whole,
+     * and nothing else.
+     */
+    @Test
+    void aKilledWriterLosesAtMostTheTurnInFlightAndNeverHalfATurn() throws Exception {
+        int reported = 0;
+        for (int round = 0; round < 3; round++) {
+            Process child = startCrashWriter("crash");
+            try (BufferedReader lines = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
+                String line = lines.readLine();
+                assertThat(line).as("the child's first line (stderr: %s)", stderrOf(child, line)).startsWith("ready ");
+                int start = Integer.parseInt(line.substring("ready ".length()));
+                assertThat(start).isGreaterThanOrEqualTo(reported);
+                if (exclusiveSessions()) {
+                    try (SessionStore other = newStore()) {
+                        assertThatThrownBy(() -> other.open("crash")).isInstanceOf(SessionInUseException.class)
+                                .hasMessageContaining("another process");
+                    }
+                }
+                int seen = start;
+                while (seen < start + 5) {
+                    line = lines.readLine();
+                    assertThat(line).as("child output (stderr: %s)", stderrOf(child, line)).startsWith("committed ");
+                    seen = Integer.parseInt(line.substring("committed ".length()));
+                }
+                // SIGKILL: no shutdown hooks, no finally blocks. Through the handle, which
+                // (unlike Process.destroyForcibly) leaves the pipe open for what was printed.
+                child.toHandle().destroyForcibly();
+                child.waitFor();
+                for (String rest; (rest = lines.readLine()) != null; ) {
+                    if (rest.startsWith("committed ")) {
+                        seen = Integer.parseInt(rest.substring("committed ".length()));
+                    }
+                }
+                reported = seen;
+            }
+            try (SessionStore store = newStore(); Session session = store.open("crash")) {
+                List<List<Message>> turns = session.turns();
+                assertThat(turns.size()).as("turns after kill -9 (round %d)", round).isBetween(reported, reported + 1);
+                for (int i = 0; i < turns.size(); i++) {
+                    assertThat(turns.get(i)).as("turn %d", i).isEqualTo(CrashWriter.turn(i));
+                }
+                assertThat(store.find("crash").orElseThrow().turns()).isEqualTo(turns.size());
+                reported = turns.size();
+            }
+        }
+    }
+
+    // --- helpers ---
+
+    private Process startCrashWriter(String session) throws IOException {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.addAll(crashWriterCommand(session));
+        Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.PIPE).start();
+        opened.add(process::destroyForcibly);
+        return process;
+    }
+
+    private static String stderrOf(Process child, String line) {
+        if (line != null) {
+            return "-";
+        }
+        try {
+            child.waitFor();
+            return new String(child.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException | InterruptedException e) {
+            return "unreadable: " + e;
+        }
+    }
+
+    private static List<Message> raceTurn(int writer, int index) {
+        String id = "w" + writer + "-" + index;
+        return List.of(Message.user(id + " question"), Message.assistant(id + " answer"), Message.user(id + " observation"));
+    }
+
+    private static void assertWholeAndOrdered(List<List<Message>> turns, int writers, int turnsEach) {
+        assertThat(turns).hasSize(writers * turnsEach);
+        int[] next = new int[writers];
+        for (List<Message> turn : turns) {
+            String id = turn.getFirst().content().substring(0, turn.getFirst().content().indexOf(' '));
+            int writer = Integer.parseInt(id.substring(1, id.indexOf('-')));
+            int index = Integer.parseInt(id.substring(id.indexOf('-') + 1));
+            assertThat(index).as("turns of writer %d in order", writer).isEqualTo(next[writer]);
+            next[writer]++;
+            assertThat(turn).isEqualTo(raceTurn(writer, index));
+            assertThat(turn).extracting(Message::role).containsExactly(Role.USER, Role.ASSISTANT, Role.USER);
+        }
+    }
+
+    /** Runs the task once per index on its own thread, all released at once; rethrows the first failure. */
+    protected static void runConcurrently(int count, IndexedTask task) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(count);
+        try {
+            CountDownLatch start = new CountDownLatch(1);
+            List<Future<?>> futures = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                int index = i;
+                futures.add(pool.submit(() -> {
+                    start.await();
+                    task.run(index);
+                    return null;
+                }));
+            }
+            start.countDown();
+            for (Future<?> future : futures) {
+                future.get();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** A piece of work for {@link #runConcurrently}. */
+    @FunctionalInterface
+    protected interface IndexedTask {
+        void run(int index) throws Exception;
+    }
+}
