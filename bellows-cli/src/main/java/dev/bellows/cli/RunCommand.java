@@ -9,6 +9,7 @@ import dev.bellows.http.HttpSettings;
 import dev.bellows.memory.ConversationMemory;
 import dev.bellows.memory.InMemoryMemoryStore;
 import dev.bellows.memory.MemoryStore;
+import dev.bellows.memory.Session;
 import dev.bellows.openai.OpenAiProvider;
 import dev.bellows.provider.ApiKey;
 import dev.bellows.provider.Provider;
@@ -20,6 +21,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -138,7 +140,8 @@ final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--session", paramLabel = "NAME",
             description = "Continue (or start) the stored conversation NAME: its turns, plan, model and tool mode"
-                    + " are kept in the data directory, each turn written as it ends. See bellows sessions.")
+                    + " are kept in the data directory, each turn written as it ends; with no model or --agent"
+                    + " configured, the session's are used. See bellows sessions.")
     String session;
 
     @Option(names = "--data-dir", paramLabel = "DIR",
@@ -192,6 +195,8 @@ final class RunCommand implements Callable<Integer> {
         if (dataDir != null && session == null) {
             throw new UsageException("--data-dir: only used with --session NAME");
         }
+        // a session continues with the model and loop it ran with, unless told otherwise
+        Map<String, String> stored = session == null ? Map.of() : RunSession.storedSettings(host, session, dataDir);
         ConfigFile file = configFile(host);
 
         Value providerName = string(provider, "--provider", "BELLOWS_PROVIDER", file, "provider", "openai");
@@ -212,7 +217,7 @@ final class RunCommand implements Callable<Integer> {
                 throw new UsageException(key.source + ": " + e.getMessage());
             }
         }
-        Value modelName = string(model, "--model", "BELLOWS_MODEL", file, "model", null);
+        Value modelName = string(model, "--model", "BELLOWS_MODEL", file, "model", stored.get(Session.MODEL));
         String modelValue = modelName.value == null ? null : modelName.value.strip();
         if (modelValue == null || modelValue.isEmpty()) {
             if (anthropic && base.value == null) {
@@ -241,7 +246,8 @@ final class RunCommand implements Callable<Integer> {
         }
         Value instructions = string(system, "--system", null, file, "system", "");
 
-        Value agentKind = string(agent, "--agent", null, file, "agent", "default");
+        Value agentKind = string(agent, "--agent", null, file, "agent",
+                "react".equals(stored.get(Session.TOOL_MODE)) ? "react" : "default");
         if (!agentKind.value.equals("default") && !agentKind.value.equals("react")) {
             throw new UsageException(agentKind.source + ": unknown agent \"" + agentKind.value + "\" (default or react)");
         }

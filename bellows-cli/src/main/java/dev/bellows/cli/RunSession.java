@@ -5,10 +5,13 @@ import dev.bellows.agent.AgentListener;
 import dev.bellows.agent.DefaultAgent;
 import dev.bellows.event.LoopEvent;
 import dev.bellows.memory.Session;
+import dev.bellows.memory.SessionInfo;
 import dev.bellows.memory.SessionNames;
 import dev.bellows.memory.SessionStoreException;
 import dev.bellows.plan.Plan;
 import dev.bellows.sessions.sqlite.SqliteSessionStore;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
 
 /**
@@ -51,6 +54,30 @@ final class RunSession implements AutoCloseable {
         } catch (SessionStoreException e) {
             store.close();
             throw new UsageException("--session " + name + ": " + e.getMessage());
+        }
+    }
+
+    /**
+     * The settings a stored session last ran with (model, tool mode), read without opening or
+     * locking it: {@code run --session NAME} falls back on them when none is configured, so a
+     * session continues with the model it started with. Empty for a new session.
+     *
+     * @throws UsageException for a bad name or a data directory that cannot be read
+     */
+    static Map<String, String> storedSettings(Host host, String name, String dataDirFlag) throws UsageException {
+        try {
+            SessionNames.check(name);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--session: " + e.getMessage());
+        }
+        Path dir = DataDirectory.resolve(host, dataDirFlag);
+        if (!Files.exists(dir.resolve("sessions.db"))) {
+            return Map.of();
+        }
+        try (SqliteSessionStore store = SqliteSessionStore.open(dir)) {
+            return store.find(name).map(SessionInfo::metadata).orElse(Map.of());
+        } catch (SessionStoreException e) {
+            throw new UsageException("--data-dir: " + e.getMessage());
         }
     }
 

@@ -88,6 +88,33 @@ class SessionsCommandTest {
     }
 
     @Test
+    void aContinuedSessionKeepsItsModelAndLoopUnlessToldOtherwise() {
+        try (MockLlmServer server = RunCommandTest.server("# thought\nEasy.\n\n# answer\n42")) {
+            Cli.Run first = bellows("run", "--base-url", server.baseUrl().toString(), "--model", "stored-model",
+                    "--agent", "react", "--session", "kept", "--data-dir", data().toString(), "six times seven?");
+            assertThat(first.status()).as(first.err()).isZero();
+        }
+        try (MockLlmServer server = RunCommandTest.server("# thought\nStill easy.\n\n# answer\n43")) {
+            Cli.Run second = bellows("run", "--base-url", server.baseUrl().toString(),
+                    "--session", "kept", "--data-dir", data().toString(), "plus one?");
+            assertThat(second.status()).as(second.err()).isZero();
+            assertThat(second.out()).isEqualTo("43\n");
+            assertThat(server.requests().getFirst().body().get("model").asText()).isEqualTo("stored-model");
+        }
+        try (MockLlmServer server = RunCommandTest.server(complete("44"))) {
+            Cli.Run third = bellows("run", "--base-url", server.baseUrl().toString(), "--model", "other-model",
+                    "--agent", "default", "--session", "kept", "--data-dir", data().toString(), "and again?");
+            assertThat(third.status()).as(third.err()).isZero();
+            assertThat(server.requests().getFirst().body().get("model").asText()).isEqualTo("other-model");
+        }
+        try (SqliteSessionStore store = SqliteSessionStore.open(data())) {
+            assertThat(store.find("kept").orElseThrow().metadata())
+                    .containsEntry(Session.MODEL, "other-model").containsEntry(Session.TOOL_MODE, "tags");
+            assertThat(store.find("kept").orElseThrow().turns()).isEqualTo(3);
+        }
+    }
+
+    @Test
     void deleteRemovesASessionAndUnknownNamesAreUsageErrors() {
         try (MockLlmServer server = RunCommandTest.server(complete("a"))) {
             assertThat(runInSession(server, "old", "first").status()).isZero();

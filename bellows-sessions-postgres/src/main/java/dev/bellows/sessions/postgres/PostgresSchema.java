@@ -11,7 +11,9 @@ import java.util.List;
  * The tables, migrated when a store opens. Several JVMs may start at once: the migration runs
  * in one transaction under a transaction-scoped advisory lock, so exactly one of them applies
  * each step and the others then find the schema current. Tables are prefixed {@code bellows_}
- * because they usually share a database with other applications.
+ * because they usually share a database with other applications. A message's content is
+ * {@code bytea} holding UTF-8, not {@code text}: PostgreSQL's text cannot hold U+0000, which a
+ * tool's observation (a binary file read) can; {@code convert_from(content, 'UTF8')} reads it.
  */
 final class PostgresSchema {
 
@@ -47,7 +49,7 @@ final class PostgresSchema {
                 turn_seq   bigint  NOT NULL,
                 position   integer NOT NULL,
                 role       text    NOT NULL CHECK (role IN ('system', 'user', 'assistant')),
-                content    text    NOT NULL,
+                content    bytea   NOT NULL,
                 PRIMARY KEY (session_id, turn_seq, position),
                 FOREIGN KEY (session_id, turn_seq) REFERENCES bellows_turns (session_id, seq) ON DELETE CASCADE
             )"""));

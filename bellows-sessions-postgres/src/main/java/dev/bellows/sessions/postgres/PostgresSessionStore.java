@@ -9,6 +9,7 @@ import dev.bellows.memory.SessionStoreException;
 import dev.bellows.plan.Plan;
 import dev.bellows.provider.Message;
 import dev.bellows.provider.Role;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -254,7 +255,7 @@ public final class PostgresSessionStore implements SessionStore {
                     insert.setLong(2, seq);
                     insert.setInt(3, position);
                     insert.setString(4, message.role().wireName());
-                    insert.setString(5, message.content());
+                    insert.setBytes(5, message.content().getBytes(StandardCharsets.UTF_8));
                     insert.addBatch();
                 }
                 insert.executeBatch();
@@ -363,7 +364,7 @@ public final class PostgresSessionStore implements SessionStore {
                     }
                     String role = rows.getString(3);
                     if (role != null) {
-                        current.add(new Message(role(role, name), rows.getString(4)));
+                        current.add(new Message(role(role, name), new String(rows.getBytes(4), StandardCharsets.UTF_8)));
                     }
                 }
                 finishTurn(turns, current, expected, name, currentSeq);

@@ -6,6 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.bellows.memory.Session;
 import dev.bellows.memory.SessionStoreException;
 import dev.bellows.provider.Message;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -73,6 +77,55 @@ class PostgresConcurrencyTest {
             }
             assertThat(store.find("shared").orElseThrow().turns()).isEqualTo(writers * turnsEach);
             assertThat(store.find("shared").orElseThrow().messages()).isEqualTo(writers * turnsEach * 2);
+        }
+    }
+
+    @Test
+    void severalJvmsWritingOneSessionAtOnceLoseAndInterleaveNothing() throws Exception {
+        int jvms = 3;
+        int turnsEach = 60;
+        List<Process> writers = new ArrayList<>();
+        try {
+            for (int writer = 0; writer < jvms; writer++) {
+                writers.add(new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-cp", System.getProperty("java.class.path"), PostgresRaceWriter.class.getName(),
+                        url, "jvms", Integer.toString(writer), Integer.toString(turnsEach))
+                        .redirectError(ProcessBuilder.Redirect.INHERIT).start());
+            }
+            List<BufferedReader> outputs = new ArrayList<>();
+            for (Process writer : writers) {
+                BufferedReader output = new BufferedReader(new InputStreamReader(writer.getInputStream(), StandardCharsets.UTF_8));
+                assertThat(output.readLine()).isEqualTo("ready");
+                outputs.add(output);
+            }
+            for (Process writer : writers) {       // all go at once
+                writer.getOutputStream().write("go\n".getBytes(StandardCharsets.UTF_8));
+                writer.getOutputStream().flush();
+            }
+            for (int i = 0; i < jvms; i++) {
+                assertThat(outputs.get(i).readLine()).isEqualTo("done");
+                assertThat(writers.get(i).waitFor()).isZero();
+            }
+        } finally {
+            writers.forEach(Process::destroyForcibly);
+        }
+        try (PostgresSessionStore store = store(); Session session = store.open("jvms")) {
+            List<List<Message>> turns = session.turns();
+            assertThat(turns).hasSize(jvms * turnsEach);
+            int[] next = new int[jvms];
+            boolean interleavedWriters = false;
+            int previousWriter = -1;
+            for (List<Message> turn : turns) {
+                String first = turn.getFirst().content();
+                int writer = Integer.parseInt(first.substring(3, first.indexOf('-')));
+                int index = Integer.parseInt(first.substring(first.indexOf('-') + 1, first.indexOf(' ')));
+                assertThat(index).as("JVM %d's turns in order", writer).isEqualTo(next[writer]++);
+                assertThat(turn).isEqualTo(PostgresRaceWriter.turn(writer, index));
+                interleavedWriters |= previousWriter != -1 && previousWriter != writer && next[previousWriter] < turnsEach;
+                previousWriter = writer;
+            }
+            // not a requirement, but the point of the test: the JVMs really wrote at the same time
+            System.out.println("several JVMs: turns of different writers alternated: " + interleavedWriters);
         }
     }
 

@@ -121,7 +121,8 @@ public abstract class SessionStoreContract {
                 Message.assistant("unicode: é ß 日本語 😀 \u2028 \uD83D\uDE80 end"),
                 Message.user("  leading and trailing spaces  "),
                 Message.assistant("big " + "0123456789".repeat(100_000)),
-                Message.user("'; DROP TABLE messages; --"));
+                Message.user("'; DROP TABLE messages; --"),
+                Message.user("a NUL \u0000 from a binary file, and \u0001\u001b[2J controls"));
         try (Session session = store().open("exact")) {
             session.append(turn);
         }
