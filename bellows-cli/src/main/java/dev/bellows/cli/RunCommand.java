@@ -9,7 +9,7 @@ import dev.bellows.http.HttpSettings;
 import dev.bellows.memory.ConversationMemory;
 import dev.bellows.memory.InMemoryMemoryStore;
 import dev.bellows.memory.MemoryStore;
-import dev.bellows.memory.Session;
+import dev.bellows.memory.StoredSession;
 import dev.bellows.openai.OpenAiProvider;
 import dev.bellows.provider.ApiKey;
 import dev.bellows.provider.Provider;
@@ -217,7 +217,7 @@ final class RunCommand implements Callable<Integer> {
                 throw new UsageException(key.source + ": " + e.getMessage());
             }
         }
-        Value modelName = string(model, "--model", "BELLOWS_MODEL", file, "model", stored.get(Session.MODEL));
+        Value modelName = string(model, "--model", "BELLOWS_MODEL", file, "model", stored.get(StoredSession.MODEL));
         String modelValue = modelName.value == null ? null : modelName.value.strip();
         if (modelValue == null || modelValue.isEmpty()) {
             if (anthropic && base.value == null) {
@@ -247,7 +247,7 @@ final class RunCommand implements Callable<Integer> {
         Value instructions = string(system, "--system", null, file, "system", "");
 
         Value agentKind = string(agent, "--agent", null, file, "agent",
-                "react".equals(stored.get(Session.TOOL_MODE)) ? "react" : "default");
+                "react".equals(stored.get(StoredSession.TOOL_MODE)) ? "react" : "default");
         if (!agentKind.value.equals("default") && !agentKind.value.equals("react")) {
             throw new UsageException(agentKind.source + ": unknown agent \"" + agentKind.value + "\" (default or react)");
         }

@@ -4,7 +4,7 @@ import dev.bellows.agent.Agent;
 import dev.bellows.agent.AgentListener;
 import dev.bellows.agent.DefaultAgent;
 import dev.bellows.event.LoopEvent;
-import dev.bellows.memory.Session;
+import dev.bellows.memory.StoredSession;
 import dev.bellows.memory.SessionInfo;
 import dev.bellows.memory.SessionNames;
 import dev.bellows.memory.SessionStoreException;
@@ -24,9 +24,9 @@ import java.util.Map;
 final class RunSession implements AutoCloseable {
 
     private final SqliteSessionStore store;
-    private final Session session;
+    private final StoredSession session;
 
-    private RunSession(SqliteSessionStore store, Session session) {
+    private RunSession(SqliteSessionStore store, StoredSession session) {
         this.store = store;
         this.session = session;
     }
@@ -81,7 +81,7 @@ final class RunSession implements AutoCloseable {
         }
     }
 
-    Session session() {
+    StoredSession session() {
         return session;
     }
 
@@ -100,7 +100,7 @@ final class RunSession implements AutoCloseable {
         if (agent instanceof DefaultAgent defaultAgent) {
             defaultAgent.plan(session.plan());
         }
-        session.putMetadata(Map.of(Session.MODEL, model, Session.TOOL_MODE, react ? "react" : "tags",
+        session.putMetadata(Map.of(StoredSession.MODEL, model, StoredSession.TOOL_MODE, react ? "react" : "tags",
                 "provider", provider));
     }
 

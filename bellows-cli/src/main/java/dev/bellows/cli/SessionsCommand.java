@@ -1,6 +1,6 @@
 package dev.bellows.cli;
 
-import dev.bellows.memory.Session;
+import dev.bellows.memory.StoredSession;
 import dev.bellows.memory.SessionInUseException;
 import dev.bellows.memory.SessionInfo;
 import dev.bellows.memory.SessionNames;
@@ -69,7 +69,7 @@ final class SessionsCommand implements Callable<Integer> {
             out.append(String.format("%-" + width + "s  %5s  %-20s  %s%n", "NAME", "TURNS", "UPDATED", "MODEL"));
             for (SessionInfo info : sessions) {
                 out.append(String.format("%-" + width + "s  %5d  %-20s  %s%n", info.name(), info.turns(),
-                        TIME.format(info.updated()), printable(info.metadata().getOrDefault(Session.MODEL, "-"))));
+                        TIME.format(info.updated()), printable(info.metadata().getOrDefault(StoredSession.MODEL, "-"))));
             }
             write(root, out.toString());
             return 0;

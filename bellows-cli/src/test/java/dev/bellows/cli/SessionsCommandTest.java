@@ -3,7 +3,7 @@ package dev.bellows.cli;
 import static dev.bellows.cli.RunCommandTest.complete;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.bellows.memory.Session;
+import dev.bellows.memory.StoredSession;
 import dev.bellows.provider.Message;
 import dev.bellows.sessions.sqlite.SqliteSessionStore;
 import dev.bellows.testkit.MockLlmServer;
@@ -83,7 +83,7 @@ class SessionsCommandTest {
             assertThat(store.turns("exact")).contains(List.of(List.of(Message.user("Say done"),
                     Message.assistant(complete("done")))));
             assertThat(store.find("exact").orElseThrow().metadata())
-                    .containsEntry(Session.MODEL, "mock").containsEntry(Session.TOOL_MODE, "tags");
+                    .containsEntry(StoredSession.MODEL, "mock").containsEntry(StoredSession.TOOL_MODE, "tags");
         }
     }
 
@@ -109,7 +109,7 @@ class SessionsCommandTest {
         }
         try (SqliteSessionStore store = SqliteSessionStore.open(data())) {
             assertThat(store.find("kept").orElseThrow().metadata())
-                    .containsEntry(Session.MODEL, "other-model").containsEntry(Session.TOOL_MODE, "tags");
+                    .containsEntry(StoredSession.MODEL, "other-model").containsEntry(StoredSession.TOOL_MODE, "tags");
             assertThat(store.find("kept").orElseThrow().turns()).isEqualTo(3);
         }
     }
@@ -136,7 +136,7 @@ class SessionsCommandTest {
 
     @Test
     void aSessionOpenElsewhereIsRefusedBeforeAnythingIsSent() {
-        try (SqliteSessionStore store = SqliteSessionStore.open(data()); Session busy = store.open("busy");
+        try (SqliteSessionStore store = SqliteSessionStore.open(data()); StoredSession busy = store.open("busy");
              MockLlmServer server = RunCommandTest.server(complete("never"))) {
             busy.append(List.of(Message.user("held")));
             Cli.Run run = runInSession(server, "busy", "hello");

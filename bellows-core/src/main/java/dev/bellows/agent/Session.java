@@ -1,6 +1,7 @@
 package dev.bellows.agent;
 
 import dev.bellows.memory.ConversationMemory;
+import dev.bellows.memory.StoredSession;
 import dev.bellows.plan.Plan;
 import java.util.Objects;
 
@@ -22,7 +23,8 @@ import java.util.Objects;
 public final class Session {
 
     private final ConversationMemory memory;
-    private volatile Plan plan = Plan.empty();
+    private final StoredSession stored;         // null: the session lives in this JVM only
+    private volatile Plan plan;
     private AgentRun current;                   // guarded by this
 
     /** A session with a new {@link ConversationMemory} of default limits. */
@@ -33,6 +35,38 @@ public final class Session {
     /** A session over {@code memory}, which may already hold earlier turns. */
     public Session(ConversationMemory memory) {
         this.memory = Objects.requireNonNull(memory, "memory");
+        this.stored = null;
+        this.plan = Plan.empty();
+    }
+
+    /**
+     * A session kept in a {@link StoredSession} (from bellows-sessions-sqlite or
+     * bellows-sessions-postgres), with {@code memory}'s limits: its turns are the stored ones,
+     * its plan starts as the stored plan, and every new plan is stored with the next turn.
+     *
+     * <pre>{@code
+     * try (SessionStore store = SqliteSessionStore.open(SqliteSessionStore.defaultDirectory());
+     *      StoredSession stored = store.open("refactor-parser")) {
+     *     ConversationMemory memory = ConversationMemory.builder().store(stored).maxTokens(100_000).build();
+     *     agent.run("Go on where we stopped", new Session(memory, stored)).await();
+     * }
+     * }</pre>
+     *
+     * @throws IllegalArgumentException when {@code memory} does not keep its turns in {@code stored}
+     */
+    public Session(ConversationMemory memory, StoredSession stored) {
+        this.memory = Objects.requireNonNull(memory, "memory");
+        this.stored = Objects.requireNonNull(stored, "stored");
+        if (memory.store() != stored) {
+            throw new IllegalArgumentException("the memory must keep its turns in the stored session: build it with"
+                    + " ConversationMemory.builder().store(stored)");
+        }
+        this.plan = stored.plan();
+    }
+
+    /** A session kept in {@code stored}, with a memory of default limits over it. */
+    public static Session of(StoredSession stored) {
+        return new Session(ConversationMemory.builder().store(stored).build(), stored);
     }
 
     /** The conversation so far; {@link ConversationMemory#clear()} starts a new one. */
@@ -45,9 +79,15 @@ public final class Session {
         return plan;
     }
 
-    /** Replaces the plan, e.g. with {@link Plan#empty()} for a new, unrelated task. */
+    /**
+     * Replaces the plan, e.g. with {@link Plan#empty()} for a new, unrelated task. A stored
+     * session keeps it with its next turn.
+     */
     public void plan(Plan plan) {
         this.plan = Objects.requireNonNull(plan, "plan");
+        if (stored != null) {
+            stored.plan(plan);
+        }
     }
 
     /** Takes {@code run} as the session's run, unless another is still going on. */

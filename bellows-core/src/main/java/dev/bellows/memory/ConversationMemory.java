@@ -174,6 +174,11 @@ public final class ConversationMemory {
         }
     }
 
+    /** Where the turns are kept: an {@link InMemoryMemoryStore} unless the builder was given one. */
+    public MemoryStore store() {
+        return store;
+    }
+
     /** The message limit; {@link Integer#MAX_VALUE} when unlimited. */
     public int maxMessages() {
         return maxMessages;

@@ -14,7 +14,7 @@ import java.util.Objects;
  * @param turns    how many turns it holds
  * @param messages how many messages those turns hold
  * @param plan     its stored plan
- * @param metadata its metadata (e.g. {@link Session#MODEL}, {@link Session#TOOL_MODE})
+ * @param metadata its metadata (e.g. {@link StoredSession#MODEL}, {@link StoredSession#TOOL_MODE})
  */
 public record SessionInfo(String name, Instant created, Instant updated, int turns, int messages,
                           Plan plan, Map<String, String> metadata) {

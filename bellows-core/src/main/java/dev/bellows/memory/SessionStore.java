@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Persistent {@link Session}s, by name: a database of conversations that outlives the JVM.
+ * Persistent {@link StoredSession}s, by name: a database of conversations that outlives the JVM.
  * Implementations live in their own modules (bellows-sessions-sqlite,
  * bellows-sessions-postgres); core only defines the contract.
  *
@@ -22,7 +22,7 @@ public interface SessionStore extends AutoCloseable {
      *                                  process (or handle) has it open
      * @throws SessionStoreException    when the database cannot be read or written
      */
-    Session open(String name);
+    StoredSession open(String name);
 
     /** Every session, by name; empty when there are none. */
     List<SessionInfo> list();

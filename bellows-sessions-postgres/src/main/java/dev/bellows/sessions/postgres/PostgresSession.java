@@ -1,6 +1,6 @@
 package dev.bellows.sessions.postgres;
 
-import dev.bellows.memory.Session;
+import dev.bellows.memory.StoredSession;
 import dev.bellows.memory.SessionJson;
 import dev.bellows.plan.Plan;
 import dev.bellows.provider.Message;
@@ -14,7 +14,7 @@ import java.util.Objects;
  * every read asks the database what changed since the last one (the turns after the last seen,
  * or all of them after a {@code clear}), so the cache never serves a stale conversation.
  */
-final class PostgresSession implements Session {
+final class PostgresSession implements StoredSession {
 
     private final PostgresSessionStore store;
     private final long id;

@@ -1,6 +1,6 @@
 package dev.bellows.sessions.postgres;
 
-import dev.bellows.memory.Session;
+import dev.bellows.memory.StoredSession;
 import dev.bellows.memory.SessionInfo;
 import dev.bellows.memory.SessionJson;
 import dev.bellows.memory.SessionNames;
@@ -28,7 +28,7 @@ import org.postgresql.ds.PGSimpleDataSource;
  *
  * <pre>{@code
  * try (PostgresSessionStore store = PostgresSessionStore.open(dataSource);   // your pool, e.g. HikariCP
- *      Session session = store.open("release-notes")) {
+ *      StoredSession session = store.open("release-notes")) {
  *     ConversationMemory memory = ConversationMemory.builder().store(session).build();
  *     ...
  * }
@@ -107,7 +107,7 @@ public final class PostgresSessionStore implements SessionStore {
     }
 
     @Override
-    public Session open(String name) {
+    public StoredSession open(String name) {
         SessionNames.check(name);
         return inTransaction("open session \"" + name + "\"", connection -> {
             try (PreparedStatement insert = connection.prepareStatement(

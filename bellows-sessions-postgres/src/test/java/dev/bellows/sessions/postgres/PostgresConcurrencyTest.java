@@ -3,7 +3,7 @@ package dev.bellows.sessions.postgres;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.bellows.memory.Session;
+import dev.bellows.memory.StoredSession;
 import dev.bellows.memory.SessionStoreException;
 import dev.bellows.provider.Message;
 import java.io.BufferedReader;
@@ -46,11 +46,11 @@ class PostgresConcurrencyTest {
     void writersWithTheirOwnConnectionsRacingOnOneSessionLoseAndInterleaveNothing() throws Exception {
         int writers = 8;
         int turnsEach = 25;
-        try (PostgresSessionStore setup = store(); Session created = setup.open("shared")) {
-            created.putMetadata(Map.of(Session.MODEL, "m"));
+        try (PostgresSessionStore setup = store(); StoredSession created = setup.open("shared")) {
+            created.putMetadata(Map.of(StoredSession.MODEL, "m"));
         }
         List<List<List<Message>>> seenByEach = all(writers, writer -> {
-            try (PostgresSessionStore store = store(); Session session = store.open("shared")) {
+            try (PostgresSessionStore store = store(); StoredSession session = store.open("shared")) {
                 for (int i = 0; i < turnsEach; i++) {
                     session.append(turn(writer, i));
                     session.putMetadata(Map.of("writer-" + writer, Integer.toString(i)));
@@ -59,7 +59,7 @@ class PostgresConcurrencyTest {
             }
         });
         assertThat(seenByEach).hasSize(writers);
-        try (PostgresSessionStore store = store(); Session session = store.open("shared")) {
+        try (PostgresSessionStore store = store(); StoredSession session = store.open("shared")) {
             List<List<Message>> turns = session.turns();
             assertThat(turns).hasSize(writers * turnsEach);
             int[] next = new int[writers];
@@ -71,7 +71,7 @@ class PostgresConcurrencyTest {
                 assertThat(turn).isEqualTo(turn(writer, index));
             }
             Map<String, String> metadata = session.metadata();
-            assertThat(metadata).containsEntry(Session.MODEL, "m").hasSize(writers + 1);
+            assertThat(metadata).containsEntry(StoredSession.MODEL, "m").hasSize(writers + 1);
             for (int writer = 0; writer < writers; writer++) {
                 assertThat(metadata).containsEntry("writer-" + writer, Integer.toString(turnsEach - 1));
             }
@@ -109,7 +109,7 @@ class PostgresConcurrencyTest {
         } finally {
             writers.forEach(Process::destroyForcibly);
         }
-        try (PostgresSessionStore store = store(); Session session = store.open("jvms")) {
+        try (PostgresSessionStore store = store(); StoredSession session = store.open("jvms")) {
             List<List<Message>> turns = session.turns();
             assertThat(turns).hasSize(jvms * turnsEach);
             int[] next = new int[jvms];
@@ -147,8 +147,8 @@ class PostgresConcurrencyTest {
     @Test
     void aHandleSeesAnotherHandlesClearAndASessionDeletedUnderIt() {
         try (PostgresSessionStore first = store(); PostgresSessionStore second = store()) {
-            Session a = first.open("gone");
-            Session b = second.open("gone");
+            StoredSession a = first.open("gone");
+            StoredSession b = second.open("gone");
             a.append(List.of(Message.user("one")));
             assertThat(b.turns()).containsExactly(List.of(Message.user("one")));
             b.clear();

@@ -1,6 +1,6 @@
 package dev.bellows.sessions.postgres;
 
-import dev.bellows.memory.Session;
+import dev.bellows.memory.StoredSession;
 import dev.bellows.provider.Message;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -22,7 +22,7 @@ final class PostgresRaceWriter {
         int writer = Integer.parseInt(args[2]);
         int turns = Integer.parseInt(args[3]);
         try (PostgresSessionStore store = PostgresSessionStore.open(args[0], "postgres", null);
-             Session session = store.open(args[1])) {
+             StoredSession session = store.open(args[1])) {
             System.out.println("ready");
             System.out.flush();
             new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();

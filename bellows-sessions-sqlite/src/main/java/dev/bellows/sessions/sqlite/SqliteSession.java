@@ -1,6 +1,6 @@
 package dev.bellows.sessions.sqlite;
 
-import dev.bellows.memory.Session;
+import dev.bellows.memory.StoredSession;
 import dev.bellows.memory.SessionJson;
 import dev.bellows.plan.Plan;
 import dev.bellows.provider.Message;
@@ -15,7 +15,7 @@ import java.util.Objects;
  * else writes it: the turns read at open plus those appended since are the whole session, and
  * reads never touch the database.
  */
-final class SqliteSession implements Session {
+final class SqliteSession implements StoredSession {
 
     private final SqliteSessionStore store;
     private final SessionLock sessionLock;

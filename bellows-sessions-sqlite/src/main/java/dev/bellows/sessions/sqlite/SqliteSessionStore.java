@@ -1,6 +1,6 @@
 package dev.bellows.sessions.sqlite;
 
-import dev.bellows.memory.Session;
+import dev.bellows.memory.StoredSession;
 import dev.bellows.memory.SessionInfo;
 import dev.bellows.memory.SessionJson;
 import dev.bellows.memory.SessionNames;
@@ -34,7 +34,7 @@ import org.sqlite.SQLiteConfig;
  *
  * <pre>{@code
  * try (SqliteSessionStore store = SqliteSessionStore.open(SqliteSessionStore.defaultDirectory());
- *      Session session = store.open("my-task")) {
+ *      StoredSession session = store.open("my-task")) {
  *     ConversationMemory memory = ConversationMemory.builder().store(session).build();
  *     ...
  * }
@@ -135,7 +135,7 @@ public final class SqliteSessionStore implements SessionStore {
     }
 
     @Override
-    public Session open(String name) {
+    public StoredSession open(String name) {
         SessionNames.check(name);
         SessionLock sessionLock = SessionLock.acquire(directory, name);
         try {

@@ -3,7 +3,7 @@ package dev.bellows.sessions.sqlite;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.bellows.memory.Session;
+import dev.bellows.memory.StoredSession;
 import dev.bellows.memory.SessionStoreException;
 import dev.bellows.provider.Message;
 import java.nio.file.Files;
@@ -37,7 +37,7 @@ class SqliteSessionStoreFilesTest {
     @Test
     void aNewDirectoryIsPrivateAndTheDatabaseIsInWalMode() throws Exception {
         Path dir = temp.resolve("a/b/bellows");
-        try (SqliteSessionStore store = SqliteSessionStore.open(dir); Session session = store.open("s")) {
+        try (SqliteSessionStore store = SqliteSessionStore.open(dir); StoredSession session = store.open("s")) {
             session.append(List.of(Message.user("hello")));
             assertThat(store.databaseFile()).isEqualTo(dir.resolve("sessions.db"));
         }

@@ -1,6 +1,6 @@
 package dev.bellows.testkit.sessions;
 
-import dev.bellows.memory.Session;
+import dev.bellows.memory.StoredSession;
 import dev.bellows.memory.SessionStore;
 import dev.bellows.provider.Message;
 import java.io.PrintStream;
@@ -26,7 +26,7 @@ public final class CrashWriter {
      * ever, continuing from the turns the session already holds.
      */
     public static void run(SessionStore store, String sessionName, PrintStream out) {
-        Session session = store.open(sessionName);
+        StoredSession session = store.open(sessionName);
         int index = session.turns().size();
         out.println("ready " + index);
         out.flush();

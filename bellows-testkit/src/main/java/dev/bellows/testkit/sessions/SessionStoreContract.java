@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.bellows.memory.ConversationMemory;
-import dev.bellows.memory.Session;
+import dev.bellows.memory.StoredSession;
 import dev.bellows.memory.SessionInUseException;
 import dev.bellows.memory.SessionInfo;
 import dev.bellows.memory.SessionStore;
@@ -83,8 +83,8 @@ public abstract class SessionStoreContract {
         return store;
     }
 
-    private Session open(SessionStore store, String name) {
-        Session session = store.open(name);
+    private StoredSession open(SessionStore store, String name) {
+        StoredSession session = store.open(name);
         opened.add(session);
         return session;
     }
@@ -97,13 +97,13 @@ public abstract class SessionStoreContract {
                 List.of(Message.user("What is 17 * 23?"), Message.assistant("<tool>calc</tool>"), Message.user("391")),
                 List.of(Message.assistant("It is 391.")),
                 List.of(Message.user("And 2 + 2?"), Message.assistant("4")));
-        try (Session session = store().open("order")) {
+        try (StoredSession session = store().open("order")) {
             assertThat(session.name()).isEqualTo("order");
             assertThat(session.turns()).isEmpty();
             turns.forEach(session::append);
             assertThat(session.turns()).isEqualTo(turns);
         }
-        try (Session again = store().open("order")) {
+        try (StoredSession again = store().open("order")) {
             assertThat(again.turns()).isEqualTo(turns);
             assertThat(store().turns("order")).as("read while open").contains(turns);
         }
@@ -123,10 +123,10 @@ public abstract class SessionStoreContract {
                 Message.assistant("big " + "0123456789".repeat(100_000)),
                 Message.user("'; DROP TABLE messages; --"),
                 Message.user("a NUL \u0000 from a binary file, and \u0001\u001b[2J controls"));
-        try (Session session = store().open("exact")) {
+        try (StoredSession session = store().open("exact")) {
             session.append(turn);
         }
-        try (Session again = store().open("exact")) {
+        try (StoredSession again = store().open("exact")) {
             List<List<Message>> turns = again.turns();
             assertThat(turns).hasSize(1);
             List<Message> read = turns.getFirst();
@@ -141,12 +141,12 @@ public abstract class SessionStoreContract {
 
     @Test
     void aSessionIsTheStoreOfAConversationMemory() {
-        try (Session session = store().open("memory")) {
+        try (StoredSession session = store().open("memory")) {
             ConversationMemory memory = ConversationMemory.builder().store(session).build();
             memory.addTurn(List.of(Message.user("task"), Message.assistant("answer")));
             assertThat(session.turns()).containsExactly(List.of(Message.user("task"), Message.assistant("answer")));
         }
-        try (Session again = store().open("memory")) {
+        try (StoredSession again = store().open("memory")) {
             ConversationMemory memory = ConversationMemory.builder().store(again).build();
             assertThat(memory.messages()).containsExactly(Message.user("task"), Message.assistant("answer"));
         }
@@ -154,14 +154,14 @@ public abstract class SessionStoreContract {
 
     @Test
     void aTurnMustHoldAMessage() {
-        Session session = open(store(), "empty-turn");
+        StoredSession session = open(store(), "empty-turn");
         assertThatThrownBy(() -> session.append(List.of())).isInstanceOf(IllegalArgumentException.class);
         assertThat(session.turns()).isEmpty();
     }
 
     @Test
     void theCallersListIsCopied() {
-        Session session = open(store(), "copied");
+        StoredSession session = open(store(), "copied");
         List<Message> turn = new ArrayList<>(List.of(Message.user("one")));
         session.append(turn);
         turn.add(Message.user("two"));
@@ -176,7 +176,7 @@ public abstract class SessionStoreContract {
         SessionStore other = store();
         Plan plan = new Plan(List.of(new PlanStep("Read the test", PlanStatus.COMPLETED),
                 new PlanStep("Fix the parser", PlanStatus.IN_PROGRESS), new PlanStep("Ship \"it\" 🚀", PlanStatus.PENDING)));
-        Session session = open(store, "plan");
+        StoredSession session = open(store, "plan");
         assertThat(session.plan()).isEqualTo(Plan.empty());
         session.plan(plan);
         assertThat(session.plan()).isEqualTo(plan);
@@ -184,7 +184,7 @@ public abstract class SessionStoreContract {
         session.append(List.of(Message.user("update_plan called")));
         assertThat(other.find("plan").orElseThrow().plan()).isEqualTo(plan);
         session.close();
-        try (Session again = store().open("plan")) {
+        try (StoredSession again = store().open("plan")) {
             assertThat(again.plan()).isEqualTo(plan);
         }
     }
@@ -192,7 +192,7 @@ public abstract class SessionStoreContract {
     @Test
     void closingStoresAPlanThatNoTurnFollowed() {
         Plan plan = new Plan(List.of(new PlanStep("only step", PlanStatus.PENDING)));
-        try (Session session = store().open("plan-on-close")) {
+        try (StoredSession session = store().open("plan-on-close")) {
             session.plan(plan);
         }
         assertThat(store().find("plan-on-close").orElseThrow().plan()).isEqualTo(plan);
@@ -200,16 +200,16 @@ public abstract class SessionStoreContract {
 
     @Test
     void metadataRoundTripsAndMerges() {
-        try (Session session = store().open("meta")) {
+        try (StoredSession session = store().open("meta")) {
             assertThat(session.metadata()).isEmpty();
-            session.putMetadata(Map.of(Session.MODEL, "llama3.2", Session.TOOL_MODE, "tags"));
-            session.putMetadata(Map.of(Session.MODEL, "qwen3", "note", "ünïcödé \"quoted\""));
+            session.putMetadata(Map.of(StoredSession.MODEL, "llama3.2", StoredSession.TOOL_MODE, "tags"));
+            session.putMetadata(Map.of(StoredSession.MODEL, "qwen3", "note", "ünïcödé \"quoted\""));
             assertThat(session.metadata()).isEqualTo(
-                    Map.of(Session.MODEL, "qwen3", Session.TOOL_MODE, "tags", "note", "ünïcödé \"quoted\""));
+                    Map.of(StoredSession.MODEL, "qwen3", StoredSession.TOOL_MODE, "tags", "note", "ünïcödé \"quoted\""));
         }
-        Map<String, String> expected = Map.of(Session.MODEL, "qwen3", Session.TOOL_MODE, "tags", "note", "ünïcödé \"quoted\"");
+        Map<String, String> expected = Map.of(StoredSession.MODEL, "qwen3", StoredSession.TOOL_MODE, "tags", "note", "ünïcödé \"quoted\"");
         assertThat(store().find("meta").orElseThrow().metadata()).isEqualTo(expected);
-        try (Session again = store().open("meta")) {
+        try (StoredSession again = store().open("meta")) {
             assertThat(again.metadata()).isEqualTo(expected);
             Map<String, String> blankKey = new HashMap<>();
             blankKey.put(" ", "x");
@@ -228,10 +228,10 @@ public abstract class SessionStoreContract {
         SessionStore store = store();
         assertThat(store.list()).isEmpty();
         assertThat(store.find("alpha")).isEmpty();
-        try (Session alpha = store.open("alpha"); Session beta = store.open("beta")) {
+        try (StoredSession alpha = store.open("alpha"); StoredSession beta = store.open("beta")) {
             alpha.append(List.of(Message.user("a1"), Message.assistant("a2")));
             alpha.append(List.of(Message.user("a3")));
-            beta.putMetadata(Map.of(Session.MODEL, "m"));
+            beta.putMetadata(Map.of(StoredSession.MODEL, "m"));
         }
         List<SessionInfo> sessions = store().list();
         assertThat(sessions).extracting(SessionInfo::name).containsExactly("alpha", "beta");
@@ -240,14 +240,14 @@ public abstract class SessionStoreContract {
         assertThat(alpha.messages()).isEqualTo(3);
         assertThat(alpha.updated()).isAfterOrEqualTo(alpha.created());
         assertThat(sessions.get(1).turns()).isZero();
-        assertThat(sessions.get(1).metadata()).containsEntry(Session.MODEL, "m");
+        assertThat(sessions.get(1).metadata()).containsEntry(StoredSession.MODEL, "m");
         assertThat(store.find("alpha")).contains(alpha);
 
         assertThat(store.delete("alpha")).isTrue();
         assertThat(store.delete("alpha")).isFalse();
         assertThat(store.list()).extracting(SessionInfo::name).containsExactly("beta");
         assertThat(store.find("alpha")).isEmpty();
-        try (Session reborn = store.open("alpha")) {
+        try (StoredSession reborn = store.open("alpha")) {
             assertThat(reborn.turns()).isEmpty();
             assertThat(reborn.plan()).isEqualTo(Plan.empty());
         }
@@ -256,7 +256,7 @@ public abstract class SessionStoreContract {
     @Test
     void clearForgetsTheTurnsOnly() {
         Plan plan = new Plan(List.of(new PlanStep("keep me", PlanStatus.PENDING)));
-        try (Session session = store().open("clear")) {
+        try (StoredSession session = store().open("clear")) {
             session.plan(plan);
             session.append(List.of(Message.user("one")));
             session.append(List.of(Message.user("two")));
@@ -271,7 +271,7 @@ public abstract class SessionStoreContract {
         assertThat(info.messages()).isEqualTo(1);
         assertThat(info.plan()).isEqualTo(plan);
         assertThat(info.metadata()).containsEntry("k", "v");
-        try (Session again = store().open("clear")) {
+        try (StoredSession again = store().open("clear")) {
             assertThat(again.turns()).containsExactly(List.of(Message.user("three")));
         }
     }
@@ -292,7 +292,7 @@ public abstract class SessionStoreContract {
 
     @Test
     void aClosedSessionRefusesUse() {
-        Session session = store().open("closed");
+        StoredSession session = store().open("closed");
         session.close();
         session.close();
         assertThatThrownBy(session::turns).isInstanceOf(IllegalStateException.class);
@@ -305,7 +305,7 @@ public abstract class SessionStoreContract {
     void aSecondUserOfAnOpenSessionIsRefusedOrShares() {
         SessionStore first = store();
         SessionStore second = store();
-        Session session = open(first, "shared");
+        StoredSession session = open(first, "shared");
         session.append(List.of(Message.user("from the first")));
         if (exclusiveSessions()) {
             assertThatThrownBy(() -> second.open("shared")).isInstanceOf(SessionInUseException.class)
@@ -313,11 +313,11 @@ public abstract class SessionStoreContract {
             assertThatThrownBy(() -> first.open("shared")).isInstanceOf(SessionInUseException.class);
             assertThatThrownBy(() -> second.delete("shared")).isInstanceOf(SessionInUseException.class);
             session.close();
-            try (Session now = second.open("shared")) {
+            try (StoredSession now = second.open("shared")) {
                 assertThat(now.turns()).containsExactly(List.of(Message.user("from the first")));
             }
         } else {
-            Session other = open(second, "shared");
+            StoredSession other = open(second, "shared");
             assertThat(other.turns()).containsExactly(List.of(Message.user("from the first")));
             other.append(List.of(Message.user("from the second")));
             session.append(List.of(Message.user("from the first again")));
@@ -332,7 +332,7 @@ public abstract class SessionStoreContract {
     void concurrentWritersOnOneSessionLoseAndInterleaveNothing() throws Exception {
         int writers = 8;
         int turnsEach = 25;
-        Session session = open(store(), "race");
+        StoredSession session = open(store(), "race");
         runConcurrently(writers, writer -> {
             for (int i = 0; i < turnsEach; i++) {
                 session.append(raceTurn(writer, i));
@@ -344,7 +344,7 @@ public abstract class SessionStoreContract {
             if (exclusiveSessions()) {
                 session.close();
             }
-            try (Session again = other.open("race")) {
+            try (StoredSession again = other.open("race")) {
                 assertThat(again.turns()).isEqualTo(turns);
             }
         }
@@ -355,7 +355,7 @@ public abstract class SessionStoreContract {
         int sessions = 6;
         int turnsEach = 20;
         runConcurrently(sessions, index -> {
-            try (SessionStore store = newStore(); Session session = store.open("many-" + index)) {
+            try (SessionStore store = newStore(); StoredSession session = store.open("many-" + index)) {
                 for (int i = 0; i < turnsEach; i++) {
                     session.append(raceTurn(index, i));
                 }
@@ -364,7 +364,7 @@ public abstract class SessionStoreContract {
         SessionStore store = store();
         assertThat(store.list()).hasSize(sessions).allSatisfy(info -> assertThat(info.turns()).isEqualTo(turnsEach));
         for (int index = 0; index < sessions; index++) {
-            try (Session session = store.open("many-" + index)) {
+            try (StoredSession session = store.open("many-" + index)) {
                 List<List<Message>> expected = new ArrayList<>();
                 for (int i = 0; i < turnsEach; i++) {
                     expected.add(raceTurn(index, i));
@@ -413,7 +413,7 @@ public abstract class SessionStoreContract {
                 }
                 reported = seen;
             }
-            try (SessionStore store = newStore(); Session session = store.open("crash")) {
+            try (SessionStore store = newStore(); StoredSession session = store.open("crash")) {
                 List<List<Message>> turns = session.turns();
                 assertThat(turns.size()).as("turns after kill -9 (round %d)", round).isBetween(reported, reported + 1);
                 for (int i = 0; i < turns.size(); i++) {

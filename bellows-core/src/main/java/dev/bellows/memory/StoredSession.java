@@ -10,11 +10,9 @@ import java.util.Map;
  *
  * <pre>{@code
  * try (SessionStore store = SqliteSessionStore.open(SqliteSessionStore.defaultDirectory());
- *      Session session = store.open("refactor-parser")) {
- *     ConversationMemory memory = ConversationMemory.builder().store(session).build();
- *     DefaultAgent agent = DefaultAgent.builder()...memory(memory).build();
- *     agent.plan(session.plan());
- *     ...   // on each plan_update event: session.plan(newPlan)
+ *      StoredSession stored = store.open("refactor-parser")) {
+ *     ConversationMemory memory = ConversationMemory.builder().store(stored).build();
+ *     agent.run("Go on", new Session(memory, stored)).await();   // dev.bellows.agent.Session
  * }
  * }</pre>
  *
@@ -28,7 +26,7 @@ import java.util.Map;
  * <p>Implementations are thread-safe. A session is used until {@link #close()}; afterwards
  * every method throws {@link IllegalStateException}.
  */
-public interface Session extends MemoryStore, AutoCloseable {
+public interface StoredSession extends MemoryStore, AutoCloseable {
 
     /** Metadata key: the model the session last ran with. */
     String MODEL = "model";
