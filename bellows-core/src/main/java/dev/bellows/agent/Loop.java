@@ -130,6 +130,7 @@ final class Loop implements Runnable {
                     report(result);
                     Optional<ToolCallOutcome.Succeeded> breaking = result.loopBreaking();
                     if (breaking.isPresent()) {
+                        turn.addAll(protocol.closing(answer.assistant(), result));
                         memory.addTurn(turn);
                         return LoopEnds.loopBreak(breaking.get());
                     }
