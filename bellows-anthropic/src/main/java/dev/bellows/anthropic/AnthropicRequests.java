@@ -1,10 +1,14 @@
 package dev.bellows.anthropic;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.bellows.provider.ChatRequest;
 import dev.bellows.provider.Message;
+import dev.bellows.provider.NativeToolCall;
+import dev.bellows.provider.SignedThinking;
+import dev.bellows.provider.ToolSpec;
 import dev.bellows.provider.ProviderException;
 import dev.bellows.provider.Role;
 import java.util.ArrayList;
@@ -34,6 +38,12 @@ import java.util.List;
  *       its 400 answer says what is wrong).</li>
  *   <li>{@code thinking: {"type": "enabled", "budget_tokens": N}} when extended thinking is
  *       on; {@code max_tokens} must then be above the budget.</li>
+ *   <li>Native tool calling: the request's tools as {@code tools} ({@code name},
+ *       {@code description}, {@code input_schema}); an assistant message with tool calls as
+ *       content blocks: its signed thinking blocks first, unchanged (the API requires them back
+ *       when thinking meets tool use), then its text, then a {@code tool_use} block per call;
+ *       {@link Role#TOOL} messages as {@code tool_result} blocks of a user turn. A turn made
+ *       only of text keeps the plain string form.</li>
  * </ul>
  */
 final class AnthropicRequests {
@@ -44,8 +54,12 @@ final class AnthropicRequests {
     private AnthropicRequests() {
     }
 
-    /** A user or assistant turn after merging. */
-    record Turn(Role role, String content) {
+    /** A user or assistant turn after merging: its content blocks. */
+    record Turn(Role role, List<ObjectNode> blocks) {
+        /** The text of a turn made only of text blocks, joined as they are sent. */
+        String content() {
+            return String.join(SEPARATOR, blocks.stream().map(b -> b.path("text").asText()).toList());
+        }
     }
 
     static String body(ChatRequest request, int defaultMaxTokens, Integer thinkingBudget) throws ProviderException {
@@ -75,7 +89,21 @@ final class AnthropicRequests {
         }
         ArrayNode messages = body.putArray("messages");
         for (Turn turn : turns) {
-            messages.addObject().put("role", turn.role().wireName()).put("content", turn.content());
+            ObjectNode message = messages.addObject().put("role", turn.role().wireName());
+            if (turn.blocks().stream().allMatch(b -> b.path("type").asText().equals("text"))) {
+                List<String> texts = turn.blocks().stream().map(b -> b.path("text").asText()).toList();
+                message.put("content", String.join(SEPARATOR, texts));
+            } else {
+                ArrayNode content = message.putArray("content");
+                turn.blocks().forEach(content::add);
+            }
+        }
+        if (!request.tools().isEmpty()) {
+            ArrayNode tools = body.putArray("tools");
+            for (ToolSpec tool : request.tools()) {
+                tools.addObject().put("name", tool.name()).put("description", tool.description())
+                        .set("input_schema", tool.parameters());
+            }
         }
         body.put("stream", true);
         request.temperature().ifPresent(value -> body.put("temperature", value));
@@ -101,25 +129,62 @@ final class AnthropicRequests {
         return parts.isEmpty() ? null : String.join(SEPARATOR, parts);
     }
 
-    /** The user and assistant messages, consecutive ones of a role merged, empty ones dropped. */
+    /**
+     * The user and assistant messages as content blocks, consecutive ones of a role merged
+     * (tool results are a user's), empty text dropped.
+     */
     static List<Turn> turns(List<Message> messages) {
-        List<Role> roles = new ArrayList<>();
-        List<StringBuilder> texts = new ArrayList<>();
+        List<Turn> turns = new ArrayList<>();
         for (Message message : messages) {
-            if (message.role() == Role.SYSTEM || message.content().isEmpty()) {
+            if (message.role() == Role.SYSTEM) {
                 continue;
             }
-            if (!roles.isEmpty() && roles.getLast() == message.role()) {
-                texts.getLast().append(SEPARATOR).append(message.content());
+            List<ObjectNode> blocks = blocks(message);
+            if (blocks.isEmpty()) {
+                continue;
+            }
+            Role role = message.role() == Role.TOOL ? Role.USER : message.role();
+            if (!turns.isEmpty() && turns.getLast().role() == role) {
+                turns.getLast().blocks().addAll(blocks);
             } else {
-                roles.add(message.role());
-                texts.add(new StringBuilder(message.content()));
+                turns.add(new Turn(role, new ArrayList<>(blocks)));
             }
         }
-        List<Turn> turns = new ArrayList<>(roles.size());
-        for (int i = 0; i < roles.size(); i++) {
-            turns.add(new Turn(roles.get(i), texts.get(i).toString()));
-        }
         return turns;
+    }
+
+    private static List<ObjectNode> blocks(Message message) {
+        List<ObjectNode> blocks = new ArrayList<>();
+        if (message.role() == Role.TOOL) {
+            ObjectNode result = JSON.createObjectNode().put("type", "tool_result").put("tool_use_id", message.toolCallId());
+            result.put("content", message.content());
+            blocks.add(result);
+            return blocks;
+        }
+        for (SignedThinking thinking : message.thinking()) {
+            blocks.add(thinking.isRedacted()
+                    ? JSON.createObjectNode().put("type", "redacted_thinking").put("data", thinking.redactedData())
+                    : JSON.createObjectNode().put("type", "thinking").put("thinking", thinking.thinking())
+                            .put("signature", thinking.signature()));
+        }
+        if (!message.content().isEmpty()) {
+            blocks.add(JSON.createObjectNode().put("type", "text").put("text", message.content()));
+        }
+        for (NativeToolCall call : message.toolCalls()) {
+            ObjectNode use = JSON.createObjectNode().put("type", "tool_use").put("id", call.id()).put("name", call.name());
+            use.set("input", input(call.arguments()));
+            blocks.add(use);
+        }
+        return blocks;
+    }
+
+    /** The call's arguments as the object the API wants back; arguments that were not one go back empty. */
+    private static JsonNode input(String arguments) {
+        try {
+            JsonNode node = arguments.isBlank() ? null : JSON.readTree(arguments);
+            return node != null && node.isObject() ? node : JSON.createObjectNode();
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            return JSON.createObjectNode();
+        }
     }
 }

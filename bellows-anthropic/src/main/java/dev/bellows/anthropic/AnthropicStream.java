@@ -11,6 +11,8 @@ import dev.bellows.provider.ChatStream;
 import dev.bellows.provider.ProviderException;
 import dev.bellows.provider.ProviderException.Kind;
 import dev.bellows.provider.TokenUsage;
+import dev.bellows.provider.ProviderChunks;
+import dev.bellows.provider.SignedThinking;
 import dev.bellows.stream.StreamChunk;
 import java.net.URI;
 import java.util.Optional;
@@ -77,6 +79,11 @@ final class AnthropicStream implements ChatStream {
         this.key = key;
     }
 
+    /** Content block index to the tool call index (from 0) of its tool_use block. */
+    private final java.util.Map<Integer, Integer> toolCalls = new java.util.HashMap<>();
+    /** Content block index to the signature of its thinking block, as it arrives. */
+    private final java.util.Map<Integer, StringBuilder> signatures = new java.util.HashMap<>();
+
     @Override
     public StreamChunk next() throws ProviderException {
         if (cancelled) {
@@ -127,19 +134,49 @@ final class AnthropicStream implements ChatStream {
             case "message_start" -> readUsage(data.path("message").path("usage"));
             case "content_block_start" -> {
                 JsonNode block = data.path("content_block");
+                int index = data.path("index").asInt(-1);
                 return switch (block.path("type").asText("")) {
                     case "text" -> chunk(block.path("text"), false);
-                    case "thinking" -> chunk(block.path("thinking"), true);
-                    default -> null;   // redacted_thinking (encrypted), tool_use, future block types
+                    case "thinking" -> {
+                        signatures.put(index, new StringBuilder());
+                        yield chunk(block.path("thinking"), true);
+                    }
+                    case "redacted_thinking" ->
+                            ProviderChunks.signature(SignedThinking.redacted(block.path("data").asText("")));
+                    case "tool_use" -> {
+                        int call = toolCalls.size();
+                        toolCalls.put(index, call);
+                        yield ProviderChunks.toolCall(new ProviderChunks.ToolCallDelta(call,
+                                block.path("id").asText(""), block.path("name").asText(""), ""));
+                    }
+                    default -> null;   // future block types
                 };
             }
             case "content_block_delta" -> {
                 JsonNode delta = data.path("delta");
+                int index = data.path("index").asInt(-1);
                 return switch (delta.path("type").asText("")) {
                     case "text_delta" -> chunk(required(delta, "text", type), false);
                     case "thinking_delta" -> chunk(required(delta, "thinking", type), true);
-                    default -> null;   // signature_delta, input_json_delta, citations_delta, ...
+                    case "signature_delta" -> {
+                        signatures.computeIfAbsent(index, i -> new StringBuilder()).append(delta.path("signature").asText(""));
+                        yield null;
+                    }
+                    case "input_json_delta" -> {
+                        Integer call = toolCalls.get(index);
+                        String json = delta.path("partial_json").asText("");
+                        yield call == null || json.isEmpty() ? null
+                                : ProviderChunks.toolCall(new ProviderChunks.ToolCallDelta(call, null, null, json));
+                    }
+                    default -> null;   // citations_delta, ...
                 };
+            }
+            case "content_block_stop" -> {
+                // A thinking block is complete: its signature goes with it (the text came as THINKING chunks).
+                StringBuilder signature = signatures.remove(data.path("index").asInt(-1));
+                if (signature != null && !signature.isEmpty()) {
+                    return ProviderChunks.signature(SignedThinking.signed("", signature.toString()));
+                }
             }
             case "message_delta" -> {
                 JsonNode stopReason = data.path("delta").path("stop_reason");
@@ -151,7 +188,7 @@ final class AnthropicStream implements ChatStream {
             case "message_stop" -> done = true;
             case "error" -> throw errorEvent(event.data(), data.path("error").path("type").asText(""));
             default -> {
-                // content_block_stop, ping, and event types added after this was written
+                // ping, and event types added after this was written
             }
         }
         return null;

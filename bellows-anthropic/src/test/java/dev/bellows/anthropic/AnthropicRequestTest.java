@@ -10,6 +10,9 @@ import dev.bellows.provider.ApiKey;
 import dev.bellows.provider.ChatRequest;
 import dev.bellows.provider.ChatStream;
 import dev.bellows.provider.Message;
+import dev.bellows.provider.NativeToolCall;
+import dev.bellows.provider.SignedThinking;
+import dev.bellows.provider.ToolSpec;
 import dev.bellows.provider.ProviderException;
 import dev.bellows.provider.ProviderException.Kind;
 import java.util.List;
@@ -281,5 +284,36 @@ class AnthropicRequestTest {
             assertThat(anthropic.endpoint()).hasToString("https://api.anthropic.com/v1/messages");
             assertThat(anthropic.name()).isEqualTo("anthropic");
         }
+    }
+
+    @Test
+    void nativeToolsCallsResultsAndSignedThinkingGoOutAsContentBlocksUnchanged() throws Exception {
+        ChatRequest request = ChatRequest.builder().model("claude-sonnet-4-5")
+                .message(Message.system("Be useful."))
+                .message(Message.user("Weather in Oslo?"))
+                .message(Message.assistant("Let me check.",
+                        List.of(new NativeToolCall("toolu_1", "get_weather", "{\"city\": \"Oslo\"}")),
+                        List.of(SignedThinking.signed("The user wants the weather.", "sig-123"),
+                                SignedThinking.redacted("ENCRYPTED"))))
+                .message(Message.toolResult("toolu_1", "sunny, 21 C"))
+                .tools(List.of(new ToolSpec("get_weather", "The weather in a city",
+                        JSON.readTree("{\"type\": \"object\", \"properties\": {\"city\": {\"type\": \"string\"}}}"))))
+                .build();
+        FakeAnthropic.Recorded sent = send(provider(builder().thinking(2048).defaultMaxTokens(8192)), request);
+        assertJson(sent.body(), """
+                {"model": "claude-sonnet-4-5", "max_tokens": 8192, "system": "Be useful.",
+                 "messages": [
+                   {"role": "user", "content": "Weather in Oslo?"},
+                   {"role": "assistant", "content": [
+                     {"type": "thinking", "thinking": "The user wants the weather.", "signature": "sig-123"},
+                     {"type": "redacted_thinking", "data": "ENCRYPTED"},
+                     {"type": "text", "text": "Let me check."},
+                     {"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {"city": "Oslo"}}]},
+                   {"role": "user", "content": [
+                     {"type": "tool_result", "tool_use_id": "toolu_1", "content": "sunny, 21 C"}]}],
+                 "tools": [{"name": "get_weather", "description": "The weather in a city",
+                            "input_schema": {"type": "object", "properties": {"city": {"type": "string"}}}}],
+                 "stream": true,
+                 "thinking": {"type": "enabled", "budget_tokens": 2048}}""");
     }
 }

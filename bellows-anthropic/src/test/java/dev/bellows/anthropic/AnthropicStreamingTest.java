@@ -16,6 +16,8 @@ import dev.bellows.provider.Message;
 import dev.bellows.provider.ProviderException;
 import dev.bellows.provider.ProviderException.Kind;
 import dev.bellows.provider.TokenUsage;
+import dev.bellows.provider.ProviderChunks;
+import dev.bellows.provider.SignedThinking;
 import dev.bellows.stream.StreamChunk;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -73,6 +75,9 @@ class AnthropicStreamingTest {
             assertThat(drain(stream)).containsExactly(
                     StreamChunk.thinking("Let me solve this step by step:\n\n1. First break down 27 * 453"),
                     StreamChunk.thinking("\n2. 453 = 400 + 50 + 3"),
+                    // the block's signature when it ends, to send the block back unchanged
+                    ProviderChunks.signature(SignedThinking.signed("",
+                            "EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds...")),
                     StreamChunk.message("27 * 453 = 12,231"));
             assertThat(stream.finishReason()).contains("end_turn");
             assertThat(stream.usage()).contains(new TokenUsage(25, 120));
@@ -95,7 +100,7 @@ class AnthropicStreamingTest {
     }
 
     @Test
-    void pingsUnknownEventsToolUseSignaturesAndRedactedThinkingProduceNothing() throws Exception {
+    void pingsAndUnknownEventsProduceNothingToolUseRedactedThinkingAndSignaturesTheirChunks() throws Exception {
         server.then(FakeAnthropic.sse(MESSAGE_START
                 + DocsStreams.PING
                 + event("content_block_start", """
@@ -124,7 +129,13 @@ class AnthropicStreamingTest {
                 + MESSAGE_STOP));
 
         try (ChatStream stream = provider.stream(REQUEST)) {
-            assertThat(drain(stream)).containsExactly(StreamChunk.message("only this"));
+            assertThat(drain(stream)).containsExactly(
+                    ProviderChunks.signature(SignedThinking.redacted("EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpP")),
+                    ProviderChunks.toolCall(new ProviderChunks.ToolCallDelta(0, "toolu_01T1x1fJ34qAmk2tNTrN7Up6",
+                            "get_weather", "")),
+                    ProviderChunks.toolCall(new ProviderChunks.ToolCallDelta(0, null, null, "{\"loc")),
+                    // a signature for a block that never started: kept until its block stops (it never does)
+                    StreamChunk.message("only this"));
             assertThat(stream.finishReason()).contains("tool_use");
         }
     }

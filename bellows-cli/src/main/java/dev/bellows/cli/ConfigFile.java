@@ -57,11 +57,11 @@ final class ConfigFile {
     private static Map<String, Type> keys() {
         Map<String, Type> keys = new LinkedHashMap<>();
         for (String key : new String[] {"provider", "base_url", "api_key", "model", "output", "system", "agent",
-                "mcp_config"}) {
+                "mcp_config", "tool_mode"}) {
             keys.put(key, Type.STRING);
         }
         for (String key : new String[] {"max_iterations", "max_consecutive_errors", "max_retries", "timeout_seconds",
-                "max_context_tokens"}) {
+                "max_context_tokens", "thinking_budget"}) {
             keys.put(key, Type.INTEGER);
         }
         return Map.copyOf(keys);

@@ -3,7 +3,7 @@ package dev.bellows.cli;
 import dev.bellows.agent.Agent;
 import dev.bellows.agent.AgentListener;
 import dev.bellows.agent.DefaultAgent;
-import dev.bellows.agent.ReActAgent;
+import dev.bellows.agent.ToolMode;
 import dev.bellows.anthropic.AnthropicProvider;
 import dev.bellows.http.HttpSettings;
 import dev.bellows.memory.ConversationMemory;
@@ -149,6 +149,15 @@ final class RunCommand implements Callable<Integer> {
                     + " else ~/.local/share/bellows.")
     String dataDir;
 
+    @Option(names = "--tool-mode", paramLabel = "tags|native",
+            description = "How the model calls tools: tags (default: <tool> blocks taught by the system prompt,"
+                    + " any model) or native (the API's own tool calling: OpenAI tool_calls, Anthropic tool_use).")
+    String toolMode;
+
+    @Option(names = "--thinking-budget", paramLabel = "N",
+            description = "Anthropic only: turn extended thinking on with a budget of N tokens (at least 1024).")
+    Integer thinkingBudget;
+
     @Parameters(paramLabel = "TASK", arity = "1..*",
             description = "The task, the user's message (several words are joined with spaces).")
     List<String> task;
@@ -156,7 +165,7 @@ final class RunCommand implements Callable<Integer> {
     /** Everything resolved and checked. */
     record Settings(String provider, String baseUrl, String baseUrlSource, ApiKey apiKey, String model,
                     int maxIterations, int maxConsecutiveErrors, int maxRetries, int timeoutSeconds,
-                    boolean jsonl, String system, boolean react, int maxContextTokens) {
+                    boolean jsonl, String system, ToolMode toolMode, int maxContextTokens, Integer thinkingBudget) {
 
         @Override
         public String toString() { // no key, ever
@@ -251,6 +260,29 @@ final class RunCommand implements Callable<Integer> {
         if (!agentKind.value.equals("default") && !agentKind.value.equals("react")) {
             throw new UsageException(agentKind.source + ": unknown agent \"" + agentKind.value + "\" (default or react)");
         }
+        Value mode = string(toolMode, "--tool-mode", null, file, "tool_mode",
+                "native".equals(stored.get(StoredSession.TOOL_MODE)) ? "native" : "tags");
+        if (!mode.value.equals("tags") && !mode.value.equals("native")) {
+            throw new UsageException(mode.source + ": unknown tool mode \"" + mode.value + "\" (tags or native)");
+        }
+        boolean react = agentKind.value.equals("react");
+        if (react && mode.value.equals("native")) {
+            throw new UsageException(mode.source + ": the react agent writes its tool calls in sections;"
+                    + " native tool calling is for the default agent (drop --agent react or --tool-mode native)");
+        }
+        ToolMode chosenMode = react ? ToolMode.REACT : mode.value.equals("native") ? ToolMode.NATIVE : ToolMode.TAGS;
+        Integer budget = thinkingBudget != null ? thinkingBudget : file.integer("thinking_budget");
+        String budgetSource = thinkingBudget != null ? "--thinking-budget" : file.source("thinking_budget");
+        if (budget != null) {
+            if (!anthropic) {
+                throw new UsageException(budgetSource + ": extended thinking is an Anthropic option; use it with"
+                        + " --provider anthropic (OpenAI-compatible reasoning models think without it)");
+            }
+            if (budget < AnthropicProvider.MIN_THINKING_BUDGET) {
+                throw new UsageException(budgetSource + " " + budget + ": must be at least "
+                        + AnthropicProvider.MIN_THINKING_BUDGET + " (the API's minimum)");
+            }
+        }
 
         if (file.hasServers()) {
             throw new UsageException(file.source(ConfigFile.MCP_SERVERS)
@@ -268,7 +300,7 @@ final class RunCommand implements Callable<Integer> {
         }
         return new Settings(providerId, base.value, base.source, apiKeyValue, modelValue, iterations, errors,
                 retries, timeout, outputMode.value.equals("jsonl"), instructions.value,
-                agentKind.value.equals("react"), contextTokens);
+                chosenMode, contextTokens, budget);
     }
 
     private ConfigFile configFile(Host host) throws UsageException {
@@ -323,6 +355,11 @@ final class RunCommand implements Callable<Integer> {
         try {
             if (settings.provider().equals("anthropic")) {
                 AnthropicProvider.Builder builder = AnthropicProvider.builder().apiKey(settings.apiKey()).httpSettings(http);
+                if (settings.thinkingBudget() != null) {
+                    // thinking counts into max_tokens: leave the answer the room it has without it
+                    builder.defaultMaxTokens(settings.thinkingBudget() + AnthropicProvider.DEFAULT_MAX_TOKENS)
+                            .thinking(settings.thinkingBudget());
+                }
                 if (settings.baseUrl() != null) {
                     builder.baseUrl(settings.baseUrl());
                 }
@@ -346,32 +383,21 @@ final class RunCommand implements Callable<Integer> {
         AgentListener listener = stored == null ? runner.listener() : stored.keepingPlans(runner.listener());
         RetryPolicy retryPolicy = RetryPolicy.defaults().withMaxRetries(settings.maxRetries());
         ConversationMemory memory = stored == null ? memory(settings) : memory(settings, stored.session());
-        Agent agent = settings.react()
-                ? ReActAgent.builder()
-                        .provider(chosen)
-                        .model(settings.model())
-                        .instructions(settings.system())
-                        .toolRegistry(new ToolRegistry())
-                        .memory(memory)
-                        .maxIterations(settings.maxIterations())
-                        .maxConsecutiveErrors(settings.maxConsecutiveErrors())
-                        .retryPolicy(retryPolicy)
-                        .listener(listener)
-                        .build()
-                : DefaultAgent.builder()
-                        .provider(chosen)
-                        .model(settings.model())
-                        .streamOptions(streamOptions)
-                        .instructions(settings.system())
-                        .toolRegistry(new ToolRegistry())
-                        .memory(memory)
-                        .maxIterations(settings.maxIterations())
-                        .maxConsecutiveErrors(settings.maxConsecutiveErrors())
-                        .retryPolicy(retryPolicy)
-                        .listener(listener)
-                        .build();
+        Agent agent = DefaultAgent.builder()
+                .toolMode(settings.toolMode())
+                .provider(chosen)
+                .model(settings.model())
+                .streamOptions(streamOptions)
+                .instructions(settings.system())
+                .toolRegistry(new ToolRegistry())
+                .memory(memory)
+                .maxIterations(settings.maxIterations())
+                .maxConsecutiveErrors(settings.maxConsecutiveErrors())
+                .retryPolicy(retryPolicy)
+                .listener(listener)
+                .build();
         if (stored != null) {
-            stored.start(agent, settings.provider(), settings.model(), settings.react());
+            stored.start(agent, settings.provider(), settings.model(), settings.toolMode());
         }
         return runner.run(agent, text);
     }

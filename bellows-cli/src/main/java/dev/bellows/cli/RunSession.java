@@ -3,6 +3,7 @@ package dev.bellows.cli;
 import dev.bellows.agent.Agent;
 import dev.bellows.agent.AgentListener;
 import dev.bellows.agent.DefaultAgent;
+import dev.bellows.agent.ToolMode;
 import dev.bellows.event.LoopEvent;
 import dev.bellows.memory.StoredSession;
 import dev.bellows.memory.SessionInfo;
@@ -12,6 +13,7 @@ import dev.bellows.plan.Plan;
 import dev.bellows.sessions.sqlite.SqliteSessionStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -96,12 +98,12 @@ final class RunSession implements AutoCloseable {
     }
 
     /** Gives the agent the session's plan, and records what this run uses. */
-    void start(Agent agent, String provider, String model, boolean react) {
+    void start(Agent agent, String provider, String model, ToolMode toolMode) {
         if (agent instanceof DefaultAgent defaultAgent) {
             defaultAgent.plan(session.plan());
         }
-        session.putMetadata(Map.of(StoredSession.MODEL, model, StoredSession.TOOL_MODE, react ? "react" : "tags",
-                "provider", provider));
+        session.putMetadata(Map.of(StoredSession.MODEL, model,
+                StoredSession.TOOL_MODE, toolMode.name().toLowerCase(Locale.ROOT), "provider", provider));
     }
 
     @Override

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.bellows.testkit.MockLlmServer;
 import dev.bellows.testkit.MockScript;
+import dev.bellows.testkit.MockToolCall;
 import dev.bellows.testkit.MockTurn;
 import dev.bellows.testkit.RecordedRequest;
 import java.io.IOException;
@@ -214,6 +215,46 @@ class RunCommandTest {
                 String systemPrompt = server.requests().get(0).body().get("messages").get(0).get("content").asText();
                 assertThat(systemPrompt).contains("# thought", "# action", "# answer");
                 assertThat(result.out() + result.err()).doesNotContain(KEY);
+            }
+        }
+    }
+
+    @Nested
+    class NativeToolMode {
+        @Test
+        void tool_mode_native_sends_the_tools_and_reads_streamed_tool_calls() {
+            try (MockLlmServer server = server(
+                    MockTurn.content("Planning.").withToolCalls(MockToolCall.of("update_plan",
+                            "{\"steps\": [{\"description\": \"read\", \"status\": \"in_progress\"}]}")).chunkSize(5),
+                    MockTurn.toolCalls(MockToolCall.of("task_completion", "{\"result\": \"all done\"}")))) {
+                Cli.Run run = run(server, "--tool-mode", "native", "do it");
+                assertThat(run.status()).isZero();
+                assertThat(run.out()).isEqualTo("all done\n");
+                assertThat(run.err()).contains("calling update_plan\u2026", "plan:\n  [>] read",
+                        "calling task_completion\u2026");
+                JsonNode first = server.requests().get(0).body();
+                assertThat(first.get("tools")).hasSize(4);
+                assertThat(first.get("messages").get(0).get("content").asText()).doesNotContain("tool_name \"");
+                JsonNode second = messages(server.requests().get(1));
+                assertThat(second.get(second.size() - 1).get("role").asText()).isEqualTo("tool");
+                assertThat(second.get(second.size() - 2).get("tool_calls").get(0).get("function").get("name").asText())
+                        .isEqualTo("update_plan");
+            }
+        }
+
+        @Test
+        void bad_tool_mode_and_thinking_budget_settings_are_usage_errors() {
+            try (MockLlmServer server = server(complete("x"))) {
+                Cli.Run unknown = run(server, "--tool-mode", "json", "task");
+                assertThat(unknown.status()).isEqualTo(2);
+                assertThat(unknown.err()).contains("--tool-mode: unknown tool mode \"json\" (tags or native)");
+                Cli.Run react = run(server, "--agent", "react", "--tool-mode", "native", "task");
+                assertThat(react.status()).isEqualTo(2);
+                assertThat(react.err()).contains("--tool-mode: the react agent");
+                Cli.Run budget = run(server, "--thinking-budget", "2000", "task");
+                assertThat(budget.status()).isEqualTo(2);
+                assertThat(budget.err()).contains("--thinking-budget: extended thinking is an Anthropic option");
+                assertThat(server.requests()).isEmpty();
             }
         }
     }

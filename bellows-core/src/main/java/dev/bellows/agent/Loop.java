@@ -42,43 +42,49 @@ final class Loop implements Runnable {
 
     @Override
     public void run() {
-        LoopEnds.runBetweenStartAndEnd(run, task, () -> options.plainChat() ? chat() : loop());
+        LoopEnds.runBetweenStartAndEnd(run, task, () -> {
+            try {
+                return options.plainChat() ? chat() : loop();
+            } catch (Ended ended) {
+                return ended.end;
+            }
+        });
+    }
+
+    /** The run ended inside a step (the model call failed, or the run was cancelled). */
+    private static final class Ended extends Exception {
+        final LoopEvent.LoopEnd end;
+
+        Ended(LoopEvent.LoopEnd end) {
+            super(null, null, false, false);
+            this.end = end;
+        }
     }
 
     // --- plain chat ---
 
-    private LoopEvent.LoopEnd chat() {
+    private LoopEvent.LoopEnd chat() throws Ended {
         run.emit(new LoopEvent.IterationStart(1));
         ConversationMemory memory = session.memory();
         Message user = Message.user(task);
         Protocol.Frame frame = new Protocol.Frame(
                 options.instructions.isBlank() ? null : Message.system(options.instructions), List.of(user));
         List<Message> history = History.within(memory, memory.turns().size(), user, frame.all(), List.of());
-        AnswerReader.Reading answer;
-        try {
-            answer = call(frame, history, null);
-        } catch (ProviderException e) {
-            return LoopEnds.failed(run, e);
-        }
-        if (run.isCancelled()) {
-            return LoopEnds.cancelled();
-        }
+        AnswerReader.Reading answer = call(frame, history, null);
         memory.addTurn(List.of(user, answer.assistant()));
         return new LoopEvent.LoopEnd(LoopEndReason.CONVERSE, answer.text());
     }
 
     // --- the agent loop ---
 
-    private LoopEvent.LoopEnd loop() {
+    private LoopEvent.LoopEnd loop() throws Ended {
         ConversationMemory memory = session.memory();
         Message taskMessage = Message.user(task);
         List<Message> pending = List.of(taskMessage);   // the current turn: the task, then observations and reminders
         boolean pendingInMemory = false;        // the task joins memory with its first answer
         int runStart = memory.turns().size();
         for (int iteration = 1; ; iteration++) {
-            if (run.isCancelled()) {
-                return LoopEnds.cancelled();
-            }
+            checkCancelled();
             run.emit(new LoopEvent.IterationStart(iteration));
             ToolRegistry tools = options.tools.snapshot();
             Protocol.Frame frame = protocol.frame(tools, pending, session.plan());
@@ -88,15 +94,7 @@ final class Loop implements Runnable {
                     && history.subList(history.size() - pending.size(), history.size()).equals(pending)) {
                 history = history.subList(0, history.size() - pending.size());
             }
-            AnswerReader.Reading answer;
-            try {
-                answer = call(frame, history, tools);
-            } catch (ProviderException e) {
-                return LoopEnds.failed(run, e);
-            }
-            if (run.isCancelled()) {
-                return LoopEnds.cancelled();
-            }
+            AnswerReader.Reading answer = call(frame, history, tools);
 
             List<Message> turn = new ArrayList<>();
             if (!pendingInMemory) {
@@ -124,12 +122,11 @@ final class Loop implements Runnable {
                 case AnswerReader.Step.Act act -> {
                     ToolChain chain = protocol.toolChain(tools);
                     ToolChainResult result = run.runTools(() -> chain.execute(act.calls(), run::isCancelled));
-                    if (run.isCancelled()) {
-                        return LoopEnds.cancelled();    // the outcomes of an interrupted batch are not reported
-                    }
+                    checkCancelled();                   // the outcomes of an interrupted batch are not reported
                     report(result);
                     Optional<ToolCallOutcome.Succeeded> breaking = result.loopBreaking();
                     if (breaking.isPresent()) {
+                        turn.addAll(protocol.closing(answer.assistant(), result));
                         memory.addTurn(turn);
                         return LoopEnds.loopBreak(breaking.get());
                     }
@@ -149,9 +146,17 @@ final class Loop implements Runnable {
         }
     }
 
-    /** The system message (when there is one), the history, then the current turn. */
-    private AnswerReader.Reading call(Protocol.Frame frame, List<Message> history, ToolRegistry tools)
-            throws ProviderException {
+    private void checkCancelled() throws Ended {
+        if (run.isCancelled()) {
+            throw new Ended(LoopEnds.cancelled());
+        }
+    }
+
+    /**
+     * Sends the system message (when there is one), the history, then the current turn, and
+     * reads the answer; a failed call or a cancelled run ends the run.
+     */
+    private AnswerReader.Reading call(Protocol.Frame frame, List<Message> history, ToolRegistry tools) throws Ended {
         List<Message> messages = new ArrayList<>(history.size() + frame.current().size() + 1);
         if (frame.system() != null) {
             messages.add(frame.system());
@@ -160,7 +165,14 @@ final class Loop implements Runnable {
         messages.addAll(frame.current());
         ChatRequest request = ChatRequest.builder().model(options.model).messages(messages)
                 .tools(tools == null ? List.of() : protocol.toolSpecs(tools)).build();
-        return ModelCall.stream(options.provider, request, run, () -> protocol.reader(tools, run::emit));
+        AnswerReader.Reading answer;
+        try {
+            answer = ModelCall.stream(options.provider, request, run, () -> protocol.reader(tools, run::emit));
+        } catch (ProviderException e) {
+            throw new Ended(LoopEnds.failed(run, e));
+        }
+        checkCancelled();
+        return answer;
     }
 
     private void error(String message) {

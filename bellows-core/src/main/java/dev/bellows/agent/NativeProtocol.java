@@ -81,6 +81,12 @@ final class NativeProtocol implements Protocol {
         return messages;
     }
 
+    /** The APIs refuse a tool call without its result, so a run ended by one keeps the results too. */
+    @Override
+    public List<Message> closing(Message assistant, ToolChainResult result) {
+        return observation(assistant, result, "");
+    }
+
     @Override
     public AnswerReader reader(ToolRegistry tools, Consumer<AgentEvent> emit) {
         return new NativeReader(new FunctionNames(tools), emit);

@@ -54,6 +54,14 @@ interface Protocol {
         return List.of(Message.user(note.isEmpty() ? result.text() : result.text() + "\n\n" + note));
     }
 
+    /**
+     * What joins memory after the answer when a loop-breaking call ended the run: nothing by
+     * default; the calls' results when the API needs every call answered before the next turn.
+     */
+    default List<Message> closing(Message assistant, ToolChainResult result) {
+        return List.of();
+    }
+
     /** A reader for one answer (one attempt of one model call). */
     AnswerReader reader(ToolRegistry tools, Consumer<AgentEvent> emit);
 }

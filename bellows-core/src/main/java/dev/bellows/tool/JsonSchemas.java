@@ -13,6 +13,7 @@ import java.lang.reflect.WildcardType;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Deque;
 import java.util.List;
@@ -78,15 +79,42 @@ public final class JsonSchemas {
         return new Generator(type).record(type);
     }
 
+    /** A property to generate: a record component, or a method parameter ({@code component} null). */
+    record Element(String name, Type type, String description, RecordComponent component) {
+    }
+
+    /**
+     * The object schema of a method's parameters, for tools made from annotated methods: the
+     * same mapping as {@link #forRecord}, each parameter a property.
+     *
+     * @param owner what the messages name, e.g. {@code method Weather.forecast}
+     */
+    static ObjectNode forParameters(Class<?> type, String owner, List<Element> parameters, String description) {
+        ObjectNode schema = NODES.objectNode();
+        schema.put("type", "object");
+        if (description != null) {
+            schema.put("description", description);
+        }
+        new Generator(type, owner).properties(schema, parameters);
+        return schema;
+    }
+
     /** One generation: knows its root, for messages, and the records it is inside of. */
     private static final class Generator {
 
         private final Class<?> root;
         private final Deque<Class<?>> enclosing = new ArrayDeque<>();
+        private final String rootKind;
         private RecordComponent component;
+        private String element;         // a method parameter's name, when generating for a method
 
         Generator(Class<?> root) {
+            this(root, "record " + root.getSimpleName());
+        }
+
+        Generator(Class<?> root, String rootKind) {
             this.root = root;
+            this.rootKind = rootKind;
         }
 
         ObjectNode record(Class<?> type) {
@@ -100,27 +128,38 @@ public final class JsonSchemas {
             ObjectNode schema = NODES.objectNode();
             schema.put("type", "object");
             description(type.getAnnotation(Description.class), schema);
-            ObjectNode properties = schema.putObject("properties");
-            ArrayNode required = NODES.arrayNode();
+            List<Element> elements = new ArrayList<>();
             for (RecordComponent each : type.getRecordComponents()) {
-                component = each;
-                String name = propertyName(each);
-                Type componentType = each.getGenericType();
-                boolean optional = isOptional(componentType);
-                ObjectNode property = optional ? optionalContent(componentType) : schema(componentType);
-                Description description = each.getAnnotation(Description.class);
-                properties.set(name, description == null ? property : withDescription(property, description.value()));
-                if (!optional) {
-                    required.add(name);
-                }
+                Description described = each.getAnnotation(Description.class);
+                elements.add(new Element(propertyName(each), each.getGenericType(),
+                        described == null ? null : described.value(), each));
             }
+            properties(schema, elements);
             component = outer;
             enclosing.pop();
+            return schema;
+        }
+
+        /** Properties for the elements (record components or method parameters), in order; Optional ones not required. */
+        void properties(ObjectNode schema, List<Element> elements) {
+            ObjectNode properties = schema.putObject("properties");
+            ArrayNode required = NODES.arrayNode();
+            for (Element each : elements) {
+                component = each.component();
+                element = each.name();
+                boolean optional = isOptional(each.type());
+                ObjectNode property = optional ? optionalContent(each.type()) : schema(each.type());
+                properties.set(each.name(), each.description() == null
+                        ? property : withDescription(property, each.description()));
+                if (!optional) {
+                    required.add(each.name());
+                }
+            }
+            element = null;
             if (!required.isEmpty()) {
                 schema.set("required", required);
             }
             schema.put("additionalProperties", false);
-            return schema;
         }
 
         private ObjectNode schema(Type type) {
@@ -259,9 +298,10 @@ public final class JsonSchemas {
 
         /** Names the root record and the component being generated, for every message. */
         private String prefix() {
-            String where = component == null ? ""
-                    : ", component " + component.getDeclaringRecord().getSimpleName() + "." + component.getName();
-            return "cannot generate the JSON Schema of record " + root.getSimpleName() + where + ": ";
+            String where = component != null
+                    ? ", component " + component.getDeclaringRecord().getSimpleName() + "." + component.getName()
+                    : element != null ? ", parameter " + element : "";
+            return "cannot generate the JSON Schema of " + rootKind + where + ": ";
         }
 
         private String cycle(Class<?> type) {

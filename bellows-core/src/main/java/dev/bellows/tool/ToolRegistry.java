@@ -103,6 +103,17 @@ public final class ToolRegistry implements AutoCloseable {
     public ToolRegistry() {
     }
 
+    /**
+     * Registers every method of {@code target} annotated {@link dev.bellows.tool.annotation.Tool}
+     * as a local tool ({@link MethodTools#of(Object)}).
+     *
+     * @throws IllegalArgumentException as {@link MethodTools#of(Object)} and {@link #register(Tool)} do
+     */
+    public ToolRegistry registerMethods(Object target) {
+        MethodTools.of(target).forEach(this::register);
+        return this;
+    }
+
     /** Registers a local tool, on server {@code local}. */
     public ToolRegistry register(Tool tool) {
         return register(ToolCall.LOCAL_SERVER, tool);

@@ -9,6 +9,7 @@ import dev.bellows.http.ErrorBodies;
 import dev.bellows.http.SseConnection;
 import dev.bellows.http.SseEvent;
 import dev.bellows.provider.ChatStream;
+import dev.bellows.provider.ProviderChunks;
 import dev.bellows.provider.ProviderException;
 import dev.bellows.provider.ProviderException.Kind;
 import dev.bellows.provider.TokenUsage;
@@ -35,6 +36,7 @@ final class OpenAiChatStream implements ChatStream {
     private final String where;
     private final Redactor redactor;
     private final ArrayDeque<StreamChunk> ready = new ArrayDeque<>(2);
+    private int toolCallsSeen;
 
     private volatile boolean cancelled;
     private volatile String finishReason;
@@ -179,12 +181,43 @@ final class OpenAiChatStream implements ChatStream {
             if (refusal != null) {
                 ready.add(StreamChunk.message(refusal));
             }
-            // role, tool_calls, function_call: ignored (Bellows reads tool calls from the text)
+            JsonNode calls = delta.get("tool_calls");
+            if (calls != null && calls.isArray()) {
+                for (JsonNode call : calls) {
+                    acceptToolCall(call);
+                }
+            }
+            // role, function_call: ignored
         }
         JsonNode reason = choice.get("finish_reason");
         if (reason != null && reason.isTextual() && !reason.asText().isEmpty()) {
             finishReason = reason.asText();
         }
+    }
+
+    /**
+     * One entry of {@code delta.tool_calls}: the first for a call carries its id and name, later
+     * ones more of its arguments. Servers that leave out {@code index} (some send each call
+     * whole in one delta) get one: a new call for each id, else the last call.
+     */
+    private void acceptToolCall(JsonNode call) {
+        if (!call.isObject()) {
+            return;
+        }
+        String id = text(call, "id");
+        int index;
+        if (call.path("index").isIntegralNumber() && call.get("index").asInt() >= 0) {
+            index = call.get("index").asInt();
+        } else {
+            index = id != null ? toolCallsSeen : Math.max(toolCallsSeen - 1, 0);
+        }
+        toolCallsSeen = Math.max(toolCallsSeen, index + 1);
+        JsonNode function = call.path("function");
+        String name = text(function, "name");
+        JsonNode arguments = function.get("arguments");
+        String text = arguments == null || arguments.isNull() ? ""
+                : arguments.isTextual() ? arguments.asText() : arguments.toString();  // Ollama may send an object
+        ready.add(ProviderChunks.toolCall(new ProviderChunks.ToolCallDelta(index, id, name, text)));
     }
 
     private void acceptUsage(JsonNode root) {

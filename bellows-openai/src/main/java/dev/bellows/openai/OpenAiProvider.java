@@ -11,6 +11,9 @@ import dev.bellows.provider.ApiKey;
 import dev.bellows.provider.ChatRequest;
 import dev.bellows.provider.ChatStream;
 import dev.bellows.provider.Message;
+import dev.bellows.provider.NativeToolCall;
+import dev.bellows.provider.Role;
+import dev.bellows.provider.ToolSpec;
 import dev.bellows.provider.Provider;
 import dev.bellows.provider.ProviderException;
 import java.net.URI;
@@ -159,7 +162,32 @@ public final class OpenAiProvider implements Provider {
         root.put("model", request.model());
         ArrayNode messages = root.putArray("messages");
         for (Message message : request.messages()) {
-            messages.addObject().put("role", message.role().wireName()).put("content", message.content());
+            ObjectNode item = messages.addObject().put("role", message.role().wireName());
+            if (message.role() == Role.TOOL) {
+                item.put("tool_call_id", message.toolCallId());
+            }
+            if (message.toolCalls().isEmpty()) {
+                item.put("content", message.content());
+                continue;
+            }
+            // The assistant's native calls go back with it, each answered by a tool message.
+            if (message.content().isEmpty()) {
+                item.putNull("content");
+            } else {
+                item.put("content", message.content());
+            }
+            ArrayNode calls = item.putArray("tool_calls");
+            for (NativeToolCall call : message.toolCalls()) {
+                ObjectNode c = calls.addObject().put("id", call.id()).put("type", "function");
+                c.putObject("function").put("name", call.name()).put("arguments", call.arguments());
+            }
+        }
+        if (!request.tools().isEmpty()) {
+            ArrayNode tools = root.putArray("tools");
+            for (ToolSpec tool : request.tools()) {
+                ObjectNode function = tools.addObject().put("type", "function").putObject("function");
+                function.put("name", tool.name()).put("description", tool.description()).set("parameters", tool.parameters());
+            }
         }
         root.put("stream", true);
         if (includeUsage) {

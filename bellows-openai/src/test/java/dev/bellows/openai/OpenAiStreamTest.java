@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.bellows.provider.ChatStream;
 import dev.bellows.provider.ProviderException;
 import dev.bellows.provider.ProviderException.Kind;
+import dev.bellows.provider.ProviderChunks;
 import dev.bellows.stream.StreamChunk;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -58,7 +59,7 @@ class OpenAiStreamTest {
     }
 
     @Test
-    void roleOnlyEmptyNullAndToolCallDeltasAreIgnored() throws Exception {
+    void roleOnlyEmptyAndNullDeltasAreIgnoredToolCallDeltasBecomeToolCallChunks() throws Exception {
         Result r = body(event(chunk("{\"role\":\"assistant\"}", null))
                 + event(chunk("{\"content\":\"\"}", null))
                 + event(chunk("{\"content\":null,\"reasoning_content\":null}", null))
@@ -66,8 +67,24 @@ class OpenAiStreamTest {
                         + "\"function\":{\"name\":\"f\",\"arguments\":\"{}\"}}]}", null))
                 + event("{\"id\":\"x\",\"choices\":[{\"index\":1,\"delta\":{\"content\":\"other choice\"}}]}")
                 + content("only") + event(chunk("{}", "tool_calls")) + DONE);
-        assertThat(r.chunks()).containsExactly(StreamChunk.message("only"));
+        assertThat(r.chunks()).containsExactly(
+                ProviderChunks.toolCall(new ProviderChunks.ToolCallDelta(0, "call_1", "f", "{}")),
+                StreamChunk.message("only"));
         assertThat(r.stream().finishReason()).contains("tool_calls");
+    }
+
+    @Test
+    void severalToolCallsWithArgumentsInPiecesKeepTheirIndexes() throws Exception {
+        Result r = body(event(chunk("{\"tool_calls\":[{\"index\":0,\"id\":\"call_a\",\"type\":\"function\","
+                        + "\"function\":{\"name\":\"read\",\"arguments\":\"\"}}]}", null))
+                + event(chunk("{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"{\\\"p\"}}]}", null))
+                + event(chunk("{\"tool_calls\":[{\"index\":1,\"id\":\"call_b\",\"type\":\"function\","
+                        + "\"function\":{\"name\":\"write\",\"arguments\":\"{}\"}}]}", null))
+                + event(chunk("{}", "tool_calls")) + DONE);
+        assertThat(r.chunks()).containsExactly(
+                ProviderChunks.toolCall(new ProviderChunks.ToolCallDelta(0, "call_a", "read", "")),
+                ProviderChunks.toolCall(new ProviderChunks.ToolCallDelta(0, null, null, "{\"p")),
+                ProviderChunks.toolCall(new ProviderChunks.ToolCallDelta(1, "call_b", "write", "{}")));
     }
 
     @Test

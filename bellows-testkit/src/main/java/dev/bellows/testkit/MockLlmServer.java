@@ -338,9 +338,16 @@ public final class MockLlmServer implements AutoCloseable {
             message.put("reasoning_content", turn.reasoning());
         }
         message.putNull("refusal");
+        if (!turn.toolCalls().isEmpty() && !cut) {
+            var calls = message.putArray("tool_calls");
+            for (MockToolCall call : turn.toolCalls()) {
+                ObjectNode item = calls.addObject().put("id", call.id()).put("type", "function");
+                item.putObject("function").put("name", call.name()).put("arguments", call.arguments());
+            }
+        }
         choice.putNull("logprobs");
         // A cut turn cannot be cut without streaming: the answer is truncated, as max_tokens would.
-        choice.put("finish_reason", cut ? "length" : "stop");
+        choice.put("finish_reason", cut ? "length" : turn.toolCalls().isEmpty() ? "stop" : "tool_calls");
         json.set("usage", usage(promptTokens, Pieces.completionTokens(turn)));
         return json;
     }
@@ -413,25 +420,24 @@ public final class MockLlmServer implements AutoCloseable {
             role.put("role", "assistant");
             role.put("content", "");
             event(role, null, null);
-            if (turn.reasoning() != null) {
-                for (String piece : Pieces.split(turn.reasoning(), turn.chunkSize())) {
-                    pause();
-                    ObjectNode delta = JsonNodeFactory.instance.objectNode();
-                    delta.put("reasoning_content", piece);
-                    event(delta, null, null);
-                }
-            }
-            String content = turn.content() == null ? "" : turn.content();
-            int left = turn.cutAfter() == null ? Integer.MAX_VALUE : turn.cutAfter();
-            for (String piece : Pieces.split(content, turn.chunkSize())) {
-                if (left <= 0) {
-                    break;
-                }
-                String sent = Pieces.prefix(piece, left);
-                left -= Pieces.codePoints(sent);
+            for (Pieces.Part part : Pieces.parts(turn)) {
                 pause();
                 ObjectNode delta = JsonNodeFactory.instance.objectNode();
-                delta.put("content", sent);
+                switch (part.kind()) {
+                    case REASONING -> delta.put("reasoning_content", part.text());
+                    case CONTENT -> delta.put("content", part.text());
+                    case TOOL_CALL -> {
+                        ObjectNode call = delta.putArray("tool_calls").addObject().put("index", part.index());
+                        if (part.id() != null) {
+                            call.put("id", part.id()).put("type", "function");
+                        }
+                        ObjectNode function = call.putObject("function");
+                        if (part.name() != null) {
+                            function.put("name", part.name());
+                        }
+                        function.put("arguments", part.text());
+                    }
+                }
                 event(delta, null, null);
             }
             if (turn.cutAfter() != null) {
@@ -440,7 +446,8 @@ public final class MockLlmServer implements AutoCloseable {
                 // connection would.
                 throw new StreamCut();
             }
-            event(JsonNodeFactory.instance.objectNode(), "stop", usage(promptTokens, Pieces.completionTokens(turn)));
+            event(JsonNodeFactory.instance.objectNode(), turn.toolCalls().isEmpty() ? "stop" : "tool_calls",
+                    usage(promptTokens, Pieces.completionTokens(turn)));
             write("data: [DONE]\n\n");
             out.close();
         }

@@ -37,7 +37,9 @@ public record MockScript(List<MockTurn> turns) {
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final Set<String> TURN_FIELDS =
-            Set.of("content", "reasoning", "chunk_size", "delay_ms", "status", "headers", "body", "cut_after");
+            Set.of("content", "reasoning", "chunk_size", "delay_ms", "status", "headers", "body", "cut_after",
+                    "tool_calls");
+    private static final Set<String> CALL_FIELDS = Set.of("id", "name", "arguments");
 
     public MockScript {
         turns = List.copyOf(Objects.requireNonNull(turns, "turns"));
@@ -108,7 +110,7 @@ public record MockScript(List<MockTurn> turns) {
             String name = names.next();
             if (!TURN_FIELDS.contains(name)) {
                 throw new IllegalArgumentException(where + ": unknown field \"" + name + "\"; a turn has "
-                        + "content, reasoning, chunk_size, delay_ms, cut_after, or status, headers, body");
+                        + "content, reasoning, tool_calls, chunk_size, delay_ms, cut_after, or status, headers, body");
             }
         }
         String content = text(where, turn, "content");
@@ -117,6 +119,7 @@ public record MockScript(List<MockTurn> turns) {
         Long delayMs = integer(where, turn, "delay_ms");
         Long status = integer(where, turn, "status");
         Long cutAfter = integer(where, turn, "cut_after");
+        List<MockToolCall> toolCalls = toolCalls(where, turn.get("tool_calls"));
         Map<String, String> headers = new LinkedHashMap<>();
         JsonNode headersNode = turn.get("headers");
         if (headersNode != null && !headersNode.isNull()) {
@@ -146,7 +149,7 @@ public record MockScript(List<MockTurn> turns) {
         Integer code = status == null ? null : clamp(where, "status", status);
         Integer cut = cutAfter == null ? null : clamp(where, "cut_after", cutAfter);
         try {
-            return new MockTurn(content, reasoning, size, delay, code, headers, body, cut);
+            return new MockTurn(content, reasoning, size, delay, code, headers, body, cut, toolCalls);
         } catch (IllegalArgumentException e) {
             String message = e.getMessage();
             // "\"chunk_size\" must be ..." -> turns[2].chunk_size: must be ...
@@ -159,6 +162,49 @@ public record MockScript(List<MockTurn> turns) {
             }
             throw new IllegalArgumentException(where + ": " + message);
         }
+    }
+
+    /** {@code [{"id": "...", "name": "...", "arguments": "{...}" or {...}}, ...]}; the id is optional. */
+    private static List<MockToolCall> toolCalls(String where, JsonNode node) {
+        if (node == null || node.isNull()) {
+            return List.of();
+        }
+        if (!node.isArray()) {
+            throw new IllegalArgumentException(where + ".tool_calls: must be an array of calls, got " + describe(node));
+        }
+        List<MockToolCall> calls = new ArrayList<>();
+        for (int i = 0; i < node.size(); i++) {
+            String at = where + ".tool_calls[" + i + "]";
+            JsonNode call = node.get(i);
+            if (!call.isObject()) {
+                throw new IllegalArgumentException(at + ": a call is an object with name and arguments, got " + describe(call));
+            }
+            for (Iterator<String> names = call.fieldNames(); names.hasNext(); ) {
+                String name = names.next();
+                if (!CALL_FIELDS.contains(name)) {
+                    throw new IllegalArgumentException(at + ": unknown field \"" + name + "\"; a call has id, name, arguments");
+                }
+            }
+            String id = text(at, call, "id");
+            String name = text(at, call, "name");
+            if (name == null || name.isEmpty()) {
+                throw new IllegalArgumentException(at + ".name: a call needs the function's name");
+            }
+            JsonNode arguments = call.get("arguments");
+            String text;
+            if (arguments == null || arguments.isNull()) {
+                text = "{}";
+            } else if (arguments.isTextual()) {
+                text = arguments.asText();
+            } else if (arguments.isObject()) {
+                text = arguments.toString();
+            } else {
+                throw new IllegalArgumentException(at + ".arguments: must be a string (the JSON text as streamed) or"
+                        + " an object, got " + describe(arguments));
+            }
+            calls.add(new MockToolCall(id == null ? "" : id, name, text));
+        }
+        return calls;
     }
 
     private static boolean isTokenChar(int c) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.bellows.provider.ChatRequest;
 import dev.bellows.provider.ChatStream;
 import dev.bellows.provider.Provider;
+import dev.bellows.provider.ProviderChunks;
 import dev.bellows.provider.ProviderException;
 import dev.bellows.provider.ProviderException.Kind;
 import dev.bellows.provider.TokenUsage;
@@ -142,18 +143,13 @@ public final class ScriptedProvider implements Provider {
         ScriptedStream(MockTurn turn, long promptTokens) {
             this.turn = turn;
             this.promptTokens = promptTokens;
-            if (turn.reasoning() != null) {
-                Pieces.split(turn.reasoning(), turn.chunkSize()).forEach(p -> pending.add(StreamChunk.thinking(p)));
-            }
-            // Pieces of the whole content, then cut: the cut falls inside a piece, as on the wire.
-            int left = turn.cutAfter() == null ? Integer.MAX_VALUE : turn.cutAfter();
-            for (String piece : Pieces.split(turn.content() == null ? "" : turn.content(), turn.chunkSize())) {
-                if (left <= 0) {
-                    break;
-                }
-                String sent = Pieces.prefix(piece, left);
-                left -= Pieces.codePoints(sent);
-                pending.add(StreamChunk.message(sent));
+            for (Pieces.Part part : Pieces.parts(turn)) {
+                pending.add(switch (part.kind()) {
+                    case REASONING -> StreamChunk.thinking(part.text());
+                    case CONTENT -> StreamChunk.message(part.text());
+                    case TOOL_CALL -> ProviderChunks.toolCall(
+                            new ProviderChunks.ToolCallDelta(part.index(), part.id(), part.name(), part.text()));
+                });
             }
         }
 
@@ -170,7 +166,7 @@ public final class ScriptedProvider implements Provider {
                         throw new ProviderException(Kind.STREAM_BROKEN, "the answer broke off after "
                                 + turn.cutAfter() + " characters (scripted cut_after); discard what arrived of it");
                     }
-                    finishReason = "stop";
+                    finishReason = turn.toolCalls().isEmpty() ? "stop" : "tool_calls";
                     usage = new TokenUsage(promptTokens, Pieces.completionTokens(turn));
                 } else if (turn.cutAfter() != null) {
                     throw new ProviderException(Kind.STREAM_BROKEN, "the answer broke off (scripted cut_after)");

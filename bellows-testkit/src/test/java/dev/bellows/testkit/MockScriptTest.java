@@ -81,6 +81,11 @@ class MockScriptTest {
             {"turns": [{"status": 429, "headers": {"A B": "x"}}]} | turns[0].headers: "A B" is not a valid header name
             {"turns": [{"reasoning": "r", "cut_after": 2}]}     | turns[0]: "cut_after" counts characters of "content"
             {"turns": [{"content": "a", "cut_after": 99999999999}]} | turns[0].cut_after: 99999999999 is out of range
+            {"turns": [{"tool_calls": [{"arguments": {}}]}]}    | turns[0].tool_calls[0].name: a call needs the function's name
+            {"turns": [{"tool_calls": [{"name": "f", "args": 1}]}]} | turns[0].tool_calls[0]: unknown field "args"
+            {"turns": [{"tool_calls": [{"name": "f", "arguments": 1}]}]} | turns[0].tool_calls[0].arguments: must be a string
+            {"turns": [{"tool_calls": {}}]}                     | turns[0].tool_calls: must be an array of calls
+            {"turns": [{"status": 500, "tool_calls": [{"name": "f"}]}]} | turns[0]: a turn with "status" answers
             {"turns": ["hello"]}                                | turns[0]: a turn is a JSON object, got a string "hello"
             {"turns": {}}                                       | "turns" must be an array of turns, got an object {}
             {}                                                  | "turns" must be an array of turns, got nothing
@@ -100,5 +105,20 @@ class MockScriptTest {
         assertThatThrownBy(() -> MockTurn.status(700)).hasMessageContaining("status");
         assertThatThrownBy(() -> MockTurn.content("x").header("A", "b")).hasMessageContaining("headers");
         assertThat(MockTurn.status(404).header("X", "y").headers()).isEqualTo(Map.of("X", "y"));
+    }
+
+    @Test
+    void native_tool_calls_parse_with_numbered_ids_and_their_arguments_as_text() {
+        MockScript script = MockScript.parse("""
+                {"turns": [
+                  {"content": "Reading both.", "chunk_size": 3, "tool_calls": [
+                    {"id": "call_a", "name": "read_file", "arguments": {"path": "a.txt"}},
+                    {"name": "read_file", "arguments": "{\\"path\\": \\"b.txt\\"}"}]},
+                  {"tool_calls": [{"name": "task_completion"}], "cut_after": 1}
+                ]}""");
+        assertThat(script.turns().get(0).toolCalls()).containsExactly(
+                new MockToolCall("call_a", "read_file", "{\"path\":\"a.txt\"}"),
+                new MockToolCall("call_2", "read_file", "{\"path\": \"b.txt\"}"));
+        assertThat(script.turns().get(1)).isEqualTo(MockTurn.toolCalls(MockToolCall.of("task_completion", "{}")).cutAfter(1));
     }
 }

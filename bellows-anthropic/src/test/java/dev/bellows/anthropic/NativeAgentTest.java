@@ -1,0 +1,115 @@
+package dev.bellows.anthropic;
+
+import static dev.bellows.anthropic.DocsStreams.MESSAGE_START;
+import static dev.bellows.anthropic.DocsStreams.MESSAGE_STOP;
+import static dev.bellows.anthropic.DocsStreams.blockStop;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.bellows.agent.AgentResult;
+import dev.bellows.agent.DefaultAgent;
+import dev.bellows.agent.ToolMode;
+import dev.bellows.event.AgentEvent;
+import dev.bellows.event.LoopEndReason;
+import dev.bellows.event.StreamEvent;
+import dev.bellows.provider.RetryPolicy;
+import dev.bellows.tool.ToolRegistry;
+import dev.bellows.tool.ToolResult;
+import dev.bellows.tool.TypedTool;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * An agent with native tool calling and extended thinking against the Messages API's
+ * documented stream shapes: tool_use blocks with input_json_delta become the tool events, and
+ * the turn's thinking block goes back on the next request complete, with its signature.
+ */
+class NativeAgentTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    record CityArguments(String city) {
+    }
+
+    private final FakeAnthropic server = new FakeAnthropic();
+
+    NativeAgentTest() throws Exception {
+    }
+
+    @AfterEach
+    void close() {
+        server.close();
+    }
+
+    static String event(String type, String data) {
+        return "event: " + type + "\ndata: " + data + "\n\n";
+    }
+
+    static String thinkingThenToolUse() {
+        return MESSAGE_START
+                + event("content_block_start", "{\"type\":\"content_block_start\",\"index\":0,"
+                        + "\"content_block\":{\"type\":\"thinking\",\"thinking\":\"\"}}")
+                + event("content_block_delta", "{\"type\":\"content_block_delta\",\"index\":0,"
+                        + "\"delta\":{\"type\":\"thinking_delta\",\"thinking\":\"I need the \"}}")
+                + event("content_block_delta", "{\"type\":\"content_block_delta\",\"index\":0,"
+                        + "\"delta\":{\"type\":\"thinking_delta\",\"thinking\":\"weather first.\"}}")
+                + event("content_block_delta", "{\"type\":\"content_block_delta\",\"index\":0,"
+                        + "\"delta\":{\"type\":\"signature_delta\",\"signature\":\"EqQBCgIYAh\"}}")
+                + blockStop(0)
+                + event("content_block_start", "{\"type\":\"content_block_start\",\"index\":1,"
+                        + "\"content_block\":{\"type\":\"tool_use\",\"id\":\"toolu_01\",\"name\":\"get_weather\",\"input\":{}}}")
+                + event("content_block_delta", "{\"type\":\"content_block_delta\",\"index\":1,"
+                        + "\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"{\\\"city\\\": \"}}")
+                + event("content_block_delta", "{\"type\":\"content_block_delta\",\"index\":1,"
+                        + "\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"\\\"Oslo\\\"}\"}}")
+                + blockStop(1)
+                + event("message_delta", "{\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"tool_use\"},"
+                        + "\"usage\":{\"output_tokens\":40}}")
+                + MESSAGE_STOP;
+    }
+
+    static String completion() {
+        return MESSAGE_START
+                + event("content_block_start", "{\"type\":\"content_block_start\",\"index\":0,"
+                        + "\"content_block\":{\"type\":\"tool_use\",\"id\":\"toolu_02\",\"name\":\"task_completion\",\"input\":{}}}")
+                + event("content_block_delta", "{\"type\":\"content_block_delta\",\"index\":0,"
+                        + "\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"{\\\"result\\\": \\\"Sunny in Oslo\\\"}\"}}")
+                + blockStop(0)
+                + event("message_delta", "{\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"tool_use\"},"
+                        + "\"usage\":{\"output_tokens\":9}}")
+                + MESSAGE_STOP;
+    }
+
+    @Test
+    void toolUseIsReadAsItStreamsAndSignedThinkingGoesBackUnchanged() throws Exception {
+        server.then(FakeAnthropic.sse(thinkingThenToolUse()));
+        server.then(FakeAnthropic.sse(completion()));
+        var weather = TypedTool.of("get_weather", "The weather in a city", CityArguments.class,
+                (context, arguments) -> ToolResult.of("sunny in " + arguments.city()));
+        try (AnthropicProvider provider = AnthropicProvider.builder().baseUrl(server.baseUrl())
+                .defaultMaxTokens(8192).thinking(2048).build()) {
+            DefaultAgent agent = DefaultAgent.builder().provider(provider).model("claude-sonnet-4-5")
+                    .toolMode(ToolMode.NATIVE).retryPolicy(new RetryPolicy(0, Duration.ZERO, Duration.ZERO))
+                    .toolRegistry(new ToolRegistry().register(weather)).build();
+            var run = agent.run("Weather in Oslo?");
+            List<AgentEvent> events = run.events().toList();
+            assertThat(run.await()).isEqualTo(new AgentResult(LoopEndReason.TASK_COMPLETION, "Sunny in Oslo"));
+            assertThat(events).contains(new StreamEvent.ThinkingEnd(3, "I need the weather first."),
+                    new StreamEvent.ToolCallName(3, "get_weather"));     // chunk 2 was the signature
+
+            JsonNode second = JSON.readTree(server.requests().get(1).body());
+            JsonNode messages = second.get("messages");
+            assertThat(messages.get(1)).isEqualTo(JSON.readTree("""
+                    {"role": "assistant", "content": [
+                      {"type": "thinking", "thinking": "I need the weather first.", "signature": "EqQBCgIYAh"},
+                      {"type": "tool_use", "id": "toolu_01", "name": "get_weather", "input": {"city": "Oslo"}}]}"""));
+            assertThat(messages.get(2)).isEqualTo(JSON.readTree("""
+                    {"role": "user", "content": [
+                      {"type": "tool_result", "tool_use_id": "toolu_01", "content": "sunny in Oslo"}]}"""));
+            assertThat(second.get("tools")).hasSize(5);
+        }
+    }
+}

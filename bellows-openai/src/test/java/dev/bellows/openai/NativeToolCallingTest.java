@@ -1,0 +1,93 @@
+package dev.bellows.openai;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.bellows.agent.AgentResult;
+import dev.bellows.agent.DefaultAgent;
+import dev.bellows.agent.ToolMode;
+import dev.bellows.event.AgentEvent;
+import dev.bellows.event.LoopEndReason;
+import dev.bellows.event.LoopEvent;
+import dev.bellows.provider.RetryPolicy;
+import dev.bellows.testkit.MockLlmServer;
+import dev.bellows.testkit.MockScript;
+import dev.bellows.tool.ToolRegistry;
+import dev.bellows.tool.ToolResult;
+import dev.bellows.tool.TypedTool;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * An agent in native tool-calling mode over real HTTP: the OpenAI-compatible provider against
+ * MockLlmServer streaming {@code tool_calls} deltas (two calls in one message, arguments in
+ * pieces), and what goes back on the wire.
+ */
+class NativeToolCallingTest {
+
+    record PathArguments(String path) {
+    }
+
+    @Test
+    void toolCallsStreamInPiecesAndTheirResultsGoBackAsToolMessages() throws Exception {
+        MockScript script = MockScript.parse("""
+                {"turns": [
+                  {"content": "Reading both.", "chunk_size": 3, "tool_calls": [
+                    {"id": "call_a", "name": "read_file", "arguments": {"path": "a.txt"}},
+                    {"id": "call_b", "name": "read_file", "arguments": "{\\"path\\": \\"b.txt\\"}"}]},
+                  {"tool_calls": [{"name": "task_completion", "arguments": {"result": "a and b"}}]}
+                ]}""");
+        var readFile = TypedTool.of("read_file", "Reads a file", PathArguments.class,
+                (context, arguments) -> ToolResult.of("contents of " + arguments.path()));
+        try (MockLlmServer server = MockLlmServer.start(script);
+             OpenAiProvider provider = OpenAiProvider.builder().baseUrl(server.baseUrl()).build()) {
+            DefaultAgent agent = DefaultAgent.builder().provider(provider).model("gpt-test").toolMode(ToolMode.NATIVE)
+                    .retryPolicy(new RetryPolicy(0, Duration.ZERO, Duration.ZERO))
+                    .toolRegistry(new ToolRegistry().register(readFile)).build();
+            List<AgentEvent> events = agent.run("Read a.txt and b.txt").events().toList();
+
+            assertThat(events).filteredOn(LoopEvent.class::isInstance).map(AgentEvent::type).containsExactly(
+                    "loop_start", "iteration_start", "tool_result", "tool_result", "iteration_start", "tool_result",
+                    "loop_end");
+            assertThat(events.getLast()).isEqualTo(new LoopEvent.LoopEnd(LoopEndReason.TASK_COMPLETION, "a and b"));
+            // every call answered, the loop-breaking one too: the next run can continue the conversation
+            assertThat(agent.memory().messages()).hasSize(6);
+            assertThat(agent.memory().messages().getLast().toolCallId()).isEqualTo("call_1");
+
+            JsonNode first = server.requests().get(0).body();
+            assertThat(first.path("tools")).hasSize(5);
+            assertThat(first.path("tools").get(0).path("type").asText()).isEqualTo("function");
+            assertThat(first.path("tools").get(0).path("function").path("name").asText()).isEqualTo("read_file");
+            assertThat(first.path("tools").get(0).path("function").path("parameters").path("type").asText())
+                    .isEqualTo("object");
+
+            JsonNode messages = server.requests().get(1).body().path("messages");
+            JsonNode assistant = messages.get(messages.size() - 3);
+            assertThat(assistant.path("role").asText()).isEqualTo("assistant");
+            assertThat(assistant.path("content").asText()).isEqualTo("Reading both.");
+            assertThat(assistant.path("tool_calls")).hasSize(2);
+            assertThat(assistant.path("tool_calls").get(1).path("id").asText()).isEqualTo("call_b");
+            assertThat(assistant.path("tool_calls").get(1).path("function").path("arguments").asText())
+                    .isEqualTo("{\"path\": \"b.txt\"}");
+            JsonNode resultA = messages.get(messages.size() - 2);
+            assertThat(resultA.path("role").asText()).isEqualTo("tool");
+            assertThat(resultA.path("tool_call_id").asText()).isEqualTo("call_a");
+            assertThat(resultA.path("content").asText()).isEqualTo("contents of a.txt");
+            assertThat(messages.get(messages.size() - 1).path("tool_call_id").asText()).isEqualTo("call_b");
+        }
+    }
+
+    @Test
+    void inTagModeNoToolsAreSent() throws Exception {
+        MockScript script = MockScript.parse("""
+                {"turns": [{"content": "<tool>{\\"tool_name\\": \\"converse\\", \\"arguments\\": {\\"message\\": \\"hi\\"}}</tool>"}]}""");
+        try (MockLlmServer server = MockLlmServer.start(script);
+             OpenAiProvider provider = OpenAiProvider.builder().baseUrl(server.baseUrl()).build()) {
+            DefaultAgent agent = DefaultAgent.builder().provider(provider).model("gpt-test")
+                    .toolRegistry(new ToolRegistry()).build();
+            assertThat(agent.run("Hello").await()).isEqualTo(new AgentResult(LoopEndReason.CONVERSE, "hi"));
+            assertThat(server.requests().get(0).body().has("tools")).isFalse();
+        }
+    }
+}
