@@ -70,8 +70,7 @@ final class DemoCommand implements Callable<Integer> {
             case "text" -> jsonl = false;
             case "jsonl" -> jsonl = true;
             default -> {
-                root.stderr.println(spec.qualifiedName() + ": --output " + BellowsCommand.oneLine(output)
-                        + ": must be text or jsonl");
+                root.stderr.println(spec.qualifiedName() + ": --output: must be text or jsonl");
                 root.stderr.flush();
                 return 2;
             }

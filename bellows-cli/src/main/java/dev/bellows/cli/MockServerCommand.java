@@ -62,7 +62,7 @@ final class MockServerCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         if (port < 0 || port > 65535) {
-            return usage("--port " + port + ": must be between 0 and 65535 (0: a free port)");
+            return usage("--port: must be between 0 and 65535 (0: a free port)");
         }
         MockScript turns;
         try {
@@ -85,7 +85,7 @@ final class MockServerCommand implements Callable<Integer> {
         try {
             server = builder.start();
         } catch (BindException e) {
-            return usage("--port " + port + ": cannot listen on 127.0.0.1:" + port + ": " + e.getMessage());
+            return usage("--port: cannot listen on 127.0.0.1 at that port: " + e.getMessage());
         } catch (IOException e) {
             // The record file is opened before the port is bound.
             return usage("--record " + record + ": cannot write to it: " + describe(e));
@@ -128,7 +128,7 @@ final class MockServerCommand implements Callable<Integer> {
     }
 
     private int usage(String message) {
-        root.stderr.println(spec.qualifiedName() + ": " + BellowsCommand.oneLine(message));
+        root.stderr.println(spec.qualifiedName() + ": " + BellowsCommand.oneLine(UsageErrors.redact(message, spec)));
         root.stderr.flush();
         return 2;
     }

@@ -142,7 +142,7 @@ final class ParseCommand implements Callable<Integer> {
     }
 
     private int fail(int status, String message) {
-        root.stderr.println(spec.qualifiedName() + ": " + BellowsCommand.oneLine(message));
+        root.stderr.println(spec.qualifiedName() + ": " + BellowsCommand.oneLine(UsageErrors.redact(message, spec)));
         root.stderr.flush();
         return status;
     }

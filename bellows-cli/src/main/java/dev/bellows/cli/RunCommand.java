@@ -170,8 +170,8 @@ final class RunCommand implements Callable<Integer> {
         Value providerName = string(provider, "--provider", "BELLOWS_PROVIDER", file, "provider", "openai");
         String providerId = providerName.value.strip().toLowerCase(java.util.Locale.ROOT);
         if (!providerId.equals("openai") && !providerId.equals("anthropic")) {
-            throw new UsageException(providerName.source + ": unknown provider \"" + providerName.value
-                    + "\" (openai for any OpenAI-compatible endpoint, or anthropic)");
+            throw new UsageException(providerName.source + ": unknown provider"
+                    + " (openai for any OpenAI-compatible endpoint, or anthropic)");
         }
         boolean anthropic = providerId.equals("anthropic");
         String prefix = anthropic ? "ANTHROPIC" : "OPENAI";
@@ -210,13 +210,13 @@ final class RunCommand implements Callable<Integer> {
 
         Value outputMode = string(output, "--output", null, file, "output", "text");
         if (!outputMode.value.equals("text") && !outputMode.value.equals("jsonl")) {
-            throw new UsageException(outputMode.source + ": unknown output \"" + outputMode.value + "\" (text or jsonl)");
+            throw new UsageException(outputMode.source + ": unknown output (text or jsonl)");
         }
         Value instructions = string(system, "--system", null, file, "system", "");
 
         Value agentKind = string(agent, "--agent", null, file, "agent", "default");
         if (!agentKind.value.equals("default") && !agentKind.value.equals("react")) {
-            throw new UsageException(agentKind.source + ": unknown agent \"" + agentKind.value + "\" (default or react)");
+            throw new UsageException(agentKind.source + ": unknown agent (default or react)");
         }
 
         if (file.hasServers()) {
@@ -280,7 +280,7 @@ final class RunCommand implements Callable<Integer> {
             return fallback;
         }
         if (value < min) {
-            throw new UsageException(source + " " + value + ": must be at least " + min);
+            throw new UsageException(source + ": must be at least " + min);
         }
         return value;
     }
@@ -353,7 +353,7 @@ final class RunCommand implements Callable<Integer> {
     }
 
     private int usage(String message) {
-        root.stderr.println(spec.qualifiedName() + ": " + BellowsCommand.oneLine(message));
+        root.stderr.println(spec.qualifiedName() + ": " + BellowsCommand.oneLine(UsageErrors.redact(message, spec)));
         root.stderr.flush();
         return 2;
     }
