@@ -72,8 +72,9 @@ final class RunCommand implements Callable<Integer> {
     String provider;
 
     @Option(names = "--base-url", paramLabel = "URL",
-            description = "The API's base URL. Env OPENAI_BASE_URL / ANTHROPIC_BASE_URL; default: the provider's "
-                    + "public endpoint when a key is set, else http://localhost:11434/v1 (Ollama) for openai.")
+            // The URL on a line of its own: a line break inside it would make it wrong to copy.
+            description = {"The API's base URL. Env OPENAI_BASE_URL / ANTHROPIC_BASE_URL; default: the provider's "
+                    + "public endpoint when a key is set, else, for openai, Ollama's:", "http://localhost:11434/v1"})
     String baseUrl;
 
     @Option(names = "--api-key", paramLabel = "KEY",
