@@ -26,7 +26,7 @@ import picocli.CommandLine.IVersionProvider;
         versionProvider = BellowsCommand.Version.class,
         description = "Streaming LLM agents: tag parsing while the model streams, tools, the agent loop.",
         subcommands = {RunCommand.class, SessionsCommand.class, ParseCommand.class, MockServerCommand.class,
-                DemoCommand.class},
+                DemoCommand.class, CommandLine.HelpCommand.class},
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {
                 "0:success",
@@ -90,12 +90,12 @@ public final class BellowsCommand {
         return commandLine;
     }
 
-    /** One line naming what is wrong and where to read more; no usage dump. */
+    /** One line naming what is wrong and where to read more; no usage dump, and no value typed after a flag. */
     private static IParameterExceptionHandler usageError(PrintWriter err) {
         return (ex, args) -> {
             CommandLine failed = ex.getCommandLine();
             String name = failed.getCommandSpec().qualifiedName();
-            err.println(name + ": " + oneLine(ex.getMessage()) + " (see '" + name + " --help')");
+            err.println(name + ": " + oneLine(UsageErrors.message(ex, args)) + " (see '" + name + " --help')");
             err.flush();
             return failed.getCommandSpec().exitCodeOnInvalidInput();
         };

@@ -34,9 +34,12 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         versionProvider = BellowsCommand.Version.class,
         sortOptions = false,
+        // One paragraph per line: picocli wraps each; the first is the summary in 'bellows --help'.
         description = {
-                "Runs a real task offline: a scripted model served over HTTP on 127.0.0.1, the agent loop,",
-                "and real local tools (calculator, word_count). Needs no model, network or configuration."},
+                "Runs a real task offline, with no model, network or configuration.",
+                "",
+                "A scripted model served over HTTP on 127.0.0.1, the agent loop, and real local tools"
+                        + " (calculator, word_count)."},
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {
                 "0:the loop ended through task_completion",
@@ -70,8 +73,7 @@ final class DemoCommand implements Callable<Integer> {
             case "text" -> jsonl = false;
             case "jsonl" -> jsonl = true;
             default -> {
-                root.stderr.println(spec.qualifiedName() + ": --output " + BellowsCommand.oneLine(output)
-                        + ": must be text or jsonl");
+                root.stderr.println(spec.qualifiedName() + ": --output: must be text or jsonl");
                 root.stderr.flush();
                 return 2;
             }

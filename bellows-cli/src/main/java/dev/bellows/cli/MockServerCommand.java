@@ -38,8 +38,8 @@ import picocli.CommandLine.Spec;
                         + " (bellows-testkit/SCRIPTS.md)."},
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {
-                "0:stopped",
-                "1:internal error",
+                "130:stopped with Ctrl-C (SIGINT); 143 when stopped with SIGTERM",
+                "1:internal error, or standard output failed",
                 "2:a bad option, or a missing, unreadable or invalid script, or a port that cannot be used"})
 final class MockServerCommand implements Callable<Integer> {
 
@@ -55,6 +55,14 @@ final class MockServerCommand implements Callable<Integer> {
     @Option(names = "--port", paramLabel = "N", description = "The port on 127.0.0.1 (default 0: a free port).")
     int port;
 
+    @Option(names = "--repeat", description = "When the turns run out, start again from the first"
+            + " (default: later chat requests get a 500 saying the script has no more turns).")
+    boolean repeat;
+
+    @Option(names = "--log-requests", description = "One line on standard error per request: method, path and"
+            + " the turn it got (no headers, no body).")
+    boolean logRequests;
+
     @Option(names = "--record", paramLabel = "FILE",
             description = "Append every request (Authorization redacted) to FILE as one JSON line.")
     Path record;
@@ -62,7 +70,7 @@ final class MockServerCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         if (port < 0 || port > 65535) {
-            return usage("--port " + port + ": must be between 0 and 65535 (0: a free port)");
+            return usage("--port: must be between 0 and 65535 (0: a free port)");
         }
         MockScript turns;
         try {
@@ -77,7 +85,13 @@ final class MockServerCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             return usage("--script " + script + ": " + e.getMessage());
         }
-        MockLlmServer.Builder builder = MockLlmServer.builder(turns).port(port);
+        MockLlmServer.Builder builder = MockLlmServer.builder(turns).port(port).repeat(repeat);
+        if (logRequests) {
+            builder.log(line -> {
+                root.stderr.println(spec.qualifiedName() + ": " + line);
+                root.stderr.flush();
+            });
+        }
         if (record != null) {
             builder.recordTo(record);
         }
@@ -85,7 +99,7 @@ final class MockServerCommand implements Callable<Integer> {
         try {
             server = builder.start();
         } catch (BindException e) {
-            return usage("--port " + port + ": cannot listen on 127.0.0.1:" + port + ": " + e.getMessage());
+            return usage("--port: cannot listen on 127.0.0.1 at that port: " + e.getMessage());
         } catch (IOException e) {
             // The record file is opened before the port is bound.
             return usage("--record " + record + ": cannot write to it: " + describe(e));
@@ -128,7 +142,7 @@ final class MockServerCommand implements Callable<Integer> {
     }
 
     private int usage(String message) {
-        root.stderr.println(spec.qualifiedName() + ": " + BellowsCommand.oneLine(message));
+        root.stderr.println(spec.qualifiedName() + ": " + BellowsCommand.oneLine(UsageErrors.redact(message, spec)));
         root.stderr.flush();
         return 2;
     }

@@ -46,6 +46,11 @@ import picocli.CommandLine.Spec;
                         + " during which it was emitted), written as soon as each chunk is parsed.",
                 "With --batch, each input line is a whole stream, {\"chunks\": [...]}, and each output"
                         + " line is the JSON array of that stream's events."},
+        // Written out: picocli would break the synopsis inside "NAME[,NAME...]".
+        customSynopsis = {
+                "Usage: bellows parse [-hV] [--batch] [--thinking-open]",
+                "                     [--thinking-tags=NAME[,NAME...]]...",
+                "                     [--tool-tags=NAME[,NAME...]]..."},
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {
                 "0:success",
@@ -166,7 +171,7 @@ final class ParseCommand implements Callable<Integer> {
     }
 
     private int fail(int status, String message) {
-        root.stderr.println(spec.qualifiedName() + ": " + BellowsCommand.oneLine(message));
+        root.stderr.println(spec.qualifiedName() + ": " + BellowsCommand.oneLine(UsageErrors.redact(message, spec)));
         root.stderr.flush();
         return status;
     }

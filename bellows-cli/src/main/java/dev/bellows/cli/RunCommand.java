@@ -77,8 +77,9 @@ final class RunCommand implements Callable<Integer> {
     String provider;
 
     @Option(names = "--base-url", paramLabel = "URL",
-            description = "The API's base URL. Env OPENAI_BASE_URL / ANTHROPIC_BASE_URL; default: the provider's "
-                    + "public endpoint when a key is set, else http://localhost:11434/v1 (Ollama) for openai.")
+            // The URL on a line of its own: a line break inside it would make it wrong to copy.
+            description = {"The API's base URL. Env OPENAI_BASE_URL / ANTHROPIC_BASE_URL; default: the provider's "
+                    + "public endpoint when a key is set, else, for openai, Ollama's:", "http://localhost:11434/v1"})
     String baseUrl;
 
     @Option(names = "--api-key", paramLabel = "KEY",
@@ -211,8 +212,8 @@ final class RunCommand implements Callable<Integer> {
         Value providerName = string(provider, "--provider", "BELLOWS_PROVIDER", file, "provider", "openai");
         String providerId = providerName.value.strip().toLowerCase(java.util.Locale.ROOT);
         if (!providerId.equals("openai") && !providerId.equals("anthropic")) {
-            throw new UsageException(providerName.source + ": unknown provider \"" + providerName.value
-                    + "\" (openai for any OpenAI-compatible endpoint, or anthropic)");
+            throw new UsageException(providerName.source + ": unknown provider"
+                    + " (openai for any OpenAI-compatible endpoint, or anthropic)");
         }
         boolean anthropic = providerId.equals("anthropic");
         String prefix = anthropic ? "ANTHROPIC" : "OPENAI";
@@ -251,14 +252,14 @@ final class RunCommand implements Callable<Integer> {
 
         Value outputMode = string(output, "--output", null, file, "output", "text");
         if (!outputMode.value.equals("text") && !outputMode.value.equals("jsonl")) {
-            throw new UsageException(outputMode.source + ": unknown output \"" + outputMode.value + "\" (text or jsonl)");
+            throw new UsageException(outputMode.source + ": unknown output (text or jsonl)");
         }
         Value instructions = string(system, "--system", null, file, "system", "");
 
         Value agentKind = string(agent, "--agent", null, file, "agent",
                 "react".equals(stored.get(StoredSession.TOOL_MODE)) ? "react" : "default");
         if (!agentKind.value.equals("default") && !agentKind.value.equals("react")) {
-            throw new UsageException(agentKind.source + ": unknown agent \"" + agentKind.value + "\" (default or react)");
+            throw new UsageException(agentKind.source + ": unknown agent (default or react)");
         }
         Value mode = string(toolMode, "--tool-mode", null, file, "tool_mode",
                 "native".equals(stored.get(StoredSession.TOOL_MODE)) ? "native" : "tags");
@@ -345,7 +346,7 @@ final class RunCommand implements Callable<Integer> {
             return fallback;
         }
         if (value < min) {
-            throw new UsageException(source + " " + value + ": must be at least " + min);
+            throw new UsageException(source + ": must be at least " + min);
         }
         return value;
     }
@@ -422,7 +423,7 @@ final class RunCommand implements Callable<Integer> {
     }
 
     private int usage(String message) {
-        root.stderr.println(spec.qualifiedName() + ": " + BellowsCommand.oneLine(message));
+        root.stderr.println(spec.qualifiedName() + ": " + BellowsCommand.oneLine(UsageErrors.redact(message, spec)));
         root.stderr.flush();
         return 2;
     }

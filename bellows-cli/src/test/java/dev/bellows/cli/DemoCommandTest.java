@@ -111,7 +111,7 @@ class DemoCommandTest {
 
         assertThat(run.status()).isEqualTo(2);
         assertThat(run.out()).isEmpty();
-        assertThat(run.err()).isEqualTo("bellows demo: --output yaml: must be text or jsonl\n");
+        assertThat(run.err()).isEqualTo("bellows demo: --output: must be text or jsonl\n");
     }
 
     @Test

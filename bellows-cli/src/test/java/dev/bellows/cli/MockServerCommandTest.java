@@ -157,7 +157,7 @@ class MockServerCommandTest {
                     "--port", String.valueOf(taken.getLocalPort()));
             assertThat(run.status()).isEqualTo(2);
             assertThat(run.out()).isEmpty();
-            assertThat(run.err()).startsWith("bellows mock-server: --port " + taken.getLocalPort() + ": ")
+            assertThat(run.err()).startsWith("bellows mock-server: --port: ")
                     .contains("in use").hasLineCount(1);
         }
     }
@@ -169,11 +169,12 @@ class MockServerCommandTest {
             Cli.Run run = Cli.run("", "mock-server", "--script", script.toString(), "--port", port);
             assertThat(run.status()).as(port).isEqualTo(2);
             assertThat(run.err()).as(port).isEqualTo(
-                    "bellows mock-server: --port " + port + ": must be between 0 and 65535 (0: a free port)\n");
+                    "bellows mock-server: --port: must be between 0 and 65535 (0: a free port)\n");
         }
         Cli.Run word = Cli.run("", "mock-server", "--script", script.toString(), "--port", "eighty");
         assertThat(word.status()).isEqualTo(2);
-        assertThat(word.err()).contains("--port").contains("eighty").hasLineCount(1);
+        assertThat(word.err()).isEqualTo("bellows mock-server: --port: invalid value (expected a whole number)"
+                + " (see 'bellows mock-server --help')\n");
     }
 
     @Test

@@ -83,9 +83,9 @@ class ParseCommandTest {
             invalid name           | --thinking-tags=1x               | --thinking-tags: invalid thinking tag name '1x': use ASCII letters, digits, '_', '-', '.', ':' (not first), at most 200 characters
             invalid tool name      | --tool-tags=a<b                  | --tool-tags: invalid tool tag name 'a<b': use ASCII letters, digits, '_', '-', '.', ':' (not first), at most 200 characters
             clash with the default | --thinking-tags=Tool             | --thinking-tags: tag name 'tool' is both a thinking tag and a tool tag: give each set its own names
-            unknown option         | --thinking                       | Unknown option: '--thinking'
+            unknown option         | --thinking                       | unknown option '--thinking'; did you mean '--thinking-tags'?
             missing value          | --tool-tags                      | Missing required parameter for option '--tool-tags' (NAME)
-            extra argument         | stream.jsonl                     | Unmatched argument at index 1: 'stream.jsonl'
+            extra argument         | stream.jsonl                     | one argument too many
             """)
     void aBadOptionIsAUsageErrorNamingTheFlag(String what, String option, String error) {
         assertOneErrorLine(Cli.run("{\"content\": \"x\"}\n", "parse", option),

@@ -522,7 +522,7 @@ class RunCommandTest {
         @Test
         void bad_output_agent_provider_and_base_url() {
             try (MockLlmServer server = server(complete("x"))) {
-                assertUsageError(server, runWith(server, "--model", "m", "--output", "xml", "task"), "--output", "xml");
+                assertUsageError(server, runWith(server, "--model", "m", "--output", "xml", "task"), "--output", "text or jsonl");
                 assertUsageError(server, runWith(server, "--model", "m", "--agent", "other", "task"), "--agent");
                 assertUsageError(server, runWith(server, "--model", "m", "--provider", "gemini", "task"), "--provider");
                 assertUsageError(server, run(Map.of(), "run", "--base-url", "ftp://x", "--model", "m", "task"),

@@ -23,10 +23,17 @@ final class HttpFailures {
     private HttpFailures() {
     }
 
-    /** The spec's retry classes: 429 rate limited; 408, 409, 5xx server errors; other 4xx final. */
+    /**
+     * The spec's retry classes: 429 rate limited; 408, 409, 5xx server errors; other 4xx final.
+     * 501 (Not Implemented) and 505 (HTTP Version Not Supported) are final too: the server says
+     * it does not do this at all, so asking again cannot help.
+     */
     static Kind kindOf(int status) {
         if (status == 429) {
             return Kind.RATE_LIMITED;
+        }
+        if (status == 501 || status == 505) {
+            return Kind.CLIENT_ERROR;
         }
         if (status == 408 || status == 409 || status >= 500) {
             return Kind.SERVER_ERROR;
@@ -37,10 +44,53 @@ final class HttpFailures {
     static ProviderException forStatus(int status, URI uri, Map<String, List<String>> headers, String body,
                                        ApiKey key, Instant now) {
         // Redact before shortening: a key cut in half by the shortening would no longer match.
-        String message = ErrorBodies.message(redact(key, body));
-        String text = "HTTP " + status + " from " + display(uri) + (message.isEmpty() ? "" : ": " + message);
+        String message = looksLikeHtml(headers, body) ? "" : ErrorBodies.message(redact(key, body));
+        String text = "HTTP " + status + reason(status) + " from " + display(uri)
+                + (message.isEmpty() ? "" : ": " + message) + hint(status, headers, body);
         Duration retryAfter = retryAfter(firstHeader(headers, "retry-after"), now);
         return new ProviderException(kindOf(status), redact(key, text), status, retryAfter, null);
+    }
+
+    /**
+     * A 2xx answer to a streaming request that is not an event stream: a web page, a JSON
+     * document... The base URL most likely points at something that is not the API. Final:
+     * asking again gets the same page.
+     */
+    static ProviderException notAnEventStream(String contentType, URI uri, String body, ApiKey key) {
+        String message = contentType.startsWith("application/json") ? ErrorBodies.message(redact(key, body)) : "";
+        return new ProviderException(Kind.PROTOCOL, redact(key, "the server at " + display(uri) + " answered with "
+                + contentType + ", not an event stream (text/event-stream)"
+                + (message.isEmpty() ? "" : ": " + message)
+                + "; check that the base URL is the API's (for OpenAI-compatible servers it usually ends in /v1)"),
+                null);
+    }
+
+    private static String reason(int status) {
+        return switch (status) {
+            case 501 -> " (Not Implemented)";
+            case 505 -> " (HTTP Version Not Supported)";
+            default -> "";
+        };
+    }
+
+    /** A page where an API answer was expected, or a server that does not do this at all: say what to check. */
+    private static String hint(int status, Map<String, List<String>> headers, String body) {
+        if (status == 501) {
+            return "; the server does not implement this request: check that the base URL is the API's";
+        }
+        if (looksLikeHtml(headers, body)) {
+            return "; it answered with a web page (text/html), not the API: check the base URL";
+        }
+        return "";
+    }
+
+    private static boolean looksLikeHtml(Map<String, List<String>> headers, String body) {
+        String type = firstHeader(headers, "content-type");
+        if (type != null) {
+            return type.toLowerCase(java.util.Locale.ROOT).startsWith("text/html");
+        }
+        String start = body == null ? "" : body.stripLeading().toLowerCase(java.util.Locale.ROOT);
+        return start.startsWith("<!doctype html") || start.startsWith("<html");
     }
 
     /** A failure before the status line arrived. */

@@ -70,6 +70,18 @@ public final class SseClient implements AutoCloseable {
     public SseConnection post(URI uri, Map<String, String> headers, String jsonBody, ApiKey apiKeyToRedact)
             throws ProviderException {
         Exchange exchange = send(uri, headers, jsonBody, apiKeyToRedact, "text/event-stream");
+        String contentType = exchange.response.headers().firstValue("Content-Type").orElse("")
+                .strip().toLowerCase(java.util.Locale.ROOT);
+        // No Content-Type at all is let through: some small servers leave it out of streams.
+        if (!contentType.isEmpty() && !contentType.startsWith("text/event-stream")) {
+            String body;
+            try (BodyReader reader = exchange.reader) {
+                body = new String(reader.readUpTo(MAX_ERROR_BODY), StandardCharsets.UTF_8);
+            }
+            int semicolon = contentType.indexOf(';');
+            throw HttpFailures.notAnEventStream(semicolon < 0 ? contentType : contentType.substring(0, semicolon).strip(),
+                    uri, body, apiKeyToRedact);
+        }
         return new DefaultSseConnection(exchange.response.statusCode(), exchange.response.headers().map(),
                 exchange.reader);
     }

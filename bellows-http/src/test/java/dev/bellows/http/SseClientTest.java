@@ -184,6 +184,59 @@ class SseClientTest {
     }
 
     @Test
+    void notImplementedIsFinalAndSaysWhatToCheck() throws Exception {
+        URI uri = serve(exchange -> {
+            byte[] page = "<!DOCTYPE HTML><html><body><h1>Error response</h1><p>Error code: 501</p></body></html>"
+                    .getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", "text/html;charset=utf-8");
+            exchange.sendResponseHeaders(501, page.length);
+            exchange.getResponseBody().write(page);
+        });
+        ProviderException failure = postFails(client(), uri);
+        assertThat(failure.kind()).isEqualTo(Kind.CLIENT_ERROR);
+        assertThat(failure.retryable()).isFalse();
+        assertThat(failure.getMessage()).isEqualTo("HTTP 501 (Not Implemented) from " + uri
+                + "; the server does not implement this request: check that the base URL is the API's");
+    }
+
+    @Test
+    void aWebPageWithAnErrorStatusIsNamedNotQuoted() throws Exception {
+        URI uri = serve(exchange -> {
+            byte[] page = "<html><body>Not Found</body></html>".getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", "text/html");
+            exchange.sendResponseHeaders(404, page.length);
+            exchange.getResponseBody().write(page);
+        });
+        assertThat(postFails(client(), uri).getMessage()).isEqualTo("HTTP 404 from " + uri
+                + "; it answered with a web page (text/html), not the API: check the base URL");
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "text/html; charset=utf-8 | <html><body>Welcome to nginx!</body></html> | text/html",
+            "application/json         | {\"error\": {\"message\": \"stream not supported\"}} | application/json",
+            "text/plain               | hello                                     | text/plain"})
+    void aSuccessThatIsNotAnEventStreamIsAFinalErrorNamingItsContentType(String contentType, String body,
+                                                                         String named) throws Exception {
+        URI uri = serve(exchange -> {
+            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", contentType);
+            exchange.sendResponseHeaders(200, bytes.length);
+            exchange.getResponseBody().write(bytes);
+        });
+        ProviderException failure = postFails(client(), uri);
+        assertThat(failure.kind()).isEqualTo(Kind.PROTOCOL);
+        assertThat(failure.retryable()).isFalse();
+        assertThat(failure.getMessage()).startsWith("the server at " + uri + " answered with " + named
+                + ", not an event stream (text/event-stream)")
+                .endsWith("check that the base URL is the API's (for OpenAI-compatible servers it usually ends in /v1)")
+                .doesNotContain("<html>");
+        if (named.equals("application/json")) {
+            assertThat(failure.getMessage()).contains(": stream not supported;");
+        }
+    }
+
+    @Test
     void rateLimitWithRetryAfterSeconds() throws Exception {
         URI uri = respond(429, Map.of("Retry-After", "7"), "{\"error\":{\"message\":\"slow down\"}}");
         ProviderException failure = postFails(client(), uri);

@@ -59,10 +59,14 @@ public final class MockLlmServer implements AutoCloseable {
     private final List<RecordedRequest> requests = new CopyOnWriteArrayList<>();
     private final Writer record;
     private final URI baseUrl;
+    private final boolean repeat;
+    private final java.util.function.Consumer<String> log;
 
     private MockLlmServer(Builder builder) throws IOException {
         this.script = builder.script;
         this.clock = builder.clock;
+        this.repeat = builder.repeat;
+        this.log = builder.log;
         if (builder.port < 0 || builder.port > 65535) {
             throw new IllegalArgumentException("port must be between 0 and 65535, got " + builder.port);
         }
@@ -119,7 +123,7 @@ public final class MockLlmServer implements AutoCloseable {
         return List.copyOf(requests);
     }
 
-    /** How many turns requests have taken (at most the script's size). */
+    /** How many turns requests have taken (at most the script's size, even when it repeats). */
     public int turnsTaken() {
         return Math.min(nextTurn.get(), script.turns().size());
     }
@@ -186,28 +190,36 @@ public final class MockLlmServer implements AutoCloseable {
         if (route.equals("/v1/chat/completions") || route.equals("/chat/completions")) {
             if (!method.equals("POST")) {
                 record(exchange, method, path, body, raw, -1);
+                log(method, path, "405, use POST");
                 exchange.getResponseHeaders().set("Allow", "POST");
                 sendJson(exchange, 405, error("method " + method + " not allowed on " + path + "; use POST",
                         "invalid_request_error"));
             } else if (body == null || !body.isObject()) {
                 record(exchange, method, path, body, raw, -1);
+                log(method, path, "400, the body is not a JSON object");
                 sendJson(exchange, 400, error(raw.isBlank()
                         ? "the request body is empty; send a JSON object with model and messages"
                         : "the request body is not a JSON object: we could not parse your JSON body",
                         "invalid_request_error"));
             } else {
-                int turn = nextTurn.getAndIncrement();
-                if (turn >= script.turns().size()) {
+                int taken = nextTurn.getAndIncrement();
+                int size = script.turns().size();
+                int turn = repeat && size > 0 ? taken % size : taken;
+                if (turn >= size) {
                     record(exchange, method, path, body, raw, -1);
-                    sendJson(exchange, 500, error("mock script has no more turns (" + script.turns().size()
+                    log(method, path, "500, the script has no more turns (" + size + " were scripted)");
+                    sendJson(exchange, 500, error("mock script has no more turns (" + size
                             + " were scripted)", "server_error"));
                 } else {
                     record(exchange, method, path, body, raw, turn);
+                    log(method, path, "turn " + (turn + 1) + " of " + size
+                            + (repeat && taken >= size ? " (round " + (taken / size + 1) + ")" : ""));
                     answer(exchange, script.turns().get(turn), turn, (ObjectNode) body);
                 }
             }
         } else if (route.equals("/v1/models") || route.equals("/models")) {
             record(exchange, method, path, body, raw, -1);
+            log(method, path, method.equals("GET") ? "the model list" : "405, use GET");
             if (!method.equals("GET")) {
                 exchange.getResponseHeaders().set("Allow", "GET");
                 sendJson(exchange, 405, error("method " + method + " not allowed on " + path + "; use GET",
@@ -217,8 +229,16 @@ public final class MockLlmServer implements AutoCloseable {
             }
         } else {
             record(exchange, method, path, body, raw, -1);
+            log(method, path, "404, no such route");
             sendJson(exchange, 404, error("no route " + method + " " + path
                     + "; the mock serves POST /v1/chat/completions and GET /v1/models", "invalid_request_error"));
+        }
+    }
+
+    /** One line per request for whoever asked ({@link Builder#log}): what came, and what it got. */
+    private void log(String method, String path, String outcome) {
+        if (log != null) {
+            log.accept(method + " " + path + ": " + outcome);
         }
     }
 
@@ -507,6 +527,8 @@ public final class MockLlmServer implements AutoCloseable {
         private int port;
         private Path recordFile;
         private Clock clock = Clock.systemUTC();
+        private boolean repeat;
+        private java.util.function.Consumer<String> log;
 
         private Builder(MockScript script) {
             this.script = Objects.requireNonNull(script, "script");
@@ -521,6 +543,25 @@ public final class MockLlmServer implements AutoCloseable {
         /** Appends every request to this file as one JSON line, flushed as it is written. */
         public Builder recordTo(Path file) {
             this.recordFile = Objects.requireNonNull(file, "file");
+            return this;
+        }
+
+        /**
+         * When the turns run out, start again from the first, for ever (default: every later
+         * chat request gets a 500 saying the script has no more turns).
+         */
+        public Builder repeat(boolean repeat) {
+            this.repeat = repeat;
+            return this;
+        }
+
+        /**
+         * Receives one line per request, as it is answered: {@code POST /v1/chat/completions:
+         * turn 2 of 3}. Nothing of the request's headers or body is in it. Called from the
+         * server's threads, so it must be thread-safe.
+         */
+        public Builder log(java.util.function.Consumer<String> log) {
+            this.log = Objects.requireNonNull(log, "log");
             return this;
         }
 

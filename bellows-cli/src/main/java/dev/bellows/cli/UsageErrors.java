@@ -1,0 +1,171 @@
+package dev.bellows.cli;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Pattern;
+import picocli.CommandLine;
+import picocli.CommandLine.MaxValuesExceededException;
+import picocli.CommandLine.Model.ArgSpec;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.UnmatchedArgumentException;
+
+/**
+ * Usage errors in words that never repeat what was typed after a flag: flags carry secrets
+ * ({@code --api-key}), and a mistyped flag can put a secret where a word was expected
+ * ({@code bellows chat --api-key KEY}). A message names the command and the flag, says what
+ * was expected, and leaves the value out. Files are the one exception cli.md asks for: an
+ * error about a file names it.
+ *
+ * <p>Messages are built from what went wrong, not from picocli's text (which quotes the
+ * arguments); and whatever a command says goes through {@link #redact} as a last guard.
+ */
+final class UsageErrors {
+
+    // What may be shown of something unknown: a word that looks like a command or flag name.
+    // Lower case only: keys and tokens mix cases and digits, names of commands and flags do not.
+    private static final Pattern COMMAND_WORD = Pattern.compile("[a-z][a-z-]{0,23}");
+    private static final Pattern OPTION_NAME = Pattern.compile("--?[a-z][a-z0-9-]{0,31}");
+    private static final String HIDDEN = "(value not shown)";
+    // Shorter values are left alone: they cannot be secrets, and "1" would otherwise vanish from "at least 1".
+    private static final int SHORTEST_REDACTED = 4;
+
+    private UsageErrors() {
+    }
+
+    /** The one line for a parse error, without the values given. */
+    static String message(ParameterException ex, String[] args) {
+        CommandLine failed = ex.getCommandLine();
+        CommandSpec spec = failed.getCommandSpec();
+        // Built here from names only:
+        if (ex instanceof UnmatchedArgumentException unmatched) {
+            return unmatched(spec, unmatched);
+        }
+        if (ex instanceof MaxValuesExceededException) {
+            return "too many values" + (ex.getArgSpec() == null ? "" : " for " + name(ex.getArgSpec()));
+        }
+        if (ex.getArgSpec() != null && ex.getValue() != null) {
+            return name(ex.getArgSpec()) + ": invalid value" + expected(ex.getArgSpec());
+        }
+        // Picocli's words for a missing or repeated flag name flags only; a command's own words
+        // may quote what it was given: the guard takes any value out.
+        return redact(ex.getMessage(), values(args, spec.root()));
+    }
+
+    private static String unmatched(CommandSpec spec, UnmatchedArgumentException ex) {
+        List<String> unmatched = ex.getUnmatched();
+        String first = unmatched.isEmpty() ? "" : unmatched.getFirst();
+        if (first.startsWith("-")) {
+            String name = first.contains("=") ? first.substring(0, first.indexOf('=')) : first;
+            String suggestion = Suggestions.option(spec, name);
+            return OPTION_NAME.matcher(name).matches()
+                    ? "unknown option '" + name + "'" + suggestion
+                    : "unknown option" + suggestion;
+        }
+        if (!spec.subcommands().isEmpty() && spec.positionalParameters().isEmpty()) {
+            String suggestion = Suggestions.command(spec, first);
+            return COMMAND_WORD.matcher(first).matches()
+                    ? "unknown command '" + first + "'" + suggestion
+                    : "unknown command" + suggestion;
+        }
+        int count = unmatched.size();
+        return count == 1 ? "one argument too many" : count + " arguments too many";
+    }
+
+    /** {@code --max-iterations} or {@code TASK}. */
+    private static String name(ArgSpec arg) {
+        if (arg instanceof OptionSpec option) {
+            return option.longestName();
+        }
+        return arg.paramLabel();
+    }
+
+    private static String expected(ArgSpec arg) {
+        Class<?> type = arg.type();
+        if (type == int.class || type == Integer.class || type == long.class || type == Long.class) {
+            return " (expected a whole number)";
+        }
+        if (type == double.class || type == Double.class) {
+            return " (expected a number)";
+        }
+        if (type.isEnum()) {
+            List<String> names = new ArrayList<>();
+            for (Object constant : type.getEnumConstants()) {
+                names.add(constant.toString().toLowerCase(Locale.ROOT));
+            }
+            return " (expected " + String.join(", ", names) + ")";
+        }
+        return "";
+    }
+
+    /** The message with every value given on the command line taken out, but the names of files. */
+    static String redact(String message, Collection<String> values) {
+        String safe = message;
+        for (String value : values) {
+            if (value.length() >= SHORTEST_REDACTED && safe.contains(value)) {
+                safe = safe.replace(value, HIDDEN);
+            }
+        }
+        return safe;
+    }
+
+    /** As {@link #redact(String, Collection)}, with the values of the command line that was parsed. */
+    static String redact(String message, CommandSpec spec) {
+        ParseResult parsed = spec.root().commandLine().getParseResult();
+        if (parsed == null) {
+            return message;
+        }
+        return redact(message, values(parsed.originalArgs().toArray(String[]::new), spec.root()));
+    }
+
+    /**
+     * Every argument that is not a flag name, a subcommand name or a file given to a file
+     * option: what must not be shown. Values after {@code =} count too.
+     */
+    static List<String> values(String[] args, CommandSpec root) {
+        List<String> values = new ArrayList<>();
+        CommandSpec current = root;
+        boolean nextIsFile = false;
+        for (String arg : args) {
+            if (arg == null) {
+                continue;
+            }
+            if (nextIsFile) {
+                nextIsFile = false;
+                continue;
+            }
+            if (arg.startsWith("-") && !arg.equals("-")) {
+                int equals = arg.indexOf('=');
+                String name = equals < 0 ? arg : arg.substring(0, equals);
+                OptionSpec option = current.findOption(name);
+                boolean file = option != null && isFile(option);
+                if (equals >= 0 && !file) {
+                    values.add(arg.substring(equals + 1));
+                } else if (equals < 0 && file) {
+                    nextIsFile = true;
+                }
+                if (option == null && equals < 0) {
+                    values.add(arg); // not a flag this command knows: it may be a value that starts with '-'
+                }
+                continue;
+            }
+            CommandLine sub = current.subcommands().get(arg);
+            if (sub != null) {
+                current = sub.getCommandSpec();
+                continue;
+            }
+            values.add(arg);
+        }
+        return values;
+    }
+
+    private static boolean isFile(OptionSpec option) {
+        return Path.class.isAssignableFrom(option.type()) || java.io.File.class.isAssignableFrom(option.type())
+                || "FILE".equals(option.paramLabel());
+    }
+}
