@@ -47,6 +47,12 @@ public final class Dialect {
     final String callName;
     final List<String> callOpen;
     final List<String> callClose;
+    /**
+     * A second form of call whose delimiters belong to its body (Qwen3-Coder's bare
+     * {@code <function=...>...</function>} without {@code <tool_call>}); null if none.
+     */
+    final String keptCallOpen;
+    final String keptCallClose;
     /** Characters that start a call's body where a call may start in a section (kept in the body). */
     final String keptStarters;
     /** Whether identifier characters start a call's body too (Mistral's NAME[ARGS]{...}). */
@@ -69,6 +75,8 @@ public final class Dialect {
         this.callName = b.callName;
         this.callOpen = List.copyOf(b.callOpen);
         this.callClose = List.copyOf(b.callClose);
+        this.keptCallOpen = b.keptCallOpen;
+        this.keptCallClose = b.keptCallClose;
         this.keptStarters = b.keptStarters;
         this.identifierStartsCall = b.identifierStartsCall;
         this.jsonDelimited = b.jsonDelimited;
@@ -89,6 +97,7 @@ public final class Dialect {
                 .body(JsonOrXmlBody.INSTANCE).build());
         register(new Builder("qwen3_coder").thinking("think", "<think>", "</think>")
                 .calls("tool_call", List.of("<tool_call>"), List.of("</tool_call>"))
+                .keptCall("<function=", "</function>")
                 .body(new Qwen3CoderBody()).build());
         register(new Builder("llama3_json")
                 .section("<|python_tag|>", null).separators(";").keptStarters("{").jsonDelimited()
@@ -173,6 +182,8 @@ public final class Dialect {
         private String callName = "tool_call";
         private final List<String> callOpen = new ArrayList<>();
         private final List<String> callClose = new ArrayList<>();
+        private String keptCallOpen;
+        private String keptCallClose;
         private String keptStarters = "";
         private boolean identifierStartsCall;
         private boolean jsonDelimited;
@@ -214,6 +225,12 @@ public final class Dialect {
             this.callName = blockName;
             this.callOpen.addAll(open);
             this.callClose.addAll(close);
+            return this;
+        }
+
+        Builder keptCall(String open, String close) {
+            this.keptCallOpen = open;
+            this.keptCallClose = close;
             return this;
         }
 

@@ -82,6 +82,9 @@ final class MarkerScanner implements BlockScanner {
     private final MarkerSet messageSet;
     private final MarkerSet sectionSet;
     private final MarkerSet toolSet;
+    private final MarkerSet keptToolSet;
+    /** The open call was opened by the dialect's kept form (its delimiters are body text). */
+    private boolean keptCall;
     private final MarkerSet headerSet;
     private final Map<Integer, MarkerSet> thinkingSets = new HashMap<>();
 
@@ -149,6 +152,11 @@ final class MarkerScanner implements BlockScanner {
             headers.starts().forEach(s -> tool.add(new Marker(s, HEADER_START, 0)));
         }
         this.toolSet = new MarkerSet(tool);
+        List<Marker> kept = new ArrayList<>();
+        if (dialect.keptCallClose != null) {
+            kept.add(new Marker(dialect.keptCallClose, CALL_CLOSE, 1));
+        }
+        this.keptToolSet = new MarkerSet(kept);
 
         List<Marker> head = new ArrayList<>();
         if (headers != null) {
@@ -164,6 +172,9 @@ final class MarkerScanner implements BlockScanner {
             into.add(new Marker(dialect.sectionOpen, SECTION_OPEN, 0));
         } else {
             dialect.callOpen.forEach(s -> into.add(new Marker(s, CALL_OPEN, 0)));
+            if (dialect.keptCallOpen != null) {
+                into.add(new Marker(dialect.keptCallOpen, CALL_OPEN, 1));
+            }
         }
     }
 
@@ -246,7 +257,8 @@ final class MarkerScanner implements BlockScanner {
                 case MESSAGE -> scanMessage(text, i, end);
                 case THINKING -> redundantAllowed ? scanThinkingStart(text, i, end) : scanRun(text, i, end, thinkingSet());
                 case SECTION -> scanSection(text, i, end);
-                case TOOL -> dialect.jsonDelimited ? scanJsonBody(text, i, end) : scanRun(text, i, end, toolSet);
+                case TOOL -> dialect.jsonDelimited ? scanJsonBody(text, i, end)
+                        : scanRun(text, i, end, keptCall ? keptToolSet : toolSet);
                 default -> scanRun(text, i, end, headerSet);
             };
         }
@@ -515,8 +527,17 @@ final class MarkerScanner implements BlockScanner {
             case CALL_OPEN -> {
                 endThinkingForTool();
                 openCall();
+                if (marker.index() == 1) { // the kept form: its opener is the start of the body
+                    keptCall = true;
+                    sink.blockText(marker.text(), 0, marker.text().length());
+                }
             }
-            case CALL_CLOSE -> closeCall();
+            case CALL_CLOSE -> {
+                if (keptCall) {
+                    sink.blockText(marker.text(), 0, marker.text().length());
+                }
+                closeCall();
+            }
             case HEADER_START -> {
                 if (state == THINKING || state == TOOL) {
                     sink.blockClosed();
@@ -548,6 +569,7 @@ final class MarkerScanner implements BlockScanner {
 
     private void openCall(Map<String, String> attributes) {
         sectionWhitespace.setLength(0);
+        keptCall = false;
         sink.blockOpened(BlockKind.TOOL, dialect.callName, attributes);
         state = TOOL;
         jsonStarted = false;

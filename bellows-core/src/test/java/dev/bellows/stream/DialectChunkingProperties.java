@@ -25,7 +25,7 @@ class DialectChunkingProperties {
             Map.entry("hermes", List.of("<think>", "</think>", "<tool_call>", "</tool_call>", "<tool_", "</think",
                     "{\"name\": \"f\", \"arguments\": {\"a\": \"</tool_call>\"}}", "{\"name\": \"g\"}")),
             Map.entry("qwen3_coder", List.of("<think>", "</think>", "<tool_call>", "</tool_call>", "<function=f>",
-                    "</function>", "<parameter=a>", "</parameter>", "<function=", "\n1\n", "<param")),
+                    "</function>", "<parameter=a>", "</parameter>", "<function=", "\n1\n", "<param", "</func")),
             Map.entry("llama3_json", List.of("<|python_tag|>", "<|python", "{\"name\": \"f\", \"parameters\": {}}",
                     "{\"name\": \"g\", \"parameters\": {\"q\": \"}\"}}", ";", "; ", "{", "}", "\"")),
             Map.entry("mistral", List.of("[TOOL_CALLS]", "[TOOL_", "[THINK]", "[/THINK]", "[ARGS]", "[CALL_ID]",

@@ -147,6 +147,32 @@ class DialectExamplesTest {
                     "write_file {\"content\":\"line 1\\n\\nline <b>2</b>\"}");
         }
 
+        // vLLM test_qwen3coder_tool_parser.py, test_extract_tool_calls_fallback_no_tags
+        @Test
+        void aFunctionWithoutToolCallTagsIsACallToo() {
+            expect("qwen3_coder", "Checking.\n<function=get_current_weather>\n<parameter=city>\nDallas\n</parameter>\n"
+                    + "<parameter=state>\nTX\n</parameter>\n</function> Done.", "Checking.\nDone.", List.of(),
+                    "get_current_weather {\"city\":\"Dallas\",\"state\":\"TX\"}");
+            String bare = "<function=f>\n</function>";
+            assertThat(namesByChar(options("qwen3_coder"), bare)).containsExactly("f@" + bare.indexOf('>'));
+        }
+
+        // vLLM test_qwen3coder_tool_parser.py, test_extract_tool_calls_type_conversion ("float" as a type name)
+        @Test
+        void typeConversionWithLooseTypeNames() {
+            StreamOptions options = StreamOptions.builder().dialect(Dialect.named("qwen3_coder")).toolSchemas(schemas(
+                    "[{\"name\": \"test_types\", \"parameters\": {\"type\": \"object\", \"properties\": {"
+                            + "\"int_param\": {\"type\": \"integer\"}, \"float_param\": {\"type\": \"float\"},"
+                            + " \"bool_param\": {\"type\": \"boolean\"}, \"str_param\": {\"type\": \"string\"},"
+                            + " \"obj_param\": {\"type\": \"object\"}}}}]")).build();
+            expect(options, "<tool_call>\n<function=test_types>\n<parameter=int_param>\n42\n</parameter>\n"
+                    + "<parameter=float_param>\n3.14\n</parameter>\n<parameter=bool_param>\ntrue\n</parameter>\n"
+                    + "<parameter=str_param>\nhello world\n</parameter>\n<parameter=obj_param>\n{\"key\": \"value\"}\n"
+                    + "</parameter>\n</function>\n</tool_call>", "", List.of(),
+                    "test_types {\"int_param\":42,\"float_param\":3.14,\"bool_param\":true,\"str_param\":\"hello world\","
+                            + "\"obj_param\":{\"key\":\"value\"}}");
+        }
+
         @Test
         void missingCloseTagsAreTolerated() {
             expect("qwen3_coder", "<tool_call>\n<function=f>\n<parameter=a>\n1\n<parameter=b>\n2\n</tool_call>", "",
