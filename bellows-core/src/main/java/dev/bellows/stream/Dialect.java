@@ -61,6 +61,8 @@ public final class Dialect {
     final boolean jsonDelimited;
     /** A '{' as the first non-whitespace character of the answer opens a section and a call (Llama 3). */
     final boolean leadingJsonCall;
+    /** {@code {"name"} (whitespace allowed after the brace) anywhere in message text starts a bare JSON call. */
+    final boolean nameKeyStartsCall;
     final Headers headers;
     final ToolBodyFormat body;
 
@@ -81,6 +83,7 @@ public final class Dialect {
         this.identifierStartsCall = b.identifierStartsCall;
         this.jsonDelimited = b.jsonDelimited;
         this.leadingJsonCall = b.leadingJsonCall;
+        this.nameKeyStartsCall = b.nameKeyStartsCall;
         this.headers = b.headers;
         this.body = Objects.requireNonNull(b.body, "body");
     }
@@ -101,7 +104,7 @@ public final class Dialect {
                 .body(new Qwen3CoderBody()).build());
         register(new Builder("llama3_json")
                 .section("<|python_tag|>", null).separators(";").keptStarters("{").jsonDelimited()
-                .leadingJsonCall().calls("tool_call", List.of(), List.of())
+                .leadingJsonCall().nameKeyStartsCall().calls("tool_call", List.of(), List.of())
                 .body(JsonOrXmlBody.BARE_JSON).build());
         register(new Builder("mistral").thinking("think", "[THINK]", "[/THINK]")
                 .section("[TOOL_CALLS]", null).sectionRepeat("[TOOL_CALLS]").separators("[,").sectionCloseChars("]")
@@ -188,6 +191,7 @@ public final class Dialect {
         private boolean identifierStartsCall;
         private boolean jsonDelimited;
         private boolean leadingJsonCall;
+        private boolean nameKeyStartsCall;
         private Headers headers;
         private ToolBodyFormat body;
 
@@ -246,6 +250,11 @@ public final class Dialect {
 
         Builder jsonDelimited() {
             this.jsonDelimited = true;
+            return this;
+        }
+
+        Builder nameKeyStartsCall() {
+            this.nameKeyStartsCall = true;
             return this;
         }
 

@@ -102,6 +102,15 @@ final class MarkerScanner implements BlockScanner {
     private final StringBuilder candidate = new StringBuilder(32);
     private MarkerSet candidateSet;
     private long mask;
+    /**
+     * The candidate is {@code {} + whitespace + a prefix of {@code "name"} (Llama's bare call in
+     * the middle of text), not a delimiter of {@link #candidateSet}; {@link #nameMatched} counts
+     * the characters of {@code "name"} matched.
+     */
+    private boolean nameKeyCandidate;
+    private int nameMatched;
+    private static final String NAME_KEY = "\"name\"";
+
     /** The next character is plain text even if it could start a delimiter (it broke a candidate). */
     private boolean forcePlain;
 
@@ -134,6 +143,9 @@ final class MarkerScanner implements BlockScanner {
             headers.bodyEnds().forEach(s -> message.add(new Marker(s, BODY_END, 0)));
         }
         this.messageSet = new MarkerSet(message);
+        if (dialect.nameKeyStartsCall) {
+            messageSet.first.set('{');
+        }
 
         List<Marker> section = new ArrayList<>();
         if (dialect.sectionClose != null) {
@@ -317,6 +329,12 @@ final class MarkerScanner implements BlockScanner {
         if (j == end) {
             return end;
         }
+        if (set == messageSet && dialect.nameKeyStartsCall && text.charAt(j) == '{') {
+            nameKeyCandidate = true;
+            nameMatched = 0;
+            candidate.append('{');
+            return j + 1;
+        }
         candidateSet = set;
         mask = set.all;
         int verdict = step(text.charAt(j));
@@ -444,6 +462,9 @@ final class MarkerScanner implements BlockScanner {
     private static final int MORE = -1;
 
     private int continueCandidate(CharSequence text, int i, int end) {
+        if (nameKeyCandidate) {
+            return continueNameKey(text, i, end);
+        }
         while (i < end) {
             int verdict = step(text.charAt(i));
             if (verdict == BREAK) {
@@ -453,6 +474,31 @@ final class MarkerScanner implements BlockScanner {
             i++;
             if (verdict >= 0) {
                 complete(candidateSet.markers[verdict]);
+                return i;
+            }
+        }
+        return i;
+    }
+
+    /** {@code {}, whitespace, then exactly {@code "name"}: a bare JSON call starts, its start kept as body. */
+    private int continueNameKey(CharSequence text, int i, int end) {
+        while (i < end) {
+            char c = text.charAt(i);
+            boolean fits = nameMatched == 0 && TagScanner.isWhitespace(c) && candidate.length() < TagScanner.MAX_TAG_LENGTH
+                    || NAME_KEY.charAt(nameMatched) == c;
+            if (!fits) {
+                release();
+                return i;
+            }
+            candidate.append(c);
+            i++;
+            if (!TagScanner.isWhitespace(c) && ++nameMatched == NAME_KEY.length()) {
+                String start = candidate.toString();
+                candidate.setLength(0);
+                nameKeyCandidate = false;
+                inSection = true;
+                openCall();
+                scanJsonBody(start, 0, start.length());
                 return i;
             }
         }
@@ -491,6 +537,7 @@ final class MarkerScanner implements BlockScanner {
     private void release() {
         String held = candidate.toString();
         candidate.setLength(0);
+        nameKeyCandidate = false;
         forcePlain = true;
         run(held, 0, held.length());
     }

@@ -398,6 +398,20 @@ class DialectExamplesTest {
                     "Sure. Done.", List.of(), "add {\"a\":1}", "mul {\"b\":[2]}");
         }
 
+        // SGLang test/srt/test_function_call_parser.py, TestMistralDetector:
+        // test_detect_and_parse_with_nested_brackets_in_content, test_detect_and_parse_with_text_before_tool_call
+        @Test
+        void sglangNestedBracketsInStringsAndTextBefore() {
+            expect("mistral", "[TOOL_CALLS] [{\"name\":\"make_next_step_decision\", \"arguments\":{\"decision\":\"\","
+                    + "\"content\":\"```\\nANSWER: [City Name] - [Weather Conditions] - [Temperature]\\n```\"}}]", "",
+                    List.of(), "make_next_step_decision {\"decision\":\"\",\"content\":\"```\\nANSWER: [City Name] -"
+                            + " [Weather Conditions] - [Temperature]\\n```\"}");
+            expect("mistral", "Here is some text before the tool call: [TOOL_CALLS] [{\"name\":\"make_next_step_decision\","
+                    + " \"arguments\":{\"decision\":\"ANSWER\", \"content\":\"The answer is 42\"}}]",
+                    "Here is some text before the tool call:", List.of(),
+                    "make_next_step_decision {\"decision\":\"ANSWER\",\"content\":\"The answer is 42\"}");
+        }
+
         @Test
         void magistralThinking() {
             expect("mistral", "[THINK]Add them.[/THINK]The sum is 7.", "The sum is 7.", List.of("Add them."));
@@ -445,9 +459,54 @@ class DialectExamplesTest {
                     "Calling it.\nIt is done.", List.of(), "f {}");
         }
 
+        // vLLM tests/tool_parsers/test_llama3_json_tool_parser.py: test_extract_tool_calls_simple and
+        // test_extract_tool_calls_multiple_json_with_surrounding_text (calls in the middle of text)
         @Test
-        void jsonLaterInTheTextIsMessage() {
-            expect("llama3_json", "The format is {\"name\": \"x\"}.", "The format is {\"name\": \"x\"}.", List.of());
+        void callsInTheMiddleOfTextAndTheTextAroundThem() {
+            expect("llama3_json", "Here is the result: {\"name\": \"getOpenIncidentsTool\", \"parameters\": {}}"
+                    + " Would you like to know more?", "Here is the result: Would you like to know more?", List.of(),
+                    "getOpenIncidentsTool {}");
+            expect("llama3_json", "Here are the results: {\"name\": \"searchTool\", \"parameters\": {\"query\": \"test1\"}}; "
+                    + "{\"name\": \"getOpenIncidentsTool\", \"parameters\": {}}; {\"name\": \"searchTool\", \"parameters\":"
+                    + " {\"query\": \"test2\"}} Would you like to know more?",
+                    "Here are the results: Would you like to know more?", List.of(),
+                    "searchTool {\"query\":\"test1\"}", "getOpenIncidentsTool {}", "searchTool {\"query\":\"test2\"}");
+        }
+
+        // test_extract_tool_calls_streaming_parallel_separators ("; ", ";", ";\n", "\n")
+        @Test
+        void separatorsBetweenCalls() {
+            for (String separator : List.of("; ", ";", ";\n", "\n", " ; ")) {
+                expect("llama3_json", "{\"name\": \"searchTool\", \"parameters\": {\"query\": \"test1\"}}" + separator
+                        + "{\"name\": \"getOpenIncidentsTool\", \"parameters\": {}}", "", List.of(),
+                        "searchTool {\"query\":\"test1\"}", "getOpenIncidentsTool {}");
+            }
+        }
+
+        // test_extract_tool_calls_brace_in_trailing_text, test_extract_tool_calls_json_fragment_in_trailing_text,
+        // test_extract_tool_calls_with_quotes_and_brackets_in_string, ..._with_escaped_quotes_in_nested_json
+        @Test
+        void bracesInProseAndInStrings() {
+            expect("llama3_json", "{\"name\": \"searchTool\", \"parameters\": {\"query\": \"test\"}} I used {searchTool}"
+                    + " for this. The arguments I passed were {\"query\": \"test\"}", "I used {searchTool} for this. The"
+                    + " arguments I passed were {\"query\": \"test\"}", List.of(), "searchTool {\"query\":\"test\"}");
+            expect("llama3_json", "{\"name\": \"searchTool\", \"parameters\": {\"query\": \"test {value} [complex]\","
+                    + "\"nested\": {\"inner\": \"more {brackets}\"}}}", "", List.of(),
+                    "searchTool {\"query\":\"test {value} [complex]\",\"nested\":{\"inner\":\"more {brackets}\"}}");
+            expect("llama3_json", "{\"name\": \"parserTool\", \"parameters\": {\"text\": \"He said \\\"Hello {world}\\\"\"}}",
+                    "", List.of(), "parserTool {\"text\":\"He said \\\"Hello {world}\\\"\"}");
+        }
+
+        @Test
+        void jsonWithoutANameKeyLaterInTheTextIsMessage() {
+            expect("llama3_json", "The format is {\"query\": \"x\"} or { name }.", "The format is {\"query\": \"x\"} or { name }.",
+                    List.of());
+        }
+
+        @Test
+        void earlyNameInTheMiddleOfText() {
+            String text = "Sure: { \"name\": \"f\", \"parameters\": {}}";
+            assertThat(namesByChar(options("llama3_json"), text)).containsExactly("f@" + text.indexOf("\", \"p"));
         }
 
         @Test
