@@ -324,7 +324,11 @@ final class MarkerScanner implements BlockScanner {
             j++;
         }
         if (j > i) {
+            int before = state;
             plain(text, i, j);
+            if (state != before) { // an overlong header became message text: rescan with its delimiters
+                return j;
+            }
         }
         if (j == end) {
             return end;

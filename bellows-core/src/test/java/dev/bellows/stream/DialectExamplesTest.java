@@ -556,6 +556,12 @@ class DialectExamplesTest {
         }
 
         @Test
+        void anOverlongHeaderIsMessageText() {
+            String header = "<|start|>assistant " + "x".repeat(600);
+            expect("harmony", header + "<|message|>hi<|end|>", header + "<|message|>hi", List.of());
+        }
+
+        @Test
         void argumentsThatAreNotJsonAreAnError() {
             assertThat(errorOf("harmony", "<|channel|>commentary to=functions.f<|message|>foo<|call|>"))
                     .contains("not valid JSON");
