@@ -115,7 +115,8 @@ public final class Dialect {
                 .section("<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>")
                 .calls("tool_call", List.of("<｜tool▁call▁begin｜>"), List.of("<｜tool▁call▁end｜>"))
                 .body(new DeepSeekBody()).build());
-        register(new Builder("kimi_k2").thinking("think", "<think>", "</think>")
+        // Kimi K2 Thinking writes <think> (its template, llama.cpp's tests); some Kimi builds write ◁think▷.
+        register(new Builder("kimi_k2").thinking("think", "<think>", "</think>").thinking("think", "◁think▷", "◁/think▷")
                 .section("<|tool_calls_section_begin|>", "<|tool_calls_section_end|>")
                 .calls("tool_call", List.of("<|tool_call_begin|>"), List.of("<|tool_call_end|>"))
                 .body(new KimiK2Body()).build());

@@ -54,9 +54,8 @@ public record ModelProfile(String family, Dialect dialect, boolean thinkingOpen,
             rule("deepseek-r1", "deepseek_v3", true, false, "deepseek-r1"),
             rule("deepseek-v3", "deepseek_v3", false, false, "deepseek-v3"),
             rule("deepseek-v3", "deepseek_v3", false, false, "deepseek"),
-            // Kimi-VL Thinking and Kimi K2 Thinking write ◁think▷ (vLLM's reasoning-parser docs).
-            rule("kimi-thinking", "kimi_think", false, false, "kimi-vl"),
-            rule("kimi-thinking", "kimi_think", false, false, "kimi", "thinking"),
+            // Kimi-VL Thinking writes ◁think▷; kimi_k2 reads both <think> and ◁think▷.
+            rule("kimi-vl", "kimi_think", false, false, "kimi-vl"),
             rule("kimi-k2", "kimi_k2", false, false, "kimi-k2"),
             rule("kimi-k2", "kimi_k2", false, false, "kimi"),
             rule("glm-4.5", "glm45", false, false, "glm-4."),

@@ -214,6 +214,22 @@ class DialectExamplesTest {
                     "w {\"c\":\"Paris\"}", "w {\"c\":\"Rome\"}");
         }
 
+        // llama.cpp tests/test-chat.cpp, GLM-4.6 template, with special_function's schema (arg1: integer);
+        // and its GLM parser test with thinking and a leading line break
+        @Test
+        void llamaCppGlm46CallTypedByTheSchemaAndThinking() {
+            StreamOptions options = StreamOptions.builder().dialect(Dialect.named("glm45")).toolSchemas(schemas(
+                    "[{\"name\": \"special_function\", \"parameters\": {\"type\": \"object\", \"properties\":"
+                            + " {\"arg1\": {\"type\": \"integer\"}}, \"required\": [\"arg1\"]}}]")).build();
+            expect(options, "\n<think>I'm\nthinking</think>\n<tool_call>special_function\n<arg_key>arg1</arg_key>\n"
+                    + "<arg_value>1</arg_value>\n</tool_call>", "", List.of("I'm\nthinking"), "special_function {\"arg1\":1}");
+            expect("glm45", "\n<think>I'm\nthinking</think>\nHello, world!\nWhat's up?", "Hello, world!\nWhat's up?",
+                    List.of("I'm\nthinking"));
+            // GLM-4.7-Flash writes the first key right after the name
+            expect("glm45", "<tool_call>file-read<arg_key>fileName</arg_key><arg_value>main.py</arg_value></tool_call>",
+                    "", List.of(), "file-read {\"fileName\":\"main.py\"}");
+        }
+
         @Test
         void aCallWithoutArguments() {
             expect("glm45", "<tool_call>list_files\n</tool_call>", "", List.of(), "list_files {}");
@@ -326,6 +342,15 @@ class DialectExamplesTest {
             expect("kimi_k2", "<think>Need weather.</think><|tool_calls_section_begin|><|tool_call_begin|>"
                     + "functions.w:0<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_calls_section_end|> Calling.",
                     "Calling.", List.of("Need weather."), "w {}");
+        }
+
+        // llama.cpp tests/test-chat.cpp, Kimi-K2-Thinking template: special_function with arg1 = 1
+        @Test
+        void llamaCppKimiK2ThinkingCallAndBothThinkingDelimiters() {
+            expect("kimi_k2", "<think>I'm\nthinking</think><|tool_calls_section_begin|><|tool_call_begin|>"
+                    + "functions.special_function:0<|tool_call_argument_begin|>{\"arg1\": 1}<|tool_call_end|>"
+                    + "<|tool_calls_section_end|>", "", List.of("I'm\nthinking"), "special_function {\"arg1\":1}");
+            expect("kimi_k2", "◁think▷x◁/think▷Hello", "Hello", List.of("x"));
         }
 
         @Test
