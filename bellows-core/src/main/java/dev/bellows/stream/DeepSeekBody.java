@@ -50,22 +50,23 @@ final class DeepSeekBody implements ToolBodyFormat {
                 throw new DecodeFailure("the call has no <｜tool▁sep｜> between its type and its name; " + HINT);
             }
             String before = ContentText.trim(content.substring(0, sep));
-            String rest = content.substring(sep + SEP.length());
-            String trimmedRest = ContentText.trim(rest);
+            int rest = sep + SEP.length();
+            int first = ContentText.skipWhitespace(content, rest, content.length());
             String name;
             String arguments;
-            if (before.equals(TYPE) && !trimmedRest.startsWith("{")) {
-                int line = rest.indexOf('\n');
-                int nameEnd = line < 0 ? rest.indexOf("```") : line;
+            // Indices rather than substrings: the arguments can be megabytes, copied once.
+            if (before.equals(TYPE) && (first == content.length() || content.charAt(first) != '{')) {
+                int line = content.indexOf('\n', rest);
+                int nameEnd = line < 0 ? content.indexOf("```", rest) : line;
                 if (nameEnd < 0) {
                     throw new DecodeFailure("the tool name must be followed by a line break and the JSON arguments in"
                             + " a ```json fence; " + HINT);
                 }
-                name = ContentText.trim(rest.substring(0, nameEnd));
-                arguments = unfence(rest.substring(nameEnd));
+                name = ContentText.trim(content.substring(rest, nameEnd));
+                arguments = unfence(content, nameEnd);
             } else {
                 name = before;
-                arguments = unfence(rest);
+                arguments = unfence(content, rest);
             }
             if (PrefixNameSniffer.checkedName(name) == PrefixNameSniffer.NONE) {
                 throw new DecodeFailure("the call does not name a tool (" + ContentText.quote(name) + "); " + HINT);
@@ -74,11 +75,12 @@ final class DeepSeekBody implements ToolBodyFormat {
         });
     }
 
-    /** Drops a surrounding Markdown fence, as the contract's rule 1 does. */
-    private static String unfence(String text) {
-        String trimmed = ContentText.trim(text);
-        int[] body = MarkdownFence.strip(trimmed, 0, trimmed.length());
-        return trimmed.substring(body[0], body[1]);
+    /** {@code content} from {@code from} without a surrounding Markdown fence (the contract's rule 1). */
+    private static String unfence(String content, int from) {
+        int start = ContentText.skipWhitespace(content, from, content.length());
+        int end = ContentText.trimEnd(content, start, content.length());
+        int[] body = MarkdownFence.strip(content, start, end);
+        return content.substring(body[0], body[1]);
     }
 
     @Override

@@ -47,6 +47,12 @@ public final class Dialect {
     final String callName;
     final List<String> callOpen;
     final List<String> callClose;
+    /**
+     * A second form of call whose delimiters belong to its body (Qwen3-Coder's bare
+     * {@code <function=...>...</function>} without {@code <tool_call>}); null if none.
+     */
+    final String keptCallOpen;
+    final String keptCallClose;
     /** Characters that start a call's body where a call may start in a section (kept in the body). */
     final String keptStarters;
     /** Whether identifier characters start a call's body too (Mistral's NAME[ARGS]{...}). */
@@ -55,6 +61,8 @@ public final class Dialect {
     final boolean jsonDelimited;
     /** A '{' as the first non-whitespace character of the answer opens a section and a call (Llama 3). */
     final boolean leadingJsonCall;
+    /** {@code {"name"} (whitespace allowed after the brace) anywhere in message text starts a bare JSON call. */
+    final boolean nameKeyStartsCall;
     final Headers headers;
     final ToolBodyFormat body;
 
@@ -69,10 +77,13 @@ public final class Dialect {
         this.callName = b.callName;
         this.callOpen = List.copyOf(b.callOpen);
         this.callClose = List.copyOf(b.callClose);
+        this.keptCallOpen = b.keptCallOpen;
+        this.keptCallClose = b.keptCallClose;
         this.keptStarters = b.keptStarters;
         this.identifierStartsCall = b.identifierStartsCall;
         this.jsonDelimited = b.jsonDelimited;
         this.leadingJsonCall = b.leadingJsonCall;
+        this.nameKeyStartsCall = b.nameKeyStartsCall;
         this.headers = b.headers;
         this.body = Objects.requireNonNull(b.body, "body");
     }
@@ -89,10 +100,11 @@ public final class Dialect {
                 .body(JsonOrXmlBody.INSTANCE).build());
         register(new Builder("qwen3_coder").thinking("think", "<think>", "</think>")
                 .calls("tool_call", List.of("<tool_call>"), List.of("</tool_call>"))
+                .keptCall("<function=", "</function>")
                 .body(new Qwen3CoderBody()).build());
         register(new Builder("llama3_json")
                 .section("<|python_tag|>", null).separators(";").keptStarters("{").jsonDelimited()
-                .leadingJsonCall().calls("tool_call", List.of(), List.of())
+                .leadingJsonCall().nameKeyStartsCall().calls("tool_call", List.of(), List.of())
                 .body(JsonOrXmlBody.BARE_JSON).build());
         register(new Builder("mistral").thinking("think", "[THINK]", "[/THINK]")
                 .section("[TOOL_CALLS]", null).sectionRepeat("[TOOL_CALLS]").separators("[,").sectionCloseChars("]")
@@ -103,7 +115,8 @@ public final class Dialect {
                 .section("<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>")
                 .calls("tool_call", List.of("<｜tool▁call▁begin｜>"), List.of("<｜tool▁call▁end｜>"))
                 .body(new DeepSeekBody()).build());
-        register(new Builder("kimi_k2").thinking("think", "<think>", "</think>")
+        // Kimi K2 Thinking writes <think> (its template, llama.cpp's tests); some Kimi builds write ◁think▷.
+        register(new Builder("kimi_k2").thinking("think", "<think>", "</think>").thinking("think", "◁think▷", "◁/think▷")
                 .section("<|tool_calls_section_begin|>", "<|tool_calls_section_end|>")
                 .calls("tool_call", List.of("<|tool_call_begin|>"), List.of("<|tool_call_end|>"))
                 .body(new KimiK2Body()).build());
@@ -173,10 +186,13 @@ public final class Dialect {
         private String callName = "tool_call";
         private final List<String> callOpen = new ArrayList<>();
         private final List<String> callClose = new ArrayList<>();
+        private String keptCallOpen;
+        private String keptCallClose;
         private String keptStarters = "";
         private boolean identifierStartsCall;
         private boolean jsonDelimited;
         private boolean leadingJsonCall;
+        private boolean nameKeyStartsCall;
         private Headers headers;
         private ToolBodyFormat body;
 
@@ -217,6 +233,12 @@ public final class Dialect {
             return this;
         }
 
+        Builder keptCall(String open, String close) {
+            this.keptCallOpen = open;
+            this.keptCallClose = close;
+            return this;
+        }
+
         Builder keptStarters(String chars) {
             this.keptStarters = chars;
             return this;
@@ -229,6 +251,11 @@ public final class Dialect {
 
         Builder jsonDelimited() {
             this.jsonDelimited = true;
+            return this;
+        }
+
+        Builder nameKeyStartsCall() {
+            this.nameKeyStartsCall = true;
             return this;
         }
 

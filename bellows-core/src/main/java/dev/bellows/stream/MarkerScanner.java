@@ -82,6 +82,9 @@ final class MarkerScanner implements BlockScanner {
     private final MarkerSet messageSet;
     private final MarkerSet sectionSet;
     private final MarkerSet toolSet;
+    private final MarkerSet keptToolSet;
+    /** The open call was opened by the dialect's kept form (its delimiters are body text). */
+    private boolean keptCall;
     private final MarkerSet headerSet;
     private final Map<Integer, MarkerSet> thinkingSets = new HashMap<>();
 
@@ -99,6 +102,15 @@ final class MarkerScanner implements BlockScanner {
     private final StringBuilder candidate = new StringBuilder(32);
     private MarkerSet candidateSet;
     private long mask;
+    /**
+     * The candidate is {@code {} + whitespace + a prefix of {@code "name"} (Llama's bare call in
+     * the middle of text), not a delimiter of {@link #candidateSet}; {@link #nameMatched} counts
+     * the characters of {@code "name"} matched.
+     */
+    private boolean nameKeyCandidate;
+    private int nameMatched;
+    private static final String NAME_KEY = "\"name\"";
+
     /** The next character is plain text even if it could start a delimiter (it broke a candidate). */
     private boolean forcePlain;
 
@@ -131,6 +143,9 @@ final class MarkerScanner implements BlockScanner {
             headers.bodyEnds().forEach(s -> message.add(new Marker(s, BODY_END, 0)));
         }
         this.messageSet = new MarkerSet(message);
+        if (dialect.nameKeyStartsCall) {
+            messageSet.first.set('{');
+        }
 
         List<Marker> section = new ArrayList<>();
         if (dialect.sectionClose != null) {
@@ -149,6 +164,11 @@ final class MarkerScanner implements BlockScanner {
             headers.starts().forEach(s -> tool.add(new Marker(s, HEADER_START, 0)));
         }
         this.toolSet = new MarkerSet(tool);
+        List<Marker> kept = new ArrayList<>();
+        if (dialect.keptCallClose != null) {
+            kept.add(new Marker(dialect.keptCallClose, CALL_CLOSE, 1));
+        }
+        this.keptToolSet = new MarkerSet(kept);
 
         List<Marker> head = new ArrayList<>();
         if (headers != null) {
@@ -164,6 +184,9 @@ final class MarkerScanner implements BlockScanner {
             into.add(new Marker(dialect.sectionOpen, SECTION_OPEN, 0));
         } else {
             dialect.callOpen.forEach(s -> into.add(new Marker(s, CALL_OPEN, 0)));
+            if (dialect.keptCallOpen != null) {
+                into.add(new Marker(dialect.keptCallOpen, CALL_OPEN, 1));
+            }
         }
     }
 
@@ -246,7 +269,8 @@ final class MarkerScanner implements BlockScanner {
                 case MESSAGE -> scanMessage(text, i, end);
                 case THINKING -> redundantAllowed ? scanThinkingStart(text, i, end) : scanRun(text, i, end, thinkingSet());
                 case SECTION -> scanSection(text, i, end);
-                case TOOL -> dialect.jsonDelimited ? scanJsonBody(text, i, end) : scanRun(text, i, end, toolSet);
+                case TOOL -> dialect.jsonDelimited ? scanJsonBody(text, i, end)
+                        : scanRun(text, i, end, keptCall ? keptToolSet : toolSet);
                 default -> scanRun(text, i, end, headerSet);
             };
         }
@@ -300,10 +324,20 @@ final class MarkerScanner implements BlockScanner {
             j++;
         }
         if (j > i) {
+            int before = state;
             plain(text, i, j);
+            if (state != before) { // an overlong header became message text: rescan with its delimiters
+                return j;
+            }
         }
         if (j == end) {
             return end;
+        }
+        if (set == messageSet && dialect.nameKeyStartsCall && text.charAt(j) == '{') {
+            nameKeyCandidate = true;
+            nameMatched = 0;
+            candidate.append('{');
+            return j + 1;
         }
         candidateSet = set;
         mask = set.all;
@@ -432,6 +466,9 @@ final class MarkerScanner implements BlockScanner {
     private static final int MORE = -1;
 
     private int continueCandidate(CharSequence text, int i, int end) {
+        if (nameKeyCandidate) {
+            return continueNameKey(text, i, end);
+        }
         while (i < end) {
             int verdict = step(text.charAt(i));
             if (verdict == BREAK) {
@@ -441,6 +478,31 @@ final class MarkerScanner implements BlockScanner {
             i++;
             if (verdict >= 0) {
                 complete(candidateSet.markers[verdict]);
+                return i;
+            }
+        }
+        return i;
+    }
+
+    /** {@code {}, whitespace, then exactly {@code "name"}: a bare JSON call starts, its start kept as body. */
+    private int continueNameKey(CharSequence text, int i, int end) {
+        while (i < end) {
+            char c = text.charAt(i);
+            boolean fits = nameMatched == 0 && TagScanner.isWhitespace(c) && candidate.length() < TagScanner.MAX_TAG_LENGTH
+                    || NAME_KEY.charAt(nameMatched) == c;
+            if (!fits) {
+                release();
+                return i;
+            }
+            candidate.append(c);
+            i++;
+            if (!TagScanner.isWhitespace(c) && ++nameMatched == NAME_KEY.length()) {
+                String start = candidate.toString();
+                candidate.setLength(0);
+                nameKeyCandidate = false;
+                inSection = true;
+                openCall();
+                scanJsonBody(start, 0, start.length());
                 return i;
             }
         }
@@ -479,6 +541,7 @@ final class MarkerScanner implements BlockScanner {
     private void release() {
         String held = candidate.toString();
         candidate.setLength(0);
+        nameKeyCandidate = false;
         forcePlain = true;
         run(held, 0, held.length());
     }
@@ -515,8 +578,17 @@ final class MarkerScanner implements BlockScanner {
             case CALL_OPEN -> {
                 endThinkingForTool();
                 openCall();
+                if (marker.index() == 1) { // the kept form: its opener is the start of the body
+                    keptCall = true;
+                    sink.blockText(marker.text(), 0, marker.text().length());
+                }
             }
-            case CALL_CLOSE -> closeCall();
+            case CALL_CLOSE -> {
+                if (keptCall) {
+                    sink.blockText(marker.text(), 0, marker.text().length());
+                }
+                closeCall();
+            }
             case HEADER_START -> {
                 if (state == THINKING || state == TOOL) {
                     sink.blockClosed();
@@ -548,6 +620,7 @@ final class MarkerScanner implements BlockScanner {
 
     private void openCall(Map<String, String> attributes) {
         sectionWhitespace.setLength(0);
+        keptCall = false;
         sink.blockOpened(BlockKind.TOOL, dialect.callName, attributes);
         state = TOOL;
         jsonStarted = false;

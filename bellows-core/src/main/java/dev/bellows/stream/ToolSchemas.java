@@ -132,16 +132,20 @@ public final class ToolSchemas {
         return TextNode.valueOf(text);
     }
 
-    /** Whether the schema's {@code type} (a name or a list of names, or an {@code anyOf}) names {@code type}. */
+    /**
+     * Whether the schema's {@code type} (a name or a list of names, or an {@code anyOf}) names
+     * {@code type}. The loose names models' tool definitions use ({@code int}, {@code float},
+     * {@code bool}, {@code dict}, {@code list}, ...) count too, as vLLM's parsers accept them.
+     */
     private static boolean allows(JsonNode property, String type) {
         JsonNode declared = property.get("type");
         if (declared != null) {
             if (declared.isTextual()) {
-                return declared.textValue().equals(type);
+                return sameType(declared.textValue(), type);
             }
             if (declared.isArray()) {
                 for (JsonNode t : declared) {
-                    if (t.isTextual() && t.textValue().equals(type)) {
+                    if (t.isTextual() && sameType(t.textValue(), type)) {
                         return true;
                     }
                 }
@@ -157,6 +161,19 @@ public final class ToolSchemas {
             }
         }
         return false;
+    }
+
+    private static boolean sameType(String declared, String type) {
+        String name = declared.strip().toLowerCase(Locale.ROOT);
+        return switch (type) {
+            case "integer" -> name.equals("integer") || name.equals("int") || name.equals("long");
+            case "number" -> name.equals("number") || name.equals("float") || name.equals("double");
+            case "boolean" -> name.equals("boolean") || name.equals("bool");
+            case "string" -> name.equals("string") || name.equals("str") || name.equals("text");
+            case "object" -> name.equals("object") || name.equals("dict");
+            case "array" -> name.equals("array") || name.equals("list") || name.equals("arr");
+            default -> name.equals(type);
+        };
     }
 
     @Override

@@ -147,6 +147,32 @@ class DialectExamplesTest {
                     "write_file {\"content\":\"line 1\\n\\nline <b>2</b>\"}");
         }
 
+        // vLLM test_qwen3coder_tool_parser.py, test_extract_tool_calls_fallback_no_tags
+        @Test
+        void aFunctionWithoutToolCallTagsIsACallToo() {
+            expect("qwen3_coder", "Checking.\n<function=get_current_weather>\n<parameter=city>\nDallas\n</parameter>\n"
+                    + "<parameter=state>\nTX\n</parameter>\n</function> Done.", "Checking.\nDone.", List.of(),
+                    "get_current_weather {\"city\":\"Dallas\",\"state\":\"TX\"}");
+            String bare = "<function=f>\n</function>";
+            assertThat(namesByChar(options("qwen3_coder"), bare)).containsExactly("f@" + bare.indexOf('>'));
+        }
+
+        // vLLM test_qwen3coder_tool_parser.py, test_extract_tool_calls_type_conversion ("float" as a type name)
+        @Test
+        void typeConversionWithLooseTypeNames() {
+            StreamOptions options = StreamOptions.builder().dialect(Dialect.named("qwen3_coder")).toolSchemas(schemas(
+                    "[{\"name\": \"test_types\", \"parameters\": {\"type\": \"object\", \"properties\": {"
+                            + "\"int_param\": {\"type\": \"integer\"}, \"float_param\": {\"type\": \"float\"},"
+                            + " \"bool_param\": {\"type\": \"boolean\"}, \"str_param\": {\"type\": \"string\"},"
+                            + " \"obj_param\": {\"type\": \"object\"}}}}]")).build();
+            expect(options, "<tool_call>\n<function=test_types>\n<parameter=int_param>\n42\n</parameter>\n"
+                    + "<parameter=float_param>\n3.14\n</parameter>\n<parameter=bool_param>\ntrue\n</parameter>\n"
+                    + "<parameter=str_param>\nhello world\n</parameter>\n<parameter=obj_param>\n{\"key\": \"value\"}\n"
+                    + "</parameter>\n</function>\n</tool_call>", "", List.of(),
+                    "test_types {\"int_param\":42,\"float_param\":3.14,\"bool_param\":true,\"str_param\":\"hello world\","
+                            + "\"obj_param\":{\"key\":\"value\"}}");
+        }
+
         @Test
         void missingCloseTagsAreTolerated() {
             expect("qwen3_coder", "<tool_call>\n<function=f>\n<parameter=a>\n1\n<parameter=b>\n2\n</tool_call>", "",
@@ -186,6 +212,22 @@ class DialectExamplesTest {
                     + "<arg_value>Paris</arg_value>\n</tool_call><tool_call>w\n<arg_key>c</arg_key>"
                     + "<arg_value>Rome</arg_value>\n</tool_call>", "I will check.", List.of("Two cities."),
                     "w {\"c\":\"Paris\"}", "w {\"c\":\"Rome\"}");
+        }
+
+        // llama.cpp tests/test-chat.cpp, GLM-4.6 template, with special_function's schema (arg1: integer);
+        // and its GLM parser test with thinking and a leading line break
+        @Test
+        void llamaCppGlm46CallTypedByTheSchemaAndThinking() {
+            StreamOptions options = StreamOptions.builder().dialect(Dialect.named("glm45")).toolSchemas(schemas(
+                    "[{\"name\": \"special_function\", \"parameters\": {\"type\": \"object\", \"properties\":"
+                            + " {\"arg1\": {\"type\": \"integer\"}}, \"required\": [\"arg1\"]}}]")).build();
+            expect(options, "\n<think>I'm\nthinking</think>\n<tool_call>special_function\n<arg_key>arg1</arg_key>\n"
+                    + "<arg_value>1</arg_value>\n</tool_call>", "", List.of("I'm\nthinking"), "special_function {\"arg1\":1}");
+            expect("glm45", "\n<think>I'm\nthinking</think>\nHello, world!\nWhat's up?", "Hello, world!\nWhat's up?",
+                    List.of("I'm\nthinking"));
+            // GLM-4.7-Flash writes the first key right after the name
+            expect("glm45", "<tool_call>file-read<arg_key>fileName</arg_key><arg_value>main.py</arg_value></tool_call>",
+                    "", List.of(), "file-read {\"fileName\":\"main.py\"}");
         }
 
         @Test
@@ -302,6 +344,15 @@ class DialectExamplesTest {
                     "Calling.", List.of("Need weather."), "w {}");
         }
 
+        // llama.cpp tests/test-chat.cpp, Kimi-K2-Thinking template: special_function with arg1 = 1
+        @Test
+        void llamaCppKimiK2ThinkingCallAndBothThinkingDelimiters() {
+            expect("kimi_k2", "<think>I'm\nthinking</think><|tool_calls_section_begin|><|tool_call_begin|>"
+                    + "functions.special_function:0<|tool_call_argument_begin|>{\"arg1\": 1}<|tool_call_end|>"
+                    + "<|tool_calls_section_end|>", "", List.of("I'm\nthinking"), "special_function {\"arg1\":1}");
+            expect("kimi_k2", "◁think▷x◁/think▷Hello", "Hello", List.of("x"));
+        }
+
         @Test
         void earlyNameAtTheColon() {
             assertThat(namesByChar(options("kimi_k2"), TWO)).containsExactly(
@@ -372,6 +423,20 @@ class DialectExamplesTest {
                     "Sure. Done.", List.of(), "add {\"a\":1}", "mul {\"b\":[2]}");
         }
 
+        // SGLang test/srt/test_function_call_parser.py, TestMistralDetector:
+        // test_detect_and_parse_with_nested_brackets_in_content, test_detect_and_parse_with_text_before_tool_call
+        @Test
+        void sglangNestedBracketsInStringsAndTextBefore() {
+            expect("mistral", "[TOOL_CALLS] [{\"name\":\"make_next_step_decision\", \"arguments\":{\"decision\":\"\","
+                    + "\"content\":\"```\\nANSWER: [City Name] - [Weather Conditions] - [Temperature]\\n```\"}}]", "",
+                    List.of(), "make_next_step_decision {\"decision\":\"\",\"content\":\"```\\nANSWER: [City Name] -"
+                            + " [Weather Conditions] - [Temperature]\\n```\"}");
+            expect("mistral", "Here is some text before the tool call: [TOOL_CALLS] [{\"name\":\"make_next_step_decision\","
+                    + " \"arguments\":{\"decision\":\"ANSWER\", \"content\":\"The answer is 42\"}}]",
+                    "Here is some text before the tool call:", List.of(),
+                    "make_next_step_decision {\"decision\":\"ANSWER\",\"content\":\"The answer is 42\"}");
+        }
+
         @Test
         void magistralThinking() {
             expect("mistral", "[THINK]Add them.[/THINK]The sum is 7.", "The sum is 7.", List.of("Add them."));
@@ -419,9 +484,54 @@ class DialectExamplesTest {
                     "Calling it.\nIt is done.", List.of(), "f {}");
         }
 
+        // vLLM tests/tool_parsers/test_llama3_json_tool_parser.py: test_extract_tool_calls_simple and
+        // test_extract_tool_calls_multiple_json_with_surrounding_text (calls in the middle of text)
         @Test
-        void jsonLaterInTheTextIsMessage() {
-            expect("llama3_json", "The format is {\"name\": \"x\"}.", "The format is {\"name\": \"x\"}.", List.of());
+        void callsInTheMiddleOfTextAndTheTextAroundThem() {
+            expect("llama3_json", "Here is the result: {\"name\": \"getOpenIncidentsTool\", \"parameters\": {}}"
+                    + " Would you like to know more?", "Here is the result: Would you like to know more?", List.of(),
+                    "getOpenIncidentsTool {}");
+            expect("llama3_json", "Here are the results: {\"name\": \"searchTool\", \"parameters\": {\"query\": \"test1\"}}; "
+                    + "{\"name\": \"getOpenIncidentsTool\", \"parameters\": {}}; {\"name\": \"searchTool\", \"parameters\":"
+                    + " {\"query\": \"test2\"}} Would you like to know more?",
+                    "Here are the results: Would you like to know more?", List.of(),
+                    "searchTool {\"query\":\"test1\"}", "getOpenIncidentsTool {}", "searchTool {\"query\":\"test2\"}");
+        }
+
+        // test_extract_tool_calls_streaming_parallel_separators ("; ", ";", ";\n", "\n")
+        @Test
+        void separatorsBetweenCalls() {
+            for (String separator : List.of("; ", ";", ";\n", "\n", " ; ")) {
+                expect("llama3_json", "{\"name\": \"searchTool\", \"parameters\": {\"query\": \"test1\"}}" + separator
+                        + "{\"name\": \"getOpenIncidentsTool\", \"parameters\": {}}", "", List.of(),
+                        "searchTool {\"query\":\"test1\"}", "getOpenIncidentsTool {}");
+            }
+        }
+
+        // test_extract_tool_calls_brace_in_trailing_text, test_extract_tool_calls_json_fragment_in_trailing_text,
+        // test_extract_tool_calls_with_quotes_and_brackets_in_string, ..._with_escaped_quotes_in_nested_json
+        @Test
+        void bracesInProseAndInStrings() {
+            expect("llama3_json", "{\"name\": \"searchTool\", \"parameters\": {\"query\": \"test\"}} I used {searchTool}"
+                    + " for this. The arguments I passed were {\"query\": \"test\"}", "I used {searchTool} for this. The"
+                    + " arguments I passed were {\"query\": \"test\"}", List.of(), "searchTool {\"query\":\"test\"}");
+            expect("llama3_json", "{\"name\": \"searchTool\", \"parameters\": {\"query\": \"test {value} [complex]\","
+                    + "\"nested\": {\"inner\": \"more {brackets}\"}}}", "", List.of(),
+                    "searchTool {\"query\":\"test {value} [complex]\",\"nested\":{\"inner\":\"more {brackets}\"}}");
+            expect("llama3_json", "{\"name\": \"parserTool\", \"parameters\": {\"text\": \"He said \\\"Hello {world}\\\"\"}}",
+                    "", List.of(), "parserTool {\"text\":\"He said \\\"Hello {world}\\\"\"}");
+        }
+
+        @Test
+        void jsonWithoutANameKeyLaterInTheTextIsMessage() {
+            expect("llama3_json", "The format is {\"query\": \"x\"} or { name }.", "The format is {\"query\": \"x\"} or { name }.",
+                    List.of());
+        }
+
+        @Test
+        void earlyNameInTheMiddleOfText() {
+            String text = "Sure: { \"name\": \"f\", \"parameters\": {}}";
+            assertThat(namesByChar(options("llama3_json"), text)).containsExactly("f@" + text.indexOf("\", \"p"));
         }
 
         @Test
@@ -468,6 +578,12 @@ class DialectExamplesTest {
         void theNameIsKnownWhenTheHeaderEnds() {
             assertThat(namesByChar(options("harmony"), CALL)).containsExactly(
                     "get_current_weather@" + (CALL.indexOf("<|message|>{") + "<|message|>".length() - 1));
+        }
+
+        @Test
+        void anOverlongHeaderIsMessageText() {
+            String header = "<|start|>assistant " + "x".repeat(600);
+            expect("harmony", header + "<|message|>hi<|end|>", header + "<|message|>hi", List.of());
         }
 
         @Test

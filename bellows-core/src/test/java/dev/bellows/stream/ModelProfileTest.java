@@ -21,6 +21,7 @@ class ModelProfileTest {
             "deepseek-ai/DeepSeek-V3.1, deepseek_v3, false, false",
             "moonshotai/Kimi-K2-Instruct, kimi_k2, false, false",
             "moonshotai/Kimi-VL-A3B-Thinking-2506, kimi_think, false, false",
+            "moonshotai/Kimi-K2-Thinking, kimi_k2, false, false",
             "zai-org/GLM-4.5-Air, glm45, false, false",
             "MiniMaxAI/MiniMax-M2, minimax_m2, false, false",
             "mistralai/Mistral-Small-3.2-24B-Instruct-2506, mistral, false, false",
