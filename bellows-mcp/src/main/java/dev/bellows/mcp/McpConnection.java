@@ -135,6 +135,11 @@ final class McpConnection {
         return stdio == null || stdio.ended().isDone() ? "" : stdio.stderrSuffix();
     }
 
+    /** The stderr tail of a stdio server, whether or not it still runs. */
+    String stderrNow() {
+        return stdio == null ? "" : stdio.stderrSuffix();
+    }
+
     /** The tools as last listed (at start, or after {@code notifications/tools/list_changed}). */
     List<McpSchema.Tool> tools() {
         return tools;

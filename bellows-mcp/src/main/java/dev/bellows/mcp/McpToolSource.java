@@ -144,6 +144,18 @@ public final class McpToolSource implements ToolSource {
         return attempt.join().process();
     }
 
+    /** What the current stdio server wrote to stderr lately ({@code "; stderr: ..."}), for diagnostics. */
+    String stderrTail() {
+        CompletableFuture<McpConnection> attempt;
+        synchronized (lock) {
+            attempt = current;
+        }
+        if (attempt == null || !attempt.isDone() || attempt.isCompletedExceptionally()) {
+            return "";
+        }
+        return attempt.join().stderrNow();
+    }
+
     /** Runs one tool on the server; {@link McpTool} calls this. */
     ToolResult<?> call(String tool, JsonNode arguments, ToolContext context) throws ToolException {
         McpConnection connection = connectionForCall(tool);

@@ -129,16 +129,17 @@ final class StdioTransport implements McpClientTransport {
     }
 
     private String startFailure(IOException e) {
+        if (config.workingDirectory() != null && !config.workingDirectory().toFile().isDirectory()) {
+            return "working directory " + config.workingDirectory() + " does not exist";
+        }
         String message = String.valueOf(e.getMessage());
-        if (message.contains("error=2,")) {
+        // The JDK's wording differs between versions: "error=2, No such file" or "error: 2 (No such file".
+        if (message.contains("error=2,") || message.contains("error: 2 ")) {
             return "command \"" + config.command() + "\" not found"
                     + (config.command().contains("/") ? "" : " on PATH");
         }
-        if (message.contains("error=13,")) {
+        if (message.contains("error=13,") || message.contains("error: 13 ")) {
             return "command \"" + config.command() + "\" is not executable (permission denied)";
-        }
-        if (config.workingDirectory() != null && !config.workingDirectory().toFile().isDirectory()) {
-            return "working directory " + config.workingDirectory() + " does not exist";
         }
         return "could not start \"" + config.command() + "\": " + message;
     }
