@@ -25,7 +25,7 @@ import picocli.CommandLine.IVersionProvider;
         mixinStandardHelpOptions = true,
         versionProvider = BellowsCommand.Version.class,
         description = "Streaming LLM agents: tag parsing while the model streams, tools, the agent loop.",
-        subcommands = {RunCommand.class, ParseCommand.class, MockServerCommand.class, DemoCommand.class},
+        subcommands = {RunCommand.class, ToolsCommand.class, ParseCommand.class, MockServerCommand.class, DemoCommand.class},
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {
                 "0:success",

@@ -12,9 +12,10 @@ import dev.bellows.provider.ApiKey;
 import dev.bellows.provider.Provider;
 import dev.bellows.provider.RetryPolicy;
 import dev.bellows.tokenizers.TokenCounters;
+import dev.bellows.mcp.McpServerConfig;
+import dev.bellows.mcp.McpServers;
+import dev.bellows.tool.SourceFailure;
 import dev.bellows.tool.ToolRegistry;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -119,7 +120,8 @@ final class RunCommand implements Callable<Integer> {
     String system;
 
     @Option(names = "--mcp-config", paramLabel = "FILE",
-            description = "MCP servers in the common {\"mcpServers\": {...}} format (not supported yet in this build).")
+            description = "MCP servers in the common {\"mcpServers\": {...}} format; their tools join the built-ins."
+                    + " Default: the config file's \"mcpServers\" (and its \"mcp_config\" file).")
     String mcpConfig;
 
     @Option(names = "--agent", paramLabel = "default|react",
@@ -134,7 +136,8 @@ final class RunCommand implements Callable<Integer> {
     /** Everything resolved and checked. */
     record Settings(String provider, String baseUrl, String baseUrlSource, ApiKey apiKey, String model,
                     int maxIterations, int maxConsecutiveErrors, int maxRetries, int timeoutSeconds,
-                    boolean jsonl, String system, boolean react, int maxContextTokens) {
+                    boolean jsonl, String system, boolean react, int maxContextTokens,
+                    List<McpServerConfig> mcpServers) {
 
         @Override
         public String toString() { // no key, ever
@@ -219,38 +222,14 @@ final class RunCommand implements Callable<Integer> {
             throw new UsageException(agentKind.source + ": unknown agent \"" + agentKind.value + "\" (default or react)");
         }
 
-        if (file.hasServers()) {
-            throw new UsageException(file.source(ConfigFile.MCP_SERVERS)
-                    + ": MCP servers are not supported yet in this build; remove them to run without them");
-        }
-        Value mcp = string(mcpConfig, "--mcp-config", null, file, "mcp_config", null);
-        if (mcp.value != null) {
-            Path mcpFile = (mcp.source.equals("--mcp-config") ? host.workingDirectory() : file.directory)
-                    .resolve(mcp.value);
-            String label = mcp.source.equals("--mcp-config") ? "--mcp-config " + mcp.value : mcp.source + " " + mcp.value;
-            if (ConfigFile.readMcpConfig(mcpFile, label) > 0) {
-                throw new UsageException(label + ": MCP servers are not supported yet in this build; "
-                        + "run without --mcp-config");
-            }
-        }
+        List<McpServerConfig> servers = McpSetup.servers(host, file, mcpConfig);
         return new Settings(providerId, base.value, base.source, apiKeyValue, modelValue, iterations, errors,
                 retries, timeout, outputMode.value.equals("jsonl"), instructions.value,
-                agentKind.value.equals("react"), contextTokens);
+                agentKind.value.equals("react"), contextTokens, servers);
     }
 
     private ConfigFile configFile(Host host) throws UsageException {
-        if (config != null) {
-            return ConfigFile.read(host.workingDirectory().resolve(config), "--config " + config);
-        }
-        String fromEnv = host.envValue("BELLOWS_CONFIG");
-        if (fromEnv != null) {
-            return ConfigFile.read(host.workingDirectory().resolve(fromEnv), "BELLOWS_CONFIG " + fromEnv);
-        }
-        Path local = host.workingDirectory().resolve("bellows.json");
-        if (Files.exists(local)) {
-            return ConfigFile.read(local, "bellows.json");
-        }
-        return ConfigFile.none(host.workingDirectory());
+        return ConfigFile.locate(host, config);
     }
 
     /** A value and where it came from: the flag, the variable, the file's key, or the default. */
@@ -308,7 +287,31 @@ final class RunCommand implements Callable<Integer> {
 
     // --- running ---
 
+    /**
+     * Starts the MCP servers (in parallel), tells the user about those that failed, runs the
+     * agent with the others' tools, and stops every server and its processes when the run ends,
+     * however it ends (Ctrl-C included).
+     */
     private int run(Settings settings, Provider chosen, String text) {
+        if (settings.mcpServers().isEmpty()) {
+            return run(settings, chosen, text, new ToolRegistry());
+        }
+        String command = spec.qualifiedName();
+        ApiKey key = settings.apiKey();
+        try (McpServers servers = McpServers.start(settings.mcpServers(), root.host.env(),
+                McpSetup.reporter(command, root.stderr, line -> key == null ? line : key.redact(line)));
+             ToolRegistry registry = servers.addTo(new ToolRegistry())) {
+            for (SourceFailure failure : registry.sourceFailures()) {
+                String line = command + ": MCP server \"" + failure.serverName() + "\" is unavailable: "
+                        + BellowsCommand.oneLine(failure.reason()) + "; running without its tools";
+                root.stderr.println(key == null ? line : key.redact(line));
+            }
+            root.stderr.flush();
+            return run(settings, chosen, text, registry);
+        }
+    }
+
+    private int run(Settings settings, Provider chosen, String text, ToolRegistry registry) {
         AgentRunner runner = new AgentRunner(root, spec.qualifiedName(), settings.jsonl(), settings.apiKey());
         AgentListener listener = runner.listener();
         RetryPolicy retryPolicy = RetryPolicy.defaults().withMaxRetries(settings.maxRetries());
@@ -318,7 +321,7 @@ final class RunCommand implements Callable<Integer> {
                         .provider(chosen)
                         .model(settings.model())
                         .instructions(settings.system())
-                        .toolRegistry(new ToolRegistry())
+                        .toolRegistry(registry)
                         .memory(memory)
                         .maxIterations(settings.maxIterations())
                         .maxConsecutiveErrors(settings.maxConsecutiveErrors())
@@ -329,7 +332,7 @@ final class RunCommand implements Callable<Integer> {
                         .provider(chosen)
                         .model(settings.model())
                         .instructions(settings.system())
-                        .toolRegistry(new ToolRegistry())
+                        .toolRegistry(registry)
                         .memory(memory)
                         .maxIterations(settings.maxIterations())
                         .maxConsecutiveErrors(settings.maxConsecutiveErrors())
