@@ -98,9 +98,11 @@ final class McpConnection {
     static McpConnection open(McpServerConfig config, Map<String, String> env, Consumer<McpConnection> toolsChanged)
             throws ToolException {
         McpConnection connection = new McpConnection(config, env, toolsChanged);
+        // A server without the tools capability has no tools: not an error, just nothing to list.
         CompletableFuture<List<McpSchema.Tool>> listing = connection.client.initialize()
-                .then(connection.client.listTools())
-                .map(McpSchema.ListToolsResult::tools)
+                .flatMap(init -> init.capabilities() == null || init.capabilities().tools() == null
+                        ? Mono.just(List.<McpSchema.Tool>of())
+                        : connection.client.listTools().map(McpSchema.ListToolsResult::tools))
                 .toFuture();
         try {
             CompletableFuture.anyOf(listing, connection.ended).get(config.startupTimeout().toMillis(), TimeUnit.MILLISECONDS);
