@@ -25,8 +25,8 @@ import picocli.CommandLine.IVersionProvider;
         mixinStandardHelpOptions = true,
         versionProvider = BellowsCommand.Version.class,
         description = "Streaming LLM agents: tag parsing while the model streams, tools, the agent loop.",
-        subcommands = {RunCommand.class, SessionsCommand.class, ParseCommand.class, MockServerCommand.class,
-                DemoCommand.class, CommandLine.HelpCommand.class},
+        subcommands = {RunCommand.class, ToolsCommand.class, SessionsCommand.class, ParseCommand.class,
+                MockServerCommand.class, DemoCommand.class, CommandLine.HelpCommand.class},
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {
                 "0:success",

@@ -5,6 +5,9 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.bellows.mcp.McpConfig;
+import dev.bellows.mcp.McpConfigException;
+import dev.bellows.mcp.McpServerConfig;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
@@ -12,8 +15,8 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The {@code --config} file of {@code bellows run}: a JSON object whose keys mirror the long
@@ -35,23 +38,41 @@ final class ConfigFile {
             .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
-    private static final Set<String> SERVER_KEYS =
-            Set.of("command", "args", "env", "cwd", "url", "headers", "type", "disabled");
-
     /** How the file is named in messages: as the user gave it. */
     final String label;
     final Path directory;
     private final Map<String, JsonNode> values;
+    private final List<McpServerConfig> servers;
 
-    private ConfigFile(String label, Path directory, Map<String, JsonNode> values) {
+    private ConfigFile(String label, Path directory, Map<String, JsonNode> values, List<McpServerConfig> servers) {
         this.label = label;
         this.directory = directory;
         this.values = values;
+        this.servers = servers;
+    }
+
+    /**
+     * The config file a command uses: {@code --config FILE}, else {@code BELLOWS_CONFIG}, else
+     * {@code bellows.json} in the working directory if present, else none.
+     */
+    static ConfigFile locate(Host host, String flag) throws UsageException {
+        if (flag != null) {
+            return read(host.workingDirectory().resolve(flag), "--config " + flag);
+        }
+        String fromEnv = host.envValue("BELLOWS_CONFIG");
+        if (fromEnv != null) {
+            return read(host.workingDirectory().resolve(fromEnv), "BELLOWS_CONFIG " + fromEnv);
+        }
+        Path local = host.workingDirectory().resolve("bellows.json");
+        if (Files.exists(local)) {
+            return read(local, "bellows.json");
+        }
+        return none(host.workingDirectory());
     }
 
     /** No file: every value absent. */
     static ConfigFile none(Path workingDirectory) {
-        return new ConfigFile("(no config file)", workingDirectory, Map.of());
+        return new ConfigFile("(no config file)", workingDirectory, Map.of(), List.of());
     }
 
     private static Map<String, Type> keys() {
@@ -78,11 +99,13 @@ final class ConfigFile {
             throw new UsageException(label + ": expected a JSON object of settings, e.g. {\"model\": \"llama3.2\"}");
         }
         Map<String, JsonNode> values = new LinkedHashMap<>();
+        Path parent = file.toAbsolutePath().getParent();
+        List<McpServerConfig> servers = List.of();
         for (Map.Entry<String, JsonNode> field : root.properties()) {
             String key = field.getKey();
             JsonNode value = field.getValue();
             if (key.equals(MCP_SERVERS)) {
-                checkServers(value, label + ": " + MCP_SERVERS);
+                servers = mcpServers(value, label + ": " + MCP_SERVERS, parent);
             } else if (!KEYS.containsKey(key)) {
                 throw new UsageException(label + ": unknown key \"" + key + "\" (known: "
                         + String.join(", ", KEYS.keySet().stream().sorted().toList()) + ", " + MCP_SERVERS + ")");
@@ -97,8 +120,7 @@ final class ConfigFile {
             }
             values.put(key, value);
         }
-        Path parent = file.toAbsolutePath().getParent();
-        return new ConfigFile(label, parent, values);
+        return new ConfigFile(label, parent, values, servers);
     }
 
     /** The string value, or null when absent. */
@@ -113,10 +135,9 @@ final class ConfigFile {
         return value == null ? null : value.intValue();
     }
 
-    /** Whether the file has {@code key} (for {@code mcpServers}: with at least one server). */
-    boolean hasServers() {
-        JsonNode servers = values.get(MCP_SERVERS);
-        return servers != null && servers.isObject() && !servers.isEmpty();
+    /** The MCP servers of its {@code mcpServers} (disabled ones left out). */
+    List<McpServerConfig> servers() {
+        return servers;
     }
 
     /** Where a key's value came from, for messages: {@code bellows.json: "model"}. */
@@ -127,80 +148,24 @@ final class ConfigFile {
     /**
      * Reads an {@code --mcp-config} file: a JSON object with {@code mcpServers} (other
      * top-level keys are left alone, so a Claude Desktop config file works as it is).
-     *
-     * @return the number of servers it defines
+     * Relative {@code cwd} values are resolved against the file's folder.
      */
-    static int readMcpConfig(Path file, String label) throws UsageException {
+    static List<McpServerConfig> readMcpConfig(Path file, String label) throws UsageException {
         JsonNode root = readJson(file, label);
         if (!root.isObject() || !root.has(MCP_SERVERS)) {
             throw new UsageException(label + ": expected a JSON object with \"" + MCP_SERVERS
                     + "\", e.g. {\"mcpServers\": {\"name\": {\"command\": \"npx\", \"args\": [...]}}}");
         }
-        JsonNode servers = root.get(MCP_SERVERS);
-        checkServers(servers, label + ": " + MCP_SERVERS);
-        return servers.size();
+        return mcpServers(root.get(MCP_SERVERS), label + ": " + MCP_SERVERS, file.toAbsolutePath().getParent());
     }
 
-    /** The common format: {@code {"name": {"command": ..., "args": [...], "env": {...}} | {"url": ..., "headers": {...}}}}. */
-    static void checkServers(JsonNode servers, String where) throws UsageException {
-        if (!servers.isObject()) {
-            throw new UsageException(where + " must be an object of servers by name, not " + kind(servers));
-        }
-        for (Map.Entry<String, JsonNode> entry : servers.properties()) {
-            String at = where + "." + entry.getKey();
-            JsonNode server = entry.getValue();
-            if (!server.isObject()) {
-                throw new UsageException(at + " must be an object with \"command\" or \"url\", not " + kind(server));
-            }
-            for (Map.Entry<String, JsonNode> field : server.properties()) {
-                if (!SERVER_KEYS.contains(field.getKey())) {
-                    throw new UsageException(at + ": unknown key \"" + field.getKey() + "\" (known: "
-                            + String.join(", ", SERVER_KEYS.stream().sorted().toList()) + ")");
-                }
-            }
-            boolean command = server.has("command");
-            boolean url = server.has("url");
-            if (command == url) {
-                throw new UsageException(at + " must have exactly one of \"command\" (a local server) and \"url\" (a remote one)");
-            }
-            requireText(server, "command", at);
-            requireText(server, "url", at);
-            requireText(server, "cwd", at);
-            requireText(server, "type", at);
-            if (server.has("disabled") && !server.get("disabled").isBoolean()) {
-                throw new UsageException(at + ": \"disabled\" must be true or false, not " + kind(server.get("disabled")));
-            }
-            if (server.has("args")) {
-                JsonNode args = server.get("args");
-                if (!args.isArray()) {
-                    throw new UsageException(at + ": \"args\" must be an array of strings, not " + kind(args));
-                }
-                for (JsonNode arg : args) {
-                    if (!arg.isTextual()) {
-                        throw new UsageException(at + ": \"args\" must be an array of strings, it holds " + kind(arg));
-                    }
-                }
-            }
-            for (String map : new String[] {"env", "headers"}) {
-                if (server.has(map)) {
-                    JsonNode object = server.get(map);
-                    if (!object.isObject()) {
-                        throw new UsageException(at + ": \"" + map + "\" must be an object of strings, not " + kind(object));
-                    }
-                    for (Map.Entry<String, JsonNode> field : object.properties()) {
-                        if (!field.getValue().isTextual()) {
-                            throw new UsageException(at + ": \"" + map + "\"." + field.getKey() + " must be a string, not "
-                                    + kind(field.getValue()));
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    private static void requireText(JsonNode server, String key, String at) throws UsageException {
-        if (server.has(key) && !server.get(key).isTextual()) {
-            throw new UsageException(at + ": \"" + key + "\" must be a string, not " + kind(server.get(key)));
+    /** The common format, checked by bellows-mcp; its messages name the server and key, never a value. */
+    private static List<McpServerConfig> mcpServers(JsonNode servers, String where, Path directory)
+            throws UsageException {
+        try {
+            return McpConfig.servers(servers, where, directory);
+        } catch (McpConfigException e) {
+            throw new UsageException(e.getMessage());
         }
     }
 

@@ -20,7 +20,8 @@ interface Interrupts {
      * SIGINT through {@code sun.misc.Signal} (module jdk.unsupported, present in every
      * OpenJDK build): the first Ctrl-C runs the action (the run is cancelled and ends
      * {@code cancelled}, exit status 130); a second one, if the first has not ended things,
-     * exits at once with 130. Closing restores the previous handler. Where the signal API is
+     * exits with 130 at once, running only the shutdown hooks (which stop MCP servers, so
+     * none is left running). Closing restores the previous handler. Where the signal API is
      * missing, a shutdown hook runs the action instead (the JVM then exits on its own).
      */
     static Interrupts sigint() {
@@ -32,7 +33,8 @@ interface Interrupts {
                     if (count.incrementAndGet() == 1) {
                         action.run();
                     } else {
-                        Runtime.getRuntime().halt(130);
+                        // exit, not halt: the hooks stop the MCP servers the run started.
+                        Thread.ofPlatform().daemon().start(() -> System.exit(130));
                     }
                 });
                 return () -> sun.misc.Signal.handle(signal, previous);

@@ -16,9 +16,10 @@ import dev.bellows.provider.Provider;
 import dev.bellows.provider.RetryPolicy;
 import dev.bellows.stream.StreamOptions;
 import dev.bellows.tokenizers.TokenCounters;
+import dev.bellows.mcp.McpServerConfig;
+import dev.bellows.mcp.McpServers;
+import dev.bellows.tool.SourceFailure;
 import dev.bellows.tool.ToolRegistry;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -125,7 +126,8 @@ final class RunCommand implements Callable<Integer> {
     String system;
 
     @Option(names = "--mcp-config", paramLabel = "FILE",
-            description = "MCP servers in the common {\"mcpServers\": {...}} format (not supported yet in this build).")
+            description = "MCP servers in the common {\"mcpServers\": {...}} format; their tools join the built-ins."
+                    + " Default: the config file's \"mcpServers\" (and its \"mcp_config\" file).")
     String mcpConfig;
 
     @Option(names = "--agent", paramLabel = "default|react",
@@ -166,7 +168,8 @@ final class RunCommand implements Callable<Integer> {
     /** Everything resolved and checked. */
     record Settings(String provider, String baseUrl, String baseUrlSource, ApiKey apiKey, String model,
                     int maxIterations, int maxConsecutiveErrors, int maxRetries, int timeoutSeconds,
-                    boolean jsonl, String system, ToolMode toolMode, int maxContextTokens, Integer thinkingBudget) {
+                    boolean jsonl, String system, ToolMode toolMode, int maxContextTokens, Integer thinkingBudget,
+                    List<McpServerConfig> mcpServers) {
 
         @Override
         public String toString() { // no key, ever
@@ -285,38 +288,14 @@ final class RunCommand implements Callable<Integer> {
             }
         }
 
-        if (file.hasServers()) {
-            throw new UsageException(file.source(ConfigFile.MCP_SERVERS)
-                    + ": MCP servers are not supported yet in this build; remove them to run without them");
-        }
-        Value mcp = string(mcpConfig, "--mcp-config", null, file, "mcp_config", null);
-        if (mcp.value != null) {
-            Path mcpFile = (mcp.source.equals("--mcp-config") ? host.workingDirectory() : file.directory)
-                    .resolve(mcp.value);
-            String label = mcp.source.equals("--mcp-config") ? "--mcp-config " + mcp.value : mcp.source + " " + mcp.value;
-            if (ConfigFile.readMcpConfig(mcpFile, label) > 0) {
-                throw new UsageException(label + ": MCP servers are not supported yet in this build; "
-                        + "run without --mcp-config");
-            }
-        }
+        List<McpServerConfig> servers = McpSetup.servers(host, file, mcpConfig);
         return new Settings(providerId, base.value, base.source, apiKeyValue, modelValue, iterations, errors,
                 retries, timeout, outputMode.value.equals("jsonl"), instructions.value,
-                chosenMode, contextTokens, budget);
+                chosenMode, contextTokens, budget, servers);
     }
 
     private ConfigFile configFile(Host host) throws UsageException {
-        if (config != null) {
-            return ConfigFile.read(host.workingDirectory().resolve(config), "--config " + config);
-        }
-        String fromEnv = host.envValue("BELLOWS_CONFIG");
-        if (fromEnv != null) {
-            return ConfigFile.read(host.workingDirectory().resolve(fromEnv), "BELLOWS_CONFIG " + fromEnv);
-        }
-        Path local = host.workingDirectory().resolve("bellows.json");
-        if (Files.exists(local)) {
-            return ConfigFile.read(local, "bellows.json");
-        }
-        return ConfigFile.none(host.workingDirectory());
+        return ConfigFile.locate(host, config);
     }
 
     /** A value and where it came from: the flag, the variable, the file's key, or the default. */
@@ -379,7 +358,32 @@ final class RunCommand implements Callable<Integer> {
 
     // --- running ---
 
+    /**
+     * Starts the MCP servers (in parallel), tells the user about those that failed, runs the
+     * agent with the others' tools, and stops every server and its processes when the run ends,
+     * however it ends (Ctrl-C included).
+     */
     private int run(Settings settings, Provider chosen, RunSession stored, String text, StreamOptions streamOptions) {
+        if (settings.mcpServers().isEmpty()) {
+            return run(settings, chosen, stored, text, streamOptions, new ToolRegistry());
+        }
+        String command = spec.qualifiedName();
+        ApiKey key = settings.apiKey();
+        try (McpServers servers = McpServers.start(settings.mcpServers(), root.host.env(),
+                McpSetup.reporter(command, root.stderr, line -> key == null ? line : key.redact(line)));
+             ToolRegistry registry = servers.addTo(new ToolRegistry())) {
+            for (SourceFailure failure : registry.sourceFailures()) {
+                String line = command + ": MCP server \"" + failure.serverName() + "\" is unavailable: "
+                        + BellowsCommand.oneLine(failure.reason()) + "; running without its tools";
+                root.stderr.println(key == null ? line : key.redact(line));
+            }
+            root.stderr.flush();
+            return run(settings, chosen, stored, text, streamOptions, registry);
+        }
+    }
+
+    private int run(Settings settings, Provider chosen, RunSession stored, String text, StreamOptions streamOptions,
+                    ToolRegistry registry) {
         AgentRunner runner = new AgentRunner(root, spec.qualifiedName(), settings.jsonl(), settings.apiKey());
         AgentListener listener = stored == null ? runner.listener() : stored.keepingPlans(runner.listener());
         RetryPolicy retryPolicy = RetryPolicy.defaults().withMaxRetries(settings.maxRetries());
@@ -390,7 +394,7 @@ final class RunCommand implements Callable<Integer> {
                 .model(settings.model())
                 .streamOptions(streamOptions)
                 .instructions(settings.system())
-                .toolRegistry(new ToolRegistry())
+                .toolRegistry(registry)
                 .memory(memory)
                 .maxIterations(settings.maxIterations())
                 .maxConsecutiveErrors(settings.maxConsecutiveErrors())

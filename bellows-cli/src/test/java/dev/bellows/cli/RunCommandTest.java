@@ -573,23 +573,20 @@ class RunCommandTest {
         }
 
         @Test
-        void mcp_servers_are_refused_plainly_and_a_bad_mcp_file_is_named() throws IOException {
+        void a_bad_mcp_file_is_named_with_the_server_and_key_and_no_secret() throws IOException {
             try (MockLlmServer server = server(complete("x"))) {
-                Files.writeString(dir.resolve("mcp.json"),
-                        "{\"mcpServers\": {\"everything\": {\"command\": \"npx\", \"args\": [\"-y\", \"x\"], \"env\": {}}}}");
-                assertUsageError(server, runWith(server, "--model", "m", "--mcp-config", "mcp.json", "task"),
-                        "--mcp-config mcp.json", "MCP servers are not supported yet");
                 Files.writeString(dir.resolve("mcp.json"), "{\"mcpServers\": {\"r\": {\"url\": 5}}}");
                 assertUsageError(server, runWith(server, "--model", "m", "--mcp-config", "mcp.json", "task"),
-                        "--mcp-config mcp.json", "\"url\"");
+                        "--mcp-config mcp.json", "mcpServers.r", "\"url\"");
                 Files.writeString(dir.resolve("mcp.json"), "{\"servers\": {}}");
                 assertUsageError(server, runWith(server, "--model", "m", "--mcp-config", "mcp.json", "task"),
                         "--mcp-config mcp.json", "mcpServers");
                 assertUsageError(server, runWith(server, "--model", "m", "--mcp-config", "none.json", "task"),
                         "--mcp-config none.json");
-                Files.writeString(dir.resolve("bellows.json"),
-                        "{\"mcpServers\": {\"remote\": {\"url\": \"http://127.0.0.1:1/mcp\", \"headers\": {\"Authorization\": \"Bearer " + KEY + "\"}}}}");
-                assertUsageError(server, runWith(server, "--model", "m", "task"), "bellows.json", "MCP servers are not supported yet");
+                Files.writeString(dir.resolve("bellows.json"), "{\"mcpServers\": {\"remote\": {\"url\": \"http://127.0.0.1:1/mcp\","
+                        + " \"headers\": {\"Authorization\": 5, \"X\": \"Bearer " + KEY + "\"}}}}");
+                assertUsageError(server, runWith(server, "--model", "m", "task"), "bellows.json",
+                        "mcpServers.remote", "\"headers\".Authorization");
             }
         }
 

@@ -1,0 +1,171 @@
+package dev.bellows.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.bellows.testkit.MockLlmServer;
+import dev.bellows.testkit.MockScript;
+import dev.bellows.testkit.MockTurn;
+import dev.bellows.testkit.NpmPackages;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code bellows tools} and {@code bellows run} with MCP servers, end to end: the official
+ * reference server from the npm registry (installed by the test into {@code .cache/mcp}),
+ * broken servers written here, and the agent loop scripted by {@link MockLlmServer}.
+ */
+class McpCommandsTest {
+
+    static final String KEY = "sk-test-SECRET-0123456789";
+    static final String EVERYTHING = "@modelcontextprotocol/server-everything@2026.8.31";
+    static final String FILESYSTEM = "@modelcontextprotocol/server-filesystem@2026.8.31";
+
+    static Path everything;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void install() {
+        everything = NpmPackages.install(NpmPackages.cacheDir("mcp"), EVERYTHING, FILESYSTEM)
+                .resolve("@modelcontextprotocol/server-everything/dist/index.js");
+    }
+
+    Cli.Run run(String... args) {
+        return Cli.run(new Host(Map.of("PATH", System.getenv("PATH"), "OPENAI_API_KEY", KEY), dir, Interrupts.NONE,
+                false), args);
+    }
+
+    /** Writes mcp.json with the everything server and, when asked, a broken one. */
+    void config(boolean withBroken) throws IOException {
+        Files.writeString(dir.resolve("quit.sh"), "echo 'fatal: no token' >&2\nexit 3\n");
+        Files.writeString(dir.resolve("mcp.json"), "{\"mcpServers\": {"
+                + "\"everything\": {\"command\": \"node\", \"args\": [" + Cli.MAPPER.valueToTree(everything.toString())
+                + "], \"env\": {\"SOME_TOKEN\": \"" + KEY + "\"}}"
+                + (withBroken ? ", \"broken\": {\"command\": \"sh\", \"args\": [\"quit.sh\"], \"cwd\": \".\"}" : "")
+                + "}}");
+    }
+
+    @Test
+    void tools_lists_the_built_ins_and_the_servers_tools_and_exits_0_when_all_started() throws IOException {
+        config(false);
+        Set<Long> before = descendants();
+        Cli.Run run = run("tools", "--mcp-config", "mcp.json");
+        assertThat(run.status()).as(run.err()).isZero();
+        assertThat(run.out()).contains("local/task_completion\n", "everything/echo\n", "everything/get-sum\n",
+                "\"required\":[\"message\"]");
+        assertThat(run.err()).isEmpty();
+        assertNoNewProcesses(before);
+    }
+
+    @Test
+    void tools_lists_failed_servers_with_their_error_and_exits_1() throws IOException {
+        config(true);
+        Cli.Run text = run("tools", "--mcp-config", "mcp.json");
+        assertThat(text.status()).isEqualTo(1);
+        assertThat(text.out()).contains("everything/echo", "MCP servers that failed to start:",
+                "broken: the process exited with status 3; stderr: fatal: no token");
+        assertThat(text.err()).contains("bellows tools: MCP server \"broken\" failed to start");
+
+        Cli.Run json = run("tools", "--mcp-config", "mcp.json", "--output", "json");
+        assertThat(json.status()).isEqualTo(1);
+        JsonNode document = Cli.json(json.out());
+        List<String> names = new ArrayList<>();
+        document.get("tools").forEach(t -> names.add(t.get("server").asText() + "/" + t.get("name").asText()));
+        assertThat(names).contains("local/update_plan", "everything/echo");
+        JsonNode echo = find(document.get("tools"), "echo");
+        assertThat(echo.get("description").asText()).isNotBlank();
+        assertThat(echo.at("/input_schema/properties/message/type").asText()).isEqualTo("string");
+        assertThat(document.get("servers").get(0).get("status").asText()).isEqualTo("started");
+        assertThat(document.get("servers").get(1).get("status").asText()).isEqualTo("failed");
+        assertThat(document.get("servers").get(1).get("error").asText()).contains("status 3");
+        assertThat(text.out() + text.err() + json.out() + json.err()).doesNotContain(KEY);
+    }
+
+    @Test
+    void call_runs_one_tool_through_the_argument_checking_and_prints_what_the_model_reads() throws IOException {
+        config(true);
+        Cli.Run echo = run("tools", "--mcp-config", "mcp.json", "--call", "everything/echo",
+                "--args", "{\"message\": \"hi there\"}");
+        assertThat(echo.status()).as(echo.err()).isZero();
+        assertThat(echo.out()).isEqualTo("<observation>\n<everything.echo>\nEcho: hi there\n</everything.echo>\n"
+                + "</observation>\n");
+
+        Cli.Run bad = run("tools", "--mcp-config", "mcp.json", "--call", "everything/get-sum", "--args", "{\"a\": \"x\"}");
+        assertThat(bad.status()).isEqualTo(1);
+        assertThat(bad.out()).contains("<error>", "\"a\": expected number");
+
+        Cli.Run broken = run("tools", "--mcp-config", "mcp.json", "--call", "broken/anything");
+        assertThat(broken.status()).isEqualTo(1);
+        assertThat(broken.out()).contains("server \"broken\" is unavailable", "status 3");
+
+        Cli.Run local = run("tools", "--call", "local/task_completion", "--args", "{\"result\": \"done\"}");
+        assertThat(local.status()).as(local.err()).isZero();
+        assertThat(local.out()).contains("done");
+
+        Cli.Run unknown = run("tools", "--mcp-config", "mcp.json", "--call", "nowhere/x");
+        assertThat(unknown.status()).isEqualTo(2);
+        assertThat(unknown.err()).contains("no MCP server named \"nowhere\"", "everything, broken");
+
+        Cli.Run badJson = run("tools", "--call", "local/converse", "--args", "{\"message\": " + KEY);
+        assertThat(badJson.status()).isEqualTo(2);
+        assertThat(badJson.err()).contains("--args: invalid JSON").doesNotContain(KEY);
+    }
+
+    @Test
+    void run_gives_the_agent_the_servers_tools_and_stops_every_server_at_the_end() throws IOException {
+        config(true);
+        Set<Long> before = descendants();
+        String echo = "<tool>{\"server_name\": \"everything\", \"tool_name\": \"echo\", "
+                + "\"arguments\": {\"message\": \"from the agent\"}}</tool>";
+        String done = "<tool>{\"tool_name\": \"task_completion\", \"arguments\": {\"result\": \"echoed\"}}</tool>";
+        try (MockLlmServer server = MockLlmServer.start(MockScript.of(MockTurn.content(echo), MockTurn.content(done)))) {
+            Cli.Run run = run("run", "--base-url", server.baseUrl().toString(), "--model", "mock",
+                    "--mcp-config", "mcp.json", "--output", "jsonl", "use the echo tool");
+            assertThat(run.status()).as(run.err()).isZero();
+            assertThat(run.err()).contains("bellows run: MCP server \"broken\" is unavailable: the process exited "
+                    + "with status 3").contains("running without its tools");
+            JsonNode result = run.outJson().stream().filter(e -> e.get("type").asText().equals("tool_result"))
+                    .findFirst().orElseThrow();
+            assertThat(result.get("server_name").asText()).isEqualTo("everything");
+            assertThat(result.get("result").asText()).contains("Echo: from the agent");
+
+            String system = server.requests().getFirst().body().get("messages").get(0).get("content").asText();
+            assertThat(system).contains("everything").contains("echo").contains("get-sum");
+            String observation = server.requests().get(1).body().get("messages").toString();
+            assertThat(observation).contains("Echo: from the agent");
+            assertThat(run.out() + run.err()).doesNotContain(KEY);
+        }
+        assertNoNewProcesses(before);
+    }
+
+    private static JsonNode find(JsonNode tools, String name) {
+        for (JsonNode tool : tools) {
+            if (tool.get("name").asText().equals(name)) {
+                return tool;
+            }
+        }
+        throw new AssertionError("no tool " + name);
+    }
+
+    static Set<Long> descendants() {
+        return ProcessHandle.current().descendants().map(ProcessHandle::pid).collect(Collectors.toSet());
+    }
+
+    static void assertNoNewProcesses(Set<Long> before) {
+        List<String> left = ProcessHandle.current().descendants().filter(ProcessHandle::isAlive)
+                .filter(p -> !before.contains(p.pid()))
+                .map(p -> p.pid() + " " + p.info().commandLine().orElse("?")).toList();
+        assertThat(left).as("processes left running").isEmpty();
+    }
+}

@@ -1,0 +1,87 @@
+package dev.bellows.mcp;
+
+import io.modelcontextprotocol.spec.McpError;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpTimeoutException;
+import java.nio.channels.UnresolvedAddressException;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Turns what the SDK and the JDK throw into one line a user (or a model) can act on:
+ * "could not connect to http://127.0.0.1:9/mcp: connection refused", "HTTP 401 from ...",
+ * "the server answered with error -32602: Unknown tool". Never a stack trace.
+ */
+final class Failures {
+
+    private static final Pattern STATUS = Pattern.compile("(?i)(?:status(?: code)?[ :=]*)(\\d{3})");
+
+    private Failures() {
+    }
+
+    static String describe(Throwable failure, McpServerConfig config) {
+        Throwable t = unwrap(failure);
+        String where = config instanceof McpServerConfig.StreamableHttp http
+                ? http.url().getScheme() + "://" + http.url().getRawAuthority() + http.url().getRawPath()
+                : null;
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c instanceof McpError error && error.getJsonRpcError() != null) {
+                return "the server answered with error " + error.getJsonRpcError().code() + ": "
+                        + oneLine(error.getJsonRpcError().message());
+            }
+            if (c instanceof ConnectException || c instanceof UnresolvedAddressException) {
+                return "could not connect" + (where == null ? "" : " to " + where) + ": "
+                        + (c instanceof UnresolvedAddressException ? "unknown host" : "connection refused");
+            }
+            if (c instanceof HttpConnectTimeoutException) {
+                return "could not connect" + (where == null ? "" : " to " + where) + ": timed out";
+            }
+            if (c instanceof HttpTimeoutException) {
+                return "no answer" + (where == null ? "" : " from " + where) + ": timed out";
+            }
+        }
+        String message = messages(t);
+        if (where != null) {
+            Matcher status = STATUS.matcher(message);
+            if (status.find()) {
+                return "HTTP " + status.group(1) + " from " + where + ": " + message;
+            }
+        }
+        return message;
+    }
+
+    static Throwable unwrap(Throwable failure) {
+        Throwable t = failure;
+        while ((t instanceof CompletionException || t instanceof ExecutionException
+                || t.getClass().getName().startsWith("reactor.core.Exceptions")) && t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t;
+    }
+
+    /** The messages of the exception and its causes, without repeats, on one line. */
+    private static String messages(Throwable t) {
+        StringBuilder out = new StringBuilder();
+        for (Throwable c = t; c != null && out.length() < 500; c = c.getCause()) {
+            String message = c.getMessage();
+            String text = message == null || message.isBlank()
+                    ? (c instanceof IOException ? c.getClass().getSimpleName() : null)
+                    : oneLine(message);
+            if (text != null && !out.toString().contains(text)) {
+                if (!out.isEmpty()) {
+                    out.append(": ");
+                }
+                out.append(text);
+            }
+        }
+        return out.isEmpty() ? t.getClass().getSimpleName() : out.toString();
+    }
+
+    static String oneLine(String text) {
+        return text == null ? "" : text.strip().replaceAll("\\s*[\\r\\n]+\\s*", " ");
+    }
+}

@@ -1,0 +1,251 @@
+package dev.bellows.mcp;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Reads the common {@code mcpServers} format, the one Claude Desktop and most MCP clients use:
+ *
+ * <pre>{@code
+ * {"mcpServers": {
+ *   "everything": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-everything"],
+ *                  "env": {"LOG_LEVEL": "warn"}, "cwd": "/tmp"},
+ *   "remote": {"url": "http://127.0.0.1:8931/mcp", "headers": {"Authorization": "Bearer ..."}}
+ * }}
+ * }</pre>
+ *
+ * <p>A server has exactly one of {@code command} (a local process over stdio: {@code args},
+ * {@code env}, {@code cwd}) and {@code url} (Streamable HTTP: {@code headers}). Also accepted:
+ * {@code "type"} ({@code "stdio"}, {@code "http"} or {@code "streamable-http"}; the deprecated
+ * {@code "sse"} transport is refused), {@code "disabled": true} (the server is left out),
+ * and {@code "startupTimeoutSeconds"} / {@code "callTimeoutSeconds"} (positive whole numbers).
+ * Anything else is an error naming the server and the key; values never appear in messages.
+ */
+public final class McpConfig {
+
+    /** The top-level key. */
+    public static final String MCP_SERVERS = "mcpServers";
+
+    private static final Set<String> KEYS = Set.of("command", "args", "env", "cwd", "url", "headers", "type",
+            "disabled", "startupTimeoutSeconds", "callTimeoutSeconds");
+
+    private static final ObjectMapper MAPPER = new ObjectMapper()
+            .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+
+    private McpConfig() {
+    }
+
+    /**
+     * Parses a whole document: a JSON object with {@code mcpServers} (other top-level keys are
+     * left alone, so a Claude Desktop config file works as it is).
+     *
+     * @param json      the document
+     * @param label     how the document is named in messages ({@code --mcp-config servers.json})
+     * @param directory where relative {@code cwd} values are resolved (the file's folder)
+     * @throws McpConfigException when it is not valid
+     */
+    public static List<McpServerConfig> parse(String json, String label, Path directory) {
+        JsonNode root;
+        try {
+            root = MAPPER.readTree(json);
+        } catch (JsonProcessingException e) {
+            var location = e.getLocation();
+            throw new McpConfigException(label + ": invalid JSON"
+                    + (location == null ? "" : " at line " + location.getLineNr() + ", column " + location.getColumnNr()));
+        }
+        if (root == null || !root.isObject() || !root.has(MCP_SERVERS)) {
+            throw new McpConfigException(label + ": expected a JSON object with \"" + MCP_SERVERS
+                    + "\", e.g. {\"mcpServers\": {\"name\": {\"command\": \"npx\", \"args\": [...]}}}");
+        }
+        return servers(root.get(MCP_SERVERS), label + ": " + MCP_SERVERS, directory);
+    }
+
+    /**
+     * Parses the value of {@code mcpServers}: an object of servers by name. Disabled servers are
+     * left out.
+     *
+     * @param where how the value is named in messages ({@code bellows.json: mcpServers})
+     * @throws McpConfigException when it is not valid
+     */
+    public static List<McpServerConfig> servers(JsonNode servers, String where, Path directory) {
+        if (servers == null || !servers.isObject()) {
+            throw new McpConfigException(where + " must be an object of servers by name, not " + kind(servers));
+        }
+        List<McpServerConfig> configs = new ArrayList<>();
+        for (Map.Entry<String, JsonNode> entry : servers.properties()) {
+            McpServerConfig config = server(entry.getKey(), entry.getValue(), where + "." + entry.getKey(), directory);
+            if (config != null) {
+                configs.add(config);
+            }
+        }
+        return List.copyOf(configs);
+    }
+
+    private static McpServerConfig server(String name, JsonNode server, String at, Path directory) {
+        if (!server.isObject()) {
+            throw new McpConfigException(at + " must be an object with \"command\" or \"url\", not " + kind(server));
+        }
+        for (Map.Entry<String, JsonNode> field : server.properties()) {
+            if (!KEYS.contains(field.getKey())) {
+                throw new McpConfigException(at + ": unknown key \"" + field.getKey() + "\" (known: "
+                        + String.join(", ", KEYS.stream().sorted().toList()) + ")");
+            }
+        }
+        if (server.has("disabled")) {
+            if (!server.get("disabled").isBoolean()) {
+                throw new McpConfigException(at + ": \"disabled\" must be true or false, not " + kind(server.get("disabled")));
+            }
+            if (server.get("disabled").booleanValue()) {
+                return null;
+            }
+        }
+        boolean command = server.has("command");
+        boolean url = server.has("url");
+        if (command == url) {
+            throw new McpConfigException(at + " must have exactly one of \"command\" (a local server) and \"url\" "
+                    + "(a remote one)");
+        }
+        String type = text(server, "type", at);
+        if (type != null) {
+            String normal = type.toLowerCase(Locale.ROOT);
+            if (normal.equals("sse")) {
+                throw new McpConfigException(at + ": \"type\" \"sse\" (the deprecated HTTP+SSE transport) is not "
+                        + "supported; use the server's Streamable HTTP endpoint (\"type\": \"http\")");
+            }
+            boolean http = normal.equals("http") || normal.equals("streamable-http") || normal.equals("streamablehttp");
+            if (!http && !normal.equals("stdio")) {
+                throw new McpConfigException(at + ": unknown \"type\" (stdio, http or streamable-http)");
+            }
+            if (http != url) {
+                throw new McpConfigException(at + ": \"type\" says " + (http ? "http" : "stdio") + " but the server has "
+                        + (url ? "a \"url\"" : "a \"command\""));
+            }
+        }
+        Duration startup = seconds(server, "startupTimeoutSeconds", at, McpServerConfig.DEFAULT_STARTUP_TIMEOUT);
+        Duration call = seconds(server, "callTimeoutSeconds", at, McpServerConfig.DEFAULT_CALL_TIMEOUT);
+        try {
+            if (command) {
+                forbid(server, at, "headers", "\"headers\" belong to a server with a \"url\"");
+                String program = text(server, "command", at);
+                if (program.isBlank()) {
+                    throw new McpConfigException(at + ": \"command\" is empty");
+                }
+                McpServerConfig.StdioBuilder builder = McpServerConfig.stdio(name, program)
+                        .args(strings(server, "args", at))
+                        .env(map(server, "env", at))
+                        .startupTimeout(startup)
+                        .callTimeout(call);
+                String cwd = text(server, "cwd", at);
+                if (cwd != null) {
+                    builder.workingDirectory(directory == null ? Path.of(cwd) : directory.resolve(cwd));
+                }
+                return builder.build();
+            }
+            for (String key : List.of("args", "env", "cwd")) {
+                forbid(server, at, key, "\"" + key + "\" belongs to a server with a \"command\"");
+            }
+            return McpServerConfig.http(name, text(server, "url", at))
+                    .headers(map(server, "headers", at))
+                    .startupTimeout(startup)
+                    .callTimeout(call)
+                    .build();
+        } catch (McpConfigException e) {
+            throw e;
+        } catch (IllegalArgumentException e) {
+            throw new McpConfigException(at + ": " + e.getMessage());
+        }
+    }
+
+    private static void forbid(JsonNode server, String at, String key, String why) {
+        if (server.has(key)) {
+            throw new McpConfigException(at + ": " + why);
+        }
+    }
+
+    private static String text(JsonNode server, String key, String at) {
+        JsonNode value = server.get(key);
+        if (value == null || value.isNull()) {
+            return null;
+        }
+        if (!value.isTextual()) {
+            throw new McpConfigException(at + ": \"" + key + "\" must be a string, not " + kind(value));
+        }
+        return value.textValue();
+    }
+
+    private static List<String> strings(JsonNode server, String key, String at) {
+        JsonNode value = server.get(key);
+        if (value == null || value.isNull()) {
+            return List.of();
+        }
+        if (!value.isArray()) {
+            throw new McpConfigException(at + ": \"" + key + "\" must be an array of strings, not " + kind(value));
+        }
+        List<String> strings = new ArrayList<>();
+        for (JsonNode item : value) {
+            if (!item.isTextual()) {
+                throw new McpConfigException(at + ": \"" + key + "\" must be an array of strings; item "
+                        + (strings.size() + 1) + " is " + kind(item));
+            }
+            strings.add(item.textValue());
+        }
+        return strings;
+    }
+
+    private static Map<String, String> map(JsonNode server, String key, String at) {
+        JsonNode value = server.get(key);
+        if (value == null || value.isNull()) {
+            return Map.of();
+        }
+        if (!value.isObject()) {
+            throw new McpConfigException(at + ": \"" + key + "\" must be an object of strings, not " + kind(value));
+        }
+        Map<String, String> map = new LinkedHashMap<>();
+        for (Map.Entry<String, JsonNode> field : value.properties()) {
+            if (!field.getValue().isTextual()) {
+                throw new McpConfigException(at + ": \"" + key + "\"." + field.getKey() + " must be a string, not "
+                        + kind(field.getValue()));
+            }
+            map.put(field.getKey(), field.getValue().textValue());
+        }
+        return map;
+    }
+
+    private static Duration seconds(JsonNode server, String key, String at, Duration fallback) {
+        JsonNode value = server.get(key);
+        if (value == null || value.isNull()) {
+            return fallback;
+        }
+        if (!value.isIntegralNumber() || !value.canConvertToInt() || value.intValue() < 1) {
+            throw new McpConfigException(at + ": \"" + key + "\" must be a whole number of seconds of at least 1");
+        }
+        return Duration.ofSeconds(value.intValue());
+    }
+
+    static String kind(JsonNode value) {
+        if (value == null) {
+            return "missing";
+        }
+        return switch (value.getNodeType()) {
+            case STRING -> "a string";
+            case NUMBER -> "a number";
+            case BOOLEAN -> "true/false";
+            case ARRAY -> "an array";
+            case OBJECT -> "an object";
+            case NULL -> "null";
+            default -> "a " + value.getNodeType().name().toLowerCase(Locale.ROOT);
+        };
+    }
+}

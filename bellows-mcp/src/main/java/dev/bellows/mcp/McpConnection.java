@@ -1,0 +1,261 @@
+package dev.bellows.mcp;
+
+import dev.bellows.tool.ToolException;
+import io.modelcontextprotocol.client.McpAsyncClient;
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
+import io.modelcontextprotocol.json.McpJsonDefaults;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.spec.McpClientTransport;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import reactor.core.publisher.Mono;
+
+/**
+ * One live session with one server: the SDK's {@link McpAsyncClient} over a transport, from
+ * {@code initialize} to close. It is never reused after it ends; {@link McpToolSource} opens
+ * a new one to restart a server.
+ *
+ * <p>Every wait here is bounded (the startup timeout, the call timeout) and ends early when
+ * the connection ends (the process exited) or the caller cancels. No lock is taken.
+ */
+final class McpConnection {
+
+    /** How often a waiting call looks at its cancellation flag. */
+    private static final long POLL_MILLIS = 50;
+
+    private final McpServerConfig config;
+    private final TrackingTransport transport;
+    private final StdioTransport stdio;
+    private final McpAsyncClient client;
+    /** Completes with why the connection is over; for HTTP, only when it is closed. */
+    private final CompletableFuture<String> ended;
+    private volatile List<McpSchema.Tool> tools = List.of();
+    private volatile boolean closed;
+
+    private McpConnection(McpServerConfig config, Map<String, String> env, Consumer<McpConnection> toolsChanged) {
+        this.config = config;
+        McpJsonMapper mapper = McpJsonDefaults.getMapper();
+        McpClientTransport base;
+        switch (config) {
+            case McpServerConfig.Stdio stdioConfig -> {
+                this.stdio = new StdioTransport(stdioConfig, mapper, env);
+                this.ended = stdio.ended();
+                base = stdio;
+            }
+            case McpServerConfig.StreamableHttp http -> {
+                this.stdio = null;
+                this.ended = new CompletableFuture<>();
+                base = httpTransport(http, mapper);
+            }
+        }
+        this.transport = new TrackingTransport(base);
+        this.client = McpClient.async(transport)
+                .clientInfo(new McpSchema.Implementation("bellows", Versions.bellows()))
+                // Bellows' own timeouts end a wait first; the SDK's are only a backstop.
+                .requestTimeout(config.callTimeout().plus(Duration.ofSeconds(30)))
+                .initializationTimeout(config.startupTimeout().plus(Duration.ofSeconds(30)))
+                .toolsChangeConsumer(listed -> {
+                    tools = List.copyOf(listed);
+                    toolsChanged.accept(this);
+                    return Mono.empty();
+                })
+                .build();
+    }
+
+    private static McpClientTransport httpTransport(McpServerConfig.StreamableHttp config, McpJsonMapper mapper) {
+        URI url = config.url();
+        String base = url.getScheme() + "://" + url.getRawAuthority();
+        String endpoint = (url.getRawPath() == null || url.getRawPath().isEmpty() ? "/" : url.getRawPath())
+                + (url.getRawQuery() == null ? "" : "?" + url.getRawQuery());
+        Map<String, String> headers = config.headers();
+        return HttpClientStreamableHttpTransport.builder(base)
+                .endpoint(endpoint)
+                .jsonMapper(mapper)
+                .connectTimeout(config.startupTimeout())
+                .httpRequestCustomizer((builder, method, uri, body, context) -> headers.forEach(builder::setHeader))
+                .build();
+    }
+
+    /**
+     * Starts the server, initializes the session and lists the tools, within the startup timeout.
+     *
+     * @param env          Bellows' environment (a stdio server gets only a few of its variables)
+     * @param toolsChanged told, on an SDK thread, when the server's tool list changed
+     * @throws ToolException with the reason when the server did not start; nothing is left running
+     */
+    static McpConnection open(McpServerConfig config, Map<String, String> env, Consumer<McpConnection> toolsChanged)
+            throws ToolException {
+        McpConnection connection = new McpConnection(config, env, toolsChanged);
+        // A server without the tools capability has no tools: not an error, just nothing to list.
+        CompletableFuture<List<McpSchema.Tool>> listing = connection.client.initialize()
+                .flatMap(init -> init.capabilities() == null || init.capabilities().tools() == null
+                        ? Mono.just(List.<McpSchema.Tool>of())
+                        : connection.client.listTools().map(McpSchema.ListToolsResult::tools))
+                .toFuture();
+        try {
+            CompletableFuture.anyOf(listing, connection.ended).get(config.startupTimeout().toMillis(), TimeUnit.MILLISECONDS);
+            if (!listing.isDone()) {
+                throw connection.failed(connection.ended.getNow("it stopped"), null);
+            }
+            connection.tools = List.copyOf(listing.get());
+        } catch (TimeoutException e) {
+            listing.cancel(true);
+            throw connection.failed("it did not start and list its tools within " + seconds(config.startupTimeout())
+                    + " (startup timeout)" + connection.stderrTail(), null);
+        } catch (ExecutionException e) {
+            String reason = connection.ended.isDone() ? connection.ended.getNow("") : Failures.describe(e.getCause(), config)
+                    + connection.stderrTail();
+            throw connection.failed(reason, e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw connection.failed("interrupted while it was starting", e);
+        }
+        if (connection.stdio != null) {
+            connection.stdio.rememberTree();
+        }
+        return connection;
+    }
+
+    private ToolException failed(String reason, Throwable cause) {
+        close();
+        return new ToolException(reason, cause);
+    }
+
+    private String stderrTail() {
+        return stdio == null || stdio.ended().isDone() ? "" : stdio.stderrSuffix();
+    }
+
+    /** The stderr tail of a stdio server, whether or not it still runs. */
+    String stderrNow() {
+        return stdio == null ? "" : stdio.stderrSuffix();
+    }
+
+    /** The tools as last listed (at start, or after {@code notifications/tools/list_changed}). */
+    List<McpSchema.Tool> tools() {
+        return tools;
+    }
+
+    /** Whether Bellows closed it (rather than the server going away). */
+    boolean wasClosed() {
+        return closed;
+    }
+
+    /** Whether the connection has ended: closed, or the server went away. */
+    boolean isEnded() {
+        return ended.isDone();
+    }
+
+    /** Completes with the reason the connection ended. */
+    CompletableFuture<String> ended() {
+        return ended;
+    }
+
+    /** The server's process (stdio only). */
+    Optional<ProcessHandle> process() {
+        return stdio == null ? Optional.empty() : stdio.process();
+    }
+
+    /**
+     * Calls a tool and waits for its answer, at most the call timeout.
+     *
+     * @param cancelled polled while waiting; when true the call is cancelled
+     * @throws ToolException    when the call fails, times out, is cancelled or the server goes
+     *                          away; the message says which, for the model
+     * @throws McpCallCancelled when the caller cancelled it
+     */
+    McpSchema.CallToolResult call(String tool, Map<String, Object> arguments, BooleanSupplier cancelled)
+            throws ToolException, McpCallCancelled {
+        String token = TrackingTransport.TOKEN_PREFIX + UUID.randomUUID();
+        McpSchema.CallToolRequest request = new McpSchema.CallToolRequest.Builder()
+                .name(tool)
+                .arguments(arguments)
+                .progressToken(token)
+                .build();
+        CompletableFuture<McpSchema.CallToolResult> answer = client.callTool(request).toFuture();
+        long deadline = System.nanoTime() + config.callTimeout().toNanos();
+        try {
+            while (true) {
+                if (ended.isDone() && !answer.isDone()) {
+                    answer.cancel(true);
+                    throw new ToolException("MCP server \"" + config.name() + "\" stopped during the call: "
+                            + ended.getNow("closed"));
+                }
+                if (cancelled.getAsBoolean() || Thread.currentThread().isInterrupted()) {
+                    cancel(answer, token, "cancelled by the user");
+                    throw new McpCallCancelled();
+                }
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    cancel(answer, token, "timed out");
+                    throw new ToolException("MCP server \"" + config.name() + "\" did not answer the call within "
+                            + seconds(config.callTimeout()) + " (call timeout); the call was cancelled");
+                }
+                try {
+                    return answer.get(Math.min(left, TimeUnit.MILLISECONDS.toNanos(POLL_MILLIS)), TimeUnit.NANOSECONDS);
+                } catch (TimeoutException e) {
+                    // look at the flags again
+                } catch (InterruptedException e) {
+                    cancel(answer, token, "cancelled by the user");
+                    Thread.currentThread().interrupt();
+                    throw new McpCallCancelled();
+                } catch (ExecutionException e) {
+                    if (ended.isDone()) {
+                        throw new ToolException("MCP server \"" + config.name() + "\" stopped during the call: "
+                                + ended.getNow("closed"));
+                    }
+                    throw new ToolException(Failures.describe(e.getCause(), config), e.getCause());
+                }
+            }
+        } finally {
+            transport.forget(token);
+        }
+    }
+
+    private void cancel(CompletableFuture<?> answer, String token, String reason) {
+        transport.cancel(token, reason);
+        answer.cancel(true);
+    }
+
+    /** Closes the session and stops the server, its children included. Idempotent; may block a few seconds. */
+    void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            client.closeGracefully().block(Duration.ofSeconds(5));
+        } catch (RuntimeException e) {
+            // the server may already be gone; the transport is stopped below either way
+        }
+        if (stdio != null) {
+            stdio.shutdown();
+        } else {
+            transport.close();
+        }
+        ended.complete("closed");
+    }
+
+    static String seconds(Duration duration) {
+        long millis = duration.toMillis();
+        return millis % 1000 == 0 ? millis / 1000 + " s" : millis + " ms";
+    }
+
+    /** The caller cancelled a call (Ctrl-C); not an error of the server's. */
+    static final class McpCallCancelled extends Exception {
+        McpCallCancelled() {
+            super("the call was cancelled", null, false, false);
+        }
+    }
+}

@@ -1,0 +1,287 @@
+package dev.bellows.mcp;
+
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.json.TypeRef;
+import io.modelcontextprotocol.spec.McpClientTransport;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpSchema.JSONRPCMessage;
+import io.modelcontextprotocol.spec.McpTransportException;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import reactor.core.publisher.Mono;
+
+/**
+ * The stdio transport: newline-delimited JSON-RPC messages over a server process's stdin and
+ * stdout. The messages themselves are the SDK's ({@link McpSchema#deserializeJsonRpcMessage}
+ * reads them, its mapper writes them, its client session does the protocol); this class only
+ * moves lines.
+ *
+ * <p>Bellows has its own rather than the SDK's {@code StdioClientTransport} because that one
+ * cannot set the working directory, keeps the process to itself (so a launcher's
+ * grandchildren cannot be found and stopped), stops reading silently at the first line that
+ * is not JSON, and does not notice the process exiting: a call to a server that died would
+ * wait for its timeout. Here every way the process can go away completes {@link #ended()}
+ * with a reason a user can act on, including the tail of its standard error.
+ *
+ * <p>Threads: one virtual thread each reads stdout, reads stderr and writes stdin (a queue
+ * feeds it, so senders never block and no lock is held while writing).
+ */
+final class StdioTransport implements McpClientTransport {
+
+    private static final Object STOP = new Object();
+
+    private final McpServerConfig.Stdio config;
+    private final McpJsonMapper mapper;
+    private final Map<String, String> inheritedEnv;
+    private final OutputTail stderr = new OutputTail();
+    private final CompletableFuture<String> ended = new CompletableFuture<>();
+    private final BlockingQueue<Object> outbound = new LinkedBlockingQueue<>();
+    private volatile Process process;
+    private volatile boolean closing;
+    private volatile Thread stderrReader;
+    /** The process tree as last seen while it ran, to stop children a crashed launcher leaves behind. */
+    private volatile List<ProcessHandle> knownTree = List.of();
+
+    /**
+     * @param inheritedEnv Bellows' environment, of which only {@link McpServerConfig.Stdio#INHERITED_ENV}
+     *                     is passed on
+     */
+    StdioTransport(McpServerConfig.Stdio config, McpJsonMapper mapper, Map<String, String> inheritedEnv) {
+        this.config = config;
+        this.mapper = mapper;
+        this.inheritedEnv = inheritedEnv;
+    }
+
+    /** Completes, once, with why the connection is over: the process exited, wrote garbage, ... */
+    CompletableFuture<String> ended() {
+        return ended;
+    }
+
+    /** {@code "; stderr: ..."} with the last lines the server wrote there, or empty. */
+    String stderrSuffix() {
+        return stderr.suffix();
+    }
+
+    /** Notes the processes the server runs as now (a launcher's children appear after it starts). */
+    void rememberTree() {
+        Process started = process;
+        if (started != null && started.isAlive()) {
+            knownTree = ProcessTree.snapshot(started.toHandle());
+        }
+    }
+
+    /** The process, once started. */
+    Optional<ProcessHandle> process() {
+        Process started = process;
+        return started == null ? Optional.empty() : Optional.of(started.toHandle());
+    }
+
+    @Override
+    public Mono<Void> connect(Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> handler) {
+        return Mono.fromRunnable(() -> start(handler));
+    }
+
+    private void start(Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> handler) {
+        if (process != null || ended.isDone()) {
+            return;
+        }
+        List<String> command = new ArrayList<>();
+        command.add(config.command());
+        command.addAll(config.args());
+        ProcessBuilder builder = new ProcessBuilder(command);
+        if (config.workingDirectory() != null) {
+            builder.directory(config.workingDirectory().toFile());
+        }
+        Map<String, String> env = builder.environment();
+        env.clear();
+        for (String name : McpServerConfig.Stdio.INHERITED_ENV) {
+            String value = inheritedEnv.get(name);
+            if (value != null) {
+                env.put(name, value);
+            }
+        }
+        env.putAll(config.env());
+        Process started;
+        try {
+            started = builder.start();
+        } catch (IOException e) {
+            String reason = startFailure(e);
+            end(reason);
+            throw new McpTransportException(reason, e);
+        }
+        process = started;
+        Thread.ofVirtual().name("mcp-" + config.name() + "-stdout").start(() -> readStdout(started, handler));
+        stderrReader = Thread.ofVirtual().name("mcp-" + config.name() + "-stderr").start(() -> readStderr(started));
+        Thread.ofVirtual().name("mcp-" + config.name() + "-stdin").start(() -> writeStdin(started));
+        started.onExit().thenRun(() -> exited(started));
+    }
+
+    private String startFailure(IOException e) {
+        if (config.workingDirectory() != null && !config.workingDirectory().toFile().isDirectory()) {
+            return "working directory " + config.workingDirectory() + " does not exist";
+        }
+        String message = String.valueOf(e.getMessage());
+        // The JDK's wording differs between versions: "error=2, No such file" or "error: 2 (No such file".
+        if (message.contains("error=2,") || message.contains("error: 2 ")) {
+            return "command \"" + config.command() + "\" not found"
+                    + (config.command().contains("/") ? "" : " on PATH");
+        }
+        if (message.contains("error=13,") || message.contains("error: 13 ")) {
+            return "command \"" + config.command() + "\" is not executable (permission denied)";
+        }
+        return "could not start \"" + config.command() + "\": " + message;
+    }
+
+    private void readStdout(Process started, Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> handler) {
+        try (BufferedReader reader = new BufferedReader(
+                new InputStreamReader(started.getInputStream(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = reader.readLine()) != null) {
+                if (line.isBlank()) {
+                    continue;
+                }
+                JSONRPCMessage message;
+                try {
+                    message = McpSchema.deserializeJsonRpcMessage(mapper, line);
+                } catch (IOException | RuntimeException e) {
+                    if (!closing) {
+                        end("it wrote a line to stdout that is not a JSON-RPC message (stdout is reserved for the "
+                                + "protocol): \"" + excerpt(line) + "\"" + stderr.suffix());
+                        Thread.ofVirtual().start(this::shutdown);
+                    }
+                    return;
+                }
+                handler.apply(Mono.just(message)).subscribe(ignored -> { }, error -> { });
+            }
+        } catch (IOException e) {
+            // the pipe closed: the exit handler says why
+        }
+    }
+
+    private void readStderr(Process started) {
+        try (BufferedReader reader = new BufferedReader(
+                new InputStreamReader(started.getErrorStream(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = reader.readLine()) != null) {
+                stderr.add(line);
+            }
+        } catch (IOException e) {
+            // the pipe closed
+        }
+    }
+
+    private void writeStdin(Process started) {
+        OutputStream stdin = started.getOutputStream();
+        try {
+            while (true) {
+                Object next = outbound.take();
+                if (next == STOP) {
+                    stdin.close();
+                    return;
+                }
+                String json = mapper.writeValueAsString(next);
+                stdin.write(json.getBytes(StandardCharsets.UTF_8));
+                stdin.write('\n');
+                stdin.flush();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (IOException e) {
+            // The process closed its stdin, most likely by exiting: the exit handler says why.
+            if (!closing && started.isAlive()) {
+                end("could not write to its stdin: " + e.getMessage() + stderr.suffix());
+            }
+        }
+    }
+
+    private void exited(Process started) {
+        Thread reader = stderrReader;
+        if (reader != null) {
+            try {
+                reader.join(1000); // let the last words of stderr arrive before quoting them
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        int status = started.exitValue();
+        end(closing ? "closed" : "the process exited with status " + status
+                + (status > 128 && status < 160 ? " (killed by signal " + (status - 128) + ")" : "")
+                + stderr.suffix());
+        outbound.add(STOP);
+        List<ProcessHandle> leftBehind = knownTree.stream().filter(ProcessHandle::isAlive).toList();
+        if (!leftBehind.isEmpty()) {
+            ProcessTree.destroy(leftBehind, 1000);
+        }
+    }
+
+    private void end(String reason) {
+        ended.complete(reason);
+    }
+
+    @Override
+    public Mono<Void> sendMessage(JSONRPCMessage message) {
+        if (ended.isDone()) {
+            return Mono.error(new McpTransportException("the server is not running: " + ended.getNow("closed")));
+        }
+        outbound.add(message);
+        return Mono.empty();
+    }
+
+    @Override
+    public Mono<Void> closeGracefully() {
+        return Mono.fromRunnable(this::shutdown);
+    }
+
+    @Override
+    public void close() {
+        shutdown();
+    }
+
+    /**
+     * The MCP way to stop a stdio server: close its stdin, give it a moment to exit, then
+     * SIGTERM and finally SIGKILL the whole tree, grandchildren included. Idempotent.
+     */
+    void shutdown() {
+        closing = true;
+        Process started = process;
+        if (started == null) {
+            end("closed");
+            return;
+        }
+        List<ProcessHandle> tree = new ArrayList<>(ProcessTree.snapshot(started.toHandle()));
+        knownTree.stream().filter(p -> !tree.contains(p)).forEach(p -> tree.add(0, p));
+        outbound.add(STOP);
+        try {
+            started.onExit().get(1500, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            // still running: terminate it below
+        }
+        // The launcher may have exited on its own and left children: the snapshot still has them.
+        ProcessTree.destroy(tree, 2000);
+        end("closed");
+    }
+
+    @Override
+    public <T> T unmarshalFrom(Object data, TypeRef<T> typeRef) {
+        return mapper.convertValue(data, typeRef);
+    }
+
+    private static String excerpt(String line) {
+        String stripped = line.strip();
+        return stripped.length() > 80 ? stripped.substring(0, 80) + "…" : stripped;
+    }
+}

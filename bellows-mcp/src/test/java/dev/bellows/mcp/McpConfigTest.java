@@ -1,0 +1,103 @@
+package dev.bellows.mcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class McpConfigTest {
+
+    private static final Path DIR = Path.of("/configs");
+
+    @Test
+    void reads_stdio_and_http_servers_in_the_common_format() {
+        List<McpServerConfig> servers = McpConfig.parse("""
+                {"mcpServers": {
+                  "everything": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-everything"],
+                                 "env": {"LOG_LEVEL": "warn"}, "cwd": "work", "callTimeoutSeconds": 5},
+                  "remote": {"type": "http", "url": "http://127.0.0.1:8931/mcp", "headers": {"Authorization": "Bearer s3cret"}},
+                  "off": {"command": "nothing", "disabled": true}
+                }, "otherClientSetting": 1}
+                """, "servers.json", DIR);
+        assertThat(servers).hasSize(2);
+        McpServerConfig.Stdio stdio = (McpServerConfig.Stdio) servers.get(0);
+        assertThat(stdio.name()).isEqualTo("everything");
+        assertThat(stdio.command()).isEqualTo("npx");
+        assertThat(stdio.args()).containsExactly("-y", "@modelcontextprotocol/server-everything");
+        assertThat(stdio.env()).isEqualTo(Map.of("LOG_LEVEL", "warn"));
+        assertThat(stdio.workingDirectory()).isEqualTo(DIR.resolve("work"));
+        assertThat(stdio.callTimeout()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(stdio.startupTimeout()).isEqualTo(McpServerConfig.DEFAULT_STARTUP_TIMEOUT);
+        McpServerConfig.StreamableHttp http = (McpServerConfig.StreamableHttp) servers.get(1);
+        assertThat(http.url()).isEqualTo(URI.create("http://127.0.0.1:8931/mcp"));
+        assertThat(http.headers()).containsEntry("Authorization", "Bearer s3cret");
+        assertThat(http.toString()).doesNotContain("s3cret").contains("Authorization");
+        assertThat(stdio.toString()).doesNotContain("warn");
+    }
+
+    @Test
+    void errors_name_the_server_and_the_key_and_never_the_value() {
+        assertError("{\"mcpServers\": {\"x\": {\"command\": \"a\", \"args\": \"-y s3cret\"}}}",
+                "servers.json: mcpServers.x: \"args\" must be an array of strings, not a string");
+        assertError("{\"mcpServers\": {\"x\": {\"command\": \"a\", \"args\": [1]}}}",
+                "servers.json: mcpServers.x: \"args\" must be an array of strings; item 1 is a number");
+        assertError("{\"mcpServers\": {\"x\": {\"url\": \"http://h/mcp\", \"headers\": {\"Authorization\": 5}}}}",
+                "servers.json: mcpServers.x: \"headers\".Authorization must be a string, not a number");
+        assertError("{\"mcpServers\": {\"x\": {\"command\": \"a\", \"url\": \"http://h\"}}}",
+                "servers.json: mcpServers.x must have exactly one of \"command\" (a local server) and \"url\" (a remote one)");
+        assertError("{\"mcpServers\": {\"x\": {\"command\": \"a\", \"comand\": \"b\"}}}",
+                "servers.json: mcpServers.x: unknown key \"comand\"");
+        assertError("{\"mcpServers\": {\"x\": {\"url\": \"ftp://h/s3cret\"}}}",
+                "servers.json: mcpServers.x: server \"x\": the url must be an http:// or https:// URL");
+        assertError("{\"mcpServers\": {\"x\": {\"url\": \"http://h/mcp\", \"type\": \"sse\"}}}",
+                "is not supported; use the server's Streamable HTTP endpoint");
+        assertError("{\"mcpServers\": {\"local\": {\"command\": \"a\"}}}",
+                "server name \"local\" is reserved");
+        assertError("{\"mcpServers\": {\"a b\": {\"command\": \"a\"}}}",
+                "server name \"a b\" may use only letters, digits");
+        assertError("{\"mcpServers\": {\"x\": {\"command\": \"a\", \"startupTimeoutSeconds\": 0}}}",
+                "\"startupTimeoutSeconds\" must be a whole number of seconds of at least 1");
+        assertError("{\"mcpServers\": []}", "servers.json: mcpServers must be an object of servers by name, not an array");
+        assertError("{\"servers\": {}}", "servers.json: expected a JSON object with \"mcpServers\"");
+        assertError("{\"mcpServers\": {\"x\": {\"command\": \"s3cret", "servers.json: invalid JSON at line 1");
+    }
+
+    @Test
+    void the_java_builder_checks_what_it_builds() {
+        assertThatThrownBy(() -> McpServerConfig.stdio("x", " ").build()).hasMessageContaining("the command is empty");
+        assertThatThrownBy(() -> McpServerConfig.http("x", "not a url").build()).hasMessageContaining("url");
+        assertThatThrownBy(() -> McpServerConfig.stdio("x", "a").callTimeout(Duration.ZERO).build())
+                .hasMessageContaining("timeouts must be positive");
+        McpServerConfig.Stdio built = McpServerConfig.stdio("x", "a").args("b").env("K", "V").build();
+        assertThat(built.args()).containsExactly("b");
+        assertThatThrownBy(() -> built.args().add("c")).isInstanceOf(UnsupportedOperationException.class);
+    }
+
+    @Test
+    void servers_with_the_same_name_are_refused() {
+        McpServerConfig a = McpServerConfig.stdio("same", "a").build();
+        assertThatThrownBy(() -> McpServers.start(List.of(a, a), McpListener.NONE))
+                .isInstanceOf(McpConfigException.class).hasMessageContaining("two MCP servers are named \"same\"");
+    }
+
+    @Test
+    void back_off_is_immediate_after_one_stop_then_doubles_up_to_thirty_seconds() {
+        assertThat(McpToolSource.backoff(1)).isEqualTo(Duration.ZERO);
+        assertThat(McpToolSource.backoff(2)).isEqualTo(Duration.ofSeconds(1));
+        assertThat(McpToolSource.backoff(3)).isEqualTo(Duration.ofSeconds(2));
+        assertThat(McpToolSource.backoff(7)).isEqualTo(Duration.ofSeconds(30));
+        assertThat(McpToolSource.backoff(100)).isEqualTo(Duration.ofSeconds(30));
+    }
+
+    private static void assertError(String json, String message) {
+        assertThatThrownBy(() -> McpConfig.parse(json, "servers.json", DIR))
+                .isInstanceOf(McpConfigException.class)
+                .hasMessageContaining(message)
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("s3cret"));
+    }
+}

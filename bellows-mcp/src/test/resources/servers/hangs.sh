@@ -1,0 +1,3 @@
+#!/bin/sh
+# A broken MCP server: never answers initialize.
+sleep 600
