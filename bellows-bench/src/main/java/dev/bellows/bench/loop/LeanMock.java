@@ -1,0 +1,280 @@
+package dev.bellows.bench.loop;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The model of the loop comparison: an OpenAI-compatible chat completions endpoint on
+ * 127.0.0.1 that answers every task the same way, one tool call ({@code add} 2 and 3) and then
+ * a final answer, with zero delay; or, for the concurrency run, several tool calls and answers
+ * that arrive in bursts with a pause between them, as a model's tokens do.
+ *
+ * <p>It is as lean as an HTTP/1.1 server can be, so that what it costs is small and the same
+ * for every contestant: every answer is rendered to bytes once, at start; a request is
+ * classified with two byte searches, never parsed. Which answer a request gets depends only
+ * on the request:
+ * <ul>
+ *   <li>with a {@code "tools"} field, the answer uses native {@code tool_calls}; without,
+ *       the call is written in the message text as Bellows' {@code <tool>} tag;</li>
+ *   <li>once the tool's result ({@code sum=5}) is in the conversation, the final answer,
+ *       else the call.</li>
+ * </ul>
+ * It counts connections accepted, requests and request body bytes, so that the harness can
+ * report new connections and bytes sent per iteration. Connections are kept alive as long as
+ * the client keeps them.
+ */
+final class LeanMock implements AutoCloseable {
+
+    /** What the tool returns, and how the mock knows the tool has run. */
+    static final String TOOL_RESULT = "sum=5";
+    /** The final answer every contestant must give back. */
+    static final String FINAL_ANSWER = "The sum is 5.";
+
+    private static final byte[] TOOLS_FIELD = "\"tools\"".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] RESULT_MARK = TOOL_RESULT.getBytes(StandardCharsets.US_ASCII);
+    private static final int PIECE = 4;
+
+    private final ServerSocket server;
+    private final Thread acceptor;
+    private final int toolCalls;
+    private final long pauseMillis;
+    private final byte[][] tagCall;
+    private final byte[][] tagFinal;
+    private final byte[][] nativeCall;
+    private final byte[][] nativeFinal;
+    final AtomicLong connections = new AtomicLong();
+    final AtomicLong requests = new AtomicLong();
+    final AtomicLong requestBodyBytes = new AtomicLong();
+
+    /** The comparison's mock: one tool call, then the answer, all at once. */
+    LeanMock() throws IOException {
+        this(1, 1, 0);
+    }
+
+    /**
+     * @param toolCalls how many times the model calls {@code add} before it answers
+     * @param bursts    each answer is sent in this many parts...
+     * @param pauseMillis ...with this pause before every part after the first
+     */
+    LeanMock(int toolCalls, int bursts, long pauseMillis) throws IOException {
+        this.toolCalls = toolCalls;
+        this.pauseMillis = pauseMillis;
+        tagCall = response(contentEvents("I will add them.\n<tool>{\"tool_name\": \"add\", "
+                + "\"arguments\": {\"a\": 2, \"b\": 3}}</tool>"), "stop", bursts);
+        tagFinal = response(contentEvents("<tool>{\"tool_name\": \"task_completion\", "
+                + "\"arguments\": {\"result\": \"" + FINAL_ANSWER + "\"}}</tool>"), "stop", bursts);
+        List<String> callEvents = contentEvents("I will add them.");
+        callEvents.addAll(toolCallEvents("call_1", "add", "{\"a\": 2, \"b\": 3}"));
+        nativeCall = response(callEvents, "tool_calls", bursts);
+        nativeFinal = response(contentEvents(FINAL_ANSWER), "stop", bursts);
+        server = new ServerSocket(0, 1024, InetAddress.getLoopbackAddress());
+        acceptor = Thread.ofPlatform().daemon().name("lean-mock-accept").start(this::acceptLoop);
+    }
+
+    String baseUrl() {
+        return "http://127.0.0.1:" + server.getLocalPort() + "/v1";
+    }
+
+    private void acceptLoop() {
+        while (!server.isClosed()) {
+            try {
+                Socket socket = server.accept();
+                connections.incrementAndGet();
+                Thread.ofVirtual().start(() -> serve(socket));
+            } catch (IOException closed) {
+                return;
+            }
+        }
+    }
+
+    private void serve(Socket socket) {
+        try (socket) {
+            socket.setTcpNoDelay(true);
+            InputStream in = new BufferedInputStream(socket.getInputStream(), 16384);
+            OutputStream out = new BufferedOutputStream(socket.getOutputStream(), 16384);
+            while (true) {
+                byte[] body = readRequest(in);
+                if (body == null) {
+                    return;
+                }
+                requests.incrementAndGet();
+                requestBodyBytes.addAndGet(body.length);
+                boolean nativeTools = indexOf(body, TOOLS_FIELD, 0) >= 0;
+                boolean answer = count(body, RESULT_MARK) >= toolCalls;
+                byte[][] parts = nativeTools ? (answer ? nativeFinal : nativeCall) : (answer ? tagFinal : tagCall);
+                for (int part = 0; part < parts.length; part++) {
+                    if (part > 0) {
+                        Thread.sleep(pauseMillis);
+                    }
+                    out.write(parts[part]);
+                    out.flush();
+                }
+            }
+        } catch (IOException clientWentAway) {
+            // The client closed the connection: nothing to answer.
+        } catch (InterruptedException stopping) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static int count(byte[] haystack, byte[] needle) {
+        int count = 0;
+        for (int at = indexOf(haystack, needle, 0); at >= 0; at = indexOf(haystack, needle, at + needle.length)) {
+            count++;
+        }
+        return count;
+    }
+
+    /** The body of the next request on the connection, or null at its end. */
+    private static byte[] readRequest(InputStream in) throws IOException {
+        String requestLine = readLine(in);
+        if (requestLine == null) {
+            return null;
+        }
+        long contentLength = -1;
+        boolean chunked = false;
+        for (String header = readLine(in); header != null && !header.isEmpty(); header = readLine(in)) {
+            int colon = header.indexOf(':');
+            if (colon < 0) {
+                continue;
+            }
+            String name = header.substring(0, colon).trim();
+            String value = header.substring(colon + 1).trim();
+            if (name.equalsIgnoreCase("Content-Length")) {
+                contentLength = Long.parseLong(value);
+            } else if (name.equalsIgnoreCase("Transfer-Encoding") && value.equalsIgnoreCase("chunked")) {
+                chunked = true;
+            }
+        }
+        if (chunked) {
+            ByteArrayOutputStream body = new ByteArrayOutputStream();
+            for (int size = Integer.parseInt(readLine(in).trim(), 16); size > 0;
+                    size = Integer.parseInt(readLine(in).trim(), 16)) {
+                body.write(in.readNBytes(size));
+                readLine(in);
+            }
+            readLine(in);
+            return body.toByteArray();
+        }
+        return contentLength <= 0 ? new byte[0] : in.readNBytes((int) contentLength);
+    }
+
+    private static String readLine(InputStream in) throws IOException {
+        StringBuilder line = new StringBuilder(64);
+        for (int b = in.read(); b != -1; b = in.read()) {
+            if (b == '\n') {
+                int end = line.length();
+                return end > 0 && line.charAt(end - 1) == '\r' ? line.substring(0, end - 1) : line.toString();
+            }
+            line.append((char) b);
+        }
+        return line.isEmpty() ? null : line.toString();
+    }
+
+    private static int indexOf(byte[] haystack, byte[] needle, int from) {
+        outer:
+        for (int i = from; i <= haystack.length - needle.length; i++) {
+            for (int j = 0; j < needle.length; j++) {
+                if (haystack[i + j] != needle[j]) {
+                    continue outer;
+                }
+            }
+            return i;
+        }
+        return -1;
+    }
+
+    private static List<String> contentEvents(String content) {
+        List<String> events = new ArrayList<>();
+        for (int start = 0; start < content.length(); start += PIECE) {
+            String piece = content.substring(start, Math.min(content.length(), start + PIECE));
+            events.add(chunk("{\"content\":" + jsonString(piece) + "}", null));
+        }
+        return events;
+    }
+
+    private static List<String> toolCallEvents(String id, String name, String arguments) {
+        List<String> events = new ArrayList<>();
+        events.add(chunk("{\"tool_calls\":[{\"index\":0,\"id\":\"" + id + "\",\"type\":\"function\","
+                + "\"function\":{\"name\":\"" + name + "\",\"arguments\":\"\"}}]}", null));
+        for (int start = 0; start < arguments.length(); start += PIECE) {
+            String piece = arguments.substring(start, Math.min(arguments.length(), start + PIECE));
+            events.add(chunk("{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":"
+                    + jsonString(piece) + "}}]}", null));
+        }
+        return events;
+    }
+
+    private static String chunk(String delta, String finishReason) {
+        return "{\"id\":\"chatcmpl-bench\",\"object\":\"chat.completion.chunk\",\"created\":1,"
+                + "\"model\":\"mock\",\"choices\":[{\"index\":0,\"delta\":" + delta + ",\"finish_reason\":"
+                + (finishReason == null ? "null" : "\"" + finishReason + "\"") + "}]}";
+    }
+
+    /**
+     * The whole HTTP response in {@code bursts} parts of about as many SSE events each: the
+     * headers with the first, every SSE event as its own HTTP chunk, the end with the last.
+     */
+    private static byte[][] response(List<String> events, String finishReason, int bursts) {
+        List<String> all = new ArrayList<>(events);
+        all.add(chunk("{}", finishReason).replace("]}", "],\"usage\":{\"prompt_tokens\":10,"
+                + "\"completion_tokens\":10,\"total_tokens\":20}}"));
+        byte[][] parts = new byte[bursts][];
+        int perBurst = (all.size() + bursts - 1) / bursts;
+        for (int burst = 0; burst < bursts; burst++) {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            if (burst == 0) {
+                bytes.writeBytes(("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
+                        + "Cache-Control: no-cache\r\nTransfer-Encoding: chunked\r\n\r\n")
+                        .getBytes(StandardCharsets.US_ASCII));
+            }
+            for (String event : all.subList(Math.min(all.size(), burst * perBurst),
+                    Math.min(all.size(), (burst + 1) * perBurst))) {
+                httpChunk(bytes, "data: " + event + "\n\n");
+            }
+            if (burst == bursts - 1) {
+                httpChunk(bytes, "data: [DONE]\n\n");
+                bytes.writeBytes("0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            }
+            parts[burst] = bytes.toByteArray();
+        }
+        return parts;
+    }
+
+    private static void httpChunk(ByteArrayOutputStream bytes, String text) {
+        byte[] data = text.getBytes(StandardCharsets.UTF_8);
+        bytes.writeBytes((Integer.toHexString(data.length) + "\r\n").getBytes(StandardCharsets.US_ASCII));
+        bytes.writeBytes(data);
+        bytes.writeBytes("\r\n".getBytes(StandardCharsets.US_ASCII));
+    }
+
+    private static String jsonString(String text) {
+        StringBuilder json = new StringBuilder(text.length() + 2).append('"');
+        for (char c : text.toCharArray()) {
+            switch (c) {
+                case '"' -> json.append("\\\"");
+                case '\\' -> json.append("\\\\");
+                case '\n' -> json.append("\\n");
+                default -> json.append(c);
+            }
+        }
+        return json.append('"').toString();
+    }
+
+    @Override
+    public void close() throws IOException {
+        server.close();
+        acceptor.interrupt();
+    }
+}

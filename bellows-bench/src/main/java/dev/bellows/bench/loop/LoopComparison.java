@@ -1,0 +1,188 @@
+package dev.bellows.bench.loop;
+
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The loop comparison of BENCHMARKS.md: what an agent framework adds, per model request, to
+ * the least a hand-written program must do for the same task, measured side by side in one
+ * process and one run.
+ *
+ * <p>Every contestant runs the same task against the same {@link LeanMock}: one call of the
+ * {@code add} tool, then the final answer, which is checked on every task. Contestants take
+ * turns in batches ({@code --tasks} tasks each), the order rotating every round, so that a
+ * disturbance of the machine falls on all of them alike; {@code --warmup} rounds come first
+ * and are not counted. Reported per iteration (one model request):
+ * <ul>
+ *   <li>added time: the contestant's p50 (p99) task time minus the floor's, halved (a task is
+ *       two requests);</li>
+ *   <li>added allocation: bytes allocated by every thread of the process during the
+ *       contestant's batches, per task, minus the floor's, halved;</li>
+ *   <li>added CPU: the process's CPU time the same way (the mock's share is in every
+ *       contestant's figure alike, so it cancels out);</li>
+ *   <li>new connections per 1,000 requests and request body bytes per request, as the mock
+ *       counted them.</li>
+ * </ul>
+ *
+ * <pre>
+ * java -cp bellows-bench/target/benchmarks.jar dev.bellows.bench.loop.LoopComparison [--rounds 20] [--tasks 200] [--warmup 5]
+ * </pre>
+ */
+public final class LoopComparison {
+
+    static final String TASK = "What is 2 + 3? Use the add tool.";
+
+    private LoopComparison() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Map<String, Integer> options = options(args);
+        int rounds = options.get("rounds");
+        int tasks = options.get("tasks");
+        int warmup = options.get("warmup");
+        try (LeanMock mock = new LeanMock()) {
+            List<Contestant> contestants = List.of(
+                    new Floor(mock.baseUrl()),
+                    new BellowsTags(mock.baseUrl()),
+                    new LangChain4jStreaming(mock.baseUrl()));
+            Map<Contestant, Tally> tallies = new LinkedHashMap<>();
+            contestants.forEach(contestant -> tallies.put(contestant, new Tally(rounds * tasks)));
+            System.err.printf(Locale.ROOT, "%d warm-up and %d measured rounds of %d tasks per contestant, JDK %s%n",
+                    warmup, rounds, tasks, Runtime.version());
+            for (int round = 0; round < warmup + rounds; round++) {
+                for (int turn = 0; turn < contestants.size(); turn++) {
+                    Contestant contestant = contestants.get((round + turn) % contestants.size());
+                    Tally tally = round < warmup ? new Tally(tasks) : tallies.get(contestant);
+                    runBatch(contestant, tasks, mock, tally);
+                }
+                System.err.printf(Locale.ROOT, "round %d/%d done%n", round + 1, warmup + rounds);
+            }
+            report(tallies, rounds, tasks);
+            for (Contestant contestant : contestants) {
+                contestant.close();
+            }
+        }
+    }
+
+    private static void runBatch(Contestant contestant, int tasks, LeanMock mock, Tally tally) throws Exception {
+        long allocated = Probes.allocatedBytes();
+        long cpu = Probes.processCpuNanos();
+        long connections = mock.connections.get();
+        long requests = mock.requests.get();
+        long requestBytes = mock.requestBodyBytes.get();
+        for (int task = 0; task < tasks; task++) {
+            long start = System.nanoTime();
+            String answer = contestant.runTask();
+            tally.durations[tally.count++] = System.nanoTime() - start;
+            if (!LeanMock.FINAL_ANSWER.equals(answer)) {
+                throw new IllegalStateException(contestant.name() + " answered " + answer);
+            }
+        }
+        tally.allocated += Probes.allocatedBytes() - allocated;
+        tally.cpuNanos += Probes.processCpuNanos() - cpu;
+        tally.connections += mock.connections.get() - connections;
+        tally.requests += mock.requests.get() - requests;
+        tally.requestBytes += mock.requestBodyBytes.get() - requestBytes;
+    }
+
+    private static void report(Map<Contestant, Tally> tallies, int rounds, int tasks) {
+        Tally floor = tallies.values().iterator().next();
+        System.out.printf(Locale.ROOT, "%d tasks per contestant (%d rounds of %d), 2 model requests per task%n%n",
+                rounds * tasks, rounds, tasks);
+        System.out.println("| contestant | task p50 µs | task p99 µs | added p50 µs/iter | added p99 µs/iter "
+                + "| added alloc KiB/iter | added CPU µs/iter | new connections per 1k requests | request bytes |");
+        System.out.println("|---|---|---|---|---|---|---|---|---|");
+        Map<String, double[]> added = new LinkedHashMap<>();
+        for (Map.Entry<Contestant, Tally> entry : tallies.entrySet()) {
+            Tally tally = entry.getValue();
+            int iterations = entry.getKey().iterationsPerTask();
+            double p50 = tally.percentile(0.50) / 1e3;
+            double p99 = tally.percentile(0.99) / 1e3;
+            double addedP50 = (p50 - floor.percentile(0.50) / 1e3) / iterations;
+            double addedP99 = (p99 - floor.percentile(0.99) / 1e3) / iterations;
+            double addedAlloc = (tally.perTask(tally.allocated) - floor.perTask(floor.allocated)) / iterations / 1024;
+            double addedCpu = (tally.perTask(tally.cpuNanos) - floor.perTask(floor.cpuNanos)) / iterations / 1e3;
+            boolean isFloor = tally == floor;
+            System.out.printf(Locale.ROOT, "| %s | %.0f | %.0f | %s | %s | %s | %s | %.1f | %.0f |%n",
+                    entry.getKey().name(), p50, p99,
+                    isFloor ? "0" : fixed(addedP50), isFloor ? "0" : fixed(addedP99),
+                    isFloor ? "0" : fixed(addedAlloc), isFloor ? "0" : fixed(addedCpu),
+                    1000.0 * tally.connections / Math.max(1, tally.requests),
+                    (double) tally.requestBytes / Math.max(1, tally.requests));
+            if (!isFloor) {
+                added.put(entry.getKey().name(), new double[] {addedP50, addedP99, addedAlloc, addedCpu});
+            }
+        }
+        List<String> names = new ArrayList<>(added.keySet());
+        if (names.size() >= 2) {
+            double[] bellows = added.get(names.get(0));
+            double[] other = added.get(names.get(names.size() - 1));
+            System.out.printf(Locale.ROOT, "%n%s / %s, added per iteration: time p50 %.2fx, p99 %.2fx, "
+                            + "allocation %.2fx, CPU %.2fx%n", names.get(0), names.get(names.size() - 1),
+                    bellows[0] / other[0], bellows[1] / other[1], bellows[2] / other[2], bellows[3] / other[3]);
+        }
+    }
+
+    private static String fixed(double value) {
+        return String.format(Locale.ROOT, "%.1f", value);
+    }
+
+    private static Map<String, Integer> options(String[] args) {
+        Map<String, Integer> options = new LinkedHashMap<>(Map.of("rounds", 20, "tasks", 200, "warmup", 5));
+        for (int i = 0; i < args.length; i++) {
+            String name = args[i].replaceFirst("^--", "");
+            if (!options.containsKey(name) || i + 1 >= args.length) {
+                throw new IllegalArgumentException("usage: LoopComparison [--rounds N] [--tasks N] [--warmup N]; got "
+                        + args[i]);
+            }
+            options.put(name, Integer.parseInt(args[++i]));
+        }
+        return options;
+    }
+
+    /** What one contestant's measured batches added up to. */
+    private static final class Tally {
+        final long[] durations;
+        int count;
+        long allocated;
+        long cpuNanos;
+        long connections;
+        long requests;
+        long requestBytes;
+
+        Tally(int capacity) {
+            durations = new long[capacity];
+        }
+
+        double percentile(double fraction) {
+            long[] sorted = Arrays.copyOf(durations, count);
+            Arrays.sort(sorted);
+            return sorted[Math.min(count - 1, (int) Math.ceil(fraction * count) - 1)];
+        }
+
+        double perTask(long total) {
+            return (double) total / count;
+        }
+    }
+
+    /** The JVM's own counters: every thread's allocation, the process's CPU time. */
+    private static final class Probes {
+        private static final com.sun.management.ThreadMXBean THREADS =
+                (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        private static final com.sun.management.OperatingSystemMXBean OS =
+                (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+
+        static long allocatedBytes() {
+            return THREADS.getTotalThreadAllocatedBytes();
+        }
+
+        static long processCpuNanos() {
+            return OS.getProcessCpuTime();
+        }
+    }
+}

@@ -1,0 +1,202 @@
+package dev.bellows.docs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.StringWriter;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import javax.tools.Diagnostic;
+import javax.tools.DiagnosticCollector;
+import javax.tools.JavaCompiler;
+import javax.tools.JavaFileObject;
+import javax.tools.SimpleJavaFileObject;
+import javax.tools.StandardJavaFileManager;
+import javax.tools.ToolProvider;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * Every Java snippet of the project's Markdown (README.md, docs/, the modules' own pages)
+ * compiles against the real modules, so that what a reader copies works.
+ *
+ * <p>A page is read as its reader reads it: its {@code java} snippets, in order, form one
+ * program, so a later snippet may use what an earlier one declared, and every variable a
+ * snippet uses must be declared somewhere above it on the same page. The imports of all
+ * snippets go to the top; everything else becomes the body of one method (records, enums and
+ * classes declared in a snippet become local types there). A snippet preceded by the line
+ * {@code <!-- snippet: standalone -->} is compiled on its own, as a complete file when it
+ * declares a package, else wrapped the same way. One preceded by
+ * {@code <!-- snippet: not compiled -->} is skipped: for code of another library (a
+ * LangChain4j class shown side by side) or of a project outside this build, which the
+ * {@code examples/} project compiles instead.
+ */
+class DocumentationSnippetsTest {
+
+    private static final Pattern FENCE = Pattern.compile("(?m)^```java[ \\t]*\\n(.*?)^```[ \\t]*$", Pattern.DOTALL);
+    private static final String STANDALONE = "<!-- snippet: standalone -->";
+    private static final String NOT_COMPILED = "<!-- snippet: not compiled -->";
+
+    @TestFactory
+    Stream<DynamicTest> everyJavaSnippetCompiles() throws IOException {
+        Path root = repositoryRoot();
+        List<DynamicTest> tests = new ArrayList<>();
+        for (Path page : markdownPages(root)) {
+            List<Program> programs = programs(Files.readString(page, StandardCharsets.UTF_8));
+            for (int i = 0; i < programs.size(); i++) {
+                Program program = programs.get(i);
+                String name = root.relativize(page) + (programs.size() > 1 ? " #" + (i + 1) : "")
+                        + " (line " + program.firstLine + ")";
+                tests.add(DynamicTest.dynamicTest(name, () -> assertCompiles(program)));
+            }
+        }
+        assertThat(tests).as("Java snippets found in the Markdown pages").isNotEmpty();
+        return tests.stream();
+    }
+
+    /** The page's snippets grouped into what is compiled together. */
+    static List<Program> programs(String markdown) {
+        List<Program> programs = new ArrayList<>();
+        Program cumulative = null;
+        Matcher fence = FENCE.matcher(markdown);
+        while (fence.find()) {
+            String before = markdown.substring(0, fence.start()).stripTrailing();
+            String marker = before.substring(before.lastIndexOf('\n') + 1).strip();
+            int line = (int) markdown.substring(0, fence.start()).chars().filter(c -> c == '\n').count() + 1;
+            if (marker.equals(NOT_COMPILED)) {
+                continue;
+            }
+            if (marker.equals(STANDALONE)) {
+                programs.add(new Program(line).add(fence.group(1)));
+            } else {
+                if (cumulative == null) {
+                    cumulative = new Program(line);
+                    programs.add(cumulative);
+                }
+                cumulative.add(fence.group(1));
+            }
+        }
+        return programs;
+    }
+
+    private static void assertCompiles(Program program) throws IOException {
+        JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
+        assertThat(compiler).as("a JDK's compiler (the build runs on a JDK)").isNotNull();
+        Path out = Files.createTempDirectory("snippets");
+        DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
+        String source = program.source();
+        try (StandardJavaFileManager files = compiler.getStandardFileManager(diagnostics, Locale.ROOT, StandardCharsets.UTF_8)) {
+            JavaFileObject file = new SimpleJavaFileObject(URI.create("string:///" + program.className() + ".java"),
+                    JavaFileObject.Kind.SOURCE) {
+                @Override
+                public CharSequence getCharContent(boolean ignoreEncodingErrors) {
+                    return source;
+                }
+            };
+            StringWriter output = new StringWriter();
+            boolean compiled = compiler.getTask(output, files, diagnostics,
+                    List.of("-d", out.toString(), "-classpath", System.getProperty("java.class.path"),
+                            "--release", "21", "-proc:none", "-Xlint:none"),
+                    null, List.of(file)).call();
+            StringBuilder errors = new StringBuilder();
+            for (Diagnostic<? extends JavaFileObject> diagnostic : diagnostics.getDiagnostics()) {
+                if (diagnostic.getKind() == Diagnostic.Kind.ERROR) {
+                    errors.append("line ").append(diagnostic.getLineNumber()).append(": ")
+                            .append(diagnostic.getMessage(Locale.ROOT)).append('\n');
+                }
+            }
+            assertThat(compiled).as("the snippets compile:%n%s%nas this program:%n%s", errors, numbered(source)).isTrue();
+        }
+    }
+
+    private static String numbered(String source) {
+        String[] lines = source.split("\n", -1);
+        StringBuilder numbered = new StringBuilder();
+        for (int i = 0; i < lines.length; i++) {
+            numbered.append(String.format(Locale.ROOT, "%4d  %s%n", i + 1, lines[i]));
+        }
+        return numbered.toString();
+    }
+
+    private static List<Path> markdownPages(Path root) throws IOException {
+        try (Stream<Path> paths = Files.walk(root)) {
+            return paths.filter(path -> path.toString().endsWith(".md"))
+                    .filter(path -> {
+                        String relative = root.relativize(path).toString();
+                        return !relative.contains("target/") && !relative.startsWith(".")
+                                && !relative.contains("node_modules/");
+                    })
+                    .sorted()
+                    .toList();
+        }
+    }
+
+    private static Path repositoryRoot() {
+        Path directory = Path.of("").toAbsolutePath();
+        while (directory != null && !Files.exists(directory.resolve("mvnw"))) {
+            directory = directory.getParent();
+        }
+        assertThat(directory).as("the repository root (where mvnw is) above the working directory").isNotNull();
+        return directory;
+    }
+
+    /** Snippets compiled together: imports hoisted, the rest one method body or one file. */
+    static final class Program {
+        private static final Pattern IMPORT = Pattern.compile("^import\\s+[\\w.*]+\\s*;\\s*$");
+        private static int counter;
+
+        final int firstLine;
+        private final Set<String> imports = new LinkedHashSet<>();
+        private final StringBuilder body = new StringBuilder();
+        private boolean wholeFile;
+        private final String className = "Snippet" + ++counter;
+
+        Program(int firstLine) {
+            this.firstLine = firstLine;
+        }
+
+        Program add(String snippet) {
+            if (snippet.lines().anyMatch(line -> line.startsWith("package "))) {
+                wholeFile = true;
+                body.append(snippet);
+                return this;
+            }
+            for (String line : snippet.split("\n", -1)) {
+                if (IMPORT.matcher(line.strip()).matches()) {
+                    imports.add(line.strip());
+                } else {
+                    body.append(line).append('\n');
+                }
+            }
+            return this;
+        }
+
+        String className() {
+            if (wholeFile) {
+                Matcher type = Pattern.compile("public\\s+(?:final\\s+|abstract\\s+)*(?:class|interface|record|enum)\\s+(\\w+)")
+                        .matcher(body);
+                return type.find() ? type.group(1) : className;
+            }
+            return className;
+        }
+
+        String source() {
+            if (wholeFile) {
+                return body.toString();
+            }
+            return String.join("\n", imports) + "\n\nclass " + className + " {\n"
+                    + "    @SuppressWarnings(\"unused\")\n"
+                    + "    static void snippets() throws Exception {\n" + body + "    }\n}\n";
+        }
+    }
+}
