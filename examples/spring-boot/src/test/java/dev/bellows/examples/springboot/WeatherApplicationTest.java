@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.bellows.testkit.MockLlmServer;
 import dev.bellows.testkit.MockScript;
-import dev.bellows.testkit.MockTurn;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -15,6 +14,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -27,10 +27,8 @@ import org.springframework.test.context.DynamicPropertySource;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class WeatherApplicationTest {
 
-    static final MockLlmServer MODEL = start(MockScript.of(
-            MockTurn.content("<thinking>I need the forecast.</thinking>\n"
-                    + "<tool>{\"tool_name\": \"get_weather\", \"arguments\": {\"city\": \"Oslo\", \"days\": 3}}</tool>"),
-            MockTurn.content("<tool>{\"tool_name\": \"task_completion\", \"arguments\": {\"result\": \"21.5 °C\"}}</tool>")));
+    // The script the README serves with bellows mock-server to try the application by hand.
+    static final MockLlmServer MODEL = start(Path.of("mock-script.json"));
 
     @DynamicPropertySource
     static void model(DynamicPropertyRegistry properties) {
@@ -67,7 +65,7 @@ class WeatherApplicationTest {
                         && event.get("type").asText().equals("tool_result"))
                 .singleElement()
                 .satisfies(event -> assertThat(event.get("result").asText()).isEqualTo("{\"city\":\"Oslo\",\"days\":3,\"celsius\":21.5}"));
-        assertThat(events.getLast().get("result").asText()).isEqualTo("21.5 °C");
+        assertThat(events.getLast().get("result").asText()).isEqualTo("It will be 21.5 °C in Oslo in three days.");
         // The instructions of application.properties reached the model.
         assertThat(MODEL.requests().getFirst().body().toString()).contains("You answer questions about the weather.");
     }
@@ -88,9 +86,9 @@ class WeatherApplicationTest {
         }
     }
 
-    private static MockLlmServer start(MockScript script) {
+    private static MockLlmServer start(Path script) {
         try {
-            return MockLlmServer.start(script);
+            return MockLlmServer.start(MockScript.read(script));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
