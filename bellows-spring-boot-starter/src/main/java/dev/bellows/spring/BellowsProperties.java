@@ -101,8 +101,9 @@ public class BellowsProperties {
         return apiKey;
     }
 
-    public void setApiKey(ApiKey apiKey) {
-        this.apiKey = apiKey;
+    /** Sets the key; blank means not set (as {@code bellows.api-key=${MY_KEY:}} gives when MY_KEY is unset). */
+    public void setApiKey(String apiKey) {
+        this.apiKey = apiKey == null || apiKey.isBlank() ? null : ApiKey.of(apiKey);
     }
 
     public String getModel() {

@@ -5,6 +5,7 @@ import dev.bellows.http.HttpSettings;
 import dev.bellows.openai.OpenAiProvider;
 import dev.bellows.provider.ApiKey;
 import dev.bellows.provider.Provider;
+import java.util.Locale;
 import org.springframework.core.env.Environment;
 
 /** Builds the provider the {@code bellows.*} properties describe, and says which model to use. */
@@ -23,10 +24,10 @@ final class ProviderFactory {
         ApiKey key = apiKey(properties, environment);
         String baseUrl = properties.getBaseUrl();
         if (baseUrl == null && key == null) {
-            String variable = keyVariable(properties);
-            throw new IllegalStateException("no API key for " + properties.getProvider().name().toLowerCase(java.util.Locale.ROOT)
-                    + "'s own endpoint: set the environment variable " + variable + " or bellows.api-key,"
-                    + " or bellows.base-url for a server that needs none (Ollama: http://localhost:11434/v1)");
+            throw new BellowsConfigurationException("No API key for the " + properties.getProvider().name().toLowerCase(Locale.ROOT)
+                    + " provider's own endpoint.", "Set the environment variable " + keyVariable(properties)
+                    + " or the property bellows.api-key; or set bellows.base-url to a server that needs no key"
+                    + " (Ollama: http://localhost:11434/v1).");
         }
         HttpSettings http = new HttpSettings(properties.getConnectTimeout(), properties.getTimeout());
         return switch (properties.getProvider()) {
@@ -59,8 +60,9 @@ final class ProviderFactory {
             return properties.getModel();
         }
         if (properties.getBaseUrl() != null) {
-            throw new IllegalStateException("bellows.model is not set: name the model the server at "
-                    + properties.getBaseUrl() + " should run, e.g. bellows.model=llama3.1");
+            throw new BellowsConfigurationException("bellows.model is not set, and the server at "
+                    + properties.getBaseUrl() + " has no default model.",
+                    "Set bellows.model to the model that server should run, e.g. bellows.model=llama3.1.");
         }
         return switch (properties.getProvider()) {
             case OPENAI -> OPENAI_DEFAULT_MODEL;
