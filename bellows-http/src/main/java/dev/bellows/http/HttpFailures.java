@@ -96,8 +96,12 @@ final class HttpFailures {
     /** A failure before the status line arrived. */
     static ProviderException beforeResponse(Throwable failure, URI uri, HttpSettings settings, ApiKey key) {
         if (failure instanceof HttpConnectTimeoutException) {
+            // The JDK reports the request's own timeout (our idle timeout) this way too when it
+            // runs out while connecting: the limit that was hit is the shorter of the two.
+            Duration limit = settings.connectTimeout().compareTo(settings.idleTimeout()) <= 0
+                    ? settings.connectTimeout() : settings.idleTimeout();
             return new ProviderException(Kind.TIMEOUT, redact(key, "timed out connecting to " + display(uri)
-                    + " after " + seconds(settings.connectTimeout())), null);
+                    + " after " + seconds(limit)), null);
         }
         if (failure instanceof HttpTimeoutException) {
             return new ProviderException(Kind.TIMEOUT, redact(key, "no response from " + display(uri)

@@ -351,12 +351,14 @@ class SseClientTest {
             holder[0].stall();
         }));
         holder[0] = server;
-        SseClient client = client(new HttpSettings(Duration.ofSeconds(5), Duration.ofMillis(200)));
+        // 1 s, not less: these tests wait for data, and on a loaded machine connecting to
+        // 127.0.0.1 alone can take a few hundred milliseconds.
+        SseClient client = client(new HttpSettings(Duration.ofSeconds(5), Duration.ofSeconds(1)));
         try (SseConnection connection = client.post(server.uri("/x"), AUTH, "{}", KEY)) {
             assertThat(connection.next()).isEqualTo(new SseEvent("message", "first", null));
             ProviderException failure = catchThrowableOfType(ProviderException.class, connection::next);
             assertThat(failure.kind()).isEqualTo(Kind.TIMEOUT);
-            assertThat(failure.getMessage()).isEqualTo("no data from " + server.uri("/x") + " for 200 ms");
+            assertThat(failure.getMessage()).isEqualTo("no data from " + server.uri("/x") + " for 1 s");
         }
     }
 
@@ -365,10 +367,12 @@ class SseClientTest {
         RawServer[] holder = new RawServer[1];
         RawServer server = open(new RawServer((out, socket) -> holder[0].stall()));
         holder[0] = server;
-        SseClient client = client(new HttpSettings(Duration.ofSeconds(5), Duration.ofMillis(200)));
+        // 1 s, not less: these tests wait for data, and on a loaded machine connecting to
+        // 127.0.0.1 alone can take a few hundred milliseconds.
+        SseClient client = client(new HttpSettings(Duration.ofSeconds(5), Duration.ofSeconds(1)));
         ProviderException failure = postFails(client, server.uri("/x"));
         assertThat(failure.kind()).isEqualTo(Kind.TIMEOUT);
-        assertThat(failure.getMessage()).isEqualTo("no response from " + server.uri("/x") + " within 200 ms");
+        assertThat(failure.getMessage()).isEqualTo("no response from " + server.uri("/x") + " within 1 s");
     }
 
     @Test

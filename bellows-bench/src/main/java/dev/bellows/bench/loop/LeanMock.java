@@ -28,7 +28,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>with a {@code "tools"} field, the answer uses native {@code tool_calls}; without,
  *       the call is written in the message text as Bellows' {@code <tool>} tag;</li>
  *   <li>once the tool's result ({@code sum=5}) is in the conversation, the final answer,
- *       else the call.</li>
+ *       else the call; a native final answer is a {@code task_completion} call when the
+ *       request offers that tool, else plain text.</li>
  * </ul>
  * It counts connections accepted, requests and request body bytes, so that the harness can
  * report new connections and bytes sent per iteration. Connections are kept alive as long as
@@ -42,6 +43,7 @@ final class LeanMock implements AutoCloseable {
     static final String FINAL_ANSWER = "The sum is 5.";
 
     private static final byte[] TOOLS_FIELD = "\"tools\"".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] COMPLETION_TOOL = "\"task_completion\"".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] RESULT_MARK = TOOL_RESULT.getBytes(StandardCharsets.US_ASCII);
     private static final int PIECE = 4;
 
@@ -53,6 +55,7 @@ final class LeanMock implements AutoCloseable {
     private final byte[][] tagFinal;
     private final byte[][] nativeCall;
     private final byte[][] nativeFinal;
+    private final byte[][] nativeCompletion;
     final AtomicLong connections = new AtomicLong();
     final AtomicLong requests = new AtomicLong();
     final AtomicLong requestBodyBytes = new AtomicLong();
@@ -78,6 +81,8 @@ final class LeanMock implements AutoCloseable {
         callEvents.addAll(toolCallEvents("call_1", "add", "{\"a\": 2, \"b\": 3}"));
         nativeCall = response(callEvents, "tool_calls", bursts);
         nativeFinal = response(contentEvents(FINAL_ANSWER), "stop", bursts);
+        nativeCompletion = response(toolCallEvents("call_2", "task_completion",
+                "{\"result\": \"" + FINAL_ANSWER + "\"}"), "tool_calls", bursts);
         server = new ServerSocket(0, 1024, InetAddress.getLoopbackAddress());
         acceptor = Thread.ofPlatform().daemon().name("lean-mock-accept").start(this::acceptLoop);
     }
@@ -112,7 +117,10 @@ final class LeanMock implements AutoCloseable {
                 requestBodyBytes.addAndGet(body.length);
                 boolean nativeTools = indexOf(body, TOOLS_FIELD, 0) >= 0;
                 boolean answer = count(body, RESULT_MARK) >= toolCalls;
-                byte[][] parts = nativeTools ? (answer ? nativeFinal : nativeCall) : (answer ? tagFinal : tagCall);
+                byte[][] parts = !nativeTools ? (answer ? tagFinal : tagCall)
+                        : !answer ? nativeCall
+                        // An agent that offers a tool to end its loop gets its answer through it.
+                        : indexOf(body, COMPLETION_TOOL, 0) >= 0 ? nativeCompletion : nativeFinal;
                 for (int part = 0; part < parts.length; part++) {
                     if (part > 0) {
                         Thread.sleep(pauseMillis);

@@ -1,5 +1,6 @@
 package dev.bellows.bench.loop;
 
+import dev.bellows.agent.ToolMode;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -48,7 +49,8 @@ public final class LoopComparison {
         try (LeanMock mock = new LeanMock()) {
             List<Contestant> contestants = List.of(
                     new Floor(mock.baseUrl()),
-                    new BellowsTags(mock.baseUrl()),
+                    new BellowsAgent(mock.baseUrl(), ToolMode.TAGS),
+                    new BellowsAgent(mock.baseUrl(), ToolMode.NATIVE),
                     new LangChain4jStreaming(mock.baseUrl()));
             Map<Contestant, Tally> tallies = new LinkedHashMap<>();
             contestants.forEach(contestant -> tallies.put(contestant, new Tally(rounds * tasks)));
@@ -119,12 +121,14 @@ public final class LoopComparison {
             }
         }
         List<String> names = new ArrayList<>(added.keySet());
-        if (names.size() >= 2) {
-            double[] bellows = added.get(names.get(0));
-            double[] other = added.get(names.get(names.size() - 1));
-            System.out.printf(Locale.ROOT, "%n%s / %s, added per iteration: time p50 %.2fx, p99 %.2fx, "
-                            + "allocation %.2fx, CPU %.2fx%n", names.get(0), names.get(names.size() - 1),
-                    bellows[0] / other[0], bellows[1] / other[1], bellows[2] / other[2], bellows[3] / other[3]);
+        String last = names.getLast();
+        System.out.println();
+        for (String name : names.subList(0, names.size() - 1)) {
+            double[] ours = added.get(name);
+            double[] theirs = added.get(last);
+            System.out.printf(Locale.ROOT, "%s / %s, added per iteration: time p50 %.2fx, p99 %.2fx, "
+                            + "allocation %.2fx, CPU %.2fx%n", name, last,
+                    ours[0] / theirs[0], ours[1] / theirs[1], ours[2] / theirs[2], ours[3] / theirs[3]);
         }
     }
 

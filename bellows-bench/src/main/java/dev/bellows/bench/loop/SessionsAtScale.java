@@ -1,5 +1,6 @@
 package dev.bellows.bench.loop;
 
+import dev.bellows.agent.ToolMode;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.lang.management.ThreadMXBean;
@@ -26,7 +27,7 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * <pre>
  * java -Xmx2g -cp bellows-bench/target/benchmarks.jar dev.bellows.bench.loop.SessionsAtScale \
- *     [--sessions 100,1000,10000] [--pause-ms 50] [--contestant bellows|floor|langchain4j]
+ *     [--sessions 100,1000,10000] [--pause-ms 50] [--contestant bellows-tags|bellows-native|floor|langchain4j]
  * </pre>
  */
 public final class SessionsAtScale {
@@ -101,7 +102,8 @@ public final class SessionsAtScale {
 
     private static Contestant contestant(String name, String baseUrl) {
         return switch (name) {
-            case "bellows" -> new BellowsTags(baseUrl);
+            case "bellows", "bellows-tags" -> new BellowsAgent(baseUrl, ToolMode.TAGS);
+            case "bellows-native" -> new BellowsAgent(baseUrl, ToolMode.NATIVE);
             case "floor" -> new Floor(baseUrl);
             case "langchain4j" -> new LangChain4jStreaming(baseUrl);
             default -> throw new IllegalArgumentException("unknown contestant " + name);

@@ -1,0 +1,61 @@
+package dev.bellows.bench.loop;
+
+import dev.bellows.agent.AgentResult;
+import dev.bellows.agent.DefaultAgent;
+import dev.bellows.agent.Session;
+import dev.bellows.agent.ToolMode;
+import dev.bellows.event.LoopEndReason;
+import dev.bellows.openai.OpenAiProvider;
+import dev.bellows.tool.Description;
+import dev.bellows.tool.ToolRegistry;
+import dev.bellows.tool.ToolResult;
+import dev.bellows.tool.TypedTool;
+import java.util.Locale;
+
+/**
+ * Bellows as its README sets it up: one {@link DefaultAgent} over its OpenAI-compatible
+ * provider pointed at the mock, built once and shared by every task; each task is a run in a
+ * new {@link Session} (its own conversation), as a service gives each request. In tag mode
+ * the call is a {@code <tool>} block in the message and the answer a {@code task_completion}
+ * call; in native mode both are the API's {@code tool_calls}.
+ */
+final class BellowsAgent implements Contestant {
+
+    @Description("Two integers to add")
+    record AddArguments(@Description("the first") int a, @Description("the second") int b) { }
+
+    private final ToolMode mode;
+    private final OpenAiProvider provider;
+    private final DefaultAgent agent;
+
+    BellowsAgent(String baseUrl, ToolMode mode) {
+        this.mode = mode;
+        provider = OpenAiProvider.builder().baseUrl(baseUrl).build();
+        agent = DefaultAgent.builder()
+                .provider(provider)
+                .model("mock")
+                .toolMode(mode)
+                .toolRegistry(new ToolRegistry().register(TypedTool.of("add", "Adds two integers", AddArguments.class,
+                        (context, arguments) -> ToolResult.of("sum=" + (arguments.a() + arguments.b())))))
+                .build();
+    }
+
+    @Override
+    public String name() {
+        return "Bellows DefaultAgent (" + mode.name().toLowerCase(Locale.ROOT) + ")";
+    }
+
+    @Override
+    public String runTask() throws Exception {
+        AgentResult result = agent.run(LoopComparison.TASK, new Session()).await();
+        if (!result.reason().successful()) {
+            throw new IllegalStateException("the run ended " + result.reason() + ": " + result.result());
+        }
+        return result.result();
+    }
+
+    @Override
+    public void close() {
+        provider.close();
+    }
+}
