@@ -4,7 +4,16 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.bellows.plan.Plan;
+import dev.bellows.provider.Message;
+import dev.bellows.provider.NativeToolCall;
+import dev.bellows.provider.Role;
+import dev.bellows.provider.SignedThinking;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
@@ -12,7 +21,11 @@ import java.util.TreeMap;
 /**
  * The JSON forms session stores keep a plan and metadata in, so that every store writes the
  * same text: a plan is {@code {"steps": [{"description": ..., "status": "pending"}]}} (as the
- * {@code update_plan} tool takes it), metadata a flat object of strings.
+ * {@code update_plan} tool takes it), metadata a flat object of strings, and what a message
+ * carries beside its role and text (native tool calls, the id of the call a tool message
+ * answers, signed thinking) {@code {"tool_calls": [{"id", "name", "arguments"}],
+ * "tool_call_id": ..., "thinking": [{"thinking", "signature" | "redacted_data"}]}}, or
+ * nothing for a plain text message.
  */
 public final class SessionJson {
 
@@ -84,6 +97,68 @@ public final class SessionJson {
             copy.put(key, value);
         });
         return copy;
+    }
+
+    /**
+     * What {@code message} carries beside its role and text, as JSON; null when nothing (a
+     * plain text message), so that stores keep such messages as they always did.
+     */
+    public static String nativePartsToJson(Message message) {
+        if (message.toolCalls().isEmpty() && message.toolCallId() == null && message.thinking().isEmpty()) {
+            return null;
+        }
+        ObjectNode parts = MAPPER.createObjectNode();
+        if (!message.toolCalls().isEmpty()) {
+            ArrayNode calls = parts.putArray("tool_calls");
+            for (NativeToolCall call : message.toolCalls()) {
+                calls.addObject().put("id", call.id()).put("name", call.name()).put("arguments", call.arguments());
+            }
+        }
+        if (message.toolCallId() != null) {
+            parts.put("tool_call_id", message.toolCallId());
+        }
+        if (!message.thinking().isEmpty()) {
+            ArrayNode blocks = parts.putArray("thinking");
+            for (SignedThinking block : message.thinking()) {
+                ObjectNode node = blocks.addObject().put("thinking", block.thinking());
+                if (block.isRedacted()) {
+                    node.put("redacted_data", block.redactedData());
+                } else {
+                    node.put("signature", block.signature());
+                }
+            }
+        }
+        return parts.toString();
+    }
+
+    /**
+     * The message a store kept: its role, its text and, unless null, its
+     * {@linkplain #nativePartsToJson native parts}.
+     *
+     * @throws SessionStoreException when the parts are not what {@link #nativePartsToJson} writes
+     */
+    public static Message message(Role role, String content, String nativeParts) {
+        if (nativeParts == null) {
+            return new Message(role, content);
+        }
+        try {
+            JsonNode parts = MAPPER.readTree(nativeParts);
+            List<NativeToolCall> calls = new ArrayList<>();
+            for (JsonNode call : parts.path("tool_calls")) {
+                calls.add(new NativeToolCall(call.get("id").asText(), call.get("name").asText(),
+                        call.get("arguments").asText()));
+            }
+            List<SignedThinking> thinking = new ArrayList<>();
+            for (JsonNode block : parts.path("thinking")) {
+                thinking.add(block.has("redacted_data") ? SignedThinking.redacted(block.get("redacted_data").asText())
+                        : SignedThinking.signed(block.get("thinking").asText(), block.get("signature").asText()));
+            }
+            JsonNode callId = parts.get("tool_call_id");
+            return new Message(role, content, calls, callId == null ? null : callId.asText(), thinking);
+        } catch (JsonProcessingException | RuntimeException e) {
+            throw new SessionStoreException("a stored " + role.wireName() + " message's tool calls or thinking are"
+                    + " damaged: " + abbreviate(nativeParts), e);
+        }
     }
 
     private static String write(Object value) {

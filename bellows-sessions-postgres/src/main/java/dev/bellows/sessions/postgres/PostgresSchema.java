@@ -48,8 +48,9 @@ final class PostgresSchema {
                 session_id bigint  NOT NULL,
                 turn_seq   bigint  NOT NULL,
                 position   integer NOT NULL,
-                role       text    NOT NULL CHECK (role IN ('system', 'user', 'assistant')),
+                role       text    NOT NULL CHECK (role IN ('system', 'user', 'assistant', 'tool')),
                 content    bytea   NOT NULL,
+                native_parts text,
                 PRIMARY KEY (session_id, turn_seq, position),
                 FOREIGN KEY (session_id, turn_seq) REFERENCES bellows_turns (session_id, seq) ON DELETE CASCADE
             )"""));

@@ -248,7 +248,8 @@ public final class PostgresSessionStore implements SessionStore {
                 insert.executeUpdate();
             }
             try (PreparedStatement insert = connection.prepareStatement(
-                    "INSERT INTO bellows_messages (session_id, turn_seq, position, role, content) VALUES (?, ?, ?, ?, ?)")) {
+                    "INSERT INTO bellows_messages (session_id, turn_seq, position, role, content, native_parts)"
+                            + " VALUES (?, ?, ?, ?, ?, ?)")) {
                 for (int position = 0; position < turn.size(); position++) {
                     Message message = turn.get(position);
                     insert.setLong(1, id);
@@ -256,6 +257,7 @@ public final class PostgresSessionStore implements SessionStore {
                     insert.setInt(3, position);
                     insert.setString(4, message.role().wireName());
                     insert.setBytes(5, message.content().getBytes(StandardCharsets.UTF_8));
+                    insert.setString(6, SessionJson.nativePartsToJson(message));
                     insert.addBatch();
                 }
                 insert.executeBatch();
@@ -345,7 +347,7 @@ public final class PostgresSessionStore implements SessionStore {
             throws SQLException {
         List<List<Message>> turns = new ArrayList<>();
         try (PreparedStatement select = connection.prepareStatement(
-                "SELECT t.seq, t.message_count, m.role, m.content FROM bellows_turns t"
+                "SELECT t.seq, t.message_count, m.role, m.content, m.native_parts FROM bellows_turns t"
                         + " LEFT JOIN bellows_messages m ON m.session_id = t.session_id AND m.turn_seq = t.seq"
                         + " WHERE t.session_id = ? AND t.seq > ? ORDER BY t.seq, m.position")) {
             select.setLong(1, id);
@@ -364,7 +366,8 @@ public final class PostgresSessionStore implements SessionStore {
                     }
                     String role = rows.getString(3);
                     if (role != null) {
-                        current.add(new Message(role(role, name), new String(rows.getBytes(4), StandardCharsets.UTF_8)));
+                        current.add(SessionJson.message(role(role, name), new String(rows.getBytes(4), StandardCharsets.UTF_8),
+                                rows.getString(5)));
                     }
                 }
                 finishTurn(turns, current, expected, name, currentSeq);

@@ -44,8 +44,9 @@ final class SqliteSchema {
                 session_id INTEGER NOT NULL,
                 turn_seq   INTEGER NOT NULL,
                 position   INTEGER NOT NULL,
-                role       TEXT    NOT NULL CHECK (role IN ('system', 'user', 'assistant')),
+                role       TEXT    NOT NULL CHECK (role IN ('system', 'user', 'assistant', 'tool')),
                 content    TEXT    NOT NULL,
+                native_parts TEXT,
                 PRIMARY KEY (session_id, turn_seq, position),
                 FOREIGN KEY (session_id, turn_seq) REFERENCES turns (session_id, seq) ON DELETE CASCADE
             )"""));

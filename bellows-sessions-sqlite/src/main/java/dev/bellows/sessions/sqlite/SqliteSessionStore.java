@@ -249,7 +249,8 @@ public final class SqliteSessionStore implements SessionStore {
                 insert.executeUpdate();
             }
             try (PreparedStatement insert = connection.prepareStatement(
-                    "INSERT INTO messages (session_id, turn_seq, position, role, content) VALUES (?, ?, ?, ?, ?)")) {
+                    "INSERT INTO messages (session_id, turn_seq, position, role, content, native_parts)"
+                            + " VALUES (?, ?, ?, ?, ?, ?)")) {
                 for (int position = 0; position < turn.size(); position++) {
                     Message message = turn.get(position);
                     insert.setLong(1, id);
@@ -257,6 +258,7 @@ public final class SqliteSessionStore implements SessionStore {
                     insert.setInt(3, position);
                     insert.setString(4, message.role().wireName());
                     insert.setString(5, message.content());
+                    insert.setString(6, SessionJson.nativePartsToJson(message));
                     insert.executeUpdate();
                 }
             }
@@ -354,7 +356,7 @@ public final class SqliteSessionStore implements SessionStore {
     private List<List<Message>> readTurns(long id, String name) throws SQLException {
         List<List<Message>> turns = new ArrayList<>();
         try (PreparedStatement select = connection.prepareStatement(
-                "SELECT t.seq, t.message_count, m.position, m.role, m.content FROM turns t"
+                "SELECT t.seq, t.message_count, m.position, m.role, m.content, m.native_parts FROM turns t"
                         + " LEFT JOIN messages m ON m.session_id = t.session_id AND m.turn_seq = t.seq"
                         + " WHERE t.session_id = ? ORDER BY t.seq, m.position")) {
             select.setLong(1, id);
@@ -372,7 +374,7 @@ public final class SqliteSessionStore implements SessionStore {
                     }
                     String role = rows.getString(4);
                     if (role != null) {
-                        current.add(new Message(role(role, name), rows.getString(5)));
+                        current.add(SessionJson.message(role(role, name), rows.getString(5), rows.getString(6)));
                     }
                 }
                 finishTurn(turns, current, expected, name, currentSeq);

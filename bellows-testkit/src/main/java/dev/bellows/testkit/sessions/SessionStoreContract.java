@@ -12,7 +12,9 @@ import dev.bellows.plan.Plan;
 import dev.bellows.plan.PlanStatus;
 import dev.bellows.plan.PlanStep;
 import dev.bellows.provider.Message;
+import dev.bellows.provider.NativeToolCall;
 import dev.bellows.provider.Role;
+import dev.bellows.provider.SignedThinking;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -136,6 +138,25 @@ public abstract class SessionStoreContract {
                 assertThat(read.get(i).content()).isEqualTo(turn.get(i).content());
             }
             assertThat(read).isEqualTo(turn);
+        }
+    }
+
+    @Test
+    void nativeToolCallsAndSignedThinkingRoundTrip() {
+        List<Message> turn = List.of(
+                Message.user("Read a.txt and b.txt"),
+                Message.assistant("Reading both.", List.of(
+                        new NativeToolCall("call_1", "read_file", "{\"path\": \"a.txt\"}"),
+                        new NativeToolCall("toolu_02", "read_file", "{\"path\": \"b\\u0000.txt\"}")),
+                        List.of(SignedThinking.signed("Two files: two calls.", "c2lnbmF0dXJl"),
+                                SignedThinking.redacted("ZW5jcnlwdGVk"))),
+                Message.toolResult("call_1", "contents of a"),
+                Message.toolResult("toolu_02", "contents of b, with a NUL \u0000"));
+        try (StoredSession session = store().open("native")) {
+            session.append(turn);
+        }
+        try (StoredSession again = store().open("native")) {
+            assertThat(again.turns()).containsExactly(turn);
         }
     }
 
