@@ -78,7 +78,7 @@ final class ConfigFile {
     private static Map<String, Type> keys() {
         Map<String, Type> keys = new LinkedHashMap<>();
         for (String key : new String[] {"provider", "base_url", "api_key", "model", "output", "system", "agent",
-                "mcp_config", "tool_mode"}) {
+                "mcp_config", "tool_mode", "output_schema"}) {
             keys.put(key, Type.STRING);
         }
         for (String key : new String[] {"max_iterations", "max_consecutive_errors", "max_retries", "timeout_seconds",
@@ -167,6 +167,15 @@ final class ConfigFile {
         } catch (McpConfigException e) {
             throw new UsageException(e.getMessage());
         }
+    }
+
+    /** A JSON Schema file ({@code --output-schema}): one JSON object. */
+    static com.fasterxml.jackson.databind.node.ObjectNode readSchema(Path file, String label) throws UsageException {
+        JsonNode root = readJson(file, label);
+        if (!(root instanceof com.fasterxml.jackson.databind.node.ObjectNode schema)) {
+            throw new UsageException(label + ": expected a JSON Schema object, not " + kind(root));
+        }
+        return schema;
     }
 
     private static JsonNode readJson(Path file, String label) throws UsageException {

@@ -1,5 +1,6 @@
 package dev.bellows.cli;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.bellows.agent.Agent;
 import dev.bellows.agent.AgentListener;
 import dev.bellows.agent.DefaultAgent;
@@ -161,6 +162,11 @@ final class RunCommand implements Callable<Integer> {
             description = "Anthropic only: turn extended thinking on with a budget of N tokens (at least 1024).")
     Integer thinkingBudget;
 
+    @Option(names = "--output-schema", paramLabel = "FILE",
+            description = "A JSON Schema the final answer must match: task_completion's result is checked against it"
+                    + " (a mismatch goes back to the model to correct) and printed as JSON.")
+    String outputSchema;
+
     @Parameters(paramLabel = "TASK", arity = "1..*",
             description = "The task, the user's message (several words are joined with spaces).")
     List<String> task;
@@ -169,7 +175,7 @@ final class RunCommand implements Callable<Integer> {
     record Settings(String provider, String baseUrl, String baseUrlSource, ApiKey apiKey, String model,
                     int maxIterations, int maxConsecutiveErrors, int maxRetries, int timeoutSeconds,
                     boolean jsonl, String system, ToolMode toolMode, int maxContextTokens, Integer thinkingBudget,
-                    List<McpServerConfig> mcpServers) {
+                    List<McpServerConfig> mcpServers, ObjectNode answerSchema) {
 
         @Override
         public String toString() { // no key, ever
@@ -288,10 +294,22 @@ final class RunCommand implements Callable<Integer> {
             }
         }
 
+        Value schemaFile = string(outputSchema, "--output-schema", null, file, "output_schema", null);
+        ObjectNode answerSchema = null;
+        if (schemaFile.value != null) {
+            boolean flag = schemaFile.source.equals("--output-schema");
+            answerSchema = ConfigFile.readSchema((flag ? host.workingDirectory() : file.directory).resolve(schemaFile.value),
+                    (flag ? "--output-schema " : schemaFile.source + " ") + schemaFile.value);
+            if (react) {
+                throw new UsageException(schemaFile.source + ": a structured answer is for the default agent; the react"
+                        + " agent answers in its answer section");
+            }
+        }
+
         List<McpServerConfig> servers = McpSetup.servers(host, file, mcpConfig);
         return new Settings(providerId, base.value, base.source, apiKeyValue, modelValue, iterations, errors,
                 retries, timeout, outputMode.value.equals("jsonl"), instructions.value,
-                chosenMode, contextTokens, budget, servers);
+                chosenMode, contextTokens, budget, servers, answerSchema);
     }
 
     private ConfigFile configFile(Host host) throws UsageException {
@@ -388,7 +406,11 @@ final class RunCommand implements Callable<Integer> {
         AgentListener listener = stored == null ? runner.listener() : stored.keepingPlans(runner.listener());
         RetryPolicy retryPolicy = RetryPolicy.defaults().withMaxRetries(settings.maxRetries());
         ConversationMemory memory = stored == null ? memory(settings) : memory(settings, stored.session());
-        Agent agent = DefaultAgent.builder()
+        DefaultAgent.Builder builder = DefaultAgent.builder();
+        if (settings.answerSchema() != null) {
+            builder.answerSchema(settings.answerSchema());
+        }
+        Agent agent = builder
                 .toolMode(settings.toolMode())
                 .provider(chosen)
                 .model(settings.model())

@@ -243,6 +243,22 @@ class RunCommandTest {
         }
 
         @Test
+        void output_schema_makes_the_answer_json_checked_against_it() throws Exception {
+            java.nio.file.Files.writeString(dir.resolve("answer.json"), "{\"type\": \"object\", \"properties\":"
+                    + " {\"product\": {\"type\": \"integer\"}}, \"required\": [\"product\"]}");
+            try (MockLlmServer server = server(complete("391"),
+                    call("task_completion", "{\"result\": {\"product\": \"391\"}}"))) {
+                Cli.Run run = run(server, "--output-schema", "answer.json", "What is 17 * 23?");
+                assertThat(run.status()).isZero();
+                assertThat(run.out()).isEqualTo("{\"product\":391}\n");
+                assertThat(run.err()).contains("\u2717 task_completion: ");
+                Cli.Run missing = run(server, "--output-schema", "nope.json", "task");
+                assertThat(missing.status()).isEqualTo(2);
+                assertThat(missing.err()).contains("--output-schema nope.json: no such file");
+            }
+        }
+
+        @Test
         void bad_tool_mode_and_thinking_budget_settings_are_usage_errors() {
             try (MockLlmServer server = server(complete("x"))) {
                 Cli.Run unknown = run(server, "--tool-mode", "json", "task");

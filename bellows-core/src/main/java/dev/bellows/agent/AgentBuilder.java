@@ -1,5 +1,6 @@
 package dev.bellows.agent;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.bellows.format.ActionFormat;
 import dev.bellows.format.MarkdownFormat;
 import dev.bellows.format.OutputFormat;
@@ -52,6 +53,7 @@ public abstract sealed class AgentBuilder<B extends AgentBuilder<B, A>, A extend
     OutputFormat outputFormat = OutputFormat.JSON;
     final List<AgentListener> listeners = new ArrayList<>();
     Executor executor;
+    ObjectNode answerSchema;
 
     AgentBuilder(ToolMode toolMode) {
         this.toolMode = toolMode;
@@ -184,6 +186,17 @@ public abstract sealed class AgentBuilder<B extends AgentBuilder<B, A>, A extend
     /** ReAct mode: how tool outputs that are not strings are written in observations (default JSON). */
     public B outputFormat(OutputFormat outputFormat) {
         this.outputFormat = Objects.requireNonNull(outputFormat, "outputFormat");
+        return self();
+    }
+
+    /**
+     * Makes every run's final answer structured: {@code task_completion}'s {@code result} must
+     * match this JSON Schema (checked and coerced as tool arguments are; a mismatch goes back to
+     * the model as an error), and the run's result is the answer's JSON. For a record type per
+     * run, see {@link DefaultAgent#run(String, Class)}. Tags and native tool modes only.
+     */
+    public B answerSchema(ObjectNode answerSchema) {
+        this.answerSchema = Objects.requireNonNull(answerSchema, "answerSchema").deepCopy();
         return self();
     }
 

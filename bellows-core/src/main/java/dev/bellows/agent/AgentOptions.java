@@ -44,6 +44,8 @@ final class AgentOptions {
     final OutputFormat outputFormat;
     final List<AgentListener> listeners;
     final Executor executor;
+    /** The schema every run's answer must match, or null for a text answer. */
+    final com.fasterxml.jackson.databind.node.ObjectNode answerSchema;
 
     AgentOptions(AgentBuilder<?, ?> b, String agentName) {
         if (b.provider == null) {
@@ -68,6 +70,11 @@ final class AgentOptions {
         this.actionFormat = b.actionFormat;
         this.outputFormat = b.outputFormat;
         this.listeners = List.copyOf(b.listeners);
+        this.answerSchema = b.answerSchema == null ? null : b.answerSchema.deepCopy();
+        if (answerSchema != null && toolMode == ToolMode.REACT) {
+            throw new IllegalArgumentException("a structured answer is for the tags and native tool modes: a ReAct"
+                    + " agent answers in its answer section");
+        }
         this.executor = b.executor != null ? b.executor : virtualThreads();
         List<Tool> builtins = !b.builtinTools ? List.of()
                 : toolMode == ToolMode.REACT

@@ -30,6 +30,11 @@ final class AgentTools {
     }
 
     ToolRegistry snapshot() {
+        return snapshot(null);
+    }
+
+    /** A snapshot in which {@code completion}, when given, is the run's own {@code task_completion}. */
+    ToolRegistry snapshot(Tool completion) {
         Map<String, List<Tool>> byServer = new LinkedHashMap<>();
         callers.serverNames().forEach(name -> byServer.put(name, new ArrayList<>()));
         for (RegisteredTool tool : callers.tools()) {
@@ -43,15 +48,23 @@ final class AgentTools {
             if (failure != null) {
                 view.addSource(new Unavailable(failure));
             } else {
-                tools.forEach(tool -> view.register(server, tool));
+                tools.stream().filter(tool -> completion == null || !isLocalCompletion(server, tool))
+                        .forEach(tool -> view.register(server, tool));
             }
         });
+        if (completion != null) {
+            view.register(completion);
+        }
         for (Tool tool : builtins) {
             if (view.find(ToolCall.LOCAL_SERVER, tool.name()).isEmpty()) {
                 view.register(tool);
             }
         }
         return view;
+    }
+
+    private static boolean isLocalCompletion(String server, Tool tool) {
+        return server.equals(ToolCall.LOCAL_SERVER) && tool.name().equals(dev.bellows.tool.BuiltinTools.TASK_COMPLETION);
     }
 
     /** The caller's unavailable server, failing the same way in the view. */

@@ -2,6 +2,8 @@ package dev.bellows.agent;
 
 import dev.bellows.memory.ConversationMemory;
 import dev.bellows.plan.Plan;
+import dev.bellows.tool.JsonSchemas;
+import dev.bellows.tool.Tool;
 import dev.bellows.tool.ToolRegistry;
 import java.util.Objects;
 import java.util.Optional;
@@ -131,12 +133,40 @@ public final class DefaultAgent implements Agent {
      */
     @Override
     public AgentRun run(String task, Session session) {
+        return start(task, session, options.answerSchema == null ? null : new TypedCompletion(options.answerSchema, null));
+    }
+
+    /**
+     * Starts a run in the agent's own session whose final answer is a value of {@code answerType}:
+     * its schema is sent with {@code task_completion}, the model's result is checked and coerced
+     * as tool arguments are, and a mismatch goes back to the model as an error to correct.
+     *
+     * @throws IllegalArgumentException when the record has a component without a JSON Schema
+     *                                  mapping, or the agent is a ReAct agent
+     * @throws IllegalStateException    when a run of that session is still going on
+     */
+    public <R extends Record> TypedRun<R> run(String task, Class<R> answerType) {
+        return run(task, session, answerType);
+    }
+
+    /** As {@link #run(String, Class)}, in {@code session}. */
+    public <R extends Record> TypedRun<R> run(String task, Session session, Class<R> answerType) {
+        Objects.requireNonNull(answerType, "answerType");
+        if (options.toolMode == ToolMode.REACT || options.plainChat()) {
+            throw new IllegalArgumentException("a structured answer needs the loop in the tags or native tool mode"
+                    + " (a ReAct agent answers in its answer section; a plain chat has no task_completion)");
+        }
+        TypedCompletion completion = new TypedCompletion(JsonSchemas.forRecord(answerType), answerType);
+        return new TypedRun<>(start(task, session, completion), answerType);
+    }
+
+    private AgentRun start(String task, Session session, Tool completion) {
         Objects.requireNonNull(task, "task");
         Objects.requireNonNull(session, "session");
         RunHandle run = new RunHandle(options.listeners);
         session.begin(run);
         try {
-            options.executor.execute(new Loop(options, protocol, session, run, task));
+            options.executor.execute(new Loop(options, protocol, session, run, task, completion));
         } catch (RejectedExecutionException e) {
             LoopEnds.rejected(run, task, e);
         }

@@ -11,6 +11,7 @@ import dev.bellows.provider.ChatRequest;
 import dev.bellows.provider.Message;
 import dev.bellows.provider.ProviderException;
 import dev.bellows.tool.LoopBreak;
+import dev.bellows.tool.Tool;
 import dev.bellows.tool.ToolCall;
 import dev.bellows.tool.ToolRegistry;
 import java.util.ArrayList;
@@ -29,10 +30,12 @@ final class Loop implements Runnable {
     private final Session session;
     private final RunHandle run;
     private final String task;
+    private final Tool completion;      // the run's own task_completion for a structured answer, or null
     private int errors;
     private String lastError = "";
 
-    Loop(AgentOptions options, Protocol protocol, Session session, RunHandle run, String task) {
+    Loop(AgentOptions options, Protocol protocol, Session session, RunHandle run, String task, Tool completion) {
+        this.completion = completion;
         this.options = options;
         this.protocol = protocol;
         this.session = session;
@@ -86,7 +89,7 @@ final class Loop implements Runnable {
         for (int iteration = 1; ; iteration++) {
             checkCancelled();
             run.emit(new LoopEvent.IterationStart(iteration));
-            ToolRegistry tools = options.tools.snapshot();
+            ToolRegistry tools = options.tools.snapshot(completion);
             Protocol.Frame frame = protocol.frame(tools, pending, session.plan());
             List<Message> history = History.within(memory, runStart, taskMessage, frame.all(),
                     pendingInMemory ? pending : List.of());

@@ -1,0 +1,95 @@
+package dev.bellows.agent;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
+import dev.bellows.tool.ArgumentProblem;
+import dev.bellows.tool.ArgumentValidator;
+import dev.bellows.tool.BuiltinTools;
+import dev.bellows.tool.InvalidArgumentsException;
+import dev.bellows.tool.LoopBreak;
+import dev.bellows.tool.Tool;
+import dev.bellows.tool.ToolContext;
+import dev.bellows.tool.ToolResult;
+import java.util.List;
+
+/**
+ * {@code task_completion} for a run whose answer is structured: {@code result} must match the
+ * answer's schema. It is checked and coerced as tool arguments are (and, for a record, bound to
+ * it), so a mismatch goes back to the model as an error to correct; the loop ends with the
+ * result's JSON.
+ */
+final class TypedCompletion implements Tool {
+
+    static final ObjectMapper MAPPER = new ObjectMapper()
+            .registerModule(new Jdk8Module())
+            .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+            .enable(DeserializationFeature.FAIL_ON_NUMBERS_FOR_ENUMS);
+
+    private final ObjectNode schema;
+    private final Class<?> type;
+
+    /**
+     * @param resultSchema the JSON Schema of {@code result}
+     * @param type         the record to bind the result to, or null to check it against the schema only
+     */
+    TypedCompletion(ObjectNode resultSchema, Class<?> type) {
+        this.type = type;
+        this.schema = MAPPER.createObjectNode().put("type", "object");
+        schema.putObject("properties").set("result", resultSchema.deepCopy());
+        schema.putArray("required").add("result");
+        schema.put("additionalProperties", false);
+    }
+
+    @Override
+    public String name() {
+        return BuiltinTools.TASK_COMPLETION;
+    }
+
+    @Override
+    public String description() {
+        return "Finish the task and give the user the final answer. Call it once the task is done, with the complete"
+                + " answer in `result` as structured data matching its schema; it ends your turn, so do not call it"
+                + " while work remains. An answer that does not match comes back as an error to correct.";
+    }
+
+    @Override
+    public ObjectNode inputSchema() {
+        return schema.deepCopy();
+    }
+
+    @Override
+    public boolean validatesArguments() {
+        return true;
+    }
+
+    @Override
+    public boolean loopBreaking() {
+        return true;
+    }
+
+    @Override
+    public boolean parallelSafe() {
+        return true;
+    }
+
+    @Override
+    public ToolResult<?> call(ToolContext context, JsonNode arguments) throws Exception {
+        JsonNode checked = ArgumentValidator.validate(name(), schema,
+                arguments == null ? MAPPER.createObjectNode() : arguments);
+        JsonNode result = checked.get("result");
+        if (type != null) {
+            try {
+                result = MAPPER.valueToTree(MAPPER.treeToValue(result, type));   // as the record has it
+            } catch (JsonProcessingException | IllegalArgumentException e) {
+                throw new InvalidArgumentsException(name(), List.of(new ArgumentProblem("result",
+                        "does not fit the answer's type: " + e.getMessage().lines().findFirst().orElse(""))),
+                        schema.toString());
+            }
+        }
+        return ToolResult.of(LoopBreak.of(BuiltinTools.TASK_COMPLETION, MAPPER.writeValueAsString(result)));
+    }
+}
