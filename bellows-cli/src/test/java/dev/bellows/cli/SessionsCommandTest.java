@@ -141,7 +141,7 @@ class SessionsCommandTest {
             busy.append(List.of(Message.user("held")));
             Cli.Run run = runInSession(server, "busy", "hello");
             assertThat(run.status()).isEqualTo(2);
-            assertThat(run.err()).startsWith("bellows run: --session busy: session \"busy\" is already open");
+            assertThat(run.err()).startsWith("bellows run: --session").contains("is already open").doesNotContain("busy");
             assertThat(run.out()).isEmpty();
             assertThat(server.requests()).isEmpty();
 
@@ -159,7 +159,9 @@ class SessionsCommandTest {
         try (MockLlmServer server = RunCommandTest.server(complete("never"))) {
             Cli.Run badName = runInSession(server, "no/slashes", "hello");
             assertThat(badName.status()).isEqualTo(2);
-            assertThat(badName.err()).startsWith("bellows run: --session: invalid session name \"no/slashes\"");
+            // Usage errors never repeat what was typed (a value may be a secret); the flag is named.
+            assertThat(badName.err()).startsWith("bellows run: --session: invalid session name")
+                    .doesNotContain("no/slashes");
             Cli.Run dataDirAlone = bellows("run", "--base-url", server.baseUrl().toString(), "--model", "mock",
                     "--data-dir", data().toString(), "hello");
             assertThat(dataDirAlone.status()).isEqualTo(2);
