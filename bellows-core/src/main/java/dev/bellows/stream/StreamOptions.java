@@ -7,10 +7,12 @@ import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
- * How the stream processor recognises blocks: the tag names for thinking and for tool
- * calls (matched ASCII case-insensitively), and whether the stream starts inside a
- * thinking block ({@code thinking-open}, for DeepSeek-R1 style output that only writes
- * the closing tag).
+ * How the stream processor recognises blocks: the model's {@link Dialect} (default
+ * {@code bellows}, the contract's tags), the tag names for thinking and for tool calls of the
+ * {@code bellows} dialect (matched ASCII case-insensitively), whether the stream starts inside
+ * a thinking block ({@code thinking-open}, for DeepSeek-R1 style output that only writes the
+ * closing tag), whether a tool call ends an unclosed thinking block ({@code tool-ends-thinking}),
+ * and the tools' parameter schemas that type XML-style parameters ({@link ToolSchemas}).
  *
  * <pre>{@code
  * StreamOptions options = StreamOptions.builder()
