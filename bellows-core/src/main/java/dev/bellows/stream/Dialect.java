@@ -38,6 +38,9 @@ public final class Dialect {
     final String sectionOpen;
     /** Closes the section (null: only text that is not a call ends it). */
     final String sectionClose;
+    /** Other spellings of the section delimiters that models also write (Kimi's singular form). */
+    final List<String> sectionOpenVariants;
+    final List<String> sectionCloseVariants;
     /** Inside a section, starts the next call again (Mistral's repeated [TOOL_CALLS]). */
     final String sectionRepeat;
     /** Characters between calls in a section that are dropped and let another call start. */
@@ -71,6 +74,8 @@ public final class Dialect {
         this.thinking = List.copyOf(b.thinking);
         this.sectionOpen = b.sectionOpen;
         this.sectionClose = b.sectionClose;
+        this.sectionOpenVariants = List.copyOf(b.sectionOpenVariants);
+        this.sectionCloseVariants = List.copyOf(b.sectionCloseVariants);
         this.sectionRepeat = b.sectionRepeat;
         this.separators = b.separators;
         this.sectionCloseChars = b.sectionCloseChars;
@@ -118,6 +123,7 @@ public final class Dialect {
         // Kimi K2 Thinking writes <think> (its template, llama.cpp's tests); some Kimi builds write ◁think▷.
         register(new Builder("kimi_k2").thinking("think", "<think>", "</think>").thinking("think", "◁think▷", "◁/think▷")
                 .section("<|tool_calls_section_begin|>", "<|tool_calls_section_end|>")
+                .sectionVariant("<|tool_call_section_begin|>", "<|tool_call_section_end|>")
                 .calls("tool_call", List.of("<|tool_call_begin|>"), List.of("<|tool_call_end|>"))
                 .body(new KimiK2Body()).build());
         register(new Builder("glm45").thinking("think", "<think>", "</think>")
@@ -180,6 +186,8 @@ public final class Dialect {
         private final List<Thinking> thinking = new ArrayList<>();
         private String sectionOpen;
         private String sectionClose;
+        private final List<String> sectionOpenVariants = new ArrayList<>();
+        private final List<String> sectionCloseVariants = new ArrayList<>();
         private String sectionRepeat;
         private String separators = "";
         private String sectionCloseChars = "";
@@ -208,6 +216,12 @@ public final class Dialect {
         Builder section(String open, String close) {
             this.sectionOpen = open;
             this.sectionClose = close;
+            return this;
+        }
+
+        Builder sectionVariant(String open, String close) {
+            this.sectionOpenVariants.add(open);
+            this.sectionCloseVariants.add(close);
             return this;
         }
 

@@ -151,6 +151,7 @@ final class MarkerScanner implements BlockScanner {
         if (dialect.sectionClose != null) {
             section.add(new Marker(dialect.sectionClose, SECTION_CLOSE, 0));
         }
+        dialect.sectionCloseVariants.forEach(v -> section.add(new Marker(v, SECTION_CLOSE, 0)));
         if (dialect.sectionRepeat != null) {
             section.add(new Marker(dialect.sectionRepeat, SECTION_REPEAT, 0));
         }
@@ -182,6 +183,7 @@ final class MarkerScanner implements BlockScanner {
     private void addCallStarts(List<Marker> into) {
         if (dialect.sectionOpen != null) {
             into.add(new Marker(dialect.sectionOpen, SECTION_OPEN, 0));
+            dialect.sectionOpenVariants.forEach(v -> into.add(new Marker(v, SECTION_OPEN, 0)));
         } else {
             dialect.callOpen.forEach(s -> into.add(new Marker(s, CALL_OPEN, 0)));
             if (dialect.keptCallOpen != null) {

@@ -354,6 +354,12 @@ class DialectExamplesTest {
         }
 
         @Test
+        void theSingularSectionSpellingToo() {
+            expect("kimi_k2", "<|tool_call_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{}"
+                    + "<|tool_call_end|><|tool_call_section_end|>ok", "ok", List.of(), "f {}");
+        }
+
+        @Test
         void earlyNameAtTheColon() {
             assertThat(namesByChar(options("kimi_k2"), TWO)).containsExactly(
                     "get_weather@" + TWO.indexOf(":0"), "get_weather@" + TWO.indexOf(":1"));
