@@ -76,13 +76,20 @@ final class MarkerScanner implements BlockScanner {
     }
 
     private final Dialect dialect;
+    /** The dialect's thinking delimiters, plus the contract's own when {@code bellowsTagsToo}. */
+    private final List<Dialect.Thinking> thinking;
     private final TagScanner.Sink sink;
     private final boolean toolEndsThinking;
+    /** The contract's {@code <tool>} blocks (decoded by its rules) are recognised beside the dialect's calls. */
+    private final boolean bellowsTags;
 
     private final MarkerSet messageSet;
     private final MarkerSet sectionSet;
     private final MarkerSet toolSet;
     private final MarkerSet keptToolSet;
+    private final MarkerSet bellowsToolSet;
+    /** The open call is a contract {@code <tool>} block. */
+    private boolean bellowsCall;
     /** The open call was opened by the dialect's kept form (its delimiters are body text). */
     private boolean keptCall;
     private final MarkerSet headerSet;
@@ -131,10 +138,17 @@ final class MarkerScanner implements BlockScanner {
         this.dialect = dialect;
         this.sink = sink;
         this.toolEndsThinking = options.toolEndsThinking();
+        List<Dialect.Thinking> allThinking = new ArrayList<>(dialect.thinking);
+        if (options.bellowsTagsToo()) {
+            // An agent's prompt teaches the contract's tags; a model may follow it or its habits.
+            allThinking.add(new Dialect.Thinking("thinking", "<thinking>", "</thinking>"));
+        }
+        this.thinking = List.copyOf(allThinking);
+        this.bellowsTags = options.bellowsTagsToo();
 
         List<Marker> message = new ArrayList<>();
-        for (int i = 0; i < dialect.thinking.size(); i++) {
-            message.add(new Marker(dialect.thinking.get(i).open(), THINK_OPEN, i));
+        for (int i = 0; i < thinking.size(); i++) {
+            message.add(new Marker(thinking.get(i).open(), THINK_OPEN, i));
         }
         addCallStarts(message);
         Dialect.Headers headers = dialect.headers;
@@ -170,6 +184,7 @@ final class MarkerScanner implements BlockScanner {
             kept.add(new Marker(dialect.keptCallClose, CALL_CLOSE, 1));
         }
         this.keptToolSet = new MarkerSet(kept);
+        this.bellowsToolSet = new MarkerSet(List.of(new Marker("</tool>", CALL_CLOSE, 2)));
 
         List<Marker> head = new ArrayList<>();
         if (headers != null) {
@@ -181,6 +196,9 @@ final class MarkerScanner implements BlockScanner {
 
     /** Where a tool call can begin: the section opener, or the call openers when calls stand alone. */
     private void addCallStarts(List<Marker> into) {
+        if (bellowsTags) {
+            into.add(new Marker("<tool>", CALL_OPEN, 2));
+        }
         if (dialect.sectionOpen != null) {
             into.add(new Marker(dialect.sectionOpen, SECTION_OPEN, 0));
             dialect.sectionOpenVariants.forEach(v -> into.add(new Marker(v, SECTION_OPEN, 0)));
@@ -198,14 +216,14 @@ final class MarkerScanner implements BlockScanner {
         if (set == null) {
             List<Marker> list = new ArrayList<>();
             if (thinkIndex >= 0) {
-                list.add(new Marker(dialect.thinking.get(thinkIndex).close(), THINK_CLOSE, thinkIndex));
+                list.add(new Marker(thinking.get(thinkIndex).close(), THINK_CLOSE, thinkIndex));
             } else if (dialect.headers != null) {
                 dialect.headers.bodyEnds().forEach(s -> list.add(new Marker(s, THINK_CLOSE, 0)));
                 dialect.headers.starts().forEach(s -> list.add(new Marker(s, HEADER_START, 0)));
             }
             if (redundantAllowed) {
-                for (int i = 0; i < dialect.thinking.size(); i++) {
-                    list.add(new Marker(dialect.thinking.get(i).open(), THINK_OPEN, i));
+                for (int i = 0; i < thinking.size(); i++) {
+                    list.add(new Marker(thinking.get(i).open(), THINK_OPEN, i));
                 }
             }
             if (toolEndsThinking) {
@@ -222,8 +240,8 @@ final class MarkerScanner implements BlockScanner {
     @Override
     public void enterOpenThinkingBlock() {
         state = THINKING;
-        thinkIndex = dialect.thinking.isEmpty() ? -1 : 0;
-        redundantAllowed = !dialect.thinking.isEmpty();
+        thinkIndex = dialect.thinking.isEmpty() ? -1 : 0; // harmony: its channel's delimiters
+        redundantAllowed = !thinking.isEmpty();
     }
 
     @Override
@@ -271,7 +289,8 @@ final class MarkerScanner implements BlockScanner {
                 case MESSAGE -> scanMessage(text, i, end);
                 case THINKING -> redundantAllowed ? scanThinkingStart(text, i, end) : scanRun(text, i, end, thinkingSet());
                 case SECTION -> scanSection(text, i, end);
-                case TOOL -> dialect.jsonDelimited ? scanJsonBody(text, i, end)
+                case TOOL -> bellowsCall ? scanRun(text, i, end, bellowsToolSet)
+                        : dialect.jsonDelimited ? scanJsonBody(text, i, end)
                         : scanRun(text, i, end, keptCall ? keptToolSet : toolSet);
                 default -> scanRun(text, i, end, headerSet);
             };
@@ -559,7 +578,7 @@ final class MarkerScanner implements BlockScanner {
                 }
                 thinkIndex = marker.index();
                 redundantAllowed = false;
-                sink.blockOpened(BlockKind.THINKING, dialect.thinking.get(thinkIndex).name(), Map.of());
+                sink.blockOpened(BlockKind.THINKING, thinking.get(thinkIndex).name(), Map.of());
                 state = THINKING;
             }
             case THINK_CLOSE -> {
@@ -579,6 +598,12 @@ final class MarkerScanner implements BlockScanner {
             case SECTION_CLOSE -> closeSection();
             case CALL_OPEN -> {
                 endThinkingForTool();
+                if (marker.index() == 2) { // the contract's <tool>: its own body rules
+                    sink.toolFormat(JsonOrXmlBody.INSTANCE);
+                    openCall(Map.of(), "tool");
+                    bellowsCall = true;
+                    return;
+                }
                 openCall();
                 if (marker.index() == 1) { // the kept form: its opener is the start of the body
                     keptCall = true;
@@ -617,13 +642,18 @@ final class MarkerScanner implements BlockScanner {
     }
 
     private void openCall() {
-        openCall(Map.of());
+        openCall(Map.of(), dialect.callName);
     }
 
     private void openCall(Map<String, String> attributes) {
+        openCall(attributes, dialect.callName);
+    }
+
+    private void openCall(Map<String, String> attributes, String blockName) {
         sectionWhitespace.setLength(0);
         keptCall = false;
-        sink.blockOpened(BlockKind.TOOL, dialect.callName, attributes);
+        bellowsCall = false;
+        sink.blockOpened(BlockKind.TOOL, blockName, attributes);
         state = TOOL;
         jsonStarted = false;
         depth = 0;
