@@ -1,10 +1,9 @@
 package dev.bellows.stream;
 
+import dev.bellows.stream.MarkerSet.Marker;
 import dev.bellows.stream.TagScanner.BlockKind;
 import java.util.ArrayList;
-import java.util.BitSet;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -49,31 +48,6 @@ final class MarkerScanner implements BlockScanner {
 
     /** A harmony header longer than this is not a header: it is released as message text. */
     private static final int MAX_HEADER = 512;
-
-    private record Marker(String text, int action, int index) {
-    }
-
-    /** The delimiters one state recognises, and the characters that can start one. */
-    private static final class MarkerSet {
-        final Marker[] markers;
-        final BitSet first = new BitSet();
-        final long all;
-
-        MarkerSet(List<Marker> list) {
-            Map<String, Marker> unique = new LinkedHashMap<>();
-            for (Marker m : list) {
-                unique.putIfAbsent(m.text(), m);
-            }
-            this.markers = unique.values().toArray(new Marker[0]);
-            if (markers.length > Long.SIZE) {
-                throw new IllegalArgumentException("at most 64 delimiters per state");
-            }
-            for (Marker m : markers) {
-                first.set(m.text().charAt(0));
-            }
-            this.all = markers.length == Long.SIZE ? -1L : (1L << markers.length) - 1;
-        }
-    }
 
     private final Dialect dialect;
     /** The dialect's thinking delimiters, plus the contract's own when {@code bellowsTagsToo}. */
@@ -675,22 +649,15 @@ final class MarkerScanner implements BlockScanner {
     }
 
     /**
-     * A harmony header is complete: {@code to=RECIPIENT} makes the body a tool call, the
-     * {@code analysis} channel makes it thinking, anything else (final, commentary) is message text.
+     * A harmony header is complete: a recipient makes the body a tool call, the {@code analysis}
+     * channel makes it thinking, anything else (final, commentary) is message text.
      */
     private void endHeader() {
-        String text = header.toString();
+        HarmonyHeader parsed = HarmonyHeader.parse(header);
         header.setLength(0);
-        String recipient = word(text, "to=");
-        String channel = word(text, "<|channel|>");
-        if (recipient != null && !recipient.isEmpty()) {
-            Map<String, String> attributes = new LinkedHashMap<>();
-            if (channel != null) {
-                attributes.put("channel", channel);
-            }
-            attributes.put("recipient", recipient);
-            openCall(Map.copyOf(attributes));
-        } else if ("analysis".equals(channel)) {
+        if (parsed.recipient() != null) {
+            openCall(parsed.attributes());
+        } else if (parsed.isAnalysis()) {
             thinkIndex = -1;
             redundantAllowed = false;
             sink.blockOpened(BlockKind.THINKING, "analysis", Map.of());
@@ -698,20 +665,6 @@ final class MarkerScanner implements BlockScanner {
         } else {
             state = MESSAGE;
         }
-    }
-
-    /** The word after the last {@code prefix} in a header: up to whitespace or '<'. */
-    private static String word(String text, String prefix) {
-        int at = text.lastIndexOf(prefix);
-        if (at < 0) {
-            return null;
-        }
-        int start = at + prefix.length();
-        int end = start;
-        while (end < text.length() && !TagScanner.isWhitespace(text.charAt(end)) && text.charAt(end) != '<') {
-            end++;
-        }
-        return text.substring(start, end);
     }
 
     private static boolean isBlank(CharSequence text, int from, int to) {
