@@ -12,7 +12,8 @@ final class DialectOption {
 
     /**
      * The stream options of {@code --dialect}: the defaults when it is absent, the model's
-     * profile for {@code auto}, else the named dialect.
+     * profile for {@code auto}, else the named dialect. The agent's prompt teaches the
+     * contract's {@code <tool>} tags, so with another dialect they are recognised too.
      *
      * @throws UsageException naming the flag and the known dialects
      */
@@ -22,10 +23,10 @@ final class DialectOption {
         }
         String name = dialect.strip();
         if (name.equalsIgnoreCase("auto")) {
-            return ModelProfile.forModel(model).applyTo(StreamOptions.builder()).build();
+            return ModelProfile.forModel(model).applyTo(StreamOptions.builder()).bellowsTagsToo(true).build();
         }
         try {
-            return StreamOptions.builder().dialect(Dialect.named(name)).build();
+            return StreamOptions.builder().dialect(Dialect.named(name)).bellowsTagsToo(true).build();
         } catch (IllegalArgumentException e) {
             throw new UsageException("--dialect: " + e.getMessage() + ", or auto (picked from --model)");
         }

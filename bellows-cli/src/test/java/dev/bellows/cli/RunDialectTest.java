@@ -57,6 +57,16 @@ class RunDialectTest {
     }
 
     @Test
+    void theContractsToolTagsThatThePromptTeachesStillWork() throws IOException {
+        try (MockLlmServer server = server("<tool>{\"tool_name\": \"task_completion\", \"arguments\": {\"result\":"
+                + " \"via tags\"}}</tool>")) {
+            Cli.Run run = run(server, "mock", "--dialect", "glm45");
+            assertThat(run.status()).as(run.err()).isZero();
+            assertThat(run.out()).isEqualTo("via tags\n");
+        }
+    }
+
+    @Test
     void anUnknownDialectIsAUsageErrorBeforeAnyRequest() throws IOException {
         try (MockLlmServer server = server(KIMI_COMPLETION)) {
             Cli.Run run = run(server, "mock", "--dialect", "qwen9");

@@ -1,11 +1,13 @@
 package dev.bellows.stream;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * How a model family writes its reasoning and its tool calls: the delimiters of thinking
@@ -38,6 +40,9 @@ public final class Dialect {
     final String sectionOpen;
     /** Closes the section (null: only text that is not a call ends it). */
     final String sectionClose;
+    /** Other spellings of the section delimiters that models also write (Kimi's singular form). */
+    final List<String> sectionOpenVariants;
+    final List<String> sectionCloseVariants;
     /** Inside a section, starts the next call again (Mistral's repeated [TOOL_CALLS]). */
     final String sectionRepeat;
     /** Characters between calls in a section that are dropped and let another call start. */
@@ -71,6 +76,8 @@ public final class Dialect {
         this.thinking = List.copyOf(b.thinking);
         this.sectionOpen = b.sectionOpen;
         this.sectionClose = b.sectionClose;
+        this.sectionOpenVariants = List.copyOf(b.sectionOpenVariants);
+        this.sectionCloseVariants = List.copyOf(b.sectionCloseVariants);
         this.sectionRepeat = b.sectionRepeat;
         this.separators = b.separators;
         this.sectionCloseChars = b.sectionCloseChars;
@@ -91,55 +98,57 @@ public final class Dialect {
     /** The default dialect: the stream contract's tags ({@code <thinking>}, {@code <tool>}, ...). */
     public static final Dialect BELLOWS = new Builder("bellows").body(JsonOrXmlBody.INSTANCE).build();
 
-    private static final Map<String, Dialect> ALL = new LinkedHashMap<>();
+    /** Every dialect by name, in the documented order; filled once here and never changed. */
+    private static final Map<String, Dialect> ALL = registry();
 
-    static {
-        register(BELLOWS);
-        register(new Builder("hermes").thinking("think", "<think>", "</think>")
+    private static Map<String, Dialect> registry() {
+        Map<String, Dialect> all = new LinkedHashMap<>();
+        Consumer<Dialect> register = d -> all.put(d.name, d);
+        register.accept(BELLOWS);
+        register.accept(new Builder("hermes").thinking("think", "<think>", "</think>")
                 .calls("tool_call", List.of("<tool_call>"), List.of("</tool_call>"))
                 .body(JsonOrXmlBody.INSTANCE).build());
-        register(new Builder("qwen3_coder").thinking("think", "<think>", "</think>")
+        register.accept(new Builder("qwen3_coder").thinking("think", "<think>", "</think>")
                 .calls("tool_call", List.of("<tool_call>"), List.of("</tool_call>"))
                 .keptCall("<function=", "</function>")
                 .body(new Qwen3CoderBody()).build());
-        register(new Builder("llama3_json")
+        register.accept(new Builder("llama3_json")
                 .section("<|python_tag|>", null).separators(";").keptStarters("{").jsonDelimited()
                 .leadingJsonCall().nameKeyStartsCall().calls("tool_call", List.of(), List.of())
                 .body(JsonOrXmlBody.BARE_JSON).build());
-        register(new Builder("mistral").thinking("think", "[THINK]", "[/THINK]")
+        register.accept(new Builder("mistral").thinking("think", "[THINK]", "[/THINK]")
                 .section("[TOOL_CALLS]", null).sectionRepeat("[TOOL_CALLS]").separators("[,").sectionCloseChars("]")
                 .keptStarters("{").identifierStartsCall().jsonDelimited()
                 .calls("tool_call", List.of(), List.of())
                 .body(new MistralBody()).build());
-        register(new Builder("deepseek_v3").thinking("think", "<think>", "</think>")
+        register.accept(new Builder("deepseek_v3").thinking("think", "<think>", "</think>")
                 .section("<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>")
                 .calls("tool_call", List.of("<｜tool▁call▁begin｜>"), List.of("<｜tool▁call▁end｜>"))
                 .body(new DeepSeekBody()).build());
         // Kimi K2 Thinking writes <think> (its template, llama.cpp's tests); some Kimi builds write ◁think▷.
-        register(new Builder("kimi_k2").thinking("think", "<think>", "</think>").thinking("think", "◁think▷", "◁/think▷")
+        register.accept(new Builder("kimi_k2").thinking("think", "<think>", "</think>")
+                .thinking("think", "◁think▷", "◁/think▷")
                 .section("<|tool_calls_section_begin|>", "<|tool_calls_section_end|>")
+                .sectionVariant("<|tool_call_section_begin|>", "<|tool_call_section_end|>")
                 .calls("tool_call", List.of("<|tool_call_begin|>"), List.of("<|tool_call_end|>"))
                 .body(new KimiK2Body()).build());
-        register(new Builder("glm45").thinking("think", "<think>", "</think>")
+        register.accept(new Builder("glm45").thinking("think", "<think>", "</think>")
                 .calls("tool_call", List.of("<tool_call>"), List.of("</tool_call>"))
                 .body(new Glm45Body()).build());
-        register(new Builder("minimax_m2").thinking("think", "<think>", "</think>")
+        register.accept(new Builder("minimax_m2").thinking("think", "<think>", "</think>")
                 .section("<minimax:tool_call>", "</minimax:tool_call>")
                 .calls("invoke", List.of("<invoke"), List.of("</invoke>"))
                 .body(new MinimaxBody()).build());
-        register(new Builder("harmony")
+        register.accept(new Builder("harmony")
                 .headers(new Headers(List.of("<|start|>", "<|channel|>"), "<|message|>",
                         List.of("<|end|>", "<|call|>", "<|return|>")))
                 .calls("tool_call", List.of(), List.of())
                 .body(new HarmonyBody()).build());
-        register(new Builder("kimi_think").thinking("think", "◁think▷", "◁/think▷")
+        register.accept(new Builder("kimi_think").thinking("think", "◁think▷", "◁/think▷")
                 .section("<|tool_calls_section_begin|>", "<|tool_calls_section_end|>")
                 .calls("tool_call", List.of("<|tool_call_begin|>"), List.of("<|tool_call_end|>"))
                 .body(new KimiK2Body()).build());
-    }
-
-    private static void register(Dialect dialect) {
-        ALL.put(dialect.name, dialect);
+        return Collections.unmodifiableMap(all);
     }
 
     /**
@@ -180,6 +189,8 @@ public final class Dialect {
         private final List<Thinking> thinking = new ArrayList<>();
         private String sectionOpen;
         private String sectionClose;
+        private final List<String> sectionOpenVariants = new ArrayList<>();
+        private final List<String> sectionCloseVariants = new ArrayList<>();
         private String sectionRepeat;
         private String separators = "";
         private String sectionCloseChars = "";
@@ -208,6 +219,12 @@ public final class Dialect {
         Builder section(String open, String close) {
             this.sectionOpen = open;
             this.sectionClose = close;
+            return this;
+        }
+
+        Builder sectionVariant(String open, String close) {
+            this.sectionOpenVariants.add(open);
+            this.sectionCloseVariants.add(close);
             return this;
         }
 

@@ -43,6 +43,10 @@ final class EventAssembler implements TagScanner.Sink {
     private final StringBuilder blockHeldWhitespace = new StringBuilder();
     private int blockFlushed;
     private final ToolBodyFormat format;
+    /** The format of the next tool block, when the scanner says it differs from the dialect's. */
+    private ToolBodyFormat nextFormat;
+    /** The format of the open tool block. */
+    private ToolBodyFormat blockFormat;
     private final ToolSchemas schemas;
     private NameSniffer sniffer;
 
@@ -121,6 +125,11 @@ final class EventAssembler implements TagScanner.Sink {
     // ---- blocks ------------------------------------------------------------------------
 
     @Override
+    public void toolFormat(ToolBodyFormat format) {
+        nextFormat = format;
+    }
+
+    @Override
     public void blockOpened(BlockKind kind, String name, Map<String, String> attributes) {
         openBlock(kind == BlockKind.THINKING ? Block.TAG_THINKING : Block.TOOL, name, attributes);
     }
@@ -131,9 +140,11 @@ final class EventAssembler implements TagScanner.Sink {
         blockName = name;
         blockAttributes = attributes;
         if (kind == Block.TOOL) {
-            sniffer = format.newSniffer(attributes);
+            blockFormat = nextFormat != null ? nextFormat : format;
+            nextFormat = null;
+            sniffer = blockFormat.newSniffer(attributes);
             emit(new StreamEvent.ToolCallStart(chunk, name, attributes));
-            String known = format.nameFromAttributes(attributes);
+            String known = blockFormat.nameFromAttributes(attributes);
             if (known != null) { // the delimiter itself named the tool (harmony's header)
                 emit(new StreamEvent.ToolCallName(chunk, known));
             }
@@ -184,11 +195,11 @@ final class EventAssembler implements TagScanner.Sink {
         Block ended = block;
         block = null;
         if (ended == Block.TOOL) {
-            DecodedToolCall call = format.decode(content, blockAttributes, schemas);
+            DecodedToolCall call = blockFormat.decode(content, blockAttributes, schemas);
             if (streamEnded && call instanceof ToolCallError error) {
                 // A stop sequence often swallows the close tag: a complete call still counts
                 // (1.1), and otherwise the model learns both what is missing and what is wrong.
-                String close = format.closeHint(blockName);
+                String close = blockFormat.closeHint(blockName);
                 call = new ToolCallError(content, "the tool call was never closed: the answer ended before "
                         + close + ", and what was written is not a complete call: " + error.error()
                         + "; write the whole call and close it with " + close);

@@ -1,10 +1,9 @@
 package dev.bellows.stream;
 
+import dev.bellows.stream.MarkerSet.Marker;
 import dev.bellows.stream.TagScanner.BlockKind;
 import java.util.ArrayList;
-import java.util.BitSet;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -50,39 +49,21 @@ final class MarkerScanner implements BlockScanner {
     /** A harmony header longer than this is not a header: it is released as message text. */
     private static final int MAX_HEADER = 512;
 
-    private record Marker(String text, int action, int index) {
-    }
-
-    /** The delimiters one state recognises, and the characters that can start one. */
-    private static final class MarkerSet {
-        final Marker[] markers;
-        final BitSet first = new BitSet();
-        final long all;
-
-        MarkerSet(List<Marker> list) {
-            Map<String, Marker> unique = new LinkedHashMap<>();
-            for (Marker m : list) {
-                unique.putIfAbsent(m.text(), m);
-            }
-            this.markers = unique.values().toArray(new Marker[0]);
-            if (markers.length > Long.SIZE) {
-                throw new IllegalArgumentException("at most 64 delimiters per state");
-            }
-            for (Marker m : markers) {
-                first.set(m.text().charAt(0));
-            }
-            this.all = markers.length == Long.SIZE ? -1L : (1L << markers.length) - 1;
-        }
-    }
-
     private final Dialect dialect;
+    /** The dialect's thinking delimiters, plus the contract's own when {@code bellowsTagsToo}. */
+    private final List<Dialect.Thinking> thinking;
     private final TagScanner.Sink sink;
     private final boolean toolEndsThinking;
+    /** The contract's {@code <tool>} blocks (decoded by its rules) are recognised beside the dialect's calls. */
+    private final boolean bellowsTags;
 
     private final MarkerSet messageSet;
     private final MarkerSet sectionSet;
     private final MarkerSet toolSet;
     private final MarkerSet keptToolSet;
+    private final MarkerSet bellowsToolSet;
+    /** The open call is a contract {@code <tool>} block. */
+    private boolean bellowsCall;
     /** The open call was opened by the dialect's kept form (its delimiters are body text). */
     private boolean keptCall;
     private final MarkerSet headerSet;
@@ -131,10 +112,17 @@ final class MarkerScanner implements BlockScanner {
         this.dialect = dialect;
         this.sink = sink;
         this.toolEndsThinking = options.toolEndsThinking();
+        List<Dialect.Thinking> allThinking = new ArrayList<>(dialect.thinking);
+        if (options.bellowsTagsToo()) {
+            // An agent's prompt teaches the contract's tags; a model may follow it or its habits.
+            allThinking.add(new Dialect.Thinking("thinking", "<thinking>", "</thinking>"));
+        }
+        this.thinking = List.copyOf(allThinking);
+        this.bellowsTags = options.bellowsTagsToo();
 
         List<Marker> message = new ArrayList<>();
-        for (int i = 0; i < dialect.thinking.size(); i++) {
-            message.add(new Marker(dialect.thinking.get(i).open(), THINK_OPEN, i));
+        for (int i = 0; i < thinking.size(); i++) {
+            message.add(new Marker(thinking.get(i).open(), THINK_OPEN, i));
         }
         addCallStarts(message);
         Dialect.Headers headers = dialect.headers;
@@ -151,6 +139,7 @@ final class MarkerScanner implements BlockScanner {
         if (dialect.sectionClose != null) {
             section.add(new Marker(dialect.sectionClose, SECTION_CLOSE, 0));
         }
+        dialect.sectionCloseVariants.forEach(v -> section.add(new Marker(v, SECTION_CLOSE, 0)));
         if (dialect.sectionRepeat != null) {
             section.add(new Marker(dialect.sectionRepeat, SECTION_REPEAT, 0));
         }
@@ -169,6 +158,7 @@ final class MarkerScanner implements BlockScanner {
             kept.add(new Marker(dialect.keptCallClose, CALL_CLOSE, 1));
         }
         this.keptToolSet = new MarkerSet(kept);
+        this.bellowsToolSet = new MarkerSet(List.of(new Marker("</tool>", CALL_CLOSE, 2)));
 
         List<Marker> head = new ArrayList<>();
         if (headers != null) {
@@ -180,8 +170,12 @@ final class MarkerScanner implements BlockScanner {
 
     /** Where a tool call can begin: the section opener, or the call openers when calls stand alone. */
     private void addCallStarts(List<Marker> into) {
+        if (bellowsTags) {
+            into.add(new Marker("<tool>", CALL_OPEN, 2));
+        }
         if (dialect.sectionOpen != null) {
             into.add(new Marker(dialect.sectionOpen, SECTION_OPEN, 0));
+            dialect.sectionOpenVariants.forEach(v -> into.add(new Marker(v, SECTION_OPEN, 0)));
         } else {
             dialect.callOpen.forEach(s -> into.add(new Marker(s, CALL_OPEN, 0)));
             if (dialect.keptCallOpen != null) {
@@ -196,14 +190,14 @@ final class MarkerScanner implements BlockScanner {
         if (set == null) {
             List<Marker> list = new ArrayList<>();
             if (thinkIndex >= 0) {
-                list.add(new Marker(dialect.thinking.get(thinkIndex).close(), THINK_CLOSE, thinkIndex));
+                list.add(new Marker(thinking.get(thinkIndex).close(), THINK_CLOSE, thinkIndex));
             } else if (dialect.headers != null) {
                 dialect.headers.bodyEnds().forEach(s -> list.add(new Marker(s, THINK_CLOSE, 0)));
                 dialect.headers.starts().forEach(s -> list.add(new Marker(s, HEADER_START, 0)));
             }
             if (redundantAllowed) {
-                for (int i = 0; i < dialect.thinking.size(); i++) {
-                    list.add(new Marker(dialect.thinking.get(i).open(), THINK_OPEN, i));
+                for (int i = 0; i < thinking.size(); i++) {
+                    list.add(new Marker(thinking.get(i).open(), THINK_OPEN, i));
                 }
             }
             if (toolEndsThinking) {
@@ -220,8 +214,8 @@ final class MarkerScanner implements BlockScanner {
     @Override
     public void enterOpenThinkingBlock() {
         state = THINKING;
-        thinkIndex = dialect.thinking.isEmpty() ? -1 : 0;
-        redundantAllowed = !dialect.thinking.isEmpty();
+        thinkIndex = dialect.thinking.isEmpty() ? -1 : 0; // harmony: its channel's delimiters
+        redundantAllowed = !thinking.isEmpty();
     }
 
     @Override
@@ -269,7 +263,8 @@ final class MarkerScanner implements BlockScanner {
                 case MESSAGE -> scanMessage(text, i, end);
                 case THINKING -> redundantAllowed ? scanThinkingStart(text, i, end) : scanRun(text, i, end, thinkingSet());
                 case SECTION -> scanSection(text, i, end);
-                case TOOL -> dialect.jsonDelimited ? scanJsonBody(text, i, end)
+                case TOOL -> bellowsCall ? scanRun(text, i, end, bellowsToolSet)
+                        : dialect.jsonDelimited ? scanJsonBody(text, i, end)
                         : scanRun(text, i, end, keptCall ? keptToolSet : toolSet);
                 default -> scanRun(text, i, end, headerSet);
             };
@@ -557,7 +552,7 @@ final class MarkerScanner implements BlockScanner {
                 }
                 thinkIndex = marker.index();
                 redundantAllowed = false;
-                sink.blockOpened(BlockKind.THINKING, dialect.thinking.get(thinkIndex).name(), Map.of());
+                sink.blockOpened(BlockKind.THINKING, thinking.get(thinkIndex).name(), Map.of());
                 state = THINKING;
             }
             case THINK_CLOSE -> {
@@ -577,6 +572,12 @@ final class MarkerScanner implements BlockScanner {
             case SECTION_CLOSE -> closeSection();
             case CALL_OPEN -> {
                 endThinkingForTool();
+                if (marker.index() == 2) { // the contract's <tool>: its own body rules
+                    sink.toolFormat(JsonOrXmlBody.INSTANCE);
+                    openCall(Map.of(), "tool");
+                    bellowsCall = true;
+                    return;
+                }
                 openCall();
                 if (marker.index() == 1) { // the kept form: its opener is the start of the body
                     keptCall = true;
@@ -615,13 +616,18 @@ final class MarkerScanner implements BlockScanner {
     }
 
     private void openCall() {
-        openCall(Map.of());
+        openCall(Map.of(), dialect.callName);
     }
 
     private void openCall(Map<String, String> attributes) {
+        openCall(attributes, dialect.callName);
+    }
+
+    private void openCall(Map<String, String> attributes, String blockName) {
         sectionWhitespace.setLength(0);
         keptCall = false;
-        sink.blockOpened(BlockKind.TOOL, dialect.callName, attributes);
+        bellowsCall = false;
+        sink.blockOpened(BlockKind.TOOL, blockName, attributes);
         state = TOOL;
         jsonStarted = false;
         depth = 0;
@@ -643,22 +649,15 @@ final class MarkerScanner implements BlockScanner {
     }
 
     /**
-     * A harmony header is complete: {@code to=RECIPIENT} makes the body a tool call, the
-     * {@code analysis} channel makes it thinking, anything else (final, commentary) is message text.
+     * A harmony header is complete: a recipient makes the body a tool call, the {@code analysis}
+     * channel makes it thinking, anything else (final, commentary) is message text.
      */
     private void endHeader() {
-        String text = header.toString();
+        HarmonyHeader parsed = HarmonyHeader.parse(header);
         header.setLength(0);
-        String recipient = word(text, "to=");
-        String channel = word(text, "<|channel|>");
-        if (recipient != null && !recipient.isEmpty()) {
-            Map<String, String> attributes = new LinkedHashMap<>();
-            if (channel != null) {
-                attributes.put("channel", channel);
-            }
-            attributes.put("recipient", recipient);
-            openCall(Map.copyOf(attributes));
-        } else if ("analysis".equals(channel)) {
+        if (parsed.recipient() != null) {
+            openCall(parsed.attributes());
+        } else if (parsed.isAnalysis()) {
             thinkIndex = -1;
             redundantAllowed = false;
             sink.blockOpened(BlockKind.THINKING, "analysis", Map.of());
@@ -666,20 +665,6 @@ final class MarkerScanner implements BlockScanner {
         } else {
             state = MESSAGE;
         }
-    }
-
-    /** The word after the last {@code prefix} in a header: up to whitespace or '<'. */
-    private static String word(String text, String prefix) {
-        int at = text.lastIndexOf(prefix);
-        if (at < 0) {
-            return null;
-        }
-        int start = at + prefix.length();
-        int end = start;
-        while (end < text.length() && !TagScanner.isWhitespace(text.charAt(end)) && text.charAt(end) != '<') {
-            end++;
-        }
-        return text.substring(start, end);
     }
 
     private static boolean isBlank(CharSequence text, int from, int to) {

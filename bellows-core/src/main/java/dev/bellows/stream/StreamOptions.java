@@ -7,10 +7,12 @@ import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
- * How the stream processor recognises blocks: the tag names for thinking and for tool
- * calls (matched ASCII case-insensitively), and whether the stream starts inside a
- * thinking block ({@code thinking-open}, for DeepSeek-R1 style output that only writes
- * the closing tag).
+ * How the stream processor recognises blocks: the model's {@link Dialect} (default
+ * {@code bellows}, the contract's tags), the tag names for thinking and for tool calls of the
+ * {@code bellows} dialect (matched ASCII case-insensitively), whether the stream starts inside
+ * a thinking block ({@code thinking-open}, for DeepSeek-R1 style output that only writes the
+ * closing tag), whether a tool call ends an unclosed thinking block ({@code tool-ends-thinking}),
+ * and the tools' parameter schemas that type XML-style parameters ({@link ToolSchemas}).
  *
  * <pre>{@code
  * StreamOptions options = StreamOptions.builder()
@@ -40,6 +42,7 @@ public final class StreamOptions {
     private final boolean toolEndsThinking;
     private final Dialect dialect;
     private final ToolSchemas toolSchemas;
+    private final boolean bellowsTagsToo;
 
     private StreamOptions(Builder builder) {
         this.thinkingTags = validate("thinking", builder.thinkingTags);
@@ -56,6 +59,7 @@ public final class StreamOptions {
         this.toolEndsThinking = builder.toolEndsThinking;
         this.dialect = builder.dialect;
         this.toolSchemas = builder.toolSchemas;
+        this.bellowsTagsToo = builder.bellowsTagsToo;
     }
 
     /** Default tags ({@code thinking}, {@code think}; {@code tool}, {@code tool_call}), not thinking-open. */
@@ -102,17 +106,27 @@ public final class StreamOptions {
         return toolSchemas;
     }
 
+    /**
+     * Whether, with a dialect other than {@code bellows}, the contract's own {@code <tool>} and
+     * {@code <thinking>} blocks are recognised too (decoded by the contract's rules). An agent
+     * whose prompt teaches those tags sets it: a model may follow the prompt or its training.
+     * Off by default, so a dialect reads exactly its model's format.
+     */
+    public boolean bellowsTagsToo() {
+        return bellowsTagsToo;
+    }
+
     /** A builder that starts from these options. */
     public Builder toBuilder() {
         return new Builder().thinkingTags(thinkingTags).toolTags(toolTags).thinkingOpen(thinkingOpen)
                 .toolEndsThinking(toolEndsThinking)
-                .dialect(dialect).toolSchemas(toolSchemas);
+                .dialect(dialect).toolSchemas(toolSchemas).bellowsTagsToo(bellowsTagsToo);
     }
 
     @Override
     public String toString() {
         return "StreamOptions[thinkingTags=" + thinkingTags + ", toolTags=" + toolTags
-                + ", thinkingOpen=" + thinkingOpen + ", toolEndsThinking=" + toolEndsThinking + ", dialect=" + dialect + ", toolSchemas=" + toolSchemas + "]";
+                + ", thinkingOpen=" + thinkingOpen + ", toolEndsThinking=" + toolEndsThinking + ", dialect=" + dialect + ", toolSchemas=" + toolSchemas + ", bellowsTagsToo=" + bellowsTagsToo + "]";
     }
 
     /**
@@ -157,6 +171,7 @@ public final class StreamOptions {
         private boolean toolEndsThinking;
         private Dialect dialect = Dialect.BELLOWS;
         private ToolSchemas toolSchemas = ToolSchemas.none();
+        private boolean bellowsTagsToo;
 
         private Builder() {
         }
@@ -196,6 +211,11 @@ public final class StreamOptions {
 
         public Builder toolSchemas(ToolSchemas toolSchemas) {
             this.toolSchemas = Objects.requireNonNull(toolSchemas, "toolSchemas");
+            return this;
+        }
+
+        public Builder bellowsTagsToo(boolean bellowsTagsToo) {
+            this.bellowsTagsToo = bellowsTagsToo;
             return this;
         }
 

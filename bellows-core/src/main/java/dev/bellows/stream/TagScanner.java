@@ -22,6 +22,13 @@ final class TagScanner implements BlockScanner {
         /** Text outside any block, before whitespace rules. */
         void messageText(CharSequence text, int from, int to);
 
+        /**
+         * The next tool block's body has this format rather than the dialect's (the contract's
+         * {@code <tool>} blocks beside a dialect's own calls).
+         */
+        default void toolFormat(ToolBodyFormat format) {
+        }
+
         /** An open tag was recognised; a self-closing tag is followed at once by {@link #blockClosed()}. */
         void blockOpened(BlockKind kind, String name, Map<String, String> attributes);
 

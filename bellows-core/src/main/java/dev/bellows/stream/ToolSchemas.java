@@ -109,7 +109,8 @@ public final class ToolSchemas {
         if (allows(property, "integer") || allows(property, "number")) {
             try {
                 BigDecimal number = new BigDecimal(trimmed);
-                if (allows(property, "integer") && number.stripTrailingZeros().scale() <= 0) {
+                // A whole number is written as one (3.0 -> 3), as vLLM's parsers convert it.
+                if (number.stripTrailingZeros().scale() <= 0) {
                     return JsonNodeFactory.instance.numberNode(number.toBigIntegerExact());
                 }
                 if (allows(property, "number")) {

@@ -47,7 +47,8 @@ class DialectChunkingProperties {
             Map.entry("kimi_think", List.of("◁think▷", "◁/think▷", "◁think", "◁", "▷", "<|tool_call_begin|>",
                     "<|tool_calls_section_begin|>", "functions.f:0<|tool_call_argument_begin|>{}<|tool_call_end|>")));
 
-    private static final String[] COMMON = {" ", "\n", "  ", "\t", "a", "bc", "é", "😀", "<", ">", "{", "\"", "<b>"};
+    private static final String[] COMMON = {" ", "\n", "  ", "\t", "a", "bc", "é", "😀", "<", ">", "{", "\"", "<b>",
+            "<tool>", "</tool>", "<thinking>", "</thinking>"};
 
     private Arbitrary<String> texts(String dialect) {
         Arbitrary<String> fragment = Arbitraries.frequencyOf(
@@ -133,8 +134,13 @@ class DialectChunkingProperties {
     }
 
     private static void check(String dialect, String text, List<Integer> cuts, boolean open, boolean toolEnds) {
-        StreamOptions options = StreamOptions.builder().dialect(Dialect.named(dialect)).thinkingOpen(open)
-                .toolEndsThinking(toolEnds).build();
+        for (boolean bellowsToo : new boolean[] {false, true}) {
+            check(StreamOptions.builder().dialect(Dialect.named(dialect)).thinkingOpen(open).toolEndsThinking(toolEnds)
+                    .bellowsTagsToo(bellowsToo).build(), dialect, text, cuts);
+        }
+    }
+
+    private static void check(StreamOptions options, String dialect, String text, List<Integer> cuts) {
         List<ChunkingInvarianceProperties.Segment> stream =
                 List.of(new ChunkingInvarianceProperties.Segment(ContentType.MESSAGE, text));
         String expected = normalised(options, List.of(StreamChunk.message(text)));

@@ -354,6 +354,12 @@ class DialectExamplesTest {
         }
 
         @Test
+        void theSingularSectionSpellingToo() {
+            expect("kimi_k2", "<|tool_call_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{}"
+                    + "<|tool_call_end|><|tool_call_section_end|>ok", "ok", List.of(), "f {}");
+        }
+
+        @Test
         void earlyNameAtTheColon() {
             assertThat(namesByChar(options("kimi_k2"), TWO)).containsExactly(
                     "get_weather@" + TWO.indexOf(":0"), "get_weather@" + TWO.indexOf(":1"));
@@ -616,6 +622,23 @@ class DialectExamplesTest {
         assertThat(Dialect.named("Hermes").name()).isEqualTo("hermes");
         assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> Dialect.named("qwen4")))
                 .hasMessageContaining("unknown dialect 'qwen4'").hasMessageContaining("kimi_think");
+    }
+
+    @Test
+    void theContractsOwnTagsBesideADialectWhenAskedFor() {
+        String text = "<thinking>plan</thinking>Calling. <tool>{\"name\": \"x\", \"arguments\": {}}</tool>"
+                + "<|tool_calls_section_begin|><|tool_call_begin|>functions.y:0<|tool_call_argument_begin|>{}"
+                + "<|tool_call_end|><|tool_calls_section_end|>";
+        expect(StreamOptions.builder().dialect(Dialect.named("kimi_k2")).bellowsTagsToo(true).build(), text,
+                "Calling.", List.of("plan"), "x {}", "y {}");
+        expect("kimi_k2", text, "<thinking>plan</thinking>Calling. <tool>{\"name\": \"x\", \"arguments\": {}}</tool>",
+                List.of(), "y {}");
+        for (String dialect : Dialect.names()) {
+            StreamOptions both = StreamOptions.builder().dialect(Dialect.named(dialect)).bellowsTagsToo(true).build();
+            assertThat(calls(run(both, "<tool>{\"name\": \"x\"}</tool> ok"))).as(dialect).containsExactly("x {}");
+        }
+        assertThat(calls(run(StreamOptions.builder().dialect(Dialect.named("glm45")).bellowsTagsToo(true).build(),
+                "<tool>{\"name\": \"x\"")).getFirst()).contains("never closed").contains("</tool>");
     }
 
     @Test

@@ -24,4 +24,23 @@ class StreamOptionsTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("both a thinking tag and a tool tag");
     }
+
+    @Test
+    void toBuilderKeepsEveryOption() {
+        ToolSchemas schemas = ToolSchemas.of(java.util.Map.of("f",
+                com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode()));
+        StreamOptions options = StreamOptions.builder().thinkingTags("r").toolTags("c").thinkingOpen(true)
+                .toolEndsThinking(true).dialect(Dialect.named("glm45")).toolSchemas(schemas).bellowsTagsToo(true).build();
+        StreamOptions copy = options.toBuilder().build();
+        assertThat(copy.thinkingTags()).containsExactly("r");
+        assertThat(copy.toolTags()).containsExactly("c");
+        assertThat(copy.thinkingOpen()).isTrue();
+        assertThat(copy.toolEndsThinking()).isTrue();
+        assertThat(copy.dialect().name()).isEqualTo("glm45");
+        assertThat(copy.toolSchemas()).isSameAs(schemas);
+        assertThat(copy.bellowsTagsToo()).isTrue();
+        assertThat(copy.toString()).contains("dialect=glm45", "toolEndsThinking=true", "bellowsTagsToo=true");
+        assertThat(StreamOptions.defaults().dialect()).isSameAs(Dialect.BELLOWS);
+        assertThat(StreamOptions.defaults().bellowsTagsToo()).isFalse();
+    }
 }

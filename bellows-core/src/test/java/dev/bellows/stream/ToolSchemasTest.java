@@ -35,6 +35,7 @@ class ToolSchemasTest {
         assertThat(value("i", " 42 ")).isEqualTo("42");
         assertThat(value("i", "4.0")).isEqualTo("4");
         assertThat(value("n", "2.5")).isEqualTo("2.5");
+        assertThat(value("n", "3.0")).isEqualTo("3");
         assertThat(value("b", "False")).isEqualTo("false");
         assertThat(value("o", "{\"k\": [1]}")).isEqualTo("{\"k\":[1]}");
         assertThat(value("a", "[1, \"x\"]")).isEqualTo("[1,\"x\"]");
