@@ -45,7 +45,7 @@ import picocli.CommandLine.Spec;
                         + " line is the JSON array of that stream's events."},
         // Written out: picocli would break the synopsis inside "NAME[,NAME...]".
         customSynopsis = {
-                "Usage: bellows parse [-hV] [--batch] [--thinking-open]",
+                "bellows parse [-hV] [--batch] [--thinking-open]",
                 "                     [--thinking-tags=NAME[,NAME...]]...",
                 "                     [--tool-tags=NAME[,NAME...]]..."},
         exitCodeListHeading = "%nExit status:%n",
