@@ -9,6 +9,7 @@ import dev.bellows.http.HttpSettings;
 import dev.bellows.memory.ConversationMemory;
 import dev.bellows.openai.OpenAiProvider;
 import dev.bellows.provider.ApiKey;
+import dev.bellows.provider.Message;
 import dev.bellows.provider.Provider;
 import dev.bellows.provider.RetryPolicy;
 import dev.bellows.tokenizers.TokenCounters;
@@ -337,6 +338,17 @@ final class RunCommand implements Callable<Integer> {
                         .retryPolicy(retryPolicy)
                         .listener(listener)
                         .build();
+        if (settings.maxContextTokens() != Integer.MAX_VALUE) {
+            // The system message and the task are never left out: a budget below them cannot work.
+            Message system = agent instanceof ReActAgent react ? react.prompts().systemMessage()
+                    : ((DefaultAgent) agent).prompts().systemMessage();
+            long fixed = (long) memory.tokenCount(system) + memory.tokenCount(Message.user(text));
+            if (settings.maxContextTokens() < fixed) {
+                return usage("--max-context-tokens: must be at least " + fixed + " here: the system prompt and the"
+                        + " task alone take " + fixed + " tokens, and neither is ever left out (leave room for the"
+                        + " conversation and the answer too)");
+            }
+        }
         return runner.run(agent, text);
     }
 

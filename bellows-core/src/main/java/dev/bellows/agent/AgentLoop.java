@@ -70,13 +70,7 @@ final class AgentLoop implements Runnable {
     // --- the agent loop ---
 
     private LoopEvent.LoopEnd loop() {
-        PromptBuilder prompts = PromptBuilder.builder()
-                .instructions(agent.instructions)
-                .toolRegistry(agent.toolRegistry)
-                .toolCallFormat(agent.toolCallFormat)
-                .streamOptions(agent.streamOptions)
-                .chainOfThought(agent.chainOfThought)
-                .build();
+        PromptBuilder prompts = agent.prompts();
         ToolChain chain = new ToolChain(agent.toolRegistry, agent.observationFormat);
         Message taskMessage = Message.user(task);
         Message pending = taskMessage;          // the current turn: the task, then observations and reminders

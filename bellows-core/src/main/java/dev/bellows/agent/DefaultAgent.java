@@ -4,6 +4,7 @@ import dev.bellows.format.TextFormat;
 import dev.bellows.format.XmlFormat;
 import dev.bellows.memory.ConversationMemory;
 import dev.bellows.plan.Plan;
+import dev.bellows.prompt.PromptBuilder;
 import dev.bellows.prompt.ToolCallFormat;
 import dev.bellows.provider.Provider;
 import dev.bellows.provider.RetryListener;
@@ -187,6 +188,20 @@ public final class DefaultAgent implements Agent {
     /** Replaces the plan, e.g. with {@link Plan#empty()} for a new, unrelated task. */
     public void plan(Plan plan) {
         this.plan = Objects.requireNonNull(plan, "plan");
+    }
+
+    /**
+     * The prompts of this agent's loop: its system message (instructions, rules, tool catalog)
+     * as the model receives it, e.g. to check that a token budget can hold it.
+     */
+    public PromptBuilder prompts() {
+        return PromptBuilder.builder()
+                .instructions(instructions)
+                .toolRegistry(toolRegistry)
+                .toolCallFormat(toolCallFormat)
+                .streamOptions(streamOptions)
+                .chainOfThought(chainOfThought)
+                .build();
     }
 
     /** The tools, or empty for a plain chat. */
