@@ -96,6 +96,9 @@ final class ParseCommand implements Callable<Integer> {
         } catch (ChunkLineReader.BadLineException e) {
             return fail(2, "line " + e.line() + ": " + e.getMessage());
         } catch (UncheckedIOException e) {
+            if (ClosedPipes.isClosedPipe(e.getCause())) {
+                return 1; // the reader went away (| head): nothing to say
+            }
             return fail(1, "cannot write to standard output: " + e.getCause().getMessage());
         } catch (IOException e) {
             return fail(1, "cannot read standard input: " + e.getMessage());
