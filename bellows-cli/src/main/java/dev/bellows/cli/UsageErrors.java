@@ -29,7 +29,7 @@ final class UsageErrors {
 
     // What may be shown of something unknown: a word that looks like a command or flag name.
     // Lower case only: keys and tokens mix cases and digits, names of commands and flags do not.
-    private static final Pattern COMMAND_WORD = Pattern.compile("[a-z][a-z-]{0,23}");
+    private static final Pattern COMMAND_WORD = Pattern.compile("[a-z][a-z-]{0,15}");
     private static final Pattern OPTION_NAME = Pattern.compile("--?[a-z][a-z0-9-]{0,31}");
     private static final String HIDDEN = "(value not shown)";
     // Shorter values are left alone: they cannot be secrets, and "1" would otherwise vanish from "at least 1".
