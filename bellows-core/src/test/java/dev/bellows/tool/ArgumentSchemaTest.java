@@ -214,6 +214,14 @@ class ArgumentSchemaTest {
         }
 
         @Test
+        void aLoopHiddenBehindANestedIdFailsTheCallCleanlyInsteadOfItsThread() {
+            ArgumentSchema schema = compile("{'$defs':{'a':{'$id':'urn:x:a','allOf':[{'$ref':'urn:x:a'}]}},"
+                    + "'$ref':'urn:x:a'}");
+            assertThatThrownBy(() -> schema.check(null, Json.parse("{}"))).isInstanceOf(InvalidSchemaException.class)
+                    .hasMessageContaining("refers to itself without end");
+        }
+
+        @Test
         void aRecursiveSchemaIsNotALoop() throws Exception {
             ArgumentSchema schema = compile("{'$ref':'#/$defs/node','$defs':{'node':{'type':'object',"
                     + "'properties':{'children':{'type':'array','items':{'$ref':'#/$defs/node'}}}}}}");
