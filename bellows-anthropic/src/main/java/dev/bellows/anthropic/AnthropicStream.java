@@ -124,7 +124,8 @@ final class AnthropicStream implements ChatStream {
         try {
             data = JSON.readTree(event.data());
         } catch (JsonProcessingException e) {
-            throw protocol("malformed JSON in a '" + event.event() + "' event: " + e.getOriginalMessage());
+            throw protocol("malformed JSON in a '" + event.event() + "' event: "
+                    + dev.bellows.stream.JsonSyntax.problem(event.data()).orElse("it cannot be read"));
         }
         if (data == null || !data.isObject()) {
             throw protocol("a '" + event.event() + "' event whose data is not a JSON object");

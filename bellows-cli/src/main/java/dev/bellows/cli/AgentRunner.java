@@ -85,7 +85,9 @@ final class AgentRunner {
     }
 
     private int cannotWrite(IOException e) {
-        error("cannot write to standard output: " + BellowsCommand.oneLine(e.getMessage()));
+        if (!ClosedPipes.isClosedPipe(e)) {
+            error("cannot write to standard output: " + BellowsCommand.oneLine(e.getMessage()));
+        }
         return 1;
     }
 

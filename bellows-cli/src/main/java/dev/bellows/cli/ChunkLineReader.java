@@ -118,7 +118,9 @@ final class ChunkLineReader {
             }
             return json;
         } catch (JsonProcessingException e) {
-            throw bad("not valid JSON (" + shorten(BellowsCommand.oneLine(e.getOriginalMessage())) + ")");
+            // One line of input: its column is what locates the problem.
+            throw bad("not valid JSON (" + shorten(dev.bellows.stream.JsonSyntax.problem(text)
+                    .orElse("it cannot be read").replace("line 1, column ", "column ")) + ")");
         }
     }
 

@@ -197,24 +197,11 @@ final class ConfigFile {
             }
             return root;
         } catch (JsonProcessingException e) {
-            // Jackson's original message says what is wrong; the location says where. No excerpt
-            // of the content: it may be a secret.
-            var location = e.getLocation();
-            throw new UsageException(label + ": invalid JSON"
-                    + (location == null ? "" : " at line " + location.getLineNr() + ", column " + location.getColumnNr())
-                    + ": " + sanitize(e.getOriginalMessage()));
+            // What is wrong in plain words and where, never Jackson's wording, and no excerpt of
+            // the content: it may be a secret.
+            throw new UsageException(label + ": invalid JSON: " + dev.bellows.stream.JsonSyntax.problem(text)
+                    .orElse("it cannot be read"));
         }
-    }
-
-    /**
-     * Jackson's message without the text it quotes from the file ({@code Unrecognized token
-     * 'sk-...'}): the file may hold a key.
-     */
-    private static String sanitize(String message) {
-        String text = BellowsCommand.oneLine(message == null ? "" : message);
-        text = text.replaceAll("'[^']{2,}'", "'...'");
-        int sourceNote = text.indexOf(" at [Source");
-        return sourceNote >= 0 ? text.substring(0, sourceNote) : text;
     }
 
     private static String kind(JsonNode value) {

@@ -118,8 +118,10 @@ final class MockServerCommand implements Callable<Integer> {
         } catch (InterruptedException e) {
             return 0; // stopped in-process
         } catch (IOException e) {
-            root.stderr.println(spec.qualifiedName() + ": cannot write to standard output: " + e.getMessage());
-            root.stderr.flush();
+            if (!ClosedPipes.isClosedPipe(e)) {
+                root.stderr.println(spec.qualifiedName() + ": cannot write to standard output: " + e.getMessage());
+                root.stderr.flush();
+            }
             return 1;
         } finally {
             server.close();

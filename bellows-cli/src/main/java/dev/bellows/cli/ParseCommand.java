@@ -48,9 +48,10 @@ import picocli.CommandLine.Spec;
                         + " line is the JSON array of that stream's events."},
         // Written out: picocli would break the synopsis inside "NAME[,NAME...]".
         customSynopsis = {
-                "Usage: bellows parse [-hV] [--batch] [--thinking-open]",
+                "bellows parse [-hV] [--batch] [--thinking-open] [--tool-ends-thinking]",
                 "                     [--thinking-tags=NAME[,NAME...]]...",
-                "                     [--tool-tags=NAME[,NAME...]]..."},
+                "                     [--tool-tags=NAME[,NAME...]]...",
+                "                     [--dialect=NAME|auto] [--model=NAME] [--tools=FILE]"},
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {
                 "0:success",
@@ -120,6 +121,9 @@ final class ParseCommand implements Callable<Integer> {
         } catch (ChunkLineReader.BadLineException e) {
             return fail(2, "line " + e.line() + ": " + e.getMessage());
         } catch (UncheckedIOException e) {
+            if (ClosedPipes.isClosedPipe(e.getCause())) {
+                return 1; // the reader went away (| head): nothing to say
+            }
             return fail(1, "cannot write to standard output: " + e.getCause().getMessage());
         } catch (IOException e) {
             return fail(1, "cannot read standard input: " + e.getMessage());

@@ -13,6 +13,7 @@ import dev.bellows.memory.MemoryStore;
 import dev.bellows.memory.StoredSession;
 import dev.bellows.openai.OpenAiProvider;
 import dev.bellows.provider.ApiKey;
+import dev.bellows.provider.Message;
 import dev.bellows.provider.Provider;
 import dev.bellows.provider.RetryPolicy;
 import dev.bellows.stream.StreamOptions;
@@ -410,7 +411,7 @@ final class RunCommand implements Callable<Integer> {
         if (settings.answerSchema() != null) {
             builder.answerSchema(settings.answerSchema());
         }
-        Agent agent = builder
+        DefaultAgent agent = builder
                 .toolMode(settings.toolMode())
                 .provider(chosen)
                 .model(settings.model())
@@ -423,6 +424,16 @@ final class RunCommand implements Callable<Integer> {
                 .retryPolicy(retryPolicy)
                 .listener(listener)
                 .build();
+        if (settings.maxContextTokens() != Integer.MAX_VALUE) {
+            // The system message and the task are never left out: a budget below them cannot work.
+            long fixed = (long) agent.systemMessage().map(memory::tokenCount).orElse(0)
+                    + memory.tokenCount(Message.user(text));
+            if (settings.maxContextTokens() < fixed) {
+                return usage("--max-context-tokens: must be at least " + fixed + " here: the system prompt and the"
+                        + " task alone take " + fixed + " tokens, and neither is ever left out (leave room for the"
+                        + " conversation and the answer too)");
+            }
+        }
         if (stored != null) {
             stored.start(agent, settings.provider(), settings.model(), settings.toolMode());
         }

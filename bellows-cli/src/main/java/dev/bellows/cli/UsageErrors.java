@@ -29,7 +29,7 @@ final class UsageErrors {
 
     // What may be shown of something unknown: a word that looks like a command or flag name.
     // Lower case only: keys and tokens mix cases and digits, names of commands and flags do not.
-    private static final Pattern COMMAND_WORD = Pattern.compile("[a-z][a-z-]{0,23}");
+    private static final Pattern COMMAND_WORD = Pattern.compile("[a-z][a-z-]{0,15}");
     private static final Pattern OPTION_NAME = Pattern.compile("--?[a-z][a-z0-9-]{0,31}");
     private static final String HIDDEN = "(value not shown)";
     // Shorter values are left alone: they cannot be secrets, and "1" would otherwise vanish from "at least 1".
@@ -52,6 +52,11 @@ final class UsageErrors {
         if (ex.getArgSpec() != null && ex.getValue() != null) {
             return name(ex.getArgSpec()) + ": invalid value" + expected(ex.getArgSpec());
         }
+        String text = ex.getMessage() == null ? "" : ex.getMessage();
+        if (text.startsWith("Unknown subcommand '") && text.lastIndexOf('\'') > 19) {
+            // 'bellows help hlep': picocli's help command names what it did not find.
+            return unknownCommand(spec.root(), text.substring(20, text.lastIndexOf('\'')));
+        }
         // Picocli's words for a missing or repeated flag name flags only; a command's own words
         // may quote what it was given: the guard takes any value out.
         return redact(ex.getMessage(), values(args, spec.root()));
@@ -68,13 +73,17 @@ final class UsageErrors {
                     : "unknown option" + suggestion;
         }
         if (!spec.subcommands().isEmpty() && spec.positionalParameters().isEmpty()) {
-            String suggestion = Suggestions.command(spec, first);
-            return COMMAND_WORD.matcher(first).matches()
-                    ? "unknown command '" + first + "'" + suggestion
-                    : "unknown command" + suggestion;
+            return unknownCommand(spec, first);
         }
         int count = unmatched.size();
         return count == 1 ? "one argument too many" : count + " arguments too many";
+    }
+
+    private static String unknownCommand(CommandSpec commands, String typed) {
+        String suggestion = Suggestions.command(commands, typed);
+        return COMMAND_WORD.matcher(typed).matches()
+                ? "unknown command '" + typed + "'" + suggestion
+                : "unknown command" + suggestion;
     }
 
     /** {@code --max-iterations} or {@code TASK}. */

@@ -35,6 +35,13 @@ class HelpTest {
     }
 
     @Test
+    void helpForAMistypedCommandGetsTheRightOne() {
+        Cli.Run run = Cli.run("", "help", "rnu");
+        assertThat(run.status()).isEqualTo(2);
+        assertThat(run.err()).isEqualTo("bellows: unknown command 'rnu'; did you mean 'run'? (see 'bellows --help')\n");
+    }
+
+    @Test
     void aWordFarFromEveryCommandGetsNoSuggestion() {
         assertThat(Cli.run("", "chat").err()).isEqualTo("bellows: unknown command 'chat' (see 'bellows --help')\n");
     }

@@ -24,8 +24,8 @@ class ParseCommandTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', quoteCharacter = '`', textBlock = """
-            not JSON           | {"content": "x"                     | not valid JSON (Unexpected end-of-input: expected close marker for Object (start marker at column 1))
-            not JSON at all    | hello                               | not valid JSON (Unrecognized token 'hello': was expecting (JSON String, Number, Array, Object or token 'null', 'true' or 'false'))
+            not JSON           | {"content": "x"                     | not valid JSON (column 16: the text ends too early: a closing '}' or ']' is missing)
+            not JSON at all    | hello                               | not valid JSON (column 6: unknown word 'hello': a value must be a string in double quotes, a number, an object, an array, true, false or null)
             two values         | {"content": "a"} {"content": "b"}   | not valid JSON (more text after the value, at column 18; put one value on each line)
             array              | [{"content": "a"}]                  | expected a JSON object like {"type": "message", "content": "..."}, got an array
             string             | `"text"`                            | expected a JSON object like {"type": "message", "content": "..."}, got a string "text"
@@ -63,7 +63,7 @@ class ParseCommandTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', quoteCharacter = '`', textBlock = """
-            not JSON         | {"chunks": [                                  | not valid JSON (Unexpected end-of-input: expected close marker for Array (start marker at column 12))
+            not JSON         | {"chunks": [                                  | not valid JSON (column 13: the text ends too early: a closing '}' or ']' is missing)
             not an object    | []                                            | expected a JSON object like {"chunks": [{"type": "message", "content": "..."}, ...]}, got an array
             missing chunks   | {"content": "x"}                              | missing "chunks": in batch mode each line is one stream, {"chunks": [{"type": "message", "content": "..."}, ...]}
             chunks not array | {"chunks": {"content": "x"}}                  | "chunks" must be an array, got an object

@@ -191,17 +191,43 @@ class ParseEndToEndTest {
     }
 
     @Test
-    void aFailingStandardOutputIsStatusOneWithOneLine() {
-        OutputStream closed = new OutputStream() {
+    void aClosedPipeEndsQuietlyWithStatusOne() {
+        // As in 'bellows parse | head -1': the reader went away; nothing is wrong to report.
+        Cli.Run run = Cli.run(new java.io.ByteArrayInputStream(jsonl(SIMPLE).getBytes(StandardCharsets.UTF_8)),
+                failing("Broken pipe"), "parse");
+        assertThat(run.status()).isEqualTo(1);
+        assertThat(run.err()).isEmpty();
+    }
+
+    @Test
+    void anyOtherFailingStandardOutputIsStatusOneWithOneLine() {
+        Cli.Run run = Cli.run(new java.io.ByteArrayInputStream(jsonl(SIMPLE).getBytes(StandardCharsets.UTF_8)),
+                failing("No space left on device"), "parse");
+        assertThat(run.status()).isEqualTo(1);
+        assertThat(run.err()).isEqualTo("bellows parse: cannot write to standard output: No space left on device"
+                + System.lineSeparator());
+    }
+
+    @Test
+    void aClosedPipeEndsTheDemoQuietlyToo() {
+        Cli.Run demo = Cli.run(new java.io.ByteArrayInputStream(new byte[0]), failing("Broken pipe"),
+                "demo", "--output", "jsonl");
+        assertThat(demo.status()).isEqualTo(1);
+        assertThat(demo.err()).isEmpty();
+    }
+
+    private static OutputStream failing(String message) {
+        return new OutputStream() {
             @Override
             public void write(int b) throws IOException {
-                throw new IOException("Broken pipe");
+                throw new IOException(message);
+            }
+
+            @Override
+            public void write(byte[] b, int off, int len) throws IOException {
+                throw new IOException(message);
             }
         };
-        Cli.Run run = Cli.run(new java.io.ByteArrayInputStream(jsonl(SIMPLE).getBytes(StandardCharsets.UTF_8)),
-                closed, "parse");
-        assertThat(run.status()).isEqualTo(1);
-        assertThat(run.err()).isEqualTo("bellows parse: cannot write to standard output: Broken pipe" + System.lineSeparator());
     }
 
     @Test

@@ -193,6 +193,28 @@ class RunContextLimitTest {
     }
 
     @ParameterizedTest
+    @ValueSource(strings = {"default", "react"})
+    void aLimitBelowTheSystemPromptAndTaskIsAUsageErrorBeforeAnyModelCall(String agent) {
+        try (MockLlmServer server = server(complete("x"))) {
+            Cli.Run run = run(server, "--agent", agent, "--max-context-tokens", "50", TASK);
+            assertThat(run.status()).as(run.err()).isEqualTo(2);
+            assertThat(run.out()).isEmpty();
+            assertThat(run.err()).startsWith("bellows run: --max-context-tokens: must be at least ")
+                    .contains("the system prompt and the task alone take").hasLineCount(1);
+            assertThat(server.requests()).isEmpty();
+            int needed = Integer.parseInt(run.err().replaceAll("(?s).*must be at least (\\d+) here.*", "$1"));
+            assertThat(needed).isGreaterThan(50);
+        }
+        try (MockLlmServer server = server(complete("x"))) {
+            // The smallest budget it asks for is accepted.
+            Cli.Run tooSmall = run(server, "--agent", agent, "--max-context-tokens", "50", TASK);
+            int needed = Integer.parseInt(tooSmall.err().replaceAll("(?s).*must be at least (\\d+) here.*", "$1"));
+            Cli.Run run = run(server, "--agent", agent, "--max-context-tokens", Integer.toString(needed + 50), TASK);
+            assertThat(run.err()).doesNotContain("must be at least");
+        }
+    }
+
+    @ParameterizedTest
     @ValueSource(strings = {"0", "-5", "abc", "1.5", "99999999999"})
     void bad_values_are_usage_errors_naming_the_flag(String value) {
         try (MockLlmServer server = server(complete("x"))) {

@@ -56,6 +56,11 @@ class UsageSecretsTest {
                 "--max-iterations", "0", "task"), "--max-iterations: must be at least 1"));
         cases.add(Arguments.of("mock-server: not a port", List.of("mock-server", "--script", "s.json", "--port", SECRET),
                 "--port: invalid value (expected a whole number)"));
+        cases.add(Arguments.of("run: a base URL that cannot be used, with a key in it",
+                List.of("run", "--base-url", "ftp://user:" + SECRET + "@example.com/v1", "--model", "m", "task"),
+                "--base-url"));
+        cases.add(Arguments.of("run: a blank key next to a secret elsewhere",
+                List.of("run", "--system", SECRET, "--api-key", " ", "--model", "m", "task"), "--api-key"));
         cases.add(Arguments.of("demo: unknown output", List.of("demo", "--output", SECRET), "--output: must be text or jsonl"));
         cases.add(Arguments.of("parse: bad tag name", List.of("parse", "--thinking-tags", SECRET + " x"),
                 "--thinking-tags"));

@@ -3,8 +3,10 @@ package dev.bellows.agent;
 import dev.bellows.memory.ConversationMemory;
 import dev.bellows.plan.Plan;
 import dev.bellows.tool.JsonSchemas;
+import dev.bellows.provider.Message;
 import dev.bellows.tool.Tool;
 import dev.bellows.tool.ToolRegistry;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.RejectedExecutionException;
@@ -191,6 +193,19 @@ public final class DefaultAgent implements Agent {
     /** Replaces the plan of the agent's own session, e.g. with {@link Plan#empty()} for a new, unrelated task. */
     public void plan(Plan plan) {
         session.plan(plan);
+    }
+
+    /**
+     * The system message of this agent's requests as the model receives it on a first call
+     * (no plan yet): instructions, rules and, in tag and ReAct mode, the tool catalog; for a
+     * plain chat the instructions alone. Empty when there is none (a plain chat without
+     * instructions). E.g. to check that a token budget can hold it: it is never left out.
+     */
+    public Optional<Message> systemMessage() {
+        if (options.plainChat()) {
+            return options.instructions.isBlank() ? Optional.empty() : Optional.of(Message.system(options.instructions));
+        }
+        return Optional.ofNullable(protocol.frame(options.tools.snapshot(), List.of(), Plan.empty()).system());
     }
 
     /**

@@ -4,7 +4,9 @@ import dev.bellows.format.ActionFormat;
 import dev.bellows.format.TextFormat;
 import dev.bellows.memory.ConversationMemory;
 import dev.bellows.prompt.ReActPrompts;
+import dev.bellows.provider.Message;
 import dev.bellows.tool.ToolRegistry;
+import java.util.Optional;
 
 /**
  * A ReAct agent: the model writes its answer as sections of a {@link TextFormat}
@@ -125,6 +127,11 @@ public final class ReActAgent implements Agent {
 
     public String model() {
         return agent.model();
+    }
+
+    /** The system message of this agent's requests: see {@link DefaultAgent#systemMessage()}. */
+    public Optional<Message> systemMessage() {
+        return agent.systemMessage();
     }
 
     /** The one agent this preset is. */

@@ -59,7 +59,14 @@ final class Coercer {
     }
 
     static List<Error> validate(Schema schema, JsonNode value) {
-        return schema.validate(ValidatorNodes.toValidator(value));
+        try {
+            return schema.validate(ValidatorNodes.toValidator(value));
+        } catch (StackOverflowError loop) {
+            // A loop the compile-time check could not see (through a nested $id): the tool's
+            // bug, reported as such to whoever runs the call, never a crash of its thread.
+            throw new InvalidSchemaException("the tool's JSON Schema refers to itself without end ($ref cycle)"
+                    + " for these arguments");
+        }
     }
 
     private Outcome run(List<Error> errors) {

@@ -171,7 +171,10 @@ final class SchemaCompiler {
             }
         }
         String message = e.getMessage();
-        return message == null || message.isBlank() ? "it cannot be compiled" : message;
+        // The validator's own words are fine ("minimum value is not a number"); a wrapped Java
+        // exception's are not for a tool's author to decode.
+        return message == null || message.isBlank() || message.contains("Exception") || message.contains("java.")
+                ? "it cannot be compiled" : message;
     }
 
     private static String pointer(InstancePath path) {

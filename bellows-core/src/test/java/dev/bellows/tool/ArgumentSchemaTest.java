@@ -129,6 +129,28 @@ class ArgumentSchemaTest {
                     .isEqualTo("JSON Schema 2020-12");
         }
 
+        @ParameterizedTest
+        @CsvSource(delimiter = '|', value = {
+                "http://json-schema.org/draft-04/schema#     | JSON Schema draft-04",
+                "http://json-schema.org/draft-06/schema#     | JSON Schema draft-06",
+                "https://json-schema.org/draft/2019-09/schema | JSON Schema 2019-09",
+                "https://json-schema.org/draft/2020-12/schema | JSON Schema 2020-12"})
+        void everyVersionTheValidatorKnowsIsReadByItsSchema(String id, String name) throws Exception {
+            ArgumentSchema schema = compile("{'$schema':'" + id + "','type':'object','properties':{'n':{'type':'integer',"
+                    + "'maximum':5}},'required':['n']}");
+            assertThat(schema.version()).isEqualTo(name);
+            assertThat(schema.check(null, Json.parse("{'n':'4'}")).toString()).isEqualTo("{\"n\":4}");
+            assertThat(problems(schema, "{'n':6}")).containsExactly(new ArgumentProblem("n", "must be at most 5, got 6"));
+        }
+
+        @Test
+        void draft04ReadsItsOwnBooleanExclusiveBounds() throws Exception {
+            ArgumentSchema schema = compile("{'$schema':'http://json-schema.org/draft-04/schema#','type':'object',"
+                    + "'properties':{'n':{'type':'number','minimum':0,'exclusiveMinimum':true}}}");
+            schema.check(null, Json.parse("{'n':0.5}"));
+            assertThat(problems(schema, "{'n':0}")).hasSize(1);
+        }
+
         @Test
         void itemsAsAListIsATupleInDraft07AndABrokenSchemaIn202012() throws Exception {
             String body = "'type':'object','properties':{'at':{'type':'array','items':[{'type':'number'},"
@@ -189,6 +211,14 @@ class ArgumentSchemaTest {
                     .hasMessageStartingWith("the tool's JSON Schema ").hasMessageContaining(message)
                     .hasMessageNotContaining("networknt").hasMessageNotContaining("jackson")
                     .hasMessageNotContaining("Exception");
+        }
+
+        @Test
+        void aLoopHiddenBehindANestedIdFailsTheCallCleanlyInsteadOfItsThread() {
+            ArgumentSchema schema = compile("{'$defs':{'a':{'$id':'urn:x:a','allOf':[{'$ref':'urn:x:a'}]}},"
+                    + "'$ref':'urn:x:a'}");
+            assertThatThrownBy(() -> schema.check(null, Json.parse("{}"))).isInstanceOf(InvalidSchemaException.class)
+                    .hasMessageContaining("refers to itself without end");
         }
 
         @Test

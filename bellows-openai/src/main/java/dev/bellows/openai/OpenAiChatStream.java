@@ -131,7 +131,7 @@ final class OpenAiChatStream implements ChatStream {
         try {
             root = JSON.readTree(data);
         } catch (JsonProcessingException e) {
-            throw malformed(e);
+            throw malformed(data);
         }
         if (root == null || !root.isObject()) {
             throw new ProviderException(Kind.PROTOCOL, "event " + events + " from " + where
@@ -305,18 +305,11 @@ final class OpenAiChatStream implements ChatStream {
         return Kind.SERVER_ERROR;
     }
 
-    private ProviderException malformed(JsonProcessingException e) {
-        String problem = e.getOriginalMessage();
-        if (problem != null && problem.length() > 200) {
-            problem = problem.substring(0, 200) + "…";
-        }
-        String at = "";
-        if (e.getLocation() != null && e.getLocation().getColumnNr() > 0) {
-            at = " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr();
-        }
-        String firstLine = problem == null ? "unreadable" : problem.lines().findFirst().orElse(problem);
+    /** In plain words and with the position, never Jackson's wording (which names its own features). */
+    private ProviderException malformed(String data) {
+        String problem = dev.bellows.stream.JsonSyntax.problem(data).orElse("it cannot be read");
         return new ProviderException(Kind.PROTOCOL, redactor.redact("malformed JSON in event " + events + " from "
-                + where + at + ": " + firstLine), null);
+                + where + ": " + problem), null);
     }
 
     private static String kindOf(JsonNode node) {

@@ -77,9 +77,8 @@ public record MockScript(List<MockTurn> turns) {
         try {
             root = MAPPER.readTree(json);
         } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("not valid JSON: " + e.getOriginalMessage()
-                    + (e.getLocation() != null ? " (line " + e.getLocation().getLineNr()
-                            + ", column " + e.getLocation().getColumnNr() + ")" : ""));
+            throw new IllegalArgumentException("not valid JSON: " + dev.bellows.stream.JsonSyntax.problem(json)
+                    .orElse("it cannot be read"));
         }
         if (root == null || root.isMissingNode() || !root.isObject()) {
             throw new IllegalArgumentException("a script is a JSON object {\"turns\": [...]}");
