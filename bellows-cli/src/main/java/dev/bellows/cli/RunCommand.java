@@ -307,7 +307,11 @@ final class RunCommand implements Callable<Integer> {
                 root.stderr.println(key == null ? line : key.redact(line));
             }
             root.stderr.flush();
-            return run(settings, chosen, text, registry);
+            try {
+                return run(settings, chosen, text, registry);
+            } finally {
+                servers.close(); // all at once, before the registry would close them one by one
+            }
         }
     }
 

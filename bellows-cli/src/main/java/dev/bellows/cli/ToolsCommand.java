@@ -145,6 +145,7 @@ final class ToolsCommand implements Callable<Integer> {
              ToolRegistry registry = registry(started)) {
             List<SourceFailure> failures = registry.sourceFailures();
             String text = json ? json(registry, servers, failures) : text(registry, failures);
+            started.close(); // all at once, before the registry would close them one by one
             if (!write(text)) {
                 return 1;
             }
@@ -174,6 +175,7 @@ final class ToolsCommand implements Callable<Integer> {
              AutoCloseable interrupt = root.host.interrupts().onInterrupt(() -> cancelled.set(true))) {
             // The default agent's ToolChain and observation format: what the model reads.
             ToolChainResult result = new ToolChain(registry, new XmlFormat()).execute(List.of(toolCall), cancelled::get);
+            started.close(); // stop the server before printing: the output is complete either way
             if (!write(result.text() + "\n")) {
                 return 1;
             }
