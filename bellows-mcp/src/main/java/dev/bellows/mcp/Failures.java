@@ -1,6 +1,7 @@
 package dev.bellows.mcp;
 
 import io.modelcontextprotocol.spec.McpError;
+import io.modelcontextprotocol.spec.McpTransportException;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.http.HttpConnectTimeoutException;
@@ -36,6 +37,9 @@ final class Failures {
             if (c instanceof ConnectException || c instanceof UnresolvedAddressException) {
                 return "could not connect" + (where == null ? "" : " to " + where) + ": "
                         + (c instanceof UnresolvedAddressException ? "unknown host" : "connection refused");
+            }
+            if (c instanceof McpTransportException && c.getMessage() != null && c.getMessage().startsWith("HTTP ")) {
+                return c.getMessage(); // the transport's own "HTTP 404 from URL: body" says it all
             }
             if (c instanceof HttpConnectTimeoutException) {
                 return "could not connect" + (where == null ? "" : " to " + where) + ": timed out";

@@ -302,7 +302,10 @@ final class StreamableHttpTransport implements McpClientTransport {
         String text = "";
         try (InputStream in = body) {
             byte[] bytes = in.readNBytes(ERROR_BODY_CHARS * 4);
-            text = Failures.oneLine(new String(bytes, StandardCharsets.UTF_8));
+            // An HTML error page says little more than its text: keep that, without the markup.
+            text = Failures.oneLine(new String(bytes, StandardCharsets.UTF_8)
+                    .replaceAll("(?is)<(script|style)[^>]*>.*?</\\1>", " ")
+                    .replaceAll("<[^>]*>", " ")).replaceAll("\\s{2,}", " ").strip();
         } catch (IOException e) {
             // no body to quote
         }
