@@ -41,9 +41,11 @@ import picocli.CommandLine.Spec;
         versionProvider = BellowsCommand.Version.class,
         sortOptions = false,
         description = {
-                "Lists the tools the agent would see: the built-ins (server local) and those of the MCP servers,"
-                        + " with their JSON Schemas. With --call, runs one tool by hand and prints what the model"
-                        + " would receive.",
+                "Lists the tools the agent would see (built-ins and MCP servers), or runs one.",
+                "",
+                "The list has the built-ins (server local) and the tools of the MCP servers, with their JSON"
+                        + " Schemas, and the servers that failed with their error. With --call, runs one tool by"
+                        + " hand, through the agent's argument checking, and prints what the model would receive.",
                 "",
                 "MCP servers come from --mcp-config, else from the config file (\"mcpServers\", \"mcp_config\")"
                         + " as for bellows run."},
