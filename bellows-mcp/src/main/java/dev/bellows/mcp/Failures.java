@@ -2,6 +2,7 @@ package dev.bellows.mcp;
 
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpTransportException;
+import io.modelcontextprotocol.spec.McpTransportSessionNotFoundException;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.http.HttpConnectTimeoutException;
@@ -38,7 +39,8 @@ final class Failures {
                 return "could not connect" + (where == null ? "" : " to " + where) + ": "
                         + (c instanceof UnresolvedAddressException ? "unknown host" : "connection refused");
             }
-            if (c instanceof McpTransportException && c.getMessage() != null && c.getMessage().startsWith("HTTP ")) {
+            if ((c instanceof McpTransportException || c instanceof McpTransportSessionNotFoundException)
+                    && c.getMessage() != null && c.getMessage().startsWith("HTTP ")) {
                 return c.getMessage(); // the transport's own "HTTP 404 from URL: body" says it all
             }
             if (c instanceof HttpConnectTimeoutException) {

@@ -8,6 +8,7 @@ import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCMessage;
 import io.modelcontextprotocol.spec.McpTransportException;
+import io.modelcontextprotocol.spec.McpTransportSessionNotFoundException;
 import io.modelcontextprotocol.spec.ProtocolVersions;
 import java.io.IOException;
 import java.io.InputStream;
@@ -23,6 +24,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import reactor.core.publisher.Mono;
 
@@ -63,6 +65,7 @@ final class StreamableHttpTransport implements McpClientTransport {
     private volatile Object initializeId;
     private volatile boolean standaloneStarted;
     private volatile boolean closed;
+    private volatile Consumer<Throwable> exceptionHandler = error -> { };
 
     StreamableHttpTransport(McpServerConfig.StreamableHttp config, McpJsonMapper mapper) {
         this.endpoint = config.url();
@@ -115,6 +118,19 @@ final class StreamableHttpTransport implements McpClientTransport {
                     startStandaloneStream();
                 }
                 return;
+            }
+            String sentSession = request.headers().firstValue("Mcp-Session-Id").orElse(null);
+            if (status == 404 && sentSession != null) {
+                // The server forgot the session (it restarted): this call fails, and the SDK, told
+                // through the exception handler, starts a new session on the next one.
+                closeQuietly(response.body());
+                sessionId = null;
+                standaloneStarted = false;
+                McpTransportSessionNotFoundException expired = new McpTransportSessionNotFoundException(
+                        "HTTP 404 from " + where() + ": the server no longer knows the session (it may have "
+                                + "restarted); the next call starts a new one");
+                exceptionHandler.accept(expired);
+                throw expired;
             }
             if (status < 200 || status >= 300) {
                 throw new McpTransportException(httpError(status, response.body()));
@@ -312,8 +328,16 @@ final class StreamableHttpTransport implements McpClientTransport {
         if (text.length() > ERROR_BODY_CHARS) {
             text = text.substring(0, ERROR_BODY_CHARS) + "…";
         }
-        return "HTTP " + status + " from " + endpoint.getScheme() + "://" + endpoint.getRawAuthority()
-                + endpoint.getRawPath() + (text.isEmpty() ? "" : ": " + text);
+        return "HTTP " + status + " from " + where() + (text.isEmpty() ? "" : ": " + text);
+    }
+
+    private String where() {
+        return endpoint.getScheme() + "://" + endpoint.getRawAuthority() + endpoint.getRawPath();
+    }
+
+    @Override
+    public void setExceptionHandler(Consumer<Throwable> handler) {
+        this.exceptionHandler = Objects.requireNonNull(handler, "handler");
     }
 
     @Override

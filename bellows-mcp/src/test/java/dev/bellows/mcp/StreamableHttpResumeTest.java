@@ -38,6 +38,8 @@ class StreamableHttpResumeTest {
     private HttpServer server;
     private final List<String> log = new CopyOnWriteArrayList<>();
     private volatile Object pendingId;
+    private volatile String liveSession = SESSION;
+    private volatile int sessions;
 
     @BeforeEach
     void start() throws IOException {
@@ -66,9 +68,9 @@ class StreamableHttpResumeTest {
             ToolChainResult result = new ToolChain(registry, new XmlFormat())
                     .execute(List.of(ReferenceServersTest.call("resumable", "resume", Map.of())));
             assertThat(ReferenceServersTest.succeeded(result).text()).contains("answered after resuming");
-            assertThat(log).contains("GET session=" + SESSION + " last-event-id=e1 auth=Bearer token-1");
+            assertThat(log).contains("GET session=" + SESSION + "-1 last-event-id=e1 auth=Bearer token-1");
         }
-        assertThat(log).contains("DELETE session=" + SESSION);
+        assertThat(log).contains("DELETE session=" + SESSION + "-1");
     }
 
     @Test
@@ -93,6 +95,24 @@ class StreamableHttpResumeTest {
                 Thread.sleep(50); // the notification is sent in the background; bounded wait
             }
             assertThat(log).contains("CANCELLED " + pendingId);
+        }
+    }
+
+    @Test
+    void a_session_the_server_forgot_fails_one_call_and_the_next_starts_a_new_one() {
+        try (McpServers servers = connect(Duration.ofSeconds(60));
+             ToolRegistry registry = servers.addTo(new ToolRegistry())) {
+            ToolChain chain = new ToolChain(registry, new XmlFormat());
+            ReferenceServersTest.succeeded(chain.execute(List.of(ReferenceServersTest.call("resumable", "forget", Map.of()))));
+            // The server answers 404 for the old session: that call fails, saying so, and the SDK,
+            // told through the transport's exception handler, initializes a new session for the next.
+            ToolChainResult lost = chain.execute(List.of(ReferenceServersTest.call("resumable", "forget", Map.of())));
+            assertThat(lost.outcomes().getFirst()).isInstanceOf(dev.bellows.format.ToolCallOutcome.Failed.class);
+            assertThat(lost.text()).containsIgnoringCase("session");
+            ToolChainResult again = chain.execute(List.of(ReferenceServersTest.call("resumable", "forget", Map.of())));
+            assertThat(ReferenceServersTest.succeeded(again).text()).contains("forgot every session");
+            assertThat(log).contains("404 tools/call");
+            assertThat(sessions).isEqualTo(2);
         }
     }
 
@@ -129,13 +149,23 @@ class StreamableHttpResumeTest {
         JsonNode message = JSON.readTree(exchange.getRequestBody());
         String method = message.path("method").asText();
         JsonNode id = message.get("id");
+        String session = exchange.getRequestHeaders().getFirst("Mcp-Session-Id");
+        if (session != null && !session.equals(liveSession)) {
+            log.add("404 " + method);
+            exchange.sendResponseHeaders(404, -1);
+            exchange.close();
+            return;
+        }
+        if (method.equals("initialize")) {
+            liveSession = SESSION + "-" + (++sessions);
+        }
         switch (method) {
             case "initialize" -> json(exchange, Map.of("jsonrpc", "2.0", "id", id, "result", Map.of(
                     "protocolVersion", message.at("/params/protocolVersion").asText(),
                     "capabilities", Map.of("tools", Map.of()),
                     "serverInfo", Map.of("name", "resumable", "version", "1"))));
             case "tools/list" -> json(exchange, Map.of("jsonrpc", "2.0", "id", id, "result", Map.of("tools", List.of(
-                    tool("resume"), tool("vanish"), tool("hang")))));
+                    tool("resume"), tool("vanish"), tool("hang"), tool("forget")))));
             case "tools/call" -> {
                 String name = message.at("/params/name").asText();
                 pendingId = JSON.treeToValue(id, Object.class);
@@ -143,6 +173,11 @@ class StreamableHttpResumeTest {
                     case "resume" -> {
                         sse(exchange, "id: e1\nretry: 100\ndata: \n\n"); // priming event, then the stream ends
                         exchange.close();
+                    }
+                    case "forget" -> {
+                        json(exchange, Map.of("jsonrpc", "2.0", "id", id, "result",
+                                Map.of("content", List.of(Map.of("type", "text", "text", "forgot every session")))));
+                        liveSession = "forgotten"; // after answering, as a server that restarted
                     }
                     case "vanish" -> {
                         sse(exchange, ": nothing to resume from\n\n");
@@ -167,10 +202,10 @@ class StreamableHttpResumeTest {
         return Map.of("name", name, "description", name, "inputSchema", Map.of("type", "object"));
     }
 
-    private static void json(HttpExchange exchange, Object body) throws IOException {
+    private void json(HttpExchange exchange, Object body) throws IOException {
         byte[] bytes = JSON.writeValueAsBytes(body);
         exchange.getResponseHeaders().set("Content-Type", "application/json");
-        exchange.getResponseHeaders().set("Mcp-Session-Id", SESSION);
+        exchange.getResponseHeaders().set("Mcp-Session-Id", liveSession);
         exchange.sendResponseHeaders(200, bytes.length);
         try (OutputStream out = exchange.getResponseBody()) {
             out.write(bytes);
