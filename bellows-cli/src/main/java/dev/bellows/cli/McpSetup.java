@@ -60,10 +60,9 @@ final class McpSetup {
             }
 
             private void print(String line) {
-                synchronized (stderr) {
-                    stderr.println(command + ": " + redact.apply(BellowsCommand.oneLine(line)));
-                    stderr.flush();
-                }
+                // One println: PrintWriter keeps a line whole without a lock of ours.
+                stderr.println(command + ": " + redact.apply(BellowsCommand.oneLine(line)));
+                stderr.flush();
             }
         };
     }

@@ -397,7 +397,11 @@ final class RunCommand implements Callable<Integer> {
                 root.stderr.println(key == null ? line : key.redact(line));
             }
             root.stderr.flush();
-            return run(settings, chosen, stored, text, streamOptions, registry);
+            try {
+                return run(settings, chosen, stored, text, streamOptions, registry);
+            } finally {
+                servers.close(); // all at once, before the registry would close them one by one
+            }
         }
     }
 

@@ -41,9 +41,11 @@ import picocli.CommandLine.Spec;
         versionProvider = BellowsCommand.Version.class,
         sortOptions = false,
         description = {
-                "Lists the tools the agent would see: the built-ins (server local) and those of the MCP servers,"
-                        + " with their JSON Schemas. With --call, runs one tool by hand and prints what the model"
-                        + " would receive.",
+                "Lists the tools the agent would see (built-ins and MCP servers), or runs one.",
+                "",
+                "The list has the built-ins (server local) and the tools of the MCP servers, with their JSON"
+                        + " Schemas, and the servers that failed with their error. With --call, runs one tool by"
+                        + " hand, through the agent's argument checking, and prints what the model would receive.",
                 "",
                 "MCP servers come from --mcp-config, else from the config file (\"mcpServers\", \"mcp_config\")"
                         + " as for bellows run."},
@@ -145,6 +147,7 @@ final class ToolsCommand implements Callable<Integer> {
              ToolRegistry registry = registry(started)) {
             List<SourceFailure> failures = registry.sourceFailures();
             String text = json ? json(registry, servers, failures) : text(registry, failures);
+            started.close(); // all at once, before the registry would close them one by one
             if (!write(text)) {
                 return 1;
             }
@@ -174,6 +177,7 @@ final class ToolsCommand implements Callable<Integer> {
              AutoCloseable interrupt = root.host.interrupts().onInterrupt(() -> cancelled.set(true))) {
             // The default agent's ToolChain and observation format: what the model reads.
             ToolChainResult result = new ToolChain(registry, new XmlFormat()).execute(List.of(toolCall), cancelled::get);
+            started.close(); // stop the server before printing: the output is complete either way
             if (!write(result.text() + "\n")) {
                 return 1;
             }

@@ -140,6 +140,7 @@ final class UsageErrors {
         List<String> values = new ArrayList<>();
         CommandSpec current = root;
         boolean nextIsFile = false;
+        OptionSpec valueOf = null;     // the option whose value the next argument is
         for (String arg : args) {
             if (arg == null) {
                 continue;
@@ -148,15 +149,24 @@ final class UsageErrors {
                 nextIsFile = false;
                 continue;
             }
+            if (valueOf != null) {
+                if (!isChoice(valueOf, arg)) {
+                    values.add(arg);
+                }
+                valueOf = null;
+                continue;
+            }
             if (arg.startsWith("-") && !arg.equals("-")) {
                 int equals = arg.indexOf('=');
                 String name = equals < 0 ? arg : arg.substring(0, equals);
                 OptionSpec option = current.findOption(name);
                 boolean file = option != null && isFile(option);
-                if (equals >= 0 && !file) {
+                if (equals >= 0 && !file && !isChoice(option, arg.substring(equals + 1))) {
                     values.add(arg.substring(equals + 1));
                 } else if (equals < 0 && file) {
                     nextIsFile = true;
+                } else if (equals < 0 && option != null && option.arity().min() > 0) {
+                    valueOf = option;
                 }
                 if (option == null && equals < 0) {
                     values.add(arg); // not a flag this command knows: it may be a value that starts with '-'
@@ -171,6 +181,23 @@ final class UsageErrors {
             values.add(arg);
         }
         return values;
+    }
+
+    /**
+     * Whether {@code value} is one of the fixed choices the option's label lists
+     * ({@code tags|native}, {@code default|react}): a word of the program's own, never a
+     * secret, so a message may use it ("the react agent writes...").
+     */
+    private static boolean isChoice(OptionSpec option, String value) {
+        if (option == null || !option.paramLabel().contains("|")) {
+            return false;
+        }
+        for (String choice : option.paramLabel().split("\\|")) {
+            if (choice.equals(value)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean isFile(OptionSpec option) {

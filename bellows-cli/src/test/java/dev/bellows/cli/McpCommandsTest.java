@@ -149,6 +149,36 @@ class McpCommandsTest {
         assertNoNewProcesses(before);
     }
 
+    @Test
+    void ctrl_c_during_an_mcp_call_ends_the_run_cancelled_with_no_server_left() throws Exception {
+        config(false);
+        Set<Long> before = descendants();
+        java.util.concurrent.atomic.AtomicReference<Runnable> ctrlC = new java.util.concurrent.atomic.AtomicReference<>();
+        Interrupts interrupts = action -> {
+            ctrlC.set(action);
+            return () -> ctrlC.set(null);
+        };
+        Host host = new Host(Map.of("PATH", System.getenv("PATH")), dir, interrupts, false);
+        String longCall = "<tool>{\"server_name\": \"everything\", \"tool_name\": \"trigger-long-running-operation\", "
+                + "\"arguments\": {\"duration\": 300, \"steps\": 300}}</tool>";
+        try (MockLlmServer server = MockLlmServer.start(MockScript.of(MockTurn.content(longCall)))) {
+            java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+            java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+            java.util.concurrent.CompletableFuture<Integer> status = java.util.concurrent.CompletableFuture.supplyAsync(
+                    () -> BellowsCommand.commandLine(new java.io.ByteArrayInputStream(new byte[0]), out, err, false, host)
+                            .execute("run", "--base-url", server.baseUrl().toString(), "--model", "mock",
+                                    "--mcp-config", "mcp.json", "--output", "jsonl", "wait for it"));
+            for (int i = 0; i < 2400 && !(out.toString(java.nio.charset.StandardCharsets.UTF_8).contains("tool_call_end")
+                    && ctrlC.get() != null); i++) {
+                Thread.sleep(50); // until the tool runs; a bounded wait, not a timing assertion
+            }
+            ctrlC.get().run();
+            assertThat(status.get(120, java.util.concurrent.TimeUnit.SECONDS)).as(err.toString()).isEqualTo(130);
+            assertThat(out.toString(java.nio.charset.StandardCharsets.UTF_8)).contains("\"reason\":\"cancelled\"");
+        }
+        assertNoNewProcesses(before);
+    }
+
     private static JsonNode find(JsonNode tools, String name) {
         for (JsonNode tool : tools) {
             if (tool.get("name").asText().equals(name)) {

@@ -36,7 +36,7 @@ class McpConformanceTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"initialize", "tools_call"})
+    @ValueSource(strings = {"initialize", "tools_call", "sse-retry"})
     void bellows_tools_passes_the_client_scenario(String scenario) throws Exception {
         Path client = dir.resolve("client.sh");
         Files.writeString(client, clientScript(), StandardCharsets.UTF_8);

@@ -205,7 +205,8 @@ public final class DefaultAgent implements Agent {
         if (options.plainChat()) {
             return options.instructions.isBlank() ? Optional.empty() : Optional.of(Message.system(options.instructions));
         }
-        return Optional.ofNullable(protocol.frame(options.tools.snapshot(), List.of(), Plan.empty()).system());
+        // The system message does not depend on the turn; a frame needs one, so an empty task stands in.
+        return Optional.ofNullable(protocol.frame(options.tools.snapshot(), List.of(Message.user("")), Plan.empty()).system());
     }
 
     /**

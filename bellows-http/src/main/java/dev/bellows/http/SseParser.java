@@ -86,6 +86,15 @@ public final class SseParser {
         return retryMillis < 0 ? OptionalLong.empty() : OptionalLong.of(retryMillis);
     }
 
+    /**
+     * The last event ID the stream set with an {@code id:} field (kept across {@link #finish()}),
+     * even one set by an event without data, which is never dispatched: what a client sends as
+     * {@code Last-Event-ID} when it reconnects.
+     */
+    public java.util.Optional<String> lastEventId() {
+        return lastEventId.isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(lastEventId);
+    }
+
     /** Whether data of an event has been received that no blank line has dispatched yet. */
     public boolean hasPendingEvent() {
         return !data.isEmpty() || lineLength > 0;

@@ -1,6 +1,8 @@
 package dev.bellows.mcp;
 
 import io.modelcontextprotocol.spec.McpError;
+import io.modelcontextprotocol.spec.McpTransportException;
+import io.modelcontextprotocol.spec.McpTransportSessionNotFoundException;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.http.HttpConnectTimeoutException;
@@ -36,6 +38,10 @@ final class Failures {
             if (c instanceof ConnectException || c instanceof UnresolvedAddressException) {
                 return "could not connect" + (where == null ? "" : " to " + where) + ": "
                         + (c instanceof UnresolvedAddressException ? "unknown host" : "connection refused");
+            }
+            if ((c instanceof McpTransportException || c instanceof McpTransportSessionNotFoundException)
+                    && c.getMessage() != null && c.getMessage().startsWith("HTTP ")) {
+                return c.getMessage(); // the transport's own "HTTP 404 from URL: body" says it all
             }
             if (c instanceof HttpConnectTimeoutException) {
                 return "could not connect" + (where == null ? "" : " to " + where) + ": timed out";

@@ -3,12 +3,10 @@ package dev.bellows.mcp;
 import dev.bellows.tool.ToolException;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.client.McpClient;
-import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpSchema;
-import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -57,7 +55,7 @@ final class McpConnection {
             case McpServerConfig.StreamableHttp http -> {
                 this.stdio = null;
                 this.ended = new CompletableFuture<>();
-                base = httpTransport(http, mapper);
+                base = new StreamableHttpTransport(http, mapper);
             }
         }
         this.transport = new TrackingTransport(base);
@@ -71,20 +69,6 @@ final class McpConnection {
                     toolsChanged.accept(this);
                     return Mono.empty();
                 })
-                .build();
-    }
-
-    private static McpClientTransport httpTransport(McpServerConfig.StreamableHttp config, McpJsonMapper mapper) {
-        URI url = config.url();
-        String base = url.getScheme() + "://" + url.getRawAuthority();
-        String endpoint = (url.getRawPath() == null || url.getRawPath().isEmpty() ? "/" : url.getRawPath())
-                + (url.getRawQuery() == null ? "" : "?" + url.getRawQuery());
-        Map<String, String> headers = config.headers();
-        return HttpClientStreamableHttpTransport.builder(base)
-                .endpoint(endpoint)
-                .jsonMapper(mapper)
-                .connectTimeout(config.startupTimeout())
-                .httpRequestCustomizer((builder, method, uri, body, context) -> headers.forEach(builder::setHeader))
                 .build();
     }
 

@@ -225,6 +225,10 @@ public final class McpToolSource implements ToolSource {
             }
             tools = wrap(connection.tools());
             connection.ended().thenAccept(reason -> ended(connection, reason));
+            if (restart) {
+                // Told before the waiting call goes on, so a listener never hears of it late.
+                listener.serverRestarted(config.name());
+            }
             attempt.complete(connection);
             boolean closeNow;
             synchronized (lock) {
@@ -234,11 +238,8 @@ public final class McpToolSource implements ToolSource {
                 connection.close();
                 return;
             }
-            if (restart) {
-                listener.serverRestarted(config.name());
-                if (!sameTools(before, tools)) {
-                    listener.toolsChanged(config.name());
-                }
+            if (restart && !sameTools(before, tools)) {
+                listener.toolsChanged(config.name()); // after complete: the registry refresh lists them
             }
         });
         return attempt;

@@ -199,7 +199,13 @@ final class StdioTransport implements McpClientTransport {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (IOException e) {
-            // The process closed its stdin, most likely by exiting: the exit handler says why.
+            // The process closed its stdin, most likely by exiting: the exit handler says why
+            // (with its exit status), so give it a moment to be seen exiting.
+            try {
+                started.waitFor(2, TimeUnit.SECONDS);
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+            }
             if (!closing && started.isAlive()) {
                 end("could not write to its stdin: " + e.getMessage() + stderr.suffix());
             }
@@ -210,7 +216,7 @@ final class StdioTransport implements McpClientTransport {
         Thread reader = stderrReader;
         if (reader != null) {
             try {
-                reader.join(1000); // let the last words of stderr arrive before quoting them
+                reader.join(5000); // let the last words of stderr arrive before quoting them (bounded: a child may hold it open)
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }

@@ -161,6 +161,44 @@ class BrokenServersTest {
         }
     }
 
+    @Test
+    void the_processes_a_launcher_started_are_stopped_on_close_and_when_the_launcher_dies() throws Exception {
+        Set<Long> before = TestServers.descendants();
+        List<String> problems = Collections.synchronizedList(new ArrayList<>());
+        McpServerConfig config = McpServerConfig.stdio("launched", "sh")
+                .args(TestServers.script("launcher.sh"), "node", TestServers.script("scripted-server.js"))
+                .build();
+        try (McpServers servers = McpServers.start(List.of(config), new McpListener() {
+            @Override
+            public void serverProblem(String server, String reason) {
+                problems.add(reason);
+            }
+        });
+             ToolRegistry registry = servers.addTo(new ToolRegistry())) {
+            ToolChain chain = new ToolChain(registry, new XmlFormat());
+            long nodePid = Long.parseLong(ReferenceServersTest.succeeded(
+                    chain.execute(List.of(ReferenceServersTest.call("launched", "pid", Map.of())))).text().strip());
+            ProcessHandle launcher = servers.sources().getFirst().process().orElseThrow();
+            ProcessHandle node = ProcessHandle.of(nodePid).orElseThrow();
+            assertThat(node.parent()).as("node runs under the launcher, a grandchild of this JVM").contains(launcher);
+
+            // The launcher dies on its own; the server it started must not live on as an orphan.
+            launcher.destroyForcibly();
+            node.onExit().get(60, TimeUnit.SECONDS); // hang guard
+            assertThat(node.isAlive()).isFalse();
+            for (int i = 0; i < 1200 && problems.isEmpty(); i++) {
+                Thread.sleep(50);
+            }
+            assertThat(problems).singleElement().asString().contains("killed by signal 9");
+
+            // The next call starts it again, launcher and all; close stops both.
+            long again = Long.parseLong(ReferenceServersTest.succeeded(
+                    chain.execute(List.of(ReferenceServersTest.call("launched", "pid", Map.of())))).text().strip());
+            assertThat(again).isNotEqualTo(nodePid);
+        }
+        TestServers.assertNoNewProcesses(before);
+    }
+
     private static String reason(McpServers servers, String server) {
         return servers.failures().stream().filter(f -> f.serverName().equals(server)).findFirst().orElseThrow().reason();
     }

@@ -46,9 +46,14 @@ class ReferenceServersTest {
         Process server = TestServers.everythingOverHttp(port);
         try (McpServers servers = McpServers.start(List.of(
                 McpServerConfig.http("remote", "http://127.0.0.1:" + port + "/mcp")
-                        .header("X-Test", "yes").build()), McpListener.NONE);
+                        .header("X-Test", "yes").build(),
+                McpServerConfig.http("wrongpath", "http://127.0.0.1:" + port + "/nope").build()), McpListener.NONE);
              ToolRegistry registry = servers.addTo(new ToolRegistry())) {
-            assertThat(servers.failures()).isEmpty();
+            assertThat(servers.failures()).singleElement().satisfies(failure -> {
+                assertThat(failure.serverName()).isEqualTo("wrongpath");
+                assertThat(failure.reason()).startsWith("HTTP 404 from http://127.0.0.1:" + port + "/nope: ")
+                        .contains("Cannot POST /nope").doesNotContain("<");
+            });
             assertEverythingWorks(registry, "remote");
         } finally {
             server.destroy();

@@ -1,0 +1,388 @@
+package dev.bellows.mcp;
+
+import dev.bellows.http.SseEvent;
+import dev.bellows.http.SseParser;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.json.TypeRef;
+import io.modelcontextprotocol.spec.McpClientTransport;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpSchema.JSONRPCMessage;
+import io.modelcontextprotocol.spec.McpTransportException;
+import io.modelcontextprotocol.spec.McpTransportSessionNotFoundException;
+import io.modelcontextprotocol.spec.ProtocolVersions;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import reactor.core.publisher.Mono;
+
+/**
+ * The Streamable HTTP transport, with the resumption the SDK's own transport lacks: when the
+ * server ends a request's event stream before the response arrived (it may, to shed
+ * connections), the client waits the {@code retry} time the server gave and reconnects with a
+ * GET carrying the session id and {@code Last-Event-ID}, and the response arrives on the new
+ * stream. The SDK's client session does the protocol over this transport; this class moves
+ * messages (serialized and parsed by the SDK's mapper) over HTTP.
+ *
+ * <p>Every POST asks for JSON or an event stream; {@code Mcp-Session-Id} and
+ * {@code MCP-Protocol-Version} are sent once known; the configured headers go on every request.
+ * A standalone GET stream carries what the server sends outside requests
+ * ({@code notifications/tools/list_changed}); servers that do not offer one (405) are fine.
+ * Closing sends DELETE for the session.
+ *
+ * <p>Blocking reads happen on virtual threads, one per open stream; no lock is taken.
+ */
+final class StreamableHttpTransport implements McpClientTransport {
+
+    /** The wait before reconnecting when the server gave no {@code retry}. */
+    static final Duration DEFAULT_RETRY = Duration.ofSeconds(1);
+    /** Reconnections of one stream before giving up on it. */
+    static final int MAX_RECONNECTS = 5;
+
+    private static final int ERROR_BODY_CHARS = 300;
+
+    private final URI endpoint;
+    private final Map<String, String> headers;
+    private final McpJsonMapper mapper;
+    private final HttpClient http;
+    private final String serverName;
+    private final Set<InputStream> openStreams = ConcurrentHashMap.newKeySet();
+    private volatile Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> handler;
+    private volatile String sessionId;
+    private volatile String protocolVersion;
+    private volatile Object initializeId;
+    private volatile boolean standaloneStarted;
+    private volatile boolean closed;
+    private volatile Consumer<Throwable> exceptionHandler = error -> { };
+
+    StreamableHttpTransport(McpServerConfig.StreamableHttp config, McpJsonMapper mapper) {
+        this.endpoint = config.url();
+        this.headers = config.headers();
+        this.mapper = mapper;
+        this.serverName = config.name();
+        this.http = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(config.startupTimeout())
+                .followRedirects(HttpClient.Redirect.NORMAL)
+                .build();
+    }
+
+    @Override
+    public Mono<Void> connect(Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> handler) {
+        return Mono.fromRunnable(() -> this.handler = Objects.requireNonNull(handler, "handler"));
+    }
+
+    @Override
+    public Mono<Void> sendMessage(JSONRPCMessage message) {
+        return Mono.defer(() -> Mono.fromFuture(post(message)));
+    }
+
+    private CompletableFuture<Void> post(JSONRPCMessage message) {
+        if (closed) {
+            return CompletableFuture.failedFuture(new McpTransportException("the connection is closed"));
+        }
+        String body;
+        try {
+            body = mapper.writeValueAsString(message);
+        } catch (IOException e) {
+            return CompletableFuture.failedFuture(new McpTransportException("cannot write the message", e));
+        }
+        Object requestId = message instanceof McpSchema.JSONRPCRequest request ? request.id() : null;
+        if (message instanceof McpSchema.JSONRPCRequest request && McpSchema.METHOD_INITIALIZE.equals(request.method())) {
+            initializeId = request.id();
+        }
+        HttpRequest request = request(endpoint)
+                .header("Content-Type", "application/json")
+                .header("Accept", "application/json, text/event-stream")
+                .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8))
+                .build();
+        return http.sendAsync(request, HttpResponse.BodyHandlers.ofInputStream()).thenAccept(response -> {
+            rememberSession(response);
+            int status = response.statusCode();
+            if (status == 202 || status == 204) {
+                closeQuietly(response.body());
+                if (message instanceof McpSchema.JSONRPCNotification notification
+                        && McpSchema.METHOD_NOTIFICATION_INITIALIZED.equals(notification.method())) {
+                    startStandaloneStream();
+                }
+                return;
+            }
+            String sentSession = request.headers().firstValue("Mcp-Session-Id").orElse(null);
+            if (status == 404 && sentSession != null) {
+                // The server forgot the session (it restarted): this call fails, and the SDK, told
+                // through the exception handler, starts a new session on the next one.
+                closeQuietly(response.body());
+                sessionId = null;
+                standaloneStarted = false;
+                McpTransportSessionNotFoundException expired = new McpTransportSessionNotFoundException(
+                        "HTTP 404 from " + where() + ": the server no longer knows the session (it may have "
+                                + "restarted); the next call starts a new one");
+                exceptionHandler.accept(expired);
+                throw expired;
+            }
+            if (status < 200 || status >= 300) {
+                throw new McpTransportException(httpError(status, response.body()));
+            }
+            String type = response.headers().firstValue("Content-Type").orElse("");
+            if (type.startsWith("text/event-stream")) {
+                InputStream stream = response.body();
+                Thread.ofVirtual().name("mcp-" + serverName + "-sse").start(() -> readStream(stream, requestId));
+                return;
+            }
+            String json;
+            try (InputStream in = response.body()) {
+                json = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                throw new McpTransportException("the response broke off: " + e.getMessage(), e);
+            }
+            if (!json.isBlank()) {
+                deliver(json);
+            }
+        });
+    }
+
+    /**
+     * Reads one event stream to its end, then, while the request it answers is unanswered,
+     * resumes it: waits the server's retry time and GETs the rest with {@code Last-Event-ID}.
+     */
+    private void readStream(InputStream first, Object requestId) {
+        boolean[] answered = {requestId == null};
+        SseParser parser = new SseParser(event -> {
+            if (handle(event, requestId)) {
+                answered[0] = true;
+            }
+        });
+        InputStream stream = first;
+        int reconnects = 0;
+        while (true) {
+            consume(stream, parser);
+            if (closed || answered[0]) {
+                return;
+            }
+            String lastEventId = parser.lastEventId().orElse(null);
+            if (lastEventId == null || reconnects >= MAX_RECONNECTS) {
+                fail(requestId, "the server ended the response stream before answering"
+                        + (lastEventId == null ? " and gave no event id to resume from" : ", " + reconnects
+                        + " times"));
+                return;
+            }
+            reconnects++;
+            try {
+                Thread.sleep(parser.retryMillis().orElse(DEFAULT_RETRY.toMillis()));
+                stream = resume(lastEventId);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (IOException | McpTransportException e) {
+                if (!closed) {
+                    fail(requestId, "resuming the response stream failed: " + Failures.oneLine(e.getMessage()));
+                }
+                return;
+            }
+        }
+    }
+
+    /** GET with the session and the last event id: the server replays what came after it. */
+    private InputStream resume(String lastEventId) throws IOException, InterruptedException {
+        HttpRequest.Builder builder = request(endpoint).header("Accept", "text/event-stream").GET();
+        if (lastEventId != null) {
+            builder.header("Last-Event-ID", lastEventId);
+        }
+        HttpResponse<InputStream> response = http.send(builder.build(), HttpResponse.BodyHandlers.ofInputStream());
+        rememberSession(response);
+        if (response.statusCode() != 200
+                || !response.headers().firstValue("Content-Type").orElse("").startsWith("text/event-stream")) {
+            throw new McpTransportException(httpError(response.statusCode(), response.body()));
+        }
+        return response.body();
+    }
+
+    /** The stream for what the server sends outside requests; reopened while the session lasts. */
+    private void startStandaloneStream() {
+        if (standaloneStarted) {
+            return;
+        }
+        standaloneStarted = true;
+        Thread.ofVirtual().name("mcp-" + serverName + "-get").start(() -> {
+            SseParser parser = new SseParser(event -> handle(event, null));
+            int failures = 0;
+            while (!closed && failures < MAX_RECONNECTS) {
+                InputStream stream;
+                try {
+                    stream = resume(parser.lastEventId().orElse(null));
+                } catch (InterruptedException e) {
+                    return;
+                } catch (IOException | McpTransportException e) {
+                    return; // the server offers no such stream (405) or is gone: requests still work
+                }
+                long opened = System.nanoTime();
+                consume(stream, parser);
+                failures = Duration.ofNanos(System.nanoTime() - opened).toSeconds() > 10 ? 0 : failures + 1;
+                try {
+                    Thread.sleep(parser.retryMillis().orElse(DEFAULT_RETRY.toMillis()));
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        });
+    }
+
+    private void consume(InputStream stream, SseParser parser) {
+        openStreams.add(stream);
+        byte[] buffer = new byte[8192];
+        try (stream) {
+            int n;
+            while (!closed && (n = stream.read(buffer)) > 0) {
+                parser.feed(buffer, 0, n);
+            }
+        } catch (IOException e) {
+            // the stream broke off: treated like its end
+        } finally {
+            openStreams.remove(stream);
+            parser.finish();
+        }
+    }
+
+    /** Delivers one event's message; true when it is the response to {@code requestId}. */
+    private boolean handle(SseEvent event, Object requestId) {
+        if (event.data().isBlank()) {
+            return false; // a priming event: only its id and retry matter
+        }
+        JSONRPCMessage message = deliver(event.data());
+        return requestId != null && message instanceof McpSchema.JSONRPCResponse response
+                && Objects.equals(String.valueOf(response.id()), String.valueOf(requestId));
+    }
+
+    private JSONRPCMessage deliver(String json) {
+        JSONRPCMessage message;
+        try {
+            message = McpSchema.deserializeJsonRpcMessage(mapper, json);
+        } catch (IOException | RuntimeException e) {
+            return null; // not a JSON-RPC message: nothing to deliver
+        }
+        if (message instanceof McpSchema.JSONRPCResponse response && initializeId != null
+                && Objects.equals(String.valueOf(response.id()), String.valueOf(initializeId))
+                && response.result() instanceof Map<?, ?> result
+                && result.get("protocolVersion") instanceof String version) {
+            protocolVersion = version;
+        }
+        var current = handler;
+        if (current != null) {
+            current.apply(Mono.just(message)).subscribe(ignored -> { }, error -> { });
+        }
+        return message;
+    }
+
+    /** Ends a request that can no longer be answered with an error response, as the server would. */
+    private void fail(Object requestId, String reason) {
+        var current = handler;
+        if (requestId == null || current == null) {
+            return;
+        }
+        McpSchema.JSONRPCResponse error = new McpSchema.JSONRPCResponse(McpSchema.JSONRPC_VERSION, requestId, null,
+                new McpSchema.JSONRPCResponse.JSONRPCError(McpSchema.ErrorCodes.INTERNAL_ERROR, reason, null));
+        current.apply(Mono.just(error)).subscribe(ignored -> { }, e -> { });
+    }
+
+    private HttpRequest.Builder request(URI uri) {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(uri);
+        headers.forEach(builder::setHeader);
+        String session = sessionId;
+        if (session != null) {
+            builder.setHeader("Mcp-Session-Id", session);
+        }
+        String version = protocolVersion;
+        if (version != null) {
+            builder.setHeader("MCP-Protocol-Version", version);
+        }
+        return builder;
+    }
+
+    private void rememberSession(HttpResponse<?> response) {
+        response.headers().firstValue("Mcp-Session-Id").ifPresent(id -> sessionId = id);
+    }
+
+    private String httpError(int status, InputStream body) {
+        String text = "";
+        try (InputStream in = body) {
+            byte[] bytes = in.readNBytes(ERROR_BODY_CHARS * 4);
+            // An HTML error page says little more than its text: keep that, without the markup.
+            text = Failures.oneLine(new String(bytes, StandardCharsets.UTF_8)
+                    .replaceAll("(?is)<(script|style)[^>]*>.*?</\\1>", " ")
+                    .replaceAll("<[^>]*>", " ")).replaceAll("\\s{2,}", " ").strip();
+        } catch (IOException e) {
+            // no body to quote
+        }
+        if (text.length() > ERROR_BODY_CHARS) {
+            text = text.substring(0, ERROR_BODY_CHARS) + "…";
+        }
+        return "HTTP " + status + " from " + where() + (text.isEmpty() ? "" : ": " + text);
+    }
+
+    private String where() {
+        return endpoint.getScheme() + "://" + endpoint.getRawAuthority() + endpoint.getRawPath();
+    }
+
+    @Override
+    public void setExceptionHandler(Consumer<Throwable> handler) {
+        this.exceptionHandler = Objects.requireNonNull(handler, "handler");
+    }
+
+    @Override
+    public List<String> protocolVersions() {
+        // Oldest first: the SDK offers the last one and accepts any of them from the server.
+        return List.of(ProtocolVersions.MCP_2024_11_05, ProtocolVersions.MCP_2025_03_26,
+                ProtocolVersions.MCP_2025_06_18, ProtocolVersions.MCP_2025_11_25);
+    }
+
+    @Override
+    public Mono<Void> closeGracefully() {
+        return Mono.fromRunnable(this::close);
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        String session = sessionId;
+        if (session != null) {
+            try {
+                http.send(request(endpoint).timeout(Duration.ofSeconds(2)).DELETE().build(),
+                        HttpResponse.BodyHandlers.discarding());
+            } catch (IOException e) {
+                // the server is gone: nothing to end
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        openStreams.forEach(StreamableHttpTransport::closeQuietly);
+        http.shutdownNow();
+    }
+
+    @Override
+    public <T> T unmarshalFrom(Object data, TypeRef<T> typeRef) {
+        return mapper.convertValue(data, typeRef);
+    }
+
+    private static void closeQuietly(InputStream stream) {
+        try {
+            stream.close();
+        } catch (IOException e) {
+            // closing a stream we no longer read
+        }
+    }
+}
