@@ -86,7 +86,7 @@ final class ParseCommand implements Callable<Integer> {
                     + " (Qwen3-style models call tools without closing their reasoning).")
     boolean toolEndsThinking;
 
-    @Option(names = "--dialect", paramLabel = "NAME",
+    @Option(names = "--dialect", paramLabel = "NAME|auto",
             description = "The model's format of thinking and tool calls: bellows (default; the tags above), hermes,"
                     + " qwen3_coder, llama3_json, mistral, deepseek_v3, kimi_k2, glm45, minimax_m2, harmony,"
                     + " kimi_think; or auto, which picks it (and the options the model needs) from --model.")

@@ -32,7 +32,7 @@ class CliReferenceTest {
 
     private static void collect(CommandSpec command, String reference, List<String> missing) {
         String name = command.qualifiedName(" ");
-        if (!command.name().equals("help") && !reference.contains("`" + name)) {
+        if (!command.name().equals("help") && !reference.contains(name)) {
             missing.add(name);
         }
         for (OptionSpec option : command.options()) {
