@@ -34,9 +34,22 @@ final class TextRenderer implements AgentListener, AutoCloseable {
     private boolean inThinking;
     private Thread spinner;
 
+    /** Terminal columns, to fold ended thinking into one line; 0: thinking stays as written. */
+    private final int foldWidth;
+    private final StringBuilder thought = new StringBuilder();
+
     TextRenderer(PrintWriter err, boolean terminal) {
+        this(err, terminal, 0);
+    }
+
+    /**
+     * @param foldWidth the terminal's width in columns: on a terminal, thinking that has ended
+     *                  is replaced by one dim line (its start); 0 keeps it as streamed
+     */
+    TextRenderer(PrintWriter err, boolean terminal, int foldWidth) {
         this.err = err;
         this.terminal = terminal;
+        this.foldWidth = foldWidth;
     }
 
     /** Whether anything of the current model answer was shown, so a retry must disown it. */
@@ -52,12 +65,18 @@ final class TextRenderer implements AgentListener, AutoCloseable {
             case StreamEvent.ThinkingStart e -> {
                 newLine();
                 inThinking = true;
+                thought.setLength(0);
                 write(terminal ? DIM : "thinking: ");
             }
-            case StreamEvent.ThinkingContent e -> write(e.content());
+            case StreamEvent.ThinkingContent e -> {
+                thought.append(e.content());
+                write(e.content());
+            }
             case StreamEvent.ThinkingEnd e -> {
                 inThinking = false;
-                if (terminal) {
+                if (terminal && foldWidth > 0) {
+                    fold();
+                } else if (terminal) {
                     write(RESET);
                 }
                 newLine();
@@ -122,6 +141,31 @@ final class TextRenderer implements AgentListener, AutoCloseable {
         }
         newLine();
         err.flush();
+    }
+
+    /**
+     * Replaces the thinking just streamed (from the start of its first row) with one dim line:
+     * the rows it took are counted from its lines and the terminal's width, the cursor moved up
+     * to its first row, and everything below erased.
+     */
+    private void fold() {
+        int rows = 0;
+        for (String line : thought.toString().split("\n", -1)) {
+            rows += Math.max(1, (line.codePointCount(0, line.length()) + foldWidth - 1) / foldWidth);
+        }
+        String text = thought.toString().strip();
+        if (text.isEmpty()) {
+            err.print(RESET);
+            return;
+        }
+        String summary = summary(text);
+        int room = Math.max(10, foldWidth - "thinking: ".length() - 1);
+        if (summary.length() > room) {
+            summary = summary.substring(0, room - 1) + "\u2026";
+        }
+        err.print(RESET + "\r" + (rows > 1 ? "\u001b[" + (rows - 1) + "A" : "") + "\u001b[J"
+                + DIM + "thinking: " + summary + RESET);
+        midLine = true;
     }
 
     /** The first line of {@code text}, at most {@link #SUMMARY_LENGTH} characters. */
