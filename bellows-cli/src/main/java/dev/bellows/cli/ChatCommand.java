@@ -289,8 +289,8 @@ final class ChatCommand implements Callable<Integer> {
                         out.println(tool.name() + "  " + TextRenderer.summary(tool.description()));
                     }
                     for (RegisteredTool tool : registry.tools()) {
-                        out.println((tool.serverName() == null ? "" : tool.serverName() + ".") + tool.tool().name()
-                                + "  " + TextRenderer.summary(tool.tool().description()));
+                        String server = ToolCall.LOCAL_SERVER.equals(tool.serverName()) ? "" : tool.serverName() + ".";
+                        out.println(server + tool.tool().name() + "  " + TextRenderer.summary(tool.tool().description()));
                     }
                 }
                 case "/plan" -> {

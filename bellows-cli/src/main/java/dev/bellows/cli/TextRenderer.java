@@ -34,6 +34,10 @@ final class TextRenderer implements AgentListener, AutoCloseable {
     private boolean inThinking;
     private Thread spinner;
 
+    /** Tools whose result an interactive chat shows otherwise: as the plan, or as the answer. */
+    private static final java.util.Set<String> SHOWN_ELSEWHERE =
+            java.util.Set.of("update_plan", "task_completion", "ask_question", "converse");
+
     /** Terminal columns, to fold ended thinking into one line; 0: thinking stays as written. */
     private final int foldWidth;
     private final StringBuilder thought = new StringBuilder();
@@ -106,9 +110,15 @@ final class TextRenderer implements AgentListener, AutoCloseable {
                     line(DIM + "- iteration " + e.iteration() + RESET);
                 }
             }
-            case LoopEvent.ToolResultEvent e -> line("  \u2713 " + e.toolName() + ": " + summary(e.result()));
+            case LoopEvent.ToolResultEvent e -> {
+                if (foldWidth > 0 && SHOWN_ELSEWHERE.contains(e.toolName())) {
+                    break; // the checklist or the answer that follows says it better
+                }
+                line(fit("  \u2713 " + e.toolName() + ": " + summary(e.result())));
+            }
             case LoopEvent.ToolResultError e ->
-                    line("  \u2717 " + (e.toolName() == null ? "tool call" : e.toolName()) + ": " + summary(e.error()));
+                    line(fit("  \u2717 " + (e.toolName() == null ? "tool call" : e.toolName()) + ": "
+                            + summary(e.error())));
             case LoopEvent.NoToolCall e -> line("  (no tool call in iteration " + e.iteration() + ": reminding the model)");
             case LoopEvent.PlanUpdate e -> {
                 StringBuilder plan = new StringBuilder("plan:");
@@ -166,6 +176,14 @@ final class TextRenderer implements AgentListener, AutoCloseable {
         err.print(RESET + "\r" + (rows > 1 ? "\u001b[" + (rows - 1) + "A" : "") + "\u001b[J"
                 + DIM + "thinking: " + summary + RESET);
         midLine = true;
+    }
+
+    /** {@code text} cut to the terminal's width (when known), so a result takes one row. */
+    private String fit(String text) {
+        if (foldWidth <= 1 || text.codePointCount(0, text.length()) < foldWidth) {
+            return text;
+        }
+        return text.substring(0, text.offsetByCodePoints(0, foldWidth - 2)) + "\u2026";
     }
 
     /** The first line of {@code text}, at most {@link #SUMMARY_LENGTH} characters. */
