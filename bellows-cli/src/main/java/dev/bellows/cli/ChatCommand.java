@@ -275,6 +275,15 @@ final class ChatCommand implements Callable<Integer> {
             out.flush();
         }
 
+        /** One row of the terminal at most (when its width is known). */
+        private String fit(String line) {
+            int width = io.width();
+            if (width <= 1 || line.length() < width) {
+                return line;
+            }
+            return line.substring(0, width - 2) + "\u2026";
+        }
+
         /** A slash command; false for /exit. */
         private boolean command(String line) {
             PrintWriter out = io.out();
@@ -286,11 +295,12 @@ final class ChatCommand implements Callable<Integer> {
                 case "/help" -> out.println(HELP);
                 case "/tools" -> {
                     for (Tool tool : BuiltinTools.all()) {
-                        out.println(tool.name() + "  " + TextRenderer.summary(tool.description()));
+                        out.println(fit(tool.name() + "  " + TextRenderer.summary(tool.description())));
                     }
                     for (RegisteredTool tool : registry.tools()) {
                         String server = ToolCall.LOCAL_SERVER.equals(tool.serverName()) ? "" : tool.serverName() + ".";
-                        out.println(server + tool.tool().name() + "  " + TextRenderer.summary(tool.tool().description()));
+                        out.println(fit(server + tool.tool().name() + "  "
+                                + TextRenderer.summary(tool.tool().description())));
                     }
                 }
                 case "/plan" -> {
