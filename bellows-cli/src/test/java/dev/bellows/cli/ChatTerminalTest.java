@@ -63,7 +63,9 @@ class ChatTerminalTest {
                 MockTurn.content(complete("# Answer\\n\\n- **391**")), MockTurn.content(ask),
                 MockTurn.content(complete("picked b")), slow, MockTurn.content(complete("resumed"))))) {
             Path script = dir.resolve("chat.sh");
-            Files.writeString(script, "exec '" + Path.of(System.getProperty("java.home"), "bin", "java")
+            // a terminal that understands ANSI, whatever the test's own environment says
+            Files.writeString(script, "unset NO_COLOR; export TERM=xterm-256color; exec '"
+                    + Path.of(System.getProperty("java.home"), "bin", "java")
                     + "' --enable-native-access=ALL-UNNAMED -cp '"
                     + System.getProperty("java.class.path") + "' " + BellowsCommand.class.getName()
                     + " chat --base-url " + server.baseUrl() + " --model mock --session t --data-dir '"
@@ -72,7 +74,8 @@ class ChatTerminalTest {
             String screen = waitFor("one", "> ");
             send("one", "What is 17 * 23?", "Enter");
             screen = waitFor("one", "\u2022 391");
-            assertThat(screen).contains("> What is 17 * 23?").contains("thinking: plan it")
+            assertThat(screen).contains("> What is 17 * 23?")
+                    .as("thinking folded to one line once it ended").contains("\nthinking: plan it\nI will plan.\n")
                     .contains("calling update_plan\u2026").contains("plan:\n  [>] read").contains("Answer\n")
                     .as("the final answer is rendered, not raw Markdown").doesNotContain("**391**")
                     .as("the plan's own result line is left out").doesNotContain("\u2713 update_plan");
