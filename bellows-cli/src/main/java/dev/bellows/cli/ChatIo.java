@@ -40,6 +40,7 @@ interface ChatIo extends AutoCloseable {
     record End() implements Input {
     }
 
+    /** The next message: a line (or several joined), a Ctrl-C at the prompt, or the end. */
     Input read(String prompt);
 
     /** Where answers go. */
