@@ -14,7 +14,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
@@ -36,7 +35,10 @@ class ChatTerminalTest {
     @TempDir
     Path dir;
 
-    private final String socket = "bellows-test-" + UUID.randomUUID();
+    /** The test's own tmux server, its socket in the temporary directory (removed with it). */
+    private String socket() {
+        return dir.resolve("tmux.sock").toString();
+    }
 
     @BeforeEach
     void tmux() throws Exception {
@@ -51,7 +53,7 @@ class ChatTerminalTest {
 
     @AfterEach
     void stopTmux() throws Exception {
-        exec("tmux", "-L", socket, "kill-server");
+        exec("tmux", "-S", socket(), "kill-server");
     }
 
     @Test
@@ -113,14 +115,14 @@ class ChatTerminalTest {
     }
 
     private void start(String window, Path script) throws Exception {
-        Exec started = exec("tmux", "-L", socket, "new-session", "-d", "-s", window, "-x", "100", "-y", "40",
+        Exec started = exec("tmux", "-S", socket(), "new-session", "-d", "-s", window, "-x", "100", "-y", "40",
                 "sh '" + script + "'; echo EXIT=$?; sleep 600");
         assertThat(started.status).as(started.out).isZero();
     }
 
     private void send(String window, String... keys) throws Exception {
         for (String key : keys) {
-            List<String> command = new ArrayList<>(List.of("tmux", "-L", socket, "send-keys", "-t", window));
+            List<String> command = new ArrayList<>(List.of("tmux", "-S", socket(), "send-keys", "-t", window));
             if (key.equals("Enter") || key.equals("Up") || key.startsWith("C-")) {
                 command.add(key);
             } else {
@@ -135,7 +137,7 @@ class ChatTerminalTest {
         long giveUp = System.currentTimeMillis() + GIVE_UP_MILLIS;
         String screen = "";
         while (System.currentTimeMillis() < giveUp) {
-            screen = exec("tmux", "-L", socket, "capture-pane", "-p", "-J", "-t", window).out;
+            screen = exec("tmux", "-S", socket(), "capture-pane", "-p", "-J", "-t", window).out;
             if (screen.contains(text)) {
                 return screen;
             }
