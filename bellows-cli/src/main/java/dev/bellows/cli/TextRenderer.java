@@ -34,9 +34,26 @@ final class TextRenderer implements AgentListener, AutoCloseable {
     private boolean inThinking;
     private Thread spinner;
 
+    /** Tools whose result an interactive chat shows otherwise: as the plan, or as the answer. */
+    private static final java.util.Set<String> SHOWN_ELSEWHERE =
+            java.util.Set.of("update_plan", "task_completion", "ask_question", "converse");
+
+    /** Terminal columns, to fold ended thinking into one line; 0: thinking stays as written. */
+    private final int foldWidth;
+    private final StringBuilder thought = new StringBuilder();
+
     TextRenderer(PrintWriter err, boolean terminal) {
+        this(err, terminal, 0);
+    }
+
+    /**
+     * @param foldWidth the terminal's width in columns: on a terminal, thinking that has ended
+     *                  is replaced by one dim line (its start); 0 keeps it as streamed
+     */
+    TextRenderer(PrintWriter err, boolean terminal, int foldWidth) {
         this.err = err;
         this.terminal = terminal;
+        this.foldWidth = foldWidth;
     }
 
     /** Whether anything of the current model answer was shown, so a retry must disown it. */
@@ -52,12 +69,18 @@ final class TextRenderer implements AgentListener, AutoCloseable {
             case StreamEvent.ThinkingStart e -> {
                 newLine();
                 inThinking = true;
+                thought.setLength(0);
                 write(terminal ? DIM : "thinking: ");
             }
-            case StreamEvent.ThinkingContent e -> write(e.content());
+            case StreamEvent.ThinkingContent e -> {
+                thought.append(e.content());
+                write(e.content());
+            }
             case StreamEvent.ThinkingEnd e -> {
                 inThinking = false;
-                if (terminal) {
+                if (terminal && foldWidth > 0) {
+                    fold();
+                } else if (terminal) {
                     write(RESET);
                 }
                 newLine();
@@ -87,9 +110,15 @@ final class TextRenderer implements AgentListener, AutoCloseable {
                     line(DIM + "- iteration " + e.iteration() + RESET);
                 }
             }
-            case LoopEvent.ToolResultEvent e -> line("  \u2713 " + e.toolName() + ": " + summary(e.result()));
+            case LoopEvent.ToolResultEvent e -> {
+                if (foldWidth > 0 && SHOWN_ELSEWHERE.contains(e.toolName())) {
+                    break; // the checklist or the answer that follows says it better
+                }
+                line(fit("  \u2713 " + e.toolName() + ": " + summary(e.result())));
+            }
             case LoopEvent.ToolResultError e ->
-                    line("  \u2717 " + (e.toolName() == null ? "tool call" : e.toolName()) + ": " + summary(e.error()));
+                    line(fit("  \u2717 " + (e.toolName() == null ? "tool call" : e.toolName()) + ": "
+                            + summary(e.error())));
             case LoopEvent.NoToolCall e -> line("  (no tool call in iteration " + e.iteration() + ": reminding the model)");
             case LoopEvent.PlanUpdate e -> {
                 StringBuilder plan = new StringBuilder("plan:");
@@ -122,6 +151,39 @@ final class TextRenderer implements AgentListener, AutoCloseable {
         }
         newLine();
         err.flush();
+    }
+
+    /**
+     * Replaces the thinking just streamed (from the start of its first row) with one dim line:
+     * the rows it took are counted from its lines and the terminal's width, the cursor moved up
+     * to its first row, and everything below erased.
+     */
+    private void fold() {
+        int rows = 0;
+        for (String line : thought.toString().split("\n", -1)) {
+            rows += Math.max(1, (line.codePointCount(0, line.length()) + foldWidth - 1) / foldWidth);
+        }
+        String text = thought.toString().strip();
+        if (text.isEmpty()) {
+            err.print(RESET);
+            return;
+        }
+        String summary = summary(text);
+        int room = Math.max(10, foldWidth - "thinking: ".length() - 1);
+        if (summary.length() > room) {
+            summary = summary.substring(0, room - 1) + "\u2026";
+        }
+        err.print(RESET + "\r" + (rows > 1 ? "\u001b[" + (rows - 1) + "A" : "") + "\u001b[J"
+                + DIM + "thinking: " + summary + RESET);
+        midLine = true;
+    }
+
+    /** {@code text} cut to the terminal's width (when known), so a result takes one row. */
+    private String fit(String text) {
+        if (foldWidth <= 1 || text.codePointCount(0, text.length()) < foldWidth) {
+            return text;
+        }
+        return text.substring(0, text.offsetByCodePoints(0, foldWidth - 2)) + "\u2026";
     }
 
     /** The first line of {@code text}, at most {@link #SUMMARY_LENGTH} characters. */

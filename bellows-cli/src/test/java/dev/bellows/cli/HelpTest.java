@@ -43,7 +43,7 @@ class HelpTest {
 
     @Test
     void aWordFarFromEveryCommandGetsNoSuggestion() {
-        assertThat(Cli.run("", "chat").err()).isEqualTo("bellows: unknown command 'chat' (see 'bellows --help')\n");
+        assertThat(Cli.run("", "zebra").err()).isEqualTo("bellows: unknown command 'zebra' (see 'bellows --help')\n");
     }
 
     @ParameterizedTest

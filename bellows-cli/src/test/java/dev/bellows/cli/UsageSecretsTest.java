@@ -23,11 +23,11 @@ class UsageSecretsTest {
     static Stream<Arguments> commandLines() {
         List<Arguments> cases = new ArrayList<>();
         // unknown command
-        cases.add(Arguments.of("unknown command", List.of("chat", "--api-key", SECRET), "unknown command 'chat'"));
+        cases.add(Arguments.of("unknown command", List.of("zebra", "--api-key", SECRET), "unknown command 'zebra'"));
         cases.add(Arguments.of("unknown command that is the secret", List.of(SECRET, "task"), "unknown command"));
-        cases.add(Arguments.of("unknown command with =", List.of("chat", "--api-key=" + SECRET), "unknown command 'chat'"));
+        cases.add(Arguments.of("unknown command with =", List.of("zebra", "--api-key=" + SECRET), "unknown command 'zebra'"));
         // unknown option, in every command
-        for (String command : List.of("run", "parse", "mock-server", "demo")) {
+        for (String command : List.of("run", "chat", "parse", "mock-server", "demo")) {
             List<String> required = command.equals("mock-server") ? List.of("--script", "s.json") : List.of();
             cases.add(Arguments.of(command + ": unknown option, value apart",
                     concat(List.of(command), required, List.of("--api-kee", SECRET, "task")),

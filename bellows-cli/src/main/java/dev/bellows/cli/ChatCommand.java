@@ -1,0 +1,341 @@
+package dev.bellows.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.bellows.agent.AgentListener;
+import dev.bellows.agent.AgentResult;
+import dev.bellows.agent.AgentRun;
+import dev.bellows.agent.DefaultAgent;
+import dev.bellows.agent.Session;
+import dev.bellows.cli.ModelOptions.Settings;
+import dev.bellows.event.LoopEndReason;
+import dev.bellows.event.StreamEvent;
+import dev.bellows.mcp.McpServers;
+import dev.bellows.memory.ConversationMemory;
+import dev.bellows.plan.Plan;
+import dev.bellows.provider.ApiKey;
+import dev.bellows.provider.Provider;
+import dev.bellows.provider.RetryPolicy;
+import dev.bellows.stream.StreamOptions;
+import dev.bellows.tool.BuiltinTools;
+import dev.bellows.tool.RegisteredTool;
+import dev.bellows.tool.SourceFailure;
+import dev.bellows.tool.Tool;
+import dev.bellows.tool.ToolCall;
+import dev.bellows.tool.ToolRegistry;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicReference;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code bellows chat [options]}: a conversation with the agent loop, one run per line the
+ * user enters, all in one {@link Session} (a stored one with {@code --session}, so the chat
+ * resumes after a restart). The model options are {@code bellows run}'s ({@link ModelOptions}).
+ *
+ * <p>On a terminal it uses JLine (editing, history in the data directory, multi-line input)
+ * and renders events live with ANSI; with input from a script or output piped, it reads line
+ * by line and writes plain text: answers on standard output, progress on standard error.
+ */
+@Command(name = "chat",
+        mixinStandardHelpOptions = true,
+        versionProvider = BellowsCommand.Version.class,
+        sortOptions = false,
+        description = {
+                "Talks with the agent: each line you enter is one run of the agent loop in the same conversation.",
+                "",
+                "Slash commands: /help, /tools, /plan, /clear, /model [NAME], /session, /exit. A question's"
+                        + " suggestions are numbered: type the number to answer with that suggestion. Ctrl-C cancels"
+                        + " the current turn; Ctrl-C twice at an empty prompt (or Ctrl-D, or /exit) leaves."
+                        + " End a line with \\ (or press Alt-Enter) to go on to the next line.",
+                "",
+                "Settings as for bellows run (flag, else environment variable, else config file, else default)."},
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {
+                "0:the chat ended (/exit, Ctrl-D, the end of the input)",
+                "2:usage or configuration error (nothing was sent to a model)"})
+final class ChatCommand implements Callable<Integer> {
+
+    static final String HELP = """
+            /help           this list
+            /tools          the tools the agent can call
+            /plan           the current plan
+            /clear          forget the conversation and the plan (a stored session too)
+            /model [NAME]   the model; with NAME, use that model from the next turn on
+            /session        the session: its name and number of turns
+            /exit           leave (also Ctrl-D, or Ctrl-C twice at an empty prompt)
+            A number answers the last question with that suggestion.""";
+
+    @ParentCommand
+    private BellowsCommand root;
+
+    @Spec
+    private CommandSpec spec;
+
+    @Mixin
+    ModelOptions options;
+
+    @Override
+    public Integer call() {
+        Settings settings;
+        Provider chosen;
+        StreamOptions streamOptions;
+        try {
+            settings = options.resolve(root.host, null, null, false);
+            streamOptions = DialectOption.streamOptions(options.dialect, settings.model());
+            chosen = ModelOptions.provider(settings);
+        } catch (UsageException e) {
+            return usage(e.getMessage());
+        }
+        try (Provider closing = chosen;
+             RunSession stored = options.session == null ? null
+                     : RunSession.open(root.host, options.session, options.dataDir)) {
+            if (settings.mcpServers().isEmpty()) {
+                return chat(settings, closing, stored, streamOptions, new ToolRegistry());
+            }
+            ApiKey key = settings.apiKey();
+            String command = spec.qualifiedName();
+            try (McpServers servers = McpServers.start(settings.mcpServers(), root.host.env(),
+                    McpSetup.reporter(command, root.stderr, line -> key == null ? line : key.redact(line)));
+                 ToolRegistry registry = servers.addTo(new ToolRegistry())) {
+                for (SourceFailure failure : registry.sourceFailures()) {
+                    String line = command + ": MCP server \"" + failure.serverName() + "\" is unavailable: "
+                            + BellowsCommand.oneLine(failure.reason()) + "; running without its tools";
+                    root.stderr.println(key == null ? line : key.redact(line));
+                }
+                root.stderr.flush();
+                try {
+                    return chat(settings, closing, stored, streamOptions, registry);
+                } finally {
+                    servers.close();
+                }
+            }
+        } catch (UsageException e) {
+            return usage(e.getMessage());
+        }
+    }
+
+    private int chat(Settings settings, Provider provider, RunSession stored, StreamOptions streamOptions,
+                     ToolRegistry registry) throws UsageException {
+        ConversationMemory memory = stored == null ? RunCommand.memory(settings)
+                : RunCommand.memory(settings, stored.session());
+        Session session = stored == null ? new Session(memory) : new Session(memory, stored.session());
+        java.nio.file.Path history = DataDirectory.resolve(root.host, options.dataDir).resolve("chat_history");
+        try (ChatIo io = ChatIo.open(root, history)) {
+            Conversation conversation = new Conversation(settings, provider, streamOptions, registry, session, stored,
+                    io, settings.apiKey());
+            conversation.loop();
+        }
+        return 0;
+    }
+
+    /** The chat's state between lines: the agent, the session, the last question's suggestions. */
+    private static final class Conversation {
+        private final Settings settings;
+        private final Provider provider;
+        private final StreamOptions streamOptions;
+        private final ToolRegistry registry;
+        private final Session session;
+        private final RunSession stored;
+        private final ChatIo io;
+        private final ApiKey key;
+        private final AtomicReference<AgentListener> renderer = new AtomicReference<>(event -> { });
+        private final List<String> askedSuggestions = new ArrayList<>();
+        private List<String> suggestions = List.of();
+        private String model;
+        private DefaultAgent agent;
+
+        Conversation(Settings settings, Provider provider, StreamOptions streamOptions, ToolRegistry registry,
+                     Session session, RunSession stored, ChatIo io, ApiKey key) {
+            this.settings = settings;
+            this.provider = provider;
+            this.streamOptions = streamOptions;
+            this.registry = registry;
+            this.session = session;
+            this.stored = stored;
+            this.io = io;
+            this.key = key;
+            this.model = settings.model();
+            this.agent = agent();
+        }
+
+        private DefaultAgent agent() {
+            DefaultAgent built = DefaultAgent.builder()
+                    .toolMode(settings.toolMode())
+                    .provider(provider)
+                    .model(model)
+                    .streamOptions(streamOptions)
+                    .instructions(settings.system())
+                    .toolRegistry(registry)
+                    .maxIterations(settings.maxIterations())
+                    .maxConsecutiveErrors(settings.maxConsecutiveErrors())
+                    .retryPolicy(RetryPolicy.defaults().withMaxRetries(settings.maxRetries()))
+                    .listener(event -> {
+                        if (event instanceof StreamEvent.ToolCallEnd end && end.call() instanceof ToolCall call
+                                && call.toolName().equals("ask_question")) {
+                            askedSuggestions.clear();
+                            for (JsonNode suggestion : call.arguments().path("suggestions")) {
+                                askedSuggestions.add(suggestion.asText());
+                            }
+                        }
+                        renderer.get().onEvent(event);
+                    })
+                    .build();
+            if (stored != null) {
+                stored.start(built, settings.provider(), model, settings.toolMode());
+            }
+            return built;
+        }
+
+        void loop() {
+            PrintWriter out = io.out();
+            if (stored != null && !session.memory().turns().isEmpty()) {
+                out.println("(session " + stored.session().name() + ": " + session.memory().turns().size()
+                        + " turns so far)");
+                out.flush();
+            }
+            boolean interruptedOnce = false;
+            while (true) {
+                ChatIo.Input input = io.read(io.ansi() ? MarkdownText.BOLD + "> " + MarkdownText.RESET : "> ");
+                if (input instanceof ChatIo.End) {
+                    return;
+                }
+                if (input instanceof ChatIo.Interrupt interrupt) {
+                    if (interrupt.empty() && interruptedOnce) {
+                        return;
+                    }
+                    interruptedOnce = interrupt.empty();
+                    if (interrupt.empty()) {
+                        out.println("(Ctrl-C again, /exit or Ctrl-D to leave)");
+                        out.flush();
+                    }
+                    continue;
+                }
+                interruptedOnce = false;
+                String text = ((ChatIo.Line) input).text().strip();
+                if (text.isEmpty()) {
+                    continue;
+                }
+                if (text.startsWith("/")) {
+                    if (!command(text)) {
+                        return;
+                    }
+                    continue;
+                }
+                if (text.matches("\\d{1,3}") && !suggestions.isEmpty()) {
+                    int choice = Integer.parseInt(text);
+                    if (choice >= 1 && choice <= suggestions.size()) {
+                        text = suggestions.get(choice - 1);
+                        out.println("(answering: " + text + ")");
+                    }
+                }
+                turn(text);
+            }
+        }
+
+        /** One run of the agent in the session, shown as it goes; the chat goes on however it ends. */
+        private void turn(String text) {
+            PrintWriter progress = io.progress();
+            TextRenderer shown = new TextRenderer(progress, io.ansi(), io.width());
+            renderer.set(shown);
+            askedSuggestions.clear();
+            suggestions = List.of();
+            AgentResult result;
+            AgentRun run = agent.run(text, session);
+            try (AutoCloseable interrupt = io.onInterrupt(run::cancel)) {
+                result = run.await();
+            } catch (Exception e) { // closing the interrupt handler
+                result = run.await();
+            } finally {
+                shown.close();
+                renderer.set(event -> { });
+            }
+            PrintWriter out = io.out();
+            LoopEndReason reason = result.reason();
+            if (reason.successful()) {
+                out.print(MarkdownText.render(result.result(), io.ansi()));
+                if (reason == LoopEndReason.ASK_QUESTION && !askedSuggestions.isEmpty()) {
+                    suggestions = List.copyOf(askedSuggestions);
+                    for (int i = 0; i < suggestions.size(); i++) {
+                        out.println("  " + (i + 1) + ". " + suggestions.get(i));
+                    }
+                }
+            } else if (reason == LoopEndReason.CANCELLED) {
+                progress.println("(cancelled)");
+            } else {
+                String line = reason.wireName() + ": " + BellowsCommand.oneLine(result.result());
+                progress.println(key == null ? line : key.redact(line));
+            }
+            progress.flush();
+            out.flush();
+        }
+
+        /** One row of the terminal at most (when its width is known). */
+        private String fit(String line) {
+            int width = io.width();
+            if (width <= 1 || line.length() < width) {
+                return line;
+            }
+            return line.substring(0, width - 2) + "\u2026";
+        }
+
+        /** A slash command; false for /exit. */
+        private boolean command(String line) {
+            PrintWriter out = io.out();
+            String[] words = line.split("\\s+", 2);
+            switch (words[0]) {
+                case "/exit", "/quit" -> {
+                    return false;
+                }
+                case "/help" -> out.println(HELP);
+                case "/tools" -> {
+                    for (Tool tool : BuiltinTools.all()) {
+                        out.println(fit(tool.name() + "  " + TextRenderer.summary(tool.description())));
+                    }
+                    for (RegisteredTool tool : registry.tools()) {
+                        String server = ToolCall.LOCAL_SERVER.equals(tool.serverName()) ? "" : tool.serverName() + ".";
+                        out.println(fit(server + tool.tool().name() + "  "
+                                + TextRenderer.summary(tool.tool().description())));
+                    }
+                }
+                case "/plan" -> {
+                    Plan plan = session.plan();
+                    out.println(plan.steps().isEmpty() ? "(no plan yet)" : plan.toChecklist().stripTrailing());
+                }
+                case "/clear" -> {
+                    session.memory().clear();
+                    session.plan(Plan.empty());
+                    suggestions = List.of();
+                    out.println("(the conversation is cleared)");
+                }
+                case "/model" -> {
+                    if (words.length > 1 && !words[1].isBlank()) {
+                        model = words[1].strip();
+                        agent = agent();
+                        out.println("(model: " + model + " from the next turn on)");
+                    } else {
+                        out.println(model + " (" + settings.provider() + ")");
+                    }
+                }
+                case "/session" -> out.println(stored == null
+                        ? "(not stored: start with --session NAME to keep the conversation) "
+                        + session.memory().turns().size() + " turns"
+                        : stored.session().name() + ": " + session.memory().turns().size() + " turns");
+                default -> out.println("unknown command " + words[0] + "; /help lists them");
+            }
+            out.flush();
+            return true;
+        }
+    }
+
+    private int usage(String message) {
+        root.stderr.println(spec.qualifiedName() + ": " + BellowsCommand.oneLine(UsageErrors.redact(message, spec)));
+        root.stderr.flush();
+        return 2;
+    }
+}

@@ -1,0 +1,108 @@
+package dev.bellows.cli;
+
+import static dev.bellows.cli.RunCommandTest.call;
+import static dev.bellows.cli.RunCommandTest.complete;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.bellows.testkit.MockLlmServer;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code bellows chat} driven by a script on standard input (the plain, non-terminal mode),
+ * in-process against a {@link MockLlmServer} over HTTP on 127.0.0.1.
+ */
+class ChatCommandTest {
+
+    @TempDir
+    Path dir;
+
+    private Cli.Run chat(MockLlmServer server, String script, String... more) {
+        List<String> args = new ArrayList<>(List.of("chat", "--base-url", server.baseUrl().toString(),
+                "--model", "mock", "--data-dir", dir.resolve("data").toString()));
+        args.addAll(List.of(more));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status = BellowsCommand.commandLine(new ByteArrayInputStream(script.getBytes(StandardCharsets.UTF_8)),
+                out, err, false, new Host(Map.of(), dir, Interrupts.NONE, false)).execute(args.toArray(String[]::new));
+        return new Cli.Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void eachLineIsATurnOfOneConversation() {
+        try (MockLlmServer server = RunCommandTest.server(RunCommandTest.PLAN, complete("391"), complete("392"))) {
+            Cli.Run run = chat(server, "What is 17 * 23?\nAnd one more?\n");
+            assertThat(run.status()).as(run.err()).isZero();
+            assertThat(run.out()).isEqualTo("391\n392\n");
+            assertThat(run.err()).contains("thinking: plan it").contains("calling update_plan\u2026")
+                    .contains("plan:\n  [>] read");
+            String second = RunCommandTest.messages(server.requests().get(2)).toString();
+            assertThat(second).as("the second turn sees the first").contains("What is 17 * 23?")
+                    .contains("And one more?");
+        }
+    }
+
+    @Test
+    void aNumberAnswersWithThatSuggestion() {
+        String ask = call("ask_question", "{\"question\": \"Which file?\", \"suggestions\": [\"a.txt\", \"b.txt\"]}");
+        try (MockLlmServer server = RunCommandTest.server(ask, complete("read b"))) {
+            Cli.Run run = chat(server, "Read a file\n2\n");
+            assertThat(run.status()).as(run.err()).isZero();
+            assertThat(run.out()).isEqualTo("Which file?\n  1. a.txt\n  2. b.txt\n(answering: b.txt)\nread b\n");
+            String sent = RunCommandTest.messages(server.requests().get(1)).toString();
+            assertThat(sent).contains("b.txt").doesNotContain("\"content\":\"2\"");
+        }
+    }
+
+    @Test
+    void slashCommandsAnswerWithoutAModelCall() {
+        try (MockLlmServer server = RunCommandTest.server(RunCommandTest.PLAN, complete("done"))) {
+            Cli.Run run = chat(server, "/help\n/model\ngo\n/plan\n/session\n/tools\n/clear\n/session\n/nope\n/exit\nnever\n");
+            assertThat(run.status()).as(run.err()).isZero();
+            assertThat(run.out()).contains(ChatCommand.HELP).contains("mock (openai)\n").contains("done\n")
+                    .contains("[>] read\n").contains("2 turns").contains("task_completion  ")
+                    .contains("(the conversation is cleared)\n").contains("0 turns")
+                    .contains("unknown command /nope; /help lists them\n").doesNotContain("never");
+            assertThat(server.requests()).hasSize(2);
+        }
+    }
+
+    @Test
+    void aStoredSessionResumesInTheNextChat() {
+        try (MockLlmServer server = RunCommandTest.server(complete("first"))) {
+            assertThat(chat(server, "remember 7\n", "--session", "s1").out()).isEqualTo("first\n");
+        }
+        try (MockLlmServer server = RunCommandTest.server(complete("second"))) {
+            Cli.Run run = chat(server, "what number?\n", "--session", "s1");
+            assertThat(run.out()).isEqualTo("(session s1: 1 turns so far)\nsecond\n");
+            assertThat(RunCommandTest.messages(server.requests().getFirst()).toString()).contains("remember 7");
+        }
+    }
+
+    @Test
+    void aTrailingBackslashContinuesTheLine() {
+        try (MockLlmServer server = RunCommandTest.server(complete("ok"))) {
+            Cli.Run run = chat(server, "first line\\\nsecond line\n");
+            assertThat(run.out()).isEqualTo("ok\n");
+            assertThat(RunCommandTest.messages(server.requests().getFirst()).toString())
+                    .contains("first line\\nsecond line");
+        }
+    }
+
+    @Test
+    void aBadOptionIsAUsageErrorBeforeAnyRequest() {
+        try (MockLlmServer server = RunCommandTest.server(complete("ok"))) {
+            Cli.Run run = chat(server, "hi\n", "--tool-mode", "smoke");
+            assertThat(run.status()).isEqualTo(2);
+            assertThat(run.err()).startsWith("bellows chat: --tool-mode: unknown tool mode");
+            assertThat(server.requests()).isEmpty();
+        }
+    }
+}

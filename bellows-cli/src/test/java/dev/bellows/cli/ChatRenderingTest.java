@@ -1,0 +1,169 @@
+package dev.bellows.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.bellows.event.AgentEvent;
+import dev.bellows.event.LoopEndReason;
+import dev.bellows.event.LoopEvent;
+import dev.bellows.event.StreamEvent;
+import dev.bellows.plan.PlanStatus;
+import dev.bellows.plan.PlanStep;
+import dev.bellows.tool.ToolCall;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Golden renderings of every event type, as {@code bellows chat} shows them: plain (a script,
+ * a pipe) and ANSI (a terminal of 40 columns, thinking folded once it ends); and of a
+ * Markdown answer both ways.
+ */
+class ChatRenderingTest {
+
+    private static final String D = TextRenderer.DIM;
+    private static final String R = TextRenderer.RESET;
+    private static final ObjectNode ARGS = new ObjectMapper().createObjectNode().put("path", "a.txt");
+
+    /** One of each event, in the order a turn with a tool, a plan, a retry and an answer has them. */
+    private static final List<AgentEvent> TURN = List.of(
+            new LoopEvent.LoopStart("read a.txt"),
+            new LoopEvent.IterationStart(1),
+            new StreamEvent.ThinkingStart(0, "thinking", Map.of()),
+            new StreamEvent.ThinkingContent(0, "I should read\nthe file first"),
+            new StreamEvent.ThinkingEnd(0, "I should read\nthe file first"),
+            new StreamEvent.MessageStart(0),
+            new StreamEvent.MessageContent(0, "Reading it."),
+            new StreamEvent.MessageEnd(0, "Reading it."),
+            new StreamEvent.ToolCallStart(1, "tool", Map.of()),
+            new StreamEvent.ToolCallName(1, "read_file"),
+            new StreamEvent.ToolCallContent(1, "{...}"),
+            new StreamEvent.ToolCallEnd(1, "{...}", new ToolCall(ToolCall.LOCAL_SERVER, "read_file", ARGS)),
+            new LoopEvent.ToolResultEvent(ToolCall.LOCAL_SERVER, "read_file", ARGS,
+                    "line one of a rather long file that goes on\nline two"),
+            new LoopEvent.ToolResultError(ToolCall.LOCAL_SERVER, "write_file", "no such directory"),
+            new LoopEvent.PlanUpdate(List.of(new PlanStep("read", PlanStatus.COMPLETED),
+                    new PlanStep("answer", PlanStatus.IN_PROGRESS))),
+            new LoopEvent.IterationStart(2),
+            new LoopEvent.NoToolCall(2),
+            new LoopEvent.Retry(1, "HTTP 503", 500),
+            new StreamEvent.Section(2, "answer", "x"),
+            new LoopEvent.ToolResultEvent(ToolCall.LOCAL_SERVER, "task_completion", ARGS, "done"),
+            new LoopEvent.LoopEnd(LoopEndReason.TASK_COMPLETION, "done"));
+
+    private static String render(boolean terminal, int width) {
+        StringWriter text = new StringWriter();
+        try (TextRenderer renderer = new TextRenderer(new PrintWriter(text), terminal, width)) {
+            TURN.forEach(renderer::onEvent);
+        }
+        // the spinner's frames depend on how long the tool "runs": only its erasing is certain
+        return text.toString().replace(System.lineSeparator(), "\n").replaceAll("\r[|/\\\\-] ", "");
+    }
+
+    @Test
+    void plainTextHasNoEscapesAndEveryEventInOneLine() {
+        assertThat(render(false, 0)).isEqualTo("""
+                thinking: I should read
+                the file first
+                Reading it.
+                calling read_file\u2026
+                  \u2713 read_file: line one of a rather long file that goes on\u2026
+                  \u2717 write_file: no such directory
+                plan:
+                  [x] read
+                  [>] answer
+                  (no tool call in iteration 2: reminding the model)
+                retrying (attempt 1) in 500 ms: HTTP 503
+                  \u2713 task_completion: done
+                """);
+    }
+
+    @Test
+    void aTerminalFoldsThinkingCutsResultsToItsWidthAndLeavesOutWhatTheAnswerShows() {
+        String folded = R + "\r\u001b[1A\u001b[J" + D + "thinking: I should read\u2026" + R;
+        assertThat(render(true, 40)).isEqualTo(D + "I should read\nthe file first" + folded + "\n"
+                + "Reading it.\n"
+                + "calling read_file\u2026\n"
+                + "\r\u001b[K" // the spinner, erased
+                + "  \u2713 read_file: line one of a rather lo\u2026\n" // 39 columns: the 40th stays free
+                + "  \u2717 write_file: no such directory\n"
+                + "plan:\n  [x] read\n  [>] answer\n"
+                + D + "- iteration 2" + R + "\n"
+                + "  (no tool call in iteration 2: reminding the model)\n"
+                + "retrying (attempt 1) in 500 ms: HTTP 503\n");
+    }
+
+    @Test
+    void thinkingWiderThanTheTerminalCountsEveryRowItTook() {
+        StringWriter text = new StringWriter();
+        try (TextRenderer renderer = new TextRenderer(new PrintWriter(text), true, 10)) {
+            renderer.onEvent(new StreamEvent.ThinkingStart(0, "thinking", Map.of()));
+            renderer.onEvent(new StreamEvent.ThinkingContent(0, "x".repeat(25)));
+            renderer.onEvent(new StreamEvent.ThinkingEnd(0, "x".repeat(25)));
+        }
+        assertThat(text.toString()).as("25 characters on 10 columns: 3 rows, 2 up")
+                .contains("\r\u001b[2A\u001b[J");
+    }
+
+    private static final String ANSWER = """
+            # Result
+
+            Found **two** files in `src`:
+
+            - a.txt
+            - b.txt
+
+            | name | size |
+            |---|---:|
+            | a.txt | 10 |
+            | bb.txt | 200 |
+
+            ```java
+            int x = 1;
+            ```
+            The end.""";
+
+    @Test
+    void markdownPlain() {
+        assertThat(MarkdownText.render(ANSWER, false)).isEqualTo("""
+                Result
+
+                Found two files in src:
+
+                \u2022 a.txt
+                \u2022 b.txt
+
+                name   \u2502 size
+                \u2500\u2500\u2500\u2500\u2500\u2500\u2500\u253c\u2500\u2500\u2500\u2500\u2500
+                a.txt  \u2502 10
+                bb.txt \u2502 200
+
+                    int x = 1;
+                The end.
+                """);
+    }
+
+    @Test
+    void markdownAnsi() {
+        String b = MarkdownText.BOLD;
+        String c = MarkdownText.CODE;
+        String r = MarkdownText.RESET;
+        assertThat(MarkdownText.render(ANSWER, true)).isEqualTo(b + "Result" + r + "\n\n"
+                + "Found " + b + "two" + r + " files in " + c + "src" + r + ":\n\n"
+                + "\u2022 a.txt\n\u2022 b.txt\n\n"
+                + b + "name   \u2502 size" + r + "\n"
+                + "\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u253c\u2500\u2500\u2500\u2500\u2500\n"
+                + "a.txt  \u2502 10\nbb.txt \u2502 200\n\n"
+                + "    " + c + "int x = 1;" + r + "\n"
+                + "The end.\n");
+    }
+
+    @Test
+    void textThatIsNotMarkdownIsLeftAsItIs() {
+        assertThat(MarkdownText.render("391", false)).isEqualTo("391\n");
+        assertThat(MarkdownText.render("a | b\n2 * 3 = 6", true)).isEqualTo("a | b\n2 * 3 = 6\n");
+    }
+}

@@ -1,0 +1,157 @@
+package dev.bellows.cli;
+
+import static dev.bellows.cli.RunCommandTest.call;
+import static dev.bellows.cli.RunCommandTest.complete;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+import dev.bellows.testkit.MockLlmServer;
+import dev.bellows.testkit.MockScript;
+import dev.bellows.testkit.MockTurn;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code bellows chat} in a real pseudo-terminal: a child JVM in a tmux pane, driven with
+ * {@code tmux send-keys}, judged by {@code tmux capture-pane}: what a person would see.
+ *
+ * <p>tmux comes from the machine; when it is missing the test installs Debian's package
+ * ({@code apt-get install -y tmux}) if it runs as root, else it is skipped with the reason.
+ */
+class ChatTerminalTest {
+
+    /** A guard against a hung child, not a measure of speed: the screen is polled until then. */
+    private static final long GIVE_UP_MILLIS = 120_000;
+
+    @TempDir
+    Path dir;
+
+    /** The test's own tmux server, its socket in the temporary directory (removed with it). */
+    private String socket() {
+        return dir.resolve("tmux.sock").toString();
+    }
+
+    @BeforeEach
+    void tmux() throws Exception {
+        if (exec("sh", "-c", "command -v tmux").status == 0) {
+            return;
+        }
+        Assumptions.assumeTrue("root".equals(System.getProperty("user.name")),
+                "tmux is not installed and the test is not root to install it (apt-get install tmux)");
+        Exec install = exec("sh", "-c", "(apt-get install -y tmux || (apt-get update && apt-get install -y tmux))");
+        Assumptions.assumeTrue(install.status == 0, "tmux is missing and apt-get could not install it: " + install.out);
+    }
+
+    @AfterEach
+    void stopTmux() throws Exception {
+        exec("tmux", "-S", socket(), "kill-server");
+    }
+
+    @Test
+    void aConversationWithAQuestionCtrlCAndARestartThatResumes() throws Exception {
+        String ask = call("ask_question", "{\"question\": \"Which file?\", \"suggestions\": [\"a.txt\", \"b.txt\"]}");
+        MockTurn slow = MockTurn.content("<thinking>" + "still thinking ".repeat(400) + "</thinking>" + complete("never"))
+                .chunkSize(8).delayMs(30);
+        try (MockLlmServer server = MockLlmServer.start(MockScript.of(MockTurn.content(RunCommandTest.PLAN),
+                MockTurn.content(complete("# Answer\\n\\n- **391**")), MockTurn.content(ask),
+                MockTurn.content(complete("picked b")), slow, MockTurn.content(complete("resumed"))))) {
+            Path script = dir.resolve("chat.sh");
+            // a terminal that understands ANSI, whatever the test's own environment says
+            Files.writeString(script, "unset NO_COLOR; export TERM=xterm-256color; exec '"
+                    + Path.of(System.getProperty("java.home"), "bin", "java")
+                    + "' --enable-native-access=ALL-UNNAMED -cp '"
+                    + System.getProperty("java.class.path") + "' " + BellowsCommand.class.getName()
+                    + " chat --base-url " + server.baseUrl() + " --model mock --session t --data-dir '"
+                    + dir.resolve("data") + "'\n", StandardCharsets.UTF_8);
+            start("one", script);
+            String screen = waitFor("one", "> ");
+            send("one", "What is 17 * 23?", "Enter");
+            screen = waitFor("one", "\u2022 391");
+            assertThat(screen).contains("> What is 17 * 23?")
+                    .as("thinking folded to one line once it ended").contains("\nthinking: plan it\nI will plan.\n")
+                    .contains("calling update_plan\u2026").contains("plan:\n  [>] read").contains("Answer\n")
+                    .as("the final answer is rendered, not raw Markdown").doesNotContain("**391**")
+                    .as("the plan's own result line is left out").doesNotContain("\u2713 update_plan");
+
+            send("one", "Which one?", "Enter");
+            waitFor("one", "  2. b.txt");
+            send("one", "2", "Enter");
+            screen = waitFor("one", "picked b");
+            assertThat(screen).contains("Which file?\n  1. a.txt\n  2. b.txt\n> 2\n(answering: b.txt)");
+
+            send("one", "Think slowly", "Enter");
+            waitFor("one", "still thinking still thinking");
+            send("one", "C-c");
+            screen = waitFor("one", "(cancelled)");
+            assertThat(screen.substring(screen.indexOf("(cancelled)"))).as("a prompt again after the cancel")
+                    .contains("\n> ");
+            send("one", "/exit", "Enter");
+            waitFor("one", "EXIT=0");
+
+            start("two", script);
+            screen = waitFor("two", "turns so far)\n> "); // the prompt: JLine reads keys from now on
+            assertThat(screen).contains("(session t: ");
+            send("two", "Up");
+            waitFor("two", "> /exit"); // the history survived the restart
+            send("two", "C-u", "Go on", "Enter");
+            waitFor("two", "resumed");
+            String sent = RunCommandTest.messages(server.requests().getLast()).toString();
+            assertThat(sent).as("the restarted chat sent the stored conversation").contains("What is 17 * 23?")
+                    .contains("b.txt").contains("Go on");
+            send("two", "C-c");
+            waitFor("two", "Ctrl-C again");
+            send("two", "C-c");
+            waitFor("two", "EXIT=0");
+        }
+    }
+
+    private void start(String window, Path script) throws Exception {
+        Exec started = exec("tmux", "-S", socket(), "new-session", "-d", "-s", window, "-x", "100", "-y", "40",
+                "sh '" + script + "'; echo EXIT=$?; sleep 600");
+        assertThat(started.status).as(started.out).isZero();
+    }
+
+    private void send(String window, String... keys) throws Exception {
+        for (String key : keys) {
+            List<String> command = new ArrayList<>(List.of("tmux", "-S", socket(), "send-keys", "-t", window));
+            if (key.equals("Enter") || key.equals("Up") || key.startsWith("C-")) {
+                command.add(key);
+            } else {
+                command.addAll(List.of("-l", key));
+            }
+            exec(command.toArray(String[]::new));
+        }
+    }
+
+    /** The screen (the pane's text) once it contains {@code text}. */
+    private String waitFor(String window, String text) throws Exception {
+        long giveUp = System.currentTimeMillis() + GIVE_UP_MILLIS;
+        String screen = "";
+        while (System.currentTimeMillis() < giveUp) {
+            screen = exec("tmux", "-S", socket(), "capture-pane", "-p", "-J", "-t", window).out;
+            if (screen.contains(text)) {
+                return screen;
+            }
+            Thread.sleep(100);
+        }
+        return fail("the screen never showed \"" + text + "\"; it shows:\n" + screen);
+    }
+
+    private record Exec(int status, String out) {
+    }
+
+    private static Exec exec(String... command) throws IOException, InterruptedException {
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        return new Exec(process.waitFor(), out);
+    }
+}
