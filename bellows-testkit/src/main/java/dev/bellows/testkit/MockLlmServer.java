@@ -36,7 +36,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * An OpenAI-compatible chat endpoint on 127.0.0.1 that replays a {@link MockScript}: each
  * {@code POST /v1/chat/completions} (or {@code /chat/completions}) takes the next turn and
  * gets it as Server-Sent Events ({@code "stream": true}) or as one {@code chat.completion}.
- * Every request is recorded, API keys redacted. SCRIPTS.md describes the exact output.
+ * Every request is recorded, API keys redacted. docs/mock-server.md describes the exact output.
  *
  * <pre>{@code
  * try (MockLlmServer server = MockLlmServer.start(MockScript.of(MockTurn.content("Hello")))) {
@@ -315,7 +315,7 @@ public final class MockLlmServer implements AutoCloseable {
         }
     }
 
-    /** The estimate of SCRIPTS.md: the code points of every message's text content, / 4 rounded up. */
+    /** The estimate of docs/mock-server.md: the code points of every message's text content, / 4 rounded up. */
     private static long promptTokens(ObjectNode request) {
         long codePoints = 0;
         for (JsonNode message : request.path("messages")) {
