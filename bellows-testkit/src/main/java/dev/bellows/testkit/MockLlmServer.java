@@ -48,6 +48,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class MockLlmServer implements AutoCloseable {
 
+    // Paths are logged, never headers: the recorded requests redact keys, the log leaves them out.
+    private static final System.Logger LOG = System.getLogger(MockLlmServer.class.getName());
+
+
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final InetAddress LOOPBACK = loopback();
 
@@ -84,6 +88,8 @@ public final class MockLlmServer implements AutoCloseable {
         server.createContext("/", this::handle);
         server.start();
         this.baseUrl = URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/v1");
+        LOG.log(System.Logger.Level.DEBUG, () -> "mock server listening on " + baseUrl + " with "
+                + script.turns().size() + " scripted turns" + (repeat ? ", repeated" : ""));
     }
 
     /** Starts a server on a free port. */
@@ -131,6 +137,8 @@ public final class MockLlmServer implements AutoCloseable {
     /** Stops at once: open connections are closed, the record file is closed. */
     @Override
     public void close() {
+        LOG.log(System.Logger.Level.DEBUG, () -> "mock server on " + baseUrl + " stopping after "
+                + requests().size() + " requests");
         server.stop(0);
         executor.shutdownNow();
         try {
@@ -237,6 +245,9 @@ public final class MockLlmServer implements AutoCloseable {
 
     /** One line per request for whoever asked ({@link Builder#log}): what came, and what it got. */
     private void log(String method, String path, String outcome) {
+        // A query string may carry a key (?key=...): the log shows only that there was one.
+        LOG.log(System.Logger.Level.DEBUG, () -> "mock server: " + method + " " + path.replaceFirst("\\?.*", "?...")
+                + ": " + outcome);
         if (log != null) {
             log.accept(method + " " + path + ": " + outcome);
         }
