@@ -12,9 +12,13 @@ import dev.bellows.event.StreamEvent;
 import dev.bellows.http.HttpSettings;
 import dev.bellows.openai.OpenAiProvider;
 import dev.bellows.provider.ApiKey;
+import dev.bellows.provider.ChatRequest;
+import dev.bellows.provider.ChatStream;
+import dev.bellows.provider.Message;
 import dev.bellows.provider.Provider;
 import dev.bellows.provider.RetryPolicy;
 import dev.bellows.provider.RetryingProvider;
+import dev.bellows.stream.StreamChunk;
 import dev.bellows.testkit.MockLlmServer;
 import dev.bellows.testkit.MockScript;
 import dev.bellows.testkit.MockToolCall;
@@ -147,10 +151,15 @@ class ProvidersGuideTest {
         try (MockLlmServer server = MockLlmServer.start(script);
              Provider patient = new RetryingProvider(OpenAiProvider.builder().baseUrl(server.baseUrl().toString()).build(),
                      immediately, notice -> reasons.add(notice.reason()), delay -> { }, null)) {
-            AgentResult result = DefaultAgent.builder().provider(patient).model("llama3.1").toolRegistry(new ToolRegistry()).build()
-                    .run("What is six times seven?").await();
+            StringBuilder answer = new StringBuilder();
+            try (ChatStream stream = patient.stream(ChatRequest.builder().model("llama3.1")
+                    .message(Message.user("What is six times seven?")).build())) {
+                for (StreamChunk chunk; (chunk = stream.next()) != null; ) {
+                    answer.append(chunk.text());
+                }
+            }
 
-            assertThat(result.result()).isEqualTo("42");
+            assertThat(answer.toString()).endsWith("</tool>");
             assertThat(reasons).hasSize(1);
             assertThat(reasons.getFirst()).contains("503");
         }
