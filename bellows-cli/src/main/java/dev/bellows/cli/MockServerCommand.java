@@ -35,7 +35,7 @@ import picocli.CommandLine.Spec;
                 "Prints 'listening on http://127.0.0.1:PORT/v1' when ready; serves until interrupted.",
                 "Script format: {\"turns\": [{\"content\": \"...\", \"chunk_size\": 4, \"reasoning\": \"...\","
                         + " \"delay_ms\": 0, \"cut_after\": N} | {\"status\": 429, \"headers\": {...}, \"body\": {...}}]}"
-                        + " (bellows-testkit/SCRIPTS.md)."},
+                        + " (docs/mock-server.md)."},
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {
                 "130:stopped with Ctrl-C (SIGINT); 143 when stopped with SIGTERM",

@@ -9,25 +9,39 @@ import dev.bellows.tool.LoopBreak;
 /** How the agents' loops end, shared so that both end the same way for the same cause. */
 final class LoopEnds {
 
+    private static final System.Logger LOG = System.getLogger(LoopEnds.class.getName());
+
     private LoopEnds() {
     }
 
     /**
      * Runs a loop body between {@code loop_start} and exactly one {@code loop_end}, whatever
-     * happens: nothing escapes the run's thread, an exception ends the run as an error.
+     * happens: an exception ends the run as an error (and is logged with its stack trace). A
+     * {@link VirtualMachineError} (OutOfMemoryError, StackOverflowError) is never a result: the
+     * readers are woken by a {@code loop_end}, {@link RunHandle#await()} rethrows it, and so
+     * does the run's thread.
      */
     static void runBetweenStartAndEnd(RunHandle run, String task, java.util.function.Supplier<LoopEvent.LoopEnd> body) {
         LoopEvent.LoopEnd end = null;
+        VirtualMachineError crashed = null;
         try {
             run.emit(new LoopEvent.LoopStart(task));
             end = body.get();
+        } catch (VirtualMachineError e) {
+            crashed = e;
+            run.crash(e);
+            end = new LoopEvent.LoopEnd(LoopEndReason.ERROR, "internal error: " + describe(e));
         } catch (Throwable t) {
+            LOG.log(System.Logger.Level.WARNING, () -> "the agent loop failed; the run ends as an error", t);
             end = new LoopEvent.LoopEnd(LoopEndReason.ERROR, "internal error: " + describe(t));
         } finally {
             if (end == null) {
                 end = new LoopEvent.LoopEnd(LoopEndReason.ERROR, "the run ended without a result");
             }
             run.emit(end);
+        }
+        if (crashed != null) {
+            throw crashed;
         }
     }
 

@@ -29,6 +29,8 @@ import java.util.stream.StreamSupport;
  */
 final class RunHandle implements AgentRun {
 
+    private static final System.Logger LOG = System.getLogger(RunHandle.class.getName());
+
     private final List<AgentListener> listeners;
 
     private final ReentrantLock lock = new ReentrantLock();
@@ -36,6 +38,7 @@ final class RunHandle implements AgentRun {
     private final List<AgentEvent> log = new ArrayList<>();   // guarded by lock
     private AgentResult result;                                // guarded by lock; set with loop_end
     private boolean ended;                                     // guarded by lock; loop_end is being emitted
+    private VirtualMachineError crash;                         // guarded by lock; rethrown by await()
 
     private final Object cancelLock = new Object();
     private volatile boolean cancelled;
@@ -47,6 +50,20 @@ final class RunHandle implements AgentRun {
     }
 
     // --- the run's side ---
+
+    /**
+     * The run's thread met a {@link VirtualMachineError}: {@link #await()} rethrows it instead
+     * of returning a result, so it is never mistaken for how the loop ended. Call before
+     * emitting the {@code loop_end} that wakes the readers.
+     */
+    void crash(VirtualMachineError error) {
+        lock.lock();
+        try {
+            crash = Objects.requireNonNull(error, "error");
+        } finally {
+            lock.unlock();
+        }
+    }
 
     /**
      * Tells the listeners, on the calling thread, then logs the event for the readers: so when
@@ -68,8 +85,11 @@ final class RunHandle implements AgentRun {
         for (AgentListener listener : listeners) {
             try {
                 listener.onEvent(event);
-            } catch (RuntimeException | StackOverflowError ignored) {
-                // A listener's bug must not break the run nor hide events from the others.
+            } catch (RuntimeException e) {
+                // A listener's bug must not break the run nor hide events from the others; it
+                // is logged so that it is not lost. Errors (OutOfMemoryError...) are not caught.
+                LOG.log(System.Logger.Level.WARNING, () -> "an agent listener (" + listener.getClass().getName()
+                        + ") threw on a " + event.type() + " event; the run and the other listeners go on", e);
             }
         }
         lock.lock();
@@ -167,6 +187,9 @@ final class RunHandle implements AgentRun {
             while (result == null) {
                 awaitChange();
             }
+            if (crash != null) {
+                throw crash;
+            }
             return result;
         } finally {
             lock.unlock();
@@ -183,6 +206,9 @@ final class RunHandle implements AgentRun {
                     return Optional.empty();
                 }
                 nanos = changed.awaitNanos(nanos);
+            }
+            if (crash != null) {
+                throw crash;
             }
             return Optional.of(result);
         } finally {

@@ -18,6 +18,12 @@ import java.util.function.BooleanSupplier;
  */
 final class ToolCallRunner {
 
+    private static final System.Logger LOG = System.getLogger(ToolCallRunner.class.getName());
+
+    /** A call longer than this is logged (DEBUG): the usual reason a run seems to hang. */
+    static final java.time.Duration SLOW = java.time.Duration.ofSeconds(1);
+
+
     private final OutputRenderer renderer;
 
     ToolCallRunner(OutputRenderer renderer) {
@@ -29,6 +35,7 @@ final class ToolCallRunner {
         if (cancelled.getAsBoolean() || Thread.currentThread().isInterrupted()) {
             return new Cancelled(call);
         }
+        long started = System.nanoTime();
         try {
             JsonNode arguments = tool.validatesArguments()
                     ? call.arguments()
@@ -36,6 +43,7 @@ final class ToolCallRunner {
             ToolResult<?> result = tool.call(new ToolContext(call.serverName(), call.toolName(), cancelled), arguments);
             // A tool that returns null has nothing to say; treat it like a null output.
             ToolResult<?> nonNull = result == null ? ToolResult.of(null) : result;
+            logIfSlow(call, started);
             return new Succeeded(call, tool, nonNull, renderer.render(nonNull));
         } catch (ToolException e) {
             String message = e.getMessage();
@@ -44,7 +52,17 @@ final class ToolCallRunner {
             if (e instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
             }
+            // The model reads only the type and message; the stack trace is kept here.
+            LOG.log(System.Logger.Level.DEBUG, () -> "tool " + call.serverName() + "/" + call.toolName() + " threw", e);
             return new Failed(call, failure(call, e), e);
+        }
+    }
+
+    private static void logIfSlow(ToolCall call, long started) {
+        long nanos = System.nanoTime() - started;
+        if (nanos >= SLOW.toNanos()) {
+            LOG.log(System.Logger.Level.DEBUG, () -> "tool " + call.serverName() + "/" + call.toolName() + " took "
+                    + nanos / 1_000_000 + " ms");
         }
     }
 

@@ -28,6 +28,9 @@ import java.util.random.RandomGenerator;
  */
 public final class RetryingProvider implements Provider {
 
+    // Messages of ProviderExceptions never hold a key (the providers redact them), so they may be logged.
+    private static final System.Logger LOG = System.getLogger(RetryingProvider.class.getName());
+
     /** Waits between attempts; tests inject one that records instead of waiting. */
     @FunctionalInterface
     public interface Sleeper {
@@ -175,9 +178,13 @@ public final class RetryingProvider implements Provider {
                 throw cancelledException();
             }
             if (!e.retryable()) {
+                LOG.log(System.Logger.Level.DEBUG, () -> delegate.name() + ": not retried (" + e.kind()
+                        + ", a retry would not help): " + e.getMessage());
                 throw attempts == 1 ? e : withAttempts(e);
             }
             if (attempts > policy.maxRetries()) {
+                LOG.log(System.Logger.Level.DEBUG, () -> delegate.name() + ": giving up after " + attempts
+                        + " attempts: " + e.getMessage());
                 throw withAttempts(e);
             }
             pending = e;
@@ -188,6 +195,10 @@ public final class RetryingProvider implements Provider {
             ProviderException failure = pending;
             Duration delay = policy.delayBefore(attempts, failure,
                     random != null ? random : ThreadLocalRandom.current());
+            LOG.log(System.Logger.Level.DEBUG, () -> delegate.name() + ": retrying (attempt " + (attempts + 1) + " of "
+                    + (policy.maxRetries() + 1) + ") in " + delay.toMillis() + " ms"
+                    + (pendingHadChunks ? ", discarding the partial answer" : "") + ", after " + failure.kind()
+                    + ": " + failure.getMessage());
             streamListener.onRetry(new RetryNotice(attempts + 1, failure.getMessage(), delay, pendingHadChunks));
             waitFor(delay);
             pending = null;

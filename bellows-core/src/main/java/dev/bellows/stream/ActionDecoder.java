@@ -100,7 +100,8 @@ public final class ActionDecoder {
         } catch (DecodeFailure failure) {
             return new ToolCallError(raw, failure.reason());
         } catch (RuntimeException unexpected) {
-            return new ToolCallError(raw, "tool call could not be decoded; " + hint);
+            DecoderFallback.log("the action decoder", unexpected);
+            return new ToolCallError(raw, DecoderFallback.TOOL_CALL + "; " + hint);
         }
     }
 

@@ -20,7 +20,8 @@ final class DialectBodies {
         } catch (DecodeFailure failure) {
             return new ToolCallError(content, failure.reason());
         } catch (RuntimeException unexpected) {
-            return new ToolCallError(content, "tool call could not be decoded");
+            DecoderFallback.log("a dialect's tool call decoder", unexpected);
+            return new ToolCallError(content, DecoderFallback.TOOL_CALL);
         }
     }
 

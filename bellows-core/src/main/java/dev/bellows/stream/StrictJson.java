@@ -68,7 +68,8 @@ final class StrictJson {
         try {
             parser = MAPPER.createParser(text);
         } catch (java.io.IOException e) {
-            throw new SyntaxError("the JSON could not be read", 0);
+            DecoderFallback.log("the JSON reader", e);
+            throw new SyntaxError(DecoderFallback.JSON, 0);
         }
         try (parser) {
             JsonNode value = MAPPER.readTree(parser);
@@ -93,7 +94,8 @@ final class StrictJson {
         } catch (java.io.IOException | RuntimeException e) {
             // Not expected from an in-memory string; still the model's text, so still
             // reported as the model's error rather than thrown.
-            throw new SyntaxError("the JSON could not be read", clamp(parser.currentLocation().getCharOffset(), text));
+            DecoderFallback.log("the JSON reader", e);
+            throw new SyntaxError(DecoderFallback.JSON, clamp(parser.currentLocation().getCharOffset(), text));
         }
     }
 

@@ -44,7 +44,8 @@ public final class ToolCallDecoder {
         } catch (RuntimeException unexpected) {
             // A bug here must not take the stream down with it: the block is reported as
             // an error like any other, without Java details the model cannot use.
-            return new ToolCallError(raw, "tool call could not be decoded; " + HINT);
+            DecoderFallback.log("the tool call decoder", unexpected);
+            return new ToolCallError(raw, DecoderFallback.TOOL_CALL + "; " + HINT);
         }
     }
 

@@ -49,6 +49,10 @@ import java.util.concurrent.TimeUnit;
  */
 public final class McpToolSource implements ToolSource {
 
+    // Names and reasons only: a server's command line, env and headers may hold secrets.
+    private static final System.Logger LOG = System.getLogger(McpToolSource.class.getName());
+
+
     static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
 
     private final McpServerConfig config;
@@ -207,6 +211,7 @@ public final class McpToolSource implements ToolSource {
         List<McpTool> before = tools;
         Thread.ofVirtual().name("mcp-start-" + config.name()).start(() -> {
             McpConnection connection;
+            LOG.log(System.Logger.Level.DEBUG, () -> "MCP server " + config.name() + (restart ? ": starting again" : ": starting"));
             try {
                 connection = McpConnection.open(config, env, this::toolsChanged);
             } catch (ToolException e) {
@@ -224,6 +229,8 @@ public final class McpToolSource implements ToolSource {
                 return;
             }
             tools = wrap(connection.tools());
+            LOG.log(System.Logger.Level.DEBUG, () -> "MCP server " + config.name() + ": started, "
+                    + connection.tools().size() + " tools");
             connection.ended().thenAccept(reason -> ended(connection, reason));
             if (restart) {
                 // Told before the waiting call goes on, so a listener never hears of it late.
@@ -246,6 +253,7 @@ public final class McpToolSource implements ToolSource {
     }
 
     private void failed(String reason, boolean restart) {
+        LOG.log(System.Logger.Level.DEBUG, () -> "MCP server " + config.name() + ": did not start: " + reason);
         synchronized (lock) {
             failuresInARow++;
             retryAtNanos = System.nanoTime() + backoff(failuresInARow).toNanos();
@@ -266,6 +274,7 @@ public final class McpToolSource implements ToolSource {
             retryAtNanos = System.nanoTime() + backoff(failuresInARow).toNanos();
             lastProblem = "it stopped: " + reason;
         }
+        LOG.log(System.Logger.Level.DEBUG, () -> "MCP server " + config.name() + ": stopped on its own: " + reason);
         listener.serverProblem(config.name(), "stopped: " + reason + "; it is started again on the next call");
     }
 
@@ -337,6 +346,7 @@ public final class McpToolSource implements ToolSource {
         if (attempt == null) {
             return;
         }
+        LOG.log(System.Logger.Level.DEBUG, () -> "MCP server " + config.name() + ": stopping");
         try {
             // A server still starting is closed by its starting thread once it is up (or has failed).
             attempt.get(config.startupTimeout().toMillis() + 10_000, TimeUnit.MILLISECONDS).close();

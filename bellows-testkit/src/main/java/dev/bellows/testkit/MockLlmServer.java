@@ -36,7 +36,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * An OpenAI-compatible chat endpoint on 127.0.0.1 that replays a {@link MockScript}: each
  * {@code POST /v1/chat/completions} (or {@code /chat/completions}) takes the next turn and
  * gets it as Server-Sent Events ({@code "stream": true}) or as one {@code chat.completion}.
- * Every request is recorded, API keys redacted. SCRIPTS.md describes the exact output.
+ * Every request is recorded, API keys redacted. docs/mock-server.md describes the exact output.
  *
  * <pre>{@code
  * try (MockLlmServer server = MockLlmServer.start(MockScript.of(MockTurn.content("Hello")))) {
@@ -47,6 +47,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * }</pre>
  */
 public final class MockLlmServer implements AutoCloseable {
+
+    // Paths are logged, never headers: the recorded requests redact keys, the log leaves them out.
+    private static final System.Logger LOG = System.getLogger(MockLlmServer.class.getName());
+
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final InetAddress LOOPBACK = loopback();
@@ -84,6 +88,8 @@ public final class MockLlmServer implements AutoCloseable {
         server.createContext("/", this::handle);
         server.start();
         this.baseUrl = URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/v1");
+        LOG.log(System.Logger.Level.DEBUG, () -> "mock server listening on " + baseUrl + " with "
+                + script.turns().size() + " scripted turns" + (repeat ? ", repeated" : ""));
     }
 
     /** Starts a server on a free port. */
@@ -131,6 +137,8 @@ public final class MockLlmServer implements AutoCloseable {
     /** Stops at once: open connections are closed, the record file is closed. */
     @Override
     public void close() {
+        LOG.log(System.Logger.Level.DEBUG, () -> "mock server on " + baseUrl + " stopping after "
+                + requests().size() + " requests");
         server.stop(0);
         executor.shutdownNow();
         try {
@@ -237,6 +245,9 @@ public final class MockLlmServer implements AutoCloseable {
 
     /** One line per request for whoever asked ({@link Builder#log}): what came, and what it got. */
     private void log(String method, String path, String outcome) {
+        // A query string may carry a key (?key=...): the log shows only that there was one.
+        LOG.log(System.Logger.Level.DEBUG, () -> "mock server: " + method + " " + path.replaceFirst("\\?.*", "?...")
+                + ": " + outcome);
         if (log != null) {
             log.accept(method + " " + path + ": " + outcome);
         }
@@ -315,7 +326,7 @@ public final class MockLlmServer implements AutoCloseable {
         }
     }
 
-    /** The estimate of SCRIPTS.md: the code points of every message's text content, / 4 rounded up. */
+    /** The estimate of docs/mock-server.md: the code points of every message's text content, / 4 rounded up. */
     private static long promptTokens(ObjectNode request) {
         long codePoints = 0;
         for (JsonNode message : request.path("messages")) {

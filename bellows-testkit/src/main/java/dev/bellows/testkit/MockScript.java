@@ -18,7 +18,7 @@ import java.util.Set;
 
 /**
  * A script of model turns, as {@link MockLlmServer} and {@link ScriptedProvider} replay them:
- * each request takes the next turn. The JSON format is documented in SCRIPTS.md:
+ * each request takes the next turn. The JSON format is documented in docs/mock-server.md:
  *
  * <pre>{@code
  * {"turns": [

@@ -15,7 +15,7 @@ import java.util.OptionalInt;
  * One scripted model turn: what the mock answers to one chat request. Either an answer
  * ({@code reasoning} and/or {@code content}, streamed in pieces of {@link #chunkSize()}
  * characters, optionally cut off after {@code cutAfter} characters of content) or an HTTP
- * error ({@code status} with {@code headers} and a JSON {@code body}). See SCRIPTS.md.
+ * error ({@code status} with {@code headers} and a JSON {@code body}). See docs/mock-server.md.
  *
  * <pre>{@code
  * MockTurn.content("Hello").chunkSize(2).delayMs(5)

@@ -29,7 +29,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@link #stream(ChatRequest)} takes the next turn. Reasoning comes as {@code THINKING}
  * chunks, then content as {@code MESSAGE} chunks, both in pieces of the turn's
  * {@code chunk_size} code points, {@code delay_ms} apart; then finish reason {@code stop}
- * and an estimated usage (SCRIPTS.md). A {@code status} turn is thrown from
+ * and an estimated usage (docs/mock-server.md). A {@code status} turn is thrown from
  * {@code stream} as the {@link ProviderException} a real provider would throw for that
  * answer; a {@code cut_after} turn breaks off with {@link Kind#STREAM_BROKEN}.
  *

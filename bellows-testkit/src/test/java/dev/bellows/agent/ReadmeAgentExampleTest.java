@@ -50,6 +50,8 @@ class ReadmeAgentExampleTest {
         AgentResult result = run.await();
 
         assertThat(result).isEqualTo(new AgentResult(LoopEndReason.TASK_COMPLETION, "Yes: 23 degrees."));
+        // The README's last line, and the output it shows for it.
+        assertThat(result.reason().wireName() + ": " + result.result()).isEqualTo("task_completion: Yes: 23 degrees.");
         assertThat(shown).containsExactly("calling get_weather...", "calling task_completion...");
     }
 }

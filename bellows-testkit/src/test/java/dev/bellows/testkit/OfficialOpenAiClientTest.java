@@ -67,6 +67,7 @@ class OfficialOpenAiClientTest {
 
     @Test
     void the_official_node_client_streams_from_the_mock(@TempDir Path dir) throws Exception {
+        NpmPackages.requireNode();   // says plainly that Node.js and npm are needed, and how to get them
         Path npmDir = repoRoot().resolve(".cache").resolve("npm");
         installOpenAi(npmDir);
         Path script = dir.resolve("stream.js");
