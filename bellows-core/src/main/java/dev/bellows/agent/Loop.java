@@ -89,7 +89,7 @@ final class Loop implements Runnable {
         for (int iteration = 1; ; iteration++) {
             checkCancelled();
             run.emit(new LoopEvent.IterationStart(iteration));
-            ToolRegistry tools = options.tools.snapshot(completion);
+            ToolRegistry tools = options.tools.current(completion);
             Protocol.Frame frame = protocol.frame(tools, pending, session.plan());
             List<Message> history = History.within(memory, runStart, taskMessage, frame.all(),
                     pendingInMemory ? pending : List.of());

@@ -101,7 +101,10 @@ final class OpenAiChatStream implements ChatStream {
         if (usage == null && timingsUsage != null) {
             usage = timingsUsage;
         }
-        release();
+        if (!closed) {
+            closed = true;
+            connection.closeAfterEnd();        // reads the body's end, so the connection stays alive
+        }
     }
 
     private void accept(SseEvent event) throws ProviderException {
