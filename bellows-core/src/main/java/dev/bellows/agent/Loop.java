@@ -45,13 +45,17 @@ final class Loop implements Runnable {
 
     @Override
     public void run() {
-        LoopEnds.runBetweenStartAndEnd(run, task, () -> {
-            try {
-                return options.plainChat() ? chat() : loop();
-            } catch (Ended ended) {
-                return ended.end;
-            }
-        });
+        try {
+            LoopEnds.runBetweenStartAndEnd(run, task, () -> {
+                try {
+                    return options.plainChat() ? chat() : loop();
+                } catch (Ended ended) {
+                    return ended.end;
+                }
+            });
+        } finally {
+            session.end(run);
+        }
     }
 
     /** The run ended inside a step (the model call failed, or the run was cancelled). */
