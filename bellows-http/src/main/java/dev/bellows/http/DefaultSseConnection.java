@@ -18,7 +18,9 @@ final class DefaultSseConnection implements SseConnection {
     private final BodyReader reader;
     private final ArrayDeque<SseEvent> ready = new ArrayDeque<>();
     private final SseParser parser = new SseParser(ready::add);
-    private final byte[] buffer = new byte[8192];
+    // Small: the client hands over what it has in memory, so a bigger buffer saves no reads,
+    // and one is allocated for every model call.
+    private final byte[] buffer = new byte[2048];
     private boolean ended;
 
     DefaultSseConnection(int statusCode, Map<String, List<String>> headers, BodyReader reader) {

@@ -1,6 +1,8 @@
 package dev.bellows.openai;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.util.JsonRecyclerPools;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.bellows.http.HttpSettings;
 import dev.bellows.http.SafeUris;
@@ -86,7 +88,11 @@ public final class OpenAiProvider implements Provider {
         }
     }
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    // Buffers from a pool every thread shares: runs go on on new virtual threads, which the
+    // default per-thread pool would give new buffers each time.
+    private static final ObjectMapper JSON = new ObjectMapper(JsonFactory.builder()
+            .recyclerPool(JsonRecyclerPools.sharedConcurrentDequePool())
+            .build());
 
     /** Headers the provider sets itself, or the HTTP client does. */
     private static final Set<String> RESERVED_HEADERS = Set.of("authorization", "content-type", "accept",
