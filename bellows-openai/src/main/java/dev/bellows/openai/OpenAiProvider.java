@@ -167,7 +167,7 @@ public final class OpenAiProvider implements Provider {
     /** The JSON body for a request, fields in a fixed order; unset options are left out. */
     String requestBody(ChatRequest request) {
         // Written straight to text (no tree first): the body is built for every model call.
-        StringWriter out = new StringWriter(1024);
+        StringWriter out = new StringWriter(sizeHint(request));
         try (JsonGenerator json = JSON.createGenerator(out)) {
             json.writeStartObject();
             json.writeStringField("model", request.model());
@@ -219,6 +219,19 @@ public final class OpenAiProvider implements Provider {
             throw new UncheckedIOException("cannot write the request body", e);
         }
         return out.toString();
+    }
+
+    /** About the body's length, so that its buffer is not grown and copied again and again. */
+    private static int sizeHint(ChatRequest request) {
+        long chars = 256;
+        for (Message message : request.messages()) {
+            chars += 32 + message.content().length();
+            for (NativeToolCall call : message.toolCalls()) {
+                chars += 96 + call.arguments().length();
+            }
+        }
+        chars += 512L * request.tools().size();
+        return (int) Math.min(chars + chars / 8, 1 << 24);
     }
 
     private static void writeMessage(JsonGenerator json, Message message) throws IOException {
