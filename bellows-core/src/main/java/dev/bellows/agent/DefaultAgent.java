@@ -186,7 +186,7 @@ public final class DefaultAgent implements Agent {
             LoopEnds.rejected(run, task, e);
             session.end(run);
         }
-        return run;
+        return run.view();
     }
 
     /**
