@@ -109,9 +109,10 @@ public abstract sealed class AgentBuilder<B extends AgentBuilder<B, A>, A extend
     }
 
     /**
-     * The conversation memory of the agent's own session, used by {@code run(task)} (default:
-     * a new {@code ConversationMemory} with its default limits). Runs given a {@link Session}
-     * use that session's memory instead.
+     * The conversation memory of the agent's own session, which {@code run(task)} continues
+     * across runs, one run at a time. Without it (the default) each {@code run(task)} starts a
+     * fresh session with a new {@code ConversationMemory} of default limits. Runs given a
+     * {@link Session} use that session's memory instead.
      */
     public B memory(ConversationMemory memory) {
         this.memory = Objects.requireNonNull(memory, "memory");

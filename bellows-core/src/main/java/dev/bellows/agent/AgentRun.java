@@ -15,7 +15,9 @@ import java.util.stream.Stream;
  * <p>Every event is kept for the life of the handle, so each way of reading them
  * ({@link #events()}, {@link #iterator()}, {@link #publisher()}, as many times as you like,
  * from any thread, early or late) gets all of them from {@code loop_start} to
- * {@code loop_end}, in order: a slow consumer loses nothing and never slows the run.
+ * {@code loop_end}, in order: a slow consumer loses nothing and never slows the run. Once
+ * the handle (and every reader made from it) is unreachable, nobody can read them any more,
+ * and the run stops keeping them: a run followed by listeners alone does not hold its events.
  *
  * <pre>{@code
  * AgentRun run = agent.run("Summarise README.md");

@@ -15,26 +15,50 @@ import java.util.Map;
 /**
  * The caller's registry as an agent sees it: its tools plus the built-ins it lacks, without
  * registering anything into it (so many agents, on many threads, may share one registry).
- * Each {@link #snapshot()} is a new registry built from the caller's as it is now, so an MCP
+ * Each {@link #snapshot()} is a registry built from the caller's as it is now, so an MCP
  * server refreshed between two model calls shows up in the next one, and an unavailable
- * server answers with its own reason.
+ * server answers with its own reason; while the caller's registry has not changed (its
+ * {@link ToolRegistry#version()}), the last snapshot is reused, so that what is built from it
+ * (the prompt's catalog) can be kept too.
  */
 final class AgentTools {
 
     private final ToolRegistry callers;
     private final List<Tool> builtins;
+    /** The last snapshot, kept while the caller's registry and the completion stay the same. */
+    private volatile Cached cached;
+
+    private record Cached(long version, Tool completion, ToolRegistry view) {
+    }
 
     AgentTools(ToolRegistry callers, List<Tool> builtins) {
         this.callers = callers;
         this.builtins = List.copyOf(builtins);
     }
 
+    /** A new snapshot, the caller's own to keep or change (for the agent's public accessors). */
     ToolRegistry snapshot() {
-        return snapshot(null);
+        return build(null);
     }
 
-    /** A snapshot in which {@code completion}, when given, is the run's own {@code task_completion}. */
-    ToolRegistry snapshot(Tool completion) {
+    /**
+     * The loop's snapshot, in which {@code completion}, when given, is the run's own
+     * {@code task_completion}: the last one while nothing changed. Shared between runs, so
+     * never registered into.
+     */
+    ToolRegistry current(Tool completion) {
+        // Read the version first: a change after it makes the next call build anew.
+        long version = callers.version();
+        Cached last = cached;
+        if (last != null && last.version() == version && last.completion() == completion) {
+            return last.view();
+        }
+        ToolRegistry view = build(completion);
+        cached = new Cached(version, completion, view);
+        return view;
+    }
+
+    private ToolRegistry build(Tool completion) {
         Map<String, List<Tool>> byServer = new LinkedHashMap<>();
         callers.serverNames().forEach(name -> byServer.put(name, new ArrayList<>()));
         for (RegisteredTool tool : callers.tools()) {

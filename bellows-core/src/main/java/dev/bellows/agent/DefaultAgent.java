@@ -58,8 +58,10 @@ import java.util.concurrent.RejectedExecutionException;
  * <h2>Sessions and memory</h2>
  * A run's conversation lives in the {@link Session} it is given ({@link #run(String, Session)}):
  * one agent serves any number of sessions at once, each one run at a time. {@link #run(String)}
- * uses the agent's own session (the builder's {@link AgentBuilder#memory memory}, else a new
- * one), across runs, so that it is also the next message of a chat. Each answer goes in verbatim (tags
+ * uses the builder's {@link AgentBuilder#memory memory} when one was given (the agent's own
+ * session, across runs, so that it is also the next message of a chat, one run at a time);
+ * without one, each {@code run(task)} has a fresh session of its own: the conversation belongs
+ * to the memory or session a run is given, not to the agent. Each answer goes in verbatim (tags
  * included), in one turn with the observation or reminder that follows it; the task joins the
  * first turn of its run. What a failed or cancelled model call produced never reaches memory,
  * nor does an iteration cancelled while its tools ran.
@@ -101,7 +103,10 @@ public final class DefaultAgent implements Agent {
 
     final AgentOptions options;
     final Protocol protocol;
+    /** The session of the builder's memory, which {@code run(task)} continues; null without one. */
     private final Session session;
+    /** What {@link #session()} shows when there is no builder memory: never run in. */
+    private final Session own;
 
     DefaultAgent(AgentOptions options) {
         this.options = options;
@@ -110,7 +115,8 @@ public final class DefaultAgent implements Agent {
             case REACT -> new ReActProtocol(options);
             case NATIVE -> new NativeProtocol(options);
         };
-        this.session = options.memory != null ? new Session(options.memory) : new Session();
+        this.session = options.memory != null ? new Session(options.memory) : null;
+        this.own = session != null ? session : new Session();
     }
 
     public static Builder builder() {
@@ -118,14 +124,21 @@ public final class DefaultAgent implements Agent {
     }
 
     /**
-     * Starts a run in the agent's own session and returns its handle at once.
+     * Starts a run and returns its handle at once: in the session of the builder's memory when
+     * one was given, else in a fresh session of its own (pass a {@link Session} to
+     * {@link #run(String, Session)} to continue a conversation).
      *
-     * @throws IllegalStateException when a run of that session is still going on: await or
-     *                               cancel it first, or use {@link #run(String, Session)}
+     * @throws IllegalStateException when the builder's memory is given and a run of it is still
+     *                               going on: await or cancel it first, or use {@link #run(String, Session)}
      */
     @Override
     public AgentRun run(String task) {
-        return run(task, session);
+        return run(task, runSession());
+    }
+
+    /** The builder memory's session, or a fresh one for this run alone. */
+    private Session runSession() {
+        return session != null ? session : new Session();
     }
 
     /**
@@ -139,7 +152,7 @@ public final class DefaultAgent implements Agent {
     }
 
     /**
-     * Starts a run in the agent's own session whose final answer is a value of {@code answerType}:
+     * Starts a run (in a session as {@link #run(String)} picks it) whose final answer is a value of {@code answerType}:
      * its schema is sent with {@code task_completion}, the model's result is checked and coerced
      * as tool arguments are, and a mismatch goes back to the model as an error to correct.
      *
@@ -148,7 +161,7 @@ public final class DefaultAgent implements Agent {
      * @throws IllegalStateException    when a run of that session is still going on
      */
     public <R extends Record> TypedRun<R> run(String task, Class<R> answerType) {
-        return run(task, session, answerType);
+        return run(task, runSession(), answerType);
     }
 
     /** As {@link #run(String, Class)}, in {@code session}. */
@@ -171,28 +184,33 @@ public final class DefaultAgent implements Agent {
             options.executor.execute(new Loop(options, protocol, session, run, task, completion));
         } catch (RejectedExecutionException e) {
             LoopEnds.rejected(run, task, e);
+            session.end(run);
         }
-        return run;
+        return run.view();
     }
 
-    /** The agent's own session, which {@link #run(String)} uses. */
+    /**
+     * The agent's own session: the one of the builder's {@link AgentBuilder#memory memory},
+     * which {@link #run(String)} continues. Without a builder memory, runs get fresh sessions
+     * and this one stays empty.
+     */
     public Session session() {
-        return session;
+        return own;
     }
 
     /** The conversation of the agent's own session; {@link ConversationMemory#clear()} starts a new one. */
     public ConversationMemory memory() {
-        return session.memory();
+        return own.memory();
     }
 
     /** The plan of the agent's own session: empty until the model writes one with {@code update_plan}. */
     public Plan plan() {
-        return session.plan();
+        return own.plan();
     }
 
     /** Replaces the plan of the agent's own session, e.g. with {@link Plan#empty()} for a new, unrelated task. */
     public void plan(Plan plan) {
-        session.plan(plan);
+        own.plan(plan);
     }
 
     /**

@@ -45,13 +45,17 @@ final class Loop implements Runnable {
 
     @Override
     public void run() {
-        LoopEnds.runBetweenStartAndEnd(run, task, () -> {
-            try {
-                return options.plainChat() ? chat() : loop();
-            } catch (Ended ended) {
-                return ended.end;
-            }
-        });
+        try {
+            LoopEnds.runBetweenStartAndEnd(run, task, () -> {
+                try {
+                    return options.plainChat() ? chat() : loop();
+                } catch (Ended ended) {
+                    return ended.end;
+                }
+            });
+        } finally {
+            session.end(run);
+        }
     }
 
     /** The run ended inside a step (the model call failed, or the run was cancelled). */
@@ -89,7 +93,7 @@ final class Loop implements Runnable {
         for (int iteration = 1; ; iteration++) {
             checkCancelled();
             run.emit(new LoopEvent.IterationStart(iteration));
-            ToolRegistry tools = options.tools.snapshot(completion);
+            ToolRegistry tools = options.tools.current(completion);
             Protocol.Frame frame = protocol.frame(tools, pending, session.plan());
             List<Message> history = History.within(memory, runStart, taskMessage, frame.all(),
                     pendingInMemory ? pending : List.of());

@@ -46,6 +46,11 @@ final class NativeProtocol implements Protocol {
     private final AgentOptions options;
     private final NativePrompts prompts;
     private final String reminder;
+    /** The names and specs of the last snapshot, built once rather than per call and per reader. */
+    private volatile Offer last;
+
+    private record Offer(ToolRegistry tools, FunctionNames names, List<ToolSpec> specs) {
+    }
 
     NativeProtocol(AgentOptions options) {
         this.options = options;
@@ -58,9 +63,20 @@ final class NativeProtocol implements Protocol {
         return new Frame(prompts.systemMessage(plan), pending);
     }
 
+    private Offer offer(ToolRegistry tools) {
+        Offer cached = last;
+        if (cached != null && cached.tools() == tools) {
+            return cached;
+        }
+        FunctionNames names = new FunctionNames(tools);
+        Offer offer = new Offer(tools, names, List.copyOf(names.specs()));
+        last = offer;
+        return offer;
+    }
+
     @Override
     public List<ToolSpec> toolSpecs(ToolRegistry tools) {
-        return new FunctionNames(tools).specs();
+        return offer(tools).specs();
     }
 
     @Override
@@ -89,7 +105,7 @@ final class NativeProtocol implements Protocol {
 
     @Override
     public AnswerReader reader(ToolRegistry tools, Consumer<AgentEvent> emit) {
-        return new NativeReader(new FunctionNames(tools), emit);
+        return new NativeReader(offer(tools).names(), emit);
     }
 
     /** One native call as it arrives. */

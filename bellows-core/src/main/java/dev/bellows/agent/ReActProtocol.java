@@ -31,6 +31,11 @@ final class ReActProtocol implements Protocol {
     private final AgentOptions options;
     private final String noActionReminder;
     private final String answerIgnoredNote;
+    /** The system message of the last snapshot, rendered once rather than per call. */
+    private volatile SystemText last;
+
+    private record SystemText(ToolRegistry tools, Message message) {
+    }
 
     ReActProtocol(AgentOptions options) {
         this.options = options;
@@ -45,7 +50,12 @@ final class ReActProtocol implements Protocol {
 
     @Override
     public Frame frame(ToolRegistry tools, List<Message> pending, Plan plan) {
-        return new Frame(prompts(tools).systemMessage(), pending);
+        SystemText cached = last;
+        if (cached == null || cached.tools() != tools) {
+            cached = new SystemText(tools, prompts(tools).systemMessage());
+            last = cached;
+        }
+        return new Frame(cached.message(), pending);
     }
 
     @Override

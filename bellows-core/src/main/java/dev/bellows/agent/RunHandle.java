@@ -3,6 +3,7 @@ package dev.bellows.agent;
 import dev.bellows.event.AgentEvent;
 import dev.bellows.event.LoopEvent;
 import dev.bellows.provider.ChatStream;
+import java.lang.ref.WeakReference;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -25,7 +26,9 @@ import java.util.stream.StreamSupport;
  * and what cancelling has to reach (the model stream, the thread running tools).
  *
  * <p>The log only grows, under {@link #lock}; readers keep their own position in it, so any
- * number of them read at their own pace and the run never waits for one.
+ * number of them read at their own pace and the run never waits for one. The caller's handle
+ * is a {@link RunView}, held here weakly: once it is gone, no reader can start, and the log is
+ * emptied and no longer kept.
  */
 final class RunHandle implements AgentRun {
 
@@ -36,6 +39,7 @@ final class RunHandle implements AgentRun {
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
     private final List<AgentEvent> log = new ArrayList<>();   // guarded by lock
+    private WeakReference<RunView> view;                       // guarded by lock; the caller's handle, once made
     private AgentResult result;                                // guarded by lock; set with loop_end
     private boolean ended;                                     // guarded by lock; loop_end is being emitted
     private VirtualMachineError crash;                         // guarded by lock; rethrown by await()
@@ -94,11 +98,25 @@ final class RunHandle implements AgentRun {
         }
         lock.lock();
         try {
-            log.add(event);
+            if (view == null || view.get() != null) {
+                log.add(event);
+            } else if (!log.isEmpty()) {
+                log.clear();            // nobody can read them any more: see RunView
+            }
             if (event instanceof LoopEvent.LoopEnd end) {
                 result = new AgentResult(end.reason(), end.result());
             }
             changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** How many events the log holds now (for tests of what a run keeps). */
+    int keptEvents() {
+        lock.lock();
+        try {
+            return log.size();
         } finally {
             lock.unlock();
         }
@@ -259,9 +277,29 @@ final class RunHandle implements AgentRun {
     public Flow.Publisher<AgentEvent> publisher() {
         return subscriber -> {
             Objects.requireNonNull(subscriber, "subscriber");
-            EventSubscription subscription = new EventSubscription(subscriber);
-            Thread.ofVirtual().name("bellows-agent-subscriber").start(subscription::deliver);
+            subscribe(subscriber, this);
         };
+    }
+
+    /** Delivers to {@code subscriber} on a thread of its own, keeping {@code owner} reachable meanwhile. */
+    void subscribe(Flow.Subscriber<? super AgentEvent> subscriber, Object owner) {
+        EventSubscription subscription = new EventSubscription(subscriber, owner);
+        Thread.ofVirtual().name("bellows-agent-subscriber").start(subscription::deliver);
+    }
+
+    /**
+     * The caller's handle of this run. The run holds it weakly: once the caller and every reader
+     * have let go of it, the events are no longer kept (listeners still hear every one).
+     */
+    AgentRun view() {
+        RunView made = new RunView(this);
+        lock.lock();
+        try {
+            view = new WeakReference<>(made);
+        } finally {
+            lock.unlock();
+        }
+        return made;
     }
 
     /** Called with the lock held. */
@@ -278,12 +316,15 @@ final class RunHandle implements AgentRun {
     private final class EventSubscription implements Flow.Subscription {
 
         private final Flow.Subscriber<? super AgentEvent> subscriber;
+        @SuppressWarnings("unused")     // keeps the caller's handle, and so the events, reachable while delivering
+        private final Object owner;
         private long demand;                // guarded by lock
         private boolean stopped;            // guarded by lock
         private IllegalArgumentException badRequest; // guarded by lock
 
-        EventSubscription(Flow.Subscriber<? super AgentEvent> subscriber) {
+        EventSubscription(Flow.Subscriber<? super AgentEvent> subscriber, Object owner) {
             this.subscriber = subscriber;
+            this.owner = owner;
         }
 
         @Override

@@ -98,4 +98,14 @@ public final class Session {
         }
         current = run;
     }
+
+    /**
+     * Lets go of {@code run} once it has ended, so that a long-lived session does not keep its
+     * last run's events (every delta of it) alive; the caller's handle still has them.
+     */
+    synchronized void end(AgentRun run) {
+        if (current == run) {
+            current = null;
+        }
+    }
 }

@@ -18,6 +18,11 @@ final class TagProtocol implements Protocol {
 
     private final AgentOptions options;
     private final String reminder;
+    /** The prompts of the last snapshot: its system message is rendered once, not per call. */
+    private volatile Prompts last;
+
+    private record Prompts(ToolRegistry tools, PromptBuilder builder) {
+    }
 
     TagProtocol(AgentOptions options) {
         this.options = options;
@@ -34,9 +39,20 @@ final class TagProtocol implements Protocol {
                 .build();
     }
 
+    /** The prompts for {@code tools}, kept while the loop's snapshot stays the same. */
+    private PromptBuilder promptsFor(ToolRegistry tools) {
+        Prompts cached = last;
+        if (cached != null && cached.tools() == tools) {
+            return cached.builder();
+        }
+        PromptBuilder builder = prompts(tools);
+        last = new Prompts(tools, builder);
+        return builder;
+    }
+
     @Override
     public Frame frame(ToolRegistry tools, List<Message> pending, Plan plan) {
-        List<Message> messages = prompts(tools).build(List.of(), pending.getFirst(), plan, Map.of());
+        List<Message> messages = promptsFor(tools).build(List.of(), pending.getFirst(), plan, Map.of());
         return new Frame(messages.getFirst(), List.of(messages.getLast()));
     }
 

@@ -21,22 +21,27 @@ final class OutputRenderer {
 
     static final String NO_OUTPUT = "(no output)";
 
+    // Built once: a mapper is costly to build and safe to share, and a tool chain (with its
+    // renderer) is made for every iteration of the loop.
+    private static final ObjectMapper JSON = JsonMapper.builder()
+            .addModule(new Jdk8Module())
+            .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
+            .build();
+    private static final ObjectMapper YAML = YAMLMapper.builder()
+            .addModule(new Jdk8Module())
+            .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
+            .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
+            // Quotes only where YAML needs them; "123" and "true" stay quoted strings.
+            .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
+            .enable(YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS)
+            .build();
+
     private final ObjectMapper mapper;
 
     OutputRenderer(OutputFormat format) {
         this.mapper = switch (format) {
-            case JSON -> JsonMapper.builder()
-                    .addModule(new Jdk8Module())
-                    .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
-                    .build();
-            case YAML -> YAMLMapper.builder()
-                    .addModule(new Jdk8Module())
-                    .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
-                    .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
-                    // Quotes only where YAML needs them; "123" and "true" stay quoted strings.
-                    .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
-                    .enable(YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS)
-                    .build();
+            case JSON -> JSON;
+            case YAML -> YAML;
         };
     }
 

@@ -20,13 +20,22 @@ public final class NativePrompts {
     private static final PromptTemplate CURRENT_PLAN = PromptTemplate.load("current_plan");
 
     private final String instructions;
+    /** The system message without a plan, the same on every call until the model writes one. */
+    private final Message withoutPlan;
+    private final String reminder;
 
     public NativePrompts(String instructions) {
         this.instructions = Objects.requireNonNull(instructions, "instructions").strip();
+        this.withoutPlan = render(null);
+        this.reminder = NO_TOOL_CALL.render(Map.of());
     }
 
     /** The instructions, the loop's rules, then the plan as a checklist when it has steps. */
     public Message systemMessage(Plan plan) {
+        return plan == null || plan.steps().isEmpty() ? withoutPlan : render(plan);
+    }
+
+    private Message render(Plan plan) {
         List<String> parts = new ArrayList<>();
         if (!instructions.isEmpty()) {
             parts.add(instructions);
@@ -40,6 +49,6 @@ public final class NativePrompts {
 
     /** Sent (as a user message) after an answer without a tool call. */
     public String noToolCallReminder() {
-        return NO_TOOL_CALL.render(Map.of());
+        return reminder;
     }
 }

@@ -48,8 +48,9 @@ import java.util.stream.Stream;
  * names taught are the first thinking tag and the first tool tag of the {@link StreamOptions},
  * so what the model is told to write is what the stream parser looks for.
  *
- * <p>A builder is immutable and safe to share between threads. The catalog is read from the
- * registry on every call, so a refreshed MCP server's tools show up in the next prompt.
+ * <p>A builder is immutable and safe to share between threads. The catalog is rendered again
+ * whenever the registry has changed ({@link ToolRegistry#version()}), so a refreshed MCP
+ * server's tools show up in the next prompt, and kept as long as it has not.
  */
 public final class PromptBuilder {
 
@@ -78,6 +79,11 @@ public final class PromptBuilder {
     /** The system message before the catalog: everything that does not change between calls. */
     private final String fixedSystemText;
     private final String reminder;
+    /** The last system message and the registry version it was rendered from. */
+    private volatile Rendered rendered;
+
+    private record Rendered(long version, Message system) {
+    }
 
     private PromptBuilder(Builder builder) {
         this.toolRegistry = builder.toolRegistry;
@@ -128,7 +134,15 @@ public final class PromptBuilder {
         if (toolRegistry == null) {
             return Message.system(fixedSystemText);
         }
-        return Message.system(join(List.of(fixedSystemText, catalog(toolRegistry.tools()))));
+        // Rendered again only when the registry changed: the catalog is most of the prompt.
+        long version = toolRegistry.version();
+        Rendered last = rendered;
+        if (last != null && last.version() == version) {
+            return last.system();
+        }
+        Message system = Message.system(join(List.of(fixedSystemText, catalog(toolRegistry.tools()))));
+        rendered = new Rendered(version, system);
+        return system;
     }
 
     /**

@@ -26,14 +26,14 @@ public final class BuiltinTools {
     public static final String UPDATE_PLAN = "update_plan";
 
     record TaskCompletionArguments(
-            @Description("The final answer, complete and self-contained: it is all the user sees")
+            @Description("The complete, self-contained answer: all the user sees")
             String result) {
     }
 
     record AskQuestionArguments(
-            @Description("The question, one at a time, clear enough to answer without more context")
+            @Description("One question, clear without more context")
             String question,
-            @Description("A few short answers the user can pick from, when the likely answers are few")
+            @Description("A few short answers to pick from")
             Optional<List<String>> suggestions) {
     }
 
@@ -43,15 +43,13 @@ public final class BuiltinTools {
     }
 
     record UpdatePlanArguments(
-            @Description("The whole plan, in order: every step with a short description and its status")
+            @Description("The whole plan, in order")
             List<PlanStep> steps) {
     }
 
     private static final TypedTool<TaskCompletionArguments, LoopBreak> TASK_COMPLETION_TOOL =
             TypedTool.builder(TASK_COMPLETION, TaskCompletionArguments.class)
-                    .description("Finish the task and give the user the final answer. Call it once the task is done,"
-                            + " with the complete answer in `result`; it ends your turn, so do not call it while"
-                            + " work remains.")
+                    .description("Ends your turn with the final answer, once the task is done.")
                     .loopBreaking(true)
                     .parallelSafe(true)
                     .handler((context, arguments) -> ToolResult.of(LoopBreak.of(TASK_COMPLETION, arguments.result())))
@@ -59,9 +57,7 @@ public final class BuiltinTools {
 
     private static final TypedTool<AskQuestionArguments, LoopBreak> ASK_QUESTION_TOOL =
             TypedTool.builder(ASK_QUESTION, AskQuestionArguments.class)
-                    .description("Ask the user a question and wait for the answer. Use it only when you cannot go on"
-                            + " without something only the user knows (a choice, a missing detail, a permission),"
-                            + " not for what your tools can find out. It ends your turn.")
+                    .description("Ends your turn with a question only the user can answer (not what your tools can find out).")
                     .loopBreaking(true)
                     .parallelSafe(true)
                     .handler((context, arguments) -> ToolResult.of(new LoopBreak(ASK_QUESTION, arguments.question(),
@@ -70,9 +66,7 @@ public final class BuiltinTools {
 
     private static final TypedTool<ConverseArguments, LoopBreak> CONVERSE_TOOL =
             TypedTool.builder(CONVERSE, ConverseArguments.class)
-                    .description("Reply to the user when their message asks for no task to be done: a greeting,"
-                            + " small talk, a question about you or what you can do. It ends your turn with"
-                            + " `message` as the reply.")
+                    .description("Ends your turn with a reply to a message that asks for no task (greeting, small talk).")
                     .loopBreaking(true)
                     .parallelSafe(true)
                     .handler((context, arguments) -> ToolResult.of(LoopBreak.of(CONVERSE, arguments.message())))
@@ -80,11 +74,8 @@ public final class BuiltinTools {
 
     private static final TypedTool<UpdatePlanArguments, Plan> UPDATE_PLAN_TOOL =
             TypedTool.builder(UPDATE_PLAN, UpdatePlanArguments.class)
-                    .description("Write or update your plan for a task that takes several steps. Send the whole plan"
-                            + " every time, each step with its status: pending, in_progress (the step you are on"
-                            + " now) or completed. It replaces the previous plan, which you are shown on every"
-                            + " later turn. Use it when you start a multi-step task and whenever a step changes"
-                            + " status; skip it for simple tasks.")
+                    .description("Replaces your plan for a task of several steps: send every step with its status"
+                            + " (in_progress for the one you are on). Skip it for simple tasks.")
                     .parallelSafe(true)
                     .handler((context, arguments) -> ToolResult.of(new Plan(arguments.steps())))
                     .build();

@@ -93,6 +93,9 @@ public final class ToolRegistry implements AutoCloseable {
     /** Immutable, servers in the order they were first registered. Replaced, never changed. */
     private volatile Map<String, Server> servers = Map.of();
 
+    /** Bumped (under the lock) each time {@link #servers} is replaced; see {@link #version()}. */
+    private volatile long version;
+
     /** Every source added, in order; guarded by {@link #lock}. */
     private final List<ToolSource> sources = new ArrayList<>();
 
@@ -302,6 +305,15 @@ public final class ToolRegistry implements AutoCloseable {
     }
 
     /** Every server name, in the order first registered, unavailable sources included. */
+    /**
+     * A number that changes whenever the registry's servers or tools change (a registration, a
+     * source added or refreshed), so that what is built from the registry (a prompt's tool
+     * catalog, say) can be kept until then instead of rebuilt for every model call.
+     */
+    public long version() {
+        return version;
+    }
+
     public List<String> serverNames() {
         return List.copyOf(servers.keySet());
     }
@@ -387,6 +399,7 @@ public final class ToolRegistry implements AutoCloseable {
         Map<String, Server> next = new LinkedHashMap<>(servers);
         next.put(server.name(), server); // an existing key keeps its place
         servers = Collections.unmodifiableMap(next);
+        version++;
     }
 
     private static void checkServerName(String serverName) {

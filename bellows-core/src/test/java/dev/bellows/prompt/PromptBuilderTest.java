@@ -37,6 +37,22 @@ class PromptBuilderTest {
     }
 
     @Test
+    void theCatalogIsRenderedOnceAndAgainWhenTheRegistryChanges() {
+        ToolRegistry registry = new ToolRegistry();
+        BuiltinTools.all().forEach(registry::register);
+        PromptBuilder prompts = PromptBuilder.builder().toolRegistry(registry).build();
+        Message first = prompts.systemMessage();
+        long version = registry.version();
+
+        assertThat(prompts.systemMessage()).isSameAs(first);        // nothing changed: not rendered again
+        registry.register("files", SchemaTool.of("read_file", "Reads a file.", "{\"type\": \"object\"}"));
+
+        assertThat(registry.version()).isNotEqualTo(version);
+        assertThat(first.content()).doesNotContain("read_file");
+        assertThat(prompts.systemMessage().content()).contains("server_name \"files\":\n\ntool_name \"read_file\"");
+    }
+
+    @Test
     void buildPutsTheSystemMessageFirstThenTheHistoryThenTheCurrentTurn() {
         PromptBuilder prompts = withTools(ToolCallFormat.JSON);
         List<Message> history = List.of(Message.user("first task"), Message.assistant("<tool>{...}</tool>"),

@@ -25,12 +25,12 @@ class BuiltinToolsTest {
     void schemas() {
         assertThat(BuiltinTools.taskCompletion().inputSchema().toString()).isEqualTo(Json.normalize("""
                 {'type':'object','properties':{'result':{'type':'string','description':
-                 'The final answer, complete and self-contained: it is all the user sees'}},
+                 'The complete, self-contained answer: all the user sees'}},
                  'required':['result'],'additionalProperties':false}"""));
         assertThat(BuiltinTools.askQuestion().inputSchema().toString()).isEqualTo(Json.normalize("""
                 {'type':'object','properties':{
-                 'question':{'type':'string','description':'The question, one at a time, clear enough to answer without more context'},
-                 'suggestions':{'type':'array','description':'A few short answers the user can pick from, when the likely answers are few',
+                 'question':{'type':'string','description':'One question, clear without more context'},
+                 'suggestions':{'type':'array','description':'A few short answers to pick from',
                   'items':{'type':'string'}}},
                  'required':['question'],'additionalProperties':false}"""));
         assertThat(BuiltinTools.converse().inputSchema().toString()).isEqualTo(Json.normalize("""
@@ -38,7 +38,7 @@ class BuiltinToolsTest {
                  'required':['message'],'additionalProperties':false}"""));
         assertThat(BuiltinTools.updatePlan().inputSchema().toString()).isEqualTo(Json.normalize("""
                 {'type':'object','properties':{'steps':{'type':'array','description':
-                  'The whole plan, in order: every step with a short description and its status',
+                  'The whole plan, in order',
                   'items':{'type':'object','properties':{'description':{'type':'string'},
                    'status':{'type':'string','enum':['pending','in_progress','completed']}},
                    'required':['description','status'],'additionalProperties':false}}},

@@ -86,6 +86,35 @@ final class BodyReader implements AutoCloseable {
         return out.toByteArray();
     }
 
+    /**
+     * Reads and drops the rest of the body, up to {@code limit} bytes and {@code wait} in all,
+     * so that an ended answer leaves the connection reusable; gives up quietly (the caller
+     * closes the body next, dropping the connection) when the body is longer, slower, broken,
+     * or this reader was cancelled or closed.
+     */
+    void drain(int limit, Duration wait) {
+        if (cancelled || timedOut || closed) {
+            return;
+        }
+        ScheduledFuture<?> alarm;
+        try {
+            alarm = watchdog.schedule(this::abort, wait.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException clientClosed) {
+            return;
+        }
+        byte[] buffer = new byte[1024];
+        try {
+            long left = limit;
+            for (int n; left > 0 && (n = in.read(buffer, 0, (int) Math.min(buffer.length, left))) >= 0; ) {
+                left -= n;
+            }
+        } catch (IOException e) {
+            // broken or aborted by the alarm: closing follows either way
+        } finally {
+            alarm.cancel(false);
+        }
+    }
+
     void cancel() {
         cancelled = true;
         abort();

@@ -10,10 +10,17 @@ final class DefaultSseConnection implements SseConnection {
 
     private final int statusCode;
     private final Map<String, List<String>> headers;
+    /** At most this much of a body after its answer is read to reach its end. */
+    static final int DRAIN_LIMIT = 64 * 1024;
+    /** How long the body's end may take to come after the answer, before the connection is dropped. */
+    static final java.time.Duration DRAIN_WAIT = java.time.Duration.ofMillis(500);
+
     private final BodyReader reader;
     private final ArrayDeque<SseEvent> ready = new ArrayDeque<>();
     private final SseParser parser = new SseParser(ready::add);
-    private final byte[] buffer = new byte[8192];
+    // Small: the client hands over what it has in memory, so a bigger buffer saves no reads,
+    // and one is allocated for every model call.
+    private final byte[] buffer = new byte[2048];
     private boolean ended;
 
     DefaultSseConnection(int statusCode, Map<String, List<String>> headers, BodyReader reader) {
@@ -57,6 +64,16 @@ final class DefaultSseConnection implements SseConnection {
 
     @Override
     public void close() {
+        reader.close();
+    }
+
+    @Override
+    public void closeAfterEnd() {
+        if (!ended) {
+            // Events after the end are not wanted: only the body's end is, so that the client
+            // returns the connection to its pool (closing an unread body drops it).
+            reader.drain(DRAIN_LIMIT, DRAIN_WAIT);
+        }
         reader.close();
     }
 

@@ -31,6 +31,17 @@ public interface SseConnection extends AutoCloseable {
     void cancel();
 
     /** Releases the connection. */
+    /**
+     * Closes the connection once the answer is complete (after {@code data: [DONE]}, say):
+     * what is left of the body (its last bytes, the chunked terminator) is read first, up to a
+     * small bound and for a short while, so that the HTTP connection can be kept alive for the
+     * next request instead of being dropped. A body that does not end soon is closed as
+     * {@link #close()} does. By default, {@link #close()}.
+     */
+    default void closeAfterEnd() {
+        close();
+    }
+
     @Override
     void close();
 }

@@ -1,7 +1,9 @@
 package dev.bellows.openai;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.util.JsonRecyclerPools;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
@@ -28,7 +30,11 @@ import java.util.Optional;
  */
 final class OpenAiChatStream implements ChatStream {
 
-    private static final ObjectMapper JSON = JsonMapper.builder()
+    private static final ObjectMapper JSON = JsonMapper.builder(JsonFactory.builder()
+                    // Buffers from a pool every thread shares: the default keeps them per thread,
+                    // and each run goes on on a new virtual thread, so it would allocate them anew.
+                    .recyclerPool(JsonRecyclerPools.sharedConcurrentDequePool())
+                    .build())
             .disable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION)   // messages never quote the payload
             .build();
 
@@ -101,7 +107,10 @@ final class OpenAiChatStream implements ChatStream {
         if (usage == null && timingsUsage != null) {
             usage = timingsUsage;
         }
-        release();
+        if (!closed) {
+            closed = true;
+            connection.closeAfterEnd();        // reads the body's end, so the connection stays alive
+        }
     }
 
     private void accept(SseEvent event) throws ProviderException {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.bellows.agent.AgentResult;
 import dev.bellows.agent.DefaultAgent;
+import dev.bellows.agent.Session;
 import dev.bellows.agent.ToolMode;
 import dev.bellows.event.AgentEvent;
 import dev.bellows.event.LoopEndReason;
@@ -45,15 +46,16 @@ class NativeToolCallingTest {
             DefaultAgent agent = DefaultAgent.builder().provider(provider).model("gpt-test").toolMode(ToolMode.NATIVE)
                     .retryPolicy(new RetryPolicy(0, Duration.ZERO, Duration.ZERO))
                     .toolRegistry(new ToolRegistry().register(readFile)).build();
-            List<AgentEvent> events = agent.run("Read a.txt and b.txt").events().toList();
+            Session session = new Session();
+            List<AgentEvent> events = agent.run("Read a.txt and b.txt", session).events().toList();
 
             assertThat(events).filteredOn(LoopEvent.class::isInstance).map(AgentEvent::type).containsExactly(
                     "loop_start", "iteration_start", "tool_result", "tool_result", "iteration_start", "tool_result",
                     "loop_end");
             assertThat(events.getLast()).isEqualTo(new LoopEvent.LoopEnd(LoopEndReason.TASK_COMPLETION, "a and b"));
             // every call answered, the loop-breaking one too: the next run can continue the conversation
-            assertThat(agent.memory().messages()).hasSize(6);
-            assertThat(agent.memory().messages().getLast().toolCallId()).isEqualTo("call_1");
+            assertThat(session.memory().messages()).hasSize(6);
+            assertThat(session.memory().messages().getLast().toolCallId()).isEqualTo("call_1");
 
             JsonNode first = server.requests().get(0).body();
             assertThat(first.path("tools")).hasSize(5);

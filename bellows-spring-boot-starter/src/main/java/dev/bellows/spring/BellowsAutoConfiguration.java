@@ -26,7 +26,8 @@ import org.springframework.core.env.Environment;
  *
  * <p>The agent bean is shared: give each conversation (a user, a request) its own
  * {@code Session}, as {@code agent.run(task, new Session())}; {@code agent.run(task)} alone
- * uses the agent's own session, which takes one run at a time.
+ * gives each run a fresh session, unless an {@link AgentCustomizer} set a builder memory (then
+ * the agent's one conversation, which takes one run at a time).
  */
 @AutoConfiguration
 @EnableConfigurationProperties(BellowsProperties.class)

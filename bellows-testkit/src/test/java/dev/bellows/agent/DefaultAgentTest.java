@@ -134,7 +134,8 @@ class DefaultAgentTest {
             ScriptedProvider provider = provider(first, second);
             DefaultAgent agent = agent(provider, READ_FILE).build();
 
-            AgentRun run = agent.run(TASK);
+            Session session = new Session();   // the run's conversation, to look at afterwards
+            AgentRun run = agent.run(TASK, session);
             List<AgentEvent> events = events(run);
 
             assertThat(run.await()).isEqualTo(new AgentResult(LoopEndReason.TASK_COMPLETION, "a.txt says hi"));
@@ -166,7 +167,7 @@ class DefaultAgentTest {
             assertThat(requests.get(1).messages()).isEqualTo(prompts.build(
                     List.of(Message.user(TASK), Message.assistant(first)),
                     Message.user(observation("read_file", "contents of a.txt")), Plan.empty(), Map.of()));
-            assertThat(agent.memory().messages()).containsExactly(
+            assertThat(session.memory().messages()).containsExactly(
                     Message.user(TASK), Message.assistant(first),
                     Message.user(observation("read_file", "contents of a.txt")),
                     Message.assistant(second));
@@ -363,7 +364,8 @@ class DefaultAgentTest {
                     + " {\"description\": \"Write the answer\", \"status\": \"in_progress\"}]}");
             ScriptedProvider provider = provider(plan, read("a.txt"), complete("done"));
             DefaultAgent agent = agent(provider, READ_FILE).build();
-            AgentRun run = agent.run(TASK);
+            Session session = new Session();   // the run's conversation, to look at afterwards
+            AgentRun run = agent.run(TASK, session);
             List<LoopEvent> events = loopEvents(events(run));
 
             List<PlanStep> steps = List.of(new PlanStep("Read a.txt", PlanStatus.COMPLETED),
@@ -376,7 +378,7 @@ class DefaultAgentTest {
             assertThat(EventJson.toJson(new LoopEvent.PlanUpdate(steps)).toString()).isEqualTo(
                     "{\"type\":\"plan_update\",\"steps\":[{\"description\":\"Read a.txt\",\"status\":\"completed\"},"
                             + "{\"description\":\"Write the answer\",\"status\":\"in_progress\"}]}");
-            assertThat(agent.plan()).isEqualTo(new Plan(steps));
+            assertThat(session.plan()).isEqualTo(new Plan(steps));
 
             // the plan goes into every later prompt; the observation of update_plan is the plan as JSON
             PromptBuilder prompts = prompts(agent);
@@ -424,7 +426,8 @@ class DefaultAgentTest {
                     MockTurn.content("Reading.\n" + read("a.txt")),
                     MockTurn.content(complete("a.txt holds its contents"))));
             DefaultAgent agent = agent(provider, READ_FILE).build();
-            AgentRun run = agent.run(TASK);
+            Session session = new Session();   // the run's conversation, to look at afterwards
+            AgentRun run = agent.run(TASK, session);
             List<AgentEvent> events = events(run);
 
             assertThat(run.await().reason()).isEqualTo(LoopEndReason.TASK_COMPLETION);
@@ -446,7 +449,7 @@ class DefaultAgentTest {
                     List.of(Message.user(TASK), Message.assistant("Reading.\n" + read("a.txt"))),
                     Message.user(observation("read_file", "contents of a.txt")), Plan.empty(), Map.of()));
             assertThat(requests.get(2).messages()).noneMatch(m -> m.content().contains("Let me look"));
-            assertThat(agent.memory().messages()).noneMatch(m -> m.content().contains("Let me look"));
+            assertThat(session.memory().messages()).noneMatch(m -> m.content().contains("Let me look"));
         }
     }
 
@@ -472,9 +475,10 @@ class DefaultAgentTest {
             });
             ScriptedProvider provider = provider(call("wait", "{}"), complete("never"));
             DefaultAgent agent = agent(provider, wait).build();
-            AgentRun run = agent.run(TASK);
+            Session session = new Session();   // the run's conversation, to look at afterwards
+            AgentRun run = agent.run(TASK, session);
             assertThat(entered.await(30, TimeUnit.SECONDS)).isTrue();
-            assertThatThrownBy(() -> agent.run("another")).isInstanceOf(IllegalStateException.class)
+            assertThatThrownBy(() -> agent.run("another", session)).isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("still running");
 
             run.cancel();
@@ -486,7 +490,7 @@ class DefaultAgentTest {
                     "tool_call_start", "tool_call_name", "tool_call_end", "loop_end");
             assertThat(provider.requests()).hasSize(1);
             // an iteration cancelled while its tools ran leaves no trace in memory
-            assertThat(agent.memory().messages()).isEmpty();
+            assertThat(session.memory().messages()).isEmpty();
             run.cancel(); // after the end: nothing happens
             assertThat(run.await().reason()).isEqualTo(LoopEndReason.CANCELLED);
         }
@@ -501,14 +505,15 @@ class DefaultAgentTest {
                     firstText.countDown();
                 }
             }).build();
-            AgentRun run = agent.run(TASK);
+            Session session = new Session();   // the run's conversation, to look at afterwards
+            AgentRun run = agent.run(TASK, session);
             assertThat(firstText.await(30, TimeUnit.SECONDS)).isTrue();
 
             run.cancel();
 
             assertThat(run.await().reason()).isEqualTo(LoopEndReason.CANCELLED);
             assertThat(loopEvents(events(run))).last().isEqualTo(new LoopEvent.LoopEnd(LoopEndReason.CANCELLED, "cancelled"));
-            assertThat(agent.memory().messages()).isEmpty();
+            assertThat(session.memory().messages()).isEmpty();
         }
     }
 
@@ -519,8 +524,9 @@ class DefaultAgentTest {
         void without_a_registry_each_run_is_one_model_call_whose_text_is_the_result() {
             String answer = "<think>The user greets me.</think>Hello there!";
             ScriptedProvider provider = provider(answer, "Still here.");
+            // A builder memory is the agent's conversation: run(task) continues it.
             DefaultAgent agent = DefaultAgent.builder().provider(provider).model("mock").instructions(INSTRUCTIONS)
-                    .retryPolicy(NO_WAIT).build();
+                    .retryPolicy(NO_WAIT).memory(dev.bellows.memory.ConversationMemory.builder().build()).build();
 
             AgentRun run = agent.run("Hi");
             List<AgentEvent> events = events(run);
@@ -536,6 +542,16 @@ class DefaultAgentTest {
                     Message.system(INSTRUCTIONS), Message.user("Hi"), Message.assistant(answer),
                     Message.user("Are you there?"));
             assertThat(agent.toolRegistry()).isEmpty();
+        }
+
+        @Test
+        void without_a_builder_memory_each_run_has_a_fresh_conversation() {
+            ScriptedProvider provider = provider("Hello there!", "Hi again!");
+            DefaultAgent agent = DefaultAgent.builder().provider(provider).model("mock").build();
+            assertThat(agent.run("Hi").await().result()).isEqualTo("Hello there!");
+            assertThat(agent.run("Hi").await().result()).isEqualTo("Hi again!");
+            assertThat(provider.requests().get(1).messages()).containsExactly(Message.user("Hi"));
+            assertThat(agent.memory().messages()).isEmpty();
         }
 
         @Test

@@ -234,13 +234,14 @@ class ReActAgentTest {
                 MockTurn.content("# thought\nLet me think about this for a while").cutAfter(20),
                 MockTurn.content("# answer\nclean")));
         ReActAgent agent = agent(provider).build();
-        AgentRun run = agent.run(TASK);
+        Session session = new Session();
+        AgentRun run = agent.run(TASK, session);
         List<AgentEvent> events = events(run);
 
         assertThat(run.await()).isEqualTo(new AgentResult(LoopEndReason.TASK_COMPLETION, "clean"));
         assertThat(loopTypes(events)).containsExactly("loop_start", "iteration_start", "retry", "loop_end");
         assertThat(provider.requests().get(1)).isEqualTo(provider.requests().get(0));
-        assertThat(agent.memory().messages()).containsExactly(Message.user(TASK), Message.assistant("# answer\nclean"));
+        assertThat(session.memory().messages()).containsExactly(Message.user(TASK), Message.assistant("# answer\nclean"));
     }
 
     @Test

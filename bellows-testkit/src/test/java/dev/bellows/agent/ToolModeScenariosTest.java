@@ -153,11 +153,12 @@ class ToolModeScenariosTest {
         ScriptedProvider provider = provider(mode, Answer.of("Reading.", read("a.txt")).brokenOff(),
                 Answer.of("Reading.", read("a.txt")), Answer.of("", complete("done")));
         DefaultAgent agent = agent(provider, mode);
-        List<String> events = loop(agent.run(TASK).events().toList());
+        Session session = new Session();
+        List<String> events = loop(agent.run(TASK, session).events().toList());
         assertThat(events).containsSubsequence("iteration_start", "retry", "tool_call_name read_file", "tool_call_end",
                 "tool_result read_file contents of a.txt", "loop_end task_completion done");
         assertThat(provider.requests().get(1).messages()).isEqualTo(provider.requests().get(0).messages());
-        assertThat(agent.memory().messages()).filteredOn(m -> m.role() == Role.ASSISTANT).hasSize(2);
+        assertThat(session.memory().messages()).filteredOn(m -> m.role() == Role.ASSISTANT).hasSize(2);
     }
 
     @ParameterizedTest
