@@ -9,7 +9,6 @@ import dev.bellows.agent.Session;
 import dev.bellows.cli.ModelOptions.Settings;
 import dev.bellows.event.LoopEndReason;
 import dev.bellows.event.StreamEvent;
-import dev.bellows.mcp.McpServers;
 import dev.bellows.memory.ConversationMemory;
 import dev.bellows.plan.Plan;
 import dev.bellows.provider.ApiKey;
@@ -18,7 +17,6 @@ import dev.bellows.provider.RetryPolicy;
 import dev.bellows.stream.StreamOptions;
 import dev.bellows.tool.BuiltinTools;
 import dev.bellows.tool.RegisteredTool;
-import dev.bellows.tool.SourceFailure;
 import dev.bellows.tool.Tool;
 import dev.bellows.tool.ToolCall;
 import dev.bellows.tool.ToolRegistry;
@@ -95,26 +93,8 @@ final class ChatCommand implements Callable<Integer> {
         try (Provider closing = chosen;
              RunSession stored = options.session == null ? null
                      : RunSession.open(root.host, options.session, options.dataDir)) {
-            if (settings.mcpServers().isEmpty()) {
-                return chat(settings, closing, stored, streamOptions, new ToolRegistry());
-            }
-            ApiKey key = settings.apiKey();
-            String command = spec.qualifiedName();
-            try (McpServers servers = McpServers.start(settings.mcpServers(), root.host.env(),
-                    McpSetup.reporter(command, root.stderr, line -> key == null ? line : key.redact(line)));
-                 ToolRegistry registry = servers.addTo(new ToolRegistry())) {
-                for (SourceFailure failure : registry.sourceFailures()) {
-                    String line = command + ": MCP server \"" + failure.serverName() + "\" is unavailable: "
-                            + BellowsCommand.oneLine(failure.reason()) + "; running without its tools";
-                    root.stderr.println(key == null ? line : key.redact(line));
-                }
-                root.stderr.flush();
-                try {
-                    return chat(settings, closing, stored, streamOptions, registry);
-                } finally {
-                    servers.close();
-                }
-            }
+            return McpSetup.withServers(settings.mcpServers(), root.host, spec.qualifiedName(), root.stderr,
+                    settings.apiKey(), registry -> chat(settings, closing, stored, streamOptions, registry));
         } catch (UsageException e) {
             return usage(e.getMessage());
         }

@@ -1,7 +1,11 @@
 package dev.bellows.cli;
 
 import dev.bellows.mcp.McpListener;
+import dev.bellows.mcp.McpServers;
 import dev.bellows.mcp.McpServerConfig;
+import dev.bellows.provider.ApiKey;
+import dev.bellows.tool.SourceFailure;
+import dev.bellows.tool.ToolRegistry;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -39,6 +43,38 @@ final class McpSetup {
             all.addAll(more);
         }
         return List.copyOf(all);
+    }
+
+    /** What runs with the tools of the MCP servers: an agent run, a chat. */
+    interface WithTools {
+        int run(ToolRegistry registry) throws UsageException;
+    }
+
+    /**
+     * Starts the MCP servers (in parallel), tells the user once about those that failed, runs
+     * {@code body} with the others' tools, and stops every server and its processes when it
+     * ends, however it ends (Ctrl-C included). Without servers, {@code body} gets an empty
+     * registry.
+     */
+    static int withServers(List<McpServerConfig> configs, Host host, String command, PrintWriter stderr,
+                           ApiKey key, WithTools body) throws UsageException {
+        if (configs.isEmpty()) {
+            return body.run(new ToolRegistry());
+        }
+        UnaryOperator<String> redact = line -> key == null ? line : key.redact(line);
+        try (McpServers servers = McpServers.start(configs, host.env(), reporter(command, stderr, redact));
+             ToolRegistry registry = servers.addTo(new ToolRegistry())) {
+            for (SourceFailure failure : registry.sourceFailures()) {
+                stderr.println(redact.apply(command + ": MCP server \"" + failure.serverName() + "\" is unavailable: "
+                        + BellowsCommand.oneLine(failure.reason()) + "; running without its tools"));
+            }
+            stderr.flush();
+            try {
+                return body.run(registry);
+            } finally {
+                servers.close(); // all at once, before the registry would close them one by one
+            }
+        }
     }
 
     /**

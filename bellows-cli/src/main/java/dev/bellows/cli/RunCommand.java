@@ -1,30 +1,17 @@
 package dev.bellows.cli;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.bellows.agent.Agent;
 import dev.bellows.agent.AgentListener;
 import dev.bellows.agent.DefaultAgent;
-import dev.bellows.agent.ToolMode;
-import dev.bellows.anthropic.AnthropicProvider;
-import dev.bellows.http.HttpSettings;
 import dev.bellows.memory.ConversationMemory;
 import dev.bellows.memory.InMemoryMemoryStore;
 import dev.bellows.memory.MemoryStore;
-import dev.bellows.memory.StoredSession;
-import dev.bellows.openai.OpenAiProvider;
-import dev.bellows.provider.ApiKey;
 import dev.bellows.provider.Message;
 import dev.bellows.provider.Provider;
 import dev.bellows.provider.RetryPolicy;
 import dev.bellows.stream.StreamOptions;
 import dev.bellows.tokenizers.TokenCounters;
-import dev.bellows.mcp.McpServerConfig;
-import dev.bellows.mcp.McpServers;
-import dev.bellows.tool.SourceFailure;
 import dev.bellows.tool.ToolRegistry;
-import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import dev.bellows.cli.ModelOptions.Settings;
 import picocli.CommandLine.Command;
@@ -128,27 +115,10 @@ final class RunCommand implements Callable<Integer> {
      * agent with the others' tools, and stops every server and its processes when the run ends,
      * however it ends (Ctrl-C included).
      */
-    private int run(Settings settings, Provider chosen, RunSession stored, String text, StreamOptions streamOptions) {
-        if (settings.mcpServers().isEmpty()) {
-            return run(settings, chosen, stored, text, streamOptions, new ToolRegistry());
-        }
-        String command = spec.qualifiedName();
-        ApiKey key = settings.apiKey();
-        try (McpServers servers = McpServers.start(settings.mcpServers(), root.host.env(),
-                McpSetup.reporter(command, root.stderr, line -> key == null ? line : key.redact(line)));
-             ToolRegistry registry = servers.addTo(new ToolRegistry())) {
-            for (SourceFailure failure : registry.sourceFailures()) {
-                String line = command + ": MCP server \"" + failure.serverName() + "\" is unavailable: "
-                        + BellowsCommand.oneLine(failure.reason()) + "; running without its tools";
-                root.stderr.println(key == null ? line : key.redact(line));
-            }
-            root.stderr.flush();
-            try {
-                return run(settings, chosen, stored, text, streamOptions, registry);
-            } finally {
-                servers.close(); // all at once, before the registry would close them one by one
-            }
-        }
+    private int run(Settings settings, Provider chosen, RunSession stored, String text, StreamOptions streamOptions)
+            throws UsageException {
+        return McpSetup.withServers(settings.mcpServers(), root.host, spec.qualifiedName(), root.stderr, settings.apiKey(),
+                registry -> run(settings, chosen, stored, text, streamOptions, registry));
     }
 
     private int run(Settings settings, Provider chosen, RunSession stored, String text, StreamOptions streamOptions,
