@@ -153,8 +153,10 @@ class BrokenServersTest {
             assertThat(registry.find("scripted", "extra")).isEmpty();
             ToolChain chain = new ToolChain(registry, new XmlFormat());
             ReferenceServersTest.succeeded(chain.execute(List.of(ReferenceServersTest.call("scripted", "grow", Map.of()))));
-            for (int i = 0; i < 600 && registry.find("scripted", "extra").isEmpty(); i++) {
-                Thread.sleep(50); // the refresh happens on another thread; a bounded wait, not a timing assertion
+            // The refresh, then the listener, happen on another thread: a bounded wait for both,
+            // not a timing assertion.
+            for (int i = 0; i < 600 && (registry.find("scripted", "extra").isEmpty() || !changed.contains("scripted")); i++) {
+                Thread.sleep(50);
             }
             assertThat(registry.find("scripted", "extra")).isPresent();
             assertThat(changed).contains("scripted");
