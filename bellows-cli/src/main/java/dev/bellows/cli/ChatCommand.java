@@ -221,7 +221,7 @@ final class ChatCommand implements Callable<Integer> {
         /** One run of the agent in the session, shown as it goes; the chat goes on however it ends. */
         private void turn(String text) {
             PrintWriter progress = io.progress();
-            TextRenderer shown = new TextRenderer(progress, io.ansi(), io.width());
+            TextRenderer shown = new TextRenderer(progress, io.ansi(), io.width(), io.height());
             renderer.set(shown);
             askedSuggestions.clear();
             suggestions = List.of();

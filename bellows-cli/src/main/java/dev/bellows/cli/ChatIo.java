@@ -55,6 +55,9 @@ interface ChatIo extends AutoCloseable {
     /** The terminal's width in columns; 0 when unknown (no folding). */
     int width();
 
+    /** The terminal's height in rows; 0 when unknown. */
+    int height();
+
     /** Runs {@code action} on Ctrl-C until the handle is closed (while a turn runs). */
     AutoCloseable onInterrupt(Runnable action);
 
@@ -119,6 +122,11 @@ interface ChatIo extends AutoCloseable {
 
         @Override
         public int width() {
+            return 0;
+        }
+
+        @Override
+        public int height() {
             return 0;
         }
 
@@ -194,6 +202,11 @@ interface ChatIo extends AutoCloseable {
         @Override
         public int width() {
             return terminal.getWidth();
+        }
+
+        @Override
+        public int height() {
+            return terminal.getHeight();
         }
 
         @Override

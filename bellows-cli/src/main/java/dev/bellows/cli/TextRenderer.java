@@ -6,15 +6,22 @@ import dev.bellows.event.LoopEvent;
 import dev.bellows.event.StreamEvent;
 import dev.bellows.plan.PlanStep;
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * {@code --output text}: the run's progress on standard error, as it happens. Thinking is
  * shown dim, {@code calling NAME…} the moment the tool's name is known, each tool's result
- * or error in one line, retries, answers without a tool call, and the plan as a checklist.
- * The final result is not written here: it goes to standard output.
+ * or error in one line, retries, answers without a tool call, and the plan as a checklist,
+ * written again only when it changed. The final result is not written here: it goes to
+ * standard output.
  *
  * <p>On a terminal, thinking is ANSI dim and a spinner turns while tools run; otherwise the
- * same text comes plain, with no escape codes, so a log file reads cleanly.
+ * same text comes plain, with no escape codes, so a log file reads cleanly. In an interactive
+ * chat (a terminal of known width) the plan is one live block kept below everything else the
+ * turn writes: each change redraws that block where it stands (the cursor moved up over it,
+ * the rows below erased), so the screen holds one checklist whose items change; when the turn
+ * ends the block stays, as the turn's last plan.
  *
  * <p>Events arrive on the run's thread; the spinner has its own, and both write under
  * {@code this}.
@@ -42,18 +49,35 @@ final class TextRenderer implements AgentListener, AutoCloseable {
     private final int foldWidth;
     private final StringBuilder thought = new StringBuilder();
 
+    /** Rows of the terminal, to keep the live plan within the screen (a cursor cannot move above it). */
+    private final int height;
+
+    /** The plan last shown; null before the first. */
+    private List<PlanStep> shownPlan;
+    /** The live plan block's lines (an interactive chat); null while there is no plan. */
+    private List<String> liveLines;
+    /** How many rows of the live block are drawn just above the cursor's row; 0 while it is hidden. */
+    private int liveRows;
+
     TextRenderer(PrintWriter err, boolean terminal) {
-        this(err, terminal, 0);
+        this(err, terminal, 0, 0);
+    }
+
+    TextRenderer(PrintWriter err, boolean terminal, int foldWidth) {
+        this(err, terminal, foldWidth, 0);
     }
 
     /**
      * @param foldWidth the terminal's width in columns: on a terminal, thinking that has ended
-     *                  is replaced by one dim line (its start); 0 keeps it as streamed
+     *                  is replaced by one dim line (its start) and the plan is one live block;
+     *                  0 keeps thinking as streamed and writes each new plan after the rest
+     * @param height    the terminal's height in rows; 0 when unknown (24 is assumed)
      */
-    TextRenderer(PrintWriter err, boolean terminal, int foldWidth) {
+    TextRenderer(PrintWriter err, boolean terminal, int foldWidth, int height) {
         this.err = err;
         this.terminal = terminal;
         this.foldWidth = foldWidth;
+        this.height = height > 0 ? height : 24;
     }
 
     /** Whether anything of the current model answer was shown, so a retry must disown it. */
@@ -121,12 +145,16 @@ final class TextRenderer implements AgentListener, AutoCloseable {
                             + summary(e.error())));
             case LoopEvent.NoToolCall e -> line("  (no tool call in iteration " + e.iteration() + ": reminding the model)");
             case LoopEvent.PlanUpdate e -> {
-                StringBuilder plan = new StringBuilder("plan:");
-                for (PlanStep step : e.steps()) {
-                    plan.append(System.lineSeparator()).append("  ").append(step.status().checkbox()).append(' ')
-                            .append(step.description());
+                if (e.steps().equals(shownPlan)) {
+                    break; // the same checklist again says nothing new
                 }
-                line(plan.toString());
+                shownPlan = List.copyOf(e.steps());
+                if (live()) {
+                    hideLive();
+                    liveLines = checklist(shownPlan, Math.max(2, height - 2));
+                } else {
+                    line(String.join(System.lineSeparator(), checklist(shownPlan, Integer.MAX_VALUE)));
+                }
             }
             case LoopEvent.Retry e -> {
                 line("retrying (attempt " + e.attempt() + ") in " + e.delayMs() + " ms: " + summary(e.reason())
@@ -140,6 +168,7 @@ final class TextRenderer implements AgentListener, AutoCloseable {
                 newLine();
             }
         }
+        showLive();
         err.flush();
     }
 
@@ -150,7 +179,57 @@ final class TextRenderer implements AgentListener, AutoCloseable {
             write(RESET);
         }
         newLine();
+        showLive();
+        liveLines = null; // the last plan stays where it is, part of what the turn wrote
+        liveRows = 0;
         err.flush();
+    }
+
+    /** Whether the plan is a live block: an interactive chat on a terminal of known width. */
+    private boolean live() {
+        return terminal && foldWidth > 0;
+    }
+
+    /**
+     * The checklist's lines: a heading, then one line per step (cut to the terminal's width),
+     * at most {@code maxLines} in all; steps beyond are counted on the last line.
+     */
+    private List<String> checklist(List<PlanStep> steps, int maxLines) {
+        List<String> lines = new ArrayList<>();
+        lines.add(steps.isEmpty() ? "plan: (no steps)" : "plan:");
+        for (int i = 0; i < steps.size(); i++) {
+            if (lines.size() == maxLines - 1 && i < steps.size() - 1) {
+                lines.add("  \u2026 " + (steps.size() - i) + " more");
+                break;
+            }
+            PlanStep step = steps.get(i);
+            lines.add(fit("  " + step.status().checkbox() + ' ' + step.description()));
+        }
+        return lines;
+    }
+
+    /**
+     * Erases the live plan block: the cursor, at the start of the row below it, goes up to its
+     * first row and everything from there down is cleared, so what follows is written where
+     * the block was and the block is drawn again below it.
+     */
+    private void hideLive() {
+        if (liveRows > 0) {
+            err.print("\r\u001b[" + liveRows + "A\u001b[J");
+            liveRows = 0;
+        }
+    }
+
+    /** Draws the live plan block below the last complete line (not in the middle of one). */
+    private void showLive() {
+        if (liveLines == null || liveRows > 0 || midLine) {
+            return;
+        }
+        for (String line : liveLines) {
+            err.print(line);
+            err.println();
+        }
+        liveRows = liveLines.size();
     }
 
     /**
@@ -199,6 +278,7 @@ final class TextRenderer implements AgentListener, AutoCloseable {
     }
 
     private void line(String text) {
+        hideLive();
         newLine();
         err.print(text);
         err.println();
@@ -209,6 +289,7 @@ final class TextRenderer implements AgentListener, AutoCloseable {
         if (text.isEmpty()) {
             return;
         }
+        hideLive();
         err.print(text);
         midLine = !text.endsWith("\n");
     }

@@ -90,10 +90,182 @@ class ChatRenderingTest {
                 + "\r\u001b[K" // the spinner, erased
                 + "  \u2713 read_file: line one of a rather lo\u2026\n" // 39 columns: the 40th stays free
                 + "  \u2717 write_file: no such directory\n"
-                + "plan:\n  [x] read\n  [>] answer\n"
-                + D + "- iteration 2" + R + "\n"
-                + "  (no tool call in iteration 2: reminding the model)\n"
-                + "retrying (attempt 1) in 500 ms: HTTP 503\n");
+                + PLAN // the live plan block, below everything else
+                + UP_3 + D + "- iteration 2" + R + "\n" + PLAN // lifted, the line written, drawn again
+                + UP_3 + "  (no tool call in iteration 2: reminding the model)\n" + PLAN
+                + UP_3 + "retrying (attempt 1) in 500 ms: HTTP 503\n" + PLAN);
+    }
+
+    /** The live plan block of {@link #TURN}, and the move that erases it (3 rows up, then all below). */
+    private static final String PLAN = "plan:\n  [x] read\n  [>] answer\n";
+    private static final String UP_3 = "\r\u001b[3A\u001b[J";
+
+    private static LoopEvent.PlanUpdate plan(PlanStatus first, PlanStatus second) {
+        return new LoopEvent.PlanUpdate(List.of(new PlanStep("read a.txt", first), new PlanStep("answer", second)));
+    }
+
+    private static StreamEvent.ToolCallName calling(String tool) {
+        return new StreamEvent.ToolCallName(1, tool);
+    }
+
+    private static LoopEvent.ToolResultEvent result(String tool, String text) {
+        return new LoopEvent.ToolResultEvent(ToolCall.LOCAL_SERVER, tool, ARGS, text);
+    }
+
+    /** A turn whose plan changes twice (and is once written again unchanged) between other tools. */
+    private static final List<AgentEvent> PLANNED = List.of(
+            new LoopEvent.LoopStart("read a.txt"),
+            calling("update_plan"), plan(PlanStatus.IN_PROGRESS, PlanStatus.PENDING),
+            calling("read_file"), result("read_file", "hello"),
+            calling("update_plan"), plan(PlanStatus.IN_PROGRESS, PlanStatus.PENDING),
+            calling("update_plan"), plan(PlanStatus.COMPLETED, PlanStatus.IN_PROGRESS),
+            new StreamEvent.MessageContent(0, "Answering"), new StreamEvent.MessageContent(0, " now."),
+            new StreamEvent.MessageEnd(0, "Answering now."),
+            calling("update_plan"), plan(PlanStatus.COMPLETED, PlanStatus.COMPLETED),
+            calling("task_completion"),
+            new LoopEvent.LoopEnd(LoopEndReason.TASK_COMPLETION, "done"));
+
+    @Test
+    void onATerminalThePlanIsOneChecklistRedrawnInPlace() {
+        StringWriter text = new StringWriter();
+        Screen screen = new Screen();
+        try (TextRenderer renderer = new TextRenderer(new PrintWriter(text), true, 40, 20)) {
+            for (AgentEvent event : PLANNED) {
+                renderer.onEvent(event);
+                screen.feed(text.getBuffer().toString());
+                text.getBuffer().setLength(0);
+                if (event == PLANNED.get(4)) {
+                    assertThat(screen.text()).as("while the turn runs: the checklist below the tool lines")
+                            .isEqualTo("calling update_plan\u2026\ncalling read_file\u2026\n"
+                                    + "  \u2713 read_file: hello\nplan:\n  [>] read a.txt\n  [ ] answer\n");
+                }
+            }
+        }
+        screen.feed(text.toString());
+        assertThat(screen.text()).as("one checklist, its last state, after everything else the turn wrote")
+                .isEqualTo("""
+                        calling update_plan\u2026
+                        calling read_file\u2026
+                          \u2713 read_file: hello
+                        calling update_plan\u2026
+                        calling update_plan\u2026
+                        Answering now.
+                        calling update_plan\u2026
+                        calling task_completion\u2026
+                        plan:
+                          [x] read a.txt
+                          [x] answer
+                        """);
+    }
+
+    @Test
+    void plainTextWritesThePlanOnlyWhenItChanged() {
+        StringWriter text = new StringWriter();
+        try (TextRenderer renderer = new TextRenderer(new PrintWriter(text), false, 0)) {
+            PLANNED.forEach(renderer::onEvent);
+        }
+        assertThat(text.toString().replace(System.lineSeparator(), "\n")).isEqualTo("""
+                calling update_plan\u2026
+                plan:
+                  [>] read a.txt
+                  [ ] answer
+                calling read_file\u2026
+                  \u2713 read_file: hello
+                calling update_plan\u2026
+                calling update_plan\u2026
+                plan:
+                  [x] read a.txt
+                  [>] answer
+                Answering now.
+                calling update_plan\u2026
+                plan:
+                  [x] read a.txt
+                  [x] answer
+                calling task_completion\u2026
+                """);
+    }
+
+    @Test
+    void aPlanTallerThanTheTerminalIsCutToFitIt() {
+        StringWriter text = new StringWriter();
+        List<PlanStep> steps = new java.util.ArrayList<>();
+        for (int i = 1; i <= 12; i++) {
+            steps.add(new PlanStep("step " + i, PlanStatus.PENDING));
+        }
+        try (TextRenderer renderer = new TextRenderer(new PrintWriter(text), true, 40, 8)) {
+            renderer.onEvent(new LoopEvent.PlanUpdate(steps));
+        }
+        assertThat(text.toString().replace(System.lineSeparator(), "\n")).as("8 rows: 6 lines, the rest counted")
+                .isEqualTo("plan:\n  [ ] step 1\n  [ ] step 2\n  [ ] step 3\n  [ ] step 4\n  \u2026 8 more\n");
+    }
+
+    /**
+     * Just enough of a terminal to see what a person would: printable text, carriage return,
+     * new line (as a terminal's output processing turns it into CR LF), cursor up
+     * ({@code ESC [ n A}), erase below ({@code ESC [ J}) and to the end of the line
+     * ({@code ESC [ K}); colours are dropped. Rows never scroll away.
+     */
+    static final class Screen {
+        private final List<StringBuilder> rows = new java.util.ArrayList<>(List.of(new StringBuilder()));
+        private int row;
+        private int col;
+
+        void feed(String output) {
+            for (int i = 0; i < output.length(); i++) {
+                char c = output.charAt(i);
+                if (c == '\u001b' && i + 1 < output.length() && output.charAt(i + 1) == '[') {
+                    int end = i + 2;
+                    while (!Character.isLetter(output.charAt(end))) {
+                        end++;
+                    }
+                    String arg = output.substring(i + 2, end);
+                    switch (output.charAt(end)) {
+                        case 'A' -> row = Math.max(0, row - (arg.isEmpty() ? 1 : Integer.parseInt(arg)));
+                        case 'J' -> {
+                            cut(rows.get(row), col);
+                            rows.subList(row + 1, rows.size()).clear();
+                        }
+                        case 'K' -> cut(rows.get(row), col);
+                        default -> { } // colours
+                    }
+                    i = end;
+                } else if (c == '\r') {
+                    col = 0;
+                } else if (c == '\n') {
+                    row++;
+                    col = 0;
+                    while (rows.size() <= row) {
+                        rows.add(new StringBuilder());
+                    }
+                } else {
+                    StringBuilder line = rows.get(row);
+                    while (line.length() < col) {
+                        line.append(' ');
+                    }
+                    if (col < line.length()) {
+                        line.setCharAt(col, c);
+                    } else {
+                        line.append(c);
+                    }
+                    col++;
+                }
+            }
+        }
+
+        private static void cut(StringBuilder line, int at) {
+            if (line.length() > at) {
+                line.setLength(at);
+            }
+        }
+
+        /** The rows, each ending with a new line; trailing empty rows left out. */
+        String text() {
+            StringBuilder text = new StringBuilder();
+            for (StringBuilder line : rows) {
+                text.append(line).append('\n');
+            }
+            return text.toString().replaceAll("\n+$", "\n");
+        }
     }
 
     @Test
