@@ -22,6 +22,9 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 final class AgentRunner {
 
+    /** The exit status of a run cancelled with Ctrl-C. */
+    static final int CANCELLED = 130;
+
     private final BellowsCommand root;
     private final String command;
     private final boolean jsonl;
@@ -81,7 +84,7 @@ final class AgentRunner {
         }
         error(reason == LoopEndReason.CANCELLED ? "cancelled"
                 : reason.wireName() + ": " + BellowsCommand.oneLine(result.result()));
-        return reason == LoopEndReason.CANCELLED ? 130 : 1;
+        return reason == LoopEndReason.CANCELLED ? CANCELLED : 1;
     }
 
     private int cannotWrite(IOException e) {

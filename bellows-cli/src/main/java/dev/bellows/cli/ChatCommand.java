@@ -175,8 +175,8 @@ final class ChatCommand implements Callable<Integer> {
         void loop() {
             PrintWriter out = io.out();
             if (stored != null && !session.memory().turns().isEmpty()) {
-                out.println("(session " + stored.session().name() + ": " + session.memory().turns().size()
-                        + " turns so far)");
+                out.println("(session " + stored.session().name() + ": " + turns(session.memory().turns().size())
+                        + " so far)");
                 out.flush();
             }
             boolean interruptedOnce = false;
@@ -222,7 +222,11 @@ final class ChatCommand implements Callable<Integer> {
         private void turn(String text) {
             PrintWriter progress = io.progress();
             TextRenderer shown = new TextRenderer(progress, io.ansi(), io.width(), io.height());
-            renderer.set(shown);
+            InterruptedTurn interrupted = new InterruptedTurn(session.memory(), text);
+            renderer.set(event -> {
+                shown.onEvent(event);
+                interrupted.onEvent(event);
+            });
             askedSuggestions.clear();
             suggestions = List.of();
             AgentResult result;
@@ -246,7 +250,8 @@ final class ChatCommand implements Callable<Integer> {
                     }
                 }
             } else if (reason == LoopEndReason.CANCELLED) {
-                progress.println("(cancelled)");
+                interrupted.keep();
+                progress.println("(cancelled: the request stays in the conversation, marked as interrupted)");
             } else {
                 String line = reason.wireName() + ": " + BellowsCommand.oneLine(result.result());
                 progress.println(key == null ? line : key.redact(line));
@@ -304,13 +309,18 @@ final class ChatCommand implements Callable<Integer> {
                 }
                 case "/session" -> out.println(stored == null
                         ? "(not stored: start with --session NAME to keep the conversation) "
-                        + session.memory().turns().size() + " turns"
-                        : stored.session().name() + ": " + session.memory().turns().size() + " turns");
+                        + turns(session.memory().turns().size())
+                        : stored.session().name() + ": " + turns(session.memory().turns().size()));
                 default -> out.println("unknown command " + words[0] + "; /help lists them");
             }
             out.flush();
             return true;
         }
+    }
+
+    /** "1 turn", "2 turns". */
+    static String turns(int count) {
+        return count + (count == 1 ? " turn" : " turns");
     }
 
     private int usage(String message) {

@@ -124,9 +124,15 @@ final class RunCommand implements Callable<Integer> {
     private int run(Settings settings, Provider chosen, RunSession stored, String text, StreamOptions streamOptions,
                     ToolRegistry registry) {
         AgentRunner runner = new AgentRunner(root, spec.qualifiedName(), settings.jsonl(), settings.apiKey());
-        AgentListener listener = stored == null ? runner.listener() : stored.keepingPlans(runner.listener());
         RetryPolicy retryPolicy = RetryPolicy.defaults().withMaxRetries(settings.maxRetries());
         ConversationMemory memory = stored == null ? memory(settings) : memory(settings, stored.session());
+        // A stored session keeps a run cancelled with Ctrl-C, marked as interrupted, as chat does.
+        InterruptedTurn interrupted = stored == null ? null : new InterruptedTurn(memory, text);
+        AgentListener shown = runner.listener();
+        AgentListener listener = stored == null ? shown : stored.keepingPlans(event -> {
+            shown.onEvent(event);
+            interrupted.onEvent(event);
+        });
         DefaultAgent.Builder builder = DefaultAgent.builder();
         if (settings.answerSchema() != null) {
             builder.answerSchema(settings.answerSchema());
@@ -157,7 +163,11 @@ final class RunCommand implements Callable<Integer> {
         if (stored != null) {
             stored.start(agent, settings.provider(), settings.model(), settings.toolMode());
         }
-        return runner.run(agent, text);
+        int status = runner.run(agent, text);
+        if (interrupted != null && status == AgentRunner.CANCELLED) {
+            interrupted.keep();
+        }
+        return status;
     }
 
     /**

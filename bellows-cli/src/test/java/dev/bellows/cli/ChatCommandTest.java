@@ -4,7 +4,15 @@ import static dev.bellows.cli.RunCommandTest.call;
 import static dev.bellows.cli.RunCommandTest.complete;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.bellows.testkit.MockLlmServer;
+import dev.bellows.testkit.MockScript;
+import dev.bellows.testkit.MockTurn;
+import java.io.PipedInputStream;
+import java.io.PipedOutputStream;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -81,8 +89,61 @@ class ChatCommandTest {
         }
         try (MockLlmServer server = RunCommandTest.server(complete("second"))) {
             Cli.Run run = chat(server, "what number?\n", "--session", "s1");
-            assertThat(run.out()).isEqualTo("(session s1: 1 turns so far)\nsecond\n");
+            assertThat(run.out()).isEqualTo("(session s1: 1 turn so far)\nsecond\n");
             assertThat(RunCommandTest.messages(server.requests().getFirst()).toString()).contains("remember 7");
+        }
+    }
+
+    @Test
+    void aCancelledTurnStaysInTheSessionMarkedInterruptedAndTheNextTurnSeesIt() throws Exception {
+        AtomicReference<Runnable> interrupt = new AtomicReference<>();
+        Interrupts interrupts = action -> {
+            interrupt.set(action);
+            return () -> interrupt.set(null);
+        };
+        MockTurn slow = MockTurn.content("Counting: " + "one ".repeat(200) + complete("never")).chunkSize(4).delayMs(20);
+        try (MockLlmServer server = MockLlmServer.start(MockScript.of(slow, MockTurn.content(complete("resumed"))));
+             PipedOutputStream keys = new PipedOutputStream();
+             PipedInputStream stdin = new PipedInputStream(keys)) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            Path data = dir.resolve("data");
+            CompletableFuture<Integer> chat = CompletableFuture.supplyAsync(() -> BellowsCommand.commandLine(stdin, out,
+                    err, false, new Host(Map.of(), dir, interrupts, false)).execute("chat", "--base-url",
+                    server.baseUrl().toString(), "--model", "mock", "--session", "c", "--data-dir", data.toString()));
+            keys.write("Count slowly\n".getBytes(StandardCharsets.UTF_8));
+            keys.flush();
+            long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(60); // a hang guard, not a measure
+            while ((interrupt.get() == null || !err.toString(StandardCharsets.UTF_8).contains("Counting: one"))
+                    && System.nanoTime() < giveUp) {
+                Thread.sleep(10);
+            }
+            interrupt.get().run(); // Ctrl-C while the answer streams
+            while (!err.toString(StandardCharsets.UTF_8).contains("(cancelled") && System.nanoTime() < giveUp) {
+                Thread.sleep(10);
+            }
+            keys.write("Go on\n".getBytes(StandardCharsets.UTF_8));
+            keys.close();
+            assertThat(chat.get(60, TimeUnit.SECONDS)).as(err.toString(StandardCharsets.UTF_8)).isZero();
+            assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo("resumed\n");
+            assertThat(err.toString(StandardCharsets.UTF_8))
+                    .contains("(cancelled: the request stays in the conversation, marked as interrupted)");
+
+            JsonNode sent = RunCommandTest.messages(server.requests().get(1));
+            List<String> roles = new ArrayList<>();
+            sent.forEach(message -> roles.add(message.get("role").asText()));
+            assertThat(roles).as("user and assistant still alternate").containsExactly("system", "user", "assistant",
+                    "user");
+            assertThat(sent.get(1).get("content").asText()).isEqualTo("Count slowly");
+            String kept = sent.get(2).get("content").asText();
+            assertThat(kept).as("what had streamed, then the marker the model reads").startsWith("Counting: one")
+                    .endsWith("\n\n" + InterruptedTurn.MARKER).doesNotContain("never");
+            assertThat(sent.get(3).get("content").asText()).isEqualTo("Go on");
+
+            Cli.Run show = Cli.run("", "sessions", "show", "--data-dir", data.toString(), "c");
+            assertThat(show.out()).as(show.err()).contains("turns:     2 (4 messages)")
+                    .contains("--- turn 1 ---\n[user]\nCount slowly\n[assistant]\nCounting: one")
+                    .contains(InterruptedTurn.MARKER + "\n\n--- turn 2 ---\n[user]\nGo on\n");
         }
     }
 
