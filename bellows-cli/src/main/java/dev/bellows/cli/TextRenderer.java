@@ -38,6 +38,8 @@ final class TextRenderer implements AgentListener, AutoCloseable {
 
     /** Whether the cursor is not at the start of a line. */
     private boolean midLine;
+    /** Columns written on the current line since it began (beyond the width once it wrapped). */
+    private int column;
     private boolean inThinking;
     private Thread spinner;
 
@@ -56,8 +58,13 @@ final class TextRenderer implements AgentListener, AutoCloseable {
     private List<PlanStep> shownPlan;
     /** The live plan block's lines (an interactive chat); null while there is no plan. */
     private List<String> liveLines;
-    /** How many rows of the live block are drawn just above the cursor's row; 0 while it is hidden. */
+    /** How many rows the live block takes on the screen; 0 while it is hidden. */
     private int liveRows;
+    /**
+     * Where the shown block is: below a line still being written, the cursor at that line's end
+     * (true), or above the cursor, which is at the start of the row after it (false).
+     */
+    private boolean liveBelowPartial;
 
     TextRenderer(PrintWriter err, boolean terminal) {
         this(err, terminal, 0, 0);
@@ -103,6 +110,7 @@ final class TextRenderer implements AgentListener, AutoCloseable {
             case StreamEvent.ThinkingEnd e -> {
                 inThinking = false;
                 if (terminal && foldWidth > 0) {
+                    hideLive();
                     fold();
                 } else if (terminal) {
                     write(RESET);
@@ -209,27 +217,82 @@ final class TextRenderer implements AgentListener, AutoCloseable {
     }
 
     /**
-     * Erases the live plan block: the cursor, at the start of the row below it, goes up to its
-     * first row and everything from there down is cleared, so what follows is written where
-     * the block was and the block is drawn again below it.
+     * Erases the live plan block, so that what follows is written where it was (and the block
+     * drawn again below). Below a line being written the cursor is at that line's end: the rest
+     * of its row and everything below are cleared. Else the cursor, at the start of the row
+     * after the block, first goes up to its first row.
      */
     private void hideLive() {
         if (liveRows > 0) {
-            err.print("\r\u001b[" + liveRows + "A\u001b[J");
+            err.print(liveBelowPartial ? "\u001b[J" : "\r\u001b[" + liveRows + "A\u001b[J");
             liveRows = 0;
         }
     }
 
-    /** Draws the live plan block below the last complete line (not in the middle of one). */
+    /**
+     * Draws the live plan block below what has been written. After a complete line the cursor
+     * stays below the block; below a line still being written (a streaming answer) the cursor
+     * goes back to that line's end, so the next text continues it. A line that has just filled
+     * its last column leaves the cursor waiting to wrap, a place no cursor move returns to: the
+     * block waits for the next text or the line's end then.
+     */
     private void showLive() {
-        if (liveLines == null || liveRows > 0 || midLine) {
+        if (liveLines == null || liveRows > 0) {
             return;
         }
-        for (String line : liveLines) {
-            err.print(line);
-            err.println();
+        String newLine = System.lineSeparator();
+        if (!midLine) {
+            for (String line : liveLines) {
+                err.print(line + newLine);
+            }
+            liveRows = liveLines.size();
+            liveBelowPartial = false;
+            return;
         }
+        int at = column % foldWidth;
+        if (at == 0) {
+            return;
+        }
+        StringBuilder block = new StringBuilder();
+        for (String line : liveLines) {
+            block.append(newLine).append(line);
+        }
+        block.append("\u001b[").append(liveLines.size()).append("A\r\u001b[").append(at).append('C');
+        err.print(block);
         liveRows = liveLines.size();
+        liveBelowPartial = true;
+    }
+
+    /** Whether {@code text} continues the current line within its row (no new line, no wrap). */
+    private boolean fitsOnRow(String text) {
+        return text.indexOf('\n') < 0 && text.indexOf('\r') < 0
+                && column % foldWidth + columns(text, 0) < foldWidth;
+    }
+
+    /**
+     * The terminal columns {@code text} takes after {@code start} columns of its line, by the
+     * width of each character (two for wide East Asian ones); escape sequences take none.
+     */
+    private static int columns(String text, int start) {
+        int at = start;
+        for (int i = 0; i < text.length(); ) {
+            int c = text.codePointAt(i);
+            if (c == '\u001b' && i + 1 < text.length() && text.charAt(i + 1) == '[') {
+                i += 2;
+                while (i < text.length() && (text.charAt(i) < '@' || text.charAt(i) > '~')) {
+                    i++;
+                }
+                i++;
+                continue;
+            }
+            if (c == '\n' || c == '\r') {
+                at = 0;
+            } else {
+                at += Math.max(0, org.jline.utils.WCWidth.wcwidth(c));
+            }
+            i += Character.charCount(c);
+        }
+        return at;
     }
 
     /**
@@ -255,6 +318,7 @@ final class TextRenderer implements AgentListener, AutoCloseable {
         err.print(RESET + "\r" + (rows > 1 ? "\u001b[" + (rows - 1) + "A" : "") + "\u001b[J"
                 + DIM + "thinking: " + summary + RESET);
         midLine = true;
+        column = columns("thinking: " + summary, 0);
     }
 
     /** {@code text} cut to the terminal's width (when known), so a result takes one row. */
@@ -283,21 +347,27 @@ final class TextRenderer implements AgentListener, AutoCloseable {
         err.print(text);
         err.println();
         midLine = false;
+        column = 0;
     }
 
     private void write(String text) {
         if (text.isEmpty()) {
             return;
         }
-        hideLive();
+        if (!(liveRows > 0 && liveBelowPartial && fitsOnRow(text))) {
+            hideLive(); // else the text goes on within its row, above the block, which stays
+        }
         err.print(text);
         midLine = !text.endsWith("\n");
+        column = columns(text, column);
     }
 
     private void newLine() {
         if (midLine) {
+            hideLive();
             err.println();
             midLine = false;
+            column = 0;
         }
     }
 

@@ -128,7 +128,7 @@ class ChatRenderingTest {
     @Test
     void onATerminalThePlanIsOneChecklistRedrawnInPlace() {
         StringWriter text = new StringWriter();
-        Screen screen = new Screen();
+        Screen screen = new Screen(40);
         try (TextRenderer renderer = new TextRenderer(new PrintWriter(text), true, 40, 20)) {
             for (AgentEvent event : PLANNED) {
                 renderer.onEvent(event);
@@ -138,6 +138,13 @@ class ChatRenderingTest {
                     assertThat(screen.text()).as("while the turn runs: the checklist below the tool lines")
                             .isEqualTo("calling update_plan\u2026\ncalling read_file\u2026\n"
                                     + "  \u2713 read_file: hello\nplan:\n  [>] read a.txt\n  [ ] answer\n");
+                }
+                if (event == PLANNED.get(10)) {
+                    assertThat(screen.text()).as("an answer streaming above the checklist, which stays")
+                            .endsWith("calling update_plan\u2026\nAnswering now.\n"
+                                    + "plan:\n  [x] read a.txt\n  [>] answer\n");
+                    assertThat(screen.beforeCursor()).as("the cursor where the answer goes on")
+                            .isEqualTo("Answering now.");
                 }
             }
         }
@@ -156,6 +163,40 @@ class ChatRenderingTest {
                           [x] read a.txt
                           [x] answer
                         """);
+    }
+
+    @Test
+    void aLineStreamingPastTheTerminalsWidthKeepsThePlanBelowIt() {
+        StringWriter text = new StringWriter();
+        Screen screen = new Screen(20);
+        String streamed = "";
+        try (TextRenderer renderer = new TextRenderer(new PrintWriter(text), true, 20, 20)) {
+            renderer.onEvent(plan(PlanStatus.IN_PROGRESS, PlanStatus.PENDING));
+            for (int i = 0; i < 9; i++) {
+                String delta = i == 4 ? "\u4e2d\u6587 " : "abcdefgh ";     // two wide characters once
+                renderer.onEvent(new StreamEvent.MessageContent(0, delta));
+                streamed += delta;
+                screen.feed(text.getBuffer().toString());
+                text.getBuffer().setLength(0);
+                String shown = screen.text();
+                assertThat(shown).as("after %s", streamed).endsWith("plan:\n  [>] read a.txt\n  [ ] answer\n")
+                        .containsOnlyOnce("plan:");
+                assertThat(shown.replace("\n", "")).as("after %s", streamed).startsWith(streamed.strip());
+                assertThat(screen.beforeCursor()).as("the cursor where the answer goes on")
+                        .isEqualTo(shown.substring(0, shown.indexOf("plan:")).lines().reduce((x, y) -> y).orElseThrow());
+            }
+            renderer.onEvent(new StreamEvent.MessageEnd(0, streamed));
+        }
+        screen.feed(text.toString());
+        assertThat(screen.text()).isEqualTo("""
+                abcdefgh abcdefgh ab
+                cdefgh abcdefgh \u4e2d\u6587
+                 abcdefgh abcdefgh a
+                bcdefgh abcdefgh\s
+                plan:
+                  [>] read a.txt
+                  [ ] answer
+                """);
     }
 
     @Test
@@ -203,12 +244,24 @@ class ChatRenderingTest {
      * Just enough of a terminal to see what a person would: printable text, carriage return,
      * new line (as a terminal's output processing turns it into CR LF), cursor up
      * ({@code ESC [ n A}), erase below ({@code ESC [ J}) and to the end of the line
-     * ({@code ESC [ K}); colours are dropped. Rows never scroll away.
+     * ({@code ESC [ K}), cursor forward ({@code ESC [ n C}), and a character after the last
+     * column going on to the next row; colours are dropped. Rows never scroll away.
      */
     static final class Screen {
+        private final int width;
         private final List<StringBuilder> rows = new java.util.ArrayList<>(List.of(new StringBuilder()));
         private int row;
         private int col;
+
+        Screen(int width) {
+            this.width = width;
+        }
+
+        /** The text on the cursor's row before the cursor. */
+        String beforeCursor() {
+            StringBuilder line = rows.get(row);
+            return line.substring(0, Math.min(col, line.length())).replace(String.valueOf(WIDE), "");
+        }
 
         void feed(String output) {
             for (int i = 0; i < output.length(); i++) {
@@ -221,6 +274,7 @@ class ChatRenderingTest {
                     String arg = output.substring(i + 2, end);
                     switch (output.charAt(end)) {
                         case 'A' -> row = Math.max(0, row - (arg.isEmpty() ? 1 : Integer.parseInt(arg)));
+                        case 'C' -> col = Math.min(width - 1, col + (arg.isEmpty() ? 1 : Integer.parseInt(arg)));
                         case 'J' -> {
                             cut(rows.get(row), col);
                             rows.subList(row + 1, rows.size()).clear();
@@ -238,18 +292,36 @@ class ChatRenderingTest {
                         rows.add(new StringBuilder());
                     }
                 } else {
-                    StringBuilder line = rows.get(row);
-                    while (line.length() < col) {
-                        line.append(' ');
+                    int cells = org.jline.utils.WCWidth.wcwidth(c); // 2 for a wide East Asian character
+                    if (col + cells > width) { // past the last column: the character wraps
+                        row++;
+                        col = 0;
+                        while (rows.size() <= row) {
+                            rows.add(new StringBuilder());
+                        }
                     }
-                    if (col < line.length()) {
-                        line.setCharAt(col, c);
-                    } else {
-                        line.append(c);
+                    put(c);
+                    if (cells == 2) {
+                        put(WIDE);
                     }
-                    col++;
                 }
             }
+        }
+
+        /** What fills the second cell of a wide character. */
+        private static final char WIDE = '\u0000';
+
+        private void put(char c) {
+            StringBuilder line = rows.get(row);
+            while (line.length() < col) {
+                line.append(' ');
+            }
+            if (col < line.length()) {
+                line.setCharAt(col, c);
+            } else {
+                line.append(c);
+            }
+            col++;
         }
 
         private static void cut(StringBuilder line, int at) {
@@ -264,7 +336,7 @@ class ChatRenderingTest {
             for (StringBuilder line : rows) {
                 text.append(line).append('\n');
             }
-            return text.toString().replaceAll("\n+$", "\n");
+            return text.toString().replace(String.valueOf(WIDE), "").replaceAll("\n+$", "\n");
         }
     }
 
