@@ -61,8 +61,16 @@ class ChatTerminalTest {
         String ask = call("ask_question", "{\"question\": \"Which file?\", \"suggestions\": [\"a.txt\", \"b.txt\"]}");
         MockTurn slow = MockTurn.content("<thinking>" + "still thinking ".repeat(400) + "</thinking>" + complete("never"))
                 .chunkSize(8).delayMs(30);
-        try (MockLlmServer server = MockLlmServer.start(MockScript.of(MockTurn.content(RunCommandTest.PLAN),
-                MockTurn.content(complete("# Answer\\n\\n- **391**")), MockTurn.content(ask),
+        String plan = "<thinking>plan it</thinking>\nI will plan.\n" + call("update_plan", "{\"steps\": ["
+                + "{\"description\": \"read\", \"status\": \"in_progress\"},"
+                + " {\"description\": \"answer\", \"status\": \"pending\"}]}");
+        String progress = call("update_plan", "{\"steps\": [{\"description\": \"read\", \"status\": \"completed\"},"
+                + " {\"description\": \"answer\", \"status\": \"in_progress\"}]}");
+        // the answer streams slowly, so that the screen can be seen while the turn runs
+        MockTurn answer = MockTurn.content("Writing it up.\n" + complete("# Answer\\n\\n- **391**")).chunkSize(4)
+                .delayMs(80);
+        try (MockLlmServer server = MockLlmServer.start(MockScript.of(MockTurn.content(plan),
+                MockTurn.content(progress), answer, MockTurn.content(ask),
                 MockTurn.content(complete("picked b")), slow, MockTurn.content(complete("resumed"))))) {
             Path script = dir.resolve("chat.sh");
             // a terminal that understands ANSI, whatever the test's own environment says
@@ -75,10 +83,17 @@ class ChatTerminalTest {
             start("one", script);
             String screen = waitFor("one", "> ");
             send("one", "What is 17 * 23?", "Enter");
+            screen = waitFor("one", "calling task_completion\u2026");
+            assertThat(screen).as("while the turn runs: one checklist, its items changed in place")
+                    .containsOnlyOnce("plan:").contains("plan:\n  [x] read\n  [>] answer\n")
+                    .doesNotContain("[>] read").doesNotContain("[ ] answer");
             screen = waitFor("one", "\u2022 391");
             assertThat(screen).contains("> What is 17 * 23?")
                     .as("thinking folded to one line once it ended").contains("\nthinking: plan it\nI will plan.\n")
-                    .contains("calling update_plan\u2026").contains("plan:\n  [>] read").contains("Answer\n")
+                    .contains("calling update_plan\u2026\n- iteration 2\ncalling update_plan\u2026\n- iteration 3\n"
+                            + "Writing it up.\ncalling task_completion\u2026\n")
+                    .as("after the turn: still one checklist, its last state, then the answer")
+                    .containsOnlyOnce("plan:").contains("plan:\n  [x] read\n  [>] answer\nAnswer\n")
                     .as("the final answer is rendered, not raw Markdown").doesNotContain("**391**")
                     .as("the plan's own result line is left out").doesNotContain("\u2713 update_plan");
 
@@ -91,8 +106,8 @@ class ChatTerminalTest {
             send("one", "Think slowly", "Enter");
             waitFor("one", "still thinking still thinking");
             send("one", "C-c");
-            screen = waitFor("one", "(cancelled)");
-            assertThat(screen.substring(screen.indexOf("(cancelled)"))).as("a prompt again after the cancel")
+            screen = waitFor("one", "(cancelled");
+            assertThat(screen.substring(screen.indexOf("(cancelled"))).as("a prompt again after the cancel")
                     .contains("\n> ");
             send("one", "/exit", "Enter");
             waitFor("one", "EXIT=0");
@@ -106,11 +121,17 @@ class ChatTerminalTest {
             waitFor("two", "resumed");
             String sent = RunCommandTest.messages(server.requests().getLast()).toString();
             assertThat(sent).as("the restarted chat sent the stored conversation").contains("What is 17 * 23?")
-                    .contains("b.txt").contains("Go on");
+                    .contains("b.txt").contains("Go on")
+                    .as("the cancelled turn, marked for the model").contains("Think slowly")
+                    .contains(InterruptedTurn.MARKER).doesNotContain("still thinking");
             send("two", "C-c");
             waitFor("two", "Ctrl-C again");
             send("two", "C-c");
             waitFor("two", "EXIT=0");
+            Cli.Run show = Cli.run("", "sessions", "show", "--data-dir", dir.resolve("data").toString(), "t");
+            assertThat(show.out()).as(show.err())
+                    .contains("[user]\nThink slowly\n[assistant]\n" + InterruptedTurn.MARKER + "\n")
+                    .contains("[user]\nGo on\n");
         }
     }
 
