@@ -55,7 +55,10 @@ final class RunSession implements AutoCloseable {
             return new RunSession(store, store.open(name));
         } catch (SessionStoreException e) {
             store.close();
-            throw new UsageException("--session " + name + ": " + e.getMessage());
+            // A usage error never repeats an option's value, and hiding the name inside the
+            // store's words would garble them (a lock path holding it): say "the session".
+            throw new UsageException("--session: " + e.getMessage().replace("session \"" + name + "\"", "the session")
+                    .replaceAll(" \\(its lock: [^)]*\\)", ""));
         }
     }
 
