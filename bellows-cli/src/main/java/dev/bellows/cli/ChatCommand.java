@@ -308,8 +308,8 @@ final class ChatCommand implements Callable<Integer> {
                     }
                 }
                 case "/session" -> out.println(stored == null
-                        ? "(not stored: start with --session NAME to keep the conversation) "
-                        + turns(session.memory().turns().size())
+                        ? turns(session.memory().turns().size())
+                        + " (not stored: start with --session NAME to keep the conversation)"
                         : stored.session().name() + ": " + turns(session.memory().turns().size()));
                 default -> out.println("unknown command " + words[0] + "; /help lists them");
             }

@@ -72,17 +72,22 @@ interface ChatIo extends AutoCloseable {
         if (root.host.terminal() && root.stdin == System.in) {
             return new TerminalIo(history);
         }
-        return new PlainIo(root);
+        return new PlainIo(root, root.stdin == System.in && Host.interactiveConsole());
     }
 
-    /** Standard input line by line; answers on standard output, progress on standard error. */
+    /**
+     * Standard input line by line; answers on standard output, progress on standard error. A
+     * person typing on a dumb terminal gets the prompt; a script does not.
+     */
     final class PlainIo implements ChatIo {
         private final BellowsCommand root;
+        private final boolean prompting;
         private final BufferedReader in;
         private final PrintWriter out;
 
-        PlainIo(BellowsCommand root) {
+        PlainIo(BellowsCommand root, boolean prompting) {
             this.root = root;
+            this.prompting = prompting;
             this.in = new BufferedReader(new InputStreamReader(root.stdin, StandardCharsets.UTF_8));
             this.out = new PrintWriter(new OutputStreamWriter(root.stdout, StandardCharsets.UTF_8), true);
         }
@@ -90,6 +95,11 @@ interface ChatIo extends AutoCloseable {
         @Override
         public Input read(String prompt) {
             try {
+                if (prompting) {
+                    root.stderr.flush();
+                    out.print(prompt);
+                    out.flush();
+                }
                 StringBuilder text = new StringBuilder();
                 String line;
                 while ((line = in.readLine()) != null) {
@@ -99,7 +109,13 @@ interface ChatIo extends AutoCloseable {
                     }
                     return new Line(text.append(line).toString());
                 }
-                return text.isEmpty() ? new End() : new Line(text.toString());
+                if (text.isEmpty()) {
+                    if (prompting) {
+                        out.println(); // Ctrl-D left the cursor after the prompt
+                    }
+                    return new End();
+                }
+                return new Line(text.toString());
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }

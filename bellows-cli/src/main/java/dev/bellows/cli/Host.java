@@ -37,12 +37,20 @@ record Host(Map<String, String> env, Path workingDirectory, Interrupts interrupt
      * when redirected, so {@code Console.isTerminal()} is asked too where it exists.
      */
     static boolean isTerminal(Map<String, String> env) {
-        java.io.Console console = System.console();
-        if (console == null) {
-            return false;
-        }
         String term = env.get("TERM");
         if (term == null || term.isBlank() || term.equals("dumb") || env.containsKey("NO_COLOR")) {
+            return false;
+        }
+        return interactiveConsole();
+    }
+
+    /**
+     * Whether the JVM's standard input and output are a terminal, whatever it understands (a
+     * dumb one included): someone is typing, so a prompt helps.
+     */
+    static boolean interactiveConsole() {
+        java.io.Console console = System.console();
+        if (console == null) {
             return false;
         }
         try {
