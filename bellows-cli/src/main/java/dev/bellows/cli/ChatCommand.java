@@ -49,14 +49,16 @@ import picocli.CommandLine.Spec;
                 "",
                 "Slash commands: /help, /tools, /plan, /clear, /model [NAME], /session, /exit. A question's"
                         + " suggestions are numbered: type the number to answer with that suggestion. Ctrl-C cancels"
-                        + " the current turn; Ctrl-C twice at an empty prompt (or Ctrl-D, or /exit) leaves."
+                        + " the current turn (it stays in the conversation, marked as interrupted); Ctrl-C twice"
+                        + " at an empty prompt (or Ctrl-D, or /exit) leaves."
                         + " End a line with \\ (or press Alt-Enter) to go on to the next line.",
                 "",
                 "Settings as for bellows run (flag, else environment variable, else config file, else default)."},
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {
                 "0:the chat ended (/exit, Ctrl-D, the end of the input)",
-                "2:usage or configuration error (nothing was sent to a model)"})
+                "2:usage or configuration error (nothing was sent to a model)",
+                "130:Ctrl-C at the prompt of a plain chat (dumb terminal)"})
 final class ChatCommand implements Callable<Integer> {
 
     static final String HELP = """
