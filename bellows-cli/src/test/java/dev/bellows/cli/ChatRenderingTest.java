@@ -200,6 +200,43 @@ class ChatRenderingTest {
     }
 
     @Test
+    void thinkingStreamsAboveThePlanAndFoldsThere() {
+        StringWriter text = new StringWriter();
+        Screen screen = new Screen(30);
+        try (TextRenderer renderer = new TextRenderer(new PrintWriter(text), true, 30, 20)) {
+            renderer.onEvent(calling("update_plan"));
+            renderer.onEvent(plan(PlanStatus.IN_PROGRESS, PlanStatus.PENDING));
+            renderer.onEvent(new StreamEvent.ThinkingStart(0, "thinking", Map.of()));
+            for (String delta : List.of("First I read the file,\n", "then I count its lines ", "and answer.")) {
+                renderer.onEvent(new StreamEvent.ThinkingContent(0, delta));
+                screen.feed(text.getBuffer().toString());
+                text.getBuffer().setLength(0);
+                assertThat(screen.text()).as("after %s", delta).containsOnlyOnce("plan:")
+                        .endsWith("\nplan:\n  [>] read a.txt\n  [ ] answer\n");
+            }
+            assertThat(screen.text()).isEqualTo("""
+                    calling update_plan\u2026
+                    First I read the file,
+                    then I count its lines and ans
+                    wer.
+                    plan:
+                      [>] read a.txt
+                      [ ] answer
+                    """);
+            renderer.onEvent(new StreamEvent.ThinkingEnd(0, "First I read the file,\nthen I count its lines and answer."));
+        }
+        screen.feed(text.toString());
+        assertThat(screen.text()).as("the thinking folded to one line where it was, the plan below it")
+                .isEqualTo("""
+                        calling update_plan\u2026
+                        thinking: First I read the f\u2026
+                        plan:
+                          [>] read a.txt
+                          [ ] answer
+                        """);
+    }
+
+    @Test
     void plainTextWritesThePlanOnlyWhenItChanged() {
         StringWriter text = new StringWriter();
         try (TextRenderer renderer = new TextRenderer(new PrintWriter(text), false, 0)) {
