@@ -131,6 +131,7 @@ final class TextRenderer implements AgentListener, AutoCloseable {
             case StreamEvent.Section e -> { }
             case StreamEvent.ToolCallEnd e -> {
                 if (e.call() != null) {
+                    newLine(); // the spinner turns at the start of a row of its own
                     startSpinner();
                 }
             }
@@ -253,11 +254,12 @@ final class TextRenderer implements AgentListener, AutoCloseable {
         if (at == 0) {
             return;
         }
-        StringBuilder block = new StringBuilder();
+        StringBuilder block = new StringBuilder(inThinking ? RESET : ""); // the plan is not dim with thinking
         for (String line : liveLines) {
             block.append(newLine).append(line);
         }
-        block.append("\u001b[").append(liveLines.size()).append("A\r\u001b[").append(at).append('C');
+        block.append("\u001b[").append(liveLines.size()).append("A\r\u001b[").append(at).append('C')
+                .append(inThinking ? DIM : "");
         err.print(block);
         liveRows = liveLines.size();
         liveBelowPartial = true;

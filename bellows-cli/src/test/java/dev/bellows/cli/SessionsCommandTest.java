@@ -7,6 +7,11 @@ import dev.bellows.memory.StoredSession;
 import dev.bellows.provider.Message;
 import dev.bellows.sessions.sqlite.SqliteSessionStore;
 import dev.bellows.testkit.MockLlmServer;
+import dev.bellows.testkit.MockScript;
+import dev.bellows.testkit.MockTurn;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -132,6 +137,35 @@ class SessionsCommandTest {
         Cli.Run bad = bellows("sessions", "show", "../etc/passwd", "--data-dir", data().toString());
         assertThat(bad.status()).isEqualTo(2);
         assertThat(bad.err()).contains("invalid session name");
+    }
+
+    @Test
+    void aRunCancelledWithCtrlCStaysInTheSessionAfterItsFinishedTurnsMarkedInterrupted() throws Exception {
+        AtomicReference<Runnable> interrupt = new AtomicReference<>();
+        Interrupts interrupts = action -> {
+            interrupt.set(action);
+            return () -> interrupt.set(null);
+        };
+        String plan = RunCommandTest.call("update_plan",
+                "{\"steps\": [{\"description\": \"count\", \"status\": \"in_progress\"}]}");
+        MockTurn slow = MockTurn.content("Counting: " + "one ".repeat(300) + complete("never")).chunkSize(4).delayMs(20);
+        try (MockLlmServer server = MockLlmServer.start(MockScript.of(MockTurn.content(plan), slow))) {
+            CompletableFuture<Cli.Run> run = CompletableFuture.supplyAsync(() -> Cli.run(
+                    new Host(Map.of(), dir, interrupts, false), "run", "--base-url", server.baseUrl().toString(),
+                    "--model", "mock", "--session", "count", "--data-dir", data().toString(), "Count slowly"));
+            long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(60); // a hang guard, not a measure
+            while ((interrupt.get() == null || server.requests().size() < 2) && System.nanoTime() < giveUp) {
+                Thread.sleep(10);
+            }
+            interrupt.get().run();
+            assertThat(run.get(60, TimeUnit.SECONDS).status()).isEqualTo(130);
+        }
+        Cli.Run show = bellows("sessions", "show", "count", "--data-dir", data().toString());
+        assertThat(show.out()).as(show.err()).contains("turns:     2 (4 messages)")
+                .as("the finished iteration holds the task; the cancelled one is what had streamed, then the marker")
+                .contains("--- turn 1 ---\n[user]\nCount slowly\n[assistant]\n<tool>")
+                .contains("--- turn 2 ---\n[assistant]\n")
+                .contains(InterruptedTurn.MARKER + "\n").doesNotContain("never");
     }
 
     @Test
