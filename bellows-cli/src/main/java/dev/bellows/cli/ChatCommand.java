@@ -58,7 +58,7 @@ import picocli.CommandLine.Spec;
         exitCodeList = {
                 "0:the chat ended (/exit, Ctrl-D, the end of the input)",
                 "2:usage or configuration error (nothing was sent to a model)",
-                "130:Ctrl-C at the prompt of a plain chat (dumb terminal)"})
+                "130:Ctrl-C twice at the prompt of a plain chat (dumb terminal)"})
 final class ChatCommand implements Callable<Integer> {
 
     static final String HELP = """

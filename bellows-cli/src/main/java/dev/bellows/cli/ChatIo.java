@@ -94,12 +94,30 @@ interface ChatIo extends AutoCloseable {
 
         @Override
         public Input read(String prompt) {
+            if (!prompting) {
+                return readLines();
+            }
+            root.stderr.flush();
+            out.print(prompt);
+            out.flush();
+            // As on a full terminal, a first Ctrl-C at the prompt says how to leave; the second
+            // one leaves (the interrupt handler exits with 130 then). The terminal drops the line.
+            try (AutoCloseable atPrompt = root.host.interrupts().onInterrupt(() -> {
+                out.println();
+                out.println("(Ctrl-C again, /exit or Ctrl-D to leave)");
+                out.print(prompt);
+                out.flush();
+            })) {
+                return readLines();
+            } catch (RuntimeException e) {
+                throw e;
+            } catch (Exception e) { // closing the handler
+                throw new IllegalStateException(e);
+            }
+        }
+
+        private Input readLines() {
             try {
-                if (prompting) {
-                    root.stderr.flush();
-                    out.print(prompt);
-                    out.flush();
-                }
                 StringBuilder text = new StringBuilder();
                 String line;
                 while ((line = in.readLine()) != null) {
