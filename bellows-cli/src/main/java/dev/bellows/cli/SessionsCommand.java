@@ -31,7 +31,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "sessions",
         mixinStandardHelpOptions = true,
         versionProvider = BellowsCommand.Version.class,
-        description = {"Lists the stored sessions (bellows run --session NAME): name, turns, last update, model.",
+        description = {"Lists the stored sessions (bellows chat or run --session NAME): name, turns, last update, model.",
                 "Sessions live in the data directory: --data-dir DIR, else env BELLOWS_DATA_DIR, else "
                         + "$XDG_DATA_HOME/bellows, else ~/.local/share/bellows."},
         subcommands = {SessionsCommand.Show.class, SessionsCommand.Delete.class},
@@ -60,7 +60,8 @@ final class SessionsCommand implements Callable<Integer> {
         return withStore(spec, root, dataDir, null, (store, dir) -> {
             List<SessionInfo> sessions = store == null ? List.of() : store.list();
             if (sessions.isEmpty()) {
-                root.stderr.println("no sessions in " + dir + " (bellows run --session NAME ... starts one)");
+                root.stderr.println("no sessions in " + dir
+                        + " (bellows chat --session NAME, or bellows run --session NAME ..., starts one)");
                 root.stderr.flush();
                 return 0;
             }

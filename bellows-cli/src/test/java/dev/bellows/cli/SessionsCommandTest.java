@@ -224,7 +224,7 @@ class SessionsCommandTest {
         assertThat(empty.status()).isZero();
         assertThat(empty.out()).isEmpty();
         assertThat(empty.err()).isEqualTo("no sessions in " + dir.resolve("relative-data")
-                + " (bellows run --session NAME ... starts one)\n");
+                + " (bellows chat --session NAME, or bellows run --session NAME ..., starts one)\n");
         assertThat(Files.exists(dir.resolve("relative-data"))).as("listing creates nothing").isFalse();
     }
 }
