@@ -89,6 +89,10 @@ final class MockProcess implements AutoCloseable {
         return stats().get("requests");
     }
 
+    long pid() {
+        return process.pid();
+    }
+
     /** CPU time the mock process has used so far (read from the OS), in nanoseconds. */
     long cpuNanos() {
         return process.toHandle().info().totalCpuDuration().map(Duration::toNanos)

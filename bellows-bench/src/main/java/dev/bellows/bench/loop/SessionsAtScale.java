@@ -25,17 +25,20 @@ import java.util.concurrent.atomic.AtomicReference;
  * <p>Reported per contestant and N: throughput (tasks per second of the whole batch), the
  * requests per second the mock served and the CPU it and the harness used meanwhile (cores:
  * CPU seconds per second), the p50 and p99 latency a session adds to the model's own time
- * (the pauses it must wait for) and, when the floor ran too, that minus the floor's at the
+ * (the pauses it must wait for), how many of the harness's and the mock's threads were on
+ * average ready to run but waiting for a CPU ({@link RunQueue}: on a shared machine, the
+ * part of the latency no code here can remove) and, when the floor ran too, that minus the floor's at the
  * same N (what the framework adds), the heap per session (heap used after a full collection
  * while every session is waiting in the middle of an answer, minus the heap before the batch,
- * over N), the peak number of platform threads and the connections opened during the timed
+ * over N; and minus the heap before the first batch opened the connections, so with each
+ * session's share of the idle connections), the peak number of platform threads and the connections opened during the timed
  * batch. Run it with the heap the target names ({@code -Xmx2g}): a batch that does not fit
  * fails with {@code OutOfMemoryError}.
  *
  * <pre>
  * java -Xmx2g -cp bellows-bench/target/benchmarks.jar dev.bellows.bench.loop.SessionsAtScale \
  *     [--sessions 100,1000,10000] [--contestants floor,bellows-tags,bellows-native] [--pause-ms 50] \
- *     [--mock-heap 1g] [--mock-cpus 1] [--batch-timeout-s 300]
+ *     [--mock-heap 1g] [--mock-cpus 1] [--batch-timeout-s 300] [--histogram true]
  * </pre>
  * Contestants: {@code floor}, {@code floor-default-client} (the floor on
  * {@code HttpClient.newHttpClient()} as it comes), {@code bellows-tags}, {@code bellows-native},
@@ -47,6 +50,8 @@ public final class SessionsAtScale {
     private static final int TOOL_CALLS = 2;
     private static final int BURSTS = 3;
     private static final int REQUESTS_PER_TASK = TOOL_CALLS + 1;
+    /** With {@code --histogram true}: what a waiting session holds, class by class. */
+    private static boolean histogram;
 
     private SessionsAtScale() {
     }
@@ -70,6 +75,7 @@ public final class SessionsAtScale {
                 case "--mock-heap" -> mockHeap = value;
                 case "--mock-cpus" -> mockCpus = value;
                 case "--batch-timeout-s" -> timeoutSeconds = Long.parseLong(value);
+                case "--histogram" -> histogram = Boolean.parseBoolean(value);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
@@ -86,9 +92,9 @@ public final class SessionsAtScale {
             warmUp(name, mockHeap, mockCpus);
         }
         System.out.println("| contestant | sessions | tasks/s | mock requests/s | mock CPU cores | harness CPU cores "
-                + "| added p50 ms | added p99 ms | p50 minus floor ms | p99 minus floor ms | heap per session KiB "
-                + "| peak platform threads | new connections |");
-        System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+                + "| threads waiting for a CPU, harness / mock | added p50 ms | added p99 ms | p50 minus floor ms | p99 minus floor ms | heap per session KiB "
+                + "| with its connection KiB | peak platform threads | new connections |");
+        System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
         Map<String, Row> rows = new LinkedHashMap<>();
         try (MockProcess mock = new MockProcess(TOOL_CALLS, BURSTS, pauseMillis, mockHeap, mockCpus)) {
             for (int sessions : sizes) {
@@ -107,21 +113,33 @@ public final class SessionsAtScale {
             throws Exception {
         Contestant contestant = contestant(name, mock.baseUrl());
         try {
+            System.gc();
+            long heapWithoutConnections = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+            Map<String, long[]> classesWithoutConnections = histogram ? HeapHistogram.take() : null;
             Batch opening = runBatch(sessions, contestant, mock, false, timeoutSeconds);
             if (opening == null) {
                 return Row.unfinished(name, sessions, timeoutSeconds);
+            }
+            if (histogram) {
+                System.out.print(name + ", after the first batch (the connections open, every session ended):");
+                HeapHistogram.printGrowth(classesWithoutConnections, HeapHistogram.take(), sessions);
             }
             Batch timed = runBatch(sessions, contestant, mock, false, timeoutSeconds);
             if (timed == null) {
                 return Row.unfinished(name, sessions, timeoutSeconds);
             }
             Batch weighed = runBatch(sessions, contestant, mock, true, timeoutSeconds);
+            if (weighed == null) {
+                return Row.unfinished(name, sessions, timeoutSeconds);
+            }
             long[] added = Arrays.stream(timed.durations).map(d -> d - modelMillis * 1_000_000).sorted().toArray();
             return new Row(name, sessions, sessions / timed.seconds, timed.requests / timed.seconds,
                     timed.mockCpuNanos / 1e9 / timed.seconds, timed.harnessCpuNanos / 1e9 / timed.seconds,
+                    timed.harnessWaitNanos / 1e9 / timed.seconds, timed.mockWaitNanos / 1e9 / timed.seconds,
                     timed.mockCpuNanos / 1e3 / timed.requests, timed.harnessCpuNanos / 1e3 / timed.requests,
                     added[(int) Math.ceil(0.50 * sessions) - 1] / 1e6, added[(int) Math.ceil(0.99 * sessions) - 1] / 1e6,
-                    weighed == null ? Double.NaN : weighed.heapBytes / 1024.0 / sessions, timed.peakThreads,
+                    weighed.heapBytes / 1024.0 / sessions,
+                    (weighed.heapDuring - heapWithoutConnections) / 1024.0 / sessions, timed.peakThreads,
                     timed.newConnections, null);
         } finally {
             contestant.close();
@@ -154,25 +172,25 @@ public final class SessionsAtScale {
     }
 
     private record Row(String name, int sessions, double tasksPerSecond, double requestsPerSecond, double mockCores,
-            double harnessCores, double mockMicrosPerRequest, double harnessMicrosPerRequest, double addedP50,
-            double addedP99, double heapKibPerSession, int peakThreads, long newConnections, String unfinished) {
+            double harnessCores, double harnessWaiting, double mockWaiting, double mockMicrosPerRequest, double harnessMicrosPerRequest, double addedP50,
+            double addedP99, double heapKibPerSession, double heapKibWithConnection, int peakThreads, long newConnections, String unfinished) {
 
         static Row unfinished(String name, int sessions, long timeoutSeconds) {
-            return new Row(name, sessions, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+            return new Row(name, sessions, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
                     "did not finish in " + timeoutSeconds + " s");
         }
 
         String format(Row floor) {
             if (unfinished != null) {
-                return String.format(Locale.ROOT, "| %s | %,d | %s | | | | | | | | | | |", name, sessions, unfinished);
+                return String.format(Locale.ROOT, "| %s | %,d | %s | | | | | | | | | | | | |", name, sessions, unfinished);
             }
             boolean against = floor != null && floor.unfinished == null && floor != this;
-            return String.format(Locale.ROOT, "| %s | %,d | %,.0f | %,.0f | %.2f | %.2f | %,.1f | %,.1f | %s | %s "
-                            + "| %.1f | %d | %d |", name, sessions, tasksPerSecond, requestsPerSecond, mockCores,
-                    harnessCores, addedP50, addedP99,
+            return String.format(Locale.ROOT, "| %s | %,d | %,.0f | %,.0f | %.2f | %.2f | %.2f / %.2f | %,.1f | %,.1f | %s | %s "
+                            + "| %.1f | %.1f | %d | %d |", name, sessions, tasksPerSecond, requestsPerSecond, mockCores,
+                    harnessCores, harnessWaiting, mockWaiting, addedP50, addedP99,
                     against ? String.format(Locale.ROOT, "%,.1f", addedP50 - floor.addedP50) : "",
                     against ? String.format(Locale.ROOT, "%,.1f", addedP99 - floor.addedP99) : "",
-                    heapKibPerSession, peakThreads, newConnections);
+                    heapKibPerSession, heapKibWithConnection, peakThreads, newConnections);
         }
     }
 
@@ -215,7 +233,7 @@ public final class SessionsAtScale {
     }
 
     private record Batch(long[] durations, double seconds, long requests, long mockCpuNanos, long harnessCpuNanos,
-            long newConnections, long heapBytes, int peakThreads) {
+            long harnessWaitNanos, long mockWaitNanos, long newConnections, long heapBytes, long heapDuring, int peakThreads) {
     }
 
     /**
@@ -232,6 +250,7 @@ public final class SessionsAtScale {
                 (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         System.gc();
         long heapBefore = memory.getHeapMemoryUsage().getUsed();
+        Map<String, long[]> classesBefore = weigh && histogram ? HeapHistogram.take() : null;
         threads.resetPeakThreadCount();
         Map<String, Long> statsBefore = mock.stats();
         long[] durations = new long[sessions];
@@ -256,6 +275,8 @@ public final class SessionsAtScale {
         }
         long mockCpuBefore = mock.cpuNanos();
         long harnessCpuBefore = os.getProcessCpuTime();
+        long mockWaitBefore = RunQueue.waitedNanos(mock.pid());
+        long harnessWaitBefore = RunQueue.waitedNanos(ProcessHandle.current().pid());
         long began = System.nanoTime();
         start.countDown();
         long heapDuring = heapBefore;
@@ -269,6 +290,9 @@ public final class SessionsAtScale {
             }
             System.gc();
             heapDuring = memory.getHeapMemoryUsage().getUsed();
+            if (classesBefore != null) {
+                HeapHistogram.printGrowth(classesBefore, HeapHistogram.take(), sessions);
+            }
         }
         long deadline = began + timeoutSeconds * 1_000_000_000L;
         for (Thread thread : running) {
@@ -281,12 +305,15 @@ public final class SessionsAtScale {
         double seconds = (System.nanoTime() - began) / 1e9;
         long harnessCpu = os.getProcessCpuTime() - harnessCpuBefore;
         long mockCpu = mock.cpuNanos() - mockCpuBefore;
+        long harnessWait = RunQueue.waitedNanos(ProcessHandle.current().pid()) - harnessWaitBefore;
+        long mockWait = RunQueue.waitedNanos(mock.pid()) - mockWaitBefore;
         if (failure.get() != null) {
             throw new IllegalStateException(sessions + " sessions: a task failed", failure.get());
         }
         Map<String, Long> statsAfter = mock.stats();
         return new Batch(durations, seconds, statsAfter.get("requests") - statsBefore.get("requests"), mockCpu,
-                harnessCpu, statsAfter.get("connections") - statsBefore.get("connections"),
-                Math.max(0, heapDuring - heapBefore), threads.getPeakThreadCount());
+                harnessCpu, harnessWaitBefore < 0 ? -1 : harnessWait, mockWaitBefore < 0 ? -1 : mockWait,
+                statsAfter.get("connections") - statsBefore.get("connections"),
+                Math.max(0, heapDuring - heapBefore), heapDuring, threads.getPeakThreadCount());
     }
 }
