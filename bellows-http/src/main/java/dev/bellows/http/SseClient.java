@@ -135,11 +135,11 @@ public final class SseClient implements AutoCloseable {
         try {
             response = pending.get(settings.idleTimeout().toNanos(), TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
-            pending.cancel(true);                   // as HttpClient.send does: the exchange is aborted
+            abandon(pending);                       // as HttpClient.send does: the exchange is aborted
             Thread.currentThread().interrupt();
             throw new ProviderException(Kind.CANCELLED, "the request to " + HttpFailures.display(uri) + " was cancelled");
         } catch (TimeoutException e) {
-            pending.cancel(true);
+            abandon(pending);
             throw HttpFailures.beforeResponse(new HttpTimeoutException("request timed out"), uri, settings, key);
         } catch (ExecutionException e) {
             throw HttpFailures.beforeResponse(e.getCause() == null ? e : e.getCause(), uri, settings, key);
@@ -154,6 +154,17 @@ public final class SseClient implements AutoCloseable {
             throw HttpFailures.forStatus(status, uri, response.headers().map(), body, key, Instant.now());
         }
         return new Exchange(response, reader);
+    }
+
+    /** Aborts an exchange given up on; one whose response came in the meantime has its body closed. */
+    private static void abandon(CompletableFuture<HttpResponse<InputStream>> pending) {
+        if (!pending.cancel(true) && !pending.isCompletedExceptionally()) {
+            try {
+                pending.join().body().close();
+            } catch (java.io.IOException | RuntimeException ignored) {
+                // closing is all we wanted
+            }
+        }
     }
 
     /** Closes the HTTP client and the watchdog; open connections fail afterwards. */
