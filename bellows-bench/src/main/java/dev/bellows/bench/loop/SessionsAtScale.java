@@ -92,9 +92,9 @@ public final class SessionsAtScale {
             warmUp(name, mockHeap, mockCpus);
         }
         System.out.println("| contestant | sessions | tasks/s | mock requests/s | mock CPU cores | harness CPU cores "
-                + "| threads waiting for a CPU, harness / mock | added p50 ms | added p99 ms | p50 minus floor ms | p99 minus floor ms | heap per session KiB "
+                + "| CPU µs per request, harness / mock | threads waiting for a CPU, harness / mock | added p50 ms | added p99 ms | p50 minus floor ms | p99 minus floor ms | heap per session KiB "
                 + "| with its connection KiB | peak platform threads | new connections |");
-        System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+        System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
         Map<String, Row> rows = new LinkedHashMap<>();
         try (MockProcess mock = new MockProcess(TOOL_CALLS, BURSTS, pauseMillis, mockHeap, mockCpus)) {
             for (int sessions : sizes) {
@@ -210,12 +210,14 @@ public final class SessionsAtScale {
 
         String format(Row floor) {
             if (unfinished != null) {
-                return String.format(Locale.ROOT, "| %s | %,d | %s | | | | | | | | | | | | |", name, sessions, unfinished);
+                return String.format(Locale.ROOT, "| %s | %,d | %s | | | | | | | | | | | | | |", name, sessions, unfinished);
             }
             boolean against = floor != null && floor.unfinished == null && floor != this;
-            return String.format(Locale.ROOT, "| %s | %,d | %,.0f | %,.0f | %.2f | %.2f | %.2f / %.2f | %,.1f | %,.1f | %s | %s "
+            return String.format(Locale.ROOT, "| %s | %,d | %,.0f | %,.0f | %.2f | %.2f | %,.0f / %,.0f | %.2f / %.2f "
+                            + "| %,.1f | %,.1f | %s | %s "
                             + "| %.1f | %.1f | %d | %d |", name, sessions, tasksPerSecond, requestsPerSecond, mockCores,
-                    harnessCores, harnessWaiting, mockWaiting, addedP50, addedP99,
+                    harnessCores, harnessMicrosPerRequest, mockMicrosPerRequest, harnessWaiting, mockWaiting,
+                    addedP50, addedP99,
                     against ? String.format(Locale.ROOT, "%,.1f", addedP50 - floor.addedP50) : "",
                     against ? String.format(Locale.ROOT, "%,.1f", addedP99 - floor.addedP99) : "",
                     heapKibPerSession, heapKibWithConnection, peakThreads, newConnections);
