@@ -111,6 +111,7 @@ public final class SessionsAtScale {
     /** One contestant at one N: the opening batch, the timed one and the weighed one. */
     private static Row measure(String name, int sessions, MockProcess mock, long modelMillis, long timeoutSeconds)
             throws Exception {
+        awaitClosedClients();
         Contestant contestant = contestant(name, mock.baseUrl());
         try {
             long heapWithoutConnections = settledHeap();
@@ -142,6 +143,19 @@ public final class SessionsAtScale {
                     timed.newConnections, null);
         } finally {
             contestant.close();
+        }
+    }
+
+    /**
+     * Waits (up to a minute) until no JDK HTTP client is left running: a closed client's
+     * selector thread still holds its connections for a while, and would count in the next
+     * contestant's baseline.
+     */
+    private static void awaitClosedClients() throws InterruptedException {
+        long end = System.nanoTime() + 60_000_000_000L;
+        while (System.nanoTime() < end && Thread.getAllStackTraces().keySet().stream()
+                .anyMatch(thread -> thread.getName().endsWith("-SelectorManager"))) {
+            Thread.sleep(100);
         }
     }
 
