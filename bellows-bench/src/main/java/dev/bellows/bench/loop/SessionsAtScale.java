@@ -92,7 +92,8 @@ public final class SessionsAtScale {
             warmUp(name, mockHeap, mockCpus);
         }
         System.out.println("| contestant | sessions | tasks/s | mock requests/s | mock CPU cores | harness CPU cores "
-                + "| CPU µs per request, harness / mock | threads waiting for a CPU, harness / mock | added p50 ms | added p99 ms | p50 minus floor ms | p99 minus floor ms | heap per session KiB "
+                + "| CPU µs per request, harness / mock | threads waiting for a CPU, harness / mock "
+                + "| added p50 ms | added p99 ms | p50 minus floor ms | p99 minus floor ms | heap per session KiB "
                 + "| with its connection KiB | peak platform threads | new connections |");
         System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
         Map<String, Row> rows = new LinkedHashMap<>();
@@ -214,8 +215,9 @@ public final class SessionsAtScale {
     }
 
     private record Row(String name, int sessions, double tasksPerSecond, double requestsPerSecond, double mockCores,
-            double harnessCores, double harnessWaiting, double mockWaiting, double mockMicrosPerRequest, double harnessMicrosPerRequest, double addedP50,
-            double addedP99, double heapKibPerSession, double heapKibWithConnection, int peakThreads, long newConnections, String unfinished) {
+            double harnessCores, double harnessWaiting, double mockWaiting, double mockMicrosPerRequest,
+            double harnessMicrosPerRequest, double addedP50, double addedP99, double heapKibPerSession,
+            double heapKibWithConnection, int peakThreads, long newConnections, String unfinished) {
 
         static Row unfinished(String name, int sessions, long timeoutSeconds) {
             return new Row(name, sessions, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
