@@ -101,10 +101,15 @@ final class MockProcess implements AutoCloseable {
 
     /** Ends the mock: its standard input closes, and it exits. */
     @Override
-    public void close() throws IOException, InterruptedException {
+    public void close() throws IOException {
         process.getOutputStream().close();
-        if (!process.waitFor(10, TimeUnit.SECONDS)) {
-            process.destroyForcibly().waitFor();
+        try {
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
         }
     }
 }
