@@ -3,19 +3,23 @@ package dev.bellows.http;
 import dev.bellows.provider.ApiKey;
 import dev.bellows.provider.ProviderException;
 import dev.bellows.provider.ProviderException.Kind;
-import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * POSTs JSON and streams Server-Sent Events back, on {@code java.net.http}, with the failure
@@ -108,8 +112,10 @@ public final class SseClient implements AutoCloseable {
         Objects.requireNonNull(uri, "uri");
         Objects.requireNonNull(headers, "headers");
         Objects.requireNonNull(jsonBody, "jsonBody");
+        // No HttpRequest.timeout: the JDK client keeps request timers in one set guarded by
+        // the client's monitor and wakes its selector thread for every one, which thousands of
+        // concurrent sessions contend on; the wait for the headers is bounded below instead.
         HttpRequest.Builder builder = HttpRequest.newBuilder(uri)
-                .timeout(settings.idleTimeout())
                 .header("Content-Type", "application/json")
                 .header("Accept", accept)
                 .POST(HttpRequest.BodyPublishers.ofString(jsonBody, StandardCharsets.UTF_8));
@@ -124,13 +130,19 @@ public final class SseClient implements AutoCloseable {
                     + HttpFailures.display(uri) + ": a request header has an invalid name or value");
         }
         HttpResponse<InputStream> response;
+        CompletableFuture<HttpResponse<InputStream>> pending =
+                http.sendAsync(builder.build(), HttpResponse.BodyHandlers.ofInputStream());
         try {
-            response = http.send(builder.build(), HttpResponse.BodyHandlers.ofInputStream());
+            response = pending.get(settings.idleTimeout().toNanos(), TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
+            abandon(pending);                       // as HttpClient.send does: the exchange is aborted
             Thread.currentThread().interrupt();
             throw new ProviderException(Kind.CANCELLED, "the request to " + HttpFailures.display(uri) + " was cancelled");
-        } catch (IOException e) {
-            throw HttpFailures.beforeResponse(e, uri, settings, key);
+        } catch (TimeoutException e) {
+            abandon(pending);
+            throw HttpFailures.beforeResponse(new HttpTimeoutException("request timed out"), uri, settings, key);
+        } catch (ExecutionException e) {
+            throw HttpFailures.beforeResponse(e.getCause() == null ? e : e.getCause(), uri, settings, key);
         }
         BodyReader reader = new BodyReader(response.body(), uri, settings.idleTimeout(), watchdog, key);
         int status = response.statusCode();
@@ -142,6 +154,17 @@ public final class SseClient implements AutoCloseable {
             throw HttpFailures.forStatus(status, uri, response.headers().map(), body, key, Instant.now());
         }
         return new Exchange(response, reader);
+    }
+
+    /** Aborts an exchange given up on; one whose response came in the meantime has its body closed. */
+    private static void abandon(CompletableFuture<HttpResponse<InputStream>> pending) {
+        if (!pending.cancel(true) && !pending.isCompletedExceptionally()) {
+            try {
+                pending.join().body().close();
+            } catch (java.io.IOException | RuntimeException ignored) {
+                // closing is all we wanted
+            }
+        }
     }
 
     /** Closes the HTTP client and the watchdog; open connections fail afterwards. */

@@ -13,6 +13,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 /**
  * The floor: the least a program must do for the task, written by hand on
@@ -25,11 +27,32 @@ final class Floor implements Contestant {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final HttpClient http = HttpClient.newHttpClient();
+    private final ExecutorService executor;
+    private final HttpClient http;
     private final URI endpoint;
     private final ObjectNode tool;
 
+    /** The floor with its client set up as Bellows' is: HTTP/1.1, virtual threads. */
     Floor(String baseUrl) {
+        this(baseUrl, false);
+    }
+
+    /**
+     * @param defaultClient {@code HttpClient.newHttpClient()} as it comes, which asks every
+     *                      plain-HTTP request to upgrade to h2c and hands the body to a cached
+     *                      pool of platform threads: the setup that does not finish 10,000
+     *                      sessions (BENCHMARKS.md, "Sessions at scale")
+     */
+    Floor(String baseUrl, boolean defaultClient) {
+        if (defaultClient) {
+            executor = null;
+            http = HttpClient.newHttpClient();
+        } else {
+            // The same bytes on the wire as Bellows (no Upgrade: h2c headers), and the body
+            // handed over on virtual threads, as Bellows' SseClient does.
+            executor = Executors.newVirtualThreadPerTaskExecutor();
+            http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).executor(executor).build();
+        }
         this.endpoint = URI.create(baseUrl + "/chat/completions");
         ObjectNode parameters = JSON.createObjectNode().put("type", "object");
         parameters.putObject("properties").<ObjectNode>set("a", JSON.createObjectNode().put("type", "integer"))
@@ -99,6 +122,14 @@ final class Floor implements Contestant {
             }
         }
         return answer;
+    }
+
+    @Override
+    public void close() {
+        http.shutdownNow();
+        if (executor != null) {
+            executor.shutdownNow();
+        }
     }
 
     private static final class Answer {

@@ -1,7 +1,6 @@
 package dev.bellows.bench.loop;
 
 import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -34,6 +33,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * It counts connections accepted, requests and request body bytes, so that the harness can
  * report new connections and bytes sent per iteration. Connections are kept alive as long as
  * the client keeps them.
+ *
+ * <p>Run by {@link #main} it is a process of its own, so that a harness with many sessions
+ * does not share its heap and threads with the model (see {@link MockProcess}); its counters
+ * are then read with {@code GET /stats}.
  */
 final class LeanMock implements AutoCloseable {
 
@@ -71,6 +74,10 @@ final class LeanMock implements AutoCloseable {
      * @param pauseMillis ...with this pause before every part after the first
      */
     LeanMock(int toolCalls, int bursts, long pauseMillis) throws IOException {
+        this(toolCalls, bursts, pauseMillis, 0);
+    }
+
+    private LeanMock(int toolCalls, int bursts, long pauseMillis, int port) throws IOException {
         this.toolCalls = toolCalls;
         this.pauseMillis = pauseMillis;
         tagCall = response(contentEvents("I will add them.\n<tool>{\"tool_name\": \"add\", "
@@ -83,7 +90,9 @@ final class LeanMock implements AutoCloseable {
         nativeFinal = response(contentEvents(FINAL_ANSWER), "stop", bursts);
         nativeCompletion = response(toolCallEvents("call_2", "task_completion",
                 "{\"result\": \"" + FINAL_ANSWER + "\"}"), "tool_calls", bursts);
-        server = new ServerSocket(0, 1024, InetAddress.getLoopbackAddress());
+        // 10,000 sessions connect at once: a short accept queue would drop their SYNs, and
+        // each drop costs a second of retransmission.
+        server = new ServerSocket(port, 8192, InetAddress.getLoopbackAddress());
         acceptor = Thread.ofPlatform().daemon().name("lean-mock-accept").start(this::acceptLoop);
     }
 
@@ -95,7 +104,6 @@ final class LeanMock implements AutoCloseable {
         while (!server.isClosed()) {
             try {
                 Socket socket = server.accept();
-                connections.incrementAndGet();
                 Thread.ofVirtual().start(() -> serve(socket));
             } catch (IOException closed) {
                 return;
@@ -106,13 +114,26 @@ final class LeanMock implements AutoCloseable {
     private void serve(Socket socket) {
         try (socket) {
             socket.setTcpNoDelay(true);
-            InputStream in = new BufferedInputStream(socket.getInputStream(), 16384);
-            OutputStream out = new BufferedOutputStream(socket.getOutputStream(), 16384);
+            InputStream in = new BufferedInputStream(socket.getInputStream(), 8192);
+            // Every answer part is one array written whole: no buffer of its own needed.
+            OutputStream out = socket.getOutputStream();
+            boolean counted = false;
             while (true) {
-                byte[] body = readRequest(in);
-                if (body == null) {
+                Request request = readRequest(in);
+                if (request == null) {
                     return;
                 }
+                if (request.line.startsWith("GET /stats")) {
+                    out.write(stats());
+                    continue;
+                }
+                if (!counted) {
+                    // Counted at its first chat request, so that the harness's own /stats
+                    // connections are not.
+                    connections.incrementAndGet();
+                    counted = true;
+                }
+                byte[] body = request.body;
                 requests.incrementAndGet();
                 requestBodyBytes.addAndGet(body.length);
                 boolean nativeTools = indexOf(body, TOOLS_FIELD, 0) >= 0;
@@ -136,6 +157,48 @@ final class LeanMock implements AutoCloseable {
         }
     }
 
+    /** The counters and this process's CPU time, as {@code key=value} lines. */
+    private byte[] stats() {
+        String text = "connections=" + connections.get() + "\nrequests=" + requests.get()
+                + "\nrequestBodyBytes=" + requestBodyBytes.get() + "\n";
+        return ("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: " + text.length() + "\r\n\r\n" + text)
+                .getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /**
+     * Runs the mock as a process of its own until its standard input ends (the harness that
+     * started it closes it, or dies). Prints {@code listening PORT} once it accepts.
+     *
+     * <pre>
+     * java -cp benchmarks.jar dev.bellows.bench.loop.LeanMock [--tool-calls 2] [--bursts 3] [--pause-ms 50] [--port 0]
+     * </pre>
+     */
+    public static void main(String[] args) throws IOException {
+        int toolCalls = 1;
+        int bursts = 1;
+        long pauseMillis = 0;
+        int port = 0;
+        for (int i = 0; i < args.length; i += 2) {
+            if (i + 1 >= args.length) {
+                throw new IllegalArgumentException("option " + args[i] + " needs a value");
+            }
+            switch (args[i]) {
+                case "--tool-calls" -> toolCalls = Integer.parseInt(args[i + 1]);
+                case "--bursts" -> bursts = Integer.parseInt(args[i + 1]);
+                case "--pause-ms" -> pauseMillis = Long.parseLong(args[i + 1]);
+                case "--port" -> port = Integer.parseInt(args[i + 1]);
+                default -> throw new IllegalArgumentException("unknown option " + args[i]);
+            }
+        }
+        try (LeanMock mock = new LeanMock(toolCalls, bursts, pauseMillis, port)) {
+            System.out.println("listening " + mock.server.getLocalPort());
+            System.out.flush();
+            while (System.in.read() >= 0) {
+                // Nothing is read from the harness: its end is the signal to stop.
+            }
+        }
+    }
+
     private static int count(byte[] haystack, byte[] needle) {
         int count = 0;
         for (int at = indexOf(haystack, needle, 0); at >= 0; at = indexOf(haystack, needle, at + needle.length)) {
@@ -144,8 +207,11 @@ final class LeanMock implements AutoCloseable {
         return count;
     }
 
-    /** The body of the next request on the connection, or null at its end. */
-    private static byte[] readRequest(InputStream in) throws IOException {
+    private record Request(String line, byte[] body) {
+    }
+
+    /** The next request on the connection, or null at its end. */
+    private static Request readRequest(InputStream in) throws IOException {
         String requestLine = readLine(in);
         if (requestLine == null) {
             return null;
@@ -173,9 +239,9 @@ final class LeanMock implements AutoCloseable {
                 readLine(in);
             }
             readLine(in);
-            return body.toByteArray();
+            return new Request(requestLine, body.toByteArray());
         }
-        return contentLength <= 0 ? new byte[0] : in.readNBytes((int) contentLength);
+        return new Request(requestLine, contentLength <= 0 ? new byte[0] : in.readNBytes((int) contentLength));
     }
 
     private static String readLine(InputStream in) throws IOException {
