@@ -175,6 +175,11 @@ final class ConfigFile {
         if (!(root instanceof com.fasterxml.jackson.databind.node.ObjectNode schema)) {
             throw new UsageException(label + ": expected a JSON Schema object, not " + kind(root));
         }
+        try {
+            dev.bellows.tool.ArgumentSchema.compile(schema);   // a broken schema is the user's to fix, not a failed run
+        } catch (dev.bellows.tool.InvalidSchemaException e) {
+            throw new UsageException(label + ": " + e.getMessage().replaceFirst("^the tool's JSON Schema is ", ""));
+        }
         return schema;
     }
 

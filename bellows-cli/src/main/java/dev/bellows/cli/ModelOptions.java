@@ -115,8 +115,9 @@ final class ModelOptions {
     String session;
 
     @Option(names = "--data-dir", paramLabel = "DIR",
-            description = "Where sessions (and the chat's line history) are kept. Env BELLOWS_DATA_DIR;"
-                    + " default $XDG_DATA_HOME/bellows, else ~/.local/share/bellows.")
+            // The paths on lines of their own: picocli would break "~/.local" after its dot.
+            description = {"Where sessions (and the chat's line history) are kept. Env BELLOWS_DATA_DIR;"
+                    + " default:", "$XDG_DATA_HOME/bellows, else", "~/.local/share/bellows."})
     String dataDir;
 
     @Option(names = "--tool-mode", paramLabel = "tags|native",

@@ -47,14 +47,18 @@ class HelpTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"", "run", "parse", "mock-server", "demo"})
+    @ValueSource(strings = {"", "run", "chat", "tools", "sessions", "sessions show", "sessions delete", "parse",
+            "mock-server", "demo"})
     void helpTextHasNoBrokenWraps(String command) {
-        Cli.Run run = command.isEmpty() ? Cli.run("", "--help") : Cli.run("", command, "--help");
+        List<String> arguments = new java.util.ArrayList<>(command.isEmpty() ? List.of() : List.of(command.split(" ")));
+        arguments.add("--help");
+        Cli.Run run = Cli.run("", arguments.toArray(String[]::new));
         assertThat(run.status()).isZero();
         for (String line : run.out().lines().toList()) {
             assertThat(line.length()).as("width of: %s", line).isLessThanOrEqualTo(80);
             assertThat(line).as("a URL cut in two: %s", line).doesNotMatch(".*https?:\\s*$");
             assertThat(line).as("a synopsis cut inside a label: %s", line).doesNotEndWith("[,");
+            assertThat(line).as("a path cut in two: %s", line).doesNotMatch(".*[~/]\\.$");
         }
         if (command.isEmpty()) {
             // Each command's summary (its first description line, which picocli lists) is a whole sentence.

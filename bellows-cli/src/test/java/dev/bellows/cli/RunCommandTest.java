@@ -255,6 +255,13 @@ class RunCommandTest {
                 Cli.Run missing = run(server, "--output-schema", "nope.json", "task");
                 assertThat(missing.status()).isEqualTo(2);
                 assertThat(missing.err()).contains("--output-schema nope.json: no such file");
+                java.nio.file.Files.writeString(dir.resolve("broken.json"), "{\"type\": \"object\", \"properties\": 5}");
+                int requests = server.requests().size();
+                Cli.Run broken = run(server, "--output-schema", "broken.json", "task");
+                assertThat(broken.status()).isEqualTo(2);
+                assertThat(broken.err()).isEqualTo("bellows run: --output-schema broken.json: not valid JSON Schema 2020-12:"
+                        + " at /properties: expected object, got 5\n");
+                assertThat(server.requests()).as("nothing sent to the model").hasSize(requests);
             }
         }
 

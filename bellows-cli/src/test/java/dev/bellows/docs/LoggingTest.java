@@ -76,4 +76,26 @@ class LoggingTest {
             }
         }
     }
+
+    @Test
+    void aRefusalIsLoggedAsNotRetriedWithoutTheKey() throws Exception {
+        MockScript script = MockScript.builder()
+                .turn(MockTurn.status(401).errorMessage("Incorrect API key provided: " + KEY))
+                .build();
+        List<LogCapture.Line> lines;
+        try (LogCapture logs = LogCapture.of("dev.bellows.provider")) {
+            try (MockLlmServer server = MockLlmServer.start(script);
+                 OpenAiProvider provider = OpenAiProvider.builder().baseUrl(server.baseUrl().toString())
+                         .apiKey(ApiKey.of(KEY)).build()) {
+                AgentResult result = DefaultAgent.builder().provider(provider).model("mock").build()
+                        .run("Hello").await();
+                assertThat(result.reason()).isEqualTo(LoopEndReason.ERROR);
+            }
+            lines = logs.lines();
+        }
+
+        assertThat(lines).extracting(LogCapture.Line::message)
+                .anyMatch(m -> m.contains("not retried (") && m.contains("a retry would not help") && m.contains("401"))
+                .noneMatch(m -> m.contains(KEY));
+    }
 }

@@ -133,6 +133,10 @@ public final class RetryingProvider implements Provider {
                 last = current;
             } catch (ProviderException e) {
                 if (!e.retryable() || policy.maxRetries() == 0) {
+                    // Said here as well as in failed(): most refusals (401, 404, a bad request) come at once.
+                    LOG.log(System.Logger.Level.DEBUG, () -> delegate.name() + ": not retried ("
+                            + e.kind() + (e.retryable() ? ", retries are off" : ", a retry would not help")
+                            + "): " + e.getMessage());
                     throw e;
                 }
                 pending = e;

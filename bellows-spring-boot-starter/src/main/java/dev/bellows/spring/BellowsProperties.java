@@ -2,6 +2,7 @@ package dev.bellows.spring;
 
 import dev.bellows.agent.ToolMode;
 import dev.bellows.provider.ApiKey;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -76,6 +77,13 @@ public class BellowsProperties {
 
     /** How long to wait for the response headers, and then for each next byte of the answer. */
     private Duration timeout = Duration.ofSeconds(120);
+
+    /**
+     * Where the SQLite session store keeps sessions.db, when bellows-sessions-sqlite is on the
+     * class path. Default: $XDG_DATA_HOME/bellows, else ~/.local/share/bellows (where the
+     * CLI keeps its sessions when BELLOWS_DATA_DIR is not set).
+     */
+    private Path sessionsDirectory;
 
     public ProviderKind getProvider() {
         return provider;
@@ -168,6 +176,14 @@ public class BellowsProperties {
 
     public void setConnectTimeout(Duration connectTimeout) {
         this.connectTimeout = positive("bellows.connect-timeout", connectTimeout);
+    }
+
+    public Path getSessionsDirectory() {
+        return sessionsDirectory;
+    }
+
+    public void setSessionsDirectory(Path sessionsDirectory) {
+        this.sessionsDirectory = sessionsDirectory;
     }
 
     public Duration getTimeout() {
