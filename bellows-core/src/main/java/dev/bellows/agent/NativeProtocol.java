@@ -1,5 +1,7 @@
 package dev.bellows.agent;
 
+import com.fasterxml.jackson.core.util.JsonRecyclerPools;
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -41,7 +43,9 @@ final class NativeProtocol implements Protocol {
     /** The name {@code tool_call_start} carries: there is no tag. */
     static final String BLOCK_NAME = "tool_call";
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    // Buffers from a pool every thread shares: each run goes on on a new virtual thread, which
+    // Jackson's default per-thread pool would give new buffers every time.
+    private static final ObjectMapper JSON = new ObjectMapper(JsonFactory.builder().recyclerPool(JsonRecyclerPools.sharedConcurrentDequePool()).build());
 
     private final AgentOptions options;
     private final NativePrompts prompts;
