@@ -118,6 +118,7 @@ final class NativeProtocol implements Protocol {
         String function;
         final StringBuilder arguments = new StringBuilder();
         boolean ended;
+        DecodedToolCall decoded;        // read once for tool_call_end, again only if a late piece came
     }
 
     private final class NativeReader implements AnswerReader {
@@ -181,11 +182,15 @@ final class NativeProtocol implements Protocol {
             }
             if (call.function == null && delta.name() != null && !delta.name().isEmpty()) {
                 call.function = delta.name();
+                call.decoded = null;
                 if (call == open) {
                     emit.accept(new StreamEvent.ToolCallName(chunk, names.resolve(call.function)[1]));
                 }
             }
-            call.arguments.append(delta.arguments());
+            if (!delta.arguments().isEmpty()) {
+                call.arguments.append(delta.arguments());
+                call.decoded = null;
+            }
             if (call == open && !delta.arguments().isEmpty()) {
                 emit.accept(new StreamEvent.ToolCallContent(chunk, delta.arguments()));
             }
@@ -225,6 +230,13 @@ final class NativeProtocol implements Protocol {
 
         /** The call with its arguments read as they would be from a tool tag's JSON. */
         private DecodedToolCall decode(Call call) {
+            if (call.decoded == null) {
+                call.decoded = read(call);
+            }
+            return call.decoded;
+        }
+
+        private DecodedToolCall read(Call call) {
             String arguments = call.arguments.toString().strip();
             if (call.function == null) {
                 return new ToolCallError(arguments, "a tool call came without a tool name; call one of the tools"
