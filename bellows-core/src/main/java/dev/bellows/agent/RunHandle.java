@@ -48,6 +48,8 @@ final class RunHandle implements AgentRun {
     private volatile boolean cancelled;
     private ChatStream stream;                                 // guarded by cancelLock
     private Thread toolThread;                                 // guarded by cancelLock
+    /** The run's body while an awaiting caller may still take it over (default executor only), else null. */
+    private volatile RunStart start;
 
     RunHandle(List<AgentListener> listeners) {
         this.listeners = List.copyOf(listeners);
@@ -165,6 +167,15 @@ final class RunHandle implements AgentRun {
         }
     }
 
+    /**
+     * Lets a caller of {@link #await()} run {@code start} on its own thread if the executor's
+     * thread has not begun it yet. Only for the agent's own executor (a new virtual thread): a
+     * caller's executor is where the caller wants its runs to go on.
+     */
+    void offer(RunStart start) {
+        this.start = start;
+    }
+
     // --- AgentRun ---
 
     @Override
@@ -200,6 +211,15 @@ final class RunHandle implements AgentRun {
 
     @Override
     public AgentResult await() {
+        RunStart pending = start;
+        if (pending != null) {
+            start = null;
+            // Not with an interrupt pending: that is for this wait (CancellationException below), not for the run.
+            Runnable body = Thread.currentThread().isInterrupted() ? null : pending.claim();
+            if (body != null) {
+                body.run();             // ends with loop_end, so the wait below returns at once
+            }
+        }
         lock.lock();
         try {
             while (result == null) {
