@@ -38,7 +38,8 @@ final class RunHandle implements AgentRun {
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
-    private final List<AgentEvent> log = new ArrayList<>();   // guarded by lock
+    // guarded by lock; sized for a short run (a few iterations of streamed pieces) so it rarely regrows
+    private final List<AgentEvent> log = new ArrayList<>(64);
     private WeakReference<RunView> view;                       // guarded by lock; the caller's handle, once made
     private AgentResult result;                                // guarded by lock; set with loop_end
     private boolean ended;                                     // guarded by lock; loop_end is being emitted
