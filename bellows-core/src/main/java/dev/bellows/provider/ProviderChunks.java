@@ -35,22 +35,16 @@ public final class ProviderChunks {
         }
     }
 
-    /**
-     * The delta as a {@link ContentType#TOOL_CALL} chunk: {@code {"index":0,"id":...,"name":...,"arguments":...}},
-     * the fields that are null left out. Written by hand (the JSON Jackson would write, byte for
-     * byte): a call streams in many pieces, and a tree per piece was most of what a native call
-     * allocated.
-     */
     public static StreamChunk toolCall(ToolCallDelta delta) {
-        StringBuilder json = new StringBuilder(48 + delta.arguments().length()).append("{\"index\":").append(delta.index());
+        ObjectNode node = JSON.createObjectNode().put("index", delta.index());
         if (delta.id() != null) {
-            ChunkJson.field(json, "id", delta.id());
+            node.put("id", delta.id());
         }
         if (delta.name() != null) {
-            ChunkJson.field(json, "name", delta.name());
+            node.put("name", delta.name());
         }
-        ChunkJson.field(json, "arguments", delta.arguments());
-        return new StreamChunk(ContentType.TOOL_CALL, json.append('}').toString());
+        node.put("arguments", delta.arguments());
+        return new StreamChunk(ContentType.TOOL_CALL, node.toString());
     }
 
     /** The signature of the thinking block just streamed, or a redacted block's data. */
@@ -66,13 +60,6 @@ public final class ProviderChunks {
 
     /** @throws IllegalArgumentException when the chunk is not a {@link ContentType#TOOL_CALL} chunk this class wrote */
     public static ToolCallDelta toolCallDelta(StreamChunk chunk) {
-        if (chunk.type() == ContentType.TOOL_CALL) {
-            ToolCallDelta written = ChunkJson.toolCallDelta(chunk.text());
-            if (written != null) {
-                return written;
-            }
-        }
-        // Not in the exact shape toolCall writes (spaces, other order...): the general reader.
         JsonNode node = read(chunk, ContentType.TOOL_CALL);
         return new ToolCallDelta(node.path("index").asInt(), text(node, "id"), text(node, "name"), text(node, "arguments"));
     }
