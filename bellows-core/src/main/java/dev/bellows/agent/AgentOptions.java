@@ -44,6 +44,8 @@ final class AgentOptions {
     final OutputFormat outputFormat;
     final List<AgentListener> listeners;
     final Executor executor;
+    /** No executor was given: runs go on new virtual threads, and an awaiting caller may run one itself. */
+    final boolean ownExecutor;
     /** The schema every run's answer must match, or null for a text answer. */
     final com.fasterxml.jackson.databind.node.ObjectNode answerSchema;
 
@@ -76,6 +78,7 @@ final class AgentOptions {
                     + " agent answers in its answer section");
         }
         this.executor = b.executor != null ? b.executor : virtualThreads();
+        this.ownExecutor = b.executor == null;
         List<Tool> builtins = !b.builtinTools ? List.of()
                 : toolMode == ToolMode.REACT
                         // the answer section replaces task_completion; this loop shows no plan

@@ -55,7 +55,9 @@ public interface AgentRun extends Iterable<AgentEvent> {
     Flow.Publisher<AgentEvent> publisher();
 
     /**
-     * Waits for the end of the run.
+     * Waits for the end of the run. A {@link DefaultAgent} without an executor of the caller's
+     * may run the loop on the waiting thread itself when the run has not begun yet: the same
+     * events, without handing every streamed piece from one thread to another.
      *
      * @throws CancellationException when the waiting thread is interrupted (its interrupt
      *                               status is kept; the run goes on, {@link #cancel()} stops it)

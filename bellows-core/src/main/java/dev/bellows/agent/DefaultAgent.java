@@ -90,7 +90,11 @@ import java.util.concurrent.RejectedExecutionException;
  *
  * <h2>Threads</h2>
  * A run goes on on its own thread (a new virtual thread unless an {@link AgentBuilder#executor} is
- * given); listeners are called on it. Runs of different sessions go on at the same time; a
+ * given); listeners are called on it. Without an executor of yours, a caller of
+ * {@link AgentRun#await()} that comes before that thread has begun the run goes through the
+ * loop itself, on its own thread, instead of waiting for another (the same events, in the same
+ * order; it saves a thread switch at every streamed piece). Interrupting that thread then
+ * reaches the run as it reaches a tool or the model call, instead of ending the wait. Runs of different sessions go on at the same time; a
  * session takes one run at a time. Building an agent changes nothing it is given: the
  * built-ins are offered beside the registry's tools, not registered into it.
  */
@@ -181,8 +185,15 @@ public final class DefaultAgent implements Agent {
         RunHandle run = new RunHandle(options.listeners);
         session.begin(run);
         try {
-            options.executor.execute(new Loop(options, protocol, session, run, task, completion));
+            Runnable loop = new Loop(options, protocol, session, run, task, completion);
+            if (options.ownExecutor) {
+                RunStart start = new RunStart(loop);
+                run.offer(start);
+                loop = start;
+            }
+            options.executor.execute(loop);
         } catch (RejectedExecutionException e) {
+            run.offer(null);
             LoopEnds.rejected(run, task, e);
             session.end(run);
         }

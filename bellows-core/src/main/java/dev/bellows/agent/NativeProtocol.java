@@ -1,5 +1,7 @@
 package dev.bellows.agent;
 
+import com.fasterxml.jackson.core.util.JsonRecyclerPools;
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -41,7 +43,9 @@ final class NativeProtocol implements Protocol {
     /** The name {@code tool_call_start} carries: there is no tag. */
     static final String BLOCK_NAME = "tool_call";
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    // Buffers from a pool every thread shares: each run goes on on a new virtual thread, which
+    // Jackson's default per-thread pool would give new buffers every time.
+    private static final ObjectMapper JSON = new ObjectMapper(JsonFactory.builder().recyclerPool(JsonRecyclerPools.sharedConcurrentDequePool()).build());
 
     private final AgentOptions options;
     private final NativePrompts prompts;
@@ -114,6 +118,7 @@ final class NativeProtocol implements Protocol {
         String function;
         final StringBuilder arguments = new StringBuilder();
         boolean ended;
+        DecodedToolCall decoded;        // read once for tool_call_end, again only if a late piece came
     }
 
     private final class NativeReader implements AnswerReader {
@@ -177,11 +182,15 @@ final class NativeProtocol implements Protocol {
             }
             if (call.function == null && delta.name() != null && !delta.name().isEmpty()) {
                 call.function = delta.name();
+                call.decoded = null;
                 if (call == open) {
                     emit.accept(new StreamEvent.ToolCallName(chunk, names.resolve(call.function)[1]));
                 }
             }
-            call.arguments.append(delta.arguments());
+            if (!delta.arguments().isEmpty()) {
+                call.arguments.append(delta.arguments());
+                call.decoded = null;
+            }
             if (call == open && !delta.arguments().isEmpty()) {
                 emit.accept(new StreamEvent.ToolCallContent(chunk, delta.arguments()));
             }
@@ -221,6 +230,13 @@ final class NativeProtocol implements Protocol {
 
         /** The call with its arguments read as they would be from a tool tag's JSON. */
         private DecodedToolCall decode(Call call) {
+            if (call.decoded == null) {
+                call.decoded = read(call);
+            }
+            return call.decoded;
+        }
+
+        private DecodedToolCall read(Call call) {
             String arguments = call.arguments.toString().strip();
             if (call.function == null) {
                 return new ToolCallError(arguments, "a tool call came without a tool name; call one of the tools"

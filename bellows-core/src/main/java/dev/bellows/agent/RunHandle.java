@@ -38,7 +38,8 @@ final class RunHandle implements AgentRun {
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
-    private final List<AgentEvent> log = new ArrayList<>();   // guarded by lock
+    // guarded by lock; sized for a short run (a few iterations of streamed pieces) so it rarely regrows
+    private final List<AgentEvent> log = new ArrayList<>(64);
     private WeakReference<RunView> view;                       // guarded by lock; the caller's handle, once made
     private AgentResult result;                                // guarded by lock; set with loop_end
     private boolean ended;                                     // guarded by lock; loop_end is being emitted
@@ -48,6 +49,8 @@ final class RunHandle implements AgentRun {
     private volatile boolean cancelled;
     private ChatStream stream;                                 // guarded by cancelLock
     private Thread toolThread;                                 // guarded by cancelLock
+    /** The run's body while an awaiting caller may still take it over (default executor only), else null. */
+    private volatile RunStart start;
 
     RunHandle(List<AgentListener> listeners) {
         this.listeners = List.copyOf(listeners);
@@ -165,6 +168,15 @@ final class RunHandle implements AgentRun {
         }
     }
 
+    /**
+     * Lets a caller of {@link #await()} run {@code start} on its own thread if the executor's
+     * thread has not begun it yet. Only for the agent's own executor (a new virtual thread): a
+     * caller's executor is where the caller wants its runs to go on.
+     */
+    void offer(RunStart start) {
+        this.start = start;
+    }
+
     // --- AgentRun ---
 
     @Override
@@ -200,6 +212,15 @@ final class RunHandle implements AgentRun {
 
     @Override
     public AgentResult await() {
+        RunStart pending = start;
+        if (pending != null) {
+            start = null;
+            // Not with an interrupt pending: that is for this wait (CancellationException below), not for the run.
+            Runnable body = Thread.currentThread().isInterrupted() ? null : pending.claim();
+            if (body != null) {
+                body.run();             // ends with loop_end, so the wait below returns at once
+            }
+        }
         lock.lock();
         try {
             while (result == null) {

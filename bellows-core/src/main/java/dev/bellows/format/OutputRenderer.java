@@ -1,5 +1,8 @@
 package dev.bellows.format;
 
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.core.util.JsonRecyclerPools;
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -23,11 +26,13 @@ final class OutputRenderer {
 
     // Built once: a mapper is costly to build and safe to share, and a tool chain (with its
     // renderer) is made for every iteration of the loop.
-    private static final ObjectMapper JSON = JsonMapper.builder()
+    private static final ObjectMapper JSON = JsonMapper.builder(JsonFactory.builder()
+                    .recyclerPool(JsonRecyclerPools.sharedConcurrentDequePool()).build())
             .addModule(new Jdk8Module())
             .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
             .build();
-    private static final ObjectMapper YAML = YAMLMapper.builder()
+    private static final ObjectMapper YAML = YAMLMapper.builder(YAMLFactory.builder()
+                    .recyclerPool(JsonRecyclerPools.sharedConcurrentDequePool()).build())
             .addModule(new Jdk8Module())
             .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
             .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)

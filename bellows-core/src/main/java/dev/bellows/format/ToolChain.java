@@ -95,13 +95,26 @@ public final class ToolChain {
     public ToolChainResult execute(List<? extends DecodedToolCall> calls, BooleanSupplier cancelled) {
         Objects.requireNonNull(calls, "calls");
         Objects.requireNonNull(cancelled, "cancelled");
-        List<Step> steps = calls.stream().map(this::resolve).toList();
-        List<ToolCallOutcome> outcomes = runsInParallel(steps)
-                ? runInParallel(steps, cancelled)
-                : steps.stream().map(step -> step.run(runner, cancelled)).toList();
-        List<Media> media = new ArrayList<>();
+        // Plain loops: this runs for every answer with a call, most often a single one.
+        List<Step> steps = new ArrayList<>(calls.size());
+        for (DecodedToolCall call : calls) {
+            steps.add(resolve(call));
+        }
+        List<ToolCallOutcome> outcomes;
+        if (runsInParallel(steps)) {
+            outcomes = runInParallel(steps, cancelled);
+        } else {
+            outcomes = new ArrayList<>(steps.size());
+            for (Step step : steps) {
+                outcomes.add(step.run(runner, cancelled));
+            }
+        }
+        List<Media> media = List.of();
         for (ToolCallOutcome outcome : outcomes) {
-            if (outcome instanceof Succeeded s) {
+            if (outcome instanceof Succeeded s && !s.result().media().isEmpty()) {
+                if (media.isEmpty()) {
+                    media = new ArrayList<>();
+                }
                 media.addAll(s.result().media());
             }
         }
@@ -141,8 +154,16 @@ public final class ToolChain {
 
     /** Calls that will not run (undecodable, unknown tool) do not hold the others back. */
     private static boolean runsInParallel(List<Step> steps) {
-        List<Tool> tools = steps.stream().filter(s -> s.tool() != null).map(Step::tool).toList();
-        return tools.size() > 1 && tools.stream().allMatch(Tool::parallelSafe);
+        int tools = 0;
+        for (Step step : steps) {
+            if (step.tool() != null) {
+                if (!step.tool().parallelSafe()) {
+                    return false;
+                }
+                tools++;
+            }
+        }
+        return tools > 1;
     }
 
     private List<ToolCallOutcome> runInParallel(List<Step> steps, BooleanSupplier cancelled) {

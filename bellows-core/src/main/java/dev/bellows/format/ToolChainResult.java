@@ -44,6 +44,11 @@ public record ToolChainResult(String text, List<Media> media, List<ToolCallOutco
      * tool, whose output ends the agent loop.
      */
     public Optional<Succeeded> loopBreaking() {
-        return succeeded().stream().filter(s -> s.tool().loopBreaking()).findFirst();
+        for (ToolCallOutcome outcome : outcomes) {
+            if (outcome instanceof Succeeded s && s.tool().loopBreaking()) {
+                return Optional.of(s);
+            }
+        }
+        return Optional.empty();
     }
 }

@@ -124,6 +124,11 @@ public final class ConversationMemory {
             throw new IllegalArgumentException("reservedTokens must be 0 or more, not " + reservedTokens);
         }
         List<List<Message>> turns = store.turns();
+        if (maxMessages == Integer.MAX_VALUE && maxTokens == Integer.MAX_VALUE) {
+            // No limit (the default): every turn is kept, nothing to count. The agent loops ask
+            // this before every model call. (copyOf keeps a store's immutable snapshot as it is.)
+            return List.copyOf(turns);
+        }
         List<Integer> tokens = tokensPerTurn(turns);
         int first = turns.size();
         long messageCount = 0;

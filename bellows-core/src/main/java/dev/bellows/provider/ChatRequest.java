@@ -42,9 +42,24 @@ public final class ChatRequest {
         this.maxTokens = builder.maxTokens;
         this.stopSequences = List.copyOf(builder.stopSequences);
         this.tools = List.copyOf(builder.tools);
-        if (tools.stream().map(ToolSpec::name).distinct().count() != tools.size()) {
+        if (hasDuplicateName(tools)) {
             throw new IllegalArgumentException("two tools offered natively have the same name");
         }
+    }
+
+    /** A request is built for every model call of a run: no set for the usual handful of tools. */
+    private static boolean hasDuplicateName(List<ToolSpec> tools) {
+        if (tools.size() > 16) {
+            return tools.stream().map(ToolSpec::name).distinct().count() != tools.size();
+        }
+        for (int i = 1; i < tools.size(); i++) {
+            for (int j = 0; j < i; j++) {
+                if (tools.get(i).name().equals(tools.get(j).name())) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     public static Builder builder() {

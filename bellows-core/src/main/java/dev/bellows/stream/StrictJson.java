@@ -1,5 +1,6 @@
 package dev.bellows.stream;
 
+import com.fasterxml.jackson.core.util.JsonRecyclerPools;
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonLocation;
@@ -30,6 +31,8 @@ final class StrictJson {
      * which protects the stack.
      */
     private static final ObjectMapper MAPPER = JsonMapper.builder(JsonFactory.builder()
+                    // Buffers from a pool every thread shares: each run is a new virtual thread.
+                    .recyclerPool(JsonRecyclerPools.sharedConcurrentDequePool())
                     .streamReadConstraints(StreamReadConstraints.builder()
                             .maxStringLength(Integer.MAX_VALUE)
                             .build())

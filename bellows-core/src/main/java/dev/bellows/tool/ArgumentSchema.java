@@ -33,10 +33,12 @@ public final class ArgumentSchema {
 
     private final SchemaCompiler.Compiled compiled;
     private final String summary;
+    private final PlainSchema plain;        // the quick yes for a plain object schema, or null
 
     private ArgumentSchema(SchemaCompiler.Compiled compiled, String summary) {
         this.compiled = compiled;
         this.summary = summary;
+        this.plain = PlainSchema.of(compiled.source());
     }
 
     /**
@@ -59,6 +61,9 @@ public final class ArgumentSchema {
      */
     public JsonNode check(String toolName, JsonNode arguments) throws InvalidArgumentsException {
         Objects.requireNonNull(arguments, "arguments");
+        if (plain != null && plain.accepts(arguments)) {
+            return arguments.deepCopy();    // what the validator would say, without its copies and error lists
+        }
         Coercer.Outcome outcome = Coercer.check(compiled.schema(), arguments.deepCopy());
         if (outcome.errors().isEmpty()) {
             return outcome.value();

@@ -1,5 +1,7 @@
 package dev.bellows.tool;
 
+import com.fasterxml.jackson.core.util.JsonRecyclerPools;
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -35,7 +37,7 @@ final class Coercions {
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
     // Thread-safe once configured; parsing is all it does. Trailing text means it was not JSON.
-    private static final ObjectMapper JSON = new ObjectMapper()
+    private static final ObjectMapper JSON = new ObjectMapper(JsonFactory.builder().recyclerPool(JsonRecyclerPools.sharedConcurrentDequePool()).build())
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
     // JSON's own number syntax, so that only text a JSON number could have been is read as one.

@@ -27,6 +27,22 @@ class ConversationMemoryTest {
     }
 
     @Test
+    void withoutLimitsNothingIsCountedAndEveryTurnIsKeptAsAnUnchangeableList() {
+        AtomicInteger counted = new AtomicInteger();
+        ConversationMemory memory = ConversationMemory.builder()
+                .tokenCounter(text -> counted.incrementAndGet()).build();
+        memory.addTurn(task("task"));
+        memory.addTurn(iteration("answer", "observation"));
+
+        List<List<Message>> kept = memory.turnsWithin(Integer.MAX_VALUE);
+        assertThat(kept).isEqualTo(memory.turns()).hasSize(2);
+        assertThat(counted).as("the loops ask before every call; without a limit there is nothing to count").hasValue(0);
+        assertThatThrownBy(() -> kept.add(task("more"))).isInstanceOf(UnsupportedOperationException.class);
+        memory.addTurn(task("later"));
+        assertThat(kept).as("a snapshot").hasSize(2);
+    }
+
+    @Test
     void withoutLimitsEveryMessageIsSentOldestFirst() {
         ConversationMemory memory = ConversationMemory.builder().build();
         memory.addTurn(task("task"));

@@ -7,10 +7,15 @@ import dev.bellows.event.LoopEndReason;
 import dev.bellows.event.LoopEvent;
 import dev.bellows.event.StreamEvent;
 import dev.bellows.provider.ChatRequest;
+import dev.bellows.provider.ChatStream;
 import dev.bellows.provider.Message;
+import dev.bellows.provider.Provider;
+import dev.bellows.provider.ProviderChunks;
 import dev.bellows.provider.RetryPolicy;
 import dev.bellows.provider.Role;
+import dev.bellows.provider.TokenUsage;
 import dev.bellows.provider.ToolSpec;
+import dev.bellows.stream.StreamChunk;
 import dev.bellows.testkit.MockScript;
 import dev.bellows.testkit.MockToolCall;
 import dev.bellows.testkit.MockTurn;
@@ -21,7 +26,9 @@ import dev.bellows.tool.ToolResult;
 import dev.bellows.tool.TypedTool;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -219,5 +226,72 @@ class ToolModeScenariosTest {
                 .map(StreamEvent.ToolCallEnd.class::cast).findFirst().orElseThrow();
         assertThat(end.content()).isEqualTo("{\"result\": \"done\"}");
         assertThat(end.chunk()).isEqualTo(12);      // at the end of the stream: 2 + 1 + 9 pieces of arguments
+    }
+
+    /**
+     * A call is read once for its {@code tool_call_end}; a piece that comes after the call ended
+     * (text came between) still counts for the call that runs, so that reading is not reused.
+     */
+    @Test
+    void a_late_piece_of_a_native_call_counts_for_the_call_that_runs() {
+        List<StreamChunk> first = List.of(
+                ProviderChunks.toolCall(new ProviderChunks.ToolCallDelta(0, "call_1", "read_file", "{\"path\": ")),
+                StreamChunk.message("Reading."),
+                ProviderChunks.toolCall(new ProviderChunks.ToolCallDelta(0, null, null, "\"a.txt\"}")));
+        List<StreamChunk> second = List.of(ProviderChunks.toolCall(
+                new ProviderChunks.ToolCallDelta(0, "call_2", "task_completion", "{\"result\": \"hi\"}")));
+        ChunksProvider provider = new ChunksProvider(List.of(first, second));
+        DefaultAgent agent = DefaultAgent.builder().provider(provider).model("mock").retryPolicy(NO_WAIT)
+                .toolMode(ToolMode.NATIVE).toolRegistry(new ToolRegistry().register(READ_FILE)).build();
+        List<AgentEvent> events = agent.run(TASK).events().toList();
+
+        StreamEvent.ToolCallEnd end = events.stream().filter(StreamEvent.ToolCallEnd.class::isInstance)
+                .map(StreamEvent.ToolCallEnd.class::cast).findFirst().orElseThrow();
+        assertThat(end.content()).as("what had come when the call ended").isEqualTo("{\"path\":");
+        assertThat(loop(events)).contains("tool_result read_file contents of a.txt")
+                .endsWith("loop_end task_completion hi");
+    }
+
+    /** A provider that streams the given chunks, one list per request. */
+    private static final class ChunksProvider implements Provider {
+        private final Iterator<List<StreamChunk>> answers;
+
+        ChunksProvider(List<List<StreamChunk>> answers) {
+            this.answers = answers.iterator();
+        }
+
+        @Override
+        public String name() {
+            return "chunks";
+        }
+
+        @Override
+        public ChatStream stream(ChatRequest request) {
+            Iterator<StreamChunk> chunks = answers.next().iterator();
+            return new ChatStream() {
+                @Override
+                public StreamChunk next() {
+                    return chunks.hasNext() ? chunks.next() : null;
+                }
+
+                @Override
+                public Optional<String> finishReason() {
+                    return Optional.of("tool_calls");
+                }
+
+                @Override
+                public Optional<TokenUsage> usage() {
+                    return Optional.empty();
+                }
+
+                @Override
+                public void cancel() {
+                }
+
+                @Override
+                public void close() {
+                }
+            };
+        }
     }
 }
