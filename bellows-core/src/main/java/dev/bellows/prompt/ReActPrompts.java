@@ -55,7 +55,7 @@ public final class ReActPrompts {
 
     /** The first message of every request: the fixed text, then the catalog of the tools the registry holds now. */
     public Message systemMessage() {
-        return Message.system(join(List.of(fixedSystemText, PromptBuilder.catalog(toolRegistry.tools()))));
+        return Message.system(join(List.of(fixedSystemText, ToolCatalog.render(toolRegistry.tools()))));
     }
 
     /** Sent when an answer has sections but neither an action nor an answer. */
