@@ -1,9 +1,12 @@
 package dev.bellows.prompt;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.bellows.tool.RegisteredTool;
 import dev.bellows.tool.ToolCall;
 import java.util.Iterator;
@@ -17,6 +20,10 @@ import java.util.Map;
 final class ExampleCall {
 
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+    private static final YAMLMapper YAML = YAMLMapper.builder()
+            .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
+            .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
+            .build();
     /** Nesting beyond this is not followed: the example shows the form, not every level. */
     private static final int MAX_DEPTH = 4;
 
@@ -28,27 +35,45 @@ final class ExampleCall {
      * server {@code local} (the parser's default).
      */
     static String render(RegisteredTool tool, ToolCallFormat format, String toolTag) {
-        JsonNode arguments = arguments(tool.tool().inputSchema(), 0);
-        boolean local = tool.serverName().equals(ToolCall.LOCAL_SERVER);
-        String body;
-        if (format == ToolCallFormat.JSON) {
-            ObjectNode call = NODES.objectNode();
-            if (!local) {
-                call.put("server_name", tool.serverName());
-            }
-            call.put("tool_name", tool.toolName());
-            call.set("arguments", arguments);
-            body = ToolSignature.compact(call);
-        } else {
-            StringBuilder xml = new StringBuilder();
-            if (!local) {
-                xml.append("<server_name>").append(escape(tool.serverName())).append("</server_name>\n");
-            }
-            xml.append("<tool_name>").append(escape(tool.toolName())).append("</tool_name>\n<arguments>");
-            arguments.fields().forEachRemaining(field -> element(xml, field.getKey(), field.getValue()));
-            body = xml.append("</arguments>").toString();
-        }
+        String body = format == ToolCallFormat.JSON ? json(tool) : xml(tool);
         return "<" + toolTag + ">\n" + body + "\n</" + toolTag + ">";
+    }
+
+    /** The call as one compact JSON object. */
+    static String json(RegisteredTool tool) {
+        return ToolSignature.compact(call(tool));
+    }
+
+    /** The call as a YAML mapping, quoted only where YAML needs it. */
+    static String yaml(RegisteredTool tool) {
+        try {
+            return YAML.writeValueAsString(call(tool)).stripTrailing();
+        } catch (JsonProcessingException e) {
+            // A tree of plain values always serialises; this is only here for the checked exception.
+            throw new IllegalStateException("cannot write the example call as YAML", e);
+        }
+    }
+
+    /** The call as the elements of the XML form. */
+    static String xml(RegisteredTool tool) {
+        StringBuilder xml = new StringBuilder();
+        if (!tool.serverName().equals(ToolCall.LOCAL_SERVER)) {
+            xml.append("<server_name>").append(escape(tool.serverName())).append("</server_name>\n");
+        }
+        xml.append("<tool_name>").append(escape(tool.toolName())).append("</tool_name>\n<arguments>");
+        arguments(tool.tool().inputSchema(), 0).fields()
+                .forEachRemaining(field -> element(xml, field.getKey(), field.getValue()));
+        return xml.append("</arguments>").toString();
+    }
+
+    private static ObjectNode call(RegisteredTool tool) {
+        ObjectNode call = NODES.objectNode();
+        if (!tool.serverName().equals(ToolCall.LOCAL_SERVER)) {
+            call.put("server_name", tool.serverName());
+        }
+        call.put("tool_name", tool.toolName());
+        call.set("arguments", arguments(tool.tool().inputSchema(), 0));
+        return call;
     }
 
     /** A value the schema accepts: its const, first enum value, default or example, else one made up by type. */
