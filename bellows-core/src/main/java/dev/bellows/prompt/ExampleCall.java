@@ -14,8 +14,10 @@ import java.util.Map;
 
 /**
  * The one example call the system prompt shows, written in the taught format: a call of a
- * tool the model really has, with arguments made up from its schema (the required ones only),
- * so the example is always one the stream parser reads and the tool accepts.
+ * tool the model really has, with its required arguments made up from its schema (a const, the
+ * first enum value, the default or first example where there is one, else a value of the type
+ * at its minimum), so the parser always reads the example and the tool accepts it unless the
+ * schema has constraints such as a pattern or a format.
  */
 final class ExampleCall {
 
@@ -128,8 +130,9 @@ final class ExampleCall {
                 }
                 yield array;
             }
-            case "integer" -> NODES.numberNode(1);
-            case "number" -> NODES.numberNode(1.5);
+            case "integer" -> schema.path("minimum").canConvertToLong()
+                    ? NODES.numberNode(schema.get("minimum").asLong()) : NODES.numberNode(1);
+            case "number" -> schema.path("minimum").isNumber() ? schema.get("minimum") : NODES.numberNode(1.5);
             case "boolean" -> NODES.booleanNode(true);
             case "null" -> NODES.nullNode();
             default -> NODES.textNode("…");

@@ -131,7 +131,7 @@ class PromptBuilderTest {
         String system = withTools(ToolCallFormat.JSON).systemMessage().content();
 
         List<String> order = List.of("Be brief.", "Do the user's task in a loop.", "<thinking>", "<tool>\n",
-                "Arguments: a strict JSON object", "Every answer must call a tool", "\n\nTools:\n", "task_completion(");
+                "Arguments are strict JSON.", "Every answer must call a tool", "\n\nTools:\n", "task_completion(");
         List<Integer> positions = order.stream().map(system::indexOf).toList();
         assertThat(positions).doesNotContain(-1).isSorted();
         assertThat(system).startsWith("Be brief.\n\nDo the user's task").endsWith("\"in_progress\" | \"completed\"}[])");
@@ -270,13 +270,13 @@ class PromptBuilderTest {
 
         assertThat(withoutFormat(json)).isEqualTo(withoutFormat(xml));
         assertThat(json).contains("<tool>\n{\"tool_name\":\"task_completion\",\"arguments\":{\"result\":\"…\"}}\n</tool>",
-                "Arguments: a strict JSON object");
+                "Arguments are strict JSON.");
         assertThat(xml).contains("<tool>\n<tool_name>task_completion</tool_name>\n<arguments><result>…</result></arguments>\n</tool>",
                 "Arguments: one element per parameter", "<![CDATA[");
     }
 
     private static String withoutFormat(String system) {
-        return system.replaceAll("(?s)<tool>.*</tool>", "").replaceAll("Arguments: [^\\n]*?\\. Calls", "Calls");
+        return system.replaceAll("(?s)<tool>.*</tool>", "").replaceAll("Arguments[: ][^\\n]*?\\. Calls", "Calls");
     }
 
     /** The contents of the {@code <tool>} blocks, as the stream processor would hand them to the decoder. */
