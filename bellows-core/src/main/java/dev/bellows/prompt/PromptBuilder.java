@@ -126,8 +126,8 @@ public final class PromptBuilder {
         if (last != null && last.version() == version) {
             return last.system();
         }
-        Message system = Message.system(join(List.of(instructions, loopRules(toolRegistry.tools()),
-                ToolCatalog.render(toolRegistry.tools()))));
+        List<RegisteredTool> tools = toolRegistry.tools();   // one snapshot for the rules and the catalog
+        Message system = Message.system(join(List.of(instructions, loopRules(tools), ToolCatalog.render(tools))));
         rendered = new Rendered(version, system);
         return system;
     }
