@@ -376,11 +376,10 @@ class RunCommandTest {
                 assertThat(first.header("Authorization")).isNull();
                 JsonNode system = messages(first).get(0);
                 assertThat(system.get("role").asText()).isEqualTo("system");
-                assertThat(system.get("content").asText()).contains("Be brief.", "server_name \"local\"",
-                        "tool_name \"task_completion\"", "tool_name \"ask_question\"", "tool_name \"converse\"",
-                        "tool_name \"update_plan\"",
-                        "{\"type\":\"object\",\"properties\":{\"result\":{\"type\":\"string\"",
-                        "\"enum\":[\"pending\",\"in_progress\",\"completed\"]");
+                assertThat(system.get("content").asText()).contains("Be brief.", "\nTools:\n",
+                        "\ntask_completion(result: string)", "\nask_question(question: string, suggestions?: string[])",
+                        "\nconverse(message: string)",
+                        "\nupdate_plan(steps: {description: string, status: \"pending\" | \"in_progress\" | \"completed\"}[])");
                 assertThat(messages(first).get(1)).isEqualTo(Cli.json("{\"role\":\"user\",\"content\":\"do it\"}"));
 
                 JsonNode second = messages(server.requests().get(1));

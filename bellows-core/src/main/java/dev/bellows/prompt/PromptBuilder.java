@@ -1,12 +1,12 @@
 package dev.bellows.prompt;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.bellows.plan.Plan;
 import dev.bellows.provider.Message;
 import dev.bellows.provider.Role;
 import dev.bellows.stream.StreamOptions;
+import dev.bellows.tool.BuiltinTools;
 import dev.bellows.tool.RegisteredTool;
+import dev.bellows.tool.ToolCall;
 import dev.bellows.tool.ToolRegistry;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -14,15 +14,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 /**
  * Assembles what the model is sent on each iteration of the agent loop:
  * <ol>
  *   <li>the {@linkplain #systemMessage() system message}: the user's instructions, then the
- *       agent's capabilities, the loop rules, chain-of-thought guidance, the tool-call format
- *       with an example, the tool-use rules, and the catalog of every tool (server, name,
- *       description, JSON Schema);</li>
+ *       loop's rules with one example call in the tool-call format (and chain-of-thought
+ *       guidance, unless turned off), then the catalog of every tool as a TypeScript-like
+ *       signature with its description ({@code ToolSignature});</li>
  *   <li>the conversation history, as given (the memory's whole turns);</li>
  *   <li>the current turn (the user's task, or the observation of the last tool calls) with the
  *       current plan and any extra context appended to its text.</li>
@@ -41,29 +40,29 @@ import java.util.stream.Stream;
  * instructions (plus chain-of-thought guidance unless turned off) and nothing about tools.
  *
  * <p>The texts live in {@code dev/bellows/prompt/*.md} on the class path, not in Java
- * strings. They describe the loop Bellows actually runs: the built-in tools
- * {@code task_completion}, {@code ask_question}, {@code converse} (which end the loop) and
- * {@code update_plan}, so the registry is expected to hold {@code BuiltinTools.all()}; several
- * calls in one answer run in order; the observation comes back as a user message. The tag
- * names taught are the first thinking tag and the first tool tag of the {@link StreamOptions},
- * so what the model is told to write is what the stream parser looks for.
+ * strings, and every token of them is paid on every request, so each rule is said once. What
+ * a tool is for (the built-ins {@code task_completion}, {@code ask_question}, {@code converse}
+ * and {@code update_plan} included) is said by its own description in the catalog, so the
+ * rules hold for whichever tools the registry has. The example call is of a tool the registry
+ * has ({@code task_completion} when it is there), with arguments made from its schema. The
+ * server is named only when some tool is not on server {@code local}, the parser's default.
+ * The tag names taught are the first thinking tag and the first tool tag of the
+ * {@link StreamOptions}, so what the model is told to write is what the stream parser looks for.
  *
- * <p>A builder is immutable and safe to share between threads. The catalog is rendered again
- * whenever the registry has changed ({@link ToolRegistry#version()}), so a refreshed MCP
+ * <p>A builder is immutable and safe to share between threads. The system message is rendered
+ * again whenever the registry has changed ({@link ToolRegistry#version()}), so a refreshed MCP
  * server's tools show up in the next prompt, and kept as long as it has not.
  */
 public final class PromptBuilder {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-
-    private static final PromptTemplate CAPABILITIES = PromptTemplate.load("system_capabilities");
     private static final PromptTemplate AGENT_LOOP = PromptTemplate.load("agent_loop");
     private static final PromptTemplate CHAIN_OF_THOUGHT = PromptTemplate.load("chain_of_thought");
     private static final PromptTemplate CHAIN_OF_THOUGHT_CHAT = PromptTemplate.load("chain_of_thought_chat");
     private static final PromptTemplate TOOL_CALLING_JSON = PromptTemplate.load("tool_calling_json");
     private static final PromptTemplate TOOL_CALLING_XML = PromptTemplate.load("tool_calling_xml");
-    private static final PromptTemplate TOOL_USE_RULES = PromptTemplate.load("tool_use_rules");
-    private static final PromptTemplate TOOL_CATALOG = PromptTemplate.load("tool_catalog");
+    private static final PromptTemplate SERVER_NAME_JSON = PromptTemplate.load("server_name_json");
+    private static final PromptTemplate SERVER_NAME_XML = PromptTemplate.load("server_name_xml");
+    private static final PromptTemplate LOOP_END = PromptTemplate.load("loop_end");
     private static final PromptTemplate CURRENT_PLAN = PromptTemplate.load("current_plan");
     private static final PromptTemplate EXTRA_CONTEXT = PromptTemplate.load("extra_context");
     private static final PromptTemplate REMINDER = PromptTemplate.load("no_tool_call_reminder");
@@ -76,8 +75,10 @@ public final class PromptBuilder {
     private final ToolCallFormat toolCallFormat;
     private final StreamOptions streamOptions;
     private final boolean chainOfThought;
-    /** The system message before the catalog: everything that does not change between calls. */
-    private final String fixedSystemText;
+    private final String instructions;
+    private final Map<String, String> tags;
+    /** The system message of a plain chat, which never changes. */
+    private final String chatSystemText;
     private final String reminder;
     /** The last system message and the registry version it was rendered from. */
     private volatile Rendered rendered;
@@ -90,26 +91,11 @@ public final class PromptBuilder {
         this.toolCallFormat = builder.toolCallFormat;
         this.streamOptions = builder.streamOptions;
         this.chainOfThought = builder.chainOfThought;
-        Map<String, String> tags = Map.of(
+        this.instructions = builder.instructions.strip();
+        this.tags = Map.of(
                 "thinking_tag", streamOptions.thinkingTags().get(0),
                 "tool_tag", streamOptions.toolTags().get(0));
-
-        List<String> sections = new ArrayList<>();
-        sections.add(builder.instructions.strip());
-        if (toolRegistry == null) {
-            if (chainOfThought) {
-                sections.add(CHAIN_OF_THOUGHT_CHAT.render(tags));
-            }
-        } else {
-            sections.add(CAPABILITIES.render(tags));
-            sections.add(AGENT_LOOP.render(tags));
-            if (chainOfThought) {
-                sections.add(CHAIN_OF_THOUGHT.render(tags));
-            }
-            sections.add((toolCallFormat == ToolCallFormat.JSON ? TOOL_CALLING_JSON : TOOL_CALLING_XML).render(tags));
-            sections.add(TOOL_USE_RULES.render(tags));
-        }
-        this.fixedSystemText = join(sections);
+        this.chatSystemText = join(List.of(instructions, chainOfThought ? CHAIN_OF_THOUGHT_CHAT.render(tags) : ""));
 
         String example = (toolCallFormat == ToolCallFormat.JSON ? TASK_COMPLETION_JSON : TASK_COMPLETION_XML)
                 .render(tags);
@@ -124,25 +110,54 @@ public final class PromptBuilder {
 
     /**
      * The first message of every request, role {@link Role#SYSTEM}: the instructions, then
-     * (with a tool registry) the capabilities, agent loop rules, chain of thought (unless turned
-     * off), the tool-call format with an example in the chosen {@link ToolCallFormat}, the
-     * tool-use rules and the catalog of every tool the registry holds now, grouped by server,
-     * each with its description and its JSON Schema on one line. Sections are separated by a
-     * blank line; empty instructions leave no gap.
+     * (with a tool registry) the loop's rules with chain of thought (unless turned off) and one
+     * example call in the chosen {@link ToolCallFormat}, then the catalog of every tool the
+     * registry holds now, each as a signature with its description, grouped by server when
+     * not all are on server {@code local}. Sections are separated by a blank line; empty
+     * instructions leave no gap.
      */
     public Message systemMessage() {
         if (toolRegistry == null) {
-            return Message.system(fixedSystemText);
+            return Message.system(chatSystemText);
         }
-        // Rendered again only when the registry changed: the catalog is most of the prompt.
+        // Rendered again only when the registry changed: it decides the example, the rules and the catalog.
         long version = toolRegistry.version();
         Rendered last = rendered;
         if (last != null && last.version() == version) {
             return last.system();
         }
-        Message system = Message.system(join(List.of(fixedSystemText, catalog(toolRegistry.tools()))));
+        List<RegisteredTool> tools = toolRegistry.tools();   // one snapshot for the rules and the catalog
+        Message system = Message.system(join(List.of(instructions, loopRules(tools), ToolCatalog.render(tools))));
         rendered = new Rendered(version, system);
         return system;
+    }
+
+    private String loopRules(List<RegisteredTool> tools) {
+        boolean json = toolCallFormat == ToolCallFormat.JSON;
+        String arguments = (json ? TOOL_CALLING_JSON : TOOL_CALLING_XML).render(tags);
+        if (!ToolCatalog.allLocal(tools)) {
+            arguments += " " + (json ? SERVER_NAME_JSON : SERVER_NAME_XML).render(tags);
+        }
+        Map<String, String> values = new LinkedHashMap<>(tags);
+        values.put("think", chainOfThought ? CHAIN_OF_THOUGHT.render(tags) + " " : "");
+        values.put("example", exampleCall(tools));
+        values.put("arguments", arguments);
+        values.put("loop_end", tools.stream().anyMatch(tool -> tool.tool().loopBreaking())
+                ? " " + LOOP_END.render(tags) : "");
+        return AGENT_LOOP.render(values);
+    }
+
+    /** A call of task_completion when the registry has it, else of the first tool; a form when there is none. */
+    private String exampleCall(List<RegisteredTool> tools) {
+        RegisteredTool example = tools.stream()
+                .filter(tool -> tool.serverName().equals(ToolCall.LOCAL_SERVER)
+                        && tool.toolName().equals(BuiltinTools.TASK_COMPLETION))
+                .findFirst()
+                .orElse(tools.isEmpty() ? null : tools.getFirst());
+        if (example == null) {
+            return (toolCallFormat == ToolCallFormat.JSON ? TASK_COMPLETION_JSON : TASK_COMPLETION_XML).render(tags);
+        }
+        return ExampleCall.render(example, toolCallFormat, tags.get("tool_tag"));
     }
 
     /**
@@ -223,40 +238,6 @@ public final class PromptBuilder {
     /** True when the system message asks the model to think in the thinking tag first. */
     public boolean chainOfThought() {
         return chainOfThought;
-    }
-
-    static String catalog(List<RegisteredTool> tools) {
-        Map<String, List<RegisteredTool>> byServer = tools.stream().collect(
-                Collectors.groupingBy(RegisteredTool::serverName, LinkedHashMap::new, Collectors.toList()));
-        String servers = byServer.isEmpty()
-                ? "(no tools are available)"
-                : byServer.entrySet().stream()
-                        .map(entry -> serverSection(entry.getKey(), entry.getValue()))
-                        .collect(Collectors.joining(SECTION_BREAK));
-        return TOOL_CATALOG.render(Map.of("servers", servers));
-    }
-
-    private static String serverSection(String serverName, List<RegisteredTool> tools) {
-        return Stream.concat(
-                        Stream.of("server_name \"" + serverName + "\":"),
-                        tools.stream().map(PromptBuilder::toolEntry))
-                .collect(Collectors.joining(SECTION_BREAK));
-    }
-
-    private static String toolEntry(RegisteredTool registered) {
-        String description = registered.tool().description() == null ? "" : registered.tool().description().strip();
-        return "tool_name \"" + registered.toolName() + "\"\n"
-                + "description: " + description.replace("\n", "\n  ") + "\n"
-                + "arguments (JSON Schema): " + compact(registered);
-    }
-
-    private static String compact(RegisteredTool registered) {
-        try {
-            return JSON.writeValueAsString(registered.tool().inputSchema());
-        } catch (JsonProcessingException e) {
-            // A JsonNode always serialises; this is only here for the checked exception.
-            throw new IllegalStateException("cannot write the schema of tool " + registered.toolName(), e);
-        }
     }
 
     private static String escapeAttribute(String value) {

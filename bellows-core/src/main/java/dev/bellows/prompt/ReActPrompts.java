@@ -3,6 +3,7 @@ package dev.bellows.prompt;
 import dev.bellows.format.ActionFormat;
 import dev.bellows.format.TextFormat;
 import dev.bellows.provider.Message;
+import dev.bellows.tool.RegisteredTool;
 import dev.bellows.tool.ToolRegistry;
 import java.util.List;
 import java.util.Map;
@@ -28,13 +29,21 @@ public final class ReActPrompts {
     private static final PromptTemplate LOOP = PromptTemplate.load("react_loop");
     private static final PromptTemplate ACTION_JSON = PromptTemplate.load("react_action_json");
     private static final PromptTemplate ACTION_YAML = PromptTemplate.load("react_action_yaml");
+    private static final PromptTemplate SERVER_NAME_JSON = PromptTemplate.load("server_name_json");
+    private static final PromptTemplate SERVER_NAME_YAML = PromptTemplate.load("server_name_yaml");
     private static final PromptTemplate NO_ACTION = PromptTemplate.load("react_no_action");
     private static final PromptTemplate ANSWER_IGNORED = PromptTemplate.load("react_answer_ignored");
     private static final Map<String, String> NAMES = Map.of(
             "thought", THOUGHT, "action", ACTION, "answer", ANSWER, "observation", OBSERVATION);
 
-    private final String fixedSystemText;
+    private final String loopText;
+    private final ActionFormat actionFormat;
     private final ToolRegistry toolRegistry;
+    /** The last system message and the registry version it was rendered from. */
+    private volatile Rendered rendered;
+
+    private record Rendered(long version, Message system) {
+    }
 
     /**
      * @param textFormat its {@link TextFormat#describeStructure()} is shown; register the
@@ -43,19 +52,38 @@ public final class ReActPrompts {
     public ReActPrompts(String instructions, TextFormat textFormat, ActionFormat actionFormat, ToolRegistry toolRegistry) {
         Objects.requireNonNull(instructions, "instructions");
         Objects.requireNonNull(textFormat, "textFormat");
-        Objects.requireNonNull(actionFormat, "actionFormat");
+        this.actionFormat = Objects.requireNonNull(actionFormat, "actionFormat");
         this.toolRegistry = Objects.requireNonNull(toolRegistry, "toolRegistry");
         Map<String, String> values = new java.util.HashMap<>(NAMES);
         values.put("structure", textFormat.describeStructure());
-        this.fixedSystemText = join(List.of(
-                instructions.strip(),
-                LOOP.render(values),
-                (actionFormat == ActionFormat.JSON ? ACTION_JSON : ACTION_YAML).render(values)));
+        this.loopText = join(List.of(instructions.strip(), LOOP.render(values)));
     }
 
-    /** The first message of every request: the fixed text, then the catalog of the tools the registry holds now. */
+    /**
+     * The first message of every request: the instructions, the loop, how to write an action
+     * (with an example call of the first tool) and the catalog of the tools the registry holds
+     * now; rendered again only when the registry has changed.
+     */
     public Message systemMessage() {
-        return Message.system(join(List.of(fixedSystemText, PromptBuilder.catalog(toolRegistry.tools()))));
+        long version = toolRegistry.version();
+        Rendered last = rendered;
+        if (last != null && last.version() == version) {
+            return last.system();
+        }
+        List<RegisteredTool> tools = toolRegistry.tools();
+        Message system = Message.system(join(List.of(loopText, action(tools), ToolCatalog.render(tools))));
+        rendered = new Rendered(version, system);
+        return system;
+    }
+
+    private String action(List<RegisteredTool> tools) {
+        boolean json = actionFormat == ActionFormat.JSON;
+        Map<String, String> values = new java.util.HashMap<>(NAMES);
+        values.put("example", tools.isEmpty() ? (json ? "{\"tool_name\":\"…\",\"arguments\":{}}" : "tool_name: …\narguments: {}")
+                : json ? ExampleCall.json(tools.getFirst()) : ExampleCall.yaml(tools.getFirst()));
+        values.put("server", ToolCatalog.allLocal(tools) ? ""
+                : " " + (json ? SERVER_NAME_JSON : SERVER_NAME_YAML).render(Map.of()));
+        return (json ? ACTION_JSON : ACTION_YAML).render(values);
     }
 
     /** Sent when an answer has sections but neither an action nor an answer. */

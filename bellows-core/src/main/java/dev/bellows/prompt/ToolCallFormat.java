@@ -3,7 +3,8 @@ package dev.bellows.prompt;
 /**
  * The tool-call format the system prompt teaches the model. Only the teaching differs: the
  * stream parser reads both forms whatever is chosen, so a model that slips into the other one
- * is still understood.
+ * is still understood. {@code server_name} is taught only when some tool is not on server
+ * {@code local}; the parser takes {@code local} when it is left out.
  */
 public enum ToolCallFormat {
 
@@ -11,7 +12,7 @@ public enum ToolCallFormat {
      * One JSON object in the tool tag (the default):
      * <pre>{@code
      * <tool>
-     * {"server_name": "local", "tool_name": "task_completion", "arguments": {"result": "..."}}
+     * {"tool_name": "task_completion", "arguments": {"result": "..."}}
      * </tool>
      * }</pre>
      */
@@ -22,7 +23,6 @@ public enum ToolCallFormat {
      * models than escaping long text inside JSON strings:
      * <pre>{@code
      * <tool>
-     * <server_name>local</server_name>
      * <tool_name>task_completion</tool_name>
      * <arguments><result>...</result></arguments>
      * </tool>

@@ -25,31 +25,25 @@ public final class BuiltinTools {
     /** Replaces the plan. */
     public static final String UPDATE_PLAN = "update_plan";
 
-    record TaskCompletionArguments(
-            @Description("The complete, self-contained answer: all the user sees")
-            String result) {
+    // The descriptions are sent on every request (in the prompt's catalog or as native tool
+    // entries), so each says once what the tool is for; the argument names say the rest.
+
+    record TaskCompletionArguments(String result) {
     }
 
-    record AskQuestionArguments(
-            @Description("One question, clear without more context")
-            String question,
-            @Description("A few short answers to pick from")
-            Optional<List<String>> suggestions) {
+    record AskQuestionArguments(String question, Optional<List<String>> suggestions) {
     }
 
-    record ConverseArguments(
-            @Description("Your reply to the user")
-            String message) {
+    record ConverseArguments(String message) {
     }
 
-    record UpdatePlanArguments(
-            @Description("The whole plan, in order")
-            List<PlanStep> steps) {
+    record UpdatePlanArguments(List<PlanStep> steps) {
     }
 
     private static final TypedTool<TaskCompletionArguments, LoopBreak> TASK_COMPLETION_TOOL =
             TypedTool.builder(TASK_COMPLETION, TaskCompletionArguments.class)
-                    .description("Ends your turn with the final answer, once the task is done.")
+                    .description("Ends the loop with the final answer: all the user gets (text outside calls is not"
+                            + " the answer).")
                     .loopBreaking(true)
                     .parallelSafe(true)
                     .handler((context, arguments) -> ToolResult.of(LoopBreak.of(TASK_COMPLETION, arguments.result())))
@@ -57,7 +51,7 @@ public final class BuiltinTools {
 
     private static final TypedTool<AskQuestionArguments, LoopBreak> ASK_QUESTION_TOOL =
             TypedTool.builder(ASK_QUESTION, AskQuestionArguments.class)
-                    .description("Ends your turn with a question only the user can answer (not what your tools can find out).")
+                    .description("Ends the loop to ask what only the user knows (not what tools can find out).")
                     .loopBreaking(true)
                     .parallelSafe(true)
                     .handler((context, arguments) -> ToolResult.of(new LoopBreak(ASK_QUESTION, arguments.question(),
@@ -66,7 +60,7 @@ public final class BuiltinTools {
 
     private static final TypedTool<ConverseArguments, LoopBreak> CONVERSE_TOOL =
             TypedTool.builder(CONVERSE, ConverseArguments.class)
-                    .description("Ends your turn with a reply to a message that asks for no task (greeting, small talk).")
+                    .description("Ends the loop with a reply to a message that asks no task (greeting, small talk).")
                     .loopBreaking(true)
                     .parallelSafe(true)
                     .handler((context, arguments) -> ToolResult.of(LoopBreak.of(CONVERSE, arguments.message())))
@@ -74,8 +68,8 @@ public final class BuiltinTools {
 
     private static final TypedTool<UpdatePlanArguments, Plan> UPDATE_PLAN_TOOL =
             TypedTool.builder(UPDATE_PLAN, UpdatePlanArguments.class)
-                    .description("Replaces your plan for a task of several steps: send every step with its status"
-                            + " (in_progress for the one you are on). Skip it for simple tasks.")
+                    .description("Replaces the whole plan of a task of several steps; it is shown in every later"
+                            + " message.")
                     .parallelSafe(true)
                     .handler((context, arguments) -> ToolResult.of(new Plan(arguments.steps())))
                     .build();

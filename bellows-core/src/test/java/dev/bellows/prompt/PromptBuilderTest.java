@@ -3,7 +3,9 @@ package dev.bellows.prompt;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.bellows.plan.Plan;
 import dev.bellows.plan.PlanStatus;
 import dev.bellows.plan.PlanStep;
@@ -11,6 +13,7 @@ import dev.bellows.provider.Message;
 import dev.bellows.provider.Role;
 import dev.bellows.stream.StreamOptions;
 import dev.bellows.stream.ToolCallDecoder;
+import dev.bellows.tool.ArgumentSchema;
 import dev.bellows.tool.BuiltinTools;
 import dev.bellows.tool.LoopBreak;
 import dev.bellows.tool.ToolCall;
@@ -49,7 +52,7 @@ class PromptBuilderTest {
 
         assertThat(registry.version()).isNotEqualTo(version);
         assertThat(first.content()).doesNotContain("read_file");
-        assertThat(prompts.systemMessage().content()).contains("server_name \"files\":\n\ntool_name \"read_file\"");
+        assertThat(prompts.systemMessage().content()).contains("Tools of server_name \"files\":\n// Reads a file.\nread_file()");
     }
 
     @Test
@@ -127,11 +130,11 @@ class PromptBuilderTest {
     void theSectionsComeInTheDocumentedOrder() {
         String system = withTools(ToolCallFormat.JSON).systemMessage().content();
 
-        List<String> order = List.of("Be brief.", "<system_capabilities>", "<agent_loop>", "<chain_of_thought>",
-                "<tool_calling>", "<tool_use_rules>", "<tool_catalog>");
+        List<String> order = List.of("Be brief.", "Do the user's task in a loop.", "<thinking>", "<tool>\n",
+                "Arguments are strict JSON.", "Every answer must call a tool", "\n\nTools:\n", "task_completion(");
         List<Integer> positions = order.stream().map(system::indexOf).toList();
         assertThat(positions).doesNotContain(-1).isSorted();
-        assertThat(system).startsWith("Be brief.\n\n<system_capabilities>").endsWith("</tool_catalog>");
+        assertThat(system).startsWith("Be brief.\n\nDo the user's task").endsWith("\"in_progress\" | \"completed\"}[])");
     }
 
     @Test
@@ -142,27 +145,30 @@ class PromptBuilderTest {
 
         String before = prompts.systemMessage().content();
         for (var tool : BuiltinTools.all()) {
-            assertThat(before).contains("tool_name \"" + tool.name() + "\"\n")
-                    .contains("arguments (JSON Schema): " + JSON.writeValueAsString(tool.inputSchema()));
+            assertThat(before).contains("\n" + ToolSignature.render(tool.name(), tool.description(), tool.inputSchema()));
         }
-        assertThat(before).doesNotContain("server_name \"files\"");
+        assertThat(before).contains("\n\nTools:\n// Ends the loop with the final answer")
+                .contains("update_plan(steps: {description: string, status: \"pending\" | \"in_progress\" | \"completed\"}[])")
+                .doesNotContain("server_name");   // every tool is local: the model never writes a server
 
         registry.register("files", SchemaTool.of("read_file", "Reads {{path}}.", "{\"type\": \"object\"}"));
-        assertThat(prompts.systemMessage().content())
-                .contains("server_name \"files\":\n\ntool_name \"read_file\"\ndescription: Reads {{path}}.\n");
+        String after = prompts.systemMessage().content();
+        assertThat(after).contains("Add \"server_name\" for a tool not on server \"local\".",
+                "\n\nTools of server_name \"local\":\n// Ends the loop with the final answer",
+                "\n\nTools of server_name \"files\":\n// Reads {{path}}.\nread_file()");
     }
 
     @Test
     void anEmptyRegistrySaysThatNoToolIsAvailable() {
         String system = PromptBuilder.builder().toolRegistry(new ToolRegistry()).build().systemMessage().content();
 
-        assertThat(system).contains("<tool_catalog>").contains("(no tools are available)");
+        assertThat(system).endsWith("\n\nTools: none.").doesNotContain("Calls that end the loop");
     }
 
     @Test
     void emptyInstructionsLeaveNoGapAndPlainChatWithoutThoughtIsEmpty() {
         assertThat(PromptBuilder.builder().toolRegistry(new ToolRegistry()).build().systemMessage().content())
-                .startsWith("<system_capabilities>");
+                .startsWith("Do the user's task");
         assertThat(PromptBuilder.builder().instructions(null).chainOfThought(false).build().systemMessage())
                 .isEqualTo(Message.system(""));
         assertThat(PromptBuilder.builder().instructions("  Hi.\n").chainOfThought(false).build().systemMessage())
@@ -184,7 +190,7 @@ class PromptBuilderTest {
         String system = PromptBuilder.builder().toolRegistry(registry).chainOfThought(false).build()
                 .systemMessage().content();
 
-        assertThat(system).doesNotContain("<chain_of_thought>").contains("<agent_loop>", "<tool_calling>");
+        assertThat(system).doesNotContain("<thinking>", "think").contains("In each answer, call tools, one <tool> block");
     }
 
     @Test
@@ -194,8 +200,8 @@ class PromptBuilderTest {
         PromptBuilder prompts = PromptBuilder.builder().toolRegistry(new ToolRegistry()).streamOptions(options)
                 .build();
 
-        assertThat(prompts.systemMessage().content()).contains("in a <reasoning> block", "write a <call> block",
-                "<call>\n{\"server_name\"").doesNotContain("<thinking>", "<tool>");
+        assertThat(prompts.systemMessage().content()).contains("think first in <reasoning>…</reasoning>",
+                "one <call> block per call", "<call>\n{\"tool_name\"").doesNotContain("<thinking>", "<tool>");
         assertThat(prompts.noToolCallReminder()).contains("in a <call> block", "<call>\n").doesNotContain("<tool>");
     }
 
@@ -208,9 +214,37 @@ class PromptBuilderTest {
         assertThat(blocks).hasSize(1);
         ToolCall call = (ToolCall) ToolCallDecoder.decode(blocks.get(0));
         assertThat(call.serverName()).isEqualTo("local");
-        assertThat(call.toolName()).isEqualTo("update_plan");
-        var result = BuiltinTools.updatePlan().call(ToolContext.of("local", "update_plan"), call.arguments());
-        assertThat(((Plan) result.output()).toChecklist()).isEqualTo("[>] Read the failing test\n[ ] Fix the parser");
+        assertThat(call.toolName()).isEqualTo("task_completion");
+        var result = BuiltinTools.taskCompletion().call(ToolContext.of("local", "task_completion"), call.arguments());
+        assertThat(((LoopBreak) result.output()).text()).isEqualTo("…");
+    }
+
+    @ParameterizedTest
+    @EnumSource(ToolCallFormat.class)
+    void withoutTaskCompletionTheExampleCallsTheFirstToolWithArgumentsItsSchemaAccepts(ToolCallFormat format)
+            throws Exception {
+        String schema = """
+                {"type": "object", "properties": {
+                  "query": {"type": "string", "minLength": 1},
+                  "limit": {"type": "integer", "minimum": 1},
+                  "mode": {"type": "string", "enum": ["fast", "exact"]},
+                  "filters": {"type": "array", "minItems": 1, "items": {"type": "object", "properties": {
+                    "field": {"type": "string"}, "value": {"anyOf": [{"type": "number"}, {"type": "string"}]},
+                    "note": {"type": "string"}}, "required": ["field", "value"]}},
+                  "verbose": {"type": "boolean"}},
+                 "required": ["query", "limit", "mode", "filters"], "additionalProperties": false}""";
+        ToolRegistry registry = new ToolRegistry().register("search", SchemaTool.of("find", "Finds.", schema));
+        String system = PromptBuilder.builder().toolRegistry(registry).toolCallFormat(format).build()
+                .systemMessage().content();
+
+        List<String> blocks = toolBlocks(system);
+        assertThat(blocks).hasSize(1);
+        ToolCall call = (ToolCall) ToolCallDecoder.decode(blocks.get(0));
+        assertThat(call.serverName()).isEqualTo("search");
+        assertThat(call.toolName()).isEqualTo("find");
+        JsonNode checked = ArgumentSchema.compile((ObjectNode) JSON.readTree(schema)).check("find", call.arguments());
+        assertThat(checked.get("filters").get(0).get("field").isTextual()).isTrue();
+        assertThat(system).doesNotContain("Calls that end the loop");   // no tool here ends it
     }
 
     @ParameterizedTest
@@ -222,7 +256,7 @@ class PromptBuilderTest {
         assertThat(reminder).contains("called no tool", "task_completion", "ask_question", "converse");
         List<String> blocks = toolBlocks(reminder);
         assertThat(blocks).hasSize(1);
-        assertThat(blocks.get(0).strip()).startsWith(format == ToolCallFormat.JSON ? "{" : "<server_name>");
+        assertThat(blocks.get(0).strip()).startsWith(format == ToolCallFormat.JSON ? "{\"tool_name\"" : "<tool_name>");
         ToolCall call = (ToolCall) ToolCallDecoder.decode(blocks.get(0));
         assertThat(call.toolName()).isEqualTo("task_completion");
         var result = BuiltinTools.taskCompletion().call(ToolContext.of("local", "task_completion"), call.arguments());
@@ -230,17 +264,19 @@ class PromptBuilderTest {
     }
 
     @Test
-    void theFormatsDifferOnlyInTheToolCallingSection() {
+    void theFormatsDifferOnlyInTheExampleAndTheArgumentsRule() {
         String json = withTools(ToolCallFormat.JSON).systemMessage().content();
         String xml = withTools(ToolCallFormat.XML).systemMessage().content();
 
-        assertThat(withoutToolCalling(json)).isEqualTo(withoutToolCalling(xml));
-        assertThat(json).contains("holding one JSON object");
-        assertThat(xml).contains("holding three elements");
+        assertThat(withoutFormat(json)).isEqualTo(withoutFormat(xml));
+        assertThat(json).contains("<tool>\n{\"tool_name\":\"task_completion\",\"arguments\":{\"result\":\"…\"}}\n</tool>",
+                "Arguments are strict JSON.");
+        assertThat(xml).contains("<tool>\n<tool_name>task_completion</tool_name>\n<arguments><result>…</result></arguments>\n</tool>",
+                "Arguments: one element per parameter", "<![CDATA[");
     }
 
-    private static String withoutToolCalling(String system) {
-        return system.replaceAll("(?s)<tool_calling>.*</tool_calling>", "");
+    private static String withoutFormat(String system) {
+        return system.replaceAll("(?s)<tool>.*</tool>", "").replaceAll("Arguments[: ][^\\n]*?\\. Calls", "Calls");
     }
 
     /** The contents of the {@code <tool>} blocks, as the stream processor would hand them to the decoder. */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.bellows.provider.Message;
 import dev.bellows.provider.Role;
+import dev.bellows.tool.BuiltinTools;
 import dev.bellows.tool.ToolRegistry;
 import java.io.IOException;
 import java.io.InputStream;
@@ -52,6 +53,20 @@ class PromptSnapshotTest {
                 .toolCallFormat(ToolCallFormat.XML).build().systemMessage();
 
         assertSnapshot("system_xml.txt", system.content());
+    }
+
+    /** What an agent with one tool of its own sends: the catalog holds the built-ins too, all on server local. */
+    @Test
+    void jsonFormatWithTheBuiltInsAndOneTool() {
+        ToolRegistry registry = new ToolRegistry().register(SchemaTool.of("add", "Adds two integers", """
+                {"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}},
+                 "required": ["a", "b"]}"""));
+        BuiltinTools.all().forEach(registry::register);
+
+        assertSnapshot("system_builtins_json.txt", PromptBuilder.builder().toolRegistry(registry).build()
+                .systemMessage().content());
+        assertSnapshot("system_builtins_xml.txt", PromptBuilder.builder().toolRegistry(registry)
+                .toolCallFormat(ToolCallFormat.XML).build().systemMessage().content());
     }
 
     @Test

@@ -24,21 +24,18 @@ class BuiltinToolsTest {
     @Test
     void schemas() {
         assertThat(BuiltinTools.taskCompletion().inputSchema().toString()).isEqualTo(Json.normalize("""
-                {'type':'object','properties':{'result':{'type':'string','description':
-                 'The complete, self-contained answer: all the user sees'}},
+                {'type':'object','properties':{'result':{'type':'string'}},
                  'required':['result'],'additionalProperties':false}"""));
         assertThat(BuiltinTools.askQuestion().inputSchema().toString()).isEqualTo(Json.normalize("""
                 {'type':'object','properties':{
-                 'question':{'type':'string','description':'One question, clear without more context'},
-                 'suggestions':{'type':'array','description':'A few short answers to pick from',
-                  'items':{'type':'string'}}},
+                 'question':{'type':'string'},
+                 'suggestions':{'type':'array','items':{'type':'string'}}},
                  'required':['question'],'additionalProperties':false}"""));
         assertThat(BuiltinTools.converse().inputSchema().toString()).isEqualTo(Json.normalize("""
-                {'type':'object','properties':{'message':{'type':'string','description':'Your reply to the user'}},
+                {'type':'object','properties':{'message':{'type':'string'}},
                  'required':['message'],'additionalProperties':false}"""));
         assertThat(BuiltinTools.updatePlan().inputSchema().toString()).isEqualTo(Json.normalize("""
-                {'type':'object','properties':{'steps':{'type':'array','description':
-                  'The whole plan, in order',
+                {'type':'object','properties':{'steps':{'type':'array',
                   'items':{'type':'object','properties':{'description':{'type':'string'},
                    'status':{'type':'string','enum':['pending','in_progress','completed']}},
                    'required':['description','status'],'additionalProperties':false}}},

@@ -81,7 +81,7 @@ class ReActAgentTest {
         assertThat(request.messages()).containsExactly(agent.prompts().systemMessage(), Message.user(TASK));
         String system = request.messages().get(0).content();
         assertThat(system).startsWith("Be useful.").contains("# thought", "# action", "# answer",
-                "tool_name \"read_file\"", "\"tool_name\": \"ask_question\"");
+                "// Reads a file\nread_file(path: string)", "{\"tool_name\":\"read_file\",\"arguments\":{\"path\":\"…\"}}");
     }
 
     @Test
@@ -117,7 +117,7 @@ class ReActAgentTest {
         assertThat(lastSent(provider, 1)).isEqualTo(
                 Message.user("<observation>\n<read_file>\ncontents of a.txt\n</read_file>\n</observation>"));
         String system = provider.requests().get(0).messages().get(0).content();
-        assertThat(system).contains("<action>", "tool_name: ask_question");
+        assertThat(system).contains("<action>", "tool_name: read_file\narguments:\n  path: …");
     }
 
     @Test

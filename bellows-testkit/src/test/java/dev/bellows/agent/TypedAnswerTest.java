@@ -63,7 +63,7 @@ class TypedAnswerTest {
             assertThat(completion.parameters().at("/properties/result/properties/points/type").asText()).isEqualTo("array");
         } else {
             assertThat(provider.requests().get(0).messages().getFirst().content())
-                    .contains("\"points\":{\"type\":\"array\"");
+                    .contains("task_completion(result: {title: string, points: string[], count: integer})");
         }
         // the agent's own runs stay untyped
         assertThat(agent.toolRegistry().orElseThrow().find("local", "task_completion").orElseThrow().inputSchema()

@@ -2,6 +2,7 @@ package dev.bellows.bench.loop;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.bellows.agent.DefaultAgent;
 import dev.bellows.agent.ToolMode;
@@ -15,41 +16,72 @@ import dev.bellows.tool.Tool;
 import dev.bellows.tool.ToolRegistry;
 import dev.bellows.tool.ToolResult;
 import dev.bellows.tool.TypedTool;
+import java.util.List;
 import java.util.Locale;
 
 /**
  * The prompt-token budget of BENCHMARKS.md: the system message Bellows sends for one user tool
- * (the loop comparison's {@code add}) in each tool mode, against that tool as a native
- * {@code tools} entry (what LangChain4j sends; it sends no system text by default), counted
- * in o200k_base tokens with bellows-tokenizers. Nothing is sent anywhere.
+ * (the loop comparison's {@code add}) in each tool mode, with the built-in tools and without
+ * them ({@code builtinTools(false)}), against that tool as a native {@code tools} entry (what
+ * LangChain4j sends; it sends no system text by default), counted in o200k_base tokens with
+ * bellows-tokenizers. For native mode the {@code tools} entries Bellows sends (the tool and the
+ * built-ins, in the same form) are counted too. Nothing is sent anywhere.
  *
  * <pre>
- * java -cp bellows-bench/target/benchmarks.jar dev.bellows.bench.loop.PromptTokens
+ * java -cp bellows-bench/target/benchmarks.jar dev.bellows.bench.loop.PromptTokens [--show]
  * </pre>
  */
 public final class PromptTokens {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private PromptTokens() {
     }
 
     public static void main(String[] args) throws JsonProcessingException {
+        boolean show = List.of(args).contains("--show");
         TokenCounter counter = TokenCounters.forModel("gpt-4o");
         Tool add = TypedTool.of("add", "Adds two integers", BellowsAgent.AddArguments.class,
                 (context, arguments) -> ToolResult.of("sum=" + (arguments.a() + arguments.b())));
-        ObjectMapper json = new ObjectMapper();
-        ObjectNode entry = json.createObjectNode().put("type", "function");
-        entry.putObject("function").put("name", add.name()).put("description", add.description())
-                .set("parameters", add.inputSchema());
-        int nativeEntry = counter.count(json.writeValueAsString(entry));
-        System.out.printf(Locale.ROOT, "| what | o200k tokens | x native tool entry |%n|---|---|---|%n");
-        System.out.printf(Locale.ROOT, "| one native `tools` entry (add) | %d | 1.00 |%n", nativeEntry);
+        int nativeEntry = counter.count(JSON.writeValueAsString(nativeEntry(add)));
+        System.out.printf(Locale.ROOT, "one native `tools` entry (add): %d tokens; the budget (2x): %d%n%n",
+                nativeEntry, 2 * nativeEntry);
+        System.out.printf(Locale.ROOT, "| Bellows, o200k tokens | built-ins on | x entry | built-ins off | x entry |%n"
+                + "|---|---|---|---|---|%n");
         for (ToolMode mode : ToolMode.values()) {
-            DefaultAgent agent = DefaultAgent.builder().provider(new Unused()).model("mock").toolMode(mode)
-                    .toolRegistry(new ToolRegistry().register(add)).build();
-            int system = agent.systemMessage().map(Message::content).map(counter::count).orElse(0);
-            System.out.printf(Locale.ROOT, "| Bellows system message, %s mode | %d | %.2f |%n",
-                    mode.name().toLowerCase(Locale.ROOT), system, (double) system / nativeEntry);
+            int[] system = new int[2];
+            int[] withTools = new int[2];
+            for (int i = 0; i < 2; i++) {
+                DefaultAgent agent = DefaultAgent.builder().provider(new Unused()).model("mock").toolMode(mode)
+                        .builtinTools(i == 0).toolRegistry(new ToolRegistry().register(add)).build();
+                String text = agent.systemMessage().map(Message::content).orElse("");
+                system[i] = counter.count(text);
+                if (show) {
+                    System.out.printf(Locale.ROOT, "--- %s, built-ins %s:%n%s%n---%n", mode, i == 0 ? "on" : "off", text);
+                }
+                ArrayNode entries = JSON.createArrayNode();
+                agent.toolRegistry().orElseThrow().tools().forEach(tool -> entries.add(nativeEntry(tool.tool())));
+                withTools[i] = system[i] + counter.count(JSON.writeValueAsString(entries));
+            }
+            String name = mode.name().toLowerCase(Locale.ROOT);
+            row(name + " mode, system message", system, nativeEntry);
+            if (mode == ToolMode.NATIVE) {
+                row(name + " mode, system message + `tools` entries", withTools, nativeEntry);
+            }
         }
+    }
+
+    private static void row(String what, int[] tokens, int nativeEntry) {
+        System.out.printf(Locale.ROOT, "| %s | %d | %.2f | %d | %.2f |%n", what, tokens[0],
+                (double) tokens[0] / nativeEntry, tokens[1], (double) tokens[1] / nativeEntry);
+    }
+
+    /** The tool as an OpenAI chat-completions {@code tools} entry. */
+    private static ObjectNode nativeEntry(Tool tool) {
+        ObjectNode entry = JSON.createObjectNode().put("type", "function");
+        entry.putObject("function").put("name", tool.name()).put("description", tool.description())
+                .set("parameters", tool.inputSchema());
+        return entry;
     }
 
     /** Only the system message is built: no request is made. */
