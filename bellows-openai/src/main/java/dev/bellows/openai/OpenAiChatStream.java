@@ -42,6 +42,8 @@ final class OpenAiChatStream implements ChatStream {
     private final String where;
     private final Redactor redactor;
     private final ArrayDeque<StreamChunk> ready = new ArrayDeque<>(2);
+    private final boolean fastPath;
+    private final FastChunkDecoder fast = new FastChunkDecoder(JSON.getFactory());
     private int toolCallsSeen;
 
     private volatile boolean cancelled;
@@ -52,11 +54,18 @@ final class OpenAiChatStream implements ChatStream {
     private boolean closed;
     private long events;
     private long delivered;
+    private long fastDecoded;
 
     OpenAiChatStream(SseConnection connection, String where, Redactor redactor) {
+        this(connection, where, redactor, true);
+    }
+
+    /** @param fastPath false to decode every event as a tree, as the reference for tests */
+    OpenAiChatStream(SseConnection connection, String where, Redactor redactor, boolean fastPath) {
         this.connection = connection;
         this.where = where;
         this.redactor = redactor;
+        this.fastPath = fastPath;
     }
 
     @Override
@@ -104,6 +113,7 @@ final class OpenAiChatStream implements ChatStream {
 
     private void finish() {
         done = true;
+        fast.reset();
         if (usage == null && timingsUsage != null) {
             usage = timingsUsage;
         }
@@ -121,6 +131,21 @@ final class OpenAiChatStream implements ChatStream {
         }
         if (!type.equals("message")) {
             return;                                  // e.g. "event: ping" from proxies: not part of the answer
+        }
+        if (fastPath && startsAnObject(event)) {
+            try {
+                if (fast.decode(event)) {
+                    if (fast.error) {
+                        throw streamError(event.data().strip());
+                    }
+                    apply(fast);
+                    fastDecoded++;
+                    return;
+                }
+            } catch (java.io.IOException unusual) {
+                // the tree below is the reference: it decides what the event means
+            }
+            fast.reset();
         }
         String data = event.data().strip();
         if (data.isEmpty()) {
@@ -158,6 +183,101 @@ final class OpenAiChatStream implements ChatStream {
             }
         }
         acceptUsage(root);
+    }
+
+    /**
+     * Whether the data's first byte after JSON whitespace is an opening brace: the events
+     * the fast decoder is for. Everything else ({@code [DONE]}, keep-alives, other values)
+     * takes the general path.
+     */
+    private static boolean startsAnObject(SseEvent event) {
+        int length = event.dataLength();
+        for (int i = 0; i < length; i++) {
+            byte b = event.dataByte(i);
+            if (b != ' ' && b != '\t' && b != '\n' && b != '\r') {
+                // Jackson's byte parsers let some invalid UTF-8 through (in names, say), where
+                // the text decoding the tree reads has U+FFFD: such events take the tree path.
+                return b == '{' && wellFormedUtf8(event, i + 1, length);
+            }
+        }
+        return false;
+    }
+
+    /** Whether the bytes are well-formed UTF-8 (RFC 3629: no overlong forms, surrogates or code points above U+10FFFF). */
+    static boolean wellFormedUtf8(SseEvent event, int from, int to) {
+        int i = from;
+        while (i < to) {
+            int b = event.dataByte(i) & 0xFF;
+            if (b < 0x80) {
+                i++;
+                continue;
+            }
+            int more;
+            int min;                                 // the least second byte allowed, then the most
+            int max = 0xBF;
+            if (b >= 0xC2 && b <= 0xDF) {
+                more = 1;
+                min = 0x80;
+            } else if (b >= 0xE0 && b <= 0xEF) {
+                more = 2;
+                min = b == 0xE0 ? 0xA0 : 0x80;
+                max = b == 0xED ? 0x9F : 0xBF;       // no surrogates
+            } else if (b >= 0xF0 && b <= 0xF4) {
+                more = 3;
+                min = b == 0xF0 ? 0x90 : 0x80;
+                max = b == 0xF4 ? 0x8F : 0xBF;       // nothing above U+10FFFF
+            } else {
+                return false;
+            }
+            if (i + more >= to) {
+                return false;
+            }
+            int second = event.dataByte(i + 1) & 0xFF;
+            if (second < min || second > max) {
+                return false;
+            }
+            for (int k = 2; k <= more; k++) {
+                int next = event.dataByte(i + k) & 0xFF;
+                if (next < 0x80 || next > 0xBF) {
+                    return false;
+                }
+            }
+            i += more + 1;
+        }
+        return true;
+    }
+
+    /** What the fast decoder read, applied as {@link #acceptChoice} and {@link #acceptUsage} apply a tree. */
+    private void apply(FastChunkDecoder decoded) {
+        FastChunkDecoder.Choice choice = decoded.choice;
+        if (choice != null) {
+            if (choice.hasDelta) {
+                String reasoning = choice.reasoningContent != null ? choice.reasoningContent : choice.reasoning;
+                if (reasoning != null) {
+                    ready.add(StreamChunk.thinking(reasoning));
+                }
+                if (choice.content != null) {
+                    ready.add(StreamChunk.message(choice.content));
+                }
+                if (choice.refusal != null) {
+                    ready.add(StreamChunk.message(choice.refusal));
+                }
+                for (int i = 0; i < choice.calls; i++) {
+                    FastChunkDecoder.ToolCall call = choice.toolCalls[i];
+                    addToolCall(call.index, call.id, call.name, call.arguments);
+                }
+            }
+            if (choice.finishReason != null) {
+                finishReason = choice.finishReason;
+            }
+        }
+        if (decoded.promptTokens >= 0 || decoded.completionTokens >= 0) {
+            usage = new TokenUsage(Math.max(decoded.promptTokens, 0), Math.max(decoded.completionTokens, 0));
+        }
+        if (decoded.promptN >= 0 || decoded.predictedN >= 0) {
+            timingsUsage = new TokenUsage(Math.max(decoded.promptN, 0) + Math.max(decoded.cacheN, 0),
+                    Math.max(decoded.predictedN, 0));
+        }
     }
 
     /** The choice with index 0 (Bellows asks for one); a missing index counts as 0. */
@@ -214,19 +334,23 @@ final class OpenAiChatStream implements ChatStream {
             return;
         }
         String id = text(call, "id");
-        int index;
-        if (call.path("index").isIntegralNumber() && call.get("index").asInt() >= 0) {
-            index = call.get("index").asInt();
-        } else {
-            index = id != null ? toolCallsSeen : Math.max(toolCallsSeen - 1, 0);
-        }
-        toolCallsSeen = Math.max(toolCallsSeen, index + 1);
+        int index = call.path("index").isIntegralNumber() && call.get("index").asInt() >= 0
+                ? call.get("index").asInt() : -1;
         JsonNode function = call.path("function");
         String name = text(function, "name");
         JsonNode arguments = function.get("arguments");
         String text = arguments == null || arguments.isNull() ? ""
                 : arguments.isTextual() ? arguments.asText() : arguments.toString();  // Ollama may send an object
-        ready.add(ProviderChunks.toolCall(new ProviderChunks.ToolCallDelta(index, id, name, text)));
+        addToolCall(index, id, name, text);
+    }
+
+    /** @param index the call's index as sent, or -1 when it had none that counts */
+    private void addToolCall(int index, String id, String name, String arguments) {
+        if (index < 0) {
+            index = id != null ? toolCallsSeen : Math.max(toolCallsSeen - 1, 0);
+        }
+        toolCallsSeen = Math.max(toolCallsSeen, index + 1);
+        ready.add(ProviderChunks.toolCall(new ProviderChunks.ToolCallDelta(index, id, name, arguments)));
     }
 
     private void acceptUsage(JsonNode root) {
@@ -336,6 +460,11 @@ final class OpenAiChatStream implements ChatStream {
         return n == 1 ? word : word + "s";
     }
 
+    /** How many events the fast decoder read (the others went through a tree): for tests. */
+    long fastDecoded() {
+        return fastDecoded;
+    }
+
     @Override
     public Optional<String> finishReason() {
         return Optional.ofNullable(finishReason);
@@ -359,6 +488,7 @@ final class OpenAiChatStream implements ChatStream {
     }
 
     private void release() {
+        fast.reset();
         if (!closed) {
             closed = true;
             connection.close();
