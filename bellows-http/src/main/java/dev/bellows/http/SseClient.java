@@ -69,7 +69,21 @@ public final class SseClient implements AutoCloseable {
      */
     public SseConnection post(URI uri, Map<String, String> headers, String jsonBody, ApiKey apiKeyToRedact)
             throws ProviderException {
-        Exchange exchange = send(uri, headers, jsonBody, apiKeyToRedact, "text/event-stream");
+        Objects.requireNonNull(jsonBody, "jsonBody");
+        byte[] bytes = jsonBody.getBytes(StandardCharsets.UTF_8);
+        return post(uri, headers, bytes, bytes.length, apiKeyToRedact);
+    }
+
+    /**
+     * As {@link #post(URI, Map, String, ApiKey)}, with the body already UTF-8: the first
+     * {@code length} bytes of {@code jsonBody}, which must not change until this returns.
+     */
+    public SseConnection post(URI uri, Map<String, String> headers, byte[] jsonBody, int length, ApiKey apiKeyToRedact)
+            throws ProviderException {
+        Objects.requireNonNull(jsonBody, "jsonBody");
+        Objects.checkFromIndexSize(0, length, jsonBody.length);
+        Exchange exchange = send(uri, headers, HttpRequest.BodyPublishers.ofByteArray(jsonBody, 0, length),
+                apiKeyToRedact, "text/event-stream");
         String contentType = exchange.response.headers().firstValue("Content-Type").orElse("")
                 .strip().toLowerCase(java.util.Locale.ROOT);
         // No Content-Type at all is let through: some small servers leave it out of streams.
@@ -89,7 +103,9 @@ public final class SseClient implements AutoCloseable {
     /** A plain (non-streaming) JSON POST, with the same error handling; returns the body. */
     public String postJson(URI uri, Map<String, String> headers, String jsonBody, ApiKey apiKeyToRedact)
             throws ProviderException {
-        Exchange exchange = send(uri, headers, jsonBody, apiKeyToRedact, "application/json");
+        Objects.requireNonNull(jsonBody, "jsonBody");
+        Exchange exchange = send(uri, headers, HttpRequest.BodyPublishers.ofString(jsonBody, StandardCharsets.UTF_8),
+                apiKeyToRedact, "application/json");
         try (BodyReader reader = exchange.reader) {
             java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
             byte[] buffer = new byte[8192];
@@ -103,16 +119,15 @@ public final class SseClient implements AutoCloseable {
     private record Exchange(HttpResponse<InputStream> response, BodyReader reader) {
     }
 
-    private Exchange send(URI uri, Map<String, String> headers, String jsonBody, ApiKey key, String accept)
-            throws ProviderException {
+    private Exchange send(URI uri, Map<String, String> headers, HttpRequest.BodyPublisher publisher, ApiKey key,
+                          String accept) throws ProviderException {
         Objects.requireNonNull(uri, "uri");
         Objects.requireNonNull(headers, "headers");
-        Objects.requireNonNull(jsonBody, "jsonBody");
         HttpRequest.Builder builder = HttpRequest.newBuilder(uri)
                 .timeout(settings.idleTimeout())
                 .header("Content-Type", "application/json")
                 .header("Accept", accept)
-                .POST(HttpRequest.BodyPublishers.ofString(jsonBody, StandardCharsets.UTF_8));
+                .POST(publisher);
         if ("http".equalsIgnoreCase(uri.getScheme())) {
             builder.version(HttpClient.Version.HTTP_1_1);
         }
