@@ -26,6 +26,10 @@ final class BodyReader implements AutoCloseable {
     private final ScheduledExecutorService watchdog;
     private final ApiKey key;
 
+    // Made once: a method reference per read would be a new object per read.
+    private final Runnable idleAlarm = this::idle;
+    private final Runnable drainAlarm = this::abort;
+
     private volatile boolean cancelled;
     private volatile boolean timedOut;
     private volatile boolean closed;
@@ -43,7 +47,7 @@ final class BodyReader implements AutoCloseable {
         checkState();
         ScheduledFuture<?> alarm;
         try {
-            alarm = watchdog.schedule(this::idle, idleTimeout.toNanos(), TimeUnit.NANOSECONDS);
+            alarm = watchdog.schedule(idleAlarm, idleTimeout.toNanos(), TimeUnit.NANOSECONDS);
         } catch (RejectedExecutionException clientClosed) {
             abort();
             throw new ProviderException(Kind.CANCELLED, "the stream from " + HttpFailures.display(uri)
@@ -91,18 +95,19 @@ final class BodyReader implements AutoCloseable {
      * so that an ended answer leaves the connection reusable; gives up quietly (the caller
      * closes the body next, dropping the connection) when the body is longer, slower, broken,
      * or this reader was cancelled or closed.
+     *
+     * @param buffer where the dropped bytes are read to (the caller's, which it no longer needs)
      */
-    void drain(int limit, Duration wait) {
+    void drain(byte[] buffer, int limit, Duration wait) {
         if (cancelled || timedOut || closed) {
             return;
         }
         ScheduledFuture<?> alarm;
         try {
-            alarm = watchdog.schedule(this::abort, wait.toNanos(), TimeUnit.NANOSECONDS);
+            alarm = watchdog.schedule(drainAlarm, wait.toNanos(), TimeUnit.NANOSECONDS);
         } catch (RejectedExecutionException clientClosed) {
             return;
         }
-        byte[] buffer = new byte[1024];
         try {
             long left = limit;
             for (int n; left > 0 && (n = in.read(buffer, 0, (int) Math.min(buffer.length, left))) >= 0; ) {
