@@ -104,7 +104,9 @@ final class AnthropicStream implements ChatStream {
                 }
                 StreamChunk chunk = decode(event);
                 if (done) {
-                    connection.close();
+                    // Reads the body's end first, so the connection goes back to the pool for
+                    // the next request instead of being dropped.
+                    connection.closeAfterEnd();
                     return null;
                 }
                 if (chunk != null) {
