@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.bellows.http.ErrorBodies;
+import dev.bellows.http.JsonEvents;
 import dev.bellows.http.SseConnection;
 import dev.bellows.http.SseEvent;
 import dev.bellows.provider.ChatStream;
@@ -132,7 +133,7 @@ final class OpenAiChatStream implements ChatStream {
         if (!type.equals("message")) {
             return;                                  // e.g. "event: ping" from proxies: not part of the answer
         }
-        if (fastPath && startsAnObject(event)) {
+        if (fastPath && JsonEvents.startsAnObjectInWellFormedUtf8(event)) {
             try {
                 if (fast.decode(event)) {
                     if (fast.error) {
@@ -185,68 +186,6 @@ final class OpenAiChatStream implements ChatStream {
         acceptUsage(root);
     }
 
-    /**
-     * Whether the data's first byte after JSON whitespace is an opening brace: the events
-     * the fast decoder is for. Everything else ({@code [DONE]}, keep-alives, other values)
-     * takes the general path.
-     */
-    private static boolean startsAnObject(SseEvent event) {
-        int length = event.dataLength();
-        for (int i = 0; i < length; i++) {
-            byte b = event.dataByte(i);
-            if (b != ' ' && b != '\t' && b != '\n' && b != '\r') {
-                // Jackson's byte parsers let some invalid UTF-8 through (in names, say), where
-                // the text decoding the tree reads has U+FFFD: such events take the tree path.
-                return b == '{' && wellFormedUtf8(event, i + 1, length);
-            }
-        }
-        return false;
-    }
-
-    /** Whether the bytes are well-formed UTF-8 (RFC 3629: no overlong forms, surrogates or code points above U+10FFFF). */
-    static boolean wellFormedUtf8(SseEvent event, int from, int to) {
-        int i = from;
-        while (i < to) {
-            int b = event.dataByte(i) & 0xFF;
-            if (b < 0x80) {
-                i++;
-                continue;
-            }
-            int more;
-            int min;                                 // the least second byte allowed, then the most
-            int max = 0xBF;
-            if (b >= 0xC2 && b <= 0xDF) {
-                more = 1;
-                min = 0x80;
-            } else if (b >= 0xE0 && b <= 0xEF) {
-                more = 2;
-                min = b == 0xE0 ? 0xA0 : 0x80;
-                max = b == 0xED ? 0x9F : 0xBF;       // no surrogates
-            } else if (b >= 0xF0 && b <= 0xF4) {
-                more = 3;
-                min = b == 0xF0 ? 0x90 : 0x80;
-                max = b == 0xF4 ? 0x8F : 0xBF;       // nothing above U+10FFFF
-            } else {
-                return false;
-            }
-            if (i + more >= to) {
-                return false;
-            }
-            int second = event.dataByte(i + 1) & 0xFF;
-            if (second < min || second > max) {
-                return false;
-            }
-            for (int k = 2; k <= more; k++) {
-                int next = event.dataByte(i + k) & 0xFF;
-                if (next < 0x80 || next > 0xBF) {
-                    return false;
-                }
-            }
-            i += more + 1;
-        }
-        return true;
-    }
-
     /** What the fast decoder read, applied as {@link #acceptChoice} and {@link #acceptUsage} apply a tree. */
     private void apply(FastChunkDecoder decoded) {
         FastChunkDecoder.Choice choice = decoded.choice;
@@ -275,8 +214,7 @@ final class OpenAiChatStream implements ChatStream {
             usage = new TokenUsage(Math.max(decoded.promptTokens, 0), Math.max(decoded.completionTokens, 0));
         }
         if (decoded.promptN >= 0 || decoded.predictedN >= 0) {
-            timingsUsage = new TokenUsage(Math.max(decoded.promptN, 0) + Math.max(decoded.cacheN, 0),
-                    Math.max(decoded.predictedN, 0));
+            timingsUsage = new TokenUsage(saturatedSum(decoded.promptN, decoded.cacheN), Math.max(decoded.predictedN, 0));
         }
     }
 
@@ -368,13 +306,20 @@ final class OpenAiChatStream implements ChatStream {
             long cached = count(t.get("cache_n"));
             long predicted = count(t.get("predicted_n"));
             if (prompt >= 0 || predicted >= 0) {
-                timingsUsage = new TokenUsage(Math.max(prompt, 0) + Math.max(cached, 0), Math.max(predicted, 0));
+                timingsUsage = new TokenUsage(saturatedSum(prompt, cached), Math.max(predicted, 0));
             }
         }
     }
 
+    /** Prompt and cached tokens together, absent ones as 0; never negative (huge counts stop at the largest long). */
+    private static long saturatedSum(long prompt, long cached) {
+        long sum = Math.max(prompt, 0) + Math.max(cached, 0);
+        return sum < 0 ? Long.MAX_VALUE : sum;
+    }
+
     private static long count(JsonNode node) {
-        return node != null && node.isNumber() && node.asLong() >= 0 ? node.asLong() : -1;
+        // A number beyond a long (a broken server) counts as absent, not as its wrapped value.
+        return node != null && node.isNumber() && node.canConvertToLong() && node.asLong() >= 0 ? node.asLong() : -1;
     }
 
     private static String text(JsonNode delta, String field) {

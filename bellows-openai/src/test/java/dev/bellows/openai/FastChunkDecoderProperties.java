@@ -74,6 +74,8 @@ class FastChunkDecoderProperties {
             }
         } catch (ProviderException e) {
             seen.add("failure " + e.kind() + ": " + e.getMessage());
+        } catch (RuntimeException e) {
+            seen.add("exception " + e);               // never expected, but must agree too
         }
         seen.add("finish " + chat.finishReason());
         seen.add("usage " + chat.usage());
@@ -107,7 +109,7 @@ class FastChunkDecoderProperties {
         } catch (java.nio.charset.CharacterCodingException e) {
             strict = false;
         }
-        assertThat(OpenAiChatStream.wellFormedUtf8(event, 0, event.dataLength())).isEqualTo(strict);
+        assertThat(dev.bellows.http.JsonEvents.wellFormedUtf8(event, 0, event.dataLength())).isEqualTo(strict);
     }
 
     @Provide
@@ -120,6 +122,20 @@ class FastChunkDecoderProperties {
             pieces.forEach(out::writeBytes);
             return out.toByteArray();
         });
+    }
+
+    @Test
+    void countsBeyondALongAreAbsentAndSumsStopAtTheLargest() {
+        String huge = "99999999999999999999";
+        String max = String.valueOf(Long.MAX_VALUE);
+        for (boolean fastPath : List.of(true, false)) {
+            assertThat(outcome(stream(List.of(utf8("{\"usage\":{\"prompt_tokens\":" + huge + ",\"completion_tokens\":2},"
+                    + "\"choices\":[{\"delta\":{\"content\":\"a\"},\"finish_reason\":\"stop\"}]}"))), fastPath))
+                    .contains("usage Optional[TokenUsage[inputTokens=0, outputTokens=2]]");
+            assertThat(outcome(stream(List.of(utf8("{\"timings\":{\"prompt_n\":" + max + ",\"cache_n\":" + max
+                    + ",\"predicted_n\":1},\"choices\":[{\"delta\":{\"content\":\"a\"},\"finish_reason\":\"stop\"}]}"))), fastPath))
+                    .contains("usage Optional[TokenUsage[inputTokens=" + max + ", outputTokens=1]]");
+        }
     }
 
     @Test
