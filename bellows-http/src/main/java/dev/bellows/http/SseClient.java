@@ -70,20 +70,22 @@ public final class SseClient implements AutoCloseable {
     public SseConnection post(URI uri, Map<String, String> headers, String jsonBody, ApiKey apiKeyToRedact)
             throws ProviderException {
         Objects.requireNonNull(jsonBody, "jsonBody");
-        byte[] bytes = jsonBody.getBytes(StandardCharsets.UTF_8);
-        return post(uri, headers, bytes, bytes.length, apiKeyToRedact);
+        return post(uri, headers, HttpRequest.BodyPublishers.ofByteArray(jsonBody.getBytes(StandardCharsets.UTF_8)),
+                apiKeyToRedact);
     }
 
     /**
-     * As {@link #post(URI, Map, String, ApiKey)}, with the body already UTF-8: the first
-     * {@code length} bytes of {@code jsonBody}, which must not change until this returns.
+     * As {@link #post(URI, Map, String, ApiKey)}, with the body already encoded as UTF-8 JSON
+     * by the caller, e.g. from parts it keeps encoded (its length must be known up front, so
+     * that it is sent with a {@code Content-Length}).
      */
-    public SseConnection post(URI uri, Map<String, String> headers, byte[] jsonBody, int length, ApiKey apiKeyToRedact)
-            throws ProviderException {
+    public SseConnection post(URI uri, Map<String, String> headers, HttpRequest.BodyPublisher jsonBody,
+                              ApiKey apiKeyToRedact) throws ProviderException {
         Objects.requireNonNull(jsonBody, "jsonBody");
-        Objects.checkFromIndexSize(0, length, jsonBody.length);
-        Exchange exchange = send(uri, headers, HttpRequest.BodyPublishers.ofByteArray(jsonBody, 0, length),
-                apiKeyToRedact, "text/event-stream");
+        if (jsonBody.contentLength() < 0) {
+            throw new IllegalArgumentException("the body's length must be known before it is sent");
+        }
+        Exchange exchange = send(uri, headers, jsonBody, apiKeyToRedact, "text/event-stream");
         String contentType = exchange.response.headers().firstValue("Content-Type").orElse("")
                 .strip().toLowerCase(java.util.Locale.ROOT);
         // No Content-Type at all is let through: some small servers leave it out of streams.

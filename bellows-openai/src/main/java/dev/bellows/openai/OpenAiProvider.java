@@ -147,7 +147,7 @@ public final class OpenAiProvider implements Provider {
         }
         SseConnection connection;
         try {
-            connection = client.post(endpoint, headers, body.bytes(), body.length(), apiKey);
+            connection = client.post(endpoint, headers, body.publisher(), apiKey);
         } catch (ProviderException e) {
             throw redactor.redact(e);
         }

@@ -15,6 +15,8 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.net.http.HttpRequest;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -26,7 +28,9 @@ import java.util.List;
  * (the loop passes the same {@code String} while its tools are unchanged) and the {@code tools}
  * array (the same {@link ToolSpec}s, whose schemas are compared with a copy kept of them, so a
  * schema changed in place is noticed). A body is then mostly copies of those bytes plus the
- * conversation's new messages. Thread-safe: the caches are immutable snapshots swapped whole.
+ * conversation's new messages, and the cached parts are not even copied into it: the body
+ * goes to the HTTP client as its parts. Thread-safe: the caches are immutable snapshots
+ * swapped whole, and nothing ever writes into a cached array.
  */
 final class RequestBodies {
 
@@ -79,15 +83,55 @@ final class RequestBodies {
         this.includeUsage = includeUsage;
     }
 
-    /** A body's bytes: {@code bytes[0..length)}. */
-    record Body(byte[] bytes, int length) {
+    /**
+     * A body: the bytes written for this request with the cached encodings between them,
+     * which are sent as they are, never copied into the body.
+     */
+    static final class Body {
+        private final List<byte[]> arrays = new ArrayList<>(5);
+        private final List<int[]> ranges = new ArrayList<>(5);
+        private int length;
+
+        private void add(byte[] array, int from, int to) {
+            if (to > from) {
+                arrays.add(array);
+                ranges.add(new int[] {from, to});
+                length += to - from;
+            }
+        }
+
+        /** The body's length in bytes. */
+        int length() {
+            return length;
+        }
+
+        /** The body for the HTTP client: its parts in order, with the length known up front. */
+        HttpRequest.BodyPublisher publisher() {
+            if (arrays.size() == 1) {
+                return HttpRequest.BodyPublishers.ofByteArray(arrays.get(0), ranges.get(0)[0], length);
+            }
+            HttpRequest.BodyPublisher[] parts = new HttpRequest.BodyPublisher[arrays.size()];
+            for (int i = 0; i < parts.length; i++) {
+                int[] range = ranges.get(i);
+                parts[i] = HttpRequest.BodyPublishers.ofByteArray(arrays.get(i), range[0], range[1] - range[0]);
+            }
+            return HttpRequest.BodyPublishers.concat(parts);
+        }
+
+        /** The whole body as text (for tests). */
         String text() {
-            return new String(bytes, 0, length, StandardCharsets.UTF_8);
+            java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(length);
+            for (int i = 0; i < arrays.size(); i++) {
+                int[] range = ranges.get(i);
+                out.write(arrays.get(i), range[0], range[1] - range[0]);
+            }
+            return out.toString(StandardCharsets.UTF_8);
         }
     }
 
     Body write(ChatRequest request) {
         Buffer out = new Buffer(sizeHint(request));
+        List<Object> pieces = new ArrayList<>(5);   // ends in the buffer (Integer) and cached arrays, in order
         try (JsonGenerator generator = json.createGenerator(out)) {
             // Values are written one at a time at the root, with the punctuation between them
             // written here: no separator of the generator's own between root values.
@@ -103,7 +147,8 @@ final class RequestBodies {
                 }
                 first = false;
                 if (message.role() == Role.SYSTEM && message.toolCalls().isEmpty()) {
-                    out.write(systemMessage(message.content()));
+                    pieces.add(out.length);
+                    pieces.add(systemMessage(message.content()));
                 } else {
                     writeMessage(generator, message);
                     generator.flush();
@@ -112,7 +157,8 @@ final class RequestBodies {
             out.write(']');
             if (!request.tools().isEmpty()) {
                 out.write(TOOLS);
-                out.write(tools(request.tools()));
+                pieces.add(out.length);
+                pieces.add(tools(request.tools()));
             }
             out.write(STREAM);
             if (includeUsage) {
@@ -147,7 +193,20 @@ final class RequestBodies {
             // Writing to memory does not fail; only the signature says it may.
             throw new UncheckedIOException("cannot write the request body", e);
         }
-        return new Body(out.bytes, out.length);
+        // Only now is the buffer's array final (it may have grown while writing).
+        Body body = new Body();
+        int from = 0;
+        for (Object piece : pieces) {
+            if (piece instanceof Integer end) {
+                body.add(out.bytes, from, end);
+                from = end;
+            } else {
+                byte[] cached = (byte[]) piece;
+                body.add(cached, 0, cached.length);
+            }
+        }
+        body.add(out.bytes, from, out.length);
+        return body;
     }
 
     private byte[] systemMessage(String content) throws IOException {
@@ -256,7 +315,7 @@ final class RequestBodies {
         long bytes = 256;
         for (Message message : request.messages()) {
             Encoded<String> cached = system;
-            bytes += cached != null && cached.key() == message.content() ? cached.bytes().length
+            bytes += cached != null && cached.key() == message.content() ? 0   // sent from the cache
                     : 40 + message.content().length() + message.content().length() / 8;
             for (NativeToolCall call : message.toolCalls()) {
                 bytes += 96 + call.arguments().length();
@@ -264,7 +323,7 @@ final class RequestBodies {
         }
         Encoded<Tools> cachedTools = tools;
         bytes += cachedTools != null && cachedTools.key().specs().length == request.tools().size()
-                ? cachedTools.bytes().length : 512L * request.tools().size();
+                ? 0 : 512L * request.tools().size();
         return (int) Math.min(bytes, 1 << 24);
     }
 
