@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.bellows.http.ErrorBodies;
+import dev.bellows.http.JsonEvents;
 import dev.bellows.http.SseConnection;
 import dev.bellows.http.SseEvent;
 import dev.bellows.provider.ApiKey;
@@ -60,11 +61,19 @@ import java.util.Optional;
  */
 final class AnthropicStream implements ChatStream {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = new ObjectMapper(com.fasterxml.jackson.core.JsonFactory.builder()
+            // Buffers from a pool every thread shares: each run goes on on a new virtual thread,
+            // which the default per-thread pool would give new buffers each time.
+            .recyclerPool(com.fasterxml.jackson.core.util.JsonRecyclerPools.sharedConcurrentDequePool())
+            .build());
 
     private final SseConnection connection;
     private final URI endpoint;
     private final ApiKey key;
+
+    private final boolean fastPath;
+    private final FastEventDecoder fast = new FastEventDecoder(JSON.getFactory());
+    private long fastDecoded;
 
     private volatile boolean cancelled;
     private volatile String finishReason;
@@ -74,9 +83,15 @@ final class AnthropicStream implements ChatStream {
     private ProviderException failure;   // sticky: every later next() throws it again
 
     AnthropicStream(SseConnection connection, URI endpoint, ApiKey key) {
+        this(connection, endpoint, key, true);
+    }
+
+    /** @param fastPath false to read every event as a tree, as the reference for tests */
+    AnthropicStream(SseConnection connection, URI endpoint, ApiKey key, boolean fastPath) {
         this.connection = connection;
         this.endpoint = endpoint;
         this.key = key;
+        this.fastPath = fastPath;
     }
 
     /** Content block index to the tool call index (from 0) of its tool_use block. */
@@ -104,7 +119,10 @@ final class AnthropicStream implements ChatStream {
                 }
                 StreamChunk chunk = decode(event);
                 if (done) {
-                    connection.close();
+                    // Reads the body's end first, so the connection goes back to the pool for
+                    // the next request instead of being dropped.
+                    fast.reset();
+                    connection.closeAfterEnd();
                     return null;
                 }
                 if (chunk != null) {
@@ -113,6 +131,7 @@ final class AnthropicStream implements ChatStream {
             }
         } catch (ProviderException e) {
             failure = cancelled && e.kind() != Kind.CANCELLED ? cancelledException() : e;
+            fast.reset();
             connection.close();
             throw failure;
         }
@@ -120,6 +139,121 @@ final class AnthropicStream implements ChatStream {
 
     /** The chunk an event carries, or null; sets {@link #done} at {@code message_stop}. */
     private StreamChunk decode(SseEvent event) throws ProviderException {
+        if (fastPath && JsonEvents.startsAnObjectInWellFormedUtf8(event)) {
+            boolean read;
+            try {
+                fast.decode(event);
+                read = true;
+            } catch (java.io.IOException unusual) {
+                read = false;                 // the tree below is the reference: it decides
+            }
+            if (read) {
+                fastDecoded++;
+                return apply(event, fast);
+            }
+        }
+        return decodeTree(event);
+    }
+
+    /** What the fast decoder read, taken as {@link #decodeTree} takes the tree. */
+    private StreamChunk apply(SseEvent event, FastEventDecoder f) throws ProviderException {
+        String type = f.type != null ? f.type : event.event();
+        switch (type) {
+            case "message_start" -> {
+                if (f.messageUsage) {
+                    readUsage(f.messageInput, f.messageOutput);
+                }
+            }
+            case "content_block_start" -> {
+                return switch (orEmpty(f.blockType)) {
+                    case "text" -> chunk(f.blockText, false);
+                    case "thinking" -> {
+                        signatures.put(f.index, new StringBuilder());
+                        yield chunk(f.blockThinking, true);
+                    }
+                    case "redacted_thinking" -> ProviderChunks.signature(SignedThinking.redacted(orEmpty(f.blockData)));
+                    case "tool_use" -> {
+                        int call = toolCalls.size();
+                        toolCalls.put(f.index, call);
+                        yield ProviderChunks.toolCall(new ProviderChunks.ToolCallDelta(call, orEmpty(f.blockId),
+                                orEmpty(f.blockName), ""));
+                    }
+                    default -> null;
+                };
+            }
+            case "content_block_delta" -> {
+                String deltaType = orEmpty(f.deltaType);
+                return switch (deltaType) {
+                    case "text_delta" -> chunk(required(f.deltaText, "text", type, deltaType), false);
+                    case "thinking_delta" -> chunk(required(f.deltaThinking, "thinking", type, deltaType), true);
+                    case "signature_delta" -> {
+                        signatures.computeIfAbsent(f.index, i -> new StringBuilder()).append(orEmpty(f.deltaSignature));
+                        yield null;
+                    }
+                    case "input_json_delta" -> {
+                        Integer call = toolCalls.get(f.index);
+                        String json = orEmpty(f.deltaPartialJson);
+                        yield call == null || json.isEmpty() ? null
+                                : ProviderChunks.toolCall(new ProviderChunks.ToolCallDelta(call, null, null, json));
+                    }
+                    default -> null;
+                };
+            }
+            case "content_block_stop" -> {
+                StringBuilder signature = signatures.remove(f.index);
+                if (signature != null && !signature.isEmpty()) {
+                    return ProviderChunks.signature(SignedThinking.signed("", signature.toString()));
+                }
+            }
+            case "message_delta" -> {
+                if (f.stopReason != null) {
+                    finishReason = f.stopReason;
+                }
+                if (f.usage) {
+                    readUsage(f.usageInput, f.usageOutput);
+                }
+            }
+            case "message_stop" -> done = true;
+            case "error" -> throw errorEvent(event.data(), orEmpty(f.errorType));
+            default -> {
+                // ping, and event types added after this was written
+            }
+        }
+        return null;
+    }
+
+    private static String orEmpty(String text) {
+        return text == null ? "" : text;
+    }
+
+    private String required(String value, String field, String type, String deltaType) throws ProviderException {
+        if (value == null) {
+            throw protocol("a '" + type + "' event of type " + deltaType + " without its '" + field + "' text");
+        }
+        return value;
+    }
+
+    private static StreamChunk chunk(String text, boolean thinking) {
+        if (text == null || text.isEmpty()) {
+            return null;
+        }
+        return thinking ? StreamChunk.thinking(text) : StreamChunk.message(text);
+    }
+
+    /** Counts of at least 0 replace those from before; -1 keeps them. */
+    private void readUsage(long inputCount, long outputCount) {
+        TokenUsage before = usage;
+        long input = inputCount >= 0 ? inputCount : before == null ? 0 : before.inputTokens();
+        long output = outputCount >= 0 ? outputCount : before == null ? 0 : before.outputTokens();
+        usage = new TokenUsage(input, output);
+    }
+
+    /** How many events the fast decoder read (the others went through a tree): for tests. */
+    long fastDecoded() {
+        return fastDecoded;
+    }
+
+    private StreamChunk decodeTree(SseEvent event) throws ProviderException {
         JsonNode data;
         try {
             data = JSON.readTree(event.data());
@@ -270,6 +404,7 @@ final class AnthropicStream implements ChatStream {
 
     @Override
     public void close() {
+        fast.reset();
         connection.close();
     }
 

@@ -1,6 +1,7 @@
 package dev.bellows.provider;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -35,16 +36,30 @@ public final class ProviderChunks {
         }
     }
 
+    /**
+     * The chunk for one piece of a native tool call: a small JSON object ({@code index}, then
+     * {@code id} and {@code name} when set, then {@code arguments}), written without a tree:
+     * a stream makes one per piece of every call.
+     */
     public static StreamChunk toolCall(ToolCallDelta delta) {
-        ObjectNode node = JSON.createObjectNode().put("index", delta.index());
+        StringBuilder json = new StringBuilder(48 + delta.arguments().length()
+                + (delta.id() == null ? 0 : delta.id().length()) + (delta.name() == null ? 0 : delta.name().length()));
+        json.append("{\"index\":").append(delta.index());
         if (delta.id() != null) {
-            node.put("id", delta.id());
+            quoted(json.append(",\"id\":"), delta.id());
         }
         if (delta.name() != null) {
-            node.put("name", delta.name());
+            quoted(json.append(",\"name\":"), delta.name());
         }
-        node.put("arguments", delta.arguments());
-        return new StreamChunk(ContentType.TOOL_CALL, node.toString());
+        quoted(json.append(",\"arguments\":"), delta.arguments());
+        return new StreamChunk(ContentType.TOOL_CALL, json.append('}').toString());
+    }
+
+    /** Jackson's own escaping, so the text is what the tree wrote before. */
+    private static void quoted(StringBuilder json, String text) {
+        json.append('"');
+        JsonStringEncoder.getInstance().quoteAsString(text, json);
+        json.append('"');
     }
 
     /** The signature of the thinking block just streamed, or a redacted block's data. */
@@ -60,6 +75,12 @@ public final class ProviderChunks {
 
     /** @throws IllegalArgumentException when the chunk is not a {@link ContentType#TOOL_CALL} chunk this class wrote */
     public static ToolCallDelta toolCallDelta(StreamChunk chunk) {
+        if (chunk.type() == ContentType.TOOL_CALL) {
+            ToolCallDelta written = FlatToolCall.read(chunk.text());
+            if (written != null) {
+                return written;
+            }
+        }
         JsonNode node = read(chunk, ContentType.TOOL_CALL);
         return new ToolCallDelta(node.path("index").asInt(), text(node, "id"), text(node, "name"), text(node, "arguments"));
     }

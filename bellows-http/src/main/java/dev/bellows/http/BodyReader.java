@@ -11,11 +11,13 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Reads a response body in blocks under an idle watchdog: before every read a task is
- * scheduled that aborts the read (by closing the stream) when no byte arrives within the
- * idle timeout; it is cancelled as soon as the read returns. Nothing polls or spins.
+ * Reads a response body in blocks under an idle watchdog: a read that waits the idle timeout
+ * for its next bytes is aborted (by closing the stream). One scheduled check serves all
+ * reads: it looks at when the read in progress began and checks again when that read would
+ * reach the timeout. Nothing polls or spins.
  * {@link #cancel()} aborts a blocked read from any thread the same way.
  */
 final class BodyReader implements AutoCloseable {
@@ -26,6 +28,20 @@ final class BodyReader implements AutoCloseable {
     private final ScheduledExecutorService watchdog;
     private final ApiKey key;
 
+    /** {@link #readingSince} when no read is in progress. */
+    private static final long NOT_READING = Long.MIN_VALUE;
+
+    // Made once: a method reference per use would be a new object each time.
+    private final Runnable idleCheck = this::checkIdle;
+    private final Runnable drainAlarm = this::abort;
+    private final long idleNanos;
+
+    /** When the read in progress began ({@link System#nanoTime()}), or {@link #NOT_READING}. */
+    private volatile long readingSince = NOT_READING;
+    /** Whether an idle check is scheduled; at most one is, for the reader's whole life. */
+    private final AtomicBoolean armed = new AtomicBoolean();
+    private volatile ScheduledFuture<?> alarm;
+
     private volatile boolean cancelled;
     private volatile boolean timedOut;
     private volatile boolean closed;
@@ -34,6 +50,7 @@ final class BodyReader implements AutoCloseable {
         this.in = in;
         this.uri = uri;
         this.idleTimeout = idleTimeout;
+        this.idleNanos = idleTimeout.toNanos();
         this.watchdog = watchdog;
         this.key = key;
     }
@@ -41,10 +58,11 @@ final class BodyReader implements AutoCloseable {
     /** Like {@link InputStream#read(byte[])}: -1 at a clean end of the body. */
     int read(byte[] buffer) throws ProviderException {
         checkState();
-        ScheduledFuture<?> alarm;
+        readingSince = System.nanoTime();
         try {
-            alarm = watchdog.schedule(this::idle, idleTimeout.toNanos(), TimeUnit.NANOSECONDS);
+            arm();
         } catch (RejectedExecutionException clientClosed) {
+            readingSince = NOT_READING;
             abort();
             throw new ProviderException(Kind.CANCELLED, "the stream from " + HttpFailures.display(uri)
                     + " was closed with its client");
@@ -57,7 +75,7 @@ final class BodyReader implements AutoCloseable {
             failure = e;
             n = -1;
         } finally {
-            alarm.cancel(false);
+            readingSince = NOT_READING;
         }
         checkState();
         if (Thread.currentThread().isInterrupted()) {
@@ -70,6 +88,55 @@ final class BodyReader implements AutoCloseable {
                     + HttpFailures.display(uri) + " broke off: " + HttpFailures.describe(failure, uri)), failure);
         }
         return n;
+    }
+
+    /**
+     * Schedules the idle check unless one is scheduled. One check serves every read: a task
+     * scheduled and cancelled around each read cost an object and, as it became the watchdog's
+     * next task, a wake-up of the watchdog's thread per read.
+     */
+    private void arm() {
+        if (!armed.get() && armed.compareAndSet(false, true)) {
+            alarm = watchdog.schedule(idleCheck, idleNanos, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    /**
+     * On the watchdog's thread: aborts a read that has waited the idle timeout; else checks
+     * again when the read in progress would reach it. With no read in progress it stops, and
+     * the next read schedules it again.
+     */
+    private void checkIdle() {
+        if (closed || cancelled || timedOut) {
+            return;
+        }
+        long since = readingSince;
+        if (since == NOT_READING) {
+            armed.set(false);
+            // A read that began after 'since' was read may have found the check still armed.
+            if (readingSince != NOT_READING) {
+                rearm();
+            }
+            return;
+        }
+        long waited = System.nanoTime() - since;
+        if (waited >= idleNanos) {
+            idle();
+            return;
+        }
+        try {
+            alarm = watchdog.schedule(idleCheck, idleNanos - waited, TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException clientClosed) {
+            // the client is closed: its reads fail on their own
+        }
+    }
+
+    private void rearm() {
+        try {
+            arm();
+        } catch (RejectedExecutionException clientClosed) {
+            // the client is closed: its reads fail on their own
+        }
     }
 
     /** Reads the rest of the body, at most {@code limit} bytes; what arrived before a failure. */
@@ -91,18 +158,19 @@ final class BodyReader implements AutoCloseable {
      * so that an ended answer leaves the connection reusable; gives up quietly (the caller
      * closes the body next, dropping the connection) when the body is longer, slower, broken,
      * or this reader was cancelled or closed.
+     *
+     * @param buffer where the dropped bytes are read to (the caller's, which it no longer needs)
      */
-    void drain(int limit, Duration wait) {
+    void drain(byte[] buffer, int limit, Duration wait) {
         if (cancelled || timedOut || closed) {
             return;
         }
         ScheduledFuture<?> alarm;
         try {
-            alarm = watchdog.schedule(this::abort, wait.toNanos(), TimeUnit.NANOSECONDS);
+            alarm = watchdog.schedule(drainAlarm, wait.toNanos(), TimeUnit.NANOSECONDS);
         } catch (RejectedExecutionException clientClosed) {
             return;
         }
-        byte[] buffer = new byte[1024];
         try {
             long left = limit;
             for (int n; left > 0 && (n = in.read(buffer, 0, (int) Math.min(buffer.length, left))) >= 0; ) {
@@ -150,6 +218,10 @@ final class BodyReader implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
+        ScheduledFuture<?> scheduled = alarm;
+        if (scheduled != null) {
+            scheduled.cancel(false);
+        }
         abort();
     }
 }

@@ -72,7 +72,7 @@ final class DefaultSseConnection implements SseConnection {
         if (!ended) {
             // Events after the end are not wanted: only the body's end is, so that the client
             // returns the connection to its pool (closing an unread body drops it).
-            reader.drain(DRAIN_LIMIT, DRAIN_WAIT);
+            reader.drain(buffer, DRAIN_LIMIT, DRAIN_WAIT);
         }
         reader.close();
     }

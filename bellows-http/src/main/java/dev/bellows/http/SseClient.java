@@ -73,6 +73,22 @@ public final class SseClient implements AutoCloseable {
      */
     public SseConnection post(URI uri, Map<String, String> headers, String jsonBody, ApiKey apiKeyToRedact)
             throws ProviderException {
+        Objects.requireNonNull(jsonBody, "jsonBody");
+        return post(uri, headers, HttpRequest.BodyPublishers.ofByteArray(jsonBody.getBytes(StandardCharsets.UTF_8)),
+                apiKeyToRedact);
+    }
+
+    /**
+     * As {@link #post(URI, Map, String, ApiKey)}, with the body already encoded as UTF-8 JSON
+     * by the caller, e.g. from parts it keeps encoded (its length must be known up front, so
+     * that it is sent with a {@code Content-Length}).
+     */
+    public SseConnection post(URI uri, Map<String, String> headers, HttpRequest.BodyPublisher jsonBody,
+                              ApiKey apiKeyToRedact) throws ProviderException {
+        Objects.requireNonNull(jsonBody, "jsonBody");
+        if (jsonBody.contentLength() < 0) {
+            throw new IllegalArgumentException("the body's length must be known before it is sent");
+        }
         Exchange exchange = send(uri, headers, jsonBody, apiKeyToRedact, "text/event-stream");
         String contentType = exchange.response.headers().firstValue("Content-Type").orElse("")
                 .strip().toLowerCase(java.util.Locale.ROOT);
@@ -93,7 +109,9 @@ public final class SseClient implements AutoCloseable {
     /** A plain (non-streaming) JSON POST, with the same error handling; returns the body. */
     public String postJson(URI uri, Map<String, String> headers, String jsonBody, ApiKey apiKeyToRedact)
             throws ProviderException {
-        Exchange exchange = send(uri, headers, jsonBody, apiKeyToRedact, "application/json");
+        Objects.requireNonNull(jsonBody, "jsonBody");
+        Exchange exchange = send(uri, headers, HttpRequest.BodyPublishers.ofString(jsonBody, StandardCharsets.UTF_8),
+                apiKeyToRedact, "application/json");
         try (BodyReader reader = exchange.reader) {
             java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
             byte[] buffer = new byte[8192];
@@ -107,18 +125,18 @@ public final class SseClient implements AutoCloseable {
     private record Exchange(HttpResponse<InputStream> response, BodyReader reader) {
     }
 
-    private Exchange send(URI uri, Map<String, String> headers, String jsonBody, ApiKey key, String accept)
-            throws ProviderException {
+    private Exchange send(URI uri, Map<String, String> headers, HttpRequest.BodyPublisher publisher, ApiKey key,
+                          String accept) throws ProviderException {
         Objects.requireNonNull(uri, "uri");
         Objects.requireNonNull(headers, "headers");
-        Objects.requireNonNull(jsonBody, "jsonBody");
+        Objects.requireNonNull(publisher, "publisher");
         // No HttpRequest.timeout: the JDK client keeps request timers in one set guarded by
         // the client's monitor and wakes its selector thread for every one, which thousands of
         // concurrent sessions contend on; the wait for the headers is bounded below instead.
         HttpRequest.Builder builder = HttpRequest.newBuilder(uri)
                 .header("Content-Type", "application/json")
                 .header("Accept", accept)
-                .POST(HttpRequest.BodyPublishers.ofString(jsonBody, StandardCharsets.UTF_8));
+                .POST(publisher);
         if ("http".equalsIgnoreCase(uri.getScheme())) {
             builder.version(HttpClient.Version.HTTP_1_1);
         }

@@ -13,8 +13,11 @@ import java.util.function.Consumer;
  * <p>Bytes may arrive split anywhere: inside a UTF-8 multi-byte character, between the CR
  * and the LF of a CRLF, inside a field name. The parser splits lines on bytes (CR and LF
  * never occur inside a UTF-8 sequence) and decodes each complete line, so malformed UTF-8
- * becomes U+FFFD exactly as decoding the whole stream would. Each input byte is looked at
- * once: parsing is linear in the input, and no regular expressions are used.
+ * becomes U+FFFD exactly as decoding the whole stream would. Lines are taken apart on bytes
+ * too: an event allocates its data's bytes and little else (its type and id are decoded once
+ * per distinct value), and the data is decoded only if the consumer asks for it as text.
+ * Each input byte is looked at a bounded number of times: parsing is linear in the input, and
+ * no regular expressions are used.
  *
  * <p>Not thread-safe: one parser per stream, fed by one thread.
  */
@@ -30,7 +33,16 @@ public final class SseParser {
     private boolean lastWasCr;
     private boolean firstLine = true;
 
-    private final StringBuilder data = new StringBuilder();
+    private static final byte[] DATA = {'d', 'a', 't', 'a'};
+    private static final byte[] EVENT = {'e', 'v', 'e', 'n', 't'};
+    private static final byte[] ID = {'i', 'd'};
+    private static final byte[] RETRY = {'r', 'e', 't', 'r', 'y'};
+
+    /** The pending event's data lines, each followed by LF. */
+    private byte[] data = new byte[256];
+    private int dataLength;
+    private final RecentTexts eventTypes = new RecentTexts();
+    private final RecentTexts ids = new RecentTexts();
     private String eventType = "";
     private String lastEventId = "";
     private long retryMillis = -1;
@@ -77,7 +89,7 @@ public final class SseParser {
         lineLength = 0;
         lastWasCr = false;
         firstLine = true;
-        data.setLength(0);
+        dataLength = 0;
         eventType = "";
     }
 
@@ -97,7 +109,7 @@ public final class SseParser {
 
     /** Whether data of an event has been received that no blank line has dispatched yet. */
     public boolean hasPendingEvent() {
-        return !data.isEmpty() || lineLength > 0;
+        return dataLength > 0 || lineLength > 0;
     }
 
     private void append(byte[] bytes, int from, int to) {
@@ -121,84 +133,128 @@ public final class SseParser {
                 from = 3;
             }
         }
-        int length = lineLength - from;
+        int end = lineLength;
         lineLength = 0;
-        if (length == 0) {
+        if (from == end) {
             dispatch();
             return;
         }
         if (line[from] == ':') {
             return;                   // a comment
         }
-        String text = new String(line, from, length, StandardCharsets.UTF_8);
-        int colon = text.indexOf(':');
-        String field;
-        String value;
-        if (colon < 0) {
-            field = text;
-            value = "";
-        } else {
-            field = text.substring(0, colon);
-            int valueStart = colon + 1;
-            if (valueStart < text.length() && text.charAt(valueStart) == ' ') {
+        // The line is taken apart on bytes: ':' and ' ' are ASCII, never inside a UTF-8
+        // sequence, and a decoder never folds an ASCII byte into a malformed one, so this
+        // splits where splitting the decoded text would.
+        int colon = from;
+        while (colon < end && line[colon] != ':') {
+            colon++;
+        }
+        int valueStart = colon;
+        if (colon < end) {
+            valueStart = colon + 1;
+            if (valueStart < end && line[valueStart] == ' ') {
                 valueStart++;
             }
-            value = text.substring(valueStart);
         }
-        process(field, value);
+        int nameLength = colon - from;
+        if (is(DATA, from, nameLength)) {
+            appendData(valueStart, end);
+        } else if (is(EVENT, from, nameLength)) {
+            eventType = eventTypes.text(line, valueStart, end);
+        } else if (is(ID, from, nameLength)) {
+            if (!contains(line, valueStart, end, (byte) 0)) {
+                lastEventId = ids.text(line, valueStart, end);
+            }
+        } else if (is(RETRY, from, nameLength)) {
+            if (valueStart < end && allAsciiDigits(line, valueStart, end)) {
+                retryMillis = parseCapped(line, valueStart, end);
+            }
+        }
+        // unknown fields are ignored
     }
 
-    private void process(String field, String value) {
-        switch (field) {
-            case "event" -> eventType = value;
-            case "data" -> data.append(value).append('\n');
-            case "id" -> {
-                if (value.indexOf('\0') < 0) {
-                    lastEventId = value;
-                }
-            }
-            case "retry" -> {
-                if (!value.isEmpty() && allAsciiDigits(value)) {
-                    retryMillis = parseCapped(value);
-                }
-            }
-            default -> {
-                // unknown fields are ignored
-            }
+    private boolean is(byte[] name, int from, int length) {
+        return length == name.length && Arrays.equals(line, from, from + length, name, 0, length);
+    }
+
+    private void appendData(int from, int to) {
+        int n = to - from;
+        if (dataLength + n + 1 > data.length) {
+            data = Arrays.copyOf(data, Math.max(data.length * 2, dataLength + n + 1));
         }
+        System.arraycopy(line, from, data, dataLength, n);
+        dataLength += n;
+        data[dataLength++] = LF;
     }
 
     private void dispatch() {
-        if (data.isEmpty()) {
+        if (dataLength == 0) {
             eventType = "";
             return;
         }
-        data.setLength(data.length() - 1);   // the last data line's LF
-        SseEvent event = new SseEvent(eventType.isEmpty() ? "message" : eventType, data.toString(),
+        // Exactly the data, without the last data line's LF: the event owns this copy.
+        SseEvent event = new SseEvent(eventType.isEmpty() ? "message" : eventType, Arrays.copyOf(data, dataLength - 1),
                 lastEventId.isEmpty() ? null : lastEventId);
-        data.setLength(0);
+        dataLength = 0;
         eventType = "";
         sink.accept(event);
     }
 
-    private static boolean allAsciiDigits(String value) {
-        for (int i = 0; i < value.length(); i++) {
-            char c = value.charAt(i);
-            if (c < '0' || c > '9') {
+    private static boolean contains(byte[] bytes, int from, int to, byte wanted) {
+        for (int i = from; i < to; i++) {
+            if (bytes[i] == wanted) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean allAsciiDigits(byte[] bytes, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (bytes[i] < '0' || bytes[i] > '9') {
                 return false;
             }
         }
         return true;
     }
 
-    private static long parseCapped(String digits) {
+    private static long parseCapped(byte[] digits, int from, int to) {
         long result = 0;
-        for (int i = 0; i < digits.length(); i++) {
-            result = result * 10 + (digits.charAt(i) - '0');
+        for (int i = from; i < to; i++) {
+            result = result * 10 + (digits[i] - '0');
             if (result > Integer.MAX_VALUE) {
                 return Integer.MAX_VALUE;
             }
         }
         return result;
+    }
+
+    /**
+     * The strings a stream repeats ({@code event:} types, ids), decoded once: a value whose
+     * bytes equal one seen lately comes back as the same {@code String}.
+     */
+    private static final class RecentTexts {
+        private static final int SIZE = 8;
+        private final byte[][] bytes = new byte[SIZE][];
+        private final String[] texts = new String[SIZE];
+        private int next;
+
+        String text(byte[] source, int from, int to) {
+            if (from == to) {
+                return "";
+            }
+            for (int i = 0; i < SIZE; i++) {
+                byte[] known = bytes[i];
+                if (known != null && Arrays.equals(known, 0, known.length, source, from, to)) {
+                    return texts[i];
+                }
+            }
+            byte[] copy = Arrays.copyOfRange(source, from, to);
+            String text = new String(copy, StandardCharsets.UTF_8);
+            bytes[next] = copy;
+            texts[next] = text;
+            next = (next + 1) % SIZE;
+            return text;
+        }
     }
 }

@@ -133,7 +133,7 @@ class SseClientTest {
 
     @Test
     void streamLongerThanTheIdleTimeoutIsFineWhileBytesKeepComing() throws Exception {
-        // the request timeout covers the wait for the headers only; the watchdog is re-armed per read
+        // the request timeout covers the wait for the headers only; the watchdog times each read on its own
         URI uri = serve(exchange -> {
             exchange.sendResponseHeaders(200, 0);
             OutputStream out = exchange.getResponseBody();

@@ -39,6 +39,46 @@ class SseParserSplitProperties {
         assertThat(split).isEqualTo(whole);
     }
 
+    @Property(tries = 1000)
+    void parsingOnBytesAgreesWithDecodingEachLine(@ForAll("streams") byte[] stream,
+                                                  @ForAll("cuts") List<Integer> cutSeeds) {
+        // The reference decodes every line to text and splits it there (the parser before it
+        // worked on bytes); the parser under test gets the bytes cut anywhere, also inside
+        // UTF-8 sequences and between CR and LF.
+        List<SseEvent> expected = new ArrayList<>();
+        LineSseParser reference = new LineSseParser(expected::add);
+        reference.feed(stream, 0, stream.length);
+        reference.finish();
+
+        List<SseEvent> actual = new ArrayList<>();
+        SseParser parser = new SseParser(actual::add);
+        int from = 0;
+        for (int cut : new TreeSet<>(cutSeeds.stream()
+                .map(seed -> Math.floorMod(seed, stream.length + 1)).toList())) {
+            parser.feed(stream, from, cut - from);
+            from = cut;
+        }
+        parser.feed(stream, from, stream.length - from);
+        parser.finish();
+
+        assertThat(actual).isEqualTo(expected);
+        assertThat(parser.lastEventId()).isEqualTo(reference.lastEventId());
+        assertThat(parser.retryMillis()).isEqualTo(reference.retryMillis());
+    }
+
+    @Property(tries = 200)
+    void everySplitPointOfOneStreamGivesTheSameEvents(@ForAll("streams") byte[] stream) {
+        List<SseEvent> whole = SseParserTest.parse(stream);
+        for (int cut = 0; cut <= stream.length; cut++) {
+            List<SseEvent> split = new ArrayList<>();
+            SseParser parser = new SseParser(split::add);
+            parser.feed(stream, 0, cut);
+            parser.feed(stream, cut, stream.length - cut);
+            parser.finish();
+            assertThat(split).as("cut at %d", cut).isEqualTo(whole);
+        }
+    }
+
     @Property(tries = 200)
     void byteByByteGivesTheSameEventsAsOneFeed(@ForAll("streams") byte[] stream) {
         List<SseEvent> split = new ArrayList<>();
@@ -80,20 +120,22 @@ class SseParserSplitProperties {
     private static Arbitrary<String> text() {
         return Arbitraries.oneOf(
                         Arbitraries.strings().withChars("ab :{}\"x"),
-                        Arbitraries.of("é", "€", "中", "😀", "\u0000", " ", ":"))
+                        Arbitraries.of("é", "€", "中", "😀", "\u0000", " ", ":", "7", "42", "\uFEFF"))
                 .list().ofMaxSize(8).map(parts -> String.join("", parts));
     }
 
     @Provide
     Arbitrary<byte[]> streams() {
-        Arbitrary<String> field = Arbitraries.of("data", "data", "data", "event", "id", "retry", ":", "", "unknown");
+        Arbitrary<String> field = Arbitraries.of("data", "data", "data", "event", "id", "retry", ":", "", "unknown",
+                "dat", "datas", "Data", "ide", "retry", "event");
         Arbitrary<String> separator = Arbitraries.of(": ", ":", "", ":  ");
         Arbitrary<String> end = lineEnds();
         Arbitrary<byte[]> line = Combinators.combine(field, separator, text(), end)
                 .as((f, s, t, e) -> (f + s + t + e).getBytes(StandardCharsets.UTF_8));
         Arbitrary<byte[]> garbage = Arbitraries.of(
                 new byte[] {(byte) 0xFF}, new byte[] {(byte) 0xE2, (byte) 0x82}, new byte[] {(byte) 0xF0, (byte) 0x9F},
-                new byte[] {(byte) 0xC3});
+                new byte[] {(byte) 0xC3}, new byte[] {(byte) 0xE2, (byte) 0x82, ':'}, new byte[] {(byte) 0xED, (byte) 0xA0, (byte) 0x80},
+                new byte[] {(byte) 0xC0, (byte) 0xAF}, new byte[] {(byte) 0xF4, (byte) 0x90, (byte) 0x80, (byte) 0x80});
         Arbitrary<byte[]> piece = Arbitraries.frequencyOf(
                 net.jqwik.api.Tuple.of(10, line), net.jqwik.api.Tuple.of(1, garbage),
                 net.jqwik.api.Tuple.of(3, end.map(e -> e.getBytes(StandardCharsets.UTF_8))));

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.bellows.http.ErrorBodies;
+import dev.bellows.http.JsonEvents;
 import dev.bellows.http.SseConnection;
 import dev.bellows.http.SseEvent;
 import dev.bellows.provider.ChatStream;
@@ -42,6 +43,8 @@ final class OpenAiChatStream implements ChatStream {
     private final String where;
     private final Redactor redactor;
     private final ArrayDeque<StreamChunk> ready = new ArrayDeque<>(2);
+    private final boolean fastPath;
+    private final FastChunkDecoder fast = new FastChunkDecoder(JSON.getFactory());
     private int toolCallsSeen;
 
     private volatile boolean cancelled;
@@ -52,11 +55,18 @@ final class OpenAiChatStream implements ChatStream {
     private boolean closed;
     private long events;
     private long delivered;
+    private long fastDecoded;
 
     OpenAiChatStream(SseConnection connection, String where, Redactor redactor) {
+        this(connection, where, redactor, true);
+    }
+
+    /** @param fastPath false to decode every event as a tree, as the reference for tests */
+    OpenAiChatStream(SseConnection connection, String where, Redactor redactor, boolean fastPath) {
         this.connection = connection;
         this.where = where;
         this.redactor = redactor;
+        this.fastPath = fastPath;
     }
 
     @Override
@@ -104,6 +114,7 @@ final class OpenAiChatStream implements ChatStream {
 
     private void finish() {
         done = true;
+        fast.reset();
         if (usage == null && timingsUsage != null) {
             usage = timingsUsage;
         }
@@ -121,6 +132,21 @@ final class OpenAiChatStream implements ChatStream {
         }
         if (!type.equals("message")) {
             return;                                  // e.g. "event: ping" from proxies: not part of the answer
+        }
+        if (fastPath && JsonEvents.startsAnObjectInWellFormedUtf8(event)) {
+            try {
+                if (fast.decode(event)) {
+                    if (fast.error) {
+                        throw streamError(event.data().strip());
+                    }
+                    apply(fast);
+                    fastDecoded++;
+                    return;
+                }
+            } catch (java.io.IOException unusual) {
+                // the tree below is the reference: it decides what the event means
+            }
+            fast.reset();
         }
         String data = event.data().strip();
         if (data.isEmpty()) {
@@ -158,6 +184,38 @@ final class OpenAiChatStream implements ChatStream {
             }
         }
         acceptUsage(root);
+    }
+
+    /** What the fast decoder read, applied as {@link #acceptChoice} and {@link #acceptUsage} apply a tree. */
+    private void apply(FastChunkDecoder decoded) {
+        FastChunkDecoder.Choice choice = decoded.choice;
+        if (choice != null) {
+            if (choice.hasDelta) {
+                String reasoning = choice.reasoningContent != null ? choice.reasoningContent : choice.reasoning;
+                if (reasoning != null) {
+                    ready.add(StreamChunk.thinking(reasoning));
+                }
+                if (choice.content != null) {
+                    ready.add(StreamChunk.message(choice.content));
+                }
+                if (choice.refusal != null) {
+                    ready.add(StreamChunk.message(choice.refusal));
+                }
+                for (int i = 0; i < choice.calls; i++) {
+                    FastChunkDecoder.ToolCall call = choice.toolCalls[i];
+                    addToolCall(call.index, call.id, call.name, call.arguments);
+                }
+            }
+            if (choice.finishReason != null) {
+                finishReason = choice.finishReason;
+            }
+        }
+        if (decoded.promptTokens >= 0 || decoded.completionTokens >= 0) {
+            usage = new TokenUsage(Math.max(decoded.promptTokens, 0), Math.max(decoded.completionTokens, 0));
+        }
+        if (decoded.promptN >= 0 || decoded.predictedN >= 0) {
+            timingsUsage = new TokenUsage(saturatedSum(decoded.promptN, decoded.cacheN), Math.max(decoded.predictedN, 0));
+        }
     }
 
     /** The choice with index 0 (Bellows asks for one); a missing index counts as 0. */
@@ -214,19 +272,23 @@ final class OpenAiChatStream implements ChatStream {
             return;
         }
         String id = text(call, "id");
-        int index;
-        if (call.path("index").isIntegralNumber() && call.get("index").asInt() >= 0) {
-            index = call.get("index").asInt();
-        } else {
-            index = id != null ? toolCallsSeen : Math.max(toolCallsSeen - 1, 0);
-        }
-        toolCallsSeen = Math.max(toolCallsSeen, index + 1);
+        int index = call.path("index").isIntegralNumber() && call.get("index").asInt() >= 0
+                ? call.get("index").asInt() : -1;
         JsonNode function = call.path("function");
         String name = text(function, "name");
         JsonNode arguments = function.get("arguments");
         String text = arguments == null || arguments.isNull() ? ""
                 : arguments.isTextual() ? arguments.asText() : arguments.toString();  // Ollama may send an object
-        ready.add(ProviderChunks.toolCall(new ProviderChunks.ToolCallDelta(index, id, name, text)));
+        addToolCall(index, id, name, text);
+    }
+
+    /** @param index the call's index as sent, or -1 when it had none that counts */
+    private void addToolCall(int index, String id, String name, String arguments) {
+        if (index < 0) {
+            index = id != null ? toolCallsSeen : Math.max(toolCallsSeen - 1, 0);
+        }
+        toolCallsSeen = Math.max(toolCallsSeen, index + 1);
+        ready.add(ProviderChunks.toolCall(new ProviderChunks.ToolCallDelta(index, id, name, arguments)));
     }
 
     private void acceptUsage(JsonNode root) {
@@ -244,13 +306,20 @@ final class OpenAiChatStream implements ChatStream {
             long cached = count(t.get("cache_n"));
             long predicted = count(t.get("predicted_n"));
             if (prompt >= 0 || predicted >= 0) {
-                timingsUsage = new TokenUsage(Math.max(prompt, 0) + Math.max(cached, 0), Math.max(predicted, 0));
+                timingsUsage = new TokenUsage(saturatedSum(prompt, cached), Math.max(predicted, 0));
             }
         }
     }
 
+    /** Prompt and cached tokens together, absent ones as 0; never negative (huge counts stop at the largest long). */
+    private static long saturatedSum(long prompt, long cached) {
+        long sum = Math.max(prompt, 0) + Math.max(cached, 0);
+        return sum < 0 ? Long.MAX_VALUE : sum;
+    }
+
     private static long count(JsonNode node) {
-        return node != null && node.isNumber() && node.asLong() >= 0 ? node.asLong() : -1;
+        // A number beyond a long (a broken server) counts as absent, not as its wrapped value.
+        return node != null && node.isNumber() && node.canConvertToLong() && node.asLong() >= 0 ? node.asLong() : -1;
     }
 
     private static String text(JsonNode delta, String field) {
@@ -336,6 +405,11 @@ final class OpenAiChatStream implements ChatStream {
         return n == 1 ? word : word + "s";
     }
 
+    /** How many events the fast decoder read (the others went through a tree): for tests. */
+    long fastDecoded() {
+        return fastDecoded;
+    }
+
     @Override
     public Optional<String> finishReason() {
         return Optional.ofNullable(finishReason);
@@ -359,6 +433,7 @@ final class OpenAiChatStream implements ChatStream {
     }
 
     private void release() {
+        fast.reset();
         if (!closed) {
             closed = true;
             connection.close();

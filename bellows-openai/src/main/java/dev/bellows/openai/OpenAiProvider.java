@@ -1,9 +1,5 @@
 package dev.bellows.openai;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.util.JsonRecyclerPools;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.bellows.http.HttpSettings;
 import dev.bellows.http.SafeUris;
 import dev.bellows.http.SseClient;
@@ -17,9 +13,6 @@ import dev.bellows.provider.Role;
 import dev.bellows.provider.ToolSpec;
 import dev.bellows.provider.Provider;
 import dev.bellows.provider.ProviderException;
-import java.io.IOException;
-import java.io.StringWriter;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.LinkedHashMap;
@@ -88,11 +81,6 @@ public final class OpenAiProvider implements Provider {
         }
     }
 
-    // Buffers from a pool every thread shares: runs go on on new virtual threads, which the
-    // default per-thread pool would give new buffers each time.
-    private static final ObjectMapper JSON = new ObjectMapper(JsonFactory.builder()
-            .recyclerPool(JsonRecyclerPools.sharedConcurrentDequePool())
-            .build());
 
     /** Headers the provider sets itself, or the HTTP client does. */
     private static final Set<String> RESERVED_HEADERS = Set.of("authorization", "content-type", "accept",
@@ -107,6 +95,7 @@ public final class OpenAiProvider implements Provider {
     private final HttpSettings httpSettings;
     private final SseClient client;
     private final Redactor redactor;
+    private final RequestBodies bodies;
 
     private OpenAiProvider(Builder builder) {
         this.apiKey = builder.apiKey;
@@ -118,6 +107,7 @@ public final class OpenAiProvider implements Provider {
         this.httpSettings = builder.httpSettings;
         this.redactor = new Redactor(apiKey, extraHeaders.values());
         this.client = new SseClient(httpSettings);
+        this.bodies = new RequestBodies(maxTokensField.jsonName(), includeUsage);
     }
 
     /** A builder; every setting is optional. */
@@ -150,14 +140,14 @@ public final class OpenAiProvider implements Provider {
     @Override
     public ChatStream stream(ChatRequest request) throws ProviderException {
         Objects.requireNonNull(request, "request");
-        String body = requestBody(request);
+        RequestBodies.Body body = requestBody(request);
         Map<String, String> headers = new LinkedHashMap<>(extraHeaders);
         if (apiKey != null) {
             headers.put("Authorization", "Bearer " + apiKey.reveal());
         }
         SseConnection connection;
         try {
-            connection = client.post(endpoint, headers, body, apiKey);
+            connection = client.post(endpoint, headers, body.publisher(), apiKey);
         } catch (ProviderException e) {
             throw redactor.redact(e);
         }
@@ -165,105 +155,8 @@ public final class OpenAiProvider implements Provider {
     }
 
     /** The JSON body for a request, fields in a fixed order; unset options are left out. */
-    String requestBody(ChatRequest request) {
-        // Written straight to text (no tree first): the body is built for every model call.
-        StringWriter out = new StringWriter(sizeHint(request));
-        try (JsonGenerator json = JSON.createGenerator(out)) {
-            json.writeStartObject();
-            json.writeStringField("model", request.model());
-            json.writeArrayFieldStart("messages");
-            for (Message message : request.messages()) {
-                writeMessage(json, message);
-            }
-            json.writeEndArray();
-            if (!request.tools().isEmpty()) {
-                json.writeArrayFieldStart("tools");
-                for (ToolSpec tool : request.tools()) {
-                    json.writeStartObject();
-                    json.writeStringField("type", "function");
-                    json.writeObjectFieldStart("function");
-                    json.writeStringField("name", tool.name());
-                    json.writeStringField("description", tool.description());
-                    json.writeFieldName("parameters");
-                    json.writeTree(tool.parameters());
-                    json.writeEndObject();
-                    json.writeEndObject();
-                }
-                json.writeEndArray();
-            }
-            json.writeBooleanField("stream", true);
-            if (includeUsage) {
-                json.writeObjectFieldStart("stream_options");
-                json.writeBooleanField("include_usage", true);
-                json.writeEndObject();
-            }
-            if (request.temperature().isPresent()) {
-                json.writeNumberField("temperature", request.temperature().get());
-            }
-            if (request.topP().isPresent()) {
-                json.writeNumberField("top_p", request.topP().get());
-            }
-            if (request.maxTokens().isPresent()) {
-                json.writeNumberField(maxTokensField.jsonName(), request.maxTokens().get());
-            }
-            if (!request.stopSequences().isEmpty()) {
-                json.writeArrayFieldStart("stop");
-                for (String stop : request.stopSequences()) {
-                    json.writeString(stop);
-                }
-                json.writeEndArray();
-            }
-            json.writeEndObject();
-        } catch (IOException e) {
-            // Writing to a StringWriter does not fail; only the signature says it may.
-            throw new UncheckedIOException("cannot write the request body", e);
-        }
-        return out.toString();
-    }
-
-    /** About the body's length, so that its buffer is not grown and copied again and again. */
-    private static int sizeHint(ChatRequest request) {
-        long chars = 256;
-        for (Message message : request.messages()) {
-            chars += 32 + message.content().length();
-            for (NativeToolCall call : message.toolCalls()) {
-                chars += 96 + call.arguments().length();
-            }
-        }
-        chars += 512L * request.tools().size();
-        return (int) Math.min(chars + chars / 8, 1 << 24);
-    }
-
-    private static void writeMessage(JsonGenerator json, Message message) throws IOException {
-        json.writeStartObject();
-        json.writeStringField("role", message.role().wireName());
-        if (message.role() == Role.TOOL) {
-            json.writeStringField("tool_call_id", message.toolCallId());
-        }
-        if (message.toolCalls().isEmpty()) {
-            json.writeStringField("content", message.content());
-            json.writeEndObject();
-            return;
-        }
-        // The assistant's native calls go back with it, each answered by a tool message.
-        if (message.content().isEmpty()) {
-            json.writeNullField("content");
-        } else {
-            json.writeStringField("content", message.content());
-        }
-        json.writeArrayFieldStart("tool_calls");
-        for (NativeToolCall call : message.toolCalls()) {
-            json.writeStartObject();
-            json.writeStringField("id", call.id());
-            json.writeStringField("type", "function");
-            json.writeObjectFieldStart("function");
-            json.writeStringField("name", call.name());
-            json.writeStringField("arguments", call.arguments());
-            json.writeEndObject();
-            json.writeEndObject();
-        }
-        json.writeEndArray();
-        json.writeEndObject();
+    RequestBodies.Body requestBody(ChatRequest request) {
+        return bodies.write(request);
     }
 
     /** OpenAI's own API gets {@code max_completion_tokens}; every other server {@code max_tokens}. */
