@@ -3,7 +3,12 @@ package dev.bellows.prompt;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 class PromptTemplateTest {
@@ -32,11 +37,15 @@ class PromptTemplateTest {
     }
 
     @Test
-    void everyResourceLoadsWithoutATrailingLineBreak() {
-        for (String name : new String[] {"system_capabilities", "agent_loop", "chain_of_thought",
-                "chain_of_thought_chat", "tool_calling_json", "tool_calling_xml", "tool_use_rules", "tool_catalog",
-                "current_plan", "extra_context", "no_tool_call_reminder", "task_completion_json",
-                "task_completion_xml"}) {
+    void everyResourceLoadsWithoutATrailingLineBreak() throws IOException {
+        // Every prompt text in the sources, so that one added or removed needs no list kept here.
+        List<String> names;
+        try (Stream<Path> files = Files.list(Path.of("src/main/resources/dev/bellows/prompt"))) {
+            names = files.map(file -> file.getFileName().toString()).filter(name -> name.endsWith(".md"))
+                    .map(name -> name.substring(0, name.length() - ".md".length())).sorted().toList();
+        }
+        assertThat(names).contains("agent_loop", "tool_calling_json", "tool_calling_xml");
+        for (String name : names) {
             PromptTemplate template = PromptTemplate.load(name);
             assertThat(template.text()).as(name).isNotBlank().doesNotEndWith("\n");
         }
