@@ -252,7 +252,6 @@ final class ChatCommand implements Callable<Integer> {
                     }
                 }
             } else if (reason == LoopEndReason.CANCELLED) {
-                interrupted.keep();
                 progress.println("(cancelled: the request stays in the conversation, marked as interrupted)");
             } else {
                 String line = reason.wireName() + ": " + BellowsCommand.oneLine(result.result());

@@ -236,43 +236,53 @@ public final class PostgresSessionStore implements SessionStore {
         });
     }
 
-    /** Writes one turn, and a pending plan, in one transaction holding the session's row lock; its sequence number. */
-    long appendTurn(long id, String name, List<Message> turn, Plan pendingPlan) {
-        return inTransaction("store a turn of session \"" + name + "\"", connection -> {
+    /**
+     * Writes turns, in order and with consecutive sequence numbers, and a pending plan, in one
+     * transaction holding the session's row lock.
+     */
+    void appendTurns(long id, String name, List<List<Message>> turns, Plan pendingPlan) {
+        inTransaction("store " + (turns.size() == 1 ? "a turn" : turns.size() + " turns") + " of session \"" + name + "\"",
+                connection -> {
             long seq = lockSession(connection, id, name);
-            try (PreparedStatement insert = connection.prepareStatement(
-                    "INSERT INTO bellows_turns (session_id, seq, message_count) VALUES (?, ?, ?)")) {
-                insert.setLong(1, id);
-                insert.setLong(2, seq);
-                insert.setInt(3, turn.size());
-                insert.executeUpdate();
-            }
-            try (PreparedStatement insert = connection.prepareStatement(
+            int messages = 0;
+            try (PreparedStatement turnRow = connection.prepareStatement(
+                    "INSERT INTO bellows_turns (session_id, seq, message_count) VALUES (?, ?, ?)");
+                 PreparedStatement insert = connection.prepareStatement(
                     "INSERT INTO bellows_messages (session_id, turn_seq, position, role, content, native_parts)"
                             + " VALUES (?, ?, ?, ?, ?, ?)")) {
-                for (int position = 0; position < turn.size(); position++) {
-                    Message message = turn.get(position);
-                    insert.setLong(1, id);
-                    insert.setLong(2, seq);
-                    insert.setInt(3, position);
-                    insert.setString(4, message.role().wireName());
-                    insert.setBytes(5, message.content().getBytes(StandardCharsets.UTF_8));
-                    insert.setString(6, SessionJson.nativePartsToJson(message));
-                    insert.addBatch();
+                for (List<Message> turn : turns) {
+                    turnRow.setLong(1, id);
+                    turnRow.setLong(2, seq);
+                    turnRow.setInt(3, turn.size());
+                    turnRow.addBatch();
+                    for (int position = 0; position < turn.size(); position++) {
+                        Message message = turn.get(position);
+                        insert.setLong(1, id);
+                        insert.setLong(2, seq);
+                        insert.setInt(3, position);
+                        insert.setString(4, message.role().wireName());
+                        insert.setBytes(5, message.content().getBytes(StandardCharsets.UTF_8));
+                        insert.setString(6, SessionJson.nativePartsToJson(message));
+                        insert.addBatch();
+                    }
+                    messages += turn.size();
+                    seq++;
                 }
+                turnRow.executeBatch();     // the turns before their messages: the foreign key
                 insert.executeBatch();
             }
             try (PreparedStatement update = connection.prepareStatement(
-                    "UPDATE bellows_sessions SET next_seq = ?, turn_count = turn_count + 1,"
+                    "UPDATE bellows_sessions SET next_seq = ?, turn_count = turn_count + ?,"
                             + " message_count = message_count + ?, updated_at = now(), plan = coalesce(?, plan)"
                             + " WHERE id = ?")) {
-                update.setLong(1, seq + 1);
-                update.setInt(2, turn.size());
-                update.setString(3, pendingPlan == null ? null : SessionJson.planToJson(pendingPlan));
-                update.setLong(4, id);
+                update.setLong(1, seq);
+                update.setInt(2, turns.size());
+                update.setInt(3, messages);
+                update.setString(4, pendingPlan == null ? null : SessionJson.planToJson(pendingPlan));
+                update.setLong(5, id);
                 update.executeUpdate();
             }
-            return seq;
+            return null;
         });
     }
 

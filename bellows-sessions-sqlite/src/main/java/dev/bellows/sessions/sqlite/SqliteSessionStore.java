@@ -226,51 +226,58 @@ public final class SqliteSessionStore implements SessionStore {
 
     // --- used by SqliteSession ---
 
-    /** Writes one turn, and a pending plan, in one transaction. */
-    void appendTurn(long id, String name, List<Message> turn, Plan pendingPlan) {
-        inTransaction("store a turn of session \"" + name + "\"", true, () -> {
+    /** Writes turns, in order, and a pending plan, in one transaction. */
+    void appendTurns(long id, String name, List<List<Message>> turns, Plan pendingPlan) {
+        inTransaction("store " + (turns.size() == 1 ? "a turn" : turns.size() + " turns") + " of session \"" + name + "\"",
+                true, () -> {
             long now = System.currentTimeMillis();
-            long seq;
+            long first;
             try (PreparedStatement next = connection.prepareStatement("SELECT next_seq FROM sessions WHERE id = ?")) {
                 next.setLong(1, id);
                 try (ResultSet row = next.executeQuery()) {
                     if (!row.next()) {
                         throw new SessionStoreException("session \"" + name + "\" no longer exists in " + databaseFile);
                     }
-                    seq = row.getLong(1);
+                    first = row.getLong(1);
                 }
             }
-            try (PreparedStatement insert = connection.prepareStatement(
-                    "INSERT INTO turns (session_id, seq, created_at, message_count) VALUES (?, ?, ?, ?)")) {
-                insert.setLong(1, id);
-                insert.setLong(2, seq);
-                insert.setLong(3, now);
-                insert.setInt(4, turn.size());
-                insert.executeUpdate();
-            }
-            try (PreparedStatement insert = connection.prepareStatement(
+            long seq = first;
+            int messages = 0;
+            try (PreparedStatement turnRow = connection.prepareStatement(
+                    "INSERT INTO turns (session_id, seq, created_at, message_count) VALUES (?, ?, ?, ?)");
+                 PreparedStatement insert = connection.prepareStatement(
                     "INSERT INTO messages (session_id, turn_seq, position, role, content, native_parts)"
                             + " VALUES (?, ?, ?, ?, ?, ?)")) {
-                for (int position = 0; position < turn.size(); position++) {
-                    Message message = turn.get(position);
-                    insert.setLong(1, id);
-                    insert.setLong(2, seq);
-                    insert.setInt(3, position);
-                    insert.setString(4, message.role().wireName());
-                    insert.setString(5, message.content());
-                    insert.setString(6, SessionJson.nativePartsToJson(message));
-                    insert.executeUpdate();
+                for (List<Message> turn : turns) {
+                    turnRow.setLong(1, id);
+                    turnRow.setLong(2, seq);
+                    turnRow.setLong(3, now);
+                    turnRow.setInt(4, turn.size());
+                    turnRow.executeUpdate();
+                    for (int position = 0; position < turn.size(); position++) {
+                        Message message = turn.get(position);
+                        insert.setLong(1, id);
+                        insert.setLong(2, seq);
+                        insert.setInt(3, position);
+                        insert.setString(4, message.role().wireName());
+                        insert.setString(5, message.content());
+                        insert.setString(6, SessionJson.nativePartsToJson(message));
+                        insert.executeUpdate();
+                    }
+                    messages += turn.size();
+                    seq++;
                 }
             }
             try (PreparedStatement update = connection.prepareStatement(
-                    "UPDATE sessions SET next_seq = ?, turn_count = turn_count + 1,"
+                    "UPDATE sessions SET next_seq = ?, turn_count = turn_count + ?,"
                             + " message_count = message_count + ?, updated_at = ?, plan = coalesce(?, plan)"
                             + " WHERE id = ?")) {
-                update.setLong(1, seq + 1);
-                update.setInt(2, turn.size());
-                update.setLong(3, now);
-                update.setString(4, pendingPlan == null ? null : SessionJson.planToJson(pendingPlan));
-                update.setLong(5, id);
+                update.setLong(1, seq);
+                update.setInt(2, turns.size());
+                update.setInt(3, messages);
+                update.setLong(4, now);
+                update.setString(5, pendingPlan == null ? null : SessionJson.planToJson(pendingPlan));
+                update.setLong(6, id);
                 update.executeUpdate();
             }
             return null;
