@@ -36,7 +36,8 @@ class SessionKillTest {
         Path data = dir.resolve("data");
         try (MockLlmServer server = RunCommandTest.server(complete("first done"))) {
             Cli.Run first = Cli.run(new Host(Map.of(), dir, Interrupts.NONE, false), "run", "--base-url",
-                    server.baseUrl().toString(), "--session", "killed", "--data-dir", data.toString(), "First task");
+                    server.baseUrl().toString(), "--model", "mock", "--session", "killed", "--data-dir", data.toString(),
+                    "First task");
             assertThat(first.status()).as(first.err()).isZero();
         }
         MockTurn slow = MockTurn.content("<thinking>" + "still thinking ".repeat(400) + "</thinking>" + complete("never"))
