@@ -141,9 +141,9 @@ class ChatCommandTest {
             assertThat(sent.get(3).get("content").asText()).isEqualTo("Go on");
 
             Cli.Run show = Cli.run("", "sessions", "show", "--data-dir", data.toString(), "c");
-            assertThat(show.out()).as(show.err()).contains("turns:     2 (4 messages)")
-                    .contains("--- turn 1 ---\n[user]\nCount slowly\n[assistant]\nCounting: one")
-                    .contains(InterruptedTurn.MARKER + "\n\n--- turn 2 ---\n[user]\nGo on\n");
+            assertThat(show.out()).as(show.err()).contains("requests:  2 (2 steps, 4 messages)")
+                    .contains("--- request 1, step 1 ---\n[user]\nCount slowly\n[assistant]\nCounting: one")
+                    .contains(InterruptedTurn.MARKER + "\n\n--- request 2, step 1 ---\n[user]\nGo on\n");
         }
     }
 

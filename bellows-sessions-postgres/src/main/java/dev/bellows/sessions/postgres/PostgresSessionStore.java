@@ -181,7 +181,10 @@ public final class PostgresSessionStore implements SessionStore {
     private List<SessionInfo> query(String what, String where, String name) {
         return inTransaction(what, connection -> {
             try (PreparedStatement select = connection.prepareStatement(
-                    "SELECT name, created_at, updated_at, turn_count, message_count, plan, metadata::text"
+                    "SELECT name, created_at, updated_at, turn_count, message_count, plan, metadata::text,"
+                            + " (SELECT count(*) FROM bellows_turns t JOIN bellows_messages m ON m.session_id = t.session_id"
+                            + " AND m.turn_seq = t.seq AND m.position = 0"
+                            + " WHERE t.session_id = bellows_sessions.id AND m.role = 'user')"
                             + " FROM bellows_sessions" + where + " ORDER BY name")) {
                 if (name != null) {
                     select.setString(1, name);
@@ -190,7 +193,7 @@ public final class PostgresSessionStore implements SessionStore {
                 try (ResultSet rows = select.executeQuery()) {
                     while (rows.next()) {
                         infos.add(new SessionInfo(rows.getString(1), rows.getTimestamp(2).toInstant(),
-                                rows.getTimestamp(3).toInstant(), rows.getInt(4), rows.getInt(5),
+                                rows.getTimestamp(3).toInstant(), rows.getInt(8), rows.getInt(4), rows.getInt(5),
                                 SessionJson.planFromJson(rows.getString(6)),
                                 SessionJson.metadataFromJson(rows.getString(7))));
                     }

@@ -413,7 +413,10 @@ public final class SqliteSessionStore implements SessionStore {
     private List<SessionInfo> query(String what, String where, String name) {
         return inTransaction(what, false, () -> {
             try (PreparedStatement select = connection.prepareStatement(
-                    "SELECT name, created_at, updated_at, turn_count, message_count, plan, metadata FROM sessions"
+                    "SELECT name, created_at, updated_at, turn_count, message_count, plan, metadata,"
+                            + " (SELECT count(*) FROM turns t JOIN messages m ON m.session_id = t.session_id"
+                            + " AND m.turn_seq = t.seq AND m.position = 0"
+                            + " WHERE t.session_id = sessions.id AND m.role = 'user') FROM sessions"
                             + where + " ORDER BY name")) {
                 if (name != null) {
                     select.setString(1, name);
@@ -422,7 +425,7 @@ public final class SqliteSessionStore implements SessionStore {
                 try (ResultSet rows = select.executeQuery()) {
                     while (rows.next()) {
                         infos.add(new SessionInfo(rows.getString(1), Instant.ofEpochMilli(rows.getLong(2)),
-                                Instant.ofEpochMilli(rows.getLong(3)), rows.getInt(4), rows.getInt(5),
+                                Instant.ofEpochMilli(rows.getLong(3)), rows.getInt(8), rows.getInt(4), rows.getInt(5),
                                 SessionJson.planFromJson(rows.getString(6)),
                                 SessionJson.metadataFromJson(rows.getString(7))));
                     }

@@ -216,6 +216,7 @@ public abstract class SessionStoreContract {
         assertThat(other.turns("exchange")).contains(List.of(before, first, second));
         SessionInfo info = other.find("exchange").orElseThrow();
         assertThat(info.turns()).isEqualTo(3);
+        assertThat(info.requests()).as("turns that begin with the user's message").isEqualTo(2);
         assertThat(info.messages()).isEqualTo(6);
         assertThat(info.plan()).isEqualTo(plan);
 
