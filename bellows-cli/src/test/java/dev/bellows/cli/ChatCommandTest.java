@@ -89,7 +89,7 @@ class ChatCommandTest {
         }
         try (MockLlmServer server = RunCommandTest.server(complete("second"))) {
             Cli.Run run = chat(server, "what number?\n", "--session", "s1");
-            assertThat(run.out()).isEqualTo("(session s1: 1 turn so far)\nsecond\n");
+            assertThat(run.out()).isEqualTo("(session s1: 1 request so far)\nsecond\n");
             assertThat(RunCommandTest.messages(server.requests().getFirst()).toString()).contains("remember 7");
         }
     }

@@ -36,13 +36,15 @@ import org.postgresql.ds.PGSimpleDataSource;
  *
  * <h2>Safety</h2>
  * The schema ({@code bellows_*} tables) is migrated on open, once however many JVMs start at
- * once. Each turn is one transaction that first locks its session's row
- * ({@code SELECT ... FOR UPDATE}): writers of one session take turns, each turn gets the next
- * sequence number and all its messages, so two writers racing lose nothing and never
- * interleave; writers of different sessions never wait for each other. A session may be open
- * in several JVMs at once (unlike the SQLite store): each handle sees the others' turns on
- * its next read. A client that dies mid-turn leaves nothing: PostgreSQL rolls its transaction
- * back.
+ * once. Each turn appended outside an exchange, and each committed exchange (a run's turns,
+ * see {@link dev.bellows.memory.StoredSession#beginExchange()}), is one transaction that
+ * first locks its session's row ({@code SELECT ... FOR UPDATE}): writers of one session take
+ * turns, each write gets the next sequence numbers and all its messages, so two writers
+ * racing lose nothing and never interleave (an exchange's turns stay together); writers of
+ * different sessions never wait for each other. A session may be open in several JVMs at
+ * once (unlike the SQLite store): each handle sees the others' turns on its next read, its
+ * own open exchange's after them. A client that dies mid-run leaves nothing of that run:
+ * its exchange was never sent, or PostgreSQL rolls its transaction back.
  *
  * <p>Thread-safe. Every operation borrows a connection from the data source and gives it
  * back; give a pooled data source for many sessions.

@@ -41,9 +41,11 @@ import org.sqlite.SQLiteConfig;
  * }</pre>
  *
  * <h2>Safety</h2>
- * The database runs in WAL mode with {@code synchronous=FULL}: each turn is one write
- * transaction (its row, its messages, the session's counters and a pending plan), durable
- * when {@code append} returns, so a crash or {@code kill -9} loses at most the turn in flight,
+ * The database runs in WAL mode with {@code synchronous=FULL}: each committed exchange (a
+ * run's turns, see {@link dev.bellows.memory.StoredSession#beginExchange()}), and each turn
+ * appended outside one, is one write transaction (the turns' rows, their messages, the
+ * session's counters and a pending plan), durable when {@code commitExchange} (or
+ * {@code append}) returns, so a crash or {@code kill -9} loses at most the run in flight,
  * whole. The schema is migrated on open. A session has one user at a time: opening it takes
  * an OS file lock ({@code locks/NAME.lock}; see {@code SessionLock} for why a file lock), and
  * a second opener, in this process or another, gets a {@link dev.bellows.memory.SessionInUseException}.
