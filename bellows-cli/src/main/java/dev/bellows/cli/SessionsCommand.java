@@ -186,7 +186,7 @@ final class SessionsCommand implements Callable<Integer> {
         field(out, "updated", TIME.format(info.updated()));
         // A turn that begins with the user's message begins a request (see SessionInfo.requests).
         long requests = turns.stream().filter(turn -> turn.getFirst().role() == Role.USER).count();
-        field(out, "requests", requests + " (" + turns.size() + " steps, "
+        field(out, "requests", requests + " (" + turns.size() + (turns.size() == 1 ? " step, " : " steps, ")
                 + turns.stream().mapToInt(List::size).sum() + " messages)");
         info.metadata().entrySet().stream().sorted(java.util.Map.Entry.comparingByKey())
                 .forEach(entry -> field(out, entry.getKey(), entry.getValue()));
