@@ -69,7 +69,7 @@ final class ChatCommand implements Callable<Integer> {
             /plan           the current plan
             /clear          forget the conversation and the plan (a stored session too)
             /model [NAME]   the model; with NAME, use that model from the next turn on
-            /session        the session: its name and number of turns
+            /session        the session: its name and number of requests
             /exit           leave (also Ctrl-D, or Ctrl-C twice at an empty prompt)
             A number answers the last question with that suggestion.""";
 

@@ -75,8 +75,8 @@ class ChatCommandTest {
             Cli.Run run = chat(server, "/help\n/model\ngo\n/plan\n/session\n/tools\n/clear\n/session\n/nope\n/exit\nnever\n");
             assertThat(run.status()).as(run.err()).isZero();
             assertThat(run.out()).contains(ChatCommand.HELP).contains("mock (openai)\n").contains("done\n")
-                    .contains("[>] read\n").contains("2 turns").contains("task_completion  ")
-                    .contains("(the conversation is cleared)\n").contains("0 turns")
+                    .contains("[>] read\n").contains("1 request (").contains("task_completion  ")
+                    .contains("(the conversation is cleared)\n").contains("0 requests")
                     .contains("unknown command /nope; /help lists them\n").doesNotContain("never");
             assertThat(server.requests()).hasSize(2);
         }
