@@ -12,8 +12,10 @@ import dev.bellows.event.StreamEvent;
 import dev.bellows.memory.ConversationMemory;
 import dev.bellows.plan.Plan;
 import dev.bellows.provider.ApiKey;
+import dev.bellows.provider.Message;
 import dev.bellows.provider.Provider;
 import dev.bellows.provider.RetryPolicy;
+import dev.bellows.provider.Role;
 import dev.bellows.stream.StreamOptions;
 import dev.bellows.tool.BuiltinTools;
 import dev.bellows.tool.RegisteredTool;
@@ -67,7 +69,7 @@ final class ChatCommand implements Callable<Integer> {
             /plan           the current plan
             /clear          forget the conversation and the plan (a stored session too)
             /model [NAME]   the model; with NAME, use that model from the next turn on
-            /session        the session: its name and number of turns
+            /session        the session: its name and number of requests
             /exit           leave (also Ctrl-D, or Ctrl-C twice at an empty prompt)
             A number answers the last question with that suggestion.""";
 
@@ -177,7 +179,7 @@ final class ChatCommand implements Callable<Integer> {
         void loop() {
             PrintWriter out = io.out();
             if (stored != null && !session.memory().turns().isEmpty()) {
-                out.println("(session " + stored.session().name() + ": " + turns(session.memory().turns().size())
+                out.println("(session " + stored.session().name() + ": " + requests(session.memory().turns())
                         + " so far)");
                 out.flush();
             }
@@ -252,7 +254,6 @@ final class ChatCommand implements Callable<Integer> {
                     }
                 }
             } else if (reason == LoopEndReason.CANCELLED) {
-                interrupted.keep();
                 progress.println("(cancelled: the request stays in the conversation, marked as interrupted)");
             } else {
                 String line = reason.wireName() + ": " + BellowsCommand.oneLine(result.result());
@@ -310,9 +311,9 @@ final class ChatCommand implements Callable<Integer> {
                     }
                 }
                 case "/session" -> out.println(stored == null
-                        ? turns(session.memory().turns().size())
+                        ? requests(session.memory().turns())
                         + " (not stored: start with --session NAME to keep the conversation)"
-                        : stored.session().name() + ": " + turns(session.memory().turns().size()));
+                        : stored.session().name() + ": " + requests(session.memory().turns()));
                 default -> out.println("unknown command " + words[0] + "; /help lists them");
             }
             out.flush();
@@ -320,9 +321,13 @@ final class ChatCommand implements Callable<Integer> {
         }
     }
 
-    /** "1 turn", "2 turns". */
-    static String turns(int count) {
-        return count + (count == 1 ? " turn" : " turns");
+    /**
+     * "1 request", "2 requests": what the user asked so far, each with its whole answer (a turn
+     * that begins with the user's message begins one, as in {@code SessionInfo.requests}).
+     */
+    static String requests(List<List<Message>> turns) {
+        long count = turns.stream().filter(turn -> turn.getFirst().role() == Role.USER).count();
+        return count + (count == 1 ? " request" : " requests");
     }
 
     private int usage(String message) {

@@ -2,6 +2,7 @@ package dev.bellows.cli;
 
 import dev.bellows.agent.AgentListener;
 import dev.bellows.event.AgentEvent;
+import dev.bellows.event.LoopEndReason;
 import dev.bellows.event.LoopEvent;
 import dev.bellows.event.StreamEvent;
 import dev.bellows.memory.ConversationMemory;
@@ -20,11 +21,12 @@ import java.util.List;
  * the run was stored, which would hold it already), then one assistant message with the text
  * the interrupted answer had streamed so far (thinking and tool calls left out) followed by
  * {@link #MARKER}. It ends with the assistant, so user and assistant still alternate, as the
- * strict chat templates of some open models require. A stored session writes it in one
- * transaction, like every turn.
+ * strict chat templates of some open models require.
  *
- * <p>Listen to the run with it ({@link #onEvent}), then call {@link #keep()} once the run has
- * ended {@code cancelled}.
+ * <p>Listen to the run with it ({@link #onEvent}): it adds the turn when it sees the run's
+ * {@code loop_end} with {@code cancelled}, which a stored session's run commits after its
+ * listeners, so the interrupted turn is stored in the same transaction as the iterations the
+ * run stored before the cancel, or not at all.
  */
 final class InterruptedTurn implements AgentListener {
 
@@ -50,12 +52,13 @@ final class InterruptedTurn implements AgentListener {
             case LoopEvent.IterationStart e -> said.setLength(0);
             case LoopEvent.Retry e -> said.setLength(0); // the broken attempt's text is dropped
             case StreamEvent.MessageContent e -> said.append(e.content());
+            case LoopEvent.LoopEnd e when e.reason() == LoopEndReason.CANCELLED -> keep();
             default -> { }
         }
     }
 
-    /** Adds the interrupted turn to memory (after the run has ended, so the events are all in). */
-    void keep() {
+    /** Adds the interrupted turn to memory (at the run's end, so the events are all in). */
+    private void keep() {
         List<Message> turn = new ArrayList<>(2);
         if (memory.turns().size() <= turnsBefore) {
             turn.add(Message.user(request));

@@ -163,11 +163,7 @@ final class RunCommand implements Callable<Integer> {
         if (stored != null) {
             stored.start(agent, settings.provider(), settings.model(), settings.toolMode());
         }
-        int status = runner.run(agent, text);
-        if (interrupted != null && status == AgentRunner.CANCELLED) {
-            interrupted.keep();
-        }
-        return status;
+        return runner.run(agent, text);
     }
 
     /**

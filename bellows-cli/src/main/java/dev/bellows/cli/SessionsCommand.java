@@ -6,6 +6,7 @@ import dev.bellows.memory.SessionInfo;
 import dev.bellows.memory.SessionNames;
 import dev.bellows.memory.SessionStoreException;
 import dev.bellows.provider.Message;
+import dev.bellows.provider.Role;
 import dev.bellows.sessions.sqlite.SqliteSessionStore;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -67,9 +68,11 @@ final class SessionsCommand implements Callable<Integer> {
             }
             int width = Math.max(4, sessions.stream().mapToInt(info -> info.name().length()).max().orElse(4));
             StringBuilder out = new StringBuilder();
-            out.append(String.format("%-" + width + "s  %5s  %-20s  %s%n", "NAME", "TURNS", "UPDATED", "MODEL"));
+            // REQUESTS: what the user asked, each with the agent's whole answer; STEPS: the loop's
+            // iterations that answered them (what the store calls turns).
+            out.append(String.format("%-" + width + "s  %8s  %5s  %-20s  %s%n", "NAME", "REQUESTS", "STEPS", "UPDATED", "MODEL"));
             for (SessionInfo info : sessions) {
-                out.append(String.format("%-" + width + "s  %5d  %-20s  %s%n", info.name(), info.turns(),
+                out.append(String.format("%-" + width + "s  %8d  %5d  %-20s  %s%n", info.name(), info.requests(), info.turns(),
                         TIME.format(info.updated()), printable(info.metadata().getOrDefault(StoredSession.MODEL, "-"))));
             }
             write(root, out.toString());
@@ -181,15 +184,25 @@ final class SessionsCommand implements Callable<Integer> {
         field(out, "session", info.name());
         field(out, "created", TIME.format(info.created()));
         field(out, "updated", TIME.format(info.updated()));
-        field(out, "turns", turns.size() + " (" + turns.stream().mapToInt(List::size).sum() + " messages)");
+        // A turn that begins with the user's message begins a request (see SessionInfo.requests).
+        long requests = turns.stream().filter(turn -> turn.getFirst().role() == Role.USER).count();
+        field(out, "requests", requests + " (" + turns.size() + (turns.size() == 1 ? " step, " : " steps, ")
+                + turns.stream().mapToInt(List::size).sum() + " messages)");
         info.metadata().entrySet().stream().sorted(java.util.Map.Entry.comparingByKey())
                 .forEach(entry -> field(out, entry.getKey(), entry.getValue()));
         if (!info.plan().steps().isEmpty()) {
             out.append("plan:\n");
             info.plan().toChecklist().lines().forEach(line -> out.append("  ").append(printable(line)).append('\n'));
         }
+        int request = 0;
+        int step = 0;
         for (int i = 0; i < turns.size(); i++) {
-            out.append("\n--- turn ").append(i + 1).append(" ---\n");
+            if (request == 0 || turns.get(i).getFirst().role() == Role.USER) {
+                request++;
+                step = 0;
+            }
+            step++;
+            out.append("\n--- request ").append(request).append(", step ").append(step).append(" ---\n");
             for (Message message : turns.get(i)) {
                 out.append('[').append(message.role().wireName()).append("]\n");
                 String content = message.content();

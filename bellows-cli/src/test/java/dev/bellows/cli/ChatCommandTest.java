@@ -75,8 +75,8 @@ class ChatCommandTest {
             Cli.Run run = chat(server, "/help\n/model\ngo\n/plan\n/session\n/tools\n/clear\n/session\n/nope\n/exit\nnever\n");
             assertThat(run.status()).as(run.err()).isZero();
             assertThat(run.out()).contains(ChatCommand.HELP).contains("mock (openai)\n").contains("done\n")
-                    .contains("[>] read\n").contains("2 turns").contains("task_completion  ")
-                    .contains("(the conversation is cleared)\n").contains("0 turns")
+                    .contains("[>] read\n").contains("1 request (").contains("task_completion  ")
+                    .contains("(the conversation is cleared)\n").contains("0 requests")
                     .contains("unknown command /nope; /help lists them\n").doesNotContain("never");
             assertThat(server.requests()).hasSize(2);
         }
@@ -89,7 +89,7 @@ class ChatCommandTest {
         }
         try (MockLlmServer server = RunCommandTest.server(complete("second"))) {
             Cli.Run run = chat(server, "what number?\n", "--session", "s1");
-            assertThat(run.out()).isEqualTo("(session s1: 1 turn so far)\nsecond\n");
+            assertThat(run.out()).isEqualTo("(session s1: 1 request so far)\nsecond\n");
             assertThat(RunCommandTest.messages(server.requests().getFirst()).toString()).contains("remember 7");
         }
     }
@@ -141,9 +141,9 @@ class ChatCommandTest {
             assertThat(sent.get(3).get("content").asText()).isEqualTo("Go on");
 
             Cli.Run show = Cli.run("", "sessions", "show", "--data-dir", data.toString(), "c");
-            assertThat(show.out()).as(show.err()).contains("turns:     2 (4 messages)")
-                    .contains("--- turn 1 ---\n[user]\nCount slowly\n[assistant]\nCounting: one")
-                    .contains(InterruptedTurn.MARKER + "\n\n--- turn 2 ---\n[user]\nGo on\n");
+            assertThat(show.out()).as(show.err()).contains("requests:  2 (2 steps, 4 messages)")
+                    .contains("--- request 1, step 1 ---\n[user]\nCount slowly\n[assistant]\nCounting: one")
+                    .contains(InterruptedTurn.MARKER + "\n\n--- request 2, step 1 ---\n[user]\nGo on\n");
         }
     }
 

@@ -113,7 +113,7 @@ class ChatTerminalTest {
             waitFor("one", "EXIT=0");
 
             start("two", script);
-            screen = waitFor("two", "turns so far)\n> "); // the prompt: JLine reads keys from now on
+            screen = waitFor("two", "requests so far)\n> "); // the prompt: JLine reads keys from now on
             assertThat(screen).contains("(session t: ");
             send("two", "Up");
             waitFor("two", "> /exit"); // the history survived the restart

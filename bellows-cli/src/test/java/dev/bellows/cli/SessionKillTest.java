@@ -4,8 +4,6 @@ import static dev.bellows.cli.RunCommandTest.complete;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.bellows.memory.SessionInfo;
-import dev.bellows.plan.PlanStatus;
-import dev.bellows.plan.PlanStep;
 import dev.bellows.provider.Message;
 import dev.bellows.provider.Role;
 import dev.bellows.sessions.sqlite.SqliteSessionStore;
@@ -23,9 +21,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code kill -9} of a real {@code bellows run --session} process while the model's second
- * answer streams: the session keeps the first turn (and the plan it made), nothing of the
- * second, and the next run continues it.
+ * {@code kill -9} of a real {@code bellows run --session} process after its run's first
+ * iteration, while the model's second answer streams: the session keeps the earlier, completed
+ * run whole, nothing of the killed one (neither its question, nor its first iteration, nor
+ * the plan that iteration made), and the next run continues from the completed one.
  */
 class SessionKillTest {
 
@@ -33,8 +32,14 @@ class SessionKillTest {
     Path dir;
 
     @Test
-    void aRunKilledMidTurnKeepsEveryCompletedTurnAndTheNextRunContinues() throws Exception {
+    void aRunKilledAfterItsFirstIterationStoresNothingOfItAndTheNextRunContinues() throws Exception {
         Path data = dir.resolve("data");
+        try (MockLlmServer server = RunCommandTest.server(complete("first done"))) {
+            Cli.Run first = Cli.run(new Host(Map.of(), dir, Interrupts.NONE, false), "run", "--base-url",
+                    server.baseUrl().toString(), "--model", "mock", "--session", "killed", "--data-dir", data.toString(),
+                    "First task");
+            assertThat(first.status()).as(first.err()).isZero();
+        }
         MockTurn slow = MockTurn.content("<thinking>" + "still thinking ".repeat(400) + "</thinking>" + complete("never"))
                 .chunkSize(8).delayMs(20);
         try (MockLlmServer server = MockLlmServer.start(MockScript.of(MockTurn.content(RunCommandTest.PLAN), slow))) {
@@ -62,12 +67,11 @@ class SessionKillTest {
 
         try (SqliteSessionStore store = SqliteSessionStore.open(data)) {
             SessionInfo info = store.find("killed").orElseThrow();
-            assertThat(info.turns()).isEqualTo(1);
-            assertThat(info.plan().steps()).containsExactly(new PlanStep("read", PlanStatus.IN_PROGRESS));
+            assertThat(info.turns()).as("the completed run only").isEqualTo(1);
+            assertThat(info.plan().steps()).as("the killed run's plan is not stored").isEmpty();
             List<Message> turn = store.turns("killed").orElseThrow().getFirst();
-            assertThat(turn).extracting(Message::role).containsExactly(Role.USER, Role.ASSISTANT, Role.USER);
-            assertThat(turn.getFirst()).isEqualTo(Message.user("Read the file"));
-            assertThat(turn.get(1).content()).contains("update_plan");
+            assertThat(turn).extracting(Message::role).containsExactly(Role.USER, Role.ASSISTANT);
+            assertThat(turn.getFirst()).isEqualTo(Message.user("First task"));
         }
 
         try (MockLlmServer server = RunCommandTest.server(complete("done"))) {
@@ -76,7 +80,8 @@ class SessionKillTest {
             assertThat(next.status()).as(next.err()).isZero();
             assertThat(next.out()).isEqualTo("done\n");
             String sent = RunCommandTest.messages(server.requests().getFirst()).toString();
-            assertThat(sent).contains("Read the file").contains("[>] read").contains("Go on").doesNotContain("still thinking");
+            assertThat(sent).contains("First task").contains("Go on").doesNotContain("Read the file")
+                    .doesNotContain("still thinking");
         }
     }
 }

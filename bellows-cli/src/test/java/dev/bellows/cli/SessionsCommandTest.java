@@ -67,16 +67,17 @@ class SessionsCommandTest {
         }
         Cli.Run list = bellows("sessions", "--data-dir", data().toString());
         assertThat(list.status()).isZero();
-        assertThat(list.out()).startsWith("NAME  TURNS  UPDATED");
+        assertThat(list.out()).startsWith("NAME  REQUESTS  STEPS  UPDATED");
         assertThat(list.out().lines().skip(1).toList()).singleElement().asString()
-                .startsWith("math      3  ").endsWith("  mock");
+                .as("two requests, answered in three steps").startsWith("math         2      3  ").endsWith("  mock");
 
         Cli.Run show = bellows("sessions", "show", "math", "--data-dir", data().toString());
         assertThat(show.status()).as(show.err()).isZero();
-        assertThat(show.out()).contains("session:   math\n").contains("turns:     3 (6 messages)\n")
+        assertThat(show.out()).contains("session:   math\n").contains("requests:  2 (3 steps, 6 messages)\n")
                 .contains("model:     mock\n").contains("tool_mode: tags\n").contains("plan:\n  [>] read\n")
-                .contains("--- turn 1 ---\n[user]\nWhat is 17 * 23?\n[assistant]\n<thinking>plan it</thinking>")
-                .contains("--- turn 3 ---\n[user]\nAnd one more?\n[assistant]\n");
+                .contains("--- request 1, step 1 ---\n[user]\nWhat is 17 * 23?\n[assistant]\n<thinking>plan it</thinking>")
+                .contains("--- request 1, step 2 ---\n[assistant]\n")
+                .contains("--- request 2, step 1 ---\n[user]\nAnd one more?\n[assistant]\n");
     }
 
     @Test
@@ -161,10 +162,10 @@ class SessionsCommandTest {
             assertThat(run.get(60, TimeUnit.SECONDS).status()).isEqualTo(130);
         }
         Cli.Run show = bellows("sessions", "show", "count", "--data-dir", data().toString());
-        assertThat(show.out()).as(show.err()).contains("turns:     2 (4 messages)")
+        assertThat(show.out()).as(show.err()).contains("requests:  1 (2 steps, 4 messages)")
                 .as("the finished iteration holds the task; the cancelled one is what had streamed, then the marker")
-                .contains("--- turn 1 ---\n[user]\nCount slowly\n[assistant]\n<tool>")
-                .contains("--- turn 2 ---\n[assistant]\n")
+                .contains("--- request 1, step 1 ---\n[user]\nCount slowly\n[assistant]\n<tool>")
+                .contains("--- request 1, step 2 ---\n[assistant]\n")
                 .contains(InterruptedTurn.MARKER + "\n").doesNotContain("never");
     }
 

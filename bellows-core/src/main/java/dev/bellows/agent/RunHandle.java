@@ -1,6 +1,7 @@
 package dev.bellows.agent;
 
 import dev.bellows.event.AgentEvent;
+import dev.bellows.event.LoopEndReason;
 import dev.bellows.event.LoopEvent;
 import dev.bellows.provider.ChatStream;
 import java.lang.ref.WeakReference;
@@ -44,6 +45,7 @@ final class RunHandle implements AgentRun {
     private AgentResult result;                                // guarded by lock; set with loop_end
     private boolean ended;                                     // guarded by lock; loop_end is being emitted
     private VirtualMachineError crash;                         // guarded by lock; rethrown by await()
+    private volatile Runnable ending = () -> { };              // see ending(Runnable)
 
     private final Object cancelLock = new Object();
     private volatile boolean cancelled;
@@ -57,6 +59,16 @@ final class RunHandle implements AgentRun {
     }
 
     // --- the run's side ---
+
+    /**
+     * Runs {@code action} on {@code loop_end}, after the listeners and before {@link #await()}
+     * returns (a stored session commits the run's exchange there, so that the turns the
+     * listeners add on {@code loop_end} join it, and so that the caller finds them stored).
+     * When it throws, the run ends as an error that says so instead. Set before the run starts.
+     */
+    void ending(Runnable action) {
+        ending = Objects.requireNonNull(action, "action");
+    }
 
     /**
      * The run's thread met a {@link VirtualMachineError}: {@link #await()} rethrows it instead
@@ -99,19 +111,32 @@ final class RunHandle implements AgentRun {
                         + ") threw on a " + event.type() + " event; the run and the other listeners go on", e);
             }
         }
+        AgentEvent logged = event instanceof LoopEvent.LoopEnd end ? runEnding(end) : event;
         lock.lock();
         try {
             if (view == null || view.get() != null) {
-                log.add(event);
+                log.add(logged);
             } else if (!log.isEmpty()) {
                 log.clear();            // nobody can read them any more: see RunView
             }
-            if (event instanceof LoopEvent.LoopEnd end) {
+            if (logged instanceof LoopEvent.LoopEnd end) {
                 result = new AgentResult(end.reason(), end.result());
             }
             changed.signalAll();
         } finally {
             lock.unlock();
+        }
+    }
+
+    private LoopEvent.LoopEnd runEnding(LoopEvent.LoopEnd end) {
+        try {
+            ending.run();
+            return end;
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, () -> "the run ended (" + end.reason().wireName()
+                    + ") but what ends it failed; the run ends as an error", e);
+            return new LoopEvent.LoopEnd(LoopEndReason.ERROR, "the run ended (" + end.reason().wireName()
+                    + ") but its conversation could not be stored: " + e.getMessage());
         }
     }
 

@@ -19,11 +19,19 @@ import java.util.Objects;
  *
  * <p>A session takes one run at a time (the runs of a conversation follow each other);
  * starting another while one goes on is an {@link IllegalStateException}.
+ *
+ * <p>When the memory keeps its turns in a {@link StoredSession}, each run is one exchange of
+ * it ({@link StoredSession#beginExchange()}): the iterations the run adds to memory are seen
+ * at once, and stored together in one transaction when the run ends, however it ends
+ * (completed, failed, cancelled), after the listeners have seen {@code loop_end} (so a turn a
+ * listener adds then is stored with them) and before {@link AgentRun#await()} returns. A
+ * crash or {@code kill -9} during a run stores nothing of it.
  */
 public final class Session {
 
     private final ConversationMemory memory;
     private final StoredSession stored;         // null: the session lives in this JVM only
+    private final StoredSession exchanges;      // the memory's store when it is a stored session, else null
     private volatile Plan plan;
     private AgentRun current;                   // guarded by this
 
@@ -36,6 +44,7 @@ public final class Session {
     public Session(ConversationMemory memory) {
         this.memory = Objects.requireNonNull(memory, "memory");
         this.stored = null;
+        this.exchanges = memory.store() instanceof StoredSession kept ? kept : null;
         this.plan = Plan.empty();
     }
 
@@ -61,6 +70,7 @@ public final class Session {
             throw new IllegalArgumentException("the memory must keep its turns in the stored session: build it with"
                     + " ConversationMemory.builder().store(stored)");
         }
+        this.exchanges = stored;
         this.plan = stored.plan();
     }
 
@@ -90,11 +100,18 @@ public final class Session {
         }
     }
 
-    /** Takes {@code run} as the session's run, unless another is still going on. */
+    /**
+     * Takes {@code run} as the session's run, unless another is still going on; a stored
+     * session opens the run's exchange, committed when the run ends.
+     */
     synchronized void begin(AgentRun run) {
         if (current != null && !current.isDone()) {
             throw new IllegalStateException("this session is still running a task; await() or cancel() that run first,"
                     + " or give the new run a Session of its own");
+        }
+        if (exchanges != null) {
+            exchanges.beginExchange();
+            ((RunHandle) run).ending(exchanges::commitExchange);
         }
         current = run;
     }

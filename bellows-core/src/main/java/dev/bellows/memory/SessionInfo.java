@@ -11,12 +11,15 @@ import java.util.Objects;
  * @param name     its name
  * @param created  when it was created
  * @param updated  when a turn, the plan or the metadata were last written
- * @param turns    how many turns it holds
+ * @param requests how many of its turns begin with a user message: the requests (exchanges)
+ *                 a user made, since the agent loop stores a run's first iteration with the
+ *                 user's task first and its later iterations with the model's answer first
+ * @param turns    how many turns it holds (one per iteration of the agent loop)
  * @param messages how many messages those turns hold
  * @param plan     its stored plan
  * @param metadata its metadata (e.g. {@link StoredSession#MODEL}, {@link StoredSession#TOOL_MODE})
  */
-public record SessionInfo(String name, Instant created, Instant updated, int turns, int messages,
+public record SessionInfo(String name, Instant created, Instant updated, int requests, int turns, int messages,
                           Plan plan, Map<String, String> metadata) {
 
     public SessionInfo {
@@ -25,8 +28,9 @@ public record SessionInfo(String name, Instant created, Instant updated, int tur
         Objects.requireNonNull(updated, "updated");
         Objects.requireNonNull(plan, "plan");
         metadata = Map.copyOf(Objects.requireNonNull(metadata, "metadata"));
-        if (turns < 0 || messages < 0) {
-            throw new IllegalArgumentException("turns and messages cannot be negative: " + turns + ", " + messages);
+        if (requests < 0 || turns < 0 || messages < 0 || requests > turns) {
+            throw new IllegalArgumentException("requests, turns and messages cannot be negative, nor requests more"
+                    + " than turns: " + requests + ", " + turns + ", " + messages);
         }
     }
 }

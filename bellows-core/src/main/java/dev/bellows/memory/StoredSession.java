@@ -17,11 +17,22 @@ import java.util.Map;
  * }</pre>
  *
  * <h2>Durability</h2>
- * {@link #append} returns once the turn is stored, in one transaction: after a crash the
- * session holds every turn whose {@code append} returned, and possibly the one in flight,
- * but never part of a turn. {@link #plan(Plan)} is kept with the next turn, in that turn's
+ * The unit of durability is the <em>exchange</em>: a user's request and the agent's whole
+ * answer to it, which the agent loop stores as several turns (one per iteration).
+ * {@link #beginExchange()} opens one: the turns appended after it are visible at once through
+ * {@link #turns()}, but none is stored until {@link #commitExchange()} stores them all, in
+ * order, in one transaction. After a crash or {@code kill -9} the session holds every exchange
+ * whose {@code commitExchange} returned, and possibly the one committing, whole; never part of
+ * one. An exchange left open (the process died, or {@link #close()} came first) stores nothing.
+ * A {@code dev.bellows.agent.Session} over a stored session opens an exchange when a run
+ * starts and commits it when the run ends, whatever the outcome (completed, failed or
+ * cancelled), before the run's {@code await()} returns.
+ *
+ * <p>Outside an exchange, {@link #append} stores its one turn in one transaction before it
+ * returns. {@link #plan(Plan)} is kept with the next stored turn or exchange, in its
  * transaction, so a stored plan never runs ahead of the turns that made it; {@link #close()}
- * stores a plan that no turn followed.
+ * stores a plan that nothing stored followed, unless an exchange was left open (that plan
+ * came from turns that were not stored).
  *
  * <p>Implementations are thread-safe. A session is used until {@link #close()}; afterwards
  * every method throws {@link IllegalStateException}.
@@ -44,8 +55,8 @@ public interface StoredSession extends MemoryStore, AutoCloseable {
     Plan plan();
 
     /**
-     * Replaces the plan. It is stored with the next turn, in that turn's transaction, or by
-     * {@link #close()} when no turn follows.
+     * Replaces the plan. It is stored with the next stored turn or exchange, in that
+     * transaction, or by {@link #close()} when nothing stored follows.
      */
     void plan(Plan plan);
 
@@ -59,7 +70,27 @@ public interface StoredSession extends MemoryStore, AutoCloseable {
      */
     void putMetadata(Map<String, String> entries);
 
-    /** Stores a pending plan and releases the session (and its lock, where the store has one). */
+    /**
+     * Opens an exchange: the turns appended from now on are held, visible through
+     * {@link #turns()}, until {@link #commitExchange()} stores them in one transaction.
+     *
+     * @throws IllegalStateException when an exchange is already open, or the session is closed
+     */
+    void beginExchange();
+
+    /**
+     * Stores the open exchange's turns, in order, and a pending plan, in one transaction, and
+     * closes the exchange. When it throws ({@link SessionStoreException}), nothing of the
+     * exchange is stored and its turns leave {@link #turns()}; the exchange is closed either way.
+     *
+     * @throws IllegalStateException when no exchange is open, or the session is closed
+     */
+    void commitExchange();
+
+    /**
+     * Stores a pending plan and releases the session (and its lock, where the store has one).
+     * An exchange still open is dropped, its turns and plan unstored.
+     */
     @Override
     void close();
 }

@@ -12,7 +12,8 @@ import java.util.Objects;
 /**
  * One handle on a session of a {@link PostgresSessionStore}. Others may write the same session;
  * every read asks the database what changed since the last one (the turns after the last seen,
- * or all of them after a {@code clear}), so the cache never serves a stale conversation.
+ * or all of them after a {@code clear}), so the cache never serves a stale conversation. The
+ * turns of an open exchange, held here until committed, come after the stored ones.
  */
 final class PostgresSession implements StoredSession {
 
@@ -27,6 +28,8 @@ final class PostgresSession implements StoredSession {
     private long lastSeq;
     private Plan pendingPlan;
     private boolean closed;
+    /** The turns of the open exchange, not stored yet, or null when none is open. */
+    private List<List<Message>> exchange;
 
     PostgresSession(PostgresSessionStore store, long id, String name) {
         this.store = store;
@@ -47,7 +50,11 @@ final class PostgresSession implements StoredSession {
         }
         synchronized (lock) {
             ensureOpen();
-            store.appendTurn(id, name, copy, pendingPlan);
+            if (exchange != null) {
+                exchange.add(copy);
+                return;
+            }
+            store.appendTurns(id, name, List.of(copy), pendingPlan);
             pendingPlan = null;
         }
     }
@@ -57,7 +64,13 @@ final class PostgresSession implements StoredSession {
         synchronized (lock) {
             ensureOpen();
             refresh();
-            return List.copyOf(turns);
+            if (exchange == null || exchange.isEmpty()) {
+                return List.copyOf(turns);
+            }
+            List<List<Message>> all = new ArrayList<>(turns.size() + exchange.size());
+            all.addAll(turns);
+            all.addAll(exchange);
+            return List.copyOf(all);
         }
     }
 
@@ -67,6 +80,9 @@ final class PostgresSession implements StoredSession {
             ensureOpen();
             store.clearTurns(id, name);
             refresh();
+            if (exchange != null) {
+                exchange.clear();
+            }
         }
     }
 
@@ -105,12 +121,43 @@ final class PostgresSession implements StoredSession {
     }
 
     @Override
+    public void beginExchange() {
+        synchronized (lock) {
+            ensureOpen();
+            if (exchange != null) {
+                throw new IllegalStateException("session \"" + name + "\" already has an exchange open");
+            }
+            exchange = new ArrayList<>();
+        }
+    }
+
+    @Override
+    public void commitExchange() {
+        synchronized (lock) {
+            ensureOpen();
+            if (exchange == null) {
+                throw new IllegalStateException("session \"" + name + "\" has no exchange open");
+            }
+            List<List<Message>> held = exchange;
+            exchange = null;
+            if (!held.isEmpty()) {      // a pending plan waits for the next stored turn, as outside an exchange
+                store.appendTurns(id, name, held, pendingPlan);
+                pendingPlan = null;
+            }
+        }
+    }
+
+    @Override
     public void close() {
         synchronized (lock) {
             if (closed) {
                 return;
             }
             closed = true;
+            if (exchange != null) {
+                exchange = null;        // abandoned: neither its turns nor the plan they made are stored
+                pendingPlan = null;
+            }
             if (pendingPlan != null) {
                 Plan plan = pendingPlan;
                 pendingPlan = null;

@@ -36,13 +36,15 @@ import org.postgresql.ds.PGSimpleDataSource;
  *
  * <h2>Safety</h2>
  * The schema ({@code bellows_*} tables) is migrated on open, once however many JVMs start at
- * once. Each turn is one transaction that first locks its session's row
- * ({@code SELECT ... FOR UPDATE}): writers of one session take turns, each turn gets the next
- * sequence number and all its messages, so two writers racing lose nothing and never
- * interleave; writers of different sessions never wait for each other. A session may be open
- * in several JVMs at once (unlike the SQLite store): each handle sees the others' turns on
- * its next read. A client that dies mid-turn leaves nothing: PostgreSQL rolls its transaction
- * back.
+ * once. Each turn appended outside an exchange, and each committed exchange (a run's turns,
+ * see {@link dev.bellows.memory.StoredSession#beginExchange()}), is one transaction that
+ * first locks its session's row ({@code SELECT ... FOR UPDATE}): writers of one session take
+ * turns, each write gets the next sequence numbers and all its messages, so two writers
+ * racing lose nothing and never interleave (an exchange's turns stay together); writers of
+ * different sessions never wait for each other. A session may be open in several JVMs at
+ * once (unlike the SQLite store): each handle sees the others' turns on its next read, its
+ * own open exchange's after them. A client that dies mid-run leaves nothing of that run:
+ * its exchange was never sent, or PostgreSQL rolls its transaction back.
  *
  * <p>Thread-safe. Every operation borrows a connection from the data source and gives it
  * back; give a pooled data source for many sessions.
@@ -181,7 +183,10 @@ public final class PostgresSessionStore implements SessionStore {
     private List<SessionInfo> query(String what, String where, String name) {
         return inTransaction(what, connection -> {
             try (PreparedStatement select = connection.prepareStatement(
-                    "SELECT name, created_at, updated_at, turn_count, message_count, plan, metadata::text"
+                    "SELECT name, created_at, updated_at, turn_count, message_count, plan, metadata::text,"
+                            + " (SELECT count(*) FROM bellows_turns t JOIN bellows_messages m ON m.session_id = t.session_id"
+                            + " AND m.turn_seq = t.seq AND m.position = 0"
+                            + " WHERE t.session_id = bellows_sessions.id AND m.role = 'user')"
                             + " FROM bellows_sessions" + where + " ORDER BY name")) {
                 if (name != null) {
                     select.setString(1, name);
@@ -190,7 +195,7 @@ public final class PostgresSessionStore implements SessionStore {
                 try (ResultSet rows = select.executeQuery()) {
                     while (rows.next()) {
                         infos.add(new SessionInfo(rows.getString(1), rows.getTimestamp(2).toInstant(),
-                                rows.getTimestamp(3).toInstant(), rows.getInt(4), rows.getInt(5),
+                                rows.getTimestamp(3).toInstant(), rows.getInt(8), rows.getInt(4), rows.getInt(5),
                                 SessionJson.planFromJson(rows.getString(6)),
                                 SessionJson.metadataFromJson(rows.getString(7))));
                     }
@@ -236,43 +241,53 @@ public final class PostgresSessionStore implements SessionStore {
         });
     }
 
-    /** Writes one turn, and a pending plan, in one transaction holding the session's row lock; its sequence number. */
-    long appendTurn(long id, String name, List<Message> turn, Plan pendingPlan) {
-        return inTransaction("store a turn of session \"" + name + "\"", connection -> {
+    /**
+     * Writes turns, in order and with consecutive sequence numbers, and a pending plan, in one
+     * transaction holding the session's row lock.
+     */
+    void appendTurns(long id, String name, List<List<Message>> turns, Plan pendingPlan) {
+        inTransaction("store " + (turns.size() == 1 ? "a turn" : turns.size() + " turns") + " of session \"" + name + "\"",
+                connection -> {
             long seq = lockSession(connection, id, name);
-            try (PreparedStatement insert = connection.prepareStatement(
-                    "INSERT INTO bellows_turns (session_id, seq, message_count) VALUES (?, ?, ?)")) {
-                insert.setLong(1, id);
-                insert.setLong(2, seq);
-                insert.setInt(3, turn.size());
-                insert.executeUpdate();
-            }
-            try (PreparedStatement insert = connection.prepareStatement(
+            int messages = 0;
+            try (PreparedStatement turnRow = connection.prepareStatement(
+                    "INSERT INTO bellows_turns (session_id, seq, message_count) VALUES (?, ?, ?)");
+                 PreparedStatement insert = connection.prepareStatement(
                     "INSERT INTO bellows_messages (session_id, turn_seq, position, role, content, native_parts)"
                             + " VALUES (?, ?, ?, ?, ?, ?)")) {
-                for (int position = 0; position < turn.size(); position++) {
-                    Message message = turn.get(position);
-                    insert.setLong(1, id);
-                    insert.setLong(2, seq);
-                    insert.setInt(3, position);
-                    insert.setString(4, message.role().wireName());
-                    insert.setBytes(5, message.content().getBytes(StandardCharsets.UTF_8));
-                    insert.setString(6, SessionJson.nativePartsToJson(message));
-                    insert.addBatch();
+                for (List<Message> turn : turns) {
+                    turnRow.setLong(1, id);
+                    turnRow.setLong(2, seq);
+                    turnRow.setInt(3, turn.size());
+                    turnRow.addBatch();
+                    for (int position = 0; position < turn.size(); position++) {
+                        Message message = turn.get(position);
+                        insert.setLong(1, id);
+                        insert.setLong(2, seq);
+                        insert.setInt(3, position);
+                        insert.setString(4, message.role().wireName());
+                        insert.setBytes(5, message.content().getBytes(StandardCharsets.UTF_8));
+                        insert.setString(6, SessionJson.nativePartsToJson(message));
+                        insert.addBatch();
+                    }
+                    messages += turn.size();
+                    seq++;
                 }
+                turnRow.executeBatch();     // the turns before their messages: the foreign key
                 insert.executeBatch();
             }
             try (PreparedStatement update = connection.prepareStatement(
-                    "UPDATE bellows_sessions SET next_seq = ?, turn_count = turn_count + 1,"
+                    "UPDATE bellows_sessions SET next_seq = ?, turn_count = turn_count + ?,"
                             + " message_count = message_count + ?, updated_at = now(), plan = coalesce(?, plan)"
                             + " WHERE id = ?")) {
-                update.setLong(1, seq + 1);
-                update.setInt(2, turn.size());
-                update.setString(3, pendingPlan == null ? null : SessionJson.planToJson(pendingPlan));
-                update.setLong(4, id);
+                update.setLong(1, seq);
+                update.setInt(2, turns.size());
+                update.setInt(3, messages);
+                update.setString(4, pendingPlan == null ? null : SessionJson.planToJson(pendingPlan));
+                update.setLong(5, id);
                 update.executeUpdate();
             }
-            return seq;
+            return null;
         });
     }
 

@@ -13,7 +13,8 @@ import java.util.Objects;
 /**
  * One open session of a {@link SqliteSessionStore}. It holds the session's lock, so nobody
  * else writes it: the turns read at open plus those appended since are the whole session, and
- * reads never touch the database.
+ * reads never touch the database. The turns of an open exchange are the last ones of that list
+ * until it is committed.
  */
 final class SqliteSession implements StoredSession {
 
@@ -33,6 +34,8 @@ final class SqliteSession implements StoredSession {
     private Map<String, String> metadata;
     /** Guarded by {@link #lock}. */
     private boolean closed;
+    /** The turns of the open exchange, not stored yet, or null when none is open; guarded by {@link #lock}. */
+    private List<List<Message>> exchange;
 
     SqliteSession(SqliteSessionStore store, SessionLock sessionLock, long id, String name,
                   List<List<Message>> turns, Plan plan, Map<String, String> metadata) {
@@ -58,8 +61,12 @@ final class SqliteSession implements StoredSession {
         }
         synchronized (lock) {
             ensureOpen();
-            store.appendTurn(id, name, copy, pendingPlan);
-            pendingPlan = null;
+            if (exchange != null) {
+                exchange.add(copy);
+            } else {
+                store.appendTurns(id, name, List.of(copy), pendingPlan);
+                pendingPlan = null;
+            }
             turns.add(copy);
         }
     }
@@ -78,6 +85,9 @@ final class SqliteSession implements StoredSession {
             ensureOpen();
             store.clearTurns(id, name);
             turns.clear();
+            if (exchange != null) {
+                exchange.clear();
+            }
         }
     }
 
@@ -120,6 +130,39 @@ final class SqliteSession implements StoredSession {
     }
 
     @Override
+    public void beginExchange() {
+        synchronized (lock) {
+            ensureOpen();
+            if (exchange != null) {
+                throw new IllegalStateException("session \"" + name + "\" already has an exchange open");
+            }
+            exchange = new ArrayList<>();
+        }
+    }
+
+    @Override
+    public void commitExchange() {
+        synchronized (lock) {
+            ensureOpen();
+            if (exchange == null) {
+                throw new IllegalStateException("session \"" + name + "\" has no exchange open");
+            }
+            List<List<Message>> held = exchange;
+            exchange = null;
+            if (held.isEmpty()) {
+                return;                 // a pending plan waits for the next stored turn, as outside an exchange
+            }
+            try {
+                store.appendTurns(id, name, held, pendingPlan);
+                pendingPlan = null;
+            } catch (RuntimeException e) {
+                turns.subList(turns.size() - held.size(), turns.size()).clear();   // they are not stored
+                throw e;
+            }
+        }
+    }
+
+    @Override
     public void close() {
         synchronized (lock) {
             if (closed) {
@@ -127,6 +170,10 @@ final class SqliteSession implements StoredSession {
             }
             closed = true;
             try {
+                if (exchange != null) {
+                    exchange = null;    // abandoned: neither its turns nor the plan they made are stored
+                    pendingPlan = null;
+                }
                 if (pendingPlan != null) {
                     store.writePlan(id, name, pendingPlan);
                     pendingPlan = null;

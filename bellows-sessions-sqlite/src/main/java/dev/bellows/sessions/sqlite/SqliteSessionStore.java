@@ -41,9 +41,11 @@ import org.sqlite.SQLiteConfig;
  * }</pre>
  *
  * <h2>Safety</h2>
- * The database runs in WAL mode with {@code synchronous=FULL}: each turn is one write
- * transaction (its row, its messages, the session's counters and a pending plan), durable
- * when {@code append} returns, so a crash or {@code kill -9} loses at most the turn in flight,
+ * The database runs in WAL mode with {@code synchronous=FULL}: each committed exchange (a
+ * run's turns, see {@link dev.bellows.memory.StoredSession#beginExchange()}), and each turn
+ * appended outside one, is one write transaction (the turns' rows, their messages, the
+ * session's counters and a pending plan), durable when {@code commitExchange} (or
+ * {@code append}) returns, so a crash or {@code kill -9} loses at most the run in flight,
  * whole. The schema is migrated on open. A session has one user at a time: opening it takes
  * an OS file lock ({@code locks/NAME.lock}; see {@code SessionLock} for why a file lock), and
  * a second opener, in this process or another, gets a {@link dev.bellows.memory.SessionInUseException}.
@@ -226,51 +228,58 @@ public final class SqliteSessionStore implements SessionStore {
 
     // --- used by SqliteSession ---
 
-    /** Writes one turn, and a pending plan, in one transaction. */
-    void appendTurn(long id, String name, List<Message> turn, Plan pendingPlan) {
-        inTransaction("store a turn of session \"" + name + "\"", true, () -> {
+    /** Writes turns, in order, and a pending plan, in one transaction. */
+    void appendTurns(long id, String name, List<List<Message>> turns, Plan pendingPlan) {
+        inTransaction("store " + (turns.size() == 1 ? "a turn" : turns.size() + " turns") + " of session \"" + name + "\"",
+                true, () -> {
             long now = System.currentTimeMillis();
-            long seq;
+            long first;
             try (PreparedStatement next = connection.prepareStatement("SELECT next_seq FROM sessions WHERE id = ?")) {
                 next.setLong(1, id);
                 try (ResultSet row = next.executeQuery()) {
                     if (!row.next()) {
                         throw new SessionStoreException("session \"" + name + "\" no longer exists in " + databaseFile);
                     }
-                    seq = row.getLong(1);
+                    first = row.getLong(1);
                 }
             }
-            try (PreparedStatement insert = connection.prepareStatement(
-                    "INSERT INTO turns (session_id, seq, created_at, message_count) VALUES (?, ?, ?, ?)")) {
-                insert.setLong(1, id);
-                insert.setLong(2, seq);
-                insert.setLong(3, now);
-                insert.setInt(4, turn.size());
-                insert.executeUpdate();
-            }
-            try (PreparedStatement insert = connection.prepareStatement(
+            long seq = first;
+            int messages = 0;
+            try (PreparedStatement turnRow = connection.prepareStatement(
+                    "INSERT INTO turns (session_id, seq, created_at, message_count) VALUES (?, ?, ?, ?)");
+                 PreparedStatement insert = connection.prepareStatement(
                     "INSERT INTO messages (session_id, turn_seq, position, role, content, native_parts)"
                             + " VALUES (?, ?, ?, ?, ?, ?)")) {
-                for (int position = 0; position < turn.size(); position++) {
-                    Message message = turn.get(position);
-                    insert.setLong(1, id);
-                    insert.setLong(2, seq);
-                    insert.setInt(3, position);
-                    insert.setString(4, message.role().wireName());
-                    insert.setString(5, message.content());
-                    insert.setString(6, SessionJson.nativePartsToJson(message));
-                    insert.executeUpdate();
+                for (List<Message> turn : turns) {
+                    turnRow.setLong(1, id);
+                    turnRow.setLong(2, seq);
+                    turnRow.setLong(3, now);
+                    turnRow.setInt(4, turn.size());
+                    turnRow.executeUpdate();
+                    for (int position = 0; position < turn.size(); position++) {
+                        Message message = turn.get(position);
+                        insert.setLong(1, id);
+                        insert.setLong(2, seq);
+                        insert.setInt(3, position);
+                        insert.setString(4, message.role().wireName());
+                        insert.setString(5, message.content());
+                        insert.setString(6, SessionJson.nativePartsToJson(message));
+                        insert.executeUpdate();
+                    }
+                    messages += turn.size();
+                    seq++;
                 }
             }
             try (PreparedStatement update = connection.prepareStatement(
-                    "UPDATE sessions SET next_seq = ?, turn_count = turn_count + 1,"
+                    "UPDATE sessions SET next_seq = ?, turn_count = turn_count + ?,"
                             + " message_count = message_count + ?, updated_at = ?, plan = coalesce(?, plan)"
                             + " WHERE id = ?")) {
-                update.setLong(1, seq + 1);
-                update.setInt(2, turn.size());
-                update.setLong(3, now);
-                update.setString(4, pendingPlan == null ? null : SessionJson.planToJson(pendingPlan));
-                update.setLong(5, id);
+                update.setLong(1, seq);
+                update.setInt(2, turns.size());
+                update.setInt(3, messages);
+                update.setLong(4, now);
+                update.setString(5, pendingPlan == null ? null : SessionJson.planToJson(pendingPlan));
+                update.setLong(6, id);
                 update.executeUpdate();
             }
             return null;
@@ -406,7 +415,10 @@ public final class SqliteSessionStore implements SessionStore {
     private List<SessionInfo> query(String what, String where, String name) {
         return inTransaction(what, false, () -> {
             try (PreparedStatement select = connection.prepareStatement(
-                    "SELECT name, created_at, updated_at, turn_count, message_count, plan, metadata FROM sessions"
+                    "SELECT name, created_at, updated_at, turn_count, message_count, plan, metadata,"
+                            + " (SELECT count(*) FROM turns t JOIN messages m ON m.session_id = t.session_id"
+                            + " AND m.turn_seq = t.seq AND m.position = 0"
+                            + " WHERE t.session_id = sessions.id AND m.role = 'user') FROM sessions"
                             + where + " ORDER BY name")) {
                 if (name != null) {
                     select.setString(1, name);
@@ -415,7 +427,7 @@ public final class SqliteSessionStore implements SessionStore {
                 try (ResultSet rows = select.executeQuery()) {
                     while (rows.next()) {
                         infos.add(new SessionInfo(rows.getString(1), Instant.ofEpochMilli(rows.getLong(2)),
-                                Instant.ofEpochMilli(rows.getLong(3)), rows.getInt(4), rows.getInt(5),
+                                Instant.ofEpochMilli(rows.getLong(3)), rows.getInt(8), rows.getInt(4), rows.getInt(5),
                                 SessionJson.planFromJson(rows.getString(6)),
                                 SessionJson.metadataFromJson(rows.getString(7))));
                     }

@@ -18,6 +18,7 @@ import dev.bellows.provider.SignedThinking;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -187,6 +188,91 @@ public abstract class SessionStoreContract {
         session.append(turn);
         turn.add(Message.user("two"));
         assertThat(session.turns()).containsExactly(List.of(Message.user("one")));
+    }
+
+    // --- exchanges ---
+
+    @Test
+    void turnsOfAnExchangeAreSeenAtOnceAndStoredTogetherAtTheCommit() {
+        SessionStore other = store();
+        Plan plan = new Plan(List.of(new PlanStep("made during the exchange", PlanStatus.IN_PROGRESS)));
+        List<Message> before = List.of(Message.user("an earlier request"), Message.assistant("its answer"));
+        List<Message> first = List.of(Message.user("Read a.txt"), Message.assistant("<tool>read a.txt</tool>"),
+                Message.user("contents of a"));
+        List<Message> second = List.of(Message.assistant("<tool>task_completion</tool>"));
+        StoredSession session = open(store(), "exchange");
+        session.append(before);
+        session.beginExchange();
+        session.append(first);
+        session.plan(plan);
+        session.append(second);
+        assertThat(session.turns()).containsExactly(before, first, second);
+        assertThat(other.turns("exchange")).as("not stored before the commit").contains(List.of(before));
+        assertThat(other.find("exchange").orElseThrow().turns()).isEqualTo(1);
+        assertThat(other.find("exchange").orElseThrow().plan()).isEqualTo(Plan.empty());
+
+        session.commitExchange();
+        assertThat(session.turns()).containsExactly(before, first, second);
+        assertThat(other.turns("exchange")).contains(List.of(before, first, second));
+        SessionInfo info = other.find("exchange").orElseThrow();
+        assertThat(info.turns()).isEqualTo(3);
+        assertThat(info.requests()).as("turns that begin with the user's message").isEqualTo(2);
+        assertThat(info.messages()).isEqualTo(6);
+        assertThat(info.plan()).isEqualTo(plan);
+
+        session.append(List.of(Message.user("outside an exchange: stored at once")));
+        assertThat(other.find("exchange").orElseThrow().turns()).isEqualTo(4);
+        session.close();
+        try (StoredSession again = store().open("exchange")) {
+            assertThat(again.turns()).hasSize(4).startsWith(before, first, second);
+        }
+    }
+
+    @Test
+    void anExchangeLeftOpenStoresNothingOfIt() {
+        Plan plan = new Plan(List.of(new PlanStep("from the lost exchange", PlanStatus.PENDING)));
+        List<Message> kept = List.of(Message.user("kept"), Message.assistant("yes"));
+        StoredSession session = store().open("abandoned");
+        session.append(kept);
+        session.beginExchange();
+        session.append(List.of(Message.user("lost"), Message.assistant("<tool>x</tool>"), Message.user("observation")));
+        session.plan(plan);
+        session.close();
+        try (StoredSession again = store().open("abandoned")) {
+            assertThat(again.turns()).containsExactly(kept);
+            assertThat(again.plan()).isEqualTo(Plan.empty());
+            again.beginExchange();          // the next one starts afresh
+            again.append(List.of(Message.user("next")));
+            again.commitExchange();
+        }
+        assertThat(store().turns("abandoned")).contains(List.of(kept, List.of(Message.user("next"))));
+    }
+
+    @Test
+    void anEmptyExchangeStoresNothingAndExchangesDoNotNest() {
+        StoredSession session = open(store(), "nesting");
+        assertThatThrownBy(session::commitExchange).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("no exchange open");
+        session.beginExchange();
+        assertThatThrownBy(session::beginExchange).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("already has an exchange open");
+        session.commitExchange();
+        assertThat(store().find("nesting").orElseThrow().turns()).isZero();
+        assertThat(session.turns()).isEmpty();
+    }
+
+    @Test
+    void clearInsideAnExchangeForgetsItsTurnsToo() {
+        StoredSession session = open(store(), "clear-exchange");
+        session.append(List.of(Message.user("old")));
+        session.beginExchange();
+        session.append(List.of(Message.user("held")));
+        session.clear();
+        assertThat(session.turns()).isEmpty();
+        session.append(List.of(Message.user("after the clear")));
+        session.commitExchange();
+        assertThat(session.turns()).containsExactly(List.of(Message.user("after the clear")));
+        assertThat(store().turns("clear-exchange")).contains(List.of(List.of(Message.user("after the clear"))));
     }
 
     // --- plan and metadata ---
@@ -396,17 +482,22 @@ public abstract class SessionStoreContract {
     }
 
     /**
-     * A child JVM appends large turns; it is killed with SIGKILL (destroyForcibly) while
-     * writing, three times over. Each time the session must open with every turn the child
-     * reported committed, possibly the one it committed but had not reported yet, each whole,
-     * and nothing else.
+     * A child JVM stores exchanges of {@link CrashWriter#ITERATIONS} large turns each and is
+     * killed with SIGKILL (no shutdown hooks, no finally blocks), three times over: twice
+     * right after the first turn of an exchange (the run's first iteration), and once right
+     * after it was let go on to commit one, most likely inside that transaction. Each time the
+     * session must open with every exchange the child reported committed, each whole and in
+     * order, possibly (only in the second case) the one it was committing, and nothing else.
      */
     @Test
-    void aKilledWriterLosesAtMostTheTurnInFlightAndNeverHalfATurn() throws Exception {
+    void aKilledWriterLosesTheExchangeInFlightWholeAndNeverPartOfOne() throws Exception {
         int reported = 0;
         for (int round = 0; round < 3; round++) {
+            boolean midExchange = round != 1;
             Process child = startCrashWriter("crash");
-            try (BufferedReader lines = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
+            int inFlight;
+            try (BufferedReader lines = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
+                 OutputStream goAhead = child.getOutputStream()) {
                 String line = lines.readLine();
                 assertThat(line).as("the child's first line (stderr: %s)", stderrOf(child, line)).startsWith("ready ");
                 int start = Integer.parseInt(line.substring("ready ".length()));
@@ -418,13 +509,25 @@ public abstract class SessionStoreContract {
                     }
                 }
                 int seen = start;
-                while (seen < start + 5) {
+                while (true) {
                     line = lines.readLine();
-                    assertThat(line).as("child output (stderr: %s)", stderrOf(child, line)).startsWith("committed ");
-                    seen = Integer.parseInt(line.substring("committed ".length()));
+                    assertThat(line).as("child output (stderr: %s)", stderrOf(child, line)).isNotNull();
+                    if (line.startsWith("committed ")) {
+                        seen = Integer.parseInt(line.substring("committed ".length()));
+                        continue;
+                    }
+                    assertThat(line).startsWith("iterated ");
+                    if (midExchange && seen >= start + 2) {
+                        break;                  // one turn of this exchange appended, the rest not
+                    }
+                    goAhead.write('\n');
+                    goAhead.flush();
+                    if (!midExchange && seen >= start + 4) {
+                        break;                  // the fifth exchange is on its way to its commit
+                    }
                 }
-                // SIGKILL: no shutdown hooks, no finally blocks. Through the handle, which
-                // (unlike Process.destroyForcibly) leaves the pipe open for what was printed.
+                // Through the handle, which (unlike Process.destroyForcibly) leaves the pipe
+                // open for what was printed.
                 child.toHandle().destroyForcibly();
                 child.waitFor();
                 for (String rest; (rest = lines.readLine()) != null; ) {
@@ -433,15 +536,19 @@ public abstract class SessionStoreContract {
                     }
                 }
                 reported = seen;
+                inFlight = midExchange ? 0 : 1;
             }
             try (SessionStore store = newStore(); StoredSession session = store.open("crash")) {
                 List<List<Message>> turns = session.turns();
-                assertThat(turns.size()).as("turns after kill -9 (round %d)", round).isBetween(reported, reported + 1);
+                assertThat(turns.size() % CrashWriter.ITERATIONS).as("whole exchanges only (round %d)", round).isZero();
+                assertThat(turns.size() / CrashWriter.ITERATIONS).as("exchanges after kill -9 (round %d)", round)
+                        .isBetween(reported, reported + inFlight);
                 for (int i = 0; i < turns.size(); i++) {
-                    assertThat(turns.get(i)).as("turn %d", i).isEqualTo(CrashWriter.turn(i));
+                    assertThat(turns.get(i)).as("turn %d", i)
+                            .isEqualTo(CrashWriter.turn(i / CrashWriter.ITERATIONS, i % CrashWriter.ITERATIONS));
                 }
                 assertThat(store.find("crash").orElseThrow().turns()).isEqualTo(turns.size());
-                reported = turns.size();
+                reported = turns.size() / CrashWriter.ITERATIONS;
             }
         }
     }
