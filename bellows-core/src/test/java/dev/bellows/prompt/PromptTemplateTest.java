@@ -33,10 +33,11 @@ class PromptTemplateTest {
 
     @Test
     void everyResourceLoadsWithoutATrailingLineBreak() {
-        for (String name : new String[] {"system_capabilities", "agent_loop", "chain_of_thought",
-                "chain_of_thought_chat", "tool_calling_json", "tool_calling_xml", "tool_use_rules", "tool_catalog",
-                "current_plan", "extra_context", "no_tool_call_reminder", "task_completion_json",
-                "task_completion_xml"}) {
+        for (String name : new String[] {"agent_loop", "chain_of_thought", "chain_of_thought_chat", "current_plan",
+                "extra_context", "loop_end", "native_loop", "native_no_tool_call", "no_tool_call_reminder",
+                "react_action_json", "react_action_yaml", "react_answer_ignored", "react_loop", "react_no_action",
+                "server_name_json", "server_name_xml", "server_name_yaml", "task_completion_json",
+                "task_completion_xml", "tool_calling_json", "tool_calling_xml"}) {
             PromptTemplate template = PromptTemplate.load(name);
             assertThat(template.text()).as(name).isNotBlank().doesNotEndWith("\n");
         }
