@@ -377,7 +377,7 @@ class RunCommandTest {
                 JsonNode system = messages(first).get(0);
                 assertThat(system.get("role").asText()).isEqualTo("system");
                 // the contract: every tool's server name, tool name, description and JSON Schema
-                String content = system.get("content").asText();
+                String content = system.get("content").asText() + "\n";   // the last schema ends the message
                 assertThat(content).contains("Be brief.", "\nserver_name \"local\":\n");
                 for (dev.bellows.tool.Tool builtin : dev.bellows.tool.BuiltinTools.all()) {
                     assertThat(content).contains("\n" + builtin.name() + ": " + builtin.description() + "\n"
