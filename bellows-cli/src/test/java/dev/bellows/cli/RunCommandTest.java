@@ -376,10 +376,13 @@ class RunCommandTest {
                 assertThat(first.header("Authorization")).isNull();
                 JsonNode system = messages(first).get(0);
                 assertThat(system.get("role").asText()).isEqualTo("system");
-                assertThat(system.get("content").asText()).contains("Be brief.", "\nTools:\n",
-                        "\ntask_completion(result: string)", "\nask_question(question: string, suggestions?: string[])",
-                        "\nconverse(message: string)",
-                        "\nupdate_plan(steps: {description: string, status: \"pending\" | \"in_progress\" | \"completed\"}[])");
+                // the contract: every tool's server name, tool name, description and JSON Schema
+                String content = system.get("content").asText() + "\n";   // the last schema ends the message
+                assertThat(content).contains("Be brief.", "\nserver_name \"local\":\n");
+                for (dev.bellows.tool.Tool builtin : dev.bellows.tool.BuiltinTools.all()) {
+                    assertThat(content).contains("\n" + builtin.name() + ": " + builtin.description() + "\n"
+                            + builtin.inputSchema() + "\n");
+                }
                 assertThat(messages(first).get(1)).isEqualTo(Cli.json("{\"role\":\"user\",\"content\":\"do it\"}"));
 
                 JsonNode second = messages(server.requests().get(1));

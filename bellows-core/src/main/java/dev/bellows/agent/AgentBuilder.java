@@ -8,6 +8,7 @@ import dev.bellows.format.TextFormat;
 import dev.bellows.format.XmlFormat;
 import dev.bellows.memory.ConversationMemory;
 import dev.bellows.prompt.ToolCallFormat;
+import dev.bellows.prompt.ToolCatalogStyle;
 import dev.bellows.provider.Provider;
 import dev.bellows.provider.RetryPolicy;
 import dev.bellows.stream.StreamOptions;
@@ -46,6 +47,7 @@ public abstract sealed class AgentBuilder<B extends AgentBuilder<B, A>, A extend
     RetryPolicy retryPolicy = RetryPolicy.defaults();
     StreamOptions streamOptions = StreamOptions.defaults();
     ToolCallFormat toolCallFormat = ToolCallFormat.JSON;
+    ToolCatalogStyle toolCatalog = ToolCatalogStyle.JSON_SCHEMA;
     TextFormat observationFormat = new XmlFormat();
     boolean chainOfThought = true;
     TextFormat textFormat;
@@ -152,6 +154,19 @@ public abstract sealed class AgentBuilder<B extends AgentBuilder<B, A>, A extend
     /** Tag mode: the tool-call form the prompt teaches (default JSON in {@code <tool>}); both always parse. */
     public B toolCallFormat(ToolCallFormat toolCallFormat) {
         this.toolCallFormat = Objects.requireNonNull(toolCallFormat, "toolCallFormat");
+        return self();
+    }
+
+    /**
+     * Tag and ReAct modes: how the system prompt lists the tools. The default,
+     * {@link ToolCatalogStyle#JSON_SCHEMA}, gives every tool's server, name, description and
+     * JSON Schema as registered, as the CLI contract describes the prompt.
+     * {@link ToolCatalogStyle#SIGNATURES} departs from it to save tokens: TypeScript-like
+     * signatures, servers named only when some tool is not on server {@code local}. Native tool
+     * mode sends the tools in the request, so this does not apply to it.
+     */
+    public B toolCatalog(ToolCatalogStyle toolCatalog) {
+        this.toolCatalog = Objects.requireNonNull(toolCatalog, "toolCatalog");
         return self();
     }
 

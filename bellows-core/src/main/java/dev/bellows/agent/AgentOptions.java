@@ -9,6 +9,7 @@ import dev.bellows.format.XmlFormat;
 import dev.bellows.memory.ConversationMemory;
 import dev.bellows.prompt.ReActPrompts;
 import dev.bellows.prompt.ToolCallFormat;
+import dev.bellows.prompt.ToolCatalogStyle;
 import dev.bellows.provider.RetryListener;
 import dev.bellows.provider.RetryingProvider;
 import dev.bellows.stream.StreamOptions;
@@ -37,6 +38,7 @@ final class AgentOptions {
     final int maxConsecutiveErrors;
     final StreamOptions streamOptions;
     final ToolCallFormat toolCallFormat;
+    final ToolCatalogStyle toolCatalog;
     final TextFormat observationFormat;
     final boolean chainOfThought;
     final TextFormat textFormat;
@@ -67,6 +69,7 @@ final class AgentOptions {
         this.maxConsecutiveErrors = b.maxConsecutiveErrors;
         this.streamOptions = b.streamOptions;
         this.toolCallFormat = b.toolCallFormat;
+        this.toolCatalog = b.toolCatalog;
         this.observationFormat = b.observationFormat;
         this.chainOfThought = b.chainOfThought;
         this.actionFormat = b.actionFormat;

@@ -45,7 +45,7 @@ final class ReActProtocol implements Protocol {
     }
 
     ReActPrompts prompts(ToolRegistry tools) {
-        return new ReActPrompts(options.instructions, options.textFormat, options.actionFormat, tools);
+        return new ReActPrompts(options.instructions, options.textFormat, options.actionFormat, tools, options.toolCatalog);
     }
 
     @Override

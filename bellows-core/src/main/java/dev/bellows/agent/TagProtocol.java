@@ -34,6 +34,7 @@ final class TagProtocol implements Protocol {
                 .instructions(options.instructions)
                 .toolRegistry(tools)
                 .toolCallFormat(options.toolCallFormat)
+                .toolCatalog(options.toolCatalog)
                 .streamOptions(options.streamOptions)
                 .chainOfThought(options.chainOfThought)
                 .build();

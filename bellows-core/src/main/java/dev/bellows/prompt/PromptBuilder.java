@@ -20,8 +20,10 @@ import java.util.stream.Collectors;
  * <ol>
  *   <li>the {@linkplain #systemMessage() system message}: the user's instructions, then the
  *       loop's rules with one example call in the tool-call format (and chain-of-thought
- *       guidance, unless turned off), then the catalog of every tool as a TypeScript-like
- *       signature with its description ({@code ToolSignature});</li>
+ *       guidance, unless turned off), then the catalog of every tool: by default under a
+ *       heading naming its server, {@code name: description}, then its JSON Schema as
+ *       registered, minified on one line ({@link ToolCatalogStyle#JSON_SCHEMA}); or, when
+ *       asked for to save tokens, as TypeScript-like signatures ({@link ToolCatalogStyle#SIGNATURES});</li>
  *   <li>the conversation history, as given (the memory's whole turns);</li>
  *   <li>the current turn (the user's task, or the observation of the last tool calls) with the
  *       current plan and any extra context appended to its text.</li>
@@ -44,8 +46,9 @@ import java.util.stream.Collectors;
  * a tool is for (the built-ins {@code task_completion}, {@code ask_question}, {@code converse}
  * and {@code update_plan} included) is said by its own description in the catalog, so the
  * rules hold for whichever tools the registry has. The example call is of a tool the registry
- * has ({@code task_completion} when it is there), with arguments made from its schema. The
- * server is named only when some tool is not on server {@code local}, the parser's default.
+ * has ({@code task_completion} when it is there), with arguments made from its schema. When the
+ * catalog names servers the rules say in one sentence that {@code server_name} is only for a
+ * tool not on server {@code local}, the parser's default.
  * The tag names taught are the first thinking tag and the first tool tag of the
  * {@link StreamOptions}, so what the model is told to write is what the stream parser looks for.
  *
@@ -73,6 +76,7 @@ public final class PromptBuilder {
 
     private final ToolRegistry toolRegistry;
     private final ToolCallFormat toolCallFormat;
+    private final ToolCatalogStyle toolCatalogStyle;
     private final StreamOptions streamOptions;
     private final boolean chainOfThought;
     private final String instructions;
@@ -89,6 +93,7 @@ public final class PromptBuilder {
     private PromptBuilder(Builder builder) {
         this.toolRegistry = builder.toolRegistry;
         this.toolCallFormat = builder.toolCallFormat;
+        this.toolCatalogStyle = builder.toolCatalogStyle;
         this.streamOptions = builder.streamOptions;
         this.chainOfThought = builder.chainOfThought;
         this.instructions = builder.instructions.strip();
@@ -112,8 +117,7 @@ public final class PromptBuilder {
      * The first message of every request, role {@link Role#SYSTEM}: the instructions, then
      * (with a tool registry) the loop's rules with chain of thought (unless turned off) and one
      * example call in the chosen {@link ToolCallFormat}, then the catalog of every tool the
-     * registry holds now, each as a signature with its description, grouped by server when
-     * not all are on server {@code local}. Sections are separated by a blank line; empty
+     * registry holds now in the {@link ToolCatalogStyle} chosen. Sections are separated by a blank line; empty
      * instructions leave no gap.
      */
     public Message systemMessage() {
@@ -127,7 +131,7 @@ public final class PromptBuilder {
             return last.system();
         }
         List<RegisteredTool> tools = toolRegistry.tools();   // one snapshot for the rules and the catalog
-        Message system = Message.system(join(List.of(instructions, loopRules(tools), ToolCatalog.render(tools))));
+        Message system = Message.system(join(List.of(instructions, loopRules(tools), ToolCatalog.render(tools, toolCatalogStyle))));
         rendered = new Rendered(version, system);
         return system;
     }
@@ -135,7 +139,7 @@ public final class PromptBuilder {
     private String loopRules(List<RegisteredTool> tools) {
         boolean json = toolCallFormat == ToolCallFormat.JSON;
         String arguments = (json ? TOOL_CALLING_JSON : TOOL_CALLING_XML).render(tags);
-        if (!ToolCatalog.allLocal(tools)) {
+        if (ToolCatalog.namesServers(tools, toolCatalogStyle)) {
             arguments += " " + (json ? SERVER_NAME_JSON : SERVER_NAME_XML).render(tags);
         }
         Map<String, String> values = new LinkedHashMap<>(tags);
@@ -220,6 +224,11 @@ public final class PromptBuilder {
         return reminder;
     }
 
+    /** How the system message lists the tools. */
+    public ToolCatalogStyle toolCatalogStyle() {
+        return toolCatalogStyle;
+    }
+
     /** The format the system message teaches. */
     public ToolCallFormat toolCallFormat() {
         return toolCallFormat;
@@ -253,6 +262,7 @@ public final class PromptBuilder {
         private String instructions = "";
         private ToolRegistry toolRegistry;
         private ToolCallFormat toolCallFormat = ToolCallFormat.JSON;
+        private ToolCatalogStyle toolCatalogStyle = ToolCatalogStyle.JSON_SCHEMA;
         private StreamOptions streamOptions = StreamOptions.defaults();
         private boolean chainOfThought = true;
 
@@ -274,6 +284,16 @@ public final class PromptBuilder {
         /** The tool-call format to teach; {@link ToolCallFormat#JSON} by default. */
         public Builder toolCallFormat(ToolCallFormat toolCallFormat) {
             this.toolCallFormat = Objects.requireNonNull(toolCallFormat, "toolCallFormat");
+            return this;
+        }
+
+        /**
+         * How the catalog lists the tools: {@link ToolCatalogStyle#JSON_SCHEMA} by default (each
+         * tool's server, name, description and JSON Schema); {@link ToolCatalogStyle#SIGNATURES}
+         * departs from it to save tokens.
+         */
+        public Builder toolCatalog(ToolCatalogStyle toolCatalogStyle) {
+            this.toolCatalogStyle = Objects.requireNonNull(toolCatalogStyle, "toolCatalogStyle");
             return this;
         }
 

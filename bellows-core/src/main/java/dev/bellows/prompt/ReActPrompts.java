@@ -39,6 +39,7 @@ public final class ReActPrompts {
     private final String loopText;
     private final ActionFormat actionFormat;
     private final ToolRegistry toolRegistry;
+    private final ToolCatalogStyle toolCatalogStyle;
     /** The last system message and the registry version it was rendered from. */
     private volatile Rendered rendered;
 
@@ -46,11 +47,24 @@ public final class ReActPrompts {
     }
 
     /**
+     * The prompts with the default catalog, {@link ToolCatalogStyle#JSON_SCHEMA}.
+     *
      * @param textFormat its {@link TextFormat#describeStructure()} is shown; register the
      *                   sections first
      */
     public ReActPrompts(String instructions, TextFormat textFormat, ActionFormat actionFormat, ToolRegistry toolRegistry) {
+        this(instructions, textFormat, actionFormat, toolRegistry, ToolCatalogStyle.JSON_SCHEMA);
+    }
+
+    /**
+     * @param textFormat       its {@link TextFormat#describeStructure()} is shown; register the
+     *                         sections first
+     * @param toolCatalogStyle how the catalog lists the tools
+     */
+    public ReActPrompts(String instructions, TextFormat textFormat, ActionFormat actionFormat, ToolRegistry toolRegistry,
+            ToolCatalogStyle toolCatalogStyle) {
         Objects.requireNonNull(instructions, "instructions");
+        this.toolCatalogStyle = Objects.requireNonNull(toolCatalogStyle, "toolCatalogStyle");
         Objects.requireNonNull(textFormat, "textFormat");
         this.actionFormat = Objects.requireNonNull(actionFormat, "actionFormat");
         this.toolRegistry = Objects.requireNonNull(toolRegistry, "toolRegistry");
@@ -62,7 +76,7 @@ public final class ReActPrompts {
     /**
      * The first message of every request: the instructions, the loop, how to write an action
      * (with an example call of the first tool) and the catalog of the tools the registry holds
-     * now; rendered again only when the registry has changed.
+     * now, in the {@link ToolCatalogStyle} chosen; rendered again only when the registry has changed.
      */
     public Message systemMessage() {
         long version = toolRegistry.version();
@@ -71,7 +85,7 @@ public final class ReActPrompts {
             return last.system();
         }
         List<RegisteredTool> tools = toolRegistry.tools();
-        Message system = Message.system(join(List.of(loopText, action(tools), ToolCatalog.render(tools))));
+        Message system = Message.system(join(List.of(loopText, action(tools), ToolCatalog.render(tools, toolCatalogStyle))));
         rendered = new Rendered(version, system);
         return system;
     }
@@ -81,7 +95,7 @@ public final class ReActPrompts {
         Map<String, String> values = new java.util.HashMap<>(NAMES);
         values.put("example", tools.isEmpty() ? (json ? "{\"tool_name\":\"…\",\"arguments\":{}}" : "tool_name: …\narguments: {}")
                 : json ? ExampleCall.json(tools.getFirst()) : ExampleCall.yaml(tools.getFirst()));
-        values.put("server", ToolCatalog.allLocal(tools) ? ""
+        values.put("server", !ToolCatalog.namesServers(tools, toolCatalogStyle) ? ""
                 : " " + (json ? SERVER_NAME_JSON : SERVER_NAME_YAML).render(Map.of()));
         return (json ? ACTION_JSON : ACTION_YAML).render(values);
     }

@@ -3,7 +3,8 @@ package dev.bellows.prompt;
 /**
  * The tool-call format the system prompt teaches the model. Only the teaching differs: the
  * stream parser reads both forms whatever is chosen, so a model that slips into the other one
- * is still understood. {@code server_name} is taught only when some tool is not on server
+ * is still understood. {@code server_name} is taught whenever the catalog names servers (always
+ * with the default {@link ToolCatalogStyle#JSON_SCHEMA}) as only needed for a tool not on server
  * {@code local}; the parser takes {@code local} when it is left out.
  */
 public enum ToolCallFormat {

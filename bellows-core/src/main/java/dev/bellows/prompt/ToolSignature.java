@@ -12,9 +12,9 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * Renders a tool for the prompt as a TypeScript-like signature, the way OpenAI's harmony format
- * shows functions to its models: a JSON Schema costs about three times the tokens of the same
- * arguments written as a type, and models read types at least as well.
+ * Renders a tool for the opt-in {@link ToolCatalogStyle#SIGNATURES} catalog as a TypeScript-like
+ * signature, the way OpenAI's harmony format shows functions to its models: a JSON Schema costs
+ * about three times the tokens of the same arguments written as a type.
  *
  * <pre>
  * // Current weather for a city.

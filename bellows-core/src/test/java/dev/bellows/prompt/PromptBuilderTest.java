@@ -52,7 +52,7 @@ class PromptBuilderTest {
 
         assertThat(registry.version()).isNotEqualTo(version);
         assertThat(first.content()).doesNotContain("read_file");
-        assertThat(prompts.systemMessage().content()).contains("Tools of server_name \"files\":\n// Reads a file.\nread_file()");
+        assertThat(prompts.systemMessage().content()).contains("server_name \"files\":\nread_file: Reads a file.\n{\"type\":\"object\"}");
     }
 
     @Test
@@ -131,17 +131,64 @@ class PromptBuilderTest {
         String system = withTools(ToolCallFormat.JSON).systemMessage().content();
 
         List<String> order = List.of("Be brief.", "Do the user's task in a loop.", "<thinking>", "<tool>\n",
-                "Arguments are strict JSON.", "Every answer must call a tool", "\n\nTools:\n", "task_completion(");
+                "Arguments are strict JSON.", "Every answer must call a tool", "\n\nserver_name \"local\":\n",
+                "\ntask_completion: ");
         List<Integer> positions = order.stream().map(system::indexOf).toList();
         assertThat(positions).doesNotContain(-1).isSorted();
-        assertThat(system).startsWith("Be brief.\n\nDo the user's task").endsWith("\"in_progress\" | \"completed\"}[])");
+        assertThat(system).startsWith("Be brief.\n\nDo the user's task").endsWith("\"required\":[\"steps\"],\"additionalProperties\":false}");
     }
 
+    /** The CLI contract: the catalog holds every tool's server, name, description and JSON Schema. */
     @Test
-    void theCatalogListsEveryToolWithItsSchemaAndFollowsTheRegistry() throws Exception {
+    void theCatalogListsEveryToolWithItsServerDescriptionAndWholeSchemaAndFollowsTheRegistry() throws Exception {
         ToolRegistry registry = new ToolRegistry();
         BuiltinTools.all().forEach(registry::register);
         PromptBuilder prompts = PromptBuilder.builder().toolRegistry(registry).build();
+
+        String before = prompts.systemMessage().content();
+        assertThat(before).contains("\n\nserver_name \"local\":\ntask_completion: Ends the loop with the final answer",
+                "\"server_name\" defaults to \"local\".");
+        for (var tool : BuiltinTools.all()) {
+            // the line after "name: description" is the registered schema, whole and minified
+            String head = "\n" + tool.name() + ": " + tool.description() + "\n";
+            assertThat(before).contains(head);
+            String schemaLine = before.substring(before.indexOf(head) + head.length()).lines().findFirst().orElseThrow();
+            assertThat(JSON.readTree(schemaLine)).isEqualTo(tool.inputSchema());
+            assertThat(schemaLine).isEqualTo(JSON.writeValueAsString(tool.inputSchema()));
+        }
+
+        registry.register("files", SchemaTool.of("read_file", "Reads {{path}}.", "{\"type\": \"object\"}"));
+        String after = prompts.systemMessage().content();
+        assertThat(after).contains("\n\nserver_name \"local\":\ntask_completion: ",
+                "\n\nserver_name \"files\":\nread_file: Reads {{path}}.\n{\"type\":\"object\"}");
+    }
+
+    @Test
+    void theSchemaIsShownAsRegisteredEvenWhereASignatureCouldNotSayIt() throws Exception {
+        String schema = """
+                {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": "Move",
+                 "type": "object", "$defs": {"p": {"type": "string", "pattern": "^/"}},
+                 "properties": {"from": {"$ref": "#/$defs/p"}, "to": {"$ref": "#/$defs/p", "description": "Ziel, über /"}},
+                 "required": ["from", "to"], "additionalProperties": false,
+                 "allOf": [{"not": {"required": ["force"]}}]}""";
+        ToolRegistry registry = new ToolRegistry().register(SchemaTool.of("move", "  ", schema));
+
+        String system = PromptBuilder.builder().toolRegistry(registry).build().systemMessage().content();
+
+        // a blank description leaves the name alone; the schema line keeps every keyword in its order
+        String catalog = system.substring(system.indexOf("\n\nserver_name \"local\":\n") + 2);
+        assertThat(catalog.lines().toList()).hasSize(3);
+        assertThat(catalog.lines().toList().get(1)).isEqualTo("move");
+        assertThat(catalog.lines().toList().get(2)).isEqualTo(JSON.writeValueAsString(JSON.readTree(schema)))
+                .contains("\"title\":\"Move\"", "über", "\"additionalProperties\":false");
+    }
+
+    @Test
+    void signaturesAreAnOptInThatNamesServersOnlyWhenSomeToolIsNotLocal() {
+        ToolRegistry registry = new ToolRegistry();
+        BuiltinTools.all().forEach(registry::register);
+        PromptBuilder prompts = PromptBuilder.builder().toolRegistry(registry).toolCatalog(ToolCatalogStyle.SIGNATURES)
+                .build();
 
         String before = prompts.systemMessage().content();
         for (var tool : BuiltinTools.all()) {
@@ -149,13 +196,15 @@ class PromptBuilderTest {
         }
         assertThat(before).contains("\n\nTools:\n// Ends the loop with the final answer")
                 .contains("update_plan(steps: {description: string, status: \"pending\" | \"in_progress\" | \"completed\"}[])")
-                .doesNotContain("server_name");   // every tool is local: the model never writes a server
+                .doesNotContain("server_name", "{\"type\"");   // every tool is local: the model never writes a server
 
         registry.register("files", SchemaTool.of("read_file", "Reads {{path}}.", "{\"type\": \"object\"}"));
         String after = prompts.systemMessage().content();
-        assertThat(after).contains("Add \"server_name\" for a tool not on server \"local\".",
-                "\n\nTools of server_name \"local\":\n// Ends the loop with the final answer",
-                "\n\nTools of server_name \"files\":\n// Reads {{path}}.\nread_file()");
+        assertThat(after).contains("\"server_name\" defaults to \"local\".",
+                "\n\nserver_name \"local\":\n// Ends the loop with the final answer",
+                "\n\nserver_name \"files\":\n// Reads {{path}}.\nread_file()");
+        assertThat(PromptBuilder.builder().build().toolCatalogStyle()).isEqualTo(ToolCatalogStyle.JSON_SCHEMA);
+        assertThat(prompts.toolCatalogStyle()).isEqualTo(ToolCatalogStyle.SIGNATURES);
     }
 
     @Test

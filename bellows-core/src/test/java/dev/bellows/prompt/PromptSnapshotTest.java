@@ -2,6 +2,9 @@ package dev.bellows.prompt;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.bellows.format.ActionFormat;
+import dev.bellows.format.MarkdownFormat;
+import dev.bellows.format.TextSection;
 import dev.bellows.provider.Message;
 import dev.bellows.provider.Role;
 import dev.bellows.tool.BuiltinTools;
@@ -38,6 +41,7 @@ class PromptSnapshotTest {
                         """));
     }
 
+    /** The default catalog: every tool under its server's heading, with its description and whole JSON Schema. */
     @Test
     void jsonFormatWithTwoTools() {
         Message system = PromptBuilder.builder().instructions(INSTRUCTIONS).toolRegistry(twoTools()).build()
@@ -58,15 +62,44 @@ class PromptSnapshotTest {
     /** What an agent with one tool of its own sends: the catalog holds the built-ins too, all on server local. */
     @Test
     void jsonFormatWithTheBuiltInsAndOneTool() {
+        assertSnapshot("system_builtins_json.txt", PromptBuilder.builder().toolRegistry(builtinsAndAdd()).build()
+                .systemMessage().content());
+        assertSnapshot("system_builtins_xml.txt", PromptBuilder.builder().toolRegistry(builtinsAndAdd())
+                .toolCallFormat(ToolCallFormat.XML).build().systemMessage().content());
+    }
+
+    /** The opt-in catalog of signatures, for the same registries. */
+    @Test
+    void signatureCatalogInBothFormats() {
+        for (ToolCallFormat format : ToolCallFormat.values()) {
+            String suffix = format.name().toLowerCase(java.util.Locale.ROOT) + "_signatures.txt";
+            assertSnapshot("system_" + suffix, PromptBuilder.builder().instructions(INSTRUCTIONS).toolRegistry(twoTools())
+                    .toolCallFormat(format).toolCatalog(ToolCatalogStyle.SIGNATURES).build().systemMessage().content());
+            assertSnapshot("system_builtins_" + suffix, PromptBuilder.builder().toolRegistry(builtinsAndAdd())
+                    .toolCallFormat(format).toolCatalog(ToolCatalogStyle.SIGNATURES).build().systemMessage().content());
+        }
+    }
+
+    /** The ReAct loop's system message, in both catalog styles. */
+    @Test
+    void reactSystemMessageInBothStyles() {
+        for (ToolCatalogStyle style : ToolCatalogStyle.values()) {
+            MarkdownFormat text = new MarkdownFormat();
+            text.registerSection(new TextSection(ReActPrompts.THOUGHT, "your reasoning"));
+            text.registerSection(new TextSection(ReActPrompts.ACTION, "the tool calls"));
+            text.registerSection(new TextSection(ReActPrompts.ANSWER, "the answer"));
+            String name = style == ToolCatalogStyle.JSON_SCHEMA ? "react_json.txt" : "react_json_signatures.txt";
+            assertSnapshot(name, new ReActPrompts(INSTRUCTIONS, text, ActionFormat.JSON, twoTools(), style)
+                    .systemMessage().content());
+        }
+    }
+
+    private static ToolRegistry builtinsAndAdd() {
         ToolRegistry registry = new ToolRegistry().register(SchemaTool.of("add", "Adds two integers", """
                 {"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}},
                  "required": ["a", "b"]}"""));
         BuiltinTools.all().forEach(registry::register);
-
-        assertSnapshot("system_builtins_json.txt", PromptBuilder.builder().toolRegistry(registry).build()
-                .systemMessage().content());
-        assertSnapshot("system_builtins_xml.txt", PromptBuilder.builder().toolRegistry(registry)
-                .toolCallFormat(ToolCallFormat.XML).build().systemMessage().content());
+        return registry;
     }
 
     @Test

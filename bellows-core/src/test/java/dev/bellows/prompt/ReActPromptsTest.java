@@ -44,7 +44,21 @@ class ReActPromptsTest {
         assertThat(call.get("tool_name").asText()).isEqualTo("read");
         assertThat(call.get("arguments").get("lines").asInt()).isEqualTo(1);
         assertThat(system).startsWith("Be useful.\n\nDo the user's task in a loop.")
-                .contains("# action\nthe tool calls", "\n\nTools:\n// Reads lines.\nread(path: string, lines: integer)")
+                .contains("# action\nthe tool calls", "\"server_name\" defaults to \"local\".",
+                        "\n\nserver_name \"local\":\nread: Reads lines.\n" + new ObjectMapper().readTree(SCHEMA));
+    }
+
+    @Test
+    void withSignaturesAllLocalToolsNeedNoServer() {
+        ToolRegistry registry = new ToolRegistry().register(SchemaTool.of("read", "Reads lines.", SCHEMA));
+        MarkdownFormat text = new MarkdownFormat();
+        text.registerSection(new TextSection(ReActPrompts.THOUGHT, "your reasoning"));
+        text.registerSection(new TextSection(ReActPrompts.ACTION, "the tool calls"));
+        text.registerSection(new TextSection(ReActPrompts.ANSWER, "the answer"));
+        String system = new ReActPrompts("", text, ActionFormat.JSON, registry, ToolCatalogStyle.SIGNATURES)
+                .systemMessage().content();
+
+        assertThat(system).contains("\n\nTools:\n// Reads lines.\nread(path: string, lines: integer)")
                 .doesNotContain("server_name");
     }
 
@@ -58,8 +72,8 @@ class ReActPromptsTest {
         assertThat(call.get("server_name").asText()).isEqualTo("files");
         assertThat(call.get("tool_name").asText()).isEqualTo("read");
         assertThat(call.get("arguments").get("path").asText()).isEqualTo("…");
-        assertThat(system.content()).contains("Add server_name for a tool not on server local.",
-                "Tools of server_name \"files\":\n");
+        assertThat(system.content()).contains("server_name defaults to local.",
+                "\n\nserver_name \"files\":\nread: Reads lines.\n{\"type\":\"object\"");
         assertThat(prompts.systemMessage()).isSameAs(system);   // the registry did not change: not rendered again
     }
 }

@@ -124,6 +124,26 @@ class DefaultAgentTest {
         return events.stream().map(AgentEvent::type).filter(type -> !type.endsWith("_content")).toList();
     }
 
+    @Test
+    void the_tool_catalog_is_the_json_schema_one_unless_signatures_are_asked_for() {
+        for (dev.bellows.prompt.ToolCatalogStyle style : dev.bellows.prompt.ToolCatalogStyle.values()) {
+            ScriptedProvider provider = provider(complete("done"));
+            DefaultAgent.Builder builder = agent(provider, READ_FILE);
+            DefaultAgent agent = (style == dev.bellows.prompt.ToolCatalogStyle.JSON_SCHEMA ? builder
+                    : builder.toolCatalog(style)).build();
+
+            assertThat(agent.run(TASK).await().result()).isEqualTo("done");
+            Message system = provider.requests().get(0).messages().getFirst();
+            assertThat(system).isEqualTo(PromptBuilder.builder().instructions(INSTRUCTIONS)
+                    .toolRegistry(agent.toolRegistry().orElseThrow()).toolCatalog(style).build().systemMessage());
+            if (style == dev.bellows.prompt.ToolCatalogStyle.JSON_SCHEMA) {
+                assertThat(system.content()).contains("\nread_file: Reads a file\n" + READ_FILE.inputSchema() + "\n");
+            } else {
+                assertThat(system.content()).contains("\nread_file(path: string)\n").doesNotContain("server_name");
+            }
+        }
+    }
+
     @Nested
     class Endings {
 

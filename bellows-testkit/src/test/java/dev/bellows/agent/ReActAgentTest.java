@@ -81,7 +81,11 @@ class ReActAgentTest {
         assertThat(request.messages()).containsExactly(agent.prompts().systemMessage(), Message.user(TASK));
         String system = request.messages().get(0).content();
         assertThat(system).startsWith("Be useful.").contains("# thought", "# action", "# answer",
-                "// Reads a file\nread_file(path: string)", "{\"tool_name\":\"read_file\",\"arguments\":{\"path\":\"…\"}}");
+                "\nserver_name \"local\":\nread_file: Reads a file\n" + READ_FILE.inputSchema() + "\n",
+                "{\"tool_name\":\"read_file\",\"arguments\":{\"path\":\"…\"}}");
+        assertThat(agent(provider).toolCatalog(dev.bellows.prompt.ToolCatalogStyle.SIGNATURES).build().prompts()
+                .systemMessage().content()).contains("\nTools:\n// Reads a file\nread_file(path: string)")
+                .doesNotContain("server_name");
     }
 
     @Test

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.bellows.agent.DefaultAgent;
 import dev.bellows.agent.ToolMode;
 import dev.bellows.memory.TokenCounter;
+import dev.bellows.prompt.ToolCatalogStyle;
 import dev.bellows.provider.ChatRequest;
 import dev.bellows.provider.ChatStream;
 import dev.bellows.provider.Message;
@@ -21,8 +22,9 @@ import java.util.Locale;
 
 /**
  * The prompt-token budget of BENCHMARKS.md: the system message Bellows sends for one user tool
- * (the loop comparison's {@code add}) in each tool mode, with the built-in tools and without
- * them ({@code builtinTools(false)}), against that tool as a native {@code tools} entry (what
+ * (the loop comparison's {@code add}) in each tool mode and, for tag and ReAct modes, with each
+ * catalog style (the default JSON Schema catalog and the opt-in signatures), with the built-in
+ * tools and without them ({@code builtinTools(false)}), against that tool as a native {@code tools} entry (what
  * LangChain4j sends; it sends no system text by default), counted in o200k_base tokens with
  * bellows-tokenizers. For native mode the {@code tools} entries Bellows sends (the tool and the
  * built-ins, in the same form) are counted too. Nothing is sent anywhere.
@@ -49,24 +51,35 @@ public final class PromptTokens {
         System.out.printf(Locale.ROOT, "| Bellows, o200k tokens | built-ins on | x entry | built-ins off | x entry |%n"
                 + "|---|---|---|---|---|%n");
         for (ToolMode mode : ToolMode.values()) {
-            int[] system = new int[2];
-            int[] withTools = new int[2];
-            for (int i = 0; i < 2; i++) {
-                DefaultAgent agent = DefaultAgent.builder().provider(new Unused()).model("mock").toolMode(mode)
-                        .builtinTools(i == 0).toolRegistry(new ToolRegistry().register(add)).build();
-                String text = agent.systemMessage().map(Message::content).orElse("");
-                system[i] = counter.count(text);
-                if (show) {
-                    System.out.printf(Locale.ROOT, "--- %s, built-ins %s:%n%s%n---%n", mode, i == 0 ? "on" : "off", text);
+            // Native mode sends the tools in the request: the catalog style does not apply to it.
+            List<ToolCatalogStyle> styles = mode == ToolMode.NATIVE
+                    ? List.of(ToolCatalogStyle.JSON_SCHEMA) : List.of(ToolCatalogStyle.values());
+            for (ToolCatalogStyle style : styles) {
+                int[] system = new int[2];
+                int[] withTools = new int[2];
+                for (int i = 0; i < 2; i++) {
+                    DefaultAgent agent = DefaultAgent.builder().provider(new Unused()).model("mock").toolMode(mode)
+                            .toolCatalog(style).builtinTools(i == 0).toolRegistry(new ToolRegistry().register(add))
+                            .build();
+                    String text = agent.systemMessage().map(Message::content).orElse("");
+                    system[i] = counter.count(text);
+                    if (show) {
+                        System.out.printf(Locale.ROOT, "--- %s, %s, built-ins %s:%n%s%n---%n", mode,
+                                mode == ToolMode.NATIVE ? "tools in the request" : style,
+                                i == 0 ? "on" : "off", text);
+                    }
+                    ArrayNode entries = JSON.createArrayNode();
+                    agent.toolRegistry().orElseThrow().tools().forEach(tool -> entries.add(nativeEntry(tool.tool())));
+                    withTools[i] = system[i] + counter.count(JSON.writeValueAsString(entries));
                 }
-                ArrayNode entries = JSON.createArrayNode();
-                agent.toolRegistry().orElseThrow().tools().forEach(tool -> entries.add(nativeEntry(tool.tool())));
-                withTools[i] = system[i] + counter.count(JSON.writeValueAsString(entries));
-            }
-            String name = mode.name().toLowerCase(Locale.ROOT);
-            row(name + " mode, system message", system, nativeEntry);
-            if (mode == ToolMode.NATIVE) {
-                row(name + " mode, system message + `tools` entries", withTools, nativeEntry);
+                String name = mode.name().toLowerCase(Locale.ROOT) + " mode";
+                if (mode == ToolMode.NATIVE) {
+                    row(name + ", system message", system, nativeEntry);
+                    row(name + ", system message + `tools` entries", withTools, nativeEntry);
+                } else {
+                    row(name + ", system message, " + (style == ToolCatalogStyle.JSON_SCHEMA
+                            ? "JSON Schema catalog (default)" : "`toolCatalog(SIGNATURES)`"), system, nativeEntry);
+                }
             }
         }
     }
