@@ -38,7 +38,10 @@ final class RunHandle implements AgentRun {
     private final List<AgentListener> listeners;
 
     private final ReentrantLock lock = new ReentrantLock();
-    private final Condition changed = lock.newCondition();
+    private final Condition changed = lock.newCondition();      // a new event, a subscriber's request or cancel
+    // Only the end: a caller of await() on another thread than the run's (a platform thread, often)
+    // is woken once, not at every streamed piece only to find the run still going.
+    private final Condition finished = lock.newCondition();
     // guarded by lock; sized for a short run (a few iterations of streamed pieces) so it rarely regrows
     private final List<AgentEvent> log = new ArrayList<>(64);
     private WeakReference<RunView> view;                       // guarded by lock; the caller's handle, once made
@@ -121,6 +124,7 @@ final class RunHandle implements AgentRun {
             }
             if (logged instanceof LoopEvent.LoopEnd end) {
                 result = new AgentResult(end.reason(), end.result());
+                finished.signalAll();
             }
             changed.signalAll();
         } finally {
@@ -249,7 +253,7 @@ final class RunHandle implements AgentRun {
         lock.lock();
         try {
             while (result == null) {
-                awaitChange();
+                awaitChange(finished);
             }
             if (crash != null) {
                 throw crash;
@@ -269,7 +273,7 @@ final class RunHandle implements AgentRun {
                 if (nanos <= 0) {
                     return Optional.empty();
                 }
-                nanos = changed.awaitNanos(nanos);
+                nanos = finished.awaitNanos(nanos);
             }
             if (crash != null) {
                 throw crash;
@@ -290,7 +294,7 @@ final class RunHandle implements AgentRun {
                 lock.lock();
                 try {
                     while (next >= log.size() && result == null) {
-                        awaitChange();
+                        awaitChange(changed);
                     }
                     return next < log.size();
                 } finally {
@@ -349,9 +353,9 @@ final class RunHandle implements AgentRun {
     }
 
     /** Called with the lock held. */
-    private void awaitChange() {
+    private static void awaitChange(Condition condition) {
         try {
-            changed.await();
+            condition.await();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new CancellationException("interrupted while waiting for the agent run");

@@ -90,7 +90,7 @@ public final class SseClient implements AutoCloseable {
             throw new IllegalArgumentException("the body's length must be known before it is sent");
         }
         Exchange exchange = send(uri, headers, jsonBody, apiKeyToRedact, "text/event-stream");
-        String contentType = exchange.response.headers().firstValue("Content-Type").orElse("")
+        String contentType = exchange.head.headers().firstValue("Content-Type").orElse("")
                 .strip().toLowerCase(java.util.Locale.ROOT);
         // No Content-Type at all is let through: some small servers leave it out of streams.
         if (!contentType.isEmpty() && !contentType.startsWith("text/event-stream")) {
@@ -102,7 +102,7 @@ public final class SseClient implements AutoCloseable {
             throw HttpFailures.notAnEventStream(semicolon < 0 ? contentType : contentType.substring(0, semicolon).strip(),
                     uri, body, apiKeyToRedact);
         }
-        return new DefaultSseConnection(exchange.response.statusCode(), exchange.response.headers().map(),
+        return new DefaultSseConnection(exchange.head.statusCode(), exchange.head.headers().map(),
                 exchange.reader);
     }
 
@@ -122,7 +122,7 @@ public final class SseClient implements AutoCloseable {
         }
     }
 
-    private record Exchange(HttpResponse<InputStream> response, BodyReader reader) {
+    private record Exchange(ResponseHead.Head head, BodyReader reader) {
     }
 
     private Exchange send(URI uri, Map<String, String> headers, HttpRequest.BodyPublisher publisher, ApiKey key,
@@ -147,17 +147,23 @@ public final class SseClient implements AutoCloseable {
             throw new ProviderException(Kind.CLIENT_ERROR, "cannot send the request to "
                     + HttpFailures.display(uri) + ": a request header has an invalid name or value");
         }
-        HttpResponse<InputStream> response;
-        CompletableFuture<HttpResponse<InputStream>> pending =
-                http.sendAsync(builder.build(), HttpResponse.BodyHandlers.ofInputStream());
+        ResponseHead.Head response;
+        ResponseHead handler = new ResponseHead();
+        CompletableFuture<HttpResponse<InputStream>> pending = http.sendAsync(builder.build(), handler);
+        pending.whenComplete((done, failure) -> {
+            if (failure != null) {
+                handler.failed(failure instanceof java.util.concurrent.CompletionException wrapped
+                        && wrapped.getCause() != null ? wrapped.getCause() : failure);
+            }
+        });
         try {
-            response = pending.get(settings.idleTimeout().toNanos(), TimeUnit.NANOSECONDS);
+            response = handler.head().get(settings.idleTimeout().toNanos(), TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
-            abandon(pending);                       // as HttpClient.send does: the exchange is aborted
+            abandon(pending, handler);              // as HttpClient.send does: the exchange is aborted
             Thread.currentThread().interrupt();
             throw new ProviderException(Kind.CANCELLED, "the request to " + HttpFailures.display(uri) + " was cancelled");
         } catch (TimeoutException e) {
-            abandon(pending);
+            abandon(pending, handler);
             throw HttpFailures.beforeResponse(new HttpTimeoutException("request timed out"), uri, settings, key);
         } catch (ExecutionException e) {
             throw HttpFailures.beforeResponse(e.getCause() == null ? e : e.getCause(), uri, settings, key);
@@ -175,14 +181,9 @@ public final class SseClient implements AutoCloseable {
     }
 
     /** Aborts an exchange given up on; one whose response came in the meantime has its body closed. */
-    private static void abandon(CompletableFuture<HttpResponse<InputStream>> pending) {
-        if (!pending.cancel(true) && !pending.isCompletedExceptionally()) {
-            try {
-                pending.join().body().close();
-            } catch (java.io.IOException | RuntimeException ignored) {
-                // closing is all we wanted
-            }
-        }
+    private static void abandon(CompletableFuture<HttpResponse<InputStream>> pending, ResponseHead handler) {
+        pending.cancel(true);
+        handler.abandon();
     }
 
     /** Closes the HTTP client and the watchdog; open connections fail afterwards. */

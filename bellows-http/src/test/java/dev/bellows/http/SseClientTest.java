@@ -376,6 +376,29 @@ class SseClientTest {
     }
 
     @Test
+    void interruptWhileWaitingForTheHeadersIsACancellationAndKeepsTheInterrupt() throws Exception {
+        RawServer[] holder = new RawServer[1];
+        RawServer server = open(new RawServer((out, socket) -> holder[0].stall()));
+        holder[0] = server;
+        SseClient client = client();
+        CompletableFuture<Object[]> outcome = new CompletableFuture<>();
+        Thread caller = Thread.ofPlatform().start(() -> {
+            ProviderException failure = postFails(client, server.uri("/x"));
+            outcome.complete(new Object[] {failure, Thread.currentThread().isInterrupted()});
+        });
+        while (caller.getState() != Thread.State.TIMED_WAITING && !outcome.isDone()) {
+            Thread.onSpinWait();     // until post() waits for the status line
+        }
+        caller.interrupt();
+
+        Object[] result = outcome.get(30, TimeUnit.SECONDS);
+        ProviderException failure = (ProviderException) result[0];
+        assertThat(failure.kind()).isEqualTo(Kind.CANCELLED);
+        assertThat(failure.getMessage()).isEqualTo("the request to " + server.uri("/x") + " was cancelled");
+        assertThat((Boolean) result[1]).isTrue();
+    }
+
+    @Test
     void cancelFromAnotherThreadWhileNextIsBlocked() throws Exception {
         RawServer[] holder = new RawServer[1];
         RawServer server = open(new RawServer((out, socket) -> {
