@@ -1,28 +1,37 @@
 package dev.bellows.anthropic;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
+import com.fasterxml.jackson.core.util.JsonRecyclerPools;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.bellows.provider.ChatRequest;
 import dev.bellows.provider.Message;
 import dev.bellows.provider.NativeToolCall;
-import dev.bellows.provider.SignedThinking;
-import dev.bellows.provider.ToolSpec;
 import dev.bellows.provider.ProviderException;
 import dev.bellows.provider.Role;
-import java.util.ArrayList;
+import dev.bellows.provider.SignedThinking;
+import dev.bellows.provider.ToolSpec;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
- * Turns a {@link ChatRequest} into the Messages API's JSON body.
+ * Turns a {@link ChatRequest} into the Messages API's JSON body, written straight to UTF-8
+ * bytes.
  *
  * <ul>
  *   <li>{@code model}, then {@code max_tokens}: the request's {@code maxTokens} when set,
  *       else the provider's default (the API requires the field).</li>
  *   <li>{@code system}: the text of every {@link Role#SYSTEM} message, wherever it stands in
  *       the conversation, in order, joined with a blank line; absent when there is none (the
- *       Messages API has no system role inside {@code messages}).</li>
+ *       Messages API has no system role inside {@code messages}). With prompt caching on, it is
+ *       one text block marked {@code "cache_control": {"type": "ephemeral"}} instead of a
+ *       string.</li>
  *   <li>{@code messages}: the user and assistant messages with string content. The API wants
  *       user and assistant turns to alternate, so consecutive messages of one role (also
  *       those that became neighbours when a system message between them was moved out) are
@@ -39,152 +48,486 @@ import java.util.List;
  *   <li>{@code thinking: {"type": "enabled", "budget_tokens": N}} when extended thinking is
  *       on; {@code max_tokens} must then be above the budget.</li>
  *   <li>Native tool calling: the request's tools as {@code tools} ({@code name},
- *       {@code description}, {@code input_schema}); an assistant message with tool calls as
- *       content blocks: its signed thinking blocks first, unchanged (the API requires them back
- *       when thinking meets tool use), then its text, then a {@code tool_use} block per call;
- *       {@link Role#TOOL} messages as {@code tool_result} blocks of a user turn. A turn made
- *       only of text keeps the plain string form.</li>
+ *       {@code description}, {@code input_schema}; with prompt caching on, the last one marked
+ *       {@code cache_control}); an assistant message with tool calls as content blocks: its
+ *       signed thinking blocks first, unchanged (the API requires them back when thinking
+ *       meets tool use), then its text, then a {@code tool_use} block per call (arguments that
+ *       are not a JSON object go back as {@code {}}); {@link Role#TOOL} messages as
+ *       {@code tool_result} blocks of a user turn. A turn made only of text keeps the plain
+ *       string form.</li>
  * </ul>
+ *
+ * <p>What does not change from one model call to the next is encoded once: the {@code system}
+ * value (the agent passes the same {@code String} on every call; another string with the same
+ * text is recognised too) and the {@code tools} array (the same {@link ToolSpec}s, whose schemas
+ * are compared with a copy kept of them, so a schema changed in place is noticed). They are
+ * handed to the HTTP client as parts of the body, never copied into it. Thread-safe: the
+ * caches are immutable snapshots swapped whole, and nothing writes into a cached array.
  */
 final class AnthropicRequests {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final String SEPARATOR = "\n\n";
 
-    private AnthropicRequests() {
+    private static final byte[] MODEL = ascii("{\"model\":");
+    private static final byte[] MAX_TOKENS = ascii(",\"max_tokens\":");
+    private static final byte[] MESSAGES = ascii(",\"messages\":[");
+    private static final byte[] ROLE_USER = ascii("{\"role\":\"user\",\"content\":");
+    private static final byte[] ROLE_ASSISTANT = ascii("{\"role\":\"assistant\",\"content\":");
+    private static final byte[] TEXT_BLOCK = ascii("{\"type\":\"text\",\"text\":");
+    private static final byte[] THINKING_BLOCK = ascii("{\"type\":\"thinking\",\"thinking\":");
+    private static final byte[] SIGNATURE = ascii(",\"signature\":");
+    private static final byte[] REDACTED_BLOCK = ascii("{\"type\":\"redacted_thinking\",\"data\":");
+    private static final byte[] TOOL_USE_BLOCK = ascii("{\"type\":\"tool_use\",\"id\":");
+    private static final byte[] NAME = ascii(",\"name\":");
+    private static final byte[] INPUT = ascii(",\"input\":");
+    private static final byte[] TOOL_RESULT_BLOCK = ascii("{\"type\":\"tool_result\",\"tool_use_id\":");
+    private static final byte[] CONTENT = ascii(",\"content\":");
+    private static final byte[] TOOLS = ascii(",\"tools\":");
+    private static final byte[] STREAM = ascii(",\"stream\":true");
+    private static final byte[] TEMPERATURE = ascii(",\"temperature\":");
+    private static final byte[] TOP_P = ascii(",\"top_p\":");
+    private static final byte[] STOP_SEQUENCES = ascii(",\"stop_sequences\":");
+    private static final byte[] EMPTY_OBJECT = ascii("{}");
+    static final String CACHE_CONTROL = "cache_control";
+
+    // Buffers from a pool every thread shares: runs go on on new virtual threads, which the
+    // default per-thread pool would give new buffers each time.
+    private static final ObjectMapper JSON = new ObjectMapper(JsonFactory.builder()
+            .recyclerPool(JsonRecyclerPools.sharedConcurrentDequePool())
+            // Characters outside the BMP as their four UTF-8 bytes, as the text body this
+            // replaces sent them, not as two escaped surrogates.
+            .enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8)
+            .build());
+
+    private final int defaultMaxTokens;
+    private final Integer thinkingBudget;
+    private final boolean promptCaching;
+    private final byte[] thinking;
+
+    /** The last system text written and its bytes ({@code ,"system":...}). */
+    private volatile Encoded<String> system;
+    /** The last tools written, copies of their schemas, and the array's bytes. */
+    private volatile Encoded<Tools> tools;
+
+    private record Encoded<K>(K key, byte[] bytes) {
     }
 
-    /** A user or assistant turn after merging: its content blocks. */
-    record Turn(Role role, List<ObjectNode> blocks) {
-        /** The text of a turn made only of text blocks, joined as they are sent. */
-        String content() {
-            return String.join(SEPARATOR, blocks.stream().map(b -> b.path("text").asText()).toList());
+    private record Tools(ToolSpec[] specs, JsonNode[] schemas) {
+        boolean sameAs(List<ToolSpec> offered) {
+            if (offered.size() != specs.length) {
+                return false;
+            }
+            for (int i = 0; i < specs.length; i++) {
+                if (offered.get(i) != specs[i] || !schemas[i].equals(specs[i].parameters())) {
+                    return false;
+                }
+            }
+            return true;
         }
     }
 
-    static String body(ChatRequest request, int defaultMaxTokens, Integer thinkingBudget) throws ProviderException {
+    /**
+     * @param thinkingBudget the extended thinking budget, or null for none
+     * @param promptCaching  whether the system block and the last tool are marked for caching
+     */
+    AnthropicRequests(int defaultMaxTokens, Integer thinkingBudget, boolean promptCaching) {
+        this.defaultMaxTokens = defaultMaxTokens;
+        this.thinkingBudget = thinkingBudget;
+        this.promptCaching = promptCaching;
+        this.thinking = thinkingBudget == null ? null
+                : ascii(",\"thinking\":{\"type\":\"enabled\",\"budget_tokens\":" + thinkingBudget + "}");
+    }
+
+    /**
+     * The body for a request.
+     *
+     * @throws ProviderException ({@link ProviderException.Kind#CLIENT_ERROR}) for a request the
+     *                           API would refuse: no user message, an assistant message first,
+     *                           {@code maxTokens} not above the thinking budget
+     */
+    BodyParts write(ChatRequest request) throws ProviderException {
         int maxTokens = request.maxTokens().orElse(defaultMaxTokens);
         if (thinkingBudget != null && maxTokens <= thinkingBudget) {
             throw new ProviderException(ProviderException.Kind.CLIENT_ERROR, "maxTokens (" + maxTokens
                     + ") must be above the thinking budget (" + thinkingBudget
                     + " tokens): the Messages API counts thinking into max_tokens");
         }
-        List<Turn> turns = turns(request.messages());
-        if (turns.isEmpty()) {
+        List<Message> messages = request.messages();
+        int first = nextTurn(messages, 0);
+        if (first == messages.size()) {
             throw new ProviderException(ProviderException.Kind.CLIENT_ERROR,
                     "the conversation has no user message: the Anthropic Messages API needs at least one");
         }
-        if (turns.getFirst().role() != Role.USER) {
+        if (turnRole(messages.get(first)) != Role.USER) {
             throw new ProviderException(ProviderException.Kind.CLIENT_ERROR,
                     "the conversation starts with an assistant message: the Anthropic Messages API needs a"
                             + " user message first (put the task or question before it)");
         }
-
-        ObjectNode body = JSON.createObjectNode();
-        body.put("model", request.model());
-        body.put("max_tokens", maxTokens);
-        String system = system(request.messages());
-        if (system != null) {
-            body.put("system", system);
-        }
-        ArrayNode messages = body.putArray("messages");
-        for (Turn turn : turns) {
-            ObjectNode message = messages.addObject().put("role", turn.role().wireName());
-            if (turn.blocks().stream().allMatch(b -> b.path("type").asText().equals("text"))) {
-                List<String> texts = turn.blocks().stream().map(b -> b.path("text").asText()).toList();
-                message.put("content", String.join(SEPARATOR, texts));
-            } else {
-                ArrayNode content = message.putArray("content");
-                turn.blocks().forEach(content::add);
+        BodyParts body = new BodyParts(sizeHint(request));
+        try (JsonGenerator generator = JSON.createGenerator(body.out())) {
+            // Values are written one at a time at the root, with the punctuation between them
+            // written here: no separator of the generator's own between root values.
+            generator.setRootValueSeparator(null);
+            body.write(MODEL);
+            generator.writeString(wire(request.model()));
+            generator.flush();
+            body.write(MAX_TOKENS);
+            body.writeInt(maxTokens);
+            String systemText = systemText(messages);
+            if (systemText != null) {
+                body.cached(system(systemText));
             }
-        }
-        if (!request.tools().isEmpty()) {
-            ArrayNode tools = body.putArray("tools");
-            for (ToolSpec tool : request.tools()) {
-                tools.addObject().put("name", tool.name()).put("description", tool.description())
-                        .set("input_schema", tool.parameters());
+            body.write(MESSAGES);
+            writeTurns(generator, body, messages, first);
+            body.write(']');
+            if (!request.tools().isEmpty()) {
+                body.cached(tools(request.tools()));
             }
-        }
-        body.put("stream", true);
-        request.temperature().ifPresent(value -> body.put("temperature", value));
-        request.topP().ifPresent(value -> body.put("top_p", value));
-        if (!request.stopSequences().isEmpty()) {
-            ArrayNode stops = body.putArray("stop_sequences");
-            request.stopSequences().forEach(stops::add);
-        }
-        if (thinkingBudget != null) {
-            body.putObject("thinking").put("type", "enabled").put("budget_tokens", thinkingBudget);
-        }
-        return body.toString();
-    }
-
-    /** The system messages' texts joined with a blank line, or null when there are none. */
-    static String system(List<Message> messages) {
-        List<String> parts = new ArrayList<>();
-        for (Message message : messages) {
-            if (message.role() == Role.SYSTEM && !message.content().isEmpty()) {
-                parts.add(message.content());
+            body.write(STREAM);
+            if (request.temperature().isPresent()) {
+                body.write(TEMPERATURE);
+                generator.writeNumber(request.temperature().get());
+                generator.flush();
             }
+            if (request.topP().isPresent()) {
+                body.write(TOP_P);
+                generator.writeNumber(request.topP().get());
+                generator.flush();
+            }
+            if (!request.stopSequences().isEmpty()) {
+                body.write(STOP_SEQUENCES);
+                generator.writeStartArray();
+                for (String stop : request.stopSequences()) {
+                    generator.writeString(wire(stop));
+                }
+                generator.writeEndArray();
+                generator.flush();
+            }
+            if (thinking != null) {
+                body.write(thinking);
+            }
+            body.write('}');
+        } catch (IOException e) {
+            // Writing to memory does not fail; only the signature says it may.
+            throw new UncheckedIOException("cannot write the request body", e);
         }
-        return parts.isEmpty() ? null : String.join(SEPARATOR, parts);
+        return body.finish();
     }
 
     /**
-     * The user and assistant messages as content blocks, consecutive ones of a role merged
-     * (tool results are a user's), empty text dropped.
+     * The turns from {@code first} on: each a run of consecutive messages of one role (tool
+     * results are a user's), messages without blocks and system messages skipped over.
      */
-    static List<Turn> turns(List<Message> messages) {
-        List<Turn> turns = new ArrayList<>();
-        for (Message message : messages) {
-            if (message.role() == Role.SYSTEM) {
-                continue;
+    private static void writeTurns(JsonGenerator generator, BodyParts body, List<Message> messages, int first)
+            throws IOException {
+        int start = first;
+        boolean firstTurn = true;
+        while (start < messages.size()) {
+            Role role = turnRole(messages.get(start));
+            boolean textOnly = true;
+            int count = 0;
+            int end = start;   // one past the turn's last message
+            for (int i = start; i < messages.size(); i++) {
+                Message message = messages.get(i);
+                if (!hasBlocks(message)) {
+                    continue;
+                }
+                if (turnRole(message) != role) {
+                    break;
+                }
+                textOnly &= isText(message);
+                count++;
+                end = i + 1;
             }
-            List<ObjectNode> blocks = blocks(message);
-            if (blocks.isEmpty()) {
-                continue;
+            if (!firstTurn) {
+                body.write(',');
             }
-            Role role = message.role() == Role.TOOL ? Role.USER : message.role();
-            if (!turns.isEmpty() && turns.getLast().role() == role) {
-                turns.getLast().blocks().addAll(blocks);
+            firstTurn = false;
+            body.write(role == Role.USER ? ROLE_USER : ROLE_ASSISTANT);
+            if (textOnly) {
+                generator.writeString(wire(count == 1 ? messages.get(start).content() : joinedText(messages, start, end)));
+                generator.flush();
             } else {
-                turns.add(new Turn(role, new ArrayList<>(blocks)));
+                body.write('[');
+                boolean firstBlock = true;
+                for (int i = start; i < end; i++) {
+                    Message message = messages.get(i);
+                    if (hasBlocks(message)) {
+                        firstBlock = writeBlocks(generator, body, message, firstBlock);
+                    }
+                }
+                body.write(']');
             }
+            body.write('}');
+            start = nextTurn(messages, end);
         }
-        return turns;
     }
 
-    private static List<ObjectNode> blocks(Message message) {
-        List<ObjectNode> blocks = new ArrayList<>();
+    /** Writes a message's content blocks; returns whether none has been written yet (still none). */
+    private static boolean writeBlocks(JsonGenerator generator, BodyParts body, Message message, boolean first)
+            throws IOException {
         if (message.role() == Role.TOOL) {
-            ObjectNode result = JSON.createObjectNode().put("type", "tool_result").put("tool_use_id", message.toolCallId());
-            result.put("content", message.content());
-            blocks.add(result);
-            return blocks;
+            separate(body, first);
+            body.write(TOOL_RESULT_BLOCK);
+            generator.writeString(wire(message.toolCallId()));
+            generator.flush();
+            body.write(CONTENT);
+            generator.writeString(wire(message.content()));
+            generator.flush();
+            body.write('}');
+            return false;
         }
-        for (SignedThinking thinking : message.thinking()) {
-            blocks.add(thinking.isRedacted()
-                    ? JSON.createObjectNode().put("type", "redacted_thinking").put("data", thinking.redactedData())
-                    : JSON.createObjectNode().put("type", "thinking").put("thinking", thinking.thinking())
-                            .put("signature", thinking.signature()));
+        boolean none = first;
+        for (SignedThinking block : message.thinking()) {
+            separate(body, none);
+            none = false;
+            if (block.isRedacted()) {
+                body.write(REDACTED_BLOCK);
+                generator.writeString(wire(block.redactedData()));
+            } else {
+                body.write(THINKING_BLOCK);
+                generator.writeString(wire(block.thinking()));
+                generator.flush();
+                body.write(SIGNATURE);
+                generator.writeString(wire(block.signature()));
+            }
+            generator.flush();
+            body.write('}');
         }
         if (!message.content().isEmpty()) {
-            blocks.add(JSON.createObjectNode().put("type", "text").put("text", message.content()));
+            separate(body, none);
+            none = false;
+            body.write(TEXT_BLOCK);
+            generator.writeString(wire(message.content()));
+            generator.flush();
+            body.write('}');
         }
         for (NativeToolCall call : message.toolCalls()) {
-            ObjectNode use = JSON.createObjectNode().put("type", "tool_use").put("id", call.id()).put("name", call.name());
-            use.set("input", input(call.arguments()));
-            blocks.add(use);
+            separate(body, none);
+            none = false;
+            body.write(TOOL_USE_BLOCK);
+            generator.writeString(wire(call.id()));
+            generator.flush();
+            body.write(NAME);
+            generator.writeString(wire(call.name()));
+            generator.flush();
+            body.write(INPUT);
+            JsonNode input = input(call.arguments());
+            if (input == null) {
+                body.write(EMPTY_OBJECT);
+            } else if (mayHoldLoneSurrogate(call.arguments())) {
+                // As the text body sent it: a lone surrogate as '?', where a writer on bytes escapes it.
+                body.write(input.toString().getBytes(StandardCharsets.UTF_8));
+            } else {
+                generator.writeTree(input);
+                generator.flush();
+            }
+            body.write('}');
         }
-        return blocks;
+        return none;
     }
 
-    /** The call's arguments as the object the API wants back; arguments that were not one go back empty. */
-    private static JsonNode input(String arguments) {
-        try {
-            JsonNode node = arguments.isBlank() ? null : JSON.readTree(arguments);
-            return node != null && node.isObject() ? node : JSON.createObjectNode();
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            return JSON.createObjectNode();
+    private static void separate(BodyParts body, boolean first) {
+        if (!first) {
+            body.write(',');
         }
+    }
+
+    /** The texts of the turn's messages (all text), joined with a blank line. */
+    private static String joinedText(List<Message> messages, int start, int end) {
+        StringBuilder text = new StringBuilder();
+        for (int i = start; i < end; i++) {
+            Message message = messages.get(i);
+            if (hasBlocks(message)) {
+                if (!text.isEmpty()) {
+                    text.append(SEPARATOR);
+                }
+                text.append(message.content());
+            }
+        }
+        return text.toString();
+    }
+
+    /** The index of the next message from {@code from} that opens a turn, or the size. */
+    private static int nextTurn(List<Message> messages, int from) {
+        int i = from;
+        while (i < messages.size() && !hasBlocks(messages.get(i))) {
+            i++;
+        }
+        return i;
+    }
+
+    /** Whether the message gives its turn a content block (system messages never do). */
+    private static boolean hasBlocks(Message message) {
+        return switch (message.role()) {
+            case SYSTEM -> false;
+            case TOOL -> true;
+            default -> !message.content().isEmpty() || !message.thinking().isEmpty() || !message.toolCalls().isEmpty();
+        };
+    }
+
+    /** Whether the message is a single text block. */
+    private static boolean isText(Message message) {
+        return message.role() != Role.TOOL && message.thinking().isEmpty() && message.toolCalls().isEmpty();
+    }
+
+    private static Role turnRole(Message message) {
+        return message.role() == Role.TOOL ? Role.USER : message.role();
+    }
+
+    /** The system messages' texts joined with a blank line, or null when there are none. */
+    static String systemText(List<Message> messages) {
+        String only = null;
+        StringBuilder joined = null;
+        for (Message message : messages) {
+            if (message.role() == Role.SYSTEM && !message.content().isEmpty()) {
+                if (only == null) {
+                    only = message.content();
+                } else {
+                    if (joined == null) {
+                        joined = new StringBuilder(only);
+                    }
+                    joined.append(SEPARATOR).append(message.content());
+                }
+            }
+        }
+        // One system message (the agent's case) is sent as it is: its String is the cache key.
+        return joined != null ? joined.toString() : only;
+    }
+
+    /** {@code ,"system":...} for the text, encoded once while the text stays the same. */
+    private byte[] system(String text) throws IOException {
+        Encoded<String> cached = system;
+        if (cached != null && (cached.key() == text || cached.key().equals(text))) {
+            return cached.bytes();
+        }
+        StringWriter out = new StringWriter(text.length() + 96);
+        out.write(",\"system\":");
+        try (JsonGenerator generator = JSON.createGenerator(out)) {
+            if (promptCaching) {
+                generator.writeStartArray();
+                generator.writeStartObject();
+                generator.writeStringField("type", "text");
+                generator.writeStringField("text", text);
+                writeCacheControl(generator);
+                generator.writeEndObject();
+                generator.writeEndArray();
+            } else {
+                generator.writeString(text);
+            }
+        }
+        // Encoded as the text body was: a lone surrogate becomes '?'.
+        byte[] bytes = out.toString().getBytes(StandardCharsets.UTF_8);
+        system = new Encoded<>(text, bytes);
+        return bytes;
+    }
+
+    /** {@code ,"tools":[...]}, encoded once while the tools and their schemas stay the same. */
+    private byte[] tools(List<ToolSpec> offered) throws IOException {
+        Encoded<Tools> cached = tools;
+        if (cached != null && cached.key().sameAs(offered)) {
+            return cached.bytes();
+        }
+        ToolSpec[] specs = offered.toArray(new ToolSpec[0]);
+        JsonNode[] schemas = new JsonNode[specs.length];
+        StringWriter out = new StringWriter(512 * specs.length);
+        out.write(",\"tools\":");
+        try (JsonGenerator generator = JSON.createGenerator(out)) {
+            generator.writeStartArray();
+            for (int i = 0; i < specs.length; i++) {
+                ToolSpec tool = specs[i];
+                // Written from the copy that is compared later, so the bytes are what it holds.
+                schemas[i] = tool.parameters().deepCopy();
+                generator.writeStartObject();
+                generator.writeStringField("name", tool.name());
+                generator.writeStringField("description", tool.description());
+                generator.writeFieldName("input_schema");
+                generator.writeTree(schemas[i]);
+                if (promptCaching && i == specs.length - 1) {
+                    writeCacheControl(generator);
+                }
+                generator.writeEndObject();
+            }
+            generator.writeEndArray();
+        }
+        byte[] bytes = out.toString().getBytes(StandardCharsets.UTF_8);
+        tools = new Encoded<>(new Tools(specs, schemas), bytes);
+        return bytes;
+    }
+
+    /** Caching marks everything up to here as a prefix the API keeps for a while (5 minutes). */
+    private static void writeCacheControl(JsonGenerator generator) throws IOException {
+        generator.writeObjectFieldStart(CACHE_CONTROL);
+        generator.writeStringField("type", "ephemeral");
+        generator.writeEndObject();
+    }
+
+    /**
+     * The call's arguments as the object the API wants back, or null when they are not one
+     * (sent back as {@code {}}). Read as a tree, so that the object goes back as it was read
+     * before (duplicate keys once, numbers as Jackson reads them).
+     */
+    private static JsonNode input(String arguments) {
+        if (arguments.isBlank()) {
+            return null;
+        }
+        try {
+            JsonNode node = JSON.readTree(arguments);
+            return node != null && node.isObject() ? node : null;
+        } catch (JsonProcessingException e) {
+            return null;
+        }
+    }
+
+    /** Whether the JSON text may read as a string with a lone surrogate (escaped or not). */
+    private static boolean mayHoldLoneSurrogate(String json) {
+        return json.contains("\\u") || wire(json) != json;
+    }
+
+    /**
+     * The text as the body's UTF-8 carries it: unchanged, unless it holds a lone surrogate,
+     * which becomes '?' as encoding a {@code String} to UTF-8 makes it (the body was once sent
+     * that way; a JSON writer on bytes would escape it instead). Only such rare text is copied.
+     */
+    static String wire(String text) {
+        if (text == null) {
+            return null;
+        }
+        int length = text.length();
+        for (int i = 0; i < length; i++) {
+            char c = text.charAt(i);
+            if (Character.isSurrogate(c)) {
+                if (Character.isHighSurrogate(c) && i + 1 < length && Character.isLowSurrogate(text.charAt(i + 1))) {
+                    i++;
+                    continue;
+                }
+                return new String(text.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8);
+            }
+        }
+        return text;
+    }
+
+    /** About the body's length in bytes, so that its buffer is rarely grown and copied. */
+    private int sizeHint(ChatRequest request) {
+        long bytes = 256;
+        Encoded<String> cached = system;
+        for (Message message : request.messages()) {
+            if (message.role() == Role.SYSTEM && cached != null && cached.key() == message.content()) {
+                continue;   // sent from the cache
+            }
+            bytes += 40 + message.content().length() + message.content().length() / 8;
+            for (NativeToolCall call : message.toolCalls()) {
+                bytes += 96 + call.arguments().length();
+            }
+            for (SignedThinking block : message.thinking()) {
+                bytes += 64 + block.thinking().length()
+                        + (block.isRedacted() ? block.redactedData().length() : block.signature().length());
+            }
+        }
+        return (int) Math.min(bytes, 1 << 24);
+    }
+
+    private static byte[] ascii(String text) {
+        return text.getBytes(StandardCharsets.US_ASCII);
     }
 }
