@@ -316,4 +316,45 @@ class AnthropicRequestTest {
                  "stream": true,
                  "thinking": {"type": "enabled", "budget_tokens": 2048}}""");
     }
+
+    @Test
+    void promptCachingMarksTheSystemBlockAndTheLastToolOnTheWire() throws Exception {
+        ChatRequest request = ChatRequest.builder().model("claude-sonnet-4-5")
+                .message(Message.system("Be useful."))
+                .message(Message.user("Weather in Oslo?"))
+                .tools(List.of(new ToolSpec("get_weather", "The weather in a city",
+                                JSON.readTree("{\"type\": \"object\"}")),
+                        new ToolSpec("get_time", "The time in a city", JSON.readTree("{\"type\": \"object\"}"))))
+                .build();
+        AnthropicProvider cached = provider(builder().promptCaching(true));
+
+        FakeAnthropic.Recorded sent = send(cached, request);
+
+        assertJson(sent.body(), """
+                {"model": "claude-sonnet-4-5", "max_tokens": 4096,
+                 "system": [{"type": "text", "text": "Be useful.", "cache_control": {"type": "ephemeral"}}],
+                 "messages": [{"role": "user", "content": "Weather in Oslo?"}],
+                 "tools": [{"name": "get_weather", "description": "The weather in a city",
+                            "input_schema": {"type": "object"}},
+                           {"name": "get_time", "description": "The time in a city",
+                            "input_schema": {"type": "object"},
+                            "cache_control": {"type": "ephemeral"}}],
+                 "stream": true}""");
+        assertThat(sent.header("content-length")).isEqualTo(String.valueOf(sent.body().getBytes(
+                java.nio.charset.StandardCharsets.UTF_8).length));
+        assertThat(send(cached, request).body()).as("the second request, from the cache").isEqualTo(sent.body());
+        assertThat(cached.toString()).contains("promptCaching=true");
+    }
+
+    @Test
+    void withoutPromptCachingNothingIsMarked() throws Exception {
+        ChatRequest request = hello().message(Message.system("Be useful."))
+                .tools(List.of(new ToolSpec("get_time", "The time", JSON.readTree("{\"type\": \"object\"}")))).build();
+
+        String body = send(provider(builder().promptCaching(false)), request).body();
+
+        assertThat(body).doesNotContain("cache_control");
+        assertThat(JSON.readTree(body).path("system").isTextual()).isTrue();
+        assertThat(provider.toString()).doesNotContain("promptCaching");
+    }
 }
