@@ -286,15 +286,18 @@ public final class AnthropicProvider implements Provider {
         }
 
         /**
-         * Prompt caching: marks the end of the {@code system} text and of the {@code tools} with
-         * {@code "cache_control": {"type": "ephemeral"}}, so that the API keeps that prefix of
-         * the request for a while (5 minutes, renewed by each use) and later requests read it
-         * from its cache instead of processing it again: faster, and billed at a fraction of
-         * the input price, while writing the cache costs a little more than plain input once.
-         * The {@code system} field is then sent as one text block instead of a string. Off by
+         * Prompt caching: marks the last tool and the {@code system} text with
+         * {@code "cache_control": {"type": "ephemeral"}}, so that the API keeps the request's
+         * prefix up to each mark (the API orders it tools, then system, then messages) for a
+         * while (5 minutes, renewed by each use) and later requests read it from its cache
+         * instead of processing it again: faster, and billed at a fraction of the input price,
+         * while writing the cache costs a little more than plain input, once. The
+         * {@code system} field is then sent as one text block instead of a string. Off by
          * default. Worth it when the same system text and tools go out on many calls (an agent
-         * loop) and are longer than the model's minimum cacheable prompt (1,024 tokens for most
-         * models), below which the API ignores the mark.
+         * loop) and are longer than the model's minimum cacheable prompt (1,024 to 4,096 tokens
+         * depending on the model), below which the API ignores the mark. The usage reported
+         * stays the API's {@code input_tokens}, which leaves out the tokens read from or
+         * written to the cache.
          */
         public Builder promptCaching(boolean enabled) {
             this.promptCaching = enabled;
