@@ -4,9 +4,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 
 /**
  * A request body: the bytes written for this request, with cached encodings between them that
@@ -15,12 +13,15 @@ import java.util.List;
  */
 final class BodyParts {
 
-    /** Ends in the buffer ({@code Integer}) and cached arrays, in order, while writing. */
-    private final List<Object> pieces = new ArrayList<>(6);
+    /** The cached parts one body holds at most: {@code system} and {@code tools}. */
+    private static final int MAX_CACHED = 2;
+
     private final Buffer buffer;
-    private final List<byte[]> arrays = new ArrayList<>(6);
-    private final List<int[]> ranges = new ArrayList<>(6);
-    private int length;
+    private final byte[][] cached = new byte[MAX_CACHED][];
+    /** Where in the buffer each cached part goes. */
+    private final int[] cuts = new int[MAX_CACHED];
+    private int cachedCount;
+    private int length = -1;
 
     BodyParts(int sizeHint) {
         buffer = new Buffer(sizeHint);
@@ -49,33 +50,20 @@ final class BodyParts {
 
     /** A cached encoding, sent in its place in the body. */
     void cached(byte[] bytes) {
-        pieces.add(buffer.length);
-        pieces.add(bytes);
+        if (cachedCount == MAX_CACHED) {
+            throw new IllegalStateException("a body holds at most " + MAX_CACHED + " cached parts");
+        }
+        cuts[cachedCount] = buffer.length;
+        cached[cachedCount++] = bytes;
     }
 
     /** Ends writing: only now is the buffer's array final (it may have grown while writing). */
     BodyParts finish() {
-        int from = 0;
-        for (Object piece : pieces) {
-            if (piece instanceof Integer end) {
-                add(buffer.bytes, from, end);
-                from = end;
-            } else {
-                byte[] cached = (byte[]) piece;
-                add(cached, 0, cached.length);
-            }
+        length = buffer.length;
+        for (int i = 0; i < cachedCount; i++) {
+            length += cached[i].length;
         }
-        add(buffer.bytes, from, buffer.length);
-        pieces.clear();
         return this;
-    }
-
-    private void add(byte[] array, int from, int to) {
-        if (to > from) {
-            arrays.add(array);
-            ranges.add(new int[] {from, to});
-            length += to - from;
-        }
     }
 
     /** The body's length in bytes. */
@@ -83,27 +71,48 @@ final class BodyParts {
         return length;
     }
 
+    /** The parts in order, empty ones left out: each calls {@code part} with its array and range. */
+    private void forEachPart(Part part) {
+        int from = 0;
+        for (int i = 0; i < cachedCount; i++) {
+            if (cuts[i] > from) {
+                part.accept(buffer.bytes, from, cuts[i] - from);
+            }
+            part.accept(cached[i], 0, cached[i].length);
+            from = cuts[i];
+        }
+        if (buffer.length > from) {
+            part.accept(buffer.bytes, from, buffer.length - from);
+        }
+    }
+
+    @FunctionalInterface
+    private interface Part {
+        void accept(byte[] array, int offset, int count);
+    }
+
     /** The body for the HTTP client: its parts in order, with the length known up front. */
     HttpRequest.BodyPublisher publisher() {
-        if (arrays.size() == 1) {
-            return HttpRequest.BodyPublishers.ofByteArray(arrays.get(0), ranges.get(0)[0], length);
+        if (cachedCount == 0) {
+            return HttpRequest.BodyPublishers.ofByteArray(buffer.bytes, 0, buffer.length);
         }
-        HttpRequest.BodyPublisher[] parts = new HttpRequest.BodyPublisher[arrays.size()];
-        for (int i = 0; i < parts.length; i++) {
-            int[] range = ranges.get(i);
-            parts[i] = HttpRequest.BodyPublishers.ofByteArray(arrays.get(i), range[0], range[1] - range[0]);
-        }
-        return HttpRequest.BodyPublishers.concat(parts);
+        HttpRequest.BodyPublisher[] parts = new HttpRequest.BodyPublisher[2 * cachedCount + 1];
+        int[] count = {0};
+        forEachPart((array, offset, size) ->
+                parts[count[0]++] = HttpRequest.BodyPublishers.ofByteArray(array, offset, size));
+        return HttpRequest.BodyPublishers.concat(count[0] == parts.length ? parts : Arrays.copyOf(parts, count[0]));
     }
 
     /** The whole body's bytes, copied (for tests and benchmarks). */
     byte[] bytes() {
         ByteArrayOutputStream out = new ByteArrayOutputStream(length);
-        for (int i = 0; i < arrays.size(); i++) {
-            int[] range = ranges.get(i);
-            out.write(arrays.get(i), range[0], range[1] - range[0]);
-        }
+        forEachPart(out::write);
         return out.toByteArray();
+    }
+
+    /** The cached parts this body sends, in order (for tests: the same arrays, not copies). */
+    byte[][] cachedParts() {
+        return Arrays.copyOf(cached, cachedCount);
     }
 
     /** The whole body as text (for tests). */

@@ -51,6 +51,17 @@ final class FastEventDecoder {
     /** {@code error.type}. */
     String errorType;
 
+    /**
+     * The names every event carries (event, block and delta types, stop reasons, error types):
+     * read as these constants instead of a new string each per event.
+     */
+    private static final String[] WORDS = {
+        "content_block_delta", "text_delta", "content_block_start", "content_block_stop", "input_json_delta",
+        "thinking_delta", "signature_delta", "message_start", "message_delta", "message_stop", "ping", "text",
+        "thinking", "redacted_thinking", "tool_use", "end_turn", "max_tokens", "stop_sequence", "pause_turn",
+        "refusal", "error", "overloaded_error", "api_error", "rate_limit_error"
+    };
+
     private final JsonFactory factory;
     private JsonParser parser;
     private ByteArrayFeeder feeder;
@@ -162,7 +173,7 @@ final class FastEventDecoder {
             switch (name) {
                 case "type" -> {
                     // not text: the tree takes the SSE event name instead
-                    type = value == JsonToken.VALUE_STRING ? parser.getText() : null;
+                    type = value == JsonToken.VALUE_STRING ? word() : null;
                     skip(value);
                 }
                 case "index" -> index = intValue(value);
@@ -220,7 +231,7 @@ final class FastEventDecoder {
             String name = parser.currentName();
             JsonToken value = next();
             switch (name) {
-                case "type" -> blockType = text(value);
+                case "type" -> blockType = word(value);
                 case "text" -> blockText = text(value);
                 case "thinking" -> blockThinking = text(value);
                 case "data" -> blockData = text(value);
@@ -236,12 +247,12 @@ final class FastEventDecoder {
             String name = parser.currentName();
             JsonToken value = next();
             switch (name) {
-                case "type" -> deltaType = text(value);
+                case "type" -> deltaType = word(value);
                 case "text" -> deltaText = text(value);
                 case "thinking" -> deltaThinking = text(value);
                 case "signature" -> deltaSignature = text(value);
                 case "partial_json" -> deltaPartialJson = text(value);
-                case "stop_reason" -> stopReason = text(value);
+                case "stop_reason" -> stopReason = word(value);
                 default -> skip(value);
             }
         }
@@ -293,11 +304,39 @@ final class FastEventDecoder {
             String name = parser.currentName();
             JsonToken value = next();
             if (name.equals("type")) {
-                errorType = text(value);
+                errorType = word(value);
             } else {
                 skip(value);
             }
         }
+    }
+
+    /** As {@link #text}, for the API's names: the constant when known, so that no string is made. */
+    private String word(JsonToken value) throws IOException {
+        if (value == JsonToken.VALUE_STRING) {
+            return word();
+        }
+        throw Unusual.INSTANCE;
+    }
+
+    /** The current string value; one of {@link #WORDS} when it is one. */
+    private String word() throws IOException {
+        char[] chars = parser.getTextCharacters();
+        int offset = parser.getTextOffset();
+        int length = parser.getTextLength();
+        words:
+        for (String word : WORDS) {
+            if (word.length() != length) {
+                continue;
+            }
+            for (int i = 0; i < length; i++) {
+                if (word.charAt(i) != chars[offset + i]) {
+                    continue words;
+                }
+            }
+            return word;
+        }
+        return parser.getText();
     }
 
     /** Text, or the tree decides (it turns numbers and the like into text its own way). */

@@ -140,11 +140,22 @@ class AnthropicRequestsProperties {
         ChatRequest request = ChatRequest.builder().model("m").message(Message.system("rules"))
                 .message(Message.user("hi")).tools(List.of(tool("add", "Adds"))).build();
         BodyParts first = requests.write(request);
-        BodyParts second = requests.write(request);
-        assertThat(second.text()).isEqualTo(first.text());
-        // model + max_tokens, system, messages, tools, the rest: one publisher part each
+        BodyParts second = requests.write(ChatRequest.builder().model("m").messages(request.messages())
+                .message(Message.assistant("more")).message(Message.user("again")).tools(request.tools()).build());
+        // system and tools: the very arrays encoded for the first request, not encoded again
+        assertThat(second.cachedParts().length).isEqualTo(2);
+        assertThat(second.cachedParts()[0]).isSameAs(first.cachedParts()[0]);
+        assertThat(second.cachedParts()[1]).isSameAs(first.cachedParts()[1]);
+        assertThat(new String(first.cachedParts()[0], StandardCharsets.UTF_8)).isEqualTo(",\"system\":\"rules\"");
         assertThat(second.publisher().contentLength()).isEqualTo(second.length());
-        assertThat(second.text()).isEqualTo(reference(request, 4096, null));
+        assertThat(first.text()).isEqualTo(reference(request, 4096, null));
+
+        ChatRequest changed = ChatRequest.builder().model("m").message(Message.system("other rules"))
+                .message(Message.user("hi")).tools(List.of(tool("add", "Adds"))).build();
+        BodyParts third = requests.write(changed);
+        assertThat(third.cachedParts()[0]).isNotSameAs(first.cachedParts()[0]);
+        assertThat(third.cachedParts()[1]).as("other ToolSpec objects").isNotSameAs(first.cachedParts()[1]);
+        assertThat(third.text()).isEqualTo(reference(changed, 4096, null));
     }
 
     /** The request options and the provider's thinking budget. */
