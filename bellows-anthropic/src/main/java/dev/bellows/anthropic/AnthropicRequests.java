@@ -19,6 +19,8 @@ import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Turns a {@link ChatRequest} into the Messages API's JSON body, written straight to UTF-8
@@ -61,8 +63,10 @@ import java.util.List;
  * value (the agent passes the same {@code String} on every call; another string with the same
  * text is recognised too) and the {@code tools} array (the same {@link ToolSpec}s, whose schemas
  * are compared with a copy kept of them, so a schema changed in place is noticed). They are
- * handed to the HTTP client as parts of the body, never copied into it. Thread-safe: the
- * caches are immutable snapshots swapped whole, and nothing writes into a cached array.
+ * handed to the HTTP client as parts of the body, never copied into it. The {@code input} of
+ * each earlier tool call, sent again on every later request of a conversation, is encoded once
+ * too (keyed by its arguments' text). Thread-safe: the caches are immutable snapshots swapped
+ * whole or a concurrent map, and nothing writes into a cached array.
  */
 final class AnthropicRequests {
 
@@ -89,6 +93,9 @@ final class AnthropicRequests {
     private static final byte[] STOP_SEQUENCES = ascii(",\"stop_sequences\":");
     private static final byte[] EMPTY_OBJECT = ascii("{}");
     static final String CACHE_CONTROL = "cache_control";
+    /** The longest arguments whose encoding is kept, in chars, and how many are kept at most. */
+    private static final int MAX_CACHED_INPUT = 4096;
+    private static final int MAX_CACHED_INPUTS = 256;
 
     // Buffers from a pool every thread shares: runs go on on new virtual threads, which the
     // default per-thread pool would give new buffers each time.
@@ -103,6 +110,8 @@ final class AnthropicRequests {
     private final Integer thinkingBudget;
     private final boolean promptCaching;
     private final byte[] thinking;
+    /** Tool call arguments to their {@code input} bytes; the arrays are never written to. */
+    private final Map<String, byte[]> inputs = new ConcurrentHashMap<>();
 
     /** The last system text written and its bytes ({@code ,"system":...}). */
     private volatile Encoded<String> system;
@@ -218,7 +227,7 @@ final class AnthropicRequests {
      * The turns from {@code first} on: each a run of consecutive messages of one role (tool
      * results are a user's), messages without blocks and system messages skipped over.
      */
-    private static void writeTurns(JsonGenerator generator, BodyParts body, List<Message> messages, int first)
+    private void writeTurns(JsonGenerator generator, BodyParts body, List<Message> messages, int first)
             throws IOException {
         int start = first;
         boolean firstTurn = true;
@@ -264,7 +273,7 @@ final class AnthropicRequests {
     }
 
     /** Writes a message's content blocks; returns whether none has been written yet (still none). */
-    private static boolean writeBlocks(JsonGenerator generator, BodyParts body, Message message, boolean first)
+    private boolean writeBlocks(JsonGenerator generator, BodyParts body, Message message, boolean first)
             throws IOException {
         if (message.role() == Role.TOOL) {
             separate(body, first);
@@ -312,16 +321,7 @@ final class AnthropicRequests {
             generator.writeString(wire(call.name()));
             generator.flush();
             body.write(INPUT);
-            JsonNode input = input(call.arguments());
-            if (input == null) {
-                body.write(EMPTY_OBJECT);
-            } else if (mayHoldLoneSurrogate(call.arguments())) {
-                // As the text body sent it: a lone surrogate as '?', where a writer on bytes escapes it.
-                body.write(input.toString().getBytes(StandardCharsets.UTF_8));
-            } else {
-                generator.writeTree(input);
-                generator.flush();
-            }
+            body.write(input(call.arguments()));
             body.write('}');
         }
         return none;
@@ -463,25 +463,40 @@ final class AnthropicRequests {
     }
 
     /**
-     * The call's arguments as the object the API wants back, or null when they are not one
-     * (sent back as {@code {}}). Read as a tree, so that the object goes back as it was read
-     * before (duplicate keys once, numbers as Jackson reads them).
+     * The {@code input} bytes for a call's arguments: the object they hold, or {@code {}} when
+     * they are not one. A conversation sends its earlier calls again on every request, so each
+     * is encoded once and kept (small ones, a bounded number: the map is emptied when full).
      */
-    private static JsonNode input(String arguments) {
+    private byte[] input(String arguments) {
+        byte[] cached = inputs.get(arguments);
+        if (cached != null) {
+            return cached;
+        }
+        byte[] bytes = encodeInput(arguments);
+        if (arguments.length() <= MAX_CACHED_INPUT) {
+            if (inputs.size() >= MAX_CACHED_INPUTS) {
+                inputs.clear();
+            }
+            inputs.put(arguments, bytes);
+        }
+        return bytes;
+    }
+
+    /**
+     * Read as a tree and written as text, then encoded, as the body was before: the object goes
+     * back as Jackson reads it (duplicate keys once, numbers in its form, a lone surrogate as
+     * '?'), text after it ignored.
+     */
+    static byte[] encodeInput(String arguments) {
         if (arguments.isBlank()) {
-            return null;
+            return EMPTY_OBJECT;
         }
         try {
             JsonNode node = JSON.readTree(arguments);
-            return node != null && node.isObject() ? node : null;
+            return node != null && node.isObject() ? node.toString().getBytes(StandardCharsets.UTF_8) : EMPTY_OBJECT;
         } catch (JsonProcessingException e) {
-            return null;
+            return EMPTY_OBJECT;
         }
-    }
-
-    /** Whether the JSON text may read as a string with a lone surrogate (escaped or not). */
-    private static boolean mayHoldLoneSurrogate(String json) {
-        return json.contains("\\u") || wire(json) != json;
     }
 
     /**
