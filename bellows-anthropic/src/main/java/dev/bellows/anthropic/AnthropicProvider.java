@@ -85,6 +85,8 @@ public final class AnthropicProvider implements Provider {
     private final boolean promptCaching;
     private final SseClient client;
     private final AnthropicRequests requests;
+    /** The request headers, the same for every request: built once (never printed). */
+    private final Map<String, String> requestHeaders;
 
     private AnthropicProvider(Builder builder) {
         this.endpoint = messagesEndpoint(builder.baseUrl);
@@ -101,6 +103,7 @@ public final class AnthropicProvider implements Provider {
         }
         this.client = new SseClient(builder.httpSettings);
         this.requests = new AnthropicRequests(defaultMaxTokens, thinkingBudget, promptCaching);
+        this.requestHeaders = Collections.unmodifiableMap(headers());
     }
 
     public static Builder builder() {
@@ -121,7 +124,7 @@ public final class AnthropicProvider implements Provider {
     public ChatStream stream(ChatRequest request) throws ProviderException {
         Objects.requireNonNull(request, "request");
         BodyParts body = requestBody(request);
-        SseConnection connection = client.post(endpoint, headers(), body.publisher(), apiKey);
+        SseConnection connection = client.post(endpoint, requestHeaders, body.publisher(), apiKey);
         return new AnthropicStream(connection, endpoint, apiKey);
     }
 

@@ -524,13 +524,18 @@ final class AnthropicRequests {
 
     /** About the body's length in bytes, so that its buffer is rarely grown and copied. */
     private int sizeHint(ChatRequest request) {
-        long bytes = 256;
-        Encoded<String> cached = system;
+        // The fixed fields and punctuation, then the options that are set.
+        long bytes = 96 + request.model().length() + (thinking == null ? 0 : thinking.length)
+                + (request.temperature().isPresent() ? 40 : 0) + (request.topP().isPresent() ? 40 : 0);
+        for (String stop : request.stopSequences()) {
+            bytes += 24 + stop.length();
+        }
         for (Message message : request.messages()) {
-            if (message.role() == Role.SYSTEM && cached != null && cached.key() == message.content()) {
-                continue;   // sent from the cache
+            if (message.role() == Role.SYSTEM) {
+                continue;   // the system text is a part of its own
             }
-            bytes += 40 + message.content().length() + message.content().length() / 8;
+            bytes += (message.role() == Role.TOOL ? 64 + message.toolCallId().length() : 40)
+                    + message.content().length() + message.content().length() / 8;
             for (NativeToolCall call : message.toolCalls()) {
                 bytes += 96 + call.arguments().length();
             }
