@@ -86,13 +86,12 @@ final class AnthropicRequests {
     private static final byte[] INPUT = ascii(",\"input\":");
     private static final byte[] TOOL_RESULT_BLOCK = ascii("{\"type\":\"tool_result\",\"tool_use_id\":");
     private static final byte[] CONTENT = ascii(",\"content\":");
-    private static final byte[] TOOLS = ascii(",\"tools\":");
     private static final byte[] STREAM = ascii(",\"stream\":true");
     private static final byte[] TEMPERATURE = ascii(",\"temperature\":");
     private static final byte[] TOP_P = ascii(",\"top_p\":");
     private static final byte[] STOP_SEQUENCES = ascii(",\"stop_sequences\":");
     private static final byte[] EMPTY_OBJECT = ascii("{}");
-    static final String CACHE_CONTROL = "cache_control";
+    private static final String CACHE_CONTROL = "cache_control";
     /** The longest arguments whose encoding is kept, in chars, and how many are kept at most. */
     private static final int MAX_CACHED_INPUT = 4096;
     private static final int MAX_CACHED_INPUTS = 256;
