@@ -94,7 +94,7 @@ final class RunCommand implements Callable<Integer> {
         }
         try (Provider closing = chosen;
              RunSession stored = options.session == null ? null
-                     : RunSession.open(root.host, options.session, options.dataDir)) {
+                     : RunSession.open(options.session, settings.sessionStore())) {
             return run(settings, closing, stored, String.join(" ", task), streamOptions);
         } catch (UsageException e) {
             return usage(e.getMessage());
