@@ -96,7 +96,7 @@ final class ChatCommand implements Callable<Integer> {
         }
         try (Provider closing = chosen;
              RunSession stored = options.session == null ? null
-                     : RunSession.open(root.host, options.session, options.dataDir)) {
+                     : RunSession.open(options.session, settings.sessionStore())) {
             return McpSetup.withServers(settings.mcpServers(), root.host, spec.qualifiedName(), root.stderr,
                     settings.apiKey(), registry -> chat(settings, closing, stored, streamOptions, registry));
         } catch (UsageException e) {

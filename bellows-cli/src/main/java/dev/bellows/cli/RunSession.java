@@ -32,11 +32,6 @@ final class RunSession implements AutoCloseable {
         this.session = session;
     }
 
-    /** The session in the data directory (SQLite); for callers not yet given a location. */
-    static RunSession open(Host host, String name, String dataDirFlag) throws UsageException {
-        return open(name, new SessionStoreLocation.Sqlite(DataDirectory.resolve(host, dataDirFlag)));
-    }
-
     /**
      * Opens (creating when new) the session where {@code location} says.
      *

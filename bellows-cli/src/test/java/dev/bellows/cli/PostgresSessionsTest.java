@@ -104,7 +104,18 @@ class PostgresSessionsTest {
                 .contains("--- request 1, step 2 ---\n[assistant]\n")
                 .contains("--- request 2, step 1 ---\n[user]\nAnd one more?\n");
 
+        // chat, with the store from a config file, resumes the session and adds to it
         Files.writeString(dir.resolve("bellows.json"), "{\"session_store\": \"" + url() + "\"}");
+        try (MockLlmServer server = RunCommandTest.server(complete("393"))) {
+            Cli.Run chat = bellows(Map.of(), "and now?\n", "chat", "--base-url", server.baseUrl().toString(),
+                    "--session", "math", "--data-dir", dir.resolve("data").toString());
+            assertThat(chat.status()).as(chat.err()).isZero();
+            assertThat(chat.out()).isEqualTo("(session math: 2 requests so far)\n393\n");
+            assertThat(RunCommandTest.messages(server.requests().getFirst()).toString()).contains("And one more?");
+        }
+        Cli.Run after = bellows("sessions");
+        assertThat(after.out().lines().skip(1).toList()).singleElement().asString().startsWith("math         3      4  ");
+
         // "sqlite" overrides the config file: the data directory, where there is nothing
         Cli.Run local = bellows("sessions", "--session-store", "sqlite", "--data-dir", dir.resolve("empty").toString());
         assertThat(local.status()).isZero();
