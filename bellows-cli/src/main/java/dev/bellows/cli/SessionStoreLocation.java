@@ -152,9 +152,9 @@ sealed interface SessionStoreLocation {
                         ? "connection refused (is the server running, and listening there?)" : "no route to the host");
             } else if (network instanceof SocketTimeoutException) {
                 message = "cannot connect to " + where + ": no answer in time";
-            } else if (state.startsWith("08")) {
+            } else if (state.startsWith("08") && !state.equals("08004")) {
                 message = "cannot connect to " + where + ": " + detail;
-            } else if (state.startsWith("28")) {
+            } else if (state.startsWith("28") || state.equals("08004")) {   // 08004: no password for the server's method
                 message = where + " refused the login" + (url.user() == null ? "" : " of user " + url.user()) + ": "
                         + detail + " (the password comes from the URL, else PGPASSWORD, else ~/.pgpass)";
             } else if (state.equals("3D000")) {
