@@ -41,7 +41,7 @@ record PostgresUrl(String hosts, String host, int port, String database, String 
             "application_name", "ApplicationName");
 
     PostgresUrl {
-        params = Map.copyOf(params);
+        params = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(params));   // in order, as given
     }
 
     /** Whether the value is meant as a PostgreSQL URL (then {@link #parse} says what is wrong with it). */
