@@ -96,11 +96,18 @@ final class ChatCommand implements Callable<Integer> {
         }
         try (Provider closing = chosen;
              RunSession stored = options.session == null ? null
-                     : RunSession.open(root.host, options.session, options.dataDir)) {
+                     : RunSession.open(options.session, settings.sessionStore())) {
             return McpSetup.withServers(settings.mcpServers(), root.host, spec.qualifiedName(), root.stderr,
                     settings.apiKey(), registry -> chat(settings, closing, stored, streamOptions, registry));
         } catch (UsageException e) {
             return usage(e.getMessage());
+        } catch (dev.bellows.memory.SessionStoreException e) {
+            // The session's store went away during the chat (a database server stopped): say where, and end.
+            root.stderr.println(spec.qualifiedName() + ": the session could not be read or stored: "
+                    + BellowsCommand.oneLine(settings.sessionStore() == null ? e.getMessage()
+                    : settings.sessionStore().explain(e)));
+            root.stderr.flush();
+            return 1;
         }
     }
 

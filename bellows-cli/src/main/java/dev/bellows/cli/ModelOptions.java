@@ -110,9 +110,17 @@ final class ModelOptions {
 
     @Option(names = "--session", paramLabel = "NAME",
             description = "Continue (or start) the stored conversation NAME: its turns, plan, model and tool mode"
-                    + " are kept in the data directory, each turn written as it ends; with no model or --agent"
-                    + " configured, the session's are used. See bellows sessions.")
+                    + " are kept in the session store (default: the data directory), each request written as it"
+                    + " ends; with no model or --agent configured, the session's are used. See bellows sessions.")
     String session;
+
+    @Option(names = "--session-store", paramLabel = "URL",
+            // The URL forms on lines of their own: a line break inside one would make it wrong to copy.
+            description = {"Keep sessions in a PostgreSQL database, to share them across machines:",
+                    "postgresql://[USER@]HOST[:PORT]/DATABASE", "(or jdbc:postgresql://...); the password from the URL,"
+                    + " else PGPASSWORD, else ~/.pgpass. Env " + SessionStoreLocation.ENV + "; config \""
+                    + SessionStoreLocation.CONFIG_KEY + "\"; default (or sqlite): SQLite in the data directory."})
+    String sessionStore;
 
     @Option(names = "--data-dir", paramLabel = "DIR",
             // The paths on lines of their own: picocli would break "~/.local" after its dot.
@@ -134,7 +142,7 @@ final class ModelOptions {
     record Settings(String provider, String baseUrl, String baseUrlSource, ApiKey apiKey, String model,
                     int maxIterations, int maxConsecutiveErrors, int maxRetries, int timeoutSeconds,
                     boolean jsonl, String system, ToolMode toolMode, int maxContextTokens, Integer thinkingBudget,
-                    List<McpServerConfig> mcpServers, ObjectNode answerSchema) {
+                    List<McpServerConfig> mcpServers, ObjectNode answerSchema, SessionStoreLocation sessionStore) {
 
         @Override
         public String toString() { // no key, ever
@@ -148,15 +156,21 @@ final class ModelOptions {
      * @param output           {@code --output} as given (null: the config file's, else text)
      * @param outputSchema     {@code --output-schema} as given (null: the config file's, else none)
      * @param dataDirOnlyForSessions whether {@code --data-dir} means anything without {@code --session}
+     *                               ({@code --session-store} never does)
      */
     Settings resolve(Host host, String output, String outputSchema, boolean dataDirOnlyForSessions)
             throws UsageException {
         if (dataDirOnlyForSessions && dataDir != null && session == null) {
             throw new UsageException("--data-dir: only used with --session NAME");
         }
-        // a session continues with the model and loop it ran with, unless told otherwise
-        Map<String, String> stored = session == null ? Map.of() : RunSession.storedSettings(host, session, dataDir);
+        if (sessionStore != null && session == null) {
+            throw new UsageException("--session-store: only used with --session NAME");
+        }
         ConfigFile file = configFile(host);
+        SessionStoreLocation store = session == null ? null
+                : SessionStoreLocation.resolve(host, sessionStore, dataDir, file);
+        // a session continues with the model and loop it ran with, unless told otherwise
+        Map<String, String> stored = session == null ? Map.of() : RunSession.storedSettings(session, store);
 
         Value providerName = string(host, provider, "--provider", "BELLOWS_PROVIDER", file, "provider", "openai");
         String providerId = providerName.value.strip().toLowerCase(java.util.Locale.ROOT);
@@ -249,7 +263,7 @@ final class ModelOptions {
         List<McpServerConfig> servers = McpSetup.servers(host, file, mcpConfig);
         return new Settings(providerId, base.value, base.source, apiKeyValue, modelValue, iterations, errors,
                 retries, timeout, outputMode.value.equals("jsonl"), instructions.value,
-                chosenMode, contextTokens, budget, servers, answerSchema);
+                chosenMode, contextTokens, budget, servers, answerSchema, store);
     }
 
     private ConfigFile configFile(Host host) throws UsageException {

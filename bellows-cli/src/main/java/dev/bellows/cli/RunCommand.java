@@ -5,6 +5,7 @@ import dev.bellows.agent.DefaultAgent;
 import dev.bellows.memory.ConversationMemory;
 import dev.bellows.memory.InMemoryMemoryStore;
 import dev.bellows.memory.MemoryStore;
+import dev.bellows.memory.SessionStoreException;
 import dev.bellows.provider.Message;
 import dev.bellows.provider.Provider;
 import dev.bellows.provider.RetryPolicy;
@@ -94,10 +95,18 @@ final class RunCommand implements Callable<Integer> {
         }
         try (Provider closing = chosen;
              RunSession stored = options.session == null ? null
-                     : RunSession.open(root.host, options.session, options.dataDir)) {
+                     : RunSession.open(options.session, settings.sessionStore())) {
             return run(settings, closing, stored, String.join(" ", task), streamOptions);
         } catch (UsageException e) {
             return usage(e.getMessage());
+        } catch (SessionStoreException e) {
+            // The store failed once the session was open (its database server went away): say
+            // where, in words, as for a store that cannot be opened; the run's request is not stored.
+            root.stderr.println(spec.qualifiedName() + ": the session could not be read or stored: "
+                    + BellowsCommand.oneLine(settings.sessionStore() == null ? e.getMessage()
+                    : settings.sessionStore().explain(e)));
+            root.stderr.flush();
+            return 1;
         }
     }
 

@@ -5,51 +5,51 @@ import dev.bellows.agent.AgentListener;
 import dev.bellows.agent.DefaultAgent;
 import dev.bellows.agent.ToolMode;
 import dev.bellows.event.LoopEvent;
-import dev.bellows.memory.StoredSession;
 import dev.bellows.memory.SessionInfo;
 import dev.bellows.memory.SessionNames;
+import dev.bellows.memory.SessionStore;
 import dev.bellows.memory.SessionStoreException;
+import dev.bellows.memory.StoredSession;
 import dev.bellows.plan.Plan;
-import dev.bellows.sessions.sqlite.SqliteSessionStore;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
 
 /**
- * {@code bellows run --session NAME}: the run continues a stored conversation. The session is
- * the agent's memory store (each turn written in one transaction as the loop adds it), its
+ * {@code bellows run --session NAME}: the run continues a stored conversation, kept where
+ * {@link SessionStoreLocation} says (SQLite in the data directory, or PostgreSQL). The session is
+ * the agent's memory store (each run's turns written in one transaction when it ends), its
  * plan is given back to the agent and every {@code plan_update} kept with the next turn, and
  * the model and tool mode the run used are recorded. Closing writes a plan no turn followed
  * and releases the session's lock.
  */
 final class RunSession implements AutoCloseable {
 
-    private final SqliteSessionStore store;
+    private final SessionStore store;
     private final StoredSession session;
 
-    private RunSession(SqliteSessionStore store, StoredSession session) {
+    private RunSession(SessionStore store, StoredSession session) {
         this.store = store;
         this.session = session;
     }
 
     /**
-     * Opens (creating when new) the session in the data directory.
+     * Opens (creating when new) the session where {@code location} says.
      *
-     * @throws UsageException for a bad name, a data directory that cannot be used, or a session
-     *                        open in another process: nothing is sent to a model then
+     * @throws UsageException for a bad name, a store that cannot be used (a database server that
+     *                        cannot be reached among them), or a session open in another
+     *                        process: nothing is sent to a model then
      */
-    static RunSession open(Host host, String name, String dataDirFlag) throws UsageException {
+    static RunSession open(String name, SessionStoreLocation location) throws UsageException {
         try {
             SessionNames.check(name);
         } catch (IllegalArgumentException e) {
             throw new UsageException("--session: " + e.getMessage());
         }
-        SqliteSessionStore store;
+        SessionStore store;
         try {
-            store = SqliteSessionStore.open(DataDirectory.resolve(host, dataDirFlag));
+            store = location.open();
         } catch (SessionStoreException e) {
-            throw new UsageException("--data-dir: " + e.getMessage());
+            throw new UsageException(location.source() + ": " + e.getMessage());
         }
         try {
             return new RunSession(store, store.open(name));
@@ -57,7 +57,7 @@ final class RunSession implements AutoCloseable {
             store.close();
             // A usage error never repeats an option's value, and hiding the name inside the
             // store's words would garble them (a lock path holding it): say "the session".
-            throw new UsageException("--session: " + e.getMessage().replace("session \"" + name + "\"", "the session")
+            throw new UsageException("--session: " + location.explain(e).replace("session \"" + name + "\"", "the session")
                     .replaceAll(" \\(its lock: [^)]*\\)", ""));
         }
     }
@@ -67,22 +67,21 @@ final class RunSession implements AutoCloseable {
      * locking it: {@code run --session NAME} falls back on them when none is configured, so a
      * session continues with the model it started with. Empty for a new session.
      *
-     * @throws UsageException for a bad name or a data directory that cannot be read
+     * @throws UsageException for a bad name or a store that cannot be read
      */
-    static Map<String, String> storedSettings(Host host, String name, String dataDirFlag) throws UsageException {
+    static Map<String, String> storedSettings(String name, SessionStoreLocation location) throws UsageException {
         try {
             SessionNames.check(name);
         } catch (IllegalArgumentException e) {
             throw new UsageException("--session: " + e.getMessage());
         }
-        Path dir = DataDirectory.resolve(host, dataDirFlag);
-        if (!Files.exists(dir.resolve("sessions.db"))) {
+        if (!location.mayHoldSessions()) {
             return Map.of();
         }
-        try (SqliteSessionStore store = SqliteSessionStore.open(dir)) {
+        try (SessionStore store = location.open()) {
             return store.find(name).map(SessionInfo::metadata).orElse(Map.of());
         } catch (SessionStoreException e) {
-            throw new UsageException("--data-dir: " + e.getMessage());
+            throw new UsageException(location.source() + ": " + location.explain(e));
         }
     }
 

@@ -4,14 +4,11 @@ import dev.bellows.memory.StoredSession;
 import dev.bellows.memory.SessionInUseException;
 import dev.bellows.memory.SessionInfo;
 import dev.bellows.memory.SessionNames;
+import dev.bellows.memory.SessionStore;
 import dev.bellows.memory.SessionStoreException;
 import dev.bellows.provider.Message;
-import dev.bellows.provider.Role;
-import dev.bellows.sessions.sqlite.SqliteSessionStore;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
@@ -27,19 +24,24 @@ import picocli.CommandLine.Spec;
 /**
  * {@code bellows sessions}: the stored conversations of {@code bellows run --session NAME}.
  * Lists them; {@code show NAME} prints one (settings, plan, every message);
- * {@code delete NAME} removes one. Reading never creates the data directory.
+ * {@code delete NAME} removes one. They are read where {@code run} and {@code chat} keep them:
+ * {@code --session-store URL} (PostgreSQL), its variable or config key, else the data directory
+ * (SQLite). Reading never creates the data directory.
  */
 @Command(name = "sessions",
         mixinStandardHelpOptions = true,
         versionProvider = BellowsCommand.Version.class,
         description = {"Lists the stored sessions (bellows chat or run --session NAME): name, turns, last update, model.",
                 "Sessions live in the data directory: --data-dir DIR, else env BELLOWS_DATA_DIR, else "
-                        + "$XDG_DATA_HOME/bellows, else ~/.local/share/bellows."},
+                        + "$XDG_DATA_HOME/bellows, else ~/.local/share/bellows; or in PostgreSQL with --session-store"
+                        + " URL (env " + SessionStoreLocation.ENV + ", config \"" + SessionStoreLocation.CONFIG_KEY
+                        + "\")."},
         subcommands = {SessionsCommand.Show.class, SessionsCommand.Delete.class},
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {
                 "0:done",
-                "1:the session is in use by another process, or the data directory cannot be read",
+                "1:the session is in use by another process, or the store cannot be read (a database server that"
+                        + " cannot be reached)",
                 "2:usage error: a bad option, a bad or unknown session name"})
 final class SessionsCommand implements Callable<Integer> {
 
@@ -53,12 +55,24 @@ final class SessionsCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Option(names = "--data-dir", paramLabel = "DIR",
-            description = "Where sessions are kept. Env BELLOWS_DATA_DIR; default $XDG_DATA_HOME/bellows, else ~/.local/share/bellows.")
+            // The paths on lines of their own: picocli would break "~/.local" after its dot.
+            description = {"Where sessions are kept (SQLite). Env BELLOWS_DATA_DIR; default:", "$XDG_DATA_HOME/bellows, else",
+                    "~/.local/share/bellows."})
     String dataDir;
+
+    @Option(names = "--session-store", paramLabel = "URL",
+            description = {"Sessions in a PostgreSQL database: postgresql://[USER@]HOST[:PORT]/DATABASE (as for bellows"
+                    + " run). Env " + SessionStoreLocation.ENV + "; default: the data directory."})
+    String sessionStore;
+
+    @Option(names = "--config", paramLabel = "FILE",
+            description = "A config file whose \"" + SessionStoreLocation.CONFIG_KEY + "\" names the store. Env"
+                    + " BELLOWS_CONFIG; default bellows.json in the working directory if present.")
+    String config;
 
     @Override
     public Integer call() {
-        return withStore(spec, root, dataDir, null, (store, dir) -> {
+        return withStore(spec, root, new Where(dataDir, sessionStore, config), null, (store, dir) -> {
             List<SessionInfo> sessions = store == null ? List.of() : store.list();
             if (sessions.isEmpty()) {
                 root.stderr.println("no sessions in " + dir
@@ -97,15 +111,21 @@ final class SessionsCommand implements Callable<Integer> {
         @Parameters(paramLabel = "NAME", description = "The session.")
         String name;
 
+        @Option(names = "--session-store", paramLabel = "URL", description = "Sessions in PostgreSQL (as for bellows sessions).")
+        String sessionStore;
+
+        @Option(names = "--config", paramLabel = "FILE", description = "A config file (as for bellows sessions).")
+        String config;
+
         @Override
         public Integer call() {
-            return withStore(spec, parent.root, dataDir != null ? dataDir : parent.dataDir, name, (store, dir) -> {
+            return withStore(spec, parent.root, parent.where(dataDir, sessionStore, config), name, (store, dir) -> {
                 Optional<SessionInfo> found = store == null ? Optional.empty() : store.find(name);
-                Optional<List<List<Message>>> turns = store == null ? Optional.empty() : store.turns(name);
-                if (found.isEmpty() || turns.isEmpty()) {
+                Optional<List<List<List<Message>>>> exchanges = store == null ? Optional.empty() : store.exchanges(name);
+                if (found.isEmpty() || exchanges.isEmpty()) {
                     return usage(spec, parent.root, "no session \"" + name + "\" in " + dir + " (bellows sessions lists them)");
                 }
-                write(parent.root, render(found.get(), turns.get()));
+                write(parent.root, render(found.get(), exchanges.get()));
                 return 0;
             });
         }
@@ -128,9 +148,15 @@ final class SessionsCommand implements Callable<Integer> {
         @Parameters(paramLabel = "NAME", description = "The session.")
         String name;
 
+        @Option(names = "--session-store", paramLabel = "URL", description = "Sessions in PostgreSQL (as for bellows sessions).")
+        String sessionStore;
+
+        @Option(names = "--config", paramLabel = "FILE", description = "A config file (as for bellows sessions).")
+        String config;
+
         @Override
         public Integer call() {
-            return withStore(spec, parent.root, dataDir != null ? dataDir : parent.dataDir, name, (store, dir) -> {
+            return withStore(spec, parent.root, parent.where(dataDir, sessionStore, config), name, (store, dir) -> {
                 if (store == null || !store.delete(name)) {
                     return usage(spec, parent.root, "no session \"" + name + "\" in " + dir + " (bellows sessions lists them)");
                 }
@@ -143,14 +169,24 @@ final class SessionsCommand implements Callable<Integer> {
 
     // --- shared ---
 
-    /** What a subcommand does with the store (null when the data directory holds no database yet). */
-    @FunctionalInterface
-    private interface StoreWork {
-        int run(SqliteSessionStore store, Path directory) throws IOException;
+    /** The flags that say where the sessions are, as given (null when not). */
+    private record Where(String dataDir, String sessionStore, String config) {
     }
 
-    private static int withStore(CommandSpec spec, BellowsCommand root, String dataDirFlag, String name, StoreWork work) {
-        Path dir;
+    /** A subcommand's flags, each falling back on this command's. */
+    private Where where(String subDataDir, String subSessionStore, String subConfig) {
+        return new Where(subDataDir != null ? subDataDir : dataDir,
+                subSessionStore != null ? subSessionStore : sessionStore, subConfig != null ? subConfig : config);
+    }
+
+    /** What a subcommand does with the store (null when there is no database yet), named for messages. */
+    @FunctionalInterface
+    private interface StoreWork {
+        int run(SessionStore store, String where) throws IOException;
+    }
+
+    private static int withStore(CommandSpec spec, BellowsCommand root, Where flags, String name, StoreWork work) {
+        SessionStoreLocation location;
         try {
             if (name != null) {
                 try {
@@ -159,34 +195,35 @@ final class SessionsCommand implements Callable<Integer> {
                     throw new UsageException("NAME: " + e.getMessage());
                 }
             }
-            dir = DataDirectory.resolve(root.host, dataDirFlag);
+            location = SessionStoreLocation.resolve(root.host, flags.sessionStore(), flags.dataDir(),
+                    ConfigFile.locate(root.host, flags.config()));
         } catch (UsageException e) {
             return usage(spec, root, e.getMessage());
         }
         try {
-            if (!Files.exists(dir.resolve("sessions.db"))) {
-                return work.run(null, dir);     // nothing stored yet: do not create files to say so
+            if (!location.mayHoldSessions()) {
+                return work.run(null, location.display());     // nothing stored yet: do not create files to say so
             }
-            try (SqliteSessionStore store = SqliteSessionStore.open(dir)) {
-                return work.run(store, dir);
+            try (SessionStore store = location.open()) {
+                return work.run(store, location.display());
             }
         } catch (SessionInUseException e) {
             return failure(spec, root, e.getMessage());
         } catch (SessionStoreException e) {
-            return failure(spec, root, e.getMessage());
+            return failure(spec, root, location.explain(e));
         } catch (IOException e) {
             return failure(spec, root, "cannot write to standard output: " + e.getMessage());
         }
     }
 
-    static String render(SessionInfo info, List<List<Message>> turns) {
+    /** The session, its requests as the store recorded them (its exchanges), each with its steps. */
+    static String render(SessionInfo info, List<List<List<Message>>> exchanges) {
+        List<List<Message>> turns = exchanges.stream().flatMap(List::stream).toList();
         StringBuilder out = new StringBuilder();
         field(out, "session", info.name());
         field(out, "created", TIME.format(info.created()));
         field(out, "updated", TIME.format(info.updated()));
-        // A turn that begins with the user's message begins a request (see SessionInfo.requests).
-        long requests = turns.stream().filter(turn -> turn.getFirst().role() == Role.USER).count();
-        field(out, "requests", requests + " (" + turns.size() + (turns.size() == 1 ? " step, " : " steps, ")
+        field(out, "requests", exchanges.size() + " (" + turns.size() + (turns.size() == 1 ? " step, " : " steps, ")
                 + turns.stream().mapToInt(List::size).sum() + " messages)");
         info.metadata().entrySet().stream().sorted(java.util.Map.Entry.comparingByKey())
                 .forEach(entry -> field(out, entry.getKey(), entry.getValue()));
@@ -194,25 +231,25 @@ final class SessionsCommand implements Callable<Integer> {
             out.append("plan:\n");
             info.plan().toChecklist().lines().forEach(line -> out.append("  ").append(printable(line)).append('\n'));
         }
-        int request = 0;
-        int step = 0;
-        for (int i = 0; i < turns.size(); i++) {
-            if (request == 0 || turns.get(i).getFirst().role() == Role.USER) {
-                request++;
-                step = 0;
-            }
-            step++;
-            out.append("\n--- request ").append(request).append(", step ").append(step).append(" ---\n");
-            for (Message message : turns.get(i)) {
-                out.append('[').append(message.role().wireName()).append("]\n");
-                String content = message.content();
-                out.append(printable(content));
-                if (!content.endsWith("\n")) {
-                    out.append('\n');
-                }
+        for (int request = 1; request <= exchanges.size(); request++) {
+            List<List<Message>> steps = exchanges.get(request - 1);
+            for (int step = 1; step <= steps.size(); step++) {
+                out.append("\n--- request ").append(request).append(", step ").append(step).append(" ---\n");
+                renderTurn(out, steps.get(step - 1));
             }
         }
         return out.toString();
+    }
+
+    private static void renderTurn(StringBuilder out, List<Message> turn) {
+        for (Message message : turn) {
+            out.append('[').append(message.role().wireName()).append("]\n");
+            String content = message.content();
+            out.append(printable(content));
+            if (!content.endsWith("\n")) {
+                out.append('\n');
+            }
+        }
     }
 
     private static void field(StringBuilder out, String label, String value) {

@@ -64,6 +64,27 @@ class UsageSecretsTest {
         cases.add(Arguments.of("demo: unknown output", List.of("demo", "--output", SECRET), "--output: must be text or jsonl"));
         cases.add(Arguments.of("parse: bad tag name", List.of("parse", "--thinking-tags", SECRET + " x"),
                 "--thinking-tags"));
+        // --session-store: a PostgreSQL URL may hold the password
+        String withPassword = "postgresql://ada:" + SECRET + "@127.0.0.1:1/db";
+        cases.add(Arguments.of("run: a session store that is no URL", List.of("run", "--model", "m", "--session", "s",
+                "--session-store", SECRET, "task"), "--session-store: not a PostgreSQL URL"));
+        cases.add(Arguments.of("run: a session store without a session", List.of("run", "--model", "m",
+                "--session-store", withPassword, "task"), "--session-store: only used with --session NAME"));
+        cases.add(Arguments.of("run: a session store URL with a bad port", List.of("run", "--model", "m", "--session", "s",
+                "--session-store", "postgresql://ada:" + SECRET + "@db.example.com:99999/db", "task"),
+                "--session-store: the URL's port must be between 1 and 65535"));
+        cases.add(Arguments.of("run: a bad escape in the URL's password", List.of("run", "--model", "m", "--session", "s",
+                "--session-store=postgresql://ada:%zz" + SECRET + "@db.example.com/db", "task"),
+                "--session-store: the password in the URL has a bad %-escape"));
+        cases.add(Arguments.of("run: a session store that cannot be reached", List.of("run", "--model", "m",
+                "--session", "s", "--session-store", withPassword, "task"),
+                "--session-store: cannot connect to PostgreSQL at 127.0.0.1:1: connection refused"));
+        cases.add(Arguments.of("chat: a session store that cannot be reached, password as a parameter",
+                List.of("chat", "--model", "m", "--session", "s", "--session-store",
+                        "jdbc:postgresql://127.0.0.1:1/db?user=ada&password=" + SECRET),
+                "--session-store: cannot connect to PostgreSQL at 127.0.0.1:1"));
+        cases.add(Arguments.of("sessions: a session store that is no URL", List.of("sessions", "--session-store", SECRET),
+                "--session-store: not a PostgreSQL URL"));
         // missing parameters
         cases.add(Arguments.of("run: no task", List.of("run", "--api-key", SECRET), "Missing required parameter"));
         cases.add(Arguments.of("run: a flag without its value", List.of("run", "--api-key", SECRET, "--model"),

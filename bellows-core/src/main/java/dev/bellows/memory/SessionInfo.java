@@ -11,9 +11,11 @@ import java.util.Objects;
  * @param name     its name
  * @param created  when it was created
  * @param updated  when a turn, the plan or the metadata were last written
- * @param requests how many of its turns begin with a user message: the requests (exchanges)
- *                 a user made, since the agent loop stores a run's first iteration with the
- *                 user's task first and its later iterations with the model's answer first
+ * @param requests how many exchanges it holds: the requests a user made, each with the agent's
+ *                 whole answer. The store records them as they are written, whatever the turns
+ *                 hold: each committed {@link StoredSession#beginExchange() exchange} (an agent
+ *                 run of a {@code dev.bellows.agent.Session}) is one, and so is each turn
+ *                 appended outside an exchange
  * @param turns    how many turns it holds (one per iteration of the agent loop)
  * @param messages how many messages those turns hold
  * @param plan     its stored plan

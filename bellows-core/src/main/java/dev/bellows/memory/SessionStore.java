@@ -37,6 +37,15 @@ public interface SessionStore extends AutoCloseable {
     Optional<List<List<Message>>> turns(String name);
 
     /**
+     * The session's turns grouped by exchange, oldest first, read without opening it: each
+     * element holds the turns one committed exchange stored, in order, or the one turn an
+     * {@link StoredSession#append append} outside an exchange stored. Flattened, they are
+     * {@link #turns(String)}; their number is {@link SessionInfo#requests()}. Empty when there is
+     * no such session.
+     */
+    Optional<List<List<List<Message>>>> exchanges(String name);
+
+    /**
      * Deletes the session and its turns.
      *
      * @return whether there was such a session

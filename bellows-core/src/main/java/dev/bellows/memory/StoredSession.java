@@ -28,8 +28,13 @@ import java.util.Map;
  * starts and commits it when the run ends, whatever the outcome (completed, failed or
  * cancelled), before the run's {@code await()} returns.
  *
+ * <p>The store records each exchange as such (not from what its turns hold): it is one of the
+ * session's {@link SessionInfo#requests() requests}, and {@link SessionStore#exchanges} gives
+ * its turns back together.
+ *
  * <p>Outside an exchange, {@link #append} stores its one turn in one transaction before it
- * returns. {@link #plan(Plan)} is kept with the next stored turn or exchange, in its
+ * returns, as an exchange of its own: append a request's several turns inside
+ * {@code beginExchange()}/{@code commitExchange()} to have them counted as one. {@link #plan(Plan)} is kept with the next stored turn or exchange, in its
  * transaction, so a stored plan never runs ahead of the turns that made it; {@link #close()}
  * stores a plan that nothing stored followed, unless an exchange was left open (that plan
  * came from turns that were not stored).

@@ -21,7 +21,8 @@ final class PostgresSchema {
     private static final long MIGRATION_LOCK = 0x62656c6c6f7773L;
 
     /** Entry {@code i} migrates from version {@code i} to {@code i + 1}; never edit a shipped one. */
-    private static final List<List<String>> MIGRATIONS = List.of(List.of(
+    private static final List<List<String>> MIGRATIONS = List.of(
+            List.of(
             """
             CREATE TABLE bellows_sessions (
                 id            bigserial   PRIMARY KEY,
@@ -53,7 +54,23 @@ final class PostgresSchema {
                 native_parts text,
                 PRIMARY KEY (session_id, turn_seq, position),
                 FOREIGN KEY (session_id, turn_seq) REFERENCES bellows_turns (session_id, seq) ON DELETE CASCADE
-            )"""));
+            )"""),
+            // Version 2: the exchanges (requests) are recorded as they are written, no longer
+            // guessed from whether a turn begins with the user's message. A turn marks the start
+            // of its exchange; the session counts them. Turns written before are marked by the
+            // old guess, the counts unchanged, except that a session's first turn always starts
+            // one (every turn belongs to a request, even when Java code stored it).
+            List.of(
+                    "ALTER TABLE bellows_turns ADD COLUMN begins_exchange boolean NOT NULL DEFAULT false",
+                    "ALTER TABLE bellows_sessions ADD COLUMN exchange_count integer NOT NULL DEFAULT 0",
+                    """
+                    UPDATE bellows_turns t SET begins_exchange = true
+                    WHERE t.seq = (SELECT min(f.seq) FROM bellows_turns f WHERE f.session_id = t.session_id)
+                       OR EXISTS (SELECT 1 FROM bellows_messages m WHERE m.session_id = t.session_id
+                                  AND m.turn_seq = t.seq AND m.position = 0 AND m.role = 'user')""",
+                    """
+                    UPDATE bellows_sessions s SET exchange_count =
+                        (SELECT count(*) FROM bellows_turns t WHERE t.session_id = s.id AND t.begins_exchange)"""));
 
     static final int CURRENT = MIGRATIONS.size();
 

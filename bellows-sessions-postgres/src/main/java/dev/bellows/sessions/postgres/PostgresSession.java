@@ -141,8 +141,11 @@ final class PostgresSession implements StoredSession {
             List<List<Message>> held = exchange;
             exchange = null;
             if (!held.isEmpty()) {      // a pending plan waits for the next stored turn, as outside an exchange
-                store.appendTurns(id, name, held, pendingPlan);
-                pendingPlan = null;
+                try {
+                    store.appendTurns(id, name, held, pendingPlan);
+                } finally {
+                    pendingPlan = null; // stored with the turns, or made by turns that were not stored
+                }
             }
         }
     }

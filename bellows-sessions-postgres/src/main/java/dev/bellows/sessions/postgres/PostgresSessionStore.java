@@ -159,6 +159,22 @@ public final class PostgresSessionStore implements SessionStore {
     }
 
     @Override
+    public Optional<List<List<List<Message>>>> exchanges(String name) {
+        SessionNames.check(name);
+        return inTransaction("read session \"" + name + "\"", Connection.TRANSACTION_REPEATABLE_READ, connection -> {
+            try (PreparedStatement select = connection.prepareStatement("SELECT id FROM bellows_sessions WHERE name = ?")) {
+                select.setString(1, name);
+                try (ResultSet row = select.executeQuery()) {
+                    if (!row.next()) {
+                        return Optional.empty();
+                    }
+                    return Optional.of(readExchanges(connection, row.getLong(1), name, 0));
+                }
+            }
+        });
+    }
+
+    @Override
     public boolean delete(String name) {
         SessionNames.check(name);
         return inTransaction("delete session \"" + name + "\"", connection -> {
@@ -184,10 +200,7 @@ public final class PostgresSessionStore implements SessionStore {
         return inTransaction(what, connection -> {
             try (PreparedStatement select = connection.prepareStatement(
                     "SELECT name, created_at, updated_at, turn_count, message_count, plan, metadata::text,"
-                            + " (SELECT count(*) FROM bellows_turns t JOIN bellows_messages m ON m.session_id = t.session_id"
-                            + " AND m.turn_seq = t.seq AND m.position = 0"
-                            + " WHERE t.session_id = bellows_sessions.id AND m.role = 'user')"
-                            + " FROM bellows_sessions" + where + " ORDER BY name")) {
+                            + " exchange_count FROM bellows_sessions" + where + " ORDER BY name")) {
                 if (name != null) {
                     select.setString(1, name);
                 }
@@ -242,16 +255,18 @@ public final class PostgresSessionStore implements SessionStore {
     }
 
     /**
-     * Writes turns, in order and with consecutive sequence numbers, and a pending plan, in one
-     * transaction holding the session's row lock.
+     * Writes one exchange: its turns, in order and with consecutive sequence numbers (the first
+     * marked as the start of an exchange, and the session's count of exchanges raised), and a
+     * pending plan, in one transaction holding the session's row lock.
      */
     void appendTurns(long id, String name, List<List<Message>> turns, Plan pendingPlan) {
         inTransaction("store " + (turns.size() == 1 ? "a turn" : turns.size() + " turns") + " of session \"" + name + "\"",
                 connection -> {
             long seq = lockSession(connection, id, name);
+            long first = seq;
             int messages = 0;
             try (PreparedStatement turnRow = connection.prepareStatement(
-                    "INSERT INTO bellows_turns (session_id, seq, message_count) VALUES (?, ?, ?)");
+                    "INSERT INTO bellows_turns (session_id, seq, message_count, begins_exchange) VALUES (?, ?, ?, ?)");
                  PreparedStatement insert = connection.prepareStatement(
                     "INSERT INTO bellows_messages (session_id, turn_seq, position, role, content, native_parts)"
                             + " VALUES (?, ?, ?, ?, ?, ?)")) {
@@ -259,6 +274,7 @@ public final class PostgresSessionStore implements SessionStore {
                     turnRow.setLong(1, id);
                     turnRow.setLong(2, seq);
                     turnRow.setInt(3, turn.size());
+                    turnRow.setBoolean(4, seq == first);
                     turnRow.addBatch();
                     for (int position = 0; position < turn.size(); position++) {
                         Message message = turn.get(position);
@@ -277,7 +293,7 @@ public final class PostgresSessionStore implements SessionStore {
                 insert.executeBatch();
             }
             try (PreparedStatement update = connection.prepareStatement(
-                    "UPDATE bellows_sessions SET next_seq = ?, turn_count = turn_count + ?,"
+                    "UPDATE bellows_sessions SET next_seq = ?, turn_count = turn_count + ?, exchange_count = exchange_count + 1,"
                             + " message_count = message_count + ?, updated_at = now(), plan = coalesce(?, plan)"
                             + " WHERE id = ?")) {
                 update.setLong(1, seq);
@@ -296,7 +312,8 @@ public final class PostgresSessionStore implements SessionStore {
             lockSession(connection, id, name);
             try (PreparedStatement delete = connection.prepareStatement("DELETE FROM bellows_turns WHERE session_id = ?");
                  PreparedStatement update = connection.prepareStatement(
-                         "UPDATE bellows_sessions SET turn_count = 0, message_count = 0, generation = generation + 1,"
+                         "UPDATE bellows_sessions SET turn_count = 0, exchange_count = 0, message_count = 0,"
+                                 + " generation = generation + 1,"
                                  + " updated_at = now() WHERE id = ?")) {
                 delete.setLong(1, id);
                 delete.executeUpdate();
@@ -361,8 +378,20 @@ public final class PostgresSessionStore implements SessionStore {
     private static List<List<Message>> readTurns(Connection connection, long id, String name, long afterSeq)
             throws SQLException {
         List<List<Message>> turns = new ArrayList<>();
+        readExchanges(connection, id, name, afterSeq).forEach(turns::addAll);
+        return turns;
+    }
+
+    /**
+     * The turns after {@code afterSeq} grouped by exchange, oldest first; turns before the first
+     * marked start (those of an exchange begun at or before {@code afterSeq}) form one.
+     */
+    private static List<List<List<Message>>> readExchanges(Connection connection, long id, String name, long afterSeq)
+            throws SQLException {
+        List<List<List<Message>>> exchanges = new ArrayList<>();
+        List<List<Message>> turns = null;
         try (PreparedStatement select = connection.prepareStatement(
-                "SELECT t.seq, t.message_count, m.role, m.content, m.native_parts FROM bellows_turns t"
+                "SELECT t.seq, t.message_count, m.role, m.content, m.native_parts, t.begins_exchange FROM bellows_turns t"
                         + " LEFT JOIN bellows_messages m ON m.session_id = t.session_id AND m.turn_seq = t.seq"
                         + " WHERE t.session_id = ? AND t.seq > ? ORDER BY t.seq, m.position")) {
             select.setLong(1, id);
@@ -378,6 +407,10 @@ public final class PostgresSessionStore implements SessionStore {
                         currentSeq = seq;
                         expected = rows.getInt(2);
                         current = new ArrayList<>();
+                        if (turns == null || rows.getBoolean(6)) {
+                            turns = new ArrayList<>();
+                            exchanges.add(turns);
+                        }
                     }
                     String role = rows.getString(3);
                     if (role != null) {
@@ -388,7 +421,7 @@ public final class PostgresSessionStore implements SessionStore {
                 finishTurn(turns, current, expected, name, currentSeq);
             }
         }
-        return turns;
+        return exchanges.stream().map(List::copyOf).toList();
     }
 
     private static void finishTurn(List<List<Message>> turns, List<Message> turn, int expected, String name, long seq) {

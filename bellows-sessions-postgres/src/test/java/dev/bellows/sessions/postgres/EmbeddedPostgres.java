@@ -34,9 +34,10 @@ import org.apache.commons.compress.compressors.xz.XZCompressorInputStream;
  * port. PostgreSQL refuses to run as root; when the tests run as root (CI containers) initdb
  * and the server run as the user {@code nobody} through {@code setpriv} (util-linux), and the
  * binaries are unpacked where that user can reach them. zonky's own Java launcher has no such
- * switch, which is why the tests start the binaries themselves.
+ * switch, which is why the tests start the binaries themselves. Public for the tests of other
+ * modules (bellows-cli), which get it from this module's test jar.
  */
-final class EmbeddedPostgres {
+public final class EmbeddedPostgres {
 
     private static final String ARCHIVE = "postgres-linux-x86_64.txz";
     private static final int NOBODY = 65534;
@@ -55,7 +56,7 @@ final class EmbeddedPostgres {
     }
 
     /** The server of this test JVM, started on first use and stopped when the JVM exits. */
-    static synchronized EmbeddedPostgres shared() {
+    public static synchronized EmbeddedPostgres shared() {
         if (shared == null) {
             try {
                 shared = start();
@@ -69,7 +70,7 @@ final class EmbeddedPostgres {
     }
 
     /** A new, empty database; its JDBC URL. */
-    String newDatabase() {
+    public String newDatabase() {
         String name = "bellows_test_" + databases.incrementAndGet();
         try (Connection admin = DriverManager.getConnection(url("postgres"), "postgres", "");
              Statement statement = admin.createStatement()) {
@@ -80,7 +81,12 @@ final class EmbeddedPostgres {
         return url(name);
     }
 
-    String url(String database) {
+    /** The port the server listens on, on 127.0.0.1. */
+    public int port() {
+        return port;
+    }
+
+    public String url(String database) {
         return "jdbc:postgresql://127.0.0.1:" + port + "/" + database;
     }
 

@@ -18,7 +18,8 @@ final class SqliteSchema {
      * Each entry migrates from version {@code index} to {@code index + 1}. Never edit one that
      * has shipped: append a new one.
      */
-    private static final List<List<String>> MIGRATIONS = List.of(List.of(
+    private static final List<List<String>> MIGRATIONS = List.of(
+            List.of(
             """
             CREATE TABLE sessions (
                 id            INTEGER PRIMARY KEY,
@@ -49,7 +50,24 @@ final class SqliteSchema {
                 native_parts TEXT,
                 PRIMARY KEY (session_id, turn_seq, position),
                 FOREIGN KEY (session_id, turn_seq) REFERENCES turns (session_id, seq) ON DELETE CASCADE
-            )"""));
+            )"""),
+            // Version 2: the exchanges (requests) are recorded as they are written, no longer
+            // guessed from whether a turn begins with the user's message. A turn marks the start
+            // of its exchange; the session counts them. Turns written before are marked by the
+            // old guess, the counts unchanged, except that a session's first turn always starts
+            // one (every turn belongs to a request, even when Java code stored it).
+            List.of(
+                    "ALTER TABLE turns ADD COLUMN begins_exchange INTEGER NOT NULL DEFAULT 0"
+                            + " CHECK (begins_exchange IN (0, 1))",
+                    "ALTER TABLE sessions ADD COLUMN exchange_count INTEGER NOT NULL DEFAULT 0",
+                    """
+                    UPDATE turns SET begins_exchange = 1
+                    WHERE seq = (SELECT min(first.seq) FROM turns first WHERE first.session_id = turns.session_id)
+                       OR EXISTS (SELECT 1 FROM messages m WHERE m.session_id = turns.session_id
+                                  AND m.turn_seq = turns.seq AND m.position = 0 AND m.role = 'user')""",
+                    """
+                    UPDATE sessions SET exchange_count =
+                        (SELECT count(*) FROM turns t WHERE t.session_id = sessions.id AND t.begins_exchange = 1)"""));
 
     /** The version this code writes and reads. */
     static final int CURRENT = MIGRATIONS.size();

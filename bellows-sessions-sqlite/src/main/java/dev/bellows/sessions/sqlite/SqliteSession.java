@@ -157,6 +157,7 @@ final class SqliteSession implements StoredSession {
                 pendingPlan = null;
             } catch (RuntimeException e) {
                 turns.subList(turns.size() - held.size(), turns.size()).clear();   // they are not stored
+                pendingPlan = null;     // nor the plan they made: a stored plan never runs ahead of its turns
                 throw e;
             }
         }

@@ -199,6 +199,22 @@ public final class SqliteSessionStore implements SessionStore {
     }
 
     @Override
+    public Optional<List<List<List<Message>>>> exchanges(String name) {
+        SessionNames.check(name);
+        return inTransaction("read session \"" + name + "\"", false, () -> {
+            try (PreparedStatement select = connection.prepareStatement("SELECT id FROM sessions WHERE name = ?")) {
+                select.setString(1, name);
+                try (ResultSet row = select.executeQuery()) {
+                    if (!row.next()) {
+                        return Optional.empty();
+                    }
+                    return Optional.of(readExchanges(row.getLong(1), name));
+                }
+            }
+        });
+    }
+
+    @Override
     public boolean delete(String name) {
         SessionNames.check(name);
         try (SessionLock ignored = SessionLock.acquire(directory, name)) {
@@ -228,7 +244,10 @@ public final class SqliteSessionStore implements SessionStore {
 
     // --- used by SqliteSession ---
 
-    /** Writes turns, in order, and a pending plan, in one transaction. */
+    /**
+     * Writes one exchange, in one transaction: its turns, in order (the first marked as the start
+     * of an exchange, and the session's count of exchanges raised), and a pending plan.
+     */
     void appendTurns(long id, String name, List<List<Message>> turns, Plan pendingPlan) {
         inTransaction("store " + (turns.size() == 1 ? "a turn" : turns.size() + " turns") + " of session \"" + name + "\"",
                 true, () -> {
@@ -246,7 +265,8 @@ public final class SqliteSessionStore implements SessionStore {
             long seq = first;
             int messages = 0;
             try (PreparedStatement turnRow = connection.prepareStatement(
-                    "INSERT INTO turns (session_id, seq, created_at, message_count) VALUES (?, ?, ?, ?)");
+                    "INSERT INTO turns (session_id, seq, created_at, message_count, begins_exchange)"
+                            + " VALUES (?, ?, ?, ?, ?)");
                  PreparedStatement insert = connection.prepareStatement(
                     "INSERT INTO messages (session_id, turn_seq, position, role, content, native_parts)"
                             + " VALUES (?, ?, ?, ?, ?, ?)")) {
@@ -255,6 +275,7 @@ public final class SqliteSessionStore implements SessionStore {
                     turnRow.setLong(2, seq);
                     turnRow.setLong(3, now);
                     turnRow.setInt(4, turn.size());
+                    turnRow.setInt(5, seq == first ? 1 : 0);
                     turnRow.executeUpdate();
                     for (int position = 0; position < turn.size(); position++) {
                         Message message = turn.get(position);
@@ -271,7 +292,7 @@ public final class SqliteSessionStore implements SessionStore {
                 }
             }
             try (PreparedStatement update = connection.prepareStatement(
-                    "UPDATE sessions SET next_seq = ?, turn_count = turn_count + ?,"
+                    "UPDATE sessions SET next_seq = ?, turn_count = turn_count + ?, exchange_count = exchange_count + 1,"
                             + " message_count = message_count + ?, updated_at = ?, plan = coalesce(?, plan)"
                             + " WHERE id = ?")) {
                 update.setLong(1, seq);
@@ -290,7 +311,8 @@ public final class SqliteSessionStore implements SessionStore {
         inTransaction("clear session \"" + name + "\"", true, () -> {
             try (PreparedStatement delete = connection.prepareStatement("DELETE FROM turns WHERE session_id = ?");
                  PreparedStatement update = connection.prepareStatement(
-                         "UPDATE sessions SET turn_count = 0, message_count = 0, updated_at = ? WHERE id = ?")) {
+                         "UPDATE sessions SET turn_count = 0, exchange_count = 0, message_count = 0, updated_at = ?"
+                                 + " WHERE id = ?")) {
                 delete.setLong(1, id);
                 delete.executeUpdate();
                 update.setLong(1, System.currentTimeMillis());
@@ -361,11 +383,22 @@ public final class SqliteSessionStore implements SessionStore {
 
     // --- reading ---
 
-    /** The session's turns, oldest first; checks that every turn holds the messages it says. */
+    /** The session's turns, oldest first. */
     private List<List<Message>> readTurns(long id, String name) throws SQLException {
         List<List<Message>> turns = new ArrayList<>();
+        readExchanges(id, name).forEach(turns::addAll);
+        return turns;
+    }
+
+    /**
+     * The session's turns grouped by exchange, oldest first; checks that every turn holds the
+     * messages it says. Turns before the first marked start (none are written so) form one.
+     */
+    private List<List<List<Message>>> readExchanges(long id, String name) throws SQLException {
+        List<List<List<Message>>> exchanges = new ArrayList<>();
+        List<List<Message>> turns = null;
         try (PreparedStatement select = connection.prepareStatement(
-                "SELECT t.seq, t.message_count, m.position, m.role, m.content, m.native_parts FROM turns t"
+                "SELECT t.seq, t.message_count, t.begins_exchange, m.role, m.content, m.native_parts FROM turns t"
                         + " LEFT JOIN messages m ON m.session_id = t.session_id AND m.turn_seq = t.seq"
                         + " WHERE t.session_id = ? ORDER BY t.seq, m.position")) {
             select.setLong(1, id);
@@ -380,6 +413,10 @@ public final class SqliteSessionStore implements SessionStore {
                         currentSeq = seq;
                         expected = rows.getInt(2);
                         current = new ArrayList<>();
+                        if (turns == null || rows.getInt(3) == 1) {
+                            turns = new ArrayList<>();
+                            exchanges.add(turns);
+                        }
                     }
                     String role = rows.getString(4);
                     if (role != null) {
@@ -389,7 +426,7 @@ public final class SqliteSessionStore implements SessionStore {
                 finishTurn(turns, current, expected, name, currentSeq);
             }
         }
-        return turns;
+        return exchanges.stream().map(List::copyOf).toList();
     }
 
     private void finishTurn(List<List<Message>> turns, List<Message> turn, int expected, String name, long seq) {
@@ -415,11 +452,8 @@ public final class SqliteSessionStore implements SessionStore {
     private List<SessionInfo> query(String what, String where, String name) {
         return inTransaction(what, false, () -> {
             try (PreparedStatement select = connection.prepareStatement(
-                    "SELECT name, created_at, updated_at, turn_count, message_count, plan, metadata,"
-                            + " (SELECT count(*) FROM turns t JOIN messages m ON m.session_id = t.session_id"
-                            + " AND m.turn_seq = t.seq AND m.position = 0"
-                            + " WHERE t.session_id = sessions.id AND m.role = 'user') FROM sessions"
-                            + where + " ORDER BY name")) {
+                    "SELECT name, created_at, updated_at, turn_count, message_count, plan, metadata, exchange_count"
+                            + " FROM sessions" + where + " ORDER BY name")) {
                 if (name != null) {
                     select.setString(1, name);
                 }

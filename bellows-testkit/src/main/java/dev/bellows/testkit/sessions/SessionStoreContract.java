@@ -216,7 +216,8 @@ public abstract class SessionStoreContract {
         assertThat(other.turns("exchange")).contains(List.of(before, first, second));
         SessionInfo info = other.find("exchange").orElseThrow();
         assertThat(info.turns()).isEqualTo(3);
-        assertThat(info.requests()).as("turns that begin with the user's message").isEqualTo(2);
+        assertThat(info.requests()).as("the append before, and the exchange").isEqualTo(2);
+        assertThat(other.exchanges("exchange")).contains(List.of(List.of(before), List.of(first, second)));
         assertThat(info.messages()).isEqualTo(6);
         assertThat(info.plan()).isEqualTo(plan);
 
@@ -226,6 +227,59 @@ public abstract class SessionStoreContract {
         try (StoredSession again = store().open("exchange")) {
             assertThat(again.turns()).hasSize(4).startsWith(before, first, second);
         }
+    }
+
+    /**
+     * The requests are the exchanges as they were written, whatever their turns hold: Java code
+     * may store a turn that begins with a system message, a tool result or the model's answer,
+     * or a run whose later turns begin with the user's role (observations).
+     */
+    @Test
+    void requestsAreTheExchangesAsWrittenNotGuessedFromTheTurns() {
+        List<Message> system = List.of(Message.system("you are terse"), Message.user("first task"),
+                Message.assistant("<tool>read</tool>"));
+        List<Message> observation = List.of(Message.user("observation: contents"), Message.assistant("<tool>x</tool>"));
+        List<Message> answer = List.of(Message.assistant("done"));
+        List<Message> note = List.of(Message.assistant("a note the application adds on its own"));
+        List<Message> toolFirst = List.of(Message.toolResult("call_1", "late result"), Message.assistant("ok"));
+        List<Message> userAgain = List.of(Message.user("second observation"));
+        StoredSession session = open(store(), "counted");
+        session.beginExchange();
+        session.append(system);
+        session.append(observation);
+        session.append(answer);
+        session.commitExchange();
+        session.append(note);                   // outside an exchange: an exchange of its own
+        session.beginExchange();
+        session.append(toolFirst);
+        session.append(userAgain);
+        session.commitExchange();
+        session.beginExchange();
+        session.commitExchange();               // empty: nothing stored, nothing counted
+        List<List<List<Message>>> expected = List.of(List.of(system, observation, answer), List.of(note),
+                List.of(toolFirst, userAgain));
+
+        SessionStore other = store();
+        SessionInfo info = other.find("counted").orElseThrow();
+        assertThat(info.requests()).isEqualTo(3);
+        assertThat(info.turns()).isEqualTo(6);
+        assertThat(other.list()).singleElement().extracting(SessionInfo::requests).isEqualTo(3);
+        assertThat(other.exchanges("counted")).contains(expected);
+        assertThat(other.exchanges("no-such-session")).isEmpty();
+        session.close();
+        try (StoredSession again = store().open("counted")) {
+            assertThat(again.turns()).isEqualTo(expected.stream().flatMap(List::stream).toList());
+            again.append(List.of(Message.user("one more")));
+            assertThat(store().find("counted").orElseThrow().requests()).isEqualTo(4);
+            again.clear();
+            assertThat(store().find("counted").orElseThrow().requests()).isZero();
+            assertThat(store().exchanges("counted")).contains(List.of());
+            again.beginExchange();
+            again.append(answer);
+            again.commitExchange();
+        }
+        assertThat(store().find("counted").orElseThrow().requests()).isEqualTo(1);
+        assertThat(store().exchanges("counted")).contains(List.of(List.of(answer)));
     }
 
     @Test
@@ -447,6 +501,8 @@ public abstract class SessionStoreContract {
         });
         List<List<Message>> turns = session.turns();
         assertWholeAndOrdered(turns, writers, turnsEach);
+        assertThat(store().find("race").orElseThrow().requests()).as("each append its own request")
+                .isEqualTo(writers * turnsEach);
         try (SessionStore other = newStore()) {
             if (exclusiveSessions()) {
                 session.close();
@@ -548,6 +604,10 @@ public abstract class SessionStoreContract {
                             .isEqualTo(CrashWriter.turn(i / CrashWriter.ITERATIONS, i % CrashWriter.ITERATIONS));
                 }
                 assertThat(store.find("crash").orElseThrow().turns()).isEqualTo(turns.size());
+                assertThat(store.find("crash").orElseThrow().requests()).as("one request per whole exchange")
+                        .isEqualTo(turns.size() / CrashWriter.ITERATIONS);
+                assertThat(store.exchanges("crash").orElseThrow())
+                        .allSatisfy(exchange -> assertThat(exchange).hasSize(CrashWriter.ITERATIONS));
                 reported = turns.size() / CrashWriter.ITERATIONS;
             }
         }
