@@ -50,6 +50,8 @@ final class StdioTransport implements McpClientTransport {
     private final BlockingQueue<Object> outbound = new LinkedBlockingQueue<>();
     private volatile Process process;
     private volatile boolean closing;
+    /** The process could not be launched at all (not found, not executable, no such directory). */
+    private volatile boolean launchFailed;
     private volatile Thread stderrReader;
     /** The process tree as last seen while it ran, to stop children a crashed launcher leaves behind. */
     private volatile List<ProcessHandle> knownTree = List.of();
@@ -62,6 +64,11 @@ final class StdioTransport implements McpClientTransport {
         this.config = config;
         this.mapper = mapper;
         this.inheritedEnv = inheritedEnv;
+    }
+
+    /** Whether the process could not be launched at all: starting it again would fail the same way. */
+    boolean launchFailed() {
+        return launchFailed;
     }
 
     /** Completes, once, with why the connection is over: the process exited, wrote garbage, ... */
@@ -118,6 +125,7 @@ final class StdioTransport implements McpClientTransport {
             started = builder.start();
         } catch (IOException e) {
             String reason = startFailure(e);
+            launchFailed = true;
             end(reason);
             throw new McpTransportException(reason, e);
         }

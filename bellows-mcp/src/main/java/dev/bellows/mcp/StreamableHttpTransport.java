@@ -133,7 +133,7 @@ final class StreamableHttpTransport implements McpClientTransport {
                 throw expired;
             }
             if (status < 200 || status >= 300) {
-                throw new McpTransportException(httpError(status, response.body()));
+                throw new HttpStatusException(status, httpError(status, response.body()));
             }
             String type = response.headers().firstValue("Content-Type").orElse("");
             if (type.startsWith("text/event-stream")) {
@@ -204,7 +204,7 @@ final class StreamableHttpTransport implements McpClientTransport {
         rememberSession(response);
         if (response.statusCode() != 200
                 || !response.headers().firstValue("Content-Type").orElse("").startsWith("text/event-stream")) {
-            throw new McpTransportException(httpError(response.statusCode(), response.body()));
+            throw new HttpStatusException(response.statusCode(), httpError(response.statusCode(), response.body()));
         }
         return response.body();
     }
@@ -376,6 +376,21 @@ final class StreamableHttpTransport implements McpClientTransport {
     @Override
     public <T> T unmarshalFrom(Object data, TypeRef<T> typeRef) {
         return mapper.convertValue(data, typeRef);
+    }
+
+    /** The server answered with an HTTP error status; the message quotes it ("HTTP 401 from URL: ..."). */
+    static final class HttpStatusException extends McpTransportException {
+
+        private final int status;
+
+        HttpStatusException(int status, String message) {
+            super(message);
+            this.status = status;
+        }
+
+        int status() {
+            return status;
+        }
     }
 
     private static void closeQuietly(InputStream stream) {
