@@ -116,6 +116,9 @@ final class McpConnection {
     }
 
     private StartFailure failed(String reason, Throwable cause, boolean permanent) {
+        if (stdio != null) {
+            stdio.shutdown(false); // it never finished starting: nothing to wait for
+        }
         close();
         return new StartFailure(reason, cause, permanent);
     }

@@ -268,6 +268,15 @@ final class StdioTransport implements McpClientTransport {
      * SIGTERM and finally SIGKILL the whole tree, grandchildren included. Idempotent.
      */
     void shutdown() {
+        shutdown(true);
+    }
+
+    /**
+     * As {@link #shutdown()}, without the moment given to exit after stdin closes when
+     * {@code graceful} is false: for a server that never finished starting, which has nothing
+     * to finish, so that a failed start (or close during one) does not wait for it.
+     */
+    void shutdown(boolean graceful) {
         closing = true;
         Process started = process;
         if (started == null) {
@@ -278,7 +287,9 @@ final class StdioTransport implements McpClientTransport {
         knownTree.stream().filter(p -> !tree.contains(p)).forEach(p -> tree.add(0, p));
         outbound.add(STOP);
         try {
-            started.onExit().get(1500, TimeUnit.MILLISECONDS);
+            if (graceful) {
+                started.onExit().get(1500, TimeUnit.MILLISECONDS);
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (Exception e) {
