@@ -391,6 +391,7 @@ public final class McpToolSource implements ToolSource {
         attempt.complete(connection);
         firstStart.complete(null);
         if (closeNow) {
+            Thread.interrupted(); // close() may have interrupted this thread: stopping must still wait for the processes
             connection.close();
             return true;
         }
