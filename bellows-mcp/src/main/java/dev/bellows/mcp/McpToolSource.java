@@ -458,12 +458,15 @@ public final class McpToolSource implements ToolSource {
         tell(next);
     }
 
-    /** Tells the listener of a status change; outside the lock. */
+    /** Tells the listener of a status change, before anyone waiting for it goes on; outside the lock. */
     private void tell(McpServerStatus next) {
-        if (next.isSettled()) {
-            settled.complete(next);
+        try {
+            listener.statusChanged(config.name(), next);
+        } finally {
+            if (next.isSettled()) {
+                settled.complete(next);
+            }
         }
-        listener.statusChanged(config.name(), next);
     }
 
     /** The wait before a server that stopped on its own may start again: none after the first stop, then the policy's delays. */
