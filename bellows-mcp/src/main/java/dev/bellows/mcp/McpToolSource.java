@@ -397,10 +397,10 @@ public final class McpToolSource implements ToolSource {
         }
         // After complete: ended() recognises the connection as the current one, even when it already ended.
         connection.ended().thenAccept(reason -> ended(connection, reason));
-        tell(up);
         if ((restart || late) && !sameTools(before, tools)) {
             listener.toolsChanged(config.name()); // after complete: the registry refresh lists them
         }
+        tell(up); // last: settled() waiters go on once the listener has heard everything
         return true;
     }
 
