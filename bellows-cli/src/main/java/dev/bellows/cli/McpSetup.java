@@ -1,8 +1,9 @@
 package dev.bellows.cli;
 
 import dev.bellows.mcp.McpListener;
-import dev.bellows.mcp.McpServers;
 import dev.bellows.mcp.McpServerConfig;
+import dev.bellows.mcp.McpServerStatus;
+import dev.bellows.mcp.McpServers;
 import dev.bellows.provider.ApiKey;
 import dev.bellows.tool.SourceFailure;
 import dev.bellows.tool.ToolRegistry;
@@ -11,6 +12,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.UnaryOperator;
 
 /**
@@ -65,8 +67,10 @@ final class McpSetup {
         try (McpServers servers = McpServers.start(configs, host.env(), reporter(command, stderr, redact));
              ToolRegistry registry = servers.addTo(new ToolRegistry())) {
             for (SourceFailure failure : registry.sourceFailures()) {
+                boolean retrying = !(servers.statuses().get(failure.serverName()) instanceof McpServerStatus.Failed);
                 stderr.println(redact.apply(command + ": MCP server \"" + failure.serverName() + "\" is unavailable: "
-                        + BellowsCommand.oneLine(failure.reason()) + "; running without its tools"));
+                        + BellowsCommand.oneLine(failure.reason()) + "; running without its tools"
+                        + (retrying ? " until it starts" : "")));
             }
             stderr.flush();
             try {
@@ -79,12 +83,27 @@ final class McpSetup {
 
     /**
      * Tells the user, one line on standard error each, when a server stops, comes back or is
-     * not restarted.
+     * not restarted, and when a server whose first start failed (reported when the servers
+     * started) comes up or is given up on after its retries.
      *
      * @param redact applied to every line (keeps an API key out)
      */
     static McpListener reporter(String command, PrintWriter stderr, UnaryOperator<String> redact) {
+        Set<String> retrying = ConcurrentHashMap.newKeySet();
         return new McpListener() {
+            @Override
+            public void statusChanged(String server, McpServerStatus status) {
+                switch (status) {
+                    case McpServerStatus.Retrying r -> retrying.add(server);
+                    case McpServerStatus.Up up when retrying.remove(server) ->
+                            print("MCP server \"" + server + "\" is up; its tools are available now");
+                    case McpServerStatus.Failed failed when retrying.remove(server) ->
+                            print("MCP server \"" + server + "\" is given up on: " + failed.describe());
+                    default -> {
+                    }
+                }
+            }
+
             @Override
             public void serverProblem(String server, String reason) {
                 print("MCP server \"" + server + "\" " + reason);

@@ -10,6 +10,7 @@ import dev.bellows.format.ToolChain;
 import dev.bellows.format.ToolChainResult;
 import dev.bellows.format.XmlFormat;
 import dev.bellows.mcp.McpServerConfig;
+import dev.bellows.mcp.McpServerStatus;
 import dev.bellows.mcp.McpServers;
 import dev.bellows.tool.BuiltinTools;
 import dev.bellows.tool.RegisteredTool;
@@ -20,7 +21,11 @@ import dev.bellows.tool.ToolRegistry;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -146,7 +151,7 @@ final class ToolsCommand implements Callable<Integer> {
                 McpSetup.reporter(command, root.stderr, line -> line));
              ToolRegistry registry = registry(started)) {
             List<SourceFailure> failures = registry.sourceFailures();
-            String text = json ? json(registry, servers, failures) : text(registry, failures);
+            String text = json ? json(registry, servers, failures, started.statuses()) : text(registry, failures);
             started.close(); // all at once, before the registry would close them one by one
             if (!write(text)) {
                 return 1;
@@ -175,6 +180,9 @@ final class ToolsCommand implements Callable<Integer> {
                 McpSetup.reporter(command, root.stderr, line -> line));
              ToolRegistry registry = registry(started);
              AutoCloseable interrupt = root.host.interrupts().onInterrupt(() -> cancelled.set(true))) {
+            if (!awaitSettled(started, registry, toolCall.serverName(), cancelled)) {
+                return 130;
+            }
             // The default agent's ToolChain and observation format: what the model reads.
             ToolChainResult result = new ToolChain(registry, new XmlFormat()).execute(List.of(toolCall), cancelled::get);
             started.close(); // stop the server before printing: the output is complete either way
@@ -190,6 +198,30 @@ final class ToolsCommand implements Callable<Integer> {
             root.stderr.flush();
             return 1;
         }
+    }
+
+    /**
+     * Gives a server whose first start failed its retries before the call (the user asked for
+     * this server), then brings the registry up to date; false when Ctrl-C came first.
+     */
+    private static boolean awaitSettled(McpServers started, ToolRegistry registry, String server, AtomicBoolean cancelled)
+            throws InterruptedException, java.util.concurrent.ExecutionException {
+        CompletableFuture<Void> settled = CompletableFuture.allOf(started.sources().stream()
+                .map(source -> source.settled()).toArray(CompletableFuture[]::new));
+        while (!settled.isDone()) {
+            if (cancelled.get()) {
+                return false;
+            }
+            try {
+                settled.get(100, TimeUnit.MILLISECONDS); // looks at Ctrl-C in between
+            } catch (TimeoutException e) {
+                // not yet
+            }
+        }
+        if (!server.equals(ToolCall.LOCAL_SERVER)) {
+            registry.refresh(server);
+        }
+        return true;
     }
 
     private static String text(ToolRegistry registry, List<SourceFailure> failures) {
@@ -214,7 +246,8 @@ final class ToolsCommand implements Callable<Integer> {
         return out.toString();
     }
 
-    private static String json(ToolRegistry registry, List<McpServerConfig> servers, List<SourceFailure> failures) {
+    private static String json(ToolRegistry registry, List<McpServerConfig> servers, List<SourceFailure> failures,
+                               Map<String, McpServerStatus> statuses) {
         ObjectNode document = JSON.createObjectNode();
         ArrayNode tools = document.putArray("tools");
         for (RegisteredTool tool : registry.tools()) {
@@ -231,9 +264,20 @@ final class ToolsCommand implements Callable<Integer> {
             entry.put("transport", server instanceof McpServerConfig.Stdio ? "stdio" : "streamable-http");
             SourceFailure failure = failures.stream().filter(f -> f.serverName().equals(server.name()))
                     .findFirst().orElse(null);
-            entry.put("status", failure == null ? "started" : "failed");
+            McpServerStatus status = statuses.get(server.name());
+            entry.put("status", failure == null ? "started" : switch (status) {
+                case McpServerStatus.Retrying r -> "retrying";
+                case McpServerStatus.Starting s -> "starting";
+                default -> "failed";
+            });
             if (failure != null) {
                 entry.put("error", failure.reason());
+                if (status instanceof McpServerStatus.Retrying retrying) {
+                    entry.put("failed_attempts", retrying.failedAttempts());
+                    entry.put("max_attempts", retrying.maxAttempts());
+                } else if (status instanceof McpServerStatus.Failed failed) {
+                    entry.put("failed_attempts", failed.attempts());
+                }
             } else {
                 entry.put("tools", registry.tools().stream().filter(t -> t.serverName().equals(server.name())).count());
             }

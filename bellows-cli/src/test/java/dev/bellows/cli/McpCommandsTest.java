@@ -46,13 +46,22 @@ class McpCommandsTest {
                 false), args);
     }
 
-    /** Writes mcp.json with the everything server and, when asked, a broken one. */
+    /**
+     * Writes mcp.json with the everything server and, when asked, a broken one, retried after
+     * ten minutes: it stays "retrying" while the test looks (closing ends the wait).
+     */
     void config(boolean withBroken) throws IOException {
+        config(withBroken ? ", \"retryDelaySeconds\": 600" : null);
+    }
+
+    /** As {@link #config(boolean)}, the broken server with these extra keys; none when null. */
+    void config(String broken) throws IOException {
         Files.writeString(dir.resolve("quit.sh"), "echo 'fatal: no token' >&2\nexit 3\n");
         Files.writeString(dir.resolve("mcp.json"), "{\"mcpServers\": {"
                 + "\"everything\": {\"command\": \"node\", \"args\": [" + Cli.MAPPER.valueToTree(everything.toString())
                 + "], \"env\": {\"SOME_TOKEN\": \"" + KEY + "\"}}"
-                + (withBroken ? ", \"broken\": {\"command\": \"sh\", \"args\": [\"quit.sh\"], \"cwd\": \".\"}" : "")
+                + (broken != null ? ", \"broken\": {\"command\": \"sh\", \"args\": [\"quit.sh\"], \"cwd\": \".\""
+                        + broken + "}" : "")
                 + "}}");
     }
 
@@ -74,7 +83,8 @@ class McpCommandsTest {
         Cli.Run text = run("tools", "--mcp-config", "mcp.json");
         assertThat(text.status()).isEqualTo(1);
         assertThat(text.out()).contains("everything/echo", "MCP servers that failed to start:",
-                "broken: the process exited with status 3; stderr: fatal: no token");
+                "broken: the process exited with status 3; stderr: fatal: no token; retrying in ",
+                " s (attempt 1 of 5 failed)");
         assertThat(text.err()).contains("bellows tools: MCP server \"broken\" failed to start");
 
         Cli.Run json = run("tools", "--mcp-config", "mcp.json", "--output", "json");
@@ -87,14 +97,16 @@ class McpCommandsTest {
         assertThat(echo.get("description").asText()).isNotBlank();
         assertThat(echo.at("/input_schema/properties/message/type").asText()).isEqualTo("string");
         assertThat(document.get("servers").get(0).get("status").asText()).isEqualTo("started");
-        assertThat(document.get("servers").get(1).get("status").asText()).isEqualTo("failed");
+        assertThat(document.get("servers").get(1).get("status").asText()).isEqualTo("retrying");
         assertThat(document.get("servers").get(1).get("error").asText()).contains("status 3");
+        assertThat(document.get("servers").get(1).get("failed_attempts").asInt()).isEqualTo(1);
+        assertThat(document.get("servers").get(1).get("max_attempts").asInt()).isEqualTo(5);
         assertThat(text.out() + text.err() + json.out() + json.err()).doesNotContain(KEY);
     }
 
     @Test
     void call_runs_one_tool_through_the_argument_checking_and_prints_what_the_model_reads() throws IOException {
-        config(true);
+        config(", \"startAttempts\": 2, \"retryDelaySeconds\": 0.05");
         Cli.Run echo = run("tools", "--mcp-config", "mcp.json", "--call", "everything/echo",
                 "--args", "{\"message\": \"hi there\"}");
         assertThat(echo.status()).as(echo.err()).isZero();
@@ -107,7 +119,9 @@ class McpCommandsTest {
 
         Cli.Run broken = run("tools", "--mcp-config", "mcp.json", "--call", "broken/anything");
         assertThat(broken.status()).isEqualTo(1);
-        assertThat(broken.out()).contains("server \"broken\" is unavailable", "status 3");
+        assertThat(broken.out()).contains("server \"broken\" is unavailable", "status 3", "(given up after 2 attempts)");
+        assertThat(broken.err()).contains("MCP server \"broken\" is given up on: failed after 2 attempts: the process "
+                + "exited with status 3");
 
         Cli.Run local = run("tools", "--call", "local/task_completion", "--args", "{\"result\": \"done\"}");
         assertThat(local.status()).as(local.err()).isZero();
@@ -134,7 +148,7 @@ class McpCommandsTest {
                     "--mcp-config", "mcp.json", "--output", "jsonl", "use the echo tool");
             assertThat(run.status()).as(run.err()).isZero();
             assertThat(run.err()).contains("bellows run: MCP server \"broken\" is unavailable: the process exited "
-                    + "with status 3").contains("running without its tools");
+                    + "with status 3").contains("running without its tools until it starts");
             JsonNode result = run.outJson().stream().filter(e -> e.get("type").asText().equals("tool_result"))
                     .findFirst().orElseThrow();
             assertThat(result.get("server_name").asText()).isEqualTo("everything");
@@ -176,6 +190,26 @@ class McpCommandsTest {
             assertThat(status.get(120, java.util.concurrent.TimeUnit.SECONDS)).as(err.toString()).isEqualTo(130);
             assertThat(out.toString(java.nio.charset.StandardCharsets.UTF_8)).contains("\"reason\":\"cancelled\"");
         }
+        assertNoNewProcesses(before);
+    }
+
+    @Test
+    void call_waits_for_a_server_whose_first_starts_fail_and_runs_the_tool_once_it_is_up() throws IOException {
+        // Fails its first two starts, then runs the everything server.
+        Files.writeString(dir.resolve("late.sh"), """
+                n=$(( $(cat starts 2>/dev/null || echo 0) + 1 )); echo "$n" > starts
+                if [ "$n" -le 2 ]; then echo "start $n: not ready" >&2; exit 1; fi
+                exec node "$1"
+                """);
+        Files.writeString(dir.resolve("mcp.json"), "{\"mcpServers\": {\"late\": {\"command\": \"sh\", \"args\": "
+                + "[\"late.sh\", " + Cli.MAPPER.valueToTree(everything.toString()) + "], \"cwd\": \".\", "
+                + "\"retryDelaySeconds\": 0.05}}}");
+        Set<Long> before = descendants();
+        Cli.Run echo = run("tools", "--mcp-config", "mcp.json", "--call", "late/echo", "--args", "{\"message\": \"late\"}");
+        assertThat(echo.status()).as(echo.err()).isZero();
+        assertThat(echo.out()).contains("Echo: late");
+        assertThat(echo.err()).contains("bellows tools: MCP server \"late\" is up; its tools are available now");
+        assertThat(Files.readString(dir.resolve("starts")).strip()).isEqualTo("3");
         assertNoNewProcesses(before);
     }
 

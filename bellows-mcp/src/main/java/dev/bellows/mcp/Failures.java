@@ -60,6 +60,24 @@ final class Failures {
         return message;
     }
 
+    /**
+     * Whether starting the server again cannot help: it refused the session (a JSON-RPC error
+     * to {@code initialize}) or answered with an HTTP client error other than 408 and 429
+     * (a wrong path, a missing token). Refused connections, timeouts and 5xx may pass.
+     */
+    static boolean permanent(Throwable failure) {
+        for (Throwable c = failure == null ? null : unwrap(failure); c != null; c = c.getCause()) {
+            if (c instanceof McpError error && error.getJsonRpcError() != null) {
+                return true;
+            }
+            if (c instanceof StreamableHttpTransport.HttpStatusException http) {
+                int status = http.status();
+                return status >= 400 && status < 500 && status != 408 && status != 429;
+            }
+        }
+        return false;
+    }
+
     static Throwable unwrap(Throwable failure) {
         Throwable t = failure;
         while ((t instanceof CompletionException || t instanceof ExecutionException

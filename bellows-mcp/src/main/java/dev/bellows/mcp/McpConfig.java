@@ -29,7 +29,10 @@ import java.util.Set;
  * {@code env}, {@code cwd}) and {@code url} (Streamable HTTP: {@code headers}). Also accepted:
  * {@code "type"} ({@code "stdio"}, {@code "http"} or {@code "streamable-http"}; the deprecated
  * {@code "sse"} transport is refused), {@code "disabled": true} (the server is left out),
- * and {@code "startupTimeoutSeconds"} / {@code "callTimeoutSeconds"} (positive whole numbers).
+ * {@code "startupTimeoutSeconds"} / {@code "callTimeoutSeconds"} (positive whole numbers), and the
+ * {@link RestartPolicy}: {@code "startAttempts"} (a positive whole number; 1 never starts a failed
+ * server again), {@code "retryDelaySeconds"} and {@code "maxRetryDelaySeconds"} (positive numbers,
+ * fractions allowed).
  * Anything else is an error naming the server and the key; values never appear in messages.
  */
 public final class McpConfig {
@@ -38,7 +41,8 @@ public final class McpConfig {
     public static final String MCP_SERVERS = "mcpServers";
 
     private static final Set<String> KEYS = Set.of("command", "args", "env", "cwd", "url", "headers", "type",
-            "disabled", "startupTimeoutSeconds", "callTimeoutSeconds");
+            "disabled", "startupTimeoutSeconds", "callTimeoutSeconds", "startAttempts", "retryDelaySeconds",
+            "maxRetryDelaySeconds");
 
     private static final ObjectMapper MAPPER = new ObjectMapper()
             .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
@@ -135,6 +139,7 @@ public final class McpConfig {
         }
         Duration startup = seconds(server, "startupTimeoutSeconds", at, McpServerConfig.DEFAULT_STARTUP_TIMEOUT);
         Duration call = seconds(server, "callTimeoutSeconds", at, McpServerConfig.DEFAULT_CALL_TIMEOUT);
+        RestartPolicy restart = restart(server, at);
         try {
             if (command) {
                 forbid(server, at, "headers", "\"headers\" belong to a server with a \"url\"");
@@ -146,7 +151,8 @@ public final class McpConfig {
                         .args(strings(server, "args", at))
                         .env(map(server, "env", at))
                         .startupTimeout(startup)
-                        .callTimeout(call);
+                        .callTimeout(call)
+                        .restart(restart);
                 String cwd = text(server, "cwd", at);
                 if (cwd != null) {
                     builder.workingDirectory(directory == null ? Path.of(cwd) : directory.resolve(cwd));
@@ -160,6 +166,7 @@ public final class McpConfig {
                     .headers(map(server, "headers", at))
                     .startupTimeout(startup)
                     .callTimeout(call)
+                    .restart(restart)
                     .build();
         } catch (McpConfigException e) {
             throw e;
@@ -232,6 +239,38 @@ public final class McpConfig {
             throw new McpConfigException(at + ": \"" + key + "\" must be a whole number of seconds of at least 1");
         }
         return Duration.ofSeconds(value.intValue());
+    }
+
+    private static RestartPolicy restart(JsonNode server, String at) {
+        RestartPolicy defaults = RestartPolicy.DEFAULT;
+        int attempts = defaults.maxAttempts();
+        JsonNode value = server.get("startAttempts");
+        if (value != null && !value.isNull()) {
+            if (!value.isIntegralNumber() || !value.canConvertToInt() || value.intValue() < 1) {
+                throw new McpConfigException(at + ": \"startAttempts\" must be a whole number of at least 1");
+            }
+            attempts = value.intValue();
+        }
+        Duration first = fraction(server, "retryDelaySeconds", at, defaults.firstDelay());
+        Duration max = fraction(server, "maxRetryDelaySeconds", at, null);
+        if (max == null) {
+            max = first.compareTo(defaults.maxDelay()) > 0 ? first : defaults.maxDelay();
+        } else if (max.compareTo(first) < 0) {
+            throw new McpConfigException(at + ": \"maxRetryDelaySeconds\" must be at least \"retryDelaySeconds\"");
+        }
+        return new RestartPolicy(attempts, first, max);
+    }
+
+    /** A positive number of seconds, fractions allowed, up to a day (to the millisecond). */
+    private static Duration fraction(JsonNode server, String key, String at, Duration fallback) {
+        JsonNode value = server.get(key);
+        if (value == null || value.isNull()) {
+            return fallback;
+        }
+        if (!value.isNumber() || !(value.doubleValue() >= 0.001) || value.doubleValue() > 86_400) {
+            throw new McpConfigException(at + ": \"" + key + "\" must be a number of seconds between 0.001 and 86400");
+        }
+        return Duration.ofMillis(Math.round(value.doubleValue() * 1000));
     }
 
     static String kind(JsonNode value) {

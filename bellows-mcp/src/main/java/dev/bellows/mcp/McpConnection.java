@@ -77,10 +77,10 @@ final class McpConnection {
      *
      * @param env          Bellows' environment (a stdio server gets only a few of its variables)
      * @param toolsChanged told, on an SDK thread, when the server's tool list changed
-     * @throws ToolException with the reason when the server did not start; nothing is left running
+     * @throws StartFailure with the reason when the server did not start; nothing is left running
      */
     static McpConnection open(McpServerConfig config, Map<String, String> env, Consumer<McpConnection> toolsChanged)
-            throws ToolException {
+            throws StartFailure {
         McpConnection connection = new McpConnection(config, env, toolsChanged);
         // A server without the tools capability has no tools: not an error, just nothing to list.
         CompletableFuture<List<McpSchema.Tool>> listing = connection.client.initialize()
@@ -91,20 +91,23 @@ final class McpConnection {
         try {
             CompletableFuture.anyOf(listing, connection.ended).get(config.startupTimeout().toMillis(), TimeUnit.MILLISECONDS);
             if (!listing.isDone()) {
-                throw connection.failed(connection.ended.getNow("it stopped"), null);
+                throw connection.failed(connection.ended.getNow("it stopped"), null, connection.launchFailed());
             }
             connection.tools = List.copyOf(listing.get());
         } catch (TimeoutException e) {
             listing.cancel(true);
             throw connection.failed("it did not start and list its tools within " + seconds(config.startupTimeout())
-                    + " (startup timeout)" + connection.stderrTail(), null);
+                    + " (startup timeout)" + connection.stderrTail(), null, false);
         } catch (ExecutionException e) {
-            String reason = connection.ended.isDone() ? connection.ended.getNow("") : Failures.describe(e.getCause(), config)
+            boolean ended = connection.ended.isDone();
+            String reason = ended ? connection.ended.getNow("") : Failures.describe(e.getCause(), config)
                     + connection.stderrTail();
-            throw connection.failed(reason, e.getCause());
+            throw connection.failed(reason, e.getCause(), ended ? connection.launchFailed() : Failures.permanent(e.getCause()));
         } catch (InterruptedException e) {
+            // Stopped with the flag clear, so that stopping waits for the processes to be gone.
+            StartFailure failure = connection.failed("interrupted while it was starting", e, true);
             Thread.currentThread().interrupt();
-            throw connection.failed("interrupted while it was starting", e);
+            throw failure;
         }
         if (connection.stdio != null) {
             connection.stdio.rememberTree();
@@ -112,9 +115,16 @@ final class McpConnection {
         return connection;
     }
 
-    private ToolException failed(String reason, Throwable cause) {
+    private StartFailure failed(String reason, Throwable cause, boolean permanent) {
+        if (stdio != null) {
+            stdio.shutdown(false); // it never finished starting: nothing to wait for
+        }
         close();
-        return new ToolException(reason, cause);
+        return new StartFailure(reason, cause, permanent);
+    }
+
+    private boolean launchFailed() {
+        return stdio != null && stdio.launchFailed();
     }
 
     private String stderrTail() {
@@ -234,6 +244,22 @@ final class McpConnection {
     static String seconds(Duration duration) {
         long millis = duration.toMillis();
         return millis % 1000 == 0 ? millis / 1000 + " s" : millis + " ms";
+    }
+
+    /** A server that did not start, with why, and whether starting it again could help. */
+    static final class StartFailure extends ToolException {
+
+        private final boolean permanent;
+
+        StartFailure(String reason, Throwable cause, boolean permanent) {
+            super(reason, cause);
+            this.permanent = permanent;
+        }
+
+        /** Another start would fail the same way: the command does not exist, the URL answers 404 ... */
+        boolean permanent() {
+            return permanent;
+        }
     }
 
     /** The caller cancelled a call (Ctrl-C); not an error of the server's. */

@@ -22,6 +22,7 @@ import java.util.Objects;
  * McpServerConfig remote = McpServerConfig.http("remote", "http://127.0.0.1:8931/mcp")
  *         .header("Authorization", "Bearer " + token)
  *         .callTimeout(Duration.ofMinutes(5))
+ *         .restart(new RestartPolicy(10, Duration.ofSeconds(2), Duration.ofMinutes(1)))
  *         .build();
  * }</pre>
  *
@@ -44,6 +45,9 @@ public sealed interface McpServerConfig permits McpServerConfig.Stdio, McpServer
     /** The longest wait for one tool call's answer; the call is then cancelled. */
     Duration callTimeout();
 
+    /** How a server that does not start (at first, or after it stopped) is started again. */
+    RestartPolicy restart();
+
     /** A builder for a server started as a local process, spoken to over its stdin and stdout. */
     static StdioBuilder stdio(String name, String command) {
         return new StdioBuilder(name, command);
@@ -65,7 +69,7 @@ public sealed interface McpServerConfig permits McpServerConfig.Stdio, McpServer
      * @param workingDirectory where it runs; null for Bellows' own working directory
      */
     record Stdio(String name, String command, List<String> args, Map<String, String> env, Path workingDirectory,
-                 Duration startupTimeout, Duration callTimeout) implements McpServerConfig {
+                 Duration startupTimeout, Duration callTimeout, RestartPolicy restart) implements McpServerConfig {
 
         /** The variables a server process gets from Bellows' environment, when set there. */
         public static final List<String> INHERITED_ENV = List.of("PATH", "HOME", "USER", "LOGNAME", "SHELL", "TERM",
@@ -81,6 +85,13 @@ public sealed interface McpServerConfig permits McpServerConfig.Stdio, McpServer
             args = List.copyOf(Objects.requireNonNull(args, "args"));
             env = Map.copyOf(Objects.requireNonNull(env, "env"));
             checkTimeouts(name, startupTimeout, callTimeout);
+            Objects.requireNonNull(restart, "restart");
+        }
+
+        /** With the {@link RestartPolicy#DEFAULT} restart policy. */
+        public Stdio(String name, String command, List<String> args, Map<String, String> env, Path workingDirectory,
+                     Duration startupTimeout, Duration callTimeout) {
+            this(name, command, args, env, workingDirectory, startupTimeout, callTimeout, RestartPolicy.DEFAULT);
         }
 
         @Override
@@ -98,7 +109,7 @@ public sealed interface McpServerConfig permits McpServerConfig.Stdio, McpServer
      * @param headers sent with every request ({@code Authorization}, say)
      */
     record StreamableHttp(String name, URI url, Map<String, String> headers, Duration startupTimeout,
-                          Duration callTimeout) implements McpServerConfig {
+                          Duration callTimeout, RestartPolicy restart) implements McpServerConfig {
 
         public StreamableHttp {
             checkName(name);
@@ -110,6 +121,13 @@ public sealed interface McpServerConfig permits McpServerConfig.Stdio, McpServer
             }
             headers = Map.copyOf(Objects.requireNonNull(headers, "headers"));
             checkTimeouts(name, startupTimeout, callTimeout);
+            Objects.requireNonNull(restart, "restart");
+        }
+
+        /** With the {@link RestartPolicy#DEFAULT} restart policy. */
+        public StreamableHttp(String name, URI url, Map<String, String> headers, Duration startupTimeout,
+                              Duration callTimeout) {
+            this(name, url, headers, startupTimeout, callTimeout, RestartPolicy.DEFAULT);
         }
 
         @Override
@@ -128,6 +146,7 @@ public sealed interface McpServerConfig permits McpServerConfig.Stdio, McpServer
         private Path workingDirectory;
         private Duration startupTimeout = DEFAULT_STARTUP_TIMEOUT;
         private Duration callTimeout = DEFAULT_CALL_TIMEOUT;
+        private RestartPolicy restart = RestartPolicy.DEFAULT;
 
         private StdioBuilder(String name, String command) {
             this.name = name;
@@ -168,9 +187,15 @@ public sealed interface McpServerConfig permits McpServerConfig.Stdio, McpServer
             return this;
         }
 
+        /** How the server is started again when it does not start; {@link RestartPolicy#DEFAULT} unless set. */
+        public StdioBuilder restart(RestartPolicy policy) {
+            this.restart = policy;
+            return this;
+        }
+
         /** @throws IllegalArgumentException when a value is invalid; the message says which */
         public Stdio build() {
-            return new Stdio(name, command, args, env, workingDirectory, startupTimeout, callTimeout);
+            return new Stdio(name, command, args, env, workingDirectory, startupTimeout, callTimeout, restart);
         }
     }
 
@@ -181,6 +206,7 @@ public sealed interface McpServerConfig permits McpServerConfig.Stdio, McpServer
         private final Map<String, String> headers = new LinkedHashMap<>();
         private Duration startupTimeout = DEFAULT_STARTUP_TIMEOUT;
         private Duration callTimeout = DEFAULT_CALL_TIMEOUT;
+        private RestartPolicy restart = RestartPolicy.DEFAULT;
 
         private HttpBuilder(String name, String url) {
             this.name = name;
@@ -207,6 +233,12 @@ public sealed interface McpServerConfig permits McpServerConfig.Stdio, McpServer
             return this;
         }
 
+        /** How the server is connected to again when it does not answer; {@link RestartPolicy#DEFAULT} unless set. */
+        public HttpBuilder restart(RestartPolicy policy) {
+            this.restart = policy;
+            return this;
+        }
+
         /** @throws IllegalArgumentException when a value is invalid; the message says which */
         public StreamableHttp build() {
             URI uri;
@@ -216,7 +248,7 @@ public sealed interface McpServerConfig permits McpServerConfig.Stdio, McpServer
                 throw new IllegalArgumentException("server \"" + name + "\": the url is not a valid URL ("
                         + e.getReason() + ")");
             }
-            return new StreamableHttp(name, uri, headers, startupTimeout, callTimeout);
+            return new StreamableHttp(name, uri, headers, startupTimeout, callTimeout, restart);
         }
     }
 

@@ -4,14 +4,18 @@ import dev.bellows.tool.SourceFailure;
 import dev.bellows.tool.ToolException;
 import dev.bellows.tool.ToolRegistry;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Several MCP servers started together, in parallel, each within its startup timeout, then
@@ -26,16 +30,26 @@ import java.util.concurrent.Executors;
  * }
  * }</pre>
  *
+ * <p>{@link #start} waits for each server's first start only (at most its startup timeout): a
+ * server whose first start failed is started again in the background as its
+ * {@link RestartPolicy} says, and its tools join the registry when it comes up. Meanwhile the
+ * registry holds it as unavailable, with where it stands ("...; retrying in 2 s (attempt 1 of 5
+ * failed)"); {@link #statuses()} says the same for every server, and
+ * {@link McpListener#statusChanged} hears each change.
+ *
  * <p>Once added, a server's {@code notifications/tools/list_changed} (and a restart that brings
  * other tools) refreshes its tools in the registry. {@link #close()} stops every server and
- * every process they started, in parallel; a JVM shutdown hook does the same if the program
- * exits without closing (so a launcher's grandchildren are never left running).
+ * every process they started, in parallel, and ends the retries; a JVM shutdown hook does the
+ * same if the program exits without closing (so a launcher's grandchildren are never left running).
  */
 public final class McpServers implements AutoCloseable {
 
     private final List<McpToolSource> sources;
     private final List<SourceFailure> failures;
     private final Thread shutdownHook;
+    /** Per server: whether a refresh is wanted, and whether one runs (one at a time per server). */
+    private final Map<String, AtomicBoolean> refreshWanted = new ConcurrentHashMap<>();
+    private final Map<String, AtomicBoolean> refreshRunning = new ConcurrentHashMap<>();
     private volatile ToolRegistry registry;
     private volatile boolean closed;
 
@@ -62,6 +76,14 @@ public final class McpServers implements AutoCloseable {
                 refresh(server);
                 listener.toolsChanged(server);
             }
+
+            @Override
+            public void statusChanged(String server, McpServerStatus status) {
+                if (!(status instanceof McpServerStatus.Closed)) {
+                    refresh(server); // the registry's reason for an unavailable server follows the status
+                }
+                listener.statusChanged(server, status);
+            }
         };
         List<McpToolSource> created = new ArrayList<>();
         for (McpServerConfig config : configs) {
@@ -84,8 +106,9 @@ public final class McpServers implements AutoCloseable {
     }
 
     /**
-     * Starts every server at once and waits until each has started or failed (at most the
-     * longest startup timeout). Servers that fail are in {@link #failures()}; the others run.
+     * Starts every server at once and waits until each first start is over (at most the longest
+     * startup timeout). Servers whose first start failed are in {@link #failures()} and are
+     * started again in the background as their restart policy says; the others run.
      *
      * @throws McpConfigException when two servers have the same name
      */
@@ -109,9 +132,40 @@ public final class McpServers implements AutoCloseable {
         return sources;
     }
 
-    /** The servers that did not start, with why. */
+    /**
+     * The servers whose first start failed, with why and what happens next, as they stood
+     * when {@link #start} returned (see {@link #statuses()} for now).
+     */
     public List<SourceFailure> failures() {
         return failures;
+    }
+
+    /** Where each server stands now, by name, in configuration order. */
+    public Map<String, McpServerStatus> statuses() {
+        Map<String, McpServerStatus> statuses = new LinkedHashMap<>();
+        for (McpToolSource source : sources) {
+            statuses.put(source.serverName(), source.status());
+        }
+        return Collections.unmodifiableMap(statuses);
+    }
+
+    /**
+     * Waits until every server is up, has been given up on, or is closed: until the retries of
+     * those whose first start failed are over. Bounded by the servers' restart policies
+     * (attempts times startup timeout, plus the waits between them).
+     *
+     * @return {@link #statuses()} then
+     * @throws InterruptedException when interrupted while waiting
+     */
+    public Map<String, McpServerStatus> awaitSettled() throws InterruptedException {
+        for (McpToolSource source : sources) {
+            try {
+                source.settled().get();
+            } catch (java.util.concurrent.ExecutionException e) {
+                throw new IllegalStateException("settling never fails", e);
+            }
+        }
+        return statuses();
     }
 
     /**
@@ -125,23 +179,47 @@ public final class McpServers implements AutoCloseable {
         this.registry = registry;
         for (McpToolSource source : sources) {
             registry.addSource(source);
+            if (!source.status().isUp()) {
+                // A change while it was being added found no server to refresh: look again now.
+                refresh(source.serverName());
+            }
         }
         return registry;
     }
 
+    /**
+     * Lists the server's tools into the registry again, on a thread of its own (not on the SDK's
+     * thread that delivered a notification, nor the server's starting thread). Refreshes of one
+     * server run one at a time and each reads the source afresh, so the last one leaves the
+     * registry as the source stands; requests made while one runs are folded into one more.
+     */
     private void refresh(String server) {
         ToolRegistry target = registry;
         if (target == null || closed) {
             return;
         }
-        // Not on the SDK's thread that delivered the notification: refresh lists the tools again.
-        Thread.ofVirtual().name("mcp-refresh-" + server).start(() -> {
+        AtomicBoolean wanted = refreshWanted.computeIfAbsent(server, name -> new AtomicBoolean());
+        AtomicBoolean running = refreshRunning.computeIfAbsent(server, name -> new AtomicBoolean());
+        wanted.set(true);
+        if (running.compareAndSet(false, true)) {
+            Thread.ofVirtual().name("mcp-refresh-" + server).start(() -> refreshWhileWanted(target, server, wanted, running));
+        }
+    }
+
+    private void refreshWhileWanted(ToolRegistry target, String server, AtomicBoolean wanted, AtomicBoolean running) {
+        do {
             try {
-                target.refresh(server);
+                while (wanted.getAndSet(false) && !closed) {
+                    target.refresh(server);
+                }
             } catch (IllegalStateException | IllegalArgumentException e) {
-                // the registry was closed meanwhile, or the server is not in it
+                // the registry was closed meanwhile, or the server is not in it (yet)
+                wanted.set(false);
+            } finally {
+                running.set(false);
             }
-        });
+            // A request that came after the last look but before running was cleared: take it.
+        } while (wanted.get() && !closed && running.compareAndSet(false, true));
     }
 
     /** Stops every server and the processes they started, in parallel. Idempotent. */

@@ -50,6 +50,8 @@ final class StdioTransport implements McpClientTransport {
     private final BlockingQueue<Object> outbound = new LinkedBlockingQueue<>();
     private volatile Process process;
     private volatile boolean closing;
+    /** The process could not be launched at all (not found, not executable, no such directory). */
+    private volatile boolean launchFailed;
     private volatile Thread stderrReader;
     /** The process tree as last seen while it ran, to stop children a crashed launcher leaves behind. */
     private volatile List<ProcessHandle> knownTree = List.of();
@@ -62,6 +64,11 @@ final class StdioTransport implements McpClientTransport {
         this.config = config;
         this.mapper = mapper;
         this.inheritedEnv = inheritedEnv;
+    }
+
+    /** Whether the process could not be launched at all: starting it again would fail the same way. */
+    boolean launchFailed() {
+        return launchFailed;
     }
 
     /** Completes, once, with why the connection is over: the process exited, wrote garbage, ... */
@@ -118,6 +125,7 @@ final class StdioTransport implements McpClientTransport {
             started = builder.start();
         } catch (IOException e) {
             String reason = startFailure(e);
+            launchFailed = true;
             end(reason);
             throw new McpTransportException(reason, e);
         }
@@ -260,6 +268,15 @@ final class StdioTransport implements McpClientTransport {
      * SIGTERM and finally SIGKILL the whole tree, grandchildren included. Idempotent.
      */
     void shutdown() {
+        shutdown(true);
+    }
+
+    /**
+     * As {@link #shutdown()}, without the moment given to exit after stdin closes when
+     * {@code graceful} is false: for a server that never finished starting, which has nothing
+     * to finish, so that a failed start (or close during one) does not wait for it.
+     */
+    void shutdown(boolean graceful) {
         closing = true;
         Process started = process;
         if (started == null) {
@@ -270,7 +287,9 @@ final class StdioTransport implements McpClientTransport {
         knownTree.stream().filter(p -> !tree.contains(p)).forEach(p -> tree.add(0, p));
         outbound.add(STOP);
         try {
-            started.onExit().get(1500, TimeUnit.MILLISECONDS);
+            if (graceful) {
+                started.onExit().get(1500, TimeUnit.MILLISECONDS);
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (Exception e) {

@@ -24,6 +24,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import reactor.core.publisher.Mono;
@@ -133,7 +134,7 @@ final class StreamableHttpTransport implements McpClientTransport {
                 throw expired;
             }
             if (status < 200 || status >= 300) {
-                throw new McpTransportException(httpError(status, response.body()));
+                throw new HttpStatusException(status, httpError(status, response.body()));
             }
             String type = response.headers().firstValue("Content-Type").orElse("");
             if (type.startsWith("text/event-stream")) {
@@ -196,35 +197,51 @@ final class StreamableHttpTransport implements McpClientTransport {
 
     /** GET with the session and the last event id: the server replays what came after it. */
     private InputStream resume(String lastEventId) throws IOException, InterruptedException {
+        return opened(http.send(streamRequest(lastEventId), HttpResponse.BodyHandlers.ofInputStream()));
+    }
+
+    private HttpRequest streamRequest(String lastEventId) {
         HttpRequest.Builder builder = request(endpoint).header("Accept", "text/event-stream").GET();
         if (lastEventId != null) {
             builder.header("Last-Event-ID", lastEventId);
         }
-        HttpResponse<InputStream> response = http.send(builder.build(), HttpResponse.BodyHandlers.ofInputStream());
+        return builder.build();
+    }
+
+    /** The event stream of a GET's response; an error when the server answered otherwise. */
+    private InputStream opened(HttpResponse<InputStream> response) {
         rememberSession(response);
         if (response.statusCode() != 200
                 || !response.headers().firstValue("Content-Type").orElse("").startsWith("text/event-stream")) {
-            throw new McpTransportException(httpError(response.statusCode(), response.body()));
+            throw new HttpStatusException(response.statusCode(), httpError(response.statusCode(), response.body()));
         }
         return response.body();
     }
 
-    /** The stream for what the server sends outside requests; reopened while the session lasts. */
+    /**
+     * The stream for what the server sends outside requests; reopened while the session lasts.
+     * The first GET is handed to the HTTP client here, before the message that started it
+     * counts as sent: the stream is asked for before any later request of the SDK's, instead
+     * of whenever a new thread gets to run (a server may send on it what belongs to them).
+     */
     private void startStandaloneStream() {
-        if (standaloneStarted) {
+        if (standaloneStarted || closed) {
             return;
         }
         standaloneStarted = true;
+        CompletableFuture<HttpResponse<InputStream>> first = http.sendAsync(streamRequest(null),
+                HttpResponse.BodyHandlers.ofInputStream());
         Thread.ofVirtual().name("mcp-" + serverName + "-get").start(() -> {
             SseParser parser = new SseParser(event -> handle(event, null));
             int failures = 0;
+            CompletableFuture<HttpResponse<InputStream>> next = first;
             while (!closed && failures < MAX_RECONNECTS) {
                 InputStream stream;
                 try {
-                    stream = resume(parser.lastEventId().orElse(null));
+                    stream = opened(next.get());
                 } catch (InterruptedException e) {
                     return;
-                } catch (IOException | McpTransportException e) {
+                } catch (ExecutionException | McpTransportException e) {
                     return; // the server offers no such stream (405) or is gone: requests still work
                 }
                 long opened = System.nanoTime();
@@ -235,6 +252,11 @@ final class StreamableHttpTransport implements McpClientTransport {
                 } catch (InterruptedException e) {
                     return;
                 }
+                if (closed) {
+                    return;
+                }
+                next = http.sendAsync(streamRequest(parser.lastEventId().orElse(null)),
+                        HttpResponse.BodyHandlers.ofInputStream());
             }
         });
     }
@@ -376,6 +398,21 @@ final class StreamableHttpTransport implements McpClientTransport {
     @Override
     public <T> T unmarshalFrom(Object data, TypeRef<T> typeRef) {
         return mapper.convertValue(data, typeRef);
+    }
+
+    /** The server answered with an HTTP error status; the message quotes it ("HTTP 401 from URL: ..."). */
+    static final class HttpStatusException extends McpTransportException {
+
+        private final int status;
+
+        HttpStatusException(int status, String message) {
+            super(message);
+            this.status = status;
+        }
+
+        int status() {
+            return status;
+        }
     }
 
     private static void closeQuietly(InputStream stream) {

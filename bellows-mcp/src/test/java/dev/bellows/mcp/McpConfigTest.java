@@ -87,11 +87,54 @@ class McpConfigTest {
 
     @Test
     void back_off_is_immediate_after_one_stop_then_doubles_up_to_thirty_seconds() {
-        assertThat(McpToolSource.backoff(1)).isEqualTo(Duration.ZERO);
-        assertThat(McpToolSource.backoff(2)).isEqualTo(Duration.ofSeconds(1));
-        assertThat(McpToolSource.backoff(3)).isEqualTo(Duration.ofSeconds(2));
-        assertThat(McpToolSource.backoff(7)).isEqualTo(Duration.ofSeconds(30));
-        assertThat(McpToolSource.backoff(100)).isEqualTo(Duration.ofSeconds(30));
+        RestartPolicy policy = RestartPolicy.DEFAULT;
+        assertThat(McpToolSource.backoff(policy, 1)).isEqualTo(Duration.ZERO);
+        assertThat(McpToolSource.backoff(policy, 2)).isEqualTo(Duration.ofSeconds(1));
+        assertThat(McpToolSource.backoff(policy, 3)).isEqualTo(Duration.ofSeconds(2));
+        assertThat(McpToolSource.backoff(policy, 7)).isEqualTo(Duration.ofSeconds(30));
+        assertThat(McpToolSource.backoff(policy, 100)).isEqualTo(Duration.ofSeconds(30));
+    }
+
+    @Test
+    void a_failed_start_waits_the_first_delay_then_doubles_up_to_the_cap_within_the_attempts() {
+        RestartPolicy policy = new RestartPolicy(4, Duration.ofMillis(250), Duration.ofSeconds(1));
+        assertThat(policy.delayAfter(1)).isEqualTo(Duration.ofMillis(250));
+        assertThat(policy.delayAfter(2)).isEqualTo(Duration.ofMillis(500));
+        assertThat(policy.delayAfter(3)).isEqualTo(Duration.ofSeconds(1));
+        assertThat(policy.delayAfter(4)).isEqualTo(Duration.ofSeconds(1));
+        assertThat(policy.delayAfter(Integer.MAX_VALUE)).isEqualTo(Duration.ofSeconds(1));
+        assertThat(policy.exhaustedBy(3)).isFalse();
+        assertThat(policy.exhaustedBy(4)).isTrue();
+        assertThat(RestartPolicy.NEVER.exhaustedBy(1)).isTrue();
+        assertThat(RestartPolicy.DEFAULT).isEqualTo(new RestartPolicy(5, Duration.ofSeconds(1), Duration.ofSeconds(30)));
+        assertThatThrownBy(() -> new RestartPolicy(0, Duration.ofSeconds(1), Duration.ofSeconds(1)))
+                .hasMessageContaining("at least 1 attempt");
+        assertThatThrownBy(() -> new RestartPolicy(2, Duration.ZERO, Duration.ofSeconds(1)))
+                .hasMessageContaining("must be positive");
+        assertThatThrownBy(() -> new RestartPolicy(2, Duration.ofSeconds(2), Duration.ofSeconds(1)))
+                .hasMessageContaining("at least its first delay");
+    }
+
+    @Test
+    void the_restart_policy_is_read_from_the_config_with_defaults_for_what_is_left_out() {
+        List<McpServerConfig> servers = McpConfig.parse("""
+                {"mcpServers": {
+                  "a": {"command": "a", "startAttempts": 3, "retryDelaySeconds": 0.25, "maxRetryDelaySeconds": 2},
+                  "b": {"url": "http://127.0.0.1:1/mcp", "startAttempts": 1},
+                  "c": {"command": "c", "retryDelaySeconds": 45},
+                  "d": {"command": "d"}
+                }}
+                """, "servers.json", DIR);
+        assertThat(servers.get(0).restart()).isEqualTo(new RestartPolicy(3, Duration.ofMillis(250), Duration.ofSeconds(2)));
+        assertThat(servers.get(1).restart().maxAttempts()).isEqualTo(1);
+        assertThat(servers.get(2).restart()).isEqualTo(new RestartPolicy(5, Duration.ofSeconds(45), Duration.ofSeconds(45)));
+        assertThat(servers.get(3).restart()).isEqualTo(RestartPolicy.DEFAULT);
+        assertError("{\"mcpServers\": {\"x\": {\"command\": \"a\", \"startAttempts\": 0}}}",
+                "servers.json: mcpServers.x: \"startAttempts\" must be a whole number of at least 1");
+        assertError("{\"mcpServers\": {\"x\": {\"command\": \"a\", \"retryDelaySeconds\": \"s3cret\"}}}",
+                "\"retryDelaySeconds\" must be a number of seconds between 0.001 and 86400");
+        assertError("{\"mcpServers\": {\"x\": {\"command\": \"a\", \"retryDelaySeconds\": 5, \"maxRetryDelaySeconds\": 1}}}",
+                "\"maxRetryDelaySeconds\" must be at least \"retryDelaySeconds\"");
     }
 
     private static void assertError(String json, String message) {
