@@ -238,7 +238,8 @@ final class ChatCommand implements Callable<Integer> {
          */
         private boolean turn(String text) {
             PrintWriter progress = io.progress();
-            TextRenderer shown = new TextRenderer(progress, io.ansi(), io.color(), io.width(), io.height());
+            TextRenderer shown = new TextRenderer(progress, io.ansi(), io.color(), io.width(), io.height())
+                    .followSize(() -> new int[] {io.width(), io.height()});
             InterruptedTurn interrupted = new InterruptedTurn(session.memory(), text);
             renderer.set(event -> {
                 shown.onEvent(event);
@@ -260,7 +261,7 @@ final class ChatCommand implements Callable<Integer> {
             PrintWriter out = io.out();
             LoopEndReason reason = result.reason();
             if (reason.successful()) {
-                out.print(MarkdownText.render(result.result(), io.colorAnswers()));
+                out.print(MarkdownText.render(result.result(), io.colorAnswers(), io.answersWidth()));
                 if (reason == LoopEndReason.ASK_QUESTION && !askedSuggestions.isEmpty()) {
                     suggestions = List.copyOf(askedSuggestions);
                     for (int i = 0; i < suggestions.size(); i++) {
@@ -279,13 +280,10 @@ final class ChatCommand implements Callable<Integer> {
             return reason != LoopEndReason.CANCELLED;
         }
 
-        /** One row of the terminal at most (when its width is known). */
+        /** One row of the terminal at most (when answers go to one). */
         private String fit(String line) {
-            int width = io.width();
-            if (width <= 1 || line.length() < width) {
-                return line;
-            }
-            return line.substring(0, width - 2) + "\u2026";
+            int width = io.answersWidth();
+            return width <= 1 ? line : TextRenderer.cut(line, width - 1);
         }
 
         /** A slash command; false for /exit. */
@@ -298,14 +296,16 @@ final class ChatCommand implements Callable<Integer> {
                 }
                 case "/help" -> out.println(HELP);
                 case "/tools" -> {
+                    java.util.Map<String, String> tools = new java.util.LinkedHashMap<>();
                     for (Tool tool : BuiltinTools.all()) {
-                        out.println(fit(tool.name() + "  " + TextRenderer.summary(tool.description())));
+                        tools.put(tool.name(), TextRenderer.summary(tool.description()));
                     }
                     for (RegisteredTool tool : registry.tools()) {
                         String server = ToolCall.LOCAL_SERVER.equals(tool.serverName()) ? "" : tool.serverName() + ".";
-                        out.println(fit(server + tool.tool().name() + "  "
-                                + TextRenderer.summary(tool.tool().description())));
+                        tools.put(server + tool.tool().name(), TextRenderer.summary(tool.tool().description()));
                     }
+                    int names = tools.keySet().stream().mapToInt(String::length).max().orElse(0);
+                    tools.forEach((name, what) -> out.println(fit(name + " ".repeat(names - name.length() + 2) + what)));
                 }
                 case "/plan" -> {
                     Plan plan = session.plan();

@@ -83,6 +83,9 @@ interface ChatIo extends AutoCloseable {
     /** The terminal's height in rows; 0 when unknown. */
     int height();
 
+    /** The width to lay answers out for: the terminal's when they go to it, else 0 (no wrapping). */
+    int answersWidth();
+
     /** Runs {@code action} on Ctrl-C until the handle is closed (while a turn runs). */
     AutoCloseable onInterrupt(Runnable action);
 
@@ -247,6 +250,11 @@ interface ChatIo extends AutoCloseable {
         }
 
         @Override
+        public int answersWidth() {
+            return 0;
+        }
+
+        @Override
         public AutoCloseable onInterrupt(Runnable action) {
             return root.host.interrupts().onInterrupt(action);
         }
@@ -360,6 +368,11 @@ interface ChatIo extends AutoCloseable {
         @Override
         public int height() {
             return terminal.getHeight();
+        }
+
+        @Override
+        public int answersWidth() {
+            return answers == null ? terminal.getWidth() : 0;
         }
 
         @Override

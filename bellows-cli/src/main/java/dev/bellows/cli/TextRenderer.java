@@ -64,6 +64,9 @@ final class TextRenderer implements AgentListener, AutoCloseable {
     /** Whether colours (dim) may be written; false with {@code NO_COLOR}, cursor moves still allowed. */
     private final boolean color;
 
+    /** The terminal's size now (columns, rows), asked before each event; null: the size given stays. */
+    private java.util.function.Supplier<int[]> sizeNow;
+
     /** The plan last shown; null before the first. */
     private List<PlanStep> shownPlan;
     /** The live plan block's lines (an interactive chat); null while there is no plan. */
@@ -120,6 +123,20 @@ final class TextRenderer implements AgentListener, AutoCloseable {
      * block's lines: the rows erased are counted from the block's text at the new width.
      */
     synchronized void resized(int width, int height) {
+        applySize(width, height);
+    }
+
+    /**
+     * Asks {@code size} for the terminal's size (columns, rows) before each event, so that a
+     * resize whose signal has not been handled yet is laid out for all the same: a redraw at
+     * the old width is what leaves a stale block. A terminal answers in microseconds.
+     */
+    synchronized TextRenderer followSize(java.util.function.Supplier<int[]> size) {
+        this.sizeNow = size;
+        return this;
+    }
+
+    private void applySize(int width, int height) {
         if (!live() || width <= 0 || (width == foldWidth && height == this.height)) {
             return;
         }
@@ -141,6 +158,10 @@ final class TextRenderer implements AgentListener, AutoCloseable {
 
     @Override
     public synchronized void onEvent(AgentEvent event) {
+        if (sizeNow != null) {
+            int[] size = sizeNow.get();
+            applySize(size[0], size[1]);
+        }
         stopSpinner();
         if (event instanceof StreamEvent) {
             shownOfThisAttempt = true;
@@ -335,7 +356,7 @@ final class TextRenderer implements AgentListener, AutoCloseable {
      * The terminal columns {@code text} takes after {@code start} columns of its line, by the
      * width of each character (two for wide East Asian ones); escape sequences take none.
      */
-    private static int columns(String text, int start) {
+    static int columns(String text, int start) {
         int at = start;
         for (int i = 0; i < text.length(); ) {
             int c = text.codePointAt(i);

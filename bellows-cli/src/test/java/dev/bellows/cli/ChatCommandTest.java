@@ -78,6 +78,7 @@ class ChatCommandTest {
             assertThat(run.status()).as("a script with an unknown command: 1, as sqlite3 says for one").isEqualTo(1);
             assertThat(run.out()).contains(ChatCommand.HELP).contains("mock (openai)\n").contains("done\n")
                     .contains("[>] read\n").contains("1 request (").contains("task_completion  ")
+                    .as("/tools: the descriptions in one column").contains("\nupdate_plan      Replaces")
                     .contains("(the conversation is cleared)\n").contains("0 requests")
                     .doesNotContain("unknown command").doesNotContain("never");
             assertThat(run.err()).contains("> /nope\nunknown command /nope; /help lists them\n");

@@ -635,6 +635,41 @@ class ChatRenderingTest {
     }
 
     @Test
+    void anAnswerIsWrappedBetweenWordsAtTheTerminalsWidthAndItsTablesAlignWideCharacters() {
+        String answer = "# A heading that is longer than the terminal\n\n"
+                + "The file has 391 lines and **every one** of them counts, even \u4e2d\u6587 ones \ud83d\ude00 here.\n\n"
+                + "- a list item that goes on for longer than one row\n"
+                + "  - nested and also long enough to wrap\n\n"
+                + "| name | lines |\n|---|---|\n| a.txt | 391 |\n| \u4e2d\u6587.txt | 7 |\n\n"
+                + "```\na code line that is never wrapped, however long it is\n```\n"
+                + "see https://example.com/a/very/long/address/that/is/one/word";
+        assertThat(MarkdownText.render(answer, false, 30)).isEqualTo("""
+                A heading that is longer than
+                the terminal
+
+                The file has 391 lines and
+                every one of them counts,
+                even \u4e2d\u6587 ones \ud83d\ude00 here.
+
+                \u2022 a list item that goes on
+                  for longer than one row
+                  \u2022 nested and also long
+                    enough to wrap
+
+                name     \u2502 lines
+                \u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u253c\u2500\u2500\u2500\u2500\u2500\u2500
+                a.txt    \u2502 391
+                \u4e2d\u6587.txt \u2502 7
+
+                    a code line that is never wrapped, however long it is
+                see
+                https://example.com/a/very/long/address/that/is/one/word
+                """);
+        assertThat(MarkdownText.render(answer, false, 0)).as("width unknown: no wrapping")
+                .contains("The file has 391 lines and every one of them counts, even");
+    }
+
+    @Test
     void textThatIsNotMarkdownIsLeftAsItIs() {
         assertThat(MarkdownText.render("391", false)).isEqualTo("391\n");
         assertThat(MarkdownText.render("a | b\n2 * 3 = 6", true)).isEqualTo("a | b\n2 * 3 = 6\n");
