@@ -14,8 +14,10 @@ import org.jline.reader.LineReader;
 import org.jline.reader.LineReaderBuilder;
 import org.jline.reader.UserInterruptException;
 import org.jline.reader.impl.DefaultParser;
+import org.jline.terminal.Attributes;
 import org.jline.terminal.Terminal;
 import org.jline.terminal.TerminalBuilder;
+import org.jline.utils.NonBlockingReader;
 
 /**
  * Where {@code bellows chat} reads the user's lines and writes what it shows: a JLine terminal
@@ -281,6 +283,8 @@ interface ChatIo extends AutoCloseable {
         private final boolean color;
         /** Where answers go when standard output is not the terminal; null when it is. */
         private final PrintWriter answers;
+        /** What the user typed while a turn ran: the next prompt starts with it. */
+        private final StringBuilder typeahead = new StringBuilder();
 
         /**
          * @param piped the command whose standard output takes the answers, when it is not a
@@ -316,18 +320,47 @@ interface ChatIo extends AutoCloseable {
             });
             reader.getKeyMaps().get(LineReader.MAIN).bind(new org.jline.reader.Reference("bellows-newline"),
                     KeyMap.alt('\r'));
+            // Ctrl-C is read as a key (the terminal's signal keys are off, see read): a SIGINT
+            // from the terminal would also reach the MCP servers the chat started, and stop them
+            reader.getWidgets().put("bellows-interrupt", () -> {
+                throw new UserInterruptException(reader.getBuffer().toString());
+            });
+            reader.getKeyMaps().get(LineReader.MAIN).bind(new org.jline.reader.Reference("bellows-interrupt"),
+                    KeyMap.ctrl('C'));
         }
 
         @Override
         public Input read(String prompt) {
             try {
-                String line = reader.readLine(prompt);
-                return new Line(line.replace("\\\n", "\n"));
+                String typed;
+                synchronized (typeahead) {
+                    typed = typeahead.toString();
+                    typeahead.setLength(0);
+                }
+                Attributes saved = withoutSignalKeys();
+                try {
+                    String line = reader.readLine(prompt, null, typed.isEmpty() ? null : typed);
+                    return new Line(line.replace("\\\n", "\n"));
+                } finally {
+                    terminal.setAttributes(saved);
+                }
             } catch (UserInterruptException e) {
                 return new Interrupt(e.getPartialLine() == null || e.getPartialLine().isBlank());
             } catch (EndOfFileException e) {
                 return new End();
             }
+        }
+
+        /**
+         * Turns the terminal's signal keys off (Ctrl-C, Ctrl-\\ and Ctrl-Z send no signal to
+         * the foreground process group); the attributes before, to restore.
+         */
+        private Attributes withoutSignalKeys() {
+            Attributes before = terminal.getAttributes();
+            Attributes changed = new Attributes(before);
+            changed.setLocalFlag(Attributes.LocalFlag.ISIG, false);
+            terminal.setAttributes(changed);
+            return before;
         }
 
         @Override
@@ -375,10 +408,48 @@ interface ChatIo extends AutoCloseable {
             return answers == null ? terminal.getWidth() : 0;
         }
 
+        /**
+         * While a turn runs the terminal is in raw mode with its signal keys off, and Ctrl-C is
+         * read as a key here: a SIGINT from the terminal would reach the whole foreground
+         * process group, MCP servers started by the chat included (they would die mid-call),
+         * and keys echoed by the terminal would land inside the live plan block. Other keys
+         * typed meanwhile are kept, escape sequences left out, and start the next prompt's line.
+         * A SIGINT from elsewhere ({@code kill -INT}) still runs {@code action}.
+         */
         @Override
         public AutoCloseable onInterrupt(Runnable action) {
             Terminal.SignalHandler previous = terminal.handle(Terminal.Signal.INT, signal -> action.run());
-            return () -> terminal.handle(Terminal.Signal.INT, previous);
+            Attributes saved = terminal.enterRawMode();
+            withoutSignalKeys();
+            java.util.concurrent.atomic.AtomicBoolean watching = new java.util.concurrent.atomic.AtomicBoolean(true);
+            Thread keys = Thread.ofPlatform().daemon().name("bellows-chat-keys").start(() -> {
+                NonBlockingReader in = terminal.reader();
+                boolean escape = false;
+                try {
+                    while (watching.get()) {
+                        int c = in.read(50);
+                        if (c == 3) {
+                            action.run();
+                        } else if (c == 27) {
+                            escape = true; // an arrow or function key: ESC [ ... letter, dropped
+                        } else if (escape) {
+                            escape = c == '[' || c == 'O' || (c >= '0' && c <= '?');
+                        } else if (c >= ' ' && c != 127) {
+                            synchronized (typeahead) {
+                                typeahead.append((char) c);
+                            }
+                        }
+                    }
+                } catch (IOException e) {
+                    // the terminal is gone: the turn ends on its own
+                }
+            });
+            return () -> {
+                watching.set(false);
+                keys.join();
+                terminal.setAttributes(saved);
+                terminal.handle(Terminal.Signal.INT, previous);
+            };
         }
 
         @Override
