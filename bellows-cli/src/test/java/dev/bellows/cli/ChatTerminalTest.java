@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 import dev.bellows.testkit.MockLlmServer;
+import dev.bellows.testkit.NpmPackages;
 import dev.bellows.testkit.MockScript;
 import dev.bellows.testkit.MockTurn;
 import java.io.IOException;
@@ -171,6 +172,44 @@ class ChatTerminalTest {
                     .contains("plan:\n  [x] read the whole input file and count every line in it\n"
                             + "  [>] write the answer with the number \u4e2d\u6587 \u2705 of lines\n391 lines")
                     .as("the answer streamed whole").contains("line after line, done.");
+        }
+    }
+
+    @Test
+    void ctrlCDuringAnMcpToolCallCancelsTheTurnButNotTheServerAndKeysTypedMeanwhileStartTheNextPrompt()
+            throws Exception {
+        Path everything = NpmPackages.install(NpmPackages.cacheDir("mcp"), McpCommandsTest.EVERYTHING)
+                .resolve("@modelcontextprotocol/server-everything/dist/index.js");
+        Files.writeString(dir.resolve("mcp.json"), "{\"mcpServers\": {\"everything\": {\"command\": \"node\", \"args\": ["
+                + Cli.MAPPER.valueToTree(everything.toString()) + "]}}}");
+        String slowTool = "<tool>{\"server_name\": \"everything\", \"tool_name\": \"trigger-long-running-operation\","
+                + " \"arguments\": {\"duration\": 60, \"steps\": 60}}</tool>";
+        String echo = "<tool>{\"server_name\": \"everything\", \"tool_name\": \"echo\","
+                + " \"arguments\": {\"message\": \"still here\"}}</tool>";
+        try (MockLlmServer server = MockLlmServer.start(MockScript.of(MockTurn.content("Waiting.\n" + slowTool),
+                MockTurn.content(echo), MockTurn.content(complete("after the cancel"))))) {
+            Path script = dir.resolve("chat.sh");
+            Files.writeString(script, "unset NO_COLOR; export TERM=xterm-256color; exec '"
+                    + Path.of(System.getProperty("java.home"), "bin", "java")
+                    + "' --enable-native-access=ALL-UNNAMED -cp '"
+                    + System.getProperty("java.class.path") + "' " + BellowsCommand.class.getName()
+                    + " chat --base-url " + server.baseUrl() + " --model mock --data-dir '" + dir.resolve("data")
+                    + "' --mcp-config '" + dir.resolve("mcp.json") + "'\n", StandardCharsets.UTF_8);
+            start("m", script, 80, 24);
+            waitFor("m", "> ");
+            send("m", "Wait a minute", "Enter");
+            waitFor("m", "calling trigger-long-running-operation\u2026");
+            send("m", "go on");
+            send("m", "C-c");
+            String screen = waitFor("m", "(cancelled");
+            assertThat(screen).as("keys typed during the turn were not echoed into it").doesNotContain("go on\n(");
+            screen = waitFor("m", "> go on");
+            send("m", "C-u", "Echo something", "Enter");
+            screen = waitFor("m", "after the cancel");
+            assertThat(screen).as("the MCP server was not stopped by the Ctrl-C").contains("\u2713 echo: Echo: still here")
+                    .doesNotContain("stopped").doesNotContain("restarted");
+            send("m", "/exit", "Enter");
+            waitFor("m", "EXIT=0");
         }
     }
 
