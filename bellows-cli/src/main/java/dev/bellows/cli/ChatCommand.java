@@ -294,7 +294,7 @@ final class ChatCommand implements Callable<Integer> {
                 case "/exit", "/quit" -> {
                     return false;
                 }
-                case "/help" -> out.println(HELP);
+                case "/help" -> out.print(help(io.answersWidth()));
                 case "/tools" -> {
                     java.util.Map<String, String> tools = new java.util.LinkedHashMap<>();
                     for (Tool tool : BuiltinTools.all()) {
@@ -340,6 +340,15 @@ final class ChatCommand implements Callable<Integer> {
             out.flush();
             return true;
         }
+    }
+
+    /** {@link #HELP} for a terminal {@code width} columns wide (0: as written): each text wrapped under itself. */
+    static String help(int width) {
+        StringBuilder text = new StringBuilder();
+        for (String line : HELP.lines().toList()) {
+            MarkdownText.wrap(line, line.startsWith("/") ? "/model [NAME]   ".length() : 0, width, text);
+        }
+        return text.toString();
     }
 
     /**

@@ -438,6 +438,12 @@ interface ChatIo extends AutoCloseable {
                             synchronized (typeahead) {
                                 typeahead.append((char) c);
                             }
+                        } else if (c == '\r' || c == '\n') {
+                            synchronized (typeahead) { // a line typed or pasted: the next one after a space
+                                if (!typeahead.isEmpty() && typeahead.charAt(typeahead.length() - 1) != ' ') {
+                                    typeahead.append(' ');
+                                }
+                            }
                         }
                     }
                 } catch (IOException e) {

@@ -25,6 +25,7 @@ final class MarkdownText {
 
     private static final Pattern HEADING = Pattern.compile("^(#{1,6})\\s+(.*?)\\s*#*\\s*$");
     private static final Pattern BULLET = Pattern.compile("^(\\s*)[-*+]\\s+(.*)$");
+    private static final Pattern NUMBERED = Pattern.compile("^(\\s*)(\\d{1,3}[.)])\\s+(.*)$");
     private static final Pattern TABLE_RULE = Pattern.compile("^\\s*\\|?\\s*:?-{3,}:?\\s*(\\|\\s*:?-{3,}:?\\s*)*\\|?\\s*$");
     private static final Pattern STRONG = Pattern.compile("\\*\\*(.+?)\\*\\*");
     private static final Pattern INLINE_CODE = Pattern.compile("`([^`]+)`");
@@ -79,6 +80,12 @@ final class MarkdownText {
                         out);
                 continue;
             }
+            Matcher numbered = NUMBERED.matcher(line);
+            if (numbered.matches()) { // "1. text": the next rows under the text
+                wrap(numbered.group(1) + numbered.group(2) + " " + inline(numbered.group(3), ansi),
+                        numbered.group(1).length() + numbered.group(2).length() + 1, width, out);
+                continue;
+            }
             wrap(inline(line, ansi), 0, width, out);
         }
         return out.toString();
@@ -90,7 +97,7 @@ final class MarkdownText {
      * first indented by {@code indent}; a word longer than a row is left whole, for the
      * terminal to wrap (a URL stays one word). Spaces within the line are kept as written.
      */
-    private static void wrap(String content, int indent, int width, StringBuilder out) {
+    static void wrap(String content, int indent, int width, StringBuilder out) {
         int room = width - 1;
         if (width <= 0 || TextRenderer.columns(content, 0) <= room || room <= indent + 10) {
             out.append(content).append('\n');

@@ -670,6 +670,16 @@ class ChatRenderingTest {
     }
 
     @Test
+    void numberedItemsAndTheHelpWrapUnderTheirText() {
+        assertThat(MarkdownText.render("1. first numbered item that is long enough to wrap at forty\n2. second", false, 40))
+                .isEqualTo("1. first numbered item that is long\n   enough to wrap at forty\n2. second\n");
+        assertThat(ChatCommand.help(40)).startsWith("/help           this list\n"
+                + "/tools          the tools the agent can\n                call\n");
+        assertThat(ChatCommand.help(0)).isEqualTo(ChatCommand.HELP + "\n");
+        assertThat(ChatCommand.help(40).lines()).allSatisfy(line -> assertThat(line.length()).isLessThan(40));
+    }
+
+    @Test
     void textThatIsNotMarkdownIsLeftAsItIs() {
         assertThat(MarkdownText.render("391", false)).isEqualTo("391\n");
         assertThat(MarkdownText.render("a | b\n2 * 3 = 6", true)).isEqualTo("a | b\n2 * 3 = 6\n");
