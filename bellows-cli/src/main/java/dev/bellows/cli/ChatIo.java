@@ -337,7 +337,7 @@ interface ChatIo extends AutoCloseable {
                     typed = typeahead.toString();
                     typeahead.setLength(0);
                 }
-                Attributes saved = withoutSignalKeys();
+                Attributes saved = withoutInterruptKey();
                 try {
                     String line = reader.readLine(prompt, null, typed.isEmpty() ? null : typed);
                     return new Line(line.replace("\\\n", "\n"));
@@ -352,13 +352,28 @@ interface ChatIo extends AutoCloseable {
         }
 
         /**
-         * Turns the terminal's signal keys off (Ctrl-C, Ctrl-\\ and Ctrl-Z send no signal to
-         * the foreground process group); the attributes before, to restore.
+         * Turns the terminal's signal keys off while a turn runs (Ctrl-C, Ctrl-\\ and Ctrl-Z
+         * send no signal to the foreground process group); the attributes before, to restore.
          */
         private Attributes withoutSignalKeys() {
             Attributes before = terminal.getAttributes();
             Attributes changed = new Attributes(before);
             changed.setLocalFlag(Attributes.LocalFlag.ISIG, false);
+            terminal.setAttributes(changed);
+            return before;
+        }
+
+        /**
+         * Turns the terminal's interrupt key off, the others kept (Ctrl-Z still suspends the
+         * chat at its prompt): Ctrl-C comes as a key, which the line editor turns into an
+         * interrupt; the attributes before, to restore.
+         */
+        private Attributes withoutInterruptKey() {
+            Attributes before = terminal.getAttributes();
+            Attributes changed = new Attributes(before);
+            // _POSIX_VDISABLE: 0 on Linux, 0xff on the BSDs and macOS
+            changed.setControlChar(Attributes.ControlChar.VINTR,
+                    System.getProperty("os.name", "").startsWith("Linux") ? 0 : 0xff);
             terminal.setAttributes(changed);
             return before;
         }
