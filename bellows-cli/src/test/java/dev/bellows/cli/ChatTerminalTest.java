@@ -213,6 +213,31 @@ class ChatTerminalTest {
         }
     }
 
+    @Test
+    void withItsOutputPipedTheChatPromptsAndEditsOnStandardErrorAndWritesPlainAnswers() throws Exception {
+        try (MockLlmServer server = MockLlmServer.start(MockScript.of(
+                MockTurn.content("Working.\n" + complete("# Answer\\n\\n- **391**"))))) {
+            Path script = dir.resolve("chat.sh");
+            Path answers = dir.resolve("answers.txt");
+            Files.writeString(script, "unset NO_COLOR; export TERM=xterm-256color; exec '"
+                    + Path.of(System.getProperty("java.home"), "bin", "java")
+                    + "' --enable-native-access=ALL-UNNAMED -cp '"
+                    + System.getProperty("java.class.path") + "' " + BellowsCommand.class.getName()
+                    + " chat --base-url " + server.baseUrl() + " --model mock --data-dir '" + dir.resolve("data")
+                    + "' > '" + answers + "'\n", StandardCharsets.UTF_8);
+            start("p", script, 80, 24);
+            waitFor("p", "> ");
+            send("p", "What is 17 * 23?", "Enter");
+            waitFor("p", "calling task_completion\u2026\n> "); // the prompt again, after the turn
+            send("p", "Up"); // the line editor, on standard error: the history is there
+            String screen = waitFor("p", "calling task_completion\u2026\n> What is 17 * 23?\n");
+            assertThat(screen).as("the answer went to the file, not the screen").doesNotContain("391");
+            send("p", "C-u", "/exit", "Enter");
+            waitFor("p", "EXIT=0");
+            assertThat(Files.readString(answers)).as("plain text, no escape codes").isEqualTo("Answer\n\n\u2022 391\n");
+        }
+    }
+
     private void resize(String window, int columns) throws Exception {
         Exec resized = exec("tmux", "-S", socket(), "resize-window", "-t", window, "-x", Integer.toString(columns));
         assertThat(resized.status).as(resized.out).isZero();
