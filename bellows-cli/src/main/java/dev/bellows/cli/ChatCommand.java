@@ -39,8 +39,9 @@ import picocli.CommandLine.Spec;
  * resumes after a restart). The model options are {@code bellows run}'s ({@link ModelOptions}).
  *
  * <p>On a terminal it uses JLine (editing, history in the data directory, multi-line input)
- * and renders events live with ANSI; with input from a script or output piped, it reads line
- * by line and writes plain text: answers on standard output, progress on standard error.
+ * and renders events live with ANSI (on standard error when standard output is piped); with
+ * input from a script it reads line by line and writes plain text: answers on standard
+ * output, progress on standard error. {@link ChatIo#open} says which is chosen when.
  */
 @Command(name = "chat",
         mixinStandardHelpOptions = true,
