@@ -39,8 +39,9 @@ import picocli.CommandLine.Spec;
  * resumes after a restart). The model options are {@code bellows run}'s ({@link ModelOptions}).
  *
  * <p>On a terminal it uses JLine (editing, history in the data directory, multi-line input)
- * and renders events live with ANSI; with input from a script or output piped, it reads line
- * by line and writes plain text: answers on standard output, progress on standard error.
+ * and renders events live with ANSI (on standard error when standard output is piped); with
+ * input from a script it reads line by line and writes plain text: answers on standard
+ * output, progress on standard error. {@link ChatIo#open} says which is chosen when.
  */
 @Command(name = "chat",
         mixinStandardHelpOptions = true,
@@ -58,9 +59,12 @@ import picocli.CommandLine.Spec;
                 "Settings as for bellows run (flag, else environment variable, else config file, else default)."},
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {
-                "0:the chat ended (/exit, Ctrl-D, the end of the input)",
+                "0:the chat ended (/exit, Ctrl-D, the end of the input); from a script: every turn succeeded",
+                "1:from a script (input not a terminal): a turn failed or a slash command was unknown"
+                        + " (the later lines still ran)",
                 "2:usage or configuration error (nothing was sent to a model)",
-                "130:Ctrl-C twice at the prompt of a plain chat (dumb terminal)"})
+                "130:Ctrl-C in a script's turn (the rest is not run), or Ctrl-C twice at the prompt of a"
+                        + " plain chat (dumb terminal)"})
 final class ChatCommand implements Callable<Integer> {
 
     static final String HELP = """
@@ -120,9 +124,8 @@ final class ChatCommand implements Callable<Integer> {
         try (ChatIo io = ChatIo.open(root, history)) {
             Conversation conversation = new Conversation(settings, provider, streamOptions, registry, session, stored,
                     io, settings.apiKey());
-            conversation.loop();
+            return conversation.loop();
         }
-        return 0;
     }
 
     /** The chat's state between lines: the agent, the session, the last question's suggestions. */
@@ -140,6 +143,8 @@ final class ChatCommand implements Callable<Integer> {
         private List<String> suggestions = List.of();
         private String model;
         private DefaultAgent agent;
+        /** Whether a turn failed or a command was unknown: a script then ends with status 1. */
+        private boolean failed;
 
         Conversation(Settings settings, Provider provider, StreamOptions streamOptions, ToolRegistry registry,
                      Session session, RunSession stored, ChatIo io, ApiKey key) {
@@ -183,7 +188,8 @@ final class ChatCommand implements Callable<Integer> {
             return built;
         }
 
-        void loop() {
+        /** Reads and answers until the end; the exit status (see the command's exit codes). */
+        int loop() {
             PrintWriter out = io.out();
             if (stored != null && !session.memory().turns().isEmpty()) {
                 out.println("(session " + stored.session().name() + ": " + requests(session.memory().turns())
@@ -192,13 +198,13 @@ final class ChatCommand implements Callable<Integer> {
             }
             boolean interruptedOnce = false;
             while (true) {
-                ChatIo.Input input = io.read(io.ansi() ? MarkdownText.BOLD + "> " + MarkdownText.RESET : "> ");
+                ChatIo.Input input = io.read(io.color() ? MarkdownText.BOLD + "> " + MarkdownText.RESET : "> ");
                 if (input instanceof ChatIo.End) {
-                    return;
+                    return io.script() && failed ? 1 : 0;
                 }
                 if (input instanceof ChatIo.Interrupt interrupt) {
                     if (interrupt.empty() && interruptedOnce) {
-                        return;
+                        return 0;
                     }
                     interruptedOnce = interrupt.empty();
                     if (interrupt.empty()) {
@@ -214,7 +220,7 @@ final class ChatCommand implements Callable<Integer> {
                 }
                 if (text.startsWith("/")) {
                     if (!command(text)) {
-                        return;
+                        return io.script() && failed ? 1 : 0;
                     }
                     continue;
                 }
@@ -225,14 +231,23 @@ final class ChatCommand implements Callable<Integer> {
                         out.println("(answering: " + text + ")");
                     }
                 }
-                turn(text);
+                if (!turn(text) && io.script()) {
+                    // Ctrl-C stops a script, as it stops sqlite3 or bash reading one: not only this turn
+                    io.progress().println("(the lines after it are not run)");
+                    io.progress().flush();
+                    return 130;
+                }
             }
         }
 
-        /** One run of the agent in the session, shown as it goes; the chat goes on however it ends. */
-        private void turn(String text) {
+        /**
+         * One run of the agent in the session, shown as it goes; false when Ctrl-C cancelled it
+         * (a person's chat goes on however it ends).
+         */
+        private boolean turn(String text) {
             PrintWriter progress = io.progress();
-            TextRenderer shown = new TextRenderer(progress, io.ansi(), io.width(), io.height());
+            TextRenderer shown = new TextRenderer(progress, io.ansi(), io.color(), io.width(), io.height())
+                    .followSize(() -> new int[] {io.width(), io.height()});
             InterruptedTurn interrupted = new InterruptedTurn(session.memory(), text);
             renderer.set(event -> {
                 shown.onEvent(event);
@@ -242,7 +257,8 @@ final class ChatCommand implements Callable<Integer> {
             suggestions = List.of();
             AgentResult result;
             AgentRun run = agent.run(text, session);
-            try (AutoCloseable interrupt = io.onInterrupt(run::cancel)) {
+            try (AutoCloseable interrupt = io.onInterrupt(run::cancel);
+                 AutoCloseable resize = io.onResize(() -> shown.resized(io.width(), io.height()))) {
                 result = run.await();
             } catch (Exception e) { // closing the interrupt handler
                 result = run.await();
@@ -253,7 +269,7 @@ final class ChatCommand implements Callable<Integer> {
             PrintWriter out = io.out();
             LoopEndReason reason = result.reason();
             if (reason.successful()) {
-                out.print(MarkdownText.render(result.result(), io.ansi()));
+                out.print(MarkdownText.render(result.result(), io.colorAnswers(), io.answersWidth()));
                 if (reason == LoopEndReason.ASK_QUESTION && !askedSuggestions.isEmpty()) {
                     suggestions = List.copyOf(askedSuggestions);
                     for (int i = 0; i < suggestions.size(); i++) {
@@ -263,20 +279,19 @@ final class ChatCommand implements Callable<Integer> {
             } else if (reason == LoopEndReason.CANCELLED) {
                 progress.println("(cancelled: the request stays in the conversation, marked as interrupted)");
             } else {
+                failed = true;
                 String line = reason.wireName() + ": " + BellowsCommand.oneLine(result.result());
                 progress.println(key == null ? line : key.redact(line));
             }
             progress.flush();
             out.flush();
+            return reason != LoopEndReason.CANCELLED;
         }
 
-        /** One row of the terminal at most (when its width is known). */
+        /** One row of the terminal at most (when answers go to one). */
         private String fit(String line) {
-            int width = io.width();
-            if (width <= 1 || line.length() < width) {
-                return line;
-            }
-            return line.substring(0, width - 2) + "\u2026";
+            int width = io.answersWidth();
+            return width <= 1 ? line : TextRenderer.cut(line, width - 1);
         }
 
         /** A slash command; false for /exit. */
@@ -287,16 +302,18 @@ final class ChatCommand implements Callable<Integer> {
                 case "/exit", "/quit" -> {
                     return false;
                 }
-                case "/help" -> out.println(HELP);
+                case "/help" -> out.print(help(io.answersWidth()));
                 case "/tools" -> {
+                    java.util.Map<String, String> tools = new java.util.LinkedHashMap<>();
                     for (Tool tool : BuiltinTools.all()) {
-                        out.println(fit(tool.name() + "  " + TextRenderer.summary(tool.description())));
+                        tools.put(tool.name(), TextRenderer.summary(tool.description()));
                     }
                     for (RegisteredTool tool : registry.tools()) {
                         String server = ToolCall.LOCAL_SERVER.equals(tool.serverName()) ? "" : tool.serverName() + ".";
-                        out.println(fit(server + tool.tool().name() + "  "
-                                + TextRenderer.summary(tool.tool().description())));
+                        tools.put(server + tool.tool().name(), TextRenderer.summary(tool.tool().description()));
                     }
+                    int names = tools.keySet().stream().mapToInt(String::length).max().orElse(0);
+                    tools.forEach((name, what) -> out.println(fit(name + " ".repeat(names - name.length() + 2) + what)));
                 }
                 case "/plan" -> {
                     Plan plan = session.plan();
@@ -321,11 +338,25 @@ final class ChatCommand implements Callable<Integer> {
                         ? requests(session.memory().turns())
                         + " (not stored: start with --session NAME to keep the conversation)"
                         : stored.session().name() + ": " + requests(session.memory().turns()));
-                default -> out.println("unknown command " + words[0] + "; /help lists them");
+                default -> {
+                    failed = true;
+                    out.flush();
+                    io.progress().println("unknown command " + words[0] + "; /help lists them");
+                    io.progress().flush();
+                }
             }
             out.flush();
             return true;
         }
+    }
+
+    /** {@link #HELP} for a terminal {@code width} columns wide (0: as written): each text wrapped under itself. */
+    static String help(int width) {
+        StringBuilder text = new StringBuilder();
+        for (String line : HELP.lines().toList()) {
+            MarkdownText.wrap(line, line.startsWith("/") ? "/model [NAME]   ".length() : 0, width, text);
+        }
+        return text.toString();
     }
 
     /**

@@ -12,7 +12,10 @@ import java.util.regex.Pattern;
  * escape codes (the emphasis markers are dropped, headings keep their text alone).
  *
  * <p>Only the common block forms are recognised; anything else is passed through as written,
- * so nothing the model said is ever lost.
+ * so nothing the model said is ever lost. Given the terminal's width, paragraphs, headings and
+ * list items are wrapped between words (a list item's next rows indented under its text), as
+ * a terminal would otherwise cut words in two; code blocks and tables are left as they are.
+ * Widths are terminal columns: a wide East Asian character or an emoji takes two.
  */
 final class MarkdownText {
 
@@ -22,6 +25,7 @@ final class MarkdownText {
 
     private static final Pattern HEADING = Pattern.compile("^(#{1,6})\\s+(.*?)\\s*#*\\s*$");
     private static final Pattern BULLET = Pattern.compile("^(\\s*)[-*+]\\s+(.*)$");
+    private static final Pattern NUMBERED = Pattern.compile("^(\\s*)(\\d{1,3}[.)])\\s+(.*)$");
     private static final Pattern TABLE_RULE = Pattern.compile("^\\s*\\|?\\s*:?-{3,}:?\\s*(\\|\\s*:?-{3,}:?\\s*)*\\|?\\s*$");
     private static final Pattern STRONG = Pattern.compile("\\*\\*(.+?)\\*\\*");
     private static final Pattern INLINE_CODE = Pattern.compile("`([^`]+)`");
@@ -31,6 +35,14 @@ final class MarkdownText {
 
     /** {@code markdown} laid out for a terminal; {@code ansi} adds bold, colour and dim. */
     static String render(String markdown, boolean ansi) {
+        return render(markdown, ansi, 0);
+    }
+
+    /**
+     * {@code markdown} laid out for a terminal {@code width} columns wide (0: unknown, no
+     * wrapping); {@code ansi} adds bold, colour and dim.
+     */
+    static String render(String markdown, boolean ansi, int width) {
         List<String> lines = markdown.strip().lines().toList();
         StringBuilder out = new StringBuilder();
         for (int i = 0; i < lines.size(); i++) {
@@ -59,17 +71,59 @@ final class MarkdownText {
             Matcher heading = HEADING.matcher(line);
             if (heading.matches()) {
                 String text = inline(heading.group(2), ansi);
-                out.append(ansi ? BOLD + text + RESET : text).append('\n');
+                wrap(ansi ? BOLD + text + RESET : text, 0, width, out);
                 continue;
             }
             Matcher bullet = BULLET.matcher(line);
             if (bullet.matches() && !TABLE_RULE.matcher(line).matches()) {
-                out.append(bullet.group(1)).append("\u2022 ").append(inline(bullet.group(2), ansi)).append('\n');
+                wrap(bullet.group(1) + "\u2022 " + inline(bullet.group(2), ansi), bullet.group(1).length() + 2, width,
+                        out);
                 continue;
             }
-            out.append(inline(line, ansi)).append('\n');
+            Matcher numbered = NUMBERED.matcher(line);
+            if (numbered.matches()) { // "1. text": the next rows under the text
+                wrap(numbered.group(1) + numbered.group(2) + " " + inline(numbered.group(3), ansi),
+                        numbered.group(1).length() + numbered.group(2).length() + 1, width, out);
+                continue;
+            }
+            wrap(inline(line, ansi), 0, width, out);
         }
         return out.toString();
+    }
+
+    /**
+     * Appends {@code content} broken between words into rows of at most {@code width - 1}
+     * columns (the last column stays free, as in the rest of the chat), the rows after the
+     * first indented by {@code indent}; a word longer than a row is left whole, for the
+     * terminal to wrap (a URL stays one word). Spaces within the line are kept as written.
+     */
+    static void wrap(String content, int indent, int width, StringBuilder out) {
+        int room = width - 1;
+        if (width <= 0 || TextRenderer.columns(content, 0) <= room || room <= indent + 10) {
+            out.append(content).append('\n');
+            return;
+        }
+        int lead = content.length() - content.stripLeading().length();
+        StringBuilder row = new StringBuilder(content.substring(0, lead));
+        int used = TextRenderer.columns(row.toString(), 0);
+        for (String word : content.substring(lead).split(" ")) {
+            int cells = TextRenderer.columns(word, 0);
+            boolean first = row.toString().isBlank();
+            if (!first && used + 1 + cells > room) {
+                out.append(row).append('\n');
+                row.setLength(0);
+                row.append(" ".repeat(indent));
+                used = indent;
+                first = true;
+            }
+            if (!first) {
+                row.append(' ');
+                used++;
+            }
+            row.append(word);
+            used += cells;
+        }
+        out.append(row).append('\n');
     }
 
     private static boolean isTableRow(String line) {
@@ -98,7 +152,7 @@ final class MarkdownText {
             for (int c = 0; c < columns; c++) {
                 String text = c < row.size() ? inline(row.get(c), false) : "";
                 plain.add(text);
-                widths[c] = Math.max(widths[c], text.codePointCount(0, text.length()));
+                widths[c] = Math.max(widths[c], TextRenderer.columns(text, 0)); // 中 takes two
             }
             shown.add(plain);
         }
@@ -109,7 +163,7 @@ final class MarkdownText {
                 if (c > 0) {
                     line.append(" \u2502 ");
                 }
-                line.append(text).append(" ".repeat(widths[c] - text.codePointCount(0, text.length())));
+                line.append(text).append(" ".repeat(widths[c] - TextRenderer.columns(text, 0)));
             }
             String text = line.toString().stripTrailing();
             out.append(ansi && r == 0 ? BOLD + text + RESET : text).append('\n');

@@ -38,8 +38,12 @@ final class TextRenderer implements AgentListener, AutoCloseable {
 
     /** Whether the cursor is not at the start of a line. */
     private boolean midLine;
-    /** Columns written on the current line since it began (beyond the width once it wrapped). */
-    private int column;
+    /**
+     * The current line's text since it began (escape sequences included), laid out again at
+     * the terminal's width whenever the cursor's column is needed: a wide character that does
+     * not fit at a row's end goes to the next row, and a resize rewraps the line.
+     */
+    private final StringBuilder lineText = new StringBuilder();
     private boolean inThinking;
     private Thread spinner;
 
@@ -47,19 +51,34 @@ final class TextRenderer implements AgentListener, AutoCloseable {
     private static final java.util.Set<String> SHOWN_ELSEWHERE =
             java.util.Set.of("update_plan", "task_completion", "ask_question", "converse");
 
-    /** Terminal columns, to fold ended thinking into one line; 0: thinking stays as written. */
-    private final int foldWidth;
+    /**
+     * Terminal columns, to fold ended thinking into one line; 0: thinking stays as written.
+     * Changed by {@link #resized} when the user resizes the terminal during the turn.
+     */
+    private int foldWidth;
     private final StringBuilder thought = new StringBuilder();
 
     /** Rows of the terminal, to keep the live plan within the screen (a cursor cannot move above it). */
-    private final int height;
+    private int height;
+
+    /** Whether colours (dim) may be written; false with {@code NO_COLOR}, cursor moves still allowed. */
+    private final boolean color;
+
+    /** The terminal's size now (columns, rows), asked before each event; null: the size given stays. */
+    private java.util.function.Supplier<int[]> sizeNow;
 
     /** The plan last shown; null before the first. */
     private List<PlanStep> shownPlan;
     /** The live plan block's lines (an interactive chat); null while there is no plan. */
     private List<String> liveLines;
-    /** How many rows the live block takes on the screen; 0 while it is hidden. */
+    /**
+     * How many lines of the live block are on the screen; 0 while it is hidden. Each took one
+     * row when drawn (cut to the width then); after a resize the terminal may have wrapped
+     * them, so the rows they take now are counted again from their text ({@link #liveShown}).
+     */
     private int liveRows;
+    /** The live block's lines as drawn (their rows counted again after a resize). */
+    private List<String> liveShown = List.of();
     /**
      * Where the shown block is: below a line still being written, the cursor at that line's end
      * (true), or above the cursor, which is at the start of the row after it (false).
@@ -81,10 +100,57 @@ final class TextRenderer implements AgentListener, AutoCloseable {
      * @param height    the terminal's height in rows; 0 when unknown (24 is assumed)
      */
     TextRenderer(PrintWriter err, boolean terminal, int foldWidth, int height) {
+        this(err, terminal, terminal, foldWidth, height);
+    }
+
+    /**
+     * @param color whether colours may be written too (not with {@code NO_COLOR}: thinking is
+     *              then marked {@code thinking: } as in plain text)
+     */
+    TextRenderer(PrintWriter err, boolean terminal, boolean color, int foldWidth, int height) {
         this.err = err;
         this.terminal = terminal;
-        this.foldWidth = foldWidth;
+        this.color = terminal && color;
+        this.foldWidth = Math.max(0, foldWidth);
         this.height = height > 0 ? height : 24;
+    }
+
+    /**
+     * The terminal now has {@code width} columns and {@code height} rows (JLine's WINCH): the
+     * live plan is drawn again at once, cut to the new width, and what is written from now on
+     * is laid out for it. Terminals that rewrap their lines on a resize (tmux, VTE, kitty,
+     * iTerm2, Windows Terminal; JLine's own line editor assumes so too) may have wrapped the
+     * block's lines: the rows erased are counted from the block's text at the new width.
+     */
+    synchronized void resized(int width, int height) {
+        applySize(width, height);
+    }
+
+    /**
+     * Asks {@code size} for the terminal's size (columns, rows) before each event, so that a
+     * resize whose signal has not been handled yet is laid out for all the same: a redraw at
+     * the old width is what leaves a stale block. A terminal answers in microseconds.
+     */
+    synchronized TextRenderer followSize(java.util.function.Supplier<int[]> size) {
+        this.sizeNow = size;
+        return this;
+    }
+
+    private void applySize(int width, int height) {
+        if (!live() || width <= 0 || (width == foldWidth && height == this.height)) {
+            return;
+        }
+        boolean shown = liveRows > 0;
+        hideLive(width); // the block as it was drawn, wrapped to the new width
+        foldWidth = width;
+        this.height = height > 0 ? height : this.height;
+        if (shownPlan != null && liveLines != null) {
+            liveLines = checklist(shownPlan, Math.max(2, this.height - 2));
+        }
+        if (shown || liveLines != null) {
+            showLive();
+        }
+        err.flush();
     }
 
     /** Whether anything of the current model answer was shown, so a retry must disown it. */
@@ -92,6 +158,10 @@ final class TextRenderer implements AgentListener, AutoCloseable {
 
     @Override
     public synchronized void onEvent(AgentEvent event) {
+        if (sizeNow != null) {
+            int[] size = sizeNow.get();
+            applySize(size[0], size[1]);
+        }
         stopSpinner();
         if (event instanceof StreamEvent) {
             shownOfThisAttempt = true;
@@ -101,7 +171,7 @@ final class TextRenderer implements AgentListener, AutoCloseable {
                 newLine();
                 inThinking = true;
                 thought.setLength(0);
-                write(terminal ? DIM : "thinking: ");
+                write(color ? DIM : "thinking: ");
             }
             case StreamEvent.ThinkingContent e -> {
                 thought.append(e.content());
@@ -112,7 +182,7 @@ final class TextRenderer implements AgentListener, AutoCloseable {
                 if (terminal && foldWidth > 0) {
                     hideLive();
                     fold();
-                } else if (terminal) {
+                } else if (color) {
                     write(RESET);
                 }
                 newLine();
@@ -140,7 +210,7 @@ final class TextRenderer implements AgentListener, AutoCloseable {
             case LoopEvent.IterationStart e -> {
                 shownOfThisAttempt = false;
                 if (e.iteration() > 1 && terminal) {
-                    line(DIM + "- iteration " + e.iteration() + RESET);
+                    line(color ? DIM + "- iteration " + e.iteration() + RESET : "- iteration " + e.iteration());
                 }
             }
             case LoopEvent.ToolResultEvent e -> {
@@ -171,7 +241,7 @@ final class TextRenderer implements AgentListener, AutoCloseable {
                 shownOfThisAttempt = false;
             }
             case LoopEvent.LoopEnd e -> {
-                if (inThinking && terminal) {
+                if (inThinking && color) {
                     write(RESET);
                 }
                 newLine();
@@ -184,7 +254,7 @@ final class TextRenderer implements AgentListener, AutoCloseable {
     @Override
     public synchronized void close() {
         stopSpinner();
-        if (inThinking && terminal) {
+        if (inThinking && color) {
             write(RESET);
         }
         newLine();
@@ -224,8 +294,17 @@ final class TextRenderer implements AgentListener, AutoCloseable {
      * after the block, first goes up to its first row.
      */
     private void hideLive() {
+        hideLive(foldWidth);
+    }
+
+    /** {@link #hideLive()} on a terminal now {@code width} columns wide. */
+    private void hideLive(int width) {
         if (liveRows > 0) {
-            err.print(liveBelowPartial ? "\u001b[J" : "\r\u001b[" + liveRows + "A\u001b[J");
+            int rows = 0;
+            for (String line : liveShown) {
+                rows += layout(line, width)[0] + 1;
+            }
+            err.print(liveBelowPartial ? "\u001b[J" : "\r\u001b[" + rows + "A\u001b[J");
             liveRows = 0;
         }
     }
@@ -247,35 +326,37 @@ final class TextRenderer implements AgentListener, AutoCloseable {
                 err.print(line + newLine);
             }
             liveRows = liveLines.size();
+            liveShown = liveLines;
             liveBelowPartial = false;
             return;
         }
-        int at = column % foldWidth;
-        if (at == 0) {
+        int at = layout(lineText, foldWidth)[1];
+        if (at == 0 || at == foldWidth) {
             return;
         }
-        StringBuilder block = new StringBuilder(inThinking ? RESET : ""); // the plan is not dim with thinking
+        StringBuilder block = new StringBuilder(inThinking && color ? RESET : ""); // the plan is not dim with thinking
         for (String line : liveLines) {
             block.append(newLine).append(line);
         }
         block.append("\u001b[").append(liveLines.size()).append("A\r\u001b[").append(at).append('C')
-                .append(inThinking ? DIM : "");
+                .append(inThinking && color ? DIM : "");
         err.print(block);
         liveRows = liveLines.size();
+        liveShown = liveLines;
         liveBelowPartial = true;
     }
 
     /** Whether {@code text} continues the current line within its row (no new line, no wrap). */
     private boolean fitsOnRow(String text) {
         return text.indexOf('\n') < 0 && text.indexOf('\r') < 0
-                && column % foldWidth + columns(text, 0) < foldWidth;
+                && layout(lineText, foldWidth)[1] + columns(text, 0) < foldWidth;
     }
 
     /**
      * The terminal columns {@code text} takes after {@code start} columns of its line, by the
      * width of each character (two for wide East Asian ones); escape sequences take none.
      */
-    private static int columns(String text, int start) {
+    static int columns(String text, int start) {
         int at = start;
         for (int i = 0; i < text.length(); ) {
             int c = text.codePointAt(i);
@@ -290,7 +371,7 @@ final class TextRenderer implements AgentListener, AutoCloseable {
             if (c == '\n' || c == '\r') {
                 at = 0;
             } else {
-                at += Math.max(0, org.jline.utils.WCWidth.wcwidth(c));
+                at += cells(c);
             }
             i += Character.charCount(c);
         }
@@ -304,31 +385,97 @@ final class TextRenderer implements AgentListener, AutoCloseable {
      */
     private void fold() {
         int rows = 0;
-        for (String line : thought.toString().split("\n", -1)) {
-            rows += Math.max(1, (line.codePointCount(0, line.length()) + foldWidth - 1) / foldWidth);
+        // without colour the thinking was written after "thinking: ", on its first row
+        for (String line : ((color ? "" : "thinking: ") + thought).split("\n", -1)) {
+            rows += layout(line, foldWidth)[0] + 1; // wide characters take two
         }
         String text = thought.toString().strip();
         if (text.isEmpty()) {
-            err.print(RESET);
+            if (color) {
+                err.print(RESET);
+            }
             return;
         }
-        String summary = summary(text);
-        int room = Math.max(10, foldWidth - "thinking: ".length() - 1);
-        if (summary.length() > room) {
-            summary = summary.substring(0, room - 1) + "\u2026";
-        }
-        err.print(RESET + "\r" + (rows > 1 ? "\u001b[" + (rows - 1) + "A" : "") + "\u001b[J"
-                + DIM + "thinking: " + summary + RESET);
+        String folded = cut("thinking: " + summary(text), Math.max(12, foldWidth - 1));
+        err.print((color ? RESET : "") + "\r" + (rows > 1 ? "\u001b[" + (rows - 1) + "A" : "") + "\u001b[J"
+                + (color ? DIM + folded + RESET : folded));
         midLine = true;
-        column = columns("thinking: " + summary, 0);
+        lineText.setLength(0);
+        lineText.append(folded);
     }
 
     /** {@code text} cut to the terminal's width (when known), so a result takes one row. */
     private String fit(String text) {
-        if (foldWidth <= 1 || text.codePointCount(0, text.length()) < foldWidth) {
+        return foldWidth <= 1 ? text : cut(text, foldWidth - 1);
+    }
+
+    /**
+     * Where {@code text}, written from the start of a row of a terminal {@code width} columns
+     * wide, leaves the cursor: the rows it went down and its column ({@code width} when the
+     * last column was just filled and the cursor waits to wrap). A character that does not fit
+     * in the rest of a row (a wide one in the last column) goes to the next row, as terminals
+     * do; escape sequences take no room.
+     */
+    static int[] layout(CharSequence text, int width) {
+        int row = 0;
+        int at = 0;
+        for (int i = 0; i < text.length(); ) {
+            int c = Character.codePointAt(text, i);
+            if (c == '\u001b' && i + 1 < text.length() && text.charAt(i + 1) == '[') {
+                i += 2;
+                while (i < text.length() && (text.charAt(i) < '@' || text.charAt(i) > '~')) {
+                    i++;
+                }
+                i++;
+                continue;
+            }
+            i += Character.charCount(c);
+            if (c == '\r') {
+                at = 0;
+            } else if (c == '\n') {
+                row++;
+                at = 0;
+            } else {
+                int cells = cells(c);
+                if (at + cells > width && width > 0) {
+                    row++;
+                    at = 0;
+                }
+                at += cells;
+            }
+        }
+        return new int[] {row, at};
+    }
+
+    /**
+     * The columns a terminal gives {@code c}: JLine's table (two for wide East Asian
+     * characters, none for combining marks), and two for every emoji shown as one by default
+     * ({@code ✅}, {@code ⌛}: JLine's older table gives some of them one, terminals two).
+     */
+    static int cells(int c) {
+        return Character.isEmojiPresentation(c) ? 2 : Math.max(0, org.jline.utils.WCWidth.wcwidth(c));
+    }
+
+    /**
+     * {@code text} in at most {@code room} terminal columns, by the width of each character
+     * (an emoji or a wide East Asian character takes two): cut with an ellipsis when longer.
+     */
+    static String cut(String text, int room) {
+        if (columns(text, 0) <= room) {
             return text;
         }
-        return text.substring(0, text.offsetByCodePoints(0, foldWidth - 2)) + "\u2026";
+        int used = 0;
+        int end = 0;
+        while (end < text.length()) {
+            int c = text.codePointAt(end);
+            int cells = cells(c);
+            if (used + cells > room - 1) { // one column left for the ellipsis
+                break;
+            }
+            used += cells;
+            end += Character.charCount(c);
+        }
+        return text.substring(0, end) + "\u2026";
     }
 
     /** The first line of {@code text}, at most {@link #SUMMARY_LENGTH} characters. */
@@ -349,7 +496,7 @@ final class TextRenderer implements AgentListener, AutoCloseable {
         err.print(text);
         err.println();
         midLine = false;
-        column = 0;
+        lineText.setLength(0);
     }
 
     private void write(String text) {
@@ -361,7 +508,11 @@ final class TextRenderer implements AgentListener, AutoCloseable {
         }
         err.print(text);
         midLine = !text.endsWith("\n");
-        column = columns(text, column);
+        int end = text.lastIndexOf('\n');
+        if (end >= 0) {
+            lineText.setLength(0);
+        }
+        lineText.append(text, end + 1, text.length());
     }
 
     private void newLine() {
@@ -369,7 +520,7 @@ final class TextRenderer implements AgentListener, AutoCloseable {
             hideLive();
             err.println();
             midLine = false;
-            column = 0;
+            lineText.setLength(0);
         }
     }
 

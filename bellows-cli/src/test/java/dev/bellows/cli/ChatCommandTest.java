@@ -48,9 +48,11 @@ class ChatCommandTest {
         try (MockLlmServer server = RunCommandTest.server(RunCommandTest.PLAN, complete("391"), complete("392"))) {
             Cli.Run run = chat(server, "What is 17 * 23?\nAnd one more?\n");
             assertThat(run.status()).as(run.err()).isZero();
-            assertThat(run.out()).isEqualTo("391\n392\n");
+            assertThat(run.out()).as("standard output: the answers alone, no prompt").isEqualTo("391\n392\n");
             assertThat(run.err()).contains("thinking: plan it").contains("calling update_plan\u2026")
-                    .contains("plan:\n  [>] read");
+                    .contains("plan:\n  [>] read")
+                    .as("each message echoed where the progress goes, before its turn")
+                    .startsWith("> What is 17 * 23?\n").contains("\n> And one more?\n");
             String second = RunCommandTest.messages(server.requests().get(2)).toString();
             assertThat(second).as("the second turn sees the first").contains("What is 17 * 23?")
                     .contains("And one more?");
@@ -73,11 +75,13 @@ class ChatCommandTest {
     void slashCommandsAnswerWithoutAModelCall() {
         try (MockLlmServer server = RunCommandTest.server(RunCommandTest.PLAN, complete("done"))) {
             Cli.Run run = chat(server, "/help\n/model\ngo\n/plan\n/session\n/tools\n/clear\n/session\n/nope\n/exit\nnever\n");
-            assertThat(run.status()).as(run.err()).isZero();
+            assertThat(run.status()).as("a script with an unknown command: 1, as sqlite3 says for one").isEqualTo(1);
             assertThat(run.out()).contains(ChatCommand.HELP).contains("mock (openai)\n").contains("done\n")
                     .contains("[>] read\n").contains("1 request (").contains("task_completion  ")
+                    .as("/tools: the descriptions in one column").contains("\nupdate_plan      Replaces")
                     .contains("(the conversation is cleared)\n").contains("0 requests")
-                    .contains("unknown command /nope; /help lists them\n").doesNotContain("never");
+                    .doesNotContain("unknown command").doesNotContain("never");
+            assertThat(run.err()).contains("> /nope\nunknown command /nope; /help lists them\n");
             assertThat(server.requests()).hasSize(2);
         }
     }
@@ -95,7 +99,7 @@ class ChatCommandTest {
     }
 
     @Test
-    void aCancelledTurnStaysInTheSessionMarkedInterruptedAndTheNextTurnSeesIt() throws Exception {
+    void aCancelledTurnStopsTheScriptStaysInTheSessionMarkedInterruptedAndTheNextChatSeesIt() throws Exception {
         AtomicReference<Runnable> interrupt = new AtomicReference<>();
         Interrupts interrupts = action -> {
             interrupt.set(action);
@@ -111,7 +115,7 @@ class ChatCommandTest {
             CompletableFuture<Integer> chat = CompletableFuture.supplyAsync(() -> BellowsCommand.commandLine(stdin, out,
                     err, false, new Host(Map.of(), dir, interrupts, false)).execute("chat", "--base-url",
                     server.baseUrl().toString(), "--model", "mock", "--session", "c", "--data-dir", data.toString()));
-            keys.write("Count slowly\n".getBytes(StandardCharsets.UTF_8));
+            keys.write("Count slowly\nnot this one\n".getBytes(StandardCharsets.UTF_8));
             keys.flush();
             long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(60); // a hang guard, not a measure
             while ((interrupt.get() == null || !err.toString(StandardCharsets.UTF_8).contains("Counting: one"))
@@ -122,12 +126,17 @@ class ChatCommandTest {
             while (!err.toString(StandardCharsets.UTF_8).contains("(cancelled") && System.nanoTime() < giveUp) {
                 Thread.sleep(10);
             }
-            keys.write("Go on\n".getBytes(StandardCharsets.UTF_8));
             keys.close();
-            assertThat(chat.get(60, TimeUnit.SECONDS)).as(err.toString(StandardCharsets.UTF_8)).isZero();
-            assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo("resumed\n");
+            assertThat(chat.get(60, TimeUnit.SECONDS)).as("Ctrl-C stops a script: " + err).isEqualTo(130);
             assertThat(err.toString(StandardCharsets.UTF_8))
-                    .contains("(cancelled: the request stays in the conversation, marked as interrupted)");
+                    .contains("(cancelled: the request stays in the conversation, marked as interrupted)\n"
+                            + "(the lines after it are not run)\n")
+                    .doesNotContain("not this one");
+            assertThat(server.requests()).hasSize(1);
+
+            Cli.Run next = chat(server, "Go on\n", "--session", "c");
+            assertThat(next.status()).as(next.err()).isZero();
+            assertThat(next.out()).isEqualTo("(session c: 1 request so far)\nresumed\n");
 
             JsonNode sent = RunCommandTest.messages(server.requests().get(1));
             List<String> roles = new ArrayList<>();
@@ -148,10 +157,22 @@ class ChatCommandTest {
     }
 
     @Test
+    void aFailedTurnInAScriptLetsTheRestRunAndEndsWithStatusOne() {
+        try (MockLlmServer server = RunCommandTest.server(RunCommandTest.PLAN, complete("ok"))) {
+            Cli.Run run = chat(server, "plan forever\nthen answer\n", "--max-iterations", "1");
+            assertThat(run.status()).as(run.err()).isEqualTo(1);
+            assertThat(run.err()).contains("> plan forever\n").contains("max_iterations: ")
+                    .contains("> then answer\n");
+            assertThat(run.out()).isEqualTo("ok\n");
+        }
+    }
+
+    @Test
     void aTrailingBackslashContinuesTheLine() {
         try (MockLlmServer server = RunCommandTest.server(complete("ok"))) {
             Cli.Run run = chat(server, "first line\\\nsecond line\n");
             assertThat(run.out()).isEqualTo("ok\n");
+            assertThat(run.err()).startsWith("> first line\n... second line\n");
             assertThat(RunCommandTest.messages(server.requests().getFirst()).toString())
                     .contains("first line\\nsecond line");
         }

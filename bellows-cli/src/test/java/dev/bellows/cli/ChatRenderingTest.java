@@ -236,6 +236,112 @@ class ChatRenderingTest {
                         """);
     }
 
+    /** Feeds what {@code text} holds to {@code screen} and empties it. */
+    private static void show(StringWriter text, Screen screen) {
+        screen.feed(text.getBuffer().toString());
+        text.getBuffer().setLength(0);
+    }
+
+    private static LoopEvent.PlanUpdate longPlan(PlanStatus first, PlanStatus second) {
+        return new LoopEvent.PlanUpdate(List.of(new PlanStep("read the file a.txt and count its lines", first),
+                new PlanStep("answer with the number \u2705 of lines", second)));
+    }
+
+    @Test
+    void aNarrowerTerminalGetsThePlanRedrawnAtItsWidthWhereItsLinesWereRewrapped() {
+        StringWriter text = new StringWriter();
+        Screen screen = new Screen(40);
+        try (TextRenderer renderer = new TextRenderer(new PrintWriter(text), true, 40, 20)) {
+            renderer.onEvent(calling("update_plan"));
+            renderer.onEvent(longPlan(PlanStatus.IN_PROGRESS, PlanStatus.PENDING));
+            show(text, screen);
+            assertThat(screen.text()).isEqualTo("calling update_plan\u2026\nplan:\n"
+                    + "  [>] read the file a.txt and count it\u2026\n  [ ] answer with the number \u2705 of lin\u2026\n");
+            screen.resize(20); // the terminal rewraps each 39-column line onto two rows
+            assertThat(screen.text()).as("what a resize alone leaves").contains("  [>] read the file \na.txt");
+            renderer.resized(20, 20);
+            show(text, screen);
+            assertThat(screen.text()).as("the block drawn again, cut to 20 columns, nothing of the old one left")
+                    .isEqualTo("calling update_plan\u2026\nplan:\n  [>] read the fil\u2026\n  [ ] answer with \u2026\n");
+            renderer.onEvent(calling("read_file"));
+            renderer.onEvent(result("read_file", "hello"));
+            renderer.onEvent(longPlan(PlanStatus.COMPLETED, PlanStatus.IN_PROGRESS));
+        }
+        show(text, screen);
+        assertThat(screen.text()).isEqualTo("calling update_plan\u2026\ncalling read_file\u2026\n"
+                + "  \u2713 read_file: hel\u2026\nplan:\n  [x] read the fil\u2026\n  [>] answer with \u2026\n");
+    }
+
+    @Test
+    void aWiderTerminalKeepsTheStreamingAnswerAboveOnePlan() {
+        StringWriter text = new StringWriter();
+        Screen screen = new Screen(20);
+        try (TextRenderer renderer = new TextRenderer(new PrintWriter(text), true, 20, 20)) {
+            renderer.onEvent(longPlan(PlanStatus.IN_PROGRESS, PlanStatus.PENDING));
+            for (int i = 0; i < 4; i++) {
+                renderer.onEvent(new StreamEvent.MessageContent(0, "abcdefgh "));
+            }
+            show(text, screen);
+            assertThat(screen.text()).isEqualTo("abcdefgh abcdefgh ab\ncdefgh abcdefgh \nplan:\n"
+                    + "  [>] read the fil\u2026\n  [ ] answer with \u2026\n");
+            screen.resize(60); // the answer's two rows become one, the block stays below it
+            renderer.resized(60, 20);
+            show(text, screen);
+            assertThat(screen.beforeCursor()).as("the cursor where the answer goes on")
+                    .isEqualTo("abcdefgh abcdefgh abcdefgh abcdefgh ");
+            for (int i = 0; i < 4; i++) {
+                renderer.onEvent(new StreamEvent.MessageContent(0, "\u4e2d\u6587\ud83d\ude00 "));
+                show(text, screen);
+                String shown = screen.text();
+                assertThat(shown).containsOnlyOnce("plan:");
+                assertThat(screen.beforeCursor()).as("the cursor right after the answer, wide characters and all")
+                        .isEqualTo(shown.substring(0, shown.indexOf("plan:")).lines().reduce((x, y) -> y).orElseThrow());
+            }
+            renderer.onEvent(new StreamEvent.MessageEnd(0, ""));
+        }
+        show(text, screen);
+        assertThat(screen.text()).isEqualTo("abcdefgh abcdefgh abcdefgh abcdefgh \u4e2d\u6587\ud83d\ude00 "
+                + "\u4e2d\u6587\ud83d\ude00 \u4e2d\u6587\ud83d\ude00 \u4e2d\n\u6587\ud83d\ude00 \nplan:\n"
+                + "  [>] read the file a.txt and count its lines\n  [ ] answer with the number \u2705 of lines\n");
+    }
+
+    @Test
+    void thinkingFoldsWholeAfterTheTerminalNarrowedUnderIt() {
+        StringWriter text = new StringWriter();
+        Screen screen = new Screen(40);
+        try (TextRenderer renderer = new TextRenderer(new PrintWriter(text), true, 40, 20)) {
+            renderer.onEvent(calling("update_plan"));
+            renderer.onEvent(new StreamEvent.ThinkingStart(0, "thinking", Map.of()));
+            renderer.onEvent(new StreamEvent.ThinkingContent(0, "First I read the whole file, line by line,\n"
+                    + "then I count the lines \u4e2d\u6587"));
+            show(text, screen);
+            screen.resize(15);
+            renderer.resized(15, 20);
+            renderer.onEvent(new StreamEvent.ThinkingEnd(0, ""));
+        }
+        show(text, screen);
+        assertThat(screen.text()).as("every row the thinking took at 15 columns replaced by one line")
+                .isEqualTo("calling update_\nplan\u2026\nthinking: Fir\u2026\n");
+    }
+
+    @Test
+    void noColorKeepsTheLiveBlockAndTheFoldButWritesNoColour() {
+        StringWriter text = new StringWriter();
+        Screen screen = new Screen(40);
+        try (TextRenderer renderer = new TextRenderer(new PrintWriter(text), true, false, 40, 20)) {
+            TURN.forEach(event -> {
+                renderer.onEvent(event);
+                assertThat(text.toString()).doesNotContain(D).doesNotContain(R);
+                show(text, screen);
+            });
+        }
+        show(text, screen);
+        assertThat(screen.text()).isEqualTo("thinking: I should read\u2026\nReading it.\ncalling read_file\u2026\n"
+                + "  \u2713 read_file: line one of a rather lo\u2026\n  \u2717 write_file: no such directory\n"
+                + "- iteration 2\n  (no tool call in iteration 2: remindin\ng the model)\n"
+                + "retrying (attempt 1) in 500 ms: HTTP 503\nplan:\n  [x] read\n  [>] answer\n");
+    }
+
     @Test
     void plainTextWritesThePlanOnlyWhenItChanged() {
         StringWriter text = new StringWriter();
@@ -282,11 +388,15 @@ class ChatRenderingTest {
      * new line (as a terminal's output processing turns it into CR LF), cursor up
      * ({@code ESC [ n A}), erase below ({@code ESC [ J}) and to the end of the line
      * ({@code ESC [ K}), cursor forward ({@code ESC [ n C}), and a character after the last
-     * column going on to the next row; colours are dropped. Rows never scroll away.
+     * column going on to the next row; colours are dropped. Rows never scroll away. A resize
+     * rewraps the lines to the new width, as tmux (and VTE, kitty, iTerm2) do: rows that a
+     * line filled are joined again and split at the new width, the cursor kept on its character.
      */
     static final class Screen {
-        private final int width;
+        private int width;
         private final List<StringBuilder> rows = new java.util.ArrayList<>(List.of(new StringBuilder()));
+        /** Rows that go on in the next one because their text reached the last column (soft wraps). */
+        private final java.util.Set<Integer> wrapped = new java.util.HashSet<>();
         private int row;
         private int col;
 
@@ -297,12 +407,16 @@ class ChatRenderingTest {
         /** The text on the cursor's row before the cursor. */
         String beforeCursor() {
             StringBuilder line = rows.get(row);
-            return line.substring(0, Math.min(col, line.length())).replace(String.valueOf(WIDE), "");
+            return real(line.substring(0, Math.min(col, line.length())).replace(String.valueOf(WIDE), ""));
         }
 
         void feed(String output) {
             for (int i = 0; i < output.length(); i++) {
-                char c = output.charAt(i);
+                int point = output.codePointAt(i);
+                if (Character.isSupplementaryCodePoint(point)) {
+                    i++; // one cell of the model holds one char: an emoji is kept as a stand-in
+                }
+                char c = standIn(point);
                 if (c == '\u001b' && i + 1 < output.length() && output.charAt(i + 1) == '[') {
                     int end = i + 2;
                     while (!Character.isLetter(output.charAt(end))) {
@@ -315,8 +429,12 @@ class ChatRenderingTest {
                         case 'J' -> {
                             cut(rows.get(row), col);
                             rows.subList(row + 1, rows.size()).clear();
+                            wrapped.removeIf(r -> r >= row);
                         }
-                        case 'K' -> cut(rows.get(row), col);
+                        case 'K' -> {
+                            cut(rows.get(row), col);
+                            wrapped.remove(row);
+                        }
                         default -> { } // colours
                     }
                     i = end;
@@ -329,8 +447,9 @@ class ChatRenderingTest {
                         rows.add(new StringBuilder());
                     }
                 } else {
-                    int cells = org.jline.utils.WCWidth.wcwidth(c); // 2 for a wide East Asian character
+                    int cells = TextRenderer.cells(point); // 2 for a wide East Asian character or an emoji
                     if (col + cells > width) { // past the last column: the character wraps
+                        wrapped.add(row);
                         row++;
                         col = 0;
                         while (rows.size() <= row) {
@@ -343,6 +462,79 @@ class ChatRenderingTest {
                     }
                 }
             }
+        }
+
+        /**
+         * The terminal is now {@code columns} wide: each line (a row and the rows its text
+         * wrapped onto) is split again at the new width, a wide character never cut in two.
+         */
+        void resize(int columns) {
+            List<StringBuilder> lines = new java.util.ArrayList<>();
+            int cursorLine = 0;
+            int cursorAt = 0;
+            StringBuilder line = new StringBuilder();
+            for (int r = 0; r < rows.size(); r++) {
+                if (r == row) {
+                    cursorLine = lines.size();
+                    cursorAt = line.length() + col;
+                }
+                line.append(rows.get(r));
+                if (!wrapped.contains(r)) {
+                    lines.add(line);
+                    line = new StringBuilder();
+                }
+            }
+            if (!line.isEmpty()) {
+                lines.add(line);
+            }
+            rows.clear();
+            wrapped.clear();
+            width = columns;
+            for (int l = 0; l < lines.size(); l++) {
+                String text = lines.get(l).toString();
+                int start = 0;
+                do {
+                    int end = Math.min(text.length(), start + columns);
+                    if (end < text.length() && text.charAt(end) == WIDE) {
+                        end--; // the wide character goes on the next row whole
+                    }
+                    boolean last = end >= text.length();
+                    if (l == cursorLine && cursorAt >= start && (cursorAt < end || last)) {
+                        row = rows.size();
+                        col = Math.min(columns, cursorAt - start);
+                    }
+                    if (!last) {
+                        wrapped.add(rows.size());
+                    }
+                    rows.add(new StringBuilder(text.substring(start, end)));
+                    start = end;
+                } while (start < text.length());
+            }
+            if (rows.isEmpty()) {
+                rows.add(new StringBuilder());
+            }
+        }
+
+        /** Emoji (beyond 16 bits) by the private-use characters that stand for them in the rows. */
+        private final List<Integer> standIns = new java.util.ArrayList<>();
+
+        private char standIn(int point) {
+            if (!Character.isSupplementaryCodePoint(point)) {
+                return (char) point;
+            }
+            int index = standIns.indexOf(point);
+            if (index < 0) {
+                standIns.add(point);
+                index = standIns.size() - 1;
+            }
+            return (char) ('\ue000' + index);
+        }
+
+        private String real(String text) {
+            for (int i = 0; i < standIns.size(); i++) {
+                text = text.replace(String.valueOf((char) ('\ue000' + i)), Character.toString(standIns.get(i)));
+            }
+            return text;
         }
 
         /** What fills the second cell of a wide character. */
@@ -373,7 +565,7 @@ class ChatRenderingTest {
             for (StringBuilder line : rows) {
                 text.append(line).append('\n');
             }
-            return text.toString().replace(String.valueOf(WIDE), "").replaceAll("\n+$", "\n");
+            return real(text.toString().replace(String.valueOf(WIDE), "").replaceAll("\n+$", "\n"));
         }
     }
 
@@ -440,6 +632,51 @@ class ChatRenderingTest {
                 + "a.txt  \u2502 10\nbb.txt \u2502 200\n\n"
                 + "    " + c + "int x = 1;" + r + "\n"
                 + "The end.\n");
+    }
+
+    @Test
+    void anAnswerIsWrappedBetweenWordsAtTheTerminalsWidthAndItsTablesAlignWideCharacters() {
+        String answer = "# A heading that is longer than the terminal\n\n"
+                + "The file has 391 lines and **every one** of them counts, even \u4e2d\u6587 ones \ud83d\ude00 here.\n\n"
+                + "- a list item that goes on for longer than one row\n"
+                + "  - nested and also long enough to wrap\n\n"
+                + "| name | lines |\n|---|---|\n| a.txt | 391 |\n| \u4e2d\u6587.txt | 7 |\n\n"
+                + "```\na code line that is never wrapped, however long it is\n```\n"
+                + "see https://example.com/a/very/long/address/that/is/one/word";
+        assertThat(MarkdownText.render(answer, false, 30)).isEqualTo("""
+                A heading that is longer than
+                the terminal
+
+                The file has 391 lines and
+                every one of them counts,
+                even \u4e2d\u6587 ones \ud83d\ude00 here.
+
+                \u2022 a list item that goes on
+                  for longer than one row
+                  \u2022 nested and also long
+                    enough to wrap
+
+                name     \u2502 lines
+                \u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u253c\u2500\u2500\u2500\u2500\u2500\u2500
+                a.txt    \u2502 391
+                \u4e2d\u6587.txt \u2502 7
+
+                    a code line that is never wrapped, however long it is
+                see
+                https://example.com/a/very/long/address/that/is/one/word
+                """);
+        assertThat(MarkdownText.render(answer, false, 0)).as("width unknown: no wrapping")
+                .contains("The file has 391 lines and every one of them counts, even");
+    }
+
+    @Test
+    void numberedItemsAndTheHelpWrapUnderTheirText() {
+        assertThat(MarkdownText.render("1. first numbered item that is long enough to wrap at forty\n2. second", false, 40))
+                .isEqualTo("1. first numbered item that is long\n   enough to wrap at forty\n2. second\n");
+        assertThat(ChatCommand.help(40)).startsWith("/help           this list\n"
+                + "/tools          the tools the agent can\n                call\n");
+        assertThat(ChatCommand.help(0)).isEqualTo(ChatCommand.HELP + "\n");
+        assertThat(ChatCommand.help(40).lines()).allSatisfy(line -> assertThat(line.length()).isLessThan(40));
     }
 
     @Test

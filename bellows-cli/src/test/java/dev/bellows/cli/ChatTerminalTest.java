@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 import dev.bellows.testkit.MockLlmServer;
+import dev.bellows.testkit.NpmPackages;
 import dev.bellows.testkit.MockScript;
 import dev.bellows.testkit.MockTurn;
 import java.io.IOException;
@@ -135,9 +136,120 @@ class ChatTerminalTest {
         }
     }
 
+    @Test
+    void resizingTheWindowDuringATurnLeavesOnePlanDrawnAtTheNewWidth() throws Exception {
+        String plan = call("update_plan", "{\"steps\": ["
+                + "{\"description\": \"read the whole input file and count every line in it\", \"status\": \"in_progress\"},"
+                + " {\"description\": \"write the answer with the number \u4e2d\u6587 \u2705 of lines\", \"status\": \"pending\"}]}");
+        String progress = call("update_plan", "{\"steps\": ["
+                + "{\"description\": \"read the whole input file and count every line in it\", \"status\": \"completed\"},"
+                + " {\"description\": \"write the answer with the number \u4e2d\u6587 \u2705 of lines\", \"status\": \"in_progress\"}]}");
+        // streams for some seconds, so that the window is resized while the answer and the plan are on screen
+        MockTurn slow = MockTurn.content("Counting them now, " + "line after line, ".repeat(30) + "done.\n" + progress)
+                .chunkSize(4).delayMs(40);
+        try (MockLlmServer server = MockLlmServer.start(MockScript.of(MockTurn.content(plan), slow,
+                MockTurn.content(complete("391 lines"))))) {
+            Path script = dir.resolve("chat.sh");
+            Files.writeString(script, "unset NO_COLOR; export TERM=xterm-256color; exec '"
+                    + Path.of(System.getProperty("java.home"), "bin", "java")
+                    + "' --enable-native-access=ALL-UNNAMED -cp '"
+                    + System.getProperty("java.class.path") + "' " + BellowsCommand.class.getName()
+                    + " chat --base-url " + server.baseUrl() + " --model mock --data-dir '"
+                    + dir.resolve("data") + "'\n", StandardCharsets.UTF_8);
+            start("r", script, 80, 24);
+            waitFor("r", "> ");
+            send("r", "How many lines?", "Enter");
+            waitFor("r", "line after line, line after line,");
+            resize("r", 40); // narrower while the answer streams above the plan: the plan's rows rewrap
+            String screen = waitFor("r", "  [>] read the whole input file and co\u2026");
+            assertThat(screen).as("one plan, cut to 40 columns").containsOnlyOnce("plan:")
+                    .contains("plan:\n  [>] read the whole input file and co\u2026\n");
+            resize("r", 70); // wider again before the turn ends
+            waitFor("r", "391 lines");
+            String all = exec("tmux", "-S", socket(), "capture-pane", "-p", "-J", "-S", "-", "-t", "r").out;
+            assertThat(all).as("the whole turn, scrolled-off rows included: one plan, its last state at 70 columns")
+                    .containsOnlyOnce("plan:")
+                    .contains("plan:\n  [x] read the whole input file and count every line in it\n"
+                            + "  [>] write the answer with the number \u4e2d\u6587 \u2705 of lines\n391 lines")
+                    .as("the answer streamed whole").contains("line after line, done.");
+        }
+    }
+
+    @Test
+    void ctrlCDuringAnMcpToolCallCancelsTheTurnButNotTheServerAndKeysTypedMeanwhileStartTheNextPrompt()
+            throws Exception {
+        Path everything = NpmPackages.install(NpmPackages.cacheDir("mcp"), McpCommandsTest.EVERYTHING)
+                .resolve("@modelcontextprotocol/server-everything/dist/index.js");
+        Files.writeString(dir.resolve("mcp.json"), "{\"mcpServers\": {\"everything\": {\"command\": \"node\", \"args\": ["
+                + Cli.MAPPER.valueToTree(everything.toString()) + "]}}}");
+        String slowTool = "<tool>{\"server_name\": \"everything\", \"tool_name\": \"trigger-long-running-operation\","
+                + " \"arguments\": {\"duration\": 60, \"steps\": 60}}</tool>";
+        String echo = "<tool>{\"server_name\": \"everything\", \"tool_name\": \"echo\","
+                + " \"arguments\": {\"message\": \"still here\"}}</tool>";
+        try (MockLlmServer server = MockLlmServer.start(MockScript.of(MockTurn.content("Waiting.\n" + slowTool),
+                MockTurn.content(echo), MockTurn.content(complete("after the cancel"))))) {
+            Path script = dir.resolve("chat.sh");
+            Files.writeString(script, "unset NO_COLOR; export TERM=xterm-256color; exec '"
+                    + Path.of(System.getProperty("java.home"), "bin", "java")
+                    + "' --enable-native-access=ALL-UNNAMED -cp '"
+                    + System.getProperty("java.class.path") + "' " + BellowsCommand.class.getName()
+                    + " chat --base-url " + server.baseUrl() + " --model mock --data-dir '" + dir.resolve("data")
+                    + "' --mcp-config '" + dir.resolve("mcp.json") + "'\n", StandardCharsets.UTF_8);
+            start("m", script, 80, 24);
+            waitFor("m", "> ");
+            send("m", "Wait a minute", "Enter");
+            waitFor("m", "calling trigger-long-running-operation\u2026");
+            send("m", "go on");
+            send("m", "C-c");
+            String screen = waitFor("m", "(cancelled");
+            assertThat(screen).as("keys typed during the turn were not echoed into it").doesNotContain("go on\n(");
+            screen = waitFor("m", "> go on");
+            send("m", "C-u", "Echo something", "Enter");
+            screen = waitFor("m", "after the cancel");
+            assertThat(screen).as("the MCP server was not stopped by the Ctrl-C").contains("\u2713 echo: Echo: still here")
+                    .doesNotContain("stopped").doesNotContain("restarted");
+            send("m", "/exit", "Enter");
+            waitFor("m", "EXIT=0");
+        }
+    }
+
+    @Test
+    void withItsOutputPipedTheChatPromptsAndEditsOnStandardErrorAndWritesPlainAnswers() throws Exception {
+        try (MockLlmServer server = MockLlmServer.start(MockScript.of(
+                MockTurn.content("Working.\n" + complete("# Answer\\n\\n- **391**"))))) {
+            Path script = dir.resolve("chat.sh");
+            Path answers = dir.resolve("answers.txt");
+            Files.writeString(script, "unset NO_COLOR; export TERM=xterm-256color; exec '"
+                    + Path.of(System.getProperty("java.home"), "bin", "java")
+                    + "' --enable-native-access=ALL-UNNAMED -cp '"
+                    + System.getProperty("java.class.path") + "' " + BellowsCommand.class.getName()
+                    + " chat --base-url " + server.baseUrl() + " --model mock --data-dir '" + dir.resolve("data")
+                    + "' > '" + answers + "'\n", StandardCharsets.UTF_8);
+            start("p", script, 80, 24);
+            waitFor("p", "> ");
+            send("p", "What is 17 * 23?", "Enter");
+            waitFor("p", "calling task_completion\u2026\n> "); // the prompt again, after the turn
+            send("p", "Up"); // the line editor, on standard error: the history is there
+            String screen = waitFor("p", "calling task_completion\u2026\n> What is 17 * 23?\n");
+            assertThat(screen).as("the answer went to the file, not the screen").doesNotContain("391");
+            send("p", "C-u", "/exit", "Enter");
+            waitFor("p", "EXIT=0");
+            assertThat(Files.readString(answers)).as("plain text, no escape codes").isEqualTo("Answer\n\n\u2022 391\n");
+        }
+    }
+
+    private void resize(String window, int columns) throws Exception {
+        Exec resized = exec("tmux", "-S", socket(), "resize-window", "-t", window, "-x", Integer.toString(columns));
+        assertThat(resized.status).as(resized.out).isZero();
+    }
+
     private void start(String window, Path script) throws Exception {
-        Exec started = exec("tmux", "-S", socket(), "new-session", "-d", "-s", window, "-x", "100", "-y", "40",
-                "sh '" + script + "'; echo EXIT=$?; sleep 600");
+        start(window, script, 100, 40);
+    }
+
+    private void start(String window, Path script, int columns, int rows) throws Exception {
+        Exec started = exec("tmux", "-S", socket(), "new-session", "-d", "-s", window, "-x", Integer.toString(columns),
+                "-y", Integer.toString(rows), "sh '" + script + "'; echo EXIT=$?; sleep 600");
         assertThat(started.status).as(started.out).isZero();
     }
 
