@@ -7,14 +7,9 @@ import java.net.http.HttpResponse;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * A response's status, headers and body stream, handed to the waiting thread by the body
- * handler itself, as soon as the headers arrive.
- *
- * <p>Why not the future of {@code HttpClient.sendAsync}: the JDK client completes that one
- * through the common {@code ForkJoinPool} (a hop it adds to every {@code sendAsync}, not to
- * {@code send}), so waiting on it costs a wake-up of a pool thread and then of the waiter,
- * per request. The handler runs on the client's executor and wakes the waiter directly. The
- * exchange's own future still reports failures before the headers (see {@link #failed}).
+ * The body handler of every exchange: it keeps the response's body stream, so that an
+ * exchange given up on while its headers were arriving (a time-out, an interrupt) has its
+ * body closed, whichever of the two comes second (see {@link #abandon()}).
  */
 final class ResponseHead implements HttpResponse.BodyHandler<InputStream> {
 

@@ -386,8 +386,8 @@ class SseClientTest {
             ProviderException failure = postFails(client, server.uri("/x"));
             outcome.complete(new Object[] {failure, Thread.currentThread().isInterrupted()});
         });
-        while (caller.getState() != Thread.State.TIMED_WAITING && !outcome.isDone()) {
-            Thread.onSpinWait();     // until post() waits for the status line
+        while (caller.getState() != Thread.State.WAITING && !outcome.isDone()) {
+            Thread.onSpinWait();     // until post() waits for the status line (an untimed wait)
         }
         caller.interrupt();
 
