@@ -156,6 +156,39 @@ public final class DefaultAgent implements Agent {
     }
 
     /**
+     * Runs {@code task} on the calling thread and returns how it ended, in a session as
+     * {@link #run(String)} picks it. The same loop as {@code run(task).await()}: every event
+     * goes to the listeners, in the same order, on this thread; no other thread is started for
+     * the run, and no thread hand-off is made at each streamed piece, whatever the
+     * {@link AgentBuilder#executor executor}. There is no handle: the events are heard through
+     * the listeners only (none is kept for readers), and interrupting this thread reaches the
+     * run as it reaches a tool or the model call, as when a caller of {@link AgentRun#await()}
+     * runs the loop (see "Threads" above).
+     *
+     * @throws IllegalStateException when the builder's memory is given and a run of it is still going on
+     * @throws VirtualMachineError   when the run met one, as {@link AgentRun#await()} rethrows it
+     */
+    public AgentResult runBlocking(String task) {
+        return runBlocking(task, runSession());
+    }
+
+    /**
+     * As {@link #runBlocking(String)}, in {@code session} (its memory and plan).
+     *
+     * @throws IllegalStateException when a run of that session is still going on
+     */
+    public AgentResult runBlocking(String task, Session session) {
+        Objects.requireNonNull(task, "task");
+        Objects.requireNonNull(session, "session");
+        RunHandle run = new RunHandle(options.listeners);
+        run.keepNoEvents();
+        session.begin(run);
+        new Loop(options, protocol, session, run, task,
+                options.answerSchema == null ? null : new TypedCompletion(options.answerSchema, null)).run();
+        return run.await();             // loop_end has been emitted: returns at once
+    }
+
+    /**
      * Starts a run (in a session as {@link #run(String)} picks it) whose final answer is a value of {@code answerType}:
      * its schema is sent with {@code task_completion}, the model's result is checked and coerced
      * as tool arguments are, and a mismatch goes back to the model as an error to correct.
