@@ -14,8 +14,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 
 /**
  * POSTs JSON and streams Server-Sent Events back, on {@code java.net.http}, with the failure
@@ -33,7 +31,6 @@ public final class SseClient implements AutoCloseable {
     private static final int MAX_ERROR_BODY = 64 * 1024;
 
     private final HttpSettings settings;
-    private final ExecutorService executor;
     private final HttpClient http;
     private final Watchdog watchdog;
 
@@ -45,11 +42,16 @@ public final class SseClient implements AutoCloseable {
     SseClient(HttpSettings settings, Watchdog watchdog) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.watchdog = Objects.requireNonNull(watchdog, "watchdog");
-        this.executor = Executors.newVirtualThreadPerTaskExecutor();
+        // The client's own tasks (decoding the response, handing its bytes to the body stream,
+        // completing the exchange) run where they arise: inline on the thread that called send,
+        // else on the client's selector thread. None of them blocks (the body handler only
+        // queues bytes for the reading thread), so handing each to another thread bought
+        // nothing but hand-offs: a new virtual thread per task, about four per request, each a
+        // carrier wake-up, and the reading thread woken by it rather than by the selector.
         this.http = HttpClient.newBuilder()
                 .connectTimeout(settings.connectTimeout())
                 .followRedirects(HttpClient.Redirect.NEVER)
-                .executor(executor)
+                .executor(Runnable::run)
                 .build();
     }
 
@@ -195,7 +197,6 @@ public final class SseClient implements AutoCloseable {
     public void close() {
         watchdog.close();
         http.shutdownNow();
-        executor.shutdownNow();
     }
 
     @Override
