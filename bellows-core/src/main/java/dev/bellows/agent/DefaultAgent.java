@@ -94,7 +94,9 @@ import java.util.concurrent.RejectedExecutionException;
  * {@link AgentRun#await()} that comes before that thread has begun the run goes through the
  * loop itself, on its own thread, instead of waiting for another (the same events, in the same
  * order; it saves a thread switch at every streamed piece). Interrupting that thread then
- * reaches the run as it reaches a tool or the model call, instead of ending the wait. Runs of different sessions go on at the same time; a
+ * reaches the run as it reaches a tool or the model call, instead of ending the wait. That
+ * race is not always won; {@link #runBlocking(String)} runs the loop on the calling thread
+ * always, with the same events, for a caller that would only wait. Runs of different sessions go on at the same time; a
  * session takes one run at a time. Building an agent changes nothing it is given: the
  * built-ins are offered beside the registry's tools, not registered into it.
  */
