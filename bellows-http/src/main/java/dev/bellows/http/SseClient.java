@@ -148,6 +148,7 @@ public final class SseClient implements AutoCloseable {
         BodyReader reader = new BodyReader(uri, settings.idleTimeout(), watchdog, key);
         ResponseHead handler = new ResponseHead();
         if (!reader.awaitHeaders()) {
+            reader.close();
             throw new ProviderException(Kind.CANCELLED, "the request to " + HttpFailures.display(uri)
                     + " was not sent: its client is closed");
         }
