@@ -47,6 +47,19 @@ class RunBlockingTest {
     }
 
     @Test
+    void aRunWithoutAHandleKeepsNoEventsButTheListenersHearThemAll() {
+        List<AgentEvent> heard = new ArrayList<>();
+        RunHandle run = new RunHandle(List.of(heard::add));
+        run.keepNoEvents();
+        LoopEnds.runBetweenStartAndEnd(run, "task",
+                () -> new dev.bellows.event.LoopEvent.LoopEnd(LoopEndReason.TASK_COMPLETION, "done"));
+
+        assertThat(heard).extracting(AgentEvent::type).containsExactly("loop_start", "loop_end");
+        assertThat(run.keptEvents()).isZero();
+        assertThat(run.await()).isEqualTo(new AgentResult(LoopEndReason.TASK_COMPLETION, "done"));
+    }
+
+    @Test
     void theCallersExecutorIsNotUsed() {
         AtomicInteger executed = new AtomicInteger();
         DefaultAgent agent = agent(provider(SCRIPT), READ_FILE).executor(task -> {
