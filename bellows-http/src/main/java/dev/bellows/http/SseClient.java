@@ -24,6 +24,10 @@ import java.util.Objects;
  * <p>Thread-safe: one client serves many concurrent requests. Plain {@code http://} URLs are
  * sent as HTTP/1.1 (no {@code h2c} upgrade attempt, which some local model servers mishandle);
  * {@code https://} negotiates HTTP/2 where the server offers it.
+ *
+ * <p>Threads: a request is sent, and its response read, on the calling thread; besides it,
+ * a client has the JDK client's selector thread and one watchdog thread, which ticks while
+ * something waits and ends after a quiet while ({@link #close()} ends it for good).
  */
 public final class SseClient implements AutoCloseable {
 
