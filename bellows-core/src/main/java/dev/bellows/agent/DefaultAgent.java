@@ -94,7 +94,9 @@ import java.util.concurrent.RejectedExecutionException;
  * {@link AgentRun#await()} that comes before that thread has begun the run goes through the
  * loop itself, on its own thread, instead of waiting for another (the same events, in the same
  * order; it saves a thread switch at every streamed piece). Interrupting that thread then
- * reaches the run as it reaches a tool or the model call, instead of ending the wait. Runs of different sessions go on at the same time; a
+ * reaches the run as it reaches a tool or the model call, instead of ending the wait. That
+ * race is not always won; {@link #runBlocking(String)} runs the loop on the calling thread
+ * always, with the same events, for a caller that would only wait. Runs of different sessions go on at the same time; a
  * session takes one run at a time. Building an agent changes nothing it is given: the
  * built-ins are offered beside the registry's tools, not registered into it.
  */
@@ -153,6 +155,39 @@ public final class DefaultAgent implements Agent {
     @Override
     public AgentRun run(String task, Session session) {
         return start(task, session, options.answerSchema == null ? null : new TypedCompletion(options.answerSchema, null));
+    }
+
+    /**
+     * Runs {@code task} on the calling thread and returns how it ended, in a session as
+     * {@link #run(String)} picks it. The same loop as {@code run(task).await()}: every event
+     * goes to the listeners, in the same order, on this thread; no other thread is started for
+     * the run, and no thread hand-off is made at each streamed piece, whatever the
+     * {@link AgentBuilder#executor executor}. There is no handle: the events are heard through
+     * the listeners only (none is kept for readers), and interrupting this thread reaches the
+     * run as it reaches a tool or the model call, as when a caller of {@link AgentRun#await()}
+     * runs the loop (see "Threads" above).
+     *
+     * @throws IllegalStateException when the builder's memory is given and a run of it is still going on
+     * @throws VirtualMachineError   when the run met one, as {@link AgentRun#await()} rethrows it
+     */
+    public AgentResult runBlocking(String task) {
+        return runBlocking(task, runSession());
+    }
+
+    /**
+     * As {@link #runBlocking(String)}, in {@code session} (its memory and plan).
+     *
+     * @throws IllegalStateException when a run of that session is still going on
+     */
+    public AgentResult runBlocking(String task, Session session) {
+        Objects.requireNonNull(task, "task");
+        Objects.requireNonNull(session, "session");
+        RunHandle run = new RunHandle(options.listeners);
+        run.keepNoEvents();
+        session.begin(run);
+        new Loop(options, protocol, session, run, task,
+                options.answerSchema == null ? null : new TypedCompletion(options.answerSchema, null)).run();
+        return run.await();             // loop_end has been emitted: returns at once
     }
 
     /**

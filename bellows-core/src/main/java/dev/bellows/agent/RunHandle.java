@@ -45,6 +45,7 @@ final class RunHandle implements AgentRun {
     // guarded by lock; sized for a short run (a few iterations of streamed pieces) so it rarely regrows
     private final List<AgentEvent> log = new ArrayList<>(64);
     private WeakReference<RunView> view;                       // guarded by lock; the caller's handle, once made
+    private boolean keepNoEvents;                              // guarded by lock; nobody can read them (runBlocking)
     private AgentResult result;                                // guarded by lock; set with loop_end
     private boolean ended;                                     // guarded by lock; loop_end is being emitted
     private VirtualMachineError crash;                         // guarded by lock; rethrown by await()
@@ -117,7 +118,9 @@ final class RunHandle implements AgentRun {
         AgentEvent logged = event instanceof LoopEvent.LoopEnd end ? runEnding(end) : event;
         lock.lock();
         try {
-            if (view == null || view.get() != null) {
+            if (keepNoEvents) {
+                // a run without a handle: its events are for the listeners alone
+            } else if (view == null || view.get() != null) {
                 log.add(logged);
             } else if (!log.isEmpty()) {
                 log.clear();            // nobody can read them any more: see RunView
@@ -141,6 +144,16 @@ final class RunHandle implements AgentRun {
                     + ") but what ends it failed; the run ends as an error", e);
             return new LoopEvent.LoopEnd(LoopEndReason.ERROR, "the run ended (" + end.reason().wireName()
                     + ") but its conversation could not be stored: " + e.getMessage());
+        }
+    }
+
+    /** A run that nobody will read (no handle is made): its events are not kept. Call before it starts. */
+    void keepNoEvents() {
+        lock.lock();
+        try {
+            keepNoEvents = true;
+        } finally {
+            lock.unlock();
         }
     }
 

@@ -5,49 +5,59 @@ import dev.bellows.provider.ProviderException;
 import dev.bellows.provider.ProviderException.Kind;
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.net.URI;
 import java.time.Duration;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Reads a response body in blocks under an idle watchdog: a read that waits the idle timeout
- * for its next bytes is aborted (by closing the stream). One scheduled check serves all
- * reads: it looks at when the read in progress began and checks again when that read would
- * reach the timeout. Nothing polls or spins.
- * {@link #cancel()} aborts a blocked read from any thread the same way.
+ * One exchange's waits under the client's {@link Watchdog}: first the wait for the response
+ * headers (see {@link #awaitHeaders()}), then the body, read in blocks, where a read that
+ * waits the idle timeout for its next bytes is aborted (by closing the stream), and at last
+ * the drain of what follows the answer. Each wait only writes its deadline; the watchdog's
+ * tick expires it. {@link #cancel()} aborts a blocked read from any thread the same way.
  */
-final class BodyReader implements AutoCloseable {
+final class BodyReader extends Watchdog.Watch implements AutoCloseable {
 
-    private final InputStream in;
+    // What an expired deadline ends.
+    private static final int HEADERS = 0;
+    private static final int READING = 1;
+    private static final int DRAINING = 2;
+
+    // The header wait's hand-over with the watchdog, which ends it by interrupting the waiter.
+    private static final int WAITING = 0;
+    private static final int ARRIVED = 1;         // the waiter ended it: no interrupt will come
+    private static final int INTERRUPTING = 2;    // the watchdog won: its interrupt is on its way
+    private static final int EXPIRED = 3;         // ... and has been delivered
+
+    private static final VarHandle HEADER_STATE;
+
+    static {
+        try {
+            HEADER_STATE = MethodHandles.lookup().findVarHandle(BodyReader.class, "headerState", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     private final URI uri;
     private final Duration idleTimeout;
-    private final ScheduledExecutorService watchdog;
+    private final long idleNanos;
+    private final Watchdog watchdog;
     private final ApiKey key;
 
-    /** {@link #readingSince} when no read is in progress. */
-    private static final long NOT_READING = Long.MIN_VALUE;
-
-    // Made once: a method reference per use would be a new object each time.
-    private final Runnable idleCheck = this::checkIdle;
-    private final Runnable drainAlarm = this::abort;
-    private final long idleNanos;
-
-    /** When the read in progress began ({@link System#nanoTime()}), or {@link #NOT_READING}. */
-    private volatile long readingSince = NOT_READING;
-    /** Whether an idle check is scheduled; at most one is, for the reader's whole life. */
-    private final AtomicBoolean armed = new AtomicBoolean();
-    private volatile ScheduledFuture<?> alarm;
+    /** The body; null until the headers came. */
+    private volatile InputStream in;
+    private volatile int phase = HEADERS;
+    private volatile int headerState = WAITING;
+    /** The thread waiting for the headers; written before the deadline that publishes it. */
+    private Thread waiter;
 
     private volatile boolean cancelled;
     private volatile boolean timedOut;
     private volatile boolean closed;
 
-    BodyReader(InputStream in, URI uri, Duration idleTimeout, ScheduledExecutorService watchdog, ApiKey key) {
-        this.in = in;
+    BodyReader(URI uri, Duration idleTimeout, Watchdog watchdog, ApiKey key) {
         this.uri = uri;
         this.idleTimeout = idleTimeout;
         this.idleNanos = idleTimeout.toNanos();
@@ -55,14 +65,76 @@ final class BodyReader implements AutoCloseable {
         this.key = key;
     }
 
+    /**
+     * Begins the wait for the response headers on the calling thread, bounded by the idle
+     * timeout: when it runs out, the watchdog interrupts this thread (see {@link #headersDone()}).
+     *
+     * @return false when the client is closed
+     */
+    boolean awaitHeaders() {
+        waiter = Thread.currentThread();
+        return watchdog.arm(this, System.nanoTime() + idleNanos);
+    }
+
+    /**
+     * Ends the wait for the headers, on the thread that began it. False when the watchdog
+     * expired it first: the interrupt it sent is cleared then (with any other that came in the
+     * same moment), so the thread goes on uninterrupted.
+     */
+    boolean headersDone() {
+        disarm();
+        boolean inTime = HEADER_STATE.compareAndSet(this, WAITING, ARRIVED);
+        if (!inTime) {
+            while (headerState != EXPIRED) {
+                Thread.onSpinWait();      // the watchdog is between its compare-and-set and the interrupt
+            }
+            Thread.interrupted();
+        }
+        waiter = null;
+        return inTime;
+    }
+
+    /** The body, once the headers came; a reader closed meanwhile closes it at once. */
+    void attach(InputStream body) {
+        in = body;
+        phase = READING;
+        if (closed || cancelled) {
+            abort();
+        }
+    }
+
+    @Override
+    void expired(long deadline) {
+        switch (phase) {
+            case HEADERS -> {
+                if (HEADER_STATE.compareAndSet(this, WAITING, INTERRUPTING)) {
+                    waiter.interrupt();
+                    headerState = EXPIRED;
+                }
+            }
+            case READING -> {
+                if (deadline() == deadline) {       // not a later read that began meanwhile
+                    timedOut = true;
+                    abort();
+                }
+            }
+            default -> {
+                if (deadline() == deadline) {
+                    abort();                        // a drain that took too long: the connection goes
+                }
+            }
+        }
+    }
+
+    @Override
+    boolean finished() {
+        return closed;
+    }
+
     /** Like {@link InputStream#read(byte[])}: -1 at a clean end of the body. */
     int read(byte[] buffer) throws ProviderException {
         checkState();
-        readingSince = System.nanoTime();
-        try {
-            arm();
-        } catch (RejectedExecutionException clientClosed) {
-            readingSince = NOT_READING;
+        if (!watchdog.arm(this, System.nanoTime() + idleNanos)) {
             abort();
             throw new ProviderException(Kind.CANCELLED, "the stream from " + HttpFailures.display(uri)
                     + " was closed with its client");
@@ -75,7 +147,7 @@ final class BodyReader implements AutoCloseable {
             failure = e;
             n = -1;
         } finally {
-            readingSince = NOT_READING;
+            disarm();
         }
         checkState();
         if (Thread.currentThread().isInterrupted()) {
@@ -88,55 +160,6 @@ final class BodyReader implements AutoCloseable {
                     + HttpFailures.display(uri) + " broke off: " + HttpFailures.describe(failure, uri)), failure);
         }
         return n;
-    }
-
-    /**
-     * Schedules the idle check unless one is scheduled. One check serves every read: a task
-     * scheduled and cancelled around each read cost an object and, as it became the watchdog's
-     * next task, a wake-up of the watchdog's thread per read.
-     */
-    private void arm() {
-        if (!armed.get() && armed.compareAndSet(false, true)) {
-            alarm = watchdog.schedule(idleCheck, idleNanos, TimeUnit.NANOSECONDS);
-        }
-    }
-
-    /**
-     * On the watchdog's thread: aborts a read that has waited the idle timeout; else checks
-     * again when the read in progress would reach it. With no read in progress it stops, and
-     * the next read schedules it again.
-     */
-    private void checkIdle() {
-        if (closed || cancelled || timedOut) {
-            return;
-        }
-        long since = readingSince;
-        if (since == NOT_READING) {
-            armed.set(false);
-            // A read that began after 'since' was read may have found the check still armed.
-            if (readingSince != NOT_READING) {
-                rearm();
-            }
-            return;
-        }
-        long waited = System.nanoTime() - since;
-        if (waited >= idleNanos) {
-            idle();
-            return;
-        }
-        try {
-            alarm = watchdog.schedule(idleCheck, idleNanos - waited, TimeUnit.NANOSECONDS);
-        } catch (RejectedExecutionException clientClosed) {
-            // the client is closed: its reads fail on their own
-        }
-    }
-
-    private void rearm() {
-        try {
-            arm();
-        } catch (RejectedExecutionException clientClosed) {
-            // the client is closed: its reads fail on their own
-        }
     }
 
     /** Reads the rest of the body, at most {@code limit} bytes; what arrived before a failure. */
@@ -165,10 +188,8 @@ final class BodyReader implements AutoCloseable {
         if (cancelled || timedOut || closed) {
             return;
         }
-        ScheduledFuture<?> alarm;
-        try {
-            alarm = watchdog.schedule(drainAlarm, wait.toNanos(), TimeUnit.NANOSECONDS);
-        } catch (RejectedExecutionException clientClosed) {
+        phase = DRAINING;
+        if (!watchdog.arm(this, System.nanoTime() + wait.toNanos())) {
             return;
         }
         try {
@@ -177,19 +198,14 @@ final class BodyReader implements AutoCloseable {
                 left -= n;
             }
         } catch (IOException e) {
-            // broken or aborted by the alarm: closing follows either way
+            // broken or aborted by the watchdog: closing follows either way
         } finally {
-            alarm.cancel(false);
+            disarm();
         }
     }
 
     void cancel() {
         cancelled = true;
-        abort();
-    }
-
-    private void idle() {
-        timedOut = true;
         abort();
     }
 
@@ -208,20 +224,22 @@ final class BodyReader implements AutoCloseable {
     }
 
     private void abort() {
+        InputStream body = in;
+        if (body == null) {
+            return;
+        }
         try {
-            in.close();
+            body.close();
         } catch (IOException ignored) {
             // closing is all we wanted
         }
     }
 
+    /** Ends every wait; the watchdog lets go of this reader at its next tick. */
     @Override
     public void close() {
         closed = true;
-        ScheduledFuture<?> scheduled = alarm;
-        if (scheduled != null) {
-            scheduled.cancel(false);
-        }
+        disarm();
         abort();
     }
 }

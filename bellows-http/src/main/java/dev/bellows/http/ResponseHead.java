@@ -2,47 +2,42 @@ package dev.bellows.http;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.http.HttpHeaders;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.net.http.HttpResponse;
-import java.util.concurrent.CompletableFuture;
 
 /**
- * A response's status, headers and body stream, handed to the waiting thread by the body
- * handler itself, as soon as the headers arrive.
- *
- * <p>Why not the future of {@code HttpClient.sendAsync}: the JDK client completes that one
- * through the common {@code ForkJoinPool} (a hop it adds to every {@code sendAsync}, not to
- * {@code send}), so waiting on it costs a wake-up of a pool thread and then of the waiter,
- * per request. The handler runs on the client's executor and wakes the waiter directly. The
- * exchange's own future still reports failures before the headers (see {@link #failed}).
+ * The body handler of every exchange: it keeps the response's body stream, so that an
+ * exchange given up on while its headers were arriving (a time-out, an interrupt) has its
+ * body closed, whichever of the two comes second (see {@link #abandon()}).
  */
 final class ResponseHead implements HttpResponse.BodyHandler<InputStream> {
 
-    /** What arrived: the status line, the headers and the body as a blocking stream. */
-    record Head(int statusCode, HttpHeaders headers, InputStream body) {
+    /** What {@link #body} holds once the waiter gave up. */
+    private static final InputStream ABANDONED = InputStream.nullInputStream();
+    private static final VarHandle BODY;
+
+    static {
+        try {
+            BODY = MethodHandles.lookup().findVarHandle(ResponseHead.class, "body", InputStream.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
     }
 
-    private final CompletableFuture<Head> head = new CompletableFuture<>();
+    /** The body once the headers came, {@link #ABANDONED} once the waiter gave up; set once. */
+    @SuppressWarnings("unused")     // through BODY
+    private volatile InputStream body;
 
     @Override
     public HttpResponse.BodySubscriber<InputStream> apply(HttpResponse.ResponseInfo info) {
         HttpResponse.BodySubscriber<InputStream> subscriber = HttpResponse.BodySubscribers.ofInputStream();
         // ofInputStream's body is there at once: the stream that the subscriber fills
-        InputStream body = subscriber.getBody().toCompletableFuture().join();
-        if (!head.complete(new Head(info.statusCode(), info.headers(), body))) {
-            close(body);        // the waiter gave up (time-out, interrupt) before the headers came
+        InputStream stream = subscriber.getBody().toCompletableFuture().join();
+        if (!BODY.compareAndSet(this, (InputStream) null, stream)) {
+            close(stream);      // the waiter gave up (time-out, interrupt) before the headers came
         }
         return subscriber;
-    }
-
-    /** What the waiting thread waits on. */
-    CompletableFuture<Head> head() {
-        return head;
-    }
-
-    /** The exchange failed before its headers (connection refused, reset...). */
-    void failed(Throwable cause) {
-        head.completeExceptionally(cause);
     }
 
     /**
@@ -50,14 +45,15 @@ final class ResponseHead implements HttpResponse.BodyHandler<InputStream> {
      * came in the meantime is closed here. Exactly one of the two sees it.
      */
     void abandon() {
-        if (!head.cancel(false) && !head.isCompletedExceptionally()) {
-            close(head.join().body());
+        InputStream came = (InputStream) BODY.getAndSet(this, ABANDONED);
+        if (came != null && came != ABANDONED) {
+            close(came);
         }
     }
 
-    private static void close(InputStream body) {
+    private static void close(InputStream stream) {
         try {
-            body.close();
+            stream.close();
         } catch (IOException | RuntimeException ignored) {
             // closing is all we wanted
         }

@@ -3,6 +3,7 @@ package dev.bellows.http;
 import dev.bellows.provider.ApiKey;
 import dev.bellows.provider.ProviderException;
 import dev.bellows.provider.ProviderException.Kind;
+import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -13,13 +14,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * POSTs JSON and streams Server-Sent Events back, on {@code java.net.http}, with the failure
@@ -30,6 +24,10 @@ import java.util.concurrent.TimeoutException;
  * <p>Thread-safe: one client serves many concurrent requests. Plain {@code http://} URLs are
  * sent as HTTP/1.1 (no {@code h2c} upgrade attempt, which some local model servers mishandle);
  * {@code https://} negotiates HTTP/2 where the server offers it.
+ *
+ * <p>Threads: a request is sent, and its response read, on the calling thread; besides it,
+ * a client has the JDK client's selector thread and one watchdog thread, which ticks while
+ * something waits and ends after a quiet while ({@link #close()} ends it for good).
  */
 public final class SseClient implements AutoCloseable {
 
@@ -37,24 +35,28 @@ public final class SseClient implements AutoCloseable {
     private static final int MAX_ERROR_BODY = 64 * 1024;
 
     private final HttpSettings settings;
-    private final ExecutorService executor;
     private final HttpClient http;
-    private final ScheduledThreadPoolExecutor watchdog;
+    private final Watchdog watchdog;
 
     public SseClient(HttpSettings settings) {
+        this(settings, new Watchdog());
+    }
+
+    /** With a watchdog of the caller's (tests drive one by hand). */
+    SseClient(HttpSettings settings, Watchdog watchdog) {
         this.settings = Objects.requireNonNull(settings, "settings");
-        this.executor = Executors.newVirtualThreadPerTaskExecutor();
+        this.watchdog = Objects.requireNonNull(watchdog, "watchdog");
+        // The client's own tasks (decoding the response, handing its bytes to the body stream,
+        // completing the exchange) run where they arise: inline on the thread that called send,
+        // else on the client's selector thread. None of them blocks (the body handler only
+        // queues bytes for the reading thread), so handing each to another thread bought
+        // nothing but hand-offs: a new virtual thread per task, about four per request, each a
+        // carrier wake-up, and the reading thread woken by it rather than by the selector.
         this.http = HttpClient.newBuilder()
                 .connectTimeout(settings.connectTimeout())
                 .followRedirects(HttpClient.Redirect.NEVER)
-                .executor(executor)
+                .executor(Runnable::run)
                 .build();
-        this.watchdog = new ScheduledThreadPoolExecutor(1, runnable -> {
-            Thread thread = new Thread(runnable, "bellows-sse-watchdog");
-            thread.setDaemon(true);
-            return thread;
-        });
-        this.watchdog.setRemoveOnCancelPolicy(true);
     }
 
     /** The settings this client was made with. */
@@ -90,20 +92,20 @@ public final class SseClient implements AutoCloseable {
             throw new IllegalArgumentException("the body's length must be known before it is sent");
         }
         Exchange exchange = send(uri, headers, jsonBody, apiKeyToRedact, "text/event-stream");
-        String contentType = exchange.head.headers().firstValue("Content-Type").orElse("")
+        String contentType = exchange.headers().firstValue("Content-Type").orElse("")
                 .strip().toLowerCase(java.util.Locale.ROOT);
         // No Content-Type at all is let through: some small servers leave it out of streams.
         if (!contentType.isEmpty() && !contentType.startsWith("text/event-stream")) {
             String body;
-            try (BodyReader reader = exchange.reader) {
+            try (BodyReader reader = exchange.reader()) {
                 body = new String(reader.readUpTo(MAX_ERROR_BODY), StandardCharsets.UTF_8);
             }
             int semicolon = contentType.indexOf(';');
             throw HttpFailures.notAnEventStream(semicolon < 0 ? contentType : contentType.substring(0, semicolon).strip(),
                     uri, body, apiKeyToRedact);
         }
-        return new DefaultSseConnection(exchange.head.statusCode(), exchange.head.headers().map(),
-                exchange.reader);
+        return new DefaultSseConnection(exchange.status(), exchange.headers().map(),
+                exchange.reader());
     }
 
     /** A plain (non-streaming) JSON POST, with the same error handling; returns the body. */
@@ -112,7 +114,7 @@ public final class SseClient implements AutoCloseable {
         Objects.requireNonNull(jsonBody, "jsonBody");
         Exchange exchange = send(uri, headers, HttpRequest.BodyPublishers.ofString(jsonBody, StandardCharsets.UTF_8),
                 apiKeyToRedact, "application/json");
-        try (BodyReader reader = exchange.reader) {
+        try (BodyReader reader = exchange.reader()) {
             java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
             byte[] buffer = new byte[8192];
             for (int n; (n = reader.read(buffer)) >= 0; ) {
@@ -122,7 +124,7 @@ public final class SseClient implements AutoCloseable {
         }
     }
 
-    private record Exchange(ResponseHead.Head head, BodyReader reader) {
+    private record Exchange(java.net.http.HttpHeaders headers, int status, BodyReader reader) {
     }
 
     private Exchange send(URI uri, Map<String, String> headers, HttpRequest.BodyPublisher publisher, ApiKey key,
@@ -147,28 +149,43 @@ public final class SseClient implements AutoCloseable {
             throw new ProviderException(Kind.CLIENT_ERROR, "cannot send the request to "
                     + HttpFailures.display(uri) + ": a request header has an invalid name or value");
         }
-        ResponseHead.Head response;
+        BodyReader reader = new BodyReader(uri, settings.idleTimeout(), watchdog, key);
         ResponseHead handler = new ResponseHead();
-        CompletableFuture<HttpResponse<InputStream>> pending = http.sendAsync(builder.build(), handler);
-        pending.whenComplete((done, failure) -> {
-            if (failure != null) {
-                handler.failed(failure instanceof java.util.concurrent.CompletionException wrapped
-                        && wrapped.getCause() != null ? wrapped.getCause() : failure);
-            }
-        });
-        try {
-            response = handler.head().get(settings.idleTimeout().toNanos(), TimeUnit.NANOSECONDS);
-        } catch (InterruptedException e) {
-            abandon(pending, handler);              // as HttpClient.send does: the exchange is aborted
-            Thread.currentThread().interrupt();
-            throw new ProviderException(Kind.CANCELLED, "the request to " + HttpFailures.display(uri) + " was cancelled");
-        } catch (TimeoutException e) {
-            abandon(pending, handler);
-            throw HttpFailures.beforeResponse(new HttpTimeoutException("request timed out"), uri, settings, key);
-        } catch (ExecutionException e) {
-            throw HttpFailures.beforeResponse(e.getCause() == null ? e : e.getCause(), uri, settings, key);
+        if (!reader.awaitHeaders()) {
+            reader.close();
+            throw new ProviderException(Kind.CANCELLED, "the request to " + HttpFailures.display(uri)
+                    + " was not sent: its client is closed");
         }
-        BodyReader reader = new BodyReader(response.body(), uri, settings.idleTimeout(), watchdog, key);
+        // HttpClient.send on this thread, not sendAsync: send writes the request inline and
+        // completes without sendAsync's hop through the common ForkJoinPool. Its wait is
+        // untimed; the watchdog bounds it by interrupting this thread (see BodyReader).
+        HttpResponse<InputStream> response = null;
+        Exception failure = null;
+        boolean inTime;
+        try {
+            response = http.send(builder.build(), handler);
+        } catch (InterruptedException | IOException e) {
+            failure = e;
+        } finally {
+            inTime = reader.headersDone();
+        }
+        if (response == null) {
+            boolean interrupted = failure instanceof InterruptedException || Thread.currentThread().isInterrupted();
+            if (!inTime || interrupted) {
+                handler.abandon();      // as HttpClient.send does: the exchange is aborted
+                reader.close();
+            }
+            if (!inTime) {
+                throw HttpFailures.beforeResponse(new HttpTimeoutException("request timed out"), uri, settings, key);
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+                throw new ProviderException(Kind.CANCELLED, "the request to " + HttpFailures.display(uri) + " was cancelled");
+            }
+            reader.close();
+            throw HttpFailures.beforeResponse(failure, uri, settings, key);
+        }
+        reader.attach(response.body());
         int status = response.statusCode();
         if (status < 200 || status > 299) {
             String body;
@@ -177,21 +194,14 @@ public final class SseClient implements AutoCloseable {
             }
             throw HttpFailures.forStatus(status, uri, response.headers().map(), body, key, Instant.now());
         }
-        return new Exchange(response, reader);
-    }
-
-    /** Aborts an exchange given up on; one whose response came in the meantime has its body closed. */
-    private static void abandon(CompletableFuture<HttpResponse<InputStream>> pending, ResponseHead handler) {
-        pending.cancel(true);
-        handler.abandon();
+        return new Exchange(response.headers(), status, reader);
     }
 
     /** Closes the HTTP client and the watchdog; open connections fail afterwards. */
     @Override
     public void close() {
-        watchdog.shutdownNow();
+        watchdog.close();
         http.shutdownNow();
-        executor.shutdownNow();
     }
 
     @Override

@@ -13,6 +13,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -20,6 +21,10 @@ import org.junit.jupiter.api.Test;
  * An answer that ends with {@code data: [DONE]} before its body does: closing it with
  * {@link SseConnection#closeAfterEnd()} reads the body's end, so the next request goes on the
  * same connection; {@link SseConnection#close()} drops it.
+ *
+ * <p>Nothing here depends on timing: the server sends each body's end only when the test
+ * says so (after the client is waiting for it, or after it closed), and the client's watchdog
+ * is driven by hand and never ticks, so no drain is cut short by a slow machine.
  */
 class KeepAliveTest {
 
@@ -39,16 +44,23 @@ class KeepAliveTest {
     }
 
     private static int connectionsFor(boolean afterEnd) throws Exception {
+        Watchdog neverTicks = new Watchdog(Watchdog.TICK.toNanos(), Watchdog.QUIET_TICKS, true);
         try (DoneFirstServer server = new DoneFirstServer();
-             SseClient client = new SseClient(HttpSettings.defaults())) {
+             SseClient client = new SseClient(HttpSettings.defaults(), neverTicks)) {
             for (int i = 0; i < REQUESTS; i++) {
                 SseConnection connection = client.post(server.uri(), Map.of(), "{}", KEY);
                 assertThat(connection.next().data()).isEqualTo("{\"n\":" + i + "}");
                 assertThat(connection.next().data()).isEqualTo("[DONE]");
                 if (afterEnd) {
-                    connection.closeAfterEnd();
+                    Thread closer = Thread.ofPlatform().start(connection::closeAfterEnd);
+                    while (closer.getState() != Thread.State.WAITING && closer.isAlive()) {
+                        Thread.onSpinWait();    // until it waits for the body's end
+                    }
+                    server.endBody();
+                    closer.join();
                 } else {
                     connection.close();
+                    server.endBody();
                 }
             }
             return server.accepted.get();
@@ -56,11 +68,13 @@ class KeepAliveTest {
     }
 
     /**
-     * Serves each request on a connection with keep-alive: the events, then the body's end a
-     * moment later, as servers do that flush {@code [DONE]} before they finish the response.
+     * Serves each request on a connection with keep-alive: the events, then the body's end
+     * once {@link #endBody()} is called, as servers do that flush {@code [DONE]} before they
+     * finish the response.
      */
     private static final class DoneFirstServer implements AutoCloseable {
         final AtomicInteger accepted = new AtomicInteger();
+        private final Semaphore bodyEnds = new Semaphore(0);
         private final AtomicInteger served = new AtomicInteger();
         private final ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
 
@@ -78,6 +92,11 @@ class KeepAliveTest {
             });
         }
 
+        /** Lets the body now being served end. */
+        void endBody() {
+            bodyEnds.release();
+        }
+
         URI uri() {
             return URI.create("http://127.0.0.1:" + server.getLocalPort() + "/v1/chat/completions");
         }
@@ -92,9 +111,7 @@ class KeepAliveTest {
                             .getBytes(StandardCharsets.US_ASCII));
                     chunk(out, "data: {\"n\":" + n + "}\n\ndata: [DONE]\n\n");
                     out.flush();
-                    // The body's end comes well after the client has read [DONE]: a loaded machine can
-                    // take tens of milliseconds between that read and the close the contrast test makes.
-                    Thread.sleep(150);
+                    bodyEnds.acquire();
                     out.write("0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
                     out.flush();
                 }

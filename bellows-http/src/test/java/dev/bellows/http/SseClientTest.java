@@ -133,20 +133,47 @@ class SseClientTest {
 
     @Test
     void streamLongerThanTheIdleTimeoutIsFineWhileBytesKeepComing() throws Exception {
-        // the request timeout covers the wait for the headers only; the watchdog times each read on its own
-        URI uri = serve(exchange -> {
-            exchange.sendResponseHeaders(200, 0);
-            OutputStream out = exchange.getResponseBody();
+        // The idle timeout bounds each wait for the next bytes, not the stream. The watchdog is
+        // driven by hand: before each event it is told that half the timeout has passed since
+        // the read now waiting began (and so, in all, four times the timeout), and nothing fails.
+        java.util.concurrent.Semaphore next = new java.util.concurrent.Semaphore(0);
+        RawServer server = open(new RawServer((out, socket) -> {
+            RawServer.write(out, RawServer.CHUNKED_SSE_HEAD);
             for (int i = 0; i < 8; i++) {
-                out.write(("data: " + i + "\n\n").getBytes(StandardCharsets.UTF_8));
-                out.flush();
-                sleep(100);
+                next.acquire();
+                RawServer.chunk(out, "data: " + i + "\n\n");
             }
-        });
-        SseClient client = client(new HttpSettings(Duration.ofSeconds(5), Duration.ofMillis(500)));
-        try (SseConnection connection = client.post(uri, Map.of(), "{}", null)) {
-            assertThat(drain(connection)).extracting(SseEvent::data).containsExactly("0", "1", "2", "3", "4", "5", "6", "7");
+            RawServer.write(out, "0\r\n\r\n");
+        }));
+        Duration idle = Duration.ofMinutes(1);
+        Watchdog watchdog = manualWatchdog();
+        SseClient client = open(new SseClient(new HttpSettings(Duration.ofSeconds(5), idle), watchdog));
+        try (SseConnection connection = client.post(server.uri("/x"), Map.of(), "{}", null)) {
+            List<String> data = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                CompletableFuture<SseEvent> event = new CompletableFuture<>();
+                Thread reader = Thread.ofPlatform().start(() -> {
+                    try {
+                        event.complete(connection.next());
+                    } catch (ProviderException e) {
+                        event.completeExceptionally(e);
+                    }
+                });
+                while (reader.getState() != Thread.State.WAITING && !event.isDone()) {
+                    Thread.onSpinWait();     // until next() waits for the next byte
+                }
+                watchdog.tick(System.nanoTime() + idle.toNanos() / 2);
+                next.release();
+                data.add(event.get(30, TimeUnit.SECONDS).data());
+            }
+            assertThat(data).containsExactly("0", "1", "2", "3", "4", "5", "6", "7");
+            assertThat(connection.next()).isNull();
         }
+    }
+
+    /** A watchdog without a thread: it expires deadlines only when the test calls tick(). */
+    private static Watchdog manualWatchdog() {
+        return new Watchdog(Watchdog.TICK.toNanos(), Watchdog.QUIET_TICKS, true);
     }
 
     @Test
@@ -351,12 +378,26 @@ class SseClientTest {
             holder[0].stall();
         }));
         holder[0] = server;
-        // 1 s, not less: these tests wait for data, and on a loaded machine connecting to
-        // 127.0.0.1 alone can take a few hundred milliseconds.
-        SseClient client = client(new HttpSettings(Duration.ofSeconds(5), Duration.ofSeconds(1)));
+        // The watchdog is driven by hand, told the time once the read waits: a loaded machine
+        // (a slow connect, a late thread) cannot make it expire anything early or late.
+        Watchdog watchdog = manualWatchdog();
+        SseClient client = open(new SseClient(new HttpSettings(Duration.ofSeconds(5), Duration.ofSeconds(1)), watchdog));
         try (SseConnection connection = client.post(server.uri("/x"), AUTH, "{}", KEY)) {
             assertThat(connection.next()).isEqualTo(new SseEvent("message", "first", null));
-            ProviderException failure = catchThrowableOfType(ProviderException.class, connection::next);
+            CompletableFuture<ProviderException> outcome = new CompletableFuture<>();
+            Thread reader = Thread.ofPlatform().start(() -> {
+                try {
+                    connection.next();
+                    outcome.complete(null);
+                } catch (ProviderException e) {
+                    outcome.complete(e);
+                }
+            });
+            while (reader.getState() != Thread.State.WAITING && !outcome.isDone()) {
+                Thread.onSpinWait();     // until next() waits for the next byte
+            }
+            watchdog.tick(System.nanoTime() + Duration.ofSeconds(1).toNanos());
+            ProviderException failure = outcome.get(30, TimeUnit.SECONDS);
             assertThat(failure.kind()).isEqualTo(Kind.TIMEOUT);
             assertThat(failure.getMessage()).isEqualTo("no data from " + server.uri("/x") + " for 1 s");
         }
@@ -367,10 +408,15 @@ class SseClientTest {
         RawServer[] holder = new RawServer[1];
         RawServer server = open(new RawServer((out, socket) -> holder[0].stall()));
         holder[0] = server;
-        // 1 s, not less: these tests wait for data, and on a loaded machine connecting to
-        // 127.0.0.1 alone can take a few hundred milliseconds.
-        SseClient client = client(new HttpSettings(Duration.ofSeconds(5), Duration.ofSeconds(1)));
-        ProviderException failure = postFails(client, server.uri("/x"));
+        Watchdog watchdog = manualWatchdog();
+        SseClient client = open(new SseClient(new HttpSettings(Duration.ofSeconds(5), Duration.ofSeconds(1)), watchdog));
+        CompletableFuture<ProviderException> outcome = new CompletableFuture<>();
+        Thread caller = Thread.ofPlatform().start(() -> outcome.complete(postFails(client, server.uri("/x"))));
+        while (caller.getState() != Thread.State.WAITING && !outcome.isDone()) {
+            Thread.onSpinWait();         // until post() waits for the status line
+        }
+        watchdog.tick(System.nanoTime() + Duration.ofSeconds(1).toNanos());
+        ProviderException failure = outcome.get(30, TimeUnit.SECONDS);
         assertThat(failure.kind()).isEqualTo(Kind.TIMEOUT);
         assertThat(failure.getMessage()).isEqualTo("no response from " + server.uri("/x") + " within 1 s");
     }
@@ -386,8 +432,8 @@ class SseClientTest {
             ProviderException failure = postFails(client, server.uri("/x"));
             outcome.complete(new Object[] {failure, Thread.currentThread().isInterrupted()});
         });
-        while (caller.getState() != Thread.State.TIMED_WAITING && !outcome.isDone()) {
-            Thread.onSpinWait();     // until post() waits for the status line
+        while (caller.getState() != Thread.State.WAITING && !outcome.isDone()) {
+            Thread.onSpinWait();     // until post() waits for the status line (an untimed wait)
         }
         caller.interrupt();
 
@@ -516,11 +562,4 @@ class SseClientTest {
         return out.toString();
     }
 
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
 }

@@ -17,7 +17,10 @@ import java.util.Locale;
  * provider pointed at the mock, built once and shared by every task; each task is a run in a
  * new {@link Session} (its own conversation), as a service gives each request. In tag mode
  * the call is a {@code <tool>} block in the message and the answer a {@code task_completion}
- * call; in native mode both are the API's {@code tool_calls}.
+ * call; in native mode both are the API's {@code tool_calls}. A task is either
+ * {@code run(task, session).await()}, the handle most callers take (the run may go on on a
+ * virtual thread of its own, see {@link DefaultAgent}), or {@code runBlocking(task, session)},
+ * which runs the loop on the calling thread.
  */
 final class BellowsAgent implements Contestant {
 
@@ -25,11 +28,18 @@ final class BellowsAgent implements Contestant {
     record AddArguments(@Description("the first") int a, @Description("the second") int b) { }
 
     private final ToolMode mode;
+    private final boolean blocking;
     private final OpenAiProvider provider;
     private final DefaultAgent agent;
 
+    /** Tasks as {@code run(task, session).await()}. */
     BellowsAgent(String baseUrl, ToolMode mode) {
+        this(baseUrl, mode, false);
+    }
+
+    BellowsAgent(String baseUrl, ToolMode mode, boolean blocking) {
         this.mode = mode;
+        this.blocking = blocking;
         provider = OpenAiProvider.builder().baseUrl(baseUrl).build();
         agent = DefaultAgent.builder()
                 .provider(provider)
@@ -42,12 +52,14 @@ final class BellowsAgent implements Contestant {
 
     @Override
     public String name() {
-        return "Bellows DefaultAgent (" + mode.name().toLowerCase(Locale.ROOT) + ")";
+        return "Bellows DefaultAgent (" + mode.name().toLowerCase(Locale.ROOT)
+                + (blocking ? ", runBlocking" : ", run().await()") + ")";
     }
 
     @Override
     public String runTask() throws Exception {
-        AgentResult result = agent.run(LoopComparison.TASK, new Session()).await();
+        AgentResult result = blocking ? agent.runBlocking(LoopComparison.TASK, new Session())
+                : agent.run(LoopComparison.TASK, new Session()).await();
         if (!result.reason().successful()) {
             throw new IllegalStateException("the run ended " + result.reason() + ": " + result.result());
         }

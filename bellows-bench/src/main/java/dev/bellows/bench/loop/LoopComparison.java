@@ -18,7 +18,10 @@ import java.util.Map;
  * {@code add} tool, then the final answer, which is checked on every task. Contestants take
  * turns in batches ({@code --tasks} tasks each), the order rotating every round, so that a
  * disturbance of the machine falls on all of them alike; {@code --warmup} rounds come first
- * and are not counted. Reported per iteration (one model request):
+ * and are not counted. Bellows runs each tool mode twice: as {@code run(task, session).await()}
+ * (the handle most callers take; the run may go on on a virtual thread of its own) and as
+ * {@code runBlocking(task, session)} (the loop on the calling thread). Reported per iteration
+ * (one model request):
  * <ul>
  *   <li>added time: the contestant's p50 (p99) task time minus the floor's, halved (a task is
  *       two requests);</li>
@@ -49,8 +52,10 @@ public final class LoopComparison {
         try (LeanMock mock = new LeanMock()) {
             List<Contestant> contestants = List.of(
                     new Floor(mock.baseUrl()),
-                    new BellowsAgent(mock.baseUrl(), ToolMode.TAGS),
-                    new BellowsAgent(mock.baseUrl(), ToolMode.NATIVE),
+                    new BellowsAgent(mock.baseUrl(), ToolMode.TAGS, false),
+                    new BellowsAgent(mock.baseUrl(), ToolMode.NATIVE, false),
+                    new BellowsAgent(mock.baseUrl(), ToolMode.TAGS, true),
+                    new BellowsAgent(mock.baseUrl(), ToolMode.NATIVE, true),
                     new LangChain4jStreaming(mock.baseUrl()));
             Map<Contestant, Tally> tallies = new LinkedHashMap<>();
             contestants.forEach(contestant -> tallies.put(contestant, new Tally(rounds * tasks)));
