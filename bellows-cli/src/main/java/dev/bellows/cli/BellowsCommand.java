@@ -57,6 +57,7 @@ public final class BellowsCommand {
         OutputStream out = new FileOutputStream(FileDescriptor.out);
         OutputStream err = new FileOutputStream(FileDescriptor.err);
         boolean debug = "1".equals(System.getenv("BELLOWS_DEBUG"));
+        CliLogging.configure(debug);
         CommandLine commandLine = commandLine(System.in, out, err, debug, Host.system());
         int status;
         try {

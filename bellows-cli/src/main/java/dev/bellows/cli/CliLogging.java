@@ -1,0 +1,40 @@
+package dev.bellows.cli;
+
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * How the command line sets the library's logging up. The library logs its real trouble at
+ * {@code WARNING}, which the JDK's default setup prints to standard error with a stack trace;
+ * the commands already report each such failure in one line of their own (a store that
+ * failed, a listener that threw), so by default the library's lines are off. A user who gives
+ * a {@code java.util.logging} configuration gets exactly what it says, and
+ * {@code BELLOWS_DEBUG=1} keeps the JDK's default (warnings and above).
+ */
+final class CliLogging {
+
+    /** The library's loggers all sit under this name. */
+    static final String LIBRARY = "dev.bellows";
+
+    /** Held here because {@code java.util.logging} keeps its loggers only weakly. */
+    private static Logger library;
+
+    private CliLogging() {
+    }
+
+    /**
+     * Switches the library's logging off unless the user configured logging or asked for debug output.
+     *
+     * @return whether it was switched off
+     */
+    static synchronized boolean configure(boolean debug) {
+        boolean configuredByUser = System.getProperty("java.util.logging.config.file") != null
+                || System.getProperty("java.util.logging.config.class") != null;
+        if (debug || configuredByUser) {
+            return false;
+        }
+        library = Logger.getLogger(LIBRARY);
+        library.setLevel(Level.OFF);
+        return true;
+    }
+}
