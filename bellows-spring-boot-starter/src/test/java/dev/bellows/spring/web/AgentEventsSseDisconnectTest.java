@@ -41,9 +41,10 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 class AgentEventsSseDisconnectTest {
 
     // A long answer, streamed slowly, then the end: a run that is not cancelled ends with
-    // task_completion, so the test fails instead of waiting forever.
+    // task_completion, so the test fails instead of waiting forever. Long enough (40 s
+    // unread) that even a loaded machine notices the closed connection before the end.
     static final MockLlmServer MODEL = start(MockScript.of(
-            MockTurn.content("word ".repeat(2_000)).chunkSize(5).delayMs(2),
+            MockTurn.content("word ".repeat(20_000)).chunkSize(5).delayMs(2),
             MockTurn.content("<tool>{\"tool_name\": \"task_completion\", \"arguments\": {\"result\": \"done\"}}</tool>")));
 
     static final CompletableFuture<LoopEndReason> END = new CompletableFuture<>();
