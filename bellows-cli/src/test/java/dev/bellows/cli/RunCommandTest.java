@@ -395,14 +395,20 @@ class RunCommandTest {
 
         @Test
         void timeout_seconds_bounds_the_wait_for_the_next_byte() {
-            try (MockLlmServer server = server(
-                    MockTurn.content(complete("slow")).chunkSize(200).delayMs(0),
-                    MockTurn.content("ab" + complete("slow")).chunkSize(1).delayMs(3000))) {
-                Cli.Run fast = run(server, "--timeout-seconds", "1", "task");
-                assertThat(fast.status()).isZero();
-                Cli.Run slow = run(server, "--timeout-seconds", "1", "--max-retries", "0", "--output", "jsonl", "task");
-                assertThat(slow.status()).isEqualTo(1);
-                assertThat(last(slow).get("reason").asText()).isEqualTo("error");
+            // One answer in two pieces 2 s apart: waiting 20 s for the next byte sees it
+            // through (20 ms would not: the value is seconds), waiting 1 s gives up at the gap.
+            // A loaded machine can only lengthen the gap, so neither outcome depends on speed.
+            String answer = "ab" + complete("patient");
+            MockTurn twoPieces = MockTurn.content(answer).chunkSize((answer.length() + 1) / 2).delayMs(2000);
+            try (MockLlmServer server = server(twoPieces, twoPieces)) {
+                Cli.Run patient = run(server, "--timeout-seconds", "20", "task");
+                assertThat(patient.status()).as(patient.err()).isZero();
+                assertThat(patient.out()).isEqualTo("patient\n");
+                Cli.Run impatient = run(server, "--timeout-seconds", "1", "--max-retries", "0", "--output", "jsonl",
+                        "task");
+                assertThat(impatient.status()).isEqualTo(1);
+                assertThat(last(impatient).get("reason").asText()).isEqualTo("error");
+                assertThat(last(impatient).get("result").asText()).contains("for 1 s");
             }
         }
     }

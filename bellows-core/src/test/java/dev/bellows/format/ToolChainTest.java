@@ -309,14 +309,15 @@ class ToolChainTest {
         @Test
         void parallelSafeToolsRunAtTheSameTimeAndKeepCallOrder() {
             // Each call waits until the other has started: run one after the other, the first
-            // would wait out its bound and fail; run together, both pass the barrier.
+            // would wait out its bound and fail; run together, both pass the barrier. The bound
+            // is generous: on a loaded machine the second thread may start late, never too late.
             CyclicBarrier bothStarted = new CyclicBarrier(2);
             Thread caller = Thread.currentThread();
             List<Thread> threads = new CopyOnWriteArrayList<>();
             for (String name : List.of("left", "right")) {
                 registry.register(TestTool.of(name, (c, a) -> {
                     threads.add(Thread.currentThread());
-                    bothStarted.await(10, TimeUnit.SECONDS);
+                    bothStarted.await(60, TimeUnit.SECONDS);
                     return ToolResult.of(name + " " + a.path("n").asInt());
                 }).parallel());
             }

@@ -20,7 +20,8 @@ import dev.bellows.stream.StreamChunk;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetAddress;
-import java.net.ServerSocket;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -84,31 +85,56 @@ class OpenAiFailuresTest {
 
     @Test
     void connectionRefused() throws Exception {
-        int port;
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            port = socket.getLocalPort();
-        }
-        try (OpenAiProvider provider = provider(URI.create("http://127.0.0.1:" + port + "/v1"))) {
-            ProviderException e = catchThrowableOfType(ProviderException.class,
-                    () -> provider.stream(TestSupport.request()));
-            assertThat(e.kind()).isEqualTo(Kind.CONNECTION);
-            assertThat(e.retryable()).isTrue();
-            assertThat(everything(e)).doesNotContain(SECRET);
+        // A socket bound but not listening: connecting to its port is refused, and no other
+        // process can take the port meanwhile (a port closed before use could be reused).
+        try (Socket bound = new Socket()) {
+            bound.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            try (OpenAiProvider provider = provider(URI.create("http://127.0.0.1:" + bound.getLocalPort() + "/v1"))) {
+                ProviderException e = catchThrowableOfType(ProviderException.class,
+                        () -> provider.stream(TestSupport.request()));
+                assertThat(e.kind()).isEqualTo(Kind.CONNECTION);
+                assertThat(e.retryable()).isTrue();
+                assertThat(everything(e)).doesNotContain(SECRET);
+            }
         }
     }
 
     @Test
     void idleTimeout() throws Exception {
-        try (FakeServer server = new FakeServer(conn -> {
-            conn.sseHead();
-            conn.send(content("first"));
-            conn.stall();
-        }); OpenAiProvider provider = OpenAiProvider.builder().baseUrl(server.base())
-                .httpSettings(HttpSettings.defaults().withIdleTimeout(Duration.ofMillis(300))).build();
-             ChatStream stream = provider.stream(TestSupport.request())) {
-            assertThat(stream.next()).isEqualTo(StreamChunk.message("first"));
-            ProviderException e = catchThrowableOfType(ProviderException.class, stream::next);
-            assertThat(e.kind()).isEqualTo(Kind.TIMEOUT);
+        // The idle timeout also covers the wait for the response head and the first bytes, so
+        // the scenario (data, then silence) needs "first" to arrive within it. On a machine so
+        // loaded that it does not, that attempt times out early, which proves nothing about a
+        // stall mid-stream: it is repeated with a longer timeout. Every attempt must end in
+        // TIMEOUT, and the test passes only once "first" came and then the stall timed out.
+        Duration longest = Duration.ofSeconds(20);
+        for (Duration idle = Duration.ofMillis(300); ; idle = idle.multipliedBy(4)) {
+            try (FakeServer server = new FakeServer(conn -> {
+                conn.sseHead();
+                conn.send(content("first"));
+                conn.stall();
+            }); OpenAiProvider provider = OpenAiProvider.builder().baseUrl(server.base())
+                    .httpSettings(HttpSettings.defaults().withIdleTimeout(idle)).build()) {
+                ChatStream stream = null;
+                StreamChunk first;
+                try {
+                    stream = provider.stream(TestSupport.request());
+                    first = stream.next();
+                } catch (ProviderException early) {
+                    if (stream != null) {
+                        stream.close();
+                    }
+                    assertThat(early.kind()).as("before any data").isEqualTo(Kind.TIMEOUT);
+                    assertThat(idle.multipliedBy(4)).as("the head and \"first\" never came within %s: %s", idle, early)
+                            .isLessThanOrEqualTo(longest);
+                    continue;
+                }
+                try (ChatStream open = stream) {
+                    assertThat(first).isEqualTo(StreamChunk.message("first"));
+                    ProviderException e = catchThrowableOfType(ProviderException.class, open::next);
+                    assertThat(e.kind()).isEqualTo(Kind.TIMEOUT);
+                    return;
+                }
+            }
         }
     }
 

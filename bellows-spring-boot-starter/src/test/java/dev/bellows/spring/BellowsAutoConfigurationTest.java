@@ -29,6 +29,7 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.StandardEnvironment;
 import tools.jackson.databind.json.JsonMapper;
 
 /** The auto-configuration's conditions and properties, each in a context of its own. */
@@ -37,6 +38,10 @@ class BellowsAutoConfigurationTest {
     private static final String SECRET = "sk-test-0123456789abcdef";
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            // without the machine's environment variables: an OPENAI_API_KEY or BELLOWS_MODEL there
+            // would change what these tests see (Spring reads them as properties)
+            .withInitializer(context -> context.getEnvironment().getPropertySources()
+                    .remove(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME))
             .withConfiguration(AutoConfigurations.of(BellowsAutoConfiguration.class));
 
     record Words(String text) { }

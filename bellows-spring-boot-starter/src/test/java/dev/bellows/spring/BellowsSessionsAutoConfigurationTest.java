@@ -20,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.core.env.StandardEnvironment;
 
 /** The session store bean: there with bellows-sessions-sqlite, stored where the property says. */
 class BellowsSessionsAutoConfigurationTest {
@@ -28,6 +29,10 @@ class BellowsSessionsAutoConfigurationTest {
     Path directory;
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            // without the machine's environment variables: an OPENAI_API_KEY or BELLOWS_MODEL there
+            // would change what these tests see (Spring reads them as properties)
+            .withInitializer(context -> context.getEnvironment().getPropertySources()
+                    .remove(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME))
             .withConfiguration(AutoConfigurations.of(BellowsAutoConfiguration.class, BellowsSessionsAutoConfiguration.class))
             .withPropertyValues("bellows.base-url=http://127.0.0.1:1/v1", "bellows.model=mock");
 

@@ -3,14 +3,18 @@ package dev.bellows.spring;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.Path;
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.core.env.StandardEnvironment;
 
 /** What a user sees when the properties cannot make an agent: Spring Boot's report, no stack trace. */
 @ExtendWith(OutputCaptureExtension.class)
@@ -21,10 +25,20 @@ class StartupFailureTest {
     static class App {
     }
 
-    private static void start(String... args) {
+    /** The session store's folder: without it the application would open one under the user's home. */
+    @TempDir
+    Path sessions;
+
+    private void start(String... args) {
         SpringApplication application = new SpringApplication(App.class);
         application.setWebApplicationType(WebApplicationType.NONE);
-        application.run(args);
+        // without the machine's environment variables: a BELLOWS_MODEL there would give the model
+        StandardEnvironment environment = new StandardEnvironment();
+        environment.getPropertySources().remove(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME);
+        application.setEnvironment(environment);
+        String[] all = Arrays.copyOf(args, args.length + 1);
+        all[args.length] = "--bellows.sessions-directory=" + sessions;
+        application.run(all);
     }
 
     @Test

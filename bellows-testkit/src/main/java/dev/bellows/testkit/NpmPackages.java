@@ -59,11 +59,13 @@ public final class NpmPackages {
             List<String> command = new ArrayList<>(List.of("npm", "install", "--prefix", dir.toString(), "--no-audit",
                     "--no-fund", "--no-save", "--loglevel=error"));
             command.addAll(List.of(specs));
+            Files.deleteIfExists(marker);   // other packages, or an install that broke off: not there yet
             String output = run(command);
-            Files.writeString(marker, wanted, StandardCharsets.UTF_8);
             if (!Files.isDirectory(dir.resolve("node_modules"))) {
                 throw new IllegalStateException("npm install " + wanted + " made no node_modules:\n" + output);
             }
+            // Written last: a marker means the install finished, so a broken one is redone next time.
+            Files.writeString(marker, wanted, StandardCharsets.UTF_8);
             return dir.resolve("node_modules");
         } catch (IOException e) {
             throw new IllegalStateException("cannot install npm packages into " + dir + ": " + e.getMessage(), e);

@@ -171,7 +171,9 @@ class MockLlmServerTest {
 
     @Test
     void a_delay_between_pieces_makes_the_client_read_several_times() throws Exception {
-        try (MockLlmServer server = MockLlmServer.start(MockScript.of(MockTurn.content("abcdef").chunkSize(1).delayMs(40)))) {
+        // 100 ms apart: a reader starved by a loaded machine may take two pieces in one read,
+        // but not four of the five gaps
+        try (MockLlmServer server = MockLlmServer.start(MockScript.of(MockTurn.content("abcdef").chunkSize(1).delayMs(100)))) {
             Body body = read(post(server, "/v1/chat/completions", STREAM));
             assertThat(body.failure()).isNull();
             assertThat(body.content("content")).isEqualTo("abcdef");

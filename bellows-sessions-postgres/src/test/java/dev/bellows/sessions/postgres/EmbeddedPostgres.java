@@ -101,13 +101,24 @@ public final class EmbeddedPostgres {
         Path cluster = data.resolve("cluster");
         run(asServerUser(root, List.of(binaries.resolve("bin/initdb").toString(), "-D", cluster.toString(),
                 "-U", "postgres", "-A", "trust", "-E", "UTF-8", "--no-locale", "--no-sync")), "initdb");
-        int port = freePort();
-        List<String> command = asServerUser(root, List.of(binaries.resolve("bin/postgres").toString(),
-                "-D", cluster.toString(), "-p", Integer.toString(port), "-h", "127.0.0.1",
-                "-k", data.toString(), "-c", "fsync=off", "-c", "max_connections=200"));
-        Process server = new ProcessBuilder(command).redirectErrorStream(true).start();
-        awaitReady(server);
-        return new EmbeddedPostgres(server, data, port);
+        // The port is free when picked but only bound when the server starts: another process
+        // may take it in between, so a server that cannot bind it is started again on another.
+        for (int attempt = 1; ; attempt++) {
+            int port = freePort();
+            List<String> command = asServerUser(root, List.of(binaries.resolve("bin/postgres").toString(),
+                    "-D", cluster.toString(), "-p", Integer.toString(port), "-h", "127.0.0.1",
+                    "-k", data.toString(), "-c", "fsync=off", "-c", "max_connections=200"));
+            Process server = new ProcessBuilder(command).redirectErrorStream(true).start();
+            try {
+                awaitReady(server);
+                return new EmbeddedPostgres(server, data, port);
+            } catch (IOException e) {
+                if (attempt == 5 || !String.valueOf(e.getMessage()).contains("Address already in use")) {
+                    throw e;
+                }
+                server.onExit().join();   // gone, with its postmaster.pid, before the next try
+            }
+        }
     }
 
     /** Reads the server's log until it accepts connections; fails with the log if it dies first. */

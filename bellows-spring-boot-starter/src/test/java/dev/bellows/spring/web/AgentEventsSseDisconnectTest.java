@@ -20,9 +20,11 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -41,9 +43,10 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 class AgentEventsSseDisconnectTest {
 
     // A long answer, streamed slowly, then the end: a run that is not cancelled ends with
-    // task_completion, so the test fails instead of waiting forever.
+    // task_completion, so the test fails instead of waiting forever. Long enough (40 s
+    // unread) that even a loaded machine notices the closed connection before the end.
     static final MockLlmServer MODEL = start(MockScript.of(
-            MockTurn.content("word ".repeat(2_000)).chunkSize(5).delayMs(2),
+            MockTurn.content("word ".repeat(20_000)).chunkSize(5).delayMs(2),
             MockTurn.content("<tool>{\"tool_name\": \"task_completion\", \"arguments\": {\"result\": \"done\"}}</tool>")));
 
     static final CompletableFuture<LoopEndReason> END = new CompletableFuture<>();
@@ -76,10 +79,15 @@ class AgentEventsSseDisconnectTest {
         }
     }
 
+    /** The session store's folder: without it the application would open one under the user's home. */
+    @TempDir
+    static Path sessions;
+
     @DynamicPropertySource
     static void model(DynamicPropertyRegistry properties) {
         properties.add("bellows.base-url", () -> MODEL.baseUrl().toString());
         properties.add("bellows.model", () -> "mock");
+        properties.add("bellows.sessions-directory", () -> sessions.toString());
     }
 
     @AfterAll

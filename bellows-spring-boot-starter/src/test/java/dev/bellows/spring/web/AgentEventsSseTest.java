@@ -20,9 +20,11 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -78,10 +80,15 @@ class AgentEventsSseTest {
         }
     }
 
+    /** The session store's folder: without it the application would open one under the user's home. */
+    @TempDir
+    static Path sessions;
+
     @DynamicPropertySource
     static void model(DynamicPropertyRegistry properties) {
         properties.add("bellows.base-url", () -> MODEL.baseUrl().toString());
         properties.add("bellows.model", () -> "mock");
+        properties.add("bellows.sessions-directory", () -> sessions.toString());
     }
 
     @AfterAll
