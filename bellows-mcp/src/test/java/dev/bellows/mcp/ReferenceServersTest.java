@@ -42,8 +42,9 @@ class ReferenceServersTest {
 
     @Test
     void everything_over_streamable_http_answers_the_same() throws Exception {
-        int port = TestServers.freePort();
-        Process server = TestServers.everythingOverHttp(port);
+        TestServers.Listening listening = TestServers.everythingOverHttp();
+        int port = listening.port();
+        Process server = listening.process();
         try (McpServers servers = McpServers.start(List.of(
                 McpServerConfig.http("remote", "http://127.0.0.1:" + port + "/mcp")
                         .header("X-Test", "yes").build(),

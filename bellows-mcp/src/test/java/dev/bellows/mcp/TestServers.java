@@ -60,31 +60,54 @@ final class TestServers {
         }
     }
 
+    /** A server process and the port it listens on. */
+    record Listening(Process process, int port) {
+    }
+
     /**
      * Starts the everything server in Streamable HTTP mode on a free port and waits until it
-     * says it listens. The caller destroys the process.
+     * says it listens. The port is picked before the server binds it, so another process may
+     * take it in between: a server that exits before listening is started again on another
+     * port. The caller destroys the process.
      */
-    static Process everythingOverHttp(int port) throws Exception {
+    static Listening everythingOverHttp() throws Exception {
+        IllegalStateException failure = null;
+        for (int attempt = 0; attempt < 5; attempt++) {
+            int port = freePort();
+            Process process = everythingOverHttp(port);
+            if (process != null) {
+                return new Listening(process, port);
+            }
+            failure = new IllegalStateException("the everything server exited before listening on port " + port);
+        }
+        throw failure;
+    }
+
+    /** The server listening on {@code port}, or null when it exited before it listened. */
+    private static Process everythingOverHttp(int port) throws Exception {
         ProcessBuilder builder = new ProcessBuilder("node", everything(), "streamableHttp").redirectErrorStream(true);
         builder.environment().put("PORT", String.valueOf(port));
         Process process = builder.start();
-        CompletableFuture<Void> listening = new CompletableFuture<>();
+        CompletableFuture<Boolean> listening = new CompletableFuture<>();
         Thread.ofVirtual().start(() -> {
             try (BufferedReader reader = new BufferedReader(
                     new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
                 String line;
                 while ((line = reader.readLine()) != null) {
                     if (line.contains("listening on port")) {
-                        listening.complete(null);
+                        listening.complete(true);
                     }
                 }
             } catch (IOException e) {
                 // the process ended
             }
-            listening.completeExceptionally(new IllegalStateException("the HTTP server exited before listening"));
+            listening.complete(false);
         });
-        listening.get(60, TimeUnit.SECONDS); // hang guard, not a timing assertion
-        return process;
+        if (listening.get(60, TimeUnit.SECONDS)) { // hang guard, not a timing assertion
+            return process;
+        }
+        process.waitFor();
+        return null;
     }
 
     /** The processes descending from this JVM now. */
