@@ -107,9 +107,12 @@ class ChatTerminalTest {
             send("one", "Think slowly", "Enter");
             waitFor("one", "still thinking still thinking");
             send("one", "C-c");
-            screen = waitFor("one", "(cancelled");
+            // The cancel line and the next prompt are two writes: wait for the prompt after the line.
+            screen = waitFor("one", screenShown -> screenShown.contains("(cancelled")
+                    && screenShown.substring(screenShown.indexOf("(cancelled")).contains("\n> "),
+                    "a prompt again after the cancel");
             assertThat(screen.substring(screen.indexOf("(cancelled"))).as("a prompt again after the cancel")
-                    .contains("\n> ");
+                    .startsWith("(cancelled: the request stays in the conversation, marked as interrupted)\n").contains("\n> ");
             send("one", "/exit", "Enter");
             waitFor("one", "EXIT=0");
 
@@ -267,16 +270,21 @@ class ChatTerminalTest {
 
     /** The screen (the pane's text) once it contains {@code text}. */
     private String waitFor(String window, String text) throws Exception {
+        return waitFor(window, screen -> screen.contains(text), "\"" + text + "\"");
+    }
+
+    /** Waits until the window's screen satisfies {@code shows} (bounded: a hang guard, not a timing check). */
+    private String waitFor(String window, java.util.function.Predicate<String> shows, String what) throws Exception {
         long giveUp = System.currentTimeMillis() + GIVE_UP_MILLIS;
         String screen = "";
         while (System.currentTimeMillis() < giveUp) {
             screen = exec("tmux", "-S", socket(), "capture-pane", "-p", "-J", "-t", window).out;
-            if (screen.contains(text)) {
+            if (shows.test(screen)) {
                 return screen;
             }
             Thread.sleep(100);
         }
-        return fail("the screen never showed \"" + text + "\"; it shows:\n" + screen);
+        return fail("the screen never showed " + what + "; it shows:\n" + screen);
     }
 
     private record Exec(int status, String out) {
