@@ -54,6 +54,7 @@ public final class SseClient implements AutoCloseable {
         // carrier wake-up, and the reading thread woken by it rather than by the selector.
         this.http = HttpClient.newBuilder()
                 .connectTimeout(settings.connectTimeout())
+                .sslContext(settings.sslContext())
                 .followRedirects(HttpClient.Redirect.NEVER)
                 .executor(Runnable::run)
                 .build();
