@@ -316,6 +316,51 @@ class SseClientTlsTest {
         }
     }
 
+    @Test
+    void cancellingOneHttp2StreamLeavesTheOthersOnItsConnectionGoing() throws Exception {
+        TlsServer[] holder = new TlsServer[1];
+        TlsServer server = serve(Offer.H2, exchange -> {
+            exchange.status(200, "text/event-stream");
+            exchange.write("data: first\n\n");
+            if (exchange.requestBody().equals("\"stall\"")) {
+                holder[0].stall();
+            } else {
+                exchange.write("data: second\n\n");
+            }
+        });
+        holder[0] = server;
+        SseClient client = client(server);
+        URI uri = server.uri("/x");
+        SseConnection cancelled = client.post(uri, AUTH, "\"stall\"", KEY);
+        resources.add(cancelled);
+        SseConnection other = client.post(uri, AUTH, "\"stall\"", KEY);
+        resources.add(other);
+        assertThat(cancelled.next().data()).isEqualTo("first");
+        assertThat(other.next().data()).isEqualTo("first");
+
+        CompletableFuture<ProviderException> outcome = new CompletableFuture<>();
+        Thread reader = Thread.ofPlatform().start(() -> {
+            try {
+                cancelled.next();
+                outcome.complete(null);
+            } catch (ProviderException e) {
+                outcome.complete(e);
+            }
+        });
+        while (reader.getState() != Thread.State.WAITING && !outcome.isDone()) {
+            Thread.onSpinWait();     // until next() waits for the next byte
+        }
+        cancelled.cancel();          // on this thread: the client's tasks it sets off run here
+        assertThat(outcome.get().kind()).isEqualTo(Kind.CANCELLED);
+
+        // the connection was not torn down with the stream: a new stream goes over it
+        try (SseConnection fresh = client.post(uri, AUTH, "\"go\"", KEY)) {
+            assertThat(drain(fresh).stream().map(SseEvent::data)).containsExactly("first", "second");
+        }
+        other.cancel();
+        assertThat(server.connections()).hasSize(1);
+    }
+
     @ParameterizedTest
     @EnumSource(Offer.class)
     void anErrorStatusGivesTheSameFailureOverEitherProtocol(Offer offer) throws Exception {
