@@ -141,6 +141,29 @@ class SseClientTlsTest {
         }
     }
 
+    @ParameterizedTest
+    @EnumSource(Offer.class)
+    void aLargeRequestBodyIsSentWhole(Offer offer) throws Exception {
+        // A long conversation (or an image) makes a request of megabytes: over HTTP/2 it goes
+        // out as the server's flow-control window opens, each window update handled inline on
+        // the client's selector thread.
+        StringBuilder json = new StringBuilder("{\"messages\":[");
+        for (int i = 0; json.length() < 4 << 20; i++) {
+            json.append(i == 0 ? "" : ",").append("{\"role\":\"user\",\"content\":\"message ").append(i).append("\"}");
+        }
+        String body = json.append("]}").toString();
+        TlsServer server = serve(offer, exchange -> {
+            exchange.status(200, "text/event-stream");
+            exchange.write("data: " + exchange.requestBody().length() + " " + exchange.requestBody().hashCode() + "\n\n");
+        });
+        SseClient client = client(server);
+        try (SseConnection connection = client.post(server.uri("/x"), AUTH, body, KEY)) {
+            assertThat(connection.headers().get("x-protocol")).containsExactly(protocol(offer));
+            assertThat(drain(connection)).containsExactly(
+                    new SseEvent("message", body.length() + " " + body.hashCode(), null));
+        }
+    }
+
     @Test
     void fiftyConcurrentStreamsShareOneHttp2Connection() throws Exception {
         int streams = 50;
