@@ -346,24 +346,32 @@ class SseClientTlsTest {
         }
     }
 
-    @Test
-    void cancellingOneHttp2StreamLeavesTheOthersOnItsConnectionGoing() throws Exception {
+    /** How a reader blocked in next() is stopped from another thread. */
+    enum Stop {
+        CANCEL, INTERRUPT
+    }
+
+    @ParameterizedTest
+    @EnumSource(Stop.class)
+    void stoppingOneHttp2StreamLeavesItsConnectionServing(Stop stop) throws Exception {
         TlsServer[] holder = new TlsServer[1];
+        CountDownLatch go = new CountDownLatch(1);
         TlsServer server = serve(Offer.H2, exchange -> {
             exchange.status(200, "text/event-stream");
             exchange.write("data: first\n\n");
-            if (exchange.requestBody().equals("\"stall\"")) {
-                holder[0].stall();
-            } else {
-                exchange.write("data: second\n\n");
+            switch (exchange.requestBody()) {
+                case "\"stall\"" -> holder[0].stall();
+                case "\"wait\"" -> go.await();
+                default -> { }
             }
+            exchange.write("data: second\n\n");
         });
         holder[0] = server;
         SseClient client = client(server);
         URI uri = server.uri("/x");
         SseConnection cancelled = client.post(uri, AUTH, "\"stall\"", KEY);
         resources.add(cancelled);
-        SseConnection other = client.post(uri, AUTH, "\"stall\"", KEY);
+        SseConnection other = client.post(uri, AUTH, "\"wait\"", KEY);
         resources.add(other);
         assertThat(cancelled.next().data()).isEqualTo("first");
         assertThat(other.next().data()).isEqualTo("first");
@@ -380,14 +388,20 @@ class SseClientTlsTest {
         while (reader.getState() != Thread.State.WAITING && !outcome.isDone()) {
             Thread.onSpinWait();     // until next() waits for the next byte
         }
-        cancelled.cancel();          // on this thread: the client's tasks it sets off run here
+        if (stop == Stop.CANCEL) {
+            cancelled.cancel();      // on this thread: the client's tasks it sets off run here
+        } else {
+            reader.interrupt();      // the reader's own thread resets the stream
+        }
         assertThat(outcome.get().kind()).isEqualTo(Kind.CANCELLED);
 
-        // the connection was not torn down with the stream: a new stream goes over it
+        // the connection was not torn down with the stream: the other stream on it goes on,
+        // and a new stream goes over it
+        go.countDown();
+        assertThat(drain(other).stream().map(SseEvent::data)).containsExactly("second");
         try (SseConnection fresh = client.post(uri, AUTH, "\"go\"", KEY)) {
             assertThat(drain(fresh).stream().map(SseEvent::data)).containsExactly("first", "second");
         }
-        other.cancel();
         assertThat(server.connections()).hasSize(1);
     }
 
