@@ -23,7 +23,15 @@ import java.util.Objects;
  *
  * <p>Thread-safe: one client serves many concurrent requests. Plain {@code http://} URLs are
  * sent as HTTP/1.1 (no {@code h2c} upgrade attempt, which some local model servers mishandle);
- * {@code https://} negotiates HTTP/2 where the server offers it.
+ * {@code https://} negotiates HTTP/2 where the server offers it, trusting whom
+ * {@link HttpSettings#sslContext()} trusts.
+ *
+ * <p>Over HTTP/2 the concurrent requests to one server share one connection, and so its
+ * flow-control window: what a stream received and its reader has not read yet counts against
+ * it (the JDK client's defaults: up to 16 MiB per stream, 32 MiB per connection). Streams
+ * that are read, or closed, leave it free; a stream left open and unread while its server
+ * keeps sending holds back every other stream on the connection once such streams hold the
+ * whole window. Close a stream you stop reading.
  *
  * <p>Threads: a request is sent, and its response read, on the calling thread; besides it,
  * a client has the JDK client's selector thread and one watchdog thread, which ticks while
@@ -54,6 +62,7 @@ public final class SseClient implements AutoCloseable {
         // carrier wake-up, and the reading thread woken by it rather than by the selector.
         this.http = HttpClient.newBuilder()
                 .connectTimeout(settings.connectTimeout())
+                .sslContext(settings.sslContext())
                 .followRedirects(HttpClient.Redirect.NEVER)
                 .executor(Runnable::run)
                 .build();
