@@ -1,12 +1,13 @@
 package dev.bellows.anthropic;
 
-import com.fasterxml.jackson.core.JsonFactory;
+import static dev.bellows.http.RequestJson.wire;
+
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.json.JsonWriteFeature;
-import com.fasterxml.jackson.core.util.JsonRecyclerPools;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.bellows.http.PartedBody;
+import dev.bellows.http.RequestJson;
 import dev.bellows.provider.ChatRequest;
 import dev.bellows.provider.Message;
 import dev.bellows.provider.NativeToolCall;
@@ -96,14 +97,7 @@ final class AnthropicRequests {
     private static final int MAX_CACHED_INPUT = 4096;
     private static final int MAX_CACHED_INPUTS = 256;
 
-    // Buffers from a pool every thread shares: runs go on on new virtual threads, which the
-    // default per-thread pool would give new buffers each time.
-    private static final ObjectMapper JSON = new ObjectMapper(JsonFactory.builder()
-            .recyclerPool(JsonRecyclerPools.sharedConcurrentDequePool())
-            // Characters outside the BMP as their four UTF-8 bytes, as the text body this
-            // replaces sent them, not as two escaped surrogates.
-            .enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8)
-            .build());
+    private static final ObjectMapper JSON = RequestJson.mapper();
 
     private final int defaultMaxTokens;
     private final Integer thinkingBudget;
@@ -153,7 +147,7 @@ final class AnthropicRequests {
      *                           API would refuse: no user message, an assistant message first,
      *                           {@code maxTokens} not above the thinking budget
      */
-    BodyParts write(ChatRequest request) throws ProviderException {
+    PartedBody write(ChatRequest request) throws ProviderException {
         int maxTokens = request.maxTokens().orElse(defaultMaxTokens);
         if (thinkingBudget != null && maxTokens <= thinkingBudget) {
             throw new ProviderException(ProviderException.Kind.CLIENT_ERROR, "maxTokens (" + maxTokens
@@ -171,7 +165,7 @@ final class AnthropicRequests {
                     "the conversation starts with an assistant message: the Anthropic Messages API needs a"
                             + " user message first (put the task or question before it)");
         }
-        BodyParts body = new BodyParts(sizeHint(request));
+        PartedBody body = new PartedBody(sizeHint(request));
         try (JsonGenerator generator = JSON.createGenerator(body.out())) {
             // Values are written one at a time at the root, with the punctuation between them
             // written here: no separator of the generator's own between root values.
@@ -226,7 +220,7 @@ final class AnthropicRequests {
      * The turns from {@code first} on: each a run of consecutive messages of one role (tool
      * results are a user's), messages without blocks and system messages skipped over.
      */
-    private void writeTurns(JsonGenerator generator, BodyParts body, List<Message> messages, int first)
+    private void writeTurns(JsonGenerator generator, PartedBody body, List<Message> messages, int first)
             throws IOException {
         int start = first;
         boolean firstTurn = true;
@@ -272,7 +266,7 @@ final class AnthropicRequests {
     }
 
     /** Writes a message's content blocks; returns whether none has been written yet (still none). */
-    private boolean writeBlocks(JsonGenerator generator, BodyParts body, Message message, boolean first)
+    private boolean writeBlocks(JsonGenerator generator, PartedBody body, Message message, boolean first)
             throws IOException {
         if (message.role() == Role.TOOL) {
             separate(body, first);
@@ -326,7 +320,7 @@ final class AnthropicRequests {
         return none;
     }
 
-    private static void separate(BodyParts body, boolean first) {
+    private static void separate(PartedBody body, boolean first) {
         if (!first) {
             body.write(',');
         }
@@ -496,29 +490,6 @@ final class AnthropicRequests {
         } catch (JsonProcessingException e) {
             return EMPTY_OBJECT;
         }
-    }
-
-    /**
-     * The text as the body's UTF-8 carries it: unchanged, unless it holds a lone surrogate,
-     * which becomes '?' as encoding a {@code String} to UTF-8 makes it (the body was once sent
-     * that way; a JSON writer on bytes would escape it instead). Only such rare text is copied.
-     */
-    static String wire(String text) {
-        if (text == null) {
-            return null;
-        }
-        int length = text.length();
-        for (int i = 0; i < length; i++) {
-            char c = text.charAt(i);
-            if (Character.isSurrogate(c)) {
-                if (Character.isHighSurrogate(c) && i + 1 < length && Character.isLowSurrogate(text.charAt(i + 1))) {
-                    i++;
-                    continue;
-                }
-                return new String(text.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8);
-            }
-        }
-        return text;
     }
 
     /** About the body's length in bytes, so that its buffer is rarely grown and copied. */
