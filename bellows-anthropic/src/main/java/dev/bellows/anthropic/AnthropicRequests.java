@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.bellows.http.OfferedTools;
 import dev.bellows.http.PartedBody;
 import dev.bellows.http.RequestJson;
 import dev.bellows.provider.ChatRequest;
@@ -109,23 +110,9 @@ final class AnthropicRequests {
     /** The last system text written and its bytes ({@code ,"system":...}). */
     private volatile Encoded<String> system;
     /** The last tools written, copies of their schemas, and the array's bytes. */
-    private volatile Encoded<Tools> tools;
+    private volatile Encoded<OfferedTools> tools;
 
     private record Encoded<K>(K key, byte[] bytes) {
-    }
-
-    private record Tools(ToolSpec[] specs, JsonNode[] schemas) {
-        boolean sameAs(List<ToolSpec> offered) {
-            if (offered.size() != specs.length) {
-                return false;
-            }
-            for (int i = 0; i < specs.length; i++) {
-                if (offered.get(i) != specs[i] || !schemas[i].equals(specs[i].parameters())) {
-                    return false;
-                }
-            }
-            return true;
-        }
     }
 
     /**
@@ -417,26 +404,24 @@ final class AnthropicRequests {
 
     /** {@code ,"tools":[...]}, encoded once while the tools and their schemas stay the same. */
     private byte[] tools(List<ToolSpec> offered) throws IOException {
-        Encoded<Tools> cached = tools;
+        Encoded<OfferedTools> cached = tools;
         if (cached != null && cached.key().sameAs(offered)) {
             return cached.bytes();
         }
-        ToolSpec[] specs = offered.toArray(new ToolSpec[0]);
-        JsonNode[] schemas = new JsonNode[specs.length];
-        StringWriter out = new StringWriter(512 * specs.length);
+        OfferedTools snapshot = OfferedTools.copyOf(offered);
+        StringWriter out = new StringWriter(512 * snapshot.size());
         out.write(",\"tools\":");
         try (JsonGenerator generator = JSON.createGenerator(out)) {
             generator.writeStartArray();
-            for (int i = 0; i < specs.length; i++) {
-                ToolSpec tool = specs[i];
-                // Written from the copy that is compared later, so the bytes are what it holds.
-                schemas[i] = tool.parameters().deepCopy();
+            for (int i = 0; i < snapshot.size(); i++) {
+                ToolSpec tool = snapshot.tool(i);
                 generator.writeStartObject();
                 generator.writeStringField("name", tool.name());
                 generator.writeStringField("description", tool.description());
                 generator.writeFieldName("input_schema");
-                generator.writeTree(schemas[i]);
-                if (promptCaching && i == specs.length - 1) {
+                // From the copy that is compared later, so the bytes are what it holds.
+                generator.writeTree(snapshot.schema(i));
+                if (promptCaching && i == snapshot.size() - 1) {
                     writeCacheControl(generator);
                 }
                 generator.writeEndObject();
@@ -444,7 +429,7 @@ final class AnthropicRequests {
             generator.writeEndArray();
         }
         byte[] bytes = out.toString().getBytes(StandardCharsets.UTF_8);
-        tools = new Encoded<>(new Tools(specs, schemas), bytes);
+        tools = new Encoded<>(snapshot, bytes);
         return bytes;
     }
 

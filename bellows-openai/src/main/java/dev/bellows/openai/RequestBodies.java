@@ -3,8 +3,8 @@ package dev.bellows.openai;
 import static dev.bellows.http.RequestJson.wire;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.bellows.http.OfferedTools;
 import dev.bellows.http.PartedBody;
 import dev.bellows.http.RequestJson;
 import dev.bellows.provider.ChatRequest;
@@ -49,23 +49,9 @@ final class RequestBodies {
     /** The last system message written and its bytes. */
     private volatile Encoded<String> system;
     /** The last tools written, copies of their schemas, and the array's bytes. */
-    private volatile Encoded<Tools> tools;
+    private volatile Encoded<OfferedTools> tools;
 
     private record Encoded<K>(K key, byte[] bytes) {
-    }
-
-    private record Tools(ToolSpec[] specs, JsonNode[] schemas) {
-        boolean sameAs(List<ToolSpec> offered) {
-            if (offered.size() != specs.length) {
-                return false;
-            }
-            for (int i = 0; i < specs.length; i++) {
-                if (offered.get(i) != specs[i] || !schemas[i].equals(specs[i].parameters())) {
-                    return false;
-                }
-            }
-            return true;
-        }
     }
 
     RequestBodies(String maxTokensField, boolean includeUsage) {
@@ -153,32 +139,31 @@ final class RequestBodies {
     }
 
     private byte[] tools(List<ToolSpec> offered) throws IOException {
-        Encoded<Tools> cached = tools;
+        Encoded<OfferedTools> cached = tools;
         if (cached != null && cached.key().sameAs(offered)) {
             return cached.bytes();
         }
-        java.io.StringWriter out = new java.io.StringWriter(512 * offered.size());
-        ToolSpec[] specs = offered.toArray(new ToolSpec[0]);
-        JsonNode[] schemas = new JsonNode[specs.length];
+        OfferedTools snapshot = OfferedTools.copyOf(offered);
+        java.io.StringWriter out = new java.io.StringWriter(512 * snapshot.size());
         try (JsonGenerator generator = json.createGenerator(out)) {
             generator.writeStartArray();
-            for (int i = 0; i < specs.length; i++) {
-                ToolSpec tool = specs[i];
-                schemas[i] = tool.parameters().deepCopy();
+            for (int i = 0; i < snapshot.size(); i++) {
+                ToolSpec tool = snapshot.tool(i);
                 generator.writeStartObject();
                 generator.writeStringField("type", "function");
                 generator.writeObjectFieldStart("function");
                 generator.writeStringField("name", tool.name());
                 generator.writeStringField("description", tool.description());
                 generator.writeFieldName("parameters");
-                generator.writeTree(schemas[i]);
+                // From the copy that is compared later, so the bytes are what it holds.
+                generator.writeTree(snapshot.schema(i));
                 generator.writeEndObject();
                 generator.writeEndObject();
             }
             generator.writeEndArray();
         }
         byte[] bytes = out.toString().getBytes(StandardCharsets.UTF_8);
-        tools = new Encoded<>(new Tools(specs, schemas), bytes);
+        tools = new Encoded<>(snapshot, bytes);
         return bytes;
     }
 
@@ -225,8 +210,8 @@ final class RequestBodies {
                 bytes += 96 + call.arguments().length();
             }
         }
-        Encoded<Tools> cachedTools = tools;
-        bytes += cachedTools != null && cachedTools.key().specs().length == request.tools().size()
+        Encoded<OfferedTools> cachedTools = tools;
+        bytes += cachedTools != null && cachedTools.key().size() == request.tools().size()
                 ? 0 : 512L * request.tools().size();
         return (int) Math.min(bytes, 1 << 24);
     }
