@@ -1,11 +1,10 @@
 package dev.bellows.anthropic;
 
-import static dev.bellows.http.RequestJson.wire;
-
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.bellows.http.JsonBody;
 import dev.bellows.http.OfferedTools;
 import dev.bellows.http.PartedBody;
 import dev.bellows.http.RequestJson;
@@ -152,63 +151,42 @@ final class AnthropicRequests {
                     "the conversation starts with an assistant message: the Anthropic Messages API needs a"
                             + " user message first (put the task or question before it)");
         }
-        PartedBody body = new PartedBody(sizeHint(request));
-        try (JsonGenerator generator = JSON.createGenerator(body.out())) {
-            // Values are written one at a time at the root, with the punctuation between them
-            // written here: no separator of the generator's own between root values.
-            generator.setRootValueSeparator(null);
-            body.write(MODEL);
-            generator.writeString(wire(request.model()));
-            generator.flush();
-            body.write(MAX_TOKENS);
-            body.writeInt(maxTokens);
+        try (JsonBody body = new JsonBody(sizeHint(request))) {
+            body.raw(MODEL);
+            body.string(request.model());
+            body.raw(MAX_TOKENS);
+            body.number(maxTokens);
             String systemText = systemText(messages);
             if (systemText != null) {
                 body.cached(system(systemText));
             }
-            body.write(MESSAGES);
-            writeTurns(generator, body, messages, first);
-            body.write(']');
+            body.raw(MESSAGES);
+            writeTurns(body, messages, first);
+            body.raw(']');
             if (!request.tools().isEmpty()) {
                 body.cached(tools(request.tools()));
             }
-            body.write(STREAM);
-            if (request.temperature().isPresent()) {
-                body.write(TEMPERATURE);
-                generator.writeNumber(request.temperature().get());
-                generator.flush();
-            }
-            if (request.topP().isPresent()) {
-                body.write(TOP_P);
-                generator.writeNumber(request.topP().get());
-                generator.flush();
-            }
-            if (!request.stopSequences().isEmpty()) {
-                body.write(STOP_SEQUENCES);
-                generator.writeStartArray();
-                for (String stop : request.stopSequences()) {
-                    generator.writeString(wire(stop));
-                }
-                generator.writeEndArray();
-                generator.flush();
-            }
+            body.raw(STREAM);
+            // Options only when set, so that the API's defaults apply otherwise.
+            body.optionalNumber(TEMPERATURE, request.temperature());
+            body.optionalNumber(TOP_P, request.topP());
+            body.optionalStrings(STOP_SEQUENCES, request.stopSequences());
             if (thinking != null) {
-                body.write(thinking);
+                body.raw(thinking);
             }
-            body.write('}');
+            body.raw('}');
+            return body.finish();
         } catch (IOException e) {
             // Writing to memory does not fail; only the signature says it may.
             throw new UncheckedIOException("cannot write the request body", e);
         }
-        return body.finish();
     }
 
     /**
      * The turns from {@code first} on: each a run of consecutive messages of one role (tool
      * results are a user's), messages without blocks and system messages skipped over.
      */
-    private void writeTurns(JsonGenerator generator, PartedBody body, List<Message> messages, int first)
-            throws IOException {
+    private void writeTurns(JsonBody body, List<Message> messages, int first) throws IOException {
         int start = first;
         boolean firstTurn = true;
         while (start < messages.size()) {
@@ -229,41 +207,37 @@ final class AnthropicRequests {
                 end = i + 1;
             }
             if (!firstTurn) {
-                body.write(',');
+                body.raw(',');
             }
             firstTurn = false;
-            body.write(role == Role.USER ? ROLE_USER : ROLE_ASSISTANT);
+            body.raw(role == Role.USER ? ROLE_USER : ROLE_ASSISTANT);
             if (textOnly) {
-                generator.writeString(wire(count == 1 ? messages.get(start).content() : joinedText(messages, start, end)));
-                generator.flush();
+                body.string(count == 1 ? messages.get(start).content() : joinedText(messages, start, end));
             } else {
-                body.write('[');
+                body.raw('[');
                 boolean firstBlock = true;
                 for (int i = start; i < end; i++) {
                     Message message = messages.get(i);
                     if (hasBlocks(message)) {
-                        firstBlock = writeBlocks(generator, body, message, firstBlock);
+                        firstBlock = writeBlocks(body, message, firstBlock);
                     }
                 }
-                body.write(']');
+                body.raw(']');
             }
-            body.write('}');
+            body.raw('}');
             start = nextTurn(messages, end);
         }
     }
 
     /** Writes a message's content blocks; returns whether none has been written yet (still none). */
-    private boolean writeBlocks(JsonGenerator generator, PartedBody body, Message message, boolean first)
-            throws IOException {
+    private boolean writeBlocks(JsonBody body, Message message, boolean first) throws IOException {
         if (message.role() == Role.TOOL) {
             separate(body, first);
-            body.write(TOOL_RESULT_BLOCK);
-            generator.writeString(wire(message.toolCallId()));
-            generator.flush();
-            body.write(CONTENT);
-            generator.writeString(wire(message.content()));
-            generator.flush();
-            body.write('}');
+            body.raw(TOOL_RESULT_BLOCK);
+            body.string(message.toolCallId());
+            body.raw(CONTENT);
+            body.string(message.content());
+            body.raw('}');
             return false;
         }
         boolean none = first;
@@ -271,45 +245,40 @@ final class AnthropicRequests {
             separate(body, none);
             none = false;
             if (block.isRedacted()) {
-                body.write(REDACTED_BLOCK);
-                generator.writeString(wire(block.redactedData()));
+                body.raw(REDACTED_BLOCK);
+                body.string(block.redactedData());
             } else {
-                body.write(THINKING_BLOCK);
-                generator.writeString(wire(block.thinking()));
-                generator.flush();
-                body.write(SIGNATURE);
-                generator.writeString(wire(block.signature()));
+                body.raw(THINKING_BLOCK);
+                body.string(block.thinking());
+                body.raw(SIGNATURE);
+                body.string(block.signature());
             }
-            generator.flush();
-            body.write('}');
+            body.raw('}');
         }
         if (!message.content().isEmpty()) {
             separate(body, none);
             none = false;
-            body.write(TEXT_BLOCK);
-            generator.writeString(wire(message.content()));
-            generator.flush();
-            body.write('}');
+            body.raw(TEXT_BLOCK);
+            body.string(message.content());
+            body.raw('}');
         }
         for (NativeToolCall call : message.toolCalls()) {
             separate(body, none);
             none = false;
-            body.write(TOOL_USE_BLOCK);
-            generator.writeString(wire(call.id()));
-            generator.flush();
-            body.write(NAME);
-            generator.writeString(wire(call.name()));
-            generator.flush();
-            body.write(INPUT);
-            body.write(input(call.arguments()));
-            body.write('}');
+            body.raw(TOOL_USE_BLOCK);
+            body.string(call.id());
+            body.raw(NAME);
+            body.string(call.name());
+            body.raw(INPUT);
+            body.raw(input(call.arguments()));
+            body.raw('}');
         }
         return none;
     }
 
-    private static void separate(PartedBody body, boolean first) {
+    private static void separate(JsonBody body, boolean first) throws IOException {
         if (!first) {
-            body.write(',');
+            body.raw(',');
         }
     }
 

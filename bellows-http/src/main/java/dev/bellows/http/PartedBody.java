@@ -9,8 +9,8 @@ import java.util.Arrays;
 /**
  * Internal to the Bellows providers, not for users (it may change in any release): a request
  * body made of the bytes written for this request, with cached encodings between them that
- * are sent as they are, never copied in. Written once, front to back, by one thread; then
- * {@link #finish() finished} and only read.
+ * are sent as they are, never copied in. Written once, front to back, by one thread (through
+ * a {@link JsonBody}); then finished and only read.
  */
 public final class PartedBody {
 
@@ -22,27 +22,27 @@ public final class PartedBody {
     private int length = -1;
 
     /** @param sizeHint about the bytes that will be written, so the buffer is rarely grown */
-    public PartedBody(int sizeHint) {
+    PartedBody(int sizeHint) {
         buffer = new Buffer(sizeHint);
     }
 
     /** Where a JSON generator writes this request's bytes (flush it before the next write here). */
-    public OutputStream out() {
+    OutputStream out() {
         return buffer;
     }
 
     /** Appends the bytes, copied. */
-    public void write(byte[] bytes) {
+    void write(byte[] bytes) {
         buffer.write(bytes, 0, bytes.length);
     }
 
     /** Appends one byte. */
-    public void write(int b) {
+    void write(int b) {
         buffer.write(b);
     }
 
     /** Appends the number in ASCII digits. */
-    public void writeInt(int value) {
+    void writeInt(int value) {
         if (value >= 0 && value < 10) {
             buffer.write('0' + value);
         } else {
@@ -51,7 +51,7 @@ public final class PartedBody {
     }
 
     /** A cached encoding, sent in its place in the body; the caller must never change the array. */
-    public void cached(byte[] bytes) {
+    void cached(byte[] bytes) {
         if (cachedCount == cached.length) {
             cached = Arrays.copyOf(cached, 2 * cachedCount);
             cuts = Arrays.copyOf(cuts, 2 * cachedCount);
@@ -61,7 +61,7 @@ public final class PartedBody {
     }
 
     /** Ends writing: only now is the buffer's array final (it may have grown while writing). */
-    public PartedBody finish() {
+    PartedBody finish() {
         length = buffer.length;
         for (int i = 0; i < cachedCount; i++) {
             length += cached[i].length;

@@ -4,6 +4,7 @@ import static dev.bellows.http.RequestJson.wire;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.bellows.http.JsonBody;
 import dev.bellows.http.OfferedTools;
 import dev.bellows.http.PartedBody;
 import dev.bellows.http.RequestJson;
@@ -60,67 +61,45 @@ final class RequestBodies {
     }
 
     PartedBody write(ChatRequest request) {
-        PartedBody out = new PartedBody(sizeHint(request));
-        try (JsonGenerator generator = json.createGenerator(out.out())) {
-            // Values are written one at a time at the root, with the punctuation between them
-            // written here: no separator of the generator's own between root values.
-            generator.setRootValueSeparator(null);
-            out.write(MODEL);
-            generator.writeString(wire(request.model()));
-            generator.flush();
-            out.write(MESSAGES);
+        try (JsonBody body = new JsonBody(sizeHint(request))) {
+            body.raw(MODEL);
+            body.string(request.model());
+            body.raw(MESSAGES);
             boolean first = true;
             for (Message message : request.messages()) {
                 if (!first) {
-                    out.write(',');
+                    body.raw(',');
                 }
                 first = false;
                 if (message.role() == Role.SYSTEM && message.toolCalls().isEmpty()) {
-                    out.cached(systemMessage(message.content()));
+                    body.cached(systemMessage(message.content()));
                 } else {
-                    writeMessage(generator, message);
-                    generator.flush();
+                    writeMessage(body.generator(), message);
                 }
             }
-            out.write(']');
+            body.raw(']');
             if (!request.tools().isEmpty()) {
-                out.write(TOOLS);
-                out.cached(tools(request.tools()));
+                body.raw(TOOLS);
+                body.cached(tools(request.tools()));
             }
-            out.write(STREAM);
+            body.raw(STREAM);
             if (includeUsage) {
-                out.write(STREAM_OPTIONS);
+                body.raw(STREAM_OPTIONS);
             }
-            if (request.temperature().isPresent()) {
-                out.write(TEMPERATURE);
-                generator.writeNumber(request.temperature().get());
-                generator.flush();
-            }
-            if (request.topP().isPresent()) {
-                out.write(TOP_P);
-                generator.writeNumber(request.topP().get());
-                generator.flush();
-            }
+            // Options only when set, so that the API's defaults apply otherwise.
+            body.optionalNumber(TEMPERATURE, request.temperature());
+            body.optionalNumber(TOP_P, request.topP());
             if (request.maxTokens().isPresent()) {
-                out.write(maxTokensField);
-                generator.writeNumber(request.maxTokens().get());
-                generator.flush();
+                body.raw(maxTokensField);
+                body.number(request.maxTokens().get());
             }
-            if (!request.stopSequences().isEmpty()) {
-                out.write(STOP);
-                generator.writeStartArray();
-                for (String stop : request.stopSequences()) {
-                    generator.writeString(wire(stop));
-                }
-                generator.writeEndArray();
-                generator.flush();
-            }
-            out.write('}');
+            body.optionalStrings(STOP, request.stopSequences());
+            body.raw('}');
+            return body.finish();
         } catch (IOException e) {
             // Writing to memory does not fail; only the signature says it may.
             throw new UncheckedIOException("cannot write the request body", e);
         }
-        return out.finish();
     }
 
     private byte[] systemMessage(String content) throws IOException {
