@@ -1,6 +1,7 @@
 package dev.bellows.anthropic;
 
 import dev.bellows.http.HttpSettings;
+import dev.bellows.http.PartedBody;
 import dev.bellows.http.SseClient;
 import dev.bellows.http.SseConnection;
 import dev.bellows.provider.ApiKey;
@@ -123,13 +124,13 @@ public final class AnthropicProvider implements Provider {
     @Override
     public ChatStream stream(ChatRequest request) throws ProviderException {
         Objects.requireNonNull(request, "request");
-        BodyParts body = requestBody(request);
+        PartedBody body = requestBody(request);
         SseConnection connection = client.post(endpoint, requestHeaders, body.publisher(), apiKey);
         return new AnthropicStream(connection, endpoint, apiKey);
     }
 
     /** The JSON body for a request (see {@code AnthropicRequests}). */
-    BodyParts requestBody(ChatRequest request) throws ProviderException {
+    PartedBody requestBody(ChatRequest request) throws ProviderException {
         return requests.write(request);
     }
 

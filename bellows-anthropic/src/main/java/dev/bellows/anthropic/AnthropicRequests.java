@@ -1,12 +1,13 @@
 package dev.bellows.anthropic;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.json.JsonWriteFeature;
-import com.fasterxml.jackson.core.util.JsonRecyclerPools;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.bellows.http.JsonBody;
+import dev.bellows.http.OfferedTools;
+import dev.bellows.http.PartedBody;
+import dev.bellows.http.RequestJson;
 import dev.bellows.provider.ChatRequest;
 import dev.bellows.provider.Message;
 import dev.bellows.provider.NativeToolCall;
@@ -96,14 +97,7 @@ final class AnthropicRequests {
     private static final int MAX_CACHED_INPUT = 4096;
     private static final int MAX_CACHED_INPUTS = 256;
 
-    // Buffers from a pool every thread shares: runs go on on new virtual threads, which the
-    // default per-thread pool would give new buffers each time.
-    private static final ObjectMapper JSON = new ObjectMapper(JsonFactory.builder()
-            .recyclerPool(JsonRecyclerPools.sharedConcurrentDequePool())
-            // Characters outside the BMP as their four UTF-8 bytes, as the text body this
-            // replaces sent them, not as two escaped surrogates.
-            .enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8)
-            .build());
+    private static final ObjectMapper JSON = RequestJson.mapper();
 
     private final int defaultMaxTokens;
     private final Integer thinkingBudget;
@@ -115,23 +109,9 @@ final class AnthropicRequests {
     /** The last system text written and its bytes ({@code ,"system":...}). */
     private volatile Encoded<String> system;
     /** The last tools written, copies of their schemas, and the array's bytes. */
-    private volatile Encoded<Tools> tools;
+    private volatile Encoded<OfferedTools> tools;
 
     private record Encoded<K>(K key, byte[] bytes) {
-    }
-
-    private record Tools(ToolSpec[] specs, JsonNode[] schemas) {
-        boolean sameAs(List<ToolSpec> offered) {
-            if (offered.size() != specs.length) {
-                return false;
-            }
-            for (int i = 0; i < specs.length; i++) {
-                if (offered.get(i) != specs[i] || !schemas[i].equals(specs[i].parameters())) {
-                    return false;
-                }
-            }
-            return true;
-        }
     }
 
     /**
@@ -153,7 +133,7 @@ final class AnthropicRequests {
      *                           API would refuse: no user message, an assistant message first,
      *                           {@code maxTokens} not above the thinking budget
      */
-    BodyParts write(ChatRequest request) throws ProviderException {
+    PartedBody write(ChatRequest request) throws ProviderException {
         int maxTokens = request.maxTokens().orElse(defaultMaxTokens);
         if (thinkingBudget != null && maxTokens <= thinkingBudget) {
             throw new ProviderException(ProviderException.Kind.CLIENT_ERROR, "maxTokens (" + maxTokens
@@ -171,63 +151,42 @@ final class AnthropicRequests {
                     "the conversation starts with an assistant message: the Anthropic Messages API needs a"
                             + " user message first (put the task or question before it)");
         }
-        BodyParts body = new BodyParts(sizeHint(request));
-        try (JsonGenerator generator = JSON.createGenerator(body.out())) {
-            // Values are written one at a time at the root, with the punctuation between them
-            // written here: no separator of the generator's own between root values.
-            generator.setRootValueSeparator(null);
-            body.write(MODEL);
-            generator.writeString(wire(request.model()));
-            generator.flush();
-            body.write(MAX_TOKENS);
-            body.writeInt(maxTokens);
+        try (JsonBody body = new JsonBody(sizeHint(request))) {
+            body.raw(MODEL);
+            body.string(request.model());
+            body.raw(MAX_TOKENS);
+            body.number(maxTokens);
             String systemText = systemText(messages);
             if (systemText != null) {
                 body.cached(system(systemText));
             }
-            body.write(MESSAGES);
-            writeTurns(generator, body, messages, first);
-            body.write(']');
+            body.raw(MESSAGES);
+            writeTurns(body, messages, first);
+            body.raw(']');
             if (!request.tools().isEmpty()) {
                 body.cached(tools(request.tools()));
             }
-            body.write(STREAM);
-            if (request.temperature().isPresent()) {
-                body.write(TEMPERATURE);
-                generator.writeNumber(request.temperature().get());
-                generator.flush();
-            }
-            if (request.topP().isPresent()) {
-                body.write(TOP_P);
-                generator.writeNumber(request.topP().get());
-                generator.flush();
-            }
-            if (!request.stopSequences().isEmpty()) {
-                body.write(STOP_SEQUENCES);
-                generator.writeStartArray();
-                for (String stop : request.stopSequences()) {
-                    generator.writeString(wire(stop));
-                }
-                generator.writeEndArray();
-                generator.flush();
-            }
+            body.raw(STREAM);
+            // Options only when set, so that the API's defaults apply otherwise.
+            body.optionalNumber(TEMPERATURE, request.temperature());
+            body.optionalNumber(TOP_P, request.topP());
+            body.optionalStrings(STOP_SEQUENCES, request.stopSequences());
             if (thinking != null) {
-                body.write(thinking);
+                body.raw(thinking);
             }
-            body.write('}');
+            body.raw('}');
+            return body.finish();
         } catch (IOException e) {
             // Writing to memory does not fail; only the signature says it may.
             throw new UncheckedIOException("cannot write the request body", e);
         }
-        return body.finish();
     }
 
     /**
      * The turns from {@code first} on: each a run of consecutive messages of one role (tool
      * results are a user's), messages without blocks and system messages skipped over.
      */
-    private void writeTurns(JsonGenerator generator, BodyParts body, List<Message> messages, int first)
-            throws IOException {
+    private void writeTurns(JsonBody body, List<Message> messages, int first) throws IOException {
         int start = first;
         boolean firstTurn = true;
         while (start < messages.size()) {
@@ -248,41 +207,37 @@ final class AnthropicRequests {
                 end = i + 1;
             }
             if (!firstTurn) {
-                body.write(',');
+                body.raw(',');
             }
             firstTurn = false;
-            body.write(role == Role.USER ? ROLE_USER : ROLE_ASSISTANT);
+            body.raw(role == Role.USER ? ROLE_USER : ROLE_ASSISTANT);
             if (textOnly) {
-                generator.writeString(wire(count == 1 ? messages.get(start).content() : joinedText(messages, start, end)));
-                generator.flush();
+                body.string(count == 1 ? messages.get(start).content() : joinedText(messages, start, end));
             } else {
-                body.write('[');
+                body.raw('[');
                 boolean firstBlock = true;
                 for (int i = start; i < end; i++) {
                     Message message = messages.get(i);
                     if (hasBlocks(message)) {
-                        firstBlock = writeBlocks(generator, body, message, firstBlock);
+                        firstBlock = writeBlocks(body, message, firstBlock);
                     }
                 }
-                body.write(']');
+                body.raw(']');
             }
-            body.write('}');
+            body.raw('}');
             start = nextTurn(messages, end);
         }
     }
 
     /** Writes a message's content blocks; returns whether none has been written yet (still none). */
-    private boolean writeBlocks(JsonGenerator generator, BodyParts body, Message message, boolean first)
-            throws IOException {
+    private boolean writeBlocks(JsonBody body, Message message, boolean first) throws IOException {
         if (message.role() == Role.TOOL) {
             separate(body, first);
-            body.write(TOOL_RESULT_BLOCK);
-            generator.writeString(wire(message.toolCallId()));
-            generator.flush();
-            body.write(CONTENT);
-            generator.writeString(wire(message.content()));
-            generator.flush();
-            body.write('}');
+            body.raw(TOOL_RESULT_BLOCK);
+            body.string(message.toolCallId());
+            body.raw(CONTENT);
+            body.string(message.content());
+            body.raw('}');
             return false;
         }
         boolean none = first;
@@ -290,45 +245,40 @@ final class AnthropicRequests {
             separate(body, none);
             none = false;
             if (block.isRedacted()) {
-                body.write(REDACTED_BLOCK);
-                generator.writeString(wire(block.redactedData()));
+                body.raw(REDACTED_BLOCK);
+                body.string(block.redactedData());
             } else {
-                body.write(THINKING_BLOCK);
-                generator.writeString(wire(block.thinking()));
-                generator.flush();
-                body.write(SIGNATURE);
-                generator.writeString(wire(block.signature()));
+                body.raw(THINKING_BLOCK);
+                body.string(block.thinking());
+                body.raw(SIGNATURE);
+                body.string(block.signature());
             }
-            generator.flush();
-            body.write('}');
+            body.raw('}');
         }
         if (!message.content().isEmpty()) {
             separate(body, none);
             none = false;
-            body.write(TEXT_BLOCK);
-            generator.writeString(wire(message.content()));
-            generator.flush();
-            body.write('}');
+            body.raw(TEXT_BLOCK);
+            body.string(message.content());
+            body.raw('}');
         }
         for (NativeToolCall call : message.toolCalls()) {
             separate(body, none);
             none = false;
-            body.write(TOOL_USE_BLOCK);
-            generator.writeString(wire(call.id()));
-            generator.flush();
-            body.write(NAME);
-            generator.writeString(wire(call.name()));
-            generator.flush();
-            body.write(INPUT);
-            body.write(input(call.arguments()));
-            body.write('}');
+            body.raw(TOOL_USE_BLOCK);
+            body.string(call.id());
+            body.raw(NAME);
+            body.string(call.name());
+            body.raw(INPUT);
+            body.raw(input(call.arguments()));
+            body.raw('}');
         }
         return none;
     }
 
-    private static void separate(BodyParts body, boolean first) {
+    private static void separate(JsonBody body, boolean first) throws IOException {
         if (!first) {
-            body.write(',');
+            body.raw(',');
         }
     }
 
@@ -423,26 +373,24 @@ final class AnthropicRequests {
 
     /** {@code ,"tools":[...]}, encoded once while the tools and their schemas stay the same. */
     private byte[] tools(List<ToolSpec> offered) throws IOException {
-        Encoded<Tools> cached = tools;
+        Encoded<OfferedTools> cached = tools;
         if (cached != null && cached.key().sameAs(offered)) {
             return cached.bytes();
         }
-        ToolSpec[] specs = offered.toArray(new ToolSpec[0]);
-        JsonNode[] schemas = new JsonNode[specs.length];
-        StringWriter out = new StringWriter(512 * specs.length);
+        OfferedTools snapshot = OfferedTools.copyOf(offered);
+        StringWriter out = new StringWriter(512 * snapshot.size());
         out.write(",\"tools\":");
         try (JsonGenerator generator = JSON.createGenerator(out)) {
             generator.writeStartArray();
-            for (int i = 0; i < specs.length; i++) {
-                ToolSpec tool = specs[i];
-                // Written from the copy that is compared later, so the bytes are what it holds.
-                schemas[i] = tool.parameters().deepCopy();
+            for (int i = 0; i < snapshot.size(); i++) {
+                ToolSpec tool = snapshot.tool(i);
                 generator.writeStartObject();
                 generator.writeStringField("name", tool.name());
                 generator.writeStringField("description", tool.description());
                 generator.writeFieldName("input_schema");
-                generator.writeTree(schemas[i]);
-                if (promptCaching && i == specs.length - 1) {
+                // From the copy that is compared later, so the bytes are what it holds.
+                generator.writeTree(snapshot.schema(i));
+                if (promptCaching && i == snapshot.size() - 1) {
                     writeCacheControl(generator);
                 }
                 generator.writeEndObject();
@@ -450,7 +398,7 @@ final class AnthropicRequests {
             generator.writeEndArray();
         }
         byte[] bytes = out.toString().getBytes(StandardCharsets.UTF_8);
-        tools = new Encoded<>(new Tools(specs, schemas), bytes);
+        tools = new Encoded<>(snapshot, bytes);
         return bytes;
     }
 
@@ -496,29 +444,6 @@ final class AnthropicRequests {
         } catch (JsonProcessingException e) {
             return EMPTY_OBJECT;
         }
-    }
-
-    /**
-     * The text as the body's UTF-8 carries it: unchanged, unless it holds a lone surrogate,
-     * which becomes '?' as encoding a {@code String} to UTF-8 makes it (the body was once sent
-     * that way; a JSON writer on bytes would escape it instead). Only such rare text is copied.
-     */
-    static String wire(String text) {
-        if (text == null) {
-            return null;
-        }
-        int length = text.length();
-        for (int i = 0; i < length; i++) {
-            char c = text.charAt(i);
-            if (Character.isSurrogate(c)) {
-                if (Character.isHighSurrogate(c) && i + 1 < length && Character.isLowSurrogate(text.charAt(i + 1))) {
-                    i++;
-                    continue;
-                }
-                return new String(text.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8);
-            }
-        }
-        return text;
     }
 
     /** About the body's length in bytes, so that its buffer is rarely grown and copied. */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.bellows.http.PartedBody;
 import dev.bellows.provider.ChatRequest;
 import dev.bellows.provider.Message;
 import dev.bellows.provider.NativeToolCall;
@@ -46,7 +47,7 @@ class AnthropicRequestsProperties {
 
     private static String written(AnthropicRequests requests, ChatRequest request) {
         try {
-            BodyParts body = requests.write(request);
+            PartedBody body = requests.write(request);
             assertThat(body.length()).isEqualTo(body.bytes().length);
             return body.text();
         } catch (ProviderException e) {
@@ -139,8 +140,8 @@ class AnthropicRequestsProperties {
         AnthropicRequests requests = new AnthropicRequests(4096, null, false);
         ChatRequest request = ChatRequest.builder().model("m").message(Message.system("rules"))
                 .message(Message.user("hi")).tools(List.of(tool("add", "Adds"))).build();
-        BodyParts first = requests.write(request);
-        BodyParts second = requests.write(ChatRequest.builder().model("m").messages(request.messages())
+        PartedBody first = requests.write(request);
+        PartedBody second = requests.write(ChatRequest.builder().model("m").messages(request.messages())
                 .message(Message.assistant("more")).message(Message.user("again")).tools(request.tools()).build());
         // system and tools: the very arrays encoded for the first request, not encoded again
         assertThat(second.cachedParts().length).isEqualTo(2);
@@ -152,7 +153,7 @@ class AnthropicRequestsProperties {
 
         ChatRequest changed = ChatRequest.builder().model("m").message(Message.system("other rules"))
                 .message(Message.user("hi")).tools(List.of(tool("add", "Adds"))).build();
-        BodyParts third = requests.write(changed);
+        PartedBody third = requests.write(changed);
         assertThat(third.cachedParts()[0]).isNotSameAs(first.cachedParts()[0]);
         assertThat(third.cachedParts()[1]).as("other ToolSpec objects").isNotSameAs(first.cachedParts()[1]);
         assertThat(third.text()).isEqualTo(reference(changed, 4096, null));

@@ -17,7 +17,9 @@ import java.util.List;
 /**
  * How the provider wrote the Messages API's JSON body before it wrote bytes with cached parts:
  * a Jackson tree and a {@code String} per request. Kept as the reference the new writer is
- * compared with; the rules below are the ones {@code AnthropicRequests} keeps.
+ * compared with; the rules below are the ones {@code AnthropicRequests} keeps. Public, and the
+ * only class of this module's test jar, because bellows-bench measures it as the "before" of
+ * the Anthropic request path (the writer as of commit {@code 5c74f8e}): one copy for both.
  *
  * <ul>
  *   <li>{@code model}, then {@code max_tokens}: the request's {@code maxTokens} when set,
@@ -48,7 +50,7 @@ import java.util.List;
  *       only of text keeps the plain string form.</li>
  * </ul>
  */
-final class ReferenceRequestBody {
+public final class ReferenceRequestBody {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String SEPARATOR = "\n\n";
@@ -64,7 +66,8 @@ final class ReferenceRequestBody {
         }
     }
 
-    static String body(ChatRequest request, int defaultMaxTokens, Integer thinkingBudget) throws ProviderException {
+    /** The request's JSON body as the old writer wrote it; {@code thinkingBudget} null when off. */
+    public static String body(ChatRequest request, int defaultMaxTokens, Integer thinkingBudget) throws ProviderException {
         int maxTokens = request.maxTokens().orElse(defaultMaxTokens);
         if (thinkingBudget != null && maxTokens <= thinkingBudget) {
             throw new ProviderException(ProviderException.Kind.CLIENT_ERROR, "maxTokens (" + maxTokens

@@ -1,6 +1,7 @@
 package dev.bellows.openai;
 
 import dev.bellows.http.HttpSettings;
+import dev.bellows.http.PartedBody;
 import dev.bellows.http.SafeUris;
 import dev.bellows.http.SseClient;
 import dev.bellows.http.SseConnection;
@@ -140,7 +141,7 @@ public final class OpenAiProvider implements Provider {
     @Override
     public ChatStream stream(ChatRequest request) throws ProviderException {
         Objects.requireNonNull(request, "request");
-        RequestBodies.Body body = requestBody(request);
+        PartedBody body = requestBody(request);
         Map<String, String> headers = new LinkedHashMap<>(extraHeaders);
         if (apiKey != null) {
             headers.put("Authorization", "Bearer " + apiKey.reveal());
@@ -155,7 +156,7 @@ public final class OpenAiProvider implements Provider {
     }
 
     /** The JSON body for a request, fields in a fixed order; unset options are left out. */
-    RequestBodies.Body requestBody(ChatRequest request) {
+    PartedBody requestBody(ChatRequest request) {
         return bodies.write(request);
     }
 

@@ -1,23 +1,21 @@
 package dev.bellows.openai;
 
-import com.fasterxml.jackson.core.JsonFactory;
+import static dev.bellows.http.RequestJson.wire;
+
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.json.JsonWriteFeature;
-import com.fasterxml.jackson.core.util.JsonRecyclerPools;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.bellows.http.JsonBody;
+import dev.bellows.http.OfferedTools;
+import dev.bellows.http.PartedBody;
+import dev.bellows.http.RequestJson;
 import dev.bellows.provider.ChatRequest;
 import dev.bellows.provider.Message;
 import dev.bellows.provider.NativeToolCall;
 import dev.bellows.provider.Role;
 import dev.bellows.provider.ToolSpec;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.net.http.HttpRequest;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -43,14 +41,7 @@ final class RequestBodies {
     private static final byte[] TOP_P = ascii(",\"top_p\":");
     private static final byte[] STOP = ascii(",\"stop\":");
 
-    // Buffers from a pool every thread shares: runs go on on new virtual threads, which the
-    // default per-thread pool would give new buffers each time.
-    private static final ObjectMapper JSON = new ObjectMapper(JsonFactory.builder()
-            .recyclerPool(JsonRecyclerPools.sharedConcurrentDequePool())
-            // Characters outside the BMP as their four UTF-8 bytes, as the text writer this
-            // replaces sent them, not as two escaped surrogates.
-            .enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8)
-            .build());
+    private static final ObjectMapper JSON = RequestJson.mapper();
 
     private final ObjectMapper json = JSON;
     private final byte[] maxTokensField;
@@ -59,23 +50,9 @@ final class RequestBodies {
     /** The last system message written and its bytes. */
     private volatile Encoded<String> system;
     /** The last tools written, copies of their schemas, and the array's bytes. */
-    private volatile Encoded<Tools> tools;
+    private volatile Encoded<OfferedTools> tools;
 
     private record Encoded<K>(K key, byte[] bytes) {
-    }
-
-    private record Tools(ToolSpec[] specs, JsonNode[] schemas) {
-        boolean sameAs(List<ToolSpec> offered) {
-            if (offered.size() != specs.length) {
-                return false;
-            }
-            for (int i = 0; i < specs.length; i++) {
-                if (offered.get(i) != specs[i] || !schemas[i].equals(specs[i].parameters())) {
-                    return false;
-                }
-            }
-            return true;
-        }
     }
 
     RequestBodies(String maxTokensField, boolean includeUsage) {
@@ -83,130 +60,46 @@ final class RequestBodies {
         this.includeUsage = includeUsage;
     }
 
-    /**
-     * A body: the bytes written for this request with the cached encodings between them,
-     * which are sent as they are, never copied into the body.
-     */
-    static final class Body {
-        private final List<byte[]> arrays = new ArrayList<>(5);
-        private final List<int[]> ranges = new ArrayList<>(5);
-        private int length;
-
-        private void add(byte[] array, int from, int to) {
-            if (to > from) {
-                arrays.add(array);
-                ranges.add(new int[] {from, to});
-                length += to - from;
-            }
-        }
-
-        /** The body's length in bytes. */
-        int length() {
-            return length;
-        }
-
-        /** The body for the HTTP client: its parts in order, with the length known up front. */
-        HttpRequest.BodyPublisher publisher() {
-            if (arrays.size() == 1) {
-                return HttpRequest.BodyPublishers.ofByteArray(arrays.get(0), ranges.get(0)[0], length);
-            }
-            HttpRequest.BodyPublisher[] parts = new HttpRequest.BodyPublisher[arrays.size()];
-            for (int i = 0; i < parts.length; i++) {
-                int[] range = ranges.get(i);
-                parts[i] = HttpRequest.BodyPublishers.ofByteArray(arrays.get(i), range[0], range[1] - range[0]);
-            }
-            return HttpRequest.BodyPublishers.concat(parts);
-        }
-
-        /** The whole body as text (for tests). */
-        String text() {
-            java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(length);
-            for (int i = 0; i < arrays.size(); i++) {
-                int[] range = ranges.get(i);
-                out.write(arrays.get(i), range[0], range[1] - range[0]);
-            }
-            return out.toString(StandardCharsets.UTF_8);
-        }
-    }
-
-    Body write(ChatRequest request) {
-        Buffer out = new Buffer(sizeHint(request));
-        List<Object> pieces = new ArrayList<>(5);   // ends in the buffer (Integer) and cached arrays, in order
-        try (JsonGenerator generator = json.createGenerator(out)) {
-            // Values are written one at a time at the root, with the punctuation between them
-            // written here: no separator of the generator's own between root values.
-            generator.setRootValueSeparator(null);
-            out.write(MODEL);
-            generator.writeString(wire(request.model()));
-            generator.flush();
-            out.write(MESSAGES);
+    PartedBody write(ChatRequest request) {
+        try (JsonBody body = new JsonBody(sizeHint(request))) {
+            body.raw(MODEL);
+            body.string(request.model());
+            body.raw(MESSAGES);
             boolean first = true;
             for (Message message : request.messages()) {
                 if (!first) {
-                    out.write(',');
+                    body.raw(',');
                 }
                 first = false;
                 if (message.role() == Role.SYSTEM && message.toolCalls().isEmpty()) {
-                    pieces.add(out.length);
-                    pieces.add(systemMessage(message.content()));
+                    body.cached(systemMessage(message.content()));
                 } else {
-                    writeMessage(generator, message);
-                    generator.flush();
+                    writeMessage(body.generator(), message);
                 }
             }
-            out.write(']');
+            body.raw(']');
             if (!request.tools().isEmpty()) {
-                out.write(TOOLS);
-                pieces.add(out.length);
-                pieces.add(tools(request.tools()));
+                body.raw(TOOLS);
+                body.cached(tools(request.tools()));
             }
-            out.write(STREAM);
+            body.raw(STREAM);
             if (includeUsage) {
-                out.write(STREAM_OPTIONS);
+                body.raw(STREAM_OPTIONS);
             }
-            if (request.temperature().isPresent()) {
-                out.write(TEMPERATURE);
-                generator.writeNumber(request.temperature().get());
-                generator.flush();
-            }
-            if (request.topP().isPresent()) {
-                out.write(TOP_P);
-                generator.writeNumber(request.topP().get());
-                generator.flush();
-            }
+            // Options only when set, so that the API's defaults apply otherwise.
+            body.optionalNumber(TEMPERATURE, request.temperature());
+            body.optionalNumber(TOP_P, request.topP());
             if (request.maxTokens().isPresent()) {
-                out.write(maxTokensField);
-                generator.writeNumber(request.maxTokens().get());
-                generator.flush();
+                body.raw(maxTokensField);
+                body.number(request.maxTokens().get());
             }
-            if (!request.stopSequences().isEmpty()) {
-                out.write(STOP);
-                generator.writeStartArray();
-                for (String stop : request.stopSequences()) {
-                    generator.writeString(wire(stop));
-                }
-                generator.writeEndArray();
-                generator.flush();
-            }
-            out.write('}');
+            body.optionalStrings(STOP, request.stopSequences());
+            body.raw('}');
+            return body.finish();
         } catch (IOException e) {
             // Writing to memory does not fail; only the signature says it may.
             throw new UncheckedIOException("cannot write the request body", e);
         }
-        // Only now is the buffer's array final (it may have grown while writing).
-        Body body = new Body();
-        int from = 0;
-        for (Object piece : pieces) {
-            if (piece instanceof Integer end) {
-                body.add(out.bytes, from, end);
-                from = end;
-            } else {
-                byte[] cached = (byte[]) piece;
-                body.add(cached, 0, cached.length);
-            }
-        }
-        body.add(out.bytes, from, out.length);
-        return body;
     }
 
     private byte[] systemMessage(String content) throws IOException {
@@ -225,32 +118,31 @@ final class RequestBodies {
     }
 
     private byte[] tools(List<ToolSpec> offered) throws IOException {
-        Encoded<Tools> cached = tools;
+        Encoded<OfferedTools> cached = tools;
         if (cached != null && cached.key().sameAs(offered)) {
             return cached.bytes();
         }
-        java.io.StringWriter out = new java.io.StringWriter(512 * offered.size());
-        ToolSpec[] specs = offered.toArray(new ToolSpec[0]);
-        JsonNode[] schemas = new JsonNode[specs.length];
+        OfferedTools snapshot = OfferedTools.copyOf(offered);
+        java.io.StringWriter out = new java.io.StringWriter(512 * snapshot.size());
         try (JsonGenerator generator = json.createGenerator(out)) {
             generator.writeStartArray();
-            for (int i = 0; i < specs.length; i++) {
-                ToolSpec tool = specs[i];
-                schemas[i] = tool.parameters().deepCopy();
+            for (int i = 0; i < snapshot.size(); i++) {
+                ToolSpec tool = snapshot.tool(i);
                 generator.writeStartObject();
                 generator.writeStringField("type", "function");
                 generator.writeObjectFieldStart("function");
                 generator.writeStringField("name", tool.name());
                 generator.writeStringField("description", tool.description());
                 generator.writeFieldName("parameters");
-                generator.writeTree(schemas[i]);
+                // From the copy that is compared later, so the bytes are what it holds.
+                generator.writeTree(snapshot.schema(i));
                 generator.writeEndObject();
                 generator.writeEndObject();
             }
             generator.writeEndArray();
         }
         byte[] bytes = out.toString().getBytes(StandardCharsets.UTF_8);
-        tools = new Encoded<>(new Tools(specs, schemas), bytes);
+        tools = new Encoded<>(snapshot, bytes);
         return bytes;
     }
 
@@ -286,30 +178,6 @@ final class RequestBodies {
         json.writeEndObject();
     }
 
-    /**
-     * The text as the body's UTF-8 carries it: unchanged, unless it holds a lone surrogate,
-     * which becomes '?' as encoding a {@code String} to UTF-8 makes it (the body was once
-     * written that way; a JSON writer on bytes would escape it instead, which strict servers
-     * refuse). Only such rare text is copied.
-     */
-    static String wire(String text) {
-        if (text == null) {
-            return null;
-        }
-        int length = text.length();
-        for (int i = 0; i < length; i++) {
-            char c = text.charAt(i);
-            if (Character.isSurrogate(c)) {
-                if (Character.isHighSurrogate(c) && i + 1 < length && Character.isLowSurrogate(text.charAt(i + 1))) {
-                    i++;
-                    continue;
-                }
-                return new String(text.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8);
-            }
-        }
-        return text;
-    }
-
     /** About the body's length in bytes, so that its buffer is rarely grown and copied. */
     private int sizeHint(ChatRequest request) {
         long bytes = 256;
@@ -321,47 +189,13 @@ final class RequestBodies {
                 bytes += 96 + call.arguments().length();
             }
         }
-        Encoded<Tools> cachedTools = tools;
-        bytes += cachedTools != null && cachedTools.key().specs().length == request.tools().size()
+        Encoded<OfferedTools> cachedTools = tools;
+        bytes += cachedTools != null && cachedTools.key().size() == request.tools().size()
                 ? 0 : 512L * request.tools().size();
         return (int) Math.min(bytes, 1 << 24);
     }
 
     private static byte[] ascii(String text) {
         return text.getBytes(StandardCharsets.US_ASCII);
-    }
-
-    /** A growable byte array whose storage is handed over as it is (no copy at the end). */
-    private static final class Buffer extends OutputStream {
-        byte[] bytes;
-        int length;
-
-        Buffer(int size) {
-            bytes = new byte[Math.max(size, 64)];
-        }
-
-        private void ensure(int more) {
-            if (length + more > bytes.length) {
-                bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, length + more));
-            }
-        }
-
-        @Override
-        public void write(int b) {
-            ensure(1);
-            bytes[length++] = (byte) b;
-        }
-
-        @Override
-        public void write(byte[] source) {
-            write(source, 0, source.length);
-        }
-
-        @Override
-        public void write(byte[] source, int offset, int count) {
-            ensure(count);
-            System.arraycopy(source, offset, bytes, length, count);
-            length += count;
-        }
     }
 }

@@ -1,5 +1,9 @@
 package dev.bellows.bench.anthropic;
 
+import static dev.bellows.bench.mock.RawRequest.indexOf;
+
+import dev.bellows.bench.mock.JsonText;
+import dev.bellows.bench.mock.RawRequest;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -94,10 +98,11 @@ final class AnthropicMock implements AutoCloseable {
             while (true) {
                 // Counted from here: waiting for the next request allocates nothing.
                 long before = THREADS.getCurrentThreadAllocatedBytes();
-                byte[] body = readRequest(in);
-                if (body == null) {
+                RawRequest request = RawRequest.read(in);
+                if (request == null) {
                     return;
                 }
+                byte[] body = request.body();
                 requests.incrementAndGet();
                 requestBodyBytes.addAndGet(body.length);
                 boolean nativeTools = indexOf(body, TOOLS_FIELD, 0) >= 0;
@@ -117,46 +122,6 @@ final class AnthropicMock implements AutoCloseable {
     }
 
     /** The next request's body on the connection, or null at its end. */
-    private static byte[] readRequest(InputStream in) throws IOException {
-        String requestLine = readLine(in);
-        if (requestLine == null) {
-            return null;
-        }
-        int contentLength = 0;
-        for (String header = readLine(in); header != null && !header.isEmpty(); header = readLine(in)) {
-            int colon = header.indexOf(':');
-            if (colon > 0 && header.substring(0, colon).trim().equalsIgnoreCase("Content-Length")) {
-                contentLength = Integer.parseInt(header.substring(colon + 1).trim());
-            }
-        }
-        return in.readNBytes(contentLength);
-    }
-
-    private static String readLine(InputStream in) throws IOException {
-        StringBuilder line = new StringBuilder(64);
-        for (int b = in.read(); b != -1; b = in.read()) {
-            if (b == '\n') {
-                int end = line.length();
-                return end > 0 && line.charAt(end - 1) == '\r' ? line.substring(0, end - 1) : line.toString();
-            }
-            line.append((char) b);
-        }
-        return line.isEmpty() ? null : line.toString();
-    }
-
-    private static int indexOf(byte[] haystack, byte[] needle, int from) {
-        outer:
-        for (int i = from; i <= haystack.length - needle.length; i++) {
-            for (int j = 0; j < needle.length; j++) {
-                if (haystack[i + j] != needle[j]) {
-                    continue outer;
-                }
-            }
-            return i;
-        }
-        return -1;
-    }
-
     private static List<String> textBlock(int index, String text) {
         List<String> events = new ArrayList<>();
         events.add(event("content_block_start", "{\"type\":\"content_block_start\",\"index\":" + index
@@ -164,7 +129,7 @@ final class AnthropicMock implements AutoCloseable {
         for (int start = 0; start < text.length(); start += PIECE) {
             String piece = text.substring(start, Math.min(text.length(), start + PIECE));
             events.add(event("content_block_delta", "{\"type\":\"content_block_delta\",\"index\":" + index
-                    + ",\"delta\":{\"type\":\"text_delta\",\"text\":" + jsonString(piece) + "}}"));
+                    + ",\"delta\":{\"type\":\"text_delta\",\"text\":" + JsonText.string(piece) + "}}"));
         }
         events.add(event("content_block_stop", "{\"type\":\"content_block_stop\",\"index\":" + index + "}"));
         return events;
@@ -178,7 +143,7 @@ final class AnthropicMock implements AutoCloseable {
         for (int start = 0; start < arguments.length(); start += PIECE) {
             String piece = arguments.substring(start, Math.min(arguments.length(), start + PIECE));
             events.add(event("content_block_delta", "{\"type\":\"content_block_delta\",\"index\":" + index
-                    + ",\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":" + jsonString(piece) + "}}"));
+                    + ",\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":" + JsonText.string(piece) + "}}"));
         }
         events.add(event("content_block_stop", "{\"type\":\"content_block_stop\",\"index\":" + index + "}"));
         return events;
@@ -204,19 +169,6 @@ final class AnthropicMock implements AutoCloseable {
 
     private static String event(String name, String data) {
         return "event: " + name + "\ndata: " + data + "\n\n";
-    }
-
-    private static String jsonString(String text) {
-        StringBuilder out = new StringBuilder("\"");
-        for (char c : text.toCharArray()) {
-            switch (c) {
-                case '"' -> out.append("\\\"");
-                case '\\' -> out.append("\\\\");
-                case '\n' -> out.append("\\n");
-                default -> out.append(c);
-            }
-        }
-        return out.append('"').toString();
     }
 
     private static byte[] ascii(String text) {

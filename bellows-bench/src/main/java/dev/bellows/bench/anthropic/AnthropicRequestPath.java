@@ -5,6 +5,7 @@ import dev.bellows.agent.DefaultAgent;
 import dev.bellows.agent.Session;
 import dev.bellows.agent.ToolMode;
 import dev.bellows.anthropic.AnthropicProvider;
+import dev.bellows.anthropic.ReferenceRequestBody;
 import dev.bellows.anthropic.RequestBodyProbe;
 import dev.bellows.provider.ChatRequest;
 import dev.bellows.provider.ChatStream;
@@ -30,7 +31,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  *
  * <ol>
  *   <li><b>body</b>: the request bodies a Bellows agent sends (captured from a run against
- *       {@link AnthropicMock}), written the old way ({@link TreeRequestBody}: a tree, a
+ *       {@link AnthropicMock}), written the old way ({@link ReferenceRequestBody}: a tree, a
  *       {@code String}, its UTF-8 bytes, a publisher over them, as the provider and the HTTP
  *       client did) and the new way (the provider's writer, cached parts, a publisher over the
  *       parts), interleaved round by round: bytes allocated and nanoseconds per body. The two
@@ -108,11 +109,11 @@ public final class AnthropicRequestPath {
         RequestBodyProbe probe = new RequestBodyProbe(false);
         Map<String, BodyWriter> writers = new LinkedHashMap<>();
         writers.put("before (tree, String)", request -> HttpRequest.BodyPublishers.ofByteArray(
-                TreeRequestBody.body(request, AnthropicProvider.DEFAULT_MAX_TOKENS, null)
+                ReferenceRequestBody.body(request, AnthropicProvider.DEFAULT_MAX_TOKENS, null)
                         .getBytes(StandardCharsets.UTF_8)));
         writers.put("after (bytes, cached parts)", probe::publisher);
         for (Map.Entry<String, ChatRequest> request : requests.entrySet()) {
-            byte[] before = TreeRequestBody.body(request.getValue(), AnthropicProvider.DEFAULT_MAX_TOKENS, null)
+            byte[] before = ReferenceRequestBody.body(request.getValue(), AnthropicProvider.DEFAULT_MAX_TOKENS, null)
                     .getBytes(StandardCharsets.UTF_8);
             if (!Arrays.equals(before, probe.bytes(request.getValue()))) {
                 throw new IllegalStateException("the bodies differ for " + request.getKey());

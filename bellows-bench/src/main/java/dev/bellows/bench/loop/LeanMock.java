@@ -1,5 +1,9 @@
 package dev.bellows.bench.loop;
 
+import static dev.bellows.bench.mock.RawRequest.indexOf;
+
+import dev.bellows.bench.mock.JsonText;
+import dev.bellows.bench.mock.RawRequest;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -119,11 +123,11 @@ final class LeanMock implements AutoCloseable {
             OutputStream out = socket.getOutputStream();
             boolean counted = false;
             while (true) {
-                Request request = readRequest(in);
+                RawRequest request = RawRequest.read(in);
                 if (request == null) {
                     return;
                 }
-                if (request.line.startsWith("GET /stats")) {
+                if (request.line().startsWith("GET /stats")) {
                     out.write(stats());
                     continue;
                 }
@@ -133,7 +137,7 @@ final class LeanMock implements AutoCloseable {
                     connections.incrementAndGet();
                     counted = true;
                 }
-                byte[] body = request.body;
+                byte[] body = request.body();
                 requests.incrementAndGet();
                 requestBodyBytes.addAndGet(body.length);
                 boolean nativeTools = indexOf(body, TOOLS_FIELD, 0) >= 0;
@@ -207,73 +211,11 @@ final class LeanMock implements AutoCloseable {
         return count;
     }
 
-    private record Request(String line, byte[] body) {
-    }
-
-    /** The next request on the connection, or null at its end. */
-    private static Request readRequest(InputStream in) throws IOException {
-        String requestLine = readLine(in);
-        if (requestLine == null) {
-            return null;
-        }
-        long contentLength = -1;
-        boolean chunked = false;
-        for (String header = readLine(in); header != null && !header.isEmpty(); header = readLine(in)) {
-            int colon = header.indexOf(':');
-            if (colon < 0) {
-                continue;
-            }
-            String name = header.substring(0, colon).trim();
-            String value = header.substring(colon + 1).trim();
-            if (name.equalsIgnoreCase("Content-Length")) {
-                contentLength = Long.parseLong(value);
-            } else if (name.equalsIgnoreCase("Transfer-Encoding") && value.equalsIgnoreCase("chunked")) {
-                chunked = true;
-            }
-        }
-        if (chunked) {
-            ByteArrayOutputStream body = new ByteArrayOutputStream();
-            for (int size = Integer.parseInt(readLine(in).trim(), 16); size > 0;
-                    size = Integer.parseInt(readLine(in).trim(), 16)) {
-                body.write(in.readNBytes(size));
-                readLine(in);
-            }
-            readLine(in);
-            return new Request(requestLine, body.toByteArray());
-        }
-        return new Request(requestLine, contentLength <= 0 ? new byte[0] : in.readNBytes((int) contentLength));
-    }
-
-    private static String readLine(InputStream in) throws IOException {
-        StringBuilder line = new StringBuilder(64);
-        for (int b = in.read(); b != -1; b = in.read()) {
-            if (b == '\n') {
-                int end = line.length();
-                return end > 0 && line.charAt(end - 1) == '\r' ? line.substring(0, end - 1) : line.toString();
-            }
-            line.append((char) b);
-        }
-        return line.isEmpty() ? null : line.toString();
-    }
-
-    private static int indexOf(byte[] haystack, byte[] needle, int from) {
-        outer:
-        for (int i = from; i <= haystack.length - needle.length; i++) {
-            for (int j = 0; j < needle.length; j++) {
-                if (haystack[i + j] != needle[j]) {
-                    continue outer;
-                }
-            }
-            return i;
-        }
-        return -1;
-    }
-
     private static List<String> contentEvents(String content) {
         List<String> events = new ArrayList<>();
         for (int start = 0; start < content.length(); start += PIECE) {
             String piece = content.substring(start, Math.min(content.length(), start + PIECE));
-            events.add(chunk("{\"content\":" + jsonString(piece) + "}", null));
+            events.add(chunk("{\"content\":" + JsonText.string(piece) + "}", null));
         }
         return events;
     }
@@ -285,7 +227,7 @@ final class LeanMock implements AutoCloseable {
         for (int start = 0; start < arguments.length(); start += PIECE) {
             String piece = arguments.substring(start, Math.min(arguments.length(), start + PIECE));
             events.add(chunk("{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":"
-                    + jsonString(piece) + "}}]}", null));
+                    + JsonText.string(piece) + "}}]}", null));
         }
         return events;
     }
@@ -331,19 +273,6 @@ final class LeanMock implements AutoCloseable {
         bytes.writeBytes((Integer.toHexString(data.length) + "\r\n").getBytes(StandardCharsets.US_ASCII));
         bytes.writeBytes(data);
         bytes.writeBytes("\r\n".getBytes(StandardCharsets.US_ASCII));
-    }
-
-    private static String jsonString(String text) {
-        StringBuilder json = new StringBuilder(text.length() + 2).append('"');
-        for (char c : text.toCharArray()) {
-            switch (c) {
-                case '"' -> json.append("\\\"");
-                case '\\' -> json.append("\\\\");
-                case '\n' -> json.append("\\n");
-                default -> json.append(c);
-            }
-        }
-        return json.append('"').toString();
     }
 
     @Override

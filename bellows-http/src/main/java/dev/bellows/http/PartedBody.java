@@ -1,4 +1,4 @@
-package dev.bellows.anthropic;
+package dev.bellows.http;
 
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
@@ -7,39 +7,41 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * A request body: the bytes written for this request, with cached encodings between them that
- * are sent as they are, never copied in. Written once, front to back, by one thread; then
- * {@link #finish() finished} and only read.
+ * Internal to the Bellows providers, not for users (it may change in any release): a request
+ * body made of the bytes written for this request, with cached encodings between them that
+ * are sent as they are, never copied in. Written once, front to back, by one thread (through
+ * a {@link JsonBody}); then finished and only read.
  */
-final class BodyParts {
-
-    /** The cached parts one body holds at most: {@code system} and {@code tools}. */
-    private static final int MAX_CACHED = 2;
+public final class PartedBody {
 
     private final Buffer buffer;
-    private final byte[][] cached = new byte[MAX_CACHED][];
+    private byte[][] cached = new byte[2][];
     /** Where in the buffer each cached part goes. */
-    private final int[] cuts = new int[MAX_CACHED];
+    private int[] cuts = new int[2];
     private int cachedCount;
     private int length = -1;
 
-    BodyParts(int sizeHint) {
+    /** @param sizeHint about the bytes that will be written, so the buffer is rarely grown */
+    PartedBody(int sizeHint) {
         buffer = new Buffer(sizeHint);
     }
 
-    /** Where a JSON generator writes this request's bytes. */
+    /** Where a JSON generator writes this request's bytes (flush it before the next write here). */
     OutputStream out() {
         return buffer;
     }
 
+    /** Appends the bytes, copied. */
     void write(byte[] bytes) {
         buffer.write(bytes, 0, bytes.length);
     }
 
+    /** Appends one byte. */
     void write(int b) {
         buffer.write(b);
     }
 
+    /** Appends the number in ASCII digits. */
     void writeInt(int value) {
         if (value >= 0 && value < 10) {
             buffer.write('0' + value);
@@ -48,17 +50,18 @@ final class BodyParts {
         }
     }
 
-    /** A cached encoding, sent in its place in the body. */
+    /** A cached encoding, sent in its place in the body; the caller must never change the array. */
     void cached(byte[] bytes) {
-        if (cachedCount == MAX_CACHED) {
-            throw new IllegalStateException("a body holds at most " + MAX_CACHED + " cached parts");
+        if (cachedCount == cached.length) {
+            cached = Arrays.copyOf(cached, 2 * cachedCount);
+            cuts = Arrays.copyOf(cuts, 2 * cachedCount);
         }
         cuts[cachedCount] = buffer.length;
         cached[cachedCount++] = bytes;
     }
 
     /** Ends writing: only now is the buffer's array final (it may have grown while writing). */
-    BodyParts finish() {
+    PartedBody finish() {
         length = buffer.length;
         for (int i = 0; i < cachedCount; i++) {
             length += cached[i].length;
@@ -66,8 +69,8 @@ final class BodyParts {
         return this;
     }
 
-    /** The body's length in bytes. */
-    int length() {
+    /** The body's length in bytes (after {@link #finish()}). */
+    public int length() {
         return length;
     }
 
@@ -78,7 +81,9 @@ final class BodyParts {
             if (cuts[i] > from) {
                 part.accept(buffer.bytes, from, cuts[i] - from);
             }
-            part.accept(cached[i], 0, cached[i].length);
+            if (cached[i].length > 0) {
+                part.accept(cached[i], 0, cached[i].length);
+            }
             from = cuts[i];
         }
         if (buffer.length > from) {
@@ -92,7 +97,7 @@ final class BodyParts {
     }
 
     /** The body for the HTTP client: its parts in order, with the length known up front. */
-    HttpRequest.BodyPublisher publisher() {
+    public HttpRequest.BodyPublisher publisher() {
         if (cachedCount == 0) {
             return HttpRequest.BodyPublishers.ofByteArray(buffer.bytes, 0, buffer.length);
         }
@@ -104,19 +109,19 @@ final class BodyParts {
     }
 
     /** The whole body's bytes, copied (for tests and benchmarks). */
-    byte[] bytes() {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(length);
+    public byte[] bytes() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(length, 0));
         forEachPart(out::write);
         return out.toByteArray();
     }
 
     /** The cached parts this body sends, in order (for tests: the same arrays, not copies). */
-    byte[][] cachedParts() {
+    public byte[][] cachedParts() {
         return Arrays.copyOf(cached, cachedCount);
     }
 
     /** The whole body as text (for tests). */
-    String text() {
+    public String text() {
         return new String(bytes(), StandardCharsets.UTF_8);
     }
 
