@@ -85,7 +85,6 @@ public final class SqliteSessionStore implements SessionStore {
         createPrivateDirectories(dir);
         Path file = dir.resolve(DATABASE_FILE);
         SQLiteConfig config = new SQLiteConfig();
-        config.setJournalMode(SQLiteConfig.JournalMode.WAL);
         config.setSynchronous(SQLiteConfig.SynchronousMode.FULL);
         config.enforceForeignKeys(true);
         config.setBusyTimeout(BUSY_TIMEOUT_MILLIS);
@@ -94,6 +93,7 @@ public final class SqliteSessionStore implements SessionStore {
             // Autocommit stays on: each operation opens and ends its own transaction (Tx), so
             // that no transaction stays open between operations to block other processes.
             connection = config.createConnection("jdbc:sqlite:" + file);
+            useWriteAheadLog(connection);
             SqliteSchema.migrate(connection, file.toString());
             return new SqliteSessionStore(dir, file, connection);
         } catch (SQLException e) {
@@ -102,6 +102,40 @@ public final class SqliteSessionStore implements SessionStore {
         } catch (RuntimeException e) {
             closeQuietly(connection);
             throw e;
+        }
+    }
+
+    /**
+     * Switches the database file to write-ahead logging (it stays so for every later
+     * connection). The switch needs the file to itself, and SQLite answers {@code SQLITE_BUSY}
+     * at once, without its busy handler, while another connection opens the same new file:
+     * several processes (or handles) starting together would fail. So the switch is tried
+     * again until the busy timeout has passed; set by the driver's connection settings, it was
+     * tried once.
+     */
+    private static void useWriteAheadLog(Connection connection) throws SQLException {
+        long giveUp = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(BUSY_TIMEOUT_MILLIS);
+        while (true) {
+            try (Statement statement = connection.createStatement();
+                 ResultSet rows = statement.executeQuery("PRAGMA journal_mode = WAL")) {
+                String mode = rows.next() ? rows.getString(1) : "";
+                if (!"wal".equalsIgnoreCase(mode)) {
+                    throw new SQLException("the database cannot use write-ahead logging (journal mode \"" + mode + "\")");
+                }
+                return;
+            } catch (org.sqlite.SQLiteException e) {
+                boolean busy = e.getResultCode() == org.sqlite.SQLiteErrorCode.SQLITE_BUSY
+                        || e.getResultCode() == org.sqlite.SQLiteErrorCode.SQLITE_LOCKED;
+                if (!busy || System.nanoTime() - giveUp > 0) {
+                    throw e;
+                }
+            }
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new SQLException("interrupted while waiting to open the database", e);
+            }
         }
     }
 
