@@ -27,7 +27,10 @@ public class ProviderException extends Exception {
         TIMEOUT(true),
         /** The answer broke off mid-stream: what was received of it must be discarded. */
         STREAM_BROKEN(true),
-        /** Any other 4xx answer: the request itself is wrong (bad key, unknown model, ...). */
+        /**
+         * Any other 4xx answer, or a server whose TLS certificate is not trusted: the request
+         * cannot succeed as it is (bad key, unknown model, missing trust, ...).
+         */
         CLIENT_ERROR(false),
         /** The answer could not be understood (malformed SSE or JSON). */
         PROTOCOL(false),

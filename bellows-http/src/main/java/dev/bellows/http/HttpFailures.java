@@ -107,8 +107,28 @@ final class HttpFailures {
             return new ProviderException(Kind.TIMEOUT, redact(key, "no response from " + display(uri)
                     + " within " + seconds(settings.idleTimeout())), null);
         }
+        if (untrustedCertificate(failure)) {
+            // Not a connection that may work next time: the same certificate comes back, so the
+            // failure is the caller's to mend (a trust store, HttpSettings.sslContext), not retried.
+            return new ProviderException(Kind.CLIENT_ERROR, redact(key, "cannot reach " + display(uri) + ": "
+                    + describe(failure, uri) + " (its TLS certificate is not trusted here)"), null);
+        }
         return new ProviderException(Kind.CONNECTION, redact(key, "cannot reach " + display(uri) + ": "
                 + describe(failure, uri)), null);
+    }
+
+    /** Whether the TLS handshake failed because the server's certificate could not be trusted. */
+    private static boolean untrustedCertificate(Throwable failure) {
+        boolean handshake = false;
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            handshake |= t instanceof javax.net.ssl.SSLHandshakeException;
+            if (handshake && (t instanceof java.security.cert.CertificateException
+                    || t instanceof java.security.cert.CertPathBuilderException
+                    || t instanceof java.security.cert.CertPathValidatorException)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     static String display(URI uri) {

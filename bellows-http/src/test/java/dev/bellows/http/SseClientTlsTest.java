@@ -440,7 +440,9 @@ class SseClientTlsTest {
         ProviderException failure = catchThrowableOfType(ProviderException.class, () -> client.post(uri, AUTH, "{}", KEY));
         assertThat(failure).isNotNull();
         assertThat(failure.getMessage()).startsWith("cannot reach " + uri + ": ").contains("certificate")
-                .doesNotContain(SECRET);
+                .endsWith("(its TLS certificate is not trusted here)").doesNotContain(SECRET);
+        assertThat(failure.kind()).as("retrying brings the same certificate back").isEqualTo(ProviderException.Kind.CLIENT_ERROR);
+        assertThat(failure.kind().retryable()).isFalse();
     }
 
     /** A watchdog without a thread: it expires deadlines only when the test calls tick(). */
