@@ -1,15 +1,13 @@
-package dev.bellows.format;
+package dev.bellows.tool;
 
-import dev.bellows.tool.DecodedToolCall;
-import dev.bellows.tool.Tool;
-import dev.bellows.tool.ToolCall;
-import dev.bellows.tool.ToolCallError;
-import dev.bellows.tool.ToolResult;
 import java.util.Objects;
 
 /**
- * What became of one call in a {@link ToolChain} batch, for programs (the agent loop): the raw
- * result or the error, and the text the model was shown for it.
+ * What became of one tool call: the raw result or the error, and the text the model reads
+ * about it. A {@link ToolChain} gives one per call ({@link Succeeded}, {@link Failed},
+ * {@link Cancelled}); the agent loop's interceptors and approvals add {@link Denied} (a person
+ * said no) and {@link Deferred} (the call waits for a decision or a result from outside the
+ * run).
  */
 public sealed interface ToolCallOutcome {
 
@@ -22,18 +20,21 @@ public sealed interface ToolCallOutcome {
     /**
      * The tool ran and returned.
      *
-     * @param call   the call
-     * @param tool   the tool that ran (say whether it {@linkplain Tool#loopBreaking() ends the loop})
-     * @param result its raw result, media included
+     * @param call   the call, with the arguments the tool was given
+     * @param result its raw result, media and effect included
      * @param text   the result as the model reads it: the rendered output and a note on media
      */
-    record Succeeded(ToolCall call, Tool tool, ToolResult<?> result, String text) implements ToolCallOutcome {
+    record Succeeded(ToolCall call, ToolResult<?> result, String text) implements ToolCallOutcome {
 
         public Succeeded {
             Objects.requireNonNull(call, "call");
-            Objects.requireNonNull(tool, "tool");
             Objects.requireNonNull(result, "result");
             Objects.requireNonNull(text, "text");
+        }
+
+        /** What the result does to the loop. */
+        public ToolEffect effect() {
+            return result.effect();
         }
     }
 
@@ -74,6 +75,45 @@ public sealed interface ToolCallOutcome {
         @Override
         public String text() {
             return TEXT;
+        }
+    }
+
+    /**
+     * A person denied the call, so the tool was not called; the model reads that, with the
+     * reason when one was given.
+     *
+     * @param call   the call
+     * @param reason why, in the person's words; empty when none was given
+     */
+    record Denied(ToolCall call, String reason) implements ToolCallOutcome {
+
+        public Denied {
+            Objects.requireNonNull(call, "call");
+            Objects.requireNonNull(reason, "reason");
+        }
+
+        @Override
+        public String text() {
+            return reason.isBlank() ? "the user denied this call (it did not run)"
+                    : "the user denied this call (it did not run): " + reason.strip();
+        }
+    }
+
+    /**
+     * The call waits: for a person's decision, or for its result from outside the run (a tool
+     * the client of a server carries out). The run stops with it; a resume answers it.
+     *
+     * @param call the call
+     */
+    record Deferred(ToolCall call) implements ToolCallOutcome {
+
+        public Deferred {
+            Objects.requireNonNull(call, "call");
+        }
+
+        @Override
+        public String text() {
+            return "(waiting)";
         }
     }
 }

@@ -1,27 +1,37 @@
-package dev.bellows.format;
+package dev.bellows.tool;
 
-import dev.bellows.format.ToolCallOutcome.Failed;
-import dev.bellows.format.ToolCallOutcome.Succeeded;
-import dev.bellows.tool.Media;
+import dev.bellows.tool.ToolCallOutcome.Failed;
+import dev.bellows.tool.ToolCallOutcome.Succeeded;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
 /**
- * What a {@link ToolChain} batch produced.
+ * What a {@link ToolChain} batch produced: one outcome per call, in call order. The
+ * observation the model reads is written from the outcomes by a text format
+ * ({@code dev.bellows.format.Observation}).
  *
- * @param text     the observation for the model, formatted by the chain's {@link TextFormat}:
- *                 every call's section inside an {@code observation} section; empty when
- *                 there were no calls
- * @param media    the media of all successful results, in call order, to send with the text
  * @param outcomes one outcome per call, in call order
  */
-public record ToolChainResult(String text, List<Media> media, List<ToolCallOutcome> outcomes) {
+public record ToolChainResult(List<ToolCallOutcome> outcomes) {
 
     public ToolChainResult {
-        Objects.requireNonNull(text, "text");
-        media = List.copyOf(Objects.requireNonNull(media, "media"));
         outcomes = List.copyOf(Objects.requireNonNull(outcomes, "outcomes"));
+    }
+
+    /** The media of all successful results, in call order, to send with the observation. */
+    public List<Media> media() {
+        List<Media> media = List.of();
+        for (ToolCallOutcome outcome : outcomes) {
+            if (outcome instanceof Succeeded s && !s.result().media().isEmpty()) {
+                if (media.isEmpty()) {
+                    media = new ArrayList<>();
+                }
+                media.addAll(s.result().media());
+            }
+        }
+        return media;
     }
 
     /** The calls that ran and returned, in call order. */
@@ -39,14 +49,11 @@ public record ToolChainResult(String text, List<Media> media, List<ToolCallOutco
         return outcomes.stream().anyMatch(Failed.class::isInstance);
     }
 
-    /**
-     * The first successful call of a {@linkplain dev.bellows.tool.Tool#loopBreaking() loop-breaking}
-     * tool, whose output ends the agent loop.
-     */
-    public Optional<Succeeded> loopBreaking() {
+    /** The effect of the first successful call that ends the run ({@link ToolEffect.EndRun}), if any. */
+    public Optional<ToolEffect.EndRun> endingRun() {
         for (ToolCallOutcome outcome : outcomes) {
-            if (outcome instanceof Succeeded s && s.tool().loopBreaking()) {
-                return Optional.of(s);
+            if (outcome instanceof Succeeded s && s.effect() instanceof ToolEffect.EndRun end) {
+                return Optional.of(end);
             }
         }
         return Optional.empty();
