@@ -92,7 +92,7 @@ final class ChatCommand implements Callable<Integer> {
         Provider chosen;
         StreamOptions streamOptions;
         try {
-            settings = options.resolve(root.host, null, null, false);
+            settings = options.resolve(root.host, null, null);
             streamOptions = DialectOption.streamOptions(options.dialect, settings.model());
             chosen = ModelOptions.provider(settings);
         } catch (UsageException e) {
@@ -101,8 +101,17 @@ final class ChatCommand implements Callable<Integer> {
         try (Provider closing = chosen;
              RunSession stored = options.session == null ? null
                      : RunSession.open(options.session, settings.sessionStore())) {
+            // The chat's line reader exists once the servers are up: questions before that are declined.
+            java.util.concurrent.atomic.AtomicReference<Elicitations.Lines> lines = new java.util.concurrent.atomic.AtomicReference<>();
+            dev.bellows.mcp.McpClientOptions client = dev.bellows.mcp.McpClientOptions.DEFAULTS;
+            if (!settings.mcpServers().isEmpty()) {
+                Elicitations.Mode mode = Elicitations.mode(root.host, options.elicitation, options.configFile(root.host),
+                        McpSetup.personAtTerminal(root));
+                client = McpSetup.clientOptions(root, spec.qualifiedName(), options.dataDir, McpSetup.browser(root.host),
+                        false, Elicitations.handler(mode, lines::get, root.stderr));
+            }
             return McpSetup.withServers(settings.mcpServers(), root.host, spec.qualifiedName(), root.stderr,
-                    settings.apiKey(), registry -> chat(settings, closing, stored, streamOptions, registry));
+                    settings.apiKey(), client, registry -> chat(settings, closing, stored, streamOptions, registry, lines));
         } catch (UsageException e) {
             return usage(e.getMessage());
         } catch (dev.bellows.memory.SessionStoreException e) {
@@ -116,12 +125,14 @@ final class ChatCommand implements Callable<Integer> {
     }
 
     private int chat(Settings settings, Provider provider, RunSession stored, StreamOptions streamOptions,
-                     ToolRegistry registry) throws UsageException {
+                     ToolRegistry registry, java.util.concurrent.atomic.AtomicReference<Elicitations.Lines> lines)
+            throws UsageException {
         ConversationMemory memory = stored == null ? RunCommand.memory(settings)
                 : RunCommand.memory(settings, stored.session());
         Session session = stored == null ? new Session(memory) : new Session(memory, stored.session());
         java.nio.file.Path history = DataDirectory.resolve(root.host, options.dataDir).resolve("chat_history");
         try (ChatIo io = ChatIo.open(root, history)) {
+            lines.set(Elicitations.chat(io));
             Conversation conversation = new Conversation(settings, provider, streamOptions, registry, session, stored,
                     io, settings.apiKey());
             return conversation.loop();

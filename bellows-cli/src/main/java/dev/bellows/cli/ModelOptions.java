@@ -124,9 +124,15 @@ final class ModelOptions {
 
     @Option(names = "--data-dir", paramLabel = "DIR",
             // The paths on lines of their own: picocli would break "~/.local" after its dot.
-            description = {"Where sessions (and the chat's line history) are kept. Env BELLOWS_DATA_DIR;"
-                    + " default:", "$XDG_DATA_HOME/bellows, else", "~/.local/share/bellows."})
+            description = {"Where sessions, MCP servers' tokens (mcp-oauth.json) and the chat's line history are"
+                    + " kept. Env BELLOWS_DATA_DIR; default:", "$XDG_DATA_HOME/bellows, else", "~/.local/share/bellows."})
     String dataDir;
+
+    @Option(names = "--elicitation", paramLabel = "ask|defaults|decline",
+            description = "How an MCP server's questions are answered: ask (default on a terminal: field by field),"
+                    + " defaults (each field's default), decline (default without a terminal). Env "
+                    + Elicitations.ENV + "; config \"" + Elicitations.CONFIG_KEY + "\".")
+    String elicitation;
 
     @Option(names = "--tool-mode", paramLabel = "tags|native",
             description = "How the model calls tools: tags (default: <tool> blocks taught by the system prompt,"
@@ -155,14 +161,9 @@ final class ModelOptions {
      *
      * @param output           {@code --output} as given (null: the config file's, else text)
      * @param outputSchema     {@code --output-schema} as given (null: the config file's, else none)
-     * @param dataDirOnlyForSessions whether {@code --data-dir} means anything without {@code --session}
-     *                               ({@code --session-store} never does)
      */
-    Settings resolve(Host host, String output, String outputSchema, boolean dataDirOnlyForSessions)
+    Settings resolve(Host host, String output, String outputSchema)
             throws UsageException {
-        if (dataDirOnlyForSessions && dataDir != null && session == null) {
-            throw new UsageException("--data-dir: only used with --session NAME");
-        }
         if (sessionStore != null && session == null) {
             throw new UsageException("--session-store: only used with --session NAME");
         }
@@ -266,7 +267,7 @@ final class ModelOptions {
                 chosenMode, contextTokens, budget, servers, answerSchema, store);
     }
 
-    private ConfigFile configFile(Host host) throws UsageException {
+    ConfigFile configFile(Host host) throws UsageException {
         return ConfigFile.locate(host, config);
     }
 

@@ -114,7 +114,7 @@ final class RunCommand implements Callable<Integer> {
         if (String.join(" ", task).isBlank()) {
             throw new UsageException("TASK is empty: say what the agent should do, e.g. bellows run \"list the files\"");
         }
-        return options.resolve(root.host, output, outputSchema, true);
+        return options.resolve(root.host, output, outputSchema);
     }
 
     // --- running ---
@@ -126,8 +126,11 @@ final class RunCommand implements Callable<Integer> {
      */
     private int run(Settings settings, Provider chosen, RunSession stored, String text, StreamOptions streamOptions)
             throws UsageException {
+        dev.bellows.mcp.McpClientOptions client = settings.mcpServers().isEmpty() ? dev.bellows.mcp.McpClientOptions.DEFAULTS
+                : McpSetup.clientOptions(root, spec.qualifiedName(), options.dataDir, McpSetup.browser(root.host), false,
+                        McpSetup.elicitation(root, options.elicitation, options.configFile(root.host)));
         return McpSetup.withServers(settings.mcpServers(), root.host, spec.qualifiedName(), root.stderr, settings.apiKey(),
-                registry -> run(settings, chosen, stored, text, streamOptions, registry));
+                client, registry -> run(settings, chosen, stored, text, streamOptions, registry));
     }
 
     private int run(Settings settings, Provider chosen, RunSession stored, String text, StreamOptions streamOptions,
