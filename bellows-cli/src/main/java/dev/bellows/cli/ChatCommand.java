@@ -92,7 +92,7 @@ final class ChatCommand implements Callable<Integer> {
         Provider chosen;
         StreamOptions streamOptions;
         try {
-            settings = options.resolve(root.host, null, null);
+            settings = options.resolve(root.host, null, null, false);
             streamOptions = DialectOption.streamOptions(options.dialect, settings.model());
             chosen = ModelOptions.provider(settings);
         } catch (UsageException e) {

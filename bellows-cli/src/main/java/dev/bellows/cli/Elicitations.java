@@ -231,8 +231,11 @@ final class Elicitations {
                 if (schema.has("maximum") && number.compareTo(schema.get("maximum").decimalValue()) > 0) {
                     throw new IllegalArgumentException("at most " + schema.get("maximum").asText());
                 }
-                return integer ? JSON.getNodeFactory().numberNode(number.toBigInteger())
-                        : JSON.getNodeFactory().numberNode(number);
+                try {
+                    return JSON.readTree(integer ? number.toBigInteger().toString() : number.toString()); // as JSON reads it
+                } catch (java.io.IOException e) {
+                    throw new IllegalArgumentException("expected a number");
+                }
             }
             case "array" -> {
                 ArrayNode items = JSON.createArrayNode();

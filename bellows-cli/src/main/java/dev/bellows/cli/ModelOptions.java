@@ -161,8 +161,11 @@ final class ModelOptions {
      *
      * @param output           {@code --output} as given (null: the config file's, else text)
      * @param outputSchema     {@code --output-schema} as given (null: the config file's, else none)
+     * @param dataDirOnlyForStores whether {@code --data-dir} means nothing without {@code --session}
+     *                             or MCP servers (whose tokens it keeps); {@code --session-store}
+     *                             never means anything without {@code --session}
      */
-    Settings resolve(Host host, String output, String outputSchema)
+    Settings resolve(Host host, String output, String outputSchema, boolean dataDirOnlyForStores)
             throws UsageException {
         if (sessionStore != null && session == null) {
             throw new UsageException("--session-store: only used with --session NAME");
@@ -262,6 +265,9 @@ final class ModelOptions {
         }
 
         List<McpServerConfig> servers = McpSetup.servers(host, file, mcpConfig);
+        if (dataDirOnlyForStores && dataDir != null && session == null && servers.isEmpty()) {
+            throw new UsageException("--data-dir: only used with --session NAME or with MCP servers (for their tokens)");
+        }
         return new Settings(providerId, base.value, base.source, apiKeyValue, modelValue, iterations, errors,
                 retries, timeout, outputMode.value.equals("jsonl"), instructions.value,
                 chosenMode, contextTokens, budget, servers, answerSchema, store);

@@ -114,7 +114,7 @@ final class RunCommand implements Callable<Integer> {
         if (String.join(" ", task).isBlank()) {
             throw new UsageException("TASK is empty: say what the agent should do, e.g. bellows run \"list the files\"");
         }
-        return options.resolve(root.host, output, outputSchema);
+        return options.resolve(root.host, output, outputSchema, true);
     }
 
     // --- running ---

@@ -199,7 +199,8 @@ final class FileTokenStore implements TokenStore {
             tokens = new StoredCredentials.Tokens(t.path("issuer").asText(null), URI.create(t.get("token_endpoint").asText()),
                     t.path("resource").asText(null), OAuthSecret.of(t.get("access_token").asText()),
                     t.hasNonNull("refresh_token") ? OAuthSecret.of(t.get("refresh_token").asText()) : null,
-                    t.hasNonNull("expires_at") ? Instant.ofEpochSecond(t.get("expires_at").asLong()) : null, scopes);
+                    t.hasNonNull("expires_at") ? Instant.ofEpochSecond(t.get("expires_at").asLong()) : null, scopes,
+                    t.hasNonNull("obtained_at") ? Instant.ofEpochSecond(t.get("obtained_at").asLong()) : null);
         }
         return new StoredCredentials(client, tokens);
     }
@@ -239,6 +240,9 @@ final class FileTokenStore implements TokenStore {
                 t.put("expires_at", tokens.expiresAt().getEpochSecond());
             }
             t.put("scope", String.join(" ", tokens.scopes()));
+            if (tokens.obtainedAt() != null) {
+                t.put("obtained_at", tokens.obtainedAt().getEpochSecond());
+            }
         }
         return entry;
     }

@@ -48,9 +48,10 @@ public record StoredCredentials(Client client, Tokens tokens) {
      * @param refreshToken  the refresh token, or null
      * @param expiresAt     when the access token expires, or null when the server did not say
      * @param scopes        the scopes granted
+     * @param obtainedAt    when the access token was obtained, or null when not known
      */
     public record Tokens(String issuer, URI tokenEndpoint, String resource, OAuthSecret accessToken,
-                         OAuthSecret refreshToken, Instant expiresAt, List<String> scopes) {
+                         OAuthSecret refreshToken, Instant expiresAt, List<String> scopes, Instant obtainedAt) {
 
         public Tokens {
             Objects.requireNonNull(tokenEndpoint, "tokenEndpoint");
@@ -58,9 +59,23 @@ public record StoredCredentials(Client client, Tokens tokens) {
             scopes = scopes == null ? List.of() : List.copyOf(scopes);
         }
 
-        /** Whether the access token expires within {@code margin} of {@code now} (or has). */
+        /**
+         * Whether the access token expires within {@code margin} of {@code now} (or has). A token
+         * issued for less than twice the margin is given half its lifetime instead, so that a
+         * short-lived token is not refreshed before every request.
+         */
         public boolean expiresWithin(Duration margin, Instant now) {
-            return expiresAt != null && !now.plus(margin).isBefore(expiresAt);
+            if (expiresAt == null) {
+                return false;
+            }
+            Duration within = margin;
+            if (obtainedAt != null) {
+                Duration half = Duration.between(obtainedAt, expiresAt).dividedBy(2);
+                if (half.compareTo(within) < 0) {
+                    within = half;
+                }
+            }
+            return !now.plus(within).isBefore(expiresAt);
         }
 
         @Override

@@ -122,10 +122,11 @@ final class TokenRequests {
         var tokens = answer.toSuccessResponse().getTokens();
         AccessToken access = tokens.getAccessToken();
         RefreshToken refresh = tokens.getRefreshToken();
-        Instant expires = access.getLifetime() > 0 ? Instant.now().plusSeconds(access.getLifetime()) : null;
+        Instant now = Instant.now();
+        Instant expires = access.getLifetime() > 0 ? now.plusSeconds(access.getLifetime()) : null;
         List<String> granted = access.getScope() != null ? access.getScope().toStringList() : requested;
         return new StoredCredentials.Tokens(at.issuer(), at.tokenEndpoint(), resource, OAuthSecret.of(access.getValue()),
-                refresh != null ? OAuthSecret.of(refresh.getValue()) : keptRefresh, expires, granted);
+                refresh != null ? OAuthSecret.of(refresh.getValue()) : keptRefresh, expires, granted, now);
     }
 
     private static TokenResponse parse(com.nimbusds.oauth2.sdk.http.HTTPResponse response, String who) {
