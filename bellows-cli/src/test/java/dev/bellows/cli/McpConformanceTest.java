@@ -78,7 +78,7 @@ class McpConformanceTest {
         assertThat(listed).containsExactlyInAnyOrderElementsOf(SCENARIOS);
     }
 
-    @ParameterizedTest
+    @ParameterizedTest(name = "{0}")
     @MethodSource("scenarios")
     void bellows_tools_passes_the_client_scenario(String scenario) throws Exception {
         Path client = dir.resolve("client.sh");

@@ -16,7 +16,6 @@ import com.nimbusds.oauth2.sdk.pkce.CodeChallengeMethod;
 import com.nimbusds.oauth2.sdk.pkce.CodeVerifier;
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
@@ -75,12 +74,12 @@ public final class McpAuthorization {
     private volatile boolean loaded;
     private volatile Discovery.Result discovered;
 
-    private McpAuthorization(String name, URI server, OAuthConfig config, OAuthOptions options, HttpClient client) {
+    private McpAuthorization(String name, URI server, OAuthConfig config, OAuthOptions options) {
         this.name = Objects.requireNonNull(name, "name");
         this.server = Objects.requireNonNull(server, "server");
         this.config = config == null ? OAuthConfig.DISCOVER : config;
         this.options = Objects.requireNonNull(options, "options");
-        this.http = new OAuthHttp(client);
+        this.http = new OAuthHttp();
         this.requests = new TokenRequests(http, this.config);
     }
 
@@ -90,7 +89,7 @@ public final class McpAuthorization {
      * @param config what is configured ({@code "oauth"}); null for {@link OAuthConfig#DISCOVER}
      */
     public static McpAuthorization of(String name, URI server, OAuthConfig config, OAuthOptions options) {
-        return new McpAuthorization(name, server, config, options, OAuthHttp.newClient());
+        return new McpAuthorization(name, server, config, options);
     }
 
     /** Per request: how many times it led to an authorization, and whether a refresh was tried. */

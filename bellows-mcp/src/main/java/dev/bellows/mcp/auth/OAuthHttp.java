@@ -25,10 +25,21 @@ final class OAuthHttp {
     private static final Set<String> RESTRICTED = Set.of("connection", "content-length", "expect", "host", "upgrade");
     private static final int MAX_BODY = 1 << 20;
 
-    private final HttpClient http;
+    private volatile HttpClient client;
 
-    OAuthHttp(HttpClient http) {
-        this.http = http;
+    /** Made on the first request: a server that never asks for authorization costs no client. */
+    private HttpClient http() {
+        HttpClient made = client;
+        if (made == null) {
+            synchronized (this) {
+                made = client;
+                if (made == null) {
+                    made = newClient();
+                    client = made;
+                }
+            }
+        }
+        return made;
     }
 
     static HttpClient newClient() {
@@ -52,7 +63,7 @@ final class OAuthHttp {
         String body = request.getBody();
         builder.method(request.getMethod().name(), body == null ? HttpRequest.BodyPublishers.noBody()
                 : HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
-        HttpResponse<String> response = http.send(builder.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        HttpResponse<String> response = http().send(builder.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
         HTTPResponse out = new HTTPResponse(response.statusCode());
         for (Map.Entry<String, List<String>> header : response.headers().map().entrySet()) {
             if (!header.getKey().startsWith(":")) {
@@ -66,12 +77,12 @@ final class OAuthHttp {
 
     /** A GET for a JSON document: its status and body. */
     HttpResponse<String> get(URI uri) throws IOException, InterruptedException {
-        return http.send(HttpRequest.newBuilder(uri).timeout(TIMEOUT).header("Accept", "application/json").GET().build(),
+        return http().send(HttpRequest.newBuilder(uri).timeout(TIMEOUT).header("Accept", "application/json").GET().build(),
                 HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
     }
 
     /** A GET of a page, no redirect followed (the headless browser). */
     HttpResponse<Void> visit(URI uri) throws IOException, InterruptedException {
-        return http.send(HttpRequest.newBuilder(uri).timeout(TIMEOUT).GET().build(), HttpResponse.BodyHandlers.discarding());
+        return http().send(HttpRequest.newBuilder(uri).timeout(TIMEOUT).GET().build(), HttpResponse.BodyHandlers.discarding());
     }
 }
