@@ -132,9 +132,12 @@ final class ChatCommand implements Callable<Integer> {
         Session session = stored == null ? new Session(memory) : new Session(memory, stored.session());
         java.nio.file.Path history = DataDirectory.resolve(root.host, options.dataDir).resolve("chat_history");
         try (ChatIo io = ChatIo.open(root, history)) {
-            lines.set(Elicitations.chat(io));
+            // A server's question is asked on the chat's own line reader, with the turn's spinner stopped.
+            AtomicReference<Runnable> quiet = new AtomicReference<>(() -> { });
+            lines.set(Elicitations.chat(io, () -> quiet.get().run()));
             Conversation conversation = new Conversation(settings, provider, streamOptions, registry, session, stored,
                     io, settings.apiKey());
+            conversation.quiet = quiet;
             return conversation.loop();
         }
     }
@@ -156,6 +159,8 @@ final class ChatCommand implements Callable<Integer> {
         private DefaultAgent agent;
         /** Whether a turn failed or a command was unknown: a script then ends with status 1. */
         private boolean failed;
+        /** Stops the running turn's spinner before a server's question is asked. */
+        private AtomicReference<Runnable> quiet = new AtomicReference<>(() -> { });
 
         Conversation(Settings settings, Provider provider, StreamOptions streamOptions, ToolRegistry registry,
                      Session session, RunSession stored, ChatIo io, ApiKey key) {
@@ -259,6 +264,7 @@ final class ChatCommand implements Callable<Integer> {
             PrintWriter progress = io.progress();
             TextRenderer shown = new TextRenderer(progress, io.ansi(), io.color(), io.width(), io.height())
                     .followSize(() -> new int[] {io.width(), io.height()});
+            quiet.set(shown::pauseSpinner);
             InterruptedTurn interrupted = new InterruptedTurn(session.memory(), text);
             renderer.set(event -> {
                 shown.onEvent(event);

@@ -77,6 +77,10 @@ final class Elicitations {
     interface Lines {
         /** The line typed after the prompt; null at the end of input. @throws Cancelled on Ctrl-C */
         String read(String prompt) throws Cancelled;
+
+        /** Quiets what else writes to the terminal (a turn's spinner) before the question is shown. */
+        default void quiet() {
+        }
     }
 
     /** Ctrl-C while a question was asked. */
@@ -100,12 +104,23 @@ final class Elicitations {
         };
     }
 
-    /** The chat's own line reader. */
-    static Lines chat(ChatIo io) {
-        return prompt -> switch (io.read(prompt)) {
-            case ChatIo.Line line -> line.text();
-            case ChatIo.Interrupt interrupt -> throw new Cancelled();
-            case ChatIo.End end -> null;
+    /** The chat's own line reader; {@code beforeAsking} quiets the turn's progress (its spinner) first. */
+    static Lines chat(ChatIo io, Runnable beforeAsking) {
+        return new Lines() {
+            @Override
+            public String read(String prompt) throws Cancelled {
+                beforeAsking.run();
+                return switch (io.read(prompt)) {
+                    case ChatIo.Line line -> line.text();
+                    case ChatIo.Interrupt interrupt -> throw new Cancelled();
+                    case ChatIo.End end -> null;
+                };
+            }
+
+            @Override
+            public void quiet() {
+                beforeAsking.run();
+            }
         };
     }
 
@@ -136,6 +151,7 @@ final class Elicitations {
         }
 
         private ElicitationResult ask(ElicitationRequest request, Lines in) throws Cancelled {
+            in.quiet();
             out.println();
             out.println("MCP server \"" + request.serverName() + "\" asks: " + visible(request.message()));
             out.flush();

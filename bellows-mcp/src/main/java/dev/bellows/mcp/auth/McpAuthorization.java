@@ -160,7 +160,7 @@ public final class McpAuthorization {
         }
         StoredCredentials.Tokens before = reload();
         OAuthSecret sentToken = sent != null && sent.startsWith("Bearer ") ? OAuthSecret.of(sent.substring(7)) : null;
-        if (before != null && !before.accessToken().equals(sentToken)) {
+        if (before != null && !before.accessToken().sameValue(sentToken)) {
             return true; // another request (or process) got a new token meanwhile: try it
         }
         if (challenge.status() == 401 && !attempts.refreshed && before != null && before.refreshToken() != null) {
@@ -218,7 +218,7 @@ public final class McpAuthorization {
                 throw new OAuthException(String.valueOf(e.getCause().getMessage()), e.getCause(), false);
             }
             StoredCredentials.Tokens now = tokens();
-            return now != null && !now.accessToken().equals(from);
+            return now != null && !now.accessToken().sameValue(from);
         }
         try {
             boolean result = work.run();

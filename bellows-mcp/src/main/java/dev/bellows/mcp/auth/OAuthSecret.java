@@ -72,14 +72,13 @@ public final class OAuthSecret {
         return out;
     }
 
-    @Override
-    public boolean equals(Object other) {
-        return other instanceof OAuthSecret secret && secret.value.equals(value);
-    }
-
-    @Override
-    public int hashCode() {
-        return value.hashCode();
+    /**
+     * Whether the other holds the same value (null: false). Not {@code equals}: secrets compare
+     * by identity, so that the set of live ones holds each object, whichever of two equal
+     * values is collected first.
+     */
+    public boolean sameValue(OAuthSecret other) {
+        return other != null && other.value.equals(value);
     }
 
     @Override
