@@ -110,7 +110,7 @@ final class Elicitations {
             @Override
             public String read(String prompt) throws Cancelled {
                 beforeAsking.run();
-                return switch (io.read(prompt)) {
+                return switch (io.readDuringTurn(prompt)) {
                     case ChatIo.Line line -> line.text();
                     case ChatIo.Interrupt interrupt -> throw new Cancelled();
                     case ChatIo.End end -> null;
