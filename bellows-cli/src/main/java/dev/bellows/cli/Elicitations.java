@@ -90,16 +90,28 @@ final class Elicitations {
         }
     }
 
-    /** Standard input, line by line, the prompt on standard error (bellows run and tools). */
-    static Lines plain(BellowsCommand root) {
+    /**
+     * Standard input, line by line, the prompt on standard error (bellows run and tools);
+     * {@code quiet} stops the run's progress spinner before the question is shown.
+     */
+    static Lines plain(BellowsCommand root, Runnable quiet) {
         BufferedReader reader = new BufferedReader(new InputStreamReader(root.stdin, StandardCharsets.UTF_8));
-        return prompt -> {
-            root.stderr.print(prompt);
-            root.stderr.flush();
-            try {
-                return reader.readLine();
-            } catch (IOException e) {
-                return null;
+        return new Lines() {
+            @Override
+            public String read(String prompt) {
+                quiet.run();
+                root.stderr.print(prompt);
+                root.stderr.flush();
+                try {
+                    return reader.readLine();
+                } catch (IOException e) {
+                    return null;
+                }
+            }
+
+            @Override
+            public void quiet() {
+                quiet.run();
             }
         };
     }

@@ -82,8 +82,14 @@ final class McpSetup {
 
     /** The handler for {@code --elicitation} on run and tools: ask on standard input and error. */
     static ElicitationHandler elicitation(BellowsCommand root, String flag, ConfigFile file) throws UsageException {
+        return elicitation(root, flag, file, () -> { });
+    }
+
+    /** As {@link #elicitation(BellowsCommand, String, ConfigFile)}; {@code quiet} stops the run's spinner first. */
+    static ElicitationHandler elicitation(BellowsCommand root, String flag, ConfigFile file, Runnable quiet)
+            throws UsageException {
         Elicitations.Mode mode = Elicitations.mode(root.host, flag, file, personAtTerminal(root));
-        Elicitations.Lines lines = mode == Elicitations.Mode.ASK ? Elicitations.plain(root) : null;
+        Elicitations.Lines lines = mode == Elicitations.Mode.ASK ? Elicitations.plain(root, quiet) : null;
         return Elicitations.handler(mode, () -> lines, root.stderr);
     }
 
