@@ -45,6 +45,13 @@ final class AgentRunner {
         this.renderer = jsonl ? null : new TextRenderer(root.stderr, root.host.terminal());
     }
 
+    /** Stops the progress spinner while something else asks on the terminal (a server's question). */
+    void quiet() {
+        if (renderer != null) {
+            renderer.pauseSpinner();
+        }
+    }
+
     /** The listener that renders or writes the run's events. */
     AgentListener listener() {
         return jsonl ? this::writeJsonLine : renderer;

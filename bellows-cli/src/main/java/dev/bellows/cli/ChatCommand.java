@@ -101,8 +101,17 @@ final class ChatCommand implements Callable<Integer> {
         try (Provider closing = chosen;
              RunSession stored = options.session == null ? null
                      : RunSession.open(options.session, settings.sessionStore())) {
+            // The chat's line reader exists once the servers are up: questions before that are declined.
+            java.util.concurrent.atomic.AtomicReference<Elicitations.Lines> lines = new java.util.concurrent.atomic.AtomicReference<>();
+            dev.bellows.mcp.McpClientOptions client = dev.bellows.mcp.McpClientOptions.DEFAULTS;
+            if (!settings.mcpServers().isEmpty()) {
+                Elicitations.Mode mode = Elicitations.mode(root.host, options.elicitation, options.configFile(root.host),
+                        McpSetup.personAtTerminal(root));
+                client = McpSetup.clientOptions(root, spec.qualifiedName(), options.dataDir, McpSetup.browser(root.host),
+                        false, Elicitations.handler(mode, lines::get, root.stderr));
+            }
             return McpSetup.withServers(settings.mcpServers(), root.host, spec.qualifiedName(), root.stderr,
-                    settings.apiKey(), registry -> chat(settings, closing, stored, streamOptions, registry));
+                    settings.apiKey(), client, registry -> chat(settings, closing, stored, streamOptions, registry, lines));
         } catch (UsageException e) {
             return usage(e.getMessage());
         } catch (dev.bellows.memory.SessionStoreException e) {
@@ -116,14 +125,19 @@ final class ChatCommand implements Callable<Integer> {
     }
 
     private int chat(Settings settings, Provider provider, RunSession stored, StreamOptions streamOptions,
-                     ToolRegistry registry) throws UsageException {
+                     ToolRegistry registry, java.util.concurrent.atomic.AtomicReference<Elicitations.Lines> lines)
+            throws UsageException {
         ConversationMemory memory = stored == null ? RunCommand.memory(settings)
                 : RunCommand.memory(settings, stored.session());
         Session session = stored == null ? new Session(memory) : new Session(memory, stored.session());
         java.nio.file.Path history = DataDirectory.resolve(root.host, options.dataDir).resolve("chat_history");
         try (ChatIo io = ChatIo.open(root, history)) {
+            // A server's question is asked on the chat's own line reader, with the turn's spinner stopped.
+            AtomicReference<Runnable> quiet = new AtomicReference<>(() -> { });
+            lines.set(Elicitations.chat(io, () -> quiet.get().run()));
             Conversation conversation = new Conversation(settings, provider, streamOptions, registry, session, stored,
                     io, settings.apiKey());
+            conversation.quiet = quiet;
             return conversation.loop();
         }
     }
@@ -145,6 +159,8 @@ final class ChatCommand implements Callable<Integer> {
         private DefaultAgent agent;
         /** Whether a turn failed or a command was unknown: a script then ends with status 1. */
         private boolean failed;
+        /** Stops the running turn's spinner before a server's question is asked. */
+        private AtomicReference<Runnable> quiet = new AtomicReference<>(() -> { });
 
         Conversation(Settings settings, Provider provider, StreamOptions streamOptions, ToolRegistry registry,
                      Session session, RunSession stored, ChatIo io, ApiKey key) {
@@ -248,6 +264,7 @@ final class ChatCommand implements Callable<Integer> {
             PrintWriter progress = io.progress();
             TextRenderer shown = new TextRenderer(progress, io.ansi(), io.color(), io.width(), io.height())
                     .followSize(() -> new int[] {io.width(), io.height()});
+            quiet.set(shown::pauseSpinner);
             InterruptedTurn interrupted = new InterruptedTurn(session.memory(), text);
             renderer.set(event -> {
                 shown.onEvent(event);

@@ -78,7 +78,7 @@ final class ConfigFile {
     private static Map<String, Type> keys() {
         Map<String, Type> keys = new LinkedHashMap<>();
         for (String key : new String[] {"provider", "base_url", "api_key", "model", "output", "system", "agent",
-                "mcp_config", "tool_mode", "output_schema", SessionStoreLocation.CONFIG_KEY}) {
+                "mcp_config", "tool_mode", "output_schema", SessionStoreLocation.CONFIG_KEY, Elicitations.CONFIG_KEY}) {
             keys.put(key, Type.STRING);
         }
         for (String key : new String[] {"max_iterations", "max_consecutive_errors", "max_retries", "timeout_seconds",

@@ -124,9 +124,15 @@ final class ModelOptions {
 
     @Option(names = "--data-dir", paramLabel = "DIR",
             // The paths on lines of their own: picocli would break "~/.local" after its dot.
-            description = {"Where sessions (and the chat's line history) are kept. Env BELLOWS_DATA_DIR;"
-                    + " default:", "$XDG_DATA_HOME/bellows, else", "~/.local/share/bellows."})
+            description = {"Where sessions, MCP servers' tokens (mcp-oauth.json) and the chat's line history are"
+                    + " kept. Env BELLOWS_DATA_DIR; default:", "$XDG_DATA_HOME/bellows, else", "~/.local/share/bellows."})
     String dataDir;
+
+    @Option(names = "--elicitation", paramLabel = "ask|defaults|decline",
+            description = "How an MCP server's questions are answered: ask (default on a terminal: field by field),"
+                    + " defaults (each field's default), decline (default without a terminal). Env "
+                    + Elicitations.ENV + "; config \"" + Elicitations.CONFIG_KEY + "\".")
+    String elicitation;
 
     @Option(names = "--tool-mode", paramLabel = "tags|native",
             description = "How the model calls tools: tags (default: <tool> blocks taught by the system prompt,"
@@ -155,14 +161,12 @@ final class ModelOptions {
      *
      * @param output           {@code --output} as given (null: the config file's, else text)
      * @param outputSchema     {@code --output-schema} as given (null: the config file's, else none)
-     * @param dataDirOnlyForSessions whether {@code --data-dir} means anything without {@code --session}
-     *                               ({@code --session-store} never does)
+     * @param dataDirOnlyForStores whether {@code --data-dir} means nothing without {@code --session}
+     *                             or MCP servers (whose tokens it keeps); {@code --session-store}
+     *                             never means anything without {@code --session}
      */
-    Settings resolve(Host host, String output, String outputSchema, boolean dataDirOnlyForSessions)
+    Settings resolve(Host host, String output, String outputSchema, boolean dataDirOnlyForStores)
             throws UsageException {
-        if (dataDirOnlyForSessions && dataDir != null && session == null) {
-            throw new UsageException("--data-dir: only used with --session NAME");
-        }
         if (sessionStore != null && session == null) {
             throw new UsageException("--session-store: only used with --session NAME");
         }
@@ -261,12 +265,15 @@ final class ModelOptions {
         }
 
         List<McpServerConfig> servers = McpSetup.servers(host, file, mcpConfig);
+        if (dataDirOnlyForStores && dataDir != null && session == null && servers.isEmpty()) {
+            throw new UsageException("--data-dir: only used with --session NAME or with MCP servers (for their tokens)");
+        }
         return new Settings(providerId, base.value, base.source, apiKeyValue, modelValue, iterations, errors,
                 retries, timeout, outputMode.value.equals("jsonl"), instructions.value,
                 chosenMode, contextTokens, budget, servers, answerSchema, store);
     }
 
-    private ConfigFile configFile(Host host) throws UsageException {
+    ConfigFile configFile(Host host) throws UsageException {
         return ConfigFile.locate(host, config);
     }
 

@@ -126,13 +126,24 @@ final class RunCommand implements Callable<Integer> {
      */
     private int run(Settings settings, Provider chosen, RunSession stored, String text, StreamOptions streamOptions)
             throws UsageException {
+        // A server's question stops the run's spinner before it is asked.
+        java.util.concurrent.atomic.AtomicReference<AgentRunner> running = new java.util.concurrent.atomic.AtomicReference<>();
+        dev.bellows.mcp.McpClientOptions client = settings.mcpServers().isEmpty() ? dev.bellows.mcp.McpClientOptions.DEFAULTS
+                : McpSetup.clientOptions(root, spec.qualifiedName(), options.dataDir, McpSetup.browser(root.host), false,
+                        McpSetup.elicitation(root, options.elicitation, options.configFile(root.host), () -> {
+                            AgentRunner runner = running.get();
+                            if (runner != null) {
+                                runner.quiet();
+                            }
+                        }));
         return McpSetup.withServers(settings.mcpServers(), root.host, spec.qualifiedName(), root.stderr, settings.apiKey(),
-                registry -> run(settings, chosen, stored, text, streamOptions, registry));
+                client, registry -> run(settings, chosen, stored, text, streamOptions, registry, running));
     }
 
     private int run(Settings settings, Provider chosen, RunSession stored, String text, StreamOptions streamOptions,
-                    ToolRegistry registry) {
+                    ToolRegistry registry, java.util.concurrent.atomic.AtomicReference<AgentRunner> running) {
         AgentRunner runner = new AgentRunner(root, spec.qualifiedName(), settings.jsonl(), settings.apiKey());
+        running.set(runner);
         RetryPolicy retryPolicy = RetryPolicy.defaults().withMaxRetries(settings.maxRetries());
         ConversationMemory memory = stored == null ? memory(settings) : memory(settings, stored.session());
         // A stored session keeps a run cancelled with Ctrl-C, marked as interrupted, as chat does.

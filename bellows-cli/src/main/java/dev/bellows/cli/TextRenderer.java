@@ -553,6 +553,12 @@ final class TextRenderer implements AgentListener, AutoCloseable {
         });
     }
 
+    /** Stops the spinner while something else asks on the terminal (a server's question); the next tool turns it again. */
+    synchronized void pauseSpinner() {
+        stopSpinner();
+        err.flush();
+    }
+
     private void stopSpinner() {
         if (spinner != null) {
             spinner.interrupt();

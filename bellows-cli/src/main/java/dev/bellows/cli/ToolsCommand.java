@@ -10,6 +10,7 @@ import dev.bellows.tool.ToolChain;
 import dev.bellows.format.Observation;
 import dev.bellows.tool.ToolChainResult;
 import dev.bellows.format.XmlFormat;
+import dev.bellows.mcp.McpClientOptions;
 import dev.bellows.mcp.McpServerConfig;
 import dev.bellows.mcp.McpServerStatus;
 import dev.bellows.mcp.McpServers;
@@ -90,6 +91,17 @@ final class ToolsCommand implements Callable<Integer> {
     @Option(names = "--args", paramLabel = "JSON", description = "The tool's arguments as a JSON object (default {}).")
     String args;
 
+    @Option(names = "--data-dir", paramLabel = "DIR",
+            description = "Where MCP servers' tokens are kept (mcp-oauth.json), as for bellows run. Env BELLOWS_DATA_DIR.")
+    String dataDir;
+
+    @Option(names = "--elicitation", paramLabel = "ask|defaults|decline",
+            description = "How an MCP server's questions are answered: ask (default on a terminal), defaults,"
+                    + " decline (default without a terminal). Env " + Elicitations.ENV + ".")
+    String elicitation;
+
+    private McpClientOptions clientOptions;
+
     @Override
     public Integer call() {
         boolean json;
@@ -109,6 +121,9 @@ final class ToolsCommand implements Callable<Integer> {
             }
             ConfigFile file = ConfigFile.locate(root.host, config);
             servers = McpSetup.servers(root.host, file, mcpConfig);
+            clientOptions = servers.isEmpty() ? McpClientOptions.DEFAULTS
+                    : McpSetup.clientOptions(root, spec.qualifiedName(), dataDir, McpSetup.browser(root.host), false,
+                            McpSetup.elicitation(root, elicitation, file));
         } catch (UsageException e) {
             return usage(e.getMessage());
         }
@@ -149,7 +164,7 @@ final class ToolsCommand implements Callable<Integer> {
     private int list(List<McpServerConfig> servers, boolean json) {
         String command = spec.qualifiedName();
         try (McpServers started = McpServers.start(servers, root.host.env(),
-                McpSetup.reporter(command, root.stderr, line -> line));
+                McpSetup.reporter(command, root.stderr, dev.bellows.mcp.auth.OAuthSecret::redact), clientOptions);
              ToolRegistry registry = registry(started)) {
             List<SourceFailure> failures = registry.sourceFailures();
             String text = json ? json(registry, servers, failures, started.statuses()) : text(registry, failures);
@@ -159,7 +174,7 @@ final class ToolsCommand implements Callable<Integer> {
             }
             for (SourceFailure failure : failures) {
                 root.stderr.println(command + ": MCP server \"" + failure.serverName() + "\" failed to start: "
-                        + BellowsCommand.oneLine(failure.reason()));
+                        + dev.bellows.mcp.auth.OAuthSecret.redact(BellowsCommand.oneLine(failure.reason())));
             }
             root.stderr.flush();
             return failures.isEmpty() ? 0 : 1;
@@ -178,7 +193,7 @@ final class ToolsCommand implements Callable<Integer> {
         String command = spec.qualifiedName();
         AtomicBoolean cancelled = new AtomicBoolean();
         try (McpServers started = McpServers.start(servers, root.host.env(),
-                McpSetup.reporter(command, root.stderr, line -> line));
+                McpSetup.reporter(command, root.stderr, dev.bellows.mcp.auth.OAuthSecret::redact), clientOptions);
              ToolRegistry registry = registry(started);
              AutoCloseable interrupt = root.host.interrupts().onInterrupt(() -> cancelled.set(true))) {
             if (!awaitSettled(started, registry, toolCall.serverName(), cancelled)) {

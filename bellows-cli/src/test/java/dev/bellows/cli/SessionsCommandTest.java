@@ -202,7 +202,7 @@ class SessionsCommandTest {
             Cli.Run dataDirAlone = bellows("run", "--base-url", server.baseUrl().toString(), "--model", "mock",
                     "--data-dir", data().toString(), "hello");
             assertThat(dataDirAlone.status()).isEqualTo(2);
-            assertThat(dataDirAlone.err()).isEqualTo("bellows run: --data-dir: only used with --session NAME\n");
+            assertThat(dataDirAlone.err()).isEqualTo("bellows run: --data-dir: only used with --session NAME or with MCP servers (for their tokens)\n");
             assertThat(server.requests()).isEmpty();
         }
         assertThat(data()).doesNotExist();

@@ -2,6 +2,7 @@ package dev.bellows.mcp;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.bellows.mcp.auth.McpAuthorization;
 import dev.bellows.tool.Tool;
 import dev.bellows.tool.ToolContext;
 import dev.bellows.tool.ToolException;
@@ -69,6 +70,9 @@ public final class McpToolSource implements ToolSource {
     private final RestartPolicy policy;
     private final Map<String, String> env;
     private final McpListener listener;
+    private final ElicitationHandler elicitation;
+    /** The server's OAuth authorization (kept across restarts), or null: stdio, or a static Authorization header. */
+    private final McpAuthorization authorization;
     private final Object lock = new Object();
     /** Completes when the first start is over, whether it worked or not. */
     private final CompletableFuture<Void> firstStart = new CompletableFuture<>();
@@ -90,10 +94,18 @@ public final class McpToolSource implements ToolSource {
     private volatile List<McpTool> tools = List.of();
 
     McpToolSource(McpServerConfig config, Map<String, String> env, McpListener listener) {
+        this(config, env, listener, McpClientOptions.DEFAULTS);
+    }
+
+    McpToolSource(McpServerConfig config, Map<String, String> env, McpListener listener, McpClientOptions options) {
         this.config = Objects.requireNonNull(config, "config");
         this.policy = config.restart();
         this.env = Map.copyOf(env);
         this.listener = Objects.requireNonNull(listener, "listener");
+        this.elicitation = options.elicitation();
+        this.authorization = config instanceof McpServerConfig.StreamableHttp http && http.usesOAuth()
+                ? McpAuthorization.of(http.name(), http.url(), http.oauth(), options.oauth())
+                : null;
     }
 
     /** A source for one server; stdio servers get the few variables they need from this process's environment. */
@@ -104,6 +116,11 @@ public final class McpToolSource implements ToolSource {
     /** A source that reports what happens to the server to {@code listener}. */
     public static McpToolSource of(McpServerConfig config, McpListener listener) {
         return new McpToolSource(config, System.getenv(), listener);
+    }
+
+    /** A source with the program's authorization and elicitation options. */
+    public static McpToolSource of(McpServerConfig config, McpListener listener, McpClientOptions options) {
+        return new McpToolSource(config, System.getenv(), listener, Objects.requireNonNull(options, "options"));
     }
 
     @Override
@@ -357,7 +374,7 @@ public final class McpToolSource implements ToolSource {
         LOG.log(System.Logger.Level.DEBUG, () -> "MCP server " + config.name() + (restart ? ": starting again" : ": starting"));
         McpConnection connection;
         try {
-            connection = McpConnection.open(config, env, this::toolsChanged);
+            connection = McpConnection.open(config, env, this::toolsChanged, authorization, elicitation);
         } catch (McpConnection.StartFailure e) {
             failed(attempt, e.getMessage(), e.permanent(), restart, e.getCause());
             return false;
