@@ -35,8 +35,14 @@ import reactor.core.publisher.Mono;
  * wait for its timeout. Here every way the process can go away completes {@link #ended()}
  * with a reason a user can act on, including the tail of its standard error.
  *
- * <p>Threads: one virtual thread each reads stdout, reads stderr and writes stdin (a queue
- * feeds it, so senders never block and no lock is held while writing).
+ * <p>Threads: one platform (daemon) thread each reads stdout, reads stderr and writes stdin (a
+ * queue feeds it, so senders never block and no lock is held while writing). Never virtual
+ * threads: a read or write on a child's pipe blocks the thread that carries it, and the virtual
+ * thread scheduler replaces a blocked carrier only for a while (its spare carrier retires after
+ * 30 s idle). Past that, with as many pipes blocked as there are CPUs (one silent server on a
+ * 2-CPU machine: its stdout and stderr), no virtual thread runs again: not the startup or call
+ * timeouts, not the agent loop, not the shutdown. A platform thread per pipe costs a little
+ * memory and never starves anything, whatever the number of servers.
  */
 final class StdioTransport implements McpClientTransport {
 
@@ -130,10 +136,15 @@ final class StdioTransport implements McpClientTransport {
             throw new McpTransportException(reason, e);
         }
         process = started;
-        Thread.ofVirtual().name("mcp-" + config.name() + "-stdout").start(() -> readStdout(started, handler));
-        stderrReader = Thread.ofVirtual().name("mcp-" + config.name() + "-stderr").start(() -> readStderr(started));
-        Thread.ofVirtual().name("mcp-" + config.name() + "-stdin").start(() -> writeStdin(started));
+        pipeThread("stdout").start(() -> readStdout(started, handler));
+        stderrReader = pipeThread("stderr").start(() -> readStderr(started));
+        pipeThread("stdin").start(() -> writeStdin(started));
         started.onExit().thenRun(() -> exited(started));
+    }
+
+    /** A thread for one of the process's pipes: a platform thread (see the class comment), never keeping the JVM alive. */
+    private Thread.Builder pipeThread(String pipe) {
+        return Thread.ofPlatform().daemon().name("mcp-" + config.name() + "-" + pipe);
     }
 
     private String startFailure(IOException e) {
