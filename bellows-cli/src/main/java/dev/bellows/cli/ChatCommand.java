@@ -228,7 +228,7 @@ final class ChatCommand implements Callable<Integer> {
                     int choice = Integer.parseInt(text);
                     if (choice >= 1 && choice <= suggestions.size()) {
                         text = suggestions.get(choice - 1);
-                        out.println("(answering: " + text + ")");
+                        out.println("(answering: " + Shown.text(text) + ")");
                     }
                 }
                 if (!turn(text) && io.script()) {
@@ -269,11 +269,11 @@ final class ChatCommand implements Callable<Integer> {
             PrintWriter out = io.out();
             LoopEndReason reason = result.reason();
             if (reason.successful()) {
-                out.print(MarkdownText.render(result.result(), io.colorAnswers(), io.answersWidth()));
+                out.print(MarkdownText.render(Shown.text(result.result()), io.colorAnswers(), io.answersWidth()));
                 if (reason == LoopEndReason.ASK_QUESTION && !askedSuggestions.isEmpty()) {
                     suggestions = List.copyOf(askedSuggestions);
                     for (int i = 0; i < suggestions.size(); i++) {
-                        out.println("  " + (i + 1) + ". " + suggestions.get(i));
+                        out.println("  " + (i + 1) + ". " + Shown.text(suggestions.get(i)));
                     }
                 }
             } else if (reason == LoopEndReason.CANCELLED) {
@@ -281,7 +281,7 @@ final class ChatCommand implements Callable<Integer> {
             } else {
                 failed = true;
                 String line = reason.wireName() + ": " + BellowsCommand.oneLine(result.result());
-                progress.println(key == null ? line : key.redact(line));
+                progress.println(Shown.text(key == null ? line : key.redact(line)));
             }
             progress.flush();
             out.flush();
@@ -313,11 +313,11 @@ final class ChatCommand implements Callable<Integer> {
                         tools.put(server + tool.tool().name(), TextRenderer.summary(tool.tool().description()));
                     }
                     int names = tools.keySet().stream().mapToInt(String::length).max().orElse(0);
-                    tools.forEach((name, what) -> out.println(fit(name + " ".repeat(names - name.length() + 2) + what)));
+                    tools.forEach((name, what) -> out.println(fit(Shown.text(name) + " ".repeat(names - name.length() + 2) + what)));
                 }
                 case "/plan" -> {
                     Plan plan = session.plan();
-                    out.println(plan.steps().isEmpty() ? "(no plan yet)" : plan.toChecklist().stripTrailing());
+                    out.println(plan.steps().isEmpty() ? "(no plan yet)" : Shown.text(plan.toChecklist().stripTrailing()));
                 }
                 case "/clear" -> {
                     session.memory().clear();

@@ -3,6 +3,7 @@ package dev.bellows.sessions.sqlite;
 import dev.bellows.memory.StoredSession;
 import dev.bellows.memory.SessionInfo;
 import dev.bellows.memory.SessionJson;
+import dev.bellows.secret.Secrets;
 import dev.bellows.memory.SessionNames;
 import dev.bellows.memory.SessionStore;
 import dev.bellows.memory.SessionStoreException;
@@ -317,7 +318,7 @@ public final class SqliteSessionStore implements SessionStore {
                         insert.setLong(2, seq);
                         insert.setInt(3, position);
                         insert.setString(4, message.role().wireName());
-                        insert.setString(5, message.content());
+                        insert.setString(5, Secrets.redact(message.content())); // an echoed key is never stored
                         insert.setString(6, SessionJson.nativePartsToJson(message));
                         insert.executeUpdate();
                     }
