@@ -5,6 +5,7 @@ import dev.bellows.event.AgentEvent;
 import dev.bellows.event.LoopEvent;
 import dev.bellows.event.StreamEvent;
 import dev.bellows.plan.PlanStep;
+import dev.bellows.secret.Secrets;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -153,6 +154,9 @@ final class TextRenderer implements AgentListener, AutoCloseable {
         err.flush();
     }
 
+    /** Streamed thinking and answer text, redacted though a secret be split between chunks. */
+    private final Secrets.Streaming streamed = Secrets.streaming();
+
     /** Whether anything of the current model answer was shown, so a retry must disown it. */
     private boolean shownOfThisAttempt;
 
@@ -166,6 +170,15 @@ final class TextRenderer implements AgentListener, AutoCloseable {
         if (event instanceof StreamEvent) {
             shownOfThisAttempt = true;
         }
+        if (!(event instanceof StreamEvent.ThinkingContent || event instanceof StreamEvent.MessageContent)) {
+            String held = Shown.controls(streamed.flush()); // the streamed text ended: what may have begun a secret
+            if (!held.isEmpty()) {
+                if (inThinking) {
+                    thought.append(held);
+                }
+                write(held);
+            }
+        }
         switch (event) {
             case StreamEvent.ThinkingStart e -> {
                 newLine();
@@ -174,7 +187,7 @@ final class TextRenderer implements AgentListener, AutoCloseable {
                 write(color ? DIM : "thinking: ");
             }
             case StreamEvent.ThinkingContent e -> {
-                String content = Shown.text(e.content());
+                String content = Shown.controls(streamed.next(e.content()));
                 thought.append(content);
                 write(content);
             }
@@ -193,7 +206,7 @@ final class TextRenderer implements AgentListener, AutoCloseable {
                 if (!midLine && e.content().isBlank()) {
                     return; // no empty lines between blocks
                 }
-                write(Shown.text(midLine ? e.content() : e.content().stripLeading()));
+                write(Shown.controls(streamed.next(midLine ? e.content() : e.content().stripLeading())));
             }
             case StreamEvent.MessageEnd e -> newLine();
             case StreamEvent.ToolCallStart e -> newLine();

@@ -92,6 +92,55 @@ public final class Secrets {
         return out;
     }
 
+    /**
+     * A redactor for text that arrives in pieces (a streamed answer shown as it comes), where a
+     * secret may be split between two pieces: {@link Streaming#next} holds back the end of a
+     * piece while it could be the start of a secret, and {@link Streaming#flush} gives it up
+     * when the text ends. Nothing is held back while no secret is registered. Not thread-safe:
+     * one per stream.
+     */
+    public static Streaming streaming() {
+        return new Streaming();
+    }
+
+    /** See {@link #streaming()}. */
+    public static final class Streaming {
+
+        private final StringBuilder pending = new StringBuilder();
+
+        private Streaming() {
+        }
+
+        /** What of the text so far can be shown now, redacted; the rest waits for the next piece or {@link #flush}. */
+        public String next(String piece) {
+            String[] now = values;
+            if (now.length == 0 && pending.isEmpty()) {
+                return piece;
+            }
+            pending.append(piece);
+            String text = redact(pending.toString());
+            int keep = 0;
+            for (String value : now) {
+                for (int length = Math.min(value.length() - 1, text.length()); length > keep; length--) {
+                    if (text.regionMatches(text.length() - length, value, 0, length)) {
+                        keep = length;
+                        break;
+                    }
+                }
+            }
+            pending.setLength(0);
+            pending.append(text, text.length() - keep, text.length());
+            return text.substring(0, text.length() - keep);
+        }
+
+        /** The text held back, redacted: the stream ended. */
+        public String flush() {
+            String rest = redact(pending.toString());
+            pending.setLength(0);
+            return rest;
+        }
+    }
+
     /** Whether {@code text} holds a registered value. */
     public static boolean appearIn(String text) {
         if (text == null) {
