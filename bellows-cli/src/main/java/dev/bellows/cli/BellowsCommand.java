@@ -67,7 +67,8 @@ public final class BellowsCommand {
         }
         commandLine.getOut().flush();
         commandLine.getErr().flush();
-        System.exit(status);
+        // SIGTERM cancelled the command as Ctrl-C does; its status says which signal it was.
+        System.exit(Interrupts.TERMINATED.get() && (status == 130 || status == 0 || status == 1) ? 143 : status);
     }
 
     /**

@@ -231,7 +231,11 @@ final class ChatCommand implements Callable<Integer> {
                         out.println("(answering: " + Shown.text(text) + ")");
                     }
                 }
-                if (!turn(text) && io.script()) {
+                boolean ended = turn(text);
+                if (Interrupts.TERMINATED.get()) {
+                    return 130; // SIGTERM cancelled the turn: the chat ends (main says 143)
+                }
+                if (!ended && io.script()) {
                     // Ctrl-C stops a script, as it stops sqlite3 or bash reading one: not only this turn
                     io.progress().println("(the lines after it are not run)");
                     io.progress().flush();
