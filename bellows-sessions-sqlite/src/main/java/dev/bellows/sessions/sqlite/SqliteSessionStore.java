@@ -85,15 +85,25 @@ public final class SqliteSessionStore implements SessionStore {
         Path dir = directory.toAbsolutePath().normalize();
         createPrivateDirectories(dir);
         Path file = dir.resolve(DATABASE_FILE);
+        for (String suffix : new String[] {"", "-wal", "-shm", "-journal"}) {
+            PrivateFiles.refuseLink(dir.resolve(DATABASE_FILE + suffix));
+        }
+        // Created here, owner-only, before SQLite opens it: SQLite would create it with the
+        // umask's permissions, and gives its -wal and -shm files the database file's own.
+        PrivateFiles.create(file);
         SQLiteConfig config = new SQLiteConfig();
         config.setSynchronous(SQLiteConfig.SynchronousMode.FULL);
         config.enforceForeignKeys(true);
         config.setBusyTimeout(BUSY_TIMEOUT_MILLIS);
         Connection connection = null;
         try {
+            // SQLITE_OPEN_NOFOLLOW: a link planted between the check above and the open is refused too.
+            java.util.Properties properties = config.toProperties();
+            properties.setProperty(SQLiteConfig.Pragma.OPEN_MODE.pragmaName,
+                    Integer.toString(config.getOpenModeFlags() | SQLITE_OPEN_NOFOLLOW));
             // Autocommit stays on: each operation opens and ends its own transaction (Tx), so
             // that no transaction stays open between operations to block other processes.
-            connection = config.createConnection("jdbc:sqlite:" + file);
+            connection = new SQLiteConfig(properties).createConnection("jdbc:sqlite:" + file);
             useWriteAheadLog(connection);
             SqliteSchema.migrate(connection, file.toString());
             return new SqliteSessionStore(dir, file, connection);
@@ -535,6 +545,9 @@ public final class SqliteSessionStore implements SessionStore {
             }
         }
     }
+
+    /** SQLite's flag refusing a database path that is a symbolic link (not in the driver's enum). */
+    private static final int SQLITE_OPEN_NOFOLLOW = 0x01000000;
 
     private static void createPrivateDirectories(Path dir) {
         try {
