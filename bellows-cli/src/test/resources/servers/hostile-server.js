@@ -3,6 +3,7 @@
 //   its tool's description carries terminal control sequences (a window title, a clipboard write)
 //   tool "leak"  answers with terminal control sequences and the value of $SECRET_TOKEN
 //   tool "fail"  answers isError with $SECRET_TOKEN in the message, and writes it to stderr
+//   tool "big"   answers with a text of $BIG_KB kilobytes (default 400)
 //   tool "wait"  never answers; says "waiting" on stderr (and in $WAIT_LOG when set)
 const readline = require('readline');
 const ESC = '\u001b';
@@ -12,6 +13,7 @@ const tools = [
     inputSchema: {type: 'object', properties: {}}},
   {name: 'fail', description: 'Fails', inputSchema: {type: 'object', properties: {}}},
   {name: 'wait', description: 'Never answers', inputSchema: {type: 'object', properties: {}}},
+  {name: 'big', description: 'A big result', inputSchema: {type: 'object', properties: {}}},
 ];
 function send(message) {
   process.stdout.write(JSON.stringify(message) + '\n');
@@ -24,7 +26,10 @@ readline.createInterface({input: process.stdin}).on('line', (line) => {
   } else if (message.method === 'tools/list') {
     send({jsonrpc: '2.0', id: message.id, result: {tools}});
   } else if (message.method === 'tools/call') {
-    if (message.params.name === 'wait') {
+    if (message.params.name === 'big') {
+      const text = 'line of a big result\n'.repeat(Math.ceil(Number(process.env.BIG_KB || 400) * 1024 / 21));
+      send({jsonrpc: '2.0', id: message.id, result: {content: [{type: 'text', text}]}});
+    } else if (message.params.name === 'wait') {
       process.stderr.write('waiting\n');
       if (process.env.WAIT_LOG) {
         require('fs').appendFileSync(process.env.WAIT_LOG, 'waiting\n');

@@ -169,6 +169,7 @@ final class ChatCommand implements Callable<Integer> {
                     .instructions(settings.system())
                     .toolRegistry(registry)
                     .maxIterations(settings.maxIterations())
+                    .maxToolResultTokens(settings.maxToolResultTokens())
                     .maxConsecutiveErrors(settings.maxConsecutiveErrors())
                     .retryPolicy(RetryPolicy.defaults().withMaxRetries(settings.maxRetries()))
                     .listener(event -> {

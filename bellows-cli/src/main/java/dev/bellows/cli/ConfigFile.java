@@ -82,7 +82,7 @@ final class ConfigFile {
             keys.put(key, Type.STRING);
         }
         for (String key : new String[] {"max_iterations", "max_consecutive_errors", "max_retries", "timeout_seconds",
-                "max_context_tokens", "thinking_budget"}) {
+                "max_context_tokens", "max_tool_result_tokens", "thinking_budget"}) {
             keys.put(key, Type.INTEGER);
         }
         return Map.copyOf(keys);

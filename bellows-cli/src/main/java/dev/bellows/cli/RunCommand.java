@@ -155,6 +155,7 @@ final class RunCommand implements Callable<Integer> {
                 .toolRegistry(registry)
                 .memory(memory)
                 .maxIterations(settings.maxIterations())
+                .maxToolResultTokens(settings.maxToolResultTokens())
                 .maxConsecutiveErrors(settings.maxConsecutiveErrors())
                 .retryPolicy(retryPolicy)
                 .listener(listener)

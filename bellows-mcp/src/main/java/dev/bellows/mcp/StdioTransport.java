@@ -6,9 +6,8 @@ import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCMessage;
 import io.modelcontextprotocol.spec.McpTransportException;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -47,6 +46,9 @@ import reactor.core.publisher.Mono;
 final class StdioTransport implements McpClientTransport {
 
     private static final Object STOP = new Object();
+
+    /** The most bytes of one message from the server, after its long texts are cut. */
+    static final int MAX_MESSAGE_BYTES = 32 << 20;
 
     private final McpServerConfig.Stdio config;
     private final McpJsonMapper mapper;
@@ -164,12 +166,21 @@ final class StdioTransport implements McpClientTransport {
     }
 
     private void readStdout(Process started, Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> handler) {
-        try (BufferedReader reader = new BufferedReader(
-                new InputStreamReader(started.getInputStream(), StandardCharsets.UTF_8))) {
+        try (InputStream stdout = started.getInputStream()) {
+            // Bounded: a 50 MB result is cut as it arrives, never held whole (see BoundedLineReader).
+            BoundedLineReader reader = new BoundedLineReader(stdout, MAX_MESSAGE_BYTES, true);
             String line;
             while ((line = reader.readLine()) != null) {
                 if (line.isBlank()) {
                     continue;
+                }
+                if (line == BoundedLineReader.TOO_LONG) {
+                    if (!closing) {
+                        end("it wrote a message of more than " + (MAX_MESSAGE_BYTES >> 20) + " MiB to stdout, even with"
+                                + " its texts cut to " + BoundedLineReader.MAX_STRING_CHARS + " characters" + stderr.suffix());
+                        Thread.ofVirtual().start(this::shutdown);
+                    }
+                    return;
                 }
                 JSONRPCMessage message;
                 try {
@@ -190,8 +201,8 @@ final class StdioTransport implements McpClientTransport {
     }
 
     private void readStderr(Process started) {
-        try (BufferedReader reader = new BufferedReader(
-                new InputStreamReader(started.getErrorStream(), StandardCharsets.UTF_8))) {
+        try (InputStream errors = started.getErrorStream()) {
+            BoundedLineReader reader = new BoundedLineReader(errors, 4096, false); // the tail keeps 300 characters a line
             String line;
             while ((line = reader.readLine()) != null) {
                 stderr.add(line);

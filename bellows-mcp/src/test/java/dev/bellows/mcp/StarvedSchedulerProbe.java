@@ -1,8 +1,7 @@
 package dev.bellows.mcp;
 
-import dev.bellows.format.ToolChainResult;
-import dev.bellows.format.ToolChain;
-import dev.bellows.format.XmlFormat;
+import dev.bellows.tool.ToolChain;
+import dev.bellows.tool.ToolChainResult;
 import dev.bellows.tool.SourceFailure;
 import dev.bellows.tool.ToolRegistry;
 import java.time.Duration;
@@ -37,9 +36,9 @@ public final class StarvedSchedulerProbe {
             for (SourceFailure failure : registry.sourceFailures()) {
                 System.out.println("failed " + failure.serverName() + ": " + failure.reason());
             }
-            ToolChainResult waited = new ToolChain(registry, new XmlFormat())
+            ToolChainResult waited = new ToolChain(registry)
                     .execute(List.of(ReferenceServersTest.call("scripted", "wait", Map.of())));
-            System.out.println("call: " + waited.text().replace('\n', ' '));
+            System.out.println("call: " + waited.outcomes().getFirst().text().replace('\n', ' '));
         }
         System.out.println("closed");
         System.out.flush();
