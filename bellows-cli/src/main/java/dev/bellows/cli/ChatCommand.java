@@ -61,7 +61,8 @@ import picocli.CommandLine.Spec;
         exitCodeList = {
                 "0:the chat ended (/exit, Ctrl-D, the end of the input); from a script: every turn succeeded",
                 "1:from a script (input not a terminal): a turn failed or a slash command was unknown"
-                        + " (the later lines still ran)",
+                        + " (the later lines still ran); the session store cannot be opened or read, or the session"
+                        + " is in use",
                 "2:usage or configuration error (nothing was sent to a model)",
                 "130:Ctrl-C in a script's turn (the rest is not run), or Ctrl-C twice at the prompt of a"
                         + " plain chat (dumb terminal)"})
@@ -93,10 +94,11 @@ final class ChatCommand implements Callable<Integer> {
         StreamOptions streamOptions;
         try {
             settings = options.resolve(root.host, null, null, false);
-            streamOptions = DialectOption.streamOptions(options.dialect, settings.model());
+            streamOptions = DialectOption.streamOptions(options.dialect(root.host), settings.model());
             chosen = ModelOptions.provider(settings);
         } catch (UsageException e) {
-            return usage(e.getMessage());
+            usage(e.getMessage());
+            return e.status();
         }
         try (Provider closing = chosen;
              RunSession stored = options.session == null ? null
@@ -104,7 +106,8 @@ final class ChatCommand implements Callable<Integer> {
             return McpSetup.withServers(settings.mcpServers(), root.host, spec.qualifiedName(), root.stderr,
                     settings.apiKey(), registry -> chat(settings, closing, stored, streamOptions, registry));
         } catch (UsageException e) {
-            return usage(e.getMessage());
+            usage(e.getMessage());
+            return e.status();
         } catch (dev.bellows.memory.SessionStoreException e) {
             // The session's store went away during the chat (a database server stopped): say where, and end.
             root.stderr.println(spec.qualifiedName() + ": the session could not be read or stored: "
@@ -120,7 +123,7 @@ final class ChatCommand implements Callable<Integer> {
         ConversationMemory memory = stored == null ? RunCommand.memory(settings)
                 : RunCommand.memory(settings, stored.session());
         Session session = stored == null ? new Session(memory) : new Session(memory, stored.session());
-        java.nio.file.Path history = DataDirectory.resolve(root.host, options.dataDir).resolve("chat_history");
+        java.nio.file.Path history = options.dataDirectory(root.host).resolve("chat_history");
         try (ChatIo io = ChatIo.open(root, history)) {
             Conversation conversation = new Conversation(settings, provider, streamOptions, registry, session, stored,
                     io, settings.apiKey());

@@ -275,6 +275,16 @@ final class ModelOptions {
                 chosenMode, contextTokens, resultTokens, budget, servers, answerSchema, store);
     }
 
+    /** {@code --dialect}, else the config file's {@code "dialect"}; null when neither says. */
+    String dialect(Host host) throws UsageException {
+        return dialect != null ? dialect : configFile(host).string("dialect");
+    }
+
+    /** The data directory: {@code --data-dir}, {@code BELLOWS_DATA_DIR}, the config file's {@code "data_dir"}, the default. */
+    java.nio.file.Path dataDirectory(Host host) throws UsageException {
+        return DataDirectory.resolve(host, dataDir, configFile(host));
+    }
+
     private ConfigFile configFile(Host host) throws UsageException {
         return ConfigFile.locate(host, config);
     }

@@ -262,6 +262,9 @@ public final class SqliteSessionStore implements SessionStore {
     @Override
     public boolean delete(String name) {
         SessionNames.check(name);
+        if (find(name).isEmpty()) {
+            return false; // no lock file is made for a session that does not exist
+        }
         try (SessionLock ignored = SessionLock.acquire(directory, name)) {
             return inTransaction("delete session \"" + name + "\"", true, () -> {
                 try (PreparedStatement delete = connection.prepareStatement("DELETE FROM sessions WHERE name = ?")) {
