@@ -141,7 +141,7 @@ class PostgresSessionsTest {
 
             Cli.Run chat = bellows(Map.of(SessionStoreLocation.ENV, unreachable), "hello\n", "chat", "--base-url",
                     server.baseUrl().toString(), "--model", "mock", "--session", "math");
-            assertThat(chat.status()).isEqualTo(2);
+            assertThat(chat.status()).isEqualTo(1);
             assertThat(chat.err()).hasLineCount(1).contains(SessionStoreLocation.ENV + ": cannot connect to PostgreSQL at 127.0.0.1:"
                     + dead).doesNotContain(SECRET);
             assertThat(server.requests()).isEmpty();
