@@ -3,6 +3,7 @@ package dev.bellows.sessions.postgres;
 import dev.bellows.memory.StoredSession;
 import dev.bellows.memory.SessionInfo;
 import dev.bellows.memory.SessionJson;
+import dev.bellows.secret.Secrets;
 import dev.bellows.memory.SessionNames;
 import dev.bellows.memory.SessionStore;
 import dev.bellows.memory.SessionStoreException;
@@ -282,7 +283,7 @@ public final class PostgresSessionStore implements SessionStore {
                         insert.setLong(2, seq);
                         insert.setInt(3, position);
                         insert.setString(4, message.role().wireName());
-                        insert.setBytes(5, message.content().getBytes(StandardCharsets.UTF_8));
+                        insert.setBytes(5, Secrets.redact(message.content()).getBytes(StandardCharsets.UTF_8)); // never an echoed key
                         insert.setString(6, SessionJson.nativePartsToJson(message));
                         insert.addBatch();
                     }
