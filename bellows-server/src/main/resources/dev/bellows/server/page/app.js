@@ -200,7 +200,7 @@
     "\\*(?=[^\\s*])([\\s\\S]*?[^\\s*])\\*",                  // 5: emphasis
     "(?<![\\w])_(?=[^\\s_])([\\s\\S]*?[^\\s_])_(?!\\w)",     // 6: emphasis
     "~~(?=\\S)([\\s\\S]*?\\S)~~",                            // 7: strikethrough
-    "\\[([^\\]\\n]+)\\]\\(\\s*<?([^)\\s>]+)>?(?:\\s+\"[^\"]*\")?\\s*\\)", // 8, 9: link
+    "\\[([^\\]\\n]+)\\]\\(\\s*<?((?:[^()\\s<>]|\\([^()\\s]*\\))+)>?(?:\\s+\"[^\"]*\")?\\s*\\)", // 8, 9: link
     "(https?:\\/\\/[^\\s<>()\\[\\]]+[^\\s<>()\\[\\].,;:!?'\"])", // 10: bare URL
   ].join("|"), "g");
 
@@ -427,7 +427,7 @@
     const state = card.querySelector(".tool-state");
     state.className = "tool-state " + (part.state || "");
     state.replaceChildren();
-    const labels = { streaming: "Writing arguments\u2026", running: "Running\u2026", ok: "Done", waiting: "Waiting for you", denied: "Denied" };
+    const labels = { streaming: "Writing arguments\u2026", running: "Running\u2026", ok: "Done", waiting: "Waiting for you", denied: "Denied", stopped: "Stopped" };
     if (part.state === "streaming" || part.state === "running") state.append(el("span", "spinner"));
     state.append(document.createTextNode(labels[part.state] || ""));
     if (part.args) section(card, "args", "Arguments", pretty(part.args), false);
@@ -591,7 +591,7 @@
         updatePart(part);
       }
       if (part.kind === "tool" && (part.state === "streaming" || part.state === "running")) {
-        part.state = "";
+        part.state = "stopped";
         updatePart(part);
       }
     }
