@@ -9,8 +9,9 @@ import java.util.Set;
  * taken yet (by id), as the agent's task. So a client that sends the whole conversation every
  * time and one that sends only the new message are both answered once per message.
  *
- * <p>The agent keeps its own side of the conversation (it stored every answer), so assistant,
- * reasoning and activity messages are the client's echo of it and are never taken. New user
+ * <p>The agent keeps its own side of the conversation (it stored every answer and every tool
+ * result), so assistant, tool, reasoning and activity messages are the client's echo of it
+ * (AG-UI clients keep each {@code TOOL_CALL_RESULT} as a tool message) and are never taken. New user
  * messages become the task, joined by blank lines; new system and developer messages and the
  * input's {@code context} entries go before and after it, marked as such.
  *
@@ -37,10 +38,7 @@ record AguiTurn(String task, List<String> ids) {
                     instructions.add(message.text());
                     ids.add(message.id());
                 }
-                case "tool" -> throw HttpError.badRequest("messages[" + message.index() + "].toolCallId",
-                        "no call of this thread waits for a result: \"" + message.toolCallId() + "\" is not a call of"
-                                + " one of your tools that the agent made in its last run");
-                default -> { }      // assistant, reasoning, activity: the agent's own side, kept already
+                default -> { }      // assistant, tool, reasoning, activity: the agent's side, kept already
             }
         }
         if (user.isEmpty()) {
