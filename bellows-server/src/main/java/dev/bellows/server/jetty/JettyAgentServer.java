@@ -44,6 +44,8 @@ public final class JettyAgentServer implements AutoCloseable {
     /** How long a connection may make no progress, reading or writing, before it is closed. */
     public static final Duration IDLE_TIMEOUT = Duration.ofSeconds(30);
 
+    private static final int ACCEPT_QUEUE = 4096;
+
     private final AgentServer handler;
     private final Server server;
     private final ServerConnector connector;
@@ -74,6 +76,9 @@ public final class JettyAgentServer implements AutoCloseable {
         connector.setHost(host);
         connector.setPort(port);
         connector.setIdleTimeout(IDLE_TIMEOUT.toMillis());
+        // A thousand clients connecting at once: a short accept queue drops their handshakes,
+        // and each drop costs the client a retransmission (or a reset connection).
+        connector.setAcceptQueueSize(ACCEPT_QUEUE);
         server.addConnector(connector);
         server.setHandler(new Handler.Abstract.NonBlocking() {
             @Override
