@@ -152,6 +152,10 @@ abstract sealed class Threads {
                 public void close() {
                     try {
                         stored.close();
+                    } catch (RuntimeException e) {
+                        // the store went away after the run: what the run stored is stored; the
+                        // lock is released by the database with the connection
+                        LOG.log(System.Logger.Level.WARNING, () -> "thread " + threadId + ": closing its session failed", e);
                     } finally {
                         release.run();
                     }
