@@ -290,6 +290,37 @@ class AgentServerTest {
     }
 
     @Test
+    void aClientThatNeverReadsCannotHoldItsThread() throws Exception {
+        // an answer of 8 MB, far more than the connection's buffers hold
+        MockScript script = MockScript.of(
+                MockTurn.content("x".repeat(8 << 20) + " " + call("task_completion", "{\"result\": \"long\"}"))
+                        .chunkSize(1 << 16),
+                turn(call("task_completion", "{\"result\": \"after\"}")));
+        try (ServerFixture fixture = new ServerFixture(script, b -> { }, new ToolRegistry(), java.time.Duration.ofSeconds(2))) {
+            byte[] body = runInput("stuck", "write a lot").toString().getBytes(StandardCharsets.UTF_8);
+            try (Socket socket = new Socket("127.0.0.1", fixture.http.port())) {
+                socket.setReceiveBufferSize(4096);
+                OutputStream out = socket.getOutputStream();
+                out.write(("POST /agui HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: "
+                        + body.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                out.write(body);
+                out.flush();
+                // never read: the server's writes stall, and after the idle timeout the thread is free again
+                HttpResponse<String> next = null;
+                for (int i = 0; i < 600; i++) {
+                    next = fixture.post("/agui", runInput("stuck", "write a lot", "then this").toString());
+                    if (next.statusCode() != 409) {
+                        break;
+                    }
+                    Thread.sleep(100);
+                }
+                assertThat(next.statusCode()).as(next.body()).isEqualTo(200);
+                assertThat(types(ServerFixture.events(next.body()))).endsWith("RUN_FINISHED");
+            }
+        }
+    }
+
+    @Test
     void aModelThatFailsEndsTheRunWithRunErrorAndTheThreadGoesOn() throws Exception {
         MockScript script = MockScript.of(MockTurn.status(400).errorMessage("the model broke"),
                 turn(call("task_completion", "{\"result\": \"fine now\"}")));

@@ -36,12 +36,17 @@ final class ServerFixture implements AutoCloseable {
     final HttpClient client = HttpClient.newHttpClient();
 
     ServerFixture(MockScript script, Consumer<AgentServer.Builder> settings, ToolRegistry tools) throws IOException {
+        this(script, settings, tools, JettyAgentServer.IDLE_TIMEOUT);
+    }
+
+    ServerFixture(MockScript script, Consumer<AgentServer.Builder> settings, ToolRegistry tools,
+                  java.time.Duration idleTimeout) throws IOException {
         this.provider = new ScriptedProvider(script);
         DefaultAgent agent = DefaultAgent.builder().provider(provider).model("mock").toolRegistry(tools).build();
         AgentServer.Builder builder = AgentServer.builder(agent);
         settings.accept(builder);
         this.server = builder.build();
-        this.http = JettyAgentServer.start(server, "127.0.0.1", 0);
+        this.http = JettyAgentServer.start(server, "127.0.0.1", 0, idleTimeout);
     }
 
     ServerFixture(MockScript script, Consumer<AgentServer.Builder> settings) throws IOException {

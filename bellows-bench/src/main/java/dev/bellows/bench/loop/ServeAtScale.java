@@ -36,8 +36,10 @@ import java.util.concurrent.TimeUnit;
  * own. Reported per N: runs per second of each batch, the latency to the first event of the
  * model's answer (in-process the first {@code tool_call_name}; over HTTP the first
  * {@code TOOL_CALL_START}, the AG-UI event it becomes) p50 and p99, and what HTTP adds; then
- * the heap per open stream: N runs all waiting inside a slow answer, heap after a full
- * collection minus before, over N, in-process and over HTTP.
+ * the CPU this JVM spent per run (agent, server and clients; the mock is elsewhere), which a
+ * loaded machine disturbs far less than times; then the heap per open stream: N runs all
+ * waiting inside a slow answer, heap after a full collection minus before, over N,
+ * in-process and over HTTP.
  *
  * <p>The clients are raw sockets with small buffers (one pre-opened connection each, as a
  * browser keeps one), so that what they hold stays out of the server's figures.
@@ -68,8 +70,8 @@ public final class ServeAtScale {
         }
         int most = Math.max(Arrays.stream(sizes).max().orElse(1), memoryClients);
         System.out.println("| clients | in-process runs/s | HTTP runs/s | first event in-process p50 / p99 ms"
-                + " | first event HTTP p50 / p99 ms | added p50 / p99 ms |");
-        System.out.println("|---|---|---|---|---|---|");
+                + " | first event HTTP p50 / p99 ms | added p50 / p99 ms | CPU µs per run in-process / HTTP | added CPU µs per run |");
+        System.out.println("|---|---|---|---|---|---|---|---|");
         try (MockProcess mock = new MockProcess(2, 3, pause, "1g", null)) {
             Setup setup = new Setup(mock.baseUrl(), most);
             try (setup) {
@@ -77,9 +79,10 @@ public final class ServeAtScale {
                 for (int n : sizes) {
                     Batch local = inProcess(setup, n, null);
                     Batch http = overHttp(setup, n, null);
-                    System.out.printf(Locale.ROOT, "| %,d | %.0f | %.0f | %.1f / %.1f | %.1f / %.1f | %.1f / %.1f |%n", n,
+                    System.out.printf(Locale.ROOT, "| %,d | %.0f | %.0f | %.1f / %.1f | %.1f / %.1f | %.1f / %.1f | %,.0f / %,.0f | %,.0f |%n", n,
                             local.runsPerSecond(), http.runsPerSecond(), local.p(50), local.p(99), http.p(50), http.p(99),
-                            http.p(50) - local.p(50), http.p(99) - local.p(99));
+                            http.p(50) - local.p(50), http.p(99) - local.p(99), local.cpuMicrosPerRun(),
+                            http.cpuMicrosPerRun(), http.cpuMicrosPerRun() - local.cpuMicrosPerRun());
                 }
             }
         }
@@ -117,7 +120,12 @@ public final class ServeAtScale {
         }
     }
 
-    private record Batch(double seconds, long[] firstNanos, int n) {
+    private record Batch(double seconds, long[] firstNanos, int n, long cpuNanos) {
+        /** CPU of this JVM (agent, server, clients) per run, in µs: what survives a loaded machine. */
+        double cpuMicrosPerRun() {
+            return cpuNanos / 1e3 / n;
+        }
+
         double runsPerSecond() {
             return n / seconds;
         }
@@ -208,13 +216,18 @@ public final class ServeAtScale {
     }
 
     private static Batch finish(CountDownLatch go, List<Future<Long>> runs, int n) throws Exception {
+        long cpu = cpuNanos();
         long start = System.nanoTime();
         go.countDown();
         long[] firsts = new long[n];
         for (int i = 0; i < n; i++) {
             firsts[i] = runs.get(i).get(300, TimeUnit.SECONDS);
         }
-        return new Batch((System.nanoTime() - start) / 1e9, firsts, n);
+        return new Batch((System.nanoTime() - start) / 1e9, firsts, n, cpuNanos() - cpu);
+    }
+
+    private static long cpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
     }
 
     private static void check(String answer) {

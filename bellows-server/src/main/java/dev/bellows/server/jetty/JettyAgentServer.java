@@ -63,6 +63,15 @@ public final class JettyAgentServer implements AutoCloseable {
      * @throws IOException when the address cannot be bound
      */
     public static JettyAgentServer start(AgentServer handler, String host, int port) throws IOException {
+        return start(handler, host, port, IDLE_TIMEOUT);
+    }
+
+    /**
+     * As {@link #start(AgentServer, String, int)}, closing a connection that makes no progress
+     * for {@code idleTimeout} instead of 30 s (streams never idle that long: heartbeats).
+     */
+    public static JettyAgentServer start(AgentServer handler, String host, int port, Duration idleTimeout)
+            throws IOException {
         Objects.requireNonNull(handler, "handler");
         Objects.requireNonNull(host, "host");
         QueuedThreadPool threads = new QueuedThreadPool();
@@ -75,7 +84,7 @@ public final class JettyAgentServer implements AutoCloseable {
         ServerConnector connector = new ServerConnector(server, 1, 1, new HttpConnectionFactory(config));
         connector.setHost(host);
         connector.setPort(port);
-        connector.setIdleTimeout(IDLE_TIMEOUT.toMillis());
+        connector.setIdleTimeout(idleTimeout.toMillis());
         // A thousand clients connecting at once: a short accept queue drops their handshakes,
         // and each drop costs the client a retransmission (or a reset connection).
         connector.setAcceptQueueSize(ACCEPT_QUEUE);
