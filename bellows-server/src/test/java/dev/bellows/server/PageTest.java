@@ -66,7 +66,7 @@ class PageTest {
                         + "I will add them. " + call("update_plan", plan.formatted("in_progress", "pending"))).chunkSize(3).delayMs(25),
                 MockTurn.content(call("add", "{\"a\": 40, \"b\": 2}")).chunkSize(2).delayMs(60),
                 MockTurn.content(call("update_plan", plan.formatted("completed", "completed"))).chunkSize(8).delayMs(20),
-                MockTurn.content(call("task_completion", "{\"result\": \"" + ANSWER + "\"}")).chunkSize(6).delayMs(15),
+                MockTurn.content(call("task_completion", "{\"result\": \"" + ANSWER + "\"}")).chunkSize(4).delayMs(40),
                 MockTurn.content(call("wait", "{\"why\": \"the user asked\"}")).chunkSize(8));
         try (ServerFixture fixture = new ServerFixture(script, b -> { }, tools)) {
             NodeScripts.Result result = NodeScripts.run(List.of("node", driver.toString(), fixture.uri("/").toString(),
@@ -90,8 +90,10 @@ class PageTest {
             assertThat(answer.get("strong").toString()).contains("42");
             assertThat(answer.get("code").toString()).contains("print(40 + 2)");
             assertThat(answer.get("items").toString()).contains("checked with add", "no rounding");
-            assertThat(answer.get("links").toString()).contains("https://example.com/docs").doesNotContain("javascript");
+            assertThat(answer.get("links").toString()).as(answer.toString()).contains("https://example.com/docs").doesNotContain("javascript");
             assertThat(answer.get("scripts").asInt()).isZero();
+            assertThat(seen.get("answerWhileRunning").asBoolean()).isTrue();
+            assertThat(seen.get("answerHeadingCount").asInt()).isEqualTo(1);
             assertThat(answer.get("text").asText()).contains("<script>alert('x')</script>");   // shown as text
             assertThat(seen.get("dialogs")).isEmpty();
             assertThat(seen.get("consoleErrors")).isEmpty();
@@ -103,7 +105,7 @@ class PageTest {
             assertThat(seen.get("stopVisible").asBoolean()).isTrue();
             assertThat(waitInterrupted.get(30, TimeUnit.SECONDS)).isTrue();     // Stop reached the tool on the server
             assertThat(seen.get("threadsAtEnd").size()).isEqualTo(2);
-            for (String name : List.of("01-empty", "02-thinking", "03-tool-call", "04-plan", "05-answer", "06-reloaded",
+            for (String name : List.of("01-empty", "02-thinking", "03-tool-call", "04-plan", "04b-answer-streaming", "05-answer", "06-reloaded",
                     "07-dark", "08-running", "09-stopped", "10-narrow")) {
                 assertThat(shots.resolve(name + ".png")).isNotEmptyFile();
             }

@@ -61,8 +61,12 @@ async function main() {
     await page.waitForSelector(".plan li.completed");
     seen.planSteps = await page.$$eval(".plan li", (items) => items.map((li) => li.className + ":" + li.textContent));
 
-    await page.waitForSelector(".answer h2");
+    // the answer shows while it streams (the loop-ending call's argument), then stays, once
+    await page.waitForSelector(".answer.streaming h2");
+    seen.answerWhileRunning = await page.isVisible("#stop");
+    await shot("04b-answer-streaming");
     await page.waitForSelector("#send:not([hidden])");
+    seen.answerHeadingCount = await page.locator(".answer h2").count();
     await page.click(".tool details.args summary");
     await page.click(".tool details.result summary");
     await shot("05-answer");
@@ -74,6 +78,7 @@ async function main() {
       items: [...a.querySelectorAll("li")].map((l) => l.textContent),
       links: [...a.querySelectorAll("a")].map((l) => l.getAttribute("href")),
       scripts: a.querySelectorAll("script, img, iframe").length,
+      html: a.innerHTML,
     })));
     seen.thinkingFoldedAfter = await page.$eval(".thinking", (d) => !d.open);
     seen.toolNames = await page.$$eval(".tool .tool-name", (names) => names.map((n) => n.textContent));

@@ -5,6 +5,8 @@
 (() => {
   const $ = (id) => document.getElementById(id);
   const HIDDEN_TOOLS = new Set(["task_completion", "converse", "ask_question", "update_plan"]);
+  // The loop-ending tools carry the answer in an argument: it is shown as the answer while it streams.
+  const ANSWER_ARGUMENT = { task_completion: "result", converse: "message", ask_question: "question" };
   const MAX_SHOWN = 20000;
 
   // ---- storage ----
@@ -228,7 +230,7 @@
       } else if (m[8] != null) {
         link(m[8], m[9], parent);
       } else if (m[10] != null) {
-        link(m[10], m[10], parent);
+        link(m[10], m[10], parent, true);
       }
       last = re.lastIndex;
     }
@@ -243,7 +245,7 @@
     });
   }
 
-  function link(label, href, parent) {
+  function link(label, href, parent, bare) {
     let url = null;
     try { url = new URL(href, location.href); } catch (e) { url = null; }
     if (!url || !["http:", "https:", "mailto:"].includes(url.protocol)) {
@@ -254,7 +256,8 @@
     a.href = url.href;
     a.target = "_blank";
     a.rel = "noopener noreferrer nofollow";
-    inline(label, a);
+    if (bare) a.textContent = label;    // a bare address is its own label: read as Markdown it would be a link again
+    else inline(label, a);
     parent.append(a);
   }
 
@@ -465,14 +468,15 @@
   // throttle Markdown re-rendering to one per frame
   const dirty = new Set();
   function touch(part) {
-    if (dirty.size === 0) {
-      requestAnimationFrame(() => {
-        for (const p of dirty) updatePart(p);
-        dirty.clear();
-        scrollDown();
-      });
-    }
+    if (dirty.size === 0) requestAnimationFrame(flush);
     dirty.add(part);
+  }
+
+  /** Renders what changed since the last frame: at each frame, and at once when a run ends. */
+  function flush() {
+    for (const p of dirty) updatePart(p);
+    dirty.clear();
+    scrollDown();
   }
 
   // ---- running ----
@@ -569,6 +573,7 @@
         notice(turn, "The server cannot be reached: " + (e && e.message ? e.message : e), true);
       }
     } finally {
+      flush();
       closeLive(turn);
       if (turn.parts.length === 0) {
         current.items = current.items.filter((i) => i !== turn);
@@ -621,6 +626,8 @@
     const part = (id) => ctx.byId.get(id);
     switch (event.type) {
       case "STEP_STARTED":
+        if (ctx.answer && turn.parts.includes(ctx.answer.part)) removePart(turn, ctx.answer.part);   // it did not end the run
+        ctx.answer = null;
         ctx.attempt = [];
         setBusy(true, "Working\u2026 (" + event.stepName + ")");
         break;
@@ -638,6 +645,15 @@
         break;
       }
       case "TEXT_MESSAGE_START":
+        if (ctx.answer && ctx.answer.ended && ctx.answer.part) {
+          // the answer the loop-ending call streamed, now sent as the assistant's message: one part
+          const p = ctx.answer.part;
+          ctx.answer = null;
+          p.text = "";
+          p.live = true;
+          ctx.byId.set(event.messageId, p);
+          break;
+        }
         ctx.byId.set(event.messageId, track(ctx, addPart(turn, { kind: "text", text: "", live: true })));
         break;
       case "TEXT_MESSAGE_CONTENT": {
@@ -656,7 +672,10 @@
       }
       case "TOOL_CALL_START": {
         if (HIDDEN_TOOLS.has(event.toolCallName)) {
-          ctx.byId.set(event.toolCallId, { hidden: true });
+          const key = ANSWER_ARGUMENT[event.toolCallName];
+          const hidden = { hidden: true, key, args: "", part: null, ended: false };
+          if (key) ctx.answer = hidden;
+          ctx.byId.set(event.toolCallId, hidden);
           break;
         }
         const p = addPart(turn, { kind: "tool", id: event.toolCallId, name: event.toolCallName, args: "", result: null, state: "streaming" });
@@ -666,11 +685,21 @@
       case "TOOL_CALL_ARGS": {
         const p = part(event.toolCallId);
         if (p && !p.hidden) { p.args += event.delta; touch(p); }
+        if (p && p.hidden && p.key) {
+          p.args += event.delta;
+          const text = partialString(p.args, p.key);
+          if (text) {
+            if (!p.part) p.part = track(ctx, addPart(turn, { kind: "text", text: "", live: true }));
+            p.part.text = text;
+            touch(p.part);
+          }
+        }
         break;
       }
       case "TOOL_CALL_END": {
         const p = part(event.toolCallId);
         if (p && !p.hidden) { p.state = "running"; touch(p); }
+        if (p && p.hidden) p.ended = true;
         break;
       }
       case "TOOL_CALL_RESULT": {
@@ -715,6 +744,31 @@
       default:
         break;
     }
+  }
+
+  /** The string value of {@code key} in JSON still streaming: what has arrived of it, decoded. */
+  function partialString(json, key) {
+    const m = new RegExp('"' + key + '"\\s*:\\s*"').exec(json);
+    if (!m) return null;
+    const rest = json.slice(m.index + m[0].length);
+    const escapes = { n: "\n", t: "\t", r: "\r", b: "\b", f: "\f", '"': '"', "\\": "\\", "/": "/" };
+    let out = "";
+    for (let i = 0; i < rest.length; i++) {
+      const c = rest[i];
+      if (c === '"') break;
+      if (c !== "\\") { out += c; continue; }
+      if (i + 1 >= rest.length) break;
+      const next = rest[i + 1];
+      if (next === "u") {
+        if (i + 5 >= rest.length) break;
+        out += String.fromCharCode(parseInt(rest.slice(i + 2, i + 6), 16));
+        i += 5;
+      } else {
+        out += escapes[next] !== undefined ? escapes[next] : next;
+        i++;
+      }
+    }
+    return out;
   }
 
   function track(ctx, part) {
