@@ -111,4 +111,26 @@ class PageTest {
             }
         }
     }
+
+    @Test
+    void aServerWithATokenHasThePageAskForItAndTheMessageGoesThrough(@TempDir Path dir) throws Exception {
+        NodeScripts.chromium();
+        Path modules = NodeScripts.install("playwright", PLAYWRIGHT);
+        Path driver = NodeScripts.resource("page-token.cjs", dir);
+        Path shots = Path.of("target", "page-screenshots").toAbsolutePath();
+        Files.createDirectories(shots);
+        String token = "tok-page-7f3a9c";
+        MockScript script = MockScript.of(MockTurn.content(call("converse", "{\"message\": \"Hello, you are in.\"}")));
+        try (ServerFixture fixture = new ServerFixture(script, b -> b.authToken(token))) {
+            NodeScripts.Result result = NodeScripts.run(List.of("node", driver.toString(), fixture.uri("/").toString(),
+                    shots.toString(), token), Map.of("PLAYWRIGHT", modules.resolve("playwright-core").toString()), 300);
+            JsonNode seen = ServerFixture.MAPPER.readTree(result.out().strip().lines().reduce((a, b) -> b).orElse("{}"));
+            assertThat(seen.path("error").asText("")).as(result.err()).isEmpty();
+            assertThat(seen.get("answer").asText()).isEqualTo("Hello, you are in.");
+            assertThat(seen.get("errors")).isEmpty();
+            assertThat(seen.get("pageHasToken").asBoolean()).isFalse();
+            assertThat(seen.get("consoleErrors")).isEmpty();
+            assertThat(fixture.provider.turnsTaken()).isEqualTo(1);     // the 401 reached no model
+        }
+    }
 }
