@@ -7,9 +7,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.bellows.agent.Agent;
 import dev.bellows.agent.AgentResult;
 import dev.bellows.agent.AgentRun;
+import dev.bellows.agent.Decision;
 import dev.bellows.agent.DefaultAgent;
 import dev.bellows.agent.Session;
 import dev.bellows.agent.ToolMode;
+import dev.bellows.agent.WaitingCall;
 import dev.bellows.event.AgentEvent;
 import dev.bellows.event.LoopEndReason;
 import dev.bellows.event.LoopEvent;
@@ -275,18 +277,28 @@ public final class AgentServer {
         AguiInput input = AguiInput.parse(body);
         acquireSlot();
         try (Threads.Lease lease = threads.take(input.threadId())) {
-            if (!input.resume().isEmpty()) {
-                AguiInput.Resume first = input.resume().get(0);
-                throw HttpError.badRequest("resume[" + first.index() + "].interruptId", "no interrupt \""
-                        + first.interruptId() + "\" waits on thread \"" + input.threadId() + "\"");
-            }
-            AguiTurn turn = AguiTurn.of(input, lease.knownIds());
             Session session = lease.session();
+            List<WaitingCall> waiting = session.waiting();
+            AguiTurn turn = null;
+            List<Decision> decisions = null;
+            if (waiting.isEmpty()) {
+                if (!input.resume().isEmpty()) {
+                    AguiInput.Resume first = input.resume().get(0);
+                    throw HttpError.badRequest("resume[" + first.index() + "].interruptId", "no interrupt \""
+                            + first.interruptId() + "\" waits on thread \"" + input.threadId() + "\"");
+                }
+                turn = AguiTurn.of(input, lease.knownIds());
+            } else {
+                decisions = AguiResume.decisions(input, waiting, lease.knownIds());
+            }
             int turnsBefore = session.memory().turns().size();
             SseWriter sse = new SseWriter(exchange.respond(200, sseHeaders()), redactor);
-            AguiEvents events = new AguiEvents(input.threadId(), input.runId(), nativeToolCalls, sse::data);
+            AguiEvents events = new AguiEvents(input.threadId(), input.runId(), nativeToolCalls, turnsBefore, sse::data);
             events.started(session.plan().steps());
-            AgentRun run = startRun(turn.task(), session, events);
+            if (decisions != null) {
+                events.resumed(decisions.stream().map(Decision::callId).toList());
+            }
+            AgentRun run = decisions == null ? startRun(turn.task(), session, events) : resumeRun(session, decisions, events);
             if (run == null) {
                 return;
             }
@@ -296,6 +308,9 @@ public final class AgentServer {
                     @Override
                     public void event(AgentEvent event) throws IOException {
                         events.on(event);
+                        if (event instanceof LoopEvent.LoopEnd end && end.reason() == LoopEndReason.INTERRUPTED) {
+                            events.interrupted(run.await().waiting());
+                        }
                     }
 
                     @Override
@@ -311,9 +326,10 @@ public final class AgentServer {
             } finally {
                 running.remove(run);
             }
-            if (session.memory().turns().size() > turnsBefore) {
+            List<String> taken = turn != null ? turn.ids() : AguiResume.ids(input, waiting);
+            if (session.memory().turns().size() > turnsBefore || decisions != null) {
                 try {
-                    lease.remember(turn.ids());
+                    lease.remember(taken);
                 } catch (SessionStoreException e) {
                     LOG.log(System.Logger.Level.WARNING, () -> "thread " + input.threadId() + ": the ids of the messages"
                             + " taken could not be stored; a client that sends them again has them answered again", e);
@@ -339,6 +355,25 @@ public final class AgentServer {
             return run;
         } catch (RuntimeException e) {
             events.error("the agent could not start the run: " + e.getMessage(), "error");
+            return null;
+        }
+    }
+
+    /** Carries a waiting run on with the client's answers, or ends the stream when the agent cannot. */
+    private AgentRun resumeRun(Session session, List<Decision> decisions, AguiEvents events) throws IOException {
+        if (!(agent instanceof DefaultAgent resumable)) {
+            events.error("this agent cannot carry a waiting run on (it is not a DefaultAgent)", "error");
+            return null;
+        }
+        try {
+            AgentRun run = resumable.resume(session, decisions);
+            running.add(run);
+            if (closing) {
+                run.cancel();
+            }
+            return run;
+        } catch (RuntimeException e) {
+            events.error("the waiting run could not be carried on: " + e.getMessage(), "error");
             return null;
         }
     }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.bellows.agent.WaitingCall;
 import dev.bellows.event.AgentEvent;
 import dev.bellows.event.LoopEndReason;
 import dev.bellows.event.LoopEvent;
@@ -49,7 +50,14 @@ final class AguiEvents {
     private final boolean nativeToolCalls;
     private final Sink sink;
     private final String prefix;
+    private final int turnsAtStart;
     private int counter;
+    private int iteration;
+    /** The tool blocks of the answer so far, and the native ids they used. */
+    private int blocks;
+    private final java.util.Set<String> nativeIds = new java.util.HashSet<>();
+    /** The calls a resumed run answers first, whose results come before its first iteration. */
+    private final Deque<String> resumed = new ArrayDeque<>();
 
     private String step;                    // the open step's name, or null
     private String text;                    // the open text message's id, or null
@@ -74,7 +82,13 @@ final class AguiEvents {
     private record EndedCall(String id, String name, boolean decoded) {
     }
 
-    AguiEvents(String threadId, String runId, boolean nativeToolCalls, Sink sink) {
+    /**
+     * @param turnsAtStart the turns of the session's memory when the run started: tool-call ids
+     *                     are the loop's own ({@code call_T_K}, T that plus the iteration), so an
+     *                     interrupt, a waiting call and the client's answer all name a call alike
+     */
+    AguiEvents(String threadId, String runId, boolean nativeToolCalls, int turnsAtStart, Sink sink) {
+        this.turnsAtStart = turnsAtStart;
         this.threadId = threadId;
         this.runId = runId;
         this.nativeToolCalls = nativeToolCalls;
@@ -117,6 +131,10 @@ final class AguiEvents {
             case LoopEvent.IterationStart e -> {
                 closeAll();
                 finishStep();
+                resumed.clear();
+                iteration = e.iteration();
+                blocks = 0;
+                nativeIds.clear();
                 iterationText.setLength(0);
                 iterationTextId = null;
                 awaitingResults.clear();
@@ -171,7 +189,7 @@ final class AguiEvents {
                 closeReasoning();
                 closeTool(null);
                 tool = new ToolBlock();
-                tool.id = id("c");
+                tool.id = callId(e);
             }
             case StreamEvent.ToolCallName e -> {
                 if (tool != null && !tool.started) {
@@ -200,6 +218,8 @@ final class AguiEvents {
             case LoopEvent.ToolResultError e -> result(e.toolName(), e.error());
             case LoopEvent.NoToolCall e -> { }
             case LoopEvent.PlanUpdate e -> sendPlan(e.steps());
+            case LoopEvent.ApprovalRequired e -> { }   // the interrupt of RUN_FINISHED says it
+            case LoopEvent.Approval e -> { }
             case LoopEvent.Retry e -> {
                 // What the failed attempt streamed is void: close it, and say so, so that a UI
                 // drops what it showed of it (the new attempt starts the answer afresh).
@@ -207,6 +227,8 @@ final class AguiEvents {
                 iterationText.setLength(0);
                 iterationTextId = null;
                 awaitingResults.clear();
+                blocks = 0;
+                nativeIds.clear();
                 ObjectNode custom = event("CUSTOM");
                 custom.put("name", RETRY_EVENT);
                 ObjectNode value = custom.putObject("value");
@@ -237,6 +259,9 @@ final class AguiEvents {
         closeAll();
         finishStep();
         LoopEndReason reason = end.reason();
+        if (reason == LoopEndReason.INTERRUPTED) {
+            return;     // interrupted(...) ends it, with the calls that wait
+        }
         if (reason.successful()) {
             String answer = end.result();
             // The answer of a loop-breaking tool is not text the model streamed: show it as the
@@ -276,6 +301,69 @@ final class AguiEvents {
             finished = true;
             sink.send(error);
         }
+    }
+
+    /**
+     * Ends a run that stopped for waiting calls. Calls waiting for a person's approval make AG-UI
+     * interrupts ({@code outcome} {@code interrupt}, one per waiting call, reason
+     * {@code tool_approval} or, for a call whose result comes from outside, {@code tool_result});
+     * when only such outside calls wait (the client's own tools), the run finished with them
+     * pending ({@code outcome} {@code success}, {@code pendingToolCallIds}), and the client sends
+     * each result as a {@code tool} message next.
+     */
+    void interrupted(List<WaitingCall> waiting) throws IOException {
+        if (finished) {
+            return;
+        }
+        closeAll();
+        finishStep();
+        ObjectNode finishedEvent = event("RUN_FINISHED");
+        finishedEvent.put("threadId", threadId);
+        finishedEvent.put("runId", runId);
+        ObjectNode outcome = finishedEvent.putObject("outcome");
+        boolean approvals = waiting.stream().anyMatch(w -> w.kind() == WaitingCall.Kind.APPROVAL);
+        if (approvals || waiting.isEmpty()) {
+            outcome.put("type", "interrupt");
+            ArrayNode interrupts = outcome.putArray("interrupts");
+            for (WaitingCall call : waiting) {
+                ObjectNode interrupt = interrupts.addObject();
+                interrupt.put("id", call.id());
+                boolean approval = call.kind() == WaitingCall.Kind.APPROVAL;
+                interrupt.put("reason", approval ? "tool_approval" : "tool_result");
+                interrupt.put("message", (approval ? "Run " : "Give the result of ") + call.serverName() + "/"
+                        + call.toolName() + " with " + call.arguments() + (approval ? "?" : ""));
+                interrupt.put("toolCallId", call.id());
+                ObjectNode metadata = interrupt.putObject("metadata");
+                metadata.put("serverName", call.serverName());
+                metadata.put("toolName", call.toolName());
+                metadata.set("arguments", call.arguments().deepCopy());
+            }
+            if (waiting.isEmpty()) {
+                outcome.removeAll();
+                outcome.put("type", "success");
+            }
+        } else {
+            outcome.put("type", "success");
+            ArrayNode pending = outcome.putArray("pendingToolCallIds");
+            waiting.forEach(call -> pending.add(call.id()));
+        }
+        finished = true;
+        sink.send(finishedEvent);
+    }
+
+    /** A resumed run: the results that come before its first iteration are those of these calls, in order. */
+    void resumed(List<String> callIds) {
+        resumed.addAll(callIds);
+    }
+
+    /** The loop's id of the tool block starting now (see the constructor). */
+    private String callId(StreamEvent.ToolCallStart start) {
+        blocks++;
+        String provided = nativeToolCalls ? start.attributes().get("id") : null;
+        if (provided != null && !provided.isEmpty() && nativeIds.add(provided)) {
+            return provided;
+        }
+        return "call_" + (turnsAtStart + iteration) + "_" + blocks;
     }
 
     private void sendPlan(List<PlanStep> steps) throws IOException {
@@ -362,6 +450,18 @@ final class AguiEvents {
 
     /** The result of the next call of this iteration (by name when known), as a tool message. */
     private void result(String toolName, String content) throws IOException {
+        if (iteration == 0 || !resumed.isEmpty()) {
+            String id = resumed.poll();
+            if (id != null) {
+                ObjectNode result = event("TOOL_CALL_RESULT");
+                result.put("messageId", id("t"));
+                result.put("toolCallId", id);
+                result.put("content", content);
+                result.put("role", "tool");
+                sink.send(result);
+            }
+            return;
+        }
         EndedCall call = null;
         for (Iterator<EndedCall> it = awaitingResults.iterator(); it.hasNext(); ) {
             EndedCall candidate = it.next();

@@ -41,8 +41,15 @@ final class ServerFixture implements AutoCloseable {
 
     ServerFixture(MockScript script, Consumer<AgentServer.Builder> settings, ToolRegistry tools,
                   java.time.Duration idleTimeout) throws IOException {
+        this(script, settings, tools, idleTimeout, agentBuilder -> { });
+    }
+
+    ServerFixture(MockScript script, Consumer<AgentServer.Builder> settings, ToolRegistry tools,
+                  java.time.Duration idleTimeout, Consumer<DefaultAgent.Builder> agentSettings) throws IOException {
         this.provider = new ScriptedProvider(script);
-        DefaultAgent agent = DefaultAgent.builder().provider(provider).model("mock").toolRegistry(tools).build();
+        DefaultAgent.Builder agentBuilder = DefaultAgent.builder().provider(provider).model("mock").toolRegistry(tools);
+        agentSettings.accept(agentBuilder);
+        DefaultAgent agent = agentBuilder.build();
         AgentServer.Builder builder = AgentServer.builder(agent);
         settings.accept(builder);
         this.server = builder.build();
