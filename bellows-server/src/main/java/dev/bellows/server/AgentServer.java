@@ -145,7 +145,9 @@ public final class AgentServer {
     /**
      * Stops taking runs (new ones get 503), waits up to {@code grace} for those going on to end,
      * then cancels the rest and waits for them to end (their streams end with
-     * {@code RUN_FINISHED}, outcome {@code cancelled}). Returns when no run is left.
+     * {@code RUN_FINISHED}, outcome {@code cancelled}), and closes the sessions of threads whose
+     * run waits on calls (kept open between runs; such a run is not carried on after a restart).
+     * Returns when no run is left.
      */
     public void shutdown(Duration grace) {
         closing = true;
@@ -157,6 +159,7 @@ public final class AgentServer {
         while (!running.isEmpty()) {
             sleep();
         }
+        threads.close();
     }
 
     private static void sleep() {

@@ -13,6 +13,7 @@ import dev.bellows.memory.SessionStoreException;
 import dev.bellows.memory.StoredSession;
 import java.util.Collection;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -68,6 +69,10 @@ abstract sealed class Threads {
 
     abstract Lease open(String threadId, Runnable release) throws HttpError;
 
+    /** Lets go of what is kept between runs (the sessions of waiting threads). */
+    void close() {
+    }
+
     static HttpError busy(String threadId) {
         return HttpError.of(409, "conflict_error", "thread \"" + threadId + "\" is running another run; a thread takes"
                 + " one run at a time: wait for it to end (or stop it), then send this again");
@@ -100,6 +105,29 @@ abstract sealed class Threads {
         private final SessionStore store;
         private final Function<MemoryStore, ConversationMemory> memory;
         private volatile boolean exclusive = true;
+        /**
+         * Threads whose run waits on calls, kept open between their runs: the session store
+         * does not keep a waiting run (yet), so the next run must come back to this session,
+         * on this server, which keeps holding the thread meanwhile.
+         */
+        private final Map<String, Parked> parked = new ConcurrentHashMap<>();
+
+        private record Parked(StoredSession stored, Session session, Set<String> known) {
+        }
+
+        @Override
+        void close() {
+            for (String threadId : List.copyOf(parked.keySet())) {
+                Parked waiting = parked.remove(threadId);
+                if (waiting != null) {
+                    try {
+                        waiting.stored().close();
+                    } catch (RuntimeException e) {
+                        LOG.log(System.Logger.Level.WARNING, () -> "thread " + threadId + ": closing its session failed", e);
+                    }
+                }
+            }
+        }
 
         Stored(SessionStore store, Function<MemoryStore, ConversationMemory> memory) {
             this.store = store;
@@ -108,6 +136,10 @@ abstract sealed class Threads {
 
         @Override
         Lease open(String threadId, Runnable release) throws HttpError {
+            Parked waiting = parked.remove(threadId);
+            if (waiting != null) {
+                return lease(threadId, waiting.stored(), waiting.session(), waiting.known(), release);
+            }
             StoredSession stored;
             try {
                 stored = exclusive ? store.openExclusive(threadId) : store.open(threadId);
@@ -131,6 +163,10 @@ abstract sealed class Threads {
                 stored.close();
                 throw e;
             }
+            return lease(threadId, stored, session, known, release);
+        }
+
+        private Lease lease(String threadId, StoredSession stored, Session session, Set<String> known, Runnable release) {
             return new Lease() {
                 @Override
                 public Session session() {
@@ -150,6 +186,11 @@ abstract sealed class Threads {
 
                 @Override
                 public void close() {
+                    if (!session.waiting().isEmpty()) {
+                        parked.put(threadId, new Parked(stored, session, known));
+                        release.run();
+                        return;
+                    }
                     try {
                         stored.close();
                     } catch (RuntimeException e) {

@@ -29,9 +29,14 @@ class WaitingCallsTest {
     }
 
     static ServerFixture fixture(MockScript script) throws Exception {
+        return fixture(script, b -> { });
+    }
+
+    static ServerFixture fixture(MockScript script, java.util.function.Consumer<AgentServer.Builder> settings)
+            throws Exception {
         ToolRegistry tools = new ToolRegistry().register(TypedTool.of("ask_human", "Asks the user.", Question.class,
                 (context, q) -> ToolResult.of("never runs here")));
-        return new ServerFixture(script, b -> { }, tools, JettyAgentServer.IDLE_TIMEOUT,
+        return new ServerFixture(script, settings, tools, JettyAgentServer.IDLE_TIMEOUT,
                 agent -> agent.toolInterceptor(chain -> chain.call().toolName().equals("ask_human") ? chain.defer()
                         : chain.proceed()));
     }
@@ -106,6 +111,27 @@ class WaitingCallsTest {
             List<JsonNode> third = fixture.agui(last);
             assertThat(third.get(third.size() - 1).get("result").asText()).isEqualTo("Both answered.");
             assertThat(fixture.provider.turnsTaken()).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void aThreadInASessionStoreWaitsOnThisServerAndItsAnswerIsStored(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        MockScript script = MockScript.of(
+                turn(call("ask_human", "{\"q\": \"Which colour?\"}")),
+                turn(call("task_completion", "{\"result\": \"Blue it is.\"}")));
+        try (dev.bellows.memory.SessionStore store = dev.bellows.sessions.sqlite.SqliteSessionStore.open(dir)) {
+            try (ServerFixture fixture = fixture(script, b -> b.sessionStore(store))) {
+                List<JsonNode> first = fixture.agui(runInput("w3", "Paint it."));
+                assertThat(first.get(first.size() - 1).at("/outcome/pendingToolCallIds/0").asText()).isEqualTo("call_1_1");
+                ObjectNode answer = runInput("w3", "Paint it.");
+                answer.withArray("messages").addObject().put("id", "tool-1").put("role", "tool")
+                        .put("toolCallId", "call_1_1").put("content", "blue");
+                List<JsonNode> second = fixture.agui(answer);
+                assertThat(second.get(second.size() - 1).get("result").asText()).isEqualTo("Blue it is.");
+            }
+            String stored = store.turns("w3").orElseThrow().toString();
+            assertThat(stored).contains("Paint it.").contains("blue").contains("Blue it is.");
         }
     }
 }
