@@ -291,12 +291,13 @@ class AgentServerTest {
 
     @Test
     void aClientThatNeverReadsCannotHoldItsThread() throws Exception {
-        // an answer of 8 MB, far more than the connection's buffers hold
+        // an answer of 8 MB, far more than the connection's buffers hold; an idle timeout of 10 s, far
+        // above any stall of a loaded machine, so that only the client that never reads meets it
         MockScript script = MockScript.of(
                 MockTurn.content("x".repeat(8 << 20) + " " + call("task_completion", "{\"result\": \"long\"}"))
                         .chunkSize(1 << 16),
                 turn(call("task_completion", "{\"result\": \"after\"}")));
-        try (ServerFixture fixture = new ServerFixture(script, b -> { }, new ToolRegistry(), java.time.Duration.ofSeconds(2))) {
+        try (ServerFixture fixture = new ServerFixture(script, b -> { }, new ToolRegistry(), java.time.Duration.ofSeconds(10))) {
             byte[] body = runInput("stuck", "write a lot").toString().getBytes(StandardCharsets.UTF_8);
             try (Socket socket = new Socket("127.0.0.1", fixture.http.port())) {
                 socket.setReceiveBufferSize(4096);
@@ -307,7 +308,7 @@ class AgentServerTest {
                 out.flush();
                 // never read: the server's writes stall, and after the idle timeout the thread is free again
                 HttpResponse<String> next = null;
-                for (int i = 0; i < 600; i++) {
+                for (int i = 0; i < 1200; i++) {
                     next = fixture.post("/agui", runInput("stuck", "write a lot", "then this").toString());
                     if (next.statusCode() != 409) {
                         break;
