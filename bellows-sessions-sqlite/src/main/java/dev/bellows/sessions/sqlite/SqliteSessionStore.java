@@ -181,6 +181,12 @@ public final class SqliteSessionStore implements SessionStore {
         return databaseFile;
     }
 
+    /** The same as {@link #open}: this store lets one user at a time open a session anyway. */
+    @Override
+    public StoredSession openExclusive(String name) {
+        return open(name);
+    }
+
     @Override
     public StoredSession open(String name) {
         SessionNames.check(name);
