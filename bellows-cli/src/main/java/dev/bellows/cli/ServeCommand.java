@@ -1,5 +1,8 @@
 package dev.bellows.cli;
 
+import dev.bellows.mcp.ElicitationHandler;
+import dev.bellows.mcp.McpClientOptions;
+
 import dev.bellows.agent.DefaultAgent;
 import dev.bellows.cli.ModelOptions.Settings;
 import dev.bellows.memory.SessionStore;
@@ -90,6 +93,7 @@ final class ServeCommand implements Callable<Integer> {
         StreamOptions streamOptions;
         Provider chosen;
         String token;
+        McpClientOptions client;
         try {
             if (options.session != null) {
                 throw new UsageException("--session: bellows serve keeps one session per thread (the AG-UI threadId);"
@@ -113,13 +117,18 @@ final class ServeCommand implements Callable<Integer> {
                         + " use the agent: give --auth-token TOKEN (or " + TOKEN_ENV + ")");
             }
             streamOptions = DialectOption.streamOptions(options.dialect, settings.model());
+            // Nobody sits at a server's terminal: a server that needs a login says so (bellows mcp
+            // login), and servers' questions are declined.
+            client = settings.mcpServers().isEmpty() ? McpClientOptions.DEFAULTS
+                    : McpSetup.clientOptions(root, spec.qualifiedName(), dataDirFlag, McpSetup.browser(root.host), false,
+                            ElicitationHandler.DECLINE);
             chosen = ModelOptions.provider(settings);
         } catch (UsageException e) {
             return usage(e.getMessage());
         }
         try (Provider closing = chosen) {
             return McpSetup.withServers(settings.mcpServers(), root.host, spec.qualifiedName(), root.stderr,
-                    settings.apiKey(), registry -> serve(settings, closing, streamOptions, registry, location, token));
+                    settings.apiKey(), client, registry -> serve(settings, closing, streamOptions, registry, location, token));
         } catch (UsageException e) {
             return usage(e.getMessage());
         }
