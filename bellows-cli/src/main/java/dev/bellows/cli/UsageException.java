@@ -6,7 +6,15 @@ package dev.bellows.cli;
  */
 final class UsageException extends Exception {
 
+    /** Whether the message may be shown as it is: it repeats no value but checked ones (tool call ids). */
+    final boolean verbatim;
+
     UsageException(String message) {
+        this(message, false);
+    }
+
+    UsageException(String message, boolean verbatim) {
         super(message, null, false, false);
+        this.verbatim = verbatim;
     }
 }

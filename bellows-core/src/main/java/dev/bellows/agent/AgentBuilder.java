@@ -58,6 +58,9 @@ public abstract sealed class AgentBuilder<B extends AgentBuilder<B, A>, A extend
     final List<RunInterceptor> runInterceptors = new ArrayList<>();
     final List<ModelInterceptor> modelInterceptors = new ArrayList<>();
     final List<ToolInterceptor> toolInterceptors = new ArrayList<>();
+    final List<ToolPattern> approvalPatterns = new ArrayList<>();
+    final List<java.util.function.Predicate<dev.bellows.tool.ToolCall>> approvalPolicies = new ArrayList<>();
+    ApprovalHandler approvalHandler;
     Executor executor;
     ObjectNode answerSchema;
 
@@ -263,6 +266,42 @@ public abstract sealed class AgentBuilder<B extends AgentBuilder<B, A>, A extend
      */
     public B toolInterceptor(ToolInterceptor interceptor) {
         this.toolInterceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
+        return self();
+    }
+
+    /**
+     * Every call of the tools {@code pattern} names needs a person's approval before it runs:
+     * {@code SERVER/TOOL}, where {@code *} matches any run of characters (<code>files/&#42;</code>,
+     * <code>&#42;/write_file</code>, {@code *}). Repeatable; the built-in loop tools
+     * ({@code task_completion}, {@code ask_question}, {@code converse}, {@code update_plan})
+     * never need it. The calls of one answer run in order; from the first call that needs
+     * approval on, every call of that answer waits until each call that needs it is decided:
+     * by the {@link #approvalHandler handler}, or, without one, by a resume after the run
+     * stopped {@code interrupted} (see docs/interceptors.md).
+     *
+     * @throws IllegalArgumentException for a pattern that is not {@code SERVER/TOOL} or {@code *}
+     */
+    public B requireApproval(String pattern) {
+        this.approvalPatterns.add(ToolPattern.of(pattern));
+        return self();
+    }
+
+    /**
+     * Every call {@code policy} says yes to needs a person's approval (beside the patterns): a
+     * function of the call (server, tool, arguments checked against the schema), asked on the
+     * run's thread. The built-in loop tools never need approval.
+     */
+    public B requireApproval(java.util.function.Predicate<dev.bellows.tool.ToolCall> policy) {
+        this.approvalPolicies.add(Objects.requireNonNull(policy, "policy"));
+        return self();
+    }
+
+    /**
+     * Who decides on calls that need approval while the run waits (see {@link ApprovalHandler});
+     * without one (the default) the run stops {@code interrupted} at them.
+     */
+    public B approvalHandler(ApprovalHandler handler) {
+        this.approvalHandler = Objects.requireNonNull(handler, "handler");
         return self();
     }
 
