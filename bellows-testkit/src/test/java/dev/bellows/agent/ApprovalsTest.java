@@ -181,7 +181,47 @@ class ApprovalsTest {
     }
 
     @Nested
+    class GivingUp {
+
+        @Test
+        void a_waiting_run_given_up_runs_nothing_keeps_the_turn_and_sends_nothing() {
+            ScriptedProvider provider = provider(write("write_file", "x") + read("b"), complete("next task done"));
+            DefaultAgent agent = DefaultAgentTest.agent(provider, READ_FILE, writeFile).requireApproval("*/write_file")
+                    .build();
+            Session session = new Session();
+            agent.run("write", session).await();
+            AgentResult given = agent.cancelWaiting(session, "the user pressed Ctrl-C");
+            assertThat(given.reason()).isEqualTo(LoopEndReason.CANCELLED);
+            assertThat(happened).isEmpty();
+            assertThat(provider.requests()).hasSize(1);
+            assertThat(session.waiting()).isEmpty();
+            List<Message> turn = session.memory().turns().getFirst();
+            assertThat(turn).extracting(Message::role).containsExactly(Role.USER, Role.ASSISTANT, Role.USER,
+                    Role.ASSISTANT);
+            assertThat(turn.get(2).content()).contains("the user denied this call (it did not run): the user pressed Ctrl-C",
+                    "(not run: cancelled before it started)");
+            assertThat(agent.run("next", session).await().result()).isEqualTo("next task done");
+            assertThatThrownBy(() -> agent.cancelWaiting(session, "again")).isInstanceOf(IllegalStateException.class);
+        }
+    }
+
+    @Nested
     class Handler {
+
+        @Test
+        void edited_arguments_a_handler_gives_are_checked_before_any_interceptor_sees_them() {
+            ScriptedProvider provider = provider(write("write_file", "x"), complete("done"));
+            AgentResult result = DefaultAgentTest.agent(provider, writeFile).requireApproval("*")
+                    .approvalHandler((call, run) -> Decision.approve(call.id(), json("{\"file\": \"y\"}")))
+                    .toolInterceptor(chain -> {
+                        happened.add("interceptor saw " + chain.call().toolName());
+                        return chain.proceed();
+                    }).build().run("write").await();
+            assertThat(result.result()).isEqualTo("done");
+            assertThat(happened).containsExactly("interceptor saw task_completion");
+            assertThat(provider.requests().get(1).messages().getLast().content())
+                    .contains("invalid arguments for write_file");
+        }
 
         @Test
         void it_is_asked_for_every_call_that_needs_approval_before_any_of_them_runs() {
