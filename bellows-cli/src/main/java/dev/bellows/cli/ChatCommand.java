@@ -1,6 +1,11 @@
 package dev.bellows.cli;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import dev.bellows.agent.AgentListener;
 import dev.bellows.agent.AgentResult;
 import dev.bellows.agent.AgentRun;
@@ -229,6 +234,8 @@ final class ChatCommand implements Callable<Integer> {
                     if (!decide(session.waiting()) && io.script()) {
                         return 130;
                     }
+                } else if (!carryOnDecided() && io.script()) {
+                    return 130;
                 }
             } catch (EndOfInput e) {
                 return io.script() && failed ? 1 : 0;
@@ -359,6 +366,27 @@ final class ChatCommand implements Callable<Integer> {
             }
         }
 
+        /**
+         * Carries on a waiting run whose calls were all decided already (a resume cut short by a
+         * killed process); true when there was none. False when Ctrl-C cancelled it.
+         */
+        private boolean carryOnDecided() {
+            AgentResult result;
+            try {
+                result = follow(() -> agent.resume(session, List.of()), null);
+            } catch (IllegalStateException e) {
+                if (e.getMessage() != null && e.getMessage().startsWith("no run of this session waits")) {
+                    return true;
+                }
+                throw e;
+            }
+            io.progress().println("(the last request's decided calls were carried on)");
+            if (!answered(result)) {
+                return false;
+            }
+            return result.reason() != LoopEndReason.INTERRUPTED || decide(result.waiting());
+        }
+
         /** Gives the waiting run up (Ctrl-C at the question): denied, nothing runs, nothing is sent. */
         private boolean cancelWaiting() {
             TextRenderer shown = renderer(null);
@@ -418,32 +446,33 @@ final class ChatCommand implements Callable<Integer> {
         }
 
         /** The arguments as indented JSON, long strings cut. */
-        private static String indented(com.fasterxml.jackson.databind.node.ObjectNode arguments) {
-            com.fasterxml.jackson.databind.node.ObjectNode shown = arguments.deepCopy();
+        private static String indented(ObjectNode arguments) {
+            ObjectNode shown = arguments.deepCopy();
             cutStrings(shown);
             try {
-                return new com.fasterxml.jackson.databind.ObjectMapper().writerWithDefaultPrettyPrinter()
-                        .writeValueAsString(shown);
-            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                return PRETTY.writerWithDefaultPrettyPrinter().writeValueAsString(shown);
+            } catch (JsonProcessingException e) {
                 return arguments.toString();
             }
         }
 
-        private static void cutStrings(com.fasterxml.jackson.databind.JsonNode node) {
-            if (node instanceof com.fasterxml.jackson.databind.node.ObjectNode object) {
+        /** Strings longer than this are cut where the arguments are shown. */
+        private static final int LONGEST_SHOWN = 300;
+        private static final ObjectMapper PRETTY = new ObjectMapper();
+
+        private static void cutStrings(JsonNode node) {
+            if (node instanceof ObjectNode object) {
                 object.properties().forEach(entry -> {
-                    if (entry.getValue().isTextual() && entry.getValue().asText().length() > 300) {
-                        entry.setValue(com.fasterxml.jackson.databind.node.TextNode.valueOf(
-                                AgentRunner.cut(entry.getValue().asText(), 300)));
+                    if (entry.getValue().isTextual() && entry.getValue().asText().length() > LONGEST_SHOWN) {
+                        entry.setValue(TextNode.valueOf(AgentRunner.cut(entry.getValue().asText(), LONGEST_SHOWN)));
                     } else {
                         cutStrings(entry.getValue());
                     }
                 });
-            } else if (node instanceof com.fasterxml.jackson.databind.node.ArrayNode array) {
+            } else if (node instanceof ArrayNode array) {
                 for (int i = 0; i < array.size(); i++) {
-                    if (array.get(i).isTextual() && array.get(i).asText().length() > 300) {
-                        array.set(i, com.fasterxml.jackson.databind.node.TextNode.valueOf(
-                                AgentRunner.cut(array.get(i).asText(), 300)));
+                    if (array.get(i).isTextual() && array.get(i).asText().length() > LONGEST_SHOWN) {
+                        array.set(i, TextNode.valueOf(AgentRunner.cut(array.get(i).asText(), LONGEST_SHOWN)));
                     } else {
                         cutStrings(array.get(i));
                     }

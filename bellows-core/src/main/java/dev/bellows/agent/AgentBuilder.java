@@ -12,11 +12,13 @@ import dev.bellows.prompt.ToolCatalogStyle;
 import dev.bellows.provider.Provider;
 import dev.bellows.provider.RetryPolicy;
 import dev.bellows.stream.StreamOptions;
+import dev.bellows.tool.ToolCall;
 import dev.bellows.tool.ToolRegistry;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Executor;
+import java.util.function.Predicate;
 
 /**
  * The one builder of every agent ({@link DefaultAgent#builder()}, {@link ReActAgent#builder()}).
@@ -59,7 +61,7 @@ public abstract sealed class AgentBuilder<B extends AgentBuilder<B, A>, A extend
     final List<ModelInterceptor> modelInterceptors = new ArrayList<>();
     final List<ToolInterceptor> toolInterceptors = new ArrayList<>();
     final List<ToolPattern> approvalPatterns = new ArrayList<>();
-    final List<java.util.function.Predicate<dev.bellows.tool.ToolCall>> approvalPolicies = new ArrayList<>();
+    final List<Predicate<ToolCall>> approvalPolicies = new ArrayList<>();
     ApprovalHandler approvalHandler;
     Executor executor;
     ObjectNode answerSchema;
@@ -291,7 +293,7 @@ public abstract sealed class AgentBuilder<B extends AgentBuilder<B, A>, A extend
      * function of the call (server, tool, arguments checked against the schema), asked on the
      * run's thread. The built-in loop tools never need approval.
      */
-    public B requireApproval(java.util.function.Predicate<dev.bellows.tool.ToolCall> policy) {
+    public B requireApproval(Predicate<ToolCall> policy) {
         this.approvalPolicies.add(Objects.requireNonNull(policy, "policy"));
         return self();
     }

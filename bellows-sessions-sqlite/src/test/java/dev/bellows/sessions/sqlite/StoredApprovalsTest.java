@@ -105,7 +105,7 @@ class StoredApprovalsTest {
             assertThatThrownBy(() -> agent(provider()).resume(session, List.of(Decision.approve("call_1_1"))))
                     .isInstanceOf(IllegalStateException.class)
                     .hasMessage("the waiting run stored in session \"d\" is damaged, so it cannot be resumed:"
-                            + " \"task\" is missing or not a string");
+                            + " \"head\" is missing or not an array");
             assertThatThrownBy(() -> agent(provider()).run("something else", session))
                     .isInstanceOf(IllegalStateException.class).hasMessageContaining("is damaged");
             assertThatThrownBy(() -> WaitingCall.of(new WaitingRun("not json", List.of())))
