@@ -9,9 +9,12 @@ import dev.bellows.event.EventJson;
 import dev.bellows.event.LoopEndReason;
 import dev.bellows.event.StreamEvent;
 import dev.bellows.provider.ApiKey;
+import dev.bellows.agent.WaitingCall;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 /**
  * Runs one agent task for a command ({@code run}, {@code demo}) as cli.md's "Output" and
@@ -24,6 +27,8 @@ final class AgentRunner {
 
     /** The exit status of a run cancelled with Ctrl-C. */
     static final int CANCELLED = 130;
+    /** The exit status of a run that stopped at tool calls waiting for approval. */
+    static final int INTERRUPTED = 3;
 
     private final BellowsCommand root;
     private final String command;
@@ -32,6 +37,8 @@ final class AgentRunner {
     private final TextRenderer renderer;
     private final AtomicReference<AgentRun> current = new AtomicReference<>();
     private final AtomicReference<IOException> outputFailure = new AtomicReference<>();
+    /** The session a stopped run can be resumed in, for the command that resumes it; null for none. */
+    private String session;
 
     /**
      * @param command     the command's name for messages ({@code bellows run})
@@ -57,9 +64,23 @@ final class AgentRunner {
         return jsonl ? this::writeJsonLine : renderer;
     }
 
-    /** Runs the task to its end and returns the exit status (0, 1 or 130). */
+    /** The session the runs are in, named in the command that resumes a stopped one. */
+    AgentRunner session(String name) {
+        this.session = name;
+        return this;
+    }
+
+    /** Runs the task to its end and returns the exit status (0, 1, 3 or 130). */
     int run(Agent agent, String task) {
-        AgentRun run = agent.run(task);
+        return follow(() -> agent.run(task));
+    }
+
+    /**
+     * Follows a run that {@code start} starts to its end and returns the exit status (0, 1, 3 or
+     * 130). What {@code start} throws (a run refused before it began) is thrown here.
+     */
+    int follow(Supplier<AgentRun> start) {
+        AgentRun run = start.get();
         current.set(run);
         if (outputFailure.get() != null) {
             run.cancel(); // standard output failed before the handle was known
@@ -89,9 +110,44 @@ final class AgentRunner {
             }
             return 0;
         }
+        if (reason == LoopEndReason.INTERRUPTED) {
+            if (!jsonl) {
+                waiting(result.waiting());
+            }
+            return INTERRUPTED;
+        }
         error(reason == LoopEndReason.CANCELLED ? "cancelled"
                 : reason.wireName() + ": " + BellowsCommand.oneLine(result.result()));
         return reason == LoopEndReason.CANCELLED ? CANCELLED : 1;
+    }
+
+    /** The calls a stopped run waits on, and the command that carries it on (text mode, standard error). */
+    private void waiting(List<WaitingCall> calls) {
+        StringBuilder text = new StringBuilder();
+        text.append(command).append(": interrupted: ").append(calls.size() == 1 ? "a tool call waits" : calls.size()
+                + " tool calls wait").append(" for approval:").append(System.lineSeparator());
+        for (WaitingCall call : calls) {
+            text.append("  ").append(call.id()).append("  ").append(call.serverName()).append('/')
+                    .append(call.toolName()).append("  ").append(cut(call.arguments().toString(), 300))
+                    .append(System.lineSeparator());
+        }
+        if (session == null) {
+            text.append("this run cannot be resumed: it has no session (run it with --session NAME to decide on its"
+                    + " calls later)");
+        } else {
+            text.append("to carry it on: ").append(command).append(" --session ").append(session);
+            for (WaitingCall call : calls) {
+                text.append(" --approve-call ").append(call.id());
+            }
+            text.append("   (or --deny-call ID, with --deny-reason TEXT)");
+        }
+        String shown = Printable.of(text.toString());
+        root.stderr.println(keyToRedact == null ? shown : keyToRedact.redact(shown));
+        root.stderr.flush();
+    }
+
+    static String cut(String text, int max) {
+        return text.length() <= max ? text : text.substring(0, max) + "\u2026";
     }
 
     private int cannotWrite(IOException e) {

@@ -1,11 +1,19 @@
 package dev.bellows.cli;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import dev.bellows.agent.AgentListener;
 import dev.bellows.agent.AgentResult;
 import dev.bellows.agent.AgentRun;
+import dev.bellows.agent.Decision;
 import dev.bellows.agent.DefaultAgent;
 import dev.bellows.agent.Session;
+import dev.bellows.agent.ToolPattern;
+import dev.bellows.agent.WaitingCall;
 import dev.bellows.cli.ModelOptions.Settings;
 import dev.bellows.event.LoopEndReason;
 import dev.bellows.event.StreamEvent;
@@ -25,8 +33,11 @@ import dev.bellows.tool.ToolRegistry;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -55,6 +66,10 @@ import picocli.CommandLine.Spec;
                         + " the current turn (it stays in the conversation, marked as interrupted); Ctrl-C twice"
                         + " at an empty prompt (or Ctrl-D, or /exit) leaves."
                         + " End a line with \\ (or press Alt-Enter) to go on to the next line.",
+                "",
+                "With --approve PATTERN, each call of those tools waits for your answer: y runs it, a runs it and"
+                        + " every later call of that tool in this chat, n (optionally followed by a reason) does not run"
+                        + " it and tells the model so; Ctrl-C denies and cancels the turn.",
                 "",
                 "Settings as for bellows run (flag, else environment variable, else config file, else default)."},
         exitCodeListHeading = "%nExit status:%n",
@@ -145,6 +160,13 @@ final class ChatCommand implements Callable<Integer> {
         }
     }
 
+    /** The input ended at a question about a waiting call: the chat ends, the run waits on. */
+    private static final class EndOfInput extends RuntimeException {
+        EndOfInput() {
+            super(null, null, false, false);
+        }
+    }
+
     /** The chat's state between lines: the agent, the session, the last question's suggestions. */
     private static final class Conversation {
         private final Settings settings;
@@ -157,6 +179,9 @@ final class ChatCommand implements Callable<Integer> {
         private final ApiKey key;
         private final AtomicReference<AgentListener> renderer = new AtomicReference<>(event -> { });
         private final List<String> askedSuggestions = new ArrayList<>();
+        /** The tools whose calls the user approved for the rest of the chat ({@code a}): SERVER/TOOL. */
+        private final Set<String> always = ConcurrentHashMap.newKeySet();
+        private final List<ToolPattern> approve;
         private List<String> suggestions = List.of();
         private String model;
         private DefaultAgent agent;
@@ -176,11 +201,17 @@ final class ChatCommand implements Callable<Integer> {
             this.io = io;
             this.key = key;
             this.model = settings.model();
+            this.approve = settings.approve().stream().map(ToolPattern::of).toList();
             this.agent = agent();
         }
 
         private DefaultAgent agent() {
-            DefaultAgent built = DefaultAgent.builder()
+            DefaultAgent.Builder builder = DefaultAgent.builder();
+            if (!approve.isEmpty()) {
+                builder.requireApproval(call -> !always.contains(call.serverName() + "/" + call.toolName())
+                        && approve.stream().anyMatch(pattern -> pattern.matches(call)));
+            }
+            DefaultAgent built = builder
                     .toolMode(settings.toolMode())
                     .provider(provider)
                     .model(model)
@@ -215,6 +246,23 @@ final class ChatCommand implements Callable<Integer> {
                 out.println("(session " + stored.session().name() + ": " + requests(session.memory().turns())
                         + " so far)");
                 out.flush();
+            }
+            try {
+                if (!session.waiting().isEmpty()) {
+                    io.progress().println("(the last request waits for your decision on its tool calls)");
+                    io.progress().flush();
+                    if (!decide(session.waiting()) && io.script()) {
+                        return 130;
+                    }
+                } else if (!carryOnDecided() && io.script()) {
+                    return 130;
+                }
+            } catch (EndOfInput e) {
+                return io.script() && failed ? 1 : 0;
+            } catch (IllegalStateException e) {
+                failed = true;      // a damaged waiting run: said, and the chat goes on
+                io.progress().println(BellowsCommand.oneLine(e.getMessage()));
+                io.progress().flush();
             }
             boolean interruptedOnce = false;
             while (true) {
@@ -251,11 +299,16 @@ final class ChatCommand implements Callable<Integer> {
                         out.println("(answering: " + Shown.text(text) + ")");
                     }
                 }
-                boolean ended = turn(text);
+                boolean went;
+                try {
+                    went = turn(text);
+                } catch (EndOfInput e) {
+                    return io.script() && failed ? 1 : 0;    // the run waits on, for the next chat
+                }
                 if (Interrupts.TERMINATED.get()) {
                     return 130; // SIGTERM cancelled the turn: the chat ends (main says 143)
                 }
-                if (!ended && io.script()) {
+                if (!went && io.script()) {
                     // Ctrl-C stops a script, as it stops sqlite3 or bash reading one: not only this turn
                     io.progress().println("(the lines after it are not run)");
                     io.progress().flush();
@@ -269,19 +322,214 @@ final class ChatCommand implements Callable<Integer> {
          * (a person's chat goes on however it ends).
          */
         private boolean turn(String text) {
-            PrintWriter progress = io.progress();
-            TextRenderer shown = new TextRenderer(progress, io.ansi(), io.color(), io.width(), io.height())
-                    .followSize(() -> new int[] {io.width(), io.height()});
-            quiet.set(shown::pauseSpinner);
-            InterruptedTurn interrupted = new InterruptedTurn(session.memory(), text);
-            renderer.set(event -> {
-                shown.onEvent(event);
-                interrupted.onEvent(event);
-            });
             askedSuggestions.clear();
             suggestions = List.of();
             AgentResult result;
-            AgentRun run = agent.run(text, session);
+            try {
+                result = follow(() -> agent.run(text, session), new InterruptedTurn(session.memory(), text));
+            } catch (IllegalStateException e) {
+                failed = true;
+                io.progress().println(BellowsCommand.oneLine(e.getMessage()));
+                io.progress().flush();
+                return true;
+            }
+            if (!answered(result)) {
+                return false;
+            }
+            if (result.reason() == LoopEndReason.INTERRUPTED) {
+                return decide(result.waiting());
+            }
+            return true;
+        }
+
+        /**
+         * Asks about each call a stopped run waits on, then carries the run on (and again, while
+         * it stops at more); false when Ctrl-C cancelled it. At the end of the input the run stays
+         * waiting, stored with a session, for the next chat or {@code bellows run --approve-call}.
+         */
+        private boolean decide(List<WaitingCall> waiting) {
+            while (true) {
+                List<Decision> decisions = new ArrayList<>();
+                for (WaitingCall call : waiting) {
+                    String tool = call.serverName() + "/" + call.toolName();
+                    if (call.kind() != WaitingCall.Kind.APPROVAL) {
+                        decisions.add(Decision.deny(call.id(), "nobody here can carry it out"));
+                    } else if (always.contains(tool)) {
+                        io.progress().println("(approved: " + Printable.of(tool) + " is approved for this chat)");
+                        decisions.add(Decision.approve(call.id()));
+                    } else {
+                        Decision decision = ask(call);
+                        if (decision == null) {
+                            return cancelWaiting();
+                        }
+                        decisions.add(decision);
+                    }
+                }
+                io.progress().flush();
+                AgentResult result;
+                try {
+                    result = follow(() -> agent.resume(session, decisions), null);
+                } catch (IllegalStateException | IllegalArgumentException e) {
+                    failed = true;
+                    io.progress().println(BellowsCommand.oneLine(e.getMessage()));
+                    io.progress().flush();
+                    return true;
+                }
+                if (result.reason() == LoopEndReason.CANCELLED && !session.waiting().isEmpty()) {
+                    // Ctrl-C while an approved call ran: what ran is kept; the rest is given up
+                    agent.cancelWaiting(session, "the user pressed Ctrl-C");
+                }
+                if (!answered(result)) {
+                    return false;
+                }
+                if (result.reason() != LoopEndReason.INTERRUPTED) {
+                    return true;
+                }
+                waiting = result.waiting();
+            }
+        }
+
+        /**
+         * Carries on a waiting run whose calls were all decided already (a resume cut short by a
+         * killed process); true when there was none. False when Ctrl-C cancelled it.
+         */
+        private boolean carryOnDecided() {
+            AgentResult result;
+            try {
+                result = follow(() -> agent.resume(session, List.of()), null);
+            } catch (IllegalStateException e) {
+                if (e.getMessage() != null && e.getMessage().startsWith("no run of this session waits")) {
+                    return true;
+                }
+                throw e;
+            }
+            io.progress().println("(the last request's decided calls were carried on)");
+            if (!answered(result)) {
+                return false;
+            }
+            return result.reason() != LoopEndReason.INTERRUPTED || decide(result.waiting());
+        }
+
+        /** Gives the waiting run up (Ctrl-C at the question): denied, nothing runs, nothing is sent. */
+        private boolean cancelWaiting() {
+            TextRenderer shown = renderer(null);
+            try {
+                agent.cancelWaiting(session, "the user pressed Ctrl-C instead of answering");
+            } finally {
+                shown.close();
+                renderer.set(event -> { });
+            }
+            io.progress().println("(cancelled: the calls were denied, and nothing more was done)");
+            io.progress().flush();
+            return false;
+        }
+
+        /**
+         * The user's decision on one call: {@code y}, {@code a} (also every later call of that
+         * tool in this chat), {@code n} with an optional reason; null for Ctrl-C. At the end of
+         * the input, the chat ends (the run stays waiting).
+         */
+        private Decision ask(WaitingCall call) {
+            PrintWriter progress = io.progress();
+            String tool = call.serverName() + "/" + call.toolName();
+            progress.println("tool call " + Printable.of(tool) + " (" + call.id() + ") waits for your approval:");
+            progress.println(Printable.of(indented(call.arguments())).indent(2).stripTrailing());
+            progress.flush();
+            while (true) {
+                ChatIo.Input input = io.read("run it? y = yes, a = always for " + call.toolName()
+                        + ", n [reason] = no > ");
+                switch (input) {
+                    case ChatIo.Interrupt interrupt -> {
+                        return null;
+                    }
+                    case ChatIo.End end -> throw new EndOfInput();
+                    case ChatIo.Line line -> {
+                        String answer = line.text().strip();
+                        String word = answer.split("\\s+", 2)[0].toLowerCase(java.util.Locale.ROOT);
+                        switch (word) {
+                            case "y", "yes" -> {
+                                return Decision.approve(call.id());
+                            }
+                            case "a", "always" -> {
+                                always.add(tool);
+                                return Decision.approve(call.id());
+                            }
+                            case "n", "no" -> {
+                                return Decision.deny(call.id(), answer.length() > word.length()
+                                        ? answer.substring(word.length()).strip() : "");
+                            }
+                            default -> {
+                                progress.println("(answer y, a or n, optionally followed by a reason)");
+                                progress.flush();
+                            }
+                        }
+                    }
+                }
+            }
+        }
+
+        /** The arguments as indented JSON, long strings cut. */
+        private static String indented(ObjectNode arguments) {
+            ObjectNode shown = arguments.deepCopy();
+            cutStrings(shown);
+            try {
+                return PRETTY.writerWithDefaultPrettyPrinter().writeValueAsString(shown);
+            } catch (JsonProcessingException e) {
+                return arguments.toString();
+            }
+        }
+
+        /** Strings longer than this are cut where the arguments are shown. */
+        private static final int LONGEST_SHOWN = 300;
+        private static final ObjectMapper PRETTY = new ObjectMapper();
+
+        private static void cutStrings(JsonNode node) {
+            if (node instanceof ObjectNode object) {
+                object.properties().forEach(entry -> {
+                    if (entry.getValue().isTextual() && entry.getValue().asText().length() > LONGEST_SHOWN) {
+                        entry.setValue(TextNode.valueOf(AgentRunner.cut(entry.getValue().asText(), LONGEST_SHOWN)));
+                    } else {
+                        cutStrings(entry.getValue());
+                    }
+                });
+            } else if (node instanceof ArrayNode array) {
+                for (int i = 0; i < array.size(); i++) {
+                    if (array.get(i).isTextual() && array.get(i).asText().length() > LONGEST_SHOWN) {
+                        array.set(i, TextNode.valueOf(AgentRunner.cut(array.get(i).asText(), LONGEST_SHOWN)));
+                    } else {
+                        cutStrings(array.get(i));
+                    }
+                }
+            }
+        }
+
+        /** The renderer of one run's events, with {@code also} (or nothing) besides. */
+        private TextRenderer renderer(AgentListener also) {
+            TextRenderer shown = new TextRenderer(io.progress(), io.ansi(), io.color(), io.width(), io.height())
+                    .followSize(() -> new int[] {io.width(), io.height()});
+            quiet.set(shown::pauseSpinner);
+            renderer.set(also == null ? shown : event -> {
+                shown.onEvent(event);
+                also.onEvent(event);
+            });
+            return shown;
+        }
+
+        /**
+         * Follows one run of the agent in the session, shown as it goes, Ctrl-C cancelling it;
+         * its result. {@code interrupted}, when given, keeps a cancelled request in the conversation.
+         */
+        private AgentResult follow(Supplier<AgentRun> start, InterruptedTurn interrupted) {
+            TextRenderer shown = renderer(interrupted);
+            AgentResult result;
+            AgentRun run;
+            try {
+                run = start.get();
+            } catch (RuntimeException e) {
+                shown.close();
+                renderer.set(event -> { });
+                throw e;
+            }
             try (AutoCloseable interrupt = io.onInterrupt(run::cancel);
                  AutoCloseable resize = io.onResize(() -> shown.resized(io.width(), io.height()))) {
                 result = run.await();
@@ -291,6 +539,12 @@ final class ChatCommand implements Callable<Integer> {
                 shown.close();
                 renderer.set(event -> { });
             }
+            return result;
+        }
+
+        /** Shows how a run ended; false when Ctrl-C cancelled it. */
+        private boolean answered(AgentResult result) {
+            PrintWriter progress = io.progress();
             PrintWriter out = io.out();
             LoopEndReason reason = result.reason();
             if (reason.successful()) {
@@ -303,6 +557,8 @@ final class ChatCommand implements Callable<Integer> {
                 }
             } else if (reason == LoopEndReason.CANCELLED) {
                 progress.println("(cancelled: the request stays in the conversation, marked as interrupted)");
+            } else if (reason == LoopEndReason.INTERRUPTED) {
+                // the questions follow
             } else {
                 failed = true;
                 String line = reason.wireName() + ": " + BellowsCommand.oneLine(result.result());

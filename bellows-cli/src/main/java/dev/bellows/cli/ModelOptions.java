@@ -145,6 +145,12 @@ final class ModelOptions {
                     + " any model) or native (the API's own tool calling: OpenAI tool_calls, Anthropic tool_use).")
     String toolMode;
 
+    @Option(names = "--approve", paramLabel = "PATTERN",
+            description = "Every call of the tools PATTERN names waits for your approval: SERVER/TOOL, * matching any"
+                    + " run of characters (files/*, */write_file, *). Repeatable; config \"approve\": [...]."
+                    + " chat asks; run stops with exit status 3 (resume with --approve-call / --deny-call).")
+    List<String> approve;
+
     @Option(names = "--thinking-budget", paramLabel = "N",
             description = "Anthropic only: turn extended thinking on with a budget of N tokens (at least 1024).")
     Integer thinkingBudget;
@@ -155,7 +161,8 @@ final class ModelOptions {
                     int maxIterations, int maxConsecutiveErrors, int maxRetries, int timeoutSeconds,
                     boolean jsonl, String system, ToolMode toolMode, int maxContextTokens, int maxToolResultTokens,
                     Integer thinkingBudget,
-                    List<McpServerConfig> mcpServers, ObjectNode answerSchema, SessionStoreLocation sessionStore) {
+                    List<McpServerConfig> mcpServers, ObjectNode answerSchema, SessionStoreLocation sessionStore,
+                    List<String> approve) {
 
         @Override
         public String toString() { // no key, ever
@@ -273,13 +280,24 @@ final class ModelOptions {
             }
         }
 
+        List<String> patterns = approve != null ? List.copyOf(approve) : file.strings("approve");
+        String patternsSource = approve != null ? "--approve" : file.source("approve");
+        for (String pattern : patterns == null ? List.<String>of() : patterns) {
+            try {
+                DefaultAgent.builder().requireApproval(pattern);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException(patternsSource + ": " + e.getMessage());
+            }
+        }
+
         List<McpServerConfig> servers = McpSetup.servers(host, file, mcpConfig);
         if (dataDirOnlyForStores && dataDir != null && session == null && servers.isEmpty()) {
             throw new UsageException("--data-dir: only used with --session NAME or with MCP servers (for their tokens)");
         }
         return new Settings(providerId, base.value, base.source, apiKeyValue, modelValue, iterations, errors,
                 retries, timeout, outputMode.value.equals("jsonl"), instructions.value,
-                chosenMode, contextTokens, resultTokens, budget, servers, answerSchema, store);
+                chosenMode, contextTokens, resultTokens, budget, servers, answerSchema, store,
+                patterns == null ? List.of() : patterns);
     }
 
     /** {@code --dialect}, else the config file's {@code "dialect"}; null when neither says. */

@@ -126,6 +126,16 @@ final class SessionsCommand implements Callable<Integer> {
                     return usage(spec, parent.root, "no session \"" + name + "\" in " + dir + " (bellows sessions lists them)");
                 }
                 write(parent.root, render(found.get(), exchanges.get()));
+                Optional<dev.bellows.memory.WaitingRun> waitingRun = store.waitingRun(name);
+                if (waitingRun.isPresent()) {
+                    List<dev.bellows.agent.WaitingCall> calls;
+                    try {
+                        calls = dev.bellows.agent.WaitingCall.of(waitingRun.get());
+                    } catch (IllegalStateException e) {
+                        return failure(spec, parent.root, "session \"" + name + "\": " + e.getMessage());
+                    }
+                    write(parent.root, waiting(name, calls));
+                }
                 return 0;
             });
         }
@@ -238,6 +248,21 @@ final class SessionsCommand implements Callable<Integer> {
                 renderTurn(out, steps.get(step - 1));
             }
         }
+        return out.toString();
+    }
+
+    /** The calls the session's stopped run waits on, and how to carry it on. */
+    static String waiting(String name, List<dev.bellows.agent.WaitingCall> calls) {
+        StringBuilder out = new StringBuilder("\n--- waiting for approval ---\n");
+        if (calls.isEmpty()) {
+            out.append("(every call is decided: bellows run --session ").append(name).append(" carries the run on)\n");
+            return out.toString();
+        }
+        for (dev.bellows.agent.WaitingCall call : calls) {
+            out.append(call.id()).append("  ").append(printable(call.serverName() + "/" + call.toolName())).append("  ")
+                    .append(printable(call.arguments().toString())).append('\n');
+        }
+        out.append("(decide: bellows run --session ").append(name).append(" --approve-call ID / --deny-call ID)\n");
         return out.toString();
     }
 

@@ -272,6 +272,44 @@ class ChatTerminalTest {
         }
     }
 
+    @Test
+    void approvalsAskOnTheTerminalAndCtrlCAtTheQuestionDeniesAndCancels() throws Exception {
+        ApprovalsCliTest recording = new ApprovalsCliTest();
+        recording.dir = dir;
+        try (MockLlmServer server = MockLlmServer.start(MockScript.of(
+                MockTurn.content(ApprovalsCliTest.files("write_file", "one.txt")),
+                MockTurn.content(complete("written")),
+                MockTurn.content(ApprovalsCliTest.files("delete_file", "two.txt")),
+                MockTurn.content(complete("never asked"))))) {
+            Path script = dir.resolve("chat.sh");
+            Files.writeString(script, "unset NO_COLOR; export TERM=xterm-256color; exec '"
+                    + Path.of(System.getProperty("java.home"), "bin", "java")
+                    + "' --enable-native-access=ALL-UNNAMED -cp '"
+                    + System.getProperty("java.class.path") + "' " + BellowsCommand.class.getName()
+                    + " chat --base-url " + server.baseUrl() + " --model mock --data-dir '" + dir.resolve("data")
+                    + "' --approve 'files/*' --mcp-config '" + recording.mcpConfig() + "'\n", StandardCharsets.UTF_8);
+            start("a", script, 100, 40);
+            waitFor("a", "> ");
+            send("a", "Write one", "Enter");
+            String screen = waitFor("a", "run it? y = yes, a = always for write_file, n [reason] = no > ");
+            assertThat(screen).contains("tool call files/write_file (call_1_1) waits for your approval:",
+                    "\"path\" : \"one.txt\"");
+            send("a", "y", "Enter");
+            waitFor("a", "written");
+            send("a", "Delete two", "Enter");
+            waitFor("a", "run it? y = yes, a = always for delete_file");
+            send("a", "C-c");
+            screen = waitFor("a", screenShown -> screenShown.contains("(cancelled: the calls were denied")
+                    && screenShown.substring(screenShown.indexOf("(cancelled: the calls")).contains("\n> "),
+                    "a prompt again after the cancel");
+            send("a", "/exit", "Enter");
+            waitFor("a", "EXIT=0");
+            assertThat(recording.recorded()).containsExactly(
+                    "{\"tool\":\"write_file\",\"arguments\":{\"path\":\"one.txt\"}}");
+            assertThat(server.requests()).as("nothing was sent after the Ctrl-C").hasSize(3);
+        }
+    }
+
     private void resize(String window, int columns) throws Exception {
         Exec resized = exec("tmux", "-S", socket(), "resize-window", "-t", window, "-x", Integer.toString(columns));
         assertThat(resized.status).as(resized.out).isZero();

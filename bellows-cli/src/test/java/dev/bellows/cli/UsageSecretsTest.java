@@ -86,7 +86,11 @@ class UsageSecretsTest {
         cases.add(Arguments.of("sessions: a session store that is no URL", List.of("sessions", "--session-store", SECRET),
                 "--session-store: not a PostgreSQL URL"));
         // missing parameters
-        cases.add(Arguments.of("run: no task", List.of("run", "--api-key", SECRET), "Missing required parameter"));
+        cases.add(Arguments.of("run: no task", List.of("run", "--api-key", SECRET), "TASK is empty"));
+        cases.add(Arguments.of("run: the key as a call id", List.of("run", "--api-key", SECRET, "--model", "m",
+                "--session", "s", "--data-dir", "data", "--approve-call", SECRET), "has no run waiting"));
+        cases.add(Arguments.of("run: a call id that is no id", List.of("run", "--session", "s", "--deny-call",
+                SECRET + " x"), "--deny-call: not a tool call id"));
         cases.add(Arguments.of("run: a flag without its value", List.of("run", "--api-key", SECRET, "--model"),
                 "Missing required parameter for option '--model'"));
         cases.add(Arguments.of("mock-server: no script", List.of("mock-server", "--port", SECRET),

@@ -12,11 +12,13 @@ import dev.bellows.prompt.ToolCatalogStyle;
 import dev.bellows.provider.Provider;
 import dev.bellows.provider.RetryPolicy;
 import dev.bellows.stream.StreamOptions;
+import dev.bellows.tool.ToolCall;
 import dev.bellows.tool.ToolRegistry;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Executor;
+import java.util.function.Predicate;
 
 /**
  * The one builder of every agent ({@link DefaultAgent#builder()}, {@link ReActAgent#builder()}).
@@ -59,6 +61,9 @@ public abstract sealed class AgentBuilder<B extends AgentBuilder<B, A>, A extend
     final List<RunInterceptor> runInterceptors = new ArrayList<>();
     final List<ModelInterceptor> modelInterceptors = new ArrayList<>();
     final List<ToolInterceptor> toolInterceptors = new ArrayList<>();
+    final List<ToolPattern> approvalPatterns = new ArrayList<>();
+    final List<Predicate<ToolCall>> approvalPolicies = new ArrayList<>();
+    ApprovalHandler approvalHandler;
     Executor executor;
     ObjectNode answerSchema;
 
@@ -278,6 +283,42 @@ public abstract sealed class AgentBuilder<B extends AgentBuilder<B, A>, A extend
      */
     public B toolInterceptor(ToolInterceptor interceptor) {
         this.toolInterceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
+        return self();
+    }
+
+    /**
+     * Every call of the tools {@code pattern} names needs a person's approval before it runs:
+     * {@code SERVER/TOOL}, where {@code *} matches any run of characters (<code>files/&#42;</code>,
+     * <code>&#42;/write_file</code>, {@code *}). Repeatable; the built-in loop tools
+     * ({@code task_completion}, {@code ask_question}, {@code converse}, {@code update_plan})
+     * never need it. The calls of one answer run in order; from the first call that needs
+     * approval on, every call of that answer waits until each call that needs it is decided:
+     * by the {@link #approvalHandler handler}, or, without one, by a resume after the run
+     * stopped {@code interrupted} (see docs/interceptors.md).
+     *
+     * @throws IllegalArgumentException for a pattern that is not {@code SERVER/TOOL} or {@code *}
+     */
+    public B requireApproval(String pattern) {
+        this.approvalPatterns.add(ToolPattern.of(pattern));
+        return self();
+    }
+
+    /**
+     * Every call {@code policy} says yes to needs a person's approval (beside the patterns): a
+     * function of the call (server, tool, arguments checked against the schema), asked on the
+     * run's thread. The built-in loop tools never need approval.
+     */
+    public B requireApproval(Predicate<ToolCall> policy) {
+        this.approvalPolicies.add(Objects.requireNonNull(policy, "policy"));
+        return self();
+    }
+
+    /**
+     * Who decides on calls that need approval while the run waits (see {@link ApprovalHandler});
+     * without one (the default) the run stops {@code interrupted} at them.
+     */
+    public B approvalHandler(ApprovalHandler handler) {
+        this.approvalHandler = Objects.requireNonNull(handler, "handler");
         return self();
     }
 

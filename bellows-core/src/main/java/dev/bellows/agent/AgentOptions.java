@@ -59,6 +59,10 @@ final class AgentOptions {
     final List<ToolInterceptor> toolInterceptors;
     /** Whether the tool interceptors let the calls of an answer run at the same time. */
     final boolean parallelToolCalls;
+    /** Which calls need approval, or null when none does. */
+    final Approvals approvals;
+    /** Who decides on them while the run waits, or null: the run stops. */
+    final ApprovalHandler approvalHandler;
 
     AgentOptions(AgentBuilder<?, ?> b, String agentName) {
         if (b.provider == null) {
@@ -91,6 +95,9 @@ final class AgentOptions {
         this.modelInterceptors = List.copyOf(b.modelInterceptors);
         this.toolInterceptors = List.copyOf(b.toolInterceptors);
         this.parallelToolCalls = toolInterceptors.stream().allMatch(ToolInterceptor::allowsParallelCalls);
+        Approvals approvals = new Approvals(b.approvalPatterns, b.approvalPolicies);
+        this.approvals = approvals.isEmpty() ? null : approvals;
+        this.approvalHandler = b.approvalHandler;
         this.answerSchema = b.answerSchema == null ? null : b.answerSchema.deepCopy();
         if (answerSchema != null && toolMode == ToolMode.REACT) {
             throw new IllegalArgumentException("a structured answer is for the tags and native tool modes: a ReAct"
@@ -123,7 +130,7 @@ final class AgentOptions {
      * with nothing added.
      */
     boolean interceptsTools() {
-        return !toolInterceptors.isEmpty();
+        return !toolInterceptors.isEmpty() || approvals != null;
     }
 
     /**

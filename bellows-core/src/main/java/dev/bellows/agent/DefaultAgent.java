@@ -237,7 +237,40 @@ public final class DefaultAgent implements Agent {
         RunHandle run = new RunHandle(options.listeners);
         run.keepNoEvents();
         session.begin(run, true);
-        new Loop(options, protocol, session, run, waiting.task(), completion(), waiting, checked).run();
+        new Loop(options, protocol, session, run, waiting.task(), completion(), waiting, checked, false).run();
+        return run.await();
+    }
+
+    /**
+     * Gives up the run of {@code session} that waits (a person pressed Ctrl-C instead of
+     * deciding), on the calling thread: every waiting call is denied with {@code reason}, the
+     * calls held behind them do not run, the answer's turn is kept in the conversation with its
+     * observation (and a line saying the user stopped there), nothing is sent to the model, and
+     * the run ends {@code cancelled}. The listeners hear it as a run: {@code loop_start}, the
+     * {@code approval} denials, the calls' errors, {@code loop_end}. The session takes new tasks
+     * again.
+     *
+     * @throws IllegalStateException when no run of the session waits, or a run of it is going on
+     */
+    public AgentResult cancelWaiting(Session session, String reason) {
+        Objects.requireNonNull(session, "session");
+        Objects.requireNonNull(reason, "reason");
+        Suspension waiting = session.suspension();
+        if (waiting == null) {
+            throw new IllegalStateException("no run of this session waits for decisions: there is nothing to cancel");
+        }
+        ResumeLog log = session.resumeLog();
+        List<Decision> denials = new java.util.ArrayList<>();
+        for (WaitingCall call : waiting.waiting()) {
+            if (log.decision(call.id()) == null) {
+                denials.add(Decision.deny(call.id(), reason));
+            }
+        }
+        Map<String, Decision> checked = checkDecisions(session, denials);
+        RunHandle run = new RunHandle(options.listeners);
+        run.keepNoEvents();
+        session.begin(run, true);
+        new Loop(options, protocol, session, run, waiting.task(), completion(), waiting, checked, true).run();
         return run.await();
     }
 
@@ -358,7 +391,7 @@ public final class DefaultAgent implements Agent {
         RunHandle run = new RunHandle(options.listeners);
         session.begin(run, resumeFrom != null);
         try {
-            Runnable loop = new Loop(options, protocol, session, run, task, completion, resumeFrom, decisions);
+            Runnable loop = new Loop(options, protocol, session, run, task, completion, resumeFrom, decisions, false);
             if (options.ownExecutor) {
                 RunStart start = new RunStart(loop);
                 run.offer(start);

@@ -50,8 +50,13 @@ final class Loop implements Runnable, RunContext {
     private final Suspension resumeFrom;
     /** The resume's decisions, by call id, in the order given. */
     private final Map<String, Decision> decisions;
+    /** A resume that gives the waiting run up: no call runs, nothing goes to the model. */
+    private final boolean givingUp;
     private int errors;
     private String lastError = "";
+
+    /** What the model reads after the observation of a waiting run a person gave up. */
+    static final String GAVE_UP = "[stopped: the user cancelled instead of deciding on these calls]";
     private volatile int iteration;
     private volatile ConcurrentMap<String, Object> attributes;
     /** The retries around the model interceptors, made for the run's first model call when there are any. */
@@ -60,11 +65,12 @@ final class Loop implements Runnable, RunContext {
     private int attempts;
 
     Loop(AgentOptions options, Protocol protocol, Session session, RunHandle run, String task, Tool completion) {
-        this(options, protocol, session, run, task, completion, null, Map.of());
+        this(options, protocol, session, run, task, completion, null, Map.of(), false);
     }
 
     Loop(AgentOptions options, Protocol protocol, Session session, RunHandle run, String task, Tool completion,
-         Suspension resumeFrom, Map<String, Decision> decisions) {
+         Suspension resumeFrom, Map<String, Decision> decisions, boolean givingUp) {
+        this.givingUp = givingUp;
         this.completion = completion;
         this.options = options;
         this.protocol = protocol;
@@ -236,7 +242,10 @@ final class Loop implements Runnable, RunContext {
                         }
                         ToolBatch batch = new ToolBatch(this, options.toolInterceptors, chain, run::isCancelled, entries);
                         run.runTools(() -> {
-                            batch.runFresh(null, options.parallelToolCalls);
+                            batch.runFresh(options.approvals, options.approvalHandler, options.parallelToolCalls,
+                                    decision -> run.emit(new LoopEvent.Approval(decision.callId(),
+                                            decision instanceof Decision.Approve,
+                                            decision instanceof Decision.Deny deny ? deny.reason() : "")));
                             return null;
                         });
                         checkCancelled();
@@ -346,15 +355,19 @@ final class Loop implements Runnable, RunContext {
                         decision instanceof Decision.Deny deny ? deny.reason() : ""));
             }
         }
-        checkCancelled();
+        if (!givingUp) {
+            checkCancelled();
+        }
         ToolRegistry tools = options.tools.current(completion);
-        ToolBatch batch = new ToolBatch(this, options.toolInterceptors, protocol.toolChain(tools).withResultLimit(options.resultLimit), run::isCancelled,
-                waiting.calls());
+        ToolBatch batch = new ToolBatch(this, options.toolInterceptors, protocol.toolChain(tools).withResultLimit(options.resultLimit),
+                givingUp ? () -> true : run::isCancelled, waiting.calls());
         run.runTools(() -> {
             batch.resume(all, log, session::logResume);
             return null;
         });
-        checkCancelled();
+        if (!givingUp) {
+            checkCancelled();
+        }
         report(batch.newOutcomes());
         if (batch.suspended()) {
             return suspend(new Suspension(waiting.task(), waiting.iteration(), errors, lastError, waiting.head(),
@@ -365,12 +378,17 @@ final class Loop implements Runnable, RunContext {
         List<Message> turn = new ArrayList<>(waiting.head());
         ToolChainResult result = new ToolChainResult(batch.outcomes());
         session.resolved();
-        LoopEvent.LoopEnd end = ending(turn, waiting.answer(), result);
+        LoopEvent.LoopEnd end = givingUp ? null : ending(turn, waiting.answer(), result);
         if (end != null) {
             return end;
         }
         List<Message> pending = protocol.observation(waiting.answer(), result, waiting.note());
         turn.addAll(pending);
+        if (givingUp) {
+            turn.add(Message.assistant(GAVE_UP));
+            memory.addTurn(turn);
+            return new LoopEvent.LoopEnd(LoopEndReason.CANCELLED, "cancelled: the waiting calls were denied");
+        }
         memory.addTurn(turn);
         LoopEvent.LoopEnd stop = limits(waiting.iteration());
         if (stop != null) {

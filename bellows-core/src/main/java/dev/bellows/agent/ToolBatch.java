@@ -53,6 +53,16 @@ final class ToolBatch {
      * tool is parallel-safe.
      */
     void runFresh(Predicate<ToolCall> needsApproval, boolean parallel) {
+        runFresh(needsApproval, null, parallel, decision -> { });
+    }
+
+    /**
+     * As {@link #runFresh(Predicate, boolean)}; with a {@code handler}, the calls that need
+     * approval are decided by it, each in call order, before any call from the first of them on
+     * runs, and each decision is told to {@code decided} (an {@code approval} event).
+     */
+    void runFresh(Predicate<ToolCall> needsApproval, ApprovalHandler handler, boolean parallel,
+                  Consumer<Decision> decided) {
         List<PreparedCall> prepared = new ArrayList<>(entries.size());
         boolean waits = false;
         for (int i = 0; i < entries.size(); i++) {
@@ -70,9 +80,45 @@ final class ToolBatch {
         }
         if (!waits && parallel && parallelSafe(prepared)) {
             runInParallel(prepared);
-        } else {
-            runInOrder(prepared, Map.of(), null, null);
+            return;
         }
+        Map<String, Decision> decisions = Map.of();
+        if (waits && handler != null) {
+            decisions = new java.util.HashMap<>();
+            for (Entry entry : entries) {
+                if (entry.state() != State.APPROVAL) {
+                    continue;
+                }
+                Decision decision = ask(handler, entry);
+                if (cancelled.getAsBoolean()) {
+                    return;                 // Ctrl-C at the question: nothing runs, the run ends cancelled
+                }
+                decisions.put(entry.id(), decision);
+                decided.accept(decision);
+            }
+        }
+        runInOrder(prepared, decisions, null, null);
+    }
+
+    private Decision ask(ApprovalHandler handler, Entry entry) {
+        WaitingCall call = new WaitingCall(entry.id(), (ToolCall) entry.decoded(), WaitingCall.Kind.APPROVAL);
+        Decision decision;
+        try {
+            decision = handler.decide(call, context);
+        } catch (RuntimeException e) {
+            if (cancelled.getAsBoolean()) {
+                return Decision.deny(entry.id(), "cancelled");
+            }
+            throw InterceptorFailure.of("approval handler", handler, e);
+        }
+        if (decision == null) {
+            throw InterceptorFailure.returnedNull("approval handler", handler);
+        }
+        if (!decision.callId().equals(entry.id()) || decision instanceof Decision.Respond) {
+            throw new InterceptorFailure("approval handler " + handler.getClass().getName() + " answered call "
+                    + entry.id() + " with " + decision + ": approve or deny that call", null);
+        }
+        return decision;
     }
 
     /**

@@ -36,12 +36,21 @@ final class ToolCallChain implements ToolInterceptor.Chain {
         this.cancelled = cancelled;
     }
 
-    /** Runs a prepared call through every interceptor, with {@code arguments} (checked) or its own. */
+    /**
+     * Runs a prepared call through every interceptor, with its own arguments or, when given,
+     * {@code arguments} (a person's edit): checked against the schema first, so that the
+     * interceptors see them checked, and a mismatch is a failure the model reads.
+     */
     static ToolCallOutcome run(List<ToolInterceptor> interceptors, RunContext run, String callId, PreparedCall prepared,
                                ObjectNode arguments, BooleanSupplier cancelled) {
         ToolCall call = prepared.call();
         if (arguments != null) {
-            call = new ToolCall(call.serverName(), call.toolName(), arguments);
+            try {
+                call = new ToolCall(call.serverName(), call.toolName(), prepared.check(arguments));
+            } catch (InvalidArgumentsException e) {
+                return new ToolCallOutcome.Failed(new ToolCall(call.serverName(), call.toolName(), arguments),
+                        e.getMessage(), e);
+            }
         }
         return new ToolCallChain(interceptors, 0, run, callId, prepared, call, cancelled).proceed(call.arguments());
     }

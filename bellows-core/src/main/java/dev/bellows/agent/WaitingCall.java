@@ -1,7 +1,9 @@
 package dev.bellows.agent;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.bellows.memory.WaitingRun;
 import dev.bellows.tool.ToolCall;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -29,6 +31,24 @@ public record WaitingCall(String id, ToolCall call, Kind kind) {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(call, "call");
         Objects.requireNonNull(kind, "kind");
+    }
+
+    /**
+     * The calls a stored session's waiting run ({@code StoredSession.waitingRun()}, or
+     * {@code SessionStore.waitingRun(name)} without opening it) waits on, in call order, less
+     * those its log says were decided already.
+     *
+     * @throws IllegalStateException when the stored run is damaged: the message says how
+     */
+    public static List<WaitingCall> of(WaitingRun run) {
+        Objects.requireNonNull(run, "run");
+        try {
+            ResumeLog log = new ResumeLog(run.log().stream().map(SuspensionJson::readLogEntry).toList());
+            return SuspensionJson.readSuspension(run.state()).waiting().stream()
+                    .filter(call -> log.decision(call.id()) == null).toList();
+        } catch (RuntimeException e) {
+            throw new IllegalStateException("the stored waiting run is damaged: " + e.getMessage(), e);
+        }
     }
 
     /** The call's server. */

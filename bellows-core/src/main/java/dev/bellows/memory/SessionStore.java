@@ -64,6 +64,12 @@ public interface SessionStore extends AutoCloseable {
     Optional<List<List<List<Message>>>> exchanges(String name);
 
     /**
+     * The session's waiting run ({@link StoredSession#waitingRun()}), read without opening it;
+     * empty when there is no such session or nothing waits.
+     */
+    Optional<WaitingRun> waitingRun(String name);
+
+    /**
      * Deletes the session and its turns.
      *
      * @return whether there was such a session
