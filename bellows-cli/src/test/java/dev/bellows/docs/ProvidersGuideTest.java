@@ -155,7 +155,11 @@ class ProvidersGuideTest {
             try (ChatStream stream = patient.stream(ChatRequest.builder().model("llama3.1")
                     .message(Message.user("What is six times seven?")).build())) {
                 for (StreamChunk chunk; (chunk = stream.next()) != null; ) {
-                    answer.append(chunk.text());
+                    switch (chunk) {
+                        case StreamChunk.Restart restart -> answer.setLength(0);   // a retry: the answer starts over
+                        case StreamChunk.Text text -> answer.append(text.text());
+                        default -> { }                                             // reasoning, usage, ...
+                    }
                 }
             }
 

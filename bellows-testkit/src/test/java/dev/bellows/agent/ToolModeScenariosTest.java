@@ -10,7 +10,6 @@ import dev.bellows.provider.ChatRequest;
 import dev.bellows.provider.ChatStream;
 import dev.bellows.provider.Message;
 import dev.bellows.provider.Provider;
-import dev.bellows.provider.ProviderChunks;
 import dev.bellows.provider.RetryPolicy;
 import dev.bellows.provider.Role;
 import dev.bellows.provider.TokenUsage;
@@ -235,11 +234,11 @@ class ToolModeScenariosTest {
     @Test
     void a_late_piece_of_a_native_call_counts_for_the_call_that_runs() {
         List<StreamChunk> first = List.of(
-                ProviderChunks.toolCall(new ProviderChunks.ToolCallDelta(0, "call_1", "read_file", "{\"path\": ")),
+                new StreamChunk.ToolCallDelta(0, "call_1", "read_file", "{\"path\": "),
                 StreamChunk.message("Reading."),
-                ProviderChunks.toolCall(new ProviderChunks.ToolCallDelta(0, null, null, "\"a.txt\"}")));
-        List<StreamChunk> second = List.of(ProviderChunks.toolCall(
-                new ProviderChunks.ToolCallDelta(0, "call_2", "task_completion", "{\"result\": \"hi\"}")));
+                new StreamChunk.ToolCallDelta(0, null, null, "\"a.txt\"}"));
+        List<StreamChunk> second = List.of(
+                new StreamChunk.ToolCallDelta(0, "call_2", "task_completion", "{\"result\": \"hi\"}"));
         ChunksProvider provider = new ChunksProvider(List.of(first, second));
         DefaultAgent agent = DefaultAgent.builder().provider(provider).model("mock").retryPolicy(NO_WAIT)
                 .toolMode(ToolMode.NATIVE).toolRegistry(new ToolRegistry().register(READ_FILE)).build();
