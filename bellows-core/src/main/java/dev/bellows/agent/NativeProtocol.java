@@ -32,8 +32,9 @@ import java.util.function.Consumer;
  * {@code tool_call_start} when a call begins, {@code tool_call_name} at the first delta that
  * carries its name, {@code tool_call_content} for each piece of its arguments,
  * {@code tool_call_end} with the decoded call when the next call begins or the answer ends.
- * Results go back as one tool message per call. Text and provider thinking go through the
- * stream processor as in the tag protocol; signed thinking blocks are kept with the answer.
+ * Results go back as one tool message per call, with the media its tool returned. Text and
+ * provider thinking go through the stream processor as in the tag protocol; signed thinking
+ * blocks are kept with the answer.
  */
 final class NativeProtocol implements Protocol {
 
@@ -90,7 +91,9 @@ final class NativeProtocol implements Protocol {
         List<Message> messages = new ArrayList<>();
         List<ToolCallOutcome> outcomes = result.outcomes();
         for (int i = 0; i < outcomes.size(); i++) {
-            messages.add(Message.toolResult(assistant.toolCalls().get(i).id(), outcomes.get(i).text()));
+            ToolCallOutcome outcome = outcomes.get(i);
+            messages.add(Message.toolResult(assistant.toolCalls().get(i).id(), outcome.text(),
+                    outcome instanceof ToolCallOutcome.Succeeded s ? s.result().media() : List.of()));
         }
         if (!note.isEmpty()) {
             messages.add(Message.user(note));

@@ -48,10 +48,11 @@ interface Protocol {
 
     /**
      * What goes back to the model after the calls ran: by default one user message, the
-     * chain's observation followed by {@code note} when there is one.
+     * chain's observation followed by {@code note} when there is one, with the media the tools
+     * returned (the provider sends them in its own form, or says in words why it cannot).
      */
     default List<Message> observation(Message assistant, ToolChainResult result, String note) {
-        return List.of(Message.user(note.isEmpty() ? result.text() : result.text() + "\n\n" + note));
+        return List.of(Message.user(note.isEmpty() ? result.text() : result.text() + "\n\n" + note, result.media()));
     }
 
     /**

@@ -93,6 +93,7 @@ public final class OpenAiProvider implements Provider {
     private final Map<String, String> extraHeaders;
     private final MaxTokensField maxTokensField;
     private final boolean includeUsage;
+    private final boolean imageInput;
     private final HttpSettings httpSettings;
     private final SseClient client;
     private final Redactor redactor;
@@ -105,10 +106,11 @@ public final class OpenAiProvider implements Provider {
         this.extraHeaders = Map.copyOf(builder.headers);
         this.maxTokensField = builder.maxTokensField != null ? builder.maxTokensField : defaultMaxTokensField(baseUrl);
         this.includeUsage = builder.includeUsage;
+        this.imageInput = builder.imageInput;
         this.httpSettings = builder.httpSettings;
         this.redactor = new Redactor(apiKey, extraHeaders.values());
         this.client = new SseClient(httpSettings);
-        this.bodies = new RequestBodies(maxTokensField.jsonName(), includeUsage);
+        this.bodies = new RequestBodies(maxTokensField.jsonName(), includeUsage, imageInput);
     }
 
     /** A builder; every setting is optional. */
@@ -182,16 +184,18 @@ public final class OpenAiProvider implements Provider {
 
     @Override
     public String toString() {
-        return "OpenAiProvider[" + describe(baseUrl, apiKey, extraHeaders, maxTokensField, includeUsage, httpSettings) + "]";
+        return "OpenAiProvider[" + describe(baseUrl, apiKey, extraHeaders, maxTokensField, includeUsage, imageInput,
+                httpSettings) + "]";
     }
 
     private static String describe(URI baseUrl, ApiKey apiKey, Map<String, String> headers, MaxTokensField field,
-                                   boolean includeUsage, HttpSettings settings) {
+                                   boolean includeUsage, boolean imageInput, HttpSettings settings) {
         return "baseUrl=" + (baseUrl == null ? "(default)" : SafeUris.display(baseUrl))
                 + ", apiKey=" + (apiKey == null ? "none" : apiKey)
                 + (headers.isEmpty() ? "" : ", headers=" + headers.keySet() + " (values redacted)")
                 + ", maxTokensField=" + (field == null ? "(default)" : field.jsonName())
                 + ", includeUsage=" + includeUsage
+                + (imageInput ? "" : ", imageInput=false")
                 + ", " + settings;
     }
 
@@ -206,6 +210,7 @@ public final class OpenAiProvider implements Provider {
         private final Map<String, String> headers = new LinkedHashMap<>();
         private MaxTokensField maxTokensField;
         private boolean includeUsage = true;
+        private boolean imageInput = true;
 
         private Builder() {
         }
@@ -298,6 +303,17 @@ public final class OpenAiProvider implements Provider {
             return this;
         }
 
+        /**
+         * Whether images (a tool's screenshots, say) are sent to the model, as {@code image_url}
+         * parts of PNG, JPEG, GIF or WebP (default true). Turn it off for a model without vision,
+         * which a server would refuse them for: the model is then told in words which images it
+         * was not shown. Media of other types are never sent, and named the same way.
+         */
+        public Builder imageInput(boolean imageInput) {
+            this.imageInput = imageInput;
+            return this;
+        }
+
         public OpenAiProvider build() {
             return new OpenAiProvider(this);
         }
@@ -305,7 +321,7 @@ public final class OpenAiProvider implements Provider {
         @Override
         public String toString() {
             return "OpenAiProvider.Builder[" + describe(baseUrl, apiKey, headers, maxTokensField, includeUsage,
-                    httpSettings) + "]";
+                    imageInput, httpSettings) + "]";
         }
     }
 }
