@@ -36,13 +36,16 @@ import java.util.Set;
  *
  * <p>{@link #stream(ChatRequest)} sends {@code POST {baseUrl}/chat/completions} with
  * {@code "stream": true} and decodes the Server-Sent Events incrementally:
- * {@code delta.content} becomes {@link dev.bellows.stream.ContentType#MESSAGE MESSAGE} chunks,
- * {@code delta.reasoning_content} and {@code delta.reasoning} become
- * {@link dev.bellows.stream.ContentType#THINKING THINKING} chunks, each as soon as its event
- * arrives. {@code finish_reason} and {@code usage} (or llama.cpp's {@code timings}) are reported
- * by the stream once they arrived. The provider is a dumb pipe (ADR-0004): {@code tool_calls}
- * deltas are ignored, because Bellows finds tool calls as tags in the message text itself.
- * The differences between servers are documented in {@code bellows-openai/DIALECTS.md}.
+ * {@code delta.content} becomes {@link dev.bellows.stream.StreamChunk.Text} frames,
+ * {@code delta.reasoning_content} and {@code delta.reasoning}
+ * {@link dev.bellows.stream.StreamChunk.Reasoning} frames, {@code delta.tool_calls}
+ * {@link dev.bellows.stream.StreamChunk.ToolCallDelta} frames (requests that offer tools
+ * natively), each as soon as its event arrives; the response's {@code id} and {@code model}
+ * come first as a {@link dev.bellows.stream.StreamChunk.ResponseInfo}, its usage last as a
+ * {@link dev.bellows.stream.StreamChunk.Usage}. {@code finish_reason} and {@code usage} (or
+ * llama.cpp's {@code timings}) are reported by the stream once they arrived. Images in
+ * messages go as {@code image_url} parts ({@link Builder#imageInput}). The differences between
+ * servers are documented in {@code bellows-openai/DIALECTS.md}.
  *
  * <p>Failures are {@link ProviderException}s classified for retrying (wrap the provider in a
  * {@link dev.bellows.provider.RetryingProvider} to retry them). The API key, and the values of
