@@ -53,11 +53,12 @@ interface Protocol {
 
     /**
      * What goes back to the model after the calls ran: by default one user message, the
-     * observation of every call followed by {@code note} when there is one.
+     * observation of every call followed by {@code note} when there is one, with the media the
+     * tools returned (the provider sends them in its own form, or says in words why it cannot).
      */
     default List<Message> observation(Message assistant, ToolChainResult result, String note) {
         String text = Observation.format(observationFormat(), result.outcomes());
-        return List.of(Message.user(note.isEmpty() ? text : text + "\n\n" + note));
+        return List.of(Message.user(note.isEmpty() ? text : text + "\n\n" + note, result.media()));
     }
 
     /**

@@ -37,8 +37,21 @@ import net.jqwik.api.Tuple;
  */
 class ChunkingInvarianceProperties {
 
+    /** The two chunk types that carry text: model text and provider reasoning. */
+    enum Kind {
+        MESSAGE, THINKING;
+
+        StreamChunk chunk(String text) {
+            return this == MESSAGE ? StreamChunk.message(text) : StreamChunk.thinking(text);
+        }
+
+        String wireName() {
+            return this == MESSAGE ? "message" : "thinking";
+        }
+    }
+
     /** A run of text of one chunk type; segment boundaries are always chunk boundaries. */
-    record Segment(ContentType type, String text) {
+    record Segment(Kind type, String text) {
 
         @Override
         public String toString() {
@@ -96,9 +109,9 @@ class ChunkingInvarianceProperties {
     /** Message segments, with thinking-typed segments sometimes interleaved. */
     @Provide
     Arbitrary<List<Segment>> streams() {
-        Arbitrary<ContentType> type = Arbitraries.frequency(
-                Tuple.of(3, ContentType.MESSAGE),
-                Tuple.of(1, ContentType.THINKING));
+        Arbitrary<Kind> type = Arbitraries.frequency(
+                Tuple.of(3, Kind.MESSAGE),
+                Tuple.of(1, Kind.THINKING));
         return Combinators.combine(type, texts()).as(Segment::new).list().ofMinSize(1).ofMaxSize(5);
     }
 
@@ -115,7 +128,7 @@ class ChunkingInvarianceProperties {
             @ForAll("cuts") List<Integer> cuts, @ForAll boolean thinkingOpen, @ForAll boolean toolEndsThinking) {
         StreamOptions options = StreamOptions.builder().thinkingOpen(thinkingOpen).toolEndsThinking(toolEndsThinking)
                 .build();
-        List<Segment> stream = List.of(new Segment(ContentType.MESSAGE, text));
+        List<Segment> stream = List.of(new Segment(Kind.MESSAGE, text));
         assertChunkingInvariant(options, stream, cuts);
     }
 
@@ -141,7 +154,7 @@ class ChunkingInvarianceProperties {
     @Property(tries = 500)
     void textWithoutTagsPassesThroughWithOnlyItsOuterWhitespaceDropped(@ForAll("plainTexts") String text,
             @ForAll("cuts") List<Integer> cuts) {
-        List<Segment> stream = List.of(new Segment(ContentType.MESSAGE, text));
+        List<Segment> stream = List.of(new Segment(Kind.MESSAGE, text));
         for (List<StreamChunk> chunks : List.of(wholeSegments(stream), cut(stream, cuts), onePerCodePoint(stream))) {
             List<StreamEvent> events = StreamTesting.run(StreamOptions.defaults(), chunks);
             Complete complete = complete(events);
@@ -167,7 +180,7 @@ class ChunkingInvarianceProperties {
         if (expected.isEmpty()) {
             return; // a whitespace-only thinking chunk: whether it opens a block is not specified
         }
-        List<Segment> stream = List.of(new Segment(ContentType.THINKING, text));
+        List<Segment> stream = List.of(new Segment(Kind.THINKING, text));
         for (List<StreamChunk> chunks : List.of(cut(stream, cuts), onePerCodePoint(stream))) {
             Complete complete = complete(StreamTesting.run(StreamOptions.defaults(), chunks));
             assertThat(complete.thinking()).as("chunks: %s", describe(chunks))
@@ -192,7 +205,7 @@ class ChunkingInvarianceProperties {
     }
 
     private static List<StreamChunk> wholeSegments(List<Segment> stream) {
-        return stream.stream().map(s -> new StreamChunk(s.type(), s.text())).toList();
+        return stream.stream().map(s -> s.type().chunk(s.text())).toList();
     }
 
     private static List<StreamChunk> onePerCodePoint(List<Segment> stream) {
@@ -219,10 +232,10 @@ class ChunkingInvarianceProperties {
                     : positions.subSet(offset + 1, offset + codePoints.length);
             for (int position : inside) {
                 int local = position - offset;
-                out.add(new StreamChunk(segment.type(), new String(codePoints, start, local - start)));
+                out.add(segment.type().chunk(new String(codePoints, start, local - start)));
                 start = local;
             }
-            out.add(new StreamChunk(segment.type(), new String(codePoints, start, codePoints.length - start)));
+            out.add(segment.type().chunk(new String(codePoints, start, codePoints.length - start)));
             offset += codePoints.length;
         }
         return out;
@@ -243,7 +256,8 @@ class ChunkingInvarianceProperties {
 
     private static String describe(List<StreamChunk> chunks) {
         return chunks.stream()
-                .map(c -> (c.type() == ContentType.THINKING ? "think:" : "") + StreamTesting.quote(c.text()))
+                .map(c -> c instanceof StreamChunk.Reasoning r ? "think:" + StreamTesting.quote(r.text())
+                        : StreamTesting.quote(((StreamChunk.Text) c).text()))
                 .collect(Collectors.joining(" | ", "[", "]"));
     }
 }

@@ -142,7 +142,7 @@ class DialectChunkingProperties {
 
     private static void check(StreamOptions options, String dialect, String text, List<Integer> cuts) {
         List<ChunkingInvarianceProperties.Segment> stream =
-                List.of(new ChunkingInvarianceProperties.Segment(ContentType.MESSAGE, text));
+                List.of(new ChunkingInvarianceProperties.Segment(ChunkingInvarianceProperties.Kind.MESSAGE, text));
         String expected = normalised(options, List.of(StreamChunk.message(text)));
         List<StreamChunk> randomCut = ChunkingInvarianceProperties.cut(stream, cuts);
         assertThat(normalised(options, randomCut)).as("%s cut as %s", dialect, randomCut).isEqualTo(expected);

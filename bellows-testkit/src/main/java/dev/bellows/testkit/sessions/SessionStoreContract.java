@@ -163,6 +163,24 @@ public abstract class SessionStoreContract {
     }
 
     @Test
+    void mediaOfUserAndToolMessagesRoundTrip() {
+        byte[] png = {(byte) 0x89, 'P', 'N', 'G', 0, (byte) 0xFF, '\n'};
+        List<Message> turn = List.of(
+                Message.user("Look at the chart"),
+                Message.assistant("Reading it.", List.of(new NativeToolCall("call_1", "screenshot", "{}")), List.of()),
+                Message.toolResult("call_1", "(1 image attached: image/png, 7 bytes)",
+                        List.of(dev.bellows.tool.Media.image(png, "image/png"))),
+                Message.user("and this page", List.of(new dev.bellows.tool.Media("application/pdf", new byte[] {'%', 'P'}),
+                        dev.bellows.tool.Media.image(new byte[0], "image/webp"))));
+        try (StoredSession session = store().open("media")) {
+            session.append(turn);
+        }
+        try (StoredSession again = store().open("media")) {
+            assertThat(again.turns()).containsExactly(turn);
+        }
+    }
+
+    @Test
     void aSessionIsTheStoreOfAConversationMemory() {
         try (StoredSession session = store().open("memory")) {
             ConversationMemory memory = ConversationMemory.builder().store(session).build();

@@ -1,27 +1,33 @@
 package dev.bellows.anthropic;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.async.ByteArrayFeeder;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.NullNode;
 import dev.bellows.http.SseEvent;
 import java.io.IOException;
 
 /**
- * Reads the fields Bellows uses out of one Messages API stream event without building a
- * tree: one non-blocking Jackson parser per stream reads each event's UTF-8 bytes in place;
- * the only strings made are the values kept.
+ * The one reader of Messages API stream events: pulls the fields Bellows uses out of each
+ * event without building a tree. One non-blocking Jackson parser per stream reads each
+ * event's UTF-8 bytes in place; the only strings made are the values kept (the API's names
+ * are constants).
  *
- * <p>It handles the shape the API sends. A value of another kind than expected where one is
- * read (a number where text is, null, a float or a huge number as an index or a count), a
- * truncated or malformed event, makes {@link #decode} throw, having changed nothing the
- * stream sees, and the caller reads the event as a tree instead, the reference for what an
- * event means.
+ * <p>Every event that is a JSON object is read here, whatever its shape. Fields are kept as
+ * a reader of the whole event as a tree would take them, which the tests keep as the
+ * reference: "text" fields ({@code text}, {@code thinking}, {@code stop_reason}) only when
+ * they are strings, else null; "name" fields ({@code type}s, {@code id}, {@code name},
+ * {@code data}, {@code signature}, {@code partial_json}) as Jackson's
+ * {@code asText("")} gives them; an index as {@code asInt(-1)}, a count when
+ * {@code canConvertToLong()} and not negative. Values of an unusual kind are read as tree
+ * nodes to get exactly that. A truncated or malformed event throws.
  *
  * <p>Not thread-safe: one per stream, used by its consuming thread; {@link #reset()} returns
  * the parser's buffers to Jackson's pool and must be called when the stream ends.
  */
-final class FastEventDecoder {
+final class EventDecoder {
 
     /** A field read as text: absent (null), or the text. */
     String type;
@@ -50,6 +56,9 @@ final class FastEventDecoder {
     long usageOutput;
     /** {@code error.type}. */
     String errorType;
+    /** {@code message.id} and {@code message.model} (message_start), when non-empty strings; else null. */
+    String messageId;
+    String messageModel;
 
     /**
      * The names every event carries (event, block and delta types, stop reasons, error types):
@@ -62,20 +71,21 @@ final class FastEventDecoder {
         "refusal", "error", "overloaded_error", "api_error", "rate_limit_error"
     };
 
-    private final JsonFactory factory;
+    private final ObjectMapper json;
     private JsonParser parser;
     private ByteArrayFeeder feeder;
 
-    FastEventDecoder(JsonFactory factory) {
-        this.factory = factory;
+    /** @param json the mapper whose factory makes the parser, and which reads unusual values as trees */
+    EventDecoder(ObjectMapper json) {
+        this.json = json;
     }
 
-    /** Thrown inside: the event is not of the shape this reads; the tree decides. */
-    private static final class Unusual extends IOException {
-        private static final Unusual INSTANCE = new Unusual();
+    /** Thrown inside: the event ended before its object closed. */
+    static final class Truncated extends IOException {
+        private static final Truncated INSTANCE = new Truncated();
 
-        private Unusual() {
-            super("not the usual shape", null);
+        private Truncated() {
+            super("the event ends inside its JSON object", null);
         }
 
         @Override
@@ -84,20 +94,40 @@ final class FastEventDecoder {
         }
     }
 
-    /** Reads an event whose data starts with an object; throws when the tree must read it. */
+    /**
+     * Reads an event whose data starts with an object (after JSON whitespace), its bytes
+     * well-formed UTF-8; the fields then hold it.
+     *
+     * @throws IOException when the event is not one JSON object (truncated, malformed)
+     */
     void decode(SseEvent event) throws IOException {
+        start();
+        event.feedData(feeder);
+        read();
+    }
+
+    /** As {@link #decode(SseEvent)}, for data given as UTF-8 bytes (the text of an unusual event, re-encoded). */
+    void decode(byte[] utf8) throws IOException {
+        start();
+        feeder.feedInput(utf8, 0, utf8.length);
+        read();
+    }
+
+    private void start() throws IOException {
         clear();
         if (parser == null) {
-            parser = factory.createNonBlockingByteArrayParser();
+            parser = json.getFactory().createNonBlockingByteArrayParser();
             feeder = (ByteArrayFeeder) parser.getNonBlockingInputFeeder();
         }
-        event.feedData(feeder);
+    }
+
+    private void read() throws IOException {
         try {
             if (next() != JsonToken.START_OBJECT) {
-                throw Unusual.INSTANCE;
+                throw Truncated.INSTANCE;     // callers only give data that starts with '{'
             }
             readRoot();
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
             reset();
             throw e;
         }
@@ -108,7 +138,7 @@ final class FastEventDecoder {
             after = null;
         }
         if (after != JsonToken.NOT_AVAILABLE) {
-            reset();                         // text after the object (ignored, as the tree does)
+            reset();                         // text after the object (ignored, as a tree reader ignores it)
         }
     }
 
@@ -137,6 +167,8 @@ final class FastEventDecoder {
         usageInput = -1;
         usageOutput = -1;
         errorType = null;
+        messageId = null;
+        messageModel = null;
     }
 
     private void clearBlock() {
@@ -160,7 +192,7 @@ final class FastEventDecoder {
     private JsonToken next() throws IOException {
         JsonToken token = parser.nextToken();
         if (token == JsonToken.NOT_AVAILABLE || token == null) {
-            throw Unusual.INSTANCE;           // the event ended inside its object
+            throw Truncated.INSTANCE;         // the event ended inside its object
         }
         return token;
     }
@@ -176,7 +208,7 @@ final class FastEventDecoder {
                     type = value == JsonToken.VALUE_STRING ? word() : null;
                     skip(value);
                 }
-                case "index" -> index = intValue(value);
+                case "index" -> index = asInt(value);
                 case "content_block" -> {
                     clearBlock();
                     if (value == JsonToken.START_OBJECT) {
@@ -197,6 +229,8 @@ final class FastEventDecoder {
                     messageUsage = false;
                     messageInput = -1;
                     messageOutput = -1;
+                    messageId = null;
+                    messageModel = null;
                     if (value == JsonToken.START_OBJECT) {
                         readMessage();
                     } else {
@@ -232,11 +266,11 @@ final class FastEventDecoder {
             JsonToken value = next();
             switch (name) {
                 case "type" -> blockType = word(value);
-                case "text" -> blockText = text(value);
-                case "thinking" -> blockThinking = text(value);
-                case "data" -> blockData = text(value);
-                case "id" -> blockId = text(value);
-                case "name" -> blockName = text(value);
+                case "text" -> blockText = textOrNull(value);
+                case "thinking" -> blockThinking = textOrNull(value);
+                case "data" -> blockData = asText(value);
+                case "id" -> blockId = asText(value);
+                case "name" -> blockName = asText(value);
                 default -> skip(value);
             }
         }
@@ -248,11 +282,11 @@ final class FastEventDecoder {
             JsonToken value = next();
             switch (name) {
                 case "type" -> deltaType = word(value);
-                case "text" -> deltaText = text(value);
-                case "thinking" -> deltaThinking = text(value);
-                case "signature" -> deltaSignature = text(value);
-                case "partial_json" -> deltaPartialJson = text(value);
-                case "stop_reason" -> stopReason = word(value);
+                case "text" -> deltaText = textOrNull(value);
+                case "thinking" -> deltaThinking = textOrNull(value);
+                case "signature" -> deltaSignature = asText(value);
+                case "partial_json" -> deltaPartialJson = asText(value);
+                case "stop_reason" -> stopReason = value == JsonToken.VALUE_STRING ? word() : textOrNull(value);
                 default -> skip(value);
             }
         }
@@ -262,16 +296,21 @@ final class FastEventDecoder {
         while (next() == JsonToken.FIELD_NAME) {
             String name = parser.currentName();
             JsonToken value = next();
-            if (name.equals("usage")) {
-                messageUsage = value == JsonToken.START_OBJECT;
-                messageInput = -1;
-                messageOutput = -1;
-                if (messageUsage) {
-                    readUsage(true);
-                    continue;
+            switch (name) {
+                case "usage" -> {
+                    messageUsage = value == JsonToken.START_OBJECT;
+                    messageInput = -1;
+                    messageOutput = -1;
+                    if (messageUsage) {
+                        readUsage(true);
+                    } else {
+                        skip(value);
+                    }
                 }
+                case "id" -> messageId = nonEmpty(textOrNull(value));
+                case "model" -> messageModel = nonEmpty(textOrNull(value));
+                default -> skip(value);
             }
-            skip(value);
         }
     }
 
@@ -311,12 +350,12 @@ final class FastEventDecoder {
         }
     }
 
-    /** As {@link #text}, for the API's names: the constant when known, so that no string is made. */
+    /** A name field ({@code type}), as {@link #asText}: a known name as its constant, so that no string is made. */
     private String word(JsonToken value) throws IOException {
         if (value == JsonToken.VALUE_STRING) {
             return word();
         }
-        throw Unusual.INSTANCE;
+        return asText(value);
     }
 
     /** The current string value; one of {@link #WORDS} when it is one. */
@@ -339,36 +378,58 @@ final class FastEventDecoder {
         return parser.getText();
     }
 
-    /** Text, or the tree decides (it turns numbers and the like into text its own way). */
-    private String text(JsonToken value) throws IOException {
+    /** A string's text; null for any other value. */
+    private String textOrNull(JsonToken value) throws IOException {
         if (value == JsonToken.VALUE_STRING) {
             return parser.getText();
         }
-        throw Unusual.INSTANCE;
+        skip(value);
+        return null;
     }
 
-    private int intValue(JsonToken value) throws IOException {
+    private static String nonEmpty(String text) {
+        return text == null || text.isEmpty() ? null : text;
+    }
+
+    /**
+     * A string's text; any other value as Jackson's {@code asText("")} gives it (a number's
+     * digits, {@code true}, and "" for null, objects and arrays).
+     */
+    private String asText(JsonToken value) throws IOException {
+        if (value == JsonToken.VALUE_STRING) {
+            return parser.getText();
+        }
+        return node(value).asText("");
+    }
+
+    /** An index: a plain int as it is; any other value as Jackson's {@code asInt(-1)} takes it. */
+    private int asInt(JsonToken value) throws IOException {
         if (value == JsonToken.VALUE_NUMBER_INT && parser.getNumberType() == JsonParser.NumberType.INT) {
             return parser.getIntValue();
         }
-        throw Unusual.INSTANCE;
+        return node(value).asInt(-1);
     }
 
-    /** A count of at least 0; -1 for a negative one or one that is not a number (kept from before by the caller). */
+    /** A count: at least 0 and convertible to a long (a float truncated); -1 otherwise (kept from before by the caller). */
     private long count(JsonToken value) throws IOException {
         if (value == JsonToken.VALUE_NUMBER_INT) {
             JsonParser.NumberType kind = parser.getNumberType();
-            if (kind != JsonParser.NumberType.INT && kind != JsonParser.NumberType.LONG) {
-                throw Unusual.INSTANCE;
+            if (kind == JsonParser.NumberType.INT || kind == JsonParser.NumberType.LONG) {
+                long count = parser.getLongValue();
+                return count >= 0 ? count : -1;
             }
-            long count = parser.getLongValue();
-            return count >= 0 ? count : -1;
         }
-        if (value == JsonToken.VALUE_NUMBER_FLOAT) {
-            throw Unusual.INSTANCE;
+        JsonNode count = node(value);
+        return count.canConvertToLong() && count.asLong() >= 0 ? count.asLong() : -1;
+    }
+
+    /** The value whose first token was just read, as a tree node: only for values of an unusual kind. */
+    private JsonNode node(JsonToken value) throws IOException {
+        if (value == JsonToken.VALUE_NULL) {
+            return NullNode.getInstance();
         }
-        skip(value);
-        return -1;
+        JsonNode node = json.readTree(parser);
+        return node == null ? NullNode.getInstance() : node;
     }
 
     /** Skips a value whose first token was just read (not skipChildren: it spins at a truncated event). */

@@ -1,34 +1,40 @@
 package dev.bellows.openai;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.async.ByteArrayFeeder;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.NullNode;
 import dev.bellows.http.SseEvent;
 import java.io.IOException;
 import java.util.Arrays;
 
 /**
- * Reads the fields Bellows uses out of one {@code chat.completion.chunk} event without
- * building a tree: one non-blocking Jackson parser per stream reads each event's UTF-8 bytes
- * in place, field names come from its symbol table (no string per name), and the only strings
- * made are the values kept (the delta's text, a call's id, name and arguments, the finish
- * reason).
+ * The one reader of {@code chat.completion.chunk} events: pulls the fields Bellows uses out
+ * of each event without building a tree. One non-blocking Jackson parser per stream reads
+ * each event's UTF-8 bytes in place, field names come from its symbol table (no string per
+ * name), and the only strings made are the values kept (the delta's text, a call's id, name
+ * and arguments, the finish reason, the response's id and model once).
  *
- * <p>It handles the shape servers send. Anything else (a truncated or malformed event, invalid
- * UTF-8, a number that is not a plain int or long, arguments sent as an object, ...) makes
- * {@link #decode} answer false or throw, having changed nothing the stream sees, and the
- * caller decodes the event as a tree instead: the tree is the reference for what an event
- * means, this is a faster way to the same answer.
+ * <p>Every event that is a JSON object is read here, whatever its shape: a value of an
+ * unusual kind where the usual one is expected (an index that is text or a float, a count
+ * beyond a long, arguments sent as an object as Ollama does) is read as a tree node and
+ * taken exactly as a reader of the whole event as a tree takes it (Jackson's {@code asInt},
+ * {@code canConvertToLong}, {@code toString}): the tests keep such a reader as the reference
+ * and demand the same result for random events. A truncated or malformed event throws.
  *
  * <p>Not thread-safe: one per stream, used by its consuming thread. {@link #reset()} returns
  * the parser's buffers to Jackson's pool; it must be called when the stream ends.
  */
-final class FastChunkDecoder {
+final class ChunkDecoder {
 
-    private final JsonFactory factory;
+    private final ObjectMapper json;
     private JsonParser parser;
     private ByteArrayFeeder feeder;
+
+    /** Whether the response's {@code id} and {@code model} are still wanted (read only until seen). */
+    boolean wantResponse = true;
 
     // The result of the last decode: what the stream applies.
     /** A non-null {@code error} field was present. */
@@ -42,12 +48,16 @@ final class FastChunkDecoder {
     long promptN = -1;
     long cacheN = -1;
     long predictedN = -1;
+    /** The root's {@code id} and {@code model} when non-empty strings, while {@link #wantResponse}; else null. */
+    String responseId;
+    String responseModel;
 
     private final Choice scratch = new Choice();
     private final Choice kept = new Choice();
 
-    FastChunkDecoder(JsonFactory factory) {
-        this.factory = factory;
+    /** @param json the mapper whose factory makes the parser, and which reads unusual values as trees */
+    ChunkDecoder(ObjectMapper json) {
+        this.json = json;
     }
 
     /** One choice of an event, as far as Bellows reads it. */
@@ -123,12 +133,12 @@ final class FastChunkDecoder {
         String arguments;
     }
 
-    /** Thrown inside: the event is not of the shape this reads; the tree decides. */
-    private static final class Unusual extends IOException {
-        private static final Unusual INSTANCE = new Unusual();
+    /** Thrown inside: the event ended before its object closed. */
+    static final class Truncated extends IOException {
+        private static final Truncated INSTANCE = new Truncated();
 
-        private Unusual() {
-            super("not the usual shape", null);
+        private Truncated() {
+            super("the event ends inside its JSON object", null);
         }
 
         @Override
@@ -138,29 +148,44 @@ final class FastChunkDecoder {
     }
 
     /**
-     * Decodes an event whose data starts with an object.
+     * Decodes an event whose data starts with an object (after JSON whitespace), its bytes
+     * well-formed UTF-8; the result fields then hold it.
      *
-     * @return true when the result fields hold the event; false (or an exception) when the
-     *         caller must decode it as a tree
+     * @throws IOException when the event is not one JSON object (truncated, malformed)
      */
-    boolean decode(SseEvent event) throws IOException {
+    void decode(SseEvent event) throws IOException {
+        start();
+        event.feedData(feeder);
+        read();
+    }
+
+    /** As {@link #decode(SseEvent)}, for data given as UTF-8 bytes (the text of an unusual event, re-encoded). */
+    void decode(byte[] utf8) throws IOException {
+        start();
+        feeder.feedInput(utf8, 0, utf8.length);
+        read();
+    }
+
+    private void start() throws IOException {
         clearResult();
         if (parser == null) {
-            parser = factory.createNonBlockingByteArrayParser();
+            parser = json.getFactory().createNonBlockingByteArrayParser();
             feeder = (ByteArrayFeeder) parser.getNonBlockingInputFeeder();
         }
-        event.feedData(feeder);
+    }
+
+    private void read() throws IOException {
         try {
             if (next() != JsonToken.START_OBJECT) {
-                throw Unusual.INSTANCE;
+                throw Truncated.INSTANCE;        // callers only give data that starts with '{'
             }
             readRoot();
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
             reset();                         // the parser is mid-event: the next event gets a new one
             throw e;
         }
         // What follows the object in the event: whitespace (the parser then wants more input);
-        // anything else was ignored by the tree reader too, but leaves this parser mid-value.
+        // anything else is ignored, as a tree reader ignores it, but leaves this parser mid-value.
         JsonToken after;
         try {
             after = parser.nextToken();
@@ -170,7 +195,6 @@ final class FastChunkDecoder {
         if (after != JsonToken.NOT_AVAILABLE) {
             reset();
         }
-        return true;
     }
 
     /** Closes the parser, returning its buffers to the pool; the next event gets a new one. */
@@ -194,13 +218,15 @@ final class FastChunkDecoder {
         promptN = -1;
         cacheN = -1;
         predictedN = -1;
+        responseId = null;
+        responseModel = null;
     }
 
     /** The next token of the event; its end before the value closed means a truncated event. */
     private JsonToken next() throws IOException {
         JsonToken token = parser.nextToken();
         if (token == JsonToken.NOT_AVAILABLE || token == null) {
-            throw Unusual.INSTANCE;
+            throw Truncated.INSTANCE;
         }
         return token;
     }
@@ -242,6 +268,20 @@ final class FastChunkDecoder {
                         skip(value);
                     }
                 }
+                case "id" -> {
+                    if (wantResponse) {
+                        responseId = nonEmptyText(value);
+                    } else {
+                        skip(value);
+                    }
+                }
+                case "model" -> {
+                    if (wantResponse) {
+                        responseModel = nonEmptyText(value);
+                    } else {
+                        skip(value);
+                    }
+                }
                 default -> skip(value);
             }
         }
@@ -267,7 +307,7 @@ final class FastChunkDecoder {
             String name = parser.currentName();
             JsonToken value = next();
             switch (name) {
-                case "index" -> into.index = intValue(value);
+                case "index" -> into.index = asInt(value, 0);
                 case "delta" -> {
                     into.clearDelta();
                     into.hasDelta = value == JsonToken.START_OBJECT;
@@ -317,17 +357,7 @@ final class FastChunkDecoder {
                 JsonToken value = next();
                 switch (name) {
                     case "id" -> call.id = nonEmptyText(value);
-                    case "index" -> {
-                        if (value == JsonToken.VALUE_NUMBER_INT) {
-                            int index = intValue(value);
-                            call.index = index >= 0 ? index : -1;
-                        } else if (value == JsonToken.VALUE_NUMBER_FLOAT) {
-                            throw Unusual.INSTANCE;
-                        } else {
-                            call.index = -1;      // null, text, ...: as if it were missing
-                            skip(value);
-                        }
-                    }
+                    case "index" -> call.index = callIndex(value);
                     case "function" -> {
                         call.name = null;
                         call.arguments = "";
@@ -355,7 +385,7 @@ final class FastChunkDecoder {
                     } else if (value == JsonToken.VALUE_NULL) {
                         call.arguments = "";
                     } else {
-                        throw Unusual.INSTANCE;  // an object (Ollama): the tree writes it back as text
+                        call.arguments = node(value).toString();  // an object (Ollama): written back as JSON text
                     }
                 }
                 default -> skip(value);
@@ -388,29 +418,56 @@ final class FastChunkDecoder {
         }
     }
 
-    /** A plain int; every other kind of value is left to the tree's conversions. */
-    private int intValue(JsonToken value) throws IOException {
+    /**
+     * A choice's {@code index}: a plain int as it is; any other value as Jackson's
+     * {@code JsonNode.asInt(otherwise)} takes it (a float truncated, a long cut to an int,
+     * numeric text parsed, true as 1, anything else {@code otherwise}).
+     */
+    private int asInt(JsonToken value, int otherwise) throws IOException {
         if (value == JsonToken.VALUE_NUMBER_INT && parser.getNumberType() == JsonParser.NumberType.INT) {
             return parser.getIntValue();
         }
-        throw Unusual.INSTANCE;
+        return node(value).asInt(otherwise);
     }
 
-    /** A token count: -1 unless a number of at least 0. */
+    /** A tool call's {@code index}: an integral number of at least 0 (as an int), else -1 (as if missing). */
+    private int callIndex(JsonToken value) throws IOException {
+        if (value == JsonToken.VALUE_NUMBER_INT && parser.getNumberType() == JsonParser.NumberType.INT) {
+            int index = parser.getIntValue();
+            return index >= 0 ? index : -1;
+        }
+        if (value != JsonToken.VALUE_NUMBER_INT) {
+            skip(value);                      // a float, text, null, ...: as if it were missing
+            return -1;
+        }
+        JsonNode index = node(value);         // a long or beyond: as an int, the way the tree's asInt() cuts it
+        return index.asInt() >= 0 ? index.asInt() : -1;
+    }
+
+    /** A token count: a number of at least 0 that fits a long (a float truncated); else -1, as if absent. */
     private long count(JsonToken value) throws IOException {
         if (value == JsonToken.VALUE_NUMBER_INT) {
             JsonParser.NumberType type = parser.getNumberType();
-            if (type != JsonParser.NumberType.INT && type != JsonParser.NumberType.LONG) {
-                throw Unusual.INSTANCE;
+            if (type == JsonParser.NumberType.INT || type == JsonParser.NumberType.LONG) {
+                long count = parser.getLongValue();
+                return count >= 0 ? count : -1;
             }
-            long count = parser.getLongValue();
-            return count >= 0 ? count : -1;
         }
-        if (value == JsonToken.VALUE_NUMBER_FLOAT) {
-            throw Unusual.INSTANCE;
+        if (value != JsonToken.VALUE_NUMBER_INT && value != JsonToken.VALUE_NUMBER_FLOAT) {
+            skip(value);
+            return -1;
         }
-        skip(value);
-        return -1;
+        JsonNode count = node(value);         // beyond a long, or a float
+        return count.canConvertToLong() && count.asLong() >= 0 ? count.asLong() : -1;
+    }
+
+    /** The value whose first token was just read, as a tree node: only for values of an unusual kind. */
+    private JsonNode node(JsonToken value) throws IOException {
+        if (value == JsonToken.VALUE_NULL) {
+            return NullNode.getInstance();
+        }
+        JsonNode node = json.readTree(parser);
+        return node == null ? NullNode.getInstance() : node;
     }
 
     /** The text of a string value that is not empty, else null (null, numbers, objects, ""). */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.bellows.http.SseConnection;
 import dev.bellows.http.SseEvent;
 import dev.bellows.http.SseParser;
+import dev.bellows.provider.ChatStream;
 import dev.bellows.provider.ProviderException;
 import dev.bellows.stream.StreamChunk;
 import java.io.ByteArrayOutputStream;
@@ -22,12 +23,13 @@ import net.jqwik.api.Provide;
 import org.junit.jupiter.api.Test;
 
 /**
- * The stream decodes events without a tree only as a faster way to what the tree gives: the
- * same events through both paths must give the same chunks, finish reason, usage and errors,
- * for the shapes servers send and for odd ones (duplicate names, numbers as text, nulls,
+ * The stream's one decoder reads events without a tree, and must mean what a reader of each
+ * event as a whole Jackson tree means ({@link TreeChunkReader}, the reference): the same
+ * events must give the same frames, finish reason, usage and errors, for the shapes servers
+ * send and for odd ones (duplicate names, numbers as text, floats and huge numbers, nulls,
  * objects as arguments, invalid UTF-8, truncated and malformed JSON, trailing garbage).
  */
-class FastChunkDecoderProperties {
+class ChunkDecoderProperties {
 
     /** An SSE connection over events parsed from bytes, as the HTTP client gives them. */
     private static final class Events implements SseConnection {
@@ -63,14 +65,17 @@ class FastChunkDecoderProperties {
         }
     }
 
-    /** Everything a stream tells its consumer, in order. */
-    private static List<String> outcome(byte[] stream, boolean fastPath) {
-        OpenAiChatStream chat = new OpenAiChatStream(new Events(stream), "http://127.0.0.1/v1/chat/completions",
-                new Redactor(null, List.of()), fastPath);
+    private static final String WHERE = "http://127.0.0.1/v1/chat/completions";
+
+    /** Everything a stream tells its consumer, in order: the decoder's, or the tree reference's. */
+    private static List<String> outcome(byte[] stream, boolean reference) {
+        Redactor redactor = new Redactor(null, List.of());
+        ChatStream chat = reference ? new TreeChunkReader(new Events(stream), WHERE, redactor)
+                : new OpenAiChatStream(new Events(stream), WHERE, redactor);
         List<String> seen = new ArrayList<>();
         try {
             for (StreamChunk chunk = chat.next(); chunk != null; chunk = chat.next()) {
-                seen.add(chunk.type() + ":" + chunk.text());
+                seen.add(chunk.toString());
             }
         } catch (ProviderException e) {
             seen.add("failure " + e.kind() + ": " + e.getMessage());
@@ -93,9 +98,9 @@ class FastChunkDecoderProperties {
     }
 
     @Property(tries = 2000)
-    void theFastPathGivesWhatTheTreeGives(@ForAll("events") List<byte[]> events) {
+    void theDecoderGivesWhatTheTreeGives(@ForAll("events") List<byte[]> events) {
         byte[] stream = stream(events);
-        assertThat(outcome(stream, true)).isEqualTo(outcome(stream, false));
+        assertThat(outcome(stream, false)).isEqualTo(outcome(stream, true));
     }
 
     @Property(tries = 3000)
@@ -128,36 +133,43 @@ class FastChunkDecoderProperties {
     void countsBeyondALongAreAbsentAndSumsStopAtTheLargest() {
         String huge = "99999999999999999999";
         String max = String.valueOf(Long.MAX_VALUE);
-        for (boolean fastPath : List.of(true, false)) {
+        for (boolean reference : List.of(false, true)) {
             assertThat(outcome(stream(List.of(utf8("{\"usage\":{\"prompt_tokens\":" + huge + ",\"completion_tokens\":2},"
-                    + "\"choices\":[{\"delta\":{\"content\":\"a\"},\"finish_reason\":\"stop\"}]}"))), fastPath))
+                    + "\"choices\":[{\"delta\":{\"content\":\"a\"},\"finish_reason\":\"stop\"}]}"))), reference))
                     .contains("usage Optional[TokenUsage[inputTokens=0, outputTokens=2]]");
             assertThat(outcome(stream(List.of(utf8("{\"timings\":{\"prompt_n\":" + max + ",\"cache_n\":" + max
-                    + ",\"predicted_n\":1},\"choices\":[{\"delta\":{\"content\":\"a\"},\"finish_reason\":\"stop\"}]}"))), fastPath))
+                    + ",\"predicted_n\":1},\"choices\":[{\"delta\":{\"content\":\"a\"},\"finish_reason\":\"stop\"}]}"))), reference))
                     .contains("usage Optional[TokenUsage[inputTokens=" + max + ", outputTokens=1]]");
         }
     }
 
     @Test
-    void theUsualShapeTakesTheFastPathAndGivesEveryPiece() throws ProviderException {
+    void theUsualShapeGivesEveryPieceAsATypedFrame() {
         byte[] stream = stream(List.of(
-                utf8("{\"id\":\"c\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"Hé \\u00e9\"},\"finish_reason\":null}]}"),
-                utf8("{\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"call_1\",\"type\":\"function\",\"function\":{\"name\":\"add\",\"arguments\":\"\"}}]}}]}"),
+                utf8("{\"id\":\"c\",\"model\":\"gpt-4o-mini-2024-07-18\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"Hé \\u00e9\"},\"finish_reason\":null}]}"),
+                utf8("{\"id\":\"c\",\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"call_1\",\"type\":\"function\",\"function\":{\"name\":\"add\",\"arguments\":\"\"}}]}}]}"),
                 utf8("{\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"{\\\"a\\\": 2}\"}}]}}]}"),
                 utf8("{\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"tool_calls\"}],\"usage\":{\"prompt_tokens\":10,\"completion_tokens\":3}}"),
                 utf8("[DONE]")));
-        assertThat(outcome(stream, true)).containsExactly(
-                "MESSAGE:Hé é",
-                "TOOL_CALL:{\"index\":0,\"id\":\"call_1\",\"name\":\"add\",\"arguments\":\"\"}",
-                "TOOL_CALL:{\"index\":0,\"arguments\":\"{\\\"a\\\": 2}\"}",
+        assertThat(outcome(stream, false)).containsExactly(
+                "ResponseInfo[id=c, model=gpt-4o-mini-2024-07-18]",
+                "Text[text=Hé é]",
+                "ToolCallDelta[index=0, id=call_1, name=add, arguments=]",
+                "ToolCallDelta[index=0, id=null, name=null, arguments={\"a\": 2}]",
+                "Usage[inputTokens=10, outputTokens=3]",
                 "finish Optional[tool_calls]",
                 "usage Optional[TokenUsage[inputTokens=10, outputTokens=3]]");
-        OpenAiChatStream chat = new OpenAiChatStream(new Events(stream), "http://127.0.0.1/v1/chat/completions",
-                new Redactor(null, List.of()));
-        while (chat.next() != null) {
-            // read it all
-        }
-        assertThat(chat.fastDecoded()).isEqualTo(4);
+    }
+
+    @Test
+    void argumentsSentAsAnObjectGoBackAsItsJsonText() {
+        byte[] stream = stream(List.of(
+                utf8("{\"choices\":[{\"delta\":{\"tool_calls\":[{\"id\":\"c1\",\"function\":{\"name\":\"f\","
+                        + "\"arguments\":{\"a\": 2.50, \"b\": [true, null, \"é\"]}}}]},\"finish_reason\":\"tool_calls\"}]}"),
+                utf8("[DONE]")));
+        assertThat(outcome(stream, false)).startsWith(
+                "ToolCallDelta[index=0, id=c1, name=f, arguments={\"a\":2.5,\"b\":[true,null,\"é\"]}]");
+        assertThat(outcome(stream, false)).isEqualTo(outcome(stream, true));
     }
 
     private static byte[] utf8(String text) {
@@ -203,19 +215,20 @@ class FastChunkDecoderProperties {
 
     private Arbitrary<String> root() {
         Arbitrary<String> field = Arbitraries.oneOf(
-                Arbitraries.just("\"id\":\"chatcmpl-1\""),
+                text().map(t -> "\"id\":" + t),
+                text().map(t -> "\"model\":" + t),
                 Arbitraries.just("\"object\":\"chat.completion.chunk\""),
                 choices().map(c -> "\"choices\":" + c),
                 usage().map(u -> "\"usage\":" + u),
                 timings().map(t -> "\"timings\":" + t),
                 Arbitraries.of("\"error\":null", "\"error\":{\"message\":\"boom\",\"code\":429}", "\"error\":\"bad\""));
         return Arbitraries.frequencyOf(
-                net.jqwik.api.Tuple.of(20, field.list().ofMaxSize(5).map(FastChunkDecoderProperties::object)),
+                net.jqwik.api.Tuple.of(20, field.list().ofMaxSize(5).map(ChunkDecoderProperties::object)),
                 net.jqwik.api.Tuple.of(1, Arbitraries.of("[1]", "\"text\"", "42", "null", "{}", " {\"choices\":[]} ")));
     }
 
     private Arbitrary<String> choices() {
-        return Arbitraries.oneOf(choice().list().ofMaxSize(3).map(FastChunkDecoderProperties::array),
+        return Arbitraries.oneOf(choice().list().ofMaxSize(3).map(ChunkDecoderProperties::array),
                 Arbitraries.of("null", "{}", "[1, null, \"x\"]"));
     }
 
@@ -225,7 +238,7 @@ class FastChunkDecoderProperties {
                 delta().map(d -> "\"delta\":" + d),
                 text().map(t -> "\"finish_reason\":" + t),
                 Arbitraries.just("\"logprobs\":null"));
-        return field.list().ofMaxSize(4).map(FastChunkDecoderProperties::object);
+        return field.list().ofMaxSize(4).map(ChunkDecoderProperties::object);
     }
 
     private Arbitrary<String> delta() {
@@ -234,21 +247,21 @@ class FastChunkDecoderProperties {
                         .flatMap(name -> text().map(t -> "\"" + name + "\":" + t)),
                 toolCall().list().ofMaxSize(3).map(calls -> "\"tool_calls\":" + array(calls)),
                 Arbitraries.of("\"tool_calls\":null", "\"tool_calls\":[1,\"x\"]", "\"function_call\":{\"name\":\"f\"}"));
-        return Arbitraries.oneOf(field.list().ofMaxSize(4).map(FastChunkDecoderProperties::object),
+        return Arbitraries.oneOf(field.list().ofMaxSize(4).map(ChunkDecoderProperties::object),
                 Arbitraries.of("null", "\"text\"", "[]"));
     }
 
     private Arbitrary<String> toolCall() {
         Arbitrary<String> function = Arbitraries.oneOf(
                 Arbitraries.oneOf(text().map(t -> "\"name\":" + t), arguments().map(a -> "\"arguments\":" + a))
-                        .list().ofMaxSize(3).map(FastChunkDecoderProperties::object),
+                        .list().ofMaxSize(3).map(ChunkDecoderProperties::object),
                 Arbitraries.of("null", "\"f\""));
         Arbitrary<String> field = Arbitraries.oneOf(
                 numberish().map(n -> "\"index\":" + n),
                 text().map(t -> "\"id\":" + t),
                 Arbitraries.just("\"type\":\"function\""),
                 function.map(f -> "\"function\":" + f));
-        return field.list().ofMaxSize(4).map(FastChunkDecoderProperties::object);
+        return field.list().ofMaxSize(4).map(ChunkDecoderProperties::object);
     }
 
     private Arbitrary<String> arguments() {
@@ -258,14 +271,14 @@ class FastChunkDecoderProperties {
     private Arbitrary<String> usage() {
         Arbitrary<String> field = Arbitraries.of("prompt_tokens", "completion_tokens", "total_tokens")
                 .flatMap(name -> numberish().map(n -> "\"" + name + "\":" + n));
-        return Arbitraries.oneOf(field.list().ofMaxSize(3).map(FastChunkDecoderProperties::object),
+        return Arbitraries.oneOf(field.list().ofMaxSize(3).map(ChunkDecoderProperties::object),
                 Arbitraries.of("null", "[]", "7"));
     }
 
     private Arbitrary<String> timings() {
         Arbitrary<String> field = Arbitraries.of("prompt_n", "cache_n", "predicted_n", "predicted_ms")
                 .flatMap(name -> numberish().map(n -> "\"" + name + "\":" + n));
-        return field.list().ofMaxSize(4).map(FastChunkDecoderProperties::object);
+        return field.list().ofMaxSize(4).map(ChunkDecoderProperties::object);
     }
 
     private Arbitrary<String> numberish() {

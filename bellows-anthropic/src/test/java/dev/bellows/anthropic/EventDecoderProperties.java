@@ -25,11 +25,13 @@ import net.jqwik.api.Tuple;
 import org.junit.jupiter.api.Test;
 
 /**
- * Events read without a tree give what the tree gives: the same chunks, finish reason, usage
- * and failures, for the API's shapes and odd ones (fields of other kinds, duplicates, nulls,
- * invalid UTF-8, cut and malformed JSON, trailing text, a type only in the SSE event name).
+ * The stream's one decoder reads events without a tree, and must mean what a reader of each
+ * event as a whole Jackson tree means ({@link TreeEventReader}, the reference): the same
+ * frames, finish reason, usage and failures, for the API's shapes and odd ones (fields of
+ * other kinds, duplicates, nulls, floats and huge numbers, invalid UTF-8, cut and malformed
+ * JSON, trailing text, a type only in the SSE event name).
  */
-class FastEventDecoderProperties {
+class EventDecoderProperties {
 
     private static final URI ENDPOINT = URI.create("http://127.0.0.1/v1/messages");
 
@@ -66,11 +68,11 @@ class FastEventDecoderProperties {
         }
     }
 
-    private static List<String> outcome(AnthropicStream stream) {
+    private static List<String> outcome(dev.bellows.provider.ChatStream stream) {
         List<String> seen = new ArrayList<>();
         try {
             for (StreamChunk chunk = stream.next(); chunk != null; chunk = stream.next()) {
-                seen.add(chunk.type() + ":" + chunk.text());
+                seen.add(chunk.toString());
             }
         } catch (ProviderException e) {
             seen.add("failure " + e.kind() + ": " + e.getMessage());
@@ -93,22 +95,26 @@ class FastEventDecoderProperties {
     }
 
     @Property(tries = 2000)
-    void theFastPathGivesWhatTheTreeGives(@ForAll("events") List<Tuple.Tuple2<String, byte[]>> events) {
+    void theDecoderGivesWhatTheTreeGives(@ForAll("events") List<Tuple.Tuple2<String, byte[]>> events) {
         byte[] bytes = stream(events);
-        assertThat(outcome(new AnthropicStream(new Events(bytes), ENDPOINT, null, true)))
-                .isEqualTo(outcome(new AnthropicStream(new Events(bytes), ENDPOINT, null, false)));
+        assertThat(outcome(new AnthropicStream(new Events(bytes), ENDPOINT, null)))
+                .isEqualTo(outcome(new TreeEventReader(new Events(bytes), ENDPOINT)));
     }
 
     @Test
-    void theDocumentedStreamsTakeTheFastPath() throws Exception {
-        for (String sse : List.of(DocsStreams.BASIC, DocsStreams.THINKING)) {
-            byte[] bytes = sse.getBytes(StandardCharsets.UTF_8);
-            AnthropicStream fast = new AnthropicStream(new Events(bytes), ENDPOINT, null, true);
-            List<String> seen = outcome(fast);
-            assertThat(seen).isEqualTo(outcome(new AnthropicStream(new Events(bytes), ENDPOINT, null, false)));
-            assertThat(seen.getFirst()).doesNotStartWith("failure");
-            assertThat(fast.fastDecoded()).isEqualTo(new Events(bytes).events.size());
-        }
+    void theDocumentedStreamsGiveTypedFrames() {
+        byte[] thinking = DocsStreams.THINKING.getBytes(StandardCharsets.UTF_8);
+        List<String> seen = outcome(new AnthropicStream(new Events(thinking), ENDPOINT, null));
+        assertThat(seen).isEqualTo(outcome(new TreeEventReader(new Events(thinking), ENDPOINT)));
+        assertThat(seen.getFirst()).isEqualTo("ResponseInfo[id=msg_01, model=claude-sonnet-4-5]".replace("msg_01",
+                "msg_1nZdL29xx5MUA1yADyHTEsnR8uuvGzszyY"));
+        assertThat(seen).anyMatch(s -> s.startsWith("Reasoning[text=Let me solve this step by step"))
+                .anyMatch(s -> s.startsWith("ThinkingSignature[signature=EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds"));
+        byte[] basic = DocsStreams.BASIC.getBytes(StandardCharsets.UTF_8);
+        assertThat(outcome(new AnthropicStream(new Events(basic), ENDPOINT, null))).containsExactly(
+                "ResponseInfo[id=msg_1nZdL29xx5MUA1yADyHTEsnR8uuvGzszyY, model=claude-sonnet-4-5]",
+                "Text[text=Hello]", "Text[text=!]", "Usage[inputTokens=25, outputTokens=15]",
+                "finish Optional[end_turn]", "usage Optional[TokenUsage[inputTokens=25, outputTokens=15]]");
     }
 
     private static byte[] utf8(String text) {
@@ -161,6 +167,8 @@ class FastEventDecoderProperties {
                 block().map(b -> "\"content_block\":" + b),
                 delta().map(d -> "\"delta\":" + d),
                 usage().map(u -> "\"message\":{\"id\":\"msg\",\"usage\":" + u + ",\"stop_reason\":null}"),
+                Combinators.combine(text(), text(), usage()).as((id, model, u) -> "\"message\":{\"id\":" + id
+                        + ",\"model\":" + model + ",\"usage\":" + u + "}"),
                 usage().map(u -> "\"usage\":" + u),
                 text().map(t -> "\"error\":{\"type\":" + t + ",\"message\":\"overloaded\"}"));
         return field.list().ofMaxSize(5).map(fields -> "{" + String.join(",", fields) + "}");
