@@ -14,8 +14,11 @@ import java.util.Map;
  * the least a hand-written program must do for the same task, measured side by side in one
  * process and one run.
  *
- * <p>Every contestant runs the same task against the same {@link LeanMock}: one call of the
- * {@code add} tool, then the final answer, which is checked on every task. Contestants take
+ * <p>Every contestant runs the same task against the same mock: one call of the {@code add}
+ * tool, then the final answer, which is checked on every task. The mock is {@link LeanMock}
+ * ({@code --mock lean}, the default), or the JDK's own HTTP server answering with a
+ * {@code Content-Length} ({@code jdk-length}) or chunked ({@code jdk-chunked}), see
+ * {@link JdkServerMock}; a comma-separated list runs each in turn. Contestants take
  * turns in batches ({@code --tasks} tasks each), the order rotating every round, so that a
  * disturbance of the machine falls on all of them alike; {@code --warmup} rounds come first
  * and are not counted. Bellows runs each tool mode twice: as {@code run(task, session).await()}
@@ -33,8 +36,13 @@ import java.util.Map;
  *       counted them.</li>
  * </ul>
  *
+ * <p>With {@code --concurrency 1,16,64,256} the contestants run that many tasks at once
+ * instead, and tasks per second, CPU and allocation per task, task time and new connections
+ * are reported ({@link UnderLoad}).
+ *
  * <pre>
  * java -cp bellows-bench/target/benchmarks.jar dev.bellows.bench.loop.LoopComparison [--rounds 20] [--tasks 200] [--warmup 5]
+ *     [--mock lean,jdk-length,jdk-chunked] [--concurrency 1,16,64,256]
  * </pre>
  */
 public final class LoopComparison {
@@ -45,22 +53,44 @@ public final class LoopComparison {
     }
 
     public static void main(String[] args) throws Exception {
-        Map<String, Integer> options = options(args);
-        int rounds = options.get("rounds");
-        int tasks = options.get("tasks");
-        int warmup = options.get("warmup");
-        try (LeanMock mock = new LeanMock()) {
-            List<Contestant> contestants = List.of(
-                    new Floor(mock.baseUrl()),
-                    new BellowsAgent(mock.baseUrl(), ToolMode.TAGS, false),
-                    new BellowsAgent(mock.baseUrl(), ToolMode.NATIVE, false),
-                    new BellowsAgent(mock.baseUrl(), ToolMode.TAGS, true),
-                    new BellowsAgent(mock.baseUrl(), ToolMode.NATIVE, true),
-                    new LangChain4jStreaming(mock.baseUrl()));
+        Map<String, String> options = options(args);
+        int rounds = Integer.parseInt(options.get("rounds"));
+        int tasks = Integer.parseInt(options.get("tasks"));
+        int warmup = Integer.parseInt(options.get("warmup"));
+        String[] mocks = options.get("mock").split(",");
+        for (String mock : mocks) {
+            UnderLoad.mock(mock).close();       // an unknown name fails now, not after minutes
+        }
+        System.out.printf(Locale.ROOT, "JDK %s, %d cores%n", Runtime.version(), Runtime.getRuntime().availableProcessors());
+        for (String mockName : mocks) {
+            if (options.get("concurrency") != null) {
+                int[] concurrencies = Arrays.stream(options.get("concurrency").split(","))
+                        .mapToInt(Integer::parseInt).toArray();
+                UnderLoad.run(mockName, concurrencies, rounds, tasks, warmup);
+            } else {
+                oneAtATime(mockName, rounds, tasks, warmup);
+            }
+        }
+    }
+
+    /** The contestants, in the order of the report: the floor first, LangChain4j last. */
+    static List<Contestant> contestants(String baseUrl) {
+        return List.of(
+                new Floor(baseUrl),
+                new BellowsAgent(baseUrl, ToolMode.TAGS, false),
+                new BellowsAgent(baseUrl, ToolMode.NATIVE, false),
+                new BellowsAgent(baseUrl, ToolMode.TAGS, true),
+                new BellowsAgent(baseUrl, ToolMode.NATIVE, true),
+                new LangChain4jStreaming(baseUrl));
+    }
+
+    private static void oneAtATime(String mockName, int rounds, int tasks, int warmup) throws Exception {
+        try (ModelMock mock = UnderLoad.mock(mockName)) {
+            List<Contestant> contestants = contestants(mock.baseUrl());
             Map<Contestant, Tally> tallies = new LinkedHashMap<>();
             contestants.forEach(contestant -> tallies.put(contestant, new Tally(rounds * tasks)));
-            System.err.printf(Locale.ROOT, "%d warm-up and %d measured rounds of %d tasks per contestant, JDK %s%n",
-                    warmup, rounds, tasks, Runtime.version());
+            System.err.printf(Locale.ROOT, "%s: %d warm-up and %d measured rounds of %d tasks per contestant%n",
+                    mock.name(), warmup, rounds, tasks);
             for (int round = 0; round < warmup + rounds; round++) {
                 for (int turn = 0; turn < contestants.size(); turn++) {
                     Contestant contestant = contestants.get((round + turn) % contestants.size());
@@ -69,6 +99,7 @@ public final class LoopComparison {
                 }
                 System.err.printf(Locale.ROOT, "round %d/%d done%n", round + 1, warmup + rounds);
             }
+            System.out.printf(Locale.ROOT, "%n%s%n", mock.name());
             report(tallies, rounds, tasks);
             for (Contestant contestant : contestants) {
                 contestant.close();
@@ -76,12 +107,12 @@ public final class LoopComparison {
         }
     }
 
-    private static void runBatch(Contestant contestant, int tasks, LeanMock mock, Tally tally) throws Exception {
+    private static void runBatch(Contestant contestant, int tasks, ModelMock mock, Tally tally) throws Exception {
         long allocated = Probes.allocatedBytes();
         long cpu = Probes.processCpuNanos();
-        long connections = mock.connections.get();
-        long requests = mock.requests.get();
-        long requestBytes = mock.requestBodyBytes.get();
+        long connections = mock.connections();
+        long requests = mock.requests();
+        long requestBytes = mock.requestBodyBytes();
         for (int task = 0; task < tasks; task++) {
             long start = System.nanoTime();
             String answer = contestant.runTask();
@@ -92,9 +123,9 @@ public final class LoopComparison {
         }
         tally.allocated += Probes.allocatedBytes() - allocated;
         tally.cpuNanos += Probes.processCpuNanos() - cpu;
-        tally.connections += mock.connections.get() - connections;
-        tally.requests += mock.requests.get() - requests;
-        tally.requestBytes += mock.requestBodyBytes.get() - requestBytes;
+        tally.connections += mock.connections() - connections;
+        tally.requests += mock.requests() - requests;
+        tally.requestBytes += mock.requestBodyBytes() - requestBytes;
     }
 
     private static void report(Map<Contestant, Tally> tallies, int rounds, int tasks) {
@@ -141,15 +172,16 @@ public final class LoopComparison {
         return String.format(Locale.ROOT, "%.1f", value);
     }
 
-    private static Map<String, Integer> options(String[] args) {
-        Map<String, Integer> options = new LinkedHashMap<>(Map.of("rounds", 20, "tasks", 200, "warmup", 5));
+    private static Map<String, String> options(String[] args) {
+        Map<String, String> options = new LinkedHashMap<>(Map.of("rounds", "20", "tasks", "200", "warmup", "5",
+                "mock", "lean"));
         for (int i = 0; i < args.length; i++) {
             String name = args[i].replaceFirst("^--", "");
-            if (!options.containsKey(name) || i + 1 >= args.length) {
-                throw new IllegalArgumentException("usage: LoopComparison [--rounds N] [--tasks N] [--warmup N]; got "
-                        + args[i]);
+            if (!(options.containsKey(name) || name.equals("concurrency")) || i + 1 >= args.length) {
+                throw new IllegalArgumentException("usage: LoopComparison [--rounds N] [--tasks N] [--warmup N] "
+                        + "[--mock lean,jdk-length,jdk-chunked] [--concurrency 1,16,64,256]; got " + args[i]);
             }
-            options.put(name, Integer.parseInt(args[++i]));
+            options.put(name, args[++i]);
         }
         return options;
     }

@@ -1,0 +1,188 @@
+package dev.bellows.bench.loop;
+
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The loop comparison under load ({@code LoopComparison --concurrency ...}): the same task
+ * and contestants as {@link LoopComparison}, with C tasks at once, each on a virtual thread of
+ * its own that takes the next task as soon as its last one ended, against a mock that answers
+ * with no delay: the machine is the bottleneck, and what a framework costs shows up as tasks
+ * per second.
+ *
+ * <p>For each mock and each C, contestants take turns in batches of {@code --tasks} tasks,
+ * the order rotating every round; {@code --warmup} rounds come first and are not counted (they
+ * also open the connections a long-running service keeps). Reported per contestant over the
+ * measured rounds: tasks per second (tasks over the summed wall time of its batches), the
+ * process's CPU time and allocation per task (the in-process mock's share is in every
+ * contestant's figure alike), the p50 and p99 of a task's time, and the connections the mock
+ * saw opened during the measured batches. Then, for each Bellows contestant, its ratios to
+ * LangChain4j and to the floor in the same run.
+ */
+final class UnderLoad {
+
+    /** The mocks by name, as {@code --mock} takes them. */
+    static ModelMock mock(String name) throws java.io.IOException {
+        return switch (name) {
+            case "lean" -> new LeanMock();
+            case "jdk-length" -> JdkServerMock.start(JdkServerMock.Framing.LENGTH, 1, 1, 0);
+            case "jdk-chunked" -> JdkServerMock.start(JdkServerMock.Framing.CHUNKED, 1, 1, 0);
+            default -> throw new IllegalArgumentException("mock is lean, jdk-length or jdk-chunked, not " + name);
+        };
+    }
+
+    private UnderLoad() {
+    }
+
+    /** Runs every C on one mock and prints a table for each. */
+    static void run(String mockName, int[] concurrencies, int rounds, int tasks, int warmup) throws Exception {
+        try (ModelMock mock = mock(mockName)) {
+            List<Contestant> contestants = LoopComparison.contestants(mock.baseUrl());
+            try {
+                for (int concurrency : concurrencies) {
+                    Map<Contestant, Tally> tallies = new LinkedHashMap<>();
+                    contestants.forEach(contestant -> tallies.put(contestant, new Tally()));
+                    System.err.printf(Locale.ROOT, "%s, %d tasks at once: %d warm-up and %d measured rounds of %d "
+                            + "tasks per contestant%n", mock.name(), concurrency, warmup, rounds, tasks);
+                    for (int round = 0; round < warmup + rounds; round++) {
+                        for (int turn = 0; turn < contestants.size(); turn++) {
+                            Contestant contestant = contestants.get((round + turn) % contestants.size());
+                            Tally tally = round < warmup ? new Tally() : tallies.get(contestant);
+                            runBatch(contestant, concurrency, tasks, mock, tally);
+                        }
+                        System.err.printf(Locale.ROOT, "round %d/%d done, load average %.1f%n", round + 1,
+                                warmup + rounds, ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+                    }
+                    report(mock, concurrency, tallies);
+                }
+            } finally {
+                for (Contestant contestant : contestants) {
+                    contestant.close();
+                }
+            }
+        }
+    }
+
+    private static void runBatch(Contestant contestant, int concurrency, int tasks, ModelMock mock, Tally tally)
+            throws Exception {
+        long[] durations = new long[tasks];
+        AtomicInteger next = new AtomicInteger();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        long connections = mock.connections();
+        long allocated = Probes.allocatedBytes();
+        long cpu = Probes.processCpuNanos();
+        long began = System.nanoTime();
+        List<Thread> workers = new ArrayList<>(concurrency);
+        for (int worker = 0; worker < concurrency; worker++) {
+            workers.add(Thread.ofVirtual().start(() -> {
+                for (int task; failure.get() == null && (task = next.getAndIncrement()) < tasks; ) {
+                    try {
+                        long start = System.nanoTime();
+                        String answer = contestant.runTask();
+                        durations[task] = System.nanoTime() - start;
+                        if (!LeanMock.FINAL_ANSWER.equals(answer)) {
+                            throw new IllegalStateException(contestant.name() + " answered " + answer);
+                        }
+                    } catch (Throwable t) {
+                        failure.compareAndSet(null, t);
+                    }
+                }
+            }));
+        }
+        for (Thread worker : workers) {
+            worker.join();
+        }
+        long wall = System.nanoTime() - began;
+        if (failure.get() != null) {
+            throw new IllegalStateException(contestant.name() + ": a task failed", failure.get());
+        }
+        tally.wallNanos += wall;
+        tally.cpuNanos += Probes.processCpuNanos() - cpu;
+        tally.allocated += Probes.allocatedBytes() - allocated;
+        tally.connections += mock.connections() - connections;
+        tally.durations.add(durations);
+    }
+
+    private static void report(ModelMock mock, int concurrency, Map<Contestant, Tally> tallies) {
+        System.out.printf(Locale.ROOT, "%n%s, %d tasks at once%n%n", mock.name(), concurrency);
+        System.out.println("| contestant | tasks/s | CPU µs/task | alloc KiB/task | task p50 ms | task p99 ms "
+                + "| new connections |");
+        System.out.println("|---|---|---|---|---|---|---|");
+        Tally floor = null;
+        Tally langChain4j = null;
+        for (Map.Entry<Contestant, Tally> entry : tallies.entrySet()) {
+            Tally tally = entry.getValue();
+            if (entry.getKey() instanceof Floor) {
+                floor = tally;
+            } else if (entry.getKey() instanceof LangChain4jStreaming) {
+                langChain4j = tally;
+            }
+            System.out.printf(Locale.ROOT, "| %s | %,.0f | %,.0f | %.1f | %.2f | %.2f | %d |%n", entry.getKey().name(),
+                    tally.tasksPerSecond(), tally.perTask(tally.cpuNanos) / 1e3,
+                    tally.perTask(tally.allocated) / 1024, tally.percentile(0.50) / 1e6,
+                    tally.percentile(0.99) / 1e6, tally.connections);
+        }
+        System.out.println();
+        for (Map.Entry<Contestant, Tally> entry : tallies.entrySet()) {
+            if (!(entry.getKey() instanceof BellowsAgent) || floor == null || langChain4j == null) {
+                continue;
+            }
+            Tally ours = entry.getValue();
+            System.out.printf(Locale.ROOT, "%s: throughput %.2fx LangChain4j's, %.2fx the floor's; CPU per task "
+                            + "%.2fx LangChain4j's; new connections %d%n", entry.getKey().name(),
+                    ours.tasksPerSecond() / langChain4j.tasksPerSecond(), ours.tasksPerSecond() / floor.tasksPerSecond(),
+                    ours.perTask(ours.cpuNanos) / langChain4j.perTask(langChain4j.cpuNanos), ours.connections);
+        }
+        System.out.println();
+        System.out.flush();
+    }
+
+    /** What one contestant's measured batches added up to. */
+    private static final class Tally {
+        final List<long[]> durations = new ArrayList<>();
+        long wallNanos;
+        long cpuNanos;
+        long allocated;
+        long connections;
+
+        int count() {
+            return durations.stream().mapToInt(batch -> batch.length).sum();
+        }
+
+        double tasksPerSecond() {
+            return count() / (wallNanos / 1e9);
+        }
+
+        double perTask(long total) {
+            return (double) total / count();
+        }
+
+        double percentile(double fraction) {
+            long[] sorted = durations.stream().flatMapToLong(Arrays::stream).sorted().toArray();
+            return sorted[Math.min(sorted.length - 1, (int) Math.ceil(fraction * sorted.length) - 1)];
+        }
+    }
+
+    /** The JVM's own counters: every thread's allocation, the process's CPU time. */
+    private static final class Probes {
+        private static final com.sun.management.ThreadMXBean THREADS =
+                (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        private static final com.sun.management.OperatingSystemMXBean OS =
+                (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+
+        static long allocatedBytes() {
+            return THREADS.getTotalThreadAllocatedBytes();
+        }
+
+        static long processCpuNanos() {
+            return OS.getProcessCpuTime();
+        }
+    }
+}
