@@ -4,7 +4,6 @@ import dev.bellows.provider.ApiKey;
 import dev.bellows.provider.ProviderException;
 import dev.bellows.provider.ProviderException.Kind;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -168,7 +167,7 @@ public final class SseClient implements AutoCloseable {
         // HttpClient.send on this thread, not sendAsync: send writes the request inline and
         // completes without sendAsync's hop through the common ForkJoinPool. Its wait is
         // untimed; the watchdog bounds it by interrupting this thread (see BodyReader).
-        HttpResponse<InputStream> response = null;
+        HttpResponse<BodyStream> response = null;
         Exception failure = null;
         boolean inTime;
         try {
