@@ -26,10 +26,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * (one HTTP chunk per burst). The lean mock writes every SSE event as its own chunk with the
  * terminating chunk in the same write; here the framing and its timing are the JDK server's.
  *
- * <p>Handlers run on virtual threads. The JDK server closes an idle connection when 200 are
- * idle already ({@code sun.net.httpserver.maxIdleConnections}); with 256 tasks at once more
- * are idle than that between requests, so {@link #main} and {@link #start} raise the limit
- * (a server's choice that would close every client's connections alike, not what is measured).
+ * <p>Handlers run on virtual threads. The JDK server closes a connection that becomes idle
+ * while 200 others are ({@code sun.net.httpserver.maxIdleConnections}), counting every
+ * client's, and one idle for 30 s ({@code sun.net.httpserver.idleInterval}). The harness keeps
+ * each contestant's connections open while the others take their turns (six contestants with
+ * 64 tasks at once hold 384), so {@link #main} and {@link #start} raise both, unless set: the
+ * server closing connections would make every client open new ones, whatever it does.
  *
  * <p>New connections are counted by the client's port: the first chat request from a port
  * not seen before is a new connection. Linux hands out the ports of new connections in turn
@@ -60,6 +62,7 @@ final class JdkServerMock implements ModelMock {
     }
 
     private static final String MAX_IDLE = "sun.net.httpserver.maxIdleConnections";
+    private static final String IDLE_INTERVAL = "sun.net.httpserver.idleInterval";
 
     private final HttpServer server;
     private final ExecutorService executor;
@@ -88,6 +91,9 @@ final class JdkServerMock implements ModelMock {
         // Read once, when the JDK server's class is first initialised: set before it is.
         if (System.getProperty(MAX_IDLE) == null) {
             System.setProperty(MAX_IDLE, "100000");
+        }
+        if (System.getProperty(IDLE_INTERVAL) == null) {
+            System.setProperty(IDLE_INTERVAL, "600");
         }
         return new JdkServerMock(framing, toolCalls, bursts, pauseMillis, port);
     }

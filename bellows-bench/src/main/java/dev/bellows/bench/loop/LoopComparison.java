@@ -48,11 +48,19 @@ import java.util.Map;
 public final class LoopComparison {
 
     static final String TASK = "What is 2 + 3? Use the add tool.";
+    private static final String KEEP_ALIVE = "jdk.httpclient.keepalive.timeout";
 
     private LoopComparison() {
     }
 
     public static void main(String[] args) throws Exception {
+        // A contestant's idle connections wait while the others take their turns, which on a
+        // loaded machine can outlast the JDK client's 30 s keep-alive: every contestant's
+        // (all run on java.net.http) are kept 10 minutes, so that a connection opened after the
+        // warm-up is one the client dropped or the server closed, not one that timed out.
+        if (System.getProperty(KEEP_ALIVE) == null) {
+            System.setProperty(KEEP_ALIVE, "600");
+        }
         Map<String, String> options = options(args);
         int rounds = Integer.parseInt(options.get("rounds"));
         int tasks = Integer.parseInt(options.get("tasks"));
