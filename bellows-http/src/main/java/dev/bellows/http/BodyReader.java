@@ -8,6 +8,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.net.URI;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One exchange's waits under the client's {@link Watchdog}: first the wait for the response
@@ -34,10 +35,12 @@ final class BodyReader extends Watchdog.Watch implements AutoCloseable {
     private static final int EXPIRED = 3;         // ... and has been delivered
 
     private static final VarHandle HEADER_STATE;
+    private static final VarHandle LET_GO;
 
     static {
         try {
             HEADER_STATE = MethodHandles.lookup().findVarHandle(BodyReader.class, "headerState", int.class);
+            LET_GO = MethodHandles.lookup().findVarHandle(BodyReader.class, "letGo", boolean.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -59,15 +62,32 @@ final class BodyReader extends Watchdog.Watch implements AutoCloseable {
     private volatile boolean cancelled;
     private volatile boolean timedOut;
     private volatile boolean closed;
+    private final AtomicInteger inFlight;
+    /** Set once this exchange no longer counts in {@link #inFlight}. */
+    @SuppressWarnings("unused")     // through LET_GO
+    private volatile boolean letGo;
     /** When a body left to end on its own must have ended ({@link #LEFT}). */
     private volatile long endBy;
 
-    BodyReader(URI uri, Duration idleTimeout, Watchdog watchdog, ApiKey key) {
+    /**
+     * @param inFlight the client's count of exchanges in flight: this one counts in it until
+     *                 it is closed or finished
+     */
+    BodyReader(URI uri, Duration idleTimeout, Watchdog watchdog, ApiKey key, AtomicInteger inFlight) {
         this.uri = uri;
         this.idleTimeout = idleTimeout;
         this.idleNanos = idleTimeout.toNanos();
         this.watchdog = watchdog;
         this.key = key;
+        this.inFlight = inFlight;
+        inFlight.incrementAndGet();
+    }
+
+    /** This exchange no longer counts in the client's in-flight count; once only. */
+    private void letGo() {
+        if (LET_GO.compareAndSet(this, false, true)) {
+            inFlight.decrementAndGet();
+        }
     }
 
     /**
@@ -224,6 +244,7 @@ final class BodyReader extends Watchdog.Watch implements AutoCloseable {
             watchdog.arm(this, endBy);
         }
         closed = true;
+        letGo();
     }
 
     /** The body; null until the headers came (for tests). */
@@ -267,6 +288,7 @@ final class BodyReader extends Watchdog.Watch implements AutoCloseable {
      */
     @Override
     public void close() {
+        letGo();
         if (phase >= ENDING) {
             closed = true;
             return;

@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * POSTs JSON and streams Server-Sent Events back, on {@code java.net.http}, with the failure
@@ -44,6 +45,8 @@ public final class SseClient implements AutoCloseable {
     private final HttpSettings settings;
     private final HttpClient http;
     private final Watchdog watchdog;
+    /** Exchanges sent and not yet let go of by their readers (see {@link BodyReader#close()}). */
+    private final AtomicInteger inFlight = new AtomicInteger();
 
     public SseClient(HttpSettings settings) {
         this(settings, new Watchdog());
@@ -53,18 +56,32 @@ public final class SseClient implements AutoCloseable {
     SseClient(HttpSettings settings, Watchdog watchdog) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.watchdog = Objects.requireNonNull(watchdog, "watchdog");
-        // The client's own tasks (decoding the response, handing its bytes to the body stream,
-        // completing the exchange) run where they arise: inline on the thread that called send,
-        // else on the client's selector thread. None of them blocks (the body handler only
-        // queues bytes for the reading thread), so handing each to another thread bought
-        // nothing but hand-offs: a new virtual thread per task, about four per request, each a
-        // carrier wake-up, and the reading thread woken by it rather than by the selector.
+        // Not a thread pool: see execute. A new virtual thread for every task, as the JDK client
+        // would use a pool's threads, cost about four per request, each a carrier wake-up.
         this.http = HttpClient.newBuilder()
                 .connectTimeout(settings.connectTimeout())
                 .sslContext(settings.sslContext())
                 .followRedirects(HttpClient.Redirect.NEVER)
-                .executor(Runnable::run)
+                .executor(this::execute)
                 .build();
+    }
+
+    /**
+     * Where the HTTP client's own tasks run (decoding a response, handing its bytes to the
+     * body, completing the exchange; none of them blocks). With one exchange in flight, where
+     * they arise: inline on the thread that sent the request or reads the body, else on the
+     * client's selector thread; a hand-off to another thread would buy nothing but a wake-up.
+     * With several, the selector thread would decode every response of the client one after
+     * another while the cores that run the callers wait for it: the tasks that arise there go
+     * to a new virtual thread each, so that responses are decoded side by side; tasks that
+     * arise on a virtual thread (a caller's own) still run there.
+     */
+    private void execute(Runnable task) {
+        if (inFlight.get() <= 1 || Thread.currentThread().isVirtual()) {
+            task.run();
+        } else {
+            Thread.startVirtualThread(task);
+        }
     }
 
     /** The settings this client was made with. */
@@ -157,7 +174,7 @@ public final class SseClient implements AutoCloseable {
             throw new ProviderException(Kind.CLIENT_ERROR, "cannot send the request to "
                     + HttpFailures.display(uri) + ": a request header has an invalid name or value");
         }
-        BodyReader reader = new BodyReader(uri, settings.idleTimeout(), watchdog, key);
+        BodyReader reader = new BodyReader(uri, settings.idleTimeout(), watchdog, key, inFlight);
         ResponseHead handler = new ResponseHead();
         if (!reader.awaitHeaders()) {
             reader.close();
