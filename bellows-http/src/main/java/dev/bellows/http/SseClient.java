@@ -184,11 +184,24 @@ public final class SseClient implements AutoCloseable {
         // HttpClient.send on this thread, not sendAsync: send writes the request inline and
         // completes without sendAsync's hop through the common ForkJoinPool. Its wait is
         // untimed; the watchdog bounds it by interrupting this thread (see BodyReader).
+        HttpRequest request = builder.build();
         HttpResponse<BodyStream> response = null;
         Exception failure = null;
         boolean inTime;
         try {
-            response = http.send(builder.build(), handler);
+            try {
+                response = http.send(request, handler);
+            } catch (IOException e) {
+                if (!closedUnanswered(e) || Thread.currentThread().isInterrupted()) {
+                    throw e;
+                }
+                // The connection ended before a byte of the answer came: a kept-alive connection
+                // the server let go (its idle timeout, its cap on idle connections) as this
+                // request went out on it, so the request was never answered. Sent once more at
+                // once, as browsers and curl do, on another connection; the JDK client does the
+                // same for idempotent methods only. A second such end is a failure as any other.
+                response = http.send(request, handler);
+            }
         } catch (InterruptedException | IOException e) {
             failure = e;
         } finally {
@@ -220,6 +233,21 @@ public final class SseClient implements AutoCloseable {
             throw HttpFailures.forStatus(status, uri, response.headers().map(), body, key, Instant.now());
         }
         return new Exchange(response.headers(), status, reader);
+    }
+
+    /**
+     * True when the connection ended before any byte of a response came: an end of stream,
+     * or a reset or broken pipe that the JDK client reports as its HTTP/1.1 header parser
+     * having received nothing.
+     */
+    static boolean closedUnanswered(IOException failure) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof java.io.EOFException
+                    || (t.getMessage() != null && t.getMessage().startsWith("HTTP/1.1 header parser received no bytes"))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Closes the HTTP client and the watchdog; open connections fail afterwards. */

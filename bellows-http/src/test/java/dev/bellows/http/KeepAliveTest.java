@@ -126,6 +126,51 @@ class KeepAliveTest {
         }
     }
 
+    /**
+     * The server lets a kept-alive connection go just as the next request goes out on it (it
+     * reads the request and closes, as a server does whose idle timeout or cap on idle
+     * connections struck at that moment): the request, never answered, is sent again at once
+     * on a new connection instead of failing.
+     */
+    @Test
+    void aRequestOnAConnectionTheServerJustClosedIsSentAgainAtOnce() throws Exception {
+        AtomicInteger accepted = new AtomicInteger();
+        try (ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+             SseClient client = new SseClient(HttpSettings.defaults(),
+                     new Watchdog(Watchdog.TICK.toNanos(), Watchdog.QUIET_TICKS, true))) {
+            Thread.ofPlatform().daemon().start(() -> {
+                for (int connection = 0; !server.isClosed(); connection++) {
+                    try (Socket socket = server.accept()) {
+                        accepted.incrementAndGet();
+                        InputStream in = socket.getInputStream();
+                        OutputStream out = socket.getOutputStream();
+                        // the first connection answers once, then closes on reading the next request
+                        for (int request = 0; DoneFirstServer.readRequest(in); request++) {
+                            if (connection == 0 && request == 1) {
+                                break;
+                            }
+                            byte[] events = "data: {}\n\ndata: [DONE]\n\n".getBytes(StandardCharsets.UTF_8);
+                            out.write(("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Length: "
+                                    + events.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                            out.write(events);
+                            out.flush();
+                        }
+                    } catch (IOException gone) {
+                        // the client closed the connection
+                    }
+                }
+            });
+            URI uri = URI.create("http://127.0.0.1:" + server.getLocalPort() + "/v1/chat/completions");
+            for (int i = 0; i < 2; i++) {
+                SseConnection connection = client.post(uri, Map.of(), "{}", KEY);
+                assertThat(connection.next().data()).isEqualTo("{}");
+                assertThat(connection.next().data()).isEqualTo("[DONE]");
+                connection.closeAfterEnd();
+            }
+            assertThat(accepted).hasValue(2);
+        }
+    }
+
     private static void awaitWaiting(Thread thread) {
         while (thread.getState() != Thread.State.WAITING && thread.isAlive()) {
             Thread.onSpinWait();        // until it waits for the body's end
