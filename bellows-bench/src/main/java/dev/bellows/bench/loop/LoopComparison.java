@@ -43,7 +43,10 @@ import java.util.Map;
  * <pre>
  * java -cp bellows-bench/target/benchmarks.jar dev.bellows.bench.loop.LoopComparison [--rounds 20] [--tasks 200] [--warmup 5]
  *     [--mock lean,jdk-length,jdk-chunked] [--concurrency 1,16,64,256]
+ *     [--contestants floor,tags,native,tags-blocking,native-blocking,langchain4j]
  * </pre>
+ * The floor must run for the added figures of the one-at-a-time mode, the floor and
+ * LangChain4j for the ratios under load.
  */
 public final class LoopComparison {
 
@@ -69,32 +72,47 @@ public final class LoopComparison {
         for (String mock : mocks) {
             UnderLoad.mock(mock).close();       // an unknown name fails now, not after minutes
         }
+        List<String> names = List.of(options.get("contestants").split(","));
+        if (!CONTESTANTS.containsAll(names)) {
+            throw new IllegalArgumentException("contestants are " + CONTESTANTS + "; got " + names);
+        }
         System.out.printf(Locale.ROOT, "JDK %s, %d cores%n", Runtime.version(), Runtime.getRuntime().availableProcessors());
         for (String mockName : mocks) {
             if (options.get("concurrency") != null) {
                 int[] concurrencies = Arrays.stream(options.get("concurrency").split(","))
                         .mapToInt(Integer::parseInt).toArray();
-                UnderLoad.run(mockName, concurrencies, rounds, tasks, warmup);
+                UnderLoad.run(mockName, names, concurrencies, rounds, tasks, warmup);
             } else {
-                oneAtATime(mockName, rounds, tasks, warmup);
+                oneAtATime(mockName, names, rounds, tasks, warmup);
             }
         }
     }
 
-    /** The contestants, in the order of the report: the floor first, LangChain4j last. */
+    /** Every contestant's name, in the order of the report: the floor first, LangChain4j last. */
+    static final List<String> CONTESTANTS = List.of("floor", "tags", "native", "tags-blocking", "native-blocking",
+            "langchain4j");
+
+    /** Every contestant, in the order of the report. */
     static List<Contestant> contestants(String baseUrl) {
-        return List.of(
-                new Floor(baseUrl),
-                new BellowsAgent(baseUrl, ToolMode.TAGS, false),
-                new BellowsAgent(baseUrl, ToolMode.NATIVE, false),
-                new BellowsAgent(baseUrl, ToolMode.TAGS, true),
-                new BellowsAgent(baseUrl, ToolMode.NATIVE, true),
-                new LangChain4jStreaming(baseUrl));
+        return contestants(baseUrl, CONTESTANTS);
     }
 
-    private static void oneAtATime(String mockName, int rounds, int tasks, int warmup) throws Exception {
+    /** The contestants named, in the order of the report. */
+    static List<Contestant> contestants(String baseUrl, List<String> names) {
+        return CONTESTANTS.stream().filter(names::contains).map(name -> switch (name) {
+            case "floor" -> (Contestant) new Floor(baseUrl);
+            case "tags" -> new BellowsAgent(baseUrl, ToolMode.TAGS, false);
+            case "native" -> new BellowsAgent(baseUrl, ToolMode.NATIVE, false);
+            case "tags-blocking" -> new BellowsAgent(baseUrl, ToolMode.TAGS, true);
+            case "native-blocking" -> new BellowsAgent(baseUrl, ToolMode.NATIVE, true);
+            default -> new LangChain4jStreaming(baseUrl);
+        }).toList();
+    }
+
+    private static void oneAtATime(String mockName, List<String> names, int rounds, int tasks, int warmup)
+            throws Exception {
         try (ModelMock mock = UnderLoad.mock(mockName)) {
-            List<Contestant> contestants = contestants(mock.baseUrl());
+            List<Contestant> contestants = contestants(mock.baseUrl(), names);
             Map<Contestant, Tally> tallies = new LinkedHashMap<>();
             contestants.forEach(contestant -> tallies.put(contestant, new Tally(rounds * tasks)));
             System.err.printf(Locale.ROOT, "%s: %d warm-up and %d measured rounds of %d tasks per contestant%n",
@@ -182,12 +200,13 @@ public final class LoopComparison {
 
     private static Map<String, String> options(String[] args) {
         Map<String, String> options = new LinkedHashMap<>(Map.of("rounds", "20", "tasks", "200", "warmup", "5",
-                "mock", "lean"));
+                "mock", "lean", "contestants", String.join(",", CONTESTANTS)));
         for (int i = 0; i < args.length; i++) {
             String name = args[i].replaceFirst("^--", "");
             if (!(options.containsKey(name) || name.equals("concurrency")) || i + 1 >= args.length) {
                 throw new IllegalArgumentException("usage: LoopComparison [--rounds N] [--tasks N] [--warmup N] "
-                        + "[--mock lean,jdk-length,jdk-chunked] [--concurrency 1,16,64,256]; got " + args[i]);
+                        + "[--mock lean,jdk-length,jdk-chunked] [--concurrency 1,16,64,256] [--contestants "
+                        + String.join(",", CONTESTANTS) + "]; got " + args[i]);
             }
             options.put(name, args[++i]);
         }

@@ -17,8 +17,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * with no delay: the machine is the bottleneck, and what a framework costs shows up as tasks
  * per second.
  *
- * <p>For each mock and each C, contestants take turns in batches of {@code --tasks} tasks,
- * the order rotating every round; {@code --warmup} rounds come first and are not counted (they
+ * <p>For each mock and each C, contestants take turns in batches of {@code --tasks} tasks (at
+ * least 16 per task at once, so that the start and the end of a batch, when fewer than C run,
+ * weigh little), the order rotating every round; {@code --warmup} rounds come first and are not counted (they
  * also open the connections a long-running service keeps). Reported per contestant over the
  * measured rounds: tasks per second (tasks over the summed wall time of its batches), the
  * process's CPU time and allocation per task (the in-process mock's share is in every
@@ -42,25 +43,33 @@ final class UnderLoad {
     }
 
     /** Runs every C on one mock and prints a table for each. */
-    static void run(String mockName, int[] concurrencies, int rounds, int tasks, int warmup) throws Exception {
+    static void run(String mockName, List<String> names, int[] concurrencies, int rounds, int tasks, int warmup)
+            throws Exception {
         try (ModelMock mock = mock(mockName)) {
-            List<Contestant> contestants = LoopComparison.contestants(mock.baseUrl());
+            List<Contestant> contestants = LoopComparison.contestants(mock.baseUrl(), names);
             try {
                 for (int concurrency : concurrencies) {
+                    int batch = Math.max(tasks, 16 * concurrency);
                     Map<Contestant, Tally> tallies = new LinkedHashMap<>();
                     contestants.forEach(contestant -> tallies.put(contestant, new Tally()));
                     System.err.printf(Locale.ROOT, "%s, %d tasks at once: %d warm-up and %d measured rounds of %d "
-                            + "tasks per contestant%n", mock.name(), concurrency, warmup, rounds, tasks);
+                            + "tasks per contestant%n", mock.name(), concurrency, warmup, rounds, batch);
+                    double[] load = {Double.MAX_VALUE, 0};
                     for (int round = 0; round < warmup + rounds; round++) {
                         for (int turn = 0; turn < contestants.size(); turn++) {
                             Contestant contestant = contestants.get((round + turn) % contestants.size());
                             Tally tally = round < warmup ? new Tally() : tallies.get(contestant);
-                            runBatch(contestant, concurrency, tasks, mock, tally);
+                            runBatch(contestant, concurrency, batch, mock, tally);
+                        }
+                        double average = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+                        if (round >= warmup) {
+                            load[0] = Math.min(load[0], average);
+                            load[1] = Math.max(load[1], average);
                         }
                         System.err.printf(Locale.ROOT, "round %d/%d done, load average %.1f%n", round + 1,
-                                warmup + rounds, ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+                                warmup + rounds, average);
                     }
-                    report(mock, concurrency, tallies);
+                    report(mock, concurrency, rounds, batch, load, tallies);
                 }
             } finally {
                 for (Contestant contestant : contestants) {
@@ -110,8 +119,10 @@ final class UnderLoad {
         tally.durations.add(durations);
     }
 
-    private static void report(ModelMock mock, int concurrency, Map<Contestant, Tally> tallies) {
-        System.out.printf(Locale.ROOT, "%n%s, %d tasks at once%n%n", mock.name(), concurrency);
+    private static void report(ModelMock mock, int concurrency, int rounds, int batch, double[] load,
+            Map<Contestant, Tally> tallies) {
+        System.out.printf(Locale.ROOT, "%n%s, %d tasks at once (%d rounds of %,d tasks per contestant; "
+                + "load average %.1f to %.1f)%n%n", mock.name(), concurrency, rounds, batch, load[0], load[1]);
         System.out.println("| contestant | tasks/s | CPU µs/task | alloc KiB/task | task p50 ms | task p99 ms "
                 + "| new connections |");
         System.out.println("|---|---|---|---|---|---|---|");
