@@ -31,7 +31,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * client's, and one idle for 30 s ({@code sun.net.httpserver.idleInterval}). The harness keeps
  * each contestant's connections open while the others take their turns (six contestants with
  * 64 tasks at once hold 384), so {@link #main} and {@link #start} raise both, unless set: the
- * server closing connections would make every client open new ones, whatever it does.
+ * server closing connections would make every client open new ones, whatever it does. And
+ * it sends with Nagle's algorithm on ({@code sun.net.httpserver.nodelay} is false by default,
+ * where most servers turn it off): a chunked answer's last chunk, a small write of its own
+ * after the events, then waits for the client's delayed acknowledgement, about 40 ms per
+ * answer for every client alike; the mock turns it off, unless set.
  *
  * <p>New connections are counted by the client's port: the first chat request from a port
  * not seen before is a new connection. Linux hands out the ports of new connections in turn
@@ -63,6 +67,7 @@ final class JdkServerMock implements ModelMock {
 
     private static final String MAX_IDLE = "sun.net.httpserver.maxIdleConnections";
     private static final String IDLE_INTERVAL = "sun.net.httpserver.idleInterval";
+    private static final String NO_DELAY = "sun.net.httpserver.nodelay";
 
     private final HttpServer server;
     private final ExecutorService executor;
@@ -94,6 +99,9 @@ final class JdkServerMock implements ModelMock {
         }
         if (System.getProperty(IDLE_INTERVAL) == null) {
             System.setProperty(IDLE_INTERVAL, "600");
+        }
+        if (System.getProperty(NO_DELAY) == null) {
+            System.setProperty(NO_DELAY, "true");
         }
         return new JdkServerMock(framing, toolCalls, bursts, pauseMillis, port);
     }

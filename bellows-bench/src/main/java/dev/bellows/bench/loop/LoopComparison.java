@@ -43,7 +43,7 @@ import java.util.Map;
  * <pre>
  * java -cp bellows-bench/target/benchmarks.jar dev.bellows.bench.loop.LoopComparison [--rounds 20] [--tasks 200] [--warmup 5]
  *     [--mock lean,jdk-length,jdk-chunked] [--concurrency 1,16,64,256]
- *     [--contestants floor,tags,native,tags-blocking,native-blocking,langchain4j]
+ *     [--contestants floor,tags,native,tags-blocking,native-blocking,langchain4j] [--failures stop|count]
  * </pre>
  * The floor must run for the added figures of the one-at-a-time mode, the floor and
  * LangChain4j for the ratios under load.
@@ -72,6 +72,11 @@ public final class LoopComparison {
         for (String mock : mocks) {
             UnderLoad.mock(mock).close();       // an unknown name fails now, not after minutes
         }
+        UnderLoad.countFailures = switch (options.get("failures")) {
+            case "stop" -> false;
+            case "count" -> true;
+            default -> throw new IllegalArgumentException("--failures is stop or count, not " + options.get("failures"));
+        };
         List<String> names = List.of(options.get("contestants").split(","));
         if (!CONTESTANTS.containsAll(names)) {
             throw new IllegalArgumentException("contestants are " + CONTESTANTS + "; got " + names);
@@ -200,13 +205,13 @@ public final class LoopComparison {
 
     private static Map<String, String> options(String[] args) {
         Map<String, String> options = new LinkedHashMap<>(Map.of("rounds", "20", "tasks", "200", "warmup", "5",
-                "mock", "lean", "contestants", String.join(",", CONTESTANTS)));
+                "mock", "lean", "contestants", String.join(",", CONTESTANTS), "failures", "stop"));
         for (int i = 0; i < args.length; i++) {
             String name = args[i].replaceFirst("^--", "");
             if (!(options.containsKey(name) || name.equals("concurrency")) || i + 1 >= args.length) {
                 throw new IllegalArgumentException("usage: LoopComparison [--rounds N] [--tasks N] [--warmup N] "
                         + "[--mock lean,jdk-length,jdk-chunked] [--concurrency 1,16,64,256] [--contestants "
-                        + String.join(",", CONTESTANTS) + "]; got " + args[i]);
+                        + String.join(",", CONTESTANTS) + "] [--failures stop|count]; got " + args[i]);
             }
             options.put(name, args[++i]);
         }

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -41,6 +42,16 @@ final class UnderLoad {
 
     private UnderLoad() {
     }
+
+    /**
+     * With {@code --failures count}: a failed task is counted (and its time kept) and the
+     * batch goes on, instead of stopping the run; for servers that close connections under
+     * the clients (see BENCHMARKS.md), where some clients' requests fail.
+     */
+    static volatile boolean countFailures;
+
+    /** How long one task may take before its worker is interrupted. */
+    private static final long TASK_TIMEOUT_SECONDS = 60;
 
     /** Runs every C on one mock and prints a table for each. */
     static void run(String mockName, List<String> names, int[] concurrencies, int rounds, int tasks, int warmup)
@@ -84,29 +95,56 @@ final class UnderLoad {
         long[] durations = new long[tasks];
         AtomicInteger next = new AtomicInteger();
         AtomicReference<Throwable> failure = new AtomicReference<>();
+        AtomicInteger failed = new AtomicInteger();
         long connections = mock.connections();
         long allocated = Probes.allocatedBytes();
         long cpu = Probes.processCpuNanos();
         long began = System.nanoTime();
         List<Thread> workers = new ArrayList<>(concurrency);
+        // when each worker's task began (0: none running), for the time-out below
+        AtomicLongArray running = new AtomicLongArray(concurrency);
         for (int worker = 0; worker < concurrency; worker++) {
+            int slot = worker;
             workers.add(Thread.ofVirtual().start(() -> {
                 for (int task; failure.get() == null && (task = next.getAndIncrement()) < tasks; ) {
+                    long start = System.nanoTime();
+                    running.set(slot, start);
                     try {
-                        long start = System.nanoTime();
                         String answer = contestant.runTask();
                         durations[task] = System.nanoTime() - start;
                         if (!LeanMock.FINAL_ANSWER.equals(answer)) {
                             throw new IllegalStateException(contestant.name() + " answered " + answer);
                         }
                     } catch (Throwable t) {
-                        failure.compareAndSet(null, t);
+                        Throwable cause = Thread.interrupted()
+                                ? new IllegalStateException("a task took more than " + TASK_TIMEOUT_SECONDS
+                                        + " s and was interrupted", t)
+                                : t;
+                        if (countFailures) {
+                            failed.incrementAndGet();
+                            durations[task] = System.nanoTime() - start;
+                        } else {
+                            failure.compareAndSet(null, cause);
+                        }
+                    } finally {
+                        running.set(slot, 0);
                     }
                 }
             }));
         }
+        // A task that never ends (a client that loses track of a stream) would stop the run
+        // for good: after the time-out its worker is interrupted, and the task fails.
         for (Thread worker : workers) {
-            worker.join();
+            while (!worker.join(java.time.Duration.ofSeconds(1))) {
+                long now = System.nanoTime();
+                for (int slot = 0; slot < concurrency; slot++) {
+                    long start = running.get(slot);
+                    if (start != 0 && now - start > TASK_TIMEOUT_SECONDS * 1_000_000_000L
+                            && running.compareAndSet(slot, start, 0)) {
+                        workers.get(slot).interrupt();
+                    }
+                }
+            }
         }
         long wall = System.nanoTime() - began;
         if (failure.get() != null) {
@@ -117,6 +155,7 @@ final class UnderLoad {
         tally.allocated += Probes.allocatedBytes() - allocated;
         tally.connections += mock.connections() - connections;
         tally.durations.add(durations);
+        tally.failed += failed.get();
     }
 
     private static void report(ModelMock mock, int concurrency, int rounds, int batch, double[] load,
@@ -124,8 +163,8 @@ final class UnderLoad {
         System.out.printf(Locale.ROOT, "%n%s, %d tasks at once (%d rounds of %,d tasks per contestant; "
                 + "load average %.1f to %.1f)%n%n", mock.name(), concurrency, rounds, batch, load[0], load[1]);
         System.out.println("| contestant | tasks/s | CPU µs/task | alloc KiB/task | task p50 ms | task p99 ms "
-                + "| new connections |");
-        System.out.println("|---|---|---|---|---|---|---|");
+                + "| new connections |" + (countFailures ? " failed tasks |" : ""));
+        System.out.println("|---|---|---|---|---|---|---|" + (countFailures ? "---|" : ""));
         Tally floor = null;
         Tally langChain4j = null;
         for (Map.Entry<Contestant, Tally> entry : tallies.entrySet()) {
@@ -135,10 +174,11 @@ final class UnderLoad {
             } else if (entry.getKey() instanceof LangChain4jStreaming) {
                 langChain4j = tally;
             }
-            System.out.printf(Locale.ROOT, "| %s | %,.0f | %,.0f | %.1f | %.2f | %.2f | %d |%n", entry.getKey().name(),
+            System.out.printf(Locale.ROOT, "| %s | %,.0f | %,.0f | %.1f | %.2f | %.2f | %d |%s%n", entry.getKey().name(),
                     tally.tasksPerSecond(), tally.perTask(tally.cpuNanos) / 1e3,
                     tally.perTask(tally.allocated) / 1024, tally.percentile(0.50) / 1e6,
-                    tally.percentile(0.99) / 1e6, tally.connections);
+                    tally.percentile(0.99) / 1e6, tally.connections,
+                    countFailures ? " " + tally.failed + " |" : "");
         }
         System.out.println();
         for (Map.Entry<Contestant, Tally> entry : tallies.entrySet()) {
@@ -162,6 +202,7 @@ final class UnderLoad {
         long cpuNanos;
         long allocated;
         long connections;
+        long failed;
 
         int count() {
             return durations.stream().mapToInt(batch -> batch.length).sum();
