@@ -86,6 +86,9 @@ final class ChatCommand implements Callable<Integer> {
     @Mixin
     ModelOptions options;
 
+    /** Traces and metrics, when an OpenTelemetry exporter is configured (cli.md "Traces and metrics"). */
+    private Telemetry telemetry = Telemetry.OFF;
+
     @Override
     public Integer call() {
         Settings settings;
@@ -98,7 +101,9 @@ final class ChatCommand implements Callable<Integer> {
         } catch (UsageException e) {
             return usage(e.getMessage());
         }
-        try (Provider closing = chosen;
+        // Closed last: what the chat's spans and metrics hold is exported once everything has ended.
+        try (Telemetry started = telemetry = Telemetry.start(root.host, root.stderr, Telemetry.redactor(settings.apiKey()));
+             Provider closing = chosen;
              RunSession stored = options.session == null ? null
                      : RunSession.open(options.session, settings.sessionStore())) {
             // The chat's line reader exists once the servers are up: questions before that are declined.
@@ -136,7 +141,7 @@ final class ChatCommand implements Callable<Integer> {
             AtomicReference<Runnable> quiet = new AtomicReference<>(() -> { });
             lines.set(Elicitations.chat(io, () -> quiet.get().run()));
             Conversation conversation = new Conversation(settings, provider, streamOptions, registry, session, stored,
-                    io, settings.apiKey());
+                    io, settings.apiKey(), telemetry);
             conversation.quiet = quiet;
             return conversation.loop();
         }
@@ -152,6 +157,7 @@ final class ChatCommand implements Callable<Integer> {
         private final RunSession stored;
         private final ChatIo io;
         private final ApiKey key;
+        private final Telemetry telemetry;
         private final AtomicReference<AgentListener> renderer = new AtomicReference<>(event -> { });
         private final List<String> askedSuggestions = new ArrayList<>();
         private List<String> suggestions = List.of();
@@ -163,7 +169,7 @@ final class ChatCommand implements Callable<Integer> {
         private AtomicReference<Runnable> quiet = new AtomicReference<>(() -> { });
 
         Conversation(Settings settings, Provider provider, StreamOptions streamOptions, ToolRegistry registry,
-                     Session session, RunSession stored, ChatIo io, ApiKey key) {
+                     Session session, RunSession stored, ChatIo io, ApiKey key, Telemetry telemetry) {
             this.settings = settings;
             this.provider = provider;
             this.streamOptions = streamOptions;
@@ -172,12 +178,13 @@ final class ChatCommand implements Callable<Integer> {
             this.stored = stored;
             this.io = io;
             this.key = key;
+            this.telemetry = telemetry;
             this.model = settings.model();
             this.agent = agent();
         }
 
         private DefaultAgent agent() {
-            DefaultAgent built = DefaultAgent.builder()
+            DefaultAgent built = telemetry.instrument(DefaultAgent.builder())
                     .toolMode(settings.toolMode())
                     .provider(provider)
                     .model(model)

@@ -77,6 +77,9 @@ final class RunCommand implements Callable<Integer> {
                     + " (a mismatch goes back to the model to correct) and printed as JSON.")
     String outputSchema;
 
+    /** Traces and metrics, when an OpenTelemetry exporter is configured (cli.md "Traces and metrics"). */
+    private Telemetry telemetry = Telemetry.OFF;
+
     @Parameters(paramLabel = "TASK", arity = "1..*",
             description = "The task, the user's message (several words are joined with spaces).")
     List<String> task;
@@ -93,7 +96,9 @@ final class RunCommand implements Callable<Integer> {
         } catch (UsageException e) {
             return usage(e.getMessage());
         }
-        try (Provider closing = chosen;
+        // Closed last: what the run's spans and metrics hold is exported once everything has ended.
+        try (Telemetry started = telemetry = Telemetry.start(root.host, root.stderr, Telemetry.redactor(settings.apiKey()));
+             Provider closing = chosen;
              RunSession stored = options.session == null ? null
                      : RunSession.open(options.session, settings.sessionStore())) {
             return run(settings, closing, stored, String.join(" ", task), streamOptions);
@@ -157,7 +162,7 @@ final class RunCommand implements Callable<Integer> {
         if (settings.answerSchema() != null) {
             builder.answerSchema(settings.answerSchema());
         }
-        DefaultAgent agent = builder
+        DefaultAgent agent = telemetry.instrument(builder)
                 .toolMode(settings.toolMode())
                 .provider(chosen)
                 .model(settings.model())
