@@ -116,7 +116,7 @@ final class ChatCommand implements Callable<Integer> {
                         false, Elicitations.handler(mode, lines::get, root.stderr));
             }
             return McpSetup.withServers(settings.mcpServers(), root.host, spec.qualifiedName(), root.stderr,
-                    settings.apiKey(), client, registry -> chat(settings, closing, stored, streamOptions, registry, lines));
+                    settings.apiKey(), telemetry.mcp(client), registry -> chat(settings, closing, stored, streamOptions, registry, lines));
         } catch (UsageException e) {
             return usage(e.getMessage());
         } catch (dev.bellows.memory.SessionStoreException e) {

@@ -142,7 +142,7 @@ final class RunCommand implements Callable<Integer> {
                             }
                         }));
         return McpSetup.withServers(settings.mcpServers(), root.host, spec.qualifiedName(), root.stderr, settings.apiKey(),
-                client, registry -> run(settings, chosen, stored, text, streamOptions, registry, running));
+                telemetry.mcp(client), registry -> run(settings, chosen, stored, text, streamOptions, registry, running));
     }
 
     private int run(Settings settings, Provider chosen, RunSession stored, String text, StreamOptions streamOptions,

@@ -84,6 +84,14 @@ sealed interface Telemetry extends AutoCloseable permits Telemetry.Off, SdkTelem
      */
     Map<String, String> traceHeaders();
 
+    /**
+     * {@code options} with each HTTP request to a remote MCP server carrying the trace context
+     * current where it is sent (in a tool call, its {@code execute_tool} span's); unchanged when off.
+     */
+    default dev.bellows.mcp.McpClientOptions mcp(dev.bellows.mcp.McpClientOptions options) {
+        return this == OFF ? options : options.withRequestHeaders(this::traceHeaders);
+    }
+
     /** Exports what is left and stops the SDK, waiting a bounded time; nothing when off. */
     @Override
     void close();

@@ -373,6 +373,34 @@ class BellowsTelemetryTest {
     }
 
     @Test
+    void anHttpMcpCallCarriesItsExecuteToolSpanAsTraceparent() throws Exception {
+        BellowsTelemetry tracing = tracing(false);
+        MockLlmServer server = server(
+                MockTurn.content("<tool>{\"server_name\": \"remote\", \"tool_name\": \"whoami\", \"arguments\": {}}</tool>"),
+                MockTurn.content(DONE));
+        try (dev.bellows.testkit.OAuthMcpServer mcp = dev.bellows.testkit.OAuthMcpServer.open();
+             dev.bellows.mcp.McpServers servers = dev.bellows.mcp.McpServers.start(
+                     List.of(dev.bellows.mcp.McpServerConfig.http("remote", mcp.mcpUrl()).build()), java.util.Map.of(),
+                     dev.bellows.mcp.McpListener.NONE,
+                     dev.bellows.mcp.McpClientOptions.DEFAULTS.withRequestHeaders(tracing::traceHeaders))) {
+            DefaultAgent agent = tracing.instrument(DefaultAgent.builder().provider(provider(server)).model("mock-model")
+                    .toolRegistry(servers.addTo(new ToolRegistry()))).build();
+
+            assertThat(agent.run("Who am I?").await().reason()).isEqualTo(LoopEndReason.TASK_COMPLETION);
+
+            SpanData tool = telemetry.only("execute_tool whoami");
+            assertThat(attribute(tool, GenAi.TOOL_SERVER)).isEqualTo("remote");
+            List<dev.bellows.testkit.OAuthMcpServer.Request> calls = mcp.requests("/mcp").stream()
+                    .filter(request -> request.body().contains("\"tools/call\"")).toList();
+            assertThat(calls).hasSize(1);
+            assertThat(calls.getFirst().traceparent()).isEqualTo(traceparent(tool));
+            // Starting the server happened outside any span: no trace context then.
+            assertThat(mcp.requests("/mcp").stream().filter(request -> request.body().contains("\"initialize\"")))
+                    .allSatisfy(request -> assertThat(request.traceparent()).isNull());
+        }
+    }
+
+    @Test
     void anAgentWithoutTelemetryRegistersNothingAndSendsNoTraceparent() throws Exception {
         MockLlmServer server = server(MockTurn.content(DONE));
         DefaultAgent.builder().provider(provider(server)).model("mock-model").toolRegistry(tools()).build()
