@@ -81,7 +81,7 @@ final class AgentRunner {
         if (reason.successful()) {
             if (!jsonl) {
                 try {
-                    root.stdout.write((result.result() + "\n").getBytes(StandardCharsets.UTF_8));
+                    root.stdout.write((Shown.text(result.result()) + "\n").getBytes(StandardCharsets.UTF_8));
                     root.stdout.flush();
                 } catch (IOException e) {
                     return cannotWrite(e);
@@ -102,7 +102,7 @@ final class AgentRunner {
     }
 
     private void error(String line) {
-        root.stderr.println(command + ": " + (keyToRedact == null ? line : keyToRedact.redact(line)));
+        root.stderr.println(command + ": " + Shown.text(keyToRedact == null ? line : keyToRedact.redact(line)));
         root.stderr.flush();
     }
 
@@ -112,7 +112,8 @@ final class AgentRunner {
             return;
         }
         try {
-            root.stdout.write((EventJson.toJson(event, false).toString() + "\n").getBytes(StandardCharsets.UTF_8));
+            // Shown keeps the JSON valid: its writer escapes C0 controls, Shown the rest the same way
+            root.stdout.write((Shown.text(EventJson.toJson(event, false).toString()) + "\n").getBytes(StandardCharsets.UTF_8));
             root.stdout.flush();
         } catch (IOException e) {
             outputFailure.compareAndSet(null, e);

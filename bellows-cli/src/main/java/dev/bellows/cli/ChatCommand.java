@@ -61,7 +61,8 @@ import picocli.CommandLine.Spec;
         exitCodeList = {
                 "0:the chat ended (/exit, Ctrl-D, the end of the input); from a script: every turn succeeded",
                 "1:from a script (input not a terminal): a turn failed or a slash command was unknown"
-                        + " (the later lines still ran)",
+                        + " (the later lines still ran); the session store cannot be opened or read, or the session"
+                        + " is in use",
                 "2:usage or configuration error (nothing was sent to a model)",
                 "130:Ctrl-C in a script's turn (the rest is not run), or Ctrl-C twice at the prompt of a"
                         + " plain chat (dumb terminal)"})
@@ -96,13 +97,14 @@ final class ChatCommand implements Callable<Integer> {
         StreamOptions streamOptions;
         try {
             settings = options.resolve(root.host, null, null, false);
-            streamOptions = DialectOption.streamOptions(options.dialect, settings.model());
+            streamOptions = DialectOption.streamOptions(options.dialect(root.host), settings.model());
             chosen = ModelOptions.provider(settings);
         } catch (UsageException e) {
-            return usage(e.getMessage());
+            usage(e.getMessage());
+            return e.status();
         }
         // Closed last: what the chat's spans and metrics hold is exported once everything has ended.
-        try (Telemetry started = telemetry = Telemetry.start(root.host, root.stderr, Telemetry.redactor(settings.apiKey()));
+        try (Telemetry started = telemetry = Telemetry.start(root.host, root.stderr);
              Provider closing = chosen;
              RunSession stored = options.session == null ? null
                      : RunSession.open(options.session, settings.sessionStore())) {
@@ -118,7 +120,8 @@ final class ChatCommand implements Callable<Integer> {
             return McpSetup.withServers(settings.mcpServers(), root.host, spec.qualifiedName(), root.stderr,
                     settings.apiKey(), telemetry.mcp(client), registry -> chat(settings, closing, stored, streamOptions, registry, lines));
         } catch (UsageException e) {
-            return usage(e.getMessage());
+            usage(e.getMessage());
+            return e.status();
         } catch (dev.bellows.memory.SessionStoreException e) {
             // The session's store went away during the chat (a database server stopped): say where, and end.
             root.stderr.println(spec.qualifiedName() + ": the session could not be read or stored: "
@@ -135,7 +138,7 @@ final class ChatCommand implements Callable<Integer> {
         ConversationMemory memory = stored == null ? RunCommand.memory(settings)
                 : RunCommand.memory(settings, stored.session());
         Session session = stored == null ? new Session(memory) : new Session(memory, stored.session());
-        java.nio.file.Path history = DataDirectory.resolve(root.host, options.dataDir).resolve("chat_history");
+        java.nio.file.Path history = options.dataDirectory(root.host).resolve("chat_history");
         try (ChatIo io = ChatIo.open(root, history)) {
             // A server's question is asked on the chat's own line reader, with the turn's spinner stopped.
             AtomicReference<Runnable> quiet = new AtomicReference<>(() -> { });
@@ -192,6 +195,7 @@ final class ChatCommand implements Callable<Integer> {
                     .instructions(settings.system())
                     .toolRegistry(registry)
                     .maxIterations(settings.maxIterations())
+                    .maxToolResultTokens(settings.maxToolResultTokens())
                     .maxConsecutiveErrors(settings.maxConsecutiveErrors())
                     .retryPolicy(RetryPolicy.defaults().withMaxRetries(settings.maxRetries()))
                     .listener(event -> {
@@ -251,10 +255,14 @@ final class ChatCommand implements Callable<Integer> {
                     int choice = Integer.parseInt(text);
                     if (choice >= 1 && choice <= suggestions.size()) {
                         text = suggestions.get(choice - 1);
-                        out.println("(answering: " + text + ")");
+                        out.println("(answering: " + Shown.text(text) + ")");
                     }
                 }
-                if (!turn(text) && io.script()) {
+                boolean ended = turn(text);
+                if (Interrupts.TERMINATED.get()) {
+                    return 130; // SIGTERM cancelled the turn: the chat ends (main says 143)
+                }
+                if (!ended && io.script()) {
                     // Ctrl-C stops a script, as it stops sqlite3 or bash reading one: not only this turn
                     io.progress().println("(the lines after it are not run)");
                     io.progress().flush();
@@ -293,11 +301,11 @@ final class ChatCommand implements Callable<Integer> {
             PrintWriter out = io.out();
             LoopEndReason reason = result.reason();
             if (reason.successful()) {
-                out.print(MarkdownText.render(result.result(), io.colorAnswers(), io.answersWidth()));
+                out.print(MarkdownText.render(Shown.text(result.result()), io.colorAnswers(), io.answersWidth()));
                 if (reason == LoopEndReason.ASK_QUESTION && !askedSuggestions.isEmpty()) {
                     suggestions = List.copyOf(askedSuggestions);
                     for (int i = 0; i < suggestions.size(); i++) {
-                        out.println("  " + (i + 1) + ". " + suggestions.get(i));
+                        out.println("  " + (i + 1) + ". " + Shown.text(suggestions.get(i)));
                     }
                 }
             } else if (reason == LoopEndReason.CANCELLED) {
@@ -305,7 +313,7 @@ final class ChatCommand implements Callable<Integer> {
             } else {
                 failed = true;
                 String line = reason.wireName() + ": " + BellowsCommand.oneLine(result.result());
-                progress.println(key == null ? line : key.redact(line));
+                progress.println(Shown.text(key == null ? line : key.redact(line)));
             }
             progress.flush();
             out.flush();
@@ -337,11 +345,11 @@ final class ChatCommand implements Callable<Integer> {
                         tools.put(server + tool.tool().name(), TextRenderer.summary(tool.tool().description()));
                     }
                     int names = tools.keySet().stream().mapToInt(String::length).max().orElse(0);
-                    tools.forEach((name, what) -> out.println(fit(name + " ".repeat(names - name.length() + 2) + what)));
+                    tools.forEach((name, what) -> out.println(fit(Shown.text(name) + " ".repeat(names - name.length() + 2) + what)));
                 }
                 case "/plan" -> {
                     Plan plan = session.plan();
-                    out.println(plan.steps().isEmpty() ? "(no plan yet)" : plan.toChecklist().stripTrailing());
+                    out.println(plan.steps().isEmpty() ? "(no plan yet)" : Shown.text(plan.toChecklist().stripTrailing()));
                 }
                 case "/clear" -> {
                     session.memory().clear();

@@ -78,11 +78,12 @@ final class ConfigFile {
     private static Map<String, Type> keys() {
         Map<String, Type> keys = new LinkedHashMap<>();
         for (String key : new String[] {"provider", "base_url", "api_key", "model", "output", "system", "agent",
-                "mcp_config", "tool_mode", "output_schema", SessionStoreLocation.CONFIG_KEY, Elicitations.CONFIG_KEY}) {
+                "mcp_config", "tool_mode", "output_schema", "dialect", "data_dir", SessionStoreLocation.CONFIG_KEY,
+                Elicitations.CONFIG_KEY}) {
             keys.put(key, Type.STRING);
         }
         for (String key : new String[] {"max_iterations", "max_consecutive_errors", "max_retries", "timeout_seconds",
-                "max_context_tokens", "thinking_budget"}) {
+                "max_context_tokens", "max_tool_result_tokens", "thinking_budget"}) {
             keys.put(key, Type.INTEGER);
         }
         return Map.copyOf(keys);
@@ -191,6 +192,8 @@ final class ConfigFile {
             throw new UsageException(label + ": no such file");
         } catch (AccessDeniedException e) {
             throw new UsageException(label + ": permission denied");
+        } catch (java.nio.charset.CharacterCodingException e) {
+            throw new UsageException(label + ": " + UsageErrors.NOT_UTF8);
         } catch (IOException e) {
             throw new UsageException(label + ": cannot read it: "
                     + (Files.isDirectory(file) ? "it is a directory" : BellowsCommand.oneLine(e.getMessage())));

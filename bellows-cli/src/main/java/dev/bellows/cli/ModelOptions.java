@@ -20,6 +20,7 @@ import dev.bellows.stream.StreamOptions;
 import dev.bellows.tokenizers.TokenCounters;
 import dev.bellows.mcp.McpServerConfig;
 import dev.bellows.mcp.McpServers;
+import dev.bellows.tool.ResultLimit;
 import dev.bellows.tool.SourceFailure;
 import dev.bellows.tool.ToolRegistry;
 import java.time.Duration;
@@ -89,6 +90,11 @@ final class ModelOptions {
                     + " cl100k_base), else estimated. Leave room for the answer. Default: no limit.")
     Integer maxContextTokens;
 
+    @Option(names = "--max-tool-result-tokens", paramLabel = "N",
+            description = "The most one tool result may cost the model: a longer one reaches it cut, with a note"
+                    + " saying how much was left out. Default: 25000.")
+    Integer maxToolResultTokens;
+
     @Option(names = "--system", paramLabel = "TEXT", description = "Instructions, first in the system message.")
     String system;
 
@@ -147,7 +153,8 @@ final class ModelOptions {
     /** Everything resolved and checked. */
     record Settings(String provider, String baseUrl, String baseUrlSource, ApiKey apiKey, String model,
                     int maxIterations, int maxConsecutiveErrors, int maxRetries, int timeoutSeconds,
-                    boolean jsonl, String system, ToolMode toolMode, int maxContextTokens, Integer thinkingBudget,
+                    boolean jsonl, String system, ToolMode toolMode, int maxContextTokens, int maxToolResultTokens,
+                    Integer thinkingBudget,
                     List<McpServerConfig> mcpServers, ObjectNode answerSchema, SessionStoreLocation sessionStore) {
 
         @Override
@@ -216,6 +223,8 @@ final class ModelOptions {
         int timeout = integer(timeoutSeconds, "--timeout-seconds", file, "timeout_seconds", 120, 1);
         int contextTokens = integer(maxContextTokens, "--max-context-tokens", file, "max_context_tokens",
                 Integer.MAX_VALUE, 1);
+        int resultTokens = integer(maxToolResultTokens, "--max-tool-result-tokens", file, "max_tool_result_tokens",
+                ResultLimit.DEFAULT_MAX_TOKENS, 1);
 
         Value outputMode = string(host, output, "--output", null, file, "output", "text");
         if (!outputMode.value.equals("text") && !outputMode.value.equals("jsonl")) {
@@ -270,7 +279,17 @@ final class ModelOptions {
         }
         return new Settings(providerId, base.value, base.source, apiKeyValue, modelValue, iterations, errors,
                 retries, timeout, outputMode.value.equals("jsonl"), instructions.value,
-                chosenMode, contextTokens, budget, servers, answerSchema, store);
+                chosenMode, contextTokens, resultTokens, budget, servers, answerSchema, store);
+    }
+
+    /** {@code --dialect}, else the config file's {@code "dialect"}; null when neither says. */
+    String dialect(Host host) throws UsageException {
+        return dialect != null ? dialect : configFile(host).string("dialect");
+    }
+
+    /** The data directory: {@code --data-dir}, {@code BELLOWS_DATA_DIR}, the config file's {@code "data_dir"}, the default. */
+    java.nio.file.Path dataDirectory(Host host) throws UsageException {
+        return DataDirectory.resolve(host, dataDir, configFile(host));
     }
 
     ConfigFile configFile(Host host) throws UsageException {

@@ -159,7 +159,7 @@ final class ParseCommand implements Callable<Integer> {
 
     private static void writeLine(Writer output, JsonNode json) {
         try {
-            output.write(MAPPER.writeValueAsString(json));
+            output.write(Shown.controls(MAPPER.writeValueAsString(json))); // C1 and DEL escaped as C0 already are
             output.write('\n');
         } catch (IOException e) {
             throw new UncheckedIOException(e);

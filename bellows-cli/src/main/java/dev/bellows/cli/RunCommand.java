@@ -49,7 +49,8 @@ import picocli.CommandLine.Spec;
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {
                 "0:the model ended the loop: task_completion, ask_question or converse",
-                "1:max_iterations, circuit_breaker or error",
+                "1:max_iterations, circuit_breaker or error; the session store cannot be opened or read, or the"
+                        + " session is in use (nothing was sent to a model)",
                 "2:usage or configuration error (nothing was sent to a model)",
                 "130:cancelled (Ctrl-C)"})
 final class RunCommand implements Callable<Integer> {
@@ -91,19 +92,21 @@ final class RunCommand implements Callable<Integer> {
         StreamOptions streamOptions;
         try {
             settings = resolve();
-            streamOptions = DialectOption.streamOptions(options.dialect, settings.model());
+            streamOptions = DialectOption.streamOptions(options.dialect(root.host), settings.model());
             chosen = ModelOptions.provider(settings);
         } catch (UsageException e) {
-            return usage(e.getMessage());
+            usage(e.getMessage());
+            return e.status();
         }
         // Closed last: what the run's spans and metrics hold is exported once everything has ended.
-        try (Telemetry started = telemetry = Telemetry.start(root.host, root.stderr, Telemetry.redactor(settings.apiKey()));
+        try (Telemetry started = telemetry = Telemetry.start(root.host, root.stderr);
              Provider closing = chosen;
              RunSession stored = options.session == null ? null
                      : RunSession.open(options.session, settings.sessionStore())) {
             return run(settings, closing, stored, String.join(" ", task), streamOptions);
         } catch (UsageException e) {
-            return usage(e.getMessage());
+            usage(e.getMessage());
+            return e.status();
         } catch (SessionStoreException e) {
             // The store failed once the session was open (its database server went away): say
             // where, in words, as for a store that cannot be opened; the run's request is not stored.
@@ -171,6 +174,7 @@ final class RunCommand implements Callable<Integer> {
                 .toolRegistry(registry)
                 .memory(memory)
                 .maxIterations(settings.maxIterations())
+                .maxToolResultTokens(settings.maxToolResultTokens())
                 .maxConsecutiveErrors(settings.maxConsecutiveErrors())
                 .retryPolicy(retryPolicy)
                 .listener(listener)

@@ -18,7 +18,7 @@ import java.util.Collection;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.UnaryOperator;
+import dev.bellows.secret.Secrets;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -55,9 +55,9 @@ final class SdkTelemetry implements Telemetry {
         Runtime.getRuntime().addShutdownHook(hook);
     }
 
-    static SdkTelemetry start(PrintWriter stderr, boolean debug, UnaryOperator<String> redactor) {
+    static SdkTelemetry start(PrintWriter stderr, boolean debug) {
         quietSdkLogging(debug);
-        Warning warning = new Warning(stderr, redactor);
+        Warning warning = new Warning(stderr);
         OpenTelemetrySdk sdk = AutoConfiguredOpenTelemetrySdk.builder()
                 .addPropertiesSupplier(() -> Map.of(
                         "otel.service.name", "bellows",
@@ -70,7 +70,7 @@ final class SdkTelemetry implements Telemetry {
                 .disableShutdownHook()
                 .build()
                 .getOpenTelemetrySdk();
-        return new SdkTelemetry(sdk, BellowsTelemetry.builder(sdk).redactor(redactor).build());
+        return new SdkTelemetry(sdk, BellowsTelemetry.create(sdk));
     }
 
     /** Where the OTLP exporter of {@code signal} sends, for the warning: as the SDK reads it, or its default. */
@@ -127,18 +127,16 @@ final class SdkTelemetry implements Telemetry {
     /** One line on standard error the first time an export fails; nothing after. */
     static final class Warning {
         private final PrintWriter stderr;
-        private final UnaryOperator<String> redactor;
         private final AtomicBoolean said = new AtomicBoolean();
 
-        Warning(PrintWriter stderr, UnaryOperator<String> redactor) {
+        Warning(PrintWriter stderr) {
             this.stderr = stderr;
-            this.redactor = redactor;
         }
 
         CompletableResultCode watch(CompletableResultCode result, String what, String endpoint) {
             return result.whenComplete(() -> {
                 if (!result.isSuccess() && said.compareAndSet(false, true)) {
-                    stderr.println(redactor.apply("bellows: warning: OpenTelemetry could not export " + what + " to "
+                    stderr.println(Secrets.redact("bellows: warning: OpenTelemetry could not export " + what + " to "
                             + endpoint + reason(result.getFailureThrowable())
                             + "; what cannot be exported is dropped, and runs go on"));
                     stderr.flush();

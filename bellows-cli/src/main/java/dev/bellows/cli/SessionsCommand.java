@@ -256,17 +256,9 @@ final class SessionsCommand implements Callable<Integer> {
         out.append(String.format("%-11s%s%n", printable(label) + ":", printable(value)));
     }
 
-    /** Control characters (an escape sequence in a stored answer) shown, not sent to the terminal. */
+    /** Control characters (an escape sequence in a stored answer) shown, not sent to the terminal; secrets redacted. */
     private static String printable(String text) {
-        StringBuilder out = new StringBuilder(text.length());
-        text.codePoints().forEach(c -> {
-            if (c == '\n' || c == '\t' || !Character.isISOControl(c)) {
-                out.appendCodePoint(c);
-            } else {
-                out.append(String.format("\\u%04x", c));
-            }
-        });
-        return out.toString();
+        return Shown.text(text);
     }
 
     private static void write(BellowsCommand root, String text) throws IOException {

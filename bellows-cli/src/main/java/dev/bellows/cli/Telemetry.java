@@ -5,7 +5,6 @@ import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
-import java.util.function.UnaryOperator;
 
 /**
  * OpenTelemetry for the commands that run agents ({@code run}, {@code chat}, {@code serve},
@@ -17,7 +16,7 @@ import java.util.function.UnaryOperator;
  * on any agent, and no OpenTelemetry class loaded.
  *
  * <pre>{@code
- * try (Telemetry telemetry = Telemetry.start(root.host, root.stderr, redactor)) {
+ * try (Telemetry telemetry = Telemetry.start(root.host, root.stderr)) {
  *     DefaultAgent agent = telemetry.instrument(DefaultAgent.builder()...).build();
  *     ...
  * }   // flushed and shut down here (a shutdown hook does it on Ctrl-C and SIGTERM)
@@ -32,14 +31,15 @@ sealed interface Telemetry extends AutoCloseable permits Telemetry.Off, SdkTelem
      * The SDK, configured by the environment and system properties exactly as its
      * autoconfiguration reads them, when any exporter setting is there; else {@link #OFF}.
      *
-     * @param stderr   where the one warning of an exporter that cannot export goes
-     * @param redactor what recorded texts pass through before they reach a span
+     * <p>What reaches a span has every secret of the process replaced ({@code Secrets}).
+     *
+     * @param stderr where the one warning of an exporter that cannot export goes
      */
-    static Telemetry start(Host host, PrintWriter stderr, UnaryOperator<String> redactor) {
+    static Telemetry start(Host host, PrintWriter stderr) {
         if (!requested(host.env(), System.getProperties())) {
             return OFF;
         }
-        return SdkTelemetry.start(stderr, "1".equals(host.env().get("BELLOWS_DEBUG")), redactor);
+        return SdkTelemetry.start(stderr, "1".equals(host.env().get("BELLOWS_DEBUG")));
     }
 
     /**
@@ -68,11 +68,6 @@ sealed interface Telemetry extends AutoCloseable permits Telemetry.Off, SdkTelem
     private static boolean exporterSetting(String property) {
         return property.equals("otel.traces.exporter") || property.equals("otel.metrics.exporter")
                 || property.equals("otel.logs.exporter") || property.startsWith("otel.exporter.");
-    }
-
-    /** What recorded texts pass through: the API key in use replaced (when there is one). */
-    static UnaryOperator<String> redactor(dev.bellows.provider.ApiKey key) {
-        return key == null ? UnaryOperator.identity() : key::redact;
     }
 
     /** Adds the tracing interceptors to {@code builder} (nothing when off) and returns it. */

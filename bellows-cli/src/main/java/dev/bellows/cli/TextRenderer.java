@@ -5,6 +5,7 @@ import dev.bellows.event.AgentEvent;
 import dev.bellows.event.LoopEvent;
 import dev.bellows.event.StreamEvent;
 import dev.bellows.plan.PlanStep;
+import dev.bellows.secret.Secrets;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -153,6 +154,9 @@ final class TextRenderer implements AgentListener, AutoCloseable {
         err.flush();
     }
 
+    /** Streamed thinking and answer text, redacted though a secret be split between chunks. */
+    private final Secrets.Streaming streamed = Secrets.streaming();
+
     /** Whether anything of the current model answer was shown, so a retry must disown it. */
     private boolean shownOfThisAttempt;
 
@@ -166,6 +170,15 @@ final class TextRenderer implements AgentListener, AutoCloseable {
         if (event instanceof StreamEvent) {
             shownOfThisAttempt = true;
         }
+        if (!(event instanceof StreamEvent.ThinkingContent || event instanceof StreamEvent.MessageContent)) {
+            String held = Shown.controls(streamed.flush()); // the streamed text ended: what may have begun a secret
+            if (!held.isEmpty()) {
+                if (inThinking) {
+                    thought.append(held);
+                }
+                write(held);
+            }
+        }
         switch (event) {
             case StreamEvent.ThinkingStart e -> {
                 newLine();
@@ -174,8 +187,9 @@ final class TextRenderer implements AgentListener, AutoCloseable {
                 write(color ? DIM : "thinking: ");
             }
             case StreamEvent.ThinkingContent e -> {
-                thought.append(e.content());
-                write(e.content());
+                String content = Shown.controls(streamed.next(e.content()));
+                thought.append(content);
+                write(content);
             }
             case StreamEvent.ThinkingEnd e -> {
                 inThinking = false;
@@ -192,11 +206,11 @@ final class TextRenderer implements AgentListener, AutoCloseable {
                 if (!midLine && e.content().isBlank()) {
                     return; // no empty lines between blocks
                 }
-                write(midLine ? e.content() : e.content().stripLeading());
+                write(Shown.controls(streamed.next(midLine ? e.content() : e.content().stripLeading())));
             }
             case StreamEvent.MessageEnd e -> newLine();
             case StreamEvent.ToolCallStart e -> newLine();
-            case StreamEvent.ToolCallName e -> line("calling " + e.toolName() + "\u2026");
+            case StreamEvent.ToolCallName e -> line("calling " + Shown.text(e.toolName()) + "\u2026");
             case StreamEvent.ToolCallContent e -> { }
             case StreamEvent.Section e -> { }
             case StreamEvent.ToolCallEnd e -> {
@@ -217,10 +231,10 @@ final class TextRenderer implements AgentListener, AutoCloseable {
                 if (foldWidth > 0 && SHOWN_ELSEWHERE.contains(e.toolName())) {
                     break; // the checklist or the answer that follows says it better
                 }
-                line(fit("  \u2713 " + e.toolName() + ": " + summary(e.result())));
+                line(fit("  \u2713 " + Shown.text(e.toolName()) + ": " + summary(e.result())));
             }
             case LoopEvent.ToolResultError e ->
-                    line(fit("  \u2717 " + (e.toolName() == null ? "tool call" : e.toolName()) + ": "
+                    line(fit("  \u2717 " + (e.toolName() == null ? "tool call" : Shown.text(e.toolName())) + ": "
                             + summary(e.error())));
             case LoopEvent.NoToolCall e -> line("  (no tool call in iteration " + e.iteration() + ": reminding the model)");
             case LoopEvent.PlanUpdate e -> {
@@ -286,7 +300,7 @@ final class TextRenderer implements AgentListener, AutoCloseable {
                 break;
             }
             PlanStep step = steps.get(i);
-            lines.add(fit("  " + step.status().checkbox() + ' ' + step.description()));
+            lines.add(fit("  " + step.status().checkbox() + ' ' + Shown.text(step.description())));
         }
         return lines;
     }
@@ -482,9 +496,12 @@ final class TextRenderer implements AgentListener, AutoCloseable {
         return text.substring(0, end) + "\u2026";
     }
 
-    /** The first line of {@code text}, at most {@link #SUMMARY_LENGTH} characters. */
+    /**
+     * The first line of {@code text}, at most {@link #SUMMARY_LENGTH} characters, secrets
+     * redacted and control characters made visible ({@link Shown}).
+     */
     static String summary(String text) {
-        String stripped = text.strip();
+        String stripped = Shown.text(text.strip().replace("\r\n", "\n"));
         int end = stripped.indexOf('\n');
         String first = (end < 0 ? stripped : stripped.substring(0, end)).strip();
         boolean more = end >= 0 || first.length() > SUMMARY_LENGTH;

@@ -303,7 +303,7 @@ final class ToolsCommand implements Callable<Integer> {
 
     private boolean write(String text) {
         try {
-            root.stdout.write(text.getBytes(StandardCharsets.UTF_8));
+            root.stdout.write(Shown.text(text).getBytes(StandardCharsets.UTF_8)); // servers' names, descriptions, results
             root.stdout.flush();
             return true;
         } catch (IOException e) {

@@ -216,6 +216,37 @@ class ChatTerminalTest {
         }
     }
 
+    /**
+     * The chat that hung: idle with a stdio MCP server, then a tool call, then /exit. Idle, the
+     * server's stdout and stderr readers blocked both carriers of a 2-CPU machine once the
+     * virtual-thread scheduler's spare carrier retired (30 s); the turn and /exit never ran. The
+     * child runs on 2 CPUs with no spare carrier at all: that state from the start.
+     */
+    @Test
+    void aToolCallAndExitWithAnIdleStdioServerOnTwoCpusWithoutSpareCarriers() throws Exception {
+        Files.writeString(dir.resolve("mcp.json"), "{\"mcpServers\": {\"hostile\": {\"command\": \"node\", \"args\": ["
+                + Cli.MAPPER.valueToTree(TerminalControlsTest.script("hostile-server.js").toString()) + "]}}}");
+        String leak = "<tool>{\"server_name\": \"hostile\", \"tool_name\": \"leak\", \"arguments\": {}}</tool>";
+        try (MockLlmServer server = MockLlmServer.start(MockScript.of(MockTurn.content(leak),
+                MockTurn.content(complete("the tool answered"))))) {
+            Path script = dir.resolve("chat.sh");
+            Files.writeString(script, "unset NO_COLOR; export TERM=xterm-256color; exec '"
+                    + Path.of(System.getProperty("java.home"), "bin", "java")
+                    + "' -XX:ActiveProcessorCount=2 -Djdk.virtualThreadScheduler.parallelism=2"
+                    + " -Djdk.virtualThreadScheduler.maxPoolSize=2 --enable-native-access=ALL-UNNAMED -cp '"
+                    + System.getProperty("java.class.path") + "' " + BellowsCommand.class.getName()
+                    + " chat --base-url " + server.baseUrl() + " --model mock --data-dir '" + dir.resolve("data")
+                    + "' --mcp-config '" + dir.resolve("mcp.json") + "'\n", StandardCharsets.UTF_8);
+            start("i", script, 100, 40);
+            waitFor("i", "> ");
+            send("i", "Use the tool", "Enter");
+            String screen = waitFor("i", "the tool answered");
+            assertThat(screen).contains("\u2713 leak: clear^[[2J bell^G");
+            send("i", "/exit", "Enter");
+            waitFor("i", "EXIT=0");
+        }
+    }
+
     @Test
     void withItsOutputPipedTheChatPromptsAndEditsOnStandardErrorAndWritesPlainAnswers() throws Exception {
         try (MockLlmServer server = MockLlmServer.start(MockScript.of(

@@ -44,6 +44,8 @@ final class AgentOptions {
     final TextFormat textFormat;
     final ActionFormat actionFormat;
     final OutputFormat outputFormat;
+    /** The most one tool result may cost the model. */
+    final dev.bellows.tool.ResultLimit resultLimit;
     final List<AgentListener> listeners;
     final Executor executor;
     /** No executor was given: runs go on new virtual threads, and an awaiting caller may run one itself. */
@@ -81,6 +83,8 @@ final class AgentOptions {
         this.chainOfThought = b.chainOfThought;
         this.actionFormat = b.actionFormat;
         this.outputFormat = b.outputFormat;
+        this.resultLimit = new dev.bellows.tool.ResultLimit(b.maxToolResultTokens, b.memory != null
+                ? b.memory.tokenCounter() : new dev.bellows.memory.EstimatingTokenCounter());
         this.listeners = List.copyOf(b.listeners);
         this.name = b.name;
         this.runInterceptors = List.copyOf(b.runInterceptors);

@@ -221,7 +221,7 @@ final class Loop implements Runnable, RunContext {
                     pending = List.of(Message.user(String.join("\n\n", unreadable.errors())));
                 }
                 case AnswerReader.Step.Act act -> {
-                    ToolChain chain = protocol.toolChain(tools);
+                    ToolChain chain = protocol.toolChain(tools).withResultLimit(options.resultLimit);
                     List<ToolCallOutcome> outcomes;
                     if (!options.interceptsTools()) {
                         ToolChainResult result = run.runTools(() -> chain.execute(act.calls(), run::isCancelled));
@@ -348,7 +348,7 @@ final class Loop implements Runnable, RunContext {
         }
         checkCancelled();
         ToolRegistry tools = options.tools.current(completion);
-        ToolBatch batch = new ToolBatch(this, options.toolInterceptors, protocol.toolChain(tools), run::isCancelled,
+        ToolBatch batch = new ToolBatch(this, options.toolInterceptors, protocol.toolChain(tools).withResultLimit(options.resultLimit), run::isCancelled,
                 waiting.calls());
         run.runTools(() -> {
             batch.resume(all, log, session::logResume);
@@ -416,7 +416,8 @@ final class Loop implements Runnable, RunContext {
         }
         messages.addAll(history);
         messages.addAll(frame.current());
-        ChatRequest request = ChatRequest.builder().model(options.model).messages(messages)
+        // The limit is a hard cap: a turn larger than it alone is cut in its middle, never sent whole.
+        ChatRequest request = ChatRequest.builder().model(options.model).messages(ContextCap.fit(messages, session.memory()))
                 .tools(tools == null ? List.of() : protocol.toolSpecs(tools)).build();
         AnswerReader.Reading answer;
         try {

@@ -19,9 +19,15 @@ final class ToolCallRunner {
     static final java.time.Duration SLOW = java.time.Duration.ofSeconds(1);
 
     private final OutputRenderer renderer;
+    private final ResultLimit limit;
 
     ToolCallRunner(OutputRenderer renderer) {
+        this(renderer, ResultLimit.NONE);
+    }
+
+    ToolCallRunner(OutputRenderer renderer, ResultLimit limit) {
         this.renderer = renderer;
+        this.limit = limit;
     }
 
     /**
@@ -56,7 +62,7 @@ final class ToolCallRunner {
 
     /** The outcome of a call whose tool returned {@code result}. */
     Succeeded outcome(ToolCall call, Tool tool, ToolResult<?> result) {
-        String text = renderer.render(result);
+        String text = limit.apply(renderer.render(result));
         if (tool.loopBreaking() && result.effect() instanceof ToolEffect.None) {
             // A loop-breaking tool that says nothing more ends the run with its text.
             result = result.withEffect(new ToolEffect.EndRun(LoopEndReason.fromWireName(call.toolName())

@@ -57,9 +57,21 @@ public final class ToolChain {
      * @param outputFormat how outputs that are not strings are written
      */
     public ToolChain(ToolRegistry registry, OutputFormat outputFormat) {
+        this(registry, outputFormat, ResultLimit.NONE);
+    }
+
+    private ToolChain(ToolRegistry registry, OutputFormat outputFormat, ResultLimit limit) {
         this.registry = Objects.requireNonNull(registry, "registry");
         this.outputFormat = Objects.requireNonNull(outputFormat, "outputFormat");
-        this.runner = new ToolCallRunner(new OutputRenderer(outputFormat));
+        this.runner = new ToolCallRunner(new OutputRenderer(outputFormat), Objects.requireNonNull(limit, "limit"));
+    }
+
+    /**
+     * This chain with each result cut to {@code limit} where it is rendered for the model (the
+     * text of a {@link ToolCallOutcome.Succeeded}, which the model and the listeners read).
+     */
+    public ToolChain withResultLimit(ResultLimit limit) {
+        return new ToolChain(registry, outputFormat, limit);
     }
 
     public OutputFormat outputFormat() {

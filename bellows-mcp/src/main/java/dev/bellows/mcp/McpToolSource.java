@@ -3,6 +3,7 @@ package dev.bellows.mcp;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.bellows.mcp.auth.McpAuthorization;
+import dev.bellows.secret.Secrets;
 import dev.bellows.tool.Tool;
 import dev.bellows.tool.ToolContext;
 import dev.bellows.tool.ToolException;
@@ -109,6 +110,11 @@ public final class McpToolSource implements ToolSource {
         this.authorization = config instanceof McpServerConfig.StreamableHttp http && http.usesOAuth()
                 ? McpAuthorization.of(http.name(), http.url(), http.oauth(), options.oauth())
                 : null;
+        // The values of env and headers are secrets: kept out of every output, observation and stored session.
+        Secrets.register(switch (config) {
+            case McpServerConfig.Stdio stdio -> stdio.env().values();
+            case McpServerConfig.StreamableHttp http -> http.headers().values();
+        });
     }
 
     /** A source for one server; stdio servers get the few variables they need from this process's environment. */
@@ -184,6 +190,24 @@ public final class McpToolSource implements ToolSource {
      */
     @Override
     public List<Tool> tools() throws ToolException {
+        try {
+            return listTools();
+        } catch (ToolException e) {
+            throw redacted(e);
+        }
+    }
+
+    /**
+     * {@code failure} without any registered secret in its message (a server may echo its
+     * headers in an error body); itself when it has none. The cause, which may quote the
+     * same text, is left out then.
+     */
+    static ToolException redacted(ToolException failure) {
+        String message = failure.getMessage();
+        return Secrets.appearIn(message) ? new ToolException(Secrets.redact(message)) : failure;
+    }
+
+    private List<Tool> listTools() throws ToolException {
         CompletableFuture<McpConnection> attempt;
         synchronized (lock) {
             if (closed) {
@@ -259,6 +283,14 @@ public final class McpToolSource implements ToolSource {
 
     /** Runs one tool on the server; {@link McpTool} calls this. */
     ToolResult<?> call(String tool, JsonNode arguments, ToolContext context) throws ToolException {
+        try {
+            return callTool(tool, arguments, context);
+        } catch (ToolException e) {
+            throw redacted(e);
+        }
+    }
+
+    private ToolResult<?> callTool(String tool, JsonNode arguments, ToolContext context) throws ToolException {
         McpConnection connection = connectionForCall(tool);
         Map<String, Object> args = arguments == null || arguments.isNull() || arguments.isMissingNode()
                 ? Map.of()

@@ -14,6 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.UnaryOperator;
+import dev.bellows.secret.Secrets;
 
 /**
  * OpenTelemetry traces and metrics of Bellows agents, following the OpenTelemetry GenAI
@@ -38,7 +39,9 @@ import java.util.function.UnaryOperator;
  * ({@link Builder#captureMessageContent}; by default it follows
  * {@code OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT} or the system property
  * {@code otel.instrumentation.genai.capture.message.content}, off unless {@code true}), and
- * then every text passes through the {@linkplain Builder#redactor redactor} first.
+ * then every text has the process's secrets replaced first: every value registered with
+ * {@code dev.bellows.secret.Secrets} (API keys, MCP header and environment values, OAuth
+ * tokens, database passwords), and whatever the {@linkplain Builder#redactor redactor} replaces.
  *
  * <p>An agent never given this costs nothing: nothing of it is registered. Thread-safe: one
  * instance serves any number of agents and runs.
@@ -66,7 +69,8 @@ public final class BellowsTelemetry {
         // propagator (a bare SDK has none); a configured one (W3C, B3, baggage) is used as it is.
         this.propagator = configured.fields().isEmpty() ? W3CTraceContextPropagator.getInstance() : configured;
         this.capture = builder.capture;
-        Content content = new Content(builder.redactor);
+        UnaryOperator<String> own = builder.redactor;
+        Content content = new Content(text -> own.apply(Secrets.redact(text)));
         this.runs = new AgentSpans(tracer, content, capture);
         this.models = new ChatSpans(tracer, instruments, propagator, content, capture);
         this.tools = new ToolSpans(tracer, instruments, content, capture);
@@ -153,7 +157,8 @@ public final class BellowsTelemetry {
 
         /**
          * What every recorded text (content, error messages) passes through before it is put
-         * on a span: replace the secrets the application knows of. Must be thread-safe.
+         * on a span, after the values registered with {@code Secrets} are replaced: replace
+         * what else the application holds secret. Must be thread-safe.
          */
         public Builder redactor(UnaryOperator<String> redactor) {
             this.redactor = Objects.requireNonNull(redactor, "redactor");

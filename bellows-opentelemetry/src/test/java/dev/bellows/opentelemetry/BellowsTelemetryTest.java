@@ -330,12 +330,14 @@ class BellowsTelemetryTest {
                 .redactor(text -> text.replace(secret, "[REDACTED]")).build();
         DefaultAgent agent = agent(server, capturing).build();
 
-        agent.run("What is 2 + 3? My password is " + secret).await();
+        String registered = "registered-db-password-4711";
+        dev.bellows.secret.Secrets.register(registered);   // as a database URL's password is
+        agent.run("What is 2 + 3? My password is " + secret + ", the database's " + registered).await();
 
         SpanData run = telemetry.only("invoke_agent bellows");
         JsonNode task = JSON.readTree(attribute(run, GenAi.INPUT_MESSAGES));
         assertThat(task.get(0).get("role").asText()).isEqualTo("user");
-        assertThat(task.get(0).get("parts").get(0).get("content").asText()).isEqualTo("What is 2 + 3? My password is [REDACTED]");
+        assertThat(task.get(0).get("parts").get(0).get("content").asText()).isEqualTo("What is 2 + 3? My password is [REDACTED], the database's [REDACTED]");
         JsonNode answer = JSON.readTree(attribute(run, GenAi.OUTPUT_MESSAGES));
         assertThat(answer.get(0).get("parts").get(0).get("content").asText()).isEqualTo("5");
 
@@ -353,7 +355,7 @@ class BellowsTelemetryTest {
         assertThat(attribute(tool, GenAi.TOOL_CALL_RESULT)).isEqualTo("sum=5");
 
         for (SpanData span : telemetry.spans()) {
-            assertThat(span.getAttributes().toString()).doesNotContain(secret);
+            assertThat(span.getAttributes().toString()).doesNotContain(secret).doesNotContain(registered);
             assertThat(span.getStatus().getDescription()).doesNotContain(secret);
         }
         // The key never reaches a span, nor does a header value.

@@ -1,5 +1,6 @@
 package dev.bellows.mcp.auth;
 
+import dev.bellows.secret.Secrets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -14,8 +15,9 @@ import java.util.WeakHashMap;
  * that sends it.
  *
  * <p>Every secret value of this package is made by {@link #of(String)}, and nowhere else: the
- * one place to hook a process-wide registry of secrets to. Until then, {@link #redact(String)}
- * takes every live secret out of a text (messages quoting a server, say). Thread-safe.
+ * one place that registers them with the process-wide {@link Secrets}, which every output path
+ * redacts; {@link #redact(String)} also takes every live secret out of a text (messages quoting
+ * a server, say). Thread-safe.
  */
 public final class OAuthSecret {
 
@@ -41,6 +43,9 @@ public final class OAuthSecret {
         if (value.length() >= SHORTEST_REDACTED) {
             LIVE.add(secret);
         }
+        // Also in the process-wide registry, so that every output path (a tool result that echoes
+        // its token, a stored session, a log line) redacts it, not only this package's messages.
+        Secrets.register(value);
         return secret;
     }
 

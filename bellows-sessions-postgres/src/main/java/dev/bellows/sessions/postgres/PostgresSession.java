@@ -30,16 +30,28 @@ final class PostgresSession implements StoredSession {
     private boolean closed;
     /** The turns of the open exchange, not stored yet, or null when none is open. */
     private List<List<Message>> exchange;
+    /** What closing also releases (an exclusive handle's lock), or null. */
+    private final AutoCloseable release;
 
     PostgresSession(PostgresSessionStore store, long id, String name) {
+        this(store, id, name, null);
+    }
+
+    PostgresSession(PostgresSessionStore store, long id, String name, AutoCloseable release) {
         this.store = store;
         this.id = id;
         this.name = name;
+        this.release = release;
     }
 
     @Override
     public String name() {
         return name;
+    }
+
+    /** The session's row id. */
+    long id() {
+        return id;
     }
 
     @Override
@@ -161,10 +173,20 @@ final class PostgresSession implements StoredSession {
                 exchange = null;        // abandoned: neither its turns nor the plan they made are stored
                 pendingPlan = null;
             }
-            if (pendingPlan != null) {
-                Plan plan = pendingPlan;
-                pendingPlan = null;
-                store.writePlan(id, name, plan);
+            try {
+                if (pendingPlan != null) {
+                    Plan plan = pendingPlan;
+                    pendingPlan = null;
+                    store.writePlan(id, name, plan);
+                }
+            } finally {
+                if (release != null) {
+                    try {
+                        release.close();
+                    } catch (Exception e) {
+                        // the lock's connection is gone: PostgreSQL released the lock with it
+                    }
+                }
             }
         }
     }

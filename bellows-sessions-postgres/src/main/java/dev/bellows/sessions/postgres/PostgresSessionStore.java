@@ -1,8 +1,10 @@
 package dev.bellows.sessions.postgres;
 
+import dev.bellows.memory.SessionInUseException;
 import dev.bellows.memory.StoredSession;
 import dev.bellows.memory.SessionInfo;
 import dev.bellows.memory.SessionJson;
+import dev.bellows.secret.Secrets;
 import dev.bellows.memory.SessionNames;
 import dev.bellows.memory.SessionStore;
 import dev.bellows.memory.SessionStoreException;
@@ -129,6 +131,65 @@ public final class PostgresSessionStore implements SessionStore {
                 }
             }
         });
+    }
+
+    /**
+     * Opens the session for one user at a time among every JVM using this database: the handle
+     * holds a session-level advisory lock ({@code pg_try_advisory_lock}) on a connection of its
+     * own until it is closed. Another {@code openExclusive} of the session meanwhile, here or
+     * on another machine, throws {@link SessionInUseException}; plain {@link #open} is not
+     * kept out. When the holder dies, its connection closes and PostgreSQL releases the lock:
+     * no stale locks. Costs one connection per open exclusive handle.
+     */
+    @Override
+    public StoredSession openExclusive(String name) {
+        PostgresSession opened = (PostgresSession) open(name);
+        long id = opened.id();
+        Connection connection;
+        try {
+            connection = dataSource.getConnection();
+        } catch (SQLException e) {
+            throw new SessionStoreException("cannot lock session \"" + name + "\" in " + description + ": "
+                    + e.getMessage(), e);
+        }
+        try {
+            connection.setAutoCommit(true);
+            try (PreparedStatement lock = connection.prepareStatement("SELECT pg_try_advisory_lock(?, ?)")) {
+                lock.setInt(1, SESSION_LOCK_CLASS);
+                lock.setInt(2, (int) id);
+                try (ResultSet row = lock.executeQuery()) {
+                    row.next();
+                    if (!row.getBoolean(1)) {
+                        connection.close();
+                        throw new SessionInUseException("session \"" + name + "\" is in use: another user of "
+                                + description + " has it open for itself; try again when it is done");
+                    }
+                }
+            }
+        } catch (SQLException e) {
+            closeQuietly(connection);
+            throw new SessionStoreException("cannot lock session \"" + name + "\" in " + description + ": "
+                    + e.getMessage(), e);
+        }
+        return new PostgresSession(this, id, name, () -> {
+            try (Connection held = connection; PreparedStatement unlock = held.prepareStatement(
+                    "SELECT pg_advisory_unlock(?, ?)")) {
+                unlock.setInt(1, SESSION_LOCK_CLASS);
+                unlock.setInt(2, (int) id);
+                unlock.execute();
+            }
+        });
+    }
+
+    /** The first key of the sessions' advisory locks ("Bell"), the session's id the second. */
+    private static final int SESSION_LOCK_CLASS = 0x42656c6c;
+
+    private static void closeQuietly(Connection connection) {
+        try {
+            connection.close();
+        } catch (SQLException ignored) {
+            // closing what failed: the first error is the one to report
+        }
     }
 
     @Override
@@ -282,7 +343,7 @@ public final class PostgresSessionStore implements SessionStore {
                         insert.setLong(2, seq);
                         insert.setInt(3, position);
                         insert.setString(4, message.role().wireName());
-                        insert.setBytes(5, message.content().getBytes(StandardCharsets.UTF_8));
+                        insert.setBytes(5, Secrets.redact(message.content()).getBytes(StandardCharsets.UTF_8)); // never an echoed key
                         insert.setString(6, SessionJson.nativePartsToJson(message));
                         insert.addBatch();
                     }

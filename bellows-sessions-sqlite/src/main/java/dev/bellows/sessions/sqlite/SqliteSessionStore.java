@@ -3,6 +3,7 @@ package dev.bellows.sessions.sqlite;
 import dev.bellows.memory.StoredSession;
 import dev.bellows.memory.SessionInfo;
 import dev.bellows.memory.SessionJson;
+import dev.bellows.secret.Secrets;
 import dev.bellows.memory.SessionNames;
 import dev.bellows.memory.SessionStore;
 import dev.bellows.memory.SessionStoreException;
@@ -84,15 +85,25 @@ public final class SqliteSessionStore implements SessionStore {
         Path dir = directory.toAbsolutePath().normalize();
         createPrivateDirectories(dir);
         Path file = dir.resolve(DATABASE_FILE);
+        for (String suffix : new String[] {"", "-wal", "-shm", "-journal"}) {
+            PrivateFiles.refuseLink(dir.resolve(DATABASE_FILE + suffix));
+        }
+        // Created here, owner-only, before SQLite opens it: SQLite would create it with the
+        // umask's permissions, and gives its -wal and -shm files the database file's own.
+        PrivateFiles.create(file);
         SQLiteConfig config = new SQLiteConfig();
         config.setSynchronous(SQLiteConfig.SynchronousMode.FULL);
         config.enforceForeignKeys(true);
         config.setBusyTimeout(BUSY_TIMEOUT_MILLIS);
         Connection connection = null;
         try {
+            // SQLITE_OPEN_NOFOLLOW: a link planted between the check above and the open is refused too.
+            java.util.Properties properties = config.toProperties();
+            properties.setProperty(SQLiteConfig.Pragma.OPEN_MODE.pragmaName,
+                    Integer.toString(config.getOpenModeFlags() | SQLITE_OPEN_NOFOLLOW));
             // Autocommit stays on: each operation opens and ends its own transaction (Tx), so
             // that no transaction stays open between operations to block other processes.
-            connection = config.createConnection("jdbc:sqlite:" + file);
+            connection = new SQLiteConfig(properties).createConnection("jdbc:sqlite:" + file);
             useWriteAheadLog(connection);
             SqliteSchema.migrate(connection, file.toString());
             return new SqliteSessionStore(dir, file, connection);
@@ -168,6 +179,12 @@ public final class SqliteSessionStore implements SessionStore {
     /** The database file. */
     public Path databaseFile() {
         return databaseFile;
+    }
+
+    /** The same as {@link #open}: this store lets one user at a time open a session anyway. */
+    @Override
+    public StoredSession openExclusive(String name) {
+        return open(name);
     }
 
     @Override
@@ -251,6 +268,9 @@ public final class SqliteSessionStore implements SessionStore {
     @Override
     public boolean delete(String name) {
         SessionNames.check(name);
+        if (find(name).isEmpty()) {
+            return false; // no lock file is made for a session that does not exist
+        }
         try (SessionLock ignored = SessionLock.acquire(directory, name)) {
             return inTransaction("delete session \"" + name + "\"", true, () -> {
                 try (PreparedStatement delete = connection.prepareStatement("DELETE FROM sessions WHERE name = ?")) {
@@ -317,7 +337,7 @@ public final class SqliteSessionStore implements SessionStore {
                         insert.setLong(2, seq);
                         insert.setInt(3, position);
                         insert.setString(4, message.role().wireName());
-                        insert.setString(5, message.content());
+                        insert.setString(5, Secrets.redact(message.content())); // an echoed key is never stored
                         insert.setString(6, SessionJson.nativePartsToJson(message));
                         insert.executeUpdate();
                     }
@@ -534,6 +554,9 @@ public final class SqliteSessionStore implements SessionStore {
             }
         }
     }
+
+    /** SQLite's flag refusing a database path that is a symbolic link (not in the driver's enum). */
+    private static final int SQLITE_OPEN_NOFOLLOW = 0x01000000;
 
     private static void createPrivateDirectories(Path dir) {
         try {
