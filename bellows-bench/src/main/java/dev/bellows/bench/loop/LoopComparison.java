@@ -50,13 +50,18 @@ public final class LoopComparison {
         int tasks = options.get("tasks");
         int warmup = options.get("warmup");
         try (LeanMock mock = new LeanMock()) {
-            List<Contestant> contestants = List.of(
+            List<Contestant> contestants = new ArrayList<>(List.of(
                     new Floor(mock.baseUrl()),
                     new BellowsAgent(mock.baseUrl(), ToolMode.TAGS, false),
                     new BellowsAgent(mock.baseUrl(), ToolMode.NATIVE, false),
                     new BellowsAgent(mock.baseUrl(), ToolMode.TAGS, true),
-                    new BellowsAgent(mock.baseUrl(), ToolMode.NATIVE, true),
-                    new LangChain4jStreaming(mock.baseUrl()));
+                    new BellowsAgent(mock.baseUrl(), ToolMode.NATIVE, true)));
+            if (options.get("opentelemetry") != 0) {
+                // The same agents traced through a real SDK (Traced): what tracing adds, in the same run.
+                contestants.add(new BellowsAgent(mock.baseUrl(), ToolMode.TAGS, false, Traced.start()));
+                contestants.add(new BellowsAgent(mock.baseUrl(), ToolMode.NATIVE, false, Traced.start()));
+            }
+            contestants.add(new LangChain4jStreaming(mock.baseUrl()));
             Map<Contestant, Tally> tallies = new LinkedHashMap<>();
             contestants.forEach(contestant -> tallies.put(contestant, new Tally(rounds * tasks)));
             System.err.printf(Locale.ROOT, "%d warm-up and %d measured rounds of %d tasks per contestant, JDK %s%n",
@@ -135,6 +140,17 @@ public final class LoopComparison {
                             + "allocation %.2fx, CPU %.2fx%n", name, last,
                     ours[0] / theirs[0], ours[1] / theirs[1], ours[2] / theirs[2], ours[3] / theirs[3]);
         }
+        // What tracing adds: each traced agent against the same agent untraced, in this run.
+        for (String name : names) {
+            String untraced = name.replace(", OpenTelemetry)", ")");
+            if (!untraced.equals(name) && added.containsKey(untraced)) {
+                double[] traced = added.get(name);
+                double[] plain = added.get(untraced);
+                System.out.printf(Locale.ROOT, "%s over %s, per iteration: time p50 %+.1f µs (%.2fx the untraced"
+                                + " agent's added time), allocation %+.1f KiB, CPU %+.1f µs%n", name, untraced,
+                        traced[0] - plain[0], traced[0] / plain[0], traced[2] - plain[2], traced[3] - plain[3]);
+            }
+        }
     }
 
     private static String fixed(double value) {
@@ -142,11 +158,13 @@ public final class LoopComparison {
     }
 
     private static Map<String, Integer> options(String[] args) {
-        Map<String, Integer> options = new LinkedHashMap<>(Map.of("rounds", 20, "tasks", 200, "warmup", 5));
+        Map<String, Integer> options = new LinkedHashMap<>(Map.of("rounds", 20, "tasks", 200, "warmup", 5,
+                "opentelemetry", 0));
         for (int i = 0; i < args.length; i++) {
             String name = args[i].replaceFirst("^--", "");
             if (!options.containsKey(name) || i + 1 >= args.length) {
-                throw new IllegalArgumentException("usage: LoopComparison [--rounds N] [--tasks N] [--warmup N]; got "
+                throw new IllegalArgumentException("usage: LoopComparison [--rounds N] [--tasks N] [--warmup N]"
+                        + " [--opentelemetry 1]; got "
                         + args[i]);
             }
             options.put(name, Integer.parseInt(args[++i]));
