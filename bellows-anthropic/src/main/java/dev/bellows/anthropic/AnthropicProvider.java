@@ -124,6 +124,12 @@ public final class AnthropicProvider implements Provider {
         return endpoint;
     }
 
+    /** {@link #endpoint()}: where every request goes. */
+    @Override
+    public java.util.Optional<URI> apiEndpoint() {
+        return java.util.Optional.of(endpoint);
+    }
+
     @Override
     public ChatStream stream(ChatRequest request) throws ProviderException {
         Objects.requireNonNull(request, "request");

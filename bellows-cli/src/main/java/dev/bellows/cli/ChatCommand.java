@@ -102,6 +102,9 @@ final class ChatCommand implements Callable<Integer> {
     @Mixin
     ModelOptions options;
 
+    /** Traces and metrics, when an OpenTelemetry exporter is configured (cli.md "Traces and metrics"). */
+    private Telemetry telemetry = Telemetry.OFF;
+
     @Override
     public Integer call() {
         Settings settings;
@@ -115,7 +118,9 @@ final class ChatCommand implements Callable<Integer> {
             usage(e.getMessage());
             return e.status();
         }
-        try (Provider closing = chosen;
+        // Closed last: what the chat's spans and metrics hold is exported once everything has ended.
+        try (Telemetry started = telemetry = Telemetry.start(root.host, root.stderr);
+             Provider closing = chosen;
              RunSession stored = options.session == null ? null
                      : RunSession.open(options.session, settings.sessionStore())) {
             // The chat's line reader exists once the servers are up: questions before that are declined.
@@ -128,7 +133,7 @@ final class ChatCommand implements Callable<Integer> {
                         false, Elicitations.handler(mode, lines::get, root.stderr));
             }
             return McpSetup.withServers(settings.mcpServers(), root.host, spec.qualifiedName(), root.stderr,
-                    settings.apiKey(), client, registry -> chat(settings, closing, stored, streamOptions, registry, lines));
+                    settings.apiKey(), telemetry.mcp(client), registry -> chat(settings, closing, stored, streamOptions, registry, lines));
         } catch (UsageException e) {
             usage(e.getMessage());
             return e.status();
@@ -154,7 +159,7 @@ final class ChatCommand implements Callable<Integer> {
             AtomicReference<Runnable> quiet = new AtomicReference<>(() -> { });
             lines.set(Elicitations.chat(io, () -> quiet.get().run()));
             Conversation conversation = new Conversation(settings, provider, streamOptions, registry, session, stored,
-                    io, settings.apiKey());
+                    io, settings.apiKey(), telemetry);
             conversation.quiet = quiet;
             return conversation.loop();
         }
@@ -177,6 +182,7 @@ final class ChatCommand implements Callable<Integer> {
         private final RunSession stored;
         private final ChatIo io;
         private final ApiKey key;
+        private final Telemetry telemetry;
         private final AtomicReference<AgentListener> renderer = new AtomicReference<>(event -> { });
         private final List<String> askedSuggestions = new ArrayList<>();
         /** The tools whose calls the user approved for the rest of the chat ({@code a}): SERVER/TOOL. */
@@ -191,7 +197,7 @@ final class ChatCommand implements Callable<Integer> {
         private AtomicReference<Runnable> quiet = new AtomicReference<>(() -> { });
 
         Conversation(Settings settings, Provider provider, StreamOptions streamOptions, ToolRegistry registry,
-                     Session session, RunSession stored, ChatIo io, ApiKey key) {
+                     Session session, RunSession stored, ChatIo io, ApiKey key, Telemetry telemetry) {
             this.settings = settings;
             this.provider = provider;
             this.streamOptions = streamOptions;
@@ -200,6 +206,7 @@ final class ChatCommand implements Callable<Integer> {
             this.stored = stored;
             this.io = io;
             this.key = key;
+            this.telemetry = telemetry;
             this.model = settings.model();
             this.approve = settings.approve().stream().map(ToolPattern::of).toList();
             this.agent = agent();
@@ -211,7 +218,7 @@ final class ChatCommand implements Callable<Integer> {
                 builder.requireApproval(call -> !always.contains(call.serverName() + "/" + call.toolName())
                         && approve.stream().anyMatch(pattern -> pattern.matches(call)));
             }
-            DefaultAgent built = builder
+            DefaultAgent built = telemetry.instrument(builder)
                     .toolMode(settings.toolMode())
                     .provider(provider)
                     .model(model)

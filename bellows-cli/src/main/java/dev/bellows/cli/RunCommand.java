@@ -84,6 +84,9 @@ final class RunCommand implements Callable<Integer> {
                     + " (a mismatch goes back to the model to correct) and printed as JSON.")
     String outputSchema;
 
+    /** Traces and metrics, when an OpenTelemetry exporter is configured (cli.md "Traces and metrics"). */
+    private Telemetry telemetry = Telemetry.OFF;
+
     @Option(names = "--approve-call", paramLabel = "ID",
             description = "With --session NAME and no TASK: approve the waiting tool call ID (repeatable). It runs"
                     + " once, and the stopped run goes on without asking the model again.")
@@ -120,7 +123,9 @@ final class RunCommand implements Callable<Integer> {
             usage(e.getMessage());
             return e.status();
         }
-        try (Provider closing = chosen;
+        // Closed last: what the run's spans and metrics hold is exported once everything has ended.
+        try (Telemetry started = telemetry = Telemetry.start(root.host, root.stderr);
+             Provider closing = chosen;
              RunSession stored = options.session == null ? null
                      : RunSession.open(options.session, settings.sessionStore())) {
             return run(settings, closing, stored, text(), streamOptions);
@@ -222,7 +227,7 @@ final class RunCommand implements Callable<Integer> {
                             }
                         }));
         return McpSetup.withServers(settings.mcpServers(), root.host, spec.qualifiedName(), root.stderr, settings.apiKey(),
-                client, registry -> run(settings, chosen, stored, text, streamOptions, registry, running));
+                telemetry.mcp(client), registry -> run(settings, chosen, stored, text, streamOptions, registry, running));
     }
 
     private int run(Settings settings, Provider chosen, RunSession stored, String text, StreamOptions streamOptions,
@@ -246,7 +251,7 @@ final class RunCommand implements Callable<Integer> {
         if (settings.answerSchema() != null) {
             builder.answerSchema(settings.answerSchema());
         }
-        builder
+        telemetry.instrument(builder)
                 .toolMode(settings.toolMode())
                 .provider(chosen)
                 .model(settings.model())

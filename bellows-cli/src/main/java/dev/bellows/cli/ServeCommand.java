@@ -86,6 +86,9 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--max-runs", paramLabel = "N", description = "The most runs at once (default 32); more get 429.")
     int maxRuns = 32;
 
+    /** Traces and metrics, when an OpenTelemetry exporter is configured (cli.md "Traces and metrics"). */
+    private Telemetry telemetry = Telemetry.OFF;
+
     @Override
     public Integer call() {
         Settings settings;
@@ -126,9 +129,11 @@ final class ServeCommand implements Callable<Integer> {
         } catch (UsageException e) {
             return usage(e.getMessage());
         }
-        try (Provider closing = chosen) {
+        // Closed last: what the server's spans and metrics hold is exported once everything has ended.
+        try (Telemetry started = telemetry = Telemetry.start(root.host, root.stderr);
+             Provider closing = chosen) {
             return McpSetup.withServers(settings.mcpServers(), root.host, spec.qualifiedName(), root.stderr,
-                    settings.apiKey(), client, registry -> serve(settings, closing, streamOptions, registry, location, token));
+                    settings.apiKey(), telemetry.mcp(client), registry -> serve(settings, closing, streamOptions, registry, location, token));
         } catch (UsageException e) {
             return usage(e.getMessage());
         }
@@ -168,7 +173,7 @@ final class ServeCommand implements Callable<Integer> {
         if (settings.answerSchema() != null) {
             builder.answerSchema(settings.answerSchema());
         }
-        DefaultAgent agent = builder
+        DefaultAgent agent = telemetry.instrument(builder)
                 .toolMode(settings.toolMode())
                 .provider(provider)
                 .model(settings.model())

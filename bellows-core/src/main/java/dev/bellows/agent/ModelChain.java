@@ -55,6 +55,11 @@ final class ModelChain implements ModelInterceptor.Chain {
     }
 
     @Override
+    public Optional<java.net.URI> providerEndpoint() {
+        return provider.apiEndpoint();
+    }
+
+    @Override
     public ChatStream proceed(ChatRequest next) throws ProviderException {
         java.util.Objects.requireNonNull(next, "request");
         if (index == interceptors.size()) {

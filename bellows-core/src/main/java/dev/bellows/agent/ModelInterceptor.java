@@ -56,6 +56,15 @@ public interface ModelInterceptor {
         String providerName();
 
         /**
+         * The URI the provider sends requests to ({@code Provider#apiEndpoint()}): its host and
+         * port are a trace's {@code server.address} and {@code server.port}. Empty when the
+         * provider does not say.
+         */
+        default java.util.Optional<java.net.URI> providerEndpoint() {
+            return java.util.Optional.empty();
+        }
+
+        /**
          * Sends {@code request} on: through the interceptors registered after this one, then to
          * the provider. Returns once the API has accepted it.
          *

@@ -97,6 +97,11 @@ public final class RetryingProvider implements Provider {
     }
 
     @Override
+    public java.util.Optional<java.net.URI> apiEndpoint() {
+        return delegate.apiEndpoint();
+    }
+
+    @Override
     public void close() {
         delegate.close();
     }

@@ -56,7 +56,8 @@ final class McpConnection {
     private volatile boolean closed;
 
     private McpConnection(McpServerConfig config, Map<String, String> env, Consumer<McpConnection> toolsChanged,
-                          McpAuthorization authorization, ElicitationHandler elicitation) {
+                          McpAuthorization authorization, ElicitationHandler elicitation,
+                          java.util.function.Supplier<Map<String, String>> requestHeaders) {
         this.config = config;
         this.authorization = authorization;
         this.elicitation = elicitation;
@@ -71,7 +72,7 @@ final class McpConnection {
             case McpServerConfig.StreamableHttp http -> {
                 this.stdio = null;
                 this.ended = new CompletableFuture<>();
-                base = new StreamableHttpTransport(http, mapper, authorization);
+                base = new StreamableHttpTransport(http, mapper, authorization, requestHeaders);
             }
         }
         this.transport = new TrackingTransport(base);
@@ -112,7 +113,14 @@ final class McpConnection {
      */
     static McpConnection open(McpServerConfig config, Map<String, String> env, Consumer<McpConnection> toolsChanged,
                               McpAuthorization authorization, ElicitationHandler elicitation) throws StartFailure {
-        McpConnection connection = new McpConnection(config, env, toolsChanged, authorization, elicitation);
+        return open(config, env, toolsChanged, authorization, elicitation, Map::of);
+    }
+
+    /** As above, with headers of the caller's added to each HTTP request (a traceparent). */
+    static McpConnection open(McpServerConfig config, Map<String, String> env, Consumer<McpConnection> toolsChanged,
+                              McpAuthorization authorization, ElicitationHandler elicitation,
+                              java.util.function.Supplier<Map<String, String>> requestHeaders) throws StartFailure {
+        McpConnection connection = new McpConnection(config, env, toolsChanged, authorization, elicitation, requestHeaders);
         // A server without the tools capability has no tools: not an error, just nothing to list.
         CompletableFuture<List<McpSchema.Tool>> listing = connection.client.initialize()
                 .flatMap(init -> init.capabilities() == null || init.capabilities().tools() == null

@@ -74,6 +74,8 @@ public final class McpToolSource implements ToolSource {
     private final ElicitationHandler elicitation;
     /** The server's OAuth authorization (kept across restarts), or null: stdio, or a static Authorization header. */
     private final McpAuthorization authorization;
+    /** Headers of the caller's (a traceparent) on each HTTP request; see {@link McpClientOptions#requestHeaders()}. */
+    private final java.util.function.Supplier<Map<String, String>> requestHeaders;
     private final Object lock = new Object();
     /** Completes when the first start is over, whether it worked or not. */
     private final CompletableFuture<Void> firstStart = new CompletableFuture<>();
@@ -104,6 +106,7 @@ public final class McpToolSource implements ToolSource {
         this.env = Map.copyOf(env);
         this.listener = Objects.requireNonNull(listener, "listener");
         this.elicitation = options.elicitation();
+        this.requestHeaders = options.requestHeaders();
         this.authorization = config instanceof McpServerConfig.StreamableHttp http && http.usesOAuth()
                 ? McpAuthorization.of(http.name(), http.url(), http.oauth(), options.oauth())
                 : null;
@@ -406,7 +409,7 @@ public final class McpToolSource implements ToolSource {
         LOG.log(System.Logger.Level.DEBUG, () -> "MCP server " + config.name() + (restart ? ": starting again" : ": starting"));
         McpConnection connection;
         try {
-            connection = McpConnection.open(config, env, this::toolsChanged, authorization, elicitation);
+            connection = McpConnection.open(config, env, this::toolsChanged, authorization, elicitation, requestHeaders);
         } catch (McpConnection.StartFailure e) {
             failed(attempt, e.getMessage(), e.permanent(), restart, e.getCause());
             return false;

@@ -70,6 +70,8 @@ final class StreamableHttpTransport implements McpClientTransport {
 
     private final URI endpoint;
     private final Map<String, String> headers;
+    /** The caller's headers for each request, asked for on the sending thread (a tool call's traceparent). */
+    private final java.util.function.Supplier<Map<String, String>> requestHeaders;
     private final McpJsonMapper mapper;
     private final HttpClient http;
     /** The authorization of the server, or null when a static Authorization header is configured. */
@@ -92,6 +94,12 @@ final class StreamableHttpTransport implements McpClientTransport {
     }
 
     StreamableHttpTransport(McpServerConfig.StreamableHttp config, McpJsonMapper mapper, McpAuthorization authorization) {
+        this(config, mapper, authorization, Map::of);
+    }
+
+    StreamableHttpTransport(McpServerConfig.StreamableHttp config, McpJsonMapper mapper, McpAuthorization authorization,
+                            java.util.function.Supplier<Map<String, String>> requestHeaders) {
+        this.requestHeaders = requestHeaders;
         this.endpoint = config.url();
         this.headers = config.headers();
         this.mapper = mapper;
@@ -444,6 +452,7 @@ final class StreamableHttpTransport implements McpClientTransport {
     /** A request with the configured headers, the session, the protocol version, and the token held for this URL. */
     private HttpRequest.Builder request(URI uri) {
         HttpRequest.Builder builder = HttpRequest.newBuilder(uri);
+        requestHeaders.get().forEach(builder::setHeader);  // first: the configured ones and the protocol's win
         headers.forEach(builder::setHeader);
         if (authorization != null) {
             authorization.currentAuthorization(uri).ifPresent(value -> builder.setHeader("Authorization", value));

@@ -131,6 +131,12 @@ public final class OpenAiProvider implements Provider {
         return baseUrl;
     }
 
+    /** {@code {baseUrl}/chat/completions}: where every request goes. */
+    @Override
+    public java.util.Optional<URI> apiEndpoint() {
+        return java.util.Optional.of(endpoint);
+    }
+
     /** The field that carries the request's maximum number of tokens. */
     public MaxTokensField maxTokensField() {
         return maxTokensField;

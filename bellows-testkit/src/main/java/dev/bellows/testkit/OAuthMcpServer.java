@@ -37,8 +37,8 @@ public final class OAuthMcpServer implements AutoCloseable {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** One request the server received. */
-    public record Request(String method, String path, String authorization, String body) {
+    /** One request the server received, with its W3C {@code traceparent} header (null when it had none). */
+    public record Request(String method, String path, String authorization, String body, String traceparent) {
     }
 
     private final HttpServer server;
@@ -104,7 +104,8 @@ public final class OAuthMcpServer implements AutoCloseable {
             String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
             String path = exchange.getRequestURI().getPath();
             requests.add(new Request(exchange.getRequestMethod(), path,
-                    exchange.getRequestHeaders().getFirst("Authorization"), body));
+                    exchange.getRequestHeaders().getFirst("Authorization"), body,
+                    exchange.getRequestHeaders().getFirst("traceparent")));
             switch (path) {
                 case "/.well-known/oauth-protected-resource/mcp" -> json(exchange, 200, JSON.createObjectNode()
                         .put("resource", mcpUrl())

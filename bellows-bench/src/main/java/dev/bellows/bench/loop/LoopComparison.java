@@ -77,7 +77,11 @@ public final class LoopComparison {
             case "count" -> true;
             default -> throw new IllegalArgumentException("--failures is stop or count, not " + options.get("failures"));
         };
-        List<String> names = List.of(options.get("contestants").split(","));
+        List<String> names = new ArrayList<>(List.of(options.get("contestants").split(",")));
+        if (!options.get("opentelemetry").equals("0")) {
+            // The same agents traced through a real SDK (Traced): what tracing adds, in the same run.
+            names.addAll(List.of("tags-traced", "native-traced"));
+        }
         if (!CONTESTANTS.containsAll(names)) {
             throw new IllegalArgumentException("contestants are " + CONTESTANTS + "; got " + names);
         }
@@ -95,11 +99,14 @@ public final class LoopComparison {
 
     /** Every contestant's name, in the order of the report: the floor first, LangChain4j last. */
     static final List<String> CONTESTANTS = List.of("floor", "tags", "native", "tags-blocking", "native-blocking",
-            "langchain4j");
+            "tags-traced", "native-traced", "langchain4j");
+
+    /** The contestants run unless named: all but the traced ones ({@code --opentelemetry 1} adds them). */
+    static final List<String> UNTRACED = CONTESTANTS.stream().filter(name -> !name.endsWith("-traced")).toList();
 
     /** Every contestant, in the order of the report. */
     static List<Contestant> contestants(String baseUrl) {
-        return contestants(baseUrl, CONTESTANTS);
+        return contestants(baseUrl, UNTRACED);
     }
 
     /** The contestants named, in the order of the report. */
@@ -110,6 +117,8 @@ public final class LoopComparison {
             case "native" -> new BellowsAgent(baseUrl, ToolMode.NATIVE, false);
             case "tags-blocking" -> new BellowsAgent(baseUrl, ToolMode.TAGS, true);
             case "native-blocking" -> new BellowsAgent(baseUrl, ToolMode.NATIVE, true);
+            case "tags-traced" -> new BellowsAgent(baseUrl, ToolMode.TAGS, false, Traced.start());
+            case "native-traced" -> new BellowsAgent(baseUrl, ToolMode.NATIVE, false, Traced.start());
             default -> new LangChain4jStreaming(baseUrl);
         }).toList();
     }
@@ -197,6 +206,17 @@ public final class LoopComparison {
                             + "allocation %.2fx, CPU %.2fx%n", name, last,
                     ours[0] / theirs[0], ours[1] / theirs[1], ours[2] / theirs[2], ours[3] / theirs[3]);
         }
+        // What tracing adds: each traced agent against the same agent untraced, in this run.
+        for (String name : names) {
+            String untraced = name.replace(", OpenTelemetry)", ")");
+            if (!untraced.equals(name) && added.containsKey(untraced)) {
+                double[] traced = added.get(name);
+                double[] plain = added.get(untraced);
+                System.out.printf(Locale.ROOT, "%s over %s, per iteration: time p50 %+.1f µs (%.2fx the untraced"
+                                + " agent's added time), allocation %+.1f KiB, CPU %+.1f µs%n", name, untraced,
+                        traced[0] - plain[0], traced[0] / plain[0], traced[2] - plain[2], traced[3] - plain[3]);
+            }
+        }
     }
 
     private static String fixed(double value) {
@@ -205,13 +225,13 @@ public final class LoopComparison {
 
     private static Map<String, String> options(String[] args) {
         Map<String, String> options = new LinkedHashMap<>(Map.of("rounds", "20", "tasks", "200", "warmup", "5",
-                "mock", "lean", "contestants", String.join(",", CONTESTANTS), "failures", "stop"));
+                "mock", "lean", "contestants", String.join(",", UNTRACED), "failures", "stop", "opentelemetry", "0"));
         for (int i = 0; i < args.length; i++) {
             String name = args[i].replaceFirst("^--", "");
             if (!(options.containsKey(name) || name.equals("concurrency")) || i + 1 >= args.length) {
                 throw new IllegalArgumentException("usage: LoopComparison [--rounds N] [--tasks N] [--warmup N] "
                         + "[--mock lean,jdk-length,jdk-chunked] [--concurrency 1,16,64,256] [--contestants "
-                        + String.join(",", CONTESTANTS) + "] [--failures stop|count]; got " + args[i]);
+                        + String.join(",", CONTESTANTS) + "] [--failures stop|count] [--opentelemetry 1]; got " + args[i]);
             }
             options.put(name, args[++i]);
         }
