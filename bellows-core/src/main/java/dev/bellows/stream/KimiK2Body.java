@@ -40,6 +40,12 @@ final class KimiK2Body implements ToolBodyFormat {
     }
 
     @Override
+    public ArgumentReader newArgumentReader(Map<String, String> attributes, ToolSchemas schemas,
+            ArgumentReader.Sink sink) {
+        return DialectArguments.afterMarker(ARGUMENTS, sink);
+    }
+
+    @Override
     public DecodedToolCall decode(String content, Map<String, String> attributes, ToolSchemas schemas) {
         return DialectBodies.guard(content, () -> {
             int at = content.indexOf(ARGUMENTS);

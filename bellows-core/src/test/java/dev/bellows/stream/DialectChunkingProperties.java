@@ -140,15 +140,20 @@ class DialectChunkingProperties {
         }
     }
 
+    /** Chunking invariance with and without {@code argument-events}, which only adds its own events. */
     private static void check(StreamOptions options, String dialect, String text, List<Integer> cuts) {
         List<ChunkingInvarianceProperties.Segment> stream =
                 List.of(new ChunkingInvarianceProperties.Segment(ContentType.MESSAGE, text));
-        String expected = normalised(options, List.of(StreamChunk.message(text)));
         List<StreamChunk> randomCut = ChunkingInvarianceProperties.cut(stream, cuts);
-        assertThat(normalised(options, randomCut)).as("%s cut as %s", dialect, randomCut).isEqualTo(expected);
         List<StreamChunk> tiny = new ArrayList<>();
         text.codePoints().forEach(cp -> tiny.add(StreamChunk.message(Character.toString(cp))));
-        assertThat(normalised(options, tiny)).as("%s one code point a chunk", dialect).isEqualTo(expected);
+        for (boolean arguments : new boolean[] {false, true}) {
+            StreamOptions chosen = options.withArgumentEvents(arguments);
+            String expected = normalised(chosen, List.of(StreamChunk.message(text)));
+            assertThat(normalised(chosen, randomCut)).as("%s cut as %s", dialect, randomCut).isEqualTo(expected);
+            assertThat(normalised(chosen, tiny)).as("%s one code point a chunk", dialect).isEqualTo(expected);
+        }
+        StreamTesting.assertArgumentEventsOnlyAdd(options, randomCut);
     }
 
     private static String normalised(StreamOptions options, List<StreamChunk> chunks) {
