@@ -63,12 +63,13 @@ final class JsonArgumentScanner implements ArgumentReader {
 
     private final boolean call;
     private final Sink sink;
+    private boolean broken;
 
     private int state = BEFORE_DOCUMENT;
     /** Open containers, innermost last: true for an object. */
     private boolean[] objects = new boolean[16];
     private int depth;
-    /** The depth whose members are the arguments' (1 or 2), or 0 while it is not known yet. */
+    /** The depth whose members are the arguments' (1 or 2); 0 while it is not known yet; -1: none (a checker). */
     private int argumentsDepth;
     /** The call's first arguments key was read: the next value decides whether there are arguments. */
     private boolean argumentsKeySeen;
@@ -94,20 +95,29 @@ final class JsonArgumentScanner implements ArgumentReader {
     private int hexDigits;
     private int codeUnit;
 
-    private JsonArgumentScanner(boolean call, Sink sink) {
+    private JsonArgumentScanner(boolean call, int argumentsDepth, Sink sink) {
         this.call = call;
         this.sink = sink;
-        this.argumentsDepth = call ? 0 : 1;
+        this.argumentsDepth = argumentsDepth;
     }
 
     /** A scanner of a whole call, {@code {"name": ..., "arguments": {...}}}. */
     static JsonArgumentScanner forCall(Sink sink) {
-        return new JsonArgumentScanner(true, sink);
+        return new JsonArgumentScanner(true, 0, sink);
     }
 
     /** A scanner of an arguments object on its own. */
     static JsonArgumentScanner forArguments(Sink sink) {
-        return new JsonArgumentScanner(false, sink);
+        return new JsonArgumentScanner(false, 1, sink);
+    }
+
+    /**
+     * A checker of one JSON object that reports nothing: {@link #isComplete()} once the object
+     * closed valid, {@link #isBroken()} at the first character that breaks the grammar. Llama 3's
+     * bare calls are held until it says which.
+     */
+    static JsonArgumentScanner forDocument() {
+        return new JsonArgumentScanner(false, -1, (name, value) -> { });
     }
 
     /** Whether nothing more can be reported: the arguments ended, or the document broke. */
@@ -115,8 +125,31 @@ final class JsonArgumentScanner implements ArgumentReader {
         return state == DONE;
     }
 
+    /** Whether a character broke the grammar (or the document did not start with an object). */
+    boolean isBroken() {
+        return broken;
+    }
+
+    /** Whether the document's object closed, valid (for a {@linkplain #forDocument() checker}). */
+    boolean isComplete() {
+        return state == DONE && !broken;
+    }
+
+    private void fail() {
+        state = DONE;
+        broken = true;
+    }
+
     @Override
     public void feed(CharSequence chars, int from, int to) {
+        feedUntilDone(chars, from, to);
+    }
+
+    /**
+     * Reads {@code chars[from, to)} up to the character that ends the reading (the one completing
+     * the document or breaking it) and returns the index after it, or {@code to}.
+     */
+    int feedUntilDone(CharSequence chars, int from, int to) {
         int i = from;
         while (i < to && state != DONE) {
             if (state == STRING) {
@@ -126,6 +159,7 @@ final class JsonArgumentScanner implements ArgumentReader {
                 i++;
             }
         }
+        return i;
     }
 
     /** The plain characters of a string, up to the next quote, backslash or control character. */
@@ -155,7 +189,7 @@ final class JsonArgumentScanner implements ArgumentReader {
                     open(true);
                     state = OBJECT_FIRST;
                 } else if (!isWhitespace(c)) {
-                    state = DONE;
+                    fail();
                 }
             }
             case VALUE -> value(c);
@@ -172,14 +206,14 @@ final class JsonArgumentScanner implements ArgumentReader {
                 } else if (c == '}') {
                     close(true);
                 } else if (!isWhitespace(c)) {
-                    state = DONE;
+                    fail();
                 }
             }
             case OBJECT_KEY -> {
                 if (c == '"') {
                     startKey();
                 } else if (!isWhitespace(c)) {
-                    state = DONE; // a trailing comma, or a key not in quotes
+                    fail(); // a trailing comma, or a key not in quotes
                 }
             }
             case COLON -> {
@@ -189,7 +223,7 @@ final class JsonArgumentScanner implements ArgumentReader {
                     }
                     state = VALUE;
                 } else if (!isWhitespace(c)) {
-                    state = DONE;
+                    fail();
                 }
             }
             case AFTER_VALUE -> afterValue(c);
@@ -263,7 +297,7 @@ final class JsonArgumentScanner implements ArgumentReader {
                     numberState = c == '-' ? N_MINUS : c == '0' ? N_ZERO : N_INT;
                     state = NUMBER;
                 } else {
-                    state = DONE;
+                    fail();
                 }
             }
         }
@@ -271,7 +305,7 @@ final class JsonArgumentScanner implements ArgumentReader {
 
     /** Whether the value starting now is a member of the arguments object. */
     private boolean isArgumentValue() {
-        return argumentsDepth != 0 && depth == argumentsDepth && memberName != null;
+        return argumentsDepth > 0 && depth == argumentsDepth && memberName != null;
     }
 
     /** Inside a member's value being kept as written, nested values are kept too. */
@@ -281,7 +315,7 @@ final class JsonArgumentScanner implements ArgumentReader {
 
     private void startKey() {
         stringIsKey = true;
-        if (argumentsDepth != 0 && depth == argumentsDepth) {
+        if (argumentsDepth > 0 && depth == argumentsDepth) {
             keep = KEEP_KEY;
             text.setLength(0);
         } else if (call && argumentsDepth == 0 && depth == 1) {
@@ -309,7 +343,7 @@ final class JsonArgumentScanner implements ArgumentReader {
         } else if (c == (object ? '}' : ']')) {
             close(object);
         } else {
-            state = DONE;
+            fail();
         }
     }
 
@@ -328,7 +362,7 @@ final class JsonArgumentScanner implements ArgumentReader {
             text.append('}');
         }
         depth--;
-        if (depth == 0 || (argumentsDepth != 0 && depth < argumentsDepth)) {
+        if (depth == 0 || (argumentsDepth > 0 && depth < argumentsDepth)) {
             state = DONE; // the document, or the arguments object, ended: nothing more to report
             return;
         }
@@ -338,7 +372,7 @@ final class JsonArgumentScanner implements ArgumentReader {
 
     /** A value ended at the current depth; if it was an argument kept as written, it is reported. */
     private void valueEnded() {
-        if (argumentsDepth != 0 && depth == argumentsDepth && memberName != null) {
+        if (argumentsDepth > 0 && depth == argumentsDepth && memberName != null) {
             if (keep == KEEP_RAW) {
                 report(memberName, readRaw());
             } else if (keep == KEEP_STRING) {
@@ -386,7 +420,7 @@ final class JsonArgumentScanner implements ArgumentReader {
             }
             state = ESCAPE;
         } else {
-            state = DONE; // a raw control character: JSON requires it escaped
+            fail(); // a raw control character: JSON requires it escaped
         }
     }
 
@@ -417,7 +451,7 @@ final class JsonArgumentScanner implements ArgumentReader {
                 return;
             }
             if ("\"\\/bfnrt".indexOf(c) < 0) {
-                state = DONE;
+                fail();
                 return;
             }
             state = STRING;
@@ -436,7 +470,7 @@ final class JsonArgumentScanner implements ArgumentReader {
                 return;
             }
             default -> {
-                state = DONE;
+                fail();
                 return;
             }
         }
@@ -455,7 +489,7 @@ final class JsonArgumentScanner implements ArgumentReader {
     /** Four hex digits; each escape is one UTF-16 unit, as the parse at the close reads it. */
     private void unicode(char c) {
         if (!HexFormat.isHexDigit(c)) {
-            state = DONE;
+            fail();
             return;
         }
         codeUnit = codeUnit << 4 | HexFormat.fromHexDigit(c);
@@ -486,7 +520,7 @@ final class JsonArgumentScanner implements ArgumentReader {
             default -> digit ? N_EXPONENT_DIGITS : -2; // N_EXPONENT_DIGITS
         };
         if (next == -1) {
-            state = DONE; // "-", "1.", "1e", a leading zero...: not a number
+            fail(); // "-", "1.", "1e", a leading zero...: not a number
             return;
         }
         if (next >= 0) {
@@ -504,7 +538,7 @@ final class JsonArgumentScanner implements ArgumentReader {
 
     private void literal(char c) {
         if (literal.charAt(literalMatched) != c) {
-            state = DONE;
+            fail();
             return;
         }
         if (keep == KEEP_RAW) {

@@ -220,9 +220,9 @@ final class StreamTesting {
     }
 
     /**
-     * Merges all deltas of each block into one, whatever the chunk, puts a
-     * {@code tool_call_name} and the {@code tool_call_argument} events, in their order, in front of
-     * the block's content, and drops chunk indices
+     * Merges all deltas of each block into one, whatever the chunk, puts a {@code tool_call_name}
+     * directly after its {@code tool_call_start} and the {@code tool_call_argument} events, in their
+     * order, in front of the block's content, and drops chunk indices
      * (they become {@link #NO_CHUNK}). Equal results for two chunkings of the same text mean the
      * output did not depend on where the chunks were cut.
      */
@@ -234,6 +234,14 @@ final class StreamTesting {
         List<StreamEvent> out = new ArrayList<>();
         for (StreamEvent raw : events) {
             StreamEvent event = acrossChunks ? withChunk(raw, NO_CHUNK) : raw;
+            if (acrossChunks && event instanceof ToolCallName) { // its place among the block's events is free
+                int at = out.size();
+                while (at > 0 && !(out.get(at - 1) instanceof ToolCallStart)) {
+                    at--;
+                }
+                out.add(at, event);
+                continue;
+            }
             if (event instanceof ToolCallName || event instanceof ToolCallArgument) {
                 int at = out.size();
                 while (at > 0 && out.get(at - 1) instanceof ToolCallContent c && c.chunk() == event.chunk()) {
