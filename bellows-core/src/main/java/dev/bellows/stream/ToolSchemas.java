@@ -130,6 +130,37 @@ public final class ToolSchemas {
         return TextNode.valueOf(text);
     }
 
+    /**
+     * The tool a call that does not name one must be meant for (Kimi's bare counter ids, as vLLM and
+     * SGLang read them): the only tool, when {@code onlyToolCounts} and there is exactly one; else the
+     * only tool whose parameters have every one of the call's argument names; else null.
+     */
+    String toolFor(Iterable<String> argumentNames, boolean onlyToolCounts) {
+        if (onlyToolCounts && parameters.size() == 1) {
+            return parameters.keySet().iterator().next();
+        }
+        String found = null;
+        for (Map.Entry<String, JsonNode> tool : parameters.entrySet()) {
+            JsonNode properties = tool.getValue().path("properties");
+            boolean all = true;
+            boolean any = false;
+            for (String name : argumentNames) {
+                any = true;
+                if (!properties.has(name)) {
+                    all = false;
+                    break;
+                }
+            }
+            if (any && all) {
+                if (found != null) {
+                    return null; // two tools fit: guessing would call the wrong one
+                }
+                found = tool.getKey();
+            }
+        }
+        return found;
+    }
+
     /** The schema of one property of a tool's parameters, or null when there is none. */
     private JsonNode property(String tool, String parameter) {
         JsonNode schema = parameters.get(tool);
@@ -167,16 +198,33 @@ public final class ToolSchemas {
             }
         }
         if (allows(property, "object") || allows(property, "array")) {
-            try {
-                JsonNode value = StrictJson.read(trimmed);
-                if ((value.isObject() && allows(property, "object")) || (value.isArray() && allows(property, "array"))) {
-                    return value;
-                }
-            } catch (SyntaxError notJson) {
-                // kept as text, as above
+            JsonNode value = structure(trimmed);
+            if (value != null && ((value.isObject() && allows(property, "object"))
+                    || (value.isArray() && allows(property, "array")))) {
+                return value;
             }
         }
         return TextNode.valueOf(text);
+    }
+
+    /**
+     * The JSON the text is; or, when it is JSON escaped once more ({@code [{\"id\": 1}]}, as GLM
+     * models sometimes write it and SGLang reads it), the JSON it holds; else null.
+     */
+    private static JsonNode structure(String trimmed) {
+        try {
+            return StrictJson.read(trimmed);
+        } catch (SyntaxError notJson) {
+            if (!trimmed.contains("\\\"")) {
+                return null;
+            }
+        }
+        try {
+            JsonNode unescaped = StrictJson.read("\"" + trimmed + "\"");
+            return StrictJson.read(unescaped.textValue());
+        } catch (SyntaxError stillNotJson) {
+            return null;
+        }
     }
 
     /** Whether the schema allows some type besides a string (a union such as {@code ["string", "integer"]}). */

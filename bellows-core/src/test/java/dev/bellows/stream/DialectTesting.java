@@ -44,13 +44,13 @@ final class DialectTesting {
     }
 
     /**
-     * The text cut in two at every code point (at 300 positions spread over texts longer than that),
+     * The text cut in two at every code point (at 150 positions spread over texts longer than that),
      * one code point a chunk, and in chunks of 2, 3, 5, 7 and 11.
      */
     static List<List<StreamChunk>> everyWay(String text) {
         List<List<StreamChunk>> ways = new ArrayList<>();
         int[] cps = text.codePoints().toArray();
-        int step = Math.max(1, cps.length / 300); // every position of the examples; a sample of longer texts
+        int step = Math.max(1, cps.length / 150); // every position of the examples; a sample of longer texts
         for (int at = 1; at < cps.length; at += step) {
             ways.add(List.of(StreamChunk.message(new String(cps, 0, at)), StreamChunk.message(new String(cps, at, cps.length - at))));
         }
