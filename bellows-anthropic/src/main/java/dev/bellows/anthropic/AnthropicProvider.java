@@ -125,7 +125,12 @@ public final class AnthropicProvider implements Provider {
     public ChatStream stream(ChatRequest request) throws ProviderException {
         Objects.requireNonNull(request, "request");
         PartedBody body = requestBody(request);
-        SseConnection connection = client.post(endpoint, requestHeaders, body.publisher(), apiKey);
+        Map<String, String> headers = requestHeaders;
+        if (!request.headers().isEmpty()) {     // this request's own (a traceparent); never the reserved ones
+            headers = new LinkedHashMap<>(request.headers());
+            headers.putAll(requestHeaders);
+        }
+        SseConnection connection = client.post(endpoint, headers, body.publisher(), apiKey);
         return new AnthropicStream(connection, endpoint, apiKey);
     }
 

@@ -261,6 +261,10 @@ final class TextRenderer implements AgentListener, AutoCloseable {
                         + (shownOfThisAttempt ? "; the partial answer above is discarded" : ""));
                 shownOfThisAttempt = false;
             }
+            case LoopEvent.ApprovalRequired e ->
+                    line(fit("  ? " + e.toolName() + " (" + e.serverName() + ") waits for approval: " + e.id()));
+            case LoopEvent.Approval e -> line(fit(e.approved() ? "  approved " + e.id()
+                    : "  denied " + e.id() + (e.reason().isBlank() ? "" : ": " + summary(e.reason()))));
             case LoopEvent.LoopEnd e -> {
                 if (inThinking && color) {
                     write(RESET);

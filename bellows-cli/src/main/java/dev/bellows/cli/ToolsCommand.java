@@ -5,9 +5,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.bellows.format.ToolCallOutcome;
-import dev.bellows.format.ToolChain;
-import dev.bellows.format.ToolChainResult;
+import dev.bellows.tool.ToolCallOutcome;
+import dev.bellows.tool.ToolChain;
+import dev.bellows.format.Observation;
+import dev.bellows.tool.ToolChainResult;
 import dev.bellows.format.XmlFormat;
 import dev.bellows.mcp.McpServerConfig;
 import dev.bellows.mcp.McpServerStatus;
@@ -184,9 +185,9 @@ final class ToolsCommand implements Callable<Integer> {
                 return 130;
             }
             // The default agent's ToolChain and observation format: what the model reads.
-            ToolChainResult result = new ToolChain(registry, new XmlFormat()).execute(List.of(toolCall), cancelled::get);
+            ToolChainResult result = new ToolChain(registry).execute(List.of(toolCall), cancelled::get);
             started.close(); // stop the server before printing: the output is complete either way
-            if (!write(result.text() + "\n")) {
+            if (!write(Observation.format(new XmlFormat(), result.outcomes()) + "\n")) {
                 return 1;
             }
             if (cancelled.get()) {

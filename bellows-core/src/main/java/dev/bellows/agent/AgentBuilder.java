@@ -54,6 +54,10 @@ public abstract sealed class AgentBuilder<B extends AgentBuilder<B, A>, A extend
     ActionFormat actionFormat = ActionFormat.JSON;
     OutputFormat outputFormat = OutputFormat.JSON;
     final List<AgentListener> listeners = new ArrayList<>();
+    String name = "bellows";
+    final List<RunInterceptor> runInterceptors = new ArrayList<>();
+    final List<ModelInterceptor> modelInterceptors = new ArrayList<>();
+    final List<ToolInterceptor> toolInterceptors = new ArrayList<>();
     Executor executor;
     ObjectNode answerSchema;
 
@@ -219,6 +223,46 @@ public abstract sealed class AgentBuilder<B extends AgentBuilder<B, A>, A extend
     /** Adds a listener, told every event of every run. */
     public B listener(AgentListener listener) {
         this.listeners.add(Objects.requireNonNull(listener, "listener"));
+        return self();
+    }
+
+    /**
+     * The agent's name, which interceptors see ({@link RunContext#agentName()}; a tracer's
+     * {@code gen_ai.agent.name}); default {@code bellows}.
+     */
+    public B name(String name) {
+        Objects.requireNonNull(name, "name");
+        if (name.isBlank()) {
+            throw new IllegalArgumentException("an agent's name must not be blank");
+        }
+        this.name = name;
+        return self();
+    }
+
+    /**
+     * Adds an interceptor around every run (see {@link RunInterceptor}); the first added is
+     * outermost. None by default: an agent without interceptors runs exactly as before.
+     */
+    public B runInterceptor(RunInterceptor interceptor) {
+        this.runInterceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
+        return self();
+    }
+
+    /**
+     * Adds an interceptor around every model request, each attempt of it (see
+     * {@link ModelInterceptor}); the first added is outermost.
+     */
+    public B modelInterceptor(ModelInterceptor interceptor) {
+        this.modelInterceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
+        return self();
+    }
+
+    /**
+     * Adds an interceptor around every tool call that runs (see {@link ToolInterceptor}); the
+     * first added is outermost.
+     */
+    public B toolInterceptor(ToolInterceptor interceptor) {
+        this.toolInterceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
         return self();
     }
 

@@ -50,6 +50,13 @@ final class AgentOptions {
     final boolean ownExecutor;
     /** The schema every run's answer must match, or null for a text answer. */
     final com.fasterxml.jackson.databind.node.ObjectNode answerSchema;
+    /** The agent's name, for interceptors ({@link RunContext#agentName()}). */
+    final String name;
+    final List<RunInterceptor> runInterceptors;
+    final List<ModelInterceptor> modelInterceptors;
+    final List<ToolInterceptor> toolInterceptors;
+    /** Whether the tool interceptors let the calls of an answer run at the same time. */
+    final boolean parallelToolCalls;
 
     AgentOptions(AgentBuilder<?, ?> b, String agentName) {
         if (b.provider == null) {
@@ -76,6 +83,11 @@ final class AgentOptions {
         this.actionFormat = b.actionFormat;
         this.outputFormat = b.outputFormat;
         this.listeners = List.copyOf(b.listeners);
+        this.name = b.name;
+        this.runInterceptors = List.copyOf(b.runInterceptors);
+        this.modelInterceptors = List.copyOf(b.modelInterceptors);
+        this.toolInterceptors = List.copyOf(b.toolInterceptors);
+        this.parallelToolCalls = toolInterceptors.stream().allMatch(ToolInterceptor::allowsParallelCalls);
         this.answerSchema = b.answerSchema == null ? null : b.answerSchema.deepCopy();
         if (answerSchema != null && toolMode == ToolMode.REACT) {
             throw new IllegalArgumentException("a structured answer is for the tags and native tool modes: a ReAct"
@@ -100,6 +112,15 @@ final class AgentOptions {
 
     boolean plainChat() {
         return tools == null;
+    }
+
+    /**
+     * Whether tool calls go the long way: one at a time through the tool interceptors (and
+     * approvals), each with its id. Without any, a batch runs as a {@code ToolChain} runs it,
+     * with nothing added.
+     */
+    boolean interceptsTools() {
+        return !toolInterceptors.isEmpty();
     }
 
     /**

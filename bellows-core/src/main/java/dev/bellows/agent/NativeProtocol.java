@@ -8,9 +8,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.bellows.event.AgentEvent;
 import dev.bellows.event.StreamEvent;
-import dev.bellows.format.ToolCallOutcome;
-import dev.bellows.format.ToolChain;
-import dev.bellows.format.ToolChainResult;
+import dev.bellows.tool.ToolCallOutcome;
+import dev.bellows.format.TextFormat;
+import dev.bellows.tool.ToolChain;
+import dev.bellows.tool.ToolChainResult;
 import dev.bellows.plan.Plan;
 import dev.bellows.prompt.NativePrompts;
 import dev.bellows.provider.Message;
@@ -85,7 +86,12 @@ final class NativeProtocol implements Protocol {
 
     @Override
     public ToolChain toolChain(ToolRegistry tools) {
-        return new ToolChain(tools, options.observationFormat);
+        return new ToolChain(tools);
+    }
+
+    @Override
+    public TextFormat observationFormat() {
+        return options.observationFormat;
     }
 
     @Override

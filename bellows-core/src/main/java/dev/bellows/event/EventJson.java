@@ -28,6 +28,8 @@ import java.util.Map;
  * {"type":"no_tool_call","iteration":2}
  * {"type":"plan_update","steps":[{"description":"...","status":"in_progress"}]}
  * {"type":"retry","attempt":2,"reason":"HTTP 503: ...","delay_ms":500}
+ * {"type":"approval_required","id":"call_3_1","server_name":"files","tool_name":"write_file","arguments":{...}}
+ * {"type":"approval","id":"call_3_1","decision":"denied","reason":"use the staging folder"}
  * {"type":"loop_end","reason":"task_completion","result":"..."}
  * </pre>
  *
@@ -107,6 +109,17 @@ public final class EventJson {
                 json.put("attempt", e.attempt());
                 json.put("reason", e.reason());
                 json.put("delay_ms", e.delayMs());
+            }
+            case LoopEvent.ApprovalRequired e -> {
+                json.put("id", e.id());
+                json.put("server_name", e.serverName());
+                json.put("tool_name", e.toolName());
+                json.set("arguments", e.arguments().deepCopy());
+            }
+            case LoopEvent.Approval e -> {
+                json.put("id", e.id());
+                json.put("decision", e.approved() ? "approved" : "denied");
+                json.put("reason", e.reason());
             }
             case LoopEvent.LoopEnd e -> {
                 json.put("reason", e.reason().wireName());

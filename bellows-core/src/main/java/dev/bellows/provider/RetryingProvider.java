@@ -99,6 +99,20 @@ public final class RetryingProvider implements Provider {
         delegate.close();
     }
 
+    /**
+     * The same retries (policy, listener, waits, jitter) around another provider: each attempt
+     * goes to {@code other}. The agent loop puts its model interceptors there, so that every
+     * attempt passes through them. Closing the result closes {@code other}.
+     */
+    public RetryingProvider withDelegate(Provider other) {
+        return new RetryingProvider(other, policy, listener, sleeper, random);
+    }
+
+    /** The provider each attempt goes to. */
+    public Provider delegate() {
+        return delegate;
+    }
+
     @Override
     public String toString() {
         return "RetryingProvider[" + delegate.name() + ", " + policy + "]";

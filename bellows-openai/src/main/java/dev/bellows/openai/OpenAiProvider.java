@@ -143,6 +143,7 @@ public final class OpenAiProvider implements Provider {
         Objects.requireNonNull(request, "request");
         PartedBody body = requestBody(request);
         Map<String, String> headers = new LinkedHashMap<>(extraHeaders);
+        headers.putAll(request.headers());      // this request's own (a traceparent); never the reserved ones
         if (apiKey != null) {
             headers.put("Authorization", "Bearer " + apiKey.reveal());
         }

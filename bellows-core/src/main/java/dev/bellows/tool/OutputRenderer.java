@@ -1,4 +1,4 @@
-package dev.bellows.format;
+package dev.bellows.tool;
 
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.core.util.JsonRecyclerPools;
@@ -10,8 +10,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
-import dev.bellows.tool.Media;
-import dev.bellows.tool.ToolResult;
+import dev.bellows.format.OutputFormat;
 import java.util.List;
 import java.util.stream.Collectors;
 

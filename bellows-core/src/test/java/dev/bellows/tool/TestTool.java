@@ -1,11 +1,8 @@
-package dev.bellows.format;
+package dev.bellows.tool;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.bellows.tool.Tool;
-import dev.bellows.tool.ToolContext;
-import dev.bellows.tool.ToolResult;
 
 /** A tool made of a lambda, with its flags, for the ToolChain tests. */
 record TestTool(String name, ObjectNode inputSchema, Handler handler, boolean validatesArguments,

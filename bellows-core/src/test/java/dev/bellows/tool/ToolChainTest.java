@@ -1,20 +1,18 @@
-package dev.bellows.format;
+package dev.bellows.tool;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.bellows.format.ToolCallOutcome.Cancelled;
-import dev.bellows.format.ToolCallOutcome.Failed;
-import dev.bellows.format.ToolCallOutcome.Succeeded;
-import dev.bellows.tool.DecodedToolCall;
-import dev.bellows.tool.InvalidArgumentsException;
-import dev.bellows.tool.Media;
-import dev.bellows.tool.ToolCall;
-import dev.bellows.tool.ToolCallError;
-import dev.bellows.tool.ToolException;
-import dev.bellows.tool.ToolRegistry;
-import dev.bellows.tool.ToolResult;
+import dev.bellows.event.LoopEndReason;
+import dev.bellows.format.MarkdownFormat;
+import dev.bellows.format.Observation;
+import dev.bellows.format.OutputFormat;
+import dev.bellows.format.TextFormat;
+import dev.bellows.format.XmlFormat;
+import dev.bellows.tool.ToolCallOutcome.Cancelled;
+import dev.bellows.tool.ToolCallOutcome.Failed;
+import dev.bellows.tool.ToolCallOutcome.Succeeded;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -54,8 +52,13 @@ class ToolChainTest {
         }
     }
 
+    /** The observation as the tag protocol writes it. */
+    private static String xml(ToolChainResult result) {
+        return Observation.format(new XmlFormat(), result.outcomes());
+    }
+
     private ToolChainResult run(DecodedToolCall... calls) {
-        return new ToolChain(registry, new XmlFormat()).execute(List.of(calls));
+        return new ToolChain(registry).execute(List.of(calls));
     }
 
     @Nested
@@ -64,7 +67,7 @@ class ToolChainTest {
         @Test
         void aRecordIsCompactJsonByDefault() {
             ToolChainResult result = run(call("weather"));
-            assertThat(result.text()).isEqualTo("""
+            assertThat(xml(result)).isEqualTo("""
                     <observation>
                     <weather>
                     {"city":"Paris","celsius":21,"sky":["sunny","dry"],"warning":null}
@@ -76,9 +79,9 @@ class ToolChainTest {
 
         @Test
         void aRecordIsYamlWhenAsked() {
-            ToolChainResult result = new ToolChain(registry, new XmlFormat(), OutputFormat.YAML)
+            ToolChainResult result = new ToolChain(registry, OutputFormat.YAML)
                     .execute(List.of(call("weather")));
-            assertThat(result.text()).isEqualTo("""
+            assertThat(xml(result)).isEqualTo("""
                     <observation>
                     <weather>
                     city: Paris
@@ -94,22 +97,22 @@ class ToolChainTest {
         @Test
         void yamlKeepsStringsThatLookLikeOtherTypesQuoted() {
             registry.register(TestTool.of("map", (c, a) -> ToolResult.of(Map.of("id", "007", "ok", "true"))));
-            ToolChainResult result = new ToolChain(registry, new XmlFormat(), OutputFormat.YAML)
+            ToolChainResult result = new ToolChain(registry, OutputFormat.YAML)
                     .execute(List.of(call("map")));
-            assertThat(result.text()).contains("id: \"007\"").contains("ok: \"true\"");
+            assertThat(xml(result)).contains("id: \"007\"").contains("ok: \"true\"");
         }
 
         @Test
         void aStringIsWrittenAsIs() {
             ToolChainResult result = run(call("echo", "{\"text\": \"line 1\\n  {\\\"not\\\": \\\"json\\\"}\"}"));
-            assertThat(result.text()).isEqualTo("<observation>\n<echo>\nline 1\n  {\"not\": \"json\"}\n</echo>\n</observation>");
+            assertThat(xml(result)).isEqualTo("<observation>\n<echo>\nline 1\n  {\"not\": \"json\"}\n</echo>\n</observation>");
         }
 
         @Test
         void theObservationFollowsTheTextFormat() {
-            ToolChainResult result = new ToolChain(registry, new MarkdownFormat())
+            ToolChainResult result = new ToolChain(registry)
                     .execute(List.of(call("echo", "{\"text\": \"hi\"}"), call("weather")));
-            assertThat(result.text()).isEqualTo("""
+            assertThat(Observation.format(new MarkdownFormat(), result.outcomes())).isEqualTo("""
                     # observation
 
                     ## echo
@@ -138,7 +141,7 @@ class ToolChainTest {
             ToolChainResult result = run(call("screenshot"), call("camera"), call("export"));
 
             assertThat(result.media()).containsExactly(png, png, png, pdf);
-            assertThat(result.text()).isEqualTo("""
+            assertThat(xml(result)).isEqualTo("""
                     <observation>
                     <screenshot>
                     {"width":1920}
@@ -157,7 +160,7 @@ class ToolChainTest {
         @Test
         void noCallsGiveEmptyText() {
             ToolChainResult result = run();
-            assertThat(result.text()).isEmpty();
+            assertThat(xml(result)).isEmpty();
             assertThat(result.media()).isEmpty();
             assertThat(result.outcomes()).isEmpty();
         }
@@ -165,7 +168,7 @@ class ToolChainTest {
         @Test
         void toolsOfOtherServersAreNamedWithTheirServer() {
             registry.register("github", TestTool.of("search", (c, a) -> ToolResult.of("3 issues")));
-            assertThat(run(call("github", "search", "{}")).text()).contains("<github.search>\n3 issues\n</github.search>");
+            assertThat(xml(run(call("github", "search", "{}")))).contains("<github.search>\n3 issues\n</github.search>");
         }
     }
 
@@ -181,7 +184,7 @@ class ToolChainTest {
                 assertThat(f.error()).contains("wether").contains("weather").contains("echo");
             });
             assertThat(result.outcomes().get(1)).isInstanceOf(Succeeded.class);
-            assertThat(result.text()).startsWith("<observation>\n<wether>\n<error>\n")
+            assertThat(xml(result)).startsWith("<observation>\n<wether>\n<error>\n")
                     .contains("</error>\n</wether>\n<weather>\n{\"city\"");
             assertThat(result.hasFailures()).isTrue();
         }
@@ -189,7 +192,7 @@ class ToolChainTest {
         @Test
         void anUnknownNameThatIsNoSectionNameIsMadeOne() {
             ToolChainResult result = run(call("do it!"));
-            assertThat(result.text()).startsWith("<observation>\n<do_it_>\n<error>\n").contains("do it!");
+            assertThat(xml(result)).startsWith("<observation>\n<do_it_>\n<error>\n").contains("do it!");
         }
 
         @Test
@@ -197,7 +200,7 @@ class ToolChainTest {
             ToolCallError error = new ToolCallError("{\"tool_name\": ", "the tool call is not complete JSON");
             ToolChainResult result = run(error, call("echo", "{\"text\": \"still runs\"}"));
 
-            assertThat(result.text()).isEqualTo("""
+            assertThat(xml(result)).isEqualTo("""
                     <observation>
                     <error>
                     the tool call is not complete JSON
@@ -228,7 +231,7 @@ class ToolChainTest {
                 assertThat(f.cause()).isInstanceOf(InvalidArgumentsException.class);
                 assertThat(f.error()).isEqualTo(f.cause().getMessage()).contains("path");
             });
-            assertThat(result.text()).startsWith("<observation>\n<read_file>\n<error>\n");
+            assertThat(xml(result)).startsWith("<observation>\n<read_file>\n<error>\n");
         }
 
         @Test
@@ -245,7 +248,7 @@ class ToolChainTest {
                 throw new ToolException("file 'a.txt' does not exist; list the folder first");
             }));
             ToolChainResult result = run(call("open"));
-            assertThat(result.text()).isEqualTo("""
+            assertThat(xml(result)).isEqualTo("""
                     <observation>
                     <open>
                     <error>
@@ -272,7 +275,7 @@ class ToolChainTest {
                     .containsExactly("tool boom failed: IllegalStateException: disk on fire",
                             "tool npe failed: NullPointerException");
             assertThat(result.failed().get(0).cause()).isSameAs(failure);
-            assertThat(result.text()).doesNotContain("sk-secret").doesNotContain("\tat ");
+            assertThat(xml(result)).doesNotContain("sk-secret").doesNotContain("\tat ");
         }
     }
 
@@ -285,11 +288,10 @@ class ToolChainTest {
                     .breakingTheLoop());
             ToolChainResult result = run(call("echo", "{\"text\": \"x\"}"), call("task_completion", "{\"result\": \"done\"}"));
 
-            assertThat(result.loopBreaking()).hasValueSatisfying(s -> {
-                assertThat(s.call().toolName()).isEqualTo("task_completion");
-                assertThat(s.result().output()).isEqualTo("done");
-                assertThat(s.text()).isEqualTo("done");
-            });
+            assertThat(result.endingRun()).hasValue(new ToolEffect.EndRun(LoopEndReason.TASK_COMPLETION, "done"));
+            assertThat(result.succeeded().get(1).result().output()).isEqualTo("done");
+            assertThat(result.succeeded().get(1).text()).isEqualTo("done");
+            assertThat(result.succeeded().get(0).effect()).isEqualTo(ToolEffect.NONE);
             assertThat(result.succeeded()).hasSize(2);
             assertThat(result.hasFailures()).isFalse();
         }
@@ -299,7 +301,7 @@ class ToolChainTest {
             registry.register(TestTool.of("converse", (c, a) -> {
                 throw new ToolException("message is required");
             }).breakingTheLoop());
-            assertThat(run(call("converse")).loopBreaking()).isEmpty();
+            assertThat(run(call("converse")).endingRun()).isEmpty();
         }
     }
 
@@ -363,14 +365,14 @@ class ToolChainTest {
                 return ToolResult.of("ran");
             }));
 
-            ToolChainResult result = new ToolChain(registry, new XmlFormat())
+            ToolChainResult result = new ToolChain(registry)
                     .execute(List.of(call("stop"), call("later"), call("later")), cancelled::get);
 
             assertThat(toolSawIt).isTrue();
             assertThat(laterCalled).isFalse();
             assertThat(result.outcomes().get(0)).isInstanceOf(Succeeded.class);
             assertThat(result.outcomes().subList(1, 3)).allMatch(Cancelled.class::isInstance);
-            assertThat(result.text()).contains("<later>\n(not run: cancelled before it started)\n</later>");
+            assertThat(xml(result)).contains("<later>\n(not run: cancelled before it started)\n</later>");
             assertThat(result.hasFailures()).isFalse();
         }
 
@@ -382,7 +384,7 @@ class ToolChainTest {
                 return ToolResult.of("ran");
             }).parallel());
 
-            ToolChainResult result = new ToolChain(registry, new XmlFormat())
+            ToolChainResult result = new ToolChain(registry)
                     .execute(List.of(call("p"), call("p")), () -> true);
 
             assertThat(called).isFalse();

@@ -1,15 +1,10 @@
-package dev.bellows.format;
+package dev.bellows.tool;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.bellows.format.ToolCallOutcome.Cancelled;
-import dev.bellows.format.ToolCallOutcome.Failed;
-import dev.bellows.format.ToolCallOutcome.Succeeded;
-import dev.bellows.tool.ArgumentSchema;
-import dev.bellows.tool.Tool;
-import dev.bellows.tool.ToolCall;
-import dev.bellows.tool.ToolContext;
-import dev.bellows.tool.ToolException;
-import dev.bellows.tool.ToolResult;
+import dev.bellows.event.LoopEndReason;
+import dev.bellows.tool.ToolCallOutcome.Cancelled;
+import dev.bellows.tool.ToolCallOutcome.Failed;
+import dev.bellows.tool.ToolCallOutcome.Succeeded;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -23,28 +18,29 @@ final class ToolCallRunner {
     /** A call longer than this is logged (DEBUG): the usual reason a run seems to hang. */
     static final java.time.Duration SLOW = java.time.Duration.ofSeconds(1);
 
-
     private final OutputRenderer renderer;
 
     ToolCallRunner(OutputRenderer renderer) {
         this.renderer = renderer;
     }
 
-    /** @param schema the tool's input schema, compiled when it was registered */
+    /**
+     * @param schema the tool's input schema, compiled when it was registered, to check the
+     *               arguments against first; null when they go to the tool as they are (it
+     *               checks them itself, or they were checked already)
+     */
     ToolCallOutcome run(ToolCall call, Tool tool, ArgumentSchema schema, BooleanSupplier cancelled) {
         if (cancelled.getAsBoolean() || Thread.currentThread().isInterrupted()) {
             return new Cancelled(call);
         }
         long started = System.nanoTime();
         try {
-            JsonNode arguments = tool.validatesArguments()
-                    ? call.arguments()
-                    : schema.check(call.toolName(), call.arguments());
+            JsonNode arguments = schema == null ? call.arguments() : schema.check(call.toolName(), call.arguments());
             ToolResult<?> result = tool.call(new ToolContext(call.serverName(), call.toolName(), cancelled), arguments);
             // A tool that returns null has nothing to say; treat it like a null output.
             ToolResult<?> nonNull = result == null ? ToolResult.of(null) : result;
             logIfSlow(call, started);
-            return new Succeeded(call, tool, nonNull, renderer.render(nonNull));
+            return outcome(call, tool, nonNull);
         } catch (ToolException e) {
             String message = e.getMessage();
             return new Failed(call, message == null || message.isBlank() ? failure(call, e) : message, e);
@@ -56,6 +52,17 @@ final class ToolCallRunner {
             LOG.log(System.Logger.Level.DEBUG, () -> "tool " + call.serverName() + "/" + call.toolName() + " threw", e);
             return new Failed(call, failure(call, e), e);
         }
+    }
+
+    /** The outcome of a call whose tool returned {@code result}. */
+    Succeeded outcome(ToolCall call, Tool tool, ToolResult<?> result) {
+        String text = renderer.render(result);
+        if (tool.loopBreaking() && result.effect() instanceof ToolEffect.None) {
+            // A loop-breaking tool that says nothing more ends the run with its text.
+            result = result.withEffect(new ToolEffect.EndRun(LoopEndReason.fromWireName(call.toolName())
+                    .filter(LoopEndReason::successful).orElse(LoopEndReason.TASK_COMPLETION), text));
+        }
+        return new Succeeded(call, result, text);
     }
 
     private static void logIfSlow(ToolCall call, long started) {
