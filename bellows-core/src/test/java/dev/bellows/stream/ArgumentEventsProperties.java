@@ -194,6 +194,46 @@ class ArgumentEventsProperties {
                 cuts);
     }
 
+    /**
+     * The providers' native calls stream their arguments as text in pieces of any size (OpenAI's
+     * argument deltas, Anthropic's input_json_delta): {@link ArgumentStream} reports each member
+     * during the piece that completes it, with the value the whole object's parse gives it.
+     */
+    @Property(tries = 300)
+    void argumentTextInPiecesOfAnySizeReportsEachMemberInThePieceThatCompletesIt(@ForAll long seed,
+            @ForAll("cuts") List<Integer> cuts) throws SyntaxError {
+        Random random = new Random(seed);
+        Writer w = new Writer(random);
+        w.space();
+        w.object(true);
+        String text = w.text.toString();
+        List<ChunkingInvarianceProperties.Segment> stream =
+                List.of(new ChunkingInvarianceProperties.Segment(ContentType.MESSAGE, text));
+        JsonNode whole = StrictJson.read(text);
+        for (List<StreamChunk> pieces : List.of(List.of(StreamChunk.message(text)), ChunkingInvarianceProperties.cut(stream, cuts))) {
+            List<String> reported = new ArrayList<>();
+            Map<String, JsonNode> last = new LinkedHashMap<>();
+            int[] piece = {0};
+            ArgumentStream arguments = new ArgumentStream((name, value) -> {
+                reported.add(name + "@" + piece[0]);
+                last.put(name, value);
+            });
+            for (StreamChunk chunk : pieces) {
+                arguments.feed(chunk.text());
+                piece[0]++;
+            }
+            List<String> expected = new ArrayList<>();
+            for (Member m : w.members) {
+                expected.add(m.name() + "@" + chunkOf(pieces, m.completedAt()));
+            }
+            assertThat(reported).as("%s", text).isEqualTo(expected);
+            Map<String, JsonNode> parsed = new LinkedHashMap<>();
+            whole.properties().forEach(e -> parsed.put(e.getKey(), e.getValue()));
+            assertThat(last).as("%s", text).isEqualTo(parsed);
+            assertThat(arguments.isDone()).isTrue();
+        }
+    }
+
     // ---- the check -----------------------------------------------------------------------
 
     private static void checkFires(StreamOptions options, Written written, List<Integer> cuts) {
