@@ -16,7 +16,8 @@ import java.util.function.BiConsumer;
  * <pre>{@code
  * ArgumentStream arguments = new ArgumentStream((name, value) -> System.out.println(name + " = " + value));
  * arguments.feed("{\"path\": \"a.t");
- * arguments.feed("xt\", \"content\": \"...");   // prints: path = "a.txt"
+ * arguments.feed("xt\", \"n\": 12");   // prints: path = "a.txt"
+ * arguments.feed("}");                  // prints: n = 12
  * }</pre>
  *
  * <p>Each character is read once and only the value being completed is kept, so the cost is
