@@ -12,7 +12,9 @@ import java.util.List;
 
 /**
  * {@code --output text}: the run's progress on standard error, as it happens. Thinking is
- * shown dim, {@code calling NAME…} the moment the tool's name is known, each tool's result
+ * shown dim, {@code calling NAME…} the moment the tool's name is known, then the argument that
+ * says what the call is about (a write's {@code path}, a search's {@code query}) the moment its
+ * value is complete, long before a large call has finished streaming; each tool's result
  * or error in one line, retries, answers without a tool call, and the plan as a checklist,
  * written again only when it changed. The final result is not written here: it goes to
  * standard output.
@@ -47,6 +49,15 @@ final class TextRenderer implements AgentListener, AutoCloseable {
     private final StringBuilder lineText = new StringBuilder();
     private boolean inThinking;
     private Thread spinner;
+
+    /**
+     * The arguments that say what a call is about, in the order preferred: the first of them to
+     * complete is shown under {@code calling NAME…}, once per call.
+     */
+    static final java.util.Set<String> HEADLINE_ARGUMENTS = java.util.Set.of("path", "file_path", "filepath",
+            "filename", "file", "target_file", "query", "q", "search", "pattern", "url", "command", "cmd");
+    /** Whether the current tool call's headline argument was shown. */
+    private boolean headlineShown;
 
     /** Tools whose result an interactive chat shows otherwise: as the plan, or as the answer. */
     private static final java.util.Set<String> SHOWN_ELSEWHERE =
@@ -209,8 +220,18 @@ final class TextRenderer implements AgentListener, AutoCloseable {
                 write(Shown.controls(streamed.next(midLine ? e.content() : e.content().stripLeading())));
             }
             case StreamEvent.MessageEnd e -> newLine();
-            case StreamEvent.ToolCallStart e -> newLine();
+            case StreamEvent.ToolCallStart e -> {
+                newLine();
+                headlineShown = false;
+            }
             case StreamEvent.ToolCallName e -> line("calling " + Shown.text(e.toolName()) + "\u2026");
+            case StreamEvent.ToolCallArgument e -> {
+                if (!headlineShown && HEADLINE_ARGUMENTS.contains(e.name()) && e.value().isTextual()
+                        && !e.value().textValue().isBlank()) {
+                    headlineShown = true;
+                    line(fit("  " + e.name() + ": " + Shown.text(summary(e.value().textValue()))));
+                }
+            }
             case StreamEvent.ToolCallContent e -> { }
             case StreamEvent.Section e -> { }
             case StreamEvent.ToolCallEnd e -> {

@@ -80,7 +80,8 @@ final class AgentOptions {
         this.memory = b.memory;
         this.maxIterations = b.maxIterations;
         this.maxConsecutiveErrors = b.maxConsecutiveErrors;
-        this.streamOptions = b.streamOptions;
+        // The loop reports each tool argument as soon as it is complete (a write's path, a search's query).
+        this.streamOptions = b.streamOptions.withArgumentEvents(true);
         this.toolCallFormat = b.toolCallFormat;
         this.toolCatalog = b.toolCatalog;
         this.observationFormat = b.observationFormat;

@@ -15,7 +15,7 @@ import java.util.Map;
  *
  * <p>Stream events have the field names of the stream contract: {@code type}, then
  * {@code chunk} (unless left out), then {@code name}, {@code attributes}, {@code content},
- * {@code tool_name}, {@code server_name}, {@code arguments}, {@code error}, {@code message},
+ * {@code tool_name}, {@code server_name}, {@code arguments}, {@code error}, {@code value}, {@code message},
  * {@code thinking}, {@code tool_calls}.
  *
  * <p>Loop events have the fields of the CLI's {@code --output jsonl} table:
@@ -159,6 +159,10 @@ public final class EventJson {
                 json.set("attributes", attributes(e.attributes()));
             }
             case StreamEvent.ToolCallName e -> json.put("tool_name", e.toolName());
+            case StreamEvent.ToolCallArgument e -> {
+                json.put("name", e.name());
+                json.set("value", e.value().deepCopy());
+            }
             case StreamEvent.Section e -> json.put("name", e.name()).put("content", e.content());
             case StreamEvent.ToolCallContent e -> json.put("content", e.content());
             case StreamEvent.ToolCallEnd e -> {

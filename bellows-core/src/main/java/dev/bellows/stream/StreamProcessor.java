@@ -43,7 +43,7 @@ public final class StreamProcessor {
         this.options = Objects.requireNonNull(options, "options");
         Dialect dialect = options.dialect();
         this.events = new EventAssembler(Objects.requireNonNull(listener, "listener"), dialect.body,
-                options.toolSchemas());
+                options.toolSchemas(), options.argumentEvents());
         this.scanner = dialect.usesTags() ? new TagScanner(options, events) : new MarkerScanner(dialect, options, events);
     }
 

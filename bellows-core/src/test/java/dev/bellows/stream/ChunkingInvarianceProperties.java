@@ -65,6 +65,8 @@ class ChunkingInvarianceProperties {
             "<", "</", ">", "/>", "\"", "'", "=", "\\", "{", "}",
             "{\"tool_name\": \"x\", \"arguments\": {\"a\": \"<b>\"}}", "{\"name\": \"y\"}", "\"name\": ",
             "<tool_name>t</tool_name>", "<tool_name>", "</tool_name>", "<arguments>", "</arguments>",
+            "\"arguments\": {", "{\"name\": \"w\", \"arguments\": {\"p\": \"a\", \"n\": 12, \"o\": {\"k\": [true]}}}",
+            "<arguments><path>a &amp; b</path><c><![CDATA[<x>]]></c></arguments>", "<path>", "</path>", "12", "null",
             "<![CDATA[", "]]>", "```json\n", "\n```",
             "thinking", "think", "tool", "<b>", "a < b",
     };
@@ -192,12 +194,21 @@ class ChunkingInvarianceProperties {
 
     // ------------------------------------------------------------------ helpers
 
+    /**
+     * The same events whatever the cuts, with and without {@code argument-events}; and the option
+     * only adds its own events (the others, chunk indices included, are the same with it).
+     */
     private static void assertChunkingInvariant(StreamOptions options, List<Segment> stream, List<Integer> cuts) {
-        String expected = normalised(options, wholeSegments(stream));
         List<StreamChunk> randomCut = cut(stream, cuts);
-        assertThat(normalised(options, randomCut)).as("chunks: %s", describe(randomCut)).isEqualTo(expected);
         List<StreamChunk> tiny = onePerCodePoint(stream);
-        assertThat(normalised(options, tiny)).as("one code point a chunk: %s", stream).isEqualTo(expected);
+        for (boolean arguments : new boolean[] {false, true}) {
+            StreamOptions chosen = options.withArgumentEvents(arguments);
+            String expected = normalised(chosen, wholeSegments(stream));
+            assertThat(normalised(chosen, randomCut)).as("chunks: %s", describe(randomCut)).isEqualTo(expected);
+            assertThat(normalised(chosen, tiny)).as("one code point a chunk: %s", stream).isEqualTo(expected);
+        }
+        StreamTesting.assertArgumentEventsOnlyAdd(options, randomCut);
+        StreamTesting.assertArgumentEventsOnlyAdd(options, tiny);
     }
 
     private static String normalised(StreamOptions options, List<StreamChunk> chunks) {

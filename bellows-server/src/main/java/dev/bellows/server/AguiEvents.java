@@ -191,6 +191,9 @@ final class AguiEvents {
                 tool = new ToolBlock();
                 tool.id = callId(e);
             }
+            case StreamEvent.ToolCallArgument e -> {
+                // AG-UI streams the arguments' text itself (TOOL_CALL_ARGS); a member read whole adds nothing
+            }
             case StreamEvent.ToolCallName e -> {
                 if (tool != null && !tool.started) {
                     tool.name = e.toolName();
