@@ -26,7 +26,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * process's CPU time and allocation per task (the in-process mock's share is in every
  * contestant's figure alike), the p50 and p99 of a task's time, and the connections the mock
  * saw opened during the measured batches. Then, for each Bellows contestant, its ratios to
- * LangChain4j and to the floor in the same run.
+ * LangChain4j and to the floor in the same run, and at 64 or more tasks at once whether
+ * issue 20's targets are met ({@link #verdict}).
  */
 final class UnderLoad {
 
