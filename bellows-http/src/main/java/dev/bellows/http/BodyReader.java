@@ -214,7 +214,9 @@ final class BodyReader extends Watchdog.Watch implements AutoCloseable {
      * terminator, HTTP/2's end of stream) is not wanted, only its end, which returns the
      * connection to the client's pool. Waits for that end up to {@code wait}, so that the
      * caller's next request finds the connection back; an end that takes longer is left to
-     * come on its own, the rest dropped as it arrives, and the caller goes on. The body is
+     * come on its own, the rest dropped as it arrives, and the caller goes on. When every byte
+     * of a body of known length came, the end is certain and immediate, and is waited for
+     * however long the machine takes to deliver it (see {@link BodyStream#allBytesCame()}). The body is
      * closed (and its connection with it) only when more than {@code limit} bytes follow the
      * answer, or its end has not come within the idle timeout: a response that does not end
      * is broken. Never for the caller's sake: a slow machine or a slow server costs no
@@ -231,7 +233,17 @@ final class BodyReader extends Watchdog.Watch implements AutoCloseable {
         endBy = now + idleNanos;
         phase = ENDING;
         in.discard(limit);
-        if (!watchdog.arm(this, now + wait.toNanos())) {
+        long until = now + wait.toNanos();
+        if (in.allBytesCame()) {
+            // Every byte of a body of known length came: its end is certain and comes at once,
+            // unless the machine is too busy to run the client's step that signals it. Going on
+            // without it would only leave the connection out of the pool for the next request;
+            // so it is waited for however long that takes (bounded by the idle timeout, as a
+            // response that does not end is broken).
+            phase = LEFT;
+            until = endBy;
+        }
+        if (!watchdog.arm(this, until)) {
             close();                                // the client is closed: so are its connections
             return;
         }

@@ -36,7 +36,8 @@ public interface SseConnection extends AutoCloseable {
      * terminator, HTTP/2's end of stream) is let come and dropped, so that the connection goes
      * back to the pool for the next request. The caller waits for that end a short while, so
      * that its own next request finds the connection back; an end that comes later arrives
-     * without it. The connection is closed only for a broken response: more than 64 KiB after
+     * without it (once every byte of a body with a {@code Content-Length} came, its end is
+     * certain, and is waited for until it comes). The connection is closed only for a broken response: more than 64 KiB after
      * the answer, or no end within the idle timeout. By default, {@link #close()}.
      */
     default void closeAfterEnd() {

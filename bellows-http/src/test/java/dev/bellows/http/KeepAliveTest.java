@@ -16,6 +16,8 @@ import java.util.Map;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * An answer that ends with {@code data: [DONE]} before its body does: closing it with
@@ -33,22 +35,39 @@ class KeepAliveTest {
     private static final ApiKey KEY = ApiKey.of("sk-keepalive-test");
     private static final int REQUESTS = 5;
 
-    @Test
-    void closingAfterTheEndKeepsTheConnection() throws Exception {
-        assertThat(connectionsFor(true)).isEqualTo(1);
+    /** How the server delimits a body; either way its last bytes come after {@code [DONE]}. */
+    enum Framing {
+        /** {@code Content-Length}, the last bytes (a comment line) held back. */
+        LENGTH,
+        /** Chunked, the last chunk held back. */
+        CHUNKED
     }
 
-    @Test
-    void closingBeforeTheBodyEndsDropsIt() throws Exception {
+    @ParameterizedTest
+    @EnumSource(Framing.class)
+    void closingAfterTheEndKeepsTheConnection(Framing framing) throws Exception {
+        assertThat(connectionsFor(framing, true)).isEqualTo(1);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Framing.class)
+    void closingBeforeTheBodyEndsDropsIt(Framing framing) throws Exception {
         // The contrast that shows what the test above measures: a body closed before its end
         // costs its connection (the client may still reuse one it already had back in its pool).
-        assertThat(connectionsFor(false)).isGreaterThan(1);
+        assertThat(connectionsFor(framing, false)).isGreaterThan(1);
     }
 
-    @Test
-    void anEndSlowerThanTheWaitStillKeepsTheConnection() throws Exception {
+    /**
+     * The fix of issue 20: the wait for a body's end after its answer running out (a server
+     * slow to send its last bytes, or a machine too busy to run the client in time) no longer
+     * closes the body. Before, it did, and each such end cost a connection; with the expiry
+     * closing the body again, this test fails on every framing.
+     */
+    @ParameterizedTest
+    @EnumSource(Framing.class)
+    void anEndSlowerThanTheWaitStillKeepsTheConnection(Framing framing) throws Exception {
         Watchdog byHand = new Watchdog(Watchdog.TICK.toNanos(), Watchdog.QUIET_TICKS, true);
-        try (DoneFirstServer server = new DoneFirstServer(0);
+        try (DoneFirstServer server = new DoneFirstServer(framing, 0);
              SseClient client = new SseClient(HttpSettings.defaults(), byHand)) {
             for (int i = 0; i < REQUESTS; i++) {
                 SseConnection connection = client.post(server.uri(), Map.of(), "{}", KEY);
@@ -80,7 +99,7 @@ class KeepAliveTest {
     @Test
     void aBodyThatGoesOnLongAfterItsAnswerIsClosed() throws Exception {
         Watchdog neverTicks = new Watchdog(Watchdog.TICK.toNanos(), Watchdog.QUIET_TICKS, true);
-        try (DoneFirstServer server = new DoneFirstServer(DefaultSseConnection.DRAIN_LIMIT + 1024);
+        try (DoneFirstServer server = new DoneFirstServer(Framing.CHUNKED, DefaultSseConnection.DRAIN_LIMIT + 1024);
              SseClient client = new SseClient(HttpSettings.defaults(), neverTicks)) {
             SseConnection connection = client.post(server.uri(), Map.of(), "{}", KEY);
             assertThat(connection.next().data()).isEqualTo("{\"n\":0}");
@@ -101,7 +120,7 @@ class KeepAliveTest {
     void aBodyWhoseEndNeverComesIsClosedAtTheIdleTimeout() throws Exception {
         Watchdog byHand = new Watchdog(Watchdog.TICK.toNanos(), Watchdog.QUIET_TICKS, true);
         HttpSettings settings = HttpSettings.defaults();
-        try (DoneFirstServer server = new DoneFirstServer(0);
+        try (DoneFirstServer server = new DoneFirstServer(Framing.CHUNKED, 0);
              SseClient client = new SseClient(settings, byHand)) {
             SseConnection connection = client.post(server.uri(), Map.of(), "{}", KEY);
             connection.next();
@@ -177,9 +196,9 @@ class KeepAliveTest {
         }
     }
 
-    private static int connectionsFor(boolean afterEnd) throws Exception {
+    private static int connectionsFor(Framing framing, boolean afterEnd) throws Exception {
         Watchdog neverTicks = new Watchdog(Watchdog.TICK.toNanos(), Watchdog.QUIET_TICKS, true);
-        try (DoneFirstServer server = new DoneFirstServer(0);
+        try (DoneFirstServer server = new DoneFirstServer(framing, 0);
              SseClient client = new SseClient(HttpSettings.defaults(), neverTicks)) {
             for (int i = 0; i < REQUESTS; i++) {
                 SseConnection connection = client.post(server.uri(), Map.of(), "{}", KEY);
@@ -202,8 +221,9 @@ class KeepAliveTest {
     /**
      * Serves each request on a connection with keep-alive: the events, then the body's end
      * once {@link #endBody()} is called, as servers do that flush {@code [DONE]} before they
-     * finish the response; with a tail, that many bytes of further events come after
-     * {@code [DONE]}, first.
+     * finish the response; with a tail (chunked only), that many bytes of further events come
+     * after {@code [DONE]}, first. With a {@code Content-Length}, the body's last bytes are an
+     * SSE comment line, sent at its end.
      */
     private static final class DoneFirstServer implements AutoCloseable {
         final AtomicInteger accepted = new AtomicInteger();
@@ -211,10 +231,16 @@ class KeepAliveTest {
         final AtomicInteger closedByClient = new AtomicInteger();
         private final Semaphore bodyEnds = new Semaphore(0);
         private final AtomicInteger served = new AtomicInteger();
+        private static final byte[] LAST_BYTES = ": end\n\n".getBytes(StandardCharsets.US_ASCII);
+        private final Framing framing;
         private final int tail;
         private final ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
 
-        DoneFirstServer(int tail) throws IOException {
+        DoneFirstServer(Framing framing, int tail) throws IOException {
+            if (framing == Framing.LENGTH && tail > 0) {
+                throw new IllegalArgumentException("a tail is sent chunked");
+            }
+            this.framing = framing;
             this.tail = tail;
             Thread.ofPlatform().daemon().start(() -> {
                 while (!server.isClosed()) {
@@ -244,6 +270,17 @@ class KeepAliveTest {
                 OutputStream out = socket.getOutputStream();
                 while (readRequest(in)) {
                     int n = served.getAndIncrement();
+                    if (framing == Framing.LENGTH) {
+                        byte[] events = ("data: {\"n\":" + n + "}\n\ndata: [DONE]\n\n").getBytes(StandardCharsets.UTF_8);
+                        out.write(("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Length: "
+                                + (events.length + LAST_BYTES.length) + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                        out.write(events);
+                        out.flush();
+                        bodyEnds.acquire();
+                        out.write(LAST_BYTES);
+                        out.flush();
+                        continue;
+                    }
                     out.write(("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n")
                             .getBytes(StandardCharsets.US_ASCII));
                     chunk(out, "data: {\"n\":" + n + "}\n\ndata: [DONE]\n\n");

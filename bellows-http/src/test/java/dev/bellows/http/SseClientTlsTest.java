@@ -264,6 +264,60 @@ class SseClientTlsTest {
         assertThat(server.failures()).isEmpty();
     }
 
+    /**
+     * Issue 20's fix over TLS, on both protocols and both ways of ending a body: the server
+     * sends the answer up to {@code [DONE]}, and its last bytes (with a {@code Content-Length})
+     * or the body's end (Jetty's last chunk on HTTP/1.1, the end of the stream on HTTP/2) only
+     * when the test says, after the client's short wait for that end ran out. The body is not
+     * closed: it ends when its end comes, and every request goes on the one connection, with
+     * no stream reset on HTTP/2 (the server's writes all succeed). Closing the body when the
+     * wait runs out, as the client did before, fails this on every row.
+     */
+    @ParameterizedTest
+    @CsvSource({"H2, true", "H2, false", "HTTP_1_1, true", "HTTP_1_1, false"})
+    void anEndSlowerThanTheWaitStillKeepsTheConnection(Offer offer, boolean contentLength) throws Exception {
+        byte[] events = "data: {\"choices\":[]}\n\ndata: [DONE]\n\n".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] lastBytes = ": end\n\n".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        java.util.concurrent.Semaphore ends = new java.util.concurrent.Semaphore(0);
+        TlsServer server = serve(offer, exchange -> {
+            exchange.status(200, "text/event-stream");
+            if (contentLength) {
+                exchange.header("Content-Length", Integer.toString(events.length + lastBytes.length));
+            }
+            exchange.write(events);
+            ends.acquire();
+            if (contentLength) {
+                exchange.write(lastBytes);
+            }
+        });
+        resources.add(() -> ends.release(1000));      // first, should an assertion fail: Jetty can stop
+        Watchdog byHand = manualWatchdog();
+        SseClient client = client(server, byHand);
+        for (int i = 0; i < 3; i++) {
+            SseConnection connection = client.post(server.uri("/x"), AUTH, "{}", KEY);
+            assertThat(connection.headers().get("x-protocol")).containsExactly(protocol(offer));
+            assertThat(connection.next().data()).isEqualTo("{\"choices\":[]}");
+            assertThat(connection.next().data()).isEqualTo("[DONE]");
+            Thread closer = Thread.ofPlatform().start(connection::closeAfterEnd);
+            while (closer.getState() != Thread.State.WAITING && closer.isAlive()) {
+                Thread.onSpinWait();        // until it waits for the body's end
+            }
+            while (closer.isAlive()) {      // the wait runs out: the caller goes on without the end
+                byHand.tick(System.nanoTime() + DefaultSseConnection.DRAIN_WAIT.toNanos() + Watchdog.TICK.toNanos());
+                Thread.onSpinWait();
+            }
+            BodyStream body = ((DefaultSseConnection) connection).body();
+            assertThat(body.isDone()).isFalse();
+            ends.release();                 // the end comes late, and the body takes it
+            while (!body.isDone()) {
+                Thread.onSpinWait();
+            }
+            assertThat(body.hasEnded()).isTrue();
+        }
+        assertThat(server.connections()).hasSize(1);
+        assertThat(server.failures()).isEmpty();
+    }
+
     @ParameterizedTest
     @EnumSource(Offer.class)
     void aSlowReaderHoldsTheServerBackAndGetsEverything(Offer offer) throws Exception {

@@ -80,6 +80,11 @@ final class BellowsAgent implements Contestant {
         return result.result();
     }
 
+    /** The provider every task goes through (for tests). */
+    OpenAiProvider provider() {
+        return provider;
+    }
+
     @Override
     public void close() {
         provider.close();

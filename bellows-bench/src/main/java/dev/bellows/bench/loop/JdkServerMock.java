@@ -14,6 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
@@ -81,6 +82,8 @@ final class JdkServerMock implements ModelMock {
     private final AtomicLong connections = new AtomicLong();
     private final AtomicLong requests = new AtomicLong();
     private final AtomicLong requestBodyBytes = new AtomicLong();
+    /** Chat requests held until that many came (see {@link #holdTogether}); null when none are. */
+    private volatile CountDownLatch together;
 
     /**
      * @param toolCalls   how many times the model calls {@code add} before it answers
@@ -153,6 +156,15 @@ final class JdkServerMock implements ModelMock {
         return requestBodyBytes.get();
     }
 
+    /**
+     * The next {@code count} chat requests are answered only once all of them came: that many
+     * are in flight at once, so a client that sends them from {@code count} tasks needs that
+     * many connections then (for tests: a warm-up that fills a client's pool without a timing).
+     */
+    void holdTogether(int count) {
+        together = new CountDownLatch(count);
+    }
+
     private void handle(HttpExchange exchange) throws IOException {
         try (exchange; InputStream in = exchange.getRequestBody()) {
             byte[] body = in.readAllBytes();
@@ -170,6 +182,11 @@ final class JdkServerMock implements ModelMock {
             }
             requests.incrementAndGet();
             requestBodyBytes.addAndGet(body.length);
+            CountDownLatch held = together;
+            if (held != null && held.getCount() > 0) {
+                held.countDown();
+                held.await();
+            }
             MockAnswers.Answer answer = answers.to(body);
             byte[][] parts = wire.get(answer);
             exchange.getResponseHeaders().add("Content-Type", "text/event-stream");

@@ -26,7 +26,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * process's CPU time and allocation per task (the in-process mock's share is in every
  * contestant's figure alike), the p50 and p99 of a task's time, and the connections the mock
  * saw opened during the measured batches. Then, for each Bellows contestant, its ratios to
- * LangChain4j and to the floor in the same run.
+ * LangChain4j and to the floor in the same run, and at 64 or more tasks at once whether
+ * issue 20's targets are met ({@link #verdict}).
  */
 final class UnderLoad {
 
@@ -190,13 +191,38 @@ final class UnderLoad {
                             + "%.2fx LangChain4j's; new connections %d%n", entry.getKey().name(),
                     ours.tasksPerSecond() / langChain4j.tasksPerSecond(), ours.tasksPerSecond() / floor.tasksPerSecond(),
                     ours.perTask(ours.cpuNanos) / langChain4j.perTask(langChain4j.cpuNanos), ours.connections);
+            if (concurrency >= 64) {
+                System.out.println("  " + verdict(ours, floor, langChain4j));
+            }
         }
         System.out.println();
         System.out.flush();
     }
 
+    /**
+     * Issue 20's targets at 64 and 256 tasks at once, for one Bellows contestant: throughput at
+     * least LangChain4j's and at least 0.8x the floor's, CPU per task at most LangChain4j's, no
+     * new connection after the warm-up; which are missed, if any.
+     */
+    static String verdict(Tally ours, Tally floor, Tally langChain4j) {
+        List<String> missed = new ArrayList<>();
+        if (ours.tasksPerSecond() < langChain4j.tasksPerSecond()) {
+            missed.add("throughput below LangChain4j's");
+        }
+        if (ours.tasksPerSecond() < 0.8 * floor.tasksPerSecond()) {
+            missed.add("throughput below 0.8x the floor's");
+        }
+        if (ours.perTask(ours.cpuNanos) > langChain4j.perTask(langChain4j.cpuNanos)) {
+            missed.add("CPU per task above LangChain4j's");
+        }
+        if (ours.connections > 0) {
+            missed.add(ours.connections + " new connections");
+        }
+        return "issue 20's targets: " + (missed.isEmpty() ? "met" : "missed (" + String.join(", ", missed) + ")");
+    }
+
     /** What one contestant's measured batches added up to. */
-    private static final class Tally {
+    static final class Tally {
         final List<long[]> durations = new ArrayList<>();
         long wallNanos;
         long cpuNanos;
