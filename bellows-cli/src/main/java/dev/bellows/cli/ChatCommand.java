@@ -153,6 +153,9 @@ final class ChatCommand implements Callable<Integer> {
         ConversationMemory memory = stored == null ? RunCommand.memory(settings)
                 : RunCommand.memory(settings, stored.session());
         Session session = stored == null ? new Session(memory) : new Session(memory, stored.session());
+        if (stored != null) {
+            stored.checkWaitingToolMode(settings.toolMode());
+        }
         java.nio.file.Path history = options.dataDirectory(root.host).resolve("chat_history");
         try (ChatIo io = ChatIo.open(root, history)) {
             // A server's question is asked on the chat's own line reader, with the turn's spinner stopped.

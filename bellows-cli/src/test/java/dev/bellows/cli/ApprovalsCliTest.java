@@ -173,7 +173,7 @@ class ApprovalsCliTest {
                 Cli.Run unknown = bellows(server, "run", "--session", "s", "--approve-call", "call_1_1",
                         "--approve-call", "call_1_2", "--deny-call", "call_9_9");
                 assertThat(unknown.status()).isEqualTo(2);
-                assertThat(unknown.err()).contains("no call waits with id call_9_9");
+                assertThat(unknown.err()).startsWith("bellows run: --deny-call: no call waits with id call_9_9");
                 Cli.Run twice = bellows(server, "run", "--session", "s", "--approve-call", "call_1_1",
                         "--deny-call", "call_1_1");
                 assertThat(twice.status()).isEqualTo(2);
@@ -206,6 +206,50 @@ class ApprovalsCliTest {
                 assertThat(nothing.status()).isEqualTo(2);
                 assertThat(nothing.err()).contains("session s has no run waiting for a decision");
             }
+        }
+
+        @Test
+        void a_refused_command_changes_nothing_stored_and_the_run_goes_on_in_the_tool_mode_it_stopped_in()
+                throws Exception {
+            try (MockLlmServer server = RunCommandTest.server(files("write_file", "a.txt"), complete("done"))) {
+                assertThat(bellows(server, "run", "--session", "m", "--approve", "files/*", "Write").status())
+                        .isEqualTo(3);
+                String stored = show("m");
+
+                // A new task and decisions that do not fit, in another tool mode: refused, and the
+                // session's settings (which a resume without flags goes on with) stay the waiting run's.
+                Cli.Run newTask = bellows(server, "run", "--session", "m", "--tool-mode", "native", "Something else");
+                assertThat(newTask.status()).as(newTask.err()).isEqualTo(2);
+                Cli.Run leftOut = bellows(server, "run", "--session", "m", "--deny-call", "call_9_9");
+                assertThat(leftOut.status()).isEqualTo(2);
+                assertThat(show("m")).isEqualTo(stored);
+
+                // Carried on in another mode, the calls would run and the run fail after them.
+                Cli.Run otherMode = bellows(server, "run", "--session", "m", "--tool-mode", "native",
+                        "--approve-call", "call_1_1");
+                assertThat(otherMode.status()).isEqualTo(2);
+                assertThat(otherMode.err()).isEqualTo("bellows run: --tool-mode: the run of session m that waits on"
+                        + " tool calls stopped in the tags tool mode, and goes on in it only (leave --tool-mode out)\n");
+                Cli.Run react = bellows(server, "run", "--session", "m", "--agent", "react", "--approve-call",
+                        "call_1_1");
+                assertThat(react.status()).isEqualTo(2);
+                assertThat(react.err()).contains("--agent: the run of session m that waits");
+                assertThat(show("m")).isEqualTo(stored);
+                assertThat(recorded()).isEmpty();
+                assertThat(server.requests()).hasSize(1);
+
+                Cli.Run ok = bellows(server, "run", "--session", "m", "--approve-call", "call_1_1");
+                assertThat(ok.status()).as(ok.err()).isZero();
+                assertThat(ok.out()).isEqualTo("done\n");
+                assertThat(recorded()).hasSize(1);
+            }
+        }
+
+        /** What {@code sessions show} prints of a session: its settings, messages and waiting calls. */
+        String show(String name) throws IOException {
+            Cli.Run show = Cli.run("", "sessions", "show", "--data-dir", dir.resolve("data").toString(), name);
+            assertThat(show.status()).as(show.err()).isZero();
+            return show.out();
         }
 
         @Test
