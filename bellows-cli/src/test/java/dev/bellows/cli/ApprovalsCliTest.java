@@ -53,12 +53,16 @@ class ApprovalsCliTest {
         }
     }
 
+    /** A value of the recording server's env, so a secret (cli.md "MCP servers"), when a test plants it. */
+    static final String SECRET = "approvals-secret-5e1f0c";
+    boolean plantSecret;
+
     /** An MCP config with the recording server as "files"; its path. */
     Path mcpConfig() throws IOException {
         Path config = dir.resolve("mcp.json");
         Files.writeString(config, "{\"mcpServers\": {\"files\": {\"command\": \"node\", \"args\": [" + Cli.MAPPER
                 .writeValueAsString(script()) + "], \"env\": {\"CALL_LOG\": " + Cli.MAPPER.writeValueAsString(
-                calls().toString()) + "}}}}");
+                calls().toString()) + (plantSecret ? ", \"TOKEN\": \"" + SECRET + "\"" : "") + "}}}}");
         return config;
     }
 
@@ -157,6 +161,21 @@ class ApprovalsCliTest {
                 assertThat(lost.err()).contains("this run cannot be resumed: it has no session");
             }
             assertThat(recorded()).isEmpty();
+        }
+
+        @Test
+        void the_waiting_calls_are_shown_as_any_text_from_a_model_secrets_redacted_and_controls_visible()
+                throws Exception {
+            plantSecret = true;
+            try (MockLlmServer server = RunCommandTest.server(files("write_file", SECRET + "\u009b2J.txt"))) {
+                Cli.Run stopped = bellows(server, "run", "--session", "s", "--approve", "*", "Write it");
+                assertThat(stopped.status()).isEqualTo(3);
+                assertThat(stopped.err()).contains("  call_1_1  files/write_file  {\"path\":\"[REDACTED]\\u009b2J.txt\"}")
+                        .doesNotContain(SECRET).doesNotContain("\u009b");
+            }
+            Cli.Run show = Cli.run("", "sessions", "show", "--data-dir", dir.resolve("data").toString(), "s");
+            assertThat(show.out()).contains("call_1_1  files/write_file  {\"path\":\"[REDACTED]\\u009b2J.txt\"}")
+                    .doesNotContain(SECRET);
         }
 
         @Test
@@ -339,6 +358,25 @@ class ApprovalsCliTest {
                         .contains("wrote one.txt", "the user denied this call (it did not run): use the staging folder");
                 assertThat(server.requests()).hasSize(5);
             }
+        }
+
+        @Test
+        void the_question_shows_the_arguments_indented_long_values_cut_secrets_redacted_and_controls_visible()
+                throws Exception {
+            plantSecret = true;
+            String tall = "x".repeat(400);
+            try (MockLlmServer server = RunCommandTest.server(
+                    "<tool>{\"server_name\": \"files\", \"tool_name\": \"write_file\", \"arguments\": {\"path\": \""
+                            + SECRET + "\u009b2J.txt\", \"content\": \"" + tall + "\"}}</tool>", complete("done"))) {
+                Cli.Run chat = bellowsWithInput(server, "Write\nn\n", "chat", "--approve", "files/*");
+                assertThat(chat.status()).as(chat.err()).isZero();
+                assertThat(chat.err()).contains("tool call files/write_file (call_1_1) waits for your approval:\n"
+                        + "  {\n"
+                        + "    \"path\" : \"[REDACTED]\\u009b2J.txt\",\n"
+                        + "    \"content\" : \"" + "x".repeat(300) + "\u2026\"\n"
+                        + "  }\n").doesNotContain(SECRET).doesNotContain("\u009b").doesNotContain(tall);
+            }
+            assertThat(recorded()).isEmpty();
         }
 
         @Test
