@@ -272,6 +272,45 @@ class ApprovalsCliTest {
         }
 
         @Test
+        void a_damaged_waiting_run_or_resume_log_is_reported_by_run_chat_and_sessions_show_and_nothing_runs()
+                throws Exception {
+            try (MockLlmServer server = RunCommandTest.server(files("write_file", "a.txt"), files("write_file", "a.txt"))) {
+                for (String name : List.of("state", "log")) {
+                    assertThat(bellows(server, "run", "--session", name, "--approve", "*", "Write").status())
+                            .isEqualTo(3);
+                }
+                try (java.sql.Connection db = java.sql.DriverManager.getConnection(
+                        "jdbc:sqlite:" + dir.resolve("data").resolve("sessions.db"));
+                     java.sql.Statement statement = db.createStatement()) {
+                    statement.executeUpdate("UPDATE sessions SET waiting_run = '{\"version\": 1, \"task\": 7}'"
+                            + " WHERE name = 'state'");
+                    statement.executeUpdate("INSERT INTO waiting_log SELECT id, 1, '{\"decided\": 5}' FROM sessions"
+                            + " WHERE name = 'log'");
+                }
+                Map<String, String> why = Map.of("state", "\"head\" is missing or not an array",
+                        "log", "\"decided\" is missing or not a string");
+                for (String name : List.of("state", "log")) {
+                    String damaged = "the waiting run stored in session \"" + name + "\" is damaged, so it cannot be"
+                            + " resumed: " + why.get(name);
+                    Cli.Run resume = bellows(server, "run", "--session", name, "--approve-call", "call_1_1");
+                    assertThat(resume.status()).as(resume.err()).isEqualTo(1);
+                    assertThat(resume.err()).isEqualTo("bellows run: " + damaged + "\n");
+                    Cli.Run task = bellows(server, "run", "--session", name, "Another");
+                    assertThat(task.status()).isEqualTo(1);
+                    assertThat(task.err()).contains(damaged);
+                    Cli.Run chat = bellowsWithInput(server, "", "chat", "--session", name);
+                    assertThat(chat.status()).isEqualTo(1);
+                    assertThat(chat.err()).contains(damaged);
+                    Cli.Run show = Cli.run("", "sessions", "show", "--data-dir", dir.resolve("data").toString(), name);
+                    assertThat(show.status()).isEqualTo(1);
+                    assertThat(show.err()).contains("session \"" + name + "\": the stored waiting run is damaged: "
+                            + why.get(name));
+                }
+            }
+            assertThat(recorded()).isEmpty();
+        }
+
+        @Test
         void the_config_files_approve_key_and_the_built_in_tools_never_waiting() throws Exception {
             Files.writeString(dir.resolve("bellows.json"), "{\"approve\": [\"*\"]}");
             try (MockLlmServer server = RunCommandTest.server(
