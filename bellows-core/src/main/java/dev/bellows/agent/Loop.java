@@ -228,12 +228,11 @@ final class Loop implements Runnable, RunContext {
                 }
                 case AnswerReader.Step.Act act -> {
                     ToolChain chain = protocol.toolChain(tools).withResultLimit(options.resultLimit);
-                    List<ToolCallOutcome> outcomes;
+                    ToolChainResult result;
                     if (!options.interceptsTools()) {
-                        ToolChainResult result = run.runTools(() -> chain.execute(act.calls(), run::isCancelled));
+                        result = run.runTools(() -> chain.execute(act.calls(), run::isCancelled));
                         checkCancelled();               // the outcomes of an interrupted batch are not reported
-                        outcomes = result.outcomes();
-                        report(outcomes);
+                        report(result.outcomes());
                     } else {
                         List<String> ids = callIds(answer.assistant(), act.calls(), runStart + iteration);
                         List<Entry> entries = new ArrayList<>(ids.size());
@@ -254,9 +253,8 @@ final class Loop implements Runnable, RunContext {
                             return suspend(new Suspension(task, iteration, errors, lastError, turn, act.note(),
                                     batch.entries()));
                         }
-                        outcomes = batch.outcomes();
+                        result = new ToolChainResult(batch.outcomes());
                     }
-                    ToolChainResult result = new ToolChainResult(outcomes);
                     LoopEvent.LoopEnd end = ending(turn, answer.assistant(), result);
                     if (end != null) {
                         return end;

@@ -50,16 +50,9 @@ final class ToolBatch {
     /**
      * A new answer's calls: those that can run and {@code needsApproval} says so wait for
      * approval. Calls run in parallel when {@code parallel} allows it, no call waits, and every
-     * tool is parallel-safe.
-     */
-    void runFresh(Predicate<ToolCall> needsApproval, boolean parallel) {
-        runFresh(needsApproval, null, parallel, decision -> { });
-    }
-
-    /**
-     * As {@link #runFresh(Predicate, boolean)}; with a {@code handler}, the calls that need
-     * approval are decided by it, each in call order, before any call from the first of them on
-     * runs, and each decision is told to {@code decided} (an {@code approval} event).
+     * tool is parallel-safe. With a {@code handler}, the calls that need approval are decided by
+     * it, each in call order, before any call from the first of them on runs, and each decision
+     * is told to {@code decided} (an {@code approval} event); without one, they wait.
      */
     void runFresh(Predicate<ToolCall> needsApproval, ApprovalHandler handler, boolean parallel,
                   Consumer<Decision> decided) {
