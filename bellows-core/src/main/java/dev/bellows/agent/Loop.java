@@ -281,7 +281,7 @@ final class Loop implements Runnable, RunContext {
         return ending(turn, assistant, result, () -> { });
     }
 
-    /** As {@link #ending(List, Message, ToolChainResult)}, doing {@code beforeStoring} once the closing turn is made. */
+    /** As {@link #ending(List, Message, ToolChainResult)}, doing {@code beforeStoring} once its turn is made. */
     private LoopEvent.LoopEnd ending(List<Message> turn, Message assistant, ToolChainResult result,
                                      Runnable beforeStoring) {
         Optional<ToolEffect.EndRun> ending = result.endingRun();

@@ -176,12 +176,7 @@ final class ToolBatch {
                     step(log, logSink, new ResumeLog.Finished(entry.id(), outcome));
                 }
             }
-            if (outcome instanceof ToolCallOutcome.Deferred) {
-                entries.set(i, new Entry(entry.id(), entry.decoded(), State.EXTERNAL, null, null));
-                suspended = true;
-            } else {
-                finish(i, outcome);
-            }
+            settle(i, outcome);
         }
         if (suspended) {
             // A decision taken now for a call that could not run yet goes with the waiting run.
@@ -216,15 +211,7 @@ final class ToolBatch {
         List<ToolCallOutcome> outcomes = ToolChain.runAll(calls, true, cancelled,
                 (call, stop) -> ToolCallChain.run(interceptors, context, ids.get(call), call, null, stop));
         for (int k = 0; k < ready.size(); k++) {
-            int i = ready.get(k);
-            ToolCallOutcome outcome = outcomes.get(k);
-            if (outcome instanceof ToolCallOutcome.Deferred) {
-                Entry entry = entries.get(i);
-                entries.set(i, new Entry(entry.id(), entry.decoded(), State.EXTERNAL, null, null));
-                suspended = true;
-            } else {
-                finish(i, outcome);
-            }
+            settle(ready.get(k), outcomes.get(k));
         }
     }
 
@@ -239,6 +226,17 @@ final class ToolBatch {
             }
         }
         return tools > 1;
+    }
+
+    /** A call that ran: deferred by an interceptor, it waits (carried out outside the run) and the batch stops. */
+    private void settle(int i, ToolCallOutcome outcome) {
+        if (outcome instanceof ToolCallOutcome.Deferred) {
+            Entry entry = entries.get(i);
+            entries.set(i, new Entry(entry.id(), entry.decoded(), State.EXTERNAL, null, null));
+            suspended = true;
+        } else {
+            finish(i, outcome);
+        }
     }
 
     private void finish(int i, ToolCallOutcome outcome) {
