@@ -280,7 +280,9 @@ final class RunCommand implements Callable<Integer> {
         }
         try {
             if (stored != null) {
-                stored.checkWaitingToolMode(settings.toolMode());
+                if (resuming()) {
+                    stored.checkWaitingToolMode(settings.toolMode());   // a new task is refused naming the waiting calls
+                }
                 stored.start(agent, settings.provider(), settings.model(), settings.toolMode());
             }
             if (resuming()) {

@@ -239,6 +239,7 @@ class ApprovalsCliTest {
                 // session's settings (which a resume without flags goes on with) stay the waiting run's.
                 Cli.Run newTask = bellows(server, "run", "--session", "m", "--tool-mode", "native", "Something else");
                 assertThat(newTask.status()).as(newTask.err()).isEqualTo(2);
+                assertThat(newTask.err()).contains("has a run waiting for decisions on tool calls call_1_1");
                 Cli.Run leftOut = bellows(server, "run", "--session", "m", "--deny-call", "call_9_9");
                 assertThat(leftOut.status()).isEqualTo(2);
                 assertThat(show("m")).isEqualTo(stored);
