@@ -141,7 +141,7 @@ final class AgentRunner {
             }
             text.append("   (or --deny-call ID, with --deny-reason TEXT)");
         }
-        String shown = Printable.of(text.toString());
+        String shown = Shown.text(text.toString());
         root.stderr.println(keyToRedact == null ? shown : keyToRedact.redact(shown));
         root.stderr.flush();
     }

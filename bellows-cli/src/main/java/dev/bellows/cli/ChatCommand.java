@@ -153,6 +153,9 @@ final class ChatCommand implements Callable<Integer> {
         ConversationMemory memory = stored == null ? RunCommand.memory(settings)
                 : RunCommand.memory(settings, stored.session());
         Session session = stored == null ? new Session(memory) : new Session(memory, stored.session());
+        if (stored != null) {
+            stored.checkWaitingToolMode(settings.toolMode());
+        }
         java.nio.file.Path history = options.dataDirectory(root.host).resolve("chat_history");
         try (ChatIo io = ChatIo.open(root, history)) {
             // A server's question is asked on the chat's own line reader, with the turn's spinner stopped.
@@ -362,7 +365,7 @@ final class ChatCommand implements Callable<Integer> {
                     if (call.kind() != WaitingCall.Kind.APPROVAL) {
                         decisions.add(Decision.deny(call.id(), "nobody here can carry it out"));
                     } else if (always.contains(tool)) {
-                        io.progress().println("(approved: " + Printable.of(tool) + " is approved for this chat)");
+                        io.progress().println("(approved: " + Shown.text(tool) + " is approved for this chat)");
                         decisions.add(Decision.approve(call.id()));
                     } else {
                         Decision decision = ask(call);
@@ -439,8 +442,8 @@ final class ChatCommand implements Callable<Integer> {
         private Decision ask(WaitingCall call) {
             PrintWriter progress = io.progress();
             String tool = call.serverName() + "/" + call.toolName();
-            progress.println("tool call " + Printable.of(tool) + " (" + call.id() + ") waits for your approval:");
-            progress.println(Printable.of(indented(call.arguments())).indent(2).stripTrailing());
+            progress.println("tool call " + Shown.text(tool) + " (" + call.id() + ") waits for your approval:");
+            progress.println(Shown.text(indented(call.arguments())).indent(2).stripTrailing());
             progress.flush();
             while (true) {
                 ChatIo.Input input = io.read("run it? y = yes, a = always for " + call.toolName()

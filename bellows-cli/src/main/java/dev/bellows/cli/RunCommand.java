@@ -278,10 +278,13 @@ final class RunCommand implements Callable<Integer> {
                         + " conversation and the answer too)");
             }
         }
-        if (stored != null) {
-            stored.start(agent, settings.provider(), settings.model(), settings.toolMode());
-        }
         try {
+            if (stored != null) {
+                if (resuming()) {
+                    stored.checkWaitingToolMode(settings.toolMode());   // a new task is refused naming the waiting calls
+                }
+                stored.start(agent, settings.provider(), settings.model(), settings.toolMode());
+            }
             if (resuming()) {
                 List<Decision> decisions = decisions();
                 return runner.follow(() -> agent.resume(agent.session(), decisions));
@@ -292,7 +295,7 @@ final class RunCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             // a decision that does not fit the waiting run: nothing ran, nothing was sent; the
             // message names calls by ids checked above, or stored ones
-            return shown(decisionsFlag() + ": " + e.getMessage());
+            return shown(decisionsFlag(e.getMessage()) + ": " + e.getMessage());
         } catch (IllegalStateException e) {
             return refused(e);
         }
@@ -309,7 +312,15 @@ final class RunCommand implements Callable<Integer> {
         return 2;
     }
 
-    private String decisionsFlag() {
+    /** The flag a refused decision came from: the one that named the call the message is about, when it names one. */
+    private String decisionsFlag(String message) {
+        String unknown = "no call waits with id ";
+        if (message != null && message.startsWith(unknown) && denyCalls != null) {
+            int end = message.indexOf(';');
+            if (denyCalls.contains(message.substring(unknown.length(), end < 0 ? message.length() : end))) {
+                return "--deny-call";
+            }
+        }
         return approveCalls != null ? "--approve-call" : denyCalls != null ? "--deny-call" : "--session";
     }
 

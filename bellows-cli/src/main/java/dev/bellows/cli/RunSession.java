@@ -99,13 +99,38 @@ final class RunSession implements AutoCloseable {
         };
     }
 
-    /** Gives the agent the session's plan, and records what this run uses. */
+    /**
+     * Gives the agent the session's plan, and records what this run uses; while a run of the
+     * session waits on tool calls, its settings stay as they are: a command refused because of
+     * it (a new task, decisions that do not fit) changes nothing stored.
+     */
     void start(Agent agent, String provider, String model, ToolMode toolMode) {
         if (agent instanceof DefaultAgent defaultAgent) {
             defaultAgent.plan(session.plan());
         }
+        if (session.waitingRun().isPresent()) {
+            return;
+        }
         session.putMetadata(Map.of(StoredSession.MODEL, model,
                 StoredSession.TOOL_MODE, toolMode.name().toLowerCase(Locale.ROOT), "provider", provider));
+    }
+
+    /**
+     * Checks that a run of the session that waits on tool calls is carried on in the tool mode
+     * it stopped in: its answer is read, its calls are named and its observation is written the
+     * way of that mode, and another would run the calls and then fail to go on.
+     *
+     * @throws UsageException naming the flag and the waiting run's mode
+     */
+    void checkWaitingToolMode(ToolMode toolMode) throws UsageException {
+        String waiting = session.metadata().get(StoredSession.TOOL_MODE);
+        String asked = toolMode.name().toLowerCase(Locale.ROOT);
+        if (waiting == null || waiting.equals(asked) || session.waitingRun().isEmpty()) {
+            return;
+        }
+        String flag = waiting.equals("react") || asked.equals("react") ? "--agent" : "--tool-mode";
+        throw new UsageException(flag + ": the run of session " + session.name() + " that waits on tool calls stopped"
+                + " in the " + waiting + " tool mode, and goes on in it only (leave " + flag + " out)", true);
     }
 
     @Override

@@ -53,12 +53,16 @@ class ApprovalsCliTest {
         }
     }
 
+    /** A value of the recording server's env, so a secret (cli.md "MCP servers"), when a test plants it. */
+    static final String SECRET = "approvals-secret-5e1f0c";
+    boolean plantSecret;
+
     /** An MCP config with the recording server as "files"; its path. */
     Path mcpConfig() throws IOException {
         Path config = dir.resolve("mcp.json");
         Files.writeString(config, "{\"mcpServers\": {\"files\": {\"command\": \"node\", \"args\": [" + Cli.MAPPER
                 .writeValueAsString(script()) + "], \"env\": {\"CALL_LOG\": " + Cli.MAPPER.writeValueAsString(
-                calls().toString()) + "}}}}");
+                calls().toString()) + (plantSecret ? ", \"TOKEN\": \"" + SECRET + "\"" : "") + "}}}}");
         return config;
     }
 
@@ -160,6 +164,21 @@ class ApprovalsCliTest {
         }
 
         @Test
+        void the_waiting_calls_are_shown_as_any_text_from_a_model_secrets_redacted_and_controls_visible()
+                throws Exception {
+            plantSecret = true;
+            try (MockLlmServer server = RunCommandTest.server(files("write_file", SECRET + "\u009b2J.txt"))) {
+                Cli.Run stopped = bellows(server, "run", "--session", "s", "--approve", "*", "Write it");
+                assertThat(stopped.status()).isEqualTo(3);
+                assertThat(stopped.err()).contains("  call_1_1  files/write_file  {\"path\":\"[REDACTED]\\u009b2J.txt\"}")
+                        .doesNotContain(SECRET).doesNotContain("\u009b");
+            }
+            Cli.Run show = Cli.run("", "sessions", "show", "--data-dir", dir.resolve("data").toString(), "s");
+            assertThat(show.out()).contains("call_1_1  files/write_file  {\"path\":\"[REDACTED]\\u009b2J.txt\"}")
+                    .doesNotContain(SECRET);
+        }
+
+        @Test
         void decisions_that_do_not_fit_are_usage_errors_and_nothing_runs_or_is_sent() throws Exception {
             try (MockLlmServer server = RunCommandTest.server(
                     files("write_file", "a.txt") + files("write_file", "b.txt"), complete("done"))) {
@@ -173,7 +192,7 @@ class ApprovalsCliTest {
                 Cli.Run unknown = bellows(server, "run", "--session", "s", "--approve-call", "call_1_1",
                         "--approve-call", "call_1_2", "--deny-call", "call_9_9");
                 assertThat(unknown.status()).isEqualTo(2);
-                assertThat(unknown.err()).contains("no call waits with id call_9_9");
+                assertThat(unknown.err()).startsWith("bellows run: --deny-call: no call waits with id call_9_9");
                 Cli.Run twice = bellows(server, "run", "--session", "s", "--approve-call", "call_1_1",
                         "--deny-call", "call_1_1");
                 assertThat(twice.status()).isEqualTo(2);
@@ -206,6 +225,90 @@ class ApprovalsCliTest {
                 assertThat(nothing.status()).isEqualTo(2);
                 assertThat(nothing.err()).contains("session s has no run waiting for a decision");
             }
+        }
+
+        @Test
+        void a_refused_command_changes_nothing_stored_and_the_run_goes_on_in_the_tool_mode_it_stopped_in()
+                throws Exception {
+            try (MockLlmServer server = RunCommandTest.server(files("write_file", "a.txt"), complete("done"))) {
+                assertThat(bellows(server, "run", "--session", "m", "--approve", "files/*", "Write").status())
+                        .isEqualTo(3);
+                String stored = show("m");
+
+                // A new task and decisions that do not fit, in another tool mode: refused, and the
+                // session's settings (which a resume without flags goes on with) stay the waiting run's.
+                Cli.Run newTask = bellows(server, "run", "--session", "m", "--tool-mode", "native", "Something else");
+                assertThat(newTask.status()).as(newTask.err()).isEqualTo(2);
+                assertThat(newTask.err()).contains("has a run waiting for decisions on tool calls call_1_1");
+                Cli.Run leftOut = bellows(server, "run", "--session", "m", "--deny-call", "call_9_9");
+                assertThat(leftOut.status()).isEqualTo(2);
+                assertThat(show("m")).isEqualTo(stored);
+
+                // Carried on in another mode, the calls would run and the run fail after them.
+                Cli.Run otherMode = bellows(server, "run", "--session", "m", "--tool-mode", "native",
+                        "--approve-call", "call_1_1");
+                assertThat(otherMode.status()).isEqualTo(2);
+                assertThat(otherMode.err()).isEqualTo("bellows run: --tool-mode: the run of session m that waits on"
+                        + " tool calls stopped in the tags tool mode, and goes on in it only (leave --tool-mode out)\n");
+                Cli.Run react = bellows(server, "run", "--session", "m", "--agent", "react", "--approve-call",
+                        "call_1_1");
+                assertThat(react.status()).isEqualTo(2);
+                assertThat(react.err()).contains("--agent: the run of session m that waits");
+                assertThat(show("m")).isEqualTo(stored);
+                assertThat(recorded()).isEmpty();
+                assertThat(server.requests()).hasSize(1);
+
+                Cli.Run ok = bellows(server, "run", "--session", "m", "--approve-call", "call_1_1");
+                assertThat(ok.status()).as(ok.err()).isZero();
+                assertThat(ok.out()).isEqualTo("done\n");
+                assertThat(recorded()).hasSize(1);
+            }
+        }
+
+        /** What {@code sessions show} prints of a session: its settings, messages and waiting calls. */
+        String show(String name) throws IOException {
+            Cli.Run show = Cli.run("", "sessions", "show", "--data-dir", dir.resolve("data").toString(), name);
+            assertThat(show.status()).as(show.err()).isZero();
+            return show.out();
+        }
+
+        @Test
+        void a_damaged_waiting_run_or_resume_log_is_reported_by_run_chat_and_sessions_show_and_nothing_runs()
+                throws Exception {
+            try (MockLlmServer server = RunCommandTest.server(files("write_file", "a.txt"), files("write_file", "a.txt"))) {
+                for (String name : List.of("state", "log")) {
+                    assertThat(bellows(server, "run", "--session", name, "--approve", "*", "Write").status())
+                            .isEqualTo(3);
+                }
+                try (java.sql.Connection db = java.sql.DriverManager.getConnection(
+                        "jdbc:sqlite:" + dir.resolve("data").resolve("sessions.db"));
+                     java.sql.Statement statement = db.createStatement()) {
+                    statement.executeUpdate("UPDATE sessions SET waiting_run = '{\"version\": 1, \"task\": 7}'"
+                            + " WHERE name = 'state'");
+                    statement.executeUpdate("INSERT INTO waiting_log SELECT id, 1, '{\"decided\": 5}' FROM sessions"
+                            + " WHERE name = 'log'");
+                }
+                Map<String, String> why = Map.of("state", "\"head\" is missing or not an array",
+                        "log", "\"decided\" is missing or not a string");
+                for (String name : List.of("state", "log")) {
+                    String damaged = "the waiting run stored in session \"" + name + "\" is damaged, so it cannot be"
+                            + " resumed: " + why.get(name);
+                    Cli.Run resume = bellows(server, "run", "--session", name, "--approve-call", "call_1_1");
+                    assertThat(resume.status()).as(resume.err()).isEqualTo(1);
+                    assertThat(resume.err()).isEqualTo("bellows run: " + damaged + "\n");
+                    Cli.Run task = bellows(server, "run", "--session", name, "Another");
+                    assertThat(task.status()).isEqualTo(1);
+                    assertThat(task.err()).contains(damaged);
+                    Cli.Run chat = bellowsWithInput(server, "", "chat", "--session", name);
+                    assertThat(chat.status()).isEqualTo(1);
+                    assertThat(chat.err()).contains(damaged);
+                    Cli.Run show = Cli.run("", "sessions", "show", "--data-dir", dir.resolve("data").toString(), name);
+                    assertThat(show.status()).isEqualTo(1);
+                    assertThat(show.err()).contains("session \"" + name + "\": the stored waiting run is damaged: "
+                            + why.get(name));
+                }
+            }
+            assertThat(recorded()).isEmpty();
         }
 
         @Test
@@ -295,6 +398,25 @@ class ApprovalsCliTest {
                         .contains("wrote one.txt", "the user denied this call (it did not run): use the staging folder");
                 assertThat(server.requests()).hasSize(5);
             }
+        }
+
+        @Test
+        void the_question_shows_the_arguments_indented_long_values_cut_secrets_redacted_and_controls_visible()
+                throws Exception {
+            plantSecret = true;
+            String tall = "x".repeat(400);
+            try (MockLlmServer server = RunCommandTest.server(
+                    "<tool>{\"server_name\": \"files\", \"tool_name\": \"write_file\", \"arguments\": {\"path\": \""
+                            + SECRET + "\u009b2J.txt\", \"content\": \"" + tall + "\"}}</tool>", complete("done"))) {
+                Cli.Run chat = bellowsWithInput(server, "Write\nn\n", "chat", "--approve", "files/*");
+                assertThat(chat.status()).as(chat.err()).isZero();
+                assertThat(chat.err()).contains("tool call files/write_file (call_1_1) waits for your approval:\n"
+                        + "  {\n"
+                        + "    \"path\" : \"[REDACTED]\\u009b2J.txt\",\n"
+                        + "    \"content\" : \"" + "x".repeat(300) + "\u2026\"\n"
+                        + "  }\n").doesNotContain(SECRET).doesNotContain("\u009b").doesNotContain(tall);
+            }
+            assertThat(recorded()).isEmpty();
         }
 
         @Test

@@ -51,10 +51,10 @@ import java.util.concurrent.RejectedExecutionException;
  * ({@code max_iterations}). A loop-breaking call wins over both.
  *
  * <h2>Tool modes</h2>
- * How the model calls tools is the {@link ToolMode}: tags (the default, described here) or
- * ReAct sections ({@link ReActAgent} is that preset). The loop above is the same for both;
- * only the prompts and the reading of each answer differ, and each answer is read while it
- * streams.
+ * How the model calls tools is the {@link ToolMode}: tags (the default, described here), the
+ * API's own tool calls ({@link ToolMode#NATIVE}), or ReAct sections ({@link ReActAgent} is that
+ * preset). The loop above is the same for all three; only the prompts and the reading of each
+ * answer differ, and each answer is read while it streams.
  *
  * <h2>Sessions and memory</h2>
  * A run's conversation lives in the {@link Session} it is given ({@link #run(String, Session)}):

@@ -228,12 +228,11 @@ final class Loop implements Runnable, RunContext {
                 }
                 case AnswerReader.Step.Act act -> {
                     ToolChain chain = protocol.toolChain(tools).withResultLimit(options.resultLimit);
-                    List<ToolCallOutcome> outcomes;
+                    ToolChainResult result;
                     if (!options.interceptsTools()) {
-                        ToolChainResult result = run.runTools(() -> chain.execute(act.calls(), run::isCancelled));
+                        result = run.runTools(() -> chain.execute(act.calls(), run::isCancelled));
                         checkCancelled();               // the outcomes of an interrupted batch are not reported
-                        outcomes = result.outcomes();
-                        report(outcomes);
+                        report(result.outcomes());
                     } else {
                         List<String> ids = callIds(answer.assistant(), act.calls(), runStart + iteration);
                         List<Entry> entries = new ArrayList<>(ids.size());
@@ -254,9 +253,8 @@ final class Loop implements Runnable, RunContext {
                             return suspend(new Suspension(task, iteration, errors, lastError, turn, act.note(),
                                     batch.entries()));
                         }
-                        outcomes = batch.outcomes();
+                        result = new ToolChainResult(batch.outcomes());
                     }
-                    ToolChainResult result = new ToolChainResult(outcomes);
                     LoopEvent.LoopEnd end = ending(turn, answer.assistant(), result);
                     if (end != null) {
                         return end;
@@ -280,11 +278,18 @@ final class Loop implements Runnable, RunContext {
      * end; else null, and the loop goes on.
      */
     private LoopEvent.LoopEnd ending(List<Message> turn, Message assistant, ToolChainResult result) {
+        return ending(turn, assistant, result, () -> { });
+    }
+
+    /** As {@link #ending(List, Message, ToolChainResult)}, doing {@code beforeStoring} once its turn is made. */
+    private LoopEvent.LoopEnd ending(List<Message> turn, Message assistant, ToolChainResult result,
+                                     Runnable beforeStoring) {
         Optional<ToolEffect.EndRun> ending = result.endingRun();
         if (ending.isEmpty()) {
             return null;
         }
         turn.addAll(protocol.closing(assistant, result));
+        beforeStoring.run();
         session.memory().addTurn(turn);
         return LoopEnds.ended(ending.get());
     }
@@ -377,12 +382,14 @@ final class Loop implements Runnable, RunContext {
         int runStart = memory.turns().size() - (waiting.iteration() - 1);
         List<Message> turn = new ArrayList<>(waiting.head());
         ToolChainResult result = new ToolChainResult(batch.outcomes());
-        session.resolved();
-        LoopEvent.LoopEnd end = givingUp ? null : ending(turn, waiting.answer(), result);
+        // Nothing waits once the turn is written, not before: should writing it fail, the stored
+        // waiting run keeps the calls' logged results for the next resume instead of losing them.
+        LoopEvent.LoopEnd end = givingUp ? null : ending(turn, waiting.answer(), result, session::resolved);
         if (end != null) {
             return end;
         }
         List<Message> pending = protocol.observation(waiting.answer(), result, waiting.note());
+        session.resolved();
         turn.addAll(pending);
         if (givingUp) {
             turn.add(Message.assistant(GAVE_UP));

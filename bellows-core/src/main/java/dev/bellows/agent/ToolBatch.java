@@ -50,16 +50,9 @@ final class ToolBatch {
     /**
      * A new answer's calls: those that can run and {@code needsApproval} says so wait for
      * approval. Calls run in parallel when {@code parallel} allows it, no call waits, and every
-     * tool is parallel-safe.
-     */
-    void runFresh(Predicate<ToolCall> needsApproval, boolean parallel) {
-        runFresh(needsApproval, null, parallel, decision -> { });
-    }
-
-    /**
-     * As {@link #runFresh(Predicate, boolean)}; with a {@code handler}, the calls that need
-     * approval are decided by it, each in call order, before any call from the first of them on
-     * runs, and each decision is told to {@code decided} (an {@code approval} event).
+     * tool is parallel-safe. With a {@code handler}, the calls that need approval are decided by
+     * it, each in call order, before any call from the first of them on runs, and each decision
+     * is told to {@code decided} (an {@code approval} event); without one, they wait.
      */
     void runFresh(Predicate<ToolCall> needsApproval, ApprovalHandler handler, boolean parallel,
                   Consumer<Decision> decided) {
@@ -183,12 +176,7 @@ final class ToolBatch {
                     step(log, logSink, new ResumeLog.Finished(entry.id(), outcome));
                 }
             }
-            if (outcome instanceof ToolCallOutcome.Deferred) {
-                entries.set(i, new Entry(entry.id(), entry.decoded(), State.EXTERNAL, null, null));
-                suspended = true;
-            } else {
-                finish(i, outcome);
-            }
+            settle(i, outcome);
         }
         if (suspended) {
             // A decision taken now for a call that could not run yet goes with the waiting run.
@@ -223,15 +211,7 @@ final class ToolBatch {
         List<ToolCallOutcome> outcomes = ToolChain.runAll(calls, true, cancelled,
                 (call, stop) -> ToolCallChain.run(interceptors, context, ids.get(call), call, null, stop));
         for (int k = 0; k < ready.size(); k++) {
-            int i = ready.get(k);
-            ToolCallOutcome outcome = outcomes.get(k);
-            if (outcome instanceof ToolCallOutcome.Deferred) {
-                Entry entry = entries.get(i);
-                entries.set(i, new Entry(entry.id(), entry.decoded(), State.EXTERNAL, null, null));
-                suspended = true;
-            } else {
-                finish(i, outcome);
-            }
+            settle(ready.get(k), outcomes.get(k));
         }
     }
 
@@ -246,6 +226,17 @@ final class ToolBatch {
             }
         }
         return tools > 1;
+    }
+
+    /** A call that ran: deferred by an interceptor, it waits (carried out outside the run) and the batch stops. */
+    private void settle(int i, ToolCallOutcome outcome) {
+        if (outcome instanceof ToolCallOutcome.Deferred) {
+            Entry entry = entries.get(i);
+            entries.set(i, new Entry(entry.id(), entry.decoded(), State.EXTERNAL, null, null));
+            suspended = true;
+        } else {
+            finish(i, outcome);
+        }
     }
 
     private void finish(int i, ToolCallOutcome outcome) {

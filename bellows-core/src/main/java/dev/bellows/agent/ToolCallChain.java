@@ -44,15 +44,9 @@ final class ToolCallChain implements ToolInterceptor.Chain {
     static ToolCallOutcome run(List<ToolInterceptor> interceptors, RunContext run, String callId, PreparedCall prepared,
                                ObjectNode arguments, BooleanSupplier cancelled) {
         ToolCall call = prepared.call();
-        if (arguments != null) {
-            try {
-                call = new ToolCall(call.serverName(), call.toolName(), prepared.check(arguments));
-            } catch (InvalidArgumentsException e) {
-                return new ToolCallOutcome.Failed(new ToolCall(call.serverName(), call.toolName(), arguments),
-                        e.getMessage(), e);
-            }
-        }
-        return new ToolCallChain(interceptors, 0, run, callId, prepared, call, cancelled).proceed(call.arguments());
+        // proceed checks arguments other than the call's before the first interceptor sees them
+        return new ToolCallChain(interceptors, 0, run, callId, prepared, call, cancelled)
+                .proceed(arguments != null ? arguments : call.arguments());
     }
 
     @Override

@@ -178,6 +178,29 @@ class ApprovalsTest {
             assertThat(answer.content()).isEqualTo("the user denied this call (it did not run): not now");
             assertThat(happened).isEmpty();
         }
+        @Test
+        void a_resume_that_fails_after_its_calls_ran_keeps_the_run_waiting_with_their_results() {
+            ScriptedProvider provider = provider(write("write_file", "x"), complete("done"));
+            Session session = new Session();
+            DefaultAgent tags = DefaultAgentTest.agent(provider, writeFile).requireApproval("*/write_file").build();
+            assertThat(tags.run("write", session).await().reason()).isEqualTo(LoopEndReason.INTERRUPTED);
+
+            // An agent of another tool mode cannot write the tags answer's observation: the run fails
+            // after the call ran, and the session's waiting run keeps what it did.
+            DefaultAgent other = DefaultAgentTest.agent(provider, writeFile).toolMode(ToolMode.NATIVE)
+                    .requireApproval("*/write_file").build();
+            assertThat(other.resume(session, List.of(Decision.approve("call_1_1"))).await().reason())
+                    .isEqualTo(LoopEndReason.ERROR);
+            assertThat(happened).containsExactly("write x");
+            assertThat(session.memory().turns()).isEmpty();
+            assertThat(session.suspension()).isNotNull();
+
+            assertThat(tags.resume(session, List.of()).await()).isEqualTo(
+                    new AgentResult(LoopEndReason.TASK_COMPLETION, "done"));
+            assertThat(happened).as("it ran once").containsExactly("write x");
+            assertThat(provider.requests()).hasSize(2);
+            assertThat(provider.requests().get(1).messages().getLast().content()).contains("wrote x");
+        }
     }
 
     @Nested
