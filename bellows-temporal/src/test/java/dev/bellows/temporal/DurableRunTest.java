@@ -1,0 +1,121 @@
+package dev.bellows.temporal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.bellows.agent.AgentResult;
+import dev.bellows.agent.AgentRun;
+import dev.bellows.agent.DefaultAgent;
+import dev.bellows.event.AgentEvent;
+import dev.bellows.event.EventJson;
+import dev.bellows.event.LoopEndReason;
+import dev.bellows.provider.RetryPolicy;
+import dev.bellows.temporal.internal.Json;
+import dev.bellows.temporal.internal.RunWorkflow;
+import dev.bellows.temporal.internal.RunWorkflowImpl;
+import dev.bellows.testkit.MockScript;
+import dev.bellows.testkit.MockTurn;
+import dev.bellows.testkit.ScriptedProvider;
+import dev.bellows.tool.ToolRegistry;
+import io.temporal.client.WorkflowClient;
+import io.temporal.common.WorkflowExecutionHistory;
+import io.temporal.testing.TestEnvironmentOptions;
+import io.temporal.testing.TestWorkflowEnvironment;
+import io.temporal.testing.WorkflowReplayer;
+import io.temporal.client.WorkflowClientOptions;
+import io.temporal.worker.Worker;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Durable runs on Temporal's in-process test server: the same events and ending as a local run. */
+class DurableRunTest {
+
+    private TestWorkflowEnvironment env;
+
+    @BeforeEach
+    void start() {
+        env = TestWorkflowEnvironment.newInstance(TestEnvironmentOptions.newBuilder()
+                .setWorkflowClientOptions(WorkflowClientOptions.newBuilder()
+                        .setDataConverter(Json.dataConverter()).build())
+                .build());
+    }
+
+    @AfterEach
+    void stop() {
+        env.close();
+    }
+
+    private static MockScript script() {
+        return MockScript.builder()
+                .turn(MockTurn.content("<thinking>plan</thinking>\nCounting. " + CountingTool.call("abc")).chunkSize(3))
+                .turn(MockTurn.content(CountingTool.call("de")).chunkSize(5))
+                .turn(MockTurn.content("Done. " + CountingTool.done("two calls")).chunkSize(4))
+                .build();
+    }
+
+    private DurableWorker worker(ScriptedProvider provider, ToolRegistry tools) {
+        return DurableWorker.builder(env.getWorkflowClient())
+                .provider(provider)
+                .tools(tools)
+                .loop(b -> b.model("mock"))
+                .retryPolicy(RetryPolicy.defaults())
+                .heartbeatTimeout(Duration.ofSeconds(5))
+                .build();
+    }
+
+    @Test
+    void aDurableRunEmitsTheEventsOfALocalRunAndEndsTheSameWay() throws Exception {
+        // The local run, for comparison.
+        CountingTool localTool = new CountingTool();
+        List<String> local = new CopyOnWriteArrayList<>();
+        AgentResult localResult = DefaultAgent.builder().provider(new ScriptedProvider(script())).model("mock")
+                .toolRegistry(new ToolRegistry().register(localTool))
+                .listener(e -> local.add(EventJson.toJson(e, true).toString())).build()
+                .run("count twice").await();
+
+        CountingTool tool = new CountingTool();
+        ScriptedProvider provider = new ScriptedProvider(script());
+        try (DurableWorker worker = worker(provider, new ToolRegistry().register(tool))) {
+            worker.start();
+            List<String> durable = new CopyOnWriteArrayList<>();
+            DurableAgent agent = DurableAgent.builder(env.getWorkflowClient())
+                    .listener(e -> durable.add(EventJson.toJson(e, true).toString())).build();
+            AgentRun run = agent.run("count twice");
+            AgentResult result = run.await();
+
+            assertThat(result).isEqualTo(localResult);
+            assertThat(result.reason()).isEqualTo(LoopEndReason.TASK_COMPLETION);
+            assertThat(durable).containsExactlyElementsOf(local);
+            assertThat(tool.calls).hasValue(2);
+            assertThat(provider.turnsTaken()).isEqualTo(3);
+
+            // A late follower gets the whole run from its start.
+            List<AgentEvent> late = agent.follow(((FollowedRun) run).workflowId()).events().toList();
+            assertThat(late.stream().map(e -> EventJson.toJson(e, true).toString())).containsExactlyElementsOf(local);
+        }
+    }
+
+    @Test
+    void theRecordedHistoryReplaysWithTheSameDecisions() throws Exception {
+        CountingTool tool = new CountingTool();
+        ScriptedProvider provider = new ScriptedProvider(script());
+        String id;
+        try (DurableWorker worker = worker(provider, new ToolRegistry().register(tool))) {
+            worker.start();
+            DurableAgent agent = DurableAgent.builder(env.getWorkflowClient()).build();
+            id = agent.start("count twice");
+            assertThat(agent.follow(id).await().reason()).isEqualTo(LoopEndReason.TASK_COMPLETION);
+        }
+        WorkflowClient client = env.getWorkflowClient();
+        WorkflowExecutionHistory history = client.fetchHistory(id);
+        Worker replaying = env.newWorker("replay");
+        ToolRegistry unused = new ToolRegistry().register(new CountingTool());
+        replaying.registerWorkflowImplementationFactory(RunWorkflow.class,
+                () -> new RunWorkflowImpl(TestSetups.setup(unused)));
+        WorkflowReplayer.replayWorkflowExecution(history, replaying);
+        assertThat(tool.calls).hasValue(2);
+    }
+}
