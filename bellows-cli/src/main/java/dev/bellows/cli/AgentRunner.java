@@ -52,7 +52,11 @@ final class AgentRunner {
 
     /** Runs the task to its end and returns the exit status (0, 1 or 130). */
     int run(Agent agent, String task) {
-        AgentRun run = agent.run(task);
+        return follow(agent.run(task));
+    }
+
+    /** Follows a run started elsewhere (a durable run's workflow) to its end: the same output and exit status. */
+    int follow(AgentRun run) {
         current.set(run);
         if (outputFailure.get() != null) {
             run.cancel(); // standard output failed before the handle was known

@@ -77,12 +77,28 @@ final class RunCommand implements Callable<Integer> {
                     + " (a mismatch goes back to the model to correct) and printed as JSON.")
     String outputSchema;
 
-    @Parameters(paramLabel = "TASK", arity = "1..*",
+    @Parameters(paramLabel = "TASK", arity = "0..*",
             description = "The task, the user's message (several words are joined with spaces).")
     List<String> task;
 
+    @Mixin
+    TemporalOptions temporal;
+
+    @Option(names = "--detach", description = "With --temporal: start the durable run, print its workflow id, return.")
+    boolean detach;
+
+    @Option(names = "--follow", paramLabel = "ID", description = "With --temporal: follow the durable run with this"
+            + " workflow id, from its start (no TASK).")
+    String follow;
+
     @Override
     public Integer call() {
+        if (temporal.given() || detach || follow != null) {
+            return TemporalRun.run(root, spec, options, temporal, output, detach, follow, task);
+        }
+        if (task == null || task.isEmpty()) {
+            return usage("Missing required parameter: 'TASK'");
+        }
         Settings settings;
         Provider chosen;
         StreamOptions streamOptions;

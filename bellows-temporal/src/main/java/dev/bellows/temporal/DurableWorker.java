@@ -13,6 +13,7 @@ import dev.bellows.tool.ToolRegistry;
 import io.temporal.client.WorkflowClient;
 import io.temporal.worker.Worker;
 import io.temporal.worker.WorkerFactory;
+import io.temporal.worker.WorkerFactoryOptions;
 import io.temporal.worker.WorkerOptions;
 import java.time.Duration;
 import java.util.Objects;
@@ -59,7 +60,11 @@ public final class DurableWorker implements AutoCloseable {
         b.loop.accept(readers);
         DefaultAgent reader = readers.provider(b.provider).toolRegistry(b.tools).build();
         this.taskQueue = b.taskQueue;
-        this.factory = WorkerFactory.newInstance(b.client);
+        // Cache size 0: no sticky queue. Temporal's Java test server never moves a workflow task off a
+        // dead worker's sticky queue, so its runs would stop there; replaying a run's history instead
+        // costs the loop re-reading its recorded answers, microseconds each.
+        this.factory = WorkerFactory.newInstance(b.client, WorkerFactoryOptions.newBuilder()
+                .setWorkflowCacheSize(b.workflowCacheSize).build());
         Worker worker = factory.newWorker(taskQueue, WorkerOptions.newBuilder()
                 // Live events go out at most this late; each is one heartbeat call to the server.
                 .setMaxHeartbeatThrottleInterval(ModelActivitiesImpl.HEARTBEAT_EVERY)
@@ -106,6 +111,7 @@ public final class DurableWorker implements AutoCloseable {
         private Duration modelCallTimeout = Duration.ofHours(1);
         private Duration toolCallTimeout = Duration.ofHours(1);
         private int maxConcurrentCalls = 200;
+        private int workflowCacheSize;
 
         private Builder(WorkflowClient client) {
             this.client = Objects.requireNonNull(client, "client");
@@ -175,6 +181,21 @@ public final class DurableWorker implements AutoCloseable {
                 throw new IllegalArgumentException("maxConcurrentCalls must be at least 1, got " + calls);
             }
             this.maxConcurrentCalls = calls;
+            return this;
+        }
+
+        /**
+         * How many runs this worker keeps in memory between their steps (default 0: each step
+         * replays the run's history, which costs the loop re-reading its recorded answers). Above
+         * 0 a run's steps stick to the worker that has it cached, which saves the replays on a real
+         * cluster; Temporal's Java test server never moves a step off a dead worker's sticky queue,
+         * so keep 0 there.
+         */
+        public Builder workflowCacheSize(int runs) {
+            if (runs < 0) {
+                throw new IllegalArgumentException("workflowCacheSize cannot be negative, got " + runs);
+            }
+            this.workflowCacheSize = runs;
             return this;
         }
 
