@@ -50,7 +50,8 @@ class DurableRunTest {
 
     private static MockScript script() {
         return MockScript.builder()
-                .turn(MockTurn.content("<thinking>plan</thinking>\nCounting. " + CountingTool.call("abc")).chunkSize(3))
+                .turn(MockTurn.content("<thinking>plan</thinking>\nCounting. " + CountingTool.call("abc")).chunkSize(3)
+                        .delayMs(40))
                 .turn(MockTurn.content(CountingTool.call("de")).chunkSize(5))
                 .turn(MockTurn.content("Done. " + CountingTool.done("two calls")).chunkSize(4))
                 .build();
@@ -62,7 +63,7 @@ class DurableRunTest {
                 .tools(tools)
                 .loop(b -> b.model("mock"))
                 .retryPolicy(RetryPolicy.defaults())
-                .heartbeatTimeout(Duration.ofSeconds(5))
+                .heartbeatTimeout(Duration.ofSeconds(1))
                 .build();
     }
 

@@ -36,6 +36,7 @@ public final class ModelActivitiesImpl implements ModelActivities {
     public static final Duration HEARTBEAT_EVERY = Duration.ofMillis(200);
     /** The most characters of live events one heartbeat carries: past that, followers wait for the log. */
     public static final int LIVE_LIMIT = 256 * 1024;
+    private static final System.Logger LOG = System.getLogger(ModelActivitiesImpl.class.getName());
     private static final String FAILURE_PREFIX = "BellowsProvider.";
 
     private final Provider provider;
@@ -195,10 +196,15 @@ public final class ModelActivitiesImpl implements ModelActivities {
             while (true) {
                 try {
                     context.heartbeat(live.snapshot());
-                } catch (ActivityCompletionException e) {
+                } catch (RuntimeException e) {
+                    if (!(e instanceof ActivityCompletionException)) {
+                        LOG.log(System.Logger.Level.WARNING, "heartbeat failed", e);
+                        System.err.println("bellows: heartbeat failed: " + e);
+                        continue;
+                    }
                     ChatStream current;
                     synchronized (lock) {
-                        stopped = e;
+                        stopped = (ActivityCompletionException) e;
                         current = stream;
                     }
                     if (current != null) {
