@@ -35,8 +35,12 @@ import reactor.core.publisher.Mono;
  * wait for its timeout. Here every way the process can go away completes {@link #ended()}
  * with a reason a user can act on, including the tail of its standard error.
  *
- * <p>Threads: one virtual thread each reads stdout, reads stderr and writes stdin (a queue
- * feeds it, so senders never block and no lock is held while writing).
+ * <p>Threads: one platform (daemon) thread each reads stdout, reads stderr and writes stdin (a
+ * queue feeds it, so senders never block and no lock is held while writing). Not virtual
+ * threads: a pipe read blocks in the kernel and holds its carrier thread the whole time a
+ * server is quiet. The JDK lends a spare carrier meanwhile, but lets it go after 30 idle
+ * seconds; on a two-core machine a quiet server's two readers then hold both carriers, and
+ * no other virtual thread of the process (the loop's, a Temporal worker's activities) runs.
  */
 final class StdioTransport implements McpClientTransport {
 
@@ -130,9 +134,9 @@ final class StdioTransport implements McpClientTransport {
             throw new McpTransportException(reason, e);
         }
         process = started;
-        Thread.ofVirtual().name("mcp-" + config.name() + "-stdout").start(() -> readStdout(started, handler));
-        stderrReader = Thread.ofVirtual().name("mcp-" + config.name() + "-stderr").start(() -> readStderr(started));
-        Thread.ofVirtual().name("mcp-" + config.name() + "-stdin").start(() -> writeStdin(started));
+        Thread.ofPlatform().daemon().name("mcp-" + config.name() + "-stdout").start(() -> readStdout(started, handler));
+        stderrReader = Thread.ofPlatform().daemon().name("mcp-" + config.name() + "-stderr").start(() -> readStderr(started));
+        Thread.ofPlatform().daemon().name("mcp-" + config.name() + "-stdin").start(() -> writeStdin(started));
         started.onExit().thenRun(() -> exited(started));
     }
 
