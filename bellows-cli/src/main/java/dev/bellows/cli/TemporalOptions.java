@@ -19,6 +19,9 @@ import picocli.CommandLine.Option;
  */
 final class TemporalOptions {
 
+    /** How long a worker or client waits for the frontend's first answer before saying it cannot reach it. */
+    static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(30);
+
     @Option(names = "--temporal", paramLabel = "HOST:PORT",
             description = "A Temporal frontend: the run is a durable workflow there (run), or this process serves them (worker).")
     String address;
@@ -82,7 +85,13 @@ final class TemporalOptions {
     WorkflowClient connect(Host host) throws UsageException {
         WorkflowServiceStubsOptions.Builder options = WorkflowServiceStubsOptions.newBuilder()
                 .setTarget(address.strip())
-                .setRpcTimeout(Duration.ofSeconds(10));
+                .setRpcTimeout(Duration.ofSeconds(10))
+                // The SDK's own first calls (health check, system info) give up after 5 s each, and do not
+                // try again: a frontend across a network, or a busy machine (a JVM starting its gRPC channel
+                // takes seconds on a loaded two-core one), may need longer to answer the first time.
+                .setHealthCheckAttemptTimeout(CONNECT_TIMEOUT)
+                .setHealthCheckTimeout(CONNECT_TIMEOUT)
+                .setSystemInfoTimeout(CONNECT_TIMEOUT);
         if (tls || tlsCa != null || tlsCert != null) {
             try {
                 SslContextBuilder ssl = GrpcSslContexts.forClient();
@@ -102,7 +111,7 @@ final class TemporalOptions {
         if (apiKey != null && !apiKey.isBlank()) {
             options.addApiKey(() -> apiKey);
         }
-        WorkflowServiceStubs service = WorkflowServiceStubs.newConnectedServiceStubs(options.build(), Duration.ofSeconds(10));
+        WorkflowServiceStubs service = WorkflowServiceStubs.newConnectedServiceStubs(options.build(), CONNECT_TIMEOUT);
         return DurableAgent.client(service, namespace());
     }
 }

@@ -9,6 +9,15 @@ import dev.bellows.event.AgentEvent;
 import dev.bellows.event.EventJson;
 import dev.bellows.event.LoopEndReason;
 import dev.bellows.provider.RetryPolicy;
+import dev.bellows.event.StreamEvent;
+import dev.bellows.provider.ChatRequest;
+import dev.bellows.provider.ChatStream;
+import dev.bellows.provider.Provider;
+import dev.bellows.provider.ProviderException;
+import dev.bellows.provider.TokenUsage;
+import dev.bellows.stream.StreamChunk;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 import dev.bellows.temporal.internal.Json;
 import dev.bellows.temporal.internal.RunWorkflow;
 import dev.bellows.temporal.internal.RunWorkflowImpl;
@@ -118,5 +127,72 @@ class DurableRunTest {
                 () -> new RunWorkflowImpl(TestSetups.setup(unused)));
         WorkflowReplayer.replayWorkflowExecution(history, replaying);
         assertThat(tool.calls).hasValue(2);
+    }
+
+    @Test
+    void cancellingARunStopsTheModelCallOnTheWorkerBeforeTheLoopEndsCancelled() throws Exception {
+        MockScript slow = MockScript.builder()
+                .turn(MockTurn.content("<thinking>" + "on and on ".repeat(500) + "</thinking>" + CountingTool.call("x"))
+                        .chunkSize(5).delayMs(20))
+                .build();
+        ScriptedProvider scripted = new ScriptedProvider(slow);
+        AtomicInteger cancels = new AtomicInteger();
+        Provider watching = new Provider() {
+            @Override
+            public String name() {
+                return "watching";
+            }
+
+            @Override
+            public ChatStream stream(ChatRequest request) throws ProviderException {
+                ChatStream stream = scripted.stream(request);
+                return new ChatStream() {
+                    @Override
+                    public StreamChunk next() throws ProviderException {
+                        return stream.next();
+                    }
+
+                    @Override
+                    public Optional<String> finishReason() {
+                        return stream.finishReason();
+                    }
+
+                    @Override
+                    public Optional<TokenUsage> usage() {
+                        return stream.usage();
+                    }
+
+                    @Override
+                    public void cancel() {
+                        cancels.incrementAndGet();
+                        stream.cancel();
+                    }
+
+                    @Override
+                    public void close() {
+                        stream.close();
+                    }
+                };
+            }
+        };
+        CountingTool tool = new CountingTool();
+        try (DurableWorker worker = DurableWorker.builder(env.getWorkflowClient()).provider(watching)
+                .tools(new ToolRegistry().register(tool)).loop(b -> b.model("mock"))
+                .heartbeatTimeout(Duration.ofSeconds(1)).build()) {
+            worker.start();
+            DurableAgent agent = DurableAgent.builder(env.getWorkflowClient()).build();
+            AgentRun run = agent.run("think on");
+            for (AgentEvent event : run) {
+                if (event instanceof StreamEvent.ThinkingContent) {
+                    run.cancel();
+                    break;
+                }
+            }
+            AgentResult result = run.await();
+            assertThat(result.reason()).isEqualTo(LoopEndReason.CANCELLED);
+            // The run ends once the worker's model call has stopped: its stream was cancelled by then.
+            assertThat(cancels).hasPositiveValue();
+            assertThat(tool.calls).hasValue(0);
+        }
     }
 }

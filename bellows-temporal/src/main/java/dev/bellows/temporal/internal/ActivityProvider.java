@@ -41,7 +41,9 @@ final class ActivityProvider implements Provider {
                 .setStartToCloseTimeout(setup.modelCallTimeout())
                 .setHeartbeatTimeout(setup.heartbeatTimeout())
                 .setRetryOptions(RetryOptions.newBuilder().setMaximumAttempts(1).build())
-                .setCancellationType(ActivityCancellationType.TRY_CANCEL)
+                // A cancelled run ends once its model call has stopped on the worker (the heartbeat's answer
+                // tells it), not while it may still run: a dead worker's call ends with its heartbeat timeout.
+                .setCancellationType(ActivityCancellationType.WAIT_CANCELLATION_COMPLETED)
                 .build();
     }
 

@@ -3,6 +3,8 @@ package dev.bellows.temporal.internal;
 import dev.bellows.event.AgentEvent;
 import dev.bellows.event.LoopEndReason;
 import dev.bellows.event.LoopEvent;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import io.temporal.api.common.v1.WorkflowExecution;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.api.workflow.v1.PendingActivityInfo;
@@ -36,6 +38,7 @@ public final class Follower {
     private final Consumer<AgentEvent> deliver;
     private long next;
     private long seenHistory = -1;
+    private String streaming;       // the model call in flight as of the log last read
     private String live;            // the model call whose live events were shown
     private int liveShown;
     private int liveSkipped;
@@ -58,7 +61,12 @@ public final class Follower {
      */
     public Optional<LoopEvent.LoopEnd> follow(BooleanSupplier stop) throws InterruptedException {
         while (!stop.getAsBoolean()) {
-            DescribeWorkflowExecutionResponse described = describe();
+            Optional<DescribeWorkflowExecutionResponse> look = describe();
+            if (look.isEmpty()) {
+                Thread.sleep(POLL);
+                continue;
+            }
+            DescribeWorkflowExecutionResponse described = look.get();
             WorkflowExecutionStatus status = described.getWorkflowExecutionInfo().getStatus();
             boolean running = status == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING;
             long history = described.getWorkflowExecutionInfo().getHistoryLength();
@@ -109,6 +117,7 @@ public final class Follower {
             });
         }
         next = page.from() + page.events().size();
+        streaming = page.streaming();
         return Optional.of(page);
     }
 
@@ -120,7 +129,9 @@ public final class Follower {
             }
             LiveAnswer answer = Json.dataConverter().fromPayloads(0, Optional.of(activity.getHeartbeatDetails()),
                     LiveAnswer.class, LiveAnswer.class);
-            if (answer == null || answer.call() == null) {
+            // Only the call the log says is in flight: a description taken before the log was read may
+            // still hold the heartbeat of a call whose answer the log has just delivered in full.
+            if (answer == null || answer.call() == null || !answer.call().equals(streaming)) {
                 continue;
             }
             if (!answer.call().equals(live)) {
@@ -135,12 +146,26 @@ public final class Follower {
         }
     }
 
-    private DescribeWorkflowExecutionResponse describe() {
-        return client.getWorkflowServiceStubs().blockingStub().describeWorkflowExecution(
-                DescribeWorkflowExecutionRequest.newBuilder()
-                        .setNamespace(client.getOptions().getNamespace())
-                        .setExecution(WorkflowExecution.newBuilder().setWorkflowId(workflowId))
-                        .build());
+    /**
+     * The workflow as the server describes it now; empty when the server could not answer this
+     * time (unreachable, overloaded, slower than the call's deadline): a follower outlives a
+     * cluster's restart and looks again. Any other failure (no such workflow) ends the following.
+     */
+    private Optional<DescribeWorkflowExecutionResponse> describe() {
+        try {
+            return Optional.of(client.getWorkflowServiceStubs().blockingStub().describeWorkflowExecution(
+                    DescribeWorkflowExecutionRequest.newBuilder()
+                            .setNamespace(client.getOptions().getNamespace())
+                            .setExecution(WorkflowExecution.newBuilder().setWorkflowId(workflowId))
+                            .build()));
+        } catch (StatusRuntimeException e) {
+            Status.Code code = e.getStatus().getCode();
+            if (code == Status.Code.UNAVAILABLE || code == Status.Code.DEADLINE_EXCEEDED
+                    || code == Status.Code.RESOURCE_EXHAUSTED) {
+                return Optional.empty();
+            }
+            throw e;
+        }
     }
 
     /** A workflow that ended without a loop_end in its log (terminated, timed out, failed). */

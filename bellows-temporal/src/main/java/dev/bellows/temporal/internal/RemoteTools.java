@@ -47,7 +47,9 @@ final class RemoteTools {
                 .setHeartbeatTimeout(setup.heartbeatTimeout())
                 .setRetryOptions(RetryOptions.newBuilder().setMaximumAttempts(ATTEMPTS)
                         .setInitialInterval(Duration.ofSeconds(1)).build())
-                .setCancellationType(ActivityCancellationType.TRY_CANCEL)
+                // A cancelled run ends once its tool call has stopped on the worker (the heartbeat's answer
+                // tells it), not while it may still run: a dead worker's call ends with its heartbeat timeout.
+                .setCancellationType(ActivityCancellationType.WAIT_CANCELLATION_COMPLETED)
                 .build();
     }
 
