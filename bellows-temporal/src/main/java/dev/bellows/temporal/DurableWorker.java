@@ -60,18 +60,24 @@ public final class DurableWorker implements AutoCloseable {
         b.loop.accept(readers);
         DefaultAgent reader = readers.provider(b.provider).toolRegistry(b.tools).build();
         this.taskQueue = b.taskQueue;
-        // Cache size 0: no sticky queue. Temporal's Java test server never moves a workflow task off a
-        // dead worker's sticky queue, so its runs would stop there; replaying a run's history instead
-        // costs the loop re-reading its recorded answers, microseconds each.
         this.factory = WorkerFactory.newInstance(b.client, WorkerFactoryOptions.newBuilder()
                 .setWorkflowCacheSize(b.workflowCacheSize).build());
-        Worker worker = factory.newWorker(taskQueue, WorkerOptions.newBuilder()
+        WorkerOptions.Builder options = WorkerOptions.newBuilder()
                 // Live events go out at most this late; each is one heartbeat call to the server.
                 .setMaxHeartbeatThrottleInterval(ModelActivitiesImpl.HEARTBEAT_EVERY)
                 .setDefaultHeartbeatThrottleInterval(ModelActivitiesImpl.HEARTBEAT_EVERY)
                 .setMaxConcurrentActivityExecutionSize(b.maxConcurrentCalls)
-                .setUsingVirtualThreadsOnActivityWorker(true)
-                .build());
+                .setUsingVirtualThreadsOnActivityWorker(true);
+        if (b.workflowCacheSize == 0) {
+            // No cache, no sticky queue. The SDK asks for one even with an empty cache, and the server then
+            // sends a run's next step to the worker that took its last one, which keeps nothing to use it
+            // for; were that worker dead, the step would wait there: 5 s on a cluster, and for ever on
+            // Temporal's Java test server, which never moves a step off a sticky queue. A timeout of zero
+            // is the SDK's way to ask for none. Each step then replays the run's history, which costs the
+            // loop re-reading its recorded answers, microseconds each.
+            options.setStickyQueueScheduleToStartTimeout(Duration.ZERO);
+        }
+        Worker worker = factory.newWorker(taskQueue, options.build());
         worker.registerWorkflowImplementationFactory(RunWorkflow.class, () -> new RunWorkflowImpl(setup));
         worker.registerActivitiesImplementations(new ModelActivitiesImpl(b.provider, reader::answerEvents),
                 new ToolActivitiesImpl(b.tools, b.outputFormat));
