@@ -6,6 +6,14 @@ import dev.bellows.temporal.DurableAgent;
 import dev.bellows.testkit.MockLlmServer;
 import dev.bellows.testkit.MockScript;
 import dev.bellows.testkit.MockTurn;
+import io.temporal.api.common.v1.WorkflowExecution;
+import io.temporal.api.enums.v1.EventType;
+import io.temporal.api.enums.v1.PendingActivityState;
+import io.temporal.api.enums.v1.WorkflowExecutionStatus;
+import io.temporal.api.history.v1.HistoryEvent;
+import io.temporal.api.workflow.v1.PendingActivityInfo;
+import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest;
+import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionResponse;
 import io.temporal.client.WorkflowClient;
 import io.temporal.serviceclient.WorkflowServiceStubs;
 import io.temporal.serviceclient.WorkflowServiceStubsOptions;
@@ -16,11 +24,17 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -30,43 +44,63 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Durable runs from the command line, on Temporal's Java test server port-bound on 127.0.0.1:
- * real {@code bellows worker} processes, one of them killed with SIGKILL at a step of the run,
- * another carrying the run on; the tool calls counted by the MCP server that made them (each
- * worker starts its own, all append to one file); the client a real {@code bellows run
- * --temporal} process following live. The slow tests of bellows-temporal are all here, once.
+ * real {@code bellows worker} processes, one of them killed with SIGKILL at a step of the run
+ * (before a model call, mid-answer, after a tool call), another carrying the run on; the tool
+ * calls counted by the MCP server that made them (each worker starts its own, all append to one
+ * file); the client a real {@code bellows run --temporal} process following live, with no model
+ * option and no key. The slow tests of bellows-temporal are all here, once.
+ *
+ * <p>The worker to kill is the one the server says holds the step (the identity, {@code
+ * PID@host}, of the worker that took the activity), not a guess.
  */
-@Timeout(value = 150, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+@Timeout(value = 6, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class DurableRunsTest {
 
     private static final String SECRET = "sk-durable-secret-0123456789";
+    /**
+     * Seconds before a silent worker's call is taken over: long enough that a worker on a loaded
+     * two-core machine is not taken for dead (a false takeover would use up the script's turns out
+     * of order), short enough to keep the kill tests quick.
+     */
+    private static final String HEARTBEAT_TIMEOUT = "10";
 
     private static TemporalTestServer temporal;
+    private static WorkflowClient client;
 
     @TempDir
     Path dir;
 
     private final List<Process> processes = new ArrayList<>();
+    private final Map<Long, Process> workers = new HashMap<>();
+    private final Map<Process, Path> clientErrs = new HashMap<>();
 
     @BeforeAll
     static void startTemporal() throws IOException {
         temporal = TemporalTestServer.start();
+        client = DurableAgent.client(WorkflowServiceStubs.newServiceStubs(
+                WorkflowServiceStubsOptions.newBuilder().setTarget(temporal.address()).build()), "default");
     }
 
     @AfterAll
     static void stopTemporal() throws InterruptedException {
+        client.getWorkflowServiceStubs().shutdown();
         temporal.close();
     }
 
     @AfterEach
     void stopProcesses() throws Exception {
-        try (var files = Files.list(dir)) {
-            for (Path file : files.filter(f -> f.toString().endsWith(".err")).toList()) {
-                System.err.println("== " + file.getFileName() + "\n" + Files.readString(file));
-            }
-        }
         for (Process process : processes) {
             process.destroyForcibly();
             process.waitFor(10, TimeUnit.SECONDS);
+        }
+        try (var files = Files.list(dir)) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".err")).sorted().toList()) {
+                String err = Files.readString(file).lines().filter(l -> !l.startsWith("WARNING: "))
+                        .collect(Collectors.joining("\n"));
+                if (!err.isBlank()) {
+                    System.err.println("== " + file.getFileName() + "\n" + err);
+                }
+            }
         }
     }
 
@@ -80,12 +114,16 @@ class DurableRunsTest {
     }
 
     private static List<String> java() {
-        return List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"));
+        List<String> java = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path")));
+        if (Runtime.version().feature() >= 24) {
+            java.add(1, "--sun-misc-unsafe-memory-access=allow");      // as bin/bellows does: gRPC's warnings
+        }
+        return java;
     }
 
-    /** A worker process on {@code queue}, up and polling when this returns. */
-    private Process worker(String queue, MockLlmServer model, Path calls) throws Exception {
+    /** {@code count} worker processes on {@code queue}, all up and polling when this returns. */
+    private List<Process> workers(int count, String queue, MockLlmServer model, Path calls) throws Exception {
         Path config = dir.resolve("mcp.json");
         if (!Files.exists(config)) {
             List<String> command = new ArrayList<>(java());
@@ -93,38 +131,65 @@ class DurableRunsTest {
             command.add(calls.toString());
             String args = command.subList(1, command.size()).stream()
                     .map(a -> "\"" + a.replace("\\", "\\\\").replace("\"", "\\\"") + "\"")
-                    .reduce((a, b) -> a + ", " + b).orElseThrow();
+                    .collect(Collectors.joining(", "));
             Files.writeString(config, "{\"mcpServers\": {\"counter\": {\"command\": \"" + command.getFirst()
                     + "\", \"args\": [" + args + "]}}}");
         }
-        List<String> command = new ArrayList<>(java());
-        command.addAll(List.of(BellowsCommand.class.getName(), "worker", "--temporal", temporal.address(),
-                "--task-queue", queue, "--base-url", model.baseUrl().toString(), "--model", "mock",
-                "--mcp-config", config.toString(), "--heartbeat-timeout-seconds", "2"));
-        ProcessBuilder builder = new ProcessBuilder(command)
-                .redirectError(dir.resolve("worker-" + processes.size() + ".err").toFile());
-        builder.environment().put("OPENAI_API_KEY", SECRET);
-        Process process = builder.start();
-        processes.add(process);
-        BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-        String line = out.readLine();
-        assertThat(line).as("the worker's first line; its stderr: %s",
-                Files.readString(dir.resolve("worker-" + (processes.size() - 1) + ".err")))
-                .startsWith("worker polling task queue " + queue);
-        return process;
+        Map<Process, Path> started = new LinkedHashMap<>();
+        for (int i = 0; i < count; i++) {
+            List<String> command = new ArrayList<>(java());
+            command.addAll(List.of(BellowsCommand.class.getName(), "worker", "--temporal", temporal.address(),
+                    "--task-queue", queue, "--base-url", model.baseUrl().toString(), "--model", "mock",
+                    "--mcp-config", config.toString(), "--heartbeat-timeout-seconds", HEARTBEAT_TIMEOUT));
+            String name = "worker-" + workers.size();
+            Path out = dir.resolve(name + ".out");
+            ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(out.toFile())
+                    .redirectError(dir.resolve(name + ".err").toFile());
+            builder.environment().put("OPENAI_API_KEY", SECRET);
+            Process process = builder.start();
+            processes.add(process);
+            workers.put(process.pid(), process);
+            started.put(process, out);
+        }
+        for (Map.Entry<Process, Path> worker : started.entrySet()) {
+            while (!Files.readString(worker.getValue()).contains("\n")) {
+                assertThat(worker.getKey().isAlive()).as("%s stopped before polling", worker.getValue()).isTrue();
+                Thread.sleep(100);
+            }
+            assertThat(Files.readString(worker.getValue())).startsWith("worker polling task queue " + queue);
+        }
+        return List.copyOf(started.keySet());
     }
 
-    /** A client process: {@code bellows run --temporal ... ARGS}. */
+    /** A client process: {@code bellows run --temporal ... ARGS}, with no key in its environment. */
     private Process client(String queue, String... args) throws IOException {
         List<String> command = new ArrayList<>(java());
         command.addAll(List.of(BellowsCommand.class.getName(), "run", "--temporal", temporal.address(),
                 "--task-queue", queue));
         command.addAll(List.of(args));
-        ProcessBuilder builder = new ProcessBuilder(command).redirectError(dir.resolve("client.err").toFile());
-        builder.environment().remove("OPENAI_API_KEY");
+        Path err = dir.resolve("client-" + clientErrs.size() + ".err");
+        ProcessBuilder builder = new ProcessBuilder(command).redirectError(err.toFile());
+        builder.environment().keySet().removeIf(name -> name.endsWith("_API_KEY"));
         Process process = builder.start();
         processes.add(process);
+        clientErrs.put(process, err);
         return process;
+    }
+
+    /** The workflow id of the run a client started: it says so on stderr. */
+    private String workflowId(Process run) throws Exception {
+        Pattern said = Pattern.compile("durable run (bellows-[0-9a-f-]+)");
+        while (true) {
+            Matcher m = said.matcher(Files.readString(clientErrs.get(run)));
+            if (m.find()) {
+                return m.group(1);
+            }
+            Thread.sleep(100);
+        }
+    }
+
+    private static BufferedReader lines(Process process) {
+        return new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
     }
 
     /** Reads the client's lines into {@code lines} until one matches, and returns it (null at the end). */
@@ -142,34 +207,123 @@ class DurableRunsTest {
         return Files.exists(calls) ? Files.readAllLines(calls) : List.of();
     }
 
+    private static DescribeWorkflowExecutionResponse describe(String id) {
+        return client.getWorkflowServiceStubs().blockingStub().describeWorkflowExecution(
+                DescribeWorkflowExecutionRequest.newBuilder().setNamespace("default")
+                        .setExecution(WorkflowExecution.newBuilder().setWorkflowId(id)).build());
+    }
+
+    /** The worker process the server says is making the run's model call now. */
+    private Process makingTheModelCall(String id) {
+        for (PendingActivityInfo activity : describe(id).getPendingActivitiesList()) {
+            if (activity.getActivityType().getName().equals("BellowsModelCall")
+                    && activity.getState() == PendingActivityState.PENDING_ACTIVITY_STATE_STARTED) {
+                return worker(activity.getLastWorkerIdentity());
+            }
+        }
+        throw new AssertionError("no model call in flight: " + describe(id).getPendingActivitiesList());
+    }
+
+    /** The worker process that made the run's last tool call, as its history says. */
+    private Process madeTheLastToolCall(String id) {
+        Set<Long> toolCalls = new java.util.HashSet<>();
+        String identity = null;
+        for (HistoryEvent event : client.fetchHistory(id).getEvents()) {
+            if (event.getEventType() == EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED
+                    && event.getActivityTaskScheduledEventAttributes().getActivityType().getName().equals("BellowsToolCall")) {
+                toolCalls.add(event.getEventId());
+            }
+            if (event.getEventType() == EventType.EVENT_TYPE_ACTIVITY_TASK_STARTED
+                    && toolCalls.contains(event.getActivityTaskStartedEventAttributes().getScheduledEventId())) {
+                identity = event.getActivityTaskStartedEventAttributes().getIdentity();
+            }
+        }
+        assertThat(identity).as("a tool call in the history").isNotNull();
+        return worker(identity);
+    }
+
+    private Process worker(String identity) {
+        long pid = Long.parseLong(identity.substring(0, identity.indexOf('@')));
+        Process process = workers.get(pid);
+        assertThat(process).as("worker %s among %s", identity, workers.keySet()).isNotNull();
+        return process;
+    }
+
+    private static void kill(Process process) throws InterruptedException {
+        process.destroyForcibly();                      // SIGKILL
+        process.waitFor();
+    }
+
+    /** The history and every process's output: the key is in none of them. */
+    private void noSecretAnywhere(String id) throws IOException {
+        String history = client.fetchHistory(id).toJson(false);
+        assertThat(history).contains("BellowsModelCall").doesNotContain(SECRET);
+        try (var files = Files.list(dir)) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".err") || f.toString().endsWith(".out")).toList()) {
+                assertThat(Files.readString(file)).as(file.getFileName().toString()).doesNotContain(SECRET);
+            }
+        }
+    }
+
     @Test
     void aWorkerKilledMidAnswerIsReplacedAndTheFollowerSeesTheRetryAndTheRest() throws Exception {
         String queue = "q-" + UUID.randomUUID();
         Path calls = dir.resolve("calls.txt");
-        String slow = "<thinking>" + "weighing it ".repeat(150) + "</thinking>Now counting. " + call("a");
+        String slow = "<thinking>" + "weighing it ".repeat(400) + "</thinking>Now counting. " + call("a");
         MockScript script = MockScript.builder()
                 .turn(MockTurn.content(slow).chunkSize(6).delayMs(25))        // the worker dies in this one
                 .turn(MockTurn.content("Again. " + call("a")).chunkSize(6))   // made again on the other worker
                 .turn(MockTurn.content(done("counted once")))
                 .build();
         try (MockLlmServer model = MockLlmServer.start(script)) {
-            Process first = worker(queue, model, calls);
-            Process client = client(queue, "--output", "jsonl", "count once");
-            BufferedReader out = new BufferedReader(new InputStreamReader(client.getInputStream(), StandardCharsets.UTF_8));
+            workers(2, queue, model, calls);
+            Process run = client(queue, "--output", "jsonl", "count once");
+            BufferedReader out = lines(run);
             List<String> lines = new ArrayList<>();
             assertThat(readUntil(out, lines, l -> l.contains("\"thinking_content\""))).as("live thinking").isNotNull();
-            first.destroyForcibly();                         // SIGKILL, mid-answer
-            first.waitFor();
-            worker(queue, model, calls);
+            String id = workflowId(run);
+            Process holder = makingTheModelCall(id);
+            kill(holder);                                           // mid-answer
             String end = readUntil(out, lines, l -> l.contains("\"loop_end\""));
-            assertThat(client.waitFor()).as("exit status; stderr %s", Files.readString(dir.resolve("client.err"))).isZero();
+            assertThat(run.waitFor()).as("exit status; %s", lines).isZero();
             assertThat(end).isEqualTo("{\"type\":\"loop_end\",\"reason\":\"task_completion\",\"result\":\"counted once\"}");
             int retry = indexOf(lines, "\"type\":\"retry\"");
             assertThat(retry).as("a retry event after the broken answer: %s", lines).isPositive();
             assertThat(lines.get(retry)).contains("\"attempt\":2").contains("stopped");
+            assertThat(lines.subList(0, retry)).noneMatch(l -> l.startsWith("{\"type\":\"tool_result\""));
             assertThat(lines.subList(retry, lines.size())).anyMatch(l -> l.startsWith("{\"type\":\"tool_result\"")
                     && l.contains("\"result\":\"counted a\""));
             assertThat(callsMade(calls)).containsExactly("a");
+            assertThat(model.turnsTaken()).isEqualTo(3);
+            noSecretAnywhere(id);
+        }
+    }
+
+    @Test
+    void aWorkerKilledBeforeAModelCallLosesNothing() throws Exception {
+        String queue = "q-" + UUID.randomUUID();
+        Path calls = dir.resolve("calls.txt");
+        MockScript script = MockScript.builder()
+                .turn(MockTurn.status(503).header("Retry-After", "15"))     // the run waits 15 s in a durable timer
+                .turn(MockTurn.content("Counting. " + call("d")).chunkSize(8))
+                .turn(MockTurn.content(done("d once")))
+                .build();
+        try (MockLlmServer model = MockLlmServer.start(script)) {
+            Process only = workers(1, queue, model, calls).getFirst();
+            Process run = client(queue, "--output", "jsonl", "count d");
+            BufferedReader out = lines(run);
+            List<String> lines = new ArrayList<>();
+            String retry = readUntil(out, lines, l -> l.contains("\"type\":\"retry\""));
+            assertThat(retry).contains("\"attempt\":2").contains("\"delay_ms\":15000");
+            kill(only);                                      // no worker left; the next model call not made yet
+            assertThat(model.turnsTaken()).isEqualTo(1);
+            workers(1, queue, model, calls);
+            String end = readUntil(out, lines, l -> l.contains("\"loop_end\""));
+            assertThat(run.waitFor()).as("exit status; %s", lines).isZero();
+            assertThat(end).contains("\"result\":\"d once\"");
+            assertThat(lines.stream().filter(l -> l.contains("\"type\":\"retry\""))).hasSize(1);
+            assertThat(callsMade(calls)).containsExactly("d");
+            assertThat(model.turnsTaken()).isEqualTo(3);
         }
     }
 
@@ -179,28 +333,29 @@ class DurableRunsTest {
         Path calls = dir.resolve("calls.txt");
         MockScript script = MockScript.builder()
                 .turn(MockTurn.content("First " + call("b")).chunkSize(8))
-                .turn(MockTurn.content("Thinking it over. ".repeat(60) + done("never")).chunkSize(6).delayMs(25))
-                .turn(MockTurn.content("Second " + call("c")).chunkSize(8))
+                // Lost with the killed worker or answered, this call ends the same way: a retry.
+                .turn(MockTurn.status(503).header("Retry-After", "2"))
+                .turn(MockTurn.content("Then " + call("c")).chunkSize(8))
                 .turn(MockTurn.content(done("b and c")))
                 .build();
         try (MockLlmServer model = MockLlmServer.start(script)) {
-            Process first = worker(queue, model, calls);
+            workers(2, queue, model, calls);
             Process detach = client(queue, "--detach", "count b then c");
             String id = new String(detach.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
             assertThat(detach.waitFor()).isZero();
             assertThat(id).startsWith("bellows-");
 
             Process follow = client(queue, "--output", "jsonl", "--follow", id);
-            BufferedReader out = new BufferedReader(new InputStreamReader(follow.getInputStream(), StandardCharsets.UTF_8));
+            BufferedReader out = lines(follow);
             List<String> lines = new ArrayList<>();
-            assertThat(readUntil(out, lines, l -> l.startsWith("{\"type\":\"tool_result\""))).isNotNull();
-            first.destroyForcibly();                         // SIGKILL, once the call's result is recorded
-            first.waitFor();
-            worker(queue, model, calls);
+            assertThat(readUntil(out, lines, l -> l.startsWith("{\"type\":\"tool_result\""))).contains("counted b");
+            kill(madeTheLastToolCall(id));                   // its result is recorded: never made again
             String end = readUntil(out, lines, l -> l.contains("\"loop_end\""));
-            assertThat(follow.waitFor()).isZero();
+            assertThat(follow.waitFor()).as("exit status; %s", lines).isZero();
             assertThat(end).contains("\"result\":\"b and c\"");
             assertThat(callsMade(calls)).containsExactly("b", "c");
+            assertThat(lines.stream().filter(l -> l.contains("\"type\":\"retry\""))).hasSize(1);
+            assertThat(model.turnsTaken()).isEqualTo(4);
 
             // A late follower gets the whole run from its start.
             Process late = client(queue, "--output", "jsonl", "--follow", id);
@@ -208,14 +363,40 @@ class DurableRunsTest {
             assertThat(late.waitFor()).isZero();
             assertThat(all.getFirst()).isEqualTo("{\"type\":\"loop_start\",\"task\":\"count b then c\"}");
             assertThat(all.getLast()).isEqualTo(end);
-            assertThat(all.stream().filter(l -> l.startsWith("{\"type\":\"tool_result\""))).hasSize(2);
+            assertThat(all.stream().filter(l -> l.startsWith("{\"type\":\"tool_result\""))).hasSize(3);
+            noSecretAnywhere(id);
+        }
+    }
 
-            // The key lives on the workers only: the workflow's history never holds it.
-            WorkflowClient client = DurableAgent.client(WorkflowServiceStubs.newServiceStubs(
-                    WorkflowServiceStubsOptions.newBuilder().setTarget(temporal.address()).build()), "default");
-            String history = client.fetchHistory(id).toJson(false);
-            assertThat(history).contains("BellowsModelCall").doesNotContain(SECRET);
-            client.getWorkflowServiceStubs().shutdown();
+    @Test
+    void ctrlCWhileFollowingCancelsTheWorkflow() throws Exception {
+        String queue = "q-" + UUID.randomUUID();
+        Path calls = dir.resolve("calls.txt");
+        MockScript script = MockScript.builder()
+                .turn(MockTurn.content("<thinking>" + "a long thought ".repeat(2000) + "</thinking>" + call("never"))
+                        .chunkSize(6).delayMs(25))
+                .build();
+        try (MockLlmServer model = MockLlmServer.start(script)) {
+            workers(1, queue, model, calls);
+            Process run = client(queue, "--output", "jsonl", "think long");
+            BufferedReader out = lines(run);
+            List<String> lines = new ArrayList<>();
+            assertThat(readUntil(out, lines, l -> l.contains("\"thinking_content\""))).isNotNull();
+            String id = workflowId(run);
+            Process sigint = new ProcessBuilder("kill", "-INT", Long.toString(run.pid())).start();
+            assertThat(sigint.waitFor()).isZero();
+            String end = readUntil(out, lines, l -> l.contains("\"loop_end\""));
+            assertThat(run.waitFor()).isEqualTo(130);
+            assertThat(end).isEqualTo("{\"type\":\"loop_end\",\"reason\":\"cancelled\",\"result\":\"cancelled\"}");
+            // The loop's end is its workflow's last step: the workflow closes with it.
+            DescribeWorkflowExecutionResponse described = describe(id);
+            while (described.getWorkflowExecutionInfo().getStatus() == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING) {
+                Thread.sleep(100);
+                described = describe(id);
+            }
+            assertThat(described.getPendingActivitiesList()).isEmpty();
+            assertThat(callsMade(calls)).isEmpty();
+            assertThat(model.turnsTaken()).isEqualTo(1);
         }
     }
 
