@@ -20,8 +20,11 @@ import java.util.Set;
 
 /**
  * The Anthropic Messages API, streamed: {@code POST {base}/messages} with {@code "stream": true},
- * its Server-Sent Events decoded into {@code MESSAGE} chunks ({@code text_delta}) and
- * {@code THINKING} chunks ({@code thinking_delta}).
+ * its Server-Sent Events decoded into typed frames: {@link dev.bellows.stream.StreamChunk.Text}
+ * ({@code text_delta}), {@link dev.bellows.stream.StreamChunk.Reasoning} ({@code thinking_delta}),
+ * {@link dev.bellows.stream.StreamChunk.ToolCallDelta} ({@code tool_use} blocks) and
+ * {@link dev.bellows.stream.StreamChunk.ThinkingSignature}, with the response's id and model
+ * first and its usage last. Media in messages go as {@code image} and {@code document} blocks.
  *
  * <pre>{@code
  * Provider anthropic = AnthropicProvider.builder()
@@ -121,11 +124,22 @@ public final class AnthropicProvider implements Provider {
         return endpoint;
     }
 
+    /** {@link #endpoint()}: where every request goes. */
+    @Override
+    public java.util.Optional<URI> apiEndpoint() {
+        return java.util.Optional.of(endpoint);
+    }
+
     @Override
     public ChatStream stream(ChatRequest request) throws ProviderException {
         Objects.requireNonNull(request, "request");
         PartedBody body = requestBody(request);
-        SseConnection connection = client.post(endpoint, requestHeaders, body.publisher(), apiKey);
+        Map<String, String> headers = requestHeaders;
+        if (!request.headers().isEmpty()) {     // this request's own (a traceparent); never the reserved ones
+            headers = new LinkedHashMap<>(request.headers());
+            headers.putAll(requestHeaders);
+        }
+        SseConnection connection = client.post(endpoint, headers, body.publisher(), apiKey);
         return new AnthropicStream(connection, endpoint, apiKey);
     }
 
@@ -258,7 +272,8 @@ public final class AnthropicProvider implements Provider {
 
         /**
          * Extended thinking: sends {@code "thinking": {"type": "enabled", "budget_tokens": N}},
-         * and the model's reasoning streams back as {@code THINKING} chunks. The API wants at
+         * and the model's reasoning streams back as reasoning frames, each block ended by its
+         * signature, and goes back unchanged on later turns. The API wants at
          * least {@value AnthropicProvider#MIN_THINKING_BUDGET} tokens, fewer than
          * {@code max_tokens} (which includes them).
          */

@@ -15,12 +15,14 @@ import dev.bellows.provider.ProviderException;
 import dev.bellows.provider.Role;
 import dev.bellows.provider.SignedThinking;
 import dev.bellows.provider.ToolSpec;
+import dev.bellows.tool.Media;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -58,6 +60,11 @@ import java.util.concurrent.ConcurrentHashMap;
  *       are not a JSON object go back as {@code {}}); {@link Role#TOOL} messages as
  *       {@code tool_result} blocks of a user turn. A turn made only of text keeps the plain
  *       string form.</li>
+ *   <li>Media of a user or tool message follow its text as blocks: images (JPEG, PNG, GIF,
+ *       WebP) as {@code image} blocks, PDFs as {@code document} blocks, both with a
+ *       {@code base64} source; a tool message's inside its {@code tool_result}, whose content
+ *       is then a list of blocks. A medium of another type is not sent: a line of the text
+ *       names it and says why.</li>
  * </ul>
  *
  * <p>What does not change from one model call to the next is encoded once: the {@code system}
@@ -92,6 +99,12 @@ final class AnthropicRequests {
     private static final byte[] TOP_P = ascii(",\"top_p\":");
     private static final byte[] STOP_SEQUENCES = ascii(",\"stop_sequences\":");
     private static final byte[] EMPTY_OBJECT = ascii("{}");
+    private static final byte[] IMAGE_BLOCK = ascii("{\"type\":\"image\",\"source\":{\"type\":\"base64\",\"media_type\":");
+    private static final byte[] DOCUMENT_BLOCK = ascii("{\"type\":\"document\",\"source\":{\"type\":\"base64\",\"media_type\":");
+    private static final byte[] DATA = ascii(",\"data\":");
+    /** The image types the Messages API takes; PDFs go as documents. */
+    static final Set<String> IMAGE_TYPES = Set.of("image/jpeg", "image/png", "image/gif", "image/webp");
+    static final String PDF = "application/pdf";
     private static final String CACHE_CONTROL = "cache_control";
     /** The longest arguments whose encoding is kept, in chars, and how many are kept at most. */
     private static final int MAX_CACHED_INPUT = 4096;
@@ -236,9 +249,18 @@ final class AnthropicRequests {
             body.raw(TOOL_RESULT_BLOCK);
             body.string(message.toolCallId());
             body.raw(CONTENT);
-            body.string(message.content());
+            if (message.media().isEmpty()) {
+                body.string(message.content());
+            } else {
+                body.raw('[');
+                writeWithMedia(body, message, true);
+                body.raw(']');
+            }
             body.raw('}');
             return false;
+        }
+        if (!message.media().isEmpty()) {          // a user message with media: its text, then them
+            return writeWithMedia(body, message, first);
         }
         boolean none = first;
         for (SignedThinking block : message.thinking()) {
@@ -276,6 +298,49 @@ final class AnthropicRequests {
         return none;
     }
 
+    /**
+     * A text block (the message's text, with a line on each medium that cannot be sent) unless
+     * empty, then a block per medium sent; returns whether none was written.
+     */
+    private static boolean writeWithMedia(JsonBody body, Message message, boolean first) throws IOException {
+        boolean none = first;
+        String text = message.content() + unsentNote(message.media());
+        if (!text.isEmpty()) {
+            separate(body, none);
+            none = false;
+            body.raw(TEXT_BLOCK);
+            body.string(text);
+            body.raw('}');
+        }
+        for (Media medium : message.media()) {
+            boolean image = IMAGE_TYPES.contains(medium.mediaType());
+            if (image || medium.mediaType().equals(PDF)) {
+                separate(body, none);
+                none = false;
+                body.raw(image ? IMAGE_BLOCK : DOCUMENT_BLOCK);
+                body.string(medium.mediaType());
+                body.raw(DATA);
+                body.string(medium.base64());
+                body.raw('}');
+                body.raw('}');
+            }
+        }
+        return none;
+    }
+
+    /** A line for the media the API cannot take, saying why; empty when it takes them all. */
+    private static String unsentNote(List<Media> media) {
+        StringBuilder unsent = new StringBuilder();
+        for (Media medium : media) {
+            if (!IMAGE_TYPES.contains(medium.mediaType()) && !medium.mediaType().equals(PDF)) {
+                unsent.append(unsent.isEmpty() ? "" : "; ").append(medium.mediaType()).append(", ")
+                        .append(medium.size()).append(" bytes");
+            }
+        }
+        return unsent.isEmpty() ? "" : "\n(not shown to you: " + unsent
+                + "; only JPEG, PNG, GIF and WebP images and PDF documents can be sent to you)";
+    }
+
     private static void separate(JsonBody body, boolean first) throws IOException {
         if (!first) {
             body.raw(',');
@@ -311,13 +376,15 @@ final class AnthropicRequests {
         return switch (message.role()) {
             case SYSTEM -> false;
             case TOOL -> true;
-            default -> !message.content().isEmpty() || !message.thinking().isEmpty() || !message.toolCalls().isEmpty();
+            default -> !message.content().isEmpty() || !message.thinking().isEmpty() || !message.toolCalls().isEmpty()
+                    || !message.media().isEmpty();
         };
     }
 
     /** Whether the message is a single text block. */
     private static boolean isText(Message message) {
-        return message.role() != Role.TOOL && message.thinking().isEmpty() && message.toolCalls().isEmpty();
+        return message.role() != Role.TOOL && message.thinking().isEmpty() && message.toolCalls().isEmpty()
+                && message.media().isEmpty();
     }
 
     private static Role turnRole(Message message) {
@@ -466,6 +533,9 @@ final class AnthropicRequests {
             for (SignedThinking block : message.thinking()) {
                 bytes += 64 + block.thinking().length()
                         + (block.isRedacted() ? block.redactedData().length() : block.signature().length());
+            }
+            for (Media medium : message.media()) {
+                bytes += 96 + 4L * (medium.size() + 2) / 3;
             }
         }
         return (int) Math.min(bytes, 1 << 24);

@@ -1,7 +1,6 @@
 package dev.bellows.anthropic;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.bellows.http.ErrorBodies;
 import dev.bellows.http.JsonEvents;
@@ -12,10 +11,10 @@ import dev.bellows.provider.ChatStream;
 import dev.bellows.provider.ProviderException;
 import dev.bellows.provider.ProviderException.Kind;
 import dev.bellows.provider.TokenUsage;
-import dev.bellows.provider.ProviderChunks;
-import dev.bellows.provider.SignedThinking;
 import dev.bellows.stream.StreamChunk;
+import java.io.IOException;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 
 /**
@@ -27,25 +26,29 @@ import java.util.Optional;
  * relay dropped it from the data; Anthropic sends both, always equal.
  * <ul>
  *   <li>{@code message_start}: {@code message.usage.input_tokens} (and the first
- *       {@code output_tokens}) become {@link #usage()}.</li>
+ *       {@code output_tokens}) become {@link #usage()}; {@code message.id} and
+ *       {@code message.model} a {@link StreamChunk.ResponseInfo} frame.</li>
  *   <li>{@code content_block_start}: opens a block of type {@code text}, {@code thinking},
- *       {@code redacted_thinking} or {@code tool_use}. Its initial text is empty in practice;
- *       should a {@code text} or {@code thinking} block start with text, that text is
- *       delivered like a delta.</li>
- *   <li>{@code content_block_delta}: {@code text_delta} becomes a {@code MESSAGE} chunk,
- *       {@code thinking_delta} a {@code THINKING} chunk (empty deltas are skipped).
- *       {@code signature_delta} is ignored: it authenticates a thinking block only for
- *       sending that block back to the API, and Bellows sends earlier turns as plain text.
- *       {@code input_json_delta} is ignored: it belongs to native {@code tool_use} blocks,
- *       which Bellows never asks for (it declares no API tools; tool calls are tags in the
- *       text, found by the stream processor). Other delta types ({@code citations_delta},
- *       future ones) are ignored too.</li>
- *   <li>{@code content_block_stop}, {@code ping}: nothing to do.</li>
+ *       {@code redacted_thinking} (a {@link StreamChunk.ThinkingSignature} frame with its
+ *       data) or {@code tool_use} (a {@link StreamChunk.ToolCallDelta} with its id and name;
+ *       calls are numbered from 0 in the order their blocks start). The initial text of a
+ *       {@code text} or {@code thinking} block is empty in practice; should one start with
+ *       text, that text is delivered like a delta.</li>
+ *   <li>{@code content_block_delta}: {@code text_delta} becomes a {@link StreamChunk.Text}
+ *       frame, {@code thinking_delta} a {@link StreamChunk.Reasoning} frame (empty deltas are
+ *       skipped), {@code input_json_delta} a {@link StreamChunk.ToolCallDelta} with that piece
+ *       of the arguments, as it came. {@code signature_delta} is gathered: the thinking
+ *       block's signature. Other delta types ({@code citations_delta}, future ones) are
+ *       ignored.</li>
+ *   <li>{@code content_block_stop}: a thinking block with a signature ends with a
+ *       {@link StreamChunk.ThinkingSignature} frame, so that the block can be sent back
+ *       unchanged on later turns. {@code ping}: nothing to do.</li>
  *   <li>{@code message_delta}: {@code delta.stop_reason} becomes {@link #finishReason()},
  *       verbatim ({@code end_turn}, {@code max_tokens}, {@code stop_sequence},
  *       {@code tool_use}, {@code pause_turn}, {@code refusal}); {@code usage.output_tokens}
  *       (cumulative) updates {@link #usage()}.</li>
- *   <li>{@code message_stop}: the answer is complete; {@link #next()} returns null.</li>
+ *   <li>{@code message_stop}: the answer is complete; a {@link StreamChunk.Usage} frame with
+ *       the usage, then {@link #next()} returns null.</li>
  *   <li>{@code error}: fails with the error's own message, its kind by the error's type:
  *       {@code overloaded_error}, {@code api_error} and {@code timeout_error} are
  *       {@link Kind#SERVER_ERROR} (the statuses 529, 500 and 504 they stand for are retried),
@@ -71,27 +74,20 @@ final class AnthropicStream implements ChatStream {
     private final URI endpoint;
     private final ApiKey key;
 
-    private final boolean fastPath;
-    private final FastEventDecoder fast = new FastEventDecoder(JSON.getFactory());
-    private long fastDecoded;
+    private final EventDecoder decoder = new EventDecoder(JSON);
 
     private volatile boolean cancelled;
     private volatile String finishReason;
     private volatile TokenUsage usage;
 
     private boolean done;                // message_stop seen
+    private boolean usageSent;           // the Usage frame went out after message_stop
     private ProviderException failure;   // sticky: every later next() throws it again
 
     AnthropicStream(SseConnection connection, URI endpoint, ApiKey key) {
-        this(connection, endpoint, key, true);
-    }
-
-    /** @param fastPath false to read every event as a tree, as the reference for tests */
-    AnthropicStream(SseConnection connection, URI endpoint, ApiKey key, boolean fastPath) {
         this.connection = connection;
         this.endpoint = endpoint;
         this.key = key;
-        this.fastPath = fastPath;
     }
 
     /** Content block index to the tool call index (from 0) of its tool_use block. */
@@ -108,7 +104,7 @@ final class AnthropicStream implements ChatStream {
             throw failure;
         }
         if (done) {
-            return null;
+            return usageFrame();
         }
         try {
             while (true) {
@@ -121,9 +117,9 @@ final class AnthropicStream implements ChatStream {
                 if (done) {
                     // Reads the body's end first, so the connection goes back to the pool for
                     // the next request instead of being dropped.
-                    fast.reset();
+                    decoder.reset();
                     connection.closeAfterEnd();
-                    return null;
+                    return usageFrame();
                 }
                 if (chunk != null) {
                     return chunk;
@@ -131,37 +127,75 @@ final class AnthropicStream implements ChatStream {
             }
         } catch (ProviderException e) {
             failure = cancelled && e.kind() != Kind.CANCELLED ? cancelledException() : e;
-            fast.reset();
+            decoder.reset();
             connection.close();
             throw failure;
         }
     }
 
-    /** The chunk an event carries, or null; sets {@link #done} at {@code message_stop}. */
-    private StreamChunk decode(SseEvent event) throws ProviderException {
-        if (fastPath && JsonEvents.startsAnObjectInWellFormedUtf8(event)) {
-            boolean read;
-            try {
-                fast.decode(event);
-                read = true;
-            } catch (java.io.IOException unusual) {
-                read = false;                 // the tree below is the reference: it decides
-            }
-            if (read) {
-                fastDecoded++;
-                return apply(event, fast);
-            }
+    /** After message_stop: the usage once, as the answer's last frame, then null. */
+    private StreamChunk usageFrame() {
+        TokenUsage used = usage;
+        if (usageSent || used == null) {
+            return null;
         }
-        return decodeTree(event);
+        usageSent = true;
+        return new StreamChunk.Usage(used.inputTokens(), used.outputTokens());
     }
 
-    /** What the fast decoder read, taken as {@link #decodeTree} takes the tree. */
-    private StreamChunk apply(SseEvent event, FastEventDecoder f) throws ProviderException {
+    /** The frame an event carries, or null; sets {@link #done} at {@code message_stop}. */
+    private StreamChunk decode(SseEvent event) throws ProviderException {
+        try {
+            if (JsonEvents.startsAnObjectInWellFormedUtf8(event)) {
+                decoder.decode(event);
+            } else {
+                // Rare: data that is not an object, or not well-formed UTF-8 (decoded with U+FFFD).
+                byte[] text = event.data().getBytes(StandardCharsets.UTF_8);
+                if (!startsAnObject(text)) {
+                    throw notAnObject(event);
+                }
+                decoder.decode(text);
+            }
+        } catch (IOException e) {
+            throw malformed(event);
+        }
+        return apply(event, decoder);
+    }
+
+    private static boolean startsAnObject(byte[] utf8) {
+        for (byte b : utf8) {
+            if (b != ' ' && b != '\t' && b != '\n' && b != '\r') {
+                return b == '{';
+            }
+        }
+        return false;
+    }
+
+    /** Data that is not an object: malformed JSON, or another value. */
+    private ProviderException notAnObject(SseEvent event) {
+        try {
+            JSON.readTree(event.data());
+        } catch (JsonProcessingException e) {
+            return malformed(event);
+        }
+        return protocol("a '" + event.event() + "' event whose data is not a JSON object");
+    }
+
+    private ProviderException malformed(SseEvent event) {
+        return protocol("malformed JSON in a '" + event.event() + "' event: "
+                + dev.bellows.stream.JsonSyntax.problem(event.data()).orElse("it cannot be read"));
+    }
+
+    /** What the decoder read: the frame the event carries, if any; the finish reason and usage kept. */
+    private StreamChunk apply(SseEvent event, EventDecoder f) throws ProviderException {
         String type = f.type != null ? f.type : event.event();
         switch (type) {
             case "message_start" -> {
                 if (f.messageUsage) {
                     readUsage(f.messageInput, f.messageOutput);
+                }
+                if (f.messageId != null || f.messageModel != null) {
+                    return new StreamChunk.ResponseInfo(f.messageId, f.messageModel);
                 }
             }
             case "content_block_start" -> {
@@ -171,14 +205,13 @@ final class AnthropicStream implements ChatStream {
                         signatures.put(f.index, new StringBuilder());
                         yield chunk(f.blockThinking, true);
                     }
-                    case "redacted_thinking" -> ProviderChunks.signature(SignedThinking.redacted(orEmpty(f.blockData)));
+                    case "redacted_thinking" -> StreamChunk.ThinkingSignature.redacted(orEmpty(f.blockData));
                     case "tool_use" -> {
                         int call = toolCalls.size();
                         toolCalls.put(f.index, call);
-                        yield ProviderChunks.toolCall(new ProviderChunks.ToolCallDelta(call, orEmpty(f.blockId),
-                                orEmpty(f.blockName), ""));
+                        yield new StreamChunk.ToolCallDelta(call, orEmpty(f.blockId), orEmpty(f.blockName), "");
                     }
-                    default -> null;
+                    default -> null;   // future block types
                 };
             }
             case "content_block_delta" -> {
@@ -193,16 +226,16 @@ final class AnthropicStream implements ChatStream {
                     case "input_json_delta" -> {
                         Integer call = toolCalls.get(f.index);
                         String json = orEmpty(f.deltaPartialJson);
-                        yield call == null || json.isEmpty() ? null
-                                : ProviderChunks.toolCall(new ProviderChunks.ToolCallDelta(call, null, null, json));
+                        yield call == null || json.isEmpty() ? null : new StreamChunk.ToolCallDelta(call, null, null, json);
                     }
-                    default -> null;
+                    default -> null;   // citations_delta, ...
                 };
             }
             case "content_block_stop" -> {
+                // A thinking block is complete: its signature goes with it (the text came as reasoning frames).
                 StringBuilder signature = signatures.remove(f.index);
                 if (signature != null && !signature.isEmpty()) {
-                    return ProviderChunks.signature(SignedThinking.signed("", signature.toString()));
+                    return StreamChunk.ThinkingSignature.signed(signature.toString());
                 }
             }
             case "message_delta" -> {
@@ -246,118 +279,6 @@ final class AnthropicStream implements ChatStream {
         long input = inputCount >= 0 ? inputCount : before == null ? 0 : before.inputTokens();
         long output = outputCount >= 0 ? outputCount : before == null ? 0 : before.outputTokens();
         usage = new TokenUsage(input, output);
-    }
-
-    /** How many events the fast decoder read (the others went through a tree): for tests. */
-    long fastDecoded() {
-        return fastDecoded;
-    }
-
-    private StreamChunk decodeTree(SseEvent event) throws ProviderException {
-        JsonNode data;
-        try {
-            data = JSON.readTree(event.data());
-        } catch (JsonProcessingException e) {
-            throw protocol("malformed JSON in a '" + event.event() + "' event: "
-                    + dev.bellows.stream.JsonSyntax.problem(event.data()).orElse("it cannot be read"));
-        }
-        if (data == null || !data.isObject()) {
-            throw protocol("a '" + event.event() + "' event whose data is not a JSON object");
-        }
-        String type = data.path("type").isTextual() ? data.get("type").asText() : event.event();
-        switch (type) {
-            case "message_start" -> readUsage(data.path("message").path("usage"));
-            case "content_block_start" -> {
-                JsonNode block = data.path("content_block");
-                int index = data.path("index").asInt(-1);
-                return switch (block.path("type").asText("")) {
-                    case "text" -> chunk(block.path("text"), false);
-                    case "thinking" -> {
-                        signatures.put(index, new StringBuilder());
-                        yield chunk(block.path("thinking"), true);
-                    }
-                    case "redacted_thinking" ->
-                            ProviderChunks.signature(SignedThinking.redacted(block.path("data").asText("")));
-                    case "tool_use" -> {
-                        int call = toolCalls.size();
-                        toolCalls.put(index, call);
-                        yield ProviderChunks.toolCall(new ProviderChunks.ToolCallDelta(call,
-                                block.path("id").asText(""), block.path("name").asText(""), ""));
-                    }
-                    default -> null;   // future block types
-                };
-            }
-            case "content_block_delta" -> {
-                JsonNode delta = data.path("delta");
-                int index = data.path("index").asInt(-1);
-                return switch (delta.path("type").asText("")) {
-                    case "text_delta" -> chunk(required(delta, "text", type), false);
-                    case "thinking_delta" -> chunk(required(delta, "thinking", type), true);
-                    case "signature_delta" -> {
-                        signatures.computeIfAbsent(index, i -> new StringBuilder()).append(delta.path("signature").asText(""));
-                        yield null;
-                    }
-                    case "input_json_delta" -> {
-                        Integer call = toolCalls.get(index);
-                        String json = delta.path("partial_json").asText("");
-                        yield call == null || json.isEmpty() ? null
-                                : ProviderChunks.toolCall(new ProviderChunks.ToolCallDelta(call, null, null, json));
-                    }
-                    default -> null;   // citations_delta, ...
-                };
-            }
-            case "content_block_stop" -> {
-                // A thinking block is complete: its signature goes with it (the text came as THINKING chunks).
-                StringBuilder signature = signatures.remove(data.path("index").asInt(-1));
-                if (signature != null && !signature.isEmpty()) {
-                    return ProviderChunks.signature(SignedThinking.signed("", signature.toString()));
-                }
-            }
-            case "message_delta" -> {
-                JsonNode stopReason = data.path("delta").path("stop_reason");
-                if (stopReason.isTextual()) {
-                    finishReason = stopReason.asText();
-                }
-                readUsage(data.path("usage"));
-            }
-            case "message_stop" -> done = true;
-            case "error" -> throw errorEvent(event.data(), data.path("error").path("type").asText(""));
-            default -> {
-                // ping, and event types added after this was written
-            }
-        }
-        return null;
-    }
-
-    private JsonNode required(JsonNode delta, String field, String type) throws ProviderException {
-        JsonNode value = delta.path(field);
-        if (!value.isTextual()) {
-            throw protocol("a '" + type + "' event of type " + delta.path("type").asText() + " without its '"
-                    + field + "' text");
-        }
-        return value;
-    }
-
-    private static StreamChunk chunk(JsonNode text, boolean thinking) {
-        if (!text.isTextual() || text.asText().isEmpty()) {
-            return null;
-        }
-        return thinking ? StreamChunk.thinking(text.asText()) : StreamChunk.message(text.asText());
-    }
-
-    /** Input and output tokens, each kept from before when this report lacks it. */
-    private void readUsage(JsonNode node) {
-        if (!node.isObject()) {
-            return;
-        }
-        TokenUsage before = usage;
-        long input = count(node.path("input_tokens"), before == null ? 0 : before.inputTokens());
-        long output = count(node.path("output_tokens"), before == null ? 0 : before.outputTokens());
-        usage = new TokenUsage(input, output);
-    }
-
-    private static long count(JsonNode node, long otherwise) {
-        return node.canConvertToLong() && node.asLong() >= 0 ? node.asLong() : otherwise;
     }
 
     private ProviderException errorEvent(String data, String errorType) {
@@ -404,7 +325,7 @@ final class AnthropicStream implements ChatStream {
 
     @Override
     public void close() {
-        fast.reset();
+        decoder.reset();
         connection.close();
     }
 

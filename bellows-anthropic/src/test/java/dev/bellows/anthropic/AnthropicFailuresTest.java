@@ -144,7 +144,7 @@ class AnthropicFailuresTest {
             StreamChunk first;
             try {
                 stream = provider.stream(REQUEST);
-                first = stream.next();
+                first = FakeAnthropic.nextOfAnswer(stream);
             } catch (ProviderException early) {
                 if (stream != null) {
                     stream.close();
@@ -178,7 +178,7 @@ class AnthropicFailuresTest {
                 }
                 stream.cancel();
             });
-            assertThat(stream.next()).isEqualTo(StreamChunk.message("Once upon"));
+            assertThat(FakeAnthropic.nextOfAnswer(stream)).isEqualTo(StreamChunk.message("Once upon"));
             firstChunk.countDown();
             // blocks (the server sends nothing more) until the other thread cancels
             ProviderException e = catchThrowableOfType(ProviderException.class, stream::next);
@@ -252,7 +252,14 @@ class AnthropicFailuresTest {
             assertThat(stream.usage()).contains(new TokenUsage(25, 15));
         }
 
-        assertThat(chunks).containsExactly(StreamChunk.message("Hello"), StreamChunk.message("!"));
+        StreamChunk.ResponseInfo response = new StreamChunk.ResponseInfo("msg_1nZdL29xx5MUA1yADyHTEsnR8uuvGzszyY",
+                "claude-sonnet-4-5");
+        assertThat(chunks.getFirst()).isInstanceOfSatisfying(StreamChunk.Restart.class, restart -> {
+            assertThat(restart.attempt()).isEqualTo(2);
+            assertThat(restart.discardPartialOutput()).isFalse();
+        });
+        assertThat(chunks.subList(1, chunks.size())).containsExactly(response, StreamChunk.message("Hello"),
+                StreamChunk.message("!"), new StreamChunk.Usage(25, 15));
         assertThat(notices).singleElement().satisfies(notice -> {
             assertThat(notice.attempt()).isEqualTo(2);
             assertThat(notice.reason()).contains("Overloaded");
@@ -279,8 +286,14 @@ class AnthropicFailuresTest {
             }
         }
 
-        assertThat(chunks).containsExactly(
-                StreamChunk.message("Hel"), StreamChunk.message("Hello"), StreamChunk.message("!"));
+        StreamChunk.ResponseInfo response = new StreamChunk.ResponseInfo("msg_1nZdL29xx5MUA1yADyHTEsnR8uuvGzszyY",
+                "claude-sonnet-4-5");
+        assertThat(chunks).hasSize(7);
+        assertThat(chunks.subList(0, 2)).containsExactly(response, StreamChunk.message("Hel"));
+        assertThat(chunks.get(2)).as("the answer starts over").isInstanceOfSatisfying(StreamChunk.Restart.class,
+                restart -> assertThat(restart.discardPartialOutput()).isTrue());
+        assertThat(chunks.subList(3, 7)).containsExactly(response, StreamChunk.message("Hello"), StreamChunk.message("!"),
+                new StreamChunk.Usage(25, 15));
         assertThat(notices).singleElement().satisfies(notice -> {
             assertThat(notice.discardPartialOutput()).as("'Hel' must be discarded").isTrue();
             assertThat(notice.reason()).contains("overloaded_error");

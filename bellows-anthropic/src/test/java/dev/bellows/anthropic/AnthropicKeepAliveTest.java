@@ -35,7 +35,9 @@ class AnthropicKeepAliveTest {
                 StringBuilder text = new StringBuilder();
                 try (ChatStream stream = provider.stream(REQUEST)) {
                     for (StreamChunk chunk = stream.next(); chunk != null; chunk = stream.next()) {
-                        text.append(chunk.text());
+                        if (chunk instanceof StreamChunk.Text piece) {
+                            text.append(piece.text());
+                        }
                     }
                 }
                 assertThat(text).hasToString("Hi " + i);

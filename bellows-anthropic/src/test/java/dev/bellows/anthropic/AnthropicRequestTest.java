@@ -88,6 +88,22 @@ class AnthropicRequestTest {
     }
 
     @Test
+    void aRequestsOwnHeadersAreSentBesideTheProvidersAndNeverPrinted() throws Exception {
+        String traceparent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+        ChatRequest withHeader = hello().header("traceparent", traceparent).build();
+        FakeAnthropic.Recorded request = send(provider(builder().apiKey(ApiKey.of(SECRET))), withHeader);
+
+        assertThat(request.header("traceparent")).isEqualTo(traceparent);
+        assertThat(request.header("x-api-key")).isEqualTo(SECRET);
+        assertThat(request.header("anthropic-version")).isEqualTo("2023-06-01");
+        assertThat(withHeader.toString()).contains("traceparent").doesNotContain(traceparent);
+        assertThatThrownBy(() -> hello().header("x-api-key", "mine"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("set by the provider");
+        assertThatThrownBy(() -> hello().header("traceparent", "a\r\nInjected: yes"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("line break");
+    }
+
+    @Test
     void withoutAKeyNoKeyHeaderIsSent() throws Exception {
         FakeAnthropic.Recorded request = send(provider(builder()), hello().build());
 

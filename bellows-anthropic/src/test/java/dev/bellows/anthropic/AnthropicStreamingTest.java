@@ -16,7 +16,6 @@ import dev.bellows.provider.Message;
 import dev.bellows.provider.ProviderException;
 import dev.bellows.provider.ProviderException.Kind;
 import dev.bellows.provider.TokenUsage;
-import dev.bellows.provider.ProviderChunks;
 import dev.bellows.provider.SignedThinking;
 import dev.bellows.stream.StreamChunk;
 import java.nio.charset.StandardCharsets;
@@ -46,11 +45,16 @@ class AnthropicStreamingTest {
         server.close();
     }
 
-    /** Every chunk up to the end; the stream is handed back for its finish reason and usage. */
+    /**
+     * Every chunk of the answer up to the end, the frames about it ({@code ResponseInfo},
+     * {@code Usage}) left out; the stream is handed back for its finish reason and usage.
+     */
     private static List<StreamChunk> drain(ChatStream stream) throws ProviderException {
         List<StreamChunk> chunks = new ArrayList<>();
         for (StreamChunk chunk; (chunk = stream.next()) != null; ) {
-            chunks.add(chunk);
+            if (!(chunk instanceof StreamChunk.ResponseInfo) && !(chunk instanceof StreamChunk.Usage)) {
+                chunks.add(chunk);
+            }
         }
         return chunks;
     }
@@ -76,8 +80,7 @@ class AnthropicStreamingTest {
                     StreamChunk.thinking("Let me solve this step by step:\n\n1. First break down 27 * 453"),
                     StreamChunk.thinking("\n2. 453 = 400 + 50 + 3"),
                     // the block's signature when it ends, to send the block back unchanged
-                    ProviderChunks.signature(SignedThinking.signed("",
-                            "EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds...")),
+                    StreamChunk.ThinkingSignature.signed("EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds..."),
                     StreamChunk.message("27 * 453 = 12,231"));
             assertThat(stream.finishReason()).contains("end_turn");
             assertThat(stream.usage()).contains(new TokenUsage(25, 120));
@@ -91,11 +94,15 @@ class AnthropicStreamingTest {
 
         try (ChatStream stream = provider.stream(REQUEST)) {
             assertThat(stream.usage()).isEmpty();
+            assertThat(stream.next()).isEqualTo(new StreamChunk.ResponseInfo("msg_1nZdL29xx5MUA1yADyHTEsnR8uuvGzszyY",
+                    "claude-sonnet-4-5"));
             assertThat(stream.next()).isEqualTo(StreamChunk.message("a"));
             assertThat(stream.usage()).contains(new TokenUsage(25, 1));
             assertThat(stream.finishReason()).isEmpty();
-            assertThat(stream.next()).isNull();
+            assertThat(stream.next()).as("the usage, last").isEqualTo(new StreamChunk.Usage(25, 1));
             assertThat(stream.finishReason()).contains("max_tokens");
+            assertThat(stream.next()).isNull();
+            assertThat(stream.next()).isNull();
         }
     }
 
@@ -130,10 +137,9 @@ class AnthropicStreamingTest {
 
         try (ChatStream stream = provider.stream(REQUEST)) {
             assertThat(drain(stream)).containsExactly(
-                    ProviderChunks.signature(SignedThinking.redacted("EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpP")),
-                    ProviderChunks.toolCall(new ProviderChunks.ToolCallDelta(0, "toolu_01T1x1fJ34qAmk2tNTrN7Up6",
-                            "get_weather", "")),
-                    ProviderChunks.toolCall(new ProviderChunks.ToolCallDelta(0, null, null, "{\"loc")),
+                    StreamChunk.ThinkingSignature.redacted("EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpP"),
+                    new StreamChunk.ToolCallDelta(0, "toolu_01T1x1fJ34qAmk2tNTrN7Up6", "get_weather", ""),
+                    new StreamChunk.ToolCallDelta(0, null, null, "{\"loc"),
                     // a signature for a block that never started: kept until its block stops (it never does)
                     StreamChunk.message("only this"));
             assertThat(stream.finishReason()).contains("tool_use");
@@ -215,7 +221,7 @@ class AnthropicStreamingTest {
                 + textDelta(0, " never read") + MESSAGE_STOP));
 
         try (ChatStream stream = provider.stream(REQUEST)) {
-            assertThat(stream.next()).isEqualTo(StreamChunk.message("Partial"));
+            assertThat(FakeAnthropic.nextOfAnswer(stream)).isEqualTo(StreamChunk.message("Partial"));
             ProviderException e = catchThrowableOfType(ProviderException.class, stream::next);
 
             assertThat(e.kind()).isEqualTo(kind);
@@ -231,7 +237,7 @@ class AnthropicStreamingTest {
         server.then(FakeAnthropic.sse(MESSAGE_START + TEXT_BLOCK_START + textDelta(0, "The answer is")));
 
         try (ChatStream stream = provider.stream(REQUEST)) {
-            assertThat(stream.next()).isEqualTo(StreamChunk.message("The answer is"));
+            assertThat(FakeAnthropic.nextOfAnswer(stream)).isEqualTo(StreamChunk.message("The answer is"));
             ProviderException e = catchThrowableOfType(ProviderException.class, stream::next);
 
             assertThat(e.kind()).isEqualTo(Kind.STREAM_BROKEN);
@@ -256,6 +262,7 @@ class AnthropicStreamingTest {
                 + MESSAGE_STOP));
 
         try (ChatStream stream = provider.stream(REQUEST)) {
+            assertThat(stream.next()).isInstanceOf(StreamChunk.ResponseInfo.class);
             ProviderException e = catchThrowableOfType(ProviderException.class, stream::next);
 
             assertThat(e.kind()).isEqualTo(Kind.PROTOCOL);
@@ -270,9 +277,11 @@ class AnthropicStreamingTest {
                 "{\"type\": \"content_block_delta\", \"index\": 0, \"delta\": {\"type\": \"text_delta\"}}")));
 
         try (ChatStream stream = provider.stream(REQUEST)) {
+            assertThat(stream.next()).isInstanceOf(StreamChunk.ResponseInfo.class);
             assertThat(catchThrowableOfType(ProviderException.class, stream::next).kind()).isEqualTo(Kind.PROTOCOL);
         }
         try (ChatStream stream = provider.stream(REQUEST)) {
+            assertThat(stream.next()).isInstanceOf(StreamChunk.ResponseInfo.class);
             ProviderException e = catchThrowableOfType(ProviderException.class, stream::next);
             assertThat(e.kind()).isEqualTo(Kind.PROTOCOL);
             assertThat(e.getMessage()).contains("text_delta").contains("'text'");

@@ -24,6 +24,18 @@ import java.util.concurrent.Executors;
  */
 final class FakeAnthropic implements AutoCloseable {
 
+    /** The next chunk of the answer, the frames about it ({@code ResponseInfo}, {@code Usage}) skipped; null at the end. */
+    static dev.bellows.stream.StreamChunk nextOfAnswer(dev.bellows.provider.ChatStream stream)
+            throws dev.bellows.provider.ProviderException {
+        for (dev.bellows.stream.StreamChunk chunk; (chunk = stream.next()) != null; ) {
+            if (!(chunk instanceof dev.bellows.stream.StreamChunk.ResponseInfo)
+                    && !(chunk instanceof dev.bellows.stream.StreamChunk.Usage)) {
+                return chunk;
+            }
+        }
+        return null;
+    }
+
     /** One request as the server saw it. */
     record Recorded(String method, String path, Headers headers, String body) {
 

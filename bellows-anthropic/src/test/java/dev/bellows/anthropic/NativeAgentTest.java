@@ -25,7 +25,8 @@ import org.junit.jupiter.api.Test;
 /**
  * An agent with native tool calling and extended thinking against the Messages API's
  * documented stream shapes: tool_use blocks with input_json_delta become the tool events, and
- * the turn's thinking block goes back on the next request complete, with its signature.
+ * the turn's thinking block goes back on the next request complete, with its signature; in
+ * the tag protocol too, where the calls are tags in the text.
  */
 class NativeAgentTest {
 
@@ -81,6 +82,61 @@ class NativeAgentTest {
                 + event("message_delta", "{\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"tool_use\"},"
                         + "\"usage\":{\"output_tokens\":9}}")
                 + MESSAGE_STOP;
+    }
+
+    static String textBlock(int index, String text) throws Exception {
+        return event("content_block_start", "{\"type\":\"content_block_start\",\"index\":" + index
+                        + ",\"content_block\":{\"type\":\"text\",\"text\":\"\"}}")
+                + event("content_block_delta", "{\"type\":\"content_block_delta\",\"index\":" + index
+                        + ",\"delta\":{\"type\":\"text_delta\",\"text\":" + JSON.writeValueAsString(text) + "}}")
+                + blockStop(index);
+    }
+
+    @Test
+    void inTheTagProtocolSignedAndRedactedThinkingGoBackUnchangedBeforeTheText() throws Exception {
+        String call = "<tool>{\"tool_name\": \"get_weather\", \"arguments\": {\"city\": \"Oslo\"}}</tool>";
+        server.then(FakeAnthropic.sse(MESSAGE_START
+                + event("content_block_start", "{\"type\":\"content_block_start\",\"index\":0,"
+                        + "\"content_block\":{\"type\":\"redacted_thinking\",\"data\":\"EmwKAhgBEgy3va3pzix\"}}")
+                + blockStop(0)
+                + event("content_block_start", "{\"type\":\"content_block_start\",\"index\":1,"
+                        + "\"content_block\":{\"type\":\"thinking\",\"thinking\":\"\"}}")
+                + event("content_block_delta", "{\"type\":\"content_block_delta\",\"index\":1,"
+                        + "\"delta\":{\"type\":\"thinking_delta\",\"thinking\":\"I need the \"}}")
+                + event("content_block_delta", "{\"type\":\"content_block_delta\",\"index\":1,"
+                        + "\"delta\":{\"type\":\"thinking_delta\",\"thinking\":\"weather first.\"}}")
+                + event("content_block_delta", "{\"type\":\"content_block_delta\",\"index\":1,"
+                        + "\"delta\":{\"type\":\"signature_delta\",\"signature\":\"EqQBCgIYAh\"}}")
+                + blockStop(1)
+                + textBlock(2, call)
+                + event("message_delta", "{\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"},"
+                        + "\"usage\":{\"output_tokens\":40}}")
+                + MESSAGE_STOP));
+        server.then(FakeAnthropic.sse(MESSAGE_START
+                + textBlock(0, "<tool>{\"tool_name\": \"task_completion\", \"arguments\": {\"result\": \"Sunny\"}}</tool>")
+                + event("message_delta", "{\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"},"
+                        + "\"usage\":{\"output_tokens\":9}}")
+                + MESSAGE_STOP));
+        var weather = TypedTool.of("get_weather", "The weather in a city", CityArguments.class,
+                (context, arguments) -> ToolResult.of("sunny in " + arguments.city()));
+        try (AnthropicProvider provider = AnthropicProvider.builder().baseUrl(server.baseUrl())
+                .defaultMaxTokens(8192).thinking(2048).build()) {
+            DefaultAgent agent = DefaultAgent.builder().provider(provider).model("claude-sonnet-4-5")
+                    .toolMode(ToolMode.TAGS).retryPolicy(new RetryPolicy(0, Duration.ZERO, Duration.ZERO))
+                    .toolRegistry(new ToolRegistry().register(weather)).build();
+            assertThat(agent.run("Weather in Oslo?").await())
+                    .isEqualTo(new AgentResult(LoopEndReason.TASK_COMPLETION, "Sunny"));
+
+            JsonNode messages = JSON.readTree(server.requests().get(1).body()).get("messages");
+            assertThat(messages.get(1)).isEqualTo(JSON.readTree("""
+                    {"role": "assistant", "content": [
+                      {"type": "redacted_thinking", "data": "EmwKAhgBEgy3va3pzix"},
+                      {"type": "thinking", "thinking": "I need the weather first.", "signature": "EqQBCgIYAh"},
+                      {"type": "text", "text": %s}]}""".formatted(JSON.writeValueAsString(call))));
+            assertThat(messages.get(2).get("role").asText()).isEqualTo("user");
+            assertThat(messages.get(2).get("content").asText()).contains("sunny in Oslo");
+            assertThat(JSON.readTree(server.requests().get(0).body()).has("tools")).as("tags: no API tools").isFalse();
+        }
     }
 
     @Test

@@ -163,7 +163,8 @@ public final class Transcripts {
         });
         long chars = 0;
         for (StreamChunk chunk : chunks) {
-            chars += chunk.text().length();
+            chars += chunk instanceof StreamChunk.Text text ? text.text().length()
+                    : chunk instanceof StreamChunk.Reasoning thinking ? thinking.text().length() : 0;
             processor.accept(chunk);
         }
         StreamEvent.Complete complete = processor.finish();

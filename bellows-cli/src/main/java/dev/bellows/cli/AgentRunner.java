@@ -9,9 +9,12 @@ import dev.bellows.event.EventJson;
 import dev.bellows.event.LoopEndReason;
 import dev.bellows.event.StreamEvent;
 import dev.bellows.provider.ApiKey;
+import dev.bellows.agent.WaitingCall;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 /**
  * Runs one agent task for a command ({@code run}, {@code demo}) as cli.md's "Output" and
@@ -24,6 +27,8 @@ final class AgentRunner {
 
     /** The exit status of a run cancelled with Ctrl-C. */
     static final int CANCELLED = 130;
+    /** The exit status of a run that stopped at tool calls waiting for approval. */
+    static final int INTERRUPTED = 3;
 
     private final BellowsCommand root;
     private final String command;
@@ -32,6 +37,9 @@ final class AgentRunner {
     private final TextRenderer renderer;
     private final AtomicReference<AgentRun> current = new AtomicReference<>();
     private final AtomicReference<IOException> outputFailure = new AtomicReference<>();
+    /** The session a stopped run can be resumed in, for the command that resumes it; null for none. */
+    private String session;
+    private String carryOn;     // the command that decides on a durable run's waiting calls, up to its decisions
 
     /**
      * @param command     the command's name for messages ({@code bellows run})
@@ -45,18 +53,49 @@ final class AgentRunner {
         this.renderer = jsonl ? null : new TextRenderer(root.stderr, root.host.terminal());
     }
 
+    /** Stops the progress spinner while something else asks on the terminal (a server's question). */
+    void quiet() {
+        if (renderer != null) {
+            renderer.pauseSpinner();
+        }
+    }
+
     /** The listener that renders or writes the run's events. */
     AgentListener listener() {
         return jsonl ? this::writeJsonLine : renderer;
     }
 
-    /** Runs the task to its end and returns the exit status (0, 1 or 130). */
+    /** The session the runs are in, named in the command that resumes a stopped one. */
+    AgentRunner session(String name) {
+        this.session = name;
+        return this;
+    }
+
+    /**
+     * The command that carries a stopped run on, up to the decisions ({@code bellows run --temporal
+     * HOST:PORT --follow ID}): a durable run waits in its workflow, not in a session.
+     */
+    AgentRunner carryOn(String command) {
+        this.carryOn = command;
+        return this;
+    }
+
+    /** Runs the task to its end and returns the exit status (0, 1, 3 or 130). */
     int run(Agent agent, String task) {
-        return follow(agent.run(task));
+        return follow(() -> agent.run(task));
     }
 
     /** Follows a run started elsewhere (a durable run's workflow) to its end: the same output and exit status. */
     int follow(AgentRun run) {
+        return follow(() -> run);
+    }
+
+    /**
+     * Follows a run that {@code start} starts to its end and returns the exit status (0, 1, 3 or
+     * 130). What {@code start} throws (a run refused before it began) is thrown here.
+     */
+    int follow(Supplier<AgentRun> start) {
+        AgentRun run = start.get();
         current.set(run);
         if (outputFailure.get() != null) {
             run.cancel(); // standard output failed before the handle was known
@@ -78,7 +117,7 @@ final class AgentRunner {
         if (reason.successful()) {
             if (!jsonl) {
                 try {
-                    root.stdout.write((result.result() + "\n").getBytes(StandardCharsets.UTF_8));
+                    root.stdout.write((Shown.text(result.result()) + "\n").getBytes(StandardCharsets.UTF_8));
                     root.stdout.flush();
                 } catch (IOException e) {
                     return cannotWrite(e);
@@ -86,9 +125,50 @@ final class AgentRunner {
             }
             return 0;
         }
+        if (reason == LoopEndReason.INTERRUPTED) {
+            if (!jsonl) {
+                waiting(result.waiting());
+            }
+            return INTERRUPTED;
+        }
         error(reason == LoopEndReason.CANCELLED ? "cancelled"
                 : reason.wireName() + ": " + BellowsCommand.oneLine(result.result()));
         return reason == LoopEndReason.CANCELLED ? CANCELLED : 1;
+    }
+
+    /** The calls a stopped run waits on, and the command that carries it on (text mode, standard error). */
+    private void waiting(List<WaitingCall> calls) {
+        StringBuilder text = new StringBuilder();
+        text.append(command).append(": interrupted: ").append(calls.size() == 1 ? "a tool call waits" : calls.size()
+                + " tool calls wait").append(" for approval:").append(System.lineSeparator());
+        for (WaitingCall call : calls) {
+            text.append("  ").append(call.id()).append("  ").append(call.serverName()).append('/')
+                    .append(call.toolName()).append("  ").append(cut(call.arguments().toString(), 300))
+                    .append(System.lineSeparator());
+        }
+        if (carryOn != null) {
+            text.append("to carry it on: ").append(carryOn);
+            for (WaitingCall call : calls) {
+                text.append(" --approve-call ").append(call.id());
+            }
+            text.append("   (or --deny-call ID, with --deny-reason TEXT)");
+        } else if (session == null) {
+            text.append("this run cannot be resumed: it has no session (run it with --session NAME to decide on its"
+                    + " calls later)");
+        } else {
+            text.append("to carry it on: ").append(command).append(" --session ").append(session);
+            for (WaitingCall call : calls) {
+                text.append(" --approve-call ").append(call.id());
+            }
+            text.append("   (or --deny-call ID, with --deny-reason TEXT)");
+        }
+        String shown = Printable.of(text.toString());
+        root.stderr.println(keyToRedact == null ? shown : keyToRedact.redact(shown));
+        root.stderr.flush();
+    }
+
+    static String cut(String text, int max) {
+        return text.length() <= max ? text : text.substring(0, max) + "\u2026";
     }
 
     private int cannotWrite(IOException e) {
@@ -99,7 +179,7 @@ final class AgentRunner {
     }
 
     private void error(String line) {
-        root.stderr.println(command + ": " + (keyToRedact == null ? line : keyToRedact.redact(line)));
+        root.stderr.println(command + ": " + Shown.text(keyToRedact == null ? line : keyToRedact.redact(line)));
         root.stderr.flush();
     }
 
@@ -109,7 +189,8 @@ final class AgentRunner {
             return;
         }
         try {
-            root.stdout.write((EventJson.toJson(event, false).toString() + "\n").getBytes(StandardCharsets.UTF_8));
+            // Shown keeps the JSON valid: its writer escapes C0 controls, Shown the rest the same way
+            root.stdout.write((Shown.text(EventJson.toJson(event, false).toString()) + "\n").getBytes(StandardCharsets.UTF_8));
             root.stdout.flush();
         } catch (IOException e) {
             outputFailure.compareAndSet(null, e);

@@ -25,8 +25,8 @@ import picocli.CommandLine.IVersionProvider;
         mixinStandardHelpOptions = true,
         versionProvider = BellowsCommand.Version.class,
         description = "Streaming LLM agents: tag parsing while the model streams, tools, the agent loop.",
-        subcommands = {RunCommand.class, ChatCommand.class, ToolsCommand.class, SessionsCommand.class, ParseCommand.class,
-                MockServerCommand.class, DemoCommand.class, WorkerCommand.class, CommandLine.HelpCommand.class},
+        subcommands = {RunCommand.class, ChatCommand.class, ToolsCommand.class, McpCommand.class, SessionsCommand.class, ParseCommand.class,
+                MockServerCommand.class, DemoCommand.class, ServeCommand.class, WorkerCommand.class, CommandLine.HelpCommand.class},
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {
                 "0:success",
@@ -67,7 +67,8 @@ public final class BellowsCommand {
         }
         commandLine.getOut().flush();
         commandLine.getErr().flush();
-        System.exit(status);
+        // SIGTERM cancelled the command as Ctrl-C does; its status says which signal it was.
+        System.exit(Interrupts.TERMINATED.get() && (status == 130 || status == 0 || status == 1) ? 143 : status);
     }
 
     /**
@@ -118,8 +119,12 @@ public final class BellowsCommand {
         return 1;
     }
 
+    /**
+     * {@code text} as one line of a message: line breaks folded to spaces, secrets redacted and
+     * control characters made visible ({@link Shown}), since messages quote servers and models.
+     */
     static String oneLine(String text) {
-        return text == null ? "" : text.strip().replaceAll("\\s*[\\r\\n]+\\s*", " ");
+        return text == null ? "" : Shown.text(text.strip().replaceAll("\\s*[\\r\\n]+\\s*", " "));
     }
 
     /** {@code bellows 0.1.0-SNAPSHOT}: the Maven project version, filtered into a resource. */

@@ -1,11 +1,19 @@
 package dev.bellows.cli;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import dev.bellows.agent.AgentListener;
 import dev.bellows.agent.AgentResult;
 import dev.bellows.agent.AgentRun;
+import dev.bellows.agent.Decision;
 import dev.bellows.agent.DefaultAgent;
 import dev.bellows.agent.Session;
+import dev.bellows.agent.ToolPattern;
+import dev.bellows.agent.WaitingCall;
 import dev.bellows.cli.ModelOptions.Settings;
 import dev.bellows.event.LoopEndReason;
 import dev.bellows.event.StreamEvent;
@@ -25,8 +33,11 @@ import dev.bellows.tool.ToolRegistry;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -56,12 +67,17 @@ import picocli.CommandLine.Spec;
                         + " at an empty prompt (or Ctrl-D, or /exit) leaves."
                         + " End a line with \\ (or press Alt-Enter) to go on to the next line.",
                 "",
+                "With --approve PATTERN, each call of those tools waits for your answer: y runs it, a runs it and"
+                        + " every later call of that tool in this chat, n (optionally followed by a reason) does not run"
+                        + " it and tells the model so; Ctrl-C denies and cancels the turn.",
+                "",
                 "Settings as for bellows run (flag, else environment variable, else config file, else default)."},
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {
                 "0:the chat ended (/exit, Ctrl-D, the end of the input); from a script: every turn succeeded",
                 "1:from a script (input not a terminal): a turn failed or a slash command was unknown"
-                        + " (the later lines still ran)",
+                        + " (the later lines still ran); the session store cannot be opened or read, or the session"
+                        + " is in use",
                 "2:usage or configuration error (nothing was sent to a model)",
                 "130:Ctrl-C in a script's turn (the rest is not run), or Ctrl-C twice at the prompt of a"
                         + " plain chat (dumb terminal)"})
@@ -86,6 +102,9 @@ final class ChatCommand implements Callable<Integer> {
     @Mixin
     ModelOptions options;
 
+    /** Traces and metrics, when an OpenTelemetry exporter is configured (cli.md "Traces and metrics"). */
+    private Telemetry telemetry = Telemetry.OFF;
+
     @Override
     public Integer call() {
         Settings settings;
@@ -93,18 +112,31 @@ final class ChatCommand implements Callable<Integer> {
         StreamOptions streamOptions;
         try {
             settings = options.resolve(root.host, null, null, false);
-            streamOptions = DialectOption.streamOptions(options.dialect, settings.model());
+            streamOptions = DialectOption.streamOptions(options.dialect(root.host), settings.model());
             chosen = ModelOptions.provider(settings);
         } catch (UsageException e) {
-            return usage(e.getMessage());
+            usage(e.getMessage());
+            return e.status();
         }
-        try (Provider closing = chosen;
+        // Closed last: what the chat's spans and metrics hold is exported once everything has ended.
+        try (Telemetry started = telemetry = Telemetry.start(root.host, root.stderr);
+             Provider closing = chosen;
              RunSession stored = options.session == null ? null
                      : RunSession.open(options.session, settings.sessionStore())) {
+            // The chat's line reader exists once the servers are up: questions before that are declined.
+            java.util.concurrent.atomic.AtomicReference<Elicitations.Lines> lines = new java.util.concurrent.atomic.AtomicReference<>();
+            dev.bellows.mcp.McpClientOptions client = dev.bellows.mcp.McpClientOptions.DEFAULTS;
+            if (!settings.mcpServers().isEmpty()) {
+                Elicitations.Mode mode = Elicitations.mode(root.host, options.elicitation, options.configFile(root.host),
+                        McpSetup.personAtTerminal(root));
+                client = McpSetup.clientOptions(root, spec.qualifiedName(), options.dataDir, McpSetup.browser(root.host),
+                        false, Elicitations.handler(mode, lines::get, root.stderr));
+            }
             return McpSetup.withServers(settings.mcpServers(), root.host, spec.qualifiedName(), root.stderr,
-                    settings.apiKey(), registry -> chat(settings, closing, stored, streamOptions, registry));
+                    settings.apiKey(), telemetry.mcp(client), registry -> chat(settings, closing, stored, streamOptions, registry, lines));
         } catch (UsageException e) {
-            return usage(e.getMessage());
+            usage(e.getMessage());
+            return e.status();
         } catch (dev.bellows.memory.SessionStoreException e) {
             // The session's store went away during the chat (a database server stopped): say where, and end.
             root.stderr.println(spec.qualifiedName() + ": the session could not be read or stored: "
@@ -116,15 +148,27 @@ final class ChatCommand implements Callable<Integer> {
     }
 
     private int chat(Settings settings, Provider provider, RunSession stored, StreamOptions streamOptions,
-                     ToolRegistry registry) throws UsageException {
+                     ToolRegistry registry, java.util.concurrent.atomic.AtomicReference<Elicitations.Lines> lines)
+            throws UsageException {
         ConversationMemory memory = stored == null ? RunCommand.memory(settings)
                 : RunCommand.memory(settings, stored.session());
         Session session = stored == null ? new Session(memory) : new Session(memory, stored.session());
-        java.nio.file.Path history = DataDirectory.resolve(root.host, options.dataDir).resolve("chat_history");
+        java.nio.file.Path history = options.dataDirectory(root.host).resolve("chat_history");
         try (ChatIo io = ChatIo.open(root, history)) {
+            // A server's question is asked on the chat's own line reader, with the turn's spinner stopped.
+            AtomicReference<Runnable> quiet = new AtomicReference<>(() -> { });
+            lines.set(Elicitations.chat(io, () -> quiet.get().run()));
             Conversation conversation = new Conversation(settings, provider, streamOptions, registry, session, stored,
-                    io, settings.apiKey());
+                    io, settings.apiKey(), telemetry);
+            conversation.quiet = quiet;
             return conversation.loop();
+        }
+    }
+
+    /** The input ended at a question about a waiting call: the chat ends, the run waits on. */
+    private static final class EndOfInput extends RuntimeException {
+        EndOfInput() {
+            super(null, null, false, false);
         }
     }
 
@@ -138,16 +182,22 @@ final class ChatCommand implements Callable<Integer> {
         private final RunSession stored;
         private final ChatIo io;
         private final ApiKey key;
+        private final Telemetry telemetry;
         private final AtomicReference<AgentListener> renderer = new AtomicReference<>(event -> { });
         private final List<String> askedSuggestions = new ArrayList<>();
+        /** The tools whose calls the user approved for the rest of the chat ({@code a}): SERVER/TOOL. */
+        private final Set<String> always = ConcurrentHashMap.newKeySet();
+        private final List<ToolPattern> approve;
         private List<String> suggestions = List.of();
         private String model;
         private DefaultAgent agent;
         /** Whether a turn failed or a command was unknown: a script then ends with status 1. */
         private boolean failed;
+        /** Stops the running turn's spinner before a server's question is asked. */
+        private AtomicReference<Runnable> quiet = new AtomicReference<>(() -> { });
 
         Conversation(Settings settings, Provider provider, StreamOptions streamOptions, ToolRegistry registry,
-                     Session session, RunSession stored, ChatIo io, ApiKey key) {
+                     Session session, RunSession stored, ChatIo io, ApiKey key, Telemetry telemetry) {
             this.settings = settings;
             this.provider = provider;
             this.streamOptions = streamOptions;
@@ -156,12 +206,19 @@ final class ChatCommand implements Callable<Integer> {
             this.stored = stored;
             this.io = io;
             this.key = key;
+            this.telemetry = telemetry;
             this.model = settings.model();
+            this.approve = settings.approve().stream().map(ToolPattern::of).toList();
             this.agent = agent();
         }
 
         private DefaultAgent agent() {
-            DefaultAgent built = DefaultAgent.builder()
+            DefaultAgent.Builder builder = DefaultAgent.builder();
+            if (!approve.isEmpty()) {
+                builder.requireApproval(call -> !always.contains(call.serverName() + "/" + call.toolName())
+                        && approve.stream().anyMatch(pattern -> pattern.matches(call)));
+            }
+            DefaultAgent built = telemetry.instrument(builder)
                     .toolMode(settings.toolMode())
                     .provider(provider)
                     .model(model)
@@ -169,6 +226,7 @@ final class ChatCommand implements Callable<Integer> {
                     .instructions(settings.system())
                     .toolRegistry(registry)
                     .maxIterations(settings.maxIterations())
+                    .maxToolResultTokens(settings.maxToolResultTokens())
                     .maxConsecutiveErrors(settings.maxConsecutiveErrors())
                     .retryPolicy(RetryPolicy.defaults().withMaxRetries(settings.maxRetries()))
                     .listener(event -> {
@@ -195,6 +253,23 @@ final class ChatCommand implements Callable<Integer> {
                 out.println("(session " + stored.session().name() + ": " + requests(session.memory().turns())
                         + " so far)");
                 out.flush();
+            }
+            try {
+                if (!session.waiting().isEmpty()) {
+                    io.progress().println("(the last request waits for your decision on its tool calls)");
+                    io.progress().flush();
+                    if (!decide(session.waiting()) && io.script()) {
+                        return 130;
+                    }
+                } else if (!carryOnDecided() && io.script()) {
+                    return 130;
+                }
+            } catch (EndOfInput e) {
+                return io.script() && failed ? 1 : 0;
+            } catch (IllegalStateException e) {
+                failed = true;      // a damaged waiting run: said, and the chat goes on
+                io.progress().println(BellowsCommand.oneLine(e.getMessage()));
+                io.progress().flush();
             }
             boolean interruptedOnce = false;
             while (true) {
@@ -228,10 +303,19 @@ final class ChatCommand implements Callable<Integer> {
                     int choice = Integer.parseInt(text);
                     if (choice >= 1 && choice <= suggestions.size()) {
                         text = suggestions.get(choice - 1);
-                        out.println("(answering: " + text + ")");
+                        out.println("(answering: " + Shown.text(text) + ")");
                     }
                 }
-                if (!turn(text) && io.script()) {
+                boolean went;
+                try {
+                    went = turn(text);
+                } catch (EndOfInput e) {
+                    return io.script() && failed ? 1 : 0;    // the run waits on, for the next chat
+                }
+                if (Interrupts.TERMINATED.get()) {
+                    return 130; // SIGTERM cancelled the turn: the chat ends (main says 143)
+                }
+                if (!went && io.script()) {
                     // Ctrl-C stops a script, as it stops sqlite3 or bash reading one: not only this turn
                     io.progress().println("(the lines after it are not run)");
                     io.progress().flush();
@@ -245,18 +329,214 @@ final class ChatCommand implements Callable<Integer> {
          * (a person's chat goes on however it ends).
          */
         private boolean turn(String text) {
-            PrintWriter progress = io.progress();
-            TextRenderer shown = new TextRenderer(progress, io.ansi(), io.color(), io.width(), io.height())
-                    .followSize(() -> new int[] {io.width(), io.height()});
-            InterruptedTurn interrupted = new InterruptedTurn(session.memory(), text);
-            renderer.set(event -> {
-                shown.onEvent(event);
-                interrupted.onEvent(event);
-            });
             askedSuggestions.clear();
             suggestions = List.of();
             AgentResult result;
-            AgentRun run = agent.run(text, session);
+            try {
+                result = follow(() -> agent.run(text, session), new InterruptedTurn(session.memory(), text));
+            } catch (IllegalStateException e) {
+                failed = true;
+                io.progress().println(BellowsCommand.oneLine(e.getMessage()));
+                io.progress().flush();
+                return true;
+            }
+            if (!answered(result)) {
+                return false;
+            }
+            if (result.reason() == LoopEndReason.INTERRUPTED) {
+                return decide(result.waiting());
+            }
+            return true;
+        }
+
+        /**
+         * Asks about each call a stopped run waits on, then carries the run on (and again, while
+         * it stops at more); false when Ctrl-C cancelled it. At the end of the input the run stays
+         * waiting, stored with a session, for the next chat or {@code bellows run --approve-call}.
+         */
+        private boolean decide(List<WaitingCall> waiting) {
+            while (true) {
+                List<Decision> decisions = new ArrayList<>();
+                for (WaitingCall call : waiting) {
+                    String tool = call.serverName() + "/" + call.toolName();
+                    if (call.kind() != WaitingCall.Kind.APPROVAL) {
+                        decisions.add(Decision.deny(call.id(), "nobody here can carry it out"));
+                    } else if (always.contains(tool)) {
+                        io.progress().println("(approved: " + Printable.of(tool) + " is approved for this chat)");
+                        decisions.add(Decision.approve(call.id()));
+                    } else {
+                        Decision decision = ask(call);
+                        if (decision == null) {
+                            return cancelWaiting();
+                        }
+                        decisions.add(decision);
+                    }
+                }
+                io.progress().flush();
+                AgentResult result;
+                try {
+                    result = follow(() -> agent.resume(session, decisions), null);
+                } catch (IllegalStateException | IllegalArgumentException e) {
+                    failed = true;
+                    io.progress().println(BellowsCommand.oneLine(e.getMessage()));
+                    io.progress().flush();
+                    return true;
+                }
+                if (result.reason() == LoopEndReason.CANCELLED && !session.waiting().isEmpty()) {
+                    // Ctrl-C while an approved call ran: what ran is kept; the rest is given up
+                    agent.cancelWaiting(session, "the user pressed Ctrl-C");
+                }
+                if (!answered(result)) {
+                    return false;
+                }
+                if (result.reason() != LoopEndReason.INTERRUPTED) {
+                    return true;
+                }
+                waiting = result.waiting();
+            }
+        }
+
+        /**
+         * Carries on a waiting run whose calls were all decided already (a resume cut short by a
+         * killed process); true when there was none. False when Ctrl-C cancelled it.
+         */
+        private boolean carryOnDecided() {
+            AgentResult result;
+            try {
+                result = follow(() -> agent.resume(session, List.of()), null);
+            } catch (IllegalStateException e) {
+                if (e.getMessage() != null && e.getMessage().startsWith("no run of this session waits")) {
+                    return true;
+                }
+                throw e;
+            }
+            io.progress().println("(the last request's decided calls were carried on)");
+            if (!answered(result)) {
+                return false;
+            }
+            return result.reason() != LoopEndReason.INTERRUPTED || decide(result.waiting());
+        }
+
+        /** Gives the waiting run up (Ctrl-C at the question): denied, nothing runs, nothing is sent. */
+        private boolean cancelWaiting() {
+            TextRenderer shown = renderer(null);
+            try {
+                agent.cancelWaiting(session, "the user pressed Ctrl-C instead of answering");
+            } finally {
+                shown.close();
+                renderer.set(event -> { });
+            }
+            io.progress().println("(cancelled: the calls were denied, and nothing more was done)");
+            io.progress().flush();
+            return false;
+        }
+
+        /**
+         * The user's decision on one call: {@code y}, {@code a} (also every later call of that
+         * tool in this chat), {@code n} with an optional reason; null for Ctrl-C. At the end of
+         * the input, the chat ends (the run stays waiting).
+         */
+        private Decision ask(WaitingCall call) {
+            PrintWriter progress = io.progress();
+            String tool = call.serverName() + "/" + call.toolName();
+            progress.println("tool call " + Printable.of(tool) + " (" + call.id() + ") waits for your approval:");
+            progress.println(Printable.of(indented(call.arguments())).indent(2).stripTrailing());
+            progress.flush();
+            while (true) {
+                ChatIo.Input input = io.read("run it? y = yes, a = always for " + call.toolName()
+                        + ", n [reason] = no > ");
+                switch (input) {
+                    case ChatIo.Interrupt interrupt -> {
+                        return null;
+                    }
+                    case ChatIo.End end -> throw new EndOfInput();
+                    case ChatIo.Line line -> {
+                        String answer = line.text().strip();
+                        String word = answer.split("\\s+", 2)[0].toLowerCase(java.util.Locale.ROOT);
+                        switch (word) {
+                            case "y", "yes" -> {
+                                return Decision.approve(call.id());
+                            }
+                            case "a", "always" -> {
+                                always.add(tool);
+                                return Decision.approve(call.id());
+                            }
+                            case "n", "no" -> {
+                                return Decision.deny(call.id(), answer.length() > word.length()
+                                        ? answer.substring(word.length()).strip() : "");
+                            }
+                            default -> {
+                                progress.println("(answer y, a or n, optionally followed by a reason)");
+                                progress.flush();
+                            }
+                        }
+                    }
+                }
+            }
+        }
+
+        /** The arguments as indented JSON, long strings cut. */
+        private static String indented(ObjectNode arguments) {
+            ObjectNode shown = arguments.deepCopy();
+            cutStrings(shown);
+            try {
+                return PRETTY.writerWithDefaultPrettyPrinter().writeValueAsString(shown);
+            } catch (JsonProcessingException e) {
+                return arguments.toString();
+            }
+        }
+
+        /** Strings longer than this are cut where the arguments are shown. */
+        private static final int LONGEST_SHOWN = 300;
+        private static final ObjectMapper PRETTY = new ObjectMapper();
+
+        private static void cutStrings(JsonNode node) {
+            if (node instanceof ObjectNode object) {
+                object.properties().forEach(entry -> {
+                    if (entry.getValue().isTextual() && entry.getValue().asText().length() > LONGEST_SHOWN) {
+                        entry.setValue(TextNode.valueOf(AgentRunner.cut(entry.getValue().asText(), LONGEST_SHOWN)));
+                    } else {
+                        cutStrings(entry.getValue());
+                    }
+                });
+            } else if (node instanceof ArrayNode array) {
+                for (int i = 0; i < array.size(); i++) {
+                    if (array.get(i).isTextual() && array.get(i).asText().length() > LONGEST_SHOWN) {
+                        array.set(i, TextNode.valueOf(AgentRunner.cut(array.get(i).asText(), LONGEST_SHOWN)));
+                    } else {
+                        cutStrings(array.get(i));
+                    }
+                }
+            }
+        }
+
+        /** The renderer of one run's events, with {@code also} (or nothing) besides. */
+        private TextRenderer renderer(AgentListener also) {
+            TextRenderer shown = new TextRenderer(io.progress(), io.ansi(), io.color(), io.width(), io.height())
+                    .followSize(() -> new int[] {io.width(), io.height()});
+            quiet.set(shown::pauseSpinner);
+            renderer.set(also == null ? shown : event -> {
+                shown.onEvent(event);
+                also.onEvent(event);
+            });
+            return shown;
+        }
+
+        /**
+         * Follows one run of the agent in the session, shown as it goes, Ctrl-C cancelling it;
+         * its result. {@code interrupted}, when given, keeps a cancelled request in the conversation.
+         */
+        private AgentResult follow(Supplier<AgentRun> start, InterruptedTurn interrupted) {
+            TextRenderer shown = renderer(interrupted);
+            AgentResult result;
+            AgentRun run;
+            try {
+                run = start.get();
+            } catch (RuntimeException e) {
+                shown.close();
+                renderer.set(event -> { });
+                throw e;
+            }
             try (AutoCloseable interrupt = io.onInterrupt(run::cancel);
                  AutoCloseable resize = io.onResize(() -> shown.resized(io.width(), io.height()))) {
                 result = run.await();
@@ -266,22 +546,30 @@ final class ChatCommand implements Callable<Integer> {
                 shown.close();
                 renderer.set(event -> { });
             }
+            return result;
+        }
+
+        /** Shows how a run ended; false when Ctrl-C cancelled it. */
+        private boolean answered(AgentResult result) {
+            PrintWriter progress = io.progress();
             PrintWriter out = io.out();
             LoopEndReason reason = result.reason();
             if (reason.successful()) {
-                out.print(MarkdownText.render(result.result(), io.colorAnswers(), io.answersWidth()));
+                out.print(MarkdownText.render(Shown.text(result.result()), io.colorAnswers(), io.answersWidth()));
                 if (reason == LoopEndReason.ASK_QUESTION && !askedSuggestions.isEmpty()) {
                     suggestions = List.copyOf(askedSuggestions);
                     for (int i = 0; i < suggestions.size(); i++) {
-                        out.println("  " + (i + 1) + ". " + suggestions.get(i));
+                        out.println("  " + (i + 1) + ". " + Shown.text(suggestions.get(i)));
                     }
                 }
             } else if (reason == LoopEndReason.CANCELLED) {
                 progress.println("(cancelled: the request stays in the conversation, marked as interrupted)");
+            } else if (reason == LoopEndReason.INTERRUPTED) {
+                // the questions follow
             } else {
                 failed = true;
                 String line = reason.wireName() + ": " + BellowsCommand.oneLine(result.result());
-                progress.println(key == null ? line : key.redact(line));
+                progress.println(Shown.text(key == null ? line : key.redact(line)));
             }
             progress.flush();
             out.flush();
@@ -313,11 +601,11 @@ final class ChatCommand implements Callable<Integer> {
                         tools.put(server + tool.tool().name(), TextRenderer.summary(tool.tool().description()));
                     }
                     int names = tools.keySet().stream().mapToInt(String::length).max().orElse(0);
-                    tools.forEach((name, what) -> out.println(fit(name + " ".repeat(names - name.length() + 2) + what)));
+                    tools.forEach((name, what) -> out.println(fit(Shown.text(name) + " ".repeat(names - name.length() + 2) + what)));
                 }
                 case "/plan" -> {
                     Plan plan = session.plan();
-                    out.println(plan.steps().isEmpty() ? "(no plan yet)" : plan.toChecklist().stripTrailing());
+                    out.println(plan.steps().isEmpty() ? "(no plan yet)" : Shown.text(plan.toChecklist().stripTrailing()));
                 }
                 case "/clear" -> {
                     session.memory().clear();

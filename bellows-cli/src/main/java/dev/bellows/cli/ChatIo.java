@@ -61,6 +61,15 @@ interface ChatIo extends AutoCloseable {
     /** The next message: a line (or several joined), a Ctrl-C at the prompt, or the end. */
     Input read(String prompt);
 
+    /**
+     * One line asked for while a turn runs (an MCP server's question): Ctrl-C gives
+     * {@link Interrupt}, the end of input {@link End}. As {@link #read} unless a terminal's
+     * turn is watching the keys.
+     */
+    default Input readDuringTurn(String prompt) {
+        return read(prompt);
+    }
+
     /** Where answers go. */
     PrintWriter out();
 
@@ -285,6 +294,11 @@ interface ChatIo extends AutoCloseable {
         private final PrintWriter answers;
         /** What the user typed while a turn ran: the next prompt starts with it. */
         private final StringBuilder typeahead = new StringBuilder();
+        /** Guards the pause of a turn's key watcher while a question is asked. */
+        private final Object keysLock = new Object();
+        private boolean pauseKeys;
+        private boolean keysParked;
+        private volatile boolean watchingKeys;
 
         /**
          * @param piped the command whose standard output takes the answers, when it is not a
@@ -437,11 +451,15 @@ interface ChatIo extends AutoCloseable {
             Attributes saved = terminal.enterRawMode();
             withoutSignalKeys();
             java.util.concurrent.atomic.AtomicBoolean watching = new java.util.concurrent.atomic.AtomicBoolean(true);
+            watchingKeys = true;
             Thread keys = Thread.ofPlatform().daemon().name("bellows-chat-keys").start(() -> {
                 NonBlockingReader in = terminal.reader();
                 boolean escape = false;
                 try {
                     while (watching.get()) {
+                        if (parkWhilePaused(watching)) {
+                            continue;
+                        }
                         int c = in.read(50);
                         if (c == 3) {
                             action.run();
@@ -463,14 +481,116 @@ interface ChatIo extends AutoCloseable {
                     }
                 } catch (IOException e) {
                     // the terminal is gone: the turn ends on its own
+                } catch (InterruptedException e) {
+                    // the turn is over
                 }
             });
             return () -> {
+                watchingKeys = false;
                 watching.set(false);
+                synchronized (keysLock) {
+                    keysLock.notifyAll();
+                }
                 keys.join();
                 terminal.setAttributes(saved);
                 terminal.handle(Terminal.Signal.INT, previous);
             };
+        }
+
+        /** The key watcher's side of a pause: parks while a question reads the keys; true when it did. */
+        private boolean parkWhilePaused(java.util.concurrent.atomic.AtomicBoolean watching) throws InterruptedException {
+            synchronized (keysLock) {
+                if (!pauseKeys) {
+                    return false;
+                }
+                keysParked = true;
+                keysLock.notifyAll();
+                while (pauseKeys && watching.get()) {
+                    keysLock.wait(100);
+                }
+                keysParked = false;
+                return true;
+            }
+        }
+
+        /**
+         * While a turn watches the keys (raw mode, no signal keys), a question reads its line
+         * here, the watcher parked: printable keys are echoed, Backspace erases, Enter ends,
+         * Ctrl-C interrupts, Ctrl-D on an empty line ends the input; escape sequences are dropped.
+         */
+        @Override
+        public Input readDuringTurn(String prompt) {
+            if (!watchingKeys) {
+                return read(prompt);
+            }
+            try {
+                synchronized (keysLock) {
+                    pauseKeys = true;
+                    while (!keysParked && watchingKeys) {
+                        keysLock.wait(100); // the watcher parks within one read of 50 ms
+                    }
+                }
+                return rawLine(prompt);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return new Interrupt(true);
+            } catch (IOException e) {
+                return new End();
+            } finally {
+                synchronized (keysLock) {
+                    pauseKeys = false;
+                    keysLock.notifyAll();
+                }
+            }
+        }
+
+        private Input rawLine(String prompt) throws IOException {
+            PrintWriter out = terminal.writer();
+            out.print(prompt);
+            out.flush();
+            NonBlockingReader in = terminal.reader();
+            StringBuilder line = new StringBuilder();
+            boolean escape = false;
+            while (true) {
+                int c = in.read(100);
+                if (c == NonBlockingReader.READ_EXPIRED) {
+                    continue;
+                }
+                if (c < 0) {
+                    out.print("\r\n");
+                    out.flush();
+                    return new End();
+                }
+                if (c == 3) {
+                    out.print("\r\n");
+                    out.flush();
+                    return new Interrupt(line.isEmpty());
+                }
+                if (c == 4 && line.isEmpty()) {
+                    out.print("\r\n");
+                    out.flush();
+                    return new End();
+                }
+                if (c == '\r' || c == '\n') {
+                    out.print("\r\n");
+                    out.flush();
+                    return new Line(line.toString());
+                }
+                if (c == 27) {
+                    escape = true;
+                } else if (escape) {
+                    escape = c == '[' || c == 'O' || (c >= '0' && c <= '?');
+                } else if (c == 127 || c == 8) {
+                    if (!line.isEmpty()) {
+                        line.setLength(line.length() - 1);
+                        out.print("\b \b");
+                    }
+                } else if (c >= ' ') {
+                    line.append((char) c);
+                    out.print((char) c);
+                }
+                out.flush();
+            }
         }
 
         @Override

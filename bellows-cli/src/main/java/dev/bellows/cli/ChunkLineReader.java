@@ -7,7 +7,6 @@ import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.TextNode;
-import dev.bellows.stream.ContentType;
 import dev.bellows.stream.StreamChunk;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -170,17 +169,18 @@ final class ChunkLineReader {
         if (!json.isObject()) {
             throw bad(where + "expected a JSON object like " + CHUNK_SHAPE + ", got " + kind(json));
         }
-        ContentType type = ContentType.MESSAGE;
+        boolean thinking = false;
         JsonNode typeName = json.get("type");
         if (typeName != null) {
             if (!typeName.isTextual()) {
                 throw bad(where + "\"type\" must be \"message\" or \"thinking\", got " + kind(typeName));
             }
-            type = ContentType.fromWireName(typeName.textValue());
-            if (type == null) {
-                throw bad(where + "unknown chunk type " + shown(typeName.textValue())
+            thinking = switch (typeName.textValue()) {
+                case "message" -> false;
+                case "thinking" -> true;
+                default -> throw bad(where + "unknown chunk type " + shown(typeName.textValue())
                         + " (use \"message\" or \"thinking\")");
-            }
+            };
         }
         JsonNode content = json.get("content");
         if (content == null) {
@@ -189,7 +189,7 @@ final class ChunkLineReader {
         if (!content.isTextual()) {
             throw bad(where + "\"content\" must be a string, got " + kind(content));
         }
-        return new StreamChunk(type, content.textValue());
+        return thinking ? StreamChunk.thinking(content.textValue()) : StreamChunk.message(content.textValue());
     }
 
     private BadLineException bad(String message) {

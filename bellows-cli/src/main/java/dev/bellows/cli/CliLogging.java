@@ -1,6 +1,8 @@
 package dev.bellows.cli;
 
+import dev.bellows.secret.Secrets;
 import java.util.logging.Level;
+import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 
 /**
@@ -30,11 +32,40 @@ final class CliLogging {
     static synchronized boolean configure(boolean debug) {
         boolean configuredByUser = System.getProperty("java.util.logging.config.file") != null
                 || System.getProperty("java.util.logging.config.class") != null;
+        library = Logger.getLogger(LIBRARY);
         if (debug || configuredByUser) {
+            if (library.getFilter() == null) {
+                library.setFilter(CliLogging::redact);
+            }
             return false;
         }
-        library = Logger.getLogger(LIBRARY);
         library.setLevel(Level.OFF);
+        return true;
+    }
+
+    /**
+     * Takes every registered secret out of a library log record before any handler formats it:
+     * its message, its parameters, and its exception (replaced, when its text holds one, by a
+     * copy with the text redacted and the same stack trace). Always lets the record through.
+     */
+    static boolean redact(LogRecord record) {
+        record.setMessage(Secrets.redact(record.getMessage()));
+        Object[] parameters = record.getParameters();
+        if (parameters != null) {
+            Object[] redacted = parameters.clone();
+            for (int i = 0; i < redacted.length; i++) {
+                if (redacted[i] != null && Secrets.appearIn(String.valueOf(redacted[i]))) {
+                    redacted[i] = Secrets.redact(String.valueOf(redacted[i]));
+                }
+            }
+            record.setParameters(redacted);
+        }
+        Throwable thrown = record.getThrown();
+        if (thrown != null && Secrets.appearIn(String.valueOf(thrown))) {
+            Throwable copy = new Throwable(Secrets.redact(String.valueOf(thrown)));
+            copy.setStackTrace(thrown.getStackTrace());
+            record.setThrown(copy);
+        }
         return true;
     }
 }

@@ -27,7 +27,7 @@ import java.util.Map;
  */
 final class ConfigFile {
 
-    enum Type { STRING, INTEGER }
+    enum Type { STRING, INTEGER, STRINGS }
 
     /** The keys a config file may have, with their types; {@code mcpServers} is checked apart. */
     static final Map<String, Type> KEYS = keys();
@@ -78,13 +78,15 @@ final class ConfigFile {
     private static Map<String, Type> keys() {
         Map<String, Type> keys = new LinkedHashMap<>();
         for (String key : new String[] {"provider", "base_url", "api_key", "model", "output", "system", "agent",
-                "mcp_config", "tool_mode", "output_schema", SessionStoreLocation.CONFIG_KEY}) {
+                "mcp_config", "tool_mode", "output_schema", "dialect", "data_dir", SessionStoreLocation.CONFIG_KEY,
+                Elicitations.CONFIG_KEY}) {
             keys.put(key, Type.STRING);
         }
         for (String key : new String[] {"max_iterations", "max_consecutive_errors", "max_retries", "timeout_seconds",
-                "max_context_tokens", "thinking_budget"}) {
+                "max_context_tokens", "max_tool_result_tokens", "thinking_budget"}) {
             keys.put(key, Type.INTEGER);
         }
+        keys.put("approve", Type.STRINGS);
         return Map.copyOf(keys);
     }
 
@@ -117,6 +119,16 @@ final class ConfigFile {
                 throw new UsageException(label + ": \"" + key + "\" is too large");
             } else if (KEYS.get(key) == Type.INTEGER && !value.isIntegralNumber()) {
                 throw new UsageException(label + ": \"" + key + "\" must be a whole number, not " + kind(value));
+            } else if (KEYS.get(key) == Type.STRINGS) {
+                if (!value.isArray()) {
+                    throw new UsageException(label + ": \"" + key + "\" must be an array of strings, not " + kind(value));
+                }
+                for (JsonNode item : value) {
+                    if (!item.isTextual()) {
+                        throw new UsageException(label + ": \"" + key + "\" must be an array of strings, not one"
+                                + " holding " + kind(item));
+                    }
+                }
             }
             values.put(key, value);
         }
@@ -127,6 +139,17 @@ final class ConfigFile {
     String string(String key) {
         JsonNode value = values.get(key);
         return value == null ? null : value.asText();
+    }
+
+    /** The strings of an array value, or null when absent. */
+    List<String> strings(String key) {
+        JsonNode value = values.get(key);
+        if (value == null) {
+            return null;
+        }
+        List<String> strings = new java.util.ArrayList<>();
+        value.forEach(item -> strings.add(item.asText()));
+        return List.copyOf(strings);
     }
 
     /** The integer value, or null when absent. */
@@ -191,6 +214,8 @@ final class ConfigFile {
             throw new UsageException(label + ": no such file");
         } catch (AccessDeniedException e) {
             throw new UsageException(label + ": permission denied");
+        } catch (java.nio.charset.CharacterCodingException e) {
+            throw new UsageException(label + ": " + UsageErrors.NOT_UTF8);
         } catch (IOException e) {
             throw new UsageException(label + ": cannot read it: "
                     + (Files.isDirectory(file) ? "it is a directory" : BellowsCommand.oneLine(e.getMessage())));

@@ -1,5 +1,6 @@
 package dev.bellows.cli;
 
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -16,20 +17,32 @@ interface Interrupts {
     /** No interrupts ever arrive. */
     Interrupts NONE = action -> () -> { };
 
+    /** Whether SIGTERM arrived while a command was cancellable: its exit status is then 143. */
+    AtomicBoolean TERMINATED = new AtomicBoolean();
+
+    /** How long SIGTERM waits for the cancelled command to end before the process exits anyway. */
+    long TERMINATE_GRACE_MILLIS = 1000;
+
     /**
-     * SIGINT through {@code sun.misc.Signal} (module jdk.unsupported, present in every
-     * OpenJDK build): the first Ctrl-C runs the action (the run is cancelled and ends
+     * SIGINT and SIGTERM through {@code sun.misc.Signal} (module jdk.unsupported, present in
+     * every OpenJDK build). The first Ctrl-C runs the action (the run is cancelled and ends
      * {@code cancelled}, exit status 130); a second one, if the first has not ended things,
      * exits with 130 at once, running only the shutdown hooks (which stop MCP servers, so
-     * none is left running). Closing restores the previous handler. Where the signal API is
-     * missing, a shutdown hook runs the action instead (the JVM then exits on its own).
+     * none is left running). SIGTERM cancels exactly as Ctrl-C does (the model call and the
+     * tools in flight, MCP calls included, so nothing further is sent to the model), marks
+     * the process {@link #TERMINATED} (exit status 143), and exits with 143 after
+     * {@link #TERMINATE_GRACE_MILLIS} should the command not have ended by then. Outside an
+     * action, SIGTERM keeps the JVM's own handling (the hooks run, exit status 143). Closing
+     * restores the previous handlers. Where the signal API is missing, a shutdown hook runs
+     * the action instead (the JVM then exits on its own).
      */
     static Interrupts sigint() {
         return action -> {
             try {
                 AtomicInteger count = new AtomicInteger();
-                sun.misc.Signal signal = new sun.misc.Signal("INT");
-                sun.misc.SignalHandler previous = sun.misc.Signal.handle(signal, received -> {
+                sun.misc.Signal interrupt = new sun.misc.Signal("INT");
+                sun.misc.Signal terminate = new sun.misc.Signal("TERM");
+                sun.misc.SignalHandler previous = sun.misc.Signal.handle(interrupt, received -> {
                     if (count.incrementAndGet() == 1) {
                         action.run();
                     } else {
@@ -37,7 +50,24 @@ interface Interrupts {
                         Thread.ofPlatform().daemon().start(() -> System.exit(130));
                     }
                 });
-                return () -> sun.misc.Signal.handle(signal, previous);
+                sun.misc.SignalHandler previousTerm = sun.misc.Signal.handle(terminate, received -> {
+                    if (TERMINATED.getAndSet(true)) {
+                        return;
+                    }
+                    action.run();
+                    Thread.ofPlatform().daemon().start(() -> {
+                        try {
+                            Thread.sleep(TERMINATE_GRACE_MILLIS);
+                        } catch (InterruptedException e) {
+                            return;
+                        }
+                        System.exit(143); // the hooks stop the MCP servers
+                    });
+                });
+                return () -> {
+                    sun.misc.Signal.handle(interrupt, previous);
+                    sun.misc.Signal.handle(terminate, previousTerm);
+                };
             } catch (LinkageError | IllegalArgumentException e) {
                 Thread hook = new Thread(action, "bellows-interrupt");
                 Runtime.getRuntime().addShutdownHook(hook);

@@ -1,13 +1,21 @@
 package dev.bellows.cli;
 
+import dev.bellows.mcp.ElicitationHandler;
+import dev.bellows.mcp.McpClientOptions;
 import dev.bellows.mcp.McpListener;
 import dev.bellows.mcp.McpServerConfig;
 import dev.bellows.mcp.McpServerStatus;
 import dev.bellows.mcp.McpServers;
+import dev.bellows.mcp.auth.OAuthOptions;
+import dev.bellows.mcp.auth.OAuthSecret;
+import dev.bellows.mcp.auth.TokenStore;
 import dev.bellows.provider.ApiKey;
 import dev.bellows.tool.SourceFailure;
 import dev.bellows.tool.ToolRegistry;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.Locale;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -22,7 +30,79 @@ import java.util.function.UnaryOperator;
  */
 final class McpSetup {
 
+    /** The tokens' file in the data directory. */
+    static final String TOKEN_FILE = "mcp-oauth.json";
+    /** How the authorization URL is opened: system, none or fetch. */
+    static final String BROWSER_ENV = "BELLOWS_OAUTH_BROWSER";
+
     private McpSetup() {
+    }
+
+    /**
+     * What the command offers the MCP servers it starts: tokens in {@code mcp-oauth.json} in the
+     * data directory; the authorization-code flow only with a person at the terminal (standard
+     * input and error) or {@code BELLOWS_OAUTH_BROWSER=fetch}, else "needs login: run bellows
+     * mcp login NAME"; the lines for the person on standard error.
+     *
+     * @param login whether a person is there by definition (bellows mcp login)
+     */
+    static McpClientOptions clientOptions(BellowsCommand root, String command, String dataDirFlag,
+                                          OAuthOptions.Browser browser, boolean login, ElicitationHandler elicitation)
+            throws UsageException {
+        Path directory = DataDirectory.resolve(root.host, dataDirFlag);
+        PrintWriter stderr = root.stderr;
+        OAuthOptions oauth = new OAuthOptions(TokenStore.file(directory.resolve(TOKEN_FILE)), browser,
+                login ? () -> true : () -> personAtTerminal(root),
+                line -> {
+                    stderr.println(command + ": " + OAuthSecret.redact(BellowsCommand.oneLine(line)));
+                    stderr.flush();
+                },
+                name -> "needs login: run bellows mcp login " + name);
+        return new McpClientOptions(oauth, elicitation);
+    }
+
+    /** {@code BELLOWS_OAUTH_BROWSER}: system (default), none or fetch. */
+    static OAuthOptions.Browser browser(Host host) throws UsageException {
+        String value = host.envValue(BROWSER_ENV);
+        if (value == null) {
+            return OAuthOptions.Browser.SYSTEM;
+        }
+        return switch (value.strip().toLowerCase(Locale.ROOT)) {
+            case "system" -> OAuthOptions.Browser.SYSTEM;
+            case "none" -> OAuthOptions.Browser.NONE;
+            case "fetch" -> OAuthOptions.Browser.FETCH;
+            default -> throw new UsageException(BROWSER_ENV + ": unknown value (system, none or fetch)");
+        };
+    }
+
+    /** Whether a person is at the terminal: standard input and standard error are both terminals. */
+    static boolean personAtTerminal(BellowsCommand root) {
+        return root.stdin == System.in && isTerminal(0) && isTerminal(2);
+    }
+
+    /** The handler for {@code --elicitation} on run and tools: ask on standard input and error. */
+    static ElicitationHandler elicitation(BellowsCommand root, String flag, ConfigFile file) throws UsageException {
+        return elicitation(root, flag, file, () -> { });
+    }
+
+    /** As {@link #elicitation(BellowsCommand, String, ConfigFile)}; {@code quiet} stops the run's spinner first. */
+    static ElicitationHandler elicitation(BellowsCommand root, String flag, ConfigFile file, Runnable quiet)
+            throws UsageException {
+        Elicitations.Mode mode = Elicitations.mode(root.host, flag, file, personAtTerminal(root));
+        Elicitations.Lines lines = mode == Elicitations.Mode.ASK ? Elicitations.plain(root, quiet) : null;
+        return Elicitations.handler(mode, () -> lines, root.stderr);
+    }
+
+    /** As {@code test -t FD}: Java alone can only tell whether input and output both are terminals. */
+    private static boolean isTerminal(int fd) {
+        try {
+            return new ProcessBuilder("test", "-t", Integer.toString(fd)).inheritIO().start().waitFor() == 0;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 
     static List<McpServerConfig> servers(Host host, ConfigFile file, String flag) throws UsageException {
@@ -59,12 +139,12 @@ final class McpSetup {
      * registry.
      */
     static int withServers(List<McpServerConfig> configs, Host host, String command, PrintWriter stderr,
-                           ApiKey key, WithTools body) throws UsageException {
+                           ApiKey key, McpClientOptions options, WithTools body) throws UsageException {
         if (configs.isEmpty()) {
             return body.run(new ToolRegistry());
         }
-        UnaryOperator<String> redact = line -> key == null ? line : key.redact(line);
-        try (McpServers servers = McpServers.start(configs, host.env(), reporter(command, stderr, redact));
+        UnaryOperator<String> redact = line -> OAuthSecret.redact(key == null ? line : key.redact(line));
+        try (McpServers servers = McpServers.start(configs, host.env(), reporter(command, stderr, redact), options);
              ToolRegistry registry = servers.addTo(new ToolRegistry())) {
             for (SourceFailure failure : registry.sourceFailures()) {
                 boolean retrying = !(servers.statuses().get(failure.serverName()) instanceof McpServerStatus.Failed);

@@ -79,6 +79,8 @@ final class MockServerCommand implements Callable<Integer> {
             return usage("--script " + script + ": no such file");
         } catch (AccessDeniedException e) {
             return usage("--script " + script + ": permission denied");
+        } catch (java.nio.charset.CharacterCodingException e) {
+            return usage("--script " + script + ": " + UsageErrors.NOT_UTF8);
         } catch (IOException e) {
             return usage("--script " + script + ": cannot read it: "
                     + (Files.isDirectory(script) ? "it is a directory" : e.getMessage()));

@@ -20,6 +20,7 @@ import dev.bellows.stream.StreamOptions;
 import dev.bellows.tokenizers.TokenCounters;
 import dev.bellows.mcp.McpServerConfig;
 import dev.bellows.mcp.McpServers;
+import dev.bellows.tool.ResultLimit;
 import dev.bellows.tool.SourceFailure;
 import dev.bellows.tool.ToolRegistry;
 import java.time.Duration;
@@ -89,6 +90,11 @@ final class ModelOptions {
                     + " cl100k_base), else estimated. Leave room for the answer. Default: no limit.")
     Integer maxContextTokens;
 
+    @Option(names = "--max-tool-result-tokens", paramLabel = "N",
+            description = "The most one tool result may cost the model: a longer one reaches it cut, with a note"
+                    + " saying how much was left out. Default: 25000.")
+    Integer maxToolResultTokens;
+
     @Option(names = "--system", paramLabel = "TEXT", description = "Instructions, first in the system message.")
     String system;
 
@@ -124,14 +130,26 @@ final class ModelOptions {
 
     @Option(names = "--data-dir", paramLabel = "DIR",
             // The paths on lines of their own: picocli would break "~/.local" after its dot.
-            description = {"Where sessions (and the chat's line history) are kept. Env BELLOWS_DATA_DIR;"
-                    + " default:", "$XDG_DATA_HOME/bellows, else", "~/.local/share/bellows."})
+            description = {"Where sessions, MCP servers' tokens (mcp-oauth.json) and the chat's line history are"
+                    + " kept. Env BELLOWS_DATA_DIR; default:", "$XDG_DATA_HOME/bellows, else", "~/.local/share/bellows."})
     String dataDir;
+
+    @Option(names = "--elicitation", paramLabel = "ask|defaults|decline",
+            description = "How an MCP server's questions are answered: ask (default on a terminal: field by field),"
+                    + " defaults (each field's default), decline (default without a terminal). Env "
+                    + Elicitations.ENV + "; config \"" + Elicitations.CONFIG_KEY + "\".")
+    String elicitation;
 
     @Option(names = "--tool-mode", paramLabel = "tags|native",
             description = "How the model calls tools: tags (default: <tool> blocks taught by the system prompt,"
                     + " any model) or native (the API's own tool calling: OpenAI tool_calls, Anthropic tool_use).")
     String toolMode;
+
+    @Option(names = "--approve", paramLabel = "PATTERN",
+            description = "Every call of the tools PATTERN names waits for your approval: SERVER/TOOL, * matching any"
+                    + " run of characters (files/*, */write_file, *). Repeatable; config \"approve\": [...]."
+                    + " chat asks; run stops with exit status 3 (resume with --approve-call / --deny-call).")
+    List<String> approve;
 
     @Option(names = "--thinking-budget", paramLabel = "N",
             description = "Anthropic only: turn extended thinking on with a budget of N tokens (at least 1024).")
@@ -141,8 +159,10 @@ final class ModelOptions {
     /** Everything resolved and checked. */
     record Settings(String provider, String baseUrl, String baseUrlSource, ApiKey apiKey, String model,
                     int maxIterations, int maxConsecutiveErrors, int maxRetries, int timeoutSeconds,
-                    boolean jsonl, String system, ToolMode toolMode, int maxContextTokens, Integer thinkingBudget,
-                    List<McpServerConfig> mcpServers, ObjectNode answerSchema, SessionStoreLocation sessionStore) {
+                    boolean jsonl, String system, ToolMode toolMode, int maxContextTokens, int maxToolResultTokens,
+                    Integer thinkingBudget,
+                    List<McpServerConfig> mcpServers, ObjectNode answerSchema, SessionStoreLocation sessionStore,
+                    List<String> approve) {
 
         @Override
         public String toString() { // no key, ever
@@ -155,14 +175,12 @@ final class ModelOptions {
      *
      * @param output           {@code --output} as given (null: the config file's, else text)
      * @param outputSchema     {@code --output-schema} as given (null: the config file's, else none)
-     * @param dataDirOnlyForSessions whether {@code --data-dir} means anything without {@code --session}
-     *                               ({@code --session-store} never does)
+     * @param dataDirOnlyForStores whether {@code --data-dir} means nothing without {@code --session}
+     *                             or MCP servers (whose tokens it keeps); {@code --session-store}
+     *                             never means anything without {@code --session}
      */
-    Settings resolve(Host host, String output, String outputSchema, boolean dataDirOnlyForSessions)
+    Settings resolve(Host host, String output, String outputSchema, boolean dataDirOnlyForStores)
             throws UsageException {
-        if (dataDirOnlyForSessions && dataDir != null && session == null) {
-            throw new UsageException("--data-dir: only used with --session NAME");
-        }
         if (sessionStore != null && session == null) {
             throw new UsageException("--session-store: only used with --session NAME");
         }
@@ -212,6 +230,8 @@ final class ModelOptions {
         int timeout = integer(timeoutSeconds, "--timeout-seconds", file, "timeout_seconds", 120, 1);
         int contextTokens = integer(maxContextTokens, "--max-context-tokens", file, "max_context_tokens",
                 Integer.MAX_VALUE, 1);
+        int resultTokens = integer(maxToolResultTokens, "--max-tool-result-tokens", file, "max_tool_result_tokens",
+                ResultLimit.DEFAULT_MAX_TOKENS, 1);
 
         Value outputMode = string(host, output, "--output", null, file, "output", "text");
         if (!outputMode.value.equals("text") && !outputMode.value.equals("jsonl")) {
@@ -260,13 +280,37 @@ final class ModelOptions {
             }
         }
 
+        List<String> patterns = approve != null ? List.copyOf(approve) : file.strings("approve");
+        String patternsSource = approve != null ? "--approve" : file.source("approve");
+        for (String pattern : patterns == null ? List.<String>of() : patterns) {
+            try {
+                DefaultAgent.builder().requireApproval(pattern);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException(patternsSource + ": " + e.getMessage());
+            }
+        }
+
         List<McpServerConfig> servers = McpSetup.servers(host, file, mcpConfig);
+        if (dataDirOnlyForStores && dataDir != null && session == null && servers.isEmpty()) {
+            throw new UsageException("--data-dir: only used with --session NAME or with MCP servers (for their tokens)");
+        }
         return new Settings(providerId, base.value, base.source, apiKeyValue, modelValue, iterations, errors,
                 retries, timeout, outputMode.value.equals("jsonl"), instructions.value,
-                chosenMode, contextTokens, budget, servers, answerSchema, store);
+                chosenMode, contextTokens, resultTokens, budget, servers, answerSchema, store,
+                patterns == null ? List.of() : patterns);
     }
 
-    private ConfigFile configFile(Host host) throws UsageException {
+    /** {@code --dialect}, else the config file's {@code "dialect"}; null when neither says. */
+    String dialect(Host host) throws UsageException {
+        return dialect != null ? dialect : configFile(host).string("dialect");
+    }
+
+    /** The data directory: {@code --data-dir}, {@code BELLOWS_DATA_DIR}, the config file's {@code "data_dir"}, the default. */
+    java.nio.file.Path dataDirectory(Host host) throws UsageException {
+        return DataDirectory.resolve(host, dataDir, configFile(host));
+    }
+
+    ConfigFile configFile(Host host) throws UsageException {
         return ConfigFile.locate(host, config);
     }
 

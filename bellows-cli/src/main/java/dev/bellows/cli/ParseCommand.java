@@ -86,6 +86,11 @@ final class ParseCommand implements Callable<Integer> {
                     + " (Qwen3-style models call tools without closing their reasoning).")
     boolean toolEndsThinking;
 
+    @Option(names = "--argument-events",
+            description = "Report each argument of a tool call as soon as its value is complete"
+                    + " (tool_call_argument events: a write's path while its content still streams).")
+    boolean argumentEvents;
+
     @Option(names = "--dialect", paramLabel = "NAME|auto",
             description = "The model's format of thinking and tool calls: bellows (default; the tags above), hermes,"
                     + " qwen3_coder, llama3_json, mistral, deepseek_v3, kimi_k2, glm45, minimax_m2, harmony,"
@@ -159,7 +164,7 @@ final class ParseCommand implements Callable<Integer> {
 
     private static void writeLine(Writer output, JsonNode json) {
         try {
-            output.write(MAPPER.writeValueAsString(json));
+            output.write(Shown.controls(MAPPER.writeValueAsString(json))); // C1 and DEL escaped as C0 already are
             output.write('\n');
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -193,6 +198,9 @@ final class ParseCommand implements Callable<Integer> {
         }
         if (toolEndsThinking) {
             builder.toolEndsThinking(true);
+        }
+        if (argumentEvents) {
+            builder.argumentEvents(true);
         }
         if (tools != null) {
             builder.toolSchemas(readTools());

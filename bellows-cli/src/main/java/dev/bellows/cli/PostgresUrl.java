@@ -1,5 +1,6 @@
 package dev.bellows.cli;
 
+import dev.bellows.secret.Secrets;
 import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -42,6 +43,7 @@ record PostgresUrl(String hosts, String host, int port, String database, String 
 
     PostgresUrl {
         params = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(params));   // in order, as given
+        Secrets.register(password); // from the URL or PGPASSWORD: never in an output of this process
     }
 
     /** Whether the value is meant as a PostgreSQL URL (then {@link #parse} says what is wrong with it). */

@@ -1,6 +1,7 @@
 package dev.bellows.cli;
 
 import dev.bellows.agent.AgentListener;
+import dev.bellows.agent.Decision;
 import dev.bellows.agent.DefaultAgent;
 import dev.bellows.memory.ConversationMemory;
 import dev.bellows.memory.InMemoryMemoryStore;
@@ -12,7 +13,10 @@ import dev.bellows.provider.RetryPolicy;
 import dev.bellows.stream.StreamOptions;
 import dev.bellows.tokenizers.TokenCounters;
 import dev.bellows.tool.ToolRegistry;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import dev.bellows.cli.ModelOptions.Settings;
 import picocli.CommandLine.Command;
@@ -49,8 +53,11 @@ import picocli.CommandLine.Spec;
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {
                 "0:the model ended the loop: task_completion, ask_question or converse",
-                "1:max_iterations, circuit_breaker or error",
+                "1:max_iterations, circuit_breaker or error; the session store cannot be opened or read, or the"
+                        + " session is in use (nothing was sent to a model)",
                 "2:usage or configuration error (nothing was sent to a model)",
+                "3:interrupted: tool calls wait for approval (--approve); carry the run on with --session NAME"
+                        + " --approve-call ID / --deny-call ID",
                 "130:cancelled (Ctrl-C)"})
 final class RunCommand implements Callable<Integer> {
 
@@ -77,8 +84,26 @@ final class RunCommand implements Callable<Integer> {
                     + " (a mismatch goes back to the model to correct) and printed as JSON.")
     String outputSchema;
 
+    /** Traces and metrics, when an OpenTelemetry exporter is configured (cli.md "Traces and metrics"). */
+    private Telemetry telemetry = Telemetry.OFF;
+
+    @Option(names = "--approve-call", paramLabel = "ID",
+            description = "With --session NAME and no TASK (or --temporal HOST:PORT --follow ID): approve the waiting"
+                    + " tool call ID (repeatable). It runs once, and the stopped run goes on without asking the model again.")
+    List<String> approveCalls;
+
+    @Option(names = "--deny-call", paramLabel = "ID",
+            description = "With --session NAME and no TASK (or --temporal HOST:PORT --follow ID): deny the waiting tool"
+                    + " call ID (repeatable): it does not run, and the model reads that you denied it.")
+    List<String> denyCalls;
+
+    @Option(names = "--deny-reason", paramLabel = "TEXT",
+            description = "Why the --deny-call calls are denied: the model reads it.")
+    String denyReason;
+
     @Parameters(paramLabel = "TASK", arity = "0..*",
-            description = "The task, the user's message (several words are joined with spaces).")
+            description = "The task, the user's message (several words are joined with spaces). None when"
+                    + " --approve-call / --deny-call carry a stopped run on.")
     List<String> task;
 
     @Mixin
@@ -88,33 +113,40 @@ final class RunCommand implements Callable<Integer> {
     boolean detach;
 
     @Option(names = "--follow", paramLabel = "ID", description = "With --temporal: follow the durable run with this"
-            + " workflow id, from its start (no TASK).")
+            + " workflow id, from its start (no TASK); with --approve-call / --deny-call, decide on the calls it waits"
+            + " on and follow it on from there.")
     String follow;
 
     @Override
     public Integer call() {
         if (temporal.given() || detach || follow != null) {
-            return TemporalRun.run(root, spec, options, temporal, output, detach, follow, task);
-        }
-        if (task == null || task.isEmpty()) {
-            return usage("Missing required parameter: 'TASK'");
+            return TemporalRun.run(root, spec, options, temporal, output, detach, follow, task,
+                    new TemporalRun.Decisions(approveCalls, denyCalls, denyReason));
         }
         Settings settings;
         Provider chosen;
         StreamOptions streamOptions;
         try {
             settings = resolve();
-            streamOptions = DialectOption.streamOptions(options.dialect, settings.model());
+            key = settings.apiKey();
+            streamOptions = DialectOption.streamOptions(options.dialect(root.host), settings.model());
             chosen = ModelOptions.provider(settings);
         } catch (UsageException e) {
-            return usage(e.getMessage());
+            if (e.verbatim) {
+                return shown(e.getMessage());
+            }
+            usage(e.getMessage());
+            return e.status();
         }
-        try (Provider closing = chosen;
+        // Closed last: what the run's spans and metrics hold is exported once everything has ended.
+        try (Telemetry started = telemetry = Telemetry.start(root.host, root.stderr);
+             Provider closing = chosen;
              RunSession stored = options.session == null ? null
                      : RunSession.open(options.session, settings.sessionStore())) {
-            return run(settings, closing, stored, String.join(" ", task), streamOptions);
+            return run(settings, closing, stored, text(), streamOptions);
         } catch (UsageException e) {
-            return usage(e.getMessage());
+            usage(e.getMessage());
+            return e.status();
         } catch (SessionStoreException e) {
             // The store failed once the session was open (its database server went away): say
             // where, in words, as for a store that cannot be opened; the run's request is not stored.
@@ -126,12 +158,69 @@ final class RunCommand implements Callable<Integer> {
         }
     }
 
+    private String text() {
+        return task == null ? "" : String.join(" ", task);
+    }
+
+    /** Whether this carries a stopped run on (decisions, or no TASK in a session) rather than starting a task. */
+    private boolean resuming() {
+        return approveCalls != null || denyCalls != null || text().isBlank();
+    }
+
     Settings resolve() throws UsageException {
-        if (String.join(" ", task).isBlank()) {
+        boolean deciding = approveCalls != null || denyCalls != null;
+        String flag = approveCalls != null ? "--approve-call" : "--deny-call";
+        if (deciding && !text().isBlank()) {
+            throw new UsageException(flag + ": decides on the calls a stopped run waits on, which goes on with its own"
+                    + " task: give no TASK with it");
+        }
+        if (deciding && options.session == null) {
+            throw new UsageException(flag + ": needs --session NAME, the session whose run waits");
+        }
+        if (denyReason != null && denyCalls == null) {
+            throw new UsageException("--deny-reason: only with --deny-call ID");
+        }
+        if (!deciding && text().isBlank() && options.session == null) {
             throw new UsageException("TASK is empty: say what the agent should do, e.g. bellows run \"list the files\"");
         }
+        decisions();
         return options.resolve(root.host, output, outputSchema, true);
     }
+
+    /**
+     * The decisions of {@code --approve-call} and {@code --deny-call}, in that order.
+     *
+     * @throws UsageException for a call named twice
+     */
+    private List<Decision> decisions() throws UsageException {
+        List<Decision> decisions = new ArrayList<>();
+        Set<String> named = new LinkedHashSet<>();
+        for (String id : approveCalls == null ? List.<String>of() : approveCalls) {
+            if (!named.add(checkedId("--approve-call", id))) {
+                throw new UsageException("--approve-call: call " + id + " is named twice", true);
+            }
+            decisions.add(Decision.approve(id));
+        }
+        for (String id : denyCalls == null ? List.<String>of() : denyCalls) {
+            if (!named.add(checkedId("--deny-call", id))) {
+                throw new UsageException("--deny-call: call " + id + " is named twice (a call is approved or denied,"
+                        + " once)", true);
+            }
+            decisions.add(Decision.deny(id, denyReason == null ? "" : denyReason));
+        }
+        return decisions;
+    }
+
+    /** A call id as the flag gave it, checked to look like one, so that messages may name it. */
+    private static String checkedId(String flag, String id) throws UsageException {
+        if (!CALL_ID.matcher(id).matches()) {
+            throw new UsageException(flag + ": not a tool call id (an id is like call_1_2, or the provider's own, as"
+                    + " approval_required and the text output show them)");
+        }
+        return id;
+    }
+
+    private static final java.util.regex.Pattern CALL_ID = java.util.regex.Pattern.compile("[A-Za-z0-9_.:-]{1,128}");
 
     // --- running ---
 
@@ -142,27 +231,42 @@ final class RunCommand implements Callable<Integer> {
      */
     private int run(Settings settings, Provider chosen, RunSession stored, String text, StreamOptions streamOptions)
             throws UsageException {
+        // A server's question stops the run's spinner before it is asked.
+        java.util.concurrent.atomic.AtomicReference<AgentRunner> running = new java.util.concurrent.atomic.AtomicReference<>();
+        dev.bellows.mcp.McpClientOptions client = settings.mcpServers().isEmpty() ? dev.bellows.mcp.McpClientOptions.DEFAULTS
+                : McpSetup.clientOptions(root, spec.qualifiedName(), options.dataDir, McpSetup.browser(root.host), false,
+                        McpSetup.elicitation(root, options.elicitation, options.configFile(root.host), () -> {
+                            AgentRunner runner = running.get();
+                            if (runner != null) {
+                                runner.quiet();
+                            }
+                        }));
         return McpSetup.withServers(settings.mcpServers(), root.host, spec.qualifiedName(), root.stderr, settings.apiKey(),
-                registry -> run(settings, chosen, stored, text, streamOptions, registry));
+                telemetry.mcp(client), registry -> run(settings, chosen, stored, text, streamOptions, registry, running));
     }
 
     private int run(Settings settings, Provider chosen, RunSession stored, String text, StreamOptions streamOptions,
-                    ToolRegistry registry) {
-        AgentRunner runner = new AgentRunner(root, spec.qualifiedName(), settings.jsonl(), settings.apiKey());
+                    ToolRegistry registry, java.util.concurrent.atomic.AtomicReference<AgentRunner> running) {
+        AgentRunner runner = new AgentRunner(root, spec.qualifiedName(), settings.jsonl(), settings.apiKey())
+                .session(options.session);
+        running.set(runner);
         RetryPolicy retryPolicy = RetryPolicy.defaults().withMaxRetries(settings.maxRetries());
         ConversationMemory memory = stored == null ? memory(settings) : memory(settings, stored.session());
-        // A stored session keeps a run cancelled with Ctrl-C, marked as interrupted, as chat does.
-        InterruptedTurn interrupted = stored == null ? null : new InterruptedTurn(memory, text);
+        // A stored session keeps a run cancelled with Ctrl-C, marked as interrupted, as chat does
+        // (not a resumed one: its request is the waiting run's, which stays waiting).
+        InterruptedTurn interrupted = stored == null || resuming() ? null : new InterruptedTurn(memory, text);
         AgentListener shown = runner.listener();
         AgentListener listener = stored == null ? shown : stored.keepingPlans(event -> {
             shown.onEvent(event);
-            interrupted.onEvent(event);
+            if (interrupted != null) {
+                interrupted.onEvent(event);
+            }
         });
         DefaultAgent.Builder builder = DefaultAgent.builder();
         if (settings.answerSchema() != null) {
             builder.answerSchema(settings.answerSchema());
         }
-        DefaultAgent agent = builder
+        telemetry.instrument(builder)
                 .toolMode(settings.toolMode())
                 .provider(chosen)
                 .model(settings.model())
@@ -171,11 +275,15 @@ final class RunCommand implements Callable<Integer> {
                 .toolRegistry(registry)
                 .memory(memory)
                 .maxIterations(settings.maxIterations())
+                .maxToolResultTokens(settings.maxToolResultTokens())
                 .maxConsecutiveErrors(settings.maxConsecutiveErrors())
                 .retryPolicy(retryPolicy)
-                .listener(listener)
-                .build();
-        if (settings.maxContextTokens() != Integer.MAX_VALUE) {
+                .listener(listener);
+        for (String pattern : settings.approve()) {
+            builder.requireApproval(pattern);
+        }
+        DefaultAgent agent = builder.build();
+        if (settings.maxContextTokens() != Integer.MAX_VALUE && !resuming()) {
             // The system message and the task are never left out: a budget below them cannot work.
             long fixed = (long) agent.systemMessage().map(memory::tokenCount).orElse(0)
                     + memory.tokenCount(Message.user(text));
@@ -188,7 +296,61 @@ final class RunCommand implements Callable<Integer> {
         if (stored != null) {
             stored.start(agent, settings.provider(), settings.model(), settings.toolMode());
         }
-        return runner.run(agent, text);
+        try {
+            if (resuming()) {
+                List<Decision> decisions = decisions();
+                return runner.follow(() -> agent.resume(agent.session(), decisions));
+            }
+            return runner.run(agent, text);
+        } catch (UsageException e) {
+            return e.verbatim ? shown(e.getMessage()) : usage(e.getMessage());
+        } catch (IllegalArgumentException e) {
+            // a decision that does not fit the waiting run: nothing ran, nothing was sent; the
+            // message names calls by ids checked above, or stored ones
+            return shown(decisionsFlag() + ": " + e.getMessage());
+        } catch (IllegalStateException e) {
+            return refused(e);
+        }
+    }
+
+    /** The API key in use, once resolved: never shown, whatever a message repeats. */
+    private dev.bellows.provider.ApiKey key;
+
+    /** A usage error whose message repeats no value but tool call ids, shown as it is (the key redacted). */
+    private int shown(String message) {
+        String line = BellowsCommand.oneLine(message);
+        root.stderr.println(spec.qualifiedName() + ": " + (key == null ? line : key.redact(line)));
+        root.stderr.flush();
+        return 2;
+    }
+
+    private String decisionsFlag() {
+        return approveCalls != null ? "--approve-call" : denyCalls != null ? "--deny-call" : "--session";
+    }
+
+    /**
+     * A run the session refused before it began: nothing waits to resume (a usage error), a new
+     * task while a run waits (a usage error naming the waiting calls), or a damaged waiting run
+     * (status 1: the store is at fault, not the command).
+     */
+    private int refused(IllegalStateException e) {
+        String message = e.getMessage() == null ? "" : e.getMessage();
+        if (message.contains("damaged")) {
+            root.stderr.println(spec.qualifiedName() + ": " + BellowsCommand.oneLine(message));
+            root.stderr.flush();
+            return 1;
+        }
+        if (message.startsWith("no run of this session waits")) {
+            return shown("--session: session " + options.session + " has no run waiting for a decision"
+                    + (text().isBlank() && approveCalls == null && denyCalls == null
+                    ? " (give a TASK to start one)" : ": there is nothing to approve or deny"));
+        }
+        if (message.startsWith("a run of this session waits")) {
+            String ids = message.substring(message.indexOf('(') + 1, message.indexOf(')'));
+            return shown("TASK: session " + options.session + " has a run waiting for decisions on tool calls " + ids
+                    + ": carry it on first, with --approve-call ID / --deny-call ID (and no TASK)");
+        }
+        return usage(message);
     }
 
     /**

@@ -49,7 +49,7 @@ final class RunSession implements AutoCloseable {
         try {
             store = location.open();
         } catch (SessionStoreException e) {
-            throw new UsageException(location.source() + ": " + e.getMessage());
+            throw UsageException.storeFault(location.source() + ": " + e.getMessage());
         }
         try {
             return new RunSession(store, store.open(name));
@@ -57,7 +57,7 @@ final class RunSession implements AutoCloseable {
             store.close();
             // A usage error never repeats an option's value, and hiding the name inside the
             // store's words would garble them (a lock path holding it): say "the session".
-            throw new UsageException("--session: " + location.explain(e).replace("session \"" + name + "\"", "the session")
+            throw UsageException.storeFault("--session: " + location.explain(e).replace("session \"" + name + "\"", "the session")
                     .replaceAll(" \\(its lock: [^)]*\\)", ""));
         }
     }
@@ -81,7 +81,7 @@ final class RunSession implements AutoCloseable {
         try (SessionStore store = location.open()) {
             return store.find(name).map(SessionInfo::metadata).orElse(Map.of());
         } catch (SessionStoreException e) {
-            throw new UsageException(location.source() + ": " + location.explain(e));
+            throw UsageException.storeFault(location.source() + ": " + location.explain(e));
         }
     }
 

@@ -49,10 +49,10 @@ sealed interface SessionStoreLocation {
             value = file.string(CONFIG_KEY);
             source = file.source(CONFIG_KEY);
         } else {
-            return new Sqlite(DataDirectory.resolve(host, dataDirFlag));
+            return new Sqlite(DataDirectory.resolve(host, dataDirFlag, file));
         }
         if (value.strip().equalsIgnoreCase("sqlite")) {
-            return new Sqlite(DataDirectory.resolve(host, dataDirFlag));
+            return new Sqlite(DataDirectory.resolve(host, dataDirFlag, file));
         }
         if (value.isBlank()) {
             throw new UsageException(source + ": empty; give a PostgreSQL URL (postgresql://HOST[:PORT]/DATABASE)"

@@ -126,6 +126,16 @@ final class SessionsCommand implements Callable<Integer> {
                     return usage(spec, parent.root, "no session \"" + name + "\" in " + dir + " (bellows sessions lists them)");
                 }
                 write(parent.root, render(found.get(), exchanges.get()));
+                Optional<dev.bellows.memory.WaitingRun> waitingRun = store.waitingRun(name);
+                if (waitingRun.isPresent()) {
+                    List<dev.bellows.agent.WaitingCall> calls;
+                    try {
+                        calls = dev.bellows.agent.WaitingCall.of(waitingRun.get());
+                    } catch (IllegalStateException e) {
+                        return failure(spec, parent.root, "session \"" + name + "\": " + e.getMessage());
+                    }
+                    write(parent.root, waiting(name, calls));
+                }
                 return 0;
             });
         }
@@ -241,6 +251,21 @@ final class SessionsCommand implements Callable<Integer> {
         return out.toString();
     }
 
+    /** The calls the session's stopped run waits on, and how to carry it on. */
+    static String waiting(String name, List<dev.bellows.agent.WaitingCall> calls) {
+        StringBuilder out = new StringBuilder("\n--- waiting for approval ---\n");
+        if (calls.isEmpty()) {
+            out.append("(every call is decided: bellows run --session ").append(name).append(" carries the run on)\n");
+            return out.toString();
+        }
+        for (dev.bellows.agent.WaitingCall call : calls) {
+            out.append(call.id()).append("  ").append(printable(call.serverName() + "/" + call.toolName())).append("  ")
+                    .append(printable(call.arguments().toString())).append('\n');
+        }
+        out.append("(decide: bellows run --session ").append(name).append(" --approve-call ID / --deny-call ID)\n");
+        return out.toString();
+    }
+
     private static void renderTurn(StringBuilder out, List<Message> turn) {
         for (Message message : turn) {
             out.append('[').append(message.role().wireName()).append("]\n");
@@ -256,17 +281,9 @@ final class SessionsCommand implements Callable<Integer> {
         out.append(String.format("%-11s%s%n", printable(label) + ":", printable(value)));
     }
 
-    /** Control characters (an escape sequence in a stored answer) shown, not sent to the terminal. */
+    /** Control characters (an escape sequence in a stored answer) shown, not sent to the terminal; secrets redacted. */
     private static String printable(String text) {
-        StringBuilder out = new StringBuilder(text.length());
-        text.codePoints().forEach(c -> {
-            if (c == '\n' || c == '\t' || !Character.isISOControl(c)) {
-                out.appendCodePoint(c);
-            } else {
-                out.append(String.format("\\u%04x", c));
-            }
-        });
-        return out.toString();
+        return Shown.text(text);
     }
 
     private static void write(BellowsCommand root, String text) throws IOException {

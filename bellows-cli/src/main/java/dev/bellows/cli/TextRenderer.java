@@ -5,13 +5,16 @@ import dev.bellows.event.AgentEvent;
 import dev.bellows.event.LoopEvent;
 import dev.bellows.event.StreamEvent;
 import dev.bellows.plan.PlanStep;
+import dev.bellows.secret.Secrets;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * {@code --output text}: the run's progress on standard error, as it happens. Thinking is
- * shown dim, {@code calling NAME…} the moment the tool's name is known, each tool's result
+ * shown dim, {@code calling NAME…} the moment the tool's name is known, then the argument that
+ * says what the call is about (a write's {@code path}, a search's {@code query}) the moment its
+ * value is complete, long before a large call has finished streaming; each tool's result
  * or error in one line, retries, answers without a tool call, and the plan as a checklist,
  * written again only when it changed. The final result is not written here: it goes to
  * standard output.
@@ -46,6 +49,15 @@ final class TextRenderer implements AgentListener, AutoCloseable {
     private final StringBuilder lineText = new StringBuilder();
     private boolean inThinking;
     private Thread spinner;
+
+    /**
+     * The arguments that say what a call is about, in the order preferred: the first of them to
+     * complete is shown under {@code calling NAME…}, once per call.
+     */
+    static final java.util.Set<String> HEADLINE_ARGUMENTS = java.util.Set.of("path", "file_path", "filepath",
+            "filename", "file", "target_file", "query", "q", "search", "pattern", "url", "command", "cmd");
+    /** Whether the current tool call's headline argument was shown. */
+    private boolean headlineShown;
 
     /** Tools whose result an interactive chat shows otherwise: as the plan, or as the answer. */
     private static final java.util.Set<String> SHOWN_ELSEWHERE =
@@ -153,6 +165,9 @@ final class TextRenderer implements AgentListener, AutoCloseable {
         err.flush();
     }
 
+    /** Streamed thinking and answer text, redacted though a secret be split between chunks. */
+    private final Secrets.Streaming streamed = Secrets.streaming();
+
     /** Whether anything of the current model answer was shown, so a retry must disown it. */
     private boolean shownOfThisAttempt;
 
@@ -166,6 +181,15 @@ final class TextRenderer implements AgentListener, AutoCloseable {
         if (event instanceof StreamEvent) {
             shownOfThisAttempt = true;
         }
+        if (!(event instanceof StreamEvent.ThinkingContent || event instanceof StreamEvent.MessageContent)) {
+            String held = Shown.controls(streamed.flush()); // the streamed text ended: what may have begun a secret
+            if (!held.isEmpty()) {
+                if (inThinking) {
+                    thought.append(held);
+                }
+                write(held);
+            }
+        }
         switch (event) {
             case StreamEvent.ThinkingStart e -> {
                 newLine();
@@ -174,8 +198,9 @@ final class TextRenderer implements AgentListener, AutoCloseable {
                 write(color ? DIM : "thinking: ");
             }
             case StreamEvent.ThinkingContent e -> {
-                thought.append(e.content());
-                write(e.content());
+                String content = Shown.controls(streamed.next(e.content()));
+                thought.append(content);
+                write(content);
             }
             case StreamEvent.ThinkingEnd e -> {
                 inThinking = false;
@@ -192,11 +217,21 @@ final class TextRenderer implements AgentListener, AutoCloseable {
                 if (!midLine && e.content().isBlank()) {
                     return; // no empty lines between blocks
                 }
-                write(midLine ? e.content() : e.content().stripLeading());
+                write(Shown.controls(streamed.next(midLine ? e.content() : e.content().stripLeading())));
             }
             case StreamEvent.MessageEnd e -> newLine();
-            case StreamEvent.ToolCallStart e -> newLine();
-            case StreamEvent.ToolCallName e -> line("calling " + e.toolName() + "\u2026");
+            case StreamEvent.ToolCallStart e -> {
+                newLine();
+                headlineShown = false;
+            }
+            case StreamEvent.ToolCallName e -> line("calling " + Shown.text(e.toolName()) + "\u2026");
+            case StreamEvent.ToolCallArgument e -> {
+                if (!headlineShown && HEADLINE_ARGUMENTS.contains(e.name()) && e.value().isTextual()
+                        && !e.value().textValue().isBlank()) {
+                    headlineShown = true;
+                    line(fit("  " + e.name() + ": " + Shown.text(summary(e.value().textValue()))));
+                }
+            }
             case StreamEvent.ToolCallContent e -> { }
             case StreamEvent.Section e -> { }
             case StreamEvent.ToolCallEnd e -> {
@@ -217,10 +252,10 @@ final class TextRenderer implements AgentListener, AutoCloseable {
                 if (foldWidth > 0 && SHOWN_ELSEWHERE.contains(e.toolName())) {
                     break; // the checklist or the answer that follows says it better
                 }
-                line(fit("  \u2713 " + e.toolName() + ": " + summary(e.result())));
+                line(fit("  \u2713 " + Shown.text(e.toolName()) + ": " + summary(e.result())));
             }
             case LoopEvent.ToolResultError e ->
-                    line(fit("  \u2717 " + (e.toolName() == null ? "tool call" : e.toolName()) + ": "
+                    line(fit("  \u2717 " + (e.toolName() == null ? "tool call" : Shown.text(e.toolName())) + ": "
                             + summary(e.error())));
             case LoopEvent.NoToolCall e -> line("  (no tool call in iteration " + e.iteration() + ": reminding the model)");
             case LoopEvent.PlanUpdate e -> {
@@ -240,6 +275,10 @@ final class TextRenderer implements AgentListener, AutoCloseable {
                         + (shownOfThisAttempt ? "; the partial answer above is discarded" : ""));
                 shownOfThisAttempt = false;
             }
+            case LoopEvent.ApprovalRequired e ->
+                    line(fit("  ? " + e.toolName() + " (" + e.serverName() + ") waits for approval: " + e.id()));
+            case LoopEvent.Approval e -> line(fit(e.approved() ? "  approved " + e.id()
+                    : "  denied " + e.id() + (e.reason().isBlank() ? "" : ": " + summary(e.reason()))));
             case LoopEvent.LoopEnd e -> {
                 if (inThinking && color) {
                     write(RESET);
@@ -282,7 +321,7 @@ final class TextRenderer implements AgentListener, AutoCloseable {
                 break;
             }
             PlanStep step = steps.get(i);
-            lines.add(fit("  " + step.status().checkbox() + ' ' + step.description()));
+            lines.add(fit("  " + step.status().checkbox() + ' ' + Shown.text(step.description())));
         }
         return lines;
     }
@@ -478,9 +517,12 @@ final class TextRenderer implements AgentListener, AutoCloseable {
         return text.substring(0, end) + "\u2026";
     }
 
-    /** The first line of {@code text}, at most {@link #SUMMARY_LENGTH} characters. */
+    /**
+     * The first line of {@code text}, at most {@link #SUMMARY_LENGTH} characters, secrets
+     * redacted and control characters made visible ({@link Shown}).
+     */
     static String summary(String text) {
-        String stripped = text.strip();
+        String stripped = Shown.text(text.strip().replace("\r\n", "\n"));
         int end = stripped.indexOf('\n');
         String first = (end < 0 ? stripped : stripped.substring(0, end)).strip();
         boolean more = end >= 0 || first.length() > SUMMARY_LENGTH;
@@ -547,6 +589,12 @@ final class TextRenderer implements AgentListener, AutoCloseable {
                 // stopped
             }
         });
+    }
+
+    /** Stops the spinner while something else asks on the terminal (a server's question); the next tool turns it again. */
+    synchronized void pauseSpinner() {
+        stopSpinner();
+        err.flush();
     }
 
     private void stopSpinner() {

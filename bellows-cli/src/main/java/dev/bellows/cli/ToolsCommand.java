@@ -5,10 +5,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.bellows.format.ToolCallOutcome;
-import dev.bellows.format.ToolChain;
-import dev.bellows.format.ToolChainResult;
+import dev.bellows.tool.ToolCallOutcome;
+import dev.bellows.tool.ToolChain;
+import dev.bellows.format.Observation;
+import dev.bellows.tool.ToolChainResult;
 import dev.bellows.format.XmlFormat;
+import dev.bellows.mcp.McpClientOptions;
 import dev.bellows.mcp.McpServerConfig;
 import dev.bellows.mcp.McpServerStatus;
 import dev.bellows.mcp.McpServers;
@@ -89,6 +91,17 @@ final class ToolsCommand implements Callable<Integer> {
     @Option(names = "--args", paramLabel = "JSON", description = "The tool's arguments as a JSON object (default {}).")
     String args;
 
+    @Option(names = "--data-dir", paramLabel = "DIR",
+            description = "Where MCP servers' tokens are kept (mcp-oauth.json), as for bellows run. Env BELLOWS_DATA_DIR.")
+    String dataDir;
+
+    @Option(names = "--elicitation", paramLabel = "ask|defaults|decline",
+            description = "How an MCP server's questions are answered: ask (default on a terminal), defaults,"
+                    + " decline (default without a terminal). Env " + Elicitations.ENV + ".")
+    String elicitation;
+
+    private McpClientOptions clientOptions;
+
     @Override
     public Integer call() {
         boolean json;
@@ -108,6 +121,9 @@ final class ToolsCommand implements Callable<Integer> {
             }
             ConfigFile file = ConfigFile.locate(root.host, config);
             servers = McpSetup.servers(root.host, file, mcpConfig);
+            clientOptions = servers.isEmpty() ? McpClientOptions.DEFAULTS
+                    : McpSetup.clientOptions(root, spec.qualifiedName(), dataDir, McpSetup.browser(root.host), false,
+                            McpSetup.elicitation(root, elicitation, file));
         } catch (UsageException e) {
             return usage(e.getMessage());
         }
@@ -148,7 +164,7 @@ final class ToolsCommand implements Callable<Integer> {
     private int list(List<McpServerConfig> servers, boolean json) {
         String command = spec.qualifiedName();
         try (McpServers started = McpServers.start(servers, root.host.env(),
-                McpSetup.reporter(command, root.stderr, line -> line));
+                McpSetup.reporter(command, root.stderr, dev.bellows.mcp.auth.OAuthSecret::redact), clientOptions);
              ToolRegistry registry = registry(started)) {
             List<SourceFailure> failures = registry.sourceFailures();
             String text = json ? json(registry, servers, failures, started.statuses()) : text(registry, failures);
@@ -158,7 +174,7 @@ final class ToolsCommand implements Callable<Integer> {
             }
             for (SourceFailure failure : failures) {
                 root.stderr.println(command + ": MCP server \"" + failure.serverName() + "\" failed to start: "
-                        + BellowsCommand.oneLine(failure.reason()));
+                        + dev.bellows.mcp.auth.OAuthSecret.redact(BellowsCommand.oneLine(failure.reason())));
             }
             root.stderr.flush();
             return failures.isEmpty() ? 0 : 1;
@@ -177,16 +193,16 @@ final class ToolsCommand implements Callable<Integer> {
         String command = spec.qualifiedName();
         AtomicBoolean cancelled = new AtomicBoolean();
         try (McpServers started = McpServers.start(servers, root.host.env(),
-                McpSetup.reporter(command, root.stderr, line -> line));
+                McpSetup.reporter(command, root.stderr, dev.bellows.mcp.auth.OAuthSecret::redact), clientOptions);
              ToolRegistry registry = registry(started);
              AutoCloseable interrupt = root.host.interrupts().onInterrupt(() -> cancelled.set(true))) {
             if (!awaitSettled(started, registry, toolCall.serverName(), cancelled)) {
                 return 130;
             }
             // The default agent's ToolChain and observation format: what the model reads.
-            ToolChainResult result = new ToolChain(registry, new XmlFormat()).execute(List.of(toolCall), cancelled::get);
+            ToolChainResult result = new ToolChain(registry).execute(List.of(toolCall), cancelled::get);
             started.close(); // stop the server before printing: the output is complete either way
-            if (!write(result.text() + "\n")) {
+            if (!write(Observation.format(new XmlFormat(), result.outcomes()) + "\n")) {
                 return 1;
             }
             if (cancelled.get()) {
@@ -287,7 +303,7 @@ final class ToolsCommand implements Callable<Integer> {
 
     private boolean write(String text) {
         try {
-            root.stdout.write(text.getBytes(StandardCharsets.UTF_8));
+            root.stdout.write(Shown.text(text).getBytes(StandardCharsets.UTF_8)); // servers' names, descriptions, results
             root.stdout.flush();
             return true;
         } catch (IOException e) {

@@ -19,7 +19,8 @@ import picocli.CommandLine.UnmatchedArgumentException;
  * Usage errors in words that never repeat what was typed after a flag: flags carry secrets
  * ({@code --api-key}), and a mistyped flag can put a secret where a word was expected
  * ({@code bellows chat --api-key KEY}). A message names the command and the flag, says what
- * was expected, and leaves the value out. Files are the one exception cli.md asks for: an
+ * was expected, and leaves out the values of options that may carry secrets (keys, tokens,
+ * headers, a store URL) and of arguments no option claims; a model name or a base URL is shown. Files are the one exception cli.md asks for: an
  * error about a file names it.
  *
  * <p>Messages are built from what went wrong, not from picocli's text (which quotes the
@@ -32,6 +33,9 @@ final class UsageErrors {
     private static final Pattern COMMAND_WORD = Pattern.compile("[a-z][a-z-]{0,15}");
     private static final Pattern OPTION_NAME = Pattern.compile("--?[a-z][a-z0-9-]{0,31}");
     private static final String HIDDEN = "(value not shown)";
+
+    /** For a file that is not text in UTF-8 (the JDK says only "Input length = 1"). */
+    static final String NOT_UTF8 = "not UTF-8 text (it holds bytes that are not valid UTF-8; save it as UTF-8)";
     // Shorter values are left alone: they cannot be secrets, and "1" would otherwise vanish from "at least 1".
     private static final int SHORTEST_REDACTED = 4;
 
@@ -50,7 +54,7 @@ final class UsageErrors {
             return "too many values" + (ex.getArgSpec() == null ? "" : " for " + name(ex.getArgSpec()));
         }
         if (ex.getArgSpec() != null && ex.getValue() != null) {
-            return name(ex.getArgSpec()) + ": invalid value" + expected(ex.getArgSpec());
+            return name(ex.getArgSpec()) + ": invalid value" + expected(ex.getArgSpec(), ex.getValue());
         }
         String text = ex.getMessage() == null ? "" : ex.getMessage();
         if (text.startsWith("Unknown subcommand '") && text.lastIndexOf('\'') > 19) {
@@ -94,10 +98,14 @@ final class UsageErrors {
         return arg.paramLabel();
     }
 
-    private static String expected(ArgSpec arg) {
+    private static String expected(ArgSpec arg, String value) {
         Class<?> type = arg.type();
-        if (type == int.class || type == Integer.class || type == long.class || type == Long.class) {
-            return " (expected a whole number)";
+        boolean integer = type == int.class || type == Integer.class;
+        if (integer || type == long.class || type == Long.class) {
+            // Digits that do not fit are a number all the same: say it is too large (without repeating it).
+            return value.strip().matches("[+-]?\\d+")
+                    ? " (too large: at most " + (integer ? Integer.MAX_VALUE : Long.MAX_VALUE) + ")"
+                    : " (expected a whole number)";
         }
         if (type == double.class || type == Double.class) {
             return " (expected a number)";
@@ -114,7 +122,7 @@ final class UsageErrors {
 
     /** The message with every value given on the command line taken out, but the names of files. */
     static String redact(String message, Collection<String> values) {
-        String safe = message;
+        String safe = dev.bellows.secret.Secrets.redact(message);
         for (String value : values) {
             if (value.length() >= SHORTEST_REDACTED && safe.contains(value)) {
                 safe = safe.replace(value, HIDDEN);
@@ -150,7 +158,7 @@ final class UsageErrors {
                 continue;
             }
             if (valueOf != null) {
-                if (!isChoice(valueOf, arg)) {
+                if (!isChoice(valueOf, arg) && (secret(valueOf) || hasCredentials(arg))) {
                     values.add(arg);
                 }
                 valueOf = null;
@@ -161,7 +169,8 @@ final class UsageErrors {
                 String name = equals < 0 ? arg : arg.substring(0, equals);
                 OptionSpec option = current.findOption(name);
                 boolean file = option != null && isFile(option);
-                if (equals >= 0 && !file && !isChoice(option, arg.substring(equals + 1))) {
+                if (equals >= 0 && !file && !isChoice(option, arg.substring(equals + 1))
+                        && (secret(option) || hasCredentials(arg.substring(equals + 1)))) {
                     values.add(arg.substring(equals + 1));
                 } else if (equals < 0 && file) {
                     nextIsFile = true;
@@ -198,6 +207,28 @@ final class UsageErrors {
             }
         }
         return false;
+    }
+
+    /**
+     * Whether an option's value may be a secret (a key, a token, a header, a URL with a
+     * password): only such values are kept out of messages. A model name or a base URL is
+     * shown as typed: hiding every value garbled messages that happened to contain one
+     * ("--model database" hid "database" in "database disk image is malformed").
+     */
+    private static boolean secret(OptionSpec option) {
+        if (option == null) {
+            return true;
+        }
+        String name = option.longestName().toLowerCase(Locale.ROOT);
+        return name.contains("key") || name.contains("token") || name.contains("password") || name.contains("secret")
+                || name.contains("header") || name.contains("auth") || name.equals("--session-store");
+    }
+
+    /** A URL with a user (and maybe a password) in it: {@code https://user:pass@host/}. */
+    private static boolean hasCredentials(String value) {
+        int scheme = value.indexOf("://");
+        int at = value.indexOf('@');
+        return scheme > 0 && at > scheme && value.indexOf('/', scheme + 3) < 0 | value.indexOf('/', scheme + 3) > at;
     }
 
     private static boolean isFile(OptionSpec option) {

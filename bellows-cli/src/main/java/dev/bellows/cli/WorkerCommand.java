@@ -1,6 +1,8 @@
 package dev.bellows.cli;
 
 import dev.bellows.cli.ModelOptions.Settings;
+import dev.bellows.mcp.ElicitationHandler;
+import dev.bellows.mcp.McpClientOptions;
 import dev.bellows.provider.Provider;
 import dev.bellows.provider.RetryPolicy;
 import dev.bellows.stream.StreamOptions;
@@ -66,6 +68,7 @@ final class WorkerCommand implements Callable<Integer> {
         Settings settings;
         Provider provider;
         StreamOptions streamOptions;
+        McpClientOptions client;
         try {
             if (!temporal.given()) {
                 throw new UsageException("--temporal: required: the Temporal frontend's HOST:PORT");
@@ -85,13 +88,18 @@ final class WorkerCommand implements Callable<Integer> {
             }
             settings = options.resolve(root.host, null, null, true);
             streamOptions = DialectOption.streamOptions(options.dialect, settings.model());
+            // Nobody sits at a worker's terminal: a server that needs a login says so (bellows mcp
+            // login), and servers' questions are declined, as bellows serve does.
+            client = settings.mcpServers().isEmpty() ? McpClientOptions.DEFAULTS
+                    : McpSetup.clientOptions(root, spec.qualifiedName(), options.dataDir, McpSetup.browser(root.host), false,
+                            ElicitationHandler.DECLINE);
             provider = ModelOptions.provider(settings);
         } catch (UsageException e) {
             return usage(e.getMessage());
         }
         try (Provider closing = provider) {
             return McpSetup.withServers(settings.mcpServers(), root.host, spec.qualifiedName(), root.stderr,
-                    settings.apiKey(), registry -> serve(settings, closing, streamOptions, registry));
+                    settings.apiKey(), client, registry -> serve(settings, closing, streamOptions, registry));
         } catch (UsageException e) {
             return usage(e.getMessage());
         }
@@ -112,13 +120,20 @@ final class WorkerCommand implements Callable<Integer> {
                 .provider(provider)
                 .tools(registry)
                 .retryPolicy(RetryPolicy.defaults().withMaxRetries(settings.maxRetries()))
-                .loop(b -> b.toolMode(settings.toolMode())
-                        .model(settings.model())
-                        .streamOptions(streamOptions)
-                        .instructions(settings.system())
-                        .memory(RunCommand.memory(settings))
-                        .maxIterations(settings.maxIterations())
-                        .maxConsecutiveErrors(settings.maxConsecutiveErrors()));
+                .loop(b -> {
+                    b.toolMode(settings.toolMode())
+                            .model(settings.model())
+                            .streamOptions(streamOptions)
+                            .instructions(settings.system())
+                            .memory(RunCommand.memory(settings))
+                            .maxIterations(settings.maxIterations())
+                            .maxToolResultTokens(settings.maxToolResultTokens())
+                            .maxConsecutiveErrors(settings.maxConsecutiveErrors());
+                    // --approve: a run that reaches such a call waits in its workflow for a decision.
+                    for (String pattern : settings.approve()) {
+                        b.requireApproval(pattern);
+                    }
+                });
         if (heartbeatTimeoutSeconds != null) {
             builder.heartbeatTimeout(Duration.ofSeconds(heartbeatTimeoutSeconds));
         }

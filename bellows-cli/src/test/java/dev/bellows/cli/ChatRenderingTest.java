@@ -100,6 +100,26 @@ class ChatRenderingTest {
     private static final String PLAN = "plan:\n  [x] read\n  [>] answer\n";
     private static final String UP_3 = "\r\u001b[3A\u001b[J";
 
+    // the path of a write (the query of a search...) the moment it is complete, under its call, once
+    @Test
+    void theArgumentThatSaysWhatACallIsAboutIsShownAsSoonAsItIsComplete() {
+        var text = new StringWriter();
+        var nodes = new ObjectMapper().getNodeFactory();
+        try (TextRenderer renderer = new TextRenderer(new PrintWriter(text), false, 0)) {
+            renderer.onEvent(new StreamEvent.ToolCallStart(0, "tool", Map.of()));
+            renderer.onEvent(new StreamEvent.ToolCallName(0, "write_file"));
+            renderer.onEvent(new StreamEvent.ToolCallArgument(1, "mode", nodes.textNode("w")));
+            renderer.onEvent(new StreamEvent.ToolCallArgument(1, "path", nodes.textNode("src/Main.java")));
+            renderer.onEvent(new StreamEvent.ToolCallArgument(2, "content", nodes.textNode("x")));
+            renderer.onEvent(new StreamEvent.ToolCallStart(3, "tool", Map.of()));
+            renderer.onEvent(new StreamEvent.ToolCallName(3, "search"));
+            renderer.onEvent(new StreamEvent.ToolCallArgument(3, "query", nodes.textNode("jqwik\nchunks")));
+            renderer.onEvent(new StreamEvent.ToolCallArgument(3, "path", nodes.textNode("docs")));
+        }
+        assertThat(text.toString().replace(System.lineSeparator(), "\n"))
+                .isEqualTo("calling write_file\u2026\n  path: src/Main.java\ncalling search\u2026\n  query: jqwik\u2026\n");
+    }
+
     private static LoopEvent.PlanUpdate plan(PlanStatus first, PlanStatus second) {
         return new LoopEvent.PlanUpdate(List.of(new PlanStep("read a.txt", first), new PlanStep("answer", second)));
     }

@@ -216,6 +216,37 @@ class ChatTerminalTest {
         }
     }
 
+    /**
+     * The chat that hung: idle with a stdio MCP server, then a tool call, then /exit. Idle, the
+     * server's stdout and stderr readers blocked both carriers of a 2-CPU machine once the
+     * virtual-thread scheduler's spare carrier retired (30 s); the turn and /exit never ran. The
+     * child runs on 2 CPUs with no spare carrier at all: that state from the start.
+     */
+    @Test
+    void aToolCallAndExitWithAnIdleStdioServerOnTwoCpusWithoutSpareCarriers() throws Exception {
+        Files.writeString(dir.resolve("mcp.json"), "{\"mcpServers\": {\"hostile\": {\"command\": \"node\", \"args\": ["
+                + Cli.MAPPER.valueToTree(TerminalControlsTest.script("hostile-server.js").toString()) + "]}}}");
+        String leak = "<tool>{\"server_name\": \"hostile\", \"tool_name\": \"leak\", \"arguments\": {}}</tool>";
+        try (MockLlmServer server = MockLlmServer.start(MockScript.of(MockTurn.content(leak),
+                MockTurn.content(complete("the tool answered"))))) {
+            Path script = dir.resolve("chat.sh");
+            Files.writeString(script, "unset NO_COLOR; export TERM=xterm-256color; exec '"
+                    + Path.of(System.getProperty("java.home"), "bin", "java")
+                    + "' -XX:ActiveProcessorCount=2 -Djdk.virtualThreadScheduler.parallelism=2"
+                    + " -Djdk.virtualThreadScheduler.maxPoolSize=2 --enable-native-access=ALL-UNNAMED -cp '"
+                    + System.getProperty("java.class.path") + "' " + BellowsCommand.class.getName()
+                    + " chat --base-url " + server.baseUrl() + " --model mock --data-dir '" + dir.resolve("data")
+                    + "' --mcp-config '" + dir.resolve("mcp.json") + "'\n", StandardCharsets.UTF_8);
+            start("i", script, 100, 40);
+            waitFor("i", "> ");
+            send("i", "Use the tool", "Enter");
+            String screen = waitFor("i", "the tool answered");
+            assertThat(screen).contains("\u2713 leak: clear^[[2J bell^G");
+            send("i", "/exit", "Enter");
+            waitFor("i", "EXIT=0");
+        }
+    }
+
     @Test
     void withItsOutputPipedTheChatPromptsAndEditsOnStandardErrorAndWritesPlainAnswers() throws Exception {
         try (MockLlmServer server = MockLlmServer.start(MockScript.of(
@@ -238,6 +269,44 @@ class ChatTerminalTest {
             send("p", "C-u", "/exit", "Enter");
             waitFor("p", "EXIT=0");
             assertThat(Files.readString(answers)).as("plain text, no escape codes").isEqualTo("Answer\n\n\u2022 391\n");
+        }
+    }
+
+    @Test
+    void approvalsAskOnTheTerminalAndCtrlCAtTheQuestionDeniesAndCancels() throws Exception {
+        ApprovalsCliTest recording = new ApprovalsCliTest();
+        recording.dir = dir;
+        try (MockLlmServer server = MockLlmServer.start(MockScript.of(
+                MockTurn.content(ApprovalsCliTest.files("write_file", "one.txt")),
+                MockTurn.content(complete("written")),
+                MockTurn.content(ApprovalsCliTest.files("delete_file", "two.txt")),
+                MockTurn.content(complete("never asked"))))) {
+            Path script = dir.resolve("chat.sh");
+            Files.writeString(script, "unset NO_COLOR; export TERM=xterm-256color; exec '"
+                    + Path.of(System.getProperty("java.home"), "bin", "java")
+                    + "' --enable-native-access=ALL-UNNAMED -cp '"
+                    + System.getProperty("java.class.path") + "' " + BellowsCommand.class.getName()
+                    + " chat --base-url " + server.baseUrl() + " --model mock --data-dir '" + dir.resolve("data")
+                    + "' --approve 'files/*' --mcp-config '" + recording.mcpConfig() + "'\n", StandardCharsets.UTF_8);
+            start("a", script, 100, 40);
+            waitFor("a", "> ");
+            send("a", "Write one", "Enter");
+            String screen = waitFor("a", "run it? y = yes, a = always for write_file, n [reason] = no > ");
+            assertThat(screen).contains("tool call files/write_file (call_1_1) waits for your approval:",
+                    "\"path\" : \"one.txt\"");
+            send("a", "y", "Enter");
+            waitFor("a", "written");
+            send("a", "Delete two", "Enter");
+            waitFor("a", "run it? y = yes, a = always for delete_file");
+            send("a", "C-c");
+            screen = waitFor("a", screenShown -> screenShown.contains("(cancelled: the calls were denied")
+                    && screenShown.substring(screenShown.indexOf("(cancelled: the calls")).contains("\n> "),
+                    "a prompt again after the cancel");
+            send("a", "/exit", "Enter");
+            waitFor("a", "EXIT=0");
+            assertThat(recording.recorded()).containsExactly(
+                    "{\"tool\":\"write_file\",\"arguments\":{\"path\":\"one.txt\"}}");
+            assertThat(server.requests()).as("nothing was sent after the Ctrl-C").hasSize(3);
         }
     }
 

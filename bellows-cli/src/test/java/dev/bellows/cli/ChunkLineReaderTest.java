@@ -3,7 +3,6 @@ package dev.bellows.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.bellows.stream.ContentType;
 import dev.bellows.stream.StreamChunk;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
@@ -58,7 +57,7 @@ class ChunkLineReaderTest {
     @Test
     void aLongStringIsNotLimited() throws Exception {
         String text = "x".repeat(25_000_000); // over Jackson's default 20 M character limit
-        assertThat(reader("{\"content\": \"" + text + "\"}").nextChunk().text()).hasSize(25_000_000);
+        assertThat(((StreamChunk.Text) reader("{\"content\": \"" + text + "\"}").nextChunk()).text()).hasSize(25_000_000);
     }
 
     @Test
@@ -120,7 +119,7 @@ class ChunkLineReaderTest {
             chunks = readAll(new ChunkLineReader(in));
         }
         assertThat(chunks).hasSize(10);
-        assertThat(chunks.subList(0, 2)).allMatch(c -> c.type() == ContentType.THINKING);
-        assertThat(chunks.subList(2, 10)).allMatch(c -> c.type() == ContentType.MESSAGE);
+        assertThat(chunks.subList(0, 2)).allMatch(StreamChunk.Reasoning.class::isInstance);
+        assertThat(chunks.subList(2, 10)).allMatch(StreamChunk.Text.class::isInstance);
     }
 }

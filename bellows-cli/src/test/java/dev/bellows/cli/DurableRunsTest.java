@@ -128,7 +128,8 @@ class DurableRunsTest {
     }
 
     /** {@code count} worker processes on {@code queue}, all up and polling when this returns. */
-    private List<Process> workers(int count, String queue, MockLlmServer model, Path calls) throws Exception {
+    private List<Process> workers(int count, String queue, MockLlmServer model, Path calls, String... options)
+            throws Exception {
         Path config = dir.resolve("mcp.json");
         if (!Files.exists(config)) {
             List<String> command = new ArrayList<>(java());
@@ -146,6 +147,7 @@ class DurableRunsTest {
             command.addAll(List.of(BellowsCommand.class.getName(), "worker", "--temporal", temporal.address(),
                     "--task-queue", queue, "--base-url", model.baseUrl().toString(), "--model", "mock",
                     "--mcp-config", config.toString(), "--heartbeat-timeout-seconds", HEARTBEAT_TIMEOUT));
+            command.addAll(List.of(options));
             String name = "worker-" + workers.size();
             Path out = dir.resolve(name + ".out");
             ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(out.toFile())
@@ -183,7 +185,7 @@ class DurableRunsTest {
 
     /** The workflow id of the run a client started: it says so on stderr. */
     private String workflowId(Process run) throws Exception {
-        Pattern said = Pattern.compile("durable run (bellows-[0-9a-f-]+)");
+        Pattern said = Pattern.compile("durable run (bellows-\\S+)");
         while (true) {
             Matcher m = said.matcher(Files.readString(clientErrs.get(run)));
             if (m.find()) {
@@ -316,6 +318,10 @@ class DurableRunsTest {
             BufferedReader out = lines(run);
             List<String> lines = new ArrayList<>();
             assertThat(readUntil(out, lines, l -> l.contains("\"thinking_content\""))).as("live thinking").isNotNull();
+            // Past 4 KiB of live events (a heartbeat carried them all), so that the last heartbeat is deflated.
+            int[] seen = {1};
+            assertThat(readUntil(out, lines, l -> l.contains("\"thinking_content\"") && ++seen[0] >= 120))
+                    .as("more live thinking").isNotNull();
             String id = workflowId(run);
             Process holder = makingTheModelCall(id);
             kill(holder);                                           // mid-answer
@@ -445,6 +451,171 @@ class DurableRunsTest {
         Cli.Run noTask = Cli.run(new Host(Map.of(), dir, Interrupts.NONE, false), "run", "--temporal", temporal.address());
         assertThat(noTask.status()).isEqualTo(2);
         assertThat(noTask.err()).contains("TASK");
+    }
+
+    /** The value of a JSON line's {@code "id"}. */
+    private static String idOf(String line) {
+        Matcher m = Pattern.compile("\"id\":\"([^\"]+)\"").matcher(line);
+        assertThat(m.find()).as("an id in %s", line).isTrue();
+        return m.group(1);
+    }
+
+    @Test
+    void aCallWaitingForApprovalWaitsInTheWorkflowSurvivesItsWorkersAndRunsOnceWhenApproved() throws Exception {
+        String queue = "q-" + UUID.randomUUID();
+        Path calls = dir.resolve("calls.txt");
+        MockScript script = MockScript.builder()
+                .turn(MockTurn.content("Counting. " + call("x")).chunkSize(8))
+                .turn(MockTurn.content(done("x approved")))
+                .build();
+        try (MockLlmServer model = MockLlmServer.start(script)) {
+            List<Process> first = workers(2, queue, model, calls, "--approve", "counter/count");
+            Process run = client(queue, "--output", "jsonl", "count x");
+            List<String> lines = new String(run.getInputStream().readAllBytes(), StandardCharsets.UTF_8).lines().toList();
+            assertThat(run.waitFor()).as("exit status; %s", lines).isEqualTo(3);
+            String required = lines.get(lines.size() - 2);
+            assertThat(required).startsWith("{\"type\":\"approval_required\"").contains("\"server_name\":\"counter\"")
+                    .contains("\"tool_name\":\"count\"").contains("\"arguments\":{\"text\":\"x\"}");
+            assertThat(lines.getLast()).startsWith("{\"type\":\"loop_end\",\"reason\":\"interrupted\"");
+            String callId = idOf(required);
+            String id = workflowId(run);
+            // The workflow waits, holding no activity; nothing ran.
+            DescribeWorkflowExecutionResponse waiting = describe(id);
+            assertThat(waiting.getWorkflowExecutionInfo().getStatus())
+                    .isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING);
+            assertThat(waiting.getPendingActivitiesList()).isEmpty();
+            assertThat(callsMade(calls)).isEmpty();
+
+            // Every worker dies during the wait (SIGKILL); a new one takes the decision.
+            for (Process worker : first) {
+                kill(worker);
+            }
+            workers(1, queue, model, calls, "--approve", "counter/count");
+            Process decide = client(queue, "--output", "jsonl", "--follow", id, "--approve-call", callId);
+            List<String> after = new String(decide.getInputStream().readAllBytes(), StandardCharsets.UTF_8)
+                    .lines().toList();
+            assertThat(decide.waitFor()).as("exit status; %s", after).isZero();
+            assertThat(after.getFirst()).isEqualTo("{\"type\":\"loop_start\",\"task\":\"count x\"}");
+            assertThat(after.get(1)).isEqualTo("{\"type\":\"approval\",\"id\":\"" + callId
+                    + "\",\"decision\":\"approved\",\"reason\":\"\"}");
+            assertThat(after).anyMatch(l -> l.startsWith("{\"type\":\"tool_result\"") && l.contains("counted x"));
+            assertThat(after.getLast()).isEqualTo(
+                    "{\"type\":\"loop_end\",\"reason\":\"task_completion\",\"result\":\"x approved\"}");
+            assertThat(callsMade(calls)).containsExactly("x");
+            assertThat(model.turnsTaken()).isEqualTo(2);
+
+            // The decision stands: a second one is refused, and nothing runs again.
+            Process again = client(queue, "--follow", id, "--approve-call", callId);
+            assertThat(again.waitFor()).isEqualTo(2);
+            assertThat(Files.readString(clientErrs.get(again))).contains("waits for no approval");
+            assertThat(callsMade(calls)).containsExactly("x");
+            // A late follower sees both parts of the run.
+            Process late = client(queue, "--output", "jsonl", "--follow", id);
+            List<String> all = new String(late.getInputStream().readAllBytes(), StandardCharsets.UTF_8).lines().toList();
+            assertThat(late.waitFor()).isZero();
+            assertThat(all).containsSequence(lines.getLast(), after.getFirst());
+            assertThat(all.getLast()).isEqualTo(after.getLast());
+            noSecretAnywhere(id);
+        }
+    }
+
+    @Test
+    void aDeniedCallNeverRunsTheModelReadsTheReasonAndBadDecisionsChangeNothing() throws Exception {
+        String queue = "q-" + UUID.randomUUID();
+        Path calls = dir.resolve("calls.txt");
+        MockScript script = MockScript.builder()
+                .turn(MockTurn.content("Counting. " + call("y")).chunkSize(8))
+                .turn(MockTurn.content(done("not counted")))
+                .build();
+        try (MockLlmServer model = MockLlmServer.start(script)) {
+            workers(1, queue, model, calls, "--approve", "counter/*");
+            Process run = client(queue, "count y");          // text mode: the waiting call and the command on stderr
+            run.getInputStream().readAllBytes();
+            assertThat(run.waitFor()).isEqualTo(3);
+            String id = workflowId(run);
+            String err = Files.readString(clientErrs.get(run));
+            Matcher carryOn = Pattern.compile("to carry it on: (bellows run --temporal \\S+ --task-queue \\S+ --follow "
+                    + Pattern.quote(id) + ") --approve-call (\\S+)").matcher(err);
+            assertThat(carryOn.find()).as(err).isTrue();
+            assertThat(err).contains("counter/count").contains("{\"text\":\"y\"}");
+            String callId = carryOn.group(2);
+
+            Process unknown = client(queue, "--follow", id, "--approve-call", "nope");
+            assertThat(unknown.waitFor()).isEqualTo(2);
+            assertThat(Files.readString(clientErrs.get(unknown))).contains("no call waits with id nope")
+                    .contains(callId);
+            Process missing = client(queue, "--follow", id, "--deny-reason", "why");
+            assertThat(missing.waitFor()).isEqualTo(2);
+            assertThat(Files.readString(clientErrs.get(missing))).contains("--deny-reason: only with --deny-call");
+
+            Process deny = client(queue, "--output", "jsonl", "--follow", id, "--deny-call", callId,
+                    "--deny-reason", "use the staging counter");
+            List<String> after = new String(deny.getInputStream().readAllBytes(), StandardCharsets.UTF_8)
+                    .lines().toList();
+            assertThat(deny.waitFor()).as("exit status; %s", after).isZero();
+            assertThat(after.get(1)).isEqualTo("{\"type\":\"approval\",\"id\":\"" + callId
+                    + "\",\"decision\":\"denied\",\"reason\":\"use the staging counter\"}");
+            assertThat(after.getLast()).contains("\"result\":\"not counted\"");
+            assertThat(callsMade(calls)).isEmpty();
+            assertThat(model.requests().getLast().body().toString()).contains("use the staging counter");
+        }
+        Cli.Run noId = Cli.run(new Host(Map.of(), dir, Interrupts.NONE, false), "run", "--temporal",
+                temporal.address(), "--approve-call", "call_1_1");
+        assertThat(noId.status()).isEqualTo(2);
+        assertThat(noId.err()).contains("--approve-call: with --temporal, needs --follow ID");
+        Cli.Run onClient = Cli.run(new Host(Map.of(), dir, Interrupts.NONE, false), "run", "--temporal",
+                temporal.address(), "--approve", "*", "hello");
+        assertThat(onClient.status()).isEqualTo(2);
+        assertThat(onClient.err()).contains("--approve: set it on the workers");
+    }
+
+    @Test
+    void runsOfOneSessionContinueItsConversationAndAWaitingRunHoldsTheSession() throws Exception {
+        String queue = "q-" + UUID.randomUUID();
+        Path calls = dir.resolve("calls.txt");
+        MockScript script = MockScript.builder()
+                .turn(MockTurn.content(done("noted")))
+                .turn(MockTurn.content("Counting. " + call("z")))      // waits for approval
+                .turn(MockTurn.content(done("it was 7")))
+                .turn(MockTurn.content(done("fresh")))
+                .build();
+        try (MockLlmServer model = MockLlmServer.start(script)) {
+            workers(1, queue, model, calls, "--approve", "counter/count");
+            Process first = client(queue, "--output", "jsonl", "--session", "s1", "remember the number 7");
+            first.getInputStream().readAllBytes();
+            assertThat(first.waitFor()).isZero();
+            assertThat(workflowId(first)).isEqualTo("bellows-session-s1-1");
+
+            Process second = client(queue, "--output", "jsonl", "--session", "s1", "count z, then say the number");
+            List<String> lines = new String(second.getInputStream().readAllBytes(), StandardCharsets.UTF_8)
+                    .lines().toList();
+            assertThat(second.waitFor()).as("%s", lines).isEqualTo(3);
+            String id = workflowId(second);
+            assertThat(id).isEqualTo("bellows-session-s1-2");
+            // The second run's request carries the first run's conversation.
+            String asked = model.requests().get(1).body().toString();
+            assertThat(asked).contains("remember the number 7").contains("noted").contains("count z, then say the number");
+
+            // The session's run waits: a new task in it is refused, naming the run; nothing is sent.
+            Process refused = client(queue, "--session", "s1", "another task");
+            assertThat(refused.waitFor()).isEqualTo(2);
+            assertThat(Files.readString(clientErrs.get(refused))).contains(id).contains("has not ended");
+            assertThat(model.turnsTaken()).isEqualTo(2);
+
+            Process decide = client(queue, "--output", "jsonl", "--follow", id, "--approve-call",
+                    idOf(lines.get(lines.size() - 2)));
+            decide.getInputStream().readAllBytes();
+            assertThat(decide.waitFor()).isZero();
+            assertThat(callsMade(calls)).containsExactly("z");
+
+            // Another session starts afresh.
+            Process other = client(queue, "--output", "jsonl", "--session", "s2", "what number?");
+            other.getInputStream().readAllBytes();
+            assertThat(other.waitFor()).isZero();
+            assertThat(workflowId(other)).isEqualTo("bellows-session-s2-1");
+            assertThat(model.requests().getLast().body().toString()).doesNotContain("remember the number 7");
+            noSecretAnywhere(id);
+        }
     }
 
     private static int indexOf(List<String> lines, String part) {

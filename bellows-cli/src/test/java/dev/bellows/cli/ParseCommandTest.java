@@ -31,6 +31,7 @@ class ParseCommandTest {
             string             | `"text"`                            | expected a JSON object like {"type": "message", "content": "..."}, got a string "text"
             unknown type       | {"type": "foo", "content": "x"}     | unknown chunk type "foo" (use "message" or "thinking")
             type case          | {"type": "Message", "content": "x"} | unknown chunk type "Message" (use "message" or "thinking")
+            a provider's frame | {"type": "tool_call", "content": "{}"} | unknown chunk type "tool_call" (use "message" or "thinking")
             null type          | {"type": null, "content": "x"}      | "type" must be "message" or "thinking", got null
             number type        | {"type": 1, "content": "x"}         | "type" must be "message" or "thinking", got a number
             missing content    | {"type": "thinking"}                | missing "content" (the chunk's text, a string)

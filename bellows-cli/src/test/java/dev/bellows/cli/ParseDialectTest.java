@@ -74,7 +74,7 @@ class ParseDialectTest {
 
     @Test
     void badDialectOptionsAreOneLineErrors() throws IOException {
-        assertUsageError(Cli.run("", "parse", "--dialect", "qwen9"), "--dialect: unknown dialect '(value not shown)': use one of bellows,");
+        assertUsageError(Cli.run("", "parse", "--dialect", "qwen9"), "--dialect: unknown dialect 'qwen9': use one of bellows,");
         assertUsageError(Cli.run("", "parse", "--dialect", "auto"), "--dialect auto: give the model's name with --model");
         assertUsageError(Cli.run("", "parse", "--model", "x"), "--model is only used with --dialect auto");
         assertUsageError(Cli.run("", "parse", "--dialect", "hermes", "--tool-tags", "call"),

@@ -162,6 +162,27 @@ class ParseEndToEndTest {
     }
 
     @Test
+    void argumentEventsComeInTheChunkThatCompletesEachValueAndChangeNothingElse() {
+        String input = jsonl("{\"content\": \"<tool>{\\\"name\\\": \\\"write_file\\\", \\\"arguments\\\": {\\\"path\\\": \\\"a.txt\\\", \\\"content\\\": \\\"x\"}",
+                "{\"content\": \"y\\\"}}</tool>\"}");
+        Cli.Run on = Cli.run(input, "parse", "--argument-events");
+        Cli.Run off = Cli.run(input, "parse");
+        assertThat(on.status()).isZero();
+        assertThat(on.err()).isEmpty();
+        assertThat(on.outJson()).filteredOn(e -> e.get("type").asText().equals("tool_call_argument")).containsExactly(
+                Cli.json("{\"type\":\"tool_call_argument\",\"chunk\":0,\"name\":\"path\",\"value\":\"a.txt\"}"),
+                Cli.json("{\"type\":\"tool_call_argument\",\"chunk\":1,\"name\":\"content\",\"value\":\"xy\"}"));
+        assertThat(on.outJson()).filteredOn(e -> !e.get("type").asText().equals("tool_call_argument"))
+                .containsExactlyElementsOf(off.outJson());
+        assertThat(off.outJson()).noneMatch(e -> e.get("type").asText().equals("tool_call_argument"));
+        // with --batch, and with a dialect
+        Cli.Run batch = Cli.run("{\"chunks\": [{\"content\": \"<tool_call>get_weather<arg_key>city</arg_key><arg_value>"
+                + "Paris</arg_value></tool_call>\"}]}\n", "parse", "--batch", "--dialect", "glm45", "--argument-events");
+        assertThat(batch.status()).isZero();
+        assertThat(batch.out()).contains("{\"type\":\"tool_call_argument\",\"chunk\":0,\"name\":\"city\",\"value\":\"Paris\"}");
+    }
+
+    @Test
     void toolEndsThinkingEndsTheReasoningAtAToolTag() {
         Cli.Run run = Cli.run("{\"content\": \"<think>r<tool_call>{\\\"name\\\": \\\"t\\\"}</tool_call></think>\"}\n",
                 "parse", "--tool-ends-thinking");

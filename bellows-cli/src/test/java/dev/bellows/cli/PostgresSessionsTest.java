@@ -134,14 +134,14 @@ class PostgresSessionsTest {
         try (MockLlmServer server = RunCommandTest.server(complete("never"))) {
             Cli.Run run = bellows(run(server, "--session", "math", "--session-store", unreachable, "task")
                     .toArray(String[]::new));
-            assertThat(run.status()).as("a configuration error: nothing sent").isEqualTo(2);
+            assertThat(run.status()).as("a store fault, as bellows sessions says it: nothing sent").isEqualTo(1);
             assertThat(run.err()).hasLineCount(1).startsWith("bellows run: --session-store: cannot connect to PostgreSQL at 127.0.0.1:"
                     + dead + ": connection refused").doesNotContain(SECRET);
             assertThat(server.requests()).isEmpty();
 
             Cli.Run chat = bellows(Map.of(SessionStoreLocation.ENV, unreachable), "hello\n", "chat", "--base-url",
                     server.baseUrl().toString(), "--model", "mock", "--session", "math");
-            assertThat(chat.status()).isEqualTo(2);
+            assertThat(chat.status()).isEqualTo(1);
             assertThat(chat.err()).hasLineCount(1).contains(SessionStoreLocation.ENV + ": cannot connect to PostgreSQL at 127.0.0.1:"
                     + dead).doesNotContain(SECRET);
             assertThat(server.requests()).isEmpty();

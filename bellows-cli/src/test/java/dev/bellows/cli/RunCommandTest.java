@@ -295,10 +295,12 @@ class RunCommandTest {
                         "loop_start", "iteration_start",
                         "thinking_start", "thinking_content", "thinking_end",
                         "message_start", "message_content", "message_end",
-                        "tool_call_start", "tool_call_content", "tool_call_name", "tool_call_content", "tool_call_end",
+                        "tool_call_start", "tool_call_content", "tool_call_name", "tool_call_content", "tool_call_argument",
+                        "tool_call_content", "tool_call_end",
                         "tool_result", "plan_update",
                         "iteration_start",
-                        "tool_call_start", "tool_call_content", "tool_call_name", "tool_call_content", "tool_call_end",
+                        "tool_call_start", "tool_call_content", "tool_call_name", "tool_call_content", "tool_call_argument",
+                        "tool_call_content", "tool_call_end",
                         "tool_result", "loop_end");
                 List<JsonNode> events = run.outJson();
                 assertThat(events).allSatisfy(event -> assertThat(event.has("chunk")).isFalse());
@@ -310,6 +312,11 @@ class RunCommandTest {
                 assertThat(result.get("arguments")).isEqualTo(Cli.json(
                         "{\"steps\": [{\"description\": \"read\", \"status\": \"in_progress\"}]}"));
                 assertThat(result.get("result").isTextual()).isTrue();
+                // each argument as soon as its value is complete, before the call's end
+                JsonNode argument = events.stream().filter(e -> e.get("type").asText().equals("tool_call_argument"))
+                        .findFirst().orElseThrow();
+                assertThat(argument).isEqualTo(Cli.json("{\"type\":\"tool_call_argument\",\"name\":\"steps\","
+                        + "\"value\":[{\"description\":\"read\",\"status\":\"in_progress\"}]}"));
                 JsonNode plan = events.stream().filter(e -> e.get("type").asText().equals("plan_update")).findFirst().orElseThrow();
                 assertThat(plan.get("steps")).isEqualTo(Cli.json("[{\"description\": \"read\", \"status\": \"in_progress\"}]"));
                 assertThat(last(run)).isEqualTo(Cli.json("{\"type\":\"loop_end\",\"reason\":\"task_completion\",\"result\":\"all done\"}"));

@@ -175,7 +175,7 @@ class SessionsCommandTest {
              MockLlmServer server = RunCommandTest.server(complete("never"))) {
             busy.append(List.of(Message.user("held")));
             Cli.Run run = runInSession(server, "busy", "hello");
-            assertThat(run.status()).isEqualTo(2);
+            assertThat(run.status()).as("in use: exit 1, as bellows sessions says it").isEqualTo(1);
             assertThat(run.err()).as("clear words, with no value of an option in them, nor a garbled one")
                     .isEqualTo("bellows run: --session: the session is already open in this process; close it before"
                             + " opening it again\n");
@@ -196,13 +196,12 @@ class SessionsCommandTest {
         try (MockLlmServer server = RunCommandTest.server(complete("never"))) {
             Cli.Run badName = runInSession(server, "no/slashes", "hello");
             assertThat(badName.status()).isEqualTo(2);
-            // Usage errors never repeat what was typed (a value may be a secret); the flag is named.
-            assertThat(badName.err()).startsWith("bellows run: --session: invalid session name")
-                    .doesNotContain("no/slashes");
+            // A session name is no secret: the message names the flag and the name.
+            assertThat(badName.err()).startsWith("bellows run: --session: invalid session name \"no/slashes\"");
             Cli.Run dataDirAlone = bellows("run", "--base-url", server.baseUrl().toString(), "--model", "mock",
                     "--data-dir", data().toString(), "hello");
             assertThat(dataDirAlone.status()).isEqualTo(2);
-            assertThat(dataDirAlone.err()).isEqualTo("bellows run: --data-dir: only used with --session NAME\n");
+            assertThat(dataDirAlone.err()).isEqualTo("bellows run: --data-dir: only used with --session NAME or with MCP servers (for their tokens)\n");
             assertThat(server.requests()).isEmpty();
         }
         assertThat(data()).doesNotExist();

@@ -86,7 +86,11 @@ class UsageSecretsTest {
         cases.add(Arguments.of("sessions: a session store that is no URL", List.of("sessions", "--session-store", SECRET),
                 "--session-store: not a PostgreSQL URL"));
         // missing parameters
-        cases.add(Arguments.of("run: no task", List.of("run", "--api-key", SECRET), "Missing required parameter"));
+        cases.add(Arguments.of("run: no task", List.of("run", "--api-key", SECRET), "TASK is empty"));
+        cases.add(Arguments.of("run: the key as a call id", List.of("run", "--api-key", SECRET, "--model", "m",
+                "--session", "s", "--data-dir", "data", "--approve-call", SECRET), "has no run waiting"));
+        cases.add(Arguments.of("run: a call id that is no id", List.of("run", "--session", "s", "--deny-call",
+                SECRET + " x"), "--deny-call: not a tool call id"));
         cases.add(Arguments.of("run: a flag without its value", List.of("run", "--api-key", SECRET, "--model"),
                 "Missing required parameter for option '--model'"));
         cases.add(Arguments.of("mock-server: no script", List.of("mock-server", "--port", SECRET),
@@ -113,7 +117,8 @@ class UsageSecretsTest {
     void noUsageErrorShowsTheSecret(String name, List<String> args, String expected) {
         Host host = new Host(Map.of(), directory, Interrupts.NONE, false);
         Cli.Run run = Cli.run(host, args.toArray(String[]::new));
-        assertThat(run.status()).as("exit status").isEqualTo(2);
+        // A store that cannot be reached is a store fault (1), as bellows sessions says it; the rest usage (2).
+        assertThat(run.status()).as("exit status").isEqualTo(expected.contains("cannot connect") ? 1 : 2);
         assertThat(run.out()).doesNotContain(SECRET).doesNotContain("S3CR3T");
         assertThat(run.err()).doesNotContain(SECRET).doesNotContain("S3CR3T").contains(expected)
                 .hasLineCount(1);

@@ -141,6 +141,31 @@ class ProvidersGuideTest {
     }
 
     @Test
+    void aModelWithoutVisionIsToldWhichImagesItWasNotShown() throws Exception {
+        MockScript script = MockScript.builder()
+                .turn(MockTurn.content("<tool>{\"tool_name\": \"look\", \"arguments\": {}}</tool>"))
+                .turn(MockTurn.content("<tool>{\"tool_name\": \"task_completion\", \"arguments\": {\"result\": \"blind\"}}</tool>"))
+                .build();
+        dev.bellows.tool.Tool look = dev.bellows.tool.TypedTool.of("look", "Takes a picture", Empty.class,
+                (context, nothing) -> dev.bellows.tool.ToolResult.of("a picture",
+                        dev.bellows.tool.Media.image(new byte[] {1, 2, 3}, "image/png")));
+        try (MockLlmServer server = MockLlmServer.start(script);
+             Provider textOnly = OpenAiProvider.builder().baseUrl(server.baseUrl().toString())
+                     .imageInput(false)
+                     .build()) {
+            AgentResult result = DefaultAgent.builder().provider(textOnly).model("llama3.1")
+                    .toolRegistry(new ToolRegistry().register(look)).build().run("Look").await();
+            assertThat(result.result()).isEqualTo("blind");
+            String sent = server.requests().get(1).body().path("messages").toString();
+            assertThat(sent).contains("(not shown to you: image/png, 3 bytes; images cannot be sent to this model)")
+                    .doesNotContain("image_url");
+        }
+    }
+
+    record Empty() {
+    }
+
+    @Test
     void retryingProviderRetriesA503AndReportsWhy() throws Exception {
         MockScript script = MockScript.builder()
                 .turn(MockTurn.status(503).errorMessage("overloaded"))
@@ -155,7 +180,11 @@ class ProvidersGuideTest {
             try (ChatStream stream = patient.stream(ChatRequest.builder().model("llama3.1")
                     .message(Message.user("What is six times seven?")).build())) {
                 for (StreamChunk chunk; (chunk = stream.next()) != null; ) {
-                    answer.append(chunk.text());
+                    switch (chunk) {
+                        case StreamChunk.Restart restart -> answer.setLength(0);   // a retry: the answer starts over
+                        case StreamChunk.Text text -> answer.append(text.text());
+                        default -> { }                                             // reasoning, usage, ...
+                    }
                 }
             }
 

@@ -4,8 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.bellows.format.ToolChain;
-import dev.bellows.format.ToolChainResult;
+import dev.bellows.format.Observation;
+import dev.bellows.tool.ToolChain;
+import dev.bellows.tool.ToolChainResult;
 import dev.bellows.format.XmlFormat;
 import dev.bellows.tool.Description;
 import dev.bellows.tool.Tool;
@@ -44,13 +45,13 @@ class ToolsGuideTest {
 
     @Test
     void theThreeCallsGetThePagesAnswers() throws Exception {
-        ToolChain chain = new ToolChain(new ToolRegistry().register(readFile), new XmlFormat());
-        ToolChainResult observation = chain.execute(List.of(
+        ToolChain chain = new ToolChain(new ToolRegistry().register(readFile));
+        ToolChainResult result = chain.execute(List.of(
                 new ToolCall("local", "read_file", (ObjectNode) JSON.readTree("{\"path\": \"README.md\", \"from\": \"1\", \"count\": 2.0}")),
                 new ToolCall("local", "read_fil", (ObjectNode) JSON.readTree("{\"path\": \"a.txt\"}")),
                 new ToolCall("local", "read_file", (ObjectNode) JSON.readTree("{\"file\": \"a.txt\"}"))));
 
-        assertThat(observation.text())
+        assertThat(Observation.format(new XmlFormat(), result.outcomes()))
                 .contains("README.md 1 2")
                 .contains("unknown tool \"read_fil\" on server \"local\" (did you mean \"read_file\"?); available: local: read_file")
                 .contains("invalid arguments for read_file: \"file\": unknown property; the properties are \"path\", \"from\","

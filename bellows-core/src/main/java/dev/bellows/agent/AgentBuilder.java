@@ -12,11 +12,13 @@ import dev.bellows.prompt.ToolCatalogStyle;
 import dev.bellows.provider.Provider;
 import dev.bellows.provider.RetryPolicy;
 import dev.bellows.stream.StreamOptions;
+import dev.bellows.tool.ToolCall;
 import dev.bellows.tool.ToolRegistry;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Executor;
+import java.util.function.Predicate;
 
 /**
  * The one builder of every agent ({@link DefaultAgent#builder()}, {@link ReActAgent#builder()}).
@@ -53,7 +55,15 @@ public abstract sealed class AgentBuilder<B extends AgentBuilder<B, A>, A extend
     TextFormat textFormat;
     ActionFormat actionFormat = ActionFormat.JSON;
     OutputFormat outputFormat = OutputFormat.JSON;
+    int maxToolResultTokens = dev.bellows.tool.ResultLimit.DEFAULT_MAX_TOKENS;
     final List<AgentListener> listeners = new ArrayList<>();
+    String name = "bellows";
+    final List<RunInterceptor> runInterceptors = new ArrayList<>();
+    final List<ModelInterceptor> modelInterceptors = new ArrayList<>();
+    final List<ToolInterceptor> toolInterceptors = new ArrayList<>();
+    final List<ToolPattern> approvalPatterns = new ArrayList<>();
+    final List<Predicate<ToolCall>> approvalPolicies = new ArrayList<>();
+    ApprovalHandler approvalHandler;
     Executor executor;
     ObjectNode answerSchema;
 
@@ -118,6 +128,20 @@ public abstract sealed class AgentBuilder<B extends AgentBuilder<B, A>, A extend
      */
     public B memory(ConversationMemory memory) {
         this.memory = Objects.requireNonNull(memory, "memory");
+        return self();
+    }
+
+    /**
+     * The most one tool result may cost the model, in tokens (default
+     * {@value dev.bellows.tool.ResultLimit#DEFAULT_MAX_TOKENS}, at least 1;
+     * {@link Integer#MAX_VALUE} for no limit): a longer result reaches the model cut, with a note
+     * saying how much was left out. Counted with the memory's token counter when a memory is set.
+     */
+    public B maxToolResultTokens(int maxToolResultTokens) {
+        if (maxToolResultTokens < 1) {
+            throw new IllegalArgumentException("maxToolResultTokens must be at least 1, got " + maxToolResultTokens);
+        }
+        this.maxToolResultTokens = maxToolResultTokens;
         return self();
     }
 
@@ -219,6 +243,82 @@ public abstract sealed class AgentBuilder<B extends AgentBuilder<B, A>, A extend
     /** Adds a listener, told every event of every run. */
     public B listener(AgentListener listener) {
         this.listeners.add(Objects.requireNonNull(listener, "listener"));
+        return self();
+    }
+
+    /**
+     * The agent's name, which interceptors see ({@link RunContext#agentName()}; a tracer's
+     * {@code gen_ai.agent.name}); default {@code bellows}.
+     */
+    public B name(String name) {
+        Objects.requireNonNull(name, "name");
+        if (name.isBlank()) {
+            throw new IllegalArgumentException("an agent's name must not be blank");
+        }
+        this.name = name;
+        return self();
+    }
+
+    /**
+     * Adds an interceptor around every run (see {@link RunInterceptor}); the first added is
+     * outermost. None by default: an agent without interceptors runs exactly as before.
+     */
+    public B runInterceptor(RunInterceptor interceptor) {
+        this.runInterceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
+        return self();
+    }
+
+    /**
+     * Adds an interceptor around every model request, each attempt of it (see
+     * {@link ModelInterceptor}); the first added is outermost.
+     */
+    public B modelInterceptor(ModelInterceptor interceptor) {
+        this.modelInterceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
+        return self();
+    }
+
+    /**
+     * Adds an interceptor around every tool call that runs (see {@link ToolInterceptor}); the
+     * first added is outermost.
+     */
+    public B toolInterceptor(ToolInterceptor interceptor) {
+        this.toolInterceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
+        return self();
+    }
+
+    /**
+     * Every call of the tools {@code pattern} names needs a person's approval before it runs:
+     * {@code SERVER/TOOL}, where {@code *} matches any run of characters (<code>files/&#42;</code>,
+     * <code>&#42;/write_file</code>, {@code *}). Repeatable; the built-in loop tools
+     * ({@code task_completion}, {@code ask_question}, {@code converse}, {@code update_plan})
+     * never need it. The calls of one answer run in order; from the first call that needs
+     * approval on, every call of that answer waits until each call that needs it is decided:
+     * by the {@link #approvalHandler handler}, or, without one, by a resume after the run
+     * stopped {@code interrupted} (see docs/interceptors.md).
+     *
+     * @throws IllegalArgumentException for a pattern that is not {@code SERVER/TOOL} or {@code *}
+     */
+    public B requireApproval(String pattern) {
+        this.approvalPatterns.add(ToolPattern.of(pattern));
+        return self();
+    }
+
+    /**
+     * Every call {@code policy} says yes to needs a person's approval (beside the patterns): a
+     * function of the call (server, tool, arguments checked against the schema), asked on the
+     * run's thread. The built-in loop tools never need approval.
+     */
+    public B requireApproval(Predicate<ToolCall> policy) {
+        this.approvalPolicies.add(Objects.requireNonNull(policy, "policy"));
+        return self();
+    }
+
+    /**
+     * Who decides on calls that need approval while the run waits (see {@link ApprovalHandler});
+     * without one (the default) the run stops {@code interrupted} at them.
+     */
+    public B approvalHandler(ApprovalHandler handler) {
+        this.approvalHandler = Objects.requireNonNull(handler, "handler");
         return self();
     }
 

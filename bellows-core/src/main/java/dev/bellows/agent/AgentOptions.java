@@ -44,12 +44,25 @@ final class AgentOptions {
     final TextFormat textFormat;
     final ActionFormat actionFormat;
     final OutputFormat outputFormat;
+    /** The most one tool result may cost the model. */
+    final dev.bellows.tool.ResultLimit resultLimit;
     final List<AgentListener> listeners;
     final Executor executor;
     /** No executor was given: runs go on new virtual threads, and an awaiting caller may run one itself. */
     final boolean ownExecutor;
     /** The schema every run's answer must match, or null for a text answer. */
     final com.fasterxml.jackson.databind.node.ObjectNode answerSchema;
+    /** The agent's name, for interceptors ({@link RunContext#agentName()}). */
+    final String name;
+    final List<RunInterceptor> runInterceptors;
+    final List<ModelInterceptor> modelInterceptors;
+    final List<ToolInterceptor> toolInterceptors;
+    /** Whether the tool interceptors let the calls of an answer run at the same time. */
+    final boolean parallelToolCalls;
+    /** Which calls need approval, or null when none does. */
+    final Approvals approvals;
+    /** Who decides on them while the run waits, or null: the run stops. */
+    final ApprovalHandler approvalHandler;
 
     AgentOptions(AgentBuilder<?, ?> b, String agentName) {
         if (b.provider == null) {
@@ -67,14 +80,25 @@ final class AgentOptions {
         this.memory = b.memory;
         this.maxIterations = b.maxIterations;
         this.maxConsecutiveErrors = b.maxConsecutiveErrors;
-        this.streamOptions = b.streamOptions;
+        // The loop reports each tool argument as soon as it is complete (a write's path, a search's query).
+        this.streamOptions = b.streamOptions.withArgumentEvents(true);
         this.toolCallFormat = b.toolCallFormat;
         this.toolCatalog = b.toolCatalog;
         this.observationFormat = b.observationFormat;
         this.chainOfThought = b.chainOfThought;
         this.actionFormat = b.actionFormat;
         this.outputFormat = b.outputFormat;
+        this.resultLimit = new dev.bellows.tool.ResultLimit(b.maxToolResultTokens, b.memory != null
+                ? b.memory.tokenCounter() : new dev.bellows.memory.EstimatingTokenCounter());
         this.listeners = List.copyOf(b.listeners);
+        this.name = b.name;
+        this.runInterceptors = List.copyOf(b.runInterceptors);
+        this.modelInterceptors = List.copyOf(b.modelInterceptors);
+        this.toolInterceptors = List.copyOf(b.toolInterceptors);
+        this.parallelToolCalls = toolInterceptors.stream().allMatch(ToolInterceptor::allowsParallelCalls);
+        Approvals approvals = new Approvals(b.approvalPatterns, b.approvalPolicies);
+        this.approvals = approvals.isEmpty() ? null : approvals;
+        this.approvalHandler = b.approvalHandler;
         this.answerSchema = b.answerSchema == null ? null : b.answerSchema.deepCopy();
         if (answerSchema != null && toolMode == ToolMode.REACT) {
             throw new IllegalArgumentException("a structured answer is for the tags and native tool modes: a ReAct"
@@ -99,6 +123,15 @@ final class AgentOptions {
 
     boolean plainChat() {
         return tools == null;
+    }
+
+    /**
+     * Whether tool calls go the long way: one at a time through the tool interceptors (and
+     * approvals), each with its id. Without any, a batch runs as a {@code ToolChain} runs it,
+     * with nothing added.
+     */
+    boolean interceptsTools() {
+        return !toolInterceptors.isEmpty() || approvals != null;
     }
 
     /**

@@ -7,6 +7,7 @@ import dev.bellows.provider.Message;
 import dev.bellows.tool.Tool;
 import dev.bellows.tool.ToolRegistry;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.RejectedExecutionException;
@@ -33,13 +34,13 @@ import java.util.concurrent.RejectedExecutionException;
  * {@link dev.bellows.stream.StreamProcessor}: every stream event reaches the listeners as it
  * happens, except {@code complete}. Then:
  * <ul>
- *   <li>tool calls run in order through a {@link dev.bellows.format.ToolChain}; each gives a
- *       {@code tool_result} or a {@code tool_result_error} event, and the observation (the
- *       chain's text) is the next user message. A successful tool whose output is a
- *       {@link Plan} ({@code update_plan}) replaces the plan and emits {@code plan_update};
- *       the plan goes into every later prompt. A successful loop-breaking tool
- *       ({@code task_completion}, {@code ask_question}, {@code converse}, or your own) ends the
- *       loop with its text as the result;</li>
+ *   <li>tool calls run in order through a {@link dev.bellows.tool.ToolChain}; each gives a
+ *       {@code tool_result} or a {@code tool_result_error} event, and the observation of them
+ *       all is the next user message. What a result does to the loop is its
+ *       {@linkplain dev.bellows.tool.ToolEffect effect}: {@code update_plan}'s replaces the plan
+ *       and emits {@code plan_update} (the plan goes into every later prompt);
+ *       {@code task_completion}'s, {@code ask_question}'s, {@code converse}'s (or a tool of
+ *       your own's) ends the loop with its text as the result;</li>
  *   <li>no tool call: {@code no_tool_call}, and the prompt builder's reminder is the next user
  *       message.</li>
  * </ul>
@@ -80,6 +81,14 @@ import java.util.concurrent.RejectedExecutionException;
  * ({@code error}, the result is the provider's message). Any exception inside the loop ends
  * it the same way: {@code loop_start} and {@code loop_end} come exactly once, whatever
  * happens.
+ *
+ * <h2>Interceptors and approvals</h2>
+ * {@link RunInterceptor}s, {@link ModelInterceptor}s and {@link ToolInterceptor}s registered on
+ * the builder wrap every run, every model request (each attempt) and every tool call that runs;
+ * without any, nothing of them is made. A tool interceptor may suspend a call: the run then
+ * stops {@code interrupted} with the calls that wait ({@link AgentResult#waiting()}, also
+ * {@link Session#waiting()}), and {@link #resume} carries it on with a {@link Decision} for
+ * each. See docs/interceptors.md.
  *
  * <h2>Plain chat</h2>
  * Without a tool registry there is no loop: each run is one model call (the instructions
@@ -184,10 +193,167 @@ public final class DefaultAgent implements Agent {
         Objects.requireNonNull(session, "session");
         RunHandle run = new RunHandle(options.listeners);
         run.keepNoEvents();
-        session.begin(run);
+        session.begin(run, false);
         new Loop(options, protocol, session, run, task,
                 options.answerSchema == null ? null : new TypedCompletion(options.answerSchema, null)).run();
         return run.await();             // loop_end has been emitted: returns at once
+    }
+
+    /**
+     * Carries on the run of {@code session} that stopped at calls that wait
+     * ({@code interrupted}; {@link Session#waiting()} lists them), with one decision for each
+     * waiting call, and returns its handle at once. The run reports each decision on a call
+     * that waited for approval ({@code approval}), keeps the decisions (a stored session
+     * stores them before anything runs), runs the approved calls and those held behind them,
+     * each once, turns each denial into an observation saying that the user denied the call
+     * (with the reason), and goes on with the loop from there, without asking the model for
+     * that answer again. Its events begin with {@code loop_start} (the original task) and end
+     * with {@code loop_end}, as any run's; it counts its iterations on from the stopped run's.
+     *
+     * <p>Nothing is changed when the decisions do not fit: each must name a waiting call, no
+     * call may be named twice, and every waiting call needs one; edited arguments must match the
+     * tool's schema; a call carried out outside the run ({@link WaitingCall.Kind#EXTERNAL}) takes
+     * a result or a denial, one waiting for approval an approval or a denial. A decision a
+     * resume made before (which a stored session keeps, should that resume have been cut short)
+     * may be given again, the same, or left out.
+     *
+     * @throws IllegalStateException    when no run of the session waits, a run of it is going
+     *                                  on, or the stored waiting run cannot be read (a damaged
+     *                                  database: the message says what is wrong)
+     * @throws IllegalArgumentException when the decisions do not fit, naming the calls concerned
+     */
+    public AgentRun resume(Session session, List<? extends Decision> decisions) {
+        Objects.requireNonNull(session, "session");
+        Map<String, Decision> checked = checkDecisions(session, decisions);
+        Suspension waiting = session.suspension();
+        return start(waiting.task(), session, completion(), waiting, checked);
+    }
+
+    /** As {@link #resume(Session, List)}, on the calling thread, as {@link #runBlocking(String)} runs a task. */
+    public AgentResult resumeBlocking(Session session, List<? extends Decision> decisions) {
+        Objects.requireNonNull(session, "session");
+        Map<String, Decision> checked = checkDecisions(session, decisions);
+        Suspension waiting = session.suspension();
+        RunHandle run = new RunHandle(options.listeners);
+        run.keepNoEvents();
+        session.begin(run, true);
+        new Loop(options, protocol, session, run, waiting.task(), completion(), waiting, checked, false).run();
+        return run.await();
+    }
+
+    /**
+     * Gives up the run of {@code session} that waits (a person pressed Ctrl-C instead of
+     * deciding), on the calling thread: every waiting call is denied with {@code reason}, the
+     * calls held behind them do not run, the answer's turn is kept in the conversation with its
+     * observation (and a line saying the user stopped there), nothing is sent to the model, and
+     * the run ends {@code cancelled}. The listeners hear it as a run: {@code loop_start}, the
+     * {@code approval} denials, the calls' errors, {@code loop_end}. The session takes new tasks
+     * again.
+     *
+     * @throws IllegalStateException when no run of the session waits, or a run of it is going on
+     */
+    public AgentResult cancelWaiting(Session session, String reason) {
+        Objects.requireNonNull(session, "session");
+        Objects.requireNonNull(reason, "reason");
+        Suspension waiting = session.suspension();
+        if (waiting == null) {
+            throw new IllegalStateException("no run of this session waits for decisions: there is nothing to cancel");
+        }
+        ResumeLog log = session.resumeLog();
+        List<Decision> denials = new java.util.ArrayList<>();
+        for (WaitingCall call : waiting.waiting()) {
+            if (log.decision(call.id()) == null) {
+                denials.add(Decision.deny(call.id(), reason));
+            }
+        }
+        Map<String, Decision> checked = checkDecisions(session, denials);
+        RunHandle run = new RunHandle(options.listeners);
+        run.keepNoEvents();
+        session.begin(run, true);
+        new Loop(options, protocol, session, run, waiting.task(), completion(), waiting, checked, true).run();
+        return run.await();
+    }
+
+    private Tool completion() {
+        return options.answerSchema == null ? null : new TypedCompletion(options.answerSchema, null);
+    }
+
+    /** The decisions by call id, checked against the session's waiting run; see {@link #resume}. */
+    private Map<String, Decision> checkDecisions(Session session, List<? extends Decision> decisions) {
+        Objects.requireNonNull(decisions, "decisions");
+        Suspension waiting = session.suspension();
+        if (waiting == null) {
+            throw new IllegalStateException("no run of this session waits for decisions: there is nothing to resume");
+        }
+        ResumeLog log = session.resumeLog();
+        Map<String, Suspension.Entry> open = new java.util.LinkedHashMap<>();
+        for (Suspension.Entry entry : waiting.calls()) {
+            if (entry.state() == Suspension.State.APPROVAL || entry.state() == Suspension.State.EXTERNAL) {
+                open.put(entry.id(), entry);
+            }
+        }
+        Map<String, Decision> given = new java.util.LinkedHashMap<>();
+        ToolRegistry tools = null;
+        for (Decision decision : decisions) {
+            Objects.requireNonNull(decision, "a decision is null");
+            String id = decision.callId();
+            if (given.containsKey(id)) {
+                throw new IllegalArgumentException("two decisions for call " + id + ": give one per waiting call");
+            }
+            Suspension.Entry entry = open.get(id);
+            if (entry == null) {
+                throw new IllegalArgumentException("no call waits with id " + id + "; the waiting calls: "
+                        + String.join(", ", open.keySet()));
+            }
+            Decision earlier = entry.decision() != null ? entry.decision() : log.decision(id);
+            if (earlier != null && !earlier.equals(decision)) {
+                throw new IllegalArgumentException("call " + id + " was decided already (" + describe(earlier)
+                        + "): a decision stands once given");
+            }
+            boolean approval = entry.state() == Suspension.State.APPROVAL;
+            if (approval && decision instanceof Decision.Respond) {
+                throw new IllegalArgumentException("call " + id + " waits for approval: approve or deny it");
+            }
+            if (!approval && decision instanceof Decision.Approve) {
+                throw new IllegalArgumentException("call " + id + " is carried out outside the run: give its result"
+                        + " (Decision.respond) or deny it");
+            }
+            if (decision instanceof Decision.Approve approve && approve.arguments() != null) {
+                if (tools == null) {
+                    tools = options.tools.current(null);
+                }
+                dev.bellows.tool.PreparedCall prepared = protocol.toolChain(tools).prepare(entry.decoded());
+                if (prepared.failure().isEmpty()) {
+                    try {
+                        prepared.check(approve.arguments());
+                    } catch (dev.bellows.tool.InvalidArgumentsException e) {
+                        throw new IllegalArgumentException("the edited arguments of call " + id
+                                + " do not match the tool's schema: " + e.getMessage());
+                    }
+                }
+            }
+            given.put(id, decision);
+        }
+        List<String> missing = new java.util.ArrayList<>();
+        for (Suspension.Entry entry : open.values()) {
+            boolean decided = entry.decision() != null || log.decision(entry.id()) != null;
+            if (!decided && !given.containsKey(entry.id())) {
+                missing.add(entry.id());
+            }
+        }
+        if (!missing.isEmpty()) {
+            throw new IllegalArgumentException("no decision for waiting call" + (missing.size() == 1 ? " " : "s ")
+                    + String.join(", ", missing) + ": every waiting call needs one");
+        }
+        return given;
+    }
+
+    private static String describe(Decision decision) {
+        return switch (decision) {
+            case Decision.Approve a -> "approved";
+            case Decision.Deny d -> d.reason().isBlank() ? "denied" : "denied: " + d.reason();
+            case Decision.Respond r -> "answered";
+        };
     }
 
     /**
@@ -215,12 +381,17 @@ public final class DefaultAgent implements Agent {
     }
 
     private AgentRun start(String task, Session session, Tool completion) {
+        return start(task, session, completion, null, Map.of());
+    }
+
+    private AgentRun start(String task, Session session, Tool completion, Suspension resumeFrom,
+                           Map<String, Decision> decisions) {
         Objects.requireNonNull(task, "task");
         Objects.requireNonNull(session, "session");
         RunHandle run = new RunHandle(options.listeners);
-        session.begin(run);
+        session.begin(run, resumeFrom != null);
         try {
-            Runnable loop = new Loop(options, protocol, session, run, task, completion);
+            Runnable loop = new Loop(options, protocol, session, run, task, completion, resumeFrom, decisions, false);
             if (options.ownExecutor) {
                 RunStart start = new RunStart(loop);
                 run.offer(start);

@@ -2,9 +2,8 @@ package dev.bellows.agent;
 
 import dev.bellows.event.LoopEndReason;
 import dev.bellows.event.LoopEvent;
-import dev.bellows.format.ToolCallOutcome;
 import dev.bellows.provider.ProviderException;
-import dev.bellows.tool.LoopBreak;
+import dev.bellows.tool.ToolEffect;
 
 /** How the agents' loops end, shared so that both end the same way for the same cause. */
 final class LoopEnds {
@@ -52,21 +51,12 @@ final class LoopEnds {
     }
 
     /**
-     * The loop ends the way the tool says: a {@link LoopBreak} names the reason (one of the
-     * built-ins' names; any other name, a user's own loop-breaking tool, is
-     * {@code task_completion}) and gives the text; any other output is the result as rendered.
+     * The one way the model ends a run, whichever protocol it speaks: a tool's
+     * {@link ToolEffect.EndRun} ({@code task_completion} and friends, or a tool of the user's),
+     * or a ReAct answer section, which the loop takes as {@code task_completion}'s.
      */
-    static LoopEvent.LoopEnd loopBreak(ToolCallOutcome.Succeeded call) {
-        if (call.result().output() instanceof LoopBreak end) {
-            LoopEndReason reason = LoopEndReason.fromWireName(end.toolName())
-                    .filter(LoopEndReason::successful)
-                    .orElse(LoopEndReason.TASK_COMPLETION);
-            return new LoopEvent.LoopEnd(reason, end.text());
-        }
-        LoopEndReason reason = LoopEndReason.fromWireName(call.call().toolName())
-                .filter(LoopEndReason::successful)
-                .orElse(LoopEndReason.TASK_COMPLETION);
-        return new LoopEvent.LoopEnd(reason, call.text());
+    static LoopEvent.LoopEnd ended(ToolEffect.EndRun end) {
+        return new LoopEvent.LoopEnd(end.reason(), end.result());
     }
 
     static LoopEvent.LoopEnd failed(RunHandle run, ProviderException e) {

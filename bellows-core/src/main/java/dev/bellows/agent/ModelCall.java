@@ -10,8 +10,9 @@ import java.util.function.Supplier;
 
 /**
  * One model call of a run: streams the answer into an {@link AnswerReader}, which emits the
- * stream events as they happen; a retry emits {@code retry} and starts a new reader, so what
- * the broken attempt streamed is dropped.
+ * stream events as they happen. A retry comes as a {@link StreamChunk.Restart} frame in the
+ * stream: it emits {@code retry} and the answer is read again by a new reader, so what the
+ * broken attempt streamed is dropped.
  */
 final class ModelCall {
 
@@ -23,21 +24,23 @@ final class ModelCall {
         if (run.isCancelled()) {
             throw new ProviderException(ProviderException.Kind.CANCELLED, "the run was cancelled");
         }
-        AnswerReader[] attempt = {readers.get()};
-        ChatStream stream = provider.stream(request, notice -> {
-            run.emit(new LoopEvent.Retry(notice.attempt(), notice.reason(), notice.delay().toMillis()));
-            // Whatever the broken attempt streamed (discardPartialOutput) is dropped here; when it
-            // streamed nothing, a fresh attempt is the same as the old one.
-            attempt[0] = readers.get();
-        });
+        AnswerReader reader = readers.get();
+        ChatStream stream = provider.stream(request);
         try (stream) {
             run.streamStarted(stream);
             for (StreamChunk chunk; (chunk = stream.next()) != null; ) {
-                attempt[0].accept(chunk);
+                if (chunk instanceof StreamChunk.Restart restart) {
+                    run.emit(new LoopEvent.Retry(restart.attempt(), restart.reason(), restart.delay().toMillis()));
+                    // Whatever the broken attempt streamed (discardPartialOutput) is dropped here; when it
+                    // streamed nothing, a fresh reader is the same as the old one.
+                    reader = readers.get();
+                } else {
+                    reader.accept(chunk);
+                }
             }
         } finally {
             run.streamEnded();
         }
-        return attempt[0].finish();
+        return reader.finish();
     }
 }

@@ -8,17 +8,15 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.bellows.event.AgentEvent;
 import dev.bellows.event.StreamEvent;
-import dev.bellows.format.ToolCallOutcome;
-import dev.bellows.format.ToolChain;
-import dev.bellows.format.ToolChainResult;
+import dev.bellows.tool.ToolCallOutcome;
+import dev.bellows.format.TextFormat;
+import dev.bellows.tool.ToolChain;
+import dev.bellows.tool.ToolChainResult;
 import dev.bellows.plan.Plan;
 import dev.bellows.prompt.NativePrompts;
 import dev.bellows.provider.Message;
 import dev.bellows.provider.NativeToolCall;
-import dev.bellows.provider.ProviderChunks;
-import dev.bellows.provider.SignedThinking;
 import dev.bellows.provider.ToolSpec;
-import dev.bellows.stream.ContentType;
 import dev.bellows.stream.StreamChunk;
 import dev.bellows.tool.DecodedToolCall;
 import dev.bellows.tool.ToolCall;
@@ -31,12 +29,13 @@ import java.util.function.Consumer;
 
 /**
  * Native tool calling: the tools go in the request, the calls come as structured deltas
- * ({@link ContentType#TOOL_CALL} chunks), each mapped onto the same events as a tool tag:
+ * ({@link StreamChunk.ToolCallDelta} frames), each mapped onto the same events as a tool tag:
  * {@code tool_call_start} when a call begins, {@code tool_call_name} at the first delta that
  * carries its name, {@code tool_call_content} for each piece of its arguments,
  * {@code tool_call_end} with the decoded call when the next call begins or the answer ends.
- * Results go back as one tool message per call. Text and provider thinking go through the
- * stream processor as in the tag protocol; signed thinking blocks are kept with the answer.
+ * Results go back as one tool message per call, with the media its tool returned. Text and
+ * provider thinking go through the stream processor as in the tag protocol; signed thinking
+ * blocks are kept with the answer.
  */
 final class NativeProtocol implements Protocol {
 
@@ -85,7 +84,12 @@ final class NativeProtocol implements Protocol {
 
     @Override
     public ToolChain toolChain(ToolRegistry tools) {
-        return new ToolChain(tools, options.observationFormat);
+        return new ToolChain(tools);
+    }
+
+    @Override
+    public TextFormat observationFormat() {
+        return options.observationFormat;
     }
 
     @Override
@@ -93,7 +97,9 @@ final class NativeProtocol implements Protocol {
         List<Message> messages = new ArrayList<>();
         List<ToolCallOutcome> outcomes = result.outcomes();
         for (int i = 0; i < outcomes.size(); i++) {
-            messages.add(Message.toolResult(assistant.toolCalls().get(i).id(), outcomes.get(i).text()));
+            ToolCallOutcome outcome = outcomes.get(i);
+            messages.add(Message.toolResult(assistant.toolCalls().get(i).id(), outcome.text(),
+                    outcome instanceof ToolCallOutcome.Succeeded s ? s.result().media() : List.of()));
         }
         if (!note.isEmpty()) {
             messages.add(Message.user(note));
@@ -126,8 +132,6 @@ final class NativeProtocol implements Protocol {
         private final Consumer<AgentEvent> emit;
         private final StreamedAnswer answer;
         private final List<Call> calls = new ArrayList<>();
-        private final List<SignedThinking> signed = new ArrayList<>();
-        private final StringBuilder thinking = new StringBuilder();   // the provider thinking block being signed
         private Call open;
         private int chunk;
 
@@ -139,32 +143,34 @@ final class NativeProtocol implements Protocol {
 
         @Override
         public void accept(StreamChunk streamed) {
-            switch (streamed.type()) {
-                case TOOL_CALL -> {
+            switch (streamed) {
+                case StreamChunk.ToolCallDelta delta -> {
                     answer.accept(streamed);    // ends the message block and provider thinking first
-                    delta(ProviderChunks.toolCallDelta(streamed));
+                    delta(delta);
                 }
-                case SIGNATURE -> {
-                    signed.add(ProviderChunks.signedThinking(streamed, thinking.toString()));
-                    thinking.setLength(0);
-                    answer.accept(streamed);
-                }
-                case THINKING -> {
-                    thinking.append(streamed.text());
+                case StreamChunk.Reasoning thinking -> {
                     endOpenCall();
                     answer.accept(streamed);
                 }
-                case MESSAGE -> {
-                    if (!streamed.text().isEmpty()) {
+                case StreamChunk.Text text -> {
+                    if (!text.text().isEmpty()) {
                         endOpenCall();          // blocks never overlap: text after a call ends it
                     }
                     answer.accept(streamed);
                 }
+                case StreamChunk.ThinkingSignature signature -> answer.accept(streamed);
+                case StreamChunk.ResponseInfo info -> {
+                    return;                     // about the answer: no chunk of it
+                }
+                case StreamChunk.Usage usage -> {
+                    return;
+                }
+                case StreamChunk.Restart restart -> throw new IllegalArgumentException("a restart is the model call's to handle");
             }
             chunk++;
         }
 
-        private void delta(ProviderChunks.ToolCallDelta delta) {
+        private void delta(StreamChunk.ToolCallDelta delta) {
             while (calls.size() <= delta.index()) {
                 calls.add(null);
             }
@@ -221,7 +227,7 @@ final class NativeProtocol implements Protocol {
                 made.add(new NativeToolCall(call.id != null ? call.id : "call_" + i,
                         call.function != null ? call.function : "", call.arguments.toString()));
             }
-            Message assistant = Message.assistant(answer.assistant().content(), made, signed);
+            Message assistant = Message.assistant(answer.text(), made, answer.signed());
             Step step = decoded.isEmpty()
                     ? new Step.NoAction("the answer called no tool", reminder)
                     : new Step.Act(decoded, "");

@@ -1,11 +1,13 @@
 package dev.bellows.agent;
 
 import dev.bellows.event.AgentEvent;
-import dev.bellows.format.ToolChain;
-import dev.bellows.format.ToolChainResult;
+import dev.bellows.format.Observation;
+import dev.bellows.format.TextFormat;
 import dev.bellows.plan.Plan;
 import dev.bellows.provider.Message;
 import dev.bellows.provider.ToolSpec;
+import dev.bellows.tool.ToolChain;
+import dev.bellows.tool.ToolChainResult;
 import dev.bellows.tool.ToolRegistry;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,15 +45,20 @@ interface Protocol {
         return List.of();
     }
 
-    /** How the calls of one iteration run and their observation is written. */
+    /** How the calls of one iteration run. */
     ToolChain toolChain(ToolRegistry tools);
+
+    /** The format observations are written in. */
+    TextFormat observationFormat();
 
     /**
      * What goes back to the model after the calls ran: by default one user message, the
-     * chain's observation followed by {@code note} when there is one.
+     * observation of every call followed by {@code note} when there is one, with the media the
+     * tools returned (the provider sends them in its own form, or says in words why it cannot).
      */
     default List<Message> observation(Message assistant, ToolChainResult result, String note) {
-        return List.of(Message.user(note.isEmpty() ? result.text() : result.text() + "\n\n" + note));
+        String text = Observation.format(observationFormat(), result.outcomes());
+        return List.of(Message.user(note.isEmpty() ? text : text + "\n\n" + note, result.media()));
     }
 
     /**

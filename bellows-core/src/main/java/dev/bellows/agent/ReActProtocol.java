@@ -5,7 +5,8 @@ import dev.bellows.event.StreamEvent;
 import dev.bellows.format.SectionListener;
 import dev.bellows.format.SectionReader;
 import dev.bellows.format.TextFormatException;
-import dev.bellows.format.ToolChain;
+import dev.bellows.format.TextFormat;
+import dev.bellows.tool.ToolChain;
 import dev.bellows.plan.Plan;
 import dev.bellows.prompt.ReActPrompts;
 import dev.bellows.provider.Message;
@@ -60,7 +61,12 @@ final class ReActProtocol implements Protocol {
 
     @Override
     public ToolChain toolChain(ToolRegistry tools) {
-        return new ToolChain(tools, options.textFormat, options.outputFormat);
+        return new ToolChain(tools, options.outputFormat);
+    }
+
+    @Override
+    public TextFormat observationFormat() {
+        return options.textFormat;
     }
 
     @Override

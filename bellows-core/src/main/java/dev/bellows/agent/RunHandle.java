@@ -50,6 +50,7 @@ final class RunHandle implements AgentRun {
     private boolean ended;                                     // guarded by lock; loop_end is being emitted
     private VirtualMachineError crash;                         // guarded by lock; rethrown by await()
     private volatile Runnable ending = () -> { };              // see ending(Runnable)
+    private volatile List<WaitingCall> waiting = List.of();    // the calls an interrupted run waits on
 
     private final Object cancelLock = new Object();
     private volatile boolean cancelled;
@@ -126,7 +127,8 @@ final class RunHandle implements AgentRun {
                 log.clear();            // nobody can read them any more: see RunView
             }
             if (logged instanceof LoopEvent.LoopEnd end) {
-                result = new AgentResult(end.reason(), end.result());
+                result = new AgentResult(end.reason(), end.result(),
+                        end.reason() == LoopEndReason.INTERRUPTED ? waiting : List.of());
                 finished.signalAll();
             }
             changed.signalAll();
@@ -145,6 +147,15 @@ final class RunHandle implements AgentRun {
             return new LoopEvent.LoopEnd(LoopEndReason.ERROR, "the run ended (" + end.reason().wireName()
                     + ") but its conversation could not be stored: " + e.getMessage());
         }
+    }
+
+    /** The calls the run stops at; set before its {@code interrupted} end, which carries them. */
+    void waiting(List<WaitingCall> calls) {
+        waiting = List.copyOf(calls);
+    }
+
+    List<WaitingCall> waiting() {
+        return waiting;
     }
 
     /** A run that nobody will read (no handle is made): its events are not kept. Call before it starts. */

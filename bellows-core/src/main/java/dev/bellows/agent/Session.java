@@ -2,8 +2,11 @@ package dev.bellows.agent;
 
 import dev.bellows.memory.ConversationMemory;
 import dev.bellows.memory.StoredSession;
+import dev.bellows.memory.WaitingRun;
 import dev.bellows.plan.Plan;
+import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * One conversation: its memory and its plan. An agent holds no conversation of its own
@@ -18,7 +21,9 @@ import java.util.Objects;
  * }</pre>
  *
  * <p>A session takes one run at a time (the runs of a conversation follow each other);
- * starting another while one goes on is an {@link IllegalStateException}.
+ * starting another while one goes on is an {@link IllegalStateException}. A run that stopped
+ * at calls that wait ({@code interrupted}, see {@link #waiting()}) is carried on by
+ * {@link DefaultAgent#resume}; until then the session takes no new task.
  *
  * <p>When the memory keeps its turns in a {@link StoredSession}, each run is one exchange of
  * it ({@link StoredSession#beginExchange()}): the iterations the run adds to memory are seen
@@ -34,6 +39,13 @@ public final class Session {
     private final StoredSession exchanges;      // the memory's store when it is a stored session, else null
     private volatile Plan plan;
     private AgentRun current;                   // guarded by this
+    /** The run that waits for decisions, or null, when not stored; guarded by this. */
+    private Suspension suspension;
+    /** What resuming it has done so far, when not stored; guarded by this. */
+    private ResumeLog resumeLog;
+    /** A stored session's waiting run as last read, and its text, so that it is read once; guarded by this. */
+    private String readState;
+    private Suspension read;
 
     /** A session with a new {@link ConversationMemory} of default limits. */
     public Session() {
@@ -79,6 +91,24 @@ public final class Session {
         return new Session(ConversationMemory.builder().store(stored).build(), stored);
     }
 
+    /** The stored session's name, or empty for a session that lives in this JVM only. */
+    public Optional<String> name() {
+        return exchanges == null ? Optional.empty() : Optional.of(exchanges.name());
+    }
+
+    /**
+     * The calls the session's last run stopped at ({@code interrupted}) and that wait for a
+     * decision, in call order; empty when no run waits. {@link DefaultAgent#resume} answers them.
+     */
+    public synchronized List<WaitingCall> waiting() {
+        Suspension waiting = suspension();
+        if (waiting == null) {
+            return List.of();
+        }
+        ResumeLog log = resumeLog();
+        return waiting.waiting().stream().filter(call -> log.decision(call.id()) == null).toList();
+    }
+
     /** The conversation so far; {@link ConversationMemory#clear()} starts a new one. */
     public ConversationMemory memory() {
         return memory;
@@ -101,19 +131,112 @@ public final class Session {
     }
 
     /**
-     * Takes {@code run} as the session's run, unless another is still going on; a stored
-     * session opens the run's exchange, committed when the run ends.
+     * Takes {@code run} as the session's run, unless another is still going on, or a run waits
+     * and this one does not resume it; a stored session opens the run's exchange, committed
+     * when the run ends.
      */
-    synchronized void begin(AgentRun run) {
+    synchronized void begin(AgentRun run, boolean resuming) {
         if (current != null && !current.isDone()) {
             throw new IllegalStateException("this session is still running a task; await() or cancel() that run first,"
                     + " or give the new run a Session of its own");
+        }
+        if (!resuming && suspension() != null) {
+            throw new IllegalStateException("a run of this session waits for decisions on its tool calls ("
+                    + String.join(", ", waiting().stream().map(WaitingCall::id).toList())
+                    + "): resume it (DefaultAgent.resume) before giving it a new task");
         }
         if (exchanges != null) {
             exchanges.beginExchange();
             ((RunHandle) run).ending(exchanges::commitExchange);
         }
         current = run;
+    }
+
+    /**
+     * The waiting run, or null; a stored session's as the store has it now.
+     *
+     * @throws IllegalStateException when the stored one is damaged: the message says how
+     */
+    synchronized Suspension suspension() {
+        if (exchanges == null) {
+            return suspension;
+        }
+        Optional<WaitingRun> stored = exchanges.waitingRun();
+        if (stored.isEmpty()) {
+            return null;
+        }
+        String state = stored.get().state();
+        if (!state.equals(readState)) {
+            try {
+                read = SuspensionJson.readSuspension(state);
+            } catch (RuntimeException e) {
+                throw damaged(e);
+            }
+            readState = state;
+        }
+        return read;
+    }
+
+    /**
+     * What resuming the waiting run has done so far (empty when nothing yet).
+     *
+     * @throws IllegalStateException when a stored entry is damaged
+     */
+    synchronized ResumeLog resumeLog() {
+        if (exchanges == null) {
+            if (resumeLog == null) {
+                resumeLog = new ResumeLog(List.of());
+            }
+            return resumeLog;
+        }
+        List<ResumeLog.Entry> entries = new java.util.ArrayList<>();
+        try {
+            for (String entry : exchanges.waitingRun().map(WaitingRun::log).orElse(List.of())) {
+                entries.add(SuspensionJson.readLogEntry(entry));
+            }
+        } catch (RuntimeException e) {
+            throw damaged(e);
+        }
+        return new ResumeLog(entries);
+    }
+
+    private IllegalStateException damaged(RuntimeException e) {
+        return new IllegalStateException("the waiting run stored in session \"" + exchanges.name()
+                + "\" is damaged, so it cannot be resumed: " + e.getMessage(), e);
+    }
+
+    /**
+     * The session's run stops here: this waits, with an empty log (the old one is done with); a
+     * stored session stores it with the run's exchange.
+     */
+    synchronized void suspend(Suspension waiting) {
+        Objects.requireNonNull(waiting, "waiting");
+        if (exchanges != null) {
+            exchanges.waitingRun(SuspensionJson.write(waiting));
+        } else {
+            suspension = waiting;
+            resumeLog = new ResumeLog(List.of());
+        }
+    }
+
+    /** Adds to what resuming did, kept (a stored session: stored) before the resume goes on. */
+    synchronized void logResume(List<ResumeLog.Entry> entries) {
+        if (exchanges != null) {
+            exchanges.logWaitingRun(entries.stream().map(SuspensionJson::write).toList());
+        } else {
+            ResumeLog log = resumeLog();
+            entries.forEach(log::add);
+        }
+    }
+
+    /** The waiting run went on past its answer: nothing waits any more (stored with the exchange). */
+    synchronized void resolved() {
+        if (exchanges != null) {
+            exchanges.waitingRun(null);
+        } else {
+            suspension = null;
+            resumeLog = null;
+        }
     }
 
     /**

@@ -2,7 +2,8 @@ package dev.bellows.agent;
 
 import dev.bellows.event.AgentEvent;
 import dev.bellows.event.StreamEvent;
-import dev.bellows.format.ToolChain;
+import dev.bellows.format.TextFormat;
+import dev.bellows.tool.ToolChain;
 import dev.bellows.plan.Plan;
 import dev.bellows.prompt.PromptBuilder;
 import dev.bellows.provider.Message;
@@ -59,7 +60,12 @@ final class TagProtocol implements Protocol {
 
     @Override
     public ToolChain toolChain(ToolRegistry tools) {
-        return new ToolChain(tools, options.observationFormat);
+        return new ToolChain(tools);
+    }
+
+    @Override
+    public TextFormat observationFormat() {
+        return options.observationFormat;
     }
 
     @Override

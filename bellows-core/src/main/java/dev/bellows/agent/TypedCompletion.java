@@ -12,10 +12,10 @@ import dev.bellows.tool.ArgumentProblem;
 import dev.bellows.tool.ArgumentValidator;
 import dev.bellows.tool.BuiltinTools;
 import dev.bellows.tool.InvalidArgumentsException;
-import dev.bellows.tool.LoopBreak;
 import dev.bellows.tool.Tool;
 import dev.bellows.tool.ToolContext;
 import dev.bellows.tool.ToolResult;
+import dev.bellows.event.LoopEndReason;
 import java.util.List;
 
 /**
@@ -92,6 +92,6 @@ final class TypedCompletion implements Tool {
                         schema.toString());
             }
         }
-        return ToolResult.of(LoopBreak.of(BuiltinTools.TASK_COMPLETION, MAPPER.writeValueAsString(result)));
+        return ToolResult.endingRun(LoopEndReason.TASK_COMPLETION, MAPPER.writeValueAsString(result));
     }
 }

@@ -15,7 +15,7 @@ import java.util.Map;
  *
  * <p>Stream events have the field names of the stream contract: {@code type}, then
  * {@code chunk} (unless left out), then {@code name}, {@code attributes}, {@code content},
- * {@code tool_name}, {@code server_name}, {@code arguments}, {@code error}, {@code message},
+ * {@code tool_name}, {@code server_name}, {@code arguments}, {@code error}, {@code value}, {@code message},
  * {@code thinking}, {@code tool_calls}.
  *
  * <p>Loop events have the fields of the CLI's {@code --output jsonl} table:
@@ -28,6 +28,8 @@ import java.util.Map;
  * {"type":"no_tool_call","iteration":2}
  * {"type":"plan_update","steps":[{"description":"...","status":"in_progress"}]}
  * {"type":"retry","attempt":2,"reason":"HTTP 503: ...","delay_ms":500}
+ * {"type":"approval_required","id":"call_3_1","server_name":"files","tool_name":"write_file","arguments":{...}}
+ * {"type":"approval","id":"call_3_1","decision":"denied","reason":"use the staging folder"}
  * {"type":"loop_end","reason":"task_completion","result":"..."}
  * </pre>
  *
@@ -108,6 +110,17 @@ public final class EventJson {
                 json.put("reason", e.reason());
                 json.put("delay_ms", e.delayMs());
             }
+            case LoopEvent.ApprovalRequired e -> {
+                json.put("id", e.id());
+                json.put("server_name", e.serverName());
+                json.put("tool_name", e.toolName());
+                json.set("arguments", e.arguments().deepCopy());
+            }
+            case LoopEvent.Approval e -> {
+                json.put("id", e.id());
+                json.put("decision", e.approved() ? "approved" : "denied");
+                json.put("reason", e.reason());
+            }
             case LoopEvent.LoopEnd e -> {
                 json.put("reason", e.reason().wireName());
                 json.put("result", e.result());
@@ -146,6 +159,10 @@ public final class EventJson {
                 json.set("attributes", attributes(e.attributes()));
             }
             case StreamEvent.ToolCallName e -> json.put("tool_name", e.toolName());
+            case StreamEvent.ToolCallArgument e -> {
+                json.put("name", e.name());
+                json.set("value", e.value().deepCopy());
+            }
             case StreamEvent.Section e -> json.put("name", e.name()).put("content", e.content());
             case StreamEvent.ToolCallContent e -> json.put("content", e.content());
             case StreamEvent.ToolCallEnd e -> {

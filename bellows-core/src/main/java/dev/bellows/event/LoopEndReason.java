@@ -23,7 +23,13 @@ public enum LoopEndReason {
     /** The model call failed for good, or something inside the loop broke: the result says what. */
     ERROR,
     /** The run was cancelled. */
-    CANCELLED;
+    CANCELLED,
+    /**
+     * The run stopped at tool calls that wait: for a person's approval, or for a result from
+     * outside the run. The result lists them; a resume with a decision for each carries the run
+     * on (the CLI's exit status 3).
+     */
+    INTERRUPTED;
 
     /** The wire name: {@code task_completion}, {@code max_iterations}, ... */
     public String wireName() {

@@ -10,7 +10,10 @@ import java.util.Objects;
  * are always {@link LoopStart} first and {@link LoopEnd} last, each exactly once; in between,
  * each iteration is {@link IterationStart}, the stream events of the answer, then what the
  * loop did with it ({@link ToolResultEvent}, {@link ToolResultError}, {@link PlanUpdate},
- * {@link NoToolCall}). A {@link Retry} may come at any point of an answer's stream.
+ * {@link NoToolCall}). A {@link Retry} may come at any point of an answer's stream. A run that
+ * stops at calls waiting for a person's approval says so with one {@link ApprovalRequired} per
+ * call before its {@code loop_end} ({@code interrupted}); the run that resumes it reports each
+ * decision as an {@link Approval} before the calls run.
  */
 public sealed interface LoopEvent extends AgentEvent {
 
@@ -117,6 +120,47 @@ public sealed interface LoopEvent extends AgentEvent {
         @Override
         public String type() {
             return "retry";
+        }
+    }
+
+    /**
+     * A tool call needs a person's approval, and the run stops to wait for it (it ends
+     * {@code interrupted} after these events).
+     *
+     * @param id        the call's id, which a decision names
+     * @param arguments the call's arguments (checked against the tool's schema); treat as read-only
+     */
+    record ApprovalRequired(String id, String serverName, String toolName, ObjectNode arguments) implements LoopEvent {
+        public ApprovalRequired {
+            Objects.requireNonNull(id, "id");
+            Objects.requireNonNull(serverName, "serverName");
+            Objects.requireNonNull(toolName, "toolName");
+            Objects.requireNonNull(arguments, "arguments");
+        }
+
+        @Override
+        public String type() {
+            return "approval_required";
+        }
+    }
+
+    /**
+     * A person decided on a call that waited for approval; it comes before the call runs (or,
+     * denied, before the model reads that it did not).
+     *
+     * @param id       the call's id
+     * @param approved whether it runs ({@code decision} {@code approved}) or not ({@code denied})
+     * @param reason   the reason given for a denial; empty when none (and for an approval)
+     */
+    record Approval(String id, boolean approved, String reason) implements LoopEvent {
+        public Approval {
+            Objects.requireNonNull(id, "id");
+            Objects.requireNonNull(reason, "reason");
+        }
+
+        @Override
+        public String type() {
+            return "approval";
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.bellows.event;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.bellows.tool.DecodedToolCall;
 import java.util.List;
 import java.util.Map;
@@ -107,6 +108,30 @@ public sealed interface StreamEvent extends AgentEvent {
         @Override
         public String type() {
             return "tool_call_name";
+        }
+    }
+
+    /**
+     * One argument of the open tool block is complete, long before the block closes (only with
+     * the option {@code argument-events}; docs/stream-format.md, "Argument values as they
+     * complete"): a {@code write_file} call's {@code path} while its {@code content} still streams.
+     * One event per member of the arguments, in the chunk that completes its value, in the order
+     * written (a repeated key each time). The block's {@code tool_call_end} still decides the call.
+     *
+     * @param name  the argument's name (its decoded JSON key, or its element name)
+     * @param value its value: the member's JSON value, or the text (typed by the tool's schema for
+     *              the dialects that write arguments as text). A new node per event, owned by the
+     *              event: do not modify it.
+     */
+    record ToolCallArgument(int chunk, String name, JsonNode value) implements StreamEvent {
+        public ToolCallArgument {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(value, "value");
+        }
+
+        @Override
+        public String type() {
+            return "tool_call_argument";
         }
     }
 

@@ -1,13 +1,18 @@
 package dev.bellows.format;
 
-import dev.bellows.format.ToolCallOutcome.Cancelled;
-import dev.bellows.format.ToolCallOutcome.Failed;
-import dev.bellows.format.ToolCallOutcome.Succeeded;
 import dev.bellows.tool.ToolCall;
+import dev.bellows.tool.ToolCallOutcome;
+import dev.bellows.tool.ToolCallOutcome.Cancelled;
+import dev.bellows.tool.ToolCallOutcome.Deferred;
+import dev.bellows.tool.ToolCallOutcome.Denied;
+import dev.bellows.tool.ToolCallOutcome.Failed;
+import dev.bellows.tool.ToolCallOutcome.Succeeded;
 import java.util.List;
+import java.util.Objects;
 
 /**
- * Writes the outcomes of a batch as one observation for the model:
+ * Writes the outcomes of a batch of tool calls ({@link dev.bellows.tool.ToolChain}) as one
+ * observation for the model, in a {@link TextFormat}:
  *
  * <pre>
  * &lt;observation&gt;
@@ -27,9 +32,14 @@ import java.util.List;
  *
  * Every call that names a tool gets a section named after the tool (as the spec asks: each
  * observation names the tool), and a failure puts its message in an {@code error} section
- * inside it, so the model cannot mistake an error for output.
+ * inside it, so the model cannot mistake an error for output (a call a person denied too).
+ *
+ * <pre>{@code
+ * ToolChainResult result = new ToolChain(registry).execute(calls);
+ * String observation = Observation.format(new XmlFormat(), result.outcomes());
+ * }</pre>
  */
-final class Observation {
+public final class Observation {
 
     static final String OBSERVATION = "observation";
     static final String ERROR = "error";
@@ -37,7 +47,12 @@ final class Observation {
     private Observation() {
     }
 
-    static String format(TextFormat format, List<ToolCallOutcome> outcomes) {
+    /**
+     * The observation of a batch: every call's section inside an {@code observation} section;
+     * empty when there were no calls.
+     */
+    public static String format(TextFormat format, List<? extends ToolCallOutcome> outcomes) {
+        Objects.requireNonNull(format, "format");
         if (outcomes.isEmpty()) {
             return "";
         }
@@ -49,6 +64,8 @@ final class Observation {
         return switch (outcome) {
             case Succeeded s -> new FormattedSection(sectionName(s.call()), s.text());
             case Cancelled c -> new FormattedSection(sectionName(c.call()), c.text());
+            case Deferred d -> new FormattedSection(sectionName(d.call()), d.text());
+            case Denied d -> FormattedSection.of(sectionName(d.call()), List.of(new FormattedSection(ERROR, d.text())));
             case Failed f when f.call() instanceof ToolCall call ->
                     FormattedSection.of(sectionName(call), List.of(new FormattedSection(ERROR, f.error())));
             case Failed f -> new FormattedSection(ERROR, f.error());

@@ -184,6 +184,11 @@ public final class ConversationMemory {
         return store;
     }
 
+    /** How this memory counts tokens. */
+    public TokenCounter tokenCounter() {
+        return tokenCounter;
+    }
+
     /** The message limit; {@link Integer#MAX_VALUE} when unlimited. */
     public int maxMessages() {
         return maxMessages;

@@ -12,6 +12,8 @@ import dev.bellows.provider.Message;
 import dev.bellows.provider.NativeToolCall;
 import dev.bellows.provider.Role;
 import dev.bellows.provider.SignedThinking;
+import dev.bellows.tool.Media;
+import java.util.Base64;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -23,9 +25,10 @@ import java.util.TreeMap;
  * same text: a plan is {@code {"steps": [{"description": ..., "status": "pending"}]}} (as the
  * {@code update_plan} tool takes it), metadata a flat object of strings, and what a message
  * carries beside its role and text (native tool calls, the id of the call a tool message
- * answers, signed thinking) {@code {"tool_calls": [{"id", "name", "arguments"}],
- * "tool_call_id": ..., "thinking": [{"thinking", "signature" | "redacted_data"}]}}, or
- * nothing for a plain text message.
+ * answers, signed thinking, media) {@code {"tool_calls": [{"id", "name", "arguments"}],
+ * "tool_call_id": ..., "thinking": [{"thinking", "signature" | "redacted_data"}],
+ * "media": [{"media_type", "data"}]}} (the data in Base64), or nothing for a plain text
+ * message.
  */
 public final class SessionJson {
 
@@ -104,7 +107,8 @@ public final class SessionJson {
      * plain text message), so that stores keep such messages as they always did.
      */
     public static String nativePartsToJson(Message message) {
-        if (message.toolCalls().isEmpty() && message.toolCallId() == null && message.thinking().isEmpty()) {
+        if (message.toolCalls().isEmpty() && message.toolCallId() == null && message.thinking().isEmpty()
+                && message.media().isEmpty()) {
             return null;
         }
         ObjectNode parts = MAPPER.createObjectNode();
@@ -126,6 +130,12 @@ public final class SessionJson {
                 } else {
                     node.put("signature", block.signature());
                 }
+            }
+        }
+        if (!message.media().isEmpty()) {
+            ArrayNode media = parts.putArray("media");
+            for (Media medium : message.media()) {
+                media.addObject().put("media_type", medium.mediaType()).put("data", medium.base64());
             }
         }
         return parts.toString();
@@ -153,10 +163,14 @@ public final class SessionJson {
                 thinking.add(block.has("redacted_data") ? SignedThinking.redacted(block.get("redacted_data").asText())
                         : SignedThinking.signed(block.get("thinking").asText(), block.get("signature").asText()));
             }
+            List<Media> media = new ArrayList<>();
+            for (JsonNode medium : parts.path("media")) {
+                media.add(new Media(medium.get("media_type").asText(), Base64.getDecoder().decode(medium.get("data").asText())));
+            }
             JsonNode callId = parts.get("tool_call_id");
-            return new Message(role, content, calls, callId == null ? null : callId.asText(), thinking);
+            return new Message(role, content, calls, callId == null ? null : callId.asText(), thinking, media);
         } catch (JsonProcessingException | RuntimeException e) {
-            throw new SessionStoreException("a stored " + role.wireName() + " message's tool calls or thinking are"
+            throw new SessionStoreException("a stored " + role.wireName() + " message's tool calls, thinking or media are"
                     + " damaged: " + abbreviate(nativeParts), e);
         }
     }

@@ -24,6 +24,24 @@ public interface SessionStore extends AutoCloseable {
      */
     StoredSession open(String name);
 
+    /**
+     * Opens the session of that name (creating it empty when there is none) for one user at a
+     * time across everyone who uses this database: while the handle is open, another
+     * {@code openExclusive} of that name, in this process or another one, throws
+     * {@link SessionInUseException}; closing the handle (or the death of its process) lets the
+     * next one in. A server that runs one conversation's requests one after another, on one
+     * machine or several, opens sessions this way.
+     *
+     * <p>The default refuses: a store says how it keeps users apart by implementing it.
+     *
+     * @throws SessionInUseException         when another exclusive handle has it open
+     * @throws UnsupportedOperationException when this store cannot keep users of a session apart
+     * @throws SessionStoreException         when the database cannot be read or written
+     */
+    default StoredSession openExclusive(String name) {
+        throw new UnsupportedOperationException(getClass().getName() + " cannot open a session for one user at a time");
+    }
+
     /** Every session, by name; empty when there are none. */
     List<SessionInfo> list();
 
@@ -44,6 +62,12 @@ public interface SessionStore extends AutoCloseable {
      * no such session.
      */
     Optional<List<List<List<Message>>>> exchanges(String name);
+
+    /**
+     * The session's waiting run ({@link StoredSession#waitingRun()}), read without opening it;
+     * empty when there is no such session or nothing waits.
+     */
+    Optional<WaitingRun> waitingRun(String name);
 
     /**
      * Deletes the session and its turns.

@@ -1,7 +1,9 @@
 package dev.bellows.memory;
 
 import dev.bellows.plan.Plan;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * A named, persistent conversation opened from a {@link SessionStore}: its turns (it is the
@@ -38,6 +40,15 @@ import java.util.Map;
  * transaction, so a stored plan never runs ahead of the turns that made it; {@link #close()}
  * stores a plan that nothing stored followed, unless an exchange was left open (that plan
  * came from turns that were not stored).
+ *
+ * <h2>A waiting run</h2>
+ * A run that stops at tool calls waiting for a person's decision ({@code interrupted}) leaves
+ * its state here ({@link #waitingRun(String)}), stored with the run's exchange, in its
+ * transaction; resuming it logs each step before taking it ({@link #logWaitingRun}: the
+ * decisions before any call runs, a call's start before it runs, its outcome when it ends),
+ * each in one transaction of its own, at once; the run that goes on past it removes it with
+ * its own exchange. So a process killed at any moment loses no decision, and a resume in
+ * another process never runs again a call whose outcome or start is logged.
  *
  * <p>Implementations are thread-safe. A session is used until {@link #close()}; afterwards
  * every method throws {@link IllegalStateException}.
@@ -91,6 +102,33 @@ public interface StoredSession extends MemoryStore, AutoCloseable {
      * @throws IllegalStateException when no exchange is open, or the session is closed
      */
     void commitExchange();
+
+    /** Removes every turn, and the waiting run if there is one: the conversation starts anew. */
+    @Override
+    void clear();
+
+    /**
+     * The run of this session that waits for decisions, with its log; empty when none waits.
+     * Inside an exchange, one set or removed there is what this gives (a new one with an empty
+     * log), as {@link #turns()} gives the exchange's turns.
+     */
+    Optional<WaitingRun> waitingRun();
+
+    /**
+     * Stores the state of a run that waits ({@code state}), or removes it ({@code null}); either
+     * way the log starts empty. Inside an exchange this is stored with it, in its transaction,
+     * and dropped with it; outside one, at once, in one transaction.
+     */
+    void waitingRun(String state);
+
+    /**
+     * Adds entries to the waiting run's log, stored at once in one transaction, also inside an
+     * exchange: each is in the store when this returns.
+     *
+     * @throws IllegalStateException when no waiting run is stored (one set inside the open
+     *                               exchange is not stored yet)
+     */
+    void logWaitingRun(List<String> entries);
 
     /**
      * Stores a pending plan and releases the session (and its lock, where the store has one).

@@ -169,8 +169,9 @@ public final class PromptBuilder {
      * turn is a new message: {@code currentTurn}'s text followed by the plan as a checklist
      * (when it has steps) in a {@code <current_plan>} section and then one
      * {@code <context name="...">} section per entry of {@code extraContext} (in the map's
-     * order; entries whose value is blank are left out). Keep {@code currentTurn} itself, not
-     * the returned copy, in memory, so that an old plan is not repeated in the history.
+     * order; entries whose value is blank are left out), with {@code currentTurn}'s media.
+     * Keep {@code currentTurn} itself, not the returned copy, in memory, so that an old plan
+     * is not repeated in the history.
      *
      * @param history      earlier messages, oldest first, without a system message (the
      *                     builder writes it); may be empty
@@ -211,7 +212,7 @@ public final class PromptBuilder {
         List<Message> messages = new ArrayList<>(history.size() + 2);
         messages.add(systemMessage());
         messages.addAll(history);
-        messages.add(Message.user(join(parts)));
+        messages.add(Message.user(join(parts), currentTurn.media()));   // a tool's images stay with the observation
         return List.copyOf(messages);
     }
 

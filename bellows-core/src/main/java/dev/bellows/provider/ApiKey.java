@@ -1,10 +1,12 @@
 package dev.bellows.provider;
 
+import dev.bellows.secret.Secrets;
 import java.util.Objects;
 
 /**
  * An API key, kept out of every output: {@link #toString()} is redacted, and providers put
- * {@link #reveal()} only into the request header that needs it.
+ * {@link #reveal()} only into the request header that needs it. Making one registers the key
+ * with {@link Secrets}, so that every output of the process redacts it.
  */
 public final class ApiKey {
 
@@ -22,7 +24,9 @@ public final class ApiKey {
         if (value.isBlank()) {
             throw new IllegalArgumentException("the API key is empty");
         }
-        return new ApiKey(value.strip());
+        String key = value.strip();
+        Secrets.register(key); // kept out of every output of this process from now on
+        return new ApiKey(key);
     }
 
     /** The key itself, for the one header that carries it. Never log or print it. */

@@ -1,15 +1,27 @@
 package dev.bellows.provider;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * What to ask a model: the model's name, the conversation, and optional sampling settings.
- * Unset options are not sent, so the provider's own defaults apply.
+ * Unset options are not sent, so the provider's own defaults apply. Extra HTTP headers for
+ * this request alone ({@link #headers()}: a tracing {@code traceparent}, say) are sent by the
+ * providers with their own; their values never appear in a {@code toString()}, a log line or
+ * an error message.
  */
 public final class ChatRequest {
+
+    /** Headers a provider or the HTTP client sets itself, which a request cannot set. */
+    private static final Set<String> RESERVED_HEADERS = Set.of("authorization", "x-api-key", "anthropic-version",
+            "content-type", "accept", "content-length", "host", "connection", "transfer-encoding", "expect", "upgrade");
 
     private final String model;
     private final List<Message> messages;
@@ -18,6 +30,7 @@ public final class ChatRequest {
     private final Integer maxTokens;
     private final List<String> stopSequences;
     private final List<ToolSpec> tools;
+    private final Map<String, String> headers;
 
     private ChatRequest(Builder builder) {
         if (builder.model == null || builder.model.isBlank()) {
@@ -42,6 +55,8 @@ public final class ChatRequest {
         this.maxTokens = builder.maxTokens;
         this.stopSequences = List.copyOf(builder.stopSequences);
         this.tools = List.copyOf(builder.tools);
+        this.headers = builder.headers.isEmpty() ? Map.of()
+                : Collections.unmodifiableMap(new LinkedHashMap<>(builder.headers));
         if (hasDuplicateName(tools)) {
             throw new IllegalArgumentException("two tools offered natively have the same name");
         }
@@ -98,9 +113,19 @@ public final class ChatRequest {
         return tools;
     }
 
+    /**
+     * Extra HTTP headers for this request, in the order given; empty (the default) for none.
+     * The providers send them besides their own. Their values are treated as secrets: never
+     * printed, logged or put in an error message.
+     */
+    public Map<String, String> headers() {
+        return headers;
+    }
+
     /** A builder holding this request's values, to change some of them. */
     public Builder toBuilder() {
         Builder builder = new Builder().model(model).messages(messages).stopSequences(stopSequences).tools(tools);
+        builder.headers.putAll(headers);
         builder.temperature = temperature;
         builder.topP = topP;
         builder.maxTokens = maxTokens;
@@ -114,7 +139,8 @@ public final class ChatRequest {
                 + (topP != null ? ", topP=" + topP : "")
                 + (maxTokens != null ? ", maxTokens=" + maxTokens : "")
                 + (stopSequences.isEmpty() ? "" : ", stop=" + stopSequences)
-                + (tools.isEmpty() ? "" : ", tools=" + tools.size()) + "]";
+                + (tools.isEmpty() ? "" : ", tools=" + tools.size())
+                + (headers.isEmpty() ? "" : ", headers=" + headers.keySet() + " (values redacted)") + "]";
     }
 
     /** Builds a {@link ChatRequest}; {@link #build()} says what is missing or out of range. */
@@ -126,6 +152,7 @@ public final class ChatRequest {
         private Integer maxTokens;
         private final List<String> stopSequences = new ArrayList<>();
         private final List<ToolSpec> tools = new ArrayList<>();
+        private final Map<String, String> headers = new LinkedHashMap<>();
 
         private Builder() {
         }
@@ -174,6 +201,31 @@ public final class ChatRequest {
         public Builder tools(List<ToolSpec> tools) {
             this.tools.clear();
             tools.forEach(tool -> this.tools.add(Objects.requireNonNull(tool, "tool")));
+            return this;
+        }
+
+        /**
+         * Adds (or replaces, whatever its case) an HTTP header sent with this request, such as
+         * {@code traceparent}.
+         *
+         * @throws IllegalArgumentException for a name that is not an HTTP token, a value with a
+         *                                  line break, or a header the provider sets itself
+         *                                  ({@code Authorization}, {@code Content-Type}, ...)
+         */
+        public Builder header(String name, String value) {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(value, "value");
+            if (name.isEmpty() || !name.chars().allMatch(c -> c > 32 && c < 127 && "()<>@,;:\\\"/[]?={}".indexOf(c) < 0)) {
+                throw new IllegalArgumentException("invalid header name \"" + name + "\"");
+            }
+            if (value.indexOf('\r') >= 0 || value.indexOf('\n') >= 0) {
+                throw new IllegalArgumentException("the value of header " + name + " has a line break");
+            }
+            if (RESERVED_HEADERS.contains(name.toLowerCase(Locale.ROOT))) {
+                throw new IllegalArgumentException("the header " + name + " is set by the provider");
+            }
+            headers.keySet().removeIf(existing -> existing.equalsIgnoreCase(name));
+            headers.put(name, value);
             return this;
         }
 

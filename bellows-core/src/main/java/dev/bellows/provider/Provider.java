@@ -20,6 +20,15 @@ public interface Provider extends AutoCloseable {
      */
     ChatStream stream(ChatRequest request) throws ProviderException;
 
+    /**
+     * The URI requests are sent to, when the provider talks to an API over the network (its
+     * host and port are a trace's {@code server.address} and {@code server.port}); empty, the
+     * default, when it does not or will not say.
+     */
+    default java.util.Optional<java.net.URI> apiEndpoint() {
+        return java.util.Optional.empty();
+    }
+
     /** Releases shared resources (HTTP clients); open streams should be closed first. */
     @Override
     default void close() {

@@ -13,9 +13,11 @@ import java.util.random.RandomGenerator;
  * {@link RetryPolicy#maxRetries()} times, waiting {@link RetryPolicy#delayBefore} between
  * attempts.
  *
- * <p>Before each wait the {@link RetryListener} gets a {@link RetryNotice}, on the consuming
- * thread; its {@code discardPartialOutput} is true when the failed attempt had already
- * returned chunks, which the consumer must then drop: the new attempt's chunks start the
+ * <p>Before each wait the stream returns a {@link StreamChunk.Restart} frame and the
+ * {@link RetryListener} gets the same facts as a {@link RetryNotice}, on the consuming thread;
+ * the wait and the new attempt follow at the next {@link ChatStream#next()}. Everything the
+ * stream returned before the restart belongs to the failed attempt and must be dropped (its
+ * {@code discardPartialOutput} says whether there was any): the frames after it start the
  * answer again from its beginning.
  *
  * <p>{@link #stream(ChatRequest)} makes the first attempt at once: a non-retryable failure of
@@ -95,8 +97,27 @@ public final class RetryingProvider implements Provider {
     }
 
     @Override
+    public java.util.Optional<java.net.URI> apiEndpoint() {
+        return delegate.apiEndpoint();
+    }
+
+    @Override
     public void close() {
         delegate.close();
+    }
+
+    /**
+     * The same retries (policy, listener, waits, jitter) around another provider: each attempt
+     * goes to {@code other}. The agent loop puts its model interceptors there, so that every
+     * attempt passes through them. Closing the result closes {@code other}.
+     */
+    public RetryingProvider withDelegate(Provider other) {
+        return new RetryingProvider(other, policy, listener, sleeper, random);
+    }
+
+    /** The provider each attempt goes to. */
+    public Provider delegate() {
+        return delegate;
     }
 
     @Override
@@ -119,6 +140,7 @@ public final class RetryingProvider implements Provider {
         private int chunksOfAttempt;            // chunks returned by the current attempt
         private ProviderException pending;      // a failure to retry before reading again
         private boolean pendingHadChunks;
+        private Duration pendingDelay;          // set once its restart frame went out, else null
         private boolean done;
 
         RetryingStream(ChatRequest request, RetryListener streamListener) {
@@ -154,6 +176,9 @@ public final class RetryingProvider implements Provider {
                     return null;
                 }
                 if (pending != null) {
+                    if (pendingDelay == null) {
+                        return restart();
+                    }
                     retry();
                     continue;
                 }
@@ -195,7 +220,8 @@ public final class RetryingProvider implements Provider {
             pendingHadChunks = chunksOfAttempt > 0;
         }
 
-        private void retry() throws ProviderException {
+        /** The frame that tells the consumer of the retry to come: the answer starts over. */
+        private StreamChunk.Restart restart() {
             ProviderException failure = pending;
             Duration delay = policy.delayBefore(attempts, failure,
                     random != null ? random : ThreadLocalRandom.current());
@@ -204,7 +230,14 @@ public final class RetryingProvider implements Provider {
                     + (pendingHadChunks ? ", discarding the partial answer" : "") + ", after " + failure.kind()
                     + ": " + failure.getMessage());
             streamListener.onRetry(new RetryNotice(attempts + 1, failure.getMessage(), delay, pendingHadChunks));
-            waitFor(delay);
+            pendingDelay = delay;
+            return new StreamChunk.Restart(attempts + 1, failure.getMessage(), delay, pendingHadChunks);
+        }
+
+        /** Waits the delay its restart frame announced, then starts the next attempt. */
+        private void retry() throws ProviderException {
+            waitFor(pendingDelay);
+            pendingDelay = null;
             pending = null;
             attempts++;
             chunksOfAttempt = 0;

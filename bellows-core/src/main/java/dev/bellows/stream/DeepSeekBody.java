@@ -43,6 +43,12 @@ final class DeepSeekBody implements ToolBodyFormat {
     }
 
     @Override
+    public ArgumentReader newArgumentReader(Map<String, String> attributes, ToolSchemas schemas,
+            ArgumentReader.Sink sink) {
+        return DialectArguments.firstObjectAfter(SEP, sink);
+    }
+
+    @Override
     public DecodedToolCall decode(String content, Map<String, String> attributes, ToolSchemas schemas) {
         return DialectBodies.guard(content, () -> {
             int sep = content.indexOf(SEP);

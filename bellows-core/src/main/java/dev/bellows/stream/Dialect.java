@@ -70,6 +70,19 @@ public final class Dialect {
     final boolean nameKeyStartsCall;
     final Headers headers;
     final ToolBodyFormat body;
+    /**
+     * A bare JSON call (Llama 3) is held until its object is complete and is a call (a name and
+     * parameters); anything else (invalid JSON, a missing key, an object cut off) stays text.
+     */
+    final boolean heldJsonCalls;
+    /** A section in which no call starts is text, its opener included (DeepSeek, MiniMax). */
+    final boolean emptySectionIsText;
+    /** Text in a section that is not a call is dropped, and does not end the section (Kimi). */
+    final boolean sectionDropsNoise;
+    /** The call opener starts a call outside a section too, and ends an open call (Kimi). */
+    final boolean looseCalls;
+    /** A section or call opener ends a thinking block whatever the options (Kimi). */
+    final boolean callsEndThinking;
 
     private Dialect(Builder b) {
         this.name = b.name;
@@ -93,6 +106,11 @@ public final class Dialect {
         this.nameKeyStartsCall = b.nameKeyStartsCall;
         this.headers = b.headers;
         this.body = Objects.requireNonNull(b.body, "body");
+        this.heldJsonCalls = b.heldJsonCalls;
+        this.emptySectionIsText = b.emptySectionIsText;
+        this.sectionDropsNoise = b.sectionDropsNoise;
+        this.looseCalls = b.looseCalls;
+        this.callsEndThinking = b.callsEndThinking;
     }
 
     /** The default dialect: the stream contract's tags ({@code <thinking>}, {@code <tool>}, ...). */
@@ -114,7 +132,7 @@ public final class Dialect {
                 .body(new Qwen3CoderBody()).build());
         register.accept(new Builder("llama3_json")
                 .section("<|python_tag|>", null).separators(";").keptStarters("{").jsonDelimited()
-                .leadingJsonCall().nameKeyStartsCall().calls("tool_call", List.of(), List.of())
+                .leadingJsonCall().nameKeyStartsCall().heldJsonCalls().calls("tool_call", List.of(), List.of())
                 .body(JsonOrXmlBody.BARE_JSON).build());
         register.accept(new Builder("mistral").thinking("think", "[THINK]", "[/THINK]")
                 .section("[TOOL_CALLS]", null).sectionRepeat("[TOOL_CALLS]").separators("[,").sectionCloseChars("]")
@@ -124,21 +142,21 @@ public final class Dialect {
         register.accept(new Builder("deepseek_v3").thinking("think", "<think>", "</think>")
                 .section("<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>")
                 .calls("tool_call", List.of("<｜tool▁call▁begin｜>"), List.of("<｜tool▁call▁end｜>"))
-                .body(new DeepSeekBody()).build());
+                .emptySectionIsText().body(new DeepSeekBody()).build());
         // Kimi K2 Thinking writes <think> (its template, llama.cpp's tests); some Kimi builds write ◁think▷.
         register.accept(new Builder("kimi_k2").thinking("think", "<think>", "</think>")
                 .thinking("think", "◁think▷", "◁/think▷")
                 .section("<|tool_calls_section_begin|>", "<|tool_calls_section_end|>")
                 .sectionVariant("<|tool_call_section_begin|>", "<|tool_call_section_end|>")
                 .calls("tool_call", List.of("<|tool_call_begin|>"), List.of("<|tool_call_end|>"))
-                .body(new KimiK2Body()).build());
+                .kimiSections().body(new KimiK2Body()).build());
         register.accept(new Builder("glm45").thinking("think", "<think>", "</think>")
                 .calls("tool_call", List.of("<tool_call>"), List.of("</tool_call>"))
                 .body(new Glm45Body()).build());
         register.accept(new Builder("minimax_m2").thinking("think", "<think>", "</think>")
                 .section("<minimax:tool_call>", "</minimax:tool_call>")
                 .calls("invoke", List.of("<invoke"), List.of("</invoke>"))
-                .body(new MinimaxBody()).build());
+                .emptySectionIsText().body(new MinimaxBody()).build());
         register.accept(new Builder("harmony")
                 .headers(new Headers(List.of("<|start|>", "<|channel|>"), "<|message|>",
                         List.of("<|end|>", "<|call|>", "<|return|>")))
@@ -147,7 +165,7 @@ public final class Dialect {
         register.accept(new Builder("kimi_think").thinking("think", "◁think▷", "◁/think▷")
                 .section("<|tool_calls_section_begin|>", "<|tool_calls_section_end|>")
                 .calls("tool_call", List.of("<|tool_call_begin|>"), List.of("<|tool_call_end|>"))
-                .body(new KimiK2Body()).build());
+                .kimiSections().body(new KimiK2Body()).build());
         return Collections.unmodifiableMap(all);
     }
 
@@ -206,6 +224,11 @@ public final class Dialect {
         private boolean nameKeyStartsCall;
         private Headers headers;
         private ToolBodyFormat body;
+        private boolean heldJsonCalls;
+        private boolean emptySectionIsText;
+        private boolean sectionDropsNoise;
+        private boolean looseCalls;
+        private boolean callsEndThinking;
 
         Builder(String name) {
             this.name = name;
@@ -278,6 +301,24 @@ public final class Dialect {
 
         Builder leadingJsonCall() {
             this.leadingJsonCall = true;
+            return this;
+        }
+
+        Builder heldJsonCalls() {
+            this.heldJsonCalls = true;
+            return this;
+        }
+
+        Builder emptySectionIsText() {
+            this.emptySectionIsText = true;
+            return this;
+        }
+
+        /** Kimi's habits: noise in a section dropped, calls without a section, calls ending thinking. */
+        Builder kimiSections() {
+            this.sectionDropsNoise = true;
+            this.looseCalls = true;
+            this.callsEndThinking = true;
             return this;
         }
 

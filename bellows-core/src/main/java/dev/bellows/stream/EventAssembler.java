@@ -4,6 +4,7 @@ import dev.bellows.event.StreamEvent;
 import dev.bellows.event.ThinkingBlock;
 import dev.bellows.stream.TagScanner.BlockKind;
 import dev.bellows.tool.DecodedToolCall;
+import dev.bellows.tool.ToolCall;
 import dev.bellows.tool.ToolCallError;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,6 +50,12 @@ final class EventAssembler implements TagScanner.Sink {
     private ToolBodyFormat blockFormat;
     private final ToolSchemas schemas;
     private NameSniffer sniffer;
+    /** Whether the open tool block announced its name yet. */
+    private boolean named;
+    /** Whether tool blocks report their arguments as they complete ({@code argument-events}). */
+    private final boolean argumentEvents;
+    /** The open tool block's argument reader, or null without {@code argument-events}. */
+    private ArgumentReader arguments;
 
     /** Provider-typed thinking that arrived while a tag-opened block was open. */
     private final StringBuilder deferredThinking = new StringBuilder();
@@ -59,10 +66,11 @@ final class EventAssembler implements TagScanner.Sink {
     /** What kind of block is open: the scanner's two, plus thinking the provider typed. */
     private enum Block { TAG_THINKING, TOOL, PROVIDER_THINKING }
 
-    EventAssembler(StreamListener listener, ToolBodyFormat format, ToolSchemas schemas) {
+    EventAssembler(StreamListener listener, ToolBodyFormat format, ToolSchemas schemas, boolean argumentEvents) {
         this.listener = listener;
         this.format = format;
         this.schemas = schemas;
+        this.argumentEvents = argumentEvents;
     }
 
     // ---- message text ------------------------------------------------------------------
@@ -143,9 +151,12 @@ final class EventAssembler implements TagScanner.Sink {
             blockFormat = nextFormat != null ? nextFormat : format;
             nextFormat = null;
             sniffer = blockFormat.newSniffer(attributes);
+            named = false;
+            arguments = argumentEvents ? blockFormat.newArgumentReader(attributes, schemas, this::argument) : null;
             emit(new StreamEvent.ToolCallStart(chunk, name, attributes));
             String known = blockFormat.nameFromAttributes(attributes);
             if (known != null) { // the delimiter itself named the tool (harmony's header)
+                named = true;
                 emit(new StreamEvent.ToolCallName(chunk, known));
             }
         } else {
@@ -158,8 +169,12 @@ final class EventAssembler implements TagScanner.Sink {
         if (block == Block.TOOL && !sniffer.isDone()) {
             String toolName = sniffer.feed(text, from, to);
             if (toolName != null) {
+                named = true;
                 emit(new StreamEvent.ToolCallName(chunk, toolName));
             }
+        }
+        if (arguments != null && block == Block.TOOL) {
+            arguments.feed(text, from, to);
         }
         int first = from;
         if (blockContent.isEmpty()) { // leading whitespace of a block is dropped
@@ -195,7 +210,14 @@ final class EventAssembler implements TagScanner.Sink {
         Block ended = block;
         block = null;
         if (ended == Block.TOOL) {
+            if (arguments != null) {
+                arguments.end(); // a value that only ends with the block is reported before its end
+                arguments = null;
+            }
             DecodedToolCall call = blockFormat.decode(content, blockAttributes, schemas);
+            if (!named && call instanceof ToolCall decoded && blockFormat.announcesNameAtEnd()) {
+                emit(new StreamEvent.ToolCallName(chunk, decoded.toolName())); // the name ended with the block
+            }
             if (streamEnded && call instanceof ToolCallError error) {
                 // A stop sequence often swallows the close tag: a complete call still counts
                 // (1.1), and otherwise the model learns both what is missing and what is wrong.
@@ -216,6 +238,11 @@ final class EventAssembler implements TagScanner.Sink {
         if (ended != Block.PROVIDER_THINKING && !deferredThinking.isEmpty()) {
             emitDeferredThinking();
         }
+    }
+
+    /** An argument of the open tool block is complete. */
+    private void argument(String name, com.fasterxml.jackson.databind.JsonNode value) {
+        emit(new StreamEvent.ToolCallArgument(chunk, name, value));
     }
 
     // ---- provider-typed thinking -------------------------------------------------------

@@ -7,7 +7,8 @@ import java.util.Map;
 /**
  * GLM-4.5's tool-call body (its chat template; vLLM's glm45 and SGLang's glm4_moe parsers):
  * the name on the first line, then {@code <arg_key>K</arg_key><arg_value>V</arg_value>}
- * pairs. Values are typed by the tool's schema, strings otherwise.
+ * pairs. Values are typed by the tool's schema; without one, a value that is JSON is that JSON
+ * value (numbers as numbers, as vLLM's and llama.cpp's GLM parsers read them), else a string.
  */
 final class Glm45Body implements ToolBodyFormat {
 
@@ -31,6 +32,12 @@ final class Glm45Body implements ToolBodyFormat {
             }
             return null;
         });
+    }
+
+    @Override
+    public ArgumentReader newArgumentReader(Map<String, String> attributes, ToolSchemas schemas,
+            ArgumentReader.Sink sink) {
+        return DialectArguments.glm(schemas, sink);
     }
 
     @Override
@@ -68,7 +75,7 @@ final class Glm45Body implements ToolBodyFormat {
                 if (valueEnd < 0) {
                     throw new DecodeFailure("<arg_value> of '" + key + "' is never closed with </arg_value>; " + HINT);
                 }
-                arguments.set(key, schemas.value(name, key, content.substring(value + VALUE.length(), valueEnd)));
+                arguments.set(key, schemas.glmValue(name, key, content.substring(value + VALUE.length(), valueEnd)));
                 pos = valueEnd + VALUE_END.length();
             }
             return DialectBodies.call(name, arguments);

@@ -27,6 +27,17 @@ final class JsonOrXmlBody implements ToolBodyFormat {
     }
 
     @Override
+    public ArgumentReader newArgumentReader(Map<String, String> attributes, ToolSchemas schemas,
+            ArgumentReader.Sink sink) {
+        return new ToolArgumentSniffer(sink);
+    }
+
+    @Override
+    public boolean announcesNameAtEnd() {
+        return false; // the contract: no event if the name never became known while streaming
+    }
+
+    @Override
     public DecodedToolCall decode(String content, Map<String, String> attributes, ToolSchemas schemas) {
         return ToolCallDecoder.decode(content);
     }

@@ -1,12 +1,14 @@
 package dev.bellows.stream;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.bellows.tool.DecodedToolCall;
 import java.util.Map;
 
 /**
  * Kimi K2's call body (its chat template; vLLM's kimi_k2 parser, SGLang's KimiK2Detector):
  * {@code functions.NAME:INDEX<|tool_call_argument_begin|>{json}}. The name is the id without
- * its {@code functions.} prefix and {@code :INDEX} suffix.
+ * its {@code functions.} prefix and {@code :INDEX} suffix; an id that is not one (a bare counter
+ * such as {@code 0}) names the only tool offered, or the only one whose parameters fit the call's.
  */
 final class KimiK2Body implements ToolBodyFormat {
 
@@ -40,18 +42,30 @@ final class KimiK2Body implements ToolBodyFormat {
     }
 
     @Override
+    public ArgumentReader newArgumentReader(Map<String, String> attributes, ToolSchemas schemas,
+            ArgumentReader.Sink sink) {
+        return DialectArguments.afterMarker(ARGUMENTS, sink);
+    }
+
+    @Override
     public DecodedToolCall decode(String content, Map<String, String> attributes, ToolSchemas schemas) {
         return DialectBodies.guard(content, () -> {
             int at = content.indexOf(ARGUMENTS);
             if (at < 0) {
                 throw new DecodeFailure("the call has no <|tool_call_argument_begin|> before its arguments; " + HINT);
             }
-            String name = name(content.substring(0, at));
-            if (name == null || PrefixNameSniffer.checkedName(name) == PrefixNameSniffer.NONE) {
-                throw new DecodeFailure("the call id " + ContentText.quote(ContentText.trim(content.substring(0, at)))
-                        + " is not functions.NAME:INDEX; " + HINT);
+            String id = ContentText.trim(content.substring(0, at));
+            ObjectNode arguments = DialectBodies.jsonArguments(content.substring(at + ARGUMENTS.length()), HINT);
+            String name = name(id);
+            if (name == null) {
+                // A bare counter ("0") or an id of its own: the tool is inferred from the tools offered,
+                // as vLLM and SGLang do, when that leaves exactly one.
+                name = schemas.toolFor(arguments::fieldNames, !id.isEmpty() && id.chars().allMatch(Character::isDigit));
             }
-            return DialectBodies.call(name, DialectBodies.jsonArguments(content.substring(at + ARGUMENTS.length()), HINT));
+            if (name == null || PrefixNameSniffer.checkedName(name) == PrefixNameSniffer.NONE) {
+                throw new DecodeFailure("the call id " + ContentText.quote(id) + " is not functions.NAME:INDEX; " + HINT);
+            }
+            return DialectBodies.call(name, arguments);
         });
     }
 

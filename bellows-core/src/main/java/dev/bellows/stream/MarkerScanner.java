@@ -34,6 +34,12 @@ final class MarkerScanner implements BlockScanner {
     private static final int SECTION = 2;
     private static final int TOOL = 3;
     private static final int HEADER = 4;
+    /** Llama 3: a bare JSON call held until its object says whether it is a call. */
+    private static final int HELD = 5;
+    /** Harmony: a header whose recipient already made it a tool call, up to its {@code <|message|>}. */
+    private static final int TOOL_HEADER = 6;
+    /** Mistral from v11: a name after {@code [TOOL_CALLS]}, held until its arguments show it is a call. */
+    private static final int CALL_NAME = 7;
 
     private static final int THINK_OPEN = 0;
     private static final int THINK_CLOSE = 1;
@@ -45,6 +51,11 @@ final class MarkerScanner implements BlockScanner {
     private static final int HEADER_START = 7;
     private static final int HEADER_END = 8;
     private static final int BODY_END = 9;
+    /** Kimi: a call opener inside a call ends it and starts the next one. */
+    private static final int CALL_REOPEN = 10;
+
+    /** A Mistral name longer than this is not one: it is released as message text. */
+    private static final int MAX_CALL_NAME = 256;
 
     /** A harmony header longer than this is not a header: it is released as message text. */
     private static final int MAX_HEADER = 512;
@@ -67,7 +78,13 @@ final class MarkerScanner implements BlockScanner {
     /** The open call was opened by the dialect's kept form (its delimiters are body text). */
     private boolean keptCall;
     private final MarkerSet headerSet;
+    /** Harmony: the header set inside a tool block (its recipient is known): body ends close the call. */
+    private final MarkerSet toolHeaderSet;
+    /** Harmony: message delimiters plus {@code to=}, which continues the header the prompt began. */
+    private final MarkerSet startSet;
     private final Map<Integer, MarkerSet> thinkingSets = new HashMap<>();
+    /** A call or section opener ends a thinking block (the option, or the dialect's habit). */
+    private final boolean callsEndThinking;
 
     private int state = MESSAGE;
     /** The open thinking block's delimiters (index into the dialect's list; -1: a harmony channel). */
@@ -79,6 +96,23 @@ final class MarkerScanner implements BlockScanner {
     private boolean redundantAllowed;
     /** Whether non-whitespace message text was seen (Llama's bare JSON call must come first). */
     private boolean messageStarted;
+    /** Harmony: nothing but whitespace so far, so {@code to=} may continue the prompt's header. */
+    private boolean atStart = true;
+
+    /** The section's opener as written, for a section that turns out to hold no call. */
+    private String sectionOpener;
+    /** Whether a call started in the open section. */
+    private boolean sectionHadCall;
+
+    /** Llama 3's held call: its text so far, and the checker of its JSON. */
+    private final StringBuilder held = new StringBuilder();
+    private JsonArgumentScanner heldJson;
+    /** Mistral's held name (CALL_NAME). */
+    private final StringBuilder callName = new StringBuilder();
+
+    /** Harmony: where the recipient's name starts in the header (-1: not found yet), and how far it was searched. */
+    private int recipientStart = -1;
+    private int recipientScanned;
 
     private final StringBuilder candidate = new StringBuilder(32);
     private MarkerSet candidateSet;
@@ -119,6 +153,7 @@ final class MarkerScanner implements BlockScanner {
         }
         this.thinking = List.copyOf(allThinking);
         this.bellowsTags = options.bellowsTagsToo();
+        this.callsEndThinking = toolEndsThinking || dialect.callsEndThinking;
 
         List<Marker> message = new ArrayList<>();
         for (int i = 0; i < thinking.size(); i++) {
@@ -134,6 +169,11 @@ final class MarkerScanner implements BlockScanner {
         if (dialect.nameKeyStartsCall) {
             messageSet.first.set('{');
         }
+        List<Marker> start = new ArrayList<>(message);
+        if (headers != null) {
+            start.add(new Marker("to=", HEADER_START, 1));
+        }
+        this.startSet = new MarkerSet(start);
 
         List<Marker> section = new ArrayList<>();
         if (dialect.sectionClose != null) {
@@ -148,6 +188,13 @@ final class MarkerScanner implements BlockScanner {
 
         List<Marker> tool = new ArrayList<>();
         dialect.callClose.forEach(s -> tool.add(new Marker(s, CALL_CLOSE, 0)));
+        if (dialect.looseCalls) {
+            dialect.callOpen.forEach(s -> tool.add(new Marker(s, CALL_REOPEN, 0)));
+            if (dialect.sectionClose != null) {
+                tool.add(new Marker(dialect.sectionClose, SECTION_CLOSE, 0));
+            }
+            dialect.sectionCloseVariants.forEach(v -> tool.add(new Marker(v, SECTION_CLOSE, 0)));
+        }
         if (headers != null) {
             headers.bodyEnds().forEach(s -> tool.add(new Marker(s, CALL_CLOSE, 0)));
             headers.starts().forEach(s -> tool.add(new Marker(s, HEADER_START, 0)));
@@ -166,6 +213,11 @@ final class MarkerScanner implements BlockScanner {
             head.add(new Marker(headers.end(), HEADER_END, 0));
         }
         this.headerSet = new MarkerSet(head);
+        List<Marker> toolHead = new ArrayList<>(head);
+        if (headers != null) {
+            headers.bodyEnds().forEach(s -> toolHead.add(new Marker(s, CALL_CLOSE, 0)));
+        }
+        this.toolHeaderSet = new MarkerSet(toolHead);
     }
 
     /** Where a tool call can begin: the section opener, or the call openers when calls stand alone. */
@@ -176,6 +228,9 @@ final class MarkerScanner implements BlockScanner {
         if (dialect.sectionOpen != null) {
             into.add(new Marker(dialect.sectionOpen, SECTION_OPEN, 0));
             dialect.sectionOpenVariants.forEach(v -> into.add(new Marker(v, SECTION_OPEN, 0)));
+            if (dialect.looseCalls) { // Kimi also writes calls without their section
+                dialect.callOpen.forEach(s -> into.add(new Marker(s, CALL_OPEN, 0)));
+            }
         } else {
             dialect.callOpen.forEach(s -> into.add(new Marker(s, CALL_OPEN, 0)));
             if (dialect.keptCallOpen != null) {
@@ -185,7 +240,7 @@ final class MarkerScanner implements BlockScanner {
     }
 
     private MarkerSet thinkingSet() {
-        int key = (thinkIndex + 1) * 4 + (redundantAllowed ? 1 : 0) + (toolEndsThinking ? 2 : 0);
+        int key = (thinkIndex + 1) * 4 + (redundantAllowed ? 1 : 0) + (callsEndThinking ? 2 : 0);
         MarkerSet set = thinkingSets.get(key);
         if (set == null) {
             List<Marker> list = new ArrayList<>();
@@ -200,7 +255,7 @@ final class MarkerScanner implements BlockScanner {
                     list.add(new Marker(thinking.get(i).open(), THINK_OPEN, i));
                 }
             }
-            if (toolEndsThinking) {
+            if (callsEndThinking) {
                 addCallStarts(list);
             }
             set = new MarkerSet(list);
@@ -220,7 +275,7 @@ final class MarkerScanner implements BlockScanner {
 
     @Override
     public boolean inBlock() {
-        return state == THINKING || state == TOOL;
+        return state == THINKING || state == TOOL || state == TOOL_HEADER;
     }
 
     @Override
@@ -234,6 +289,7 @@ final class MarkerScanner implements BlockScanner {
             while (!candidate.isEmpty()) {
                 release();
             }
+            releaseHeldText();
         }
     }
 
@@ -242,10 +298,35 @@ final class MarkerScanner implements BlockScanner {
         while (!candidate.isEmpty()) {
             release();
         }
+        releaseHeldText();
         if (state == HEADER) { // an unfinished header is what the model wrote: message text
             state = MESSAGE;
             String text = header.toString();
             header.setLength(0);
+            messageText(text, 0, text.length());
+        }
+        if (state == SECTION && !sectionHadCall && dialect.emptySectionIsText) {
+            String text = sectionOpener + sectionWhitespace; // cut off before any call: it was text
+            closeSection();
+            messageText(text, 0, text.length());
+        }
+    }
+
+    /**
+     * A held call or name that cannot be one any more (the stream ended, provider thinking came) is
+     * message text, as the model wrote it; it is not scanned again, so holding costs nothing twice.
+     */
+    private void releaseHeldText() {
+        if (state == HELD) {
+            String text = held.toString();
+            held.setLength(0);
+            heldJson = null;
+            closeSection();
+            messageText(text, 0, text.length());
+        } else if (state == CALL_NAME) {
+            String text = sectionWhitespace.toString() + callName;
+            callName.setLength(0);
+            closeSection();
             messageText(text, 0, text.length());
         }
     }
@@ -266,6 +347,9 @@ final class MarkerScanner implements BlockScanner {
                 case TOOL -> bellowsCall ? scanRun(text, i, end, bellowsToolSet)
                         : dialect.jsonDelimited ? scanJsonBody(text, i, end)
                         : scanRun(text, i, end, keptCall ? keptToolSet : toolSet);
+                case HELD -> scanHeld(text, i, end);
+                case CALL_NAME -> scanCallName(text, i, end);
+                case TOOL_HEADER -> scanRun(text, i, end, toolHeaderSet);
                 default -> scanRun(text, i, end, headerSet);
             };
         }
@@ -276,12 +360,23 @@ final class MarkerScanner implements BlockScanner {
             char c = text.charAt(i);
             if (c == '{') { // Llama 3 answers a call with nothing but its JSON
                 inSection = true;
-                openCall();
+                if (dialect.heldJsonCalls) {
+                    startHeld();
+                } else {
+                    openCall();
+                }
                 return i;
             }
             if (TagScanner.isWhitespace(c)) {
                 messageText(text, i, i + 1);
                 return i + 1;
+            }
+        }
+        if (atStart && dialect.headers != null) {
+            if (messageStarted) {
+                atStart = false;
+            } else {
+                return scanRun(text, i, end, startSet);
             }
         }
         return scanRun(text, i, end, messageSet);
@@ -324,9 +419,18 @@ final class MarkerScanner implements BlockScanner {
             if (state != before) { // an overlong header became message text: rescan with its delimiters
                 return j;
             }
+            if (set == startSet && messageStarted) { // text came first: to= is no header any more
+                return j;
+            }
         }
         if (j == end) {
             return end;
+        }
+        if (state == HEADER) {
+            recipientEnds(true); // a '<' ends the recipient's name (harmony)
+            if (state != HEADER) { // the header made the message a call: scan on in its set
+                return j;
+            }
         }
         if (set == messageSet && dialect.nameKeyStartsCall && text.charAt(j) == '{') {
             nameKeyCandidate = true;
@@ -364,20 +468,120 @@ final class MarkerScanner implements BlockScanner {
             closeSection();
             return i + 1;
         }
-        if (expectCall && (dialect.keptStarters.indexOf(c) >= 0
-                || (dialect.identifierStartsCall && (Character.isLetter(c) || c == '_')))) {
-            openCall(); // the character is the first of the body
+        if (expectCall && dialect.keptStarters.indexOf(c) >= 0) {
+            if (dialect.heldJsonCalls) {
+                startHeld();
+            } else {
+                openCall(); // the character is the first of the body
+            }
             return i;
         }
+        if (expectCall && dialect.identifierStartsCall && (Character.isLetter(c) || c == '_')) {
+            callName.setLength(0);
+            state = CALL_NAME; // a call only if its arguments follow the name
+            return i;
+        }
+        if (dialect.sectionDropsNoise) {
+            sectionWhitespace.setLength(0);
+            return i + 1; // Kimi: what is not a call between the section's markers is dropped
+        }
         // Anything else is not a call: the section is over and this is message text again,
-        // with the whitespace before it.
-        String held = sectionWhitespace.toString();
+        // with the whitespace before it (and the opener, when it opened nothing and was text).
+        String held = (!sectionHadCall && dialect.emptySectionIsText ? sectionOpener : "") + sectionWhitespace;
         closeSection();
         if (!held.isEmpty()) {
             messageText(held, 0, held.length());
         }
         forcePlain = plainOnly;
         return i;
+    }
+
+    /**
+     * Llama 3's bare call: held until its JSON object is complete (a call when it has a name and
+     * parameters, text otherwise) or broken (text up to the character that broke it, which is
+     * scanned again: it may start the next call).
+     */
+    private int scanHeld(CharSequence text, int i, int end) {
+        forcePlain = false;
+        int stop = heldJson.feedUntilDone(text, i, end);
+        if (heldJson.isBroken()) {
+            held.append(text, i, stop - 1);
+            String released = held.toString();
+            held.setLength(0);
+            heldJson = null;
+            closeSection();
+            messageText(released, 0, released.length());
+            return stop - 1;
+        }
+        held.append(text, i, stop);
+        if (heldJson.isComplete()) {
+            String call = held.toString();
+            held.setLength(0);
+            heldJson = null;
+            if (isBareCall(call)) {
+                inSection = true;
+                openCall();
+                sink.blockText(call, 0, call.length());
+                closeCall();
+            } else {
+                closeSection();
+                messageText(call, 0, call.length());
+            }
+        }
+        return stop;
+    }
+
+    private void startHeld() {
+        held.setLength(0);
+        heldJson = JsonArgumentScanner.forDocument();
+        state = HELD;
+    }
+
+    /** Whether a complete JSON object is a call as the peers read one: a name, and parameters or arguments. */
+    private static boolean isBareCall(String json) {
+        try {
+            com.fasterxml.jackson.databind.JsonNode node = StrictJson.read(json);
+            com.fasterxml.jackson.databind.JsonNode name = node.get("name");
+            return name != null && name.isTextual() && !name.textValue().isEmpty()
+                    && (node.has("parameters") || node.has("arguments"));
+        } catch (SyntaxError checkedAlready) {
+            return false;
+        }
+    }
+
+    /**
+     * Mistral's {@code NAME[ARGS]{...}}: the name is held until the character after it shows
+     * whether it is a call ({@code [} or {@code {}) or text (anything else: the section ends).
+     */
+    private int scanCallName(CharSequence text, int i, int end) {
+        int j = i;
+        while (j < end) {
+            char c = text.charAt(j);
+            if (Character.isLetterOrDigit(c) || c == '_' || c == '-' || c == '.') {
+                if (callName.length() >= MAX_CALL_NAME) {
+                    break;
+                }
+                callName.append(c);
+                j++;
+                continue;
+            }
+            if ((c == '[' || c == '{') && callName.length() < MAX_CALL_NAME) {
+                String name = callName.toString();
+                callName.setLength(0);
+                openCall();
+                sink.blockText(name, 0, name.length());
+                return j; // the bracket is the body's, scanned as such
+            }
+            break;
+        }
+        if (j == end) {
+            return end;
+        }
+        String released = sectionWhitespace.toString() + callName; // not a call: it was text
+        callName.setLength(0);
+        closeSection();
+        messageText(released, 0, released.length());
+        return j;
     }
 
     /** A bare JSON call ends where its first object ends. */
@@ -437,11 +641,21 @@ final class MarkerScanner implements BlockScanner {
             case TOOL -> sink.blockText(text, from, to);
             case HEADER -> {
                 header.append(text, from, to);
-                if (header.length() > MAX_HEADER) {
+                recipientEnds(false);
+                if (state == HEADER && header.length() > MAX_HEADER) {
                     state = MESSAGE;
                     String released = header.toString();
                     header.setLength(0);
                     messageText(released, 0, released.length());
+                }
+            }
+            case TOOL_HEADER -> {
+                header.append(text, from, to);
+                if (header.length() > MAX_HEADER) { // no <|message|> came: what follows the recipient is the body
+                    String body = header.substring(recipientStart);
+                    header.setLength(0);
+                    state = TOOL;
+                    sink.blockText(body, 0, body.length());
                 }
             }
             default -> throw new IllegalStateException("plain text in state " + state);
@@ -453,6 +667,49 @@ final class MarkerScanner implements BlockScanner {
             messageStarted = true;
         }
         sink.messageText(text, from, to);
+    }
+
+    /**
+     * Harmony: whether the header's recipient name just ended (at whitespace, or at a {@code <}
+     * when {@code lessThan}); a recipient that makes the message a call opens the tool block at
+     * once, so its name is announced in the chunk where it ends, not at {@code <|message|>}.
+     */
+    private void recipientEnds(boolean lessThan) {
+        while (true) {
+            if (recipientStart < 0) {
+                int at = header.indexOf("to=", Math.max(0, recipientScanned - 2));
+                if (at < 0) {
+                    recipientScanned = header.length();
+                    return;
+                }
+                recipientStart = at + 3;
+                recipientScanned = recipientStart;
+            }
+            int end = recipientScanned;
+            while (end < header.length() && !TagScanner.isWhitespace(header.charAt(end))) {
+                end++;
+            }
+            if (end == recipientStart && end < header.length()) { // "to= name": the word starts later
+                recipientStart++;
+                recipientScanned = recipientStart;
+                continue;
+            }
+            if (end == header.length() && !lessThan) {
+                recipientScanned = end;
+                return; // the name goes on
+            }
+            String recipient = header.substring(recipientStart, end);
+            if (HarmonyHeader.isCall(recipient)) {
+                openCall(HarmonyHeader.attributes(HarmonyHeader.channel(header), recipient));
+                state = TOOL_HEADER;
+                return;
+            }
+            recipientStart = -1; // to=assistant: not a call; another recipient may follow
+            recipientScanned = end;
+            if (end == header.length()) {
+                return;
+            }
+        }
     }
 
     // ---- candidates ----------------------------------------------------------------------
@@ -496,8 +753,16 @@ final class MarkerScanner implements BlockScanner {
                 candidate.setLength(0);
                 nameKeyCandidate = false;
                 inSection = true;
-                openCall();
-                scanJsonBody(start, 0, start.length());
+                if (dialect.heldJsonCalls) {
+                    startHeld();
+                    int stop = scanHeld(start, 0, start.length());
+                    if (stop < start.length()) { // cannot happen: a '{' and "name" never break the JSON
+                        throw new IllegalStateException("held call broke in its own start");
+                    }
+                } else {
+                    openCall();
+                    scanJsonBody(start, 0, start.length());
+                }
                 return i;
             }
         }
@@ -564,12 +829,29 @@ final class MarkerScanner implements BlockScanner {
                 state = SECTION;
                 inSection = true;
                 expectCall = true;
+                sectionOpener = marker.text();
+                sectionHadCall = false;
             }
             case SECTION_REPEAT -> {
                 expectCall = true;
                 sectionWhitespace.setLength(0);
             }
-            case SECTION_CLOSE -> closeSection();
+            case SECTION_CLOSE -> {
+                if (state == TOOL) { // Kimi: the section's end also ends a call left open
+                    closeCall();
+                }
+                if (!sectionHadCall && dialect.emptySectionIsText) {
+                    String text = sectionOpener + sectionWhitespace + marker.text(); // it held no call: text
+                    closeSection();
+                    messageText(text, 0, text.length());
+                } else {
+                    closeSection();
+                }
+            }
+            case CALL_REOPEN -> { // Kimi: the next call begins without the previous one's end
+                closeCall();
+                openCall();
+            }
             case CALL_OPEN -> {
                 endThinkingForTool();
                 if (marker.index() == 2) { // the contract's <tool>: its own body rules
@@ -591,17 +873,34 @@ final class MarkerScanner implements BlockScanner {
                 closeCall();
             }
             case HEADER_START -> {
-                if (state == THINKING || state == TOOL) {
-                    sink.blockClosed();
+                atStart = false;
+                if (state == TOOL_HEADER && !marker.text().equals(dialect.headers.starts().get(0))) {
+                    header.append(marker.text()); // <|channel|> in a call's header
+                    return;
+                }
+                if (state == THINKING || state == TOOL || state == TOOL_HEADER) {
+                    sink.blockClosed(); // <|start|>: the next message begins, the last one ended
                 }
                 if (state != HEADER) {
                     header.setLength(0);
+                    recipientStart = -1;
+                    recipientScanned = 0;
                 }
                 inSection = false;
                 state = HEADER;
                 header.append(marker.text());
+                if (marker.index() == 1) { // "to=" at the start: the prompt's <|start|>assistant began this header
+                    recipientEnds(false);
+                }
             }
-            case HEADER_END -> endHeader();
+            case HEADER_END -> {
+                if (state == TOOL_HEADER) {
+                    header.setLength(0);
+                    state = TOOL;
+                } else {
+                    endHeader();
+                }
+            }
             default -> { } // BODY_END in message text: the end of a harmony message, dropped
         }
     }
@@ -625,6 +924,7 @@ final class MarkerScanner implements BlockScanner {
 
     private void openCall(Map<String, String> attributes, String blockName) {
         sectionWhitespace.setLength(0);
+        sectionHadCall = true;
         keptCall = false;
         bellowsCall = false;
         sink.blockOpened(BlockKind.TOOL, blockName, attributes);
@@ -655,6 +955,8 @@ final class MarkerScanner implements BlockScanner {
     private void endHeader() {
         HarmonyHeader parsed = HarmonyHeader.parse(header);
         header.setLength(0);
+        recipientStart = -1;
+        recipientScanned = 0;
         if (parsed.recipient() != null) {
             openCall(parsed.attributes());
         } else if (parsed.isAnalysis()) {

@@ -41,6 +41,12 @@ final class MinimaxBody implements ToolBodyFormat {
     }
 
     @Override
+    public ArgumentReader newArgumentReader(Map<String, String> attributes, ToolSchemas schemas,
+            ArgumentReader.Sink sink) {
+        return DialectArguments.minimax(schemas, sink);
+    }
+
+    @Override
     public DecodedToolCall decode(String content, Map<String, String> attributes, ToolSchemas schemas) {
         return DialectBodies.guard(content, () -> {
             String body = ContentText.trim(content);

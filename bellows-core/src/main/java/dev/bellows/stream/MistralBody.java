@@ -50,6 +50,31 @@ final class MistralBody implements ToolBodyFormat {
     }
 
     @Override
+    public ArgumentReader newArgumentReader(Map<String, String> attributes, ToolSchemas schemas,
+            ArgumentReader.Sink sink) {
+        return new ArgumentReader() {
+            private ArgumentReader form;
+
+            @Override
+            public void feed(CharSequence text, int from, int to) {
+                int i = from;
+                if (form == null) {
+                    while (i < to && TagScanner.isWhitespace(text.charAt(i))) {
+                        i++;
+                    }
+                    if (i == to) {
+                        return;
+                    }
+                    // {"name": ..., "arguments": ...} before v11; NAME[ARGS]{...} from v11
+                    form = text.charAt(i) == '{' ? JsonArgumentScanner.forCall(sink)
+                            : DialectArguments.firstObjectAfter(null, sink);
+                }
+                form.feed(text, i, to);
+            }
+        };
+    }
+
+    @Override
     public DecodedToolCall decode(String content, Map<String, String> attributes, ToolSchemas schemas) {
         String body = ContentText.trim(content);
         if (body.startsWith("{")) {

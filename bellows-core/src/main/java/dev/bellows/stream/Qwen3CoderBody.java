@@ -47,6 +47,12 @@ final class Qwen3CoderBody implements ToolBodyFormat {
     }
 
     @Override
+    public ArgumentReader newArgumentReader(Map<String, String> attributes, ToolSchemas schemas,
+            ArgumentReader.Sink sink) {
+        return DialectArguments.qwen3Coder(schemas, sink);
+    }
+
+    @Override
     public DecodedToolCall decode(String content, Map<String, String> attributes, ToolSchemas schemas) {
         String body = ContentText.trim(content);
         if (body.startsWith("{")) {

@@ -12,7 +12,8 @@ import java.util.regex.Pattern;
  * {@code bellows} dialect (matched ASCII case-insensitively), whether the stream starts inside
  * a thinking block ({@code thinking-open}, for DeepSeek-R1 style output that only writes the
  * closing tag), whether a tool call ends an unclosed thinking block ({@code tool-ends-thinking}),
- * and the tools' parameter schemas that type XML-style parameters ({@link ToolSchemas}).
+ * the tools' parameter schemas that type XML-style parameters ({@link ToolSchemas}), and whether
+ * tool blocks report each argument as soon as its value is complete ({@code argument-events}).
  *
  * <pre>{@code
  * StreamOptions options = StreamOptions.builder()
@@ -43,6 +44,7 @@ public final class StreamOptions {
     private final Dialect dialect;
     private final ToolSchemas toolSchemas;
     private final boolean bellowsTagsToo;
+    private final boolean argumentEvents;
 
     private StreamOptions(Builder builder) {
         this.thinkingTags = validate("thinking", builder.thinkingTags);
@@ -60,6 +62,7 @@ public final class StreamOptions {
         this.dialect = builder.dialect;
         this.toolSchemas = builder.toolSchemas;
         this.bellowsTagsToo = builder.bellowsTagsToo;
+        this.argumentEvents = builder.argumentEvents;
     }
 
     /** Default tags ({@code thinking}, {@code think}; {@code tool}, {@code tool_call}), not thinking-open. */
@@ -116,17 +119,34 @@ public final class StreamOptions {
         return bellowsTagsToo;
     }
 
+    /**
+     * Whether tool blocks emit a {@code tool_call_argument} event for each member of their
+     * arguments, in the chunk that completes its value ({@code argument-events}; docs/stream-format.md,
+     * "Argument values as they complete"). The agent loop turns it on; off by default, and off it
+     * costs nothing: the other events are the same either way.
+     */
+    public boolean argumentEvents() {
+        return argumentEvents;
+    }
+
+    /** These options with {@code argument-events} set as given (this instance when it already is). */
+    public StreamOptions withArgumentEvents(boolean on) {
+        return on == argumentEvents ? this : toBuilder().argumentEvents(on).build();
+    }
+
     /** A builder that starts from these options. */
     public Builder toBuilder() {
         return new Builder().thinkingTags(thinkingTags).toolTags(toolTags).thinkingOpen(thinkingOpen)
                 .toolEndsThinking(toolEndsThinking)
-                .dialect(dialect).toolSchemas(toolSchemas).bellowsTagsToo(bellowsTagsToo);
+                .dialect(dialect).toolSchemas(toolSchemas).bellowsTagsToo(bellowsTagsToo)
+                .argumentEvents(argumentEvents);
     }
 
     @Override
     public String toString() {
         return "StreamOptions[thinkingTags=" + thinkingTags + ", toolTags=" + toolTags
-                + ", thinkingOpen=" + thinkingOpen + ", toolEndsThinking=" + toolEndsThinking + ", dialect=" + dialect + ", toolSchemas=" + toolSchemas + ", bellowsTagsToo=" + bellowsTagsToo + "]";
+                + ", thinkingOpen=" + thinkingOpen + ", toolEndsThinking=" + toolEndsThinking + ", dialect=" + dialect + ", toolSchemas=" + toolSchemas + ", bellowsTagsToo=" + bellowsTagsToo
+                + ", argumentEvents=" + argumentEvents + "]";
     }
 
     /**
@@ -172,6 +192,7 @@ public final class StreamOptions {
         private Dialect dialect = Dialect.BELLOWS;
         private ToolSchemas toolSchemas = ToolSchemas.none();
         private boolean bellowsTagsToo;
+        private boolean argumentEvents;
 
         private Builder() {
         }
@@ -216,6 +237,12 @@ public final class StreamOptions {
 
         public Builder bellowsTagsToo(boolean bellowsTagsToo) {
             this.bellowsTagsToo = bellowsTagsToo;
+            return this;
+        }
+
+        /** Whether tool blocks report each argument as soon as its value is complete (default off). */
+        public Builder argumentEvents(boolean argumentEvents) {
+            this.argumentEvents = argumentEvents;
             return this;
         }
 

@@ -7,7 +7,7 @@ import java.util.Objects;
 
 /**
  * Turns a model's streamed answer into {@link StreamEvent}s as the chunks arrive, exactly as
- * stream-contract.md says: thinking and tool blocks from inline tags and from
+ * docs/stream-format.md says: thinking and tool blocks from inline tags and from
  * provider-typed thinking, the tool name the moment it is known, decoded tool calls, and
  * the aggregated {@link StreamEvent.Complete} at the end.
  *
@@ -43,40 +43,74 @@ public final class StreamProcessor {
         this.options = Objects.requireNonNull(options, "options");
         Dialect dialect = options.dialect();
         this.events = new EventAssembler(Objects.requireNonNull(listener, "listener"), dialect.body,
-                options.toolSchemas());
+                options.toolSchemas(), options.argumentEvents());
         this.scanner = dialect.usesTags() ? new TagScanner(options, events) : new MarkerScanner(dialect, options, events);
     }
 
-    /** Processes one chunk, emitting every event it decides before returning. */
+    /**
+     * Processes one frame, emitting every event it decides before returning. Text, reasoning,
+     * a native tool-call delta and a thinking signature each count as one chunk; a
+     * {@link StreamChunk.ResponseInfo} or {@link StreamChunk.Usage} frame counts as none and
+     * changes nothing.
+     *
+     * @throws IllegalArgumentException for a {@link StreamChunk.Restart}: the answer starts over,
+     *                                  so its new attempt needs a new processor
+     */
     public void accept(StreamChunk chunk) {
         Objects.requireNonNull(chunk, "chunk");
         if (finished) {
             throw new IllegalStateException("the stream has finished: create a new StreamProcessor for the next one");
         }
-        startIfNeeded();
-        events.chunk = chunks;
-        String text = chunk.text();
-        if (!text.isEmpty()) { // an empty chunk changes nothing, but it still counts
-            if (chunk.type() == ContentType.MESSAGE) {
-                events.endProviderThinking();
-                scanner.scan(text);
-            } else if (chunk.type() == ContentType.TOOL_CALL) {
+        switch (chunk) {
+            case StreamChunk.Text text -> {
+                start();
+                if (!text.text().isEmpty()) {        // an empty chunk changes nothing, but it still counts
+                    events.endProviderThinking();
+                    scanner.scan(text.text());
+                    events.flush();
+                }
+            }
+            case StreamChunk.Reasoning reasoning -> {
+                start();
+                if (!reasoning.text().isEmpty()) {
+                    if (scanner.inBlock()) {
+                        events.deferThinking(reasoning.text());
+                    } else {
+                        scanner.releaseOpenTagCandidate();
+                        events.providerThinking(reasoning.text());
+                    }
+                    events.flush();
+                }
+            }
+            case StreamChunk.ToolCallDelta delta -> {
+                start();
                 // A native tool call: not text; outside tag blocks it ends the message and thinking.
                 if (!scanner.inBlock()) {
                     scanner.releaseOpenTagCandidate();
                     events.nativeToolCall();
                 }
-            } else if (chunk.type() == ContentType.SIGNATURE) {
-                // A thinking block's signature: nothing to read.
-            } else if (scanner.inBlock()) {
-                events.deferThinking(text);
-            } else {
-                scanner.releaseOpenTagCandidate();
-                events.providerThinking(text);
+                events.flush();
             }
-            events.flush();
+            case StreamChunk.ThinkingSignature signature -> {
+                start();                             // nothing to read
+                events.flush();
+            }
+            case StreamChunk.ResponseInfo info -> {
+                return;                              // about the answer, not part of it
+            }
+            case StreamChunk.Usage usage -> {
+                return;
+            }
+            case StreamChunk.Restart restart -> throw new IllegalArgumentException("the answer restarts (attempt "
+                    + restart.attempt() + "): read the new attempt with a new StreamProcessor");
         }
         chunks++;
+    }
+
+    /** A chunk of the answer begins: the chunk index its events carry. */
+    private void start() {
+        startIfNeeded();
+        events.chunk = chunks;
     }
 
     /**

@@ -20,6 +20,26 @@ interface ToolBodyFormat {
         return null;
     }
 
+    /**
+     * A fresh reader of the block's arguments as they complete, reporting to {@code sink}; only
+     * asked for when the option {@code argument-events} is on. {@link ArgumentReader#NONE} when
+     * the body's arguments cannot be read that way.
+     */
+    default ArgumentReader newArgumentReader(Map<String, String> attributes, ToolSchemas schemas,
+            ArgumentReader.Sink sink) {
+        return ArgumentReader.NONE;
+    }
+
+    /**
+     * Whether a call whose name was not announced while it streamed announces it when its block
+     * ends, from the decoded call (the dialects, whose name may only end with the block, as GLM's
+     * {@code <tool_call>get_time</tool_call>}). The contract's own forms do not: their name is
+     * announced only as the contract says.
+     */
+    default boolean announcesNameAtEnd() {
+        return true;
+    }
+
     /** Decodes the block's trimmed content; never throws. */
     DecodedToolCall decode(String content, Map<String, String> attributes, ToolSchemas schemas);
 

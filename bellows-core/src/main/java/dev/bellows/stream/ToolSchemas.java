@@ -84,20 +84,97 @@ public final class ToolSchemas {
     /**
      * The value of one text parameter, typed by the schema of {@code tool}'s property
      * {@code parameter}: {@code null} (the word), integers, numbers, booleans, objects and
-     * arrays are converted when the schema asks for them and the text is one; anything else,
-     * and every parameter without a schema, is the text itself.
+     * arrays are converted when the schema asks for them and the text is one; a schema that
+     * allows a string and other types (a union) gets the other type when the text is one, the
+     * text otherwise; a string, a parameter without schema, and text that does not convert stay
+     * the text itself.
      */
     JsonNode value(String tool, String parameter, String text) {
-        JsonNode schema = parameters.get(tool);
-        JsonNode property = schema == null ? null : schema.path("properties").get(parameter);
-        if (property == null || !property.isObject()) {
+        JsonNode property = property(tool, parameter);
+        if (property == null) {
             return TextNode.valueOf(text);
         }
+        return typed(property, text);
+    }
+
+    /**
+     * GLM's rule (vLLM's and llama.cpp's GLM parsers): as {@link #value}, except that a parameter
+     * without schema is the JSON value its text is ({@code 42}, {@code true}, {@code [1]}; Python's
+     * {@code True}, {@code False}, {@code None} too), and the text when it is not JSON.
+     */
+    JsonNode glmValue(String tool, String parameter, String text) {
+        JsonNode property = property(tool, parameter);
+        if (property != null) {
+            return typed(property, text);
+        }
+        String trimmed = ContentText.trim(text);
+        switch (trimmed) {
+            case "True" -> {
+                return BooleanNode.TRUE;
+            }
+            case "False" -> {
+                return BooleanNode.FALSE;
+            }
+            case "None" -> {
+                return JsonNodeFactory.instance.nullNode();
+            }
+            default -> { }
+        }
+        if (!trimmed.isEmpty()) {
+            try {
+                return StrictJson.read(trimmed);
+            } catch (SyntaxError notJson) {
+                // the text, as written
+            }
+        }
+        return TextNode.valueOf(text);
+    }
+
+    /**
+     * The tool a call that does not name one must be meant for (Kimi's bare counter ids, as vLLM and
+     * SGLang read them): the only tool, when {@code onlyToolCounts} and there is exactly one; else the
+     * only tool whose parameters have every one of the call's argument names; else null.
+     */
+    String toolFor(Iterable<String> argumentNames, boolean onlyToolCounts) {
+        if (onlyToolCounts && parameters.size() == 1) {
+            return parameters.keySet().iterator().next();
+        }
+        String found = null;
+        for (Map.Entry<String, JsonNode> tool : parameters.entrySet()) {
+            JsonNode properties = tool.getValue().path("properties");
+            boolean all = true;
+            boolean any = false;
+            for (String name : argumentNames) {
+                any = true;
+                if (!properties.has(name)) {
+                    all = false;
+                    break;
+                }
+            }
+            if (any && all) {
+                if (found != null) {
+                    return null; // two tools fit: guessing would call the wrong one
+                }
+                found = tool.getKey();
+            }
+        }
+        return found;
+    }
+
+    /** The schema of one property of a tool's parameters, or null when there is none. */
+    private JsonNode property(String tool, String parameter) {
+        JsonNode schema = parameters.get(tool);
+        JsonNode property = schema == null ? null : schema.path("properties").get(parameter);
+        return property == null || !property.isObject() ? null : property;
+    }
+
+    private static JsonNode typed(JsonNode property, String text) {
         String trimmed = ContentText.trim(text);
         if (trimmed.equals("null") && allows(property, "null")) {
             return JsonNodeFactory.instance.nullNode();
         }
-        if (allows(property, "string") || (!property.has("type") && !property.has("anyOf"))) {
+        boolean string = allows(property, "string") || (!property.has("type") && !property.has("anyOf"));
+        if (string && !allowsOtherThanString(property)) {
             return TextNode.valueOf(text);
         }
         if (allows(property, "boolean")) {
@@ -121,16 +198,43 @@ public final class ToolSchemas {
             }
         }
         if (allows(property, "object") || allows(property, "array")) {
-            try {
-                JsonNode value = StrictJson.read(trimmed);
-                if ((value.isObject() && allows(property, "object")) || (value.isArray() && allows(property, "array"))) {
-                    return value;
-                }
-            } catch (SyntaxError notJson) {
-                // kept as text, as above
+            JsonNode value = structure(trimmed);
+            if (value != null && ((value.isObject() && allows(property, "object"))
+                    || (value.isArray() && allows(property, "array")))) {
+                return value;
             }
         }
         return TextNode.valueOf(text);
+    }
+
+    /**
+     * The JSON the text is; or, when it is JSON escaped once more ({@code [{\"id\": 1}]}, as GLM
+     * models sometimes write it and SGLang reads it), the JSON it holds; else null.
+     */
+    private static JsonNode structure(String trimmed) {
+        try {
+            return StrictJson.read(trimmed);
+        } catch (SyntaxError notJson) {
+            if (!trimmed.contains("\\\"")) {
+                return null;
+            }
+        }
+        try {
+            JsonNode unescaped = StrictJson.read("\"" + trimmed + "\"");
+            return StrictJson.read(unescaped.textValue());
+        } catch (SyntaxError stillNotJson) {
+            return null;
+        }
+    }
+
+    /** Whether the schema allows some type besides a string (a union such as {@code ["string", "integer"]}). */
+    private static boolean allowsOtherThanString(JsonNode property) {
+        for (String type : new String[] {"integer", "number", "boolean", "object", "array"}) {
+            if (allows(property, type)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.bellows.tool;
 
+import dev.bellows.event.LoopEndReason;
 import dev.bellows.plan.Plan;
 import dev.bellows.plan.PlanStep;
 import java.util.List;
@@ -7,12 +8,12 @@ import java.util.Optional;
 
 /**
  * The built-in tools of server {@code local} (the CLI spec's table): three that end the agent
- * loop, each with a {@link LoopBreak} as output, and {@code update_plan}, whose output is the
- * new {@link Plan}.
+ * loop ({@link ToolEffect.EndRun}, their text as output), and {@code update_plan}, which
+ * replaces the plan ({@link ToolEffect.ReplacePlan}, the new {@link Plan} as output).
  *
  * <p>Each is an ordinary {@link TypedTool}, a record and a lambda, written as a user would
  * write one. All of them only build a value, so they are safe to run in parallel; it is the
- * agent loop that acts on what they return.
+ * agent loop that acts on their results' effects.
  */
 public final class BuiltinTools {
 
@@ -40,30 +41,31 @@ public final class BuiltinTools {
     record UpdatePlanArguments(List<PlanStep> steps) {
     }
 
-    private static final TypedTool<TaskCompletionArguments, LoopBreak> TASK_COMPLETION_TOOL =
+    private static final TypedTool<TaskCompletionArguments, String> TASK_COMPLETION_TOOL =
             TypedTool.builder(TASK_COMPLETION, TaskCompletionArguments.class)
                     .description("Ends the loop with the final answer: all the user gets (text outside calls is not"
                             + " the answer).")
                     .loopBreaking(true)
                     .parallelSafe(true)
-                    .handler((context, arguments) -> ToolResult.of(LoopBreak.of(TASK_COMPLETION, arguments.result())))
+                    .handler((context, arguments) -> ToolResult.endingRun(LoopEndReason.TASK_COMPLETION, arguments.result()))
                     .build();
 
-    private static final TypedTool<AskQuestionArguments, LoopBreak> ASK_QUESTION_TOOL =
+    private static final TypedTool<AskQuestionArguments, String> ASK_QUESTION_TOOL =
             TypedTool.builder(ASK_QUESTION, AskQuestionArguments.class)
                     .description("Ends the loop to ask what only the user knows (not what tools can find out).")
                     .loopBreaking(true)
                     .parallelSafe(true)
-                    .handler((context, arguments) -> ToolResult.of(new LoopBreak(ASK_QUESTION, arguments.question(),
-                            arguments.suggestions().orElse(List.of()))))
+                    .handler((context, arguments) -> new ToolResult<>(arguments.question(), List.of(),
+                            new ToolEffect.EndRun(LoopEndReason.ASK_QUESTION, arguments.question(),
+                                    arguments.suggestions().orElse(List.of()))))
                     .build();
 
-    private static final TypedTool<ConverseArguments, LoopBreak> CONVERSE_TOOL =
+    private static final TypedTool<ConverseArguments, String> CONVERSE_TOOL =
             TypedTool.builder(CONVERSE, ConverseArguments.class)
                     .description("Ends the loop with a reply to a message that asks no task (greeting, small talk).")
                     .loopBreaking(true)
                     .parallelSafe(true)
-                    .handler((context, arguments) -> ToolResult.of(LoopBreak.of(CONVERSE, arguments.message())))
+                    .handler((context, arguments) -> ToolResult.endingRun(LoopEndReason.CONVERSE, arguments.message()))
                     .build();
 
     private static final TypedTool<UpdatePlanArguments, Plan> UPDATE_PLAN_TOOL =
@@ -71,24 +73,24 @@ public final class BuiltinTools {
                     .description("Replaces the whole plan of a task of several steps; it is shown in every later"
                             + " message.")
                     .parallelSafe(true)
-                    .handler((context, arguments) -> ToolResult.of(new Plan(arguments.steps())))
+                    .handler((context, arguments) -> ToolResult.replacingPlan(new Plan(arguments.steps())))
                     .build();
 
     private BuiltinTools() {
     }
 
     /** {@code task_completion}: {@code result} (string). */
-    public static TypedTool<?, LoopBreak> taskCompletion() {
+    public static TypedTool<?, String> taskCompletion() {
         return TASK_COMPLETION_TOOL;
     }
 
     /** {@code ask_question}: {@code question} (string), {@code suggestions} (optional array of strings). */
-    public static TypedTool<?, LoopBreak> askQuestion() {
+    public static TypedTool<?, String> askQuestion() {
         return ASK_QUESTION_TOOL;
     }
 
     /** {@code converse}: {@code message} (string). */
-    public static TypedTool<?, LoopBreak> converse() {
+    public static TypedTool<?, String> converse() {
         return CONVERSE_TOOL;
     }
 

@@ -33,6 +33,11 @@ public record Media(String mediaType, byte[] data) {
         return data.clone();
     }
 
+    /** The bytes in Base64 (RFC 4648, no line breaks), as the model APIs take them, without copying them first. */
+    public String base64() {
+        return java.util.Base64.getEncoder().encodeToString(data);
+    }
+
     /** The number of bytes, without copying them. */
     public int size() {
         return data.length;

@@ -40,7 +40,11 @@ public interface Tool {
         return false;
     }
 
-    /** True when calling it ends the agent loop ({@code task_completion} and friends). */
+    /**
+     * True when calling it ends the agent loop ({@code task_completion} and friends): the prompt
+     * says so, and a result of it without an {@linkplain ToolResult#effect() effect} ends the run
+     * with its text as the answer (see {@link ToolEffect.EndRun}).
+     */
     default boolean loopBreaking() {
         return false;
     }

@@ -247,7 +247,11 @@ public final class TypedTool<I extends Record, O> implements Tool {
             return this;
         }
 
-        /** Whether calling it ends the agent loop (see {@link LoopBreak}); false by default. */
+        /**
+         * Whether calling it ends the agent loop; false by default. A result without an
+         * {@linkplain ToolEffect effect} then ends the run with its text as the answer; give
+         * one ({@link ToolResult#endingRun}) to choose the reason.
+         */
         public Builder<I, O> loopBreaking(boolean loopBreaking) {
             this.loopBreaking = loopBreaking;
             return this;

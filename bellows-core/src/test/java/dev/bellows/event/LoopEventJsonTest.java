@@ -42,6 +42,16 @@ class LoopEventJsonTest {
                         + "{\"description\":\"Test\",\"status\":\"pending\"}]}");
         assertThat(wire(new LoopEvent.Retry(2, "HTTP 503: overloaded", 500)))
                 .isEqualTo("{\"type\":\"retry\",\"attempt\":2,\"reason\":\"HTTP 503: overloaded\",\"delay_ms\":500}");
+        assertThat(wire(new LoopEvent.ApprovalRequired("call_3_1", "files", "write_file", arguments)))
+                .isEqualTo("{\"type\":\"approval_required\",\"id\":\"call_3_1\",\"server_name\":\"files\","
+                        + "\"tool_name\":\"write_file\",\"arguments\":{\"path\":\"a.txt\",\"lines\":[1,2]}}");
+        assertThat(wire(new LoopEvent.Approval("call_3_1", false, "use the staging folder")))
+                .isEqualTo("{\"type\":\"approval\",\"id\":\"call_3_1\",\"decision\":\"denied\","
+                        + "\"reason\":\"use the staging folder\"}");
+        assertThat(wire(new LoopEvent.Approval("call_3_2", true, "")))
+                .isEqualTo("{\"type\":\"approval\",\"id\":\"call_3_2\",\"decision\":\"approved\",\"reason\":\"\"}");
+        assertThat(wire(new LoopEvent.LoopEnd(LoopEndReason.INTERRUPTED, "waiting")))
+                .isEqualTo("{\"type\":\"loop_end\",\"reason\":\"interrupted\",\"result\":\"waiting\"}");
         assertThat(wire(new LoopEvent.LoopEnd(LoopEndReason.CIRCUIT_BREAKER, "stopped")))
                 .isEqualTo("{\"type\":\"loop_end\",\"reason\":\"circuit_breaker\",\"result\":\"stopped\"}");
     }
@@ -71,7 +81,8 @@ class LoopEventJsonTest {
     @Test
     void reasonsHaveTheSpecsWireNamesAndOnlyTheModelsOwnEndingsAreSuccessful() {
         assertThat(Arrays.stream(LoopEndReason.values()).map(LoopEndReason::wireName)).containsExactly(
-                "task_completion", "ask_question", "converse", "max_iterations", "circuit_breaker", "error", "cancelled");
+                "task_completion", "ask_question", "converse", "max_iterations", "circuit_breaker", "error", "cancelled",
+                "interrupted");
         assertThat(Arrays.stream(LoopEndReason.values()).filter(LoopEndReason::successful)).containsExactly(
                 LoopEndReason.TASK_COMPLETION, LoopEndReason.ASK_QUESTION, LoopEndReason.CONVERSE);
         for (LoopEndReason reason : LoopEndReason.values()) {

@@ -35,6 +35,18 @@ class SessionJsonTest {
     }
 
     @Test
+    void mediaAreKeptWithTheirTypeAndBase64Data() {
+        var message = dev.bellows.provider.Message.toolResult("call_1", "(1 image attached: image/png, 3 bytes)",
+                java.util.List.of(dev.bellows.tool.Media.image(new byte[] {1, 2, (byte) 0xFF}, "image/png")));
+        String parts = SessionJson.nativePartsToJson(message);
+        assertThat(parts).isEqualTo("{\"tool_call_id\":\"call_1\",\"media\":[{\"media_type\":\"image/png\",\"data\":\"AQL/\"}]}");
+        assertThat(SessionJson.message(message.role(), message.content(), parts)).isEqualTo(message);
+        assertThatThrownBy(() -> SessionJson.message(message.role(), "x",
+                "{\"tool_call_id\":\"c\",\"media\":[{\"media_type\":\"image/png\",\"data\":\"not base64!\"}]}"))
+                .isInstanceOf(SessionStoreException.class).hasMessageContaining("media");
+    }
+
+    @Test
     void metadataIsAFlatObjectWithSortedKeys() {
         assertThat(SessionJson.metadataToJson(Map.of("model", "m", "a", "ü"))).isEqualTo("{\"a\":\"ü\",\"model\":\"m\"}");
         assertThat(SessionJson.metadataFromJson("{\"a\":\"ü\",\"model\":\"m\"}")).isEqualTo(Map.of("model", "m", "a", "ü"));

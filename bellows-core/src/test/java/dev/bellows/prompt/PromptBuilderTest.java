@@ -15,7 +15,6 @@ import dev.bellows.stream.StreamOptions;
 import dev.bellows.stream.ToolCallDecoder;
 import dev.bellows.tool.ArgumentSchema;
 import dev.bellows.tool.BuiltinTools;
-import dev.bellows.tool.LoopBreak;
 import dev.bellows.tool.ToolCall;
 import dev.bellows.tool.ToolContext;
 import dev.bellows.tool.ToolRegistry;
@@ -265,7 +264,7 @@ class PromptBuilderTest {
         assertThat(call.serverName()).isEqualTo("local");
         assertThat(call.toolName()).isEqualTo("task_completion");
         var result = BuiltinTools.taskCompletion().call(ToolContext.of("local", "task_completion"), call.arguments());
-        assertThat(((LoopBreak) result.output()).text()).isEqualTo("…");
+        assertThat(result.output()).isEqualTo("…");
     }
 
     @ParameterizedTest
@@ -309,7 +308,7 @@ class PromptBuilderTest {
         ToolCall call = (ToolCall) ToolCallDecoder.decode(blocks.get(0));
         assertThat(call.toolName()).isEqualTo("task_completion");
         var result = BuiltinTools.taskCompletion().call(ToolContext.of("local", "task_completion"), call.arguments());
-        assertThat(((LoopBreak) result.output()).text()).isEqualTo("The complete answer for the user.");
+        assertThat(result.output()).isEqualTo("The complete answer for the user.");
     }
 
     @Test

@@ -108,16 +108,28 @@ class RetryingProviderTest {
         return new RetryingProvider(fake, policy, notice -> {
             notices.add(notice);
             log.add("retry " + notice.attempt() + (notice.discardPartialOutput() ? " discard" : ""));
-        }, sleeps::add, RetryPolicyTest.NO_JITTER);
+        }, delay -> {
+            sleeps.add(delay);
+            log.add("wait " + delay.toMillis());
+        }, RetryPolicyTest.NO_JITTER);
     }
 
+    /** The texts of the stream's frames, the restarts dropped (all of them logged). */
     private List<String> drain(ChatStream stream) throws ProviderException {
         List<String> texts = new ArrayList<>();
         for (StreamChunk chunk; (chunk = stream.next()) != null; ) {
-            texts.add(chunk.text());
-            log.add(chunk.text());
+            if (chunk instanceof StreamChunk.Restart restart) {
+                log.add("restart " + restart.attempt() + (restart.discardPartialOutput() ? " discard" : ""));
+            } else {
+                texts.add(text(chunk));
+                log.add(text(chunk));
+            }
         }
         return texts;
+    }
+
+    private static String text(StreamChunk chunk) {
+        return ((StreamChunk.Text) chunk).text();
     }
 
     @Test
@@ -135,13 +147,34 @@ class RetryingProviderTest {
     }
 
     @Test
+    void aRestartFrameAnnouncesEachRetryBeforeItsWait() throws Exception {
+        FakeProvider fake = new FakeProvider(
+                Attempt.breaksAfter(broken(), "Hel"), Attempt.refused(status(429, Kind.RATE_LIMITED, Duration.ofSeconds(3))),
+                Attempt.streams("Hello"));
+        try (ChatStream stream = retrying(fake, RetryPolicy.defaults()).stream(REQUEST)) {
+            assertThat(text(stream.next())).isEqualTo("Hel");
+            assertThat(stream.next()).isEqualTo(new StreamChunk.Restart(2,
+                    "the stream from http://127.0.0.1/v1 broke off: reset", Duration.ofMillis(500), true));
+            assertThat(sleeps).isEmpty();               // the wait comes with the next read, after the consumer reset
+            assertThat(stream.next()).isEqualTo(new StreamChunk.Restart(3,
+                    "HTTP 429 from http://127.0.0.1/v1: boom", Duration.ofSeconds(3), false));
+            assertThat(sleeps).containsExactly(Duration.ofMillis(500));
+            assertThat(text(stream.next())).isEqualTo("Hello");
+            assertThat(stream.next()).isNull();
+        }
+        assertThat(sleeps).containsExactly(Duration.ofMillis(500), Duration.ofSeconds(3));
+        assertThat(notices).extracting(RetryNotice::attempt).containsExactly(2, 3);
+    }
+
+    @Test
     void midStreamBreakIsRetriedAndThePartialOutputDiscarded() throws Exception {
         FakeProvider fake = new FakeProvider(
                 Attempt.breaksAfter(broken(), "Hel", "lo wo"), Attempt.streams("Hello", " world"));
         try (ChatStream stream = retrying(fake, RetryPolicy.defaults()).stream(REQUEST)) {
             drain(stream);
         }
-        assertThat(log).containsExactly("Hel", "lo wo", "retry 2 discard", "Hello", " world");
+        assertThat(log).containsExactly("Hel", "lo wo", "retry 2 discard", "restart 2 discard", "wait 500",
+                "Hello", " world");
         assertThat(notices.getFirst().reason()).contains("broke off");
     }
 
@@ -155,7 +188,8 @@ class RetryingProviderTest {
         try (ChatStream stream = retrying(fake, RetryPolicy.defaults()).stream(REQUEST)) {
             drain(stream);
         }
-        assertThat(log).containsExactly("a", "retry 2 discard", "retry 3", "retry 4", "b");
+        assertThat(log).containsExactly("a", "retry 2 discard", "restart 2 discard", "wait 500",
+                "retry 3", "restart 3", "wait 1000", "retry 4", "restart 4", "wait 2000", "b");
         assertThat(sleeps).containsExactly(Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofSeconds(2));
     }
 
@@ -178,6 +212,7 @@ class RetryingProviderTest {
         FakeProvider fake = new FakeProvider(
                 Attempt.refused(status(500, Kind.SERVER_ERROR, null)), Attempt.refused(status(400, Kind.CLIENT_ERROR, null)));
         ChatStream stream = retrying(fake, RetryPolicy.defaults()).stream(REQUEST);
+        assertThat(stream.next()).isInstanceOf(StreamChunk.Restart.class);
         ProviderException thrown = catchThrowableOfType(ProviderException.class, stream::next);
         assertThat(thrown.kind()).isEqualTo(Kind.CLIENT_ERROR);
         assertThat(thrown.statusCode()).hasValue(400);
@@ -197,7 +232,9 @@ class RetryingProviderTest {
         List<String> seen = new ArrayList<>();
         ProviderException thrown = catchThrowableOfType(ProviderException.class, () -> {
             for (StreamChunk chunk; (chunk = stream.next()) != null; ) {
-                seen.add(chunk.text());
+                if (!(chunk instanceof StreamChunk.Restart)) {
+                    seen.add(text(chunk));
+                }
             }
         });
 
@@ -247,7 +284,10 @@ class RetryingProviderTest {
         AtomicBoolean interruptLeaked = new AtomicBoolean();
         Thread consumer = Thread.ofPlatform().start(() -> {
             try {
-                stream.next();
+                if (!(stream.next() instanceof StreamChunk.Restart)) {
+                    throw new AssertionError("the refused first attempt is announced by a restart frame");
+                }
+                stream.next();                       // the wait
                 outcome.complete(null);
             } catch (ProviderException e) {
                 outcome.complete(e);
@@ -274,7 +314,8 @@ class RetryingProviderTest {
         RetryingProvider provider = new RetryingProvider(fake, RetryPolicy.defaults(), notice -> holder[0].cancel(),
                 sleeps::add, RetryPolicyTest.NO_JITTER);
         holder[0] = provider.stream(REQUEST);
-        assertThat(holder[0].next().text()).isEqualTo("a");
+        assertThat(text(holder[0].next())).isEqualTo("a");
+        assertThat(holder[0].next()).isInstanceOf(StreamChunk.Restart.class);
         assertThat(catchThrowableOfType(ProviderException.class, holder[0]::next).kind()).isEqualTo(Kind.CANCELLED);
         assertThat(sleeps).isEmpty();
         assertThat(fake.calls).isEqualTo(1);

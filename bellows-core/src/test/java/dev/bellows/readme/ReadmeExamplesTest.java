@@ -5,8 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.bellows.event.StreamEvent;
-import dev.bellows.format.ToolChain;
-import dev.bellows.format.ToolChainResult;
+import dev.bellows.format.Observation;
+import dev.bellows.tool.ToolChain;
+import dev.bellows.tool.ToolChainResult;
 import dev.bellows.format.XmlFormat;
 import dev.bellows.stream.StreamChunk;
 import dev.bellows.stream.StreamOptions;
@@ -71,11 +72,12 @@ class ReadmeExamplesTest {
         ToolRegistry tools = new ToolRegistry().register(weather);
         BuiltinTools.all().forEach(tools::register);
 
-        ToolChain chain = new ToolChain(tools, new XmlFormat());
+        ToolChain chain = new ToolChain(tools);
         ToolCall toolCall = new ToolCall("local", "get_weather",
                 (ObjectNode) json.readTree("{\"city\": \"Oslo\", \"days\": \"3\"}"));
-        ToolChainResult observation = chain.execute(List.of(toolCall));
-        assertThat(observation.text()).isEqualTo("""
+        ToolChainResult result = chain.execute(List.of(toolCall));
+        String forTheModel = Observation.format(new XmlFormat(), result.outcomes());
+        assertThat(forTheModel).isEqualTo("""
                 <observation>
                 <get_weather>
                 {"city":"Oslo","temperatures":[23.0],"unit":"celsius"}
@@ -84,13 +86,13 @@ class ReadmeExamplesTest {
 
         ToolCall wrong = new ToolCall("local", "get_weather",
                 (ObjectNode) json.readTree("{\"city\": \"Oslo\", \"unit\": \"kelvin\"}"));
-        assertThat(chain.execute(List.of(wrong)).text()).contains("""
+        assertThat(Observation.format(new XmlFormat(), chain.execute(List.of(wrong)).outcomes())).contains("""
                 invalid arguments for get_weather: "unit": expected one of "celsius", "fahrenheit", got "kelvin"; \
                 "days": required but missing. Expected arguments: \
                 {"city": string, "unit"?: "celsius"|"fahrenheit", "days": integer[]}""");
 
         ToolCall unknown = new ToolCall("local", "get_wether", json.createObjectNode());
-        assertThat(chain.execute(List.of(unknown)).text())
+        assertThat(Observation.format(new XmlFormat(), chain.execute(List.of(unknown)).outcomes()))
                 .contains("unknown tool \"get_wether\" on server \"local\" (did you mean \"get_weather\"?); available: ");
     }
 }

@@ -37,8 +37,21 @@ import net.jqwik.api.Tuple;
  */
 class ChunkingInvarianceProperties {
 
+    /** The two chunk types that carry text: model text and provider reasoning. */
+    enum Kind {
+        MESSAGE, THINKING;
+
+        StreamChunk chunk(String text) {
+            return this == MESSAGE ? StreamChunk.message(text) : StreamChunk.thinking(text);
+        }
+
+        String wireName() {
+            return this == MESSAGE ? "message" : "thinking";
+        }
+    }
+
     /** A run of text of one chunk type; segment boundaries are always chunk boundaries. */
-    record Segment(ContentType type, String text) {
+    record Segment(Kind type, String text) {
 
         @Override
         public String toString() {
@@ -52,6 +65,8 @@ class ChunkingInvarianceProperties {
             "<", "</", ">", "/>", "\"", "'", "=", "\\", "{", "}",
             "{\"tool_name\": \"x\", \"arguments\": {\"a\": \"<b>\"}}", "{\"name\": \"y\"}", "\"name\": ",
             "<tool_name>t</tool_name>", "<tool_name>", "</tool_name>", "<arguments>", "</arguments>",
+            "\"arguments\": {", "{\"name\": \"w\", \"arguments\": {\"p\": \"a\", \"n\": 12, \"o\": {\"k\": [true]}}}",
+            "<arguments><path>a &amp; b</path><c><![CDATA[<x>]]></c></arguments>", "<path>", "</path>", "12", "null",
             "<![CDATA[", "]]>", "```json\n", "\n```",
             "thinking", "think", "tool", "<b>", "a < b",
     };
@@ -96,9 +111,9 @@ class ChunkingInvarianceProperties {
     /** Message segments, with thinking-typed segments sometimes interleaved. */
     @Provide
     Arbitrary<List<Segment>> streams() {
-        Arbitrary<ContentType> type = Arbitraries.frequency(
-                Tuple.of(3, ContentType.MESSAGE),
-                Tuple.of(1, ContentType.THINKING));
+        Arbitrary<Kind> type = Arbitraries.frequency(
+                Tuple.of(3, Kind.MESSAGE),
+                Tuple.of(1, Kind.THINKING));
         return Combinators.combine(type, texts()).as(Segment::new).list().ofMinSize(1).ofMaxSize(5);
     }
 
@@ -115,7 +130,7 @@ class ChunkingInvarianceProperties {
             @ForAll("cuts") List<Integer> cuts, @ForAll boolean thinkingOpen, @ForAll boolean toolEndsThinking) {
         StreamOptions options = StreamOptions.builder().thinkingOpen(thinkingOpen).toolEndsThinking(toolEndsThinking)
                 .build();
-        List<Segment> stream = List.of(new Segment(ContentType.MESSAGE, text));
+        List<Segment> stream = List.of(new Segment(Kind.MESSAGE, text));
         assertChunkingInvariant(options, stream, cuts);
     }
 
@@ -141,7 +156,7 @@ class ChunkingInvarianceProperties {
     @Property(tries = 500)
     void textWithoutTagsPassesThroughWithOnlyItsOuterWhitespaceDropped(@ForAll("plainTexts") String text,
             @ForAll("cuts") List<Integer> cuts) {
-        List<Segment> stream = List.of(new Segment(ContentType.MESSAGE, text));
+        List<Segment> stream = List.of(new Segment(Kind.MESSAGE, text));
         for (List<StreamChunk> chunks : List.of(wholeSegments(stream), cut(stream, cuts), onePerCodePoint(stream))) {
             List<StreamEvent> events = StreamTesting.run(StreamOptions.defaults(), chunks);
             Complete complete = complete(events);
@@ -167,7 +182,7 @@ class ChunkingInvarianceProperties {
         if (expected.isEmpty()) {
             return; // a whitespace-only thinking chunk: whether it opens a block is not specified
         }
-        List<Segment> stream = List.of(new Segment(ContentType.THINKING, text));
+        List<Segment> stream = List.of(new Segment(Kind.THINKING, text));
         for (List<StreamChunk> chunks : List.of(cut(stream, cuts), onePerCodePoint(stream))) {
             Complete complete = complete(StreamTesting.run(StreamOptions.defaults(), chunks));
             assertThat(complete.thinking()).as("chunks: %s", describe(chunks))
@@ -179,12 +194,21 @@ class ChunkingInvarianceProperties {
 
     // ------------------------------------------------------------------ helpers
 
+    /**
+     * The same events whatever the cuts, with and without {@code argument-events}; and the option
+     * only adds its own events (the others, chunk indices included, are the same with it).
+     */
     private static void assertChunkingInvariant(StreamOptions options, List<Segment> stream, List<Integer> cuts) {
-        String expected = normalised(options, wholeSegments(stream));
         List<StreamChunk> randomCut = cut(stream, cuts);
-        assertThat(normalised(options, randomCut)).as("chunks: %s", describe(randomCut)).isEqualTo(expected);
         List<StreamChunk> tiny = onePerCodePoint(stream);
-        assertThat(normalised(options, tiny)).as("one code point a chunk: %s", stream).isEqualTo(expected);
+        for (boolean arguments : new boolean[] {false, true}) {
+            StreamOptions chosen = options.withArgumentEvents(arguments);
+            String expected = normalised(chosen, wholeSegments(stream));
+            assertThat(normalised(chosen, randomCut)).as("chunks: %s", describe(randomCut)).isEqualTo(expected);
+            assertThat(normalised(chosen, tiny)).as("one code point a chunk: %s", stream).isEqualTo(expected);
+        }
+        StreamTesting.assertArgumentEventsOnlyAdd(options, randomCut);
+        StreamTesting.assertArgumentEventsOnlyAdd(options, tiny);
     }
 
     private static String normalised(StreamOptions options, List<StreamChunk> chunks) {
@@ -192,7 +216,7 @@ class ChunkingInvarianceProperties {
     }
 
     private static List<StreamChunk> wholeSegments(List<Segment> stream) {
-        return stream.stream().map(s -> new StreamChunk(s.type(), s.text())).toList();
+        return stream.stream().map(s -> s.type().chunk(s.text())).toList();
     }
 
     private static List<StreamChunk> onePerCodePoint(List<Segment> stream) {
@@ -219,10 +243,10 @@ class ChunkingInvarianceProperties {
                     : positions.subSet(offset + 1, offset + codePoints.length);
             for (int position : inside) {
                 int local = position - offset;
-                out.add(new StreamChunk(segment.type(), new String(codePoints, start, local - start)));
+                out.add(segment.type().chunk(new String(codePoints, start, local - start)));
                 start = local;
             }
-            out.add(new StreamChunk(segment.type(), new String(codePoints, start, codePoints.length - start)));
+            out.add(segment.type().chunk(new String(codePoints, start, codePoints.length - start)));
             offset += codePoints.length;
         }
         return out;
@@ -243,7 +267,8 @@ class ChunkingInvarianceProperties {
 
     private static String describe(List<StreamChunk> chunks) {
         return chunks.stream()
-                .map(c -> (c.type() == ContentType.THINKING ? "think:" : "") + StreamTesting.quote(c.text()))
+                .map(c -> c instanceof StreamChunk.Reasoning r ? "think:" + StreamTesting.quote(r.text())
+                        : StreamTesting.quote(((StreamChunk.Text) c).text()))
                 .collect(Collectors.joining(" | ", "[", "]"));
     }
 }

@@ -28,22 +28,22 @@ class DialectChunkingProperties {
                     "</function>", "<parameter=a>", "</parameter>", "<function=", "\n1\n", "<param", "</func")),
             Map.entry("llama3_json", List.of("<|python_tag|>", "<|python", "{\"name\": \"f\", \"parameters\": {}}",
                     "{\"name\": \"g\", \"parameters\": {\"q\": \"}\"}}", ";", "; ", "{", "}", "\"", "{ \"na", "\"name\"",
-                    "me\": \"h\"}")),
+                    "me\": \"h\"}", "{\"name\": \"f\"}", "{\"parameters\": {}}", "{bad}", ":", "1")),
             Map.entry("mistral", List.of("[TOOL_CALLS]", "[TOOL_", "[THINK]", "[/THINK]", "[ARGS]", "[CALL_ID]",
-                    "[", "]", ",", "add", "{\"a\": 1}", "{\"name\": \"f\", \"arguments\": {}}", "\"]\"")),
+                    "[", "]", ",", "add", "{\"a\": 1}", "{\"name\": \"f\", \"arguments\": {}}", "\"]\"", "not json", "x-1.y")),
             Map.entry("deepseek_v3", List.of("<think>", "</think>", "<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>",
                     "<｜tool▁call▁begin｜>", "<｜tool▁call▁end｜>", "<｜tool▁sep｜>", "function", "f\n```json\n",
-                    "{\"a\": 1}", "\n```", "<｜tool▁")),
+                    "{\"a\": 1}", "\n```", "<｜tool▁", "foo<｜tool▁sep｜>{\"x\":1}")),
             Map.entry("kimi_k2", List.of("<think>", "</think>", "<|tool_calls_section_begin|>",
                     "<|tool_calls_section_end|>", "<|tool_call_begin|>", "<|tool_call_end|>",
-                    "<|tool_call_argument_begin|>", "functions.f:0", "{\"a\": 1}", "<|tool_call", "<|")),
+                    "<|tool_call_argument_begin|>", "functions.f:0", "{\"a\": 1}", "<|tool_call", "<|", " noise ", "0 ")),
             Map.entry("glm45", List.of("<think>", "</think>", "<tool_call>", "</tool_call>", "f\n", "<arg_key>",
                     "</arg_key>", "<arg_value>", "</arg_value>", "<arg_")),
             Map.entry("minimax_m2", List.of("<think>", "</think>", "<minimax:tool_call>", "</minimax:tool_call>",
                     "<invoke name=\"f\">", "</invoke>", "<parameter name=\"a\">", "</parameter>", "<invoke", "<minimax")),
             Map.entry("harmony", List.of("<|start|>", "assistant", "<|channel|>", "analysis", "final", "commentary",
                     " to=functions.f", " <|constrain|>json", "<|message|>", "<|end|>", "<|call|>", "<|return|>",
-                    "{\"a\": 1}", "<|")),
+                    "{\"a\": 1}", "<|", "to=functions.g ", " to=assistant", "to=", "<|channel|> analysis")),
             Map.entry("kimi_think", List.of("◁think▷", "◁/think▷", "◁think", "◁", "▷", "<|tool_call_begin|>",
                     "<|tool_calls_section_begin|>", "functions.f:0<|tool_call_argument_begin|>{}<|tool_call_end|>")));
 
@@ -140,15 +140,20 @@ class DialectChunkingProperties {
         }
     }
 
+    /** Chunking invariance with and without {@code argument-events}, which only adds its own events. */
     private static void check(StreamOptions options, String dialect, String text, List<Integer> cuts) {
         List<ChunkingInvarianceProperties.Segment> stream =
-                List.of(new ChunkingInvarianceProperties.Segment(ContentType.MESSAGE, text));
-        String expected = normalised(options, List.of(StreamChunk.message(text)));
+                List.of(new ChunkingInvarianceProperties.Segment(ChunkingInvarianceProperties.Kind.MESSAGE, text));
         List<StreamChunk> randomCut = ChunkingInvarianceProperties.cut(stream, cuts);
-        assertThat(normalised(options, randomCut)).as("%s cut as %s", dialect, randomCut).isEqualTo(expected);
         List<StreamChunk> tiny = new ArrayList<>();
         text.codePoints().forEach(cp -> tiny.add(StreamChunk.message(Character.toString(cp))));
-        assertThat(normalised(options, tiny)).as("%s one code point a chunk", dialect).isEqualTo(expected);
+        for (boolean arguments : new boolean[] {false, true}) {
+            StreamOptions chosen = options.withArgumentEvents(arguments);
+            String expected = normalised(chosen, List.of(StreamChunk.message(text)));
+            assertThat(normalised(chosen, randomCut)).as("%s cut as %s", dialect, randomCut).isEqualTo(expected);
+            assertThat(normalised(chosen, tiny)).as("%s one code point a chunk", dialect).isEqualTo(expected);
+        }
+        StreamTesting.assertArgumentEventsOnlyAdd(options, randomCut);
     }
 
     private static String normalised(StreamOptions options, List<StreamChunk> chunks) {

@@ -52,7 +52,8 @@ class DialectEarlyNameProperties {
             }
             case "llama3_json" -> {
                 text = before + "<|python_tag|>{\"name\": \"" + name + "\", \"parameters\": " + json(value) + "}";
-                end = "\", \"parameters\"";
+                // a bare call is known to be one only when its object is complete
+                return new Case(dialect, text, text.length() - 1);
             }
             case "qwen3_coder" -> {
                 text = before + "<tool_call>\n<function=" + name + ">\n<parameter=v>\n" + value.replace("<", "")
@@ -86,8 +87,8 @@ class DialectEarlyNameProperties {
             case "harmony" -> {
                 text = before + "<|start|>assistant to=functions." + name + "<|channel|>commentary <|constrain|>json"
                         + "<|message|>" + json(value) + "<|call|>";
-                // Known with the header: at the last character of <|message|>.
-                return new Case(dialect, text, text.indexOf("<|message|>") + "<|message|>".length() - 1);
+                // Known where the recipient's name ends: at the '<' of <|channel|>.
+                return new Case(dialect, text, text.indexOf("<|channel|>"));
             }
             default -> throw new IllegalArgumentException(dialect);
         }

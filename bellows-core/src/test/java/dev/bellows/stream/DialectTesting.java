@@ -13,8 +13,9 @@ import java.util.List;
 
 /**
  * Runs a dialect over a whole text and checks what holds for every dialect: the events are
- * well formed ({@link StreamTesting#run}), and the text cut one code point a chunk, and in
- * chunks of 2, 3 and 7 code points, gives the same events as in one chunk.
+ * well formed ({@link StreamTesting#run}); the text cut every way gives the same events as in one
+ * chunk: in two pieces at every code point, one code point a chunk, and in chunks of 2, 3, 5, 7
+ * and 11 code points; and {@code argument-events} only adds its own events, whatever the cuts.
  */
 final class DialectTesting {
 
@@ -25,16 +26,38 @@ final class DialectTesting {
         return StreamOptions.builder().dialect(Dialect.named(dialect)).build();
     }
 
-    /** The events of the text in one chunk, after checking that no other chunking changes them. */
+    /**
+     * The events of the text in one chunk, after checking that no other chunking changes them. The
+     * cuts are run with {@code argument-events} on, each also checked against the run without it
+     * (which then cannot depend on the cuts either: it is the same events without the option's own).
+     */
     static List<StreamEvent> runAnyChunking(StreamOptions options, String text) {
-        List<StreamEvent> whole = StreamTesting.run(options, List.of(StreamChunk.message(text)));
-        String expected = StreamTesting.renderLines(StreamTesting.mergeAcrossChunks(whole));
-        for (int size : new int[] {1, 2, 3, 7}) {
-            List<StreamChunk> chunks = cut(text, size);
-            String actual = StreamTesting.renderLines(StreamTesting.mergeAcrossChunks(StreamTesting.run(options, chunks)));
-            assertThat(actual).as("%d code points a chunk", size).isEqualTo(expected);
+        List<StreamChunk> one = List.of(StreamChunk.message(text));
+        List<StreamEvent> on = StreamTesting.assertArgumentEventsOnlyAdd(options, one);
+        String expected = StreamTesting.renderLines(StreamTesting.mergeAcrossChunks(on));
+        for (List<StreamChunk> chunks : everyWay(text)) {
+            List<StreamEvent> events = StreamTesting.assertArgumentEventsOnlyAdd(options, chunks);
+            assertThat(StreamTesting.renderLines(StreamTesting.mergeAcrossChunks(events))).as("cut as %s", chunks)
+                    .isEqualTo(expected);
         }
-        return whole;
+        return options.argumentEvents() ? on : StreamTesting.run(options, one);
+    }
+
+    /**
+     * The text cut in two at every code point (at 150 positions spread over texts longer than that),
+     * one code point a chunk, and in chunks of 2, 3, 5, 7 and 11.
+     */
+    static List<List<StreamChunk>> everyWay(String text) {
+        List<List<StreamChunk>> ways = new ArrayList<>();
+        int[] cps = text.codePoints().toArray();
+        int step = Math.max(1, cps.length / 150); // every position of the examples; a sample of longer texts
+        for (int at = 1; at < cps.length; at += step) {
+            ways.add(List.of(StreamChunk.message(new String(cps, 0, at)), StreamChunk.message(new String(cps, at, cps.length - at))));
+        }
+        for (int size : new int[] {1, 2, 3, 5, 7, 11}) {
+            ways.add(cut(text, size));
+        }
+        return ways;
     }
 
     static List<StreamChunk> cut(String text, int codePoints) {

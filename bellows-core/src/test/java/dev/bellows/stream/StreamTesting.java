@@ -10,6 +10,7 @@ import dev.bellows.event.StreamEvent.MessageStart;
 import dev.bellows.event.StreamEvent.ThinkingContent;
 import dev.bellows.event.StreamEvent.ThinkingEnd;
 import dev.bellows.event.StreamEvent.ThinkingStart;
+import dev.bellows.event.StreamEvent.ToolCallArgument;
 import dev.bellows.event.StreamEvent.ToolCallContent;
 import dev.bellows.event.StreamEvent.ToolCallEnd;
 import dev.bellows.event.StreamEvent.ToolCallName;
@@ -173,6 +174,21 @@ final class StreamTesting {
         assertEvents(run(options, chunks), expected);
     }
 
+    /**
+     * Runs the chunks with {@code argument-events} off and on and checks that the option only adds
+     * {@code tool_call_argument} events: every other event, chunk indices included, is the same.
+     *
+     * @return the events with the option on
+     */
+    static List<StreamEvent> assertArgumentEventsOnlyAdd(StreamOptions options, List<StreamChunk> chunks) {
+        List<StreamEvent> off = run(options.withArgumentEvents(false), chunks);
+        List<StreamEvent> on = run(options.withArgumentEvents(true), chunks);
+        assertThat(renderLines(on.stream().filter(e -> !(e instanceof ToolCallArgument)).toList()))
+                .as("the events with argument-events, its own left out, are those without it")
+                .isEqualTo(renderLines(off));
+        return on;
+    }
+
     static Complete complete(List<StreamEvent> events) {
         return (Complete) events.getLast();
     }
@@ -195,16 +211,18 @@ final class StreamTesting {
 
     /**
      * Merges consecutive content deltas of the same block emitted during the same chunk, and
-     * moves a {@code tool_call_name} in front of the tool content of its chunk (the contract
-     * lets it sit anywhere among the deltas of the chunk that completed the name).
+     * moves a {@code tool_call_name} and {@code tool_call_argument} events in front of the tool
+     * content of their chunk, in their order (the contract lets them sit anywhere among the deltas
+     * of the chunk that completed them).
      */
     static List<StreamEvent> mergeWithinChunk(List<StreamEvent> events) {
         return merge(events, false);
     }
 
     /**
-     * Merges all deltas of each block into one, whatever the chunk, puts a
-     * {@code tool_call_name} directly after its {@code tool_call_start}, and drops chunk indices
+     * Merges all deltas of each block into one, whatever the chunk, puts a {@code tool_call_name}
+     * directly after its {@code tool_call_start} and the {@code tool_call_argument} events, in their
+     * order, in front of the block's content, and drops chunk indices
      * (they become {@link #NO_CHUNK}). Equal results for two chunkings of the same text mean the
      * output did not depend on where the chunks were cut.
      */
@@ -216,7 +234,15 @@ final class StreamTesting {
         List<StreamEvent> out = new ArrayList<>();
         for (StreamEvent raw : events) {
             StreamEvent event = acrossChunks ? withChunk(raw, NO_CHUNK) : raw;
-            if (event instanceof ToolCallName) {
+            if (acrossChunks && event instanceof ToolCallName) { // its place among the block's events is free
+                int at = out.size();
+                while (at > 0 && !(out.get(at - 1) instanceof ToolCallStart)) {
+                    at--;
+                }
+                out.add(at, event);
+                continue;
+            }
+            if (event instanceof ToolCallName || event instanceof ToolCallArgument) {
                 int at = out.size();
                 while (at > 0 && out.get(at - 1) instanceof ToolCallContent c && c.chunk() == event.chunk()) {
                     at--;
@@ -253,6 +279,7 @@ final class StreamTesting {
             case MessageEnd m -> new MessageEnd(chunk, m.content());
             case ToolCallStart t -> new ToolCallStart(chunk, t.name(), t.attributes());
             case ToolCallName t -> new ToolCallName(chunk, t.toolName());
+            case ToolCallArgument t -> new ToolCallArgument(chunk, t.name(), t.value());
             case ToolCallContent t -> new ToolCallContent(chunk, t.content());
             case ToolCallEnd t -> new ToolCallEnd(chunk, t.content(), t.call());
             case StreamEvent.Section t -> new StreamEvent.Section(chunk, t.name(), t.content());
@@ -277,6 +304,7 @@ final class StreamTesting {
             case MessageEnd m -> m.type() + " " + quote(m.content());
             case ToolCallStart t -> t.type() + " " + t.name() + " " + attributes(t.attributes());
             case ToolCallName t -> t.type() + " " + t.toolName();
+            case ToolCallArgument t -> t.type() + " " + t.name() + " " + t.value();
             case ToolCallContent t -> t.type() + " " + quote(t.content());
             case ToolCallEnd t -> t.type() + " " + call(t.call());
             case StreamEvent.Section t -> t.type() + " " + t.name() + " " + quote(t.content());
@@ -410,6 +438,11 @@ final class StreamTesting {
                 case ThinkingContent t -> delta(problems, at, open, "thinking", t.content(), content, null);
                 case MessageContent m -> delta(problems, at, open, "message", m.content(), content, message);
                 case ToolCallContent t -> delta(problems, at, open, "tool", t.content(), content, null);
+                case ToolCallArgument a -> {
+                    if (!"tool".equals(open)) {
+                        problems.add(at + "tool_call_argument outside a tool block");
+                    }
+                }
                 case ToolCallName n -> {
                     if (!"tool".equals(open)) {
                         problems.add(at + "tool_call_name outside a tool block");

@@ -133,15 +133,15 @@ class StreamTestingSelfTest {
 
     @Test
     void cutsOnlyBetweenCodePoints() {
-        var stream = List.of(new ChunkingInvarianceProperties.Segment(ContentType.MESSAGE, "a😀b"),
-                new ChunkingInvarianceProperties.Segment(ContentType.THINKING, "é"));
+        var stream = List.of(new ChunkingInvarianceProperties.Segment(ChunkingInvarianceProperties.Kind.MESSAGE, "a😀b"),
+                new ChunkingInvarianceProperties.Segment(ChunkingInvarianceProperties.Kind.THINKING, "é"));
         assertThat(ChunkingInvarianceProperties.cut(stream, List.of(0, 1, 2, 3, 4)))
                 .containsExactly(StreamChunk.message("a"), StreamChunk.message("😀"), StreamChunk.message("b"),
                         StreamChunk.thinking("é"));
         assertThat(ChunkingInvarianceProperties.cut(stream, List.of()))
                 .containsExactly(StreamChunk.message("a😀b"), StreamChunk.thinking("é"));
-        var withEmpty = List.of(new ChunkingInvarianceProperties.Segment(ContentType.MESSAGE, ""),
-                new ChunkingInvarianceProperties.Segment(ContentType.THINKING, "ab"));
+        var withEmpty = List.of(new ChunkingInvarianceProperties.Segment(ChunkingInvarianceProperties.Kind.MESSAGE, ""),
+                new ChunkingInvarianceProperties.Segment(ChunkingInvarianceProperties.Kind.THINKING, "ab"));
         assertThat(ChunkingInvarianceProperties.cut(withEmpty, List.of(0, 1, 2)))
                 .containsExactly(StreamChunk.message(""), StreamChunk.thinking("a"), StreamChunk.thinking("b"));
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.bellows.event.LoopEndReason;
 import dev.bellows.plan.Plan;
 import dev.bellows.plan.PlanStatus;
 import dev.bellows.plan.PlanStep;
@@ -43,18 +44,25 @@ class BuiltinToolsTest {
     }
 
     @Test
-    void loopBreakingToolsReturnTheirTextAsALoopBreak() throws Exception {
-        assertThat(call(BuiltinTools.taskCompletion(), "{'result':'42'}"))
-                .isEqualTo(new LoopBreak("task_completion", "42", List.of()));
-        assertThat(call(BuiltinTools.converse(), "{'message':'Hello!'}"))
-                .isEqualTo(LoopBreak.of("converse", "Hello!"));
-        assertThat(call(BuiltinTools.askQuestion(), "{'question':'Which file?','suggestions':['a.txt','b.txt']}"))
-                .isEqualTo(new LoopBreak("ask_question", "Which file?", List.of("a.txt", "b.txt")));
-        assertThat(call(BuiltinTools.askQuestion(), "{'question':'Which file?'}"))
-                .isEqualTo(LoopBreak.of("ask_question", "Which file?"));
-        assertThat(call(BuiltinTools.askQuestion(), "{'question':'Go on?','suggestions':'yes'}").suggestions())
-                .containsExactly("yes");
-        assertThat(call(BuiltinTools.taskCompletion(), "{'result':42}").text()).isEqualTo("42");
+    void loopBreakingToolsEndTheRunWithTheirText() throws Exception {
+        assertThat(effect(BuiltinTools.taskCompletion(), "{'result':'42'}"))
+                .isEqualTo(new ToolEffect.EndRun(LoopEndReason.TASK_COMPLETION, "42"));
+        assertThat(call(BuiltinTools.taskCompletion(), "{'result':'42'}")).isEqualTo("42");
+        assertThat(effect(BuiltinTools.converse(), "{'message':'Hello!'}"))
+                .isEqualTo(new ToolEffect.EndRun(LoopEndReason.CONVERSE, "Hello!"));
+        assertThat(effect(BuiltinTools.askQuestion(), "{'question':'Which file?','suggestions':['a.txt','b.txt']}"))
+                .isEqualTo(new ToolEffect.EndRun(LoopEndReason.ASK_QUESTION, "Which file?", List.of("a.txt", "b.txt")));
+        assertThat(effect(BuiltinTools.askQuestion(), "{'question':'Which file?'}"))
+                .isEqualTo(new ToolEffect.EndRun(LoopEndReason.ASK_QUESTION, "Which file?"));
+        assertThat(((ToolEffect.EndRun) effect(BuiltinTools.askQuestion(), "{'question':'Go on?','suggestions':'yes'}"))
+                .suggestions()).containsExactly("yes");
+        assertThat(call(BuiltinTools.taskCompletion(), "{'result':42}")).isEqualTo("42");
+    }
+
+    @Test
+    void updatePlanReplacesThePlan() throws Exception {
+        assertThat(effect(BuiltinTools.updatePlan(), "{'steps':[{'description':'Fix it','status':'pending'}]}"))
+                .isEqualTo(new ToolEffect.ReplacePlan(new Plan(List.of(new PlanStep("Fix it", PlanStatus.PENDING)))));
     }
 
     @Test
@@ -87,6 +95,10 @@ class BuiltinToolsTest {
                 .hasMessage("invalid arguments for update_plan: \"steps[0].status\": expected one of \"pending\","
                         + " \"in_progress\", \"completed\", got \"done\". Expected arguments: {\"steps\":"
                         + " {\"description\": string, \"status\": \"pending\"|\"in_progress\"|\"completed\"}[]}");
+    }
+
+    private static ToolEffect effect(TypedTool<?, ?> tool, String arguments) throws Exception {
+        return tool.call(ToolContext.of("local", tool.name()), Json.parse(arguments)).effect();
     }
 
     private static <O> O call(TypedTool<?, O> tool, String arguments) throws Exception {

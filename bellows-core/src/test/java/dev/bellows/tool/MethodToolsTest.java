@@ -6,8 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.bellows.format.ToolChain;
-import dev.bellows.format.ToolChainResult;
 import dev.bellows.format.XmlFormat;
 import dev.bellows.tool.annotation.Tool;
 import dev.bellows.tool.annotation.ToolParam;
@@ -74,7 +72,7 @@ class MethodToolsTest {
     @Test
     void arguments_are_checked_coerced_and_bound_and_errors_go_to_the_model() throws Exception {
         ToolRegistry registry = new ToolRegistry().registerMethods(new WeatherTools());
-        ToolChainResult result = new ToolChain(registry, new XmlFormat()).execute(List.of(
+        ToolChainResult result = new ToolChain(registry).execute(List.of(
                 new ToolCall("local", "forecast", json("{\"city\": \"Oslo\", \"units\": \"CELSIUS\"}")),
                 new ToolCall("local", "forecast", json("{\"city\": \"Oslo\", \"days\": 3, \"units\": \"CELSIUS\"}")),
                 new ToolCall("local", "forecast", json("{\"city\": \"Oslo\", \"units\": \"KELVIN\"}")),

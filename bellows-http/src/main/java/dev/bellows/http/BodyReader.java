@@ -4,25 +4,29 @@ import dev.bellows.provider.ApiKey;
 import dev.bellows.provider.ProviderException;
 import dev.bellows.provider.ProviderException.Kind;
 import java.io.IOException;
-import java.io.InputStream;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.net.URI;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One exchange's waits under the client's {@link Watchdog}: first the wait for the response
  * headers (see {@link #awaitHeaders()}), then the body, read in blocks, where a read that
- * waits the idle timeout for its next bytes is aborted (by closing the stream), and at last
- * the drain of what follows the answer. Each wait only writes its deadline; the watchdog's
- * tick expires it. {@link #cancel()} aborts a blocked read from any thread the same way.
+ * waits the idle timeout for its next bytes is aborted (by closing the stream), and at last,
+ * once the answer is complete, the body's end (see {@link #finish}). Each wait only writes its
+ * deadline; the watchdog's tick expires it. {@link #cancel()} aborts a blocked read from any
+ * thread the same way.
  */
 final class BodyReader extends Watchdog.Watch implements AutoCloseable {
 
     // What an expired deadline ends.
     private static final int HEADERS = 0;
     private static final int READING = 1;
-    private static final int DRAINING = 2;
+    /** The answer is complete; its reader waits a short while for the body's end. */
+    private static final int ENDING = 2;
+    /** ... and has gone on: the body ends on its own, or is closed at the idle timeout. */
+    private static final int LEFT = 3;
 
     // The header wait's hand-over with the watchdog, which ends it by interrupting the waiter.
     private static final int WAITING = 0;
@@ -31,10 +35,12 @@ final class BodyReader extends Watchdog.Watch implements AutoCloseable {
     private static final int EXPIRED = 3;         // ... and has been delivered
 
     private static final VarHandle HEADER_STATE;
+    private static final VarHandle LET_GO;
 
     static {
         try {
             HEADER_STATE = MethodHandles.lookup().findVarHandle(BodyReader.class, "headerState", int.class);
+            LET_GO = MethodHandles.lookup().findVarHandle(BodyReader.class, "letGo", boolean.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -47,7 +53,7 @@ final class BodyReader extends Watchdog.Watch implements AutoCloseable {
     private final ApiKey key;
 
     /** The body; null until the headers came. */
-    private volatile InputStream in;
+    private volatile BodyStream in;
     private volatile int phase = HEADERS;
     private volatile int headerState = WAITING;
     /** The thread waiting for the headers; written before the deadline that publishes it. */
@@ -56,13 +62,32 @@ final class BodyReader extends Watchdog.Watch implements AutoCloseable {
     private volatile boolean cancelled;
     private volatile boolean timedOut;
     private volatile boolean closed;
+    private final AtomicInteger inFlight;
+    /** Set once this exchange no longer counts in {@link #inFlight}. */
+    @SuppressWarnings("unused")     // through LET_GO
+    private volatile boolean letGo;
+    /** When a body left to end on its own must have ended ({@link #LEFT}). */
+    private volatile long endBy;
 
-    BodyReader(URI uri, Duration idleTimeout, Watchdog watchdog, ApiKey key) {
+    /**
+     * @param inFlight the client's count of exchanges in flight: this one counts in it until
+     *                 it is closed or finished
+     */
+    BodyReader(URI uri, Duration idleTimeout, Watchdog watchdog, ApiKey key, AtomicInteger inFlight) {
         this.uri = uri;
         this.idleTimeout = idleTimeout;
         this.idleNanos = idleTimeout.toNanos();
         this.watchdog = watchdog;
         this.key = key;
+        this.inFlight = inFlight;
+        inFlight.incrementAndGet();
+    }
+
+    /** This exchange no longer counts in the client's in-flight count; once only. */
+    private void letGo() {
+        if (LET_GO.compareAndSet(this, false, true)) {
+            inFlight.decrementAndGet();
+        }
     }
 
     /**
@@ -95,7 +120,7 @@ final class BodyReader extends Watchdog.Watch implements AutoCloseable {
     }
 
     /** The body, once the headers came; a reader closed meanwhile closes it at once. */
-    void attach(InputStream body) {
+    void attach(BodyStream body) {
         in = body;
         phase = READING;
         if (closed || cancelled) {
@@ -118,9 +143,17 @@ final class BodyReader extends Watchdog.Watch implements AutoCloseable {
                     abort();
                 }
             }
+            case ENDING -> {
+                if (deadline() == deadline) {
+                    // The end is slow to come: the reader goes on, and the body ends without it.
+                    phase = LEFT;
+                    watchdog.arm(this, endBy);
+                    in.release();
+                }
+            }
             default -> {
                 if (deadline() == deadline) {
-                    abort();                        // a drain that took too long: the connection goes
+                    abort();                        // no end within the idle timeout: a broken response
                 }
             }
         }
@@ -128,10 +161,10 @@ final class BodyReader extends Watchdog.Watch implements AutoCloseable {
 
     @Override
     boolean finished() {
-        return closed;
+        return closed && (phase != LEFT || in.isDone());
     }
 
-    /** Like {@link InputStream#read(byte[])}: -1 at a clean end of the body. */
+    /** Like {@link java.io.InputStream#read(byte[])}: -1 at a clean end of the body. */
     int read(byte[] buffer) throws ProviderException {
         checkState();
         if (!watchdog.arm(this, System.nanoTime() + idleNanos)) {
@@ -142,7 +175,7 @@ final class BodyReader extends Watchdog.Watch implements AutoCloseable {
         int n;
         IOException failure = null;
         try {
-            n = in.read(buffer);
+            n = in.read(buffer, 0, buffer.length);
         } catch (IOException e) {
             failure = e;
             n = -1;
@@ -177,34 +210,53 @@ final class BodyReader extends Watchdog.Watch implements AutoCloseable {
     }
 
     /**
-     * Reads and drops the rest of the body, up to {@code limit} bytes and {@code wait} in all,
-     * so that an ended answer leaves the connection reusable; gives up quietly (the caller
-     * closes the body next, dropping the connection) when the body is longer, slower, broken,
-     * or this reader was cancelled or closed.
+     * The answer is complete: what is left of the body (its last bytes, the chunked
+     * terminator, HTTP/2's end of stream) is not wanted, only its end, which returns the
+     * connection to the client's pool. Waits for that end up to {@code wait}, so that the
+     * caller's next request finds the connection back; an end that takes longer is left to
+     * come on its own, the rest dropped as it arrives, and the caller goes on. The body is
+     * closed (and its connection with it) only when more than {@code limit} bytes follow the
+     * answer, or its end has not come within the idle timeout: a response that does not end
+     * is broken. Never for the caller's sake: a slow machine or a slow server costs no
+     * connection.
      *
-     * @param buffer where the dropped bytes are read to (the caller's, which it no longer needs)
+     * <p>After this, {@link #close()} and {@link #cancel()} leave the body alone.
      */
-    void drain(byte[] buffer, int limit, Duration wait) {
-        if (cancelled || timedOut || closed) {
+    void finish(int limit, Duration wait) {
+        if (cancelled || timedOut || closed || in == null) {
+            close();
             return;
         }
-        phase = DRAINING;
-        if (!watchdog.arm(this, System.nanoTime() + wait.toNanos())) {
+        long now = System.nanoTime();
+        endBy = now + idleNanos;
+        phase = ENDING;
+        in.discard(limit);
+        if (!watchdog.arm(this, now + wait.toNanos())) {
+            close();                                // the client is closed: so are its connections
             return;
         }
-        try {
-            long left = limit;
-            for (int n; left > 0 && (n = in.read(buffer, 0, (int) Math.min(buffer.length, left))) >= 0; ) {
-                left -= n;
-            }
-        } catch (IOException e) {
-            // broken or aborted by the watchdog: closing follows either way
-        } finally {
-            disarm();
+        if (in.awaitEnd() || in.isDone()) {
+            disarm();                               // ended in time: nothing left to watch
+        } else {
+            // released by the watchdog (which has armed the idle bound already), by cancel(),
+            // or interrupted: the body ends without its reader, within the idle timeout
+            phase = LEFT;
+            watchdog.arm(this, endBy);
         }
+        closed = true;
+        letGo();
+    }
+
+    /** The body; null until the headers came (for tests). */
+    BodyStream body() {
+        return in;
     }
 
     void cancel() {
+        if (phase >= ENDING) {
+            in.release();                           // the answer is complete: nothing to cancel
+            return;
+        }
         cancelled = true;
         abort();
     }
@@ -224,20 +276,23 @@ final class BodyReader extends Watchdog.Watch implements AutoCloseable {
     }
 
     private void abort() {
-        InputStream body = in;
-        if (body == null) {
-            return;
-        }
-        try {
+        BodyStream body = in;
+        if (body != null) {
             body.close();
-        } catch (IOException ignored) {
-            // closing is all we wanted
         }
     }
 
-    /** Ends every wait; the watchdog lets go of this reader at its next tick. */
+    /**
+     * Ends every wait and closes the body; the watchdog lets go of this reader at its next
+     * tick. A body being finished ({@link #finish}) is left to end.
+     */
     @Override
     public void close() {
+        letGo();
+        if (phase >= ENDING) {
+            closed = true;
+            return;
+        }
         closed = true;
         disarm();
         abort();

@@ -10,9 +10,13 @@ final class DefaultSseConnection implements SseConnection {
 
     private final int statusCode;
     private final Map<String, List<String>> headers;
-    /** At most this much of a body after its answer is read to reach its end. */
+    /** At most this much of a body may follow its answer; more, and the connection is closed. */
     static final int DRAIN_LIMIT = 64 * 1024;
-    /** How long the body's end may take to come after the answer, before the connection is dropped. */
+    /**
+     * How long the caller waits for the body's end after the answer, so that its next request
+     * finds the connection back in the pool; a later end comes without it (see
+     * {@link BodyReader#finish}).
+     */
     static final java.time.Duration DRAIN_WAIT = java.time.Duration.ofMillis(500);
 
     private final BodyReader reader;
@@ -69,12 +73,18 @@ final class DefaultSseConnection implements SseConnection {
 
     @Override
     public void closeAfterEnd() {
-        if (!ended) {
+        if (ended) {
+            reader.close();
+        } else {
             // Events after the end are not wanted: only the body's end is, so that the client
-            // returns the connection to its pool (closing an unread body drops it).
-            reader.drain(buffer, DRAIN_LIMIT, DRAIN_WAIT);
+            // returns the connection to its pool (closing an unended body drops it).
+            reader.finish(DRAIN_LIMIT, DRAIN_WAIT);
         }
-        reader.close();
+    }
+
+    /** The body this connection reads (for tests: whether and how it ended). */
+    BodyStream body() {
+        return reader.body();
     }
 
     @Override

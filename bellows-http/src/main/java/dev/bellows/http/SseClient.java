@@ -4,7 +4,6 @@ import dev.bellows.provider.ApiKey;
 import dev.bellows.provider.ProviderException;
 import dev.bellows.provider.ProviderException.Kind;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -14,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * POSTs JSON and streams Server-Sent Events back, on {@code java.net.http}, with the failure
@@ -45,6 +45,8 @@ public final class SseClient implements AutoCloseable {
     private final HttpSettings settings;
     private final HttpClient http;
     private final Watchdog watchdog;
+    /** Exchanges sent and not yet let go of by their readers (see {@link BodyReader#close()}). */
+    private final AtomicInteger inFlight = new AtomicInteger();
 
     public SseClient(HttpSettings settings) {
         this(settings, new Watchdog());
@@ -54,18 +56,32 @@ public final class SseClient implements AutoCloseable {
     SseClient(HttpSettings settings, Watchdog watchdog) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.watchdog = Objects.requireNonNull(watchdog, "watchdog");
-        // The client's own tasks (decoding the response, handing its bytes to the body stream,
-        // completing the exchange) run where they arise: inline on the thread that called send,
-        // else on the client's selector thread. None of them blocks (the body handler only
-        // queues bytes for the reading thread), so handing each to another thread bought
-        // nothing but hand-offs: a new virtual thread per task, about four per request, each a
-        // carrier wake-up, and the reading thread woken by it rather than by the selector.
+        // Not a thread pool: see execute. A new virtual thread for every task, as the JDK client
+        // would use a pool's threads, cost about four per request, each a carrier wake-up.
         this.http = HttpClient.newBuilder()
                 .connectTimeout(settings.connectTimeout())
                 .sslContext(settings.sslContext())
                 .followRedirects(HttpClient.Redirect.NEVER)
-                .executor(Runnable::run)
+                .executor(this::execute)
                 .build();
+    }
+
+    /**
+     * Where the HTTP client's own tasks run (decoding a response, handing its bytes to the
+     * body, completing the exchange; none of them blocks). With one exchange in flight, where
+     * they arise: inline on the thread that sent the request or reads the body, else on the
+     * client's selector thread; a hand-off to another thread would buy nothing but a wake-up.
+     * With several, the selector thread would decode every response of the client one after
+     * another while the cores that run the callers wait for it: the tasks that arise there go
+     * to a new virtual thread each, so that responses are decoded side by side; tasks that
+     * arise on a virtual thread (a caller's own) still run there.
+     */
+    private void execute(Runnable task) {
+        if (inFlight.get() <= 1 || Thread.currentThread().isVirtual()) {
+            task.run();
+        } else {
+            Thread.startVirtualThread(task);
+        }
     }
 
     /** The settings this client was made with. */
@@ -158,7 +174,7 @@ public final class SseClient implements AutoCloseable {
             throw new ProviderException(Kind.CLIENT_ERROR, "cannot send the request to "
                     + HttpFailures.display(uri) + ": a request header has an invalid name or value");
         }
-        BodyReader reader = new BodyReader(uri, settings.idleTimeout(), watchdog, key);
+        BodyReader reader = new BodyReader(uri, settings.idleTimeout(), watchdog, key, inFlight);
         ResponseHead handler = new ResponseHead();
         if (!reader.awaitHeaders()) {
             reader.close();
@@ -168,11 +184,24 @@ public final class SseClient implements AutoCloseable {
         // HttpClient.send on this thread, not sendAsync: send writes the request inline and
         // completes without sendAsync's hop through the common ForkJoinPool. Its wait is
         // untimed; the watchdog bounds it by interrupting this thread (see BodyReader).
-        HttpResponse<InputStream> response = null;
+        HttpRequest request = builder.build();
+        HttpResponse<BodyStream> response = null;
         Exception failure = null;
         boolean inTime;
         try {
-            response = http.send(builder.build(), handler);
+            try {
+                response = http.send(request, handler);
+            } catch (IOException e) {
+                if (!closedUnanswered(e) || Thread.currentThread().isInterrupted()) {
+                    throw e;
+                }
+                // The connection ended before a byte of the answer came: a kept-alive connection
+                // the server let go (its idle timeout, its cap on idle connections) as this
+                // request went out on it, so the request was never answered. Sent once more at
+                // once, as browsers and curl do, on another connection; the JDK client does the
+                // same for idempotent methods only. A second such end is a failure as any other.
+                response = http.send(request, handler);
+            }
         } catch (InterruptedException | IOException e) {
             failure = e;
         } finally {
@@ -204,6 +233,21 @@ public final class SseClient implements AutoCloseable {
             throw HttpFailures.forStatus(status, uri, response.headers().map(), body, key, Instant.now());
         }
         return new Exchange(response.headers(), status, reader);
+    }
+
+    /**
+     * True when the connection ended before any byte of a response came: an end of stream,
+     * or a reset or broken pipe that the JDK client reports as its HTTP/1.1 header parser
+     * having received nothing.
+     */
+    static boolean closedUnanswered(IOException failure) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof java.io.EOFException
+                    || (t.getMessage() != null && t.getMessage().startsWith("HTTP/1.1 header parser received no bytes"))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Closes the HTTP client and the watchdog; open connections fail afterwards. */

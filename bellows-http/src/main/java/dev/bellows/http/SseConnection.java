@@ -30,18 +30,20 @@ public interface SseConnection extends AutoCloseable {
     /** Aborts the stream from any thread; a blocked or later {@link #next()} throws CANCELLED. */
     void cancel();
 
-    /** Releases the connection. */
     /**
-     * Closes the connection once the answer is complete (after {@code data: [DONE]}, say):
-     * what is left of the body (its last bytes, the chunked terminator) is read first, up to a
-     * small bound and for a short while, so that the HTTP connection can be kept alive for the
-     * next request instead of being dropped. A body that does not end soon is closed as
-     * {@link #close()} does. By default, {@link #close()}.
+     * Closes the stream once the answer is complete (after {@code data: [DONE]}, say) without
+     * giving up its connection: what is left of the body (its last bytes, the chunked
+     * terminator, HTTP/2's end of stream) is let come and dropped, so that the connection goes
+     * back to the pool for the next request. The caller waits for that end a short while, so
+     * that its own next request finds the connection back; an end that comes later arrives
+     * without it. The connection is closed only for a broken response: more than 64 KiB after
+     * the answer, or no end within the idle timeout. By default, {@link #close()}.
      */
     default void closeAfterEnd() {
         close();
     }
 
+    /** Releases the connection: one whose body has not ended is closed. */
     @Override
     void close();
 }

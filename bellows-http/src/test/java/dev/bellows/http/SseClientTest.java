@@ -319,10 +319,24 @@ class SseClientTest {
 
     @Test
     void connectionClosedBeforeTheStatusLine() throws Exception {
-        RawServer server = open(new RawServer((out, socket) -> socket.close()));
-        ProviderException failure = postFails(client(), server.uri("/v1/chat/completions"));
+        // Every connection is closed unanswered: the client's one immediate second try (for a
+        // kept-alive connection the server let go as the request went out) meets the same.
+        ServerSocket server = open(new ServerSocket(0, 50, InetAddress.getLoopbackAddress()));
+        java.util.concurrent.atomic.AtomicInteger accepted = new java.util.concurrent.atomic.AtomicInteger();
+        Thread.ofPlatform().daemon().start(() -> {
+            while (!server.isClosed()) {
+                try (java.net.Socket socket = server.accept()) {
+                    accepted.incrementAndGet();
+                } catch (IOException closed) {
+                    return;
+                }
+            }
+        });
+        URI uri = URI.create("http://127.0.0.1:" + server.getLocalPort() + "/v1/chat/completions");
+        ProviderException failure = postFails(client(), uri);
         assertThat(failure.kind()).isEqualTo(Kind.CONNECTION);
-        assertThat(failure.getMessage()).startsWith("cannot reach " + server.uri("/v1/chat/completions"));
+        assertThat(failure.getMessage()).startsWith("cannot reach " + uri);
+        assertThat(accepted).hasValue(2);
     }
 
     @Test

@@ -26,6 +26,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -206,6 +207,59 @@ class SseClientTlsTest {
         }
         if (warm) {
             assertThat(server.connections()).hasSize(1);
+        }
+        assertThat(server.failures()).isEmpty();
+    }
+
+    /**
+     * Many tasks at once, each closing its answers after {@code [DONE]} as the providers do,
+     * keep their connections whichever way the body is delimited (a {@code Content-Length}, or
+     * Jetty's own framing: chunked on HTTP/1.1, its last chunk sent when the answer returns):
+     * HTTP/2 runs them all as streams of the one connection, HTTP/1.1 over TLS opens no more
+     * connections than tasks (a task gives its connection back before its next request).
+     * The watchdog never ticks, so no wait for a body's end runs out on a slow machine.
+     */
+    @ParameterizedTest
+    @CsvSource({"H2, true", "H2, false", "HTTP_1_1, true", "HTTP_1_1, false"})
+    void concurrentTasksKeepTheirConnections(Offer offer, boolean contentLength) throws Exception {
+        int tasks = 16;
+        int requests = 10;
+        byte[] events = "data: {\"choices\":[]}\n\ndata: [DONE]\n\n".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        TlsServer server = serve(offer, exchange -> {
+            exchange.status(200, "text/event-stream");
+            if (contentLength) {
+                exchange.header("Content-Length", Integer.toString(events.length));
+            }
+            exchange.write(events);
+        });
+        SseClient client = client(server, new Watchdog(Watchdog.TICK.toNanos(), Watchdog.QUIET_TICKS, true));
+        // one request first: HTTP/2 then has its connection for all the others to share
+        SseConnection first = client.post(server.uri("/x"), AUTH, "{}", KEY);
+        assertThat(first.next().data()).isEqualTo("{\"choices\":[]}");
+        assertThat(first.next().data()).isEqualTo("[DONE]");
+        first.closeAfterEnd();
+        List<Future<Integer>> results = new ArrayList<>();
+        try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int t = 0; t < tasks; t++) {
+                results.add(threads.submit(() -> {
+                    for (int r = 0; r < requests; r++) {
+                        SseConnection connection = client.post(server.uri("/x"), AUTH, "{}", KEY);
+                        assertThat(connection.headers().get("x-protocol")).containsExactly(protocol(offer));
+                        assertThat(connection.next().data()).isEqualTo("{\"choices\":[]}");
+                        assertThat(connection.next().data()).isEqualTo("[DONE]");
+                        connection.closeAfterEnd();
+                    }
+                    return requests;
+                }));
+            }
+        }
+        for (Future<Integer> result : results) {
+            assertThat(result.get()).isEqualTo(requests);
+        }
+        if (offer == Offer.H2) {
+            assertThat(server.connections()).hasSize(1);
+        } else {
+            assertThat(server.connections().size()).isBetween(1, tasks);
         }
         assertThat(server.failures()).isEmpty();
     }

@@ -1,5 +1,7 @@
 package dev.bellows.mcp;
 
+import dev.bellows.mcp.auth.OAuthException;
+import dev.bellows.mcp.auth.OAuthSecret;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpTransportException;
 import io.modelcontextprotocol.spec.McpTransportSessionNotFoundException;
@@ -26,7 +28,16 @@ final class Failures {
     }
 
     static String describe(Throwable failure, McpServerConfig config) {
+        return OAuthSecret.redact(describeRaw(failure, config));
+    }
+
+    private static String describeRaw(Throwable failure, McpServerConfig config) {
         Throwable t = unwrap(failure);
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c instanceof OAuthException auth) {
+                return auth.getMessage(); // says what failed, in one line, without secrets
+            }
+        }
         String where = config instanceof McpServerConfig.StreamableHttp http
                 ? http.url().getScheme() + "://" + http.url().getRawAuthority() + http.url().getRawPath()
                 : null;
@@ -67,6 +78,9 @@ final class Failures {
      */
     static boolean permanent(Throwable failure) {
         for (Throwable c = failure == null ? null : unwrap(failure); c != null; c = c.getCause()) {
+            if (c instanceof OAuthException auth) {
+                return !auth.retryable(); // a refused or impossible login: another start would repeat it
+            }
             if (c instanceof McpError error && error.getJsonRpcError() != null) {
                 return true;
             }

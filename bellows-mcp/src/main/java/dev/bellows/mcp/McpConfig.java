@@ -5,6 +5,10 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.bellows.mcp.auth.OAuthConfig;
+import dev.bellows.mcp.auth.OAuthSecret;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -32,7 +36,11 @@ import java.util.Set;
  * {@code "startupTimeoutSeconds"} / {@code "callTimeoutSeconds"} (positive whole numbers), and the
  * {@link RestartPolicy}: {@code "startAttempts"} (a positive whole number; 1 never starts a failed
  * server again), {@code "retryDelaySeconds"} and {@code "maxRetryDelaySeconds"} (positive numbers,
- * fractions allowed).
+ * fractions allowed). A {@code url} server may have {@code "oauth"}: what cannot be discovered
+ * about its authorization ({@code clientId}, {@code clientSecret}, {@code clientMetadataUrl},
+ * {@code scopes}, {@code callbackPort}, {@code grantType}, {@code privateKeyFile},
+ * {@code signingAlgorithm}, {@code idp}: see {@link OAuthConfig}); its paths are resolved
+ * against the file's folder, {@code ~/} against the home folder.
  * Anything else is an error naming the server and the key; values never appear in messages.
  */
 public final class McpConfig {
@@ -42,7 +50,10 @@ public final class McpConfig {
 
     private static final Set<String> KEYS = Set.of("command", "args", "env", "cwd", "url", "headers", "type",
             "disabled", "startupTimeoutSeconds", "callTimeoutSeconds", "startAttempts", "retryDelaySeconds",
-            "maxRetryDelaySeconds");
+            "maxRetryDelaySeconds", "oauth");
+    private static final Set<String> OAUTH_KEYS = Set.of("clientId", "clientSecret", "clientMetadataUrl", "scopes",
+            "callbackPort", "grantType", "privateKeyFile", "signingAlgorithm", "idp");
+    private static final Set<String> IDP_KEYS = Set.of("tokenEndpoint", "clientId", "idTokenFile");
 
     private static final ObjectMapper MAPPER = new ObjectMapper()
             .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
@@ -143,6 +154,7 @@ public final class McpConfig {
         try {
             if (command) {
                 forbid(server, at, "headers", "\"headers\" belong to a server with a \"url\"");
+                forbid(server, at, "oauth", "\"oauth\" belongs to a server with a \"url\" (a local server needs no login)");
                 String program = text(server, "command", at);
                 if (program.isBlank()) {
                     throw new McpConfigException(at + ": \"command\" is empty");
@@ -162,7 +174,11 @@ public final class McpConfig {
             for (String key : List.of("args", "env", "cwd")) {
                 forbid(server, at, key, "\"" + key + "\" belongs to a server with a \"command\"");
             }
-            return McpServerConfig.http(name, text(server, "url", at))
+            McpServerConfig.HttpBuilder http = McpServerConfig.http(name, text(server, "url", at));
+            if (server.has("oauth") && !server.get("oauth").isNull()) {
+                http.oauth(oauth(server.get("oauth"), at + ".oauth", directory));
+            }
+            return http
                     .headers(map(server, "headers", at))
                     .startupTimeout(startup)
                     .callTimeout(call)
@@ -173,6 +189,104 @@ public final class McpConfig {
         } catch (IllegalArgumentException e) {
             throw new McpConfigException(at + ": " + e.getMessage());
         }
+    }
+
+    /** The {@code "oauth"} object of a {@code url} server. */
+    private static OAuthConfig oauth(JsonNode oauth, String at, Path directory) {
+        if (!oauth.isObject()) {
+            throw new McpConfigException(at + " must be an object, not " + kind(oauth));
+        }
+        known(oauth, at, OAUTH_KEYS);
+        String grant = text(oauth, "grantType", at);
+        OAuthConfig.GrantType grantType = OAuthConfig.GrantType.AUTHORIZATION_CODE;
+        if (grant != null) {
+            grantType = OAuthConfig.GrantType.named(grant);
+            if (grantType == null) {
+                throw new McpConfigException(at + ": unknown \"grantType\" (authorization_code, client_credentials or "
+                        + "jwt_bearer)");
+            }
+        }
+        List<String> scopes = null;
+        JsonNode scopeNode = oauth.get("scopes");
+        if (scopeNode != null && !scopeNode.isNull()) {
+            if (scopeNode.isTextual()) {
+                scopes = List.of(scopeNode.textValue().trim().split("\\s+"));
+                if (scopeNode.textValue().isBlank()) {
+                    scopes = List.of();
+                }
+            } else {
+                scopes = strings(oauth, "scopes", at);
+            }
+        }
+        int port = 0;
+        JsonNode portNode = oauth.get("callbackPort");
+        if (portNode != null && !portNode.isNull()) {
+            if (!portNode.isIntegralNumber() || !portNode.canConvertToInt() || portNode.intValue() < 1
+                    || portNode.intValue() > 65_535) {
+                throw new McpConfigException(at + ": \"callbackPort\" must be a port number (1 to 65535)");
+            }
+            port = portNode.intValue();
+        }
+        String secret = text(oauth, "clientSecret", at);
+        String key = text(oauth, "privateKeyFile", at);
+        OAuthConfig.Idp idp = null;
+        JsonNode idpNode = oauth.get("idp");
+        if (idpNode != null && !idpNode.isNull()) {
+            if (!idpNode.isObject()) {
+                throw new McpConfigException(at + ".idp must be an object, not " + kind(idpNode));
+            }
+            known(idpNode, at + ".idp", IDP_KEYS);
+            String endpoint = required(idpNode, "tokenEndpoint", at + ".idp");
+            String idpClient = required(idpNode, "clientId", at + ".idp");
+            String tokenFile = required(idpNode, "idTokenFile", at + ".idp");
+            idp = new OAuthConfig.Idp(url(endpoint, at + ".idp", "tokenEndpoint"), idpClient, path(tokenFile, directory));
+        }
+        String metadataUrl = text(oauth, "clientMetadataUrl", at);
+        try {
+            return new OAuthConfig(text(oauth, "clientId", at), secret == null ? null : OAuthSecret.of(secret),
+                    metadataUrl == null ? null : url(metadataUrl, at, "clientMetadataUrl"), scopes, port, grantType,
+                    key == null ? null : path(key, directory), text(oauth, "signingAlgorithm", at), idp);
+        } catch (IllegalArgumentException e) {
+            throw new McpConfigException(at + ": " + e.getMessage());
+        }
+    }
+
+    private static void known(JsonNode object, String at, Set<String> keys) {
+        for (Map.Entry<String, JsonNode> field : object.properties()) {
+            if (!keys.contains(field.getKey())) {
+                throw new McpConfigException(at + ": unknown key \"" + field.getKey() + "\" (known: "
+                        + String.join(", ", keys.stream().sorted().toList()) + ")");
+            }
+        }
+    }
+
+    private static String required(JsonNode object, String key, String at) {
+        String value = text(object, key, at);
+        if (value == null || value.isBlank()) {
+            throw new McpConfigException(at + ": \"" + key + "\" is missing");
+        }
+        return value;
+    }
+
+    private static URI url(String value, String at, String key) {
+        try {
+            URI uri = new URI(value);
+            if (uri.getScheme() == null || !(uri.getScheme().equals("http") || uri.getScheme().equals("https"))
+                    || uri.getHost() == null) {
+                throw new McpConfigException(at + ": \"" + key + "\" must be an http:// or https:// URL");
+            }
+            return uri;
+        } catch (URISyntaxException e) {
+            throw new McpConfigException(at + ": \"" + key + "\" is not a valid URL");
+        }
+    }
+
+    /** A path from the configuration: {@code ~/} from the home folder, a relative one from the file's folder. */
+    private static Path path(String value, Path directory) {
+        if (value.equals("~") || value.startsWith("~/")) {
+            return Path.of(System.getProperty("user.home")).resolve(value.length() <= 2 ? "" : value.substring(2));
+        }
+        return directory == null ? Path.of(value) : directory.resolve(value);
     }
 
     private static void forbid(JsonNode server, String at, String key, String why) {

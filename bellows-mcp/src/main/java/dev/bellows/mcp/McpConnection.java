@@ -1,5 +1,8 @@
 package dev.bellows.mcp;
 
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.bellows.mcp.auth.McpAuthorization;
 import dev.bellows.tool.ToolException;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.client.McpClient;
@@ -16,9 +19,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 /**
  * One live session with one server: the SDK's {@link McpAsyncClient} over a transport, from
@@ -26,24 +31,36 @@ import reactor.core.publisher.Mono;
  * a new one to restart a server.
  *
  * <p>Every wait here is bounded (the startup timeout, the call timeout) and ends early when
- * the connection ends (the process exited) or the caller cancels. No lock is taken.
+ * the connection ends (the process exited) or the caller cancels. Time spent waiting for a
+ * person (logging in, answering a server's question) is not counted against those timeouts.
+ * No lock is taken.
  */
 final class McpConnection {
 
     /** How often a waiting call looks at its cancellation flag. */
     private static final long POLL_MILLIS = 50;
+    /** Added to the SDK's own timeouts (only a backstop) when a person may be asked something. */
+    private static final Duration PERSON_BACKSTOP = Duration.ofMinutes(30);
 
     private final McpServerConfig config;
     private final TrackingTransport transport;
     private final StdioTransport stdio;
     private final McpAsyncClient client;
+    private final McpAuthorization authorization;
+    private final ElicitationHandler elicitation;
+    /** Time spent in the elicitation handler (a person answering), in nanoseconds. */
+    private final AtomicLong elicitationNanos = new AtomicLong();
     /** Completes with why the connection is over; for HTTP, only when it is closed. */
     private final CompletableFuture<String> ended;
     private volatile List<McpSchema.Tool> tools = List.of();
     private volatile boolean closed;
 
-    private McpConnection(McpServerConfig config, Map<String, String> env, Consumer<McpConnection> toolsChanged) {
+    private McpConnection(McpServerConfig config, Map<String, String> env, Consumer<McpConnection> toolsChanged,
+                          McpAuthorization authorization, ElicitationHandler elicitation,
+                          java.util.function.Supplier<Map<String, String>> requestHeaders) {
         this.config = config;
+        this.authorization = authorization;
+        this.elicitation = elicitation;
         McpJsonMapper mapper = McpJsonDefaults.getMapper();
         McpClientTransport base;
         switch (config) {
@@ -55,15 +72,21 @@ final class McpConnection {
             case McpServerConfig.StreamableHttp http -> {
                 this.stdio = null;
                 this.ended = new CompletableFuture<>();
-                base = new StreamableHttpTransport(http, mapper);
+                base = new StreamableHttpTransport(http, mapper, authorization, requestHeaders);
             }
         }
         this.transport = new TrackingTransport(base);
+        boolean person = elicitation != ElicitationHandler.DECLINE && elicitation != ElicitationHandler.DEFAULTS
+                || authorization != null && authorization.mayWaitForPerson();
+        Duration backstop = Duration.ofSeconds(30).plus(person ? PERSON_BACKSTOP : Duration.ZERO);
         this.client = McpClient.async(transport)
                 .clientInfo(new McpSchema.Implementation("bellows", Versions.bellows()))
-                // Bellows' own timeouts end a wait first; the SDK's are only a backstop.
-                .requestTimeout(config.callTimeout().plus(Duration.ofSeconds(30)))
-                .initializationTimeout(config.startupTimeout().plus(Duration.ofSeconds(30)))
+                // Bellows' own timeouts end a wait first; the SDK's are only a backstop (longer
+                // when a person may be asked: Bellows' own clocks stop meanwhile, the SDK's do not).
+                .requestTimeout(config.callTimeout().plus(backstop))
+                .initializationTimeout(config.startupTimeout().plus(backstop))
+                .capabilities(McpSchema.ClientCapabilities.builder().elicitation(true, false).build())
+                .elicitation(request -> Mono.fromCallable(() -> elicit(request)).subscribeOn(Schedulers.boundedElastic()))
                 .toolsChangeConsumer(listed -> {
                     tools = List.copyOf(listed);
                     toolsChanged.accept(this);
@@ -81,7 +104,23 @@ final class McpConnection {
      */
     static McpConnection open(McpServerConfig config, Map<String, String> env, Consumer<McpConnection> toolsChanged)
             throws StartFailure {
-        McpConnection connection = new McpConnection(config, env, toolsChanged);
+        return open(config, env, toolsChanged, null, ElicitationHandler.DECLINE);
+    }
+
+    /**
+     * As {@link #open(McpServerConfig, Map, Consumer)}, with the server's authorization (null: none)
+     * and who answers its questions.
+     */
+    static McpConnection open(McpServerConfig config, Map<String, String> env, Consumer<McpConnection> toolsChanged,
+                              McpAuthorization authorization, ElicitationHandler elicitation) throws StartFailure {
+        return open(config, env, toolsChanged, authorization, elicitation, Map::of);
+    }
+
+    /** As above, with headers of the caller's added to each HTTP request (a traceparent). */
+    static McpConnection open(McpServerConfig config, Map<String, String> env, Consumer<McpConnection> toolsChanged,
+                              McpAuthorization authorization, ElicitationHandler elicitation,
+                              java.util.function.Supplier<Map<String, String>> requestHeaders) throws StartFailure {
+        McpConnection connection = new McpConnection(config, env, toolsChanged, authorization, elicitation, requestHeaders);
         // A server without the tools capability has no tools: not an error, just nothing to list.
         CompletableFuture<List<McpSchema.Tool>> listing = connection.client.initialize()
                 .flatMap(init -> init.capabilities() == null || init.capabilities().tools() == null
@@ -89,7 +128,7 @@ final class McpConnection {
                         : connection.client.listTools().map(McpSchema.ListToolsResult::tools))
                 .toFuture();
         try {
-            CompletableFuture.anyOf(listing, connection.ended).get(config.startupTimeout().toMillis(), TimeUnit.MILLISECONDS);
+            connection.awaitStart(listing);
             if (!listing.isDone()) {
                 throw connection.failed(connection.ended.getNow("it stopped"), null, connection.launchFailed());
             }
@@ -113,6 +152,63 @@ final class McpConnection {
             connection.stdio.rememberTree();
         }
         return connection;
+    }
+
+    /**
+     * Waits for the listing (or the end of the connection) within the startup timeout, not
+     * counting the time a person took to log in.
+     */
+    private void awaitStart(CompletableFuture<?> listing) throws InterruptedException, ExecutionException, TimeoutException {
+        long waitedForPerson = personNanos();
+        long deadline = System.nanoTime() + config.startupTimeout().toNanos();
+        CompletableFuture<Object> either = CompletableFuture.anyOf(listing, ended);
+        while (true) {
+            long now = personNanos();
+            deadline += now - waitedForPerson;
+            waitedForPerson = now;
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                throw new TimeoutException();
+            }
+            try {
+                either.get(Math.min(left, TimeUnit.SECONDS.toNanos(1)), TimeUnit.NANOSECONDS);
+                return;
+            } catch (TimeoutException e) {
+                // look at the person's time again
+            }
+        }
+    }
+
+    /** Time spent waiting for a person so far: logging in, answering the server's questions. */
+    private long personNanos() {
+        return elicitationNanos.get() + (authorization == null ? 0 : authorization.personWait().toNanos());
+    }
+
+    /** Answers the server's {@code elicitation/create} through the handler, adding the defaults of fields left out. */
+    private McpSchema.ElicitResult elicit(McpSchema.ElicitFormRequest request) {
+        ObjectNode schema = request.requestedSchema() == null ? null
+                : ResultMapper.JSON.convertValue(request.requestedSchema(), ObjectNode.class);
+        ElicitationRequest question = new ElicitationRequest(config.name(), request.message(), schema);
+        long started = System.nanoTime();
+        ElicitationResult answer;
+        try {
+            answer = elicitation.elicit(question);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            answer = new ElicitationResult.Cancel();
+        } catch (RuntimeException e) {
+            answer = new ElicitationResult.Decline();
+        } finally {
+            elicitationNanos.addAndGet(System.nanoTime() - started);
+        }
+        return switch (answer) {
+            case ElicitationResult.Accept accept -> new McpSchema.ElicitResult(McpSchema.ElicitResult.Action.ACCEPT,
+                    ResultMapper.JSON.convertValue(question.withDefaults(accept.content()),
+                            new TypeReference<Map<String, Object>>() { }));
+            case ElicitationResult.Decline decline -> new McpSchema.ElicitResult(McpSchema.ElicitResult.Action.DECLINE, null);
+            case ElicitationResult.Cancel cancel -> new McpSchema.ElicitResult(McpSchema.ElicitResult.Action.CANCEL, null);
+            case null -> new McpSchema.ElicitResult(McpSchema.ElicitResult.Action.DECLINE, null);
+        };
     }
 
     private StartFailure failed(String reason, Throwable cause, boolean permanent) {
@@ -179,8 +275,12 @@ final class McpConnection {
                 .build();
         CompletableFuture<McpSchema.CallToolResult> answer = client.callTool(request).toFuture();
         long deadline = System.nanoTime() + config.callTimeout().toNanos();
+        long waitedForPerson = personNanos();
         try {
             while (true) {
+                long person = personNanos();
+                deadline += person - waitedForPerson; // a person answering a question or logging in
+                waitedForPerson = person;
                 if (ended.isDone() && !answer.isDone()) {
                     answer.cancel(true);
                     throw new ToolException("MCP server \"" + config.name() + "\" stopped during the call: "

@@ -1,5 +1,6 @@
 package dev.bellows.mcp;
 
+import dev.bellows.mcp.auth.OAuthConfig;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -106,10 +107,12 @@ public sealed interface McpServerConfig permits McpServerConfig.Stdio, McpServer
      * A remote server.
      *
      * @param url     the MCP endpoint, {@code http} or {@code https}
-     * @param headers sent with every request ({@code Authorization}, say)
+     * @param headers sent with every request ({@code Authorization}, say: then no OAuth runs)
+     * @param oauth   what cannot be discovered about its OAuth authorization;
+     *                {@link OAuthConfig#DISCOVER} when nothing is configured
      */
     record StreamableHttp(String name, URI url, Map<String, String> headers, Duration startupTimeout,
-                          Duration callTimeout, RestartPolicy restart) implements McpServerConfig {
+                          Duration callTimeout, RestartPolicy restart, OAuthConfig oauth) implements McpServerConfig {
 
         public StreamableHttp {
             checkName(name);
@@ -122,6 +125,13 @@ public sealed interface McpServerConfig permits McpServerConfig.Stdio, McpServer
             headers = Map.copyOf(Objects.requireNonNull(headers, "headers"));
             checkTimeouts(name, startupTimeout, callTimeout);
             Objects.requireNonNull(restart, "restart");
+            oauth = oauth == null ? OAuthConfig.DISCOVER : oauth;
+        }
+
+        /** Without OAuth configuration (everything is discovered when the server asks). */
+        public StreamableHttp(String name, URI url, Map<String, String> headers, Duration startupTimeout,
+                              Duration callTimeout, RestartPolicy restart) {
+            this(name, url, headers, startupTimeout, callTimeout, restart, OAuthConfig.DISCOVER);
         }
 
         /** With the {@link RestartPolicy#DEFAULT} restart policy. */
@@ -130,10 +140,16 @@ public sealed interface McpServerConfig permits McpServerConfig.Stdio, McpServer
             this(name, url, headers, startupTimeout, callTimeout, RestartPolicy.DEFAULT);
         }
 
+        /** Whether OAuth may run: no static {@code Authorization} header is configured. */
+        public boolean usesOAuth() {
+            return headers.keySet().stream().noneMatch(header -> header.equalsIgnoreCase("Authorization"));
+        }
+
         @Override
         public String toString() {
             return "StreamableHttp[" + name + ": " + url.getScheme() + "://" + url.getAuthority() + url.getPath()
-                    + (headers.isEmpty() ? "" : ", headers " + headers.keySet().stream().sorted().toList()) + "]";
+                    + (headers.isEmpty() ? "" : ", headers " + headers.keySet().stream().sorted().toList())
+                    + (oauth.equals(OAuthConfig.DISCOVER) ? "" : ", " + oauth) + "]";
         }
     }
 
@@ -207,6 +223,7 @@ public sealed interface McpServerConfig permits McpServerConfig.Stdio, McpServer
         private Duration startupTimeout = DEFAULT_STARTUP_TIMEOUT;
         private Duration callTimeout = DEFAULT_CALL_TIMEOUT;
         private RestartPolicy restart = RestartPolicy.DEFAULT;
+        private OAuthConfig oauth = OAuthConfig.DISCOVER;
 
         private HttpBuilder(String name, String url) {
             this.name = name;
@@ -239,6 +256,12 @@ public sealed interface McpServerConfig permits McpServerConfig.Stdio, McpServer
             return this;
         }
 
+        /** What cannot be discovered about the server's OAuth authorization; {@link OAuthConfig#DISCOVER} unless set. */
+        public HttpBuilder oauth(OAuthConfig config) {
+            this.oauth = Objects.requireNonNull(config, "config");
+            return this;
+        }
+
         /** @throws IllegalArgumentException when a value is invalid; the message says which */
         public StreamableHttp build() {
             URI uri;
@@ -248,7 +271,7 @@ public sealed interface McpServerConfig permits McpServerConfig.Stdio, McpServer
                 throw new IllegalArgumentException("server \"" + name + "\": the url is not a valid URL ("
                         + e.getReason() + ")");
             }
-            return new StreamableHttp(name, uri, headers, startupTimeout, callTimeout, restart);
+            return new StreamableHttp(name, uri, headers, startupTimeout, callTimeout, restart, oauth);
         }
     }
 

@@ -53,7 +53,8 @@ public final class McpServers implements AutoCloseable {
     private volatile ToolRegistry registry;
     private volatile boolean closed;
 
-    private McpServers(List<McpServerConfig> configs, Map<String, String> env, McpListener listener) {
+    private McpServers(List<McpServerConfig> configs, Map<String, String> env, McpListener listener,
+                       McpClientOptions options) {
         Set<String> names = new HashSet<>();
         for (McpServerConfig config : configs) {
             if (!names.add(config.name())) {
@@ -87,7 +88,7 @@ public final class McpServers implements AutoCloseable {
         };
         List<McpToolSource> created = new ArrayList<>();
         for (McpServerConfig config : configs) {
-            created.add(new McpToolSource(config, env, refreshing));
+            created.add(new McpToolSource(config, env, refreshing, options));
         }
         this.sources = List.copyOf(created);
         this.shutdownHook = new Thread(this::closeAll, "bellows-mcp-shutdown");
@@ -121,10 +122,20 @@ public final class McpServers implements AutoCloseable {
      * few variables ({@code PATH}, {@code HOME}, ...) from.
      */
     public static McpServers start(List<McpServerConfig> configs, Map<String, String> env, McpListener listener) {
+        return start(configs, env, listener, McpClientOptions.DEFAULTS);
+    }
+
+    /**
+     * As {@link #start(List, Map, McpListener)}, with how remote servers are authorized (where
+     * tokens are kept, how a person logs in) and who answers the servers' questions.
+     */
+    public static McpServers start(List<McpServerConfig> configs, Map<String, String> env, McpListener listener,
+                                   McpClientOptions options) {
         Objects.requireNonNull(configs, "configs");
         Objects.requireNonNull(env, "env");
         Objects.requireNonNull(listener, "listener");
-        return new McpServers(List.copyOf(configs), env, listener);
+        Objects.requireNonNull(options, "options");
+        return new McpServers(List.copyOf(configs), env, listener, options);
     }
 
     /** The servers, in configuration order. */

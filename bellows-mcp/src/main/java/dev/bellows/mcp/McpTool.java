@@ -1,5 +1,6 @@
 package dev.bellows.mcp;
 
+import dev.bellows.secret.Secrets;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.bellows.tool.Tool;
@@ -25,7 +26,7 @@ final class McpTool implements Tool {
         this.name = tool.name();
         String text = tool.description() != null && !tool.description().isBlank() ? tool.description()
                 : tool.title() != null ? tool.title() : "";
-        this.description = text;
+        this.description = Secrets.redact(text); // the catalog goes to the model: no echoed env or header
         ObjectNode schema = tool.inputSchema() == null
                 ? ResultMapper.JSON.createObjectNode()
                 : ResultMapper.JSON.valueToTree(tool.inputSchema());

@@ -2,6 +2,8 @@ package dev.bellows.mcp;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.bellows.mcp.auth.McpAuthorization;
+import dev.bellows.secret.Secrets;
 import dev.bellows.tool.Tool;
 import dev.bellows.tool.ToolContext;
 import dev.bellows.tool.ToolException;
@@ -69,6 +71,11 @@ public final class McpToolSource implements ToolSource {
     private final RestartPolicy policy;
     private final Map<String, String> env;
     private final McpListener listener;
+    private final ElicitationHandler elicitation;
+    /** The server's OAuth authorization (kept across restarts), or null: stdio, or a static Authorization header. */
+    private final McpAuthorization authorization;
+    /** Headers of the caller's (a traceparent) on each HTTP request; see {@link McpClientOptions#requestHeaders()}. */
+    private final java.util.function.Supplier<Map<String, String>> requestHeaders;
     private final Object lock = new Object();
     /** Completes when the first start is over, whether it worked or not. */
     private final CompletableFuture<Void> firstStart = new CompletableFuture<>();
@@ -90,10 +97,24 @@ public final class McpToolSource implements ToolSource {
     private volatile List<McpTool> tools = List.of();
 
     McpToolSource(McpServerConfig config, Map<String, String> env, McpListener listener) {
+        this(config, env, listener, McpClientOptions.DEFAULTS);
+    }
+
+    McpToolSource(McpServerConfig config, Map<String, String> env, McpListener listener, McpClientOptions options) {
         this.config = Objects.requireNonNull(config, "config");
         this.policy = config.restart();
         this.env = Map.copyOf(env);
         this.listener = Objects.requireNonNull(listener, "listener");
+        this.elicitation = options.elicitation();
+        this.requestHeaders = options.requestHeaders();
+        this.authorization = config instanceof McpServerConfig.StreamableHttp http && http.usesOAuth()
+                ? McpAuthorization.of(http.name(), http.url(), http.oauth(), options.oauth())
+                : null;
+        // The values of env and headers are secrets: kept out of every output, observation and stored session.
+        Secrets.register(switch (config) {
+            case McpServerConfig.Stdio stdio -> stdio.env().values();
+            case McpServerConfig.StreamableHttp http -> http.headers().values();
+        });
     }
 
     /** A source for one server; stdio servers get the few variables they need from this process's environment. */
@@ -104,6 +125,11 @@ public final class McpToolSource implements ToolSource {
     /** A source that reports what happens to the server to {@code listener}. */
     public static McpToolSource of(McpServerConfig config, McpListener listener) {
         return new McpToolSource(config, System.getenv(), listener);
+    }
+
+    /** A source with the program's authorization and elicitation options. */
+    public static McpToolSource of(McpServerConfig config, McpListener listener, McpClientOptions options) {
+        return new McpToolSource(config, System.getenv(), listener, Objects.requireNonNull(options, "options"));
     }
 
     @Override
@@ -164,6 +190,24 @@ public final class McpToolSource implements ToolSource {
      */
     @Override
     public List<Tool> tools() throws ToolException {
+        try {
+            return listTools();
+        } catch (ToolException e) {
+            throw redacted(e);
+        }
+    }
+
+    /**
+     * {@code failure} without any registered secret in its message (a server may echo its
+     * headers in an error body); itself when it has none. The cause, which may quote the
+     * same text, is left out then.
+     */
+    static ToolException redacted(ToolException failure) {
+        String message = failure.getMessage();
+        return Secrets.appearIn(message) ? new ToolException(Secrets.redact(message)) : failure;
+    }
+
+    private List<Tool> listTools() throws ToolException {
         CompletableFuture<McpConnection> attempt;
         synchronized (lock) {
             if (closed) {
@@ -239,6 +283,14 @@ public final class McpToolSource implements ToolSource {
 
     /** Runs one tool on the server; {@link McpTool} calls this. */
     ToolResult<?> call(String tool, JsonNode arguments, ToolContext context) throws ToolException {
+        try {
+            return callTool(tool, arguments, context);
+        } catch (ToolException e) {
+            throw redacted(e);
+        }
+    }
+
+    private ToolResult<?> callTool(String tool, JsonNode arguments, ToolContext context) throws ToolException {
         McpConnection connection = connectionForCall(tool);
         Map<String, Object> args = arguments == null || arguments.isNull() || arguments.isMissingNode()
                 ? Map.of()
@@ -357,7 +409,7 @@ public final class McpToolSource implements ToolSource {
         LOG.log(System.Logger.Level.DEBUG, () -> "MCP server " + config.name() + (restart ? ": starting again" : ": starting"));
         McpConnection connection;
         try {
-            connection = McpConnection.open(config, env, this::toolsChanged);
+            connection = McpConnection.open(config, env, this::toolsChanged, authorization, elicitation, requestHeaders);
         } catch (McpConnection.StartFailure e) {
             failed(attempt, e.getMessage(), e.permanent(), restart, e.getCause());
             return false;

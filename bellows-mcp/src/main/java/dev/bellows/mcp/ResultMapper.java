@@ -2,6 +2,7 @@ package dev.bellows.mcp;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.bellows.secret.Secrets;
 import dev.bellows.tool.Media;
 import dev.bellows.tool.ToolException;
 import dev.bellows.tool.ToolResult;
@@ -42,8 +43,9 @@ final class ResultMapper {
                 default -> texts.add("(a " + part.type() + " part Bellows cannot show)");
             }
         }
-        String text = String.join("\n", texts).strip();
-        JsonNode structured = result.structuredContent() == null ? null : JSON.valueToTree(result.structuredContent());
+        // A server may echo the secrets it was given (its headers, its env): the model never reads them.
+        String text = Secrets.redact(String.join("\n", texts).strip());
+        JsonNode structured = result.structuredContent() == null ? null : redact(JSON.valueToTree(result.structuredContent()));
         if (Boolean.TRUE.equals(result.isError())) {
             String message = !text.isEmpty() ? text
                     : structured != null ? structured.toString()
@@ -58,6 +60,18 @@ final class ResultMapper {
         }
         // Servers should repeat structured content as JSON text; add it only when they did not.
         return new ToolResult<>(sameJson(text, structured) ? text : text + "\n" + structured, media);
+    }
+
+    private static JsonNode redact(JsonNode structured) {
+        String json = structured.toString();
+        if (!Secrets.appearIn(json)) {
+            return structured;
+        }
+        try {
+            return JSON.readTree(Secrets.redact(json));
+        } catch (Exception e) {
+            return JSON.getNodeFactory().textNode(Secrets.redact(json));
+        }
     }
 
     private static void binary(String mimeType, String base64, String kind, List<Media> media, List<String> texts) {

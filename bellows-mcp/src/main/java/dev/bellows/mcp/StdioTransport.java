@@ -6,9 +6,8 @@ import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCMessage;
 import io.modelcontextprotocol.spec.McpTransportException;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -36,15 +35,20 @@ import reactor.core.publisher.Mono;
  * with a reason a user can act on, including the tail of its standard error.
  *
  * <p>Threads: one platform (daemon) thread each reads stdout, reads stderr and writes stdin (a
- * queue feeds it, so senders never block and no lock is held while writing). Not virtual
- * threads: a pipe read blocks in the kernel and holds its carrier thread the whole time a
- * server is quiet. The JDK lends a spare carrier meanwhile, but lets it go after 30 idle
- * seconds; on a two-core machine a quiet server's two readers then hold both carriers, and
- * no other virtual thread of the process (the loop's, a Temporal worker's activities) runs.
+ * queue feeds it, so senders never block and no lock is held while writing). Never virtual
+ * threads: a read or write on a child's pipe blocks the thread that carries it, and the virtual
+ * thread scheduler replaces a blocked carrier only for a while (its spare carrier retires after
+ * 30 s idle). Past that, with as many pipes blocked as there are CPUs (one silent server on a
+ * 2-CPU machine: its stdout and stderr), no virtual thread runs again: not the startup or call
+ * timeouts, not the agent loop, not the shutdown. A platform thread per pipe costs a little
+ * memory and never starves anything, whatever the number of servers.
  */
 final class StdioTransport implements McpClientTransport {
 
     private static final Object STOP = new Object();
+
+    /** The most bytes of one message from the server, after its long texts are cut. */
+    static final int MAX_MESSAGE_BYTES = 32 << 20;
 
     private final McpServerConfig.Stdio config;
     private final McpJsonMapper mapper;
@@ -134,10 +138,15 @@ final class StdioTransport implements McpClientTransport {
             throw new McpTransportException(reason, e);
         }
         process = started;
-        Thread.ofPlatform().daemon().name("mcp-" + config.name() + "-stdout").start(() -> readStdout(started, handler));
-        stderrReader = Thread.ofPlatform().daemon().name("mcp-" + config.name() + "-stderr").start(() -> readStderr(started));
-        Thread.ofPlatform().daemon().name("mcp-" + config.name() + "-stdin").start(() -> writeStdin(started));
+        pipeThread("stdout").start(() -> readStdout(started, handler));
+        stderrReader = pipeThread("stderr").start(() -> readStderr(started));
+        pipeThread("stdin").start(() -> writeStdin(started));
         started.onExit().thenRun(() -> exited(started));
+    }
+
+    /** A thread for one of the process's pipes: a platform thread (see the class comment), never keeping the JVM alive. */
+    private Thread.Builder pipeThread(String pipe) {
+        return Thread.ofPlatform().daemon().name("mcp-" + config.name() + "-" + pipe);
     }
 
     private String startFailure(IOException e) {
@@ -157,12 +166,21 @@ final class StdioTransport implements McpClientTransport {
     }
 
     private void readStdout(Process started, Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> handler) {
-        try (BufferedReader reader = new BufferedReader(
-                new InputStreamReader(started.getInputStream(), StandardCharsets.UTF_8))) {
+        try (InputStream stdout = started.getInputStream()) {
+            // Bounded: a 50 MB result is cut as it arrives, never held whole (see BoundedLineReader).
+            BoundedLineReader reader = new BoundedLineReader(stdout, MAX_MESSAGE_BYTES, true);
             String line;
             while ((line = reader.readLine()) != null) {
                 if (line.isBlank()) {
                     continue;
+                }
+                if (line == BoundedLineReader.TOO_LONG) {
+                    if (!closing) {
+                        end("it wrote a message of more than " + (MAX_MESSAGE_BYTES >> 20) + " MiB to stdout, even with"
+                                + " its texts cut to " + BoundedLineReader.MAX_STRING_CHARS + " characters" + stderr.suffix());
+                        Thread.ofVirtual().start(this::shutdown);
+                    }
+                    return;
                 }
                 JSONRPCMessage message;
                 try {
@@ -183,8 +201,8 @@ final class StdioTransport implements McpClientTransport {
     }
 
     private void readStderr(Process started) {
-        try (BufferedReader reader = new BufferedReader(
-                new InputStreamReader(started.getErrorStream(), StandardCharsets.UTF_8))) {
+        try (InputStream errors = started.getErrorStream()) {
+            BoundedLineReader reader = new BoundedLineReader(errors, 4096, false); // the tail keeps 300 characters a line
             String line;
             while ((line = reader.readLine()) != null) {
                 stderr.add(line);

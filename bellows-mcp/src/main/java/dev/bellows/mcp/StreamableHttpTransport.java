@@ -2,6 +2,9 @@ package dev.bellows.mcp;
 
 import dev.bellows.http.SseEvent;
 import dev.bellows.http.SseParser;
+import dev.bellows.mcp.auth.Challenge;
+import dev.bellows.mcp.auth.McpAuthorization;
+import dev.bellows.mcp.auth.OAuthSecret;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.TypeRef;
 import io.modelcontextprotocol.spec.McpClientTransport;
@@ -23,8 +26,10 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import reactor.core.publisher.Mono;
@@ -43,7 +48,15 @@ import reactor.core.publisher.Mono;
  * ({@code notifications/tools/list_changed}); servers that do not offer one (405) are fine.
  * Closing sends DELETE for the session.
  *
- * <p>Blocking reads happen on virtual threads, one per open stream; no lock is taken.
+ * <p>Authorization (OAuth 2.1, see {@link McpAuthorization}) when the server has no static
+ * {@code Authorization} header: each request to the endpoint carries the token held for it;
+ * a 401, or a 403 {@code insufficient_scope}, hands the challenge to the authorization, which
+ * obtains a token (refresh, then a flow), and the request is sent again, at most as often as
+ * {@link McpAuthorization#MAX_AUTHORIZATIONS} allows; then it fails with the server's answer.
+ * A request carrying a token never follows a redirect (the token would go elsewhere).
+ *
+ * <p>Blocking reads happen on virtual threads, one per open stream; so do authorization
+ * flows. No lock is taken.
  */
 final class StreamableHttpTransport implements McpClientTransport {
 
@@ -53,11 +66,19 @@ final class StreamableHttpTransport implements McpClientTransport {
     static final int MAX_RECONNECTS = 5;
 
     private static final int ERROR_BODY_CHARS = 300;
+    private static final Executor VIRTUAL = command -> Thread.ofVirtual().name("mcp-auth").start(command);
 
     private final URI endpoint;
     private final Map<String, String> headers;
+    /** The caller's headers for each request, asked for on the sending thread (a tool call's traceparent). */
+    private final java.util.function.Supplier<Map<String, String>> requestHeaders;
     private final McpJsonMapper mapper;
     private final HttpClient http;
+    /** The authorization of the server, or null when a static Authorization header is configured. */
+    private final McpAuthorization authorization;
+    /** For requests that carry a token: never follows a redirect. Made on first use. */
+    private volatile HttpClient withToken;
+    private final Duration connectTimeout;
     private final String serverName;
     private final Set<InputStream> openStreams = ConcurrentHashMap.newKeySet();
     private volatile Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> handler;
@@ -69,10 +90,22 @@ final class StreamableHttpTransport implements McpClientTransport {
     private volatile Consumer<Throwable> exceptionHandler = error -> { };
 
     StreamableHttpTransport(McpServerConfig.StreamableHttp config, McpJsonMapper mapper) {
+        this(config, mapper, null);
+    }
+
+    StreamableHttpTransport(McpServerConfig.StreamableHttp config, McpJsonMapper mapper, McpAuthorization authorization) {
+        this(config, mapper, authorization, Map::of);
+    }
+
+    StreamableHttpTransport(McpServerConfig.StreamableHttp config, McpJsonMapper mapper, McpAuthorization authorization,
+                            java.util.function.Supplier<Map<String, String>> requestHeaders) {
+        this.requestHeaders = requestHeaders;
         this.endpoint = config.url();
         this.headers = config.headers();
         this.mapper = mapper;
         this.serverName = config.name();
+        this.authorization = authorization;
+        this.connectTimeout = config.startupTimeout();
         this.http = HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(config.startupTimeout())
@@ -100,58 +133,149 @@ final class StreamableHttpTransport implements McpClientTransport {
         } catch (IOException e) {
             return CompletableFuture.failedFuture(new McpTransportException("cannot write the message", e));
         }
-        Object requestId = message instanceof McpSchema.JSONRPCRequest request ? request.id() : null;
         if (message instanceof McpSchema.JSONRPCRequest request && McpSchema.METHOD_INITIALIZE.equals(request.method())) {
             initializeId = request.id();
         }
-        HttpRequest request = request(endpoint)
-                .header("Content-Type", "application/json")
-                .header("Accept", "application/json, text/event-stream")
-                .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8))
-                .build();
-        return http.sendAsync(request, HttpResponse.BodyHandlers.ofInputStream()).thenAccept(response -> {
-            rememberSession(response);
-            int status = response.statusCode();
-            if (status == 202 || status == 204) {
-                closeQuietly(response.body());
-                if (message instanceof McpSchema.JSONRPCNotification notification
-                        && McpSchema.METHOD_NOTIFICATION_INITIALIZED.equals(notification.method())) {
-                    startStandaloneStream();
-                }
-                return;
-            }
-            String sentSession = request.headers().firstValue("Mcp-Session-Id").orElse(null);
-            if (status == 404 && sentSession != null) {
-                // The server forgot the session (it restarted): this call fails, and the SDK, told
-                // through the exception handler, starts a new session on the next one.
-                closeQuietly(response.body());
-                sessionId = null;
-                standaloneStarted = false;
-                McpTransportSessionNotFoundException expired = new McpTransportSessionNotFoundException(
-                        "HTTP 404 from " + where() + ": the server no longer knows the session (it may have "
-                                + "restarted); the next call starts a new one");
-                exceptionHandler.accept(expired);
-                throw expired;
-            }
-            if (status < 200 || status >= 300) {
-                throw new HttpStatusException(status, httpError(status, response.body()));
-            }
-            String type = response.headers().firstValue("Content-Type").orElse("");
-            if (type.startsWith("text/event-stream")) {
-                InputStream stream = response.body();
-                Thread.ofVirtual().name("mcp-" + serverName + "-sse").start(() -> readStream(stream, requestId));
-                return;
-            }
-            String json;
-            try (InputStream in = response.body()) {
-                json = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            } catch (IOException e) {
-                throw new McpTransportException("the response broke off: " + e.getMessage(), e);
-            }
-            if (!json.isBlank()) {
-                deliver(json);
-            }
+        return post(message, body, new McpAuthorization.Attempts());
+    }
+
+    /** One sending of the message; again after an authorization the server asked for. */
+    private CompletableFuture<Void> post(JSONRPCMessage message, String body, McpAuthorization.Attempts attempts) {
+        Object requestId = message instanceof McpSchema.JSONRPCRequest request ? request.id() : null;
+        return token().thenCompose(token -> {
+            HttpRequest.Builder builder = request(endpoint)
+                    .header("Content-Type", "application/json")
+                    .header("Accept", "application/json, text/event-stream")
+                    .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
+            token.ifPresent(value -> builder.setHeader("Authorization", value));
+            HttpRequest request = builder.build();
+            return client(token.isPresent()).sendAsync(request, HttpResponse.BodyHandlers.ofInputStream())
+                    .thenCompose(response -> {
+                        int status = response.statusCode();
+                        if (authorization != null && (status == 401 || status == 403)) {
+                            Challenge challenge = Challenge.parse(status, response.headers().allValues("WWW-Authenticate"));
+                            if (status == 401 || challenge.insufficientScope()) {
+                                String refused = authorizationError(status, challenge, response.body());
+                                return CompletableFuture.supplyAsync(() -> challenged(challenge, token.orElse(null), attempts),
+                                        VIRTUAL).thenCompose(again -> again ? post(message, body, attempts)
+                                        : CompletableFuture.failedFuture(new HttpStatusException(status, refused)));
+                            }
+                        }
+                        answered(message, requestId, request, response);
+                        return CompletableFuture.<Void>completedFuture(null);
+                    });
         });
+    }
+
+    /**
+     * The token for the next request: the one held, at once; when it is about to expire, the
+     * refreshed one (on a virtual thread: refreshing is a request of its own).
+     */
+    private CompletableFuture<java.util.Optional<String>> token() {
+        if (authorization == null) {
+            return CompletableFuture.completedFuture(java.util.Optional.empty());
+        }
+        if (!authorization.refreshDue()) {
+            return CompletableFuture.completedFuture(authorization.currentAuthorization(endpoint));
+        }
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return authorization.authorization(endpoint);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new CompletionException(new McpTransportException("interrupted while refreshing the token"));
+            }
+        }, VIRTUAL);
+    }
+
+    private boolean challenged(Challenge challenge, String sent, McpAuthorization.Attempts attempts) {
+        try {
+            return authorization.challenged(challenge, sent, attempts);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CompletionException(new McpTransportException("interrupted while authorizing"));
+        }
+    }
+
+    /** The client for a request: one that never follows redirects when it carries a token. */
+    private HttpClient client(boolean carriesToken) {
+        if (!carriesToken) {
+            return http;
+        }
+        HttpClient client = withToken;
+        if (client == null) {
+            synchronized (this) {
+                client = withToken;
+                if (client == null) {
+                    client = HttpClient.newBuilder()
+                            .version(HttpClient.Version.HTTP_1_1)
+                            .connectTimeout(connectTimeout)
+                            .followRedirects(HttpClient.Redirect.NEVER)
+                            .build();
+                    withToken = client;
+                }
+            }
+        }
+        return client;
+    }
+
+    /**
+     * What a refused request fails with when no (further) authorization helps:
+     * {@code HTTP 403 insufficient_scope from URL (scope mcp:admin): ...}.
+     */
+    private String authorizationError(int status, Challenge challenge, InputStream body) {
+        String quoted = httpError(status, body);
+        if (challenge.error() == null) {
+            return quoted;
+        }
+        return "HTTP " + status + " " + challenge.error() + " from " + where()
+                + (challenge.scopes().isEmpty() ? "" : " (scope " + String.join(" ", challenge.scopes()) + ")")
+                + (challenge.description() == null ? "" : ": " + OAuthSecret.redact(Failures.oneLine(challenge.description())));
+    }
+
+    /** The server answered the POST with something other than a challenge: deliver it, or fail with it. */
+    private void answered(JSONRPCMessage message, Object requestId, HttpRequest request, HttpResponse<InputStream> response) {
+        rememberSession(response);
+        int status = response.statusCode();
+        if (status == 202 || status == 204) {
+            closeQuietly(response.body());
+            if (message instanceof McpSchema.JSONRPCNotification notification
+                    && McpSchema.METHOD_NOTIFICATION_INITIALIZED.equals(notification.method())) {
+                startStandaloneStream();
+            }
+            return;
+        }
+        String sentSession = request.headers().firstValue("Mcp-Session-Id").orElse(null);
+        if (status == 404 && sentSession != null) {
+            // The server forgot the session (it restarted): this call fails, and the SDK, told
+            // through the exception handler, starts a new session on the next one.
+            closeQuietly(response.body());
+            sessionId = null;
+            standaloneStarted = false;
+            McpTransportSessionNotFoundException expired = new McpTransportSessionNotFoundException(
+                    "HTTP 404 from " + where() + ": the server no longer knows the session (it may have "
+                            + "restarted); the next call starts a new one");
+            exceptionHandler.accept(expired);
+            throw expired;
+        }
+        if (status < 200 || status >= 300) {
+            throw new HttpStatusException(status, httpError(status, response.body()));
+        }
+        String type = response.headers().firstValue("Content-Type").orElse("");
+        if (type.startsWith("text/event-stream")) {
+            InputStream stream = response.body();
+            Thread.ofVirtual().name("mcp-" + serverName + "-sse").start(() -> readStream(stream, requestId));
+            return;
+        }
+        String json;
+        try (InputStream in = response.body()) {
+            json = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new McpTransportException("the response broke off: " + e.getMessage(), e);
+        }
+        if (!json.isBlank()) {
+            deliver(json);
+        }
     }
 
     /**
@@ -197,7 +321,9 @@ final class StreamableHttpTransport implements McpClientTransport {
 
     /** GET with the session and the last event id: the server replays what came after it. */
     private InputStream resume(String lastEventId) throws IOException, InterruptedException {
-        return opened(http.send(streamRequest(lastEventId), HttpResponse.BodyHandlers.ofInputStream()));
+        HttpRequest request = streamRequest(lastEventId);
+        return opened(client(request.headers().firstValue("Authorization").isPresent() && authorization != null)
+                .send(request, HttpResponse.BodyHandlers.ofInputStream()));
     }
 
     private HttpRequest streamRequest(String lastEventId) {
@@ -229,8 +355,9 @@ final class StreamableHttpTransport implements McpClientTransport {
             return;
         }
         standaloneStarted = true;
-        CompletableFuture<HttpResponse<InputStream>> first = http.sendAsync(streamRequest(null),
-                HttpResponse.BodyHandlers.ofInputStream());
+        HttpRequest firstRequest = streamRequest(null);
+        CompletableFuture<HttpResponse<InputStream>> first = client(carriesToken(firstRequest))
+                .sendAsync(firstRequest, HttpResponse.BodyHandlers.ofInputStream());
         Thread.ofVirtual().name("mcp-" + serverName + "-get").start(() -> {
             SseParser parser = new SseParser(event -> handle(event, null));
             int failures = 0;
@@ -255,8 +382,8 @@ final class StreamableHttpTransport implements McpClientTransport {
                 if (closed) {
                     return;
                 }
-                next = http.sendAsync(streamRequest(parser.lastEventId().orElse(null)),
-                        HttpResponse.BodyHandlers.ofInputStream());
+                HttpRequest again = streamRequest(parser.lastEventId().orElse(null));
+                next = client(carriesToken(again)).sendAsync(again, HttpResponse.BodyHandlers.ofInputStream());
             }
         });
     }
@@ -318,9 +445,18 @@ final class StreamableHttpTransport implements McpClientTransport {
         current.apply(Mono.just(error)).subscribe(ignored -> { }, e -> { });
     }
 
+    private boolean carriesToken(HttpRequest request) {
+        return authorization != null && request.headers().firstValue("Authorization").isPresent();
+    }
+
+    /** A request with the configured headers, the session, the protocol version, and the token held for this URL. */
     private HttpRequest.Builder request(URI uri) {
         HttpRequest.Builder builder = HttpRequest.newBuilder(uri);
+        requestHeaders.get().forEach(builder::setHeader);  // first: the configured ones and the protocol's win
         headers.forEach(builder::setHeader);
+        if (authorization != null) {
+            authorization.currentAuthorization(uri).ifPresent(value -> builder.setHeader("Authorization", value));
+        }
         String session = sessionId;
         if (session != null) {
             builder.setHeader("Mcp-Session-Id", session);
@@ -350,7 +486,7 @@ final class StreamableHttpTransport implements McpClientTransport {
         if (text.length() > ERROR_BODY_CHARS) {
             text = text.substring(0, ERROR_BODY_CHARS) + "…";
         }
-        return "HTTP " + status + " from " + where() + (text.isEmpty() ? "" : ": " + text);
+        return "HTTP " + status + " from " + where() + (text.isEmpty() ? "" : ": " + OAuthSecret.redact(text));
     }
 
     private String where() {
@@ -383,8 +519,8 @@ final class StreamableHttpTransport implements McpClientTransport {
         String session = sessionId;
         if (session != null) {
             try {
-                http.send(request(endpoint).timeout(Duration.ofSeconds(2)).DELETE().build(),
-                        HttpResponse.BodyHandlers.discarding());
+                HttpRequest delete = request(endpoint).timeout(Duration.ofSeconds(2)).DELETE().build();
+                client(carriesToken(delete)).send(delete, HttpResponse.BodyHandlers.discarding());
             } catch (IOException e) {
                 // the server is gone: nothing to end
             } catch (InterruptedException e) {
@@ -393,6 +529,10 @@ final class StreamableHttpTransport implements McpClientTransport {
         }
         openStreams.forEach(StreamableHttpTransport::closeQuietly);
         http.shutdownNow();
+        HttpClient tokenClient = withToken;
+        if (tokenClient != null) {
+            tokenClient.shutdownNow();
+        }
     }
 
     @Override

@@ -2,9 +2,9 @@ package dev.bellows.mcp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.bellows.format.ToolCallOutcome;
-import dev.bellows.format.ToolChain;
-import dev.bellows.format.ToolChainResult;
+import dev.bellows.tool.ToolCallOutcome;
+import dev.bellows.tool.ToolChain;
+import dev.bellows.tool.ToolChainResult;
 import dev.bellows.format.XmlFormat;
 import dev.bellows.tool.SourceFailure;
 import dev.bellows.tool.ToolRegistry;
@@ -53,9 +53,9 @@ class BrokenServersTest {
             assertThat(reason(servers, "hang")).contains("within 2 s (startup timeout)");
             assertThat(reason(servers, "nowhere")).contains("connection refused");
 
-            ToolChain chain = new ToolChain(registry, new XmlFormat());
+            ToolChain chain = new ToolChain(registry);
             ToolChainResult broken = chain.execute(List.of(ReferenceServersTest.call("quitter", "anything", Map.of())));
-            assertThat(broken.text()).contains("server \"quitter\" is unavailable").contains("exited with status 3");
+            assertThat(ReferenceServersTest.text(broken)).contains("server \"quitter\" is unavailable").contains("exited with status 3");
             ToolChainResult good = chain.execute(List.of(ReferenceServersTest.call("good", "echo", Map.of("message", "still here"))));
             assertThat(ReferenceServersTest.succeeded(good).text()).contains("still here");
         }
@@ -83,7 +83,7 @@ class BrokenServersTest {
         try (McpServers servers = McpServers.start(List.of(config), listener);
              ToolRegistry registry = servers.addTo(new ToolRegistry())) {
             McpToolSource source = servers.sources().getFirst();
-            ToolChain chain = new ToolChain(registry, new XmlFormat());
+            ToolChain chain = new ToolChain(registry);
             String firstPid = ReferenceServersTest.succeeded(
                     chain.execute(List.of(ReferenceServersTest.call("scripted", "pid", Map.of())))).text().strip();
 
@@ -95,7 +95,7 @@ class BrokenServersTest {
 
             ToolChainResult killed = waiting.get(60, TimeUnit.SECONDS);
             assertThat(killed.outcomes().getFirst()).isInstanceOf(ToolCallOutcome.Failed.class);
-            assertThat(killed.text()).contains("stopped during the call").contains("killed by signal 9");
+            assertThat(ReferenceServersTest.text(killed)).contains("stopped during the call").contains("killed by signal 9");
             assertThat(problems).singleElement().asString().startsWith("scripted: stopped: the process exited");
 
             String secondPid = ReferenceServersTest.succeeded(
@@ -123,9 +123,9 @@ class BrokenServersTest {
                 .build();
         try (McpServers servers = McpServers.start(List.of(hasty, patient), McpListener.NONE);
              ToolRegistry registry = servers.addTo(new ToolRegistry())) {
-            ToolChain chain = new ToolChain(registry, new XmlFormat());
+            ToolChain chain = new ToolChain(registry);
             ToolChainResult timedOut = chain.execute(List.of(ReferenceServersTest.call("hasty", "wait", Map.of())));
-            assertThat(timedOut.text()).contains("did not answer the call within 1 s (call timeout)");
+            assertThat(ReferenceServersTest.text(timedOut)).contains("did not answer the call within 1 s (call timeout)");
             awaitLines(cancelLog, 1);
             assertThat(Files.readAllLines(cancelLog).getFirst()).contains("\"requestId\"").contains("timed out");
 
@@ -136,7 +136,7 @@ class BrokenServersTest {
                     "waiting forever on request", 1);
             cancelled.set(true);
             ToolChainResult result = waiting.get(60, TimeUnit.SECONDS);
-            assertThat(result.text()).contains("was cancelled");
+            assertThat(ReferenceServersTest.text(result)).contains("was cancelled");
             awaitLines(cancelLog, 2);
             assertThat(Files.readAllLines(cancelLog).get(1)).contains("cancelled by the user");
 
@@ -153,7 +153,7 @@ class BrokenServersTest {
         ToolChainResult result = null;
         for (int attempt = 0; attempt < 20; attempt++) {
             result = chain.execute(List.of(ReferenceServersTest.call(server, "pid", Map.of())));
-            if (!result.text().contains("did not answer the call within")) {
+            if (!ReferenceServersTest.text(result).contains("did not answer the call within")) {
                 break;
             }
         }
@@ -173,7 +173,7 @@ class BrokenServersTest {
         });
              ToolRegistry registry = servers.addTo(new ToolRegistry())) {
             assertThat(registry.find("scripted", "extra")).isEmpty();
-            ToolChain chain = new ToolChain(registry, new XmlFormat());
+            ToolChain chain = new ToolChain(registry);
             ReferenceServersTest.succeeded(chain.execute(List.of(ReferenceServersTest.call("scripted", "grow", Map.of()))));
             // The refresh, then the listener, happen on another thread: a bounded wait for both,
             // not a timing assertion.
@@ -199,7 +199,7 @@ class BrokenServersTest {
             }
         });
              ToolRegistry registry = servers.addTo(new ToolRegistry())) {
-            ToolChain chain = new ToolChain(registry, new XmlFormat());
+            ToolChain chain = new ToolChain(registry);
             long nodePid = Long.parseLong(ReferenceServersTest.succeeded(
                     chain.execute(List.of(ReferenceServersTest.call("launched", "pid", Map.of())))).text().strip());
             ProcessHandle launcher = servers.sources().getFirst().process().orElseThrow();

@@ -2,7 +2,7 @@ package dev.bellows.mcp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.bellows.format.ToolChain;
+import dev.bellows.tool.ToolChain;
 import dev.bellows.format.XmlFormat;
 import dev.bellows.tool.ToolRegistry;
 import java.io.BufferedReader;
@@ -64,7 +64,7 @@ class HttpNotificationsTest {
              ToolRegistry registry = servers.addTo(new ToolRegistry())) {
             assertThat(servers.failures()).isEmpty();
             assertThat(registry.find("growing", "extra")).isEmpty();
-            ToolChain chain = new ToolChain(registry, new XmlFormat());
+            ToolChain chain = new ToolChain(registry);
             assertThat(ReferenceServersTest.succeeded(chain.execute(List.of(
                     ReferenceServersTest.call("growing", "grow", Map.of())))).text()).contains("growing");
 

@@ -137,6 +137,71 @@ class McpConfigTest {
                 "\"maxRetryDelaySeconds\" must be at least \"retryDelaySeconds\"");
     }
 
+    /** The example of docs/mcp.md (and of the command line's contract), as written there. */
+    @Test
+    void reads_the_oauth_settings_of_the_documented_example() {
+        List<McpServerConfig> servers = McpConfig.parse("""
+                {"mcpServers": {
+                  "linear": {"url": "https://mcp.linear.app/mcp"},
+                  "slack":  {"url": "https://mcp.slack.com/mcp",
+                             "oauth": {"clientId": "123.456", "clientSecret": "...", "callbackPort": 8976,
+                                       "scopes": "channels:read chat:write"}},
+                  "ci-bot": {"url": "https://mcp.example.com/mcp",
+                             "oauth": {"grantType": "client_credentials", "clientId": "ci-bot",
+                                       "privateKeyFile": "ci-bot.pem"}},
+                  "corp":   {"url": "https://mcp.corp.example/mcp",
+                             "oauth": {"grantType": "jwt_bearer", "clientId": "bellows", "clientSecret": "...",
+                                       "idp": {"tokenEndpoint": "https://idp.corp.example/oauth2/token",
+                                               "clientId": "bellows-at-idp", "idTokenFile": "~/.corp/id_token"}}}
+                }}
+                """, "servers.json", DIR);
+        var linear = (McpServerConfig.StreamableHttp) servers.get(0);
+        assertThat(linear.oauth()).isEqualTo(dev.bellows.mcp.auth.OAuthConfig.DISCOVER);
+        assertThat(linear.usesOAuth()).isTrue();
+        var slack = ((McpServerConfig.StreamableHttp) servers.get(1)).oauth();
+        assertThat(slack.clientId()).isEqualTo("123.456");
+        assertThat(slack.clientSecret().reveal()).isEqualTo("...");
+        assertThat(slack.callbackPort()).isEqualTo(8976);
+        assertThat(slack.scopes()).containsExactly("channels:read", "chat:write");
+        assertThat(slack.grantType()).isEqualTo(dev.bellows.mcp.auth.OAuthConfig.GrantType.AUTHORIZATION_CODE);
+        var bot = ((McpServerConfig.StreamableHttp) servers.get(2)).oauth();
+        assertThat(bot.grantType()).isEqualTo(dev.bellows.mcp.auth.OAuthConfig.GrantType.CLIENT_CREDENTIALS);
+        assertThat(bot.privateKeyFile()).isEqualTo(DIR.resolve("ci-bot.pem"));
+        var corp = ((McpServerConfig.StreamableHttp) servers.get(3)).oauth();
+        assertThat(corp.grantType()).isEqualTo(dev.bellows.mcp.auth.OAuthConfig.GrantType.JWT_BEARER);
+        assertThat(corp.idp().tokenEndpoint()).isEqualTo(URI.create("https://idp.corp.example/oauth2/token"));
+        assertThat(corp.idp().clientId()).isEqualTo("bellows-at-idp");
+        assertThat(corp.idp().idTokenFile()).isEqualTo(Path.of(System.getProperty("user.home"), ".corp", "id_token"));
+        assertThat(servers.get(1).toString() + slack + corp).doesNotContain("...");
+    }
+
+    @Test
+    void oauth_errors_name_the_server_and_the_key_and_never_the_value() {
+        assertError("{\"mcpServers\": {\"x\": {\"command\": \"a\", \"oauth\": {}}}}",
+                "servers.json: mcpServers.x: \"oauth\" belongs to a server with a \"url\"");
+        assertError("{\"mcpServers\": {\"x\": {\"url\": \"https://h/mcp\", \"oauth\": {\"clientSecrets\": \"s3cret\"}}}}",
+                "servers.json: mcpServers.x.oauth: unknown key \"clientSecrets\"");
+        assertError("{\"mcpServers\": {\"x\": {\"url\": \"https://h/mcp\", \"oauth\": \"s3cret\"}}}",
+                "servers.json: mcpServers.x.oauth must be an object, not a string");
+        assertError("{\"mcpServers\": {\"x\": {\"url\": \"https://h/mcp\", \"oauth\": {\"clientSecret\": 5}}}}",
+                "servers.json: mcpServers.x.oauth: \"clientSecret\" must be a string, not a number");
+        assertError("{\"mcpServers\": {\"x\": {\"url\": \"https://h/mcp\", \"oauth\": {\"grantType\": \"s3cret\"}}}}",
+                "servers.json: mcpServers.x.oauth: unknown \"grantType\"");
+        assertError("{\"mcpServers\": {\"x\": {\"url\": \"https://h/mcp\", \"oauth\": {\"grantType\": "
+                        + "\"client_credentials\", \"clientId\": \"c\"}}}}",
+                "servers.json: mcpServers.x.oauth: \"grantType\" client_credentials needs \"clientId\" with \"clientSecret\"");
+        assertError("{\"mcpServers\": {\"x\": {\"url\": \"https://h/mcp\", \"oauth\": {\"clientSecret\": \"s3cret\"}}}}",
+                "servers.json: mcpServers.x.oauth: \"clientSecret\" needs \"clientId\"");
+        assertError("{\"mcpServers\": {\"x\": {\"url\": \"https://h/mcp\", \"oauth\": {\"callbackPort\": 70000}}}}",
+                "servers.json: mcpServers.x.oauth: \"callbackPort\" must be a port number");
+        assertError("{\"mcpServers\": {\"x\": {\"url\": \"https://h/mcp\", \"oauth\": {\"grantType\": \"jwt_bearer\", "
+                        + "\"clientId\": \"c\", \"idp\": {\"tokenEndpoint\": \"https://i/t\", \"clientId\": \"s3cret\"}}}}}",
+                "servers.json: mcpServers.x.oauth.idp: \"idTokenFile\" is missing");
+        assertError("{\"mcpServers\": {\"x\": {\"url\": \"https://h/mcp\", \"oauth\": {\"clientMetadataUrl\": "
+                        + "\"http://h/s3cret.json\"}}}}",
+                "servers.json: mcpServers.x.oauth: \"clientMetadataUrl\" must be an https:// URL");
+    }
+
     private static void assertError(String json, String message) {
         assertThatThrownBy(() -> McpConfig.parse(json, "servers.json", DIR))
                 .isInstanceOf(McpConfigException.class)

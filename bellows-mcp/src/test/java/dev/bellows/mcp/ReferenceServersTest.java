@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.bellows.format.ToolCallOutcome;
-import dev.bellows.format.ToolChain;
-import dev.bellows.format.ToolChainResult;
+import dev.bellows.tool.ToolCallOutcome;
+import dev.bellows.tool.ToolChain;
+import dev.bellows.tool.ToolChainResult;
 import dev.bellows.format.XmlFormat;
 import dev.bellows.tool.RegisteredTool;
 import dev.bellows.tool.ToolCall;
@@ -71,7 +71,7 @@ class ReferenceServersTest {
         assertThat(sumSchema.at("/properties/a/type").asText()).isEqualTo("number");
         assertThat(registry.lookup(server, "echo").description()).isNotBlank();
 
-        ToolChain chain = new ToolChain(registry, new XmlFormat());
+        ToolChain chain = new ToolChain(registry);
         ToolChainResult echo = chain.execute(List.of(call(server, "echo", Map.of("message", "hello from bellows"))));
         assertThat(succeeded(echo).text()).contains("hello from bellows");
 
@@ -96,7 +96,7 @@ class ReferenceServersTest {
         // Bad arguments are caught by the same argument checking as local tools, before the server.
         ToolChainResult bad = chain.execute(List.of(call(server, "get-sum", Map.of("a", "two", "b", 1))));
         assertThat(bad.outcomes().getFirst()).isInstanceOf(ToolCallOutcome.Failed.class);
-        assertThat(bad.text()).contains("a");
+        assertThat(ReferenceServersTest.text(bad)).contains("a");
     }
 
     @Test
@@ -107,7 +107,7 @@ class ReferenceServersTest {
                         .args(TestServers.filesystem(), dir.toRealPath().toString()).build()), McpListener.NONE);
              ToolRegistry registry = servers.addTo(new ToolRegistry())) {
             assertThat(servers.failures()).isEmpty();
-            ToolChain chain = new ToolChain(registry, new XmlFormat());
+            ToolChain chain = new ToolChain(registry);
             String notes = dir.toRealPath().resolve("notes.txt").toString();
             ToolChainResult read = chain.execute(List.of(call("fs", "read_text_file", Map.of("path", notes))));
             assertThat(succeeded(read).text()).contains("first line");
@@ -121,7 +121,7 @@ class ReferenceServersTest {
             // A tool error (isError: true) reaches the model as the server's message.
             ToolChainResult outside = chain.execute(List.of(call("fs", "read_text_file", Map.of("path", "/etc/hostname"))));
             assertThat(outside.outcomes().getFirst()).isInstanceOf(ToolCallOutcome.Failed.class);
-            assertThat(outside.text()).containsIgnoringCase("access denied");
+            assertThat(ReferenceServersTest.text(outside)).containsIgnoringCase("access denied");
         }
         TestServers.assertNoNewProcesses(before);
     }
@@ -130,9 +130,14 @@ class ReferenceServersTest {
         return new ToolCall(server, tool, JSON.valueToTree(arguments));
     }
 
+    /** The observation the default agent's model reads. */
+    static String text(ToolChainResult result) {
+        return dev.bellows.format.Observation.format(new XmlFormat(), result.outcomes());
+    }
+
     static ToolCallOutcome.Succeeded succeeded(ToolChainResult result) {
         assertThat(result.outcomes()).hasSize(1);
-        assertThat(result.outcomes().getFirst()).as(result.text()).isInstanceOf(ToolCallOutcome.Succeeded.class);
+        assertThat(result.outcomes().getFirst()).as(text(result)).isInstanceOf(ToolCallOutcome.Succeeded.class);
         return (ToolCallOutcome.Succeeded) result.outcomes().getFirst();
     }
 }

@@ -3,8 +3,8 @@ package dev.bellows.mcp;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.bellows.format.ToolChain;
-import dev.bellows.format.ToolChainResult;
+import dev.bellows.tool.ToolChain;
+import dev.bellows.tool.ToolChainResult;
 import dev.bellows.format.XmlFormat;
 import dev.bellows.tool.SourceFailure;
 import dev.bellows.tool.ToolException;
@@ -88,9 +88,9 @@ class StartupRetryTest {
             });
             assertThat(servers.statuses().get("late")).isInstanceOfAny(McpServerStatus.Retrying.class,
                     McpServerStatus.Starting.class);
-            ToolChain chain = new ToolChain(registry, new XmlFormat());
+            ToolChain chain = new ToolChain(registry);
             ReferenceServersTest.succeeded(chain.execute(List.of(ReferenceServersTest.call("good", "pid", Map.of()))));
-            assertThat(chain.execute(List.of(ReferenceServersTest.call("late", "pid", Map.of()))).text())
+            assertThat(ReferenceServersTest.text(chain.execute(List.of(ReferenceServersTest.call("late", "pid", Map.of())))))
                     .contains("server \"late\" is unavailable").contains("start 1: the backend is not ready yet");
             Files.createFile(gate);
 
@@ -135,7 +135,7 @@ class StartupRetryTest {
                     "Retrying", "Starting", "Failed");
             assertThat(seen.get("missing")).containsExactly("Starting", "Failed");
 
-            ToolChain chain = new ToolChain(registry, new XmlFormat());
+            ToolChain chain = new ToolChain(registry);
             String answer = awaitUnavailable(registry, chain, "never", "given up after 4 attempts");
             assertThat(answer).contains("server \"never\" is unavailable").contains("exited with status 3");
             assertThatThrownBy(() -> servers.sources().get(1).tools()).isInstanceOf(ToolException.class)
@@ -207,7 +207,7 @@ class StartupRetryTest {
             throws InterruptedException {
         String answer = "";
         for (int i = 0; i < 1200; i++) {
-            answer = chain.execute(List.of(ReferenceServersTest.call(server, "anything", Map.of()))).text();
+            answer = ReferenceServersTest.text(chain.execute(List.of(ReferenceServersTest.call(server, "anything", Map.of()))));
             if (answer.contains(text)) {
                 return answer;
             }

@@ -6,8 +6,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import dev.bellows.format.ToolChain;
-import dev.bellows.format.ToolChainResult;
+import dev.bellows.tool.ToolChain;
+import dev.bellows.tool.ToolChainResult;
 import dev.bellows.format.XmlFormat;
 import dev.bellows.tool.ToolRegistry;
 import java.io.IOException;
@@ -65,7 +65,7 @@ class StreamableHttpResumeTest {
         try (McpServers servers = connect(Duration.ofSeconds(60));
              ToolRegistry registry = servers.addTo(new ToolRegistry())) {
             assertThat(servers.failures()).isEmpty();
-            ToolChainResult result = new ToolChain(registry, new XmlFormat())
+            ToolChainResult result = new ToolChain(registry)
                     .execute(List.of(ReferenceServersTest.call("resumable", "resume", Map.of())));
             assertThat(ReferenceServersTest.succeeded(result).text()).contains("answered after resuming");
             assertThat(log).contains("GET session=" + SESSION + "-1 last-event-id=e1 auth=Bearer token-1");
@@ -77,9 +77,9 @@ class StreamableHttpResumeTest {
     void a_stream_that_cannot_be_resumed_fails_the_call_plainly() {
         try (McpServers servers = connect(Duration.ofSeconds(60));
              ToolRegistry registry = servers.addTo(new ToolRegistry())) {
-            ToolChainResult result = new ToolChain(registry, new XmlFormat())
+            ToolChainResult result = new ToolChain(registry)
                     .execute(List.of(ReferenceServersTest.call("resumable", "vanish", Map.of())));
-            assertThat(result.text()).contains("the server ended the response stream before answering")
+            assertThat(ReferenceServersTest.text(result)).contains("the server ended the response stream before answering")
                     .contains("no event id to resume from");
         }
     }
@@ -88,9 +88,9 @@ class StreamableHttpResumeTest {
     void a_call_that_times_out_is_cancelled_over_http() throws Exception {
         try (McpServers servers = connect(Duration.ofSeconds(1));
              ToolRegistry registry = servers.addTo(new ToolRegistry())) {
-            ToolChainResult result = new ToolChain(registry, new XmlFormat())
+            ToolChainResult result = new ToolChain(registry)
                     .execute(List.of(ReferenceServersTest.call("resumable", "hang", Map.of())));
-            assertThat(result.text()).contains("did not answer the call within 1 s");
+            assertThat(ReferenceServersTest.text(result)).contains("did not answer the call within 1 s");
             for (int i = 0; i < 1200 && log.stream().noneMatch(l -> l.startsWith("CANCELLED")); i++) {
                 Thread.sleep(50); // the notification is sent in the background; bounded wait
             }
@@ -102,13 +102,13 @@ class StreamableHttpResumeTest {
     void a_session_the_server_forgot_fails_one_call_and_the_next_starts_a_new_one() {
         try (McpServers servers = connect(Duration.ofSeconds(60));
              ToolRegistry registry = servers.addTo(new ToolRegistry())) {
-            ToolChain chain = new ToolChain(registry, new XmlFormat());
+            ToolChain chain = new ToolChain(registry);
             ReferenceServersTest.succeeded(chain.execute(List.of(ReferenceServersTest.call("resumable", "forget", Map.of()))));
             // The server answers 404 for the old session: that call fails, saying so, and the SDK,
             // told through the transport's exception handler, initializes a new session for the next.
             ToolChainResult lost = chain.execute(List.of(ReferenceServersTest.call("resumable", "forget", Map.of())));
-            assertThat(lost.outcomes().getFirst()).isInstanceOf(dev.bellows.format.ToolCallOutcome.Failed.class);
-            assertThat(lost.text()).containsIgnoringCase("session");
+            assertThat(lost.outcomes().getFirst()).isInstanceOf(dev.bellows.tool.ToolCallOutcome.Failed.class);
+            assertThat(ReferenceServersTest.text(lost)).containsIgnoringCase("session");
             ToolChainResult again = chain.execute(List.of(ReferenceServersTest.call("resumable", "forget", Map.of())));
             assertThat(ReferenceServersTest.succeeded(again).text()).contains("forgot every session");
             assertThat(log).contains("404 tools/call");

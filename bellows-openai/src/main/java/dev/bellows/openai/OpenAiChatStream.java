@@ -12,18 +12,25 @@ import dev.bellows.http.JsonEvents;
 import dev.bellows.http.SseConnection;
 import dev.bellows.http.SseEvent;
 import dev.bellows.provider.ChatStream;
-import dev.bellows.provider.ProviderChunks;
 import dev.bellows.provider.ProviderException;
 import dev.bellows.provider.ProviderException.Kind;
 import dev.bellows.provider.TokenUsage;
 import dev.bellows.stream.StreamChunk;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.Locale;
 import java.util.Optional;
 
 /**
- * Decodes one {@code chat.completion.chunk} event stream into {@link StreamChunk}s, one SSE
- * event at a time, on the consuming thread. See DIALECTS.md for what each server sends.
+ * Decodes one {@code chat.completion.chunk} event stream into {@link StreamChunk} frames, one
+ * SSE event at a time, on the consuming thread, with one decoder ({@link ChunkDecoder}). See
+ * DIALECTS.md for what each server sends.
+ *
+ * <p>Frames: the response's id and model ({@link StreamChunk.ResponseInfo}) with the first
+ * event that names either; per event its reasoning, text, refusal (as text) and native
+ * tool-call deltas, in that order; the usage ({@link StreamChunk.Usage}, what {@link #usage()}
+ * then says) as the last frame of a complete answer.
  *
  * <p>The end of the answer: {@code data: [DONE]}, or a clean end of the body after a
  * {@code finish_reason} (servers that never send {@code [DONE]}). A body that ends before
@@ -43,8 +50,7 @@ final class OpenAiChatStream implements ChatStream {
     private final String where;
     private final Redactor redactor;
     private final ArrayDeque<StreamChunk> ready = new ArrayDeque<>(2);
-    private final boolean fastPath;
-    private final FastChunkDecoder fast = new FastChunkDecoder(JSON.getFactory());
+    private final ChunkDecoder decoder = new ChunkDecoder(JSON);
     private int toolCallsSeen;
 
     private volatile boolean cancelled;
@@ -54,19 +60,12 @@ final class OpenAiChatStream implements ChatStream {
     private boolean done;
     private boolean closed;
     private long events;
-    private long delivered;
-    private long fastDecoded;
+    private long delivered;                    // frames of the answer returned (not ResponseInfo)
 
     OpenAiChatStream(SseConnection connection, String where, Redactor redactor) {
-        this(connection, where, redactor, true);
-    }
-
-    /** @param fastPath false to decode every event as a tree, as the reference for tests */
-    OpenAiChatStream(SseConnection connection, String where, Redactor redactor, boolean fastPath) {
         this.connection = connection;
         this.where = where;
         this.redactor = redactor;
-        this.fastPath = fastPath;
     }
 
     @Override
@@ -77,7 +76,9 @@ final class OpenAiChatStream implements ChatStream {
             }
             StreamChunk chunk = ready.poll();
             if (chunk != null) {
-                delivered++;
+                if (!(chunk instanceof StreamChunk.ResponseInfo)) {
+                    delivered++;                   // a chunk of the answer
+                }
                 return chunk;
             }
             if (done) {
@@ -114,9 +115,13 @@ final class OpenAiChatStream implements ChatStream {
 
     private void finish() {
         done = true;
-        fast.reset();
+        decoder.reset();
         if (usage == null && timingsUsage != null) {
             usage = timingsUsage;
+        }
+        TokenUsage used = usage;
+        if (used != null) {
+            ready.add(new StreamChunk.Usage(used.inputTokens(), used.outputTokens()));
         }
         if (!closed) {
             closed = true;
@@ -133,21 +138,12 @@ final class OpenAiChatStream implements ChatStream {
         if (!type.equals("message")) {
             return;                                  // e.g. "event: ping" from proxies: not part of the answer
         }
-        if (fastPath && JsonEvents.startsAnObjectInWellFormedUtf8(event)) {
-            try {
-                if (fast.decode(event)) {
-                    if (fast.error) {
-                        throw streamError(event.data().strip());
-                    }
-                    apply(fast);
-                    fastDecoded++;
-                    return;
-                }
-            } catch (java.io.IOException unusual) {
-                // the tree below is the reference: it decides what the event means
-            }
-            fast.reset();
+        if (JsonEvents.startsAnObjectInWellFormedUtf8(event)) {
+            decode(event, null);
+            return;
         }
+        // Rare: data that is not an object, is not well-formed UTF-8 (decoded with U+FFFD), or
+        // has other white space around it. Read as its text.
         String data = event.data().strip();
         if (data.isEmpty()) {
             return;                                  // "data:" keep-alives
@@ -162,35 +158,52 @@ final class OpenAiChatStream implements ChatStream {
             finish();
             return;
         }
+        if (data.charAt(0) != '{') {
+            throw notAnObject(data);
+        }
+        decode(event, data);
+    }
+
+    /** Decodes an object event: its bytes as they came, or {@code text} (its data, stripped) when given. */
+    private void decode(SseEvent event, String text) throws ProviderException {
+        try {
+            if (text == null) {
+                decoder.decode(event);
+            } else {
+                decoder.decode(text.getBytes(StandardCharsets.UTF_8));
+            }
+        } catch (IOException e) {
+            throw malformed(text != null ? text : event.data().strip());
+        }
+        if (decoder.error) {
+            throw streamError(text != null ? text : event.data().strip());
+        }
+        apply(decoder);
+    }
+
+    /** Data that is neither empty, {@code [DONE]}, nor an object: why it is not one, in plain words. */
+    private ProviderException notAnObject(String data) {
         JsonNode root;
         try {
             root = JSON.readTree(data);
         } catch (JsonProcessingException e) {
-            throw malformed(data);
+            return malformed(data);
         }
-        if (root == null || !root.isObject()) {
-            throw new ProviderException(Kind.PROTOCOL, "event " + events + " from " + where
-                    + " is not a JSON object but " + (root == null ? "empty" : kindOf(root)));
-        }
-        JsonNode error = root.get("error");
-        if (error != null && !error.isNull()) {
-            throw streamError(data);
-        }
-        JsonNode choices = root.get("choices");
-        if (choices != null && choices.isArray()) {
-            JsonNode choice = firstChoice(choices);
-            if (choice != null) {
-                acceptChoice(choice);
-            }
-        }
-        acceptUsage(root);
+        return new ProviderException(Kind.PROTOCOL, "event " + events + " from " + where
+                + " is not a JSON object but " + (root == null ? "empty" : kindOf(root)));
     }
 
-    /** What the fast decoder read, applied as {@link #acceptChoice} and {@link #acceptUsage} apply a tree. */
-    private void apply(FastChunkDecoder decoded) {
-        FastChunkDecoder.Choice choice = decoded.choice;
+    /** What the decoder read: frames for the consumer, and the finish reason and usage kept. */
+    private void apply(ChunkDecoder decoded) {
+        if (decoded.wantResponse && (decoded.responseId != null || decoded.responseModel != null)) {
+            decoded.wantResponse = false;
+            ready.add(new StreamChunk.ResponseInfo(decoded.responseId, decoded.responseModel));
+        }
+        ChunkDecoder.Choice choice = decoded.choice;
         if (choice != null) {
             if (choice.hasDelta) {
+                // Reasoning before text: within one event the reasoning was produced first.
+                // Some servers send both names with the same text: reasoning_content wins, never both.
                 String reasoning = choice.reasoningContent != null ? choice.reasoningContent : choice.reasoning;
                 if (reasoning != null) {
                     ready.add(StreamChunk.thinking(reasoning));
@@ -198,11 +211,11 @@ final class OpenAiChatStream implements ChatStream {
                 if (choice.content != null) {
                     ready.add(StreamChunk.message(choice.content));
                 }
-                if (choice.refusal != null) {
+                if (choice.refusal != null) {   // OpenAI's refusals: the model's answer, shown as text
                     ready.add(StreamChunk.message(choice.refusal));
                 }
                 for (int i = 0; i < choice.calls; i++) {
-                    FastChunkDecoder.ToolCall call = choice.toolCalls[i];
+                    ChunkDecoder.ToolCall call = choice.toolCalls[i];
                     addToolCall(call.index, call.id, call.name, call.arguments);
                 }
             }
@@ -218,113 +231,25 @@ final class OpenAiChatStream implements ChatStream {
         }
     }
 
-    /** The choice with index 0 (Bellows asks for one); a missing index counts as 0. */
-    private static JsonNode firstChoice(JsonNode choices) {
-        for (JsonNode choice : choices) {
-            if (choice.isObject() && choice.path("index").asInt(0) == 0) {
-                return choice;
-            }
-        }
-        return null;
-    }
-
-    private void acceptChoice(JsonNode choice) {
-        JsonNode delta = choice.get("delta");
-        if (delta != null && delta.isObject()) {
-            // Reasoning before text: within one event the reasoning was produced first.
-            // Some servers send both names with the same text: reasoning_content wins, never both.
-            String reasoning = text(delta, "reasoning_content");
-            if (reasoning == null) {
-                reasoning = text(delta, "reasoning");
-            }
-            if (reasoning != null) {
-                ready.add(StreamChunk.thinking(reasoning));
-            }
-            String content = text(delta, "content");
-            if (content != null) {
-                ready.add(StreamChunk.message(content));
-            }
-            String refusal = text(delta, "refusal");   // OpenAI's refusals: the model's answer, shown as text
-            if (refusal != null) {
-                ready.add(StreamChunk.message(refusal));
-            }
-            JsonNode calls = delta.get("tool_calls");
-            if (calls != null && calls.isArray()) {
-                for (JsonNode call : calls) {
-                    acceptToolCall(call);
-                }
-            }
-            // role, function_call: ignored
-        }
-        JsonNode reason = choice.get("finish_reason");
-        if (reason != null && reason.isTextual() && !reason.asText().isEmpty()) {
-            finishReason = reason.asText();
-        }
-    }
-
     /**
      * One entry of {@code delta.tool_calls}: the first for a call carries its id and name, later
      * ones more of its arguments. Servers that leave out {@code index} (some send each call
      * whole in one delta) get one: a new call for each id, else the last call.
+     *
+     * @param index the call's index as sent, or -1 when it had none that counts
      */
-    private void acceptToolCall(JsonNode call) {
-        if (!call.isObject()) {
-            return;
-        }
-        String id = text(call, "id");
-        int index = call.path("index").isIntegralNumber() && call.get("index").asInt() >= 0
-                ? call.get("index").asInt() : -1;
-        JsonNode function = call.path("function");
-        String name = text(function, "name");
-        JsonNode arguments = function.get("arguments");
-        String text = arguments == null || arguments.isNull() ? ""
-                : arguments.isTextual() ? arguments.asText() : arguments.toString();  // Ollama may send an object
-        addToolCall(index, id, name, text);
-    }
-
-    /** @param index the call's index as sent, or -1 when it had none that counts */
     private void addToolCall(int index, String id, String name, String arguments) {
         if (index < 0) {
             index = id != null ? toolCallsSeen : Math.max(toolCallsSeen - 1, 0);
         }
         toolCallsSeen = Math.max(toolCallsSeen, index + 1);
-        ready.add(ProviderChunks.toolCall(new ProviderChunks.ToolCallDelta(index, id, name, arguments)));
-    }
-
-    private void acceptUsage(JsonNode root) {
-        JsonNode u = root.get("usage");
-        if (u != null && u.isObject()) {
-            long in = count(u.get("prompt_tokens"));
-            long out = count(u.get("completion_tokens"));
-            if (in >= 0 || out >= 0) {
-                usage = new TokenUsage(Math.max(in, 0), Math.max(out, 0));
-            }
-        }
-        JsonNode t = root.get("timings");               // llama.cpp server: its own counters
-        if (t != null && t.isObject()) {
-            long prompt = count(t.get("prompt_n"));
-            long cached = count(t.get("cache_n"));
-            long predicted = count(t.get("predicted_n"));
-            if (prompt >= 0 || predicted >= 0) {
-                timingsUsage = new TokenUsage(saturatedSum(prompt, cached), Math.max(predicted, 0));
-            }
-        }
+        ready.add(new StreamChunk.ToolCallDelta(index, id, name, arguments));
     }
 
     /** Prompt and cached tokens together, absent ones as 0; never negative (huge counts stop at the largest long). */
     private static long saturatedSum(long prompt, long cached) {
         long sum = Math.max(prompt, 0) + Math.max(cached, 0);
         return sum < 0 ? Long.MAX_VALUE : sum;
-    }
-
-    private static long count(JsonNode node) {
-        // A number beyond a long (a broken server) counts as absent, not as its wrapped value.
-        return node != null && node.isNumber() && node.canConvertToLong() && node.asLong() >= 0 ? node.asLong() : -1;
-    }
-
-    private static String text(JsonNode delta, String field) {
-        JsonNode node = delta.get(field);
-        return node != null && node.isTextual() && !node.asText().isEmpty() ? node.asText() : null;
     }
 
     /** An error reported inside the stream: {@code data: {"error": ...}} or {@code event: error}. */
@@ -405,11 +330,6 @@ final class OpenAiChatStream implements ChatStream {
         return n == 1 ? word : word + "s";
     }
 
-    /** How many events the fast decoder read (the others went through a tree): for tests. */
-    long fastDecoded() {
-        return fastDecoded;
-    }
-
     @Override
     public Optional<String> finishReason() {
         return Optional.ofNullable(finishReason);
@@ -433,7 +353,7 @@ final class OpenAiChatStream implements ChatStream {
     }
 
     private void release() {
-        fast.reset();
+        decoder.reset();
         if (!closed) {
             closed = true;
             connection.close();

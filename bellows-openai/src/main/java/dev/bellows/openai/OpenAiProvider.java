@@ -36,13 +36,16 @@ import java.util.Set;
  *
  * <p>{@link #stream(ChatRequest)} sends {@code POST {baseUrl}/chat/completions} with
  * {@code "stream": true} and decodes the Server-Sent Events incrementally:
- * {@code delta.content} becomes {@link dev.bellows.stream.ContentType#MESSAGE MESSAGE} chunks,
- * {@code delta.reasoning_content} and {@code delta.reasoning} become
- * {@link dev.bellows.stream.ContentType#THINKING THINKING} chunks, each as soon as its event
- * arrives. {@code finish_reason} and {@code usage} (or llama.cpp's {@code timings}) are reported
- * by the stream once they arrived. The provider is a dumb pipe (ADR-0004): {@code tool_calls}
- * deltas are ignored, because Bellows finds tool calls as tags in the message text itself.
- * The differences between servers are documented in {@code bellows-openai/DIALECTS.md}.
+ * {@code delta.content} becomes {@link dev.bellows.stream.StreamChunk.Text} frames,
+ * {@code delta.reasoning_content} and {@code delta.reasoning}
+ * {@link dev.bellows.stream.StreamChunk.Reasoning} frames, {@code delta.tool_calls}
+ * {@link dev.bellows.stream.StreamChunk.ToolCallDelta} frames (requests that offer tools
+ * natively), each as soon as its event arrives; the response's {@code id} and {@code model}
+ * come first as a {@link dev.bellows.stream.StreamChunk.ResponseInfo}, its usage last as a
+ * {@link dev.bellows.stream.StreamChunk.Usage}. {@code finish_reason} and {@code usage} (or
+ * llama.cpp's {@code timings}) are reported by the stream once they arrived. Images in
+ * messages go as {@code image_url} parts ({@link Builder#imageInput}). The differences between
+ * servers are documented in {@code bellows-openai/DIALECTS.md}.
  *
  * <p>Failures are {@link ProviderException}s classified for retrying (wrap the provider in a
  * {@link dev.bellows.provider.RetryingProvider} to retry them). The API key, and the values of
@@ -93,6 +96,7 @@ public final class OpenAiProvider implements Provider {
     private final Map<String, String> extraHeaders;
     private final MaxTokensField maxTokensField;
     private final boolean includeUsage;
+    private final boolean imageInput;
     private final HttpSettings httpSettings;
     private final SseClient client;
     private final Redactor redactor;
@@ -105,10 +109,11 @@ public final class OpenAiProvider implements Provider {
         this.extraHeaders = Map.copyOf(builder.headers);
         this.maxTokensField = builder.maxTokensField != null ? builder.maxTokensField : defaultMaxTokensField(baseUrl);
         this.includeUsage = builder.includeUsage;
+        this.imageInput = builder.imageInput;
         this.httpSettings = builder.httpSettings;
         this.redactor = new Redactor(apiKey, extraHeaders.values());
         this.client = new SseClient(httpSettings);
-        this.bodies = new RequestBodies(maxTokensField.jsonName(), includeUsage);
+        this.bodies = new RequestBodies(maxTokensField.jsonName(), includeUsage, imageInput);
     }
 
     /** A builder; every setting is optional. */
@@ -124,6 +129,12 @@ public final class OpenAiProvider implements Provider {
     /** The base URL requests go to ({@code {baseUrl}/chat/completions}). */
     public URI baseUrl() {
         return baseUrl;
+    }
+
+    /** {@code {baseUrl}/chat/completions}: where every request goes. */
+    @Override
+    public java.util.Optional<URI> apiEndpoint() {
+        return java.util.Optional.of(endpoint);
     }
 
     /** The field that carries the request's maximum number of tokens. */
@@ -143,6 +154,7 @@ public final class OpenAiProvider implements Provider {
         Objects.requireNonNull(request, "request");
         PartedBody body = requestBody(request);
         Map<String, String> headers = new LinkedHashMap<>(extraHeaders);
+        headers.putAll(request.headers());      // this request's own (a traceparent); never the reserved ones
         if (apiKey != null) {
             headers.put("Authorization", "Bearer " + apiKey.reveal());
         }
@@ -182,16 +194,18 @@ public final class OpenAiProvider implements Provider {
 
     @Override
     public String toString() {
-        return "OpenAiProvider[" + describe(baseUrl, apiKey, extraHeaders, maxTokensField, includeUsage, httpSettings) + "]";
+        return "OpenAiProvider[" + describe(baseUrl, apiKey, extraHeaders, maxTokensField, includeUsage, imageInput,
+                httpSettings) + "]";
     }
 
     private static String describe(URI baseUrl, ApiKey apiKey, Map<String, String> headers, MaxTokensField field,
-                                   boolean includeUsage, HttpSettings settings) {
+                                   boolean includeUsage, boolean imageInput, HttpSettings settings) {
         return "baseUrl=" + (baseUrl == null ? "(default)" : SafeUris.display(baseUrl))
                 + ", apiKey=" + (apiKey == null ? "none" : apiKey)
                 + (headers.isEmpty() ? "" : ", headers=" + headers.keySet() + " (values redacted)")
                 + ", maxTokensField=" + (field == null ? "(default)" : field.jsonName())
                 + ", includeUsage=" + includeUsage
+                + (imageInput ? "" : ", imageInput=false")
                 + ", " + settings;
     }
 
@@ -206,6 +220,7 @@ public final class OpenAiProvider implements Provider {
         private final Map<String, String> headers = new LinkedHashMap<>();
         private MaxTokensField maxTokensField;
         private boolean includeUsage = true;
+        private boolean imageInput = true;
 
         private Builder() {
         }
@@ -298,6 +313,17 @@ public final class OpenAiProvider implements Provider {
             return this;
         }
 
+        /**
+         * Whether images (a tool's screenshots, say) are sent to the model, as {@code image_url}
+         * parts of PNG, JPEG, GIF or WebP (default true). Turn it off for a model without vision,
+         * which a server would refuse them for: the model is then told in words which images it
+         * was not shown. Media of other types are never sent, and named the same way.
+         */
+        public Builder imageInput(boolean imageInput) {
+            this.imageInput = imageInput;
+            return this;
+        }
+
         public OpenAiProvider build() {
             return new OpenAiProvider(this);
         }
@@ -305,7 +331,7 @@ public final class OpenAiProvider implements Provider {
         @Override
         public String toString() {
             return "OpenAiProvider.Builder[" + describe(baseUrl, apiKey, headers, maxTokensField, includeUsage,
-                    httpSettings) + "]";
+                    imageInput, httpSettings) + "]";
         }
     }
 }

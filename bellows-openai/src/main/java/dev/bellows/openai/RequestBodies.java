@@ -13,10 +13,13 @@ import dev.bellows.provider.Message;
 import dev.bellows.provider.NativeToolCall;
 import dev.bellows.provider.Role;
 import dev.bellows.provider.ToolSpec;
+import dev.bellows.tool.Media;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Writes a chat completions request body straight to UTF-8 bytes, fields in a fixed order,
@@ -29,6 +32,13 @@ import java.util.List;
  * conversation's new messages, and the cached parts are not even copied into it: the body
  * goes to the HTTP client as its parts. Thread-safe: the caches are immutable snapshots
  * swapped whole, and nothing ever writes into a cached array.
+ *
+ * <p>Media: a user message's images become {@code image_url} content parts after its text
+ * ({@code data:} URLs in Base64). A tool message's content can only be text in this API, so the
+ * images of the tool messages that answer one turn follow them in a user message of their own,
+ * each call's images after a line naming the call. A medium that cannot be sent (not one of
+ * the image types the API takes, or images turned off for a model without vision) is named
+ * in the text instead, with the reason, so that the model knows what it was not shown.
  */
 final class RequestBodies {
 
@@ -41,11 +51,15 @@ final class RequestBodies {
     private static final byte[] TOP_P = ascii(",\"top_p\":");
     private static final byte[] STOP = ascii(",\"stop\":");
 
+    /** The image types OpenAI's chat completions take as {@code image_url} parts (and compatible servers with them). */
+    static final Set<String> IMAGE_TYPES = Set.of("image/png", "image/jpeg", "image/gif", "image/webp");
+
     private static final ObjectMapper JSON = RequestJson.mapper();
 
     private final ObjectMapper json = JSON;
     private final byte[] maxTokensField;
     private final boolean includeUsage;
+    private final boolean images;
 
     /** The last system message written and its bytes. */
     private volatile Encoded<String> system;
@@ -55,9 +69,11 @@ final class RequestBodies {
     private record Encoded<K>(K key, byte[] bytes) {
     }
 
-    RequestBodies(String maxTokensField, boolean includeUsage) {
+    /** @param images whether images are sent to the model (false for a model without vision) */
+    RequestBodies(String maxTokensField, boolean includeUsage, boolean images) {
         this.maxTokensField = ascii(",\"" + maxTokensField + "\":");
         this.includeUsage = includeUsage;
+        this.images = images;
     }
 
     PartedBody write(ChatRequest request) {
@@ -66,7 +82,13 @@ final class RequestBodies {
             body.string(request.model());
             body.raw(MESSAGES);
             boolean first = true;
+            List<Message> toolMedia = null;      // the tool messages just written whose images follow them
             for (Message message : request.messages()) {
+                if (toolMedia != null && message.role() != Role.TOOL) {
+                    body.raw(',');
+                    writeToolMedia(body.generator(), toolMedia);
+                    toolMedia = null;
+                }
                 if (!first) {
                     body.raw(',');
                 }
@@ -75,7 +97,17 @@ final class RequestBodies {
                     body.cached(systemMessage(message.content()));
                 } else {
                     writeMessage(body.generator(), message);
+                    if (message.role() == Role.TOOL && sendsAny(message.media())) {
+                        if (toolMedia == null) {
+                            toolMedia = new ArrayList<>(2);
+                        }
+                        toolMedia.add(message);
+                    }
                 }
+            }
+            if (toolMedia != null) {
+                body.raw(',');
+                writeToolMedia(body.generator(), toolMedia);
             }
             body.raw(']');
             if (!request.tools().isEmpty()) {
@@ -146,11 +178,16 @@ final class RequestBodies {
         return bytes;
     }
 
-    private static void writeMessage(JsonGenerator json, Message message) throws IOException {
+    private void writeMessage(JsonGenerator json, Message message) throws IOException {
         json.writeStartObject();
         json.writeStringField("role", message.role().wireName());
         if (message.role() == Role.TOOL) {
             json.writeStringField("tool_call_id", wire(message.toolCallId()));
+        }
+        if (!message.media().isEmpty()) {
+            writeWithMedia(json, message);
+            json.writeEndObject();
+            return;
         }
         if (message.toolCalls().isEmpty()) {
             json.writeStringField("content", wire(message.content()));
@@ -178,6 +215,89 @@ final class RequestBodies {
         json.writeEndObject();
     }
 
+    /** Whether this medium goes to the model as an image part. */
+    private boolean sends(Media medium) {
+        return images && IMAGE_TYPES.contains(medium.mediaType());
+    }
+
+    private boolean sendsAny(List<Media> media) {
+        for (Media medium : media) {
+            if (sends(medium)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The content of a user or tool message with media: its text with a line on each medium
+     * that is not sent, then, for a user message, an {@code image_url} part per image (a tool
+     * message's images follow the turn's tool messages, {@link #writeToolMedia}).
+     */
+    private void writeWithMedia(JsonGenerator json, Message message) throws IOException {
+        String text = message.content() + unsentNote(message.media());
+        if (message.role() == Role.TOOL || !sendsAny(message.media())) {
+            json.writeStringField("content", wire(text));
+            return;
+        }
+        json.writeArrayFieldStart("content");
+        if (!text.isEmpty()) {
+            writeTextPart(json, text);
+        }
+        writeImageParts(json, message.media());
+        json.writeEndArray();
+    }
+
+    /** The user message that shows the model the images of the tool messages before it, call by call. */
+    private void writeToolMedia(JsonGenerator json, List<Message> toolMessages) throws IOException {
+        json.writeStartObject();
+        json.writeStringField("role", "user");
+        json.writeArrayFieldStart("content");
+        for (Message message : toolMessages) {
+            writeTextPart(json, "The images returned for call " + message.toolCallId() + ":");
+            writeImageParts(json, message.media());
+        }
+        json.writeEndArray();
+        json.writeEndObject();
+    }
+
+    private static void writeTextPart(JsonGenerator json, String text) throws IOException {
+        json.writeStartObject();
+        json.writeStringField("type", "text");
+        json.writeStringField("text", wire(text));
+        json.writeEndObject();
+    }
+
+    private void writeImageParts(JsonGenerator json, List<Media> media) throws IOException {
+        for (Media medium : media) {
+            if (sends(medium)) {
+                json.writeStartObject();
+                json.writeStringField("type", "image_url");
+                json.writeObjectFieldStart("image_url");
+                json.writeStringField("url", "data:" + medium.mediaType() + ";base64," + medium.base64());
+                json.writeEndObject();
+                json.writeEndObject();
+            }
+        }
+    }
+
+    /** A line for the media that are not sent, saying why; empty when all are sent. */
+    private String unsentNote(List<Media> media) {
+        StringBuilder unsent = new StringBuilder();
+        for (Media medium : media) {
+            if (!sends(medium)) {
+                unsent.append(unsent.isEmpty() ? "" : "; ").append(medium.mediaType()).append(", ")
+                        .append(medium.size()).append(" bytes");
+            }
+        }
+        if (unsent.isEmpty()) {
+            return "";
+        }
+        return "\n(not shown to you: " + unsent + (images
+                ? "; only PNG, JPEG, GIF and WebP images can be sent to you)"
+                : "; images cannot be sent to this model)");
+    }
+
     /** About the body's length in bytes, so that its buffer is rarely grown and copied. */
     private int sizeHint(ChatRequest request) {
         long bytes = 256;
@@ -187,6 +307,9 @@ final class RequestBodies {
                     : 40 + message.content().length() + message.content().length() / 8;
             for (NativeToolCall call : message.toolCalls()) {
                 bytes += 96 + call.arguments().length();
+            }
+            for (Media medium : message.media()) {
+                bytes += 96 + 4L * (medium.size() + 2) / 3;
             }
         }
         Encoded<OfferedTools> cachedTools = tools;

@@ -93,13 +93,31 @@ class DialectsTest {
                 List<StreamChunk> chunks = new ArrayList<>();
                 ProviderException failure = null;
                 try {
-                    TestSupport.drain(stream, chunks);
+                    for (StreamChunk chunk; (chunk = stream.next()) != null; ) {
+                        chunks.add(chunk);
+                    }
                 } catch (ProviderException e) {
                     failure = e;
                 }
+                List<StreamChunk> answer = new ArrayList<>();
                 for (StreamChunk chunk : chunks) {
-                    actual.add(chunk.type() + " " + JSON.writeValueAsString(chunk.text()));
+                    switch (chunk) {
+                        case StreamChunk.Text text -> actual.add("MESSAGE " + JSON.writeValueAsString(text.text()));
+                        case StreamChunk.Reasoning thinking ->
+                                actual.add("THINKING " + JSON.writeValueAsString(thinking.text()));
+                        case StreamChunk.ResponseInfo info ->
+                                assertThat(answer).as("the response's id and model come before its chunks").isEmpty();
+                        case StreamChunk.Usage usage -> assertThat(chunks.getLast())
+                                .as("the usage frame is the last, as usage() says").isSameAs(usage)
+                                .isEqualTo(stream.usage().map(u -> new StreamChunk.Usage(u.inputTokens(), u.outputTokens()))
+                                        .orElseThrow());
+                        default -> actual.add(chunk.toString());
+                    }
+                    if (!(chunk instanceof StreamChunk.ResponseInfo) && !(chunk instanceof StreamChunk.Usage)) {
+                        answer.add(chunk);
+                    }
                 }
+                assertThat(chunks.stream().filter(StreamChunk.ResponseInfo.class::isInstance).count()).isLessThanOrEqualTo(1);
                 if (failure != null) {
                     actual.add("error " + failure.kind());
                 } else {

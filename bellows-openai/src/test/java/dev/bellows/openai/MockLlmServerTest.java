@@ -59,20 +59,21 @@ class MockLlmServerTest {
     void everyTurnOfTheSpecExampleArrivesAsTheSpecSays() throws Exception {
         try (MockLlmServer server = MockLlmServer.start(CLI_MD_EXAMPLE); OpenAiProvider provider = provider(server)) {
             try (ChatStream first = provider.stream(request())) {
-                assertThat(readAll(first)).containsExactly(
+                assertThat(readAll(first)).containsExactly(new StreamChunk.ResponseInfo("chatcmpl-mock-1", "mock"),
                         StreamChunk.message("<thi"), StreamChunk.message("nkin"), StreamChunk.message("g>pl"),
                         StreamChunk.message("an</"), StreamChunk.message("thin"), StreamChunk.message("king"),
-                        StreamChunk.message(">\nHe"), StreamChunk.message("llo"));
+                        StreamChunk.message(">\nHe"), StreamChunk.message("llo"), new StreamChunk.Usage(
+                                first.usage().orElseThrow().inputTokens(), first.usage().orElseThrow().outputTokens()));
                 assertThat(first.finishReason()).contains("stop");
                 assertThat(first.usage()).isPresent();
             }
             try (ChatStream second = provider.stream(request())) {
                 List<StreamChunk> chunks = readAll(second);
-                assertThat(chunks).first().isEqualTo(StreamChunk.thinking("deep"));
-                assertThat(String.join("", chunks.stream().filter(c -> c.type().wireName().equals("thinking"))
-                        .map(StreamChunk::text).toList())).isEqualTo("deep thoughts");
-                assertThat(String.join("", chunks.stream().filter(c -> c.type().wireName().equals("message"))
-                        .map(StreamChunk::text).toList())).isEqualTo("Done.");
+                assertThat(chunks.get(1)).isEqualTo(StreamChunk.thinking("deep"));
+                assertThat(String.join("", chunks.stream().filter(StreamChunk.Reasoning.class::isInstance)
+                        .map(c -> ((StreamChunk.Reasoning) c).text()).toList())).isEqualTo("deep thoughts");
+                assertThat(String.join("", chunks.stream().filter(StreamChunk.Text.class::isInstance)
+                        .map(c -> ((StreamChunk.Text) c).text()).toList())).isEqualTo("Done.");
             }
             ProviderException limited = catchThrowableOfType(ProviderException.class, () -> provider.stream(request()));
             assertThat(limited.kind()).isEqualTo(Kind.RATE_LIMITED);
@@ -122,7 +123,7 @@ class MockLlmServerTest {
             // What a consumer saw: part of the first answer (the JDK client may drop what was
             // still buffered when the connection broke), then, after the notices, the second.
             List<String> afterLastNotice = seen.subList(seenAtNotice.get(1), seen.size()).stream()
-                    .map(StreamChunk::text).toList();
+                    .filter(StreamChunk.Text.class::isInstance).map(c -> ((StreamChunk.Text) c).text()).toList();
             assertThat(String.join("", afterLastNotice)).isEqualTo("The second answer");
             assertThat(notices).hasSize(2);
             assertThat(notices.get(0).discardPartialOutput()).isEqualTo(seenAtNotice.get(0) > 0);

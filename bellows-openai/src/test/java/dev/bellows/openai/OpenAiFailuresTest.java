@@ -118,7 +118,7 @@ class OpenAiFailuresTest {
                 StreamChunk first;
                 try {
                     stream = provider.stream(TestSupport.request());
-                    first = stream.next();
+                    first = TestSupport.nextOfAnswer(stream);
                 } catch (ProviderException early) {
                     if (stream != null) {
                         stream.close();
@@ -146,7 +146,7 @@ class OpenAiFailuresTest {
             conn.stall();
         }); OpenAiProvider provider = provider(server.base());
              ChatStream stream = provider.stream(TestSupport.request())) {
-            assertThat(stream.next()).isEqualTo(StreamChunk.message("first"));
+            assertThat(TestSupport.nextOfAnswer(stream)).isEqualTo(StreamChunk.message("first"));
             CompletableFuture<Object> blocked = CompletableFuture.supplyAsync(() -> {
                 try {
                     return stream.next();
@@ -233,12 +233,13 @@ class OpenAiFailuresTest {
                     notices::add, waits::add, null);
             List<List<StreamChunk>> attempts = new ArrayList<>();
             attempts.add(new ArrayList<>());
-            try (retrying; ChatStream stream = retrying.stream(TestSupport.request(), notice -> {
-                notices.add(notice);
-                attempts.add(new ArrayList<>());     // what was shown so far is discarded
-            })) {
+            try (retrying; ChatStream stream = retrying.stream(TestSupport.request())) {
                 for (StreamChunk chunk; (chunk = stream.next()) != null; ) {
-                    attempts.get(attempts.size() - 1).add(chunk);
+                    if (chunk instanceof StreamChunk.Restart) {
+                        attempts.add(new ArrayList<>());     // what was shown so far is discarded
+                    } else if (!(chunk instanceof StreamChunk.ResponseInfo) && !(chunk instanceof StreamChunk.Usage)) {
+                        attempts.get(attempts.size() - 1).add(chunk);
+                    }
                     firstChunkRead.countDown();
                 }
                 assertThat(stream.finishReason()).contains("stop");
@@ -275,7 +276,14 @@ class OpenAiFailuresTest {
             List<Duration> waits = new CopyOnWriteArrayList<>();
             try (RetryingProvider retrying = new RetryingProvider(provider(server.base()), RetryPolicy.defaults(),
                     notices::add, waits::add, null); ChatStream stream = retrying.stream(TestSupport.request())) {
-                assertThat(TestSupport.drain(stream)).containsExactly(StreamChunk.message("fine"));
+                List<StreamChunk> frames = TestSupport.frames(stream);
+                assertThat(frames.getFirst()).isInstanceOfSatisfying(StreamChunk.Restart.class, restart -> {
+                    assertThat(restart.attempt()).isEqualTo(2);
+                    assertThat(restart.discardPartialOutput()).isFalse();
+                    assertThat(restart.delay()).isGreaterThanOrEqualTo(Duration.ofSeconds(2));
+                });
+                assertThat(frames.subList(1, frames.size())).containsExactly(
+                        new StreamChunk.ResponseInfo("c1", null), StreamChunk.message("fine"));
             }
             assertThat(notices).singleElement().satisfies(n -> {
                 assertThat(n.discardPartialOutput()).isFalse();

@@ -63,6 +63,22 @@ class OpenAiRequestTest {
     }
 
     @Test
+    void aRequestsOwnHeadersAreSentBesideTheProvidersAndTheKey() throws Exception {
+        String traceparent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+        try (FakeServer server = okServer()) {
+            OpenAiProvider provider = OpenAiProvider.builder().baseUrl(server.base()).apiKey(ApiKey.of(SECRET))
+                    .header("X-Title", "Bellows").build();
+            FakeServer.Request sent = send(server, provider, TestSupport.request().toBuilder()
+                    .header("traceparent", traceparent).build());
+            assertThat(sent.header("traceparent")).isEqualTo(traceparent);
+            assertThat(sent.header("X-Title")).isEqualTo("Bellows");
+            assertThat(sent.header("Authorization")).isEqualTo("Bearer " + SECRET);
+            assertThatThrownBy(() -> TestSupport.request().toBuilder().header("Authorization", "Bearer mine"))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("set by the provider");
+        }
+    }
+
+    @Test
     void withoutAKeyNoAuthorizationHeaderAndNoUnsetOptions() throws Exception {
         try (FakeServer server = okServer()) {
             FakeServer.Request sent = send(server, OpenAiProvider.builder().baseUrl(server.base()).build(),

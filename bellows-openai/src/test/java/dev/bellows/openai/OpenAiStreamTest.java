@@ -10,7 +10,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.bellows.provider.ChatStream;
 import dev.bellows.provider.ProviderException;
 import dev.bellows.provider.ProviderException.Kind;
-import dev.bellows.provider.ProviderChunks;
 import dev.bellows.stream.StreamChunk;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -47,6 +46,43 @@ class OpenAiStreamTest {
     }
 
     @Test
+    void theResponsesIdAndModelComeFirstAndItsUsageLast() throws Exception {
+        List<StreamChunk> frames = new ArrayList<>();
+        try (FakeServer server = new FakeServer(conn -> {
+                 conn.sseHead();
+                 conn.send(event("{\"id\":\"chatcmpl-9\",\"model\":\"gpt-4o-2024-08-06\",\"choices\":[{\"index\":0,"
+                         + "\"delta\":{\"role\":\"assistant\",\"content\":\"Hi\"}}]}")
+                         + event("{\"id\":\"chatcmpl-9\",\"model\":\"gpt-4o-2024-08-06\",\"choices\":[{\"index\":0,"
+                         + "\"delta\":{},\"finish_reason\":\"stop\"}]}")
+                         + event("{\"id\":\"chatcmpl-9\",\"choices\":[],\"usage\":{\"prompt_tokens\":9,"
+                         + "\"completion_tokens\":1}}") + DONE);
+                 conn.end();
+             });
+             OpenAiProvider provider = OpenAiProvider.builder().baseUrl(server.base()).build();
+             ChatStream stream = provider.stream(TestSupport.request())) {
+            frames.addAll(TestSupport.frames(stream));
+            assertThat(stream.usage()).hasValueSatisfying(u -> assertThat(u.totalTokens()).isEqualTo(10));
+        }
+        assertThat(frames).containsExactly(new StreamChunk.ResponseInfo("chatcmpl-9", "gpt-4o-2024-08-06"),
+                StreamChunk.message("Hi"), new StreamChunk.Usage(9, 1));
+    }
+
+    @Test
+    void noUsageReportedNoUsageFrame() throws Exception {
+        List<StreamChunk> frames = new ArrayList<>();
+        try (FakeServer server = new FakeServer(conn -> {
+                 conn.sseHead();
+                 conn.send(content("Hi") + stop() + DONE);
+                 conn.end();
+             });
+             OpenAiProvider provider = OpenAiProvider.builder().baseUrl(server.base()).build();
+             ChatStream stream = provider.stream(TestSupport.request())) {
+            frames.addAll(TestSupport.frames(stream));
+        }
+        assertThat(frames).containsExactly(new StreamChunk.ResponseInfo("c1", null), StreamChunk.message("Hi"));
+    }
+
+    @Test
     void reasoningAndContentInOneEventThinkingFirst() throws Exception {
         Result r = body(event(chunk("{\"content\":\"B\",\"reasoning_content\":\"A\"}", null)) + stop() + DONE);
         assertThat(r.chunks()).containsExactly(StreamChunk.thinking("A"), StreamChunk.message("B"));
@@ -68,7 +104,7 @@ class OpenAiStreamTest {
                 + event("{\"id\":\"x\",\"choices\":[{\"index\":1,\"delta\":{\"content\":\"other choice\"}}]}")
                 + content("only") + event(chunk("{}", "tool_calls")) + DONE);
         assertThat(r.chunks()).containsExactly(
-                ProviderChunks.toolCall(new ProviderChunks.ToolCallDelta(0, "call_1", "f", "{}")),
+                new StreamChunk.ToolCallDelta(0, "call_1", "f", "{}"),
                 StreamChunk.message("only"));
         assertThat(r.stream().finishReason()).contains("tool_calls");
     }
@@ -82,9 +118,9 @@ class OpenAiStreamTest {
                         + "\"function\":{\"name\":\"write\",\"arguments\":\"{}\"}}]}", null))
                 + event(chunk("{}", "tool_calls")) + DONE);
         assertThat(r.chunks()).containsExactly(
-                ProviderChunks.toolCall(new ProviderChunks.ToolCallDelta(0, "call_a", "read", "")),
-                ProviderChunks.toolCall(new ProviderChunks.ToolCallDelta(0, null, null, "{\"p")),
-                ProviderChunks.toolCall(new ProviderChunks.ToolCallDelta(1, "call_b", "write", "{}")));
+                new StreamChunk.ToolCallDelta(0, "call_a", "read", ""),
+                new StreamChunk.ToolCallDelta(0, null, null, "{\"p"),
+                new StreamChunk.ToolCallDelta(1, "call_b", "write", "{}"));
     }
 
     @Test

@@ -43,7 +43,7 @@ class RequestBodiesProperties {
                                           @ForAll boolean includeUsage, @ForAll boolean withTools,
                                           @ForAll boolean withOptions) {
         MaxTokensField field = includeUsage ? MaxTokensField.MAX_TOKENS : MaxTokensField.MAX_COMPLETION_TOKENS;
-        RequestBodies bodies = new RequestBodies(field.jsonName(), includeUsage);
+        RequestBodies bodies = new RequestBodies(field.jsonName(), includeUsage, true);
         List<ToolSpec> tools = withTools ? List.of(tool("add", "Adds \"two\" numbers é"), tool("read", "Reads")) : List.of();
         List<Message> conversation = new ArrayList<>();
         conversation.add(Message.system(system));
@@ -61,7 +61,7 @@ class RequestBodiesProperties {
 
     @Test
     void aSchemaChangedInPlaceIsNoticed() {
-        RequestBodies bodies = new RequestBodies("max_tokens", true);
+        RequestBodies bodies = new RequestBodies("max_tokens", true, true);
         ToolSpec tool = tool("add", "Adds");
         ChatRequest request = ChatRequest.builder().model("m").message(Message.user("hi")).tools(List.of(tool)).build();
         assertThat(written(bodies, request)).isEqualTo(reference(request, MaxTokensField.MAX_TOKENS, true));
@@ -72,7 +72,7 @@ class RequestBodiesProperties {
 
     @Test
     void anotherSystemStringWithTheSameTextIsWrittenTheSame() {
-        RequestBodies bodies = new RequestBodies("max_tokens", true);
+        RequestBodies bodies = new RequestBodies("max_tokens", true, true);
         for (String system : List.of("rules", new String("rules"), "other rules")) {
             ChatRequest request = ChatRequest.builder().model("m").message(Message.system(system))
                     .message(Message.user("hi")).build();

@@ -19,12 +19,36 @@ final class TestSupport {
         return ChatRequest.builder().model("test-model").message(Message.user("Hi")).build();
     }
 
-    /** Every chunk up to the end; a failure is thrown after the chunks before it were collected. */
+    /**
+     * Every chunk of the answer up to the end, the frames about it ({@code ResponseInfo},
+     * {@code Usage}) left out; a failure is thrown after the chunks before it were collected.
+     */
     static List<StreamChunk> drain(ChatStream stream, List<StreamChunk> into) throws ProviderException {
         for (StreamChunk chunk; (chunk = stream.next()) != null; ) {
-            into.add(chunk);
+            if (!(chunk instanceof StreamChunk.ResponseInfo) && !(chunk instanceof StreamChunk.Usage)) {
+                into.add(chunk);
+            }
         }
         return into;
+    }
+
+    /** The next chunk of the answer, the frames about it skipped; null at the end. */
+    static StreamChunk nextOfAnswer(ChatStream stream) throws ProviderException {
+        for (StreamChunk chunk; (chunk = stream.next()) != null; ) {
+            if (!(chunk instanceof StreamChunk.ResponseInfo) && !(chunk instanceof StreamChunk.Usage)) {
+                return chunk;
+            }
+        }
+        return null;
+    }
+
+    /** Every frame up to the end, those about the answer included. */
+    static List<StreamChunk> frames(ChatStream stream) throws ProviderException {
+        List<StreamChunk> frames = new ArrayList<>();
+        for (StreamChunk chunk; (chunk = stream.next()) != null; ) {
+            frames.add(chunk);
+        }
+        return frames;
     }
 
     static List<StreamChunk> drain(ChatStream stream) throws ProviderException {

@@ -7,6 +7,7 @@ import dev.bellows.provider.RetryPolicy;
 import dev.bellows.temporal.internal.ModelActivitiesImpl;
 import dev.bellows.temporal.internal.RunWorkflow;
 import dev.bellows.temporal.internal.RunWorkflowImpl;
+import dev.bellows.temporal.internal.SessionActivitiesImpl;
 import dev.bellows.temporal.internal.ToolActivitiesImpl;
 import dev.bellows.temporal.internal.WorkerSetup;
 import dev.bellows.tool.ToolRegistry;
@@ -80,7 +81,7 @@ public final class DurableWorker implements AutoCloseable {
         Worker worker = factory.newWorker(taskQueue, options.build());
         worker.registerWorkflowImplementationFactory(RunWorkflow.class, () -> new RunWorkflowImpl(setup));
         worker.registerActivitiesImplementations(new ModelActivitiesImpl(b.provider, reader::answerEvents),
-                new ToolActivitiesImpl(b.tools, b.outputFormat));
+                new ToolActivitiesImpl(b.tools, b.outputFormat), new SessionActivitiesImpl(b.client));
     }
 
     public static Builder builder(WorkflowClient client) {

@@ -3,10 +3,12 @@ package dev.bellows.temporal;
 import dev.bellows.agent.AgentListener;
 import dev.bellows.agent.AgentResult;
 import dev.bellows.agent.AgentRun;
+import dev.bellows.agent.WaitingCall;
 import dev.bellows.event.AgentEvent;
 import dev.bellows.event.LoopEndReason;
 import dev.bellows.event.LoopEvent;
 import dev.bellows.temporal.internal.Follower;
+import dev.bellows.tool.ToolCall;
 import io.temporal.client.WorkflowClient;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -32,6 +34,7 @@ final class FollowedRun implements AgentRun {
     private final List<AgentListener> listeners;
     private final List<AgentEvent> log = new ArrayList<>();    // guarded by this
     private AgentResult result;                                 // guarded by this
+    private final List<WaitingCall> waiting = new ArrayList<>(); // guarded by this: since the last loop_start
     private volatile boolean stopped;
 
     FollowedRun(WorkflowClient client, String workflowId, long from, List<AgentListener> listeners) {
@@ -60,7 +63,9 @@ final class FollowedRun implements AgentRun {
             deliver(end);
         }
         synchronized (this) {
-            result = new AgentResult(end.reason(), end.result());
+            result = end.reason() == LoopEndReason.INTERRUPTED
+                    ? new AgentResult(end.reason(), end.result(), List.copyOf(waiting))
+                    : new AgentResult(end.reason(), end.result());
             notifyAll();
         }
     }
@@ -75,6 +80,12 @@ final class FollowedRun implements AgentRun {
         }
         synchronized (this) {
             log.add(event);
+            if (event instanceof LoopEvent.LoopStart) {
+                waiting.clear();
+            } else if (event instanceof LoopEvent.ApprovalRequired call) {
+                waiting.add(new WaitingCall(call.id(), new ToolCall(call.serverName(), call.toolName(), call.arguments()),
+                        WaitingCall.Kind.APPROVAL));
+            }
             notifyAll();
         }
     }

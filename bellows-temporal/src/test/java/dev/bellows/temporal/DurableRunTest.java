@@ -1,10 +1,14 @@
 package dev.bellows.temporal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.bellows.agent.AgentResult;
 import dev.bellows.agent.AgentRun;
+import dev.bellows.agent.Decision;
 import dev.bellows.agent.DefaultAgent;
+import dev.bellows.event.LoopEvent;
+import java.util.function.Consumer;
 import dev.bellows.event.AgentEvent;
 import dev.bellows.event.EventJson;
 import dev.bellows.event.LoopEndReason;
@@ -67,12 +71,20 @@ class DurableRunTest {
     }
 
     private DurableWorker worker(ScriptedProvider provider, ToolRegistry tools) {
+        return worker(provider, tools, Duration.ofSeconds(1));
+    }
+
+    /**
+     * A worker; a heartbeat timeout the loaded machine can miss makes the loop retry a model call,
+     * and a scripted provider answers a retry with its next turn.
+     */
+    private DurableWorker worker(ScriptedProvider provider, ToolRegistry tools, Duration heartbeatTimeout) {
         return DurableWorker.builder(env.getWorkflowClient())
                 .provider(provider)
                 .tools(tools)
                 .loop(b -> b.model("mock"))
                 .retryPolicy(RetryPolicy.defaults())
-                .heartbeatTimeout(Duration.ofSeconds(1))
+                .heartbeatTimeout(heartbeatTimeout)
                 .build();
     }
 
@@ -113,7 +125,7 @@ class DurableRunTest {
         CountingTool tool = new CountingTool();
         ScriptedProvider provider = new ScriptedProvider(script());
         String id;
-        try (DurableWorker worker = worker(provider, new ToolRegistry().register(tool))) {
+        try (DurableWorker worker = worker(provider, new ToolRegistry().register(tool), Duration.ofSeconds(30))) {
             worker.start();
             DurableAgent agent = DurableAgent.builder(env.getWorkflowClient()).build();
             id = agent.start("count twice");
@@ -127,6 +139,49 @@ class DurableRunTest {
                 () -> new RunWorkflowImpl(TestSetups.setup(unused)));
         WorkflowReplayer.replayWorkflowExecution(history, replaying);
         assertThat(tool.calls).hasValue(2);
+    }
+
+    @Test
+    void aCallWaitingForApprovalWaitsInTheWorkflowRunsOnceWhenApprovedAndTheHistoryReplays() throws Exception {
+        CountingTool tool = new CountingTool();
+        ScriptedProvider provider = new ScriptedProvider(MockScript.builder()
+                .turn(MockTurn.content("Counting. " + CountingTool.call("abc")).chunkSize(6))
+                .turn(MockTurn.content(CountingTool.done("approved")))
+                .build());
+        Consumer<DefaultAgent.Builder> loop = b -> b.model("mock").requireApproval("*/count");
+        String id;
+        try (DurableWorker worker = DurableWorker.builder(env.getWorkflowClient()).provider(provider)
+                .tools(new ToolRegistry().register(tool)).loop(loop).heartbeatTimeout(Duration.ofSeconds(30)).build()) {
+            worker.start();
+            DurableAgent agent = DurableAgent.builder(env.getWorkflowClient()).build();
+            id = agent.start("count abc");
+            AgentResult stopped = agent.follow(id).await();
+            assertThat(stopped.reason()).isEqualTo(LoopEndReason.INTERRUPTED);
+            assertThat(stopped.waiting()).singleElement().satisfies(call -> {
+                assertThat(call.toolName()).isEqualTo("count");
+                assertThat(call.arguments().path("text").asText()).isEqualTo("abc");
+            });
+            assertThat(tool.calls).hasValue(0);
+            String callId = stopped.waiting().getFirst().id();
+
+            assertThatThrownBy(() -> agent.decide(id, List.of())).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("no decision for waiting call " + callId);
+            assertThatThrownBy(() -> agent.decide(id, List.of(Decision.approve(callId), Decision.approve("other"))))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no call waits with id other");
+            List<AgentEvent> resumed = agent.decide(id, List.of(Decision.approve(callId))).events().toList();
+            assertThat(resumed.getFirst()).isEqualTo(new LoopEvent.LoopStart("count abc"));
+            assertThat(resumed.get(1)).isEqualTo(new LoopEvent.Approval(callId, true, ""));
+            assertThat(resumed.getLast()).isEqualTo(new LoopEvent.LoopEnd(LoopEndReason.TASK_COMPLETION, "approved"));
+            assertThat(tool.calls).hasValue(1);
+            assertThatThrownBy(() -> agent.decide(id, List.of(Decision.approve(callId))))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("waits for no approval");
+        }
+        Worker replaying = env.newWorker("replay-approval");
+        ToolRegistry unused = new ToolRegistry().register(new CountingTool());
+        replaying.registerWorkflowImplementationFactory(RunWorkflow.class,
+                () -> new RunWorkflowImpl(TestSetups.setup(unused, loop)));
+        WorkflowReplayer.replayWorkflowExecution(env.getWorkflowClient().fetchHistory(id), replaying);
+        assertThat(tool.calls).hasValue(1);
     }
 
     @Test

@@ -1,9 +1,11 @@
 package dev.bellows.temporal;
 
+import dev.bellows.agent.DefaultAgent;
 import dev.bellows.provider.RetryPolicy;
 import dev.bellows.temporal.internal.WorkerSetup;
 import dev.bellows.tool.ToolRegistry;
 import java.time.Duration;
+import java.util.function.Consumer;
 
 /** The worker setup the tests' workers use, for replaying their histories. */
 final class TestSetups {
@@ -12,7 +14,11 @@ final class TestSetups {
     }
 
     static WorkerSetup setup(ToolRegistry tools) {
-        return new WorkerSetup(b -> b.model("mock"), RetryPolicy.defaults(), tools, Duration.ofSeconds(5),
+        return setup(tools, b -> b.model("mock"));
+    }
+
+    static WorkerSetup setup(ToolRegistry tools, Consumer<DefaultAgent.Builder> loop) {
+        return new WorkerSetup(loop, RetryPolicy.defaults(), tools, Duration.ofSeconds(5),
                 Duration.ofHours(1), Duration.ofHours(1));
     }
 }

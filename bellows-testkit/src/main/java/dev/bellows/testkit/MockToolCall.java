@@ -4,7 +4,7 @@ import java.util.Objects;
 
 /**
  * A native tool call a scripted turn makes (OpenAI-compatible {@code tool_calls}; native
- * {@code TOOL_CALL} chunks from {@link ScriptedProvider}). See docs/mock-server.md.
+ * {@code ToolCallDelta} frames from {@link ScriptedProvider}). See docs/mock-server.md.
  *
  * @param id        the call's id
  * @param name      the function name

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.bellows.provider.ChatRequest;
 import dev.bellows.provider.ChatStream;
 import dev.bellows.provider.Provider;
-import dev.bellows.provider.ProviderChunks;
 import dev.bellows.provider.ProviderException;
 import dev.bellows.provider.ProviderException.Kind;
 import dev.bellows.provider.TokenUsage;
@@ -26,10 +25,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A {@link Provider} that replays a {@link MockScript} in-process, without HTTP: each
- * {@link #stream(ChatRequest)} takes the next turn. Reasoning comes as {@code THINKING}
- * chunks, then content as {@code MESSAGE} chunks, both in pieces of the turn's
- * {@code chunk_size} code points, {@code delay_ms} apart; then finish reason {@code stop}
- * and an estimated usage (docs/mock-server.md). A {@code status} turn is thrown from
+ * {@link #stream(ChatRequest)} takes the next turn. The stream starts with a
+ * {@link StreamChunk.ResponseInfo} (id {@code chatcmpl-mock-N} for the N-th turn, the
+ * request's model), as the mock server's answer through the OpenAI-compatible provider does;
+ * then reasoning comes as {@link StreamChunk.Reasoning} frames, content as
+ * {@link StreamChunk.Text} frames and tool calls as {@link StreamChunk.ToolCallDelta}s, in
+ * pieces of the turn's {@code chunk_size} code points, {@code delay_ms} apart; then finish
+ * reason {@code stop} and an estimated usage, also as a last {@link StreamChunk.Usage} frame
+ * (docs/mock-server.md). A {@code status} turn is thrown from
  * {@code stream} as the {@link ProviderException} a real provider would throw for that
  * answer; a {@code cut_after} turn breaks off with {@link Kind#STREAM_BROKEN}.
  *
@@ -78,7 +81,8 @@ public final class ScriptedProvider implements Provider {
         if (turn.isStatus()) {
             throw failure(turn);
         }
-        return new ScriptedStream(turn, Pieces.promptTokens(request.messages()));
+        return new ScriptedStream(turn, Pieces.promptTokens(request.messages()),
+                new StreamChunk.ResponseInfo("chatcmpl-mock-" + (index + 1), request.model()));
     }
 
     /** The exception a provider throws for a scripted status answer. */
@@ -135,20 +139,20 @@ public final class ScriptedProvider implements Provider {
         private final Deque<StreamChunk> pending = new ArrayDeque<>();
         private final CountDownLatch cancelled = new CountDownLatch(1);
         private volatile boolean closed;
-        private boolean first = true;
+        private boolean firstPart = true;
         private boolean done;
         private volatile String finishReason;
         private volatile TokenUsage usage;
 
-        ScriptedStream(MockTurn turn, long promptTokens) {
+        ScriptedStream(MockTurn turn, long promptTokens, StreamChunk.ResponseInfo response) {
             this.turn = turn;
             this.promptTokens = promptTokens;
+            pending.add(response);
             for (Pieces.Part part : Pieces.parts(turn)) {
                 pending.add(switch (part.kind()) {
                     case REASONING -> StreamChunk.thinking(part.text());
                     case CONTENT -> StreamChunk.message(part.text());
-                    case TOOL_CALL -> ProviderChunks.toolCall(
-                            new ProviderChunks.ToolCallDelta(part.index(), part.id(), part.name(), part.text()));
+                    case TOOL_CALL -> new StreamChunk.ToolCallDelta(part.index(), part.id(), part.name(), part.text());
                 });
             }
         }
@@ -167,22 +171,27 @@ public final class ScriptedProvider implements Provider {
                                 + turn.cutAfter() + " characters (scripted cut_after); discard what arrived of it");
                     }
                     finishReason = turn.toolCalls().isEmpty() ? "stop" : "tool_calls";
-                    usage = new TokenUsage(promptTokens, Pieces.completionTokens(turn));
+                    TokenUsage used = new TokenUsage(promptTokens, Pieces.completionTokens(turn));
+                    usage = used;
+                    return new StreamChunk.Usage(used.inputTokens(), used.outputTokens());
                 } else if (turn.cutAfter() != null) {
                     throw new ProviderException(Kind.STREAM_BROKEN, "the answer broke off (scripted cut_after)");
                 }
                 return null;
             }
-            if (!first && turn.delayMs() > 0) {
-                try {
-                    cancelled.await(turn.delayMs(), TimeUnit.MILLISECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new ProviderException(Kind.CANCELLED, "interrupted while waiting for the model", e);
+            StreamChunk next = pending.peek();
+            if (!(next instanceof StreamChunk.ResponseInfo)) {
+                if (!firstPart && turn.delayMs() > 0) {
+                    try {
+                        cancelled.await(turn.delayMs(), TimeUnit.MILLISECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new ProviderException(Kind.CANCELLED, "interrupted while waiting for the model", e);
+                    }
+                    checkCancelled();
                 }
-                checkCancelled();
+                firstPart = false;
             }
-            first = false;
             return pending.poll();
         }
 

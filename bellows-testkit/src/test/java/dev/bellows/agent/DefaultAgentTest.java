@@ -162,9 +162,9 @@ class DefaultAgentTest {
             assertThat(types(events)).containsExactly(
                     "loop_start",
                     "iteration_start", "thinking_start", "thinking_end",
-                    "tool_call_start", "tool_call_name", "tool_call_end", "tool_result",
+                    "tool_call_start", "tool_call_name", "tool_call_argument", "tool_call_end", "tool_result",
                     "iteration_start", "message_start", "message_end",
-                    "tool_call_start", "tool_call_name", "tool_call_end", "tool_result",
+                    "tool_call_start", "tool_call_name", "tool_call_argument", "tool_call_end", "tool_result",
                     "loop_end");
             assertThat(events).noneMatch(StreamEvent.Complete.class::isInstance);
             assertThat(loopEvents(events)).containsExactly(
@@ -432,7 +432,7 @@ class DefaultAgentTest {
             List<AgentEvent> events = events(run);
             assertThat(run.await()).isEqualTo(new AgentResult(LoopEndReason.TASK_COMPLETION, "fine"));
             assertThat(types(events)).containsExactly("loop_start", "iteration_start", "retry",
-                    "tool_call_start", "tool_call_name", "tool_call_end", "tool_result", "loop_end");
+                    "tool_call_start", "tool_call_name", "tool_call_argument", "tool_call_end", "tool_result", "loop_end");
             assertThat(loopEvents(events)).contains(new LoopEvent.Retry(2, "HTTP 503: overloaded", 0));
             assertThat(provider.requests()).hasSize(2);
             assertThat(provider.requests().get(1)).isEqualTo(provider.requests().get(0));
@@ -454,9 +454,9 @@ class DefaultAgentTest {
             // the broken attempt's events, then retry, then the new attempt's from its start
             assertThat(types(events)).containsExactly("loop_start", "iteration_start",
                     "message_start", "retry",
-                    "message_start", "message_end", "tool_call_start", "tool_call_name", "tool_call_end", "tool_result",
-                    "iteration_start", "tool_call_start", "tool_call_name", "tool_call_end", "tool_result",
-                    "loop_end");
+                    "message_start", "message_end", "tool_call_start", "tool_call_name", "tool_call_argument", "tool_call_end",
+                    "tool_result", "iteration_start", "tool_call_start", "tool_call_name", "tool_call_argument", "tool_call_end",
+                    "tool_result", "loop_end");
             LoopEvent.Retry retry = (LoopEvent.Retry) events.stream().filter(LoopEvent.Retry.class::isInstance)
                     .findFirst().orElseThrow();
             assertThat(retry.attempt()).isEqualTo(2);

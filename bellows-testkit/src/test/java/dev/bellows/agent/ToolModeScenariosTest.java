@@ -10,7 +10,6 @@ import dev.bellows.provider.ChatRequest;
 import dev.bellows.provider.ChatStream;
 import dev.bellows.provider.Message;
 import dev.bellows.provider.Provider;
-import dev.bellows.provider.ProviderChunks;
 import dev.bellows.provider.RetryPolicy;
 import dev.bellows.provider.Role;
 import dev.bellows.provider.TokenUsage;
@@ -125,6 +124,29 @@ class ToolModeScenariosTest {
         return loop(agent(provider, mode).run(TASK).events().toList());
     }
 
+    /**
+     * A tool's media go back with its result: in the observation's user message in the tag
+     * protocol, with the call's tool message in native mode; and they stay in memory with it.
+     */
+    @ParameterizedTest
+    @EnumSource(value = ToolMode.class, names = {"TAGS", "NATIVE"})
+    void a_tools_media_go_back_with_its_result(ToolMode mode) {
+        dev.bellows.tool.Media png = dev.bellows.tool.Media.image(new byte[] {(byte) 0x89, 'P', 'N', 'G'}, "image/png");
+        Tool camera = TypedTool.of("read_file", "Reads a file", PathArguments.class,
+                (context, arguments) -> ToolResult.of("a picture of " + arguments.path(), png));
+        ScriptedProvider provider = provider(mode, Answer.of("", read("a.png")), Answer.of("", complete("seen")));
+        Session session = new Session();
+        DefaultAgent agent = DefaultAgent.builder().provider(provider).model("mock").retryPolicy(NO_WAIT)
+                .toolMode(mode).toolRegistry(new ToolRegistry().register(camera)).build();
+        assertThat(agent.run(TASK, session).await().result()).isEqualTo("seen");
+
+        Message result = provider.requests().get(1).messages().getLast();
+        assertThat(result.role()).isEqualTo(mode == ToolMode.NATIVE ? Role.TOOL : Role.USER);
+        assertThat(result.content()).contains("a picture of a.png", "(1 image attached: image/png, 4 bytes)");
+        assertThat(result.media()).containsExactly(png);
+        assertThat(session.memory().messages()).filteredOn(m -> !m.media().isEmpty()).hasSize(1);
+    }
+
     @ParameterizedTest
     @EnumSource(value = ToolMode.class, names = {"TAGS", "NATIVE"})
     void a_tool_call_then_task_completion(ToolMode mode) {
@@ -235,11 +257,11 @@ class ToolModeScenariosTest {
     @Test
     void a_late_piece_of_a_native_call_counts_for_the_call_that_runs() {
         List<StreamChunk> first = List.of(
-                ProviderChunks.toolCall(new ProviderChunks.ToolCallDelta(0, "call_1", "read_file", "{\"path\": ")),
+                new StreamChunk.ToolCallDelta(0, "call_1", "read_file", "{\"path\": "),
                 StreamChunk.message("Reading."),
-                ProviderChunks.toolCall(new ProviderChunks.ToolCallDelta(0, null, null, "\"a.txt\"}")));
-        List<StreamChunk> second = List.of(ProviderChunks.toolCall(
-                new ProviderChunks.ToolCallDelta(0, "call_2", "task_completion", "{\"result\": \"hi\"}")));
+                new StreamChunk.ToolCallDelta(0, null, null, "\"a.txt\"}"));
+        List<StreamChunk> second = List.of(
+                new StreamChunk.ToolCallDelta(0, "call_2", "task_completion", "{\"result\": \"hi\"}"));
         ChunksProvider provider = new ChunksProvider(List.of(first, second));
         DefaultAgent agent = DefaultAgent.builder().provider(provider).model("mock").retryPolicy(NO_WAIT)
                 .toolMode(ToolMode.NATIVE).toolRegistry(new ToolRegistry().register(READ_FILE)).build();

@@ -39,8 +39,9 @@ class ScriptedProviderTest {
         ScriptedProvider provider = new ScriptedProvider(MockScript.of(MockTurn.content("Hello").chunkSize(2)));
         try (ChatStream stream = provider.stream(REQUEST)) {
             assertThat(stream.finishReason()).isEmpty();
-            assertThat(drain(stream)).containsExactly(
-                    StreamChunk.message("He"), StreamChunk.message("ll"), StreamChunk.message("o"));
+            assertThat(drain(stream)).containsExactly(new StreamChunk.ResponseInfo("chatcmpl-mock-1", "mock"),
+                    StreamChunk.message("He"), StreamChunk.message("ll"), StreamChunk.message("o"),
+                    new StreamChunk.Usage(4, 2));
             assertThat(stream.finishReason()).hasValue("stop");
             // "be brief" + "hello" = 13 code points -> 4 tokens; "Hello" -> 2
             assertThat(stream.usage()).hasValue(new TokenUsage(4, 2));
@@ -55,9 +56,9 @@ class ScriptedProviderTest {
         ScriptedProvider provider = new ScriptedProvider(MockScript.of(
                 MockTurn.reasoning("deep😀thoughts").withContent("Done.").chunkSize(5)));
         try (ChatStream stream = provider.stream(REQUEST)) {
-            assertThat(drain(stream)).containsExactly(
+            assertThat(drain(stream)).containsExactly(new StreamChunk.ResponseInfo("chatcmpl-mock-1", "mock"),
                     StreamChunk.thinking("deep😀"), StreamChunk.thinking("thoug"), StreamChunk.thinking("hts"),
-                    StreamChunk.message("Done."));
+                    StreamChunk.message("Done."), new StreamChunk.Usage(4, 5));
         }
     }
 
@@ -99,6 +100,7 @@ class ScriptedProviderTest {
         ScriptedProvider provider = new ScriptedProvider(MockScript.of(
                 MockTurn.content("This breaks off somewhere").chunkSize(5).cutAfter(7)));
         try (ChatStream stream = provider.stream(REQUEST)) {
+            assertThat(stream.next()).isInstanceOf(StreamChunk.ResponseInfo.class);
             assertThat(stream.next()).isEqualTo(StreamChunk.message("This "));
             assertThat(stream.next()).isEqualTo(StreamChunk.message("br"));
             assertThatThrownBy(stream::next).isInstanceOfSatisfying(ProviderException.class,
@@ -126,6 +128,7 @@ class ScriptedProviderTest {
         ScriptedProvider provider = new ScriptedProvider(MockScript.of(
                 MockTurn.content("abc").chunkSize(1).delayMs(60_000)));
         try (ChatStream stream = provider.stream(REQUEST)) {
+            assertThat(stream.next()).isInstanceOf(StreamChunk.ResponseInfo.class);
             assertThat(stream.next()).isEqualTo(StreamChunk.message("a"));
             CompletableFuture<Throwable> blocked = CompletableFuture.supplyAsync(() -> {
                 try {

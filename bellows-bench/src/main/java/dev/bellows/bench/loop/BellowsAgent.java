@@ -31,6 +31,7 @@ final class BellowsAgent implements Contestant {
     private final boolean blocking;
     private final OpenAiProvider provider;
     private final DefaultAgent agent;
+    private final Traced telemetry;
 
     /** Tasks as {@code run(task, session).await()}. */
     BellowsAgent(String baseUrl, ToolMode mode) {
@@ -38,10 +39,23 @@ final class BellowsAgent implements Contestant {
     }
 
     BellowsAgent(String baseUrl, ToolMode mode, boolean blocking) {
+        this(baseUrl, mode, blocking, null);
+    }
+
+    /**
+     * With {@code telemetry}, the agent traced as docs/observability.md says (spans, metrics, the
+     * traceparent on each request); without, nothing registered, as an agent that is not traced.
+     */
+    BellowsAgent(String baseUrl, ToolMode mode, boolean blocking, Traced telemetry) {
         this.mode = mode;
         this.blocking = blocking;
+        this.telemetry = telemetry;
         provider = OpenAiProvider.builder().baseUrl(baseUrl).build();
-        agent = DefaultAgent.builder()
+        DefaultAgent.Builder builder = DefaultAgent.builder();
+        if (telemetry != null) {
+            telemetry.telemetry().instrument(builder);
+        }
+        agent = builder
                 .provider(provider)
                 .model("mock")
                 .toolMode(mode)
@@ -53,7 +67,7 @@ final class BellowsAgent implements Contestant {
     @Override
     public String name() {
         return "Bellows DefaultAgent (" + mode.name().toLowerCase(Locale.ROOT)
-                + (blocking ? ", runBlocking" : ", run().await()") + ")";
+                + (blocking ? ", runBlocking" : ", run().await()") + (telemetry != null ? ", OpenTelemetry" : "") + ")";
     }
 
     @Override
@@ -69,5 +83,8 @@ final class BellowsAgent implements Contestant {
     @Override
     public void close() {
         provider.close();
+        if (telemetry != null) {
+            telemetry.close();
+        }
     }
 }

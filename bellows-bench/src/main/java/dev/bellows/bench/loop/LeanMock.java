@@ -1,8 +1,5 @@
 package dev.bellows.bench.loop;
 
-import static dev.bellows.bench.mock.RawRequest.indexOf;
-
-import dev.bellows.bench.mock.JsonText;
 import dev.bellows.bench.mock.RawRequest;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
@@ -13,8 +10,9 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -25,16 +23,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>It is as lean as an HTTP/1.1 server can be, so that what it costs is small and the same
  * for every contestant: every answer is rendered to bytes once, at start; a request is
- * classified with two byte searches, never parsed. Which answer a request gets depends only
- * on the request:
- * <ul>
- *   <li>with a {@code "tools"} field, the answer uses native {@code tool_calls}; without,
- *       the call is written in the message text as Bellows' {@code <tool>} tag;</li>
- *   <li>once the tool's result ({@code sum=5}) is in the conversation, the final answer,
- *       else the call; a native final answer is a {@code task_completion} call when the
- *       request offers that tool, else plain text.</li>
- * </ul>
- * It counts connections accepted, requests and request body bytes, so that the harness can
+ * classified with two byte searches, never parsed ({@link MockAnswers} says which answer a
+ * request gets). Every SSE event is an HTTP chunk of its own; the last chunk is written with
+ * the last event, in one write. It counts connections accepted, requests and request body bytes, so that the harness can
  * report new connections and bytes sent per iteration. Connections are kept alive as long as
  * the client keeps them.
  *
@@ -42,27 +33,19 @@ import java.util.concurrent.atomic.AtomicLong;
  * does not share its heap and threads with the model (see {@link MockProcess}); its counters
  * are then read with {@code GET /stats}.
  */
-final class LeanMock implements AutoCloseable {
+final class LeanMock implements ModelMock {
 
     /** What the tool returns, and how the mock knows the tool has run. */
     static final String TOOL_RESULT = "sum=5";
     /** The final answer every contestant must give back. */
     static final String FINAL_ANSWER = "The sum is 5.";
 
-    private static final byte[] TOOLS_FIELD = "\"tools\"".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] COMPLETION_TOOL = "\"task_completion\"".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] RESULT_MARK = TOOL_RESULT.getBytes(StandardCharsets.US_ASCII);
-    private static final int PIECE = 4;
-
     private final ServerSocket server;
     private final Thread acceptor;
-    private final int toolCalls;
     private final long pauseMillis;
-    private final byte[][] tagCall;
-    private final byte[][] tagFinal;
-    private final byte[][] nativeCall;
-    private final byte[][] nativeFinal;
-    private final byte[][] nativeCompletion;
+    private final MockAnswers answers;
+    /** Each answer as it goes on the wire, in parts: rendered once, at start. */
+    private final Map<MockAnswers.Answer, byte[][]> wire = new IdentityHashMap<>();
     final AtomicLong connections = new AtomicLong();
     final AtomicLong requests = new AtomicLong();
     final AtomicLong requestBodyBytes = new AtomicLong();
@@ -82,26 +65,40 @@ final class LeanMock implements AutoCloseable {
     }
 
     private LeanMock(int toolCalls, int bursts, long pauseMillis, int port) throws IOException {
-        this.toolCalls = toolCalls;
         this.pauseMillis = pauseMillis;
-        tagCall = response(contentEvents("I will add them.\n<tool>{\"tool_name\": \"add\", "
-                + "\"arguments\": {\"a\": 2, \"b\": 3}}</tool>"), "stop", bursts);
-        tagFinal = response(contentEvents("<tool>{\"tool_name\": \"task_completion\", "
-                + "\"arguments\": {\"result\": \"" + FINAL_ANSWER + "\"}}</tool>"), "stop", bursts);
-        List<String> callEvents = contentEvents("I will add them.");
-        callEvents.addAll(toolCallEvents("call_1", "add", "{\"a\": 2, \"b\": 3}"));
-        nativeCall = response(callEvents, "tool_calls", bursts);
-        nativeFinal = response(contentEvents(FINAL_ANSWER), "stop", bursts);
-        nativeCompletion = response(toolCallEvents("call_2", "task_completion",
-                "{\"result\": \"" + FINAL_ANSWER + "\"}"), "tool_calls", bursts);
+        answers = new MockAnswers(toolCalls, bursts);
+        for (MockAnswers.Answer answer : answers.all()) {
+            wire.put(answer, response(answer));
+        }
         // 10,000 sessions connect at once: a short accept queue would drop their SYNs, and
         // each drop costs a second of retransmission.
         server = new ServerSocket(port, 8192, InetAddress.getLoopbackAddress());
         acceptor = Thread.ofPlatform().daemon().name("lean-mock-accept").start(this::acceptLoop);
     }
 
-    String baseUrl() {
+    @Override
+    public String baseUrl() {
         return "http://127.0.0.1:" + server.getLocalPort() + "/v1";
+    }
+
+    @Override
+    public String name() {
+        return "lean mock, chunked";
+    }
+
+    @Override
+    public long connections() {
+        return connections.get();
+    }
+
+    @Override
+    public long requests() {
+        return requests.get();
+    }
+
+    @Override
+    public long requestBodyBytes() {
+        return requestBodyBytes.get();
     }
 
     private void acceptLoop() {
@@ -140,12 +137,7 @@ final class LeanMock implements AutoCloseable {
                 byte[] body = request.body();
                 requests.incrementAndGet();
                 requestBodyBytes.addAndGet(body.length);
-                boolean nativeTools = indexOf(body, TOOLS_FIELD, 0) >= 0;
-                boolean answer = count(body, RESULT_MARK) >= toolCalls;
-                byte[][] parts = !nativeTools ? (answer ? tagFinal : tagCall)
-                        : !answer ? nativeCall
-                        // An agent that offers a tool to end its loop gets its answer through it.
-                        : indexOf(body, COMPLETION_TOOL, 0) >= 0 ? nativeCompletion : nativeFinal;
+                byte[][] parts = wire.get(answers.to(body));
                 for (int part = 0; part < parts.length; part++) {
                     if (part > 0) {
                         Thread.sleep(pauseMillis);
@@ -203,64 +195,24 @@ final class LeanMock implements AutoCloseable {
         }
     }
 
-    private static int count(byte[] haystack, byte[] needle) {
-        int count = 0;
-        for (int at = indexOf(haystack, needle, 0); at >= 0; at = indexOf(haystack, needle, at + needle.length)) {
-            count++;
-        }
-        return count;
-    }
-
-    private static List<String> contentEvents(String content) {
-        List<String> events = new ArrayList<>();
-        for (int start = 0; start < content.length(); start += PIECE) {
-            String piece = content.substring(start, Math.min(content.length(), start + PIECE));
-            events.add(chunk("{\"content\":" + JsonText.string(piece) + "}", null));
-        }
-        return events;
-    }
-
-    private static List<String> toolCallEvents(String id, String name, String arguments) {
-        List<String> events = new ArrayList<>();
-        events.add(chunk("{\"tool_calls\":[{\"index\":0,\"id\":\"" + id + "\",\"type\":\"function\","
-                + "\"function\":{\"name\":\"" + name + "\",\"arguments\":\"\"}}]}", null));
-        for (int start = 0; start < arguments.length(); start += PIECE) {
-            String piece = arguments.substring(start, Math.min(arguments.length(), start + PIECE));
-            events.add(chunk("{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":"
-                    + JsonText.string(piece) + "}}]}", null));
-        }
-        return events;
-    }
-
-    private static String chunk(String delta, String finishReason) {
-        return "{\"id\":\"chatcmpl-bench\",\"object\":\"chat.completion.chunk\",\"created\":1,"
-                + "\"model\":\"mock\",\"choices\":[{\"index\":0,\"delta\":" + delta + ",\"finish_reason\":"
-                + (finishReason == null ? "null" : "\"" + finishReason + "\"") + "}]}";
-    }
-
     /**
-     * The whole HTTP response in {@code bursts} parts of about as many SSE events each: the
-     * headers with the first, every SSE event as its own HTTP chunk, the end with the last.
+     * The whole HTTP response in its bursts: the headers with the first, every SSE event as
+     * its own HTTP chunk, the end with the last.
      */
-    private static byte[][] response(List<String> events, String finishReason, int bursts) {
-        List<String> all = new ArrayList<>(events);
-        all.add(chunk("{}", finishReason).replace("]}", "],\"usage\":{\"prompt_tokens\":10,"
-                + "\"completion_tokens\":10,\"total_tokens\":20}}"));
-        byte[][] parts = new byte[bursts][];
-        int perBurst = (all.size() + bursts - 1) / bursts;
-        for (int burst = 0; burst < bursts; burst++) {
+    private static byte[][] response(MockAnswers.Answer answer) {
+        List<List<String>> bursts = answer.bursts();
+        byte[][] parts = new byte[bursts.size()][];
+        for (int burst = 0; burst < bursts.size(); burst++) {
             ByteArrayOutputStream bytes = new ByteArrayOutputStream();
             if (burst == 0) {
                 bytes.writeBytes(("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
                         + "Cache-Control: no-cache\r\nTransfer-Encoding: chunked\r\n\r\n")
                         .getBytes(StandardCharsets.US_ASCII));
             }
-            for (String event : all.subList(Math.min(all.size(), burst * perBurst),
-                    Math.min(all.size(), (burst + 1) * perBurst))) {
-                httpChunk(bytes, "data: " + event + "\n\n");
+            for (String event : bursts.get(burst)) {
+                httpChunk(bytes, event);
             }
-            if (burst == bursts - 1) {
-                httpChunk(bytes, "data: [DONE]\n\n");
+            if (burst == bursts.size() - 1) {
                 bytes.writeBytes("0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
             }
             parts[burst] = bytes.toByteArray();

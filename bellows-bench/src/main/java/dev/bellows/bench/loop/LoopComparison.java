@@ -14,8 +14,11 @@ import java.util.Map;
  * the least a hand-written program must do for the same task, measured side by side in one
  * process and one run.
  *
- * <p>Every contestant runs the same task against the same {@link LeanMock}: one call of the
- * {@code add} tool, then the final answer, which is checked on every task. Contestants take
+ * <p>Every contestant runs the same task against the same mock: one call of the {@code add}
+ * tool, then the final answer, which is checked on every task. The mock is {@link LeanMock}
+ * ({@code --mock lean}, the default), or the JDK's own HTTP server answering with a
+ * {@code Content-Length} ({@code jdk-length}) or chunked ({@code jdk-chunked}), see
+ * {@link JdkServerMock}; a comma-separated list runs each in turn. Contestants take
  * turns in batches ({@code --tasks} tasks each), the order rotating every round, so that a
  * disturbance of the machine falls on all of them alike; {@code --warmup} rounds come first
  * and are not counted. Bellows runs each tool mode twice: as {@code run(task, session).await()}
@@ -33,34 +36,101 @@ import java.util.Map;
  *       counted them.</li>
  * </ul>
  *
+ * <p>With {@code --concurrency 1,16,64,256} the contestants run that many tasks at once
+ * instead, and tasks per second, CPU and allocation per task, task time and new connections
+ * are reported ({@link UnderLoad}).
+ *
  * <pre>
  * java -cp bellows-bench/target/benchmarks.jar dev.bellows.bench.loop.LoopComparison [--rounds 20] [--tasks 200] [--warmup 5]
+ *     [--mock lean,jdk-length,jdk-chunked] [--concurrency 1,16,64,256]
+ *     [--contestants floor,tags,native,tags-blocking,native-blocking,langchain4j] [--failures stop|count]
  * </pre>
+ * The floor must run for the added figures of the one-at-a-time mode, the floor and
+ * LangChain4j for the ratios under load.
  */
 public final class LoopComparison {
 
     static final String TASK = "What is 2 + 3? Use the add tool.";
+    private static final String KEEP_ALIVE = "jdk.httpclient.keepalive.timeout";
 
     private LoopComparison() {
     }
 
     public static void main(String[] args) throws Exception {
-        Map<String, Integer> options = options(args);
-        int rounds = options.get("rounds");
-        int tasks = options.get("tasks");
-        int warmup = options.get("warmup");
-        try (LeanMock mock = new LeanMock()) {
-            List<Contestant> contestants = List.of(
-                    new Floor(mock.baseUrl()),
-                    new BellowsAgent(mock.baseUrl(), ToolMode.TAGS, false),
-                    new BellowsAgent(mock.baseUrl(), ToolMode.NATIVE, false),
-                    new BellowsAgent(mock.baseUrl(), ToolMode.TAGS, true),
-                    new BellowsAgent(mock.baseUrl(), ToolMode.NATIVE, true),
-                    new LangChain4jStreaming(mock.baseUrl()));
+        // A contestant's idle connections wait while the others take their turns, which on a
+        // loaded machine can outlast the JDK client's 30 s keep-alive: every contestant's
+        // (all run on java.net.http) are kept 10 minutes, so that a connection opened after the
+        // warm-up is one the client dropped or the server closed, not one that timed out.
+        if (System.getProperty(KEEP_ALIVE) == null) {
+            System.setProperty(KEEP_ALIVE, "600");
+        }
+        Map<String, String> options = options(args);
+        int rounds = Integer.parseInt(options.get("rounds"));
+        int tasks = Integer.parseInt(options.get("tasks"));
+        int warmup = Integer.parseInt(options.get("warmup"));
+        String[] mocks = options.get("mock").split(",");
+        for (String mock : mocks) {
+            UnderLoad.mock(mock).close();       // an unknown name fails now, not after minutes
+        }
+        UnderLoad.countFailures = switch (options.get("failures")) {
+            case "stop" -> false;
+            case "count" -> true;
+            default -> throw new IllegalArgumentException("--failures is stop or count, not " + options.get("failures"));
+        };
+        List<String> names = new ArrayList<>(List.of(options.get("contestants").split(",")));
+        if (!options.get("opentelemetry").equals("0")) {
+            // The same agents traced through a real SDK (Traced): what tracing adds, in the same run.
+            names.addAll(List.of("tags-traced", "native-traced"));
+        }
+        if (!CONTESTANTS.containsAll(names)) {
+            throw new IllegalArgumentException("contestants are " + CONTESTANTS + "; got " + names);
+        }
+        System.out.printf(Locale.ROOT, "JDK %s, %d cores%n", Runtime.version(), Runtime.getRuntime().availableProcessors());
+        for (String mockName : mocks) {
+            if (options.get("concurrency") != null) {
+                int[] concurrencies = Arrays.stream(options.get("concurrency").split(","))
+                        .mapToInt(Integer::parseInt).toArray();
+                UnderLoad.run(mockName, names, concurrencies, rounds, tasks, warmup);
+            } else {
+                oneAtATime(mockName, names, rounds, tasks, warmup);
+            }
+        }
+    }
+
+    /** Every contestant's name, in the order of the report: the floor first, LangChain4j last. */
+    static final List<String> CONTESTANTS = List.of("floor", "tags", "native", "tags-blocking", "native-blocking",
+            "tags-traced", "native-traced", "langchain4j");
+
+    /** The contestants run unless named: all but the traced ones ({@code --opentelemetry 1} adds them). */
+    static final List<String> UNTRACED = CONTESTANTS.stream().filter(name -> !name.endsWith("-traced")).toList();
+
+    /** Every contestant, in the order of the report. */
+    static List<Contestant> contestants(String baseUrl) {
+        return contestants(baseUrl, UNTRACED);
+    }
+
+    /** The contestants named, in the order of the report. */
+    static List<Contestant> contestants(String baseUrl, List<String> names) {
+        return CONTESTANTS.stream().filter(names::contains).map(name -> switch (name) {
+            case "floor" -> (Contestant) new Floor(baseUrl);
+            case "tags" -> new BellowsAgent(baseUrl, ToolMode.TAGS, false);
+            case "native" -> new BellowsAgent(baseUrl, ToolMode.NATIVE, false);
+            case "tags-blocking" -> new BellowsAgent(baseUrl, ToolMode.TAGS, true);
+            case "native-blocking" -> new BellowsAgent(baseUrl, ToolMode.NATIVE, true);
+            case "tags-traced" -> new BellowsAgent(baseUrl, ToolMode.TAGS, false, Traced.start());
+            case "native-traced" -> new BellowsAgent(baseUrl, ToolMode.NATIVE, false, Traced.start());
+            default -> new LangChain4jStreaming(baseUrl);
+        }).toList();
+    }
+
+    private static void oneAtATime(String mockName, List<String> names, int rounds, int tasks, int warmup)
+            throws Exception {
+        try (ModelMock mock = UnderLoad.mock(mockName)) {
+            List<Contestant> contestants = contestants(mock.baseUrl(), names);
             Map<Contestant, Tally> tallies = new LinkedHashMap<>();
             contestants.forEach(contestant -> tallies.put(contestant, new Tally(rounds * tasks)));
-            System.err.printf(Locale.ROOT, "%d warm-up and %d measured rounds of %d tasks per contestant, JDK %s%n",
-                    warmup, rounds, tasks, Runtime.version());
+            System.err.printf(Locale.ROOT, "%s: %d warm-up and %d measured rounds of %d tasks per contestant%n",
+                    mock.name(), warmup, rounds, tasks);
             for (int round = 0; round < warmup + rounds; round++) {
                 for (int turn = 0; turn < contestants.size(); turn++) {
                     Contestant contestant = contestants.get((round + turn) % contestants.size());
@@ -69,6 +139,7 @@ public final class LoopComparison {
                 }
                 System.err.printf(Locale.ROOT, "round %d/%d done%n", round + 1, warmup + rounds);
             }
+            System.out.printf(Locale.ROOT, "%n%s%n", mock.name());
             report(tallies, rounds, tasks);
             for (Contestant contestant : contestants) {
                 contestant.close();
@@ -76,12 +147,12 @@ public final class LoopComparison {
         }
     }
 
-    private static void runBatch(Contestant contestant, int tasks, LeanMock mock, Tally tally) throws Exception {
+    private static void runBatch(Contestant contestant, int tasks, ModelMock mock, Tally tally) throws Exception {
         long allocated = Probes.allocatedBytes();
         long cpu = Probes.processCpuNanos();
-        long connections = mock.connections.get();
-        long requests = mock.requests.get();
-        long requestBytes = mock.requestBodyBytes.get();
+        long connections = mock.connections();
+        long requests = mock.requests();
+        long requestBytes = mock.requestBodyBytes();
         for (int task = 0; task < tasks; task++) {
             long start = System.nanoTime();
             String answer = contestant.runTask();
@@ -92,9 +163,9 @@ public final class LoopComparison {
         }
         tally.allocated += Probes.allocatedBytes() - allocated;
         tally.cpuNanos += Probes.processCpuNanos() - cpu;
-        tally.connections += mock.connections.get() - connections;
-        tally.requests += mock.requests.get() - requests;
-        tally.requestBytes += mock.requestBodyBytes.get() - requestBytes;
+        tally.connections += mock.connections() - connections;
+        tally.requests += mock.requests() - requests;
+        tally.requestBytes += mock.requestBodyBytes() - requestBytes;
     }
 
     private static void report(Map<Contestant, Tally> tallies, int rounds, int tasks) {
@@ -135,21 +206,34 @@ public final class LoopComparison {
                             + "allocation %.2fx, CPU %.2fx%n", name, last,
                     ours[0] / theirs[0], ours[1] / theirs[1], ours[2] / theirs[2], ours[3] / theirs[3]);
         }
+        // What tracing adds: each traced agent against the same agent untraced, in this run.
+        for (String name : names) {
+            String untraced = name.replace(", OpenTelemetry)", ")");
+            if (!untraced.equals(name) && added.containsKey(untraced)) {
+                double[] traced = added.get(name);
+                double[] plain = added.get(untraced);
+                System.out.printf(Locale.ROOT, "%s over %s, per iteration: time p50 %+.1f µs (%.2fx the untraced"
+                                + " agent's added time), allocation %+.1f KiB, CPU %+.1f µs%n", name, untraced,
+                        traced[0] - plain[0], traced[0] / plain[0], traced[2] - plain[2], traced[3] - plain[3]);
+            }
+        }
     }
 
     private static String fixed(double value) {
         return String.format(Locale.ROOT, "%.1f", value);
     }
 
-    private static Map<String, Integer> options(String[] args) {
-        Map<String, Integer> options = new LinkedHashMap<>(Map.of("rounds", 20, "tasks", 200, "warmup", 5));
+    private static Map<String, String> options(String[] args) {
+        Map<String, String> options = new LinkedHashMap<>(Map.of("rounds", "20", "tasks", "200", "warmup", "5",
+                "mock", "lean", "contestants", String.join(",", UNTRACED), "failures", "stop", "opentelemetry", "0"));
         for (int i = 0; i < args.length; i++) {
             String name = args[i].replaceFirst("^--", "");
-            if (!options.containsKey(name) || i + 1 >= args.length) {
-                throw new IllegalArgumentException("usage: LoopComparison [--rounds N] [--tasks N] [--warmup N]; got "
-                        + args[i]);
+            if (!(options.containsKey(name) || name.equals("concurrency")) || i + 1 >= args.length) {
+                throw new IllegalArgumentException("usage: LoopComparison [--rounds N] [--tasks N] [--warmup N] "
+                        + "[--mock lean,jdk-length,jdk-chunked] [--concurrency 1,16,64,256] [--contestants "
+                        + String.join(",", CONTESTANTS) + "] [--failures stop|count] [--opentelemetry 1]; got " + args[i]);
             }
-            options.put(name, Integer.parseInt(args[++i]));
+            options.put(name, args[++i]);
         }
         return options;
     }

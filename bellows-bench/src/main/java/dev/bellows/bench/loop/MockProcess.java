@@ -17,28 +17,44 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A {@link LeanMock} in a JVM of its own, started and stopped by the harness: the same java
- * and class path as the harness, its own heap, optionally pinned to some cores with
- * {@code taskset}. The model then shares no heap, threads or collector with the sessions it
- * serves, only the machine's cores (unless pinned apart).
+ * A mock model ({@link LeanMock}, or {@link JdkServerMock} with either framing) in a JVM of
+ * its own, started and stopped by the harness: the same java and class path as the harness,
+ * its own heap, optionally pinned to some cores with {@code taskset}. The model then shares
+ * no heap, threads or collector with the sessions it serves, only the machine's cores (unless
+ * pinned apart).
  */
 final class MockProcess implements AutoCloseable {
 
     private final Process process;
     private final int port;
 
+    /** The lean mock. */
+    MockProcess(int toolCalls, int bursts, long pauseMillis, String heap, String cpus) throws IOException {
+        this("lean", toolCalls, bursts, pauseMillis, heap, cpus);
+    }
+
     /**
+     * @param mock  {@code lean}, {@code jdk-length} or {@code jdk-chunked} (as
+     *              {@code LoopComparison --mock} names them)
      * @param heap  the mock's {@code -Xmx}, e.g. {@code 1g}
      * @param cpus  a {@code taskset -c} list such as {@code 1}, or null to let it run anywhere
      */
-    MockProcess(int toolCalls, int bursts, long pauseMillis, String heap, String cpus) throws IOException {
+    MockProcess(String mock, int toolCalls, int bursts, long pauseMillis, String heap, String cpus)
+            throws IOException {
+        List<String> mockArguments = switch (mock) {
+            case "lean" -> List.of(LeanMock.class.getName());
+            case "jdk-length" -> List.of(JdkServerMock.class.getName(), "--framing", "length");
+            case "jdk-chunked" -> List.of(JdkServerMock.class.getName(), "--framing", "chunked");
+            default -> throw new IllegalArgumentException("mock is lean, jdk-length or jdk-chunked, not " + mock);
+        };
         List<String> command = new ArrayList<>();
         if (cpus != null) {
             command.addAll(List.of("taskset", "-c", cpus));
         }
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(List.of("-Xmx" + heap, "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
-                LeanMock.class.getName(), "--tool-calls", Integer.toString(toolCalls), "--bursts",
+        command.addAll(List.of("-Xmx" + heap, "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path")));
+        command.addAll(mockArguments);
+        command.addAll(List.of("--tool-calls", Integer.toString(toolCalls), "--bursts",
                 Integer.toString(bursts), "--pause-ms", Long.toString(pauseMillis)));
         process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.US_ASCII));

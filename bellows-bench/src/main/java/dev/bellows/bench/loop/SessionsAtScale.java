@@ -38,8 +38,11 @@ import java.util.concurrent.atomic.AtomicReference;
  * <pre>
  * java -Xmx2g -cp bellows-bench/target/benchmarks.jar dev.bellows.bench.loop.SessionsAtScale \
  *     [--sessions 100,1000,10000] [--contestants floor,bellows-tags,bellows-native] [--pause-ms 50] \
- *     [--mock-heap 1g] [--mock-cpus 1] [--batch-timeout-s 300] [--histogram true]
+ *     [--mock lean|jdk-length|jdk-chunked] [--mock-heap 1g] [--mock-cpus 1] [--batch-timeout-s 300] \
+ *     [--histogram true]
  * </pre>
+ * {@code --mock} picks the model: the lean mock (the default), or the JDK's own HTTP server
+ * answering with a {@code Content-Length} or chunked ({@link JdkServerMock}).
  * Contestants: {@code floor}, {@code floor-default-client} (the floor on
  * {@code HttpClient.newHttpClient()} as it comes), {@code bellows-tags}, {@code bellows-native},
  * {@code langchain4j}. {@code --mock-cpus} pins the mock with {@code taskset -c}; start the
@@ -60,6 +63,7 @@ public final class SessionsAtScale {
         int[] sizes = {100, 1000, 10_000};
         long pauseMillis = 50;
         List<String> contestants = List.of("floor", "bellows-tags", "bellows-native");
+        String mockName = "lean";
         String mockHeap = "1g";
         String mockCpus = null;
         long timeoutSeconds = 300;
@@ -72,6 +76,7 @@ public final class SessionsAtScale {
                 case "--sessions" -> sizes = Arrays.stream(value.split(",")).mapToInt(Integer::parseInt).toArray();
                 case "--pause-ms" -> pauseMillis = Long.parseLong(value);
                 case "--contestants", "--contestant" -> contestants = List.of(value.split(","));
+                case "--mock" -> mockName = value;
                 case "--mock-heap" -> mockHeap = value;
                 case "--mock-cpus" -> mockCpus = value;
                 case "--batch-timeout-s" -> timeoutSeconds = Long.parseLong(value);
@@ -84,12 +89,12 @@ public final class SessionsAtScale {
         }
         long modelMillis = (long) REQUESTS_PER_TASK * (BURSTS - 1) * pauseMillis;
         System.out.printf(Locale.ROOT, "a task is %d requests of %d bursts, %d ms apart: %d ms of model time; "
-                        + "harness max heap %d MiB, %d cores, JDK %s; mock in its own JVM, -Xmx%s%s%n%n",
+                        + "harness max heap %d MiB, %d cores, JDK %s; mock (%s) in its own JVM, -Xmx%s%s%n%n",
                 REQUESTS_PER_TASK, BURSTS, pauseMillis, modelMillis, Runtime.getRuntime().maxMemory() >> 20,
-                Runtime.getRuntime().availableProcessors(), Runtime.version(), mockHeap,
+                Runtime.getRuntime().availableProcessors(), Runtime.version(), mockName, mockHeap,
                 mockCpus == null ? "" : ", taskset -c " + mockCpus);
         for (String name : contestants) {
-            warmUp(name, mockHeap, mockCpus);
+            warmUp(name, mockName, mockHeap, mockCpus);
         }
         System.out.println("| contestant | sessions | tasks/s | mock requests/s | mock CPU cores | harness CPU cores "
                 + "| CPU µs per request, harness / mock | threads waiting for a CPU, harness / mock "
@@ -97,7 +102,7 @@ public final class SessionsAtScale {
                 + "| with its connection KiB | peak platform threads | new connections |");
         System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
         Map<String, Row> rows = new LinkedHashMap<>();
-        try (MockProcess mock = new MockProcess(TOOL_CALLS, BURSTS, pauseMillis, mockHeap, mockCpus)) {
+        try (MockProcess mock = new MockProcess(mockName, TOOL_CALLS, BURSTS, pauseMillis, mockHeap, mockCpus)) {
             for (int sessions : sizes) {
                 for (String name : contestants) {
                     Row row = measure(name, sessions, mock, modelMillis, timeoutSeconds);
@@ -241,8 +246,9 @@ public final class SessionsAtScale {
     }
 
     /** Compiles the hot paths first: a few seconds of tasks, 8 at a time, without pauses. */
-    private static void warmUp(String contestantName, String mockHeap, String mockCpus) throws Exception {
-        try (MockProcess mock = new MockProcess(TOOL_CALLS, BURSTS, 0, mockHeap, mockCpus);
+    private static void warmUp(String contestantName, String mockName, String mockHeap, String mockCpus)
+            throws Exception {
+        try (MockProcess mock = new MockProcess(mockName, TOOL_CALLS, BURSTS, 0, mockHeap, mockCpus);
                 Contestant contestant = contestant(contestantName, mock.baseUrl())) {
             long end = System.nanoTime() + 5_000_000_000L;
             List<Thread> workers = new ArrayList<>();

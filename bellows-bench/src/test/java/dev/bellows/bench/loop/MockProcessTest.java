@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The scale harness's own parts, for real: the mock in a JVM of its own answering a floor
@@ -31,6 +33,39 @@ class MockProcessTest {
             assertThat(mock.cpuNanos()).isPositive();
         }
         assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).isFalse();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"jdk-length", "jdk-chunked"})
+    void theJdkServerMockInItsOwnProcessAnswersAndCounts(String mockName) throws Exception {
+        try (MockProcess mock = new MockProcess(mockName, 2, 3, 0, "128m", null);
+                Floor floor = new Floor(mock.baseUrl())) {
+            Map<String, Long> before = mock.stats();
+            assertThat(floor.runTask()).isEqualTo(LeanMock.FINAL_ANSWER);
+            assertThat(floor.runTask()).isEqualTo(LeanMock.FINAL_ANSWER);
+            Map<String, Long> after = mock.stats();
+            assertThat(after.get("requests") - before.get("requests")).isEqualTo(6);
+            assertThat(after.get("connections") - before.get("connections")).isEqualTo(1);
+        }
+    }
+
+    /**
+     * Every contestant of the loop comparison gets its answers from every mock, by either
+     * framing, and the mock sees the one connection each keeps.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"lean", "jdk-length", "jdk-chunked"})
+    void everyContestantIsAnsweredByEveryMock(String mockName) throws Exception {
+        try (ModelMock mock = UnderLoad.mock(mockName)) {
+            for (Contestant contestant : LoopComparison.contestants(mock.baseUrl())) {
+                try (contestant) {
+                    long connections = mock.connections();
+                    assertThat(contestant.runTask()).as(contestant.name()).isEqualTo(LeanMock.FINAL_ANSWER);
+                    assertThat(contestant.runTask()).as(contestant.name()).isEqualTo(LeanMock.FINAL_ANSWER);
+                    assertThat(mock.connections() - connections).as(contestant.name()).isEqualTo(1);
+                }
+            }
+        }
     }
 
     @Test

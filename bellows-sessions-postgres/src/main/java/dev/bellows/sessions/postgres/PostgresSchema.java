@@ -70,7 +70,19 @@ final class PostgresSchema {
                                   AND m.turn_seq = t.seq AND m.position = 0 AND m.role = 'user')""",
                     """
                     UPDATE bellows_sessions s SET exchange_count =
-                        (SELECT count(*) FROM bellows_turns t WHERE t.session_id = s.id AND t.begins_exchange)"""));
+                        (SELECT count(*) FROM bellows_turns t WHERE t.session_id = s.id AND t.begins_exchange)"""),
+            // Version 3: a run that waits for decisions on its tool calls (approvals): its state,
+            // and the log of what resuming it did, an entry a row, each written in a transaction
+            // of its own before the resume goes on.
+            List.of(
+                    "ALTER TABLE bellows_sessions ADD COLUMN waiting_run text",
+                    """
+                    CREATE TABLE bellows_waiting_log (
+                        session_id bigint  NOT NULL REFERENCES bellows_sessions (id) ON DELETE CASCADE,
+                        seq        integer NOT NULL,
+                        entry      text    NOT NULL,
+                        PRIMARY KEY (session_id, seq)
+                    )"""));
 
     static final int CURRENT = MIGRATIONS.size();
 

@@ -2,12 +2,14 @@ package dev.bellows.sessions.postgres;
 
 import dev.bellows.memory.StoredSession;
 import dev.bellows.memory.SessionJson;
+import dev.bellows.memory.WaitingRun;
 import dev.bellows.plan.Plan;
 import dev.bellows.provider.Message;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * One handle on a session of a {@link PostgresSessionStore}. Others may write the same session;
@@ -30,16 +32,34 @@ final class PostgresSession implements StoredSession {
     private boolean closed;
     /** The turns of the open exchange, not stored yet, or null when none is open. */
     private List<List<Message>> exchange;
+    /** What closing also releases (an exclusive handle's lock), or null. */
+    private final AutoCloseable release;
+
+    /** A waiting run set (or, as {@link #REMOVED}, removed) in the open exchange; null for no change. */
+    private String exchangeWaiting;
+
+    /** {@link #exchangeWaiting}'s value for a waiting run removed in the open exchange. */
+    private static final String REMOVED = new String("(removed)");
 
     PostgresSession(PostgresSessionStore store, long id, String name) {
+        this(store, id, name, null);
+    }
+
+    PostgresSession(PostgresSessionStore store, long id, String name, AutoCloseable release) {
         this.store = store;
         this.id = id;
         this.name = name;
+        this.release = release;
     }
 
     @Override
     public String name() {
         return name;
+    }
+
+    /** The session's row id. */
+    long id() {
+        return id;
     }
 
     @Override
@@ -82,6 +102,7 @@ final class PostgresSession implements StoredSession {
             refresh();
             if (exchange != null) {
                 exchange.clear();
+                exchangeWaiting = null;
             }
         }
     }
@@ -139,12 +160,18 @@ final class PostgresSession implements StoredSession {
                 throw new IllegalStateException("session \"" + name + "\" has no exchange open");
             }
             List<List<Message>> held = exchange;
+            String heldWaiting = exchangeWaiting;
             exchange = null;
-            if (!held.isEmpty()) {      // a pending plan waits for the next stored turn, as outside an exchange
+            exchangeWaiting = null;
+            if (!held.isEmpty() || heldWaiting != null) {
+                // a pending plan waits for the next stored turn, as outside an exchange
                 try {
-                    store.appendTurns(id, name, held, pendingPlan);
+                    store.commitExchange(id, name, held, held.isEmpty() ? null : pendingPlan, heldWaiting != null,
+                            heldWaiting == REMOVED ? null : heldWaiting);
                 } finally {
-                    pendingPlan = null; // stored with the turns, or made by turns that were not stored
+                    if (!held.isEmpty()) {
+                        pendingPlan = null; // stored with the turns, or made by turns that were not stored
+                    }
                 }
             }
         }
@@ -159,13 +186,57 @@ final class PostgresSession implements StoredSession {
             closed = true;
             if (exchange != null) {
                 exchange = null;        // abandoned: neither its turns nor the plan they made are stored
+                exchangeWaiting = null;
                 pendingPlan = null;
             }
-            if (pendingPlan != null) {
-                Plan plan = pendingPlan;
-                pendingPlan = null;
-                store.writePlan(id, name, plan);
+            try {
+                if (pendingPlan != null) {
+                    Plan plan = pendingPlan;
+                    pendingPlan = null;
+                    store.writePlan(id, name, plan);
+                }
+            } finally {
+                if (release != null) {
+                    try {
+                        release.close();
+                    } catch (Exception e) {
+                        // the lock's connection is gone: PostgreSQL released the lock with it
+                    }
+                }
             }
+        }
+    }
+
+    @Override
+    public Optional<WaitingRun> waitingRun() {
+        synchronized (lock) {
+            ensureOpen();
+            if (exchange != null && exchangeWaiting != null) {
+                return exchangeWaiting == REMOVED ? Optional.empty()
+                        : Optional.of(new WaitingRun(exchangeWaiting, List.of()));
+            }
+            return store.readWaitingRun(id, name);
+        }
+    }
+
+    @Override
+    public void waitingRun(String state) {
+        synchronized (lock) {
+            ensureOpen();
+            if (exchange != null) {
+                exchangeWaiting = state == null ? REMOVED : state;
+                return;
+            }
+            store.writeWaitingRun(id, name, state);
+        }
+    }
+
+    @Override
+    public void logWaitingRun(List<String> entries) {
+        List<String> copy = List.copyOf(Objects.requireNonNull(entries, "entries"));
+        synchronized (lock) {
+            ensureOpen();
+            store.appendWaitingLog(id, name, copy);
         }
     }
 

@@ -1,11 +1,14 @@
 package dev.bellows.sessions.postgres;
 
+import dev.bellows.memory.SessionInUseException;
 import dev.bellows.memory.StoredSession;
 import dev.bellows.memory.SessionInfo;
 import dev.bellows.memory.SessionJson;
+import dev.bellows.secret.Secrets;
 import dev.bellows.memory.SessionNames;
 import dev.bellows.memory.SessionStore;
 import dev.bellows.memory.SessionStoreException;
+import dev.bellows.memory.WaitingRun;
 import dev.bellows.plan.Plan;
 import dev.bellows.provider.Message;
 import dev.bellows.provider.Role;
@@ -131,6 +134,65 @@ public final class PostgresSessionStore implements SessionStore {
         });
     }
 
+    /**
+     * Opens the session for one user at a time among every JVM using this database: the handle
+     * holds a session-level advisory lock ({@code pg_try_advisory_lock}) on a connection of its
+     * own until it is closed. Another {@code openExclusive} of the session meanwhile, here or
+     * on another machine, throws {@link SessionInUseException}; plain {@link #open} is not
+     * kept out. When the holder dies, its connection closes and PostgreSQL releases the lock:
+     * no stale locks. Costs one connection per open exclusive handle.
+     */
+    @Override
+    public StoredSession openExclusive(String name) {
+        PostgresSession opened = (PostgresSession) open(name);
+        long id = opened.id();
+        Connection connection;
+        try {
+            connection = dataSource.getConnection();
+        } catch (SQLException e) {
+            throw new SessionStoreException("cannot lock session \"" + name + "\" in " + description + ": "
+                    + e.getMessage(), e);
+        }
+        try {
+            connection.setAutoCommit(true);
+            try (PreparedStatement lock = connection.prepareStatement("SELECT pg_try_advisory_lock(?, ?)")) {
+                lock.setInt(1, SESSION_LOCK_CLASS);
+                lock.setInt(2, (int) id);
+                try (ResultSet row = lock.executeQuery()) {
+                    row.next();
+                    if (!row.getBoolean(1)) {
+                        connection.close();
+                        throw new SessionInUseException("session \"" + name + "\" is in use: another user of "
+                                + description + " has it open for itself; try again when it is done");
+                    }
+                }
+            }
+        } catch (SQLException e) {
+            closeQuietly(connection);
+            throw new SessionStoreException("cannot lock session \"" + name + "\" in " + description + ": "
+                    + e.getMessage(), e);
+        }
+        return new PostgresSession(this, id, name, () -> {
+            try (Connection held = connection; PreparedStatement unlock = held.prepareStatement(
+                    "SELECT pg_advisory_unlock(?, ?)")) {
+                unlock.setInt(1, SESSION_LOCK_CLASS);
+                unlock.setInt(2, (int) id);
+                unlock.execute();
+            }
+        });
+    }
+
+    /** The first key of the sessions' advisory locks ("Bell"), the session's id the second. */
+    private static final int SESSION_LOCK_CLASS = 0x42656c6c;
+
+    private static void closeQuietly(Connection connection) {
+        try {
+            connection.close();
+        } catch (SQLException ignored) {
+            // closing what failed: the first error is the one to report
+        }
+    }
+
     @Override
     public List<SessionInfo> list() {
         return query("list the sessions", "", null);
@@ -169,6 +231,19 @@ public final class PostgresSessionStore implements SessionStore {
                         return Optional.empty();
                     }
                     return Optional.of(readExchanges(connection, row.getLong(1), name, 0));
+                }
+            }
+        });
+    }
+
+    @Override
+    public Optional<WaitingRun> waitingRun(String name) {
+        SessionNames.check(name);
+        return inTransaction("read session \"" + name + "\"", Connection.TRANSACTION_REPEATABLE_READ, connection -> {
+            try (PreparedStatement select = connection.prepareStatement("SELECT id FROM bellows_sessions WHERE name = ?")) {
+                select.setString(1, name);
+                try (ResultSet row = select.executeQuery()) {
+                    return row.next() ? readWaitingRun(connection, row.getLong(1)) : Optional.<WaitingRun>empty();
                 }
             }
         });
@@ -260,56 +335,157 @@ public final class PostgresSessionStore implements SessionStore {
      * pending plan, in one transaction holding the session's row lock.
      */
     void appendTurns(long id, String name, List<List<Message>> turns, Plan pendingPlan) {
+        commitExchange(id, name, turns, pendingPlan, false, null);
+    }
+
+    /**
+     * As {@link #appendTurns} (no exchange counted when there are no turns), and, when
+     * {@code waitingChanged}, the waiting run set to {@code waiting} (null: removed) with its log
+     * emptied, all in one transaction holding the session's row lock.
+     */
+    void commitExchange(long id, String name, List<List<Message>> turns, Plan pendingPlan, boolean waitingChanged,
+                        String waiting) {
         inTransaction("store " + (turns.size() == 1 ? "a turn" : turns.size() + " turns") + " of session \"" + name + "\"",
                 connection -> {
             long seq = lockSession(connection, id, name);
             long first = seq;
             int messages = 0;
-            try (PreparedStatement turnRow = connection.prepareStatement(
-                    "INSERT INTO bellows_turns (session_id, seq, message_count, begins_exchange) VALUES (?, ?, ?, ?)");
-                 PreparedStatement insert = connection.prepareStatement(
-                    "INSERT INTO bellows_messages (session_id, turn_seq, position, role, content, native_parts)"
-                            + " VALUES (?, ?, ?, ?, ?, ?)")) {
-                for (List<Message> turn : turns) {
-                    turnRow.setLong(1, id);
-                    turnRow.setLong(2, seq);
-                    turnRow.setInt(3, turn.size());
-                    turnRow.setBoolean(4, seq == first);
-                    turnRow.addBatch();
-                    for (int position = 0; position < turn.size(); position++) {
-                        Message message = turn.get(position);
-                        insert.setLong(1, id);
-                        insert.setLong(2, seq);
-                        insert.setInt(3, position);
-                        insert.setString(4, message.role().wireName());
-                        insert.setBytes(5, message.content().getBytes(StandardCharsets.UTF_8));
-                        insert.setString(6, SessionJson.nativePartsToJson(message));
-                        insert.addBatch();
+            if (!turns.isEmpty()) {
+                try (PreparedStatement turnRow = connection.prepareStatement(
+                        "INSERT INTO bellows_turns (session_id, seq, message_count, begins_exchange) VALUES (?, ?, ?, ?)");
+                     PreparedStatement insert = connection.prepareStatement(
+                        "INSERT INTO bellows_messages (session_id, turn_seq, position, role, content, native_parts)"
+                                + " VALUES (?, ?, ?, ?, ?, ?)")) {
+                    for (List<Message> turn : turns) {
+                        turnRow.setLong(1, id);
+                        turnRow.setLong(2, seq);
+                        turnRow.setInt(3, turn.size());
+                        turnRow.setBoolean(4, seq == first);
+                        turnRow.addBatch();
+                        for (int position = 0; position < turn.size(); position++) {
+                            Message message = turn.get(position);
+                            insert.setLong(1, id);
+                            insert.setLong(2, seq);
+                            insert.setInt(3, position);
+                            insert.setString(4, message.role().wireName());
+                            insert.setBytes(5, Secrets.redact(message.content()).getBytes(StandardCharsets.UTF_8)); // never an echoed key
+                            insert.setString(6, SessionJson.nativePartsToJson(message));
+                            insert.addBatch();
+                        }
+                        messages += turn.size();
+                        seq++;
                     }
-                    messages += turn.size();
-                    seq++;
+                    turnRow.executeBatch();     // the turns before their messages: the foreign key
+                    insert.executeBatch();
                 }
-                turnRow.executeBatch();     // the turns before their messages: the foreign key
-                insert.executeBatch();
+                try (PreparedStatement update = connection.prepareStatement(
+                        "UPDATE bellows_sessions SET next_seq = ?, turn_count = turn_count + ?, exchange_count = exchange_count + 1,"
+                                + " message_count = message_count + ?, updated_at = now(), plan = coalesce(?, plan)"
+                                + " WHERE id = ?")) {
+                    update.setLong(1, seq);
+                    update.setInt(2, turns.size());
+                    update.setInt(3, messages);
+                    update.setString(4, pendingPlan == null ? null : SessionJson.planToJson(pendingPlan));
+                    update.setLong(5, id);
+                    update.executeUpdate();
+                }
             }
-            try (PreparedStatement update = connection.prepareStatement(
-                    "UPDATE bellows_sessions SET next_seq = ?, turn_count = turn_count + ?, exchange_count = exchange_count + 1,"
-                            + " message_count = message_count + ?, updated_at = now(), plan = coalesce(?, plan)"
-                            + " WHERE id = ?")) {
-                update.setLong(1, seq);
-                update.setInt(2, turns.size());
-                update.setInt(3, messages);
-                update.setString(4, pendingPlan == null ? null : SessionJson.planToJson(pendingPlan));
-                update.setLong(5, id);
-                update.executeUpdate();
+            if (waitingChanged) {
+                writeWaiting(connection, id, waiting);
             }
             return null;
         });
     }
 
+    /** Sets or removes the waiting run, at once, in one transaction holding the session's row lock. */
+    void writeWaitingRun(long id, String name, String waiting) {
+        inTransaction("store the waiting run of session \"" + name + "\"", connection -> {
+            lockSession(connection, id, name);
+            writeWaiting(connection, id, waiting);
+            return null;
+        });
+    }
+
+    private static void writeWaiting(Connection connection, long id, String waiting) throws SQLException {
+        try (PreparedStatement update = connection.prepareStatement(
+                "UPDATE bellows_sessions SET waiting_run = ?, updated_at = now() WHERE id = ?");
+             PreparedStatement delete = connection.prepareStatement("DELETE FROM bellows_waiting_log WHERE session_id = ?")) {
+            update.setString(1, waiting);
+            update.setLong(2, id);
+            update.executeUpdate();
+            delete.setLong(1, id);
+            delete.executeUpdate();
+        }
+    }
+
+    /** Appends entries to the waiting run's log, in one transaction holding the session's row lock. */
+    void appendWaitingLog(long id, String name, List<String> entries) {
+        inTransaction("store a step of the waiting run of session \"" + name + "\"", connection -> {
+            lockSession(connection, id, name);
+            int last;
+            try (PreparedStatement select = connection.prepareStatement(
+                    "SELECT waiting_run IS NOT NULL, (SELECT coalesce(max(seq), 0) FROM bellows_waiting_log"
+                            + " WHERE session_id = ?) FROM bellows_sessions WHERE id = ?")) {
+                select.setLong(1, id);
+                select.setLong(2, id);
+                try (ResultSet row = select.executeQuery()) {
+                    if (!row.next()) {
+                        throw deleted(name);
+                    }
+                    if (!row.getBoolean(1)) {
+                        throw new IllegalStateException("session \"" + name + "\" has no waiting run stored to log to");
+                    }
+                    last = row.getInt(2);
+                }
+            }
+            try (PreparedStatement insert = connection.prepareStatement(
+                    "INSERT INTO bellows_waiting_log (session_id, seq, entry) VALUES (?, ?, ?)")) {
+                for (String entry : entries) {
+                    insert.setLong(1, id);
+                    insert.setInt(2, ++last);
+                    insert.setString(3, entry);
+                    insert.addBatch();
+                }
+                insert.executeBatch();
+            }
+            return null;
+        });
+    }
+
+    /** The session's waiting run and its log, in one REPEATABLE READ snapshot. */
+    Optional<WaitingRun> readWaitingRun(long id, String name) {
+        return inTransaction("read the waiting run of session \"" + name + "\"", Connection.TRANSACTION_REPEATABLE_READ,
+                connection -> readWaitingRun(connection, id));
+    }
+
+    private static Optional<WaitingRun> readWaitingRun(Connection connection, long id) throws SQLException {
+        String state;
+        try (PreparedStatement select = connection.prepareStatement("SELECT waiting_run FROM bellows_sessions WHERE id = ?")) {
+            select.setLong(1, id);
+            try (ResultSet row = select.executeQuery()) {
+                state = row.next() ? row.getString(1) : null;
+            }
+        }
+        if (state == null) {
+            return Optional.empty();
+        }
+        List<String> log = new ArrayList<>();
+        try (PreparedStatement select = connection.prepareStatement(
+                "SELECT entry FROM bellows_waiting_log WHERE session_id = ? ORDER BY seq")) {
+            select.setLong(1, id);
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    log.add(rows.getString(1));
+                }
+            }
+        }
+        return Optional.of(new WaitingRun(state, log));
+    }
+
     void clearTurns(long id, String name) {
         inTransaction("clear session \"" + name + "\"", connection -> {
             lockSession(connection, id, name);
+            writeWaiting(connection, id, null);
             try (PreparedStatement delete = connection.prepareStatement("DELETE FROM bellows_turns WHERE session_id = ?");
                  PreparedStatement update = connection.prepareStatement(
                          "UPDATE bellows_sessions SET turn_count = 0, exchange_count = 0, message_count = 0,"

@@ -81,7 +81,7 @@ class PostgresSchemaMigrationTest {
         }
 
         try (PostgresSessionStore store = PostgresSessionStore.open(url, "postgres", null)) {
-            assertThat(version(url)).isEqualTo(PostgresSchema.CURRENT).isEqualTo(2);
+            assertThat(version(url)).isEqualTo(PostgresSchema.CURRENT).isEqualTo(3);
             List<SessionInfo> sessions = store.list();
             assertThat(sessions).extracting(SessionInfo::name).containsExactly("empty", "math", "odd");
             assertThat(sessions).extracting(SessionInfo::requests).containsExactly(0, 2, 2);
@@ -102,8 +102,50 @@ class PostgresSchemaMigrationTest {
             assertThat(store.exchanges("math").orElseThrow()).last().isEqualTo(List.of(systemFirst, observation));
         }
         try (PostgresSessionStore again = PostgresSessionStore.open(url, "postgres", null)) {
-            assertThat(version(url)).as("migrated once").isEqualTo(2);
+            assertThat(version(url)).as("migrated once").isEqualTo(3);
             assertThat(again.find("math").orElseThrow().requests()).isEqualTo(3);
+        }
+    }
+
+    /** Schema 2's migration, as shipped: never change this copy. */
+    private static final List<String> SCHEMA_2 = List.of(
+            "ALTER TABLE bellows_turns ADD COLUMN begins_exchange boolean NOT NULL DEFAULT false",
+            "ALTER TABLE bellows_sessions ADD COLUMN exchange_count integer NOT NULL DEFAULT 0",
+            """
+            UPDATE bellows_turns t SET begins_exchange = true
+            WHERE t.seq = (SELECT min(f.seq) FROM bellows_turns f WHERE f.session_id = t.session_id)
+               OR EXISTS (SELECT 1 FROM bellows_messages m WHERE m.session_id = t.session_id
+                          AND m.turn_seq = t.seq AND m.position = 0 AND m.role = 'user')""",
+            """
+            UPDATE bellows_sessions s SET exchange_count =
+                (SELECT count(*) FROM bellows_turns t WHERE t.session_id = s.id AND t.begins_exchange)""",
+            "INSERT INTO bellows_schema_version (version) VALUES (2)");
+
+    @Test
+    void schema2TablesOpenWithNothingWaitingAndThenKeepAWaitingRun() throws Exception {
+        String url = EmbeddedPostgres.shared().newDatabase();
+        try (Connection db = DriverManager.getConnection(url, "postgres", "");
+             Statement statement = db.createStatement()) {
+            for (String sql : SCHEMA_1) {
+                statement.execute(sql);
+            }
+            writeSession(db, 1, "math", List.of(RUN_1_STEP_1, RUN_1_STEP_2));
+            statement.execute("SELECT setval('bellows_sessions_id_seq', 1)");
+            for (String sql : SCHEMA_2) {
+                statement.execute(sql);
+            }
+        }
+        try (PostgresSessionStore store = PostgresSessionStore.open(url, "postgres", null)) {
+            assertThat(version(url)).isEqualTo(3);
+            assertThat(store.waitingRun("math")).isEmpty();
+            assertThat(store.find("math").orElseThrow().requests()).isEqualTo(1);
+            try (StoredSession math = store.open("math")) {
+                assertThat(math.turns()).containsExactly(RUN_1_STEP_1, RUN_1_STEP_2);
+                math.waitingRun("{\"waiting\": 1}");
+                math.logWaitingRun(List.of("{\"started\": \"call_3_1\"}"));
+            }
+            assertThat(store.waitingRun("math")).contains(new dev.bellows.memory.WaitingRun("{\"waiting\": 1}",
+                    List.of("{\"started\": \"call_3_1\"}")));
         }
     }
 

@@ -8,16 +8,18 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Set;
 
 /**
  * One user per session: an exclusive OS file lock on {@code locks/NAME.lock} beside the
  * database. The operating system releases it when the process ends however it ends (kill -9
  * included), so a crash never leaves a stale lock to clean up, and no heartbeat thread is
  * needed; a lock row in the database would need both. The file holds the owner's pid, for
- * the message the next user sees. Lock files are never deleted: deleting one while another
+ * the message the next user sees. The lock file is created owner-only and never opened through
+ * a symbolic link (a link planted in its place is an error, not a write to its target). Lock files are never deleted: deleting one while another
  * process is about to lock it would let two processes each lock a different file.
  */
 final class SessionLock implements AutoCloseable {
@@ -39,9 +41,11 @@ final class SessionLock implements AutoCloseable {
         Path file = directory.resolve("locks").resolve(name + ".lock");
         FileChannel channel = null;
         try {
-            Files.createDirectories(file.getParent());
-            channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
-                    StandardOpenOption.WRITE);
+            PrivateFiles.createDirectory(file.getParent());
+            PrivateFiles.refuseLink(file);
+            // NOFOLLOW_LINKS: a link planted after the check is refused by the open itself.
+            channel = FileChannel.open(file, Set.of(StandardOpenOption.CREATE, StandardOpenOption.READ,
+                    StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS), PrivateFiles.attributes(PrivateFiles.FILE_MODE));
             FileLock lock;
             try {
                 lock = channel.tryLock();

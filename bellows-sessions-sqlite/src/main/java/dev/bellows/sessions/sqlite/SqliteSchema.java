@@ -67,7 +67,19 @@ final class SqliteSchema {
                                   AND m.turn_seq = turns.seq AND m.position = 0 AND m.role = 'user')""",
                     """
                     UPDATE sessions SET exchange_count =
-                        (SELECT count(*) FROM turns t WHERE t.session_id = sessions.id AND t.begins_exchange = 1)"""));
+                        (SELECT count(*) FROM turns t WHERE t.session_id = sessions.id AND t.begins_exchange = 1)"""),
+            // Version 3: a run that waits for decisions on its tool calls (approvals): its state,
+            // and the log of what resuming it did, an entry a row, each written in a transaction
+            // of its own before the resume goes on.
+            List.of(
+                    "ALTER TABLE sessions ADD COLUMN waiting_run TEXT",
+                    """
+                    CREATE TABLE waiting_log (
+                        session_id INTEGER NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+                        seq        INTEGER NOT NULL,
+                        entry      TEXT    NOT NULL,
+                        PRIMARY KEY (session_id, seq)
+                    )"""));
 
     /** The version this code writes and reads. */
     static final int CURRENT = MIGRATIONS.size();

@@ -2,6 +2,7 @@ package dev.bellows.sessions.sqlite;
 
 import dev.bellows.memory.StoredSession;
 import dev.bellows.memory.SessionJson;
+import dev.bellows.memory.WaitingRun;
 import dev.bellows.plan.Plan;
 import dev.bellows.provider.Message;
 import java.util.ArrayList;
@@ -9,6 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * One open session of a {@link SqliteSessionStore}. It holds the session's lock, so nobody
@@ -36,9 +38,16 @@ final class SqliteSession implements StoredSession {
     private boolean closed;
     /** The turns of the open exchange, not stored yet, or null when none is open; guarded by {@link #lock}. */
     private List<List<Message>> exchange;
+    /** The stored waiting run, or null; guarded by {@link #lock}. */
+    private WaitingRun waiting;
+    /** A waiting run set (or, as {@link #REMOVED}, removed) in the open exchange; null for no change; guarded by {@link #lock}. */
+    private String exchangeWaiting;
+
+    /** {@link #exchangeWaiting}'s value for a waiting run removed in the open exchange. */
+    private static final String REMOVED = new String("(removed)");
 
     SqliteSession(SqliteSessionStore store, SessionLock sessionLock, long id, String name,
-                  List<List<Message>> turns, Plan plan, Map<String, String> metadata) {
+                  List<List<Message>> turns, Plan plan, Map<String, String> metadata, WaitingRun waiting) {
         this.store = store;
         this.sessionLock = sessionLock;
         this.id = id;
@@ -46,6 +55,7 @@ final class SqliteSession implements StoredSession {
         this.turns = new ArrayList<>(turns);
         this.plan = plan;
         this.metadata = metadata;
+        this.waiting = waiting;
     }
 
     @Override
@@ -85,8 +95,10 @@ final class SqliteSession implements StoredSession {
             ensureOpen();
             store.clearTurns(id, name);
             turns.clear();
+            waiting = null;
             if (exchange != null) {
                 exchange.clear();
+                exchangeWaiting = null;
             }
         }
     }
@@ -148,13 +160,21 @@ final class SqliteSession implements StoredSession {
                 throw new IllegalStateException("session \"" + name + "\" has no exchange open");
             }
             List<List<Message>> held = exchange;
+            String heldWaiting = exchangeWaiting;
             exchange = null;
-            if (held.isEmpty()) {
+            exchangeWaiting = null;
+            if (held.isEmpty() && heldWaiting == null) {
                 return;                 // a pending plan waits for the next stored turn, as outside an exchange
             }
             try {
-                store.appendTurns(id, name, held, pendingPlan);
-                pendingPlan = null;
+                store.commitExchange(id, name, held, held.isEmpty() ? null : pendingPlan, heldWaiting != null,
+                        heldWaiting == REMOVED ? null : heldWaiting);
+                if (!held.isEmpty()) {
+                    pendingPlan = null;
+                }
+                if (heldWaiting != null) {
+                    waiting = heldWaiting == REMOVED ? null : new WaitingRun(heldWaiting, List.of());
+                }
             } catch (RuntimeException e) {
                 turns.subList(turns.size() - held.size(), turns.size()).clear();   // they are not stored
                 pendingPlan = null;     // nor the plan they made: a stored plan never runs ahead of its turns
@@ -173,6 +193,7 @@ final class SqliteSession implements StoredSession {
             try {
                 if (exchange != null) {
                     exchange = null;    // abandoned: neither its turns nor the plan they made are stored
+                    exchangeWaiting = null;
                     pendingPlan = null;
                 }
                 if (pendingPlan != null) {
@@ -182,6 +203,49 @@ final class SqliteSession implements StoredSession {
             } finally {
                 sessionLock.close();
             }
+        }
+    }
+
+    @Override
+    public Optional<WaitingRun> waitingRun() {
+        synchronized (lock) {
+            ensureOpen();
+            if (exchange != null && exchangeWaiting != null) {
+                return exchangeWaiting == REMOVED ? Optional.empty()
+                        : Optional.of(new WaitingRun(exchangeWaiting, List.of()));
+            }
+            return Optional.ofNullable(waiting);
+        }
+    }
+
+    @Override
+    public void waitingRun(String state) {
+        synchronized (lock) {
+            ensureOpen();
+            if (exchange != null) {
+                exchangeWaiting = state == null ? REMOVED : state;
+                return;
+            }
+            store.writeWaitingRun(id, name, state);
+            waiting = state == null ? null : new WaitingRun(state, List.of());
+        }
+    }
+
+    @Override
+    public void logWaitingRun(List<String> entries) {
+        List<String> copy = List.copyOf(Objects.requireNonNull(entries, "entries"));
+        synchronized (lock) {
+            ensureOpen();
+            if (waiting == null) {
+                throw new IllegalStateException("session \"" + name + "\" has no waiting run stored to log to");
+            }
+            if (copy.isEmpty()) {
+                return;
+            }
+            store.appendWaitingLog(id, name, waiting.log().size(), copy);
+            List<String> log = new ArrayList<>(waiting.log());
+            log.addAll(copy);
+            waiting = new WaitingRun(waiting.state(), log);
         }
     }
 

@@ -3,9 +3,11 @@ package dev.bellows.sessions.sqlite;
 import dev.bellows.memory.StoredSession;
 import dev.bellows.memory.SessionInfo;
 import dev.bellows.memory.SessionJson;
+import dev.bellows.secret.Secrets;
 import dev.bellows.memory.SessionNames;
 import dev.bellows.memory.SessionStore;
 import dev.bellows.memory.SessionStoreException;
+import dev.bellows.memory.WaitingRun;
 import dev.bellows.plan.Plan;
 import dev.bellows.provider.Message;
 import dev.bellows.provider.Role;
@@ -84,15 +86,25 @@ public final class SqliteSessionStore implements SessionStore {
         Path dir = directory.toAbsolutePath().normalize();
         createPrivateDirectories(dir);
         Path file = dir.resolve(DATABASE_FILE);
+        for (String suffix : new String[] {"", "-wal", "-shm", "-journal"}) {
+            PrivateFiles.refuseLink(dir.resolve(DATABASE_FILE + suffix));
+        }
+        // Created here, owner-only, before SQLite opens it: SQLite would create it with the
+        // umask's permissions, and gives its -wal and -shm files the database file's own.
+        PrivateFiles.create(file);
         SQLiteConfig config = new SQLiteConfig();
         config.setSynchronous(SQLiteConfig.SynchronousMode.FULL);
         config.enforceForeignKeys(true);
         config.setBusyTimeout(BUSY_TIMEOUT_MILLIS);
         Connection connection = null;
         try {
+            // SQLITE_OPEN_NOFOLLOW: a link planted between the check above and the open is refused too.
+            java.util.Properties properties = config.toProperties();
+            properties.setProperty(SQLiteConfig.Pragma.OPEN_MODE.pragmaName,
+                    Integer.toString(config.getOpenModeFlags() | SQLITE_OPEN_NOFOLLOW));
             // Autocommit stays on: each operation opens and ends its own transaction (Tx), so
             // that no transaction stays open between operations to block other processes.
-            connection = config.createConnection("jdbc:sqlite:" + file);
+            connection = new SQLiteConfig(properties).createConnection("jdbc:sqlite:" + file);
             useWriteAheadLog(connection);
             SqliteSchema.migrate(connection, file.toString());
             return new SqliteSessionStore(dir, file, connection);
@@ -170,6 +182,12 @@ public final class SqliteSessionStore implements SessionStore {
         return databaseFile;
     }
 
+    /** The same as {@link #open}: this store lets one user at a time open a session anyway. */
+    @Override
+    public StoredSession openExclusive(String name) {
+        return open(name);
+    }
+
     @Override
     public StoredSession open(String name) {
         SessionNames.check(name);
@@ -195,7 +213,8 @@ public final class SqliteSessionStore implements SessionStore {
                         long id = row.getLong(1);
                         Plan plan = SessionJson.planFromJson(row.getString(2));
                         Map<String, String> metadata = SessionJson.metadataFromJson(row.getString(3));
-                        return new SqliteSession(this, sessionLock, id, name, readTurns(id, name), plan, metadata);
+                        return new SqliteSession(this, sessionLock, id, name, readTurns(id, name), plan, metadata,
+                                readWaitingRun(id).orElse(null));
                     }
                 }
             });
@@ -249,8 +268,24 @@ public final class SqliteSessionStore implements SessionStore {
     }
 
     @Override
+    public Optional<WaitingRun> waitingRun(String name) {
+        SessionNames.check(name);
+        return inTransaction("read session \"" + name + "\"", false, () -> {
+            try (PreparedStatement select = connection.prepareStatement("SELECT id FROM sessions WHERE name = ?")) {
+                select.setString(1, name);
+                try (ResultSet row = select.executeQuery()) {
+                    return row.next() ? readWaitingRun(row.getLong(1)) : Optional.<WaitingRun>empty();
+                }
+            }
+        });
+    }
+
+    @Override
     public boolean delete(String name) {
         SessionNames.check(name);
+        if (find(name).isEmpty()) {
+            return false; // no lock file is made for a session that does not exist
+        }
         try (SessionLock ignored = SessionLock.acquire(directory, name)) {
             return inTransaction("delete session \"" + name + "\"", true, () -> {
                 try (PreparedStatement delete = connection.prepareStatement("DELETE FROM sessions WHERE name = ?")) {
@@ -283,6 +318,17 @@ public final class SqliteSessionStore implements SessionStore {
      * of an exchange, and the session's count of exchanges raised), and a pending plan.
      */
     void appendTurns(long id, String name, List<List<Message>> turns, Plan pendingPlan) {
+        commitExchange(id, name, turns, pendingPlan, false, null);
+    }
+
+    /**
+     * Writes one exchange, in one transaction: its turns, in order (the first marked as the start
+     * of an exchange, and the session's count of exchanges raised; none when there are no turns),
+     * a pending plan, and, when {@code waitingChanged}, the waiting run set to {@code waiting}
+     * (null: removed) with its log emptied.
+     */
+    void commitExchange(long id, String name, List<List<Message>> turns, Plan pendingPlan, boolean waitingChanged,
+                        String waiting) {
         inTransaction("store " + (turns.size() == 1 ? "a turn" : turns.size() + " turns") + " of session \"" + name + "\"",
                 true, () -> {
             long now = System.currentTimeMillis();
@@ -317,7 +363,7 @@ public final class SqliteSessionStore implements SessionStore {
                         insert.setLong(2, seq);
                         insert.setInt(3, position);
                         insert.setString(4, message.role().wireName());
-                        insert.setString(5, message.content());
+                        insert.setString(5, Secrets.redact(message.content())); // an echoed key is never stored
                         insert.setString(6, SessionJson.nativePartsToJson(message));
                         insert.executeUpdate();
                     }
@@ -325,24 +371,94 @@ public final class SqliteSessionStore implements SessionStore {
                     seq++;
                 }
             }
-            try (PreparedStatement update = connection.prepareStatement(
-                    "UPDATE sessions SET next_seq = ?, turn_count = turn_count + ?, exchange_count = exchange_count + 1,"
-                            + " message_count = message_count + ?, updated_at = ?, plan = coalesce(?, plan)"
-                            + " WHERE id = ?")) {
-                update.setLong(1, seq);
-                update.setInt(2, turns.size());
-                update.setInt(3, messages);
-                update.setLong(4, now);
-                update.setString(5, pendingPlan == null ? null : SessionJson.planToJson(pendingPlan));
-                update.setLong(6, id);
-                update.executeUpdate();
+            if (!turns.isEmpty()) {
+                try (PreparedStatement update = connection.prepareStatement(
+                        "UPDATE sessions SET next_seq = ?, turn_count = turn_count + ?, exchange_count = exchange_count + 1,"
+                                + " message_count = message_count + ?, updated_at = ?, plan = coalesce(?, plan)"
+                                + " WHERE id = ?")) {
+                    update.setLong(1, seq);
+                    update.setInt(2, turns.size());
+                    update.setInt(3, messages);
+                    update.setLong(4, now);
+                    update.setString(5, pendingPlan == null ? null : SessionJson.planToJson(pendingPlan));
+                    update.setLong(6, id);
+                    update.executeUpdate();
+                }
+            }
+            if (waitingChanged) {
+                writeWaiting(id, waiting, now);
             }
             return null;
         });
     }
 
+    /** Sets or removes the waiting run, at once, in one transaction. */
+    void writeWaitingRun(long id, String name, String waiting) {
+        inTransaction("store the waiting run of session \"" + name + "\"", true, () -> {
+            writeWaiting(id, waiting, System.currentTimeMillis());
+            return null;
+        });
+    }
+
+    /** Within a transaction: the waiting run set or removed, its log emptied. */
+    private void writeWaiting(long id, String waiting, long now) throws SQLException {
+        try (PreparedStatement update = connection.prepareStatement(
+                "UPDATE sessions SET waiting_run = ?, updated_at = ? WHERE id = ?");
+             PreparedStatement delete = connection.prepareStatement("DELETE FROM waiting_log WHERE session_id = ?")) {
+            update.setString(1, waiting);
+            update.setLong(2, now);
+            update.setLong(3, id);
+            update.executeUpdate();
+            delete.setLong(1, id);
+            delete.executeUpdate();
+        }
+    }
+
+    /** Appends entries to the waiting run's log (which holds {@code after} entries), in one transaction. */
+    void appendWaitingLog(long id, String name, int after, List<String> entries) {
+        inTransaction("store a step of the waiting run of session \"" + name + "\"", true, () -> {
+            try (PreparedStatement insert = connection.prepareStatement(
+                    "INSERT INTO waiting_log (session_id, seq, entry) VALUES (?, ?, ?)")) {
+                int seq = after;
+                for (String entry : entries) {
+                    insert.setLong(1, id);
+                    insert.setInt(2, ++seq);
+                    insert.setString(3, entry);
+                    insert.executeUpdate();
+                }
+            }
+            return null;
+        });
+    }
+
+    /** The session's waiting run with its log; inside a transaction. */
+    private Optional<WaitingRun> readWaitingRun(long id) throws SQLException {
+        String state;
+        try (PreparedStatement select = connection.prepareStatement("SELECT waiting_run FROM sessions WHERE id = ?")) {
+            select.setLong(1, id);
+            try (ResultSet row = select.executeQuery()) {
+                state = row.next() ? row.getString(1) : null;
+            }
+        }
+        if (state == null) {
+            return Optional.empty();
+        }
+        List<String> log = new ArrayList<>();
+        try (PreparedStatement select = connection.prepareStatement(
+                "SELECT entry FROM waiting_log WHERE session_id = ? ORDER BY seq")) {
+            select.setLong(1, id);
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    log.add(rows.getString(1));
+                }
+            }
+        }
+        return Optional.of(new WaitingRun(state, log));
+    }
+
     void clearTurns(long id, String name) {
         inTransaction("clear session \"" + name + "\"", true, () -> {
+            writeWaiting(id, null, System.currentTimeMillis());
             try (PreparedStatement delete = connection.prepareStatement("DELETE FROM turns WHERE session_id = ?");
                  PreparedStatement update = connection.prepareStatement(
                          "UPDATE sessions SET turn_count = 0, exchange_count = 0, message_count = 0, updated_at = ?"
@@ -534,6 +650,9 @@ public final class SqliteSessionStore implements SessionStore {
             }
         }
     }
+
+    /** SQLite's flag refusing a database path that is a symbolic link (not in the driver's enum). */
+    private static final int SQLITE_OPEN_NOFOLLOW = 0x01000000;
 
     private static void createPrivateDirectories(Path dir) {
         try {

@@ -86,7 +86,7 @@ class SqliteSchemaMigrationTest {
         }
 
         try (SqliteSessionStore store = SqliteSessionStore.open(dir)) {
-            assertThat(userVersion()).isEqualTo(SqliteSchema.CURRENT).isEqualTo(2);
+            assertThat(userVersion()).isEqualTo(SqliteSchema.CURRENT).isEqualTo(3);
             List<SessionInfo> sessions = store.list();
             assertThat(sessions).extracting(SessionInfo::name).containsExactly("empty", "math", "odd");
             assertThat(sessions).extracting(SessionInfo::requests).containsExactly(0, 2, 2);
@@ -109,8 +109,49 @@ class SqliteSchemaMigrationTest {
             assertThat(store.exchanges("math").orElseThrow()).last().isEqualTo(List.of(systemFirst, observation));
         }
         try (SqliteSessionStore again = SqliteSessionStore.open(dir)) {
-            assertThat(userVersion()).as("migrated once").isEqualTo(2);
+            assertThat(userVersion()).as("migrated once").isEqualTo(3);
             assertThat(again.find("math").orElseThrow().requests()).isEqualTo(3);
+        }
+    }
+
+    /** Schema 2's migration, as shipped: never change this copy. */
+    private static final List<String> SCHEMA_2 = List.of(
+            "ALTER TABLE turns ADD COLUMN begins_exchange INTEGER NOT NULL DEFAULT 0"
+                    + " CHECK (begins_exchange IN (0, 1))",
+            "ALTER TABLE sessions ADD COLUMN exchange_count INTEGER NOT NULL DEFAULT 0",
+            """
+            UPDATE turns SET begins_exchange = 1
+            WHERE seq = (SELECT min(first.seq) FROM turns first WHERE first.session_id = turns.session_id)
+               OR EXISTS (SELECT 1 FROM messages m WHERE m.session_id = turns.session_id
+                          AND m.turn_seq = turns.seq AND m.position = 0 AND m.role = 'user')""",
+            """
+            UPDATE sessions SET exchange_count =
+                (SELECT count(*) FROM turns t WHERE t.session_id = sessions.id AND t.begins_exchange = 1)""",
+            "PRAGMA user_version = 2");
+
+    @Test
+    void aSchema2DatabaseOpensWithNothingWaitingAndThenKeepsAWaitingRun() throws Exception {
+        try (Connection db = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("sessions.db"));
+             Statement statement = db.createStatement()) {
+            for (String sql : SCHEMA_1) {
+                statement.execute(sql);
+            }
+            writeSession(db, 1, "math", Plan.empty(), List.of(RUN_1_STEP_1, RUN_1_STEP_2));
+            for (String sql : SCHEMA_2) {
+                statement.execute(sql);
+            }
+        }
+        try (SqliteSessionStore store = SqliteSessionStore.open(dir)) {
+            assertThat(userVersion()).isEqualTo(3);
+            assertThat(store.waitingRun("math")).isEmpty();
+            assertThat(store.find("math").orElseThrow().requests()).isEqualTo(1);
+            try (StoredSession math = store.open("math")) {
+                assertThat(math.turns()).containsExactly(RUN_1_STEP_1, RUN_1_STEP_2);
+                math.waitingRun("{\"waiting\": 1}");
+                math.logWaitingRun(List.of("{\"started\": \"call_3_1\"}"));
+            }
+            assertThat(store.waitingRun("math")).contains(new dev.bellows.memory.WaitingRun("{\"waiting\": 1}",
+                    List.of("{\"started\": \"call_3_1\"}")));
         }
     }
 

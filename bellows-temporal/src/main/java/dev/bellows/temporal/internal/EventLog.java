@@ -33,9 +33,8 @@ final class EventLog {
         }
         events.add(EventJson.toJson(event, true).toString());
         sources.add(event instanceof StreamEvent ? source : null);
-        if (event instanceof LoopEvent.LoopEnd) {
-            ended = true;
-        }
+        // A run that waits for approval ends interrupted and may be carried on: only the last end counts.
+        ended = event instanceof LoopEvent.LoopEnd;
     }
 
     /** A model call was scheduled; its live events are in its heartbeat until it returns. */
@@ -47,6 +46,16 @@ final class EventLog {
     void reading(String activityId) {
         streaming = null;
         source = activityId;
+    }
+
+    /** How many events the log holds. */
+    int size() {
+        return events.size();
+    }
+
+    /** True when the last event is a {@code loop_end}: the run is over, or waits for approval. */
+    boolean ended() {
+        return ended;
     }
 
     EventPage page(long from) {

@@ -9,7 +9,8 @@ import java.util.List;
  * @param events    events in their JSON wire form (with {@code chunk}), in order
  * @param sources   for each event, the model call ({@code model-N}) whose answer it was read from, or null
  * @param total     how many events the log holds now
- * @param ended     true once {@code loop_end} is in the log
+ * @param ended     true when the last event is a {@code loop_end}: the run is over, or it waits for
+ *                  approval ({@code interrupted}) and a decision may carry it on
  * @param streaming the model call now streaming ({@code model-N}), whose live events are in its
  *                  activity's heartbeat, or null
  */

@@ -47,6 +47,8 @@ public final class EventParser {
             case "message_end" -> new StreamEvent.MessageEnd(chunk, text(node, "content"));
             case "tool_call_start" -> new StreamEvent.ToolCallStart(chunk, text(node, "name"), attributes(node));
             case "tool_call_name" -> new StreamEvent.ToolCallName(chunk, text(node, "tool_name"));
+            case "tool_call_argument" -> new StreamEvent.ToolCallArgument(chunk, text(node, "name"),
+                    node.has("value") ? node.get("value") : Json.MAPPER.nullNode());
             case "tool_call_content" -> new StreamEvent.ToolCallContent(chunk, text(node, "content"));
             case "tool_call_end" -> new StreamEvent.ToolCallEnd(chunk, text(node, "content"), call(node));
             case "section" -> new StreamEvent.Section(chunk, text(node, "name"), text(node, "content"));
@@ -60,6 +62,10 @@ public final class EventParser {
             case "plan_update" -> new LoopEvent.PlanUpdate(steps(node.path("steps")));
             case "retry" -> new LoopEvent.Retry(node.path("attempt").asInt(), text(node, "reason"),
                     node.path("delay_ms").asLong());
+            case "approval_required" -> new LoopEvent.ApprovalRequired(text(node, "id"), text(node, "server_name"),
+                    text(node, "tool_name"), object(node.get("arguments")));
+            case "approval" -> new LoopEvent.Approval(text(node, "id"), "approved".equals(text(node, "decision")),
+                    text(node, "reason"));
             case "loop_end" -> new LoopEvent.LoopEnd(LoopEndReason.fromWireName(text(node, "reason"))
                     .orElse(LoopEndReason.ERROR), text(node, "result"));
             default -> null;

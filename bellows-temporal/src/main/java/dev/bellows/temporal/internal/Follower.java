@@ -75,7 +75,9 @@ public final class Follower {
                 if (read.isPresent()) {
                     seenHistory = history;
                     EventPage page = read.get();
-                    if (page.ended() && next >= page.total()) {
+                    // Only an end this follower delivered: one that follows a decision starts past the
+                    // interrupted end of the run it carries on, whose new events are about to come.
+                    if (page.ended() && next >= page.total() && lastEnd != null) {
                         return Optional.of(lastEnd);
                     }
                     if (next < page.total()) {

@@ -1,11 +1,10 @@
 package dev.bellows.temporal.internal;
 
-import dev.bellows.format.ToolCallOutcome;
-import dev.bellows.format.ToolChain;
-import dev.bellows.format.ToolChainResult;
-import dev.bellows.format.MarkdownFormat;
 import dev.bellows.format.OutputFormat;
 import dev.bellows.tool.ToolCall;
+import dev.bellows.tool.ToolCallOutcome;
+import dev.bellows.tool.ToolChain;
+import dev.bellows.tool.ToolChainResult;
 import dev.bellows.tool.ToolRegistry;
 import io.temporal.activity.Activity;
 import io.temporal.activity.ActivityExecutionContext;
@@ -38,8 +37,7 @@ public final class ToolActivitiesImpl implements ToolActivities {
      */
     public ToolActivitiesImpl(ToolRegistry tools, OutputFormat output) {
         this.tools = Objects.requireNonNull(tools, "tools");
-        // One call at a time: the observation's format is the workflow's business, never used here.
-        this.chain = new ToolChain(tools, new MarkdownFormat(), output);
+        this.chain = new ToolChain(tools, output);
     }
 
     @Override
@@ -88,6 +86,9 @@ public final class ToolActivitiesImpl implements ToolActivities {
             case ToolCallOutcome.Succeeded s -> ToolOutcome.success(cut(s.text()));
             case ToolCallOutcome.Failed f -> ToolOutcome.failure(cut(f.error()));
             case ToolCallOutcome.Cancelled c -> ToolOutcome.failure("the call was cancelled");
+            // No approval or interceptor on the worker's own chain: the workflow decided before it got here.
+            case ToolCallOutcome.Denied d -> ToolOutcome.failure(cut(d.text()));
+            case ToolCallOutcome.Deferred d -> ToolOutcome.failure(cut(d.text()));
         };
     }
 

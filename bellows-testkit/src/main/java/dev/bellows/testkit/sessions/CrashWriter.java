@@ -30,6 +30,12 @@ public final class CrashWriter {
     /** Turns in each exchange, as the iterations of one run. */
     public static final int ITERATIONS = 3;
 
+    /**
+     * A session whose name starts so is written as a waiting run is resumed ({@link #runWaiting}):
+     * the store's crash test starts the same child for it.
+     */
+    public static final String WAITING = "waiting-";
+
     private CrashWriter() {
     }
 
@@ -38,6 +44,10 @@ public final class CrashWriter {
      * exchange after exchange as described above, continuing from those.
      */
     public static void run(SessionStore store, String sessionName, PrintStream out) {
+        if (sessionName.startsWith(WAITING)) {
+            runWaiting(store, sessionName, out);
+            return;
+        }
         StoredSession session = store.open(sessionName);
         int exchange = session.turns().size() / ITERATIONS;
         out.println("ready " + exchange);
@@ -63,6 +73,43 @@ public final class CrashWriter {
             out.println("committed " + exchange);
             out.flush();
         }
+    }
+
+    /**
+     * As a run that stops at a call waiting for approval, then as its resume: one exchange of a
+     * turn with the waiting run ({@link #waitingState}), then log entries one at a time
+     * ({@link #logEntry}), each in its own transaction, printing {@code logged N} after the N-th
+     * is stored, until it is killed or has logged a thousand. Prints {@code waiting} once the
+     * waiting run is stored (at once if a previous child stored it).
+     */
+    static void runWaiting(SessionStore store, String sessionName, PrintStream out) {
+        StoredSession session = store.open(sessionName);
+        int logged = session.waitingRun().map(run -> run.log().size()).orElse(-1);
+        if (logged < 0) {
+            session.beginExchange();
+            session.append(turn(0, 0));
+            session.waitingRun(waitingState());
+            session.commitExchange();
+            logged = 0;
+        }
+        out.println("waiting");
+        out.flush();
+        while (logged < 1_000) {
+            session.logWaitingRun(List.of(logEntry(logged)));
+            logged++;
+            out.println("logged " + logged);
+            out.flush();
+        }
+    }
+
+    /** The waiting run {@link #runWaiting} stores: large, so that a kill may land while it is written. */
+    public static String waitingState() {
+        return "{\"state\": \"" + "w".repeat(50_000) + "\"}";
+    }
+
+    /** The {@code index}-th (0-based) log entry {@link #runWaiting} stores: its content says which. */
+    public static String logEntry(int index) {
+        return "{\"started\": \"call_" + index + "\", \"pad\": \"" + "p".repeat(4_000) + "\"}";
     }
 
     /** The turn of that exchange and iteration (0-based): its content says where it belongs. */

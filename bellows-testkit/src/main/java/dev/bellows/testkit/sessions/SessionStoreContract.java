@@ -8,6 +8,7 @@ import dev.bellows.memory.StoredSession;
 import dev.bellows.memory.SessionInUseException;
 import dev.bellows.memory.SessionInfo;
 import dev.bellows.memory.SessionStore;
+import dev.bellows.memory.WaitingRun;
 import dev.bellows.plan.Plan;
 import dev.bellows.plan.PlanStatus;
 import dev.bellows.plan.PlanStep;
@@ -157,6 +158,24 @@ public abstract class SessionStoreContract {
             session.append(turn);
         }
         try (StoredSession again = store().open("native")) {
+            assertThat(again.turns()).containsExactly(turn);
+        }
+    }
+
+    @Test
+    void mediaOfUserAndToolMessagesRoundTrip() {
+        byte[] png = {(byte) 0x89, 'P', 'N', 'G', 0, (byte) 0xFF, '\n'};
+        List<Message> turn = List.of(
+                Message.user("Look at the chart"),
+                Message.assistant("Reading it.", List.of(new NativeToolCall("call_1", "screenshot", "{}")), List.of()),
+                Message.toolResult("call_1", "(1 image attached: image/png, 7 bytes)",
+                        List.of(dev.bellows.tool.Media.image(png, "image/png"))),
+                Message.user("and this page", List.of(new dev.bellows.tool.Media("application/pdf", new byte[] {'%', 'P'}),
+                        dev.bellows.tool.Media.image(new byte[0], "image/webp"))));
+        try (StoredSession session = store().open("media")) {
+            session.append(turn);
+        }
+        try (StoredSession again = store().open("media")) {
             assertThat(again.turns()).containsExactly(turn);
         }
     }
@@ -327,6 +346,129 @@ public abstract class SessionStoreContract {
         session.commitExchange();
         assertThat(session.turns()).containsExactly(List.of(Message.user("after the clear")));
         assertThat(store().turns("clear-exchange")).contains(List.of(List.of(Message.user("after the clear"))));
+    }
+
+    // --- a waiting run ---
+
+    @Test
+    void aWaitingRunIsStoredWithItsExchangeAndItsLogEntriesAtOnce() {
+        SessionStore other = store();
+        StoredSession session = open(store(), "waits");
+        assertThat(session.waitingRun()).isEmpty();
+        List<Message> turn = List.of(Message.user("delete the logs"), Message.assistant("<tool>rm</tool>"));
+        session.beginExchange();
+        session.append(turn);
+        session.waitingRun("{\"calls\": [\"call_1_1\"]}");
+        assertThat(session.waitingRun()).contains(new WaitingRun("{\"calls\": [\"call_1_1\"]}", List.of()));
+        assertThat(other.waitingRun("waits")).as("not stored before the exchange is").isEmpty();
+        assertThatThrownBy(() -> session.logWaitingRun(List.of("{}"))).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("no waiting run stored");
+        session.commitExchange();
+        assertThat(other.waitingRun("waits")).contains(new WaitingRun("{\"calls\": [\"call_1_1\"]}", List.of()));
+        assertThat(other.turns("waits")).contains(List.of(turn));
+
+        session.logWaitingRun(List.of("{\"decided\": \"call_1_1\"}"));
+        session.logWaitingRun(List.of("{\"started\": \"call_1_1\"}", "{\"finished\": \"call_1_1\"}"));
+        List<String> log = List.of("{\"decided\": \"call_1_1\"}", "{\"started\": \"call_1_1\"}",
+                "{\"finished\": \"call_1_1\"}");
+        assertThat(other.waitingRun("waits")).contains(new WaitingRun("{\"calls\": [\"call_1_1\"]}", log));
+        assertThat(session.waitingRun()).contains(new WaitingRun("{\"calls\": [\"call_1_1\"]}", log));
+
+        // the run goes on past it: removed with the next exchange, not before
+        session.beginExchange();
+        session.append(List.of(Message.user("observation"), Message.assistant("done")));
+        session.waitingRun(null);
+        assertThat(session.waitingRun()).isEmpty();
+        assertThat(other.waitingRun("waits")).isPresent();
+        session.commitExchange();
+        assertThat(other.waitingRun("waits")).isEmpty();
+        assertThat(other.find("waits").orElseThrow().requests()).isEqualTo(2);
+    }
+
+    @Test
+    void aWaitingRunOfAnExchangeWithoutTurnsCountsNoRequestAndOneOutsideIsStoredAtOnce() {
+        SessionStore other = store();
+        StoredSession session = open(store(), "waits-first");
+        session.beginExchange();
+        session.waitingRun("{\"first\": true}");
+        session.commitExchange();
+        assertThat(other.waitingRun("waits-first")).contains(new WaitingRun("{\"first\": true}", List.of()));
+        assertThat(other.find("waits-first").orElseThrow().requests()).isZero();
+
+        session.logWaitingRun(List.of("a"));
+        session.waitingRun("{\"second\": true}");         // outside an exchange: at once, its log emptied
+        assertThat(other.waitingRun("waits-first")).contains(new WaitingRun("{\"second\": true}", List.of()));
+        session.waitingRun(null);
+        assertThat(other.waitingRun("waits-first")).isEmpty();
+        assertThatThrownBy(() -> session.logWaitingRun(List.of("b"))).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void anAbandonedExchangeDropsItsWaitingRunAndClearAndDeleteRemoveIt() {
+        StoredSession session = store().open("waits-abandoned");
+        session.beginExchange();
+        session.append(List.of(Message.user("lost")));
+        session.waitingRun("{\"lost\": true}");
+        session.close();
+        assertThat(store().waitingRun("waits-abandoned")).isEmpty();
+
+        try (StoredSession again = store().open("waits-abandoned")) {
+            again.waitingRun("{\"kept\": true}");
+            again.logWaitingRun(List.of("x"));
+        }
+        try (StoredSession again = store().open("waits-abandoned")) {
+            assertThat(again.waitingRun()).contains(new WaitingRun("{\"kept\": true}", List.of("x")));
+            again.clear();
+            assertThat(again.waitingRun()).isEmpty();
+            again.waitingRun("{\"again\": true}");
+        }
+        assertThat(store().waitingRun("waits-abandoned")).isPresent();
+        assertThat(store().delete("waits-abandoned")).isTrue();
+        assertThat(store().waitingRun("waits-abandoned")).isEmpty();
+        assertThat(store().waitingRun("never-was")).isEmpty();
+    }
+
+    /**
+     * A child stores a waiting run, then log entries one at a time, and is killed with SIGKILL
+     * while it logs; again, twice. Every entry the child reported stored is there, whole and in
+     * order, after the waiting run, and at most the one being written besides.
+     */
+    @Test
+    void aKilledResumeLosesNoLoggedStep() throws Exception {
+        String name = CrashWriter.WAITING + "crash";
+        int reported = 0;
+        for (int round = 0; round < 3; round++) {
+            Process child = startCrashWriter(name);
+            try (BufferedReader lines = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
+                String line = lines.readLine();
+                assertThat(line).as("the child's first line (stderr: %s)", stderrOf(child, line)).isEqualTo("waiting");
+                int seen = reported;
+                while (seen < reported + 3 + round) {
+                    line = lines.readLine();
+                    assertThat(line).as("child output (stderr: %s)", stderrOf(child, line)).startsWith("logged ");
+                    seen = Integer.parseInt(line.substring("logged ".length()));
+                }
+                child.toHandle().destroyForcibly();
+                child.waitFor();
+                for (String rest; (rest = lines.readLine()) != null; ) {
+                    if (rest.startsWith("logged ")) {
+                        seen = Integer.parseInt(rest.substring("logged ".length()));
+                    }
+                }
+                reported = seen;
+            }
+            try (SessionStore store = newStore()) {
+                WaitingRun waiting = store.waitingRun(name).orElseThrow();
+                assertThat(waiting.state()).isEqualTo(CrashWriter.waitingState());
+                assertThat(waiting.log().size()).as("entries after kill -9 (round %d)", round)
+                        .isBetween(reported, reported + 1);
+                for (int i = 0; i < waiting.log().size(); i++) {
+                    assertThat(waiting.log().get(i)).as("entry %d", i).isEqualTo(CrashWriter.logEntry(i));
+                }
+                assertThat(store.turns(name)).contains(List.of(CrashWriter.turn(0, 0)));
+                reported = waiting.log().size();
+            }
+        }
     }
 
     // --- plan and metadata ---

@@ -1,0 +1,450 @@
+package dev.bellows.anthropic;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.async.ByteArrayFeeder;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.NullNode;
+import dev.bellows.http.SseEvent;
+import java.io.IOException;
+
+/**
+ * The one reader of Messages API stream events: pulls the fields Bellows uses out of each
+ * event without building a tree. One non-blocking Jackson parser per stream reads each
+ * event's UTF-8 bytes in place; the only strings made are the values kept (the API's names
+ * are constants).
+ *
+ * <p>Every event that is a JSON object is read here, whatever its shape. Fields are kept as
+ * a reader of the whole event as a tree would take them, which the tests keep as the
+ * reference: "text" fields ({@code text}, {@code thinking}, {@code stop_reason}) only when
+ * they are strings, else null; "name" fields ({@code type}s, {@code id}, {@code name},
+ * {@code data}, {@code signature}, {@code partial_json}) as Jackson's
+ * {@code asText("")} gives them; an index as {@code asInt(-1)}, a count when
+ * {@code canConvertToLong()} and not negative. Values of an unusual kind are read as tree
+ * nodes to get exactly that. A truncated or malformed event throws.
+ *
+ * <p>Not thread-safe: one per stream, used by its consuming thread; {@link #reset()} returns
+ * the parser's buffers to Jackson's pool and must be called when the stream ends.
+ */
+final class EventDecoder {
+
+    /** A field read as text: absent (null), or the text. */
+    String type;
+    /** {@code index}, -1 when absent. */
+    int index;
+    /** {@code content_block}: its type, text, thinking, data, id and name. */
+    String blockType;
+    String blockText;
+    String blockThinking;
+    String blockData;
+    String blockId;
+    String blockName;
+    /** {@code delta}: its type, text, thinking, signature, partial_json and stop_reason. */
+    String deltaType;
+    String deltaText;
+    String deltaThinking;
+    String deltaSignature;
+    String deltaPartialJson;
+    String stopReason;
+    /** {@code message.usage} (message_start) and {@code usage}: whether an object, and its counts (-1 when absent). */
+    boolean messageUsage;
+    long messageInput;
+    long messageOutput;
+    boolean usage;
+    long usageInput;
+    long usageOutput;
+    /** {@code error.type}. */
+    String errorType;
+    /** {@code message.id} and {@code message.model} (message_start), when non-empty strings; else null. */
+    String messageId;
+    String messageModel;
+
+    /**
+     * The names every event carries (event, block and delta types, stop reasons, error types):
+     * read as these constants instead of a new string each per event.
+     */
+    private static final String[] WORDS = {
+        "content_block_delta", "text_delta", "content_block_start", "content_block_stop", "input_json_delta",
+        "thinking_delta", "signature_delta", "message_start", "message_delta", "message_stop", "ping", "text",
+        "thinking", "redacted_thinking", "tool_use", "end_turn", "max_tokens", "stop_sequence", "pause_turn",
+        "refusal", "error", "overloaded_error", "api_error", "rate_limit_error"
+    };
+
+    private final ObjectMapper json;
+    private JsonParser parser;
+    private ByteArrayFeeder feeder;
+
+    /** @param json the mapper whose factory makes the parser, and which reads unusual values as trees */
+    EventDecoder(ObjectMapper json) {
+        this.json = json;
+    }
+
+    /** Thrown inside: the event ended before its object closed. */
+    static final class Truncated extends IOException {
+        private static final Truncated INSTANCE = new Truncated();
+
+        private Truncated() {
+            super("the event ends inside its JSON object", null);
+        }
+
+        @Override
+        public synchronized Throwable fillInStackTrace() {
+            return this;
+        }
+    }
+
+    /**
+     * Reads an event whose data starts with an object (after JSON whitespace), its bytes
+     * well-formed UTF-8; the fields then hold it.
+     *
+     * @throws IOException when the event is not one JSON object (truncated, malformed)
+     */
+    void decode(SseEvent event) throws IOException {
+        start();
+        event.feedData(feeder);
+        read();
+    }
+
+    /** As {@link #decode(SseEvent)}, for data given as UTF-8 bytes (the text of an unusual event, re-encoded). */
+    void decode(byte[] utf8) throws IOException {
+        start();
+        feeder.feedInput(utf8, 0, utf8.length);
+        read();
+    }
+
+    private void start() throws IOException {
+        clear();
+        if (parser == null) {
+            parser = json.getFactory().createNonBlockingByteArrayParser();
+            feeder = (ByteArrayFeeder) parser.getNonBlockingInputFeeder();
+        }
+    }
+
+    private void read() throws IOException {
+        try {
+            if (next() != JsonToken.START_OBJECT) {
+                throw Truncated.INSTANCE;     // callers only give data that starts with '{'
+            }
+            readRoot();
+        } catch (IOException | RuntimeException e) {
+            reset();
+            throw e;
+        }
+        JsonToken after;
+        try {
+            after = parser.nextToken();
+        } catch (IOException e) {
+            after = null;
+        }
+        if (after != JsonToken.NOT_AVAILABLE) {
+            reset();                         // text after the object (ignored, as a tree reader ignores it)
+        }
+    }
+
+    /** Closes the parser, returning its buffers to the pool; the next event gets a new one. */
+    void reset() {
+        if (parser != null) {
+            try {
+                parser.close();
+            } catch (IOException ignored) {
+                // a parser over bytes in memory has nothing to fail on
+            }
+            parser = null;
+            feeder = null;
+        }
+    }
+
+    private void clear() {
+        type = null;
+        index = -1;
+        clearBlock();
+        clearDelta();
+        messageUsage = false;
+        messageInput = -1;
+        messageOutput = -1;
+        usage = false;
+        usageInput = -1;
+        usageOutput = -1;
+        errorType = null;
+        messageId = null;
+        messageModel = null;
+    }
+
+    private void clearBlock() {
+        blockType = null;
+        blockText = null;
+        blockThinking = null;
+        blockData = null;
+        blockId = null;
+        blockName = null;
+    }
+
+    private void clearDelta() {
+        deltaType = null;
+        deltaText = null;
+        deltaThinking = null;
+        deltaSignature = null;
+        deltaPartialJson = null;
+        stopReason = null;
+    }
+
+    private JsonToken next() throws IOException {
+        JsonToken token = parser.nextToken();
+        if (token == JsonToken.NOT_AVAILABLE || token == null) {
+            throw Truncated.INSTANCE;         // the event ended inside its object
+        }
+        return token;
+    }
+
+    private void readRoot() throws IOException {
+        // Duplicate names: the last one counts, as in the tree.
+        while (next() == JsonToken.FIELD_NAME) {
+            String name = parser.currentName();
+            JsonToken value = next();
+            switch (name) {
+                case "type" -> {
+                    // not text: the tree takes the SSE event name instead
+                    type = value == JsonToken.VALUE_STRING ? word() : null;
+                    skip(value);
+                }
+                case "index" -> index = asInt(value);
+                case "content_block" -> {
+                    clearBlock();
+                    if (value == JsonToken.START_OBJECT) {
+                        readBlock();
+                    } else {
+                        skip(value);
+                    }
+                }
+                case "delta" -> {
+                    clearDelta();
+                    if (value == JsonToken.START_OBJECT) {
+                        readDelta();
+                    } else {
+                        skip(value);
+                    }
+                }
+                case "message" -> {
+                    messageUsage = false;
+                    messageInput = -1;
+                    messageOutput = -1;
+                    messageId = null;
+                    messageModel = null;
+                    if (value == JsonToken.START_OBJECT) {
+                        readMessage();
+                    } else {
+                        skip(value);
+                    }
+                }
+                case "usage" -> {
+                    usage = value == JsonToken.START_OBJECT;
+                    usageInput = -1;
+                    usageOutput = -1;
+                    if (usage) {
+                        readUsage(false);
+                    } else {
+                        skip(value);
+                    }
+                }
+                case "error" -> {
+                    errorType = null;
+                    if (value == JsonToken.START_OBJECT) {
+                        readError();
+                    } else {
+                        skip(value);
+                    }
+                }
+                default -> skip(value);
+            }
+        }
+    }
+
+    private void readBlock() throws IOException {
+        while (next() == JsonToken.FIELD_NAME) {
+            String name = parser.currentName();
+            JsonToken value = next();
+            switch (name) {
+                case "type" -> blockType = word(value);
+                case "text" -> blockText = textOrNull(value);
+                case "thinking" -> blockThinking = textOrNull(value);
+                case "data" -> blockData = asText(value);
+                case "id" -> blockId = asText(value);
+                case "name" -> blockName = asText(value);
+                default -> skip(value);
+            }
+        }
+    }
+
+    private void readDelta() throws IOException {
+        while (next() == JsonToken.FIELD_NAME) {
+            String name = parser.currentName();
+            JsonToken value = next();
+            switch (name) {
+                case "type" -> deltaType = word(value);
+                case "text" -> deltaText = textOrNull(value);
+                case "thinking" -> deltaThinking = textOrNull(value);
+                case "signature" -> deltaSignature = asText(value);
+                case "partial_json" -> deltaPartialJson = asText(value);
+                case "stop_reason" -> stopReason = value == JsonToken.VALUE_STRING ? word() : textOrNull(value);
+                default -> skip(value);
+            }
+        }
+    }
+
+    private void readMessage() throws IOException {
+        while (next() == JsonToken.FIELD_NAME) {
+            String name = parser.currentName();
+            JsonToken value = next();
+            switch (name) {
+                case "usage" -> {
+                    messageUsage = value == JsonToken.START_OBJECT;
+                    messageInput = -1;
+                    messageOutput = -1;
+                    if (messageUsage) {
+                        readUsage(true);
+                    } else {
+                        skip(value);
+                    }
+                }
+                case "id" -> messageId = nonEmpty(textOrNull(value));
+                case "model" -> messageModel = nonEmpty(textOrNull(value));
+                default -> skip(value);
+            }
+        }
+    }
+
+    private void readUsage(boolean ofMessage) throws IOException {
+        while (next() == JsonToken.FIELD_NAME) {
+            String name = parser.currentName();
+            JsonToken value = next();
+            switch (name) {
+                case "input_tokens" -> {
+                    if (ofMessage) {
+                        messageInput = count(value);
+                    } else {
+                        usageInput = count(value);
+                    }
+                }
+                case "output_tokens" -> {
+                    if (ofMessage) {
+                        messageOutput = count(value);
+                    } else {
+                        usageOutput = count(value);
+                    }
+                }
+                default -> skip(value);
+            }
+        }
+    }
+
+    private void readError() throws IOException {
+        while (next() == JsonToken.FIELD_NAME) {
+            String name = parser.currentName();
+            JsonToken value = next();
+            if (name.equals("type")) {
+                errorType = word(value);
+            } else {
+                skip(value);
+            }
+        }
+    }
+
+    /** A name field ({@code type}), as {@link #asText}: a known name as its constant, so that no string is made. */
+    private String word(JsonToken value) throws IOException {
+        if (value == JsonToken.VALUE_STRING) {
+            return word();
+        }
+        return asText(value);
+    }
+
+    /** The current string value; one of {@link #WORDS} when it is one. */
+    private String word() throws IOException {
+        char[] chars = parser.getTextCharacters();
+        int offset = parser.getTextOffset();
+        int length = parser.getTextLength();
+        words:
+        for (String word : WORDS) {
+            if (word.length() != length) {
+                continue;
+            }
+            for (int i = 0; i < length; i++) {
+                if (word.charAt(i) != chars[offset + i]) {
+                    continue words;
+                }
+            }
+            return word;
+        }
+        return parser.getText();
+    }
+
+    /** A string's text; null for any other value. */
+    private String textOrNull(JsonToken value) throws IOException {
+        if (value == JsonToken.VALUE_STRING) {
+            return parser.getText();
+        }
+        skip(value);
+        return null;
+    }
+
+    private static String nonEmpty(String text) {
+        return text == null || text.isEmpty() ? null : text;
+    }
+
+    /**
+     * A string's text; any other value as Jackson's {@code asText("")} gives it (a number's
+     * digits, {@code true}, and "" for null, objects and arrays).
+     */
+    private String asText(JsonToken value) throws IOException {
+        if (value == JsonToken.VALUE_STRING) {
+            return parser.getText();
+        }
+        return node(value).asText("");
+    }
+
+    /** An index: a plain int as it is; any other value as Jackson's {@code asInt(-1)} takes it. */
+    private int asInt(JsonToken value) throws IOException {
+        if (value == JsonToken.VALUE_NUMBER_INT && parser.getNumberType() == JsonParser.NumberType.INT) {
+            return parser.getIntValue();
+        }
+        return node(value).asInt(-1);
+    }
+
+    /** A count: at least 0 and convertible to a long (a float truncated); -1 otherwise (kept from before by the caller). */
+    private long count(JsonToken value) throws IOException {
+        if (value == JsonToken.VALUE_NUMBER_INT) {
+            JsonParser.NumberType kind = parser.getNumberType();
+            if (kind == JsonParser.NumberType.INT || kind == JsonParser.NumberType.LONG) {
+                long count = parser.getLongValue();
+                return count >= 0 ? count : -1;
+            }
+        }
+        JsonNode count = node(value);
+        return count.canConvertToLong() && count.asLong() >= 0 ? count.asLong() : -1;
+    }
+
+    /** The value whose first token was just read, as a tree node: only for values of an unusual kind. */
+    private JsonNode node(JsonToken value) throws IOException {
+        if (value == JsonToken.VALUE_NULL) {
+            return NullNode.getInstance();
+        }
+        JsonNode node = json.readTree(parser);
+        return node == null ? NullNode.getInstance() : node;
+    }
+
+    /** Skips a value whose first token was just read (not skipChildren: it spins at a truncated event). */
+    private void skip(JsonToken first) throws IOException {
+        if (first != JsonToken.START_OBJECT && first != JsonToken.START_ARRAY) {
+            return;
+        }
+        int depth = 1;
+        while (depth > 0) {
+            JsonToken token = next();
+            if (token == JsonToken.START_OBJECT || token == JsonToken.START_ARRAY) {
+                depth++;
+            } else if (token == JsonToken.END_OBJECT || token == JsonToken.END_ARRAY) {
+                depth--;
+            }
+        }
+    }
+}

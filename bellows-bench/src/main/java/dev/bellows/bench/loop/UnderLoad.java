@@ -1,0 +1,240 @@
+package dev.bellows.bench.loop;
+
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The loop comparison under load ({@code LoopComparison --concurrency ...}): the same task
+ * and contestants as {@link LoopComparison}, with C tasks at once, each on a virtual thread of
+ * its own that takes the next task as soon as its last one ended, against a mock that answers
+ * with no delay: the machine is the bottleneck, and what a framework costs shows up as tasks
+ * per second.
+ *
+ * <p>For each mock and each C, contestants take turns in batches of {@code --tasks} tasks (at
+ * least 16 per task at once, so that the start and the end of a batch, when fewer than C run,
+ * weigh little), the order rotating every round; {@code --warmup} rounds come first and are not counted (they
+ * also open the connections a long-running service keeps). Reported per contestant over the
+ * measured rounds: tasks per second (tasks over the summed wall time of its batches), the
+ * process's CPU time and allocation per task (the in-process mock's share is in every
+ * contestant's figure alike), the p50 and p99 of a task's time, and the connections the mock
+ * saw opened during the measured batches. Then, for each Bellows contestant, its ratios to
+ * LangChain4j and to the floor in the same run.
+ */
+final class UnderLoad {
+
+    /** The mocks by name, as {@code --mock} takes them. */
+    static ModelMock mock(String name) throws java.io.IOException {
+        return switch (name) {
+            case "lean" -> new LeanMock();
+            case "jdk-length" -> JdkServerMock.start(JdkServerMock.Framing.LENGTH, 1, 1, 0);
+            case "jdk-chunked" -> JdkServerMock.start(JdkServerMock.Framing.CHUNKED, 1, 1, 0);
+            default -> throw new IllegalArgumentException("mock is lean, jdk-length or jdk-chunked, not " + name);
+        };
+    }
+
+    private UnderLoad() {
+    }
+
+    /**
+     * With {@code --failures count}: a failed task is counted (and its time kept) and the
+     * batch goes on, instead of stopping the run; for servers that close connections under
+     * the clients (see BENCHMARKS.md), where some clients' requests fail.
+     */
+    static volatile boolean countFailures;
+
+    /** How long one task may take before its worker is interrupted. */
+    private static final long TASK_TIMEOUT_SECONDS = 60;
+
+    /** Runs every C on one mock and prints a table for each. */
+    static void run(String mockName, List<String> names, int[] concurrencies, int rounds, int tasks, int warmup)
+            throws Exception {
+        try (ModelMock mock = mock(mockName)) {
+            List<Contestant> contestants = LoopComparison.contestants(mock.baseUrl(), names);
+            try {
+                for (int concurrency : concurrencies) {
+                    int batch = Math.max(tasks, 16 * concurrency);
+                    Map<Contestant, Tally> tallies = new LinkedHashMap<>();
+                    contestants.forEach(contestant -> tallies.put(contestant, new Tally()));
+                    System.err.printf(Locale.ROOT, "%s, %d tasks at once: %d warm-up and %d measured rounds of %d "
+                            + "tasks per contestant%n", mock.name(), concurrency, warmup, rounds, batch);
+                    double[] load = {Double.MAX_VALUE, 0};
+                    for (int round = 0; round < warmup + rounds; round++) {
+                        for (int turn = 0; turn < contestants.size(); turn++) {
+                            Contestant contestant = contestants.get((round + turn) % contestants.size());
+                            Tally tally = round < warmup ? new Tally() : tallies.get(contestant);
+                            runBatch(contestant, concurrency, batch, mock, tally);
+                        }
+                        double average = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+                        if (round >= warmup) {
+                            load[0] = Math.min(load[0], average);
+                            load[1] = Math.max(load[1], average);
+                        }
+                        System.err.printf(Locale.ROOT, "round %d/%d done, load average %.1f%n", round + 1,
+                                warmup + rounds, average);
+                    }
+                    report(mock, concurrency, rounds, batch, load, tallies);
+                }
+            } finally {
+                for (Contestant contestant : contestants) {
+                    contestant.close();
+                }
+            }
+        }
+    }
+
+    private static void runBatch(Contestant contestant, int concurrency, int tasks, ModelMock mock, Tally tally)
+            throws Exception {
+        long[] durations = new long[tasks];
+        AtomicInteger next = new AtomicInteger();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        AtomicInteger failed = new AtomicInteger();
+        long connections = mock.connections();
+        long allocated = Probes.allocatedBytes();
+        long cpu = Probes.processCpuNanos();
+        long began = System.nanoTime();
+        List<Thread> workers = new ArrayList<>(concurrency);
+        // when each worker's task began (0: none running), for the time-out below
+        AtomicLongArray running = new AtomicLongArray(concurrency);
+        for (int worker = 0; worker < concurrency; worker++) {
+            int slot = worker;
+            workers.add(Thread.ofVirtual().start(() -> {
+                for (int task; failure.get() == null && (task = next.getAndIncrement()) < tasks; ) {
+                    long start = System.nanoTime();
+                    running.set(slot, start);
+                    try {
+                        String answer = contestant.runTask();
+                        durations[task] = System.nanoTime() - start;
+                        if (!LeanMock.FINAL_ANSWER.equals(answer)) {
+                            throw new IllegalStateException(contestant.name() + " answered " + answer);
+                        }
+                    } catch (Throwable t) {
+                        Throwable cause = Thread.interrupted()
+                                ? new IllegalStateException("a task took more than " + TASK_TIMEOUT_SECONDS
+                                        + " s and was interrupted", t)
+                                : t;
+                        if (countFailures) {
+                            failed.incrementAndGet();
+                            durations[task] = System.nanoTime() - start;
+                        } else {
+                            failure.compareAndSet(null, cause);
+                        }
+                    } finally {
+                        running.set(slot, 0);
+                    }
+                }
+            }));
+        }
+        // A task that never ends (a client that loses track of a stream) would stop the run
+        // for good: after the time-out its worker is interrupted, and the task fails.
+        for (Thread worker : workers) {
+            while (!worker.join(java.time.Duration.ofSeconds(1))) {
+                long now = System.nanoTime();
+                for (int slot = 0; slot < concurrency; slot++) {
+                    long start = running.get(slot);
+                    if (start != 0 && now - start > TASK_TIMEOUT_SECONDS * 1_000_000_000L
+                            && running.compareAndSet(slot, start, 0)) {
+                        workers.get(slot).interrupt();
+                    }
+                }
+            }
+        }
+        long wall = System.nanoTime() - began;
+        if (failure.get() != null) {
+            throw new IllegalStateException(contestant.name() + ": a task failed", failure.get());
+        }
+        tally.wallNanos += wall;
+        tally.cpuNanos += Probes.processCpuNanos() - cpu;
+        tally.allocated += Probes.allocatedBytes() - allocated;
+        tally.connections += mock.connections() - connections;
+        tally.durations.add(durations);
+        tally.failed += failed.get();
+    }
+
+    private static void report(ModelMock mock, int concurrency, int rounds, int batch, double[] load,
+            Map<Contestant, Tally> tallies) {
+        System.out.printf(Locale.ROOT, "%n%s, %d tasks at once (%d rounds of %,d tasks per contestant; "
+                + "load average %.1f to %.1f)%n%n", mock.name(), concurrency, rounds, batch, load[0], load[1]);
+        System.out.println("| contestant | tasks/s | CPU µs/task | alloc KiB/task | task p50 ms | task p99 ms "
+                + "| new connections |" + (countFailures ? " failed tasks |" : ""));
+        System.out.println("|---|---|---|---|---|---|---|" + (countFailures ? "---|" : ""));
+        Tally floor = null;
+        Tally langChain4j = null;
+        for (Map.Entry<Contestant, Tally> entry : tallies.entrySet()) {
+            Tally tally = entry.getValue();
+            if (entry.getKey() instanceof Floor) {
+                floor = tally;
+            } else if (entry.getKey() instanceof LangChain4jStreaming) {
+                langChain4j = tally;
+            }
+            System.out.printf(Locale.ROOT, "| %s | %,.0f | %,.0f | %.1f | %.2f | %.2f | %d |%s%n", entry.getKey().name(),
+                    tally.tasksPerSecond(), tally.perTask(tally.cpuNanos) / 1e3,
+                    tally.perTask(tally.allocated) / 1024, tally.percentile(0.50) / 1e6,
+                    tally.percentile(0.99) / 1e6, tally.connections,
+                    countFailures ? " " + tally.failed + " |" : "");
+        }
+        System.out.println();
+        for (Map.Entry<Contestant, Tally> entry : tallies.entrySet()) {
+            if (!(entry.getKey() instanceof BellowsAgent) || floor == null || langChain4j == null) {
+                continue;
+            }
+            Tally ours = entry.getValue();
+            System.out.printf(Locale.ROOT, "%s: throughput %.2fx LangChain4j's, %.2fx the floor's; CPU per task "
+                            + "%.2fx LangChain4j's; new connections %d%n", entry.getKey().name(),
+                    ours.tasksPerSecond() / langChain4j.tasksPerSecond(), ours.tasksPerSecond() / floor.tasksPerSecond(),
+                    ours.perTask(ours.cpuNanos) / langChain4j.perTask(langChain4j.cpuNanos), ours.connections);
+        }
+        System.out.println();
+        System.out.flush();
+    }
+
+    /** What one contestant's measured batches added up to. */
+    private static final class Tally {
+        final List<long[]> durations = new ArrayList<>();
+        long wallNanos;
+        long cpuNanos;
+        long allocated;
+        long connections;
+        long failed;
+
+        int count() {
+            return durations.stream().mapToInt(batch -> batch.length).sum();
+        }
+
+        double tasksPerSecond() {
+            return count() / (wallNanos / 1e9);
+        }
+
+        double perTask(long total) {
+            return (double) total / count();
+        }
+
+        double percentile(double fraction) {
+            long[] sorted = durations.stream().flatMapToLong(Arrays::stream).sorted().toArray();
+            return sorted[Math.min(sorted.length - 1, (int) Math.ceil(fraction * sorted.length) - 1)];
+        }
+    }
+
+    /** The JVM's own counters: every thread's allocation, the process's CPU time. */
+    private static final class Probes {
+        private static final com.sun.management.ThreadMXBean THREADS =
+                (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        private static final com.sun.management.OperatingSystemMXBean OS =
+                (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+
+        static long allocatedBytes() {
+            return THREADS.getTotalThreadAllocatedBytes();
+        }
+
+        static long processCpuNanos() {
+            return OS.getProcessCpuTime();
+        }
+    }
+}

@@ -1,0 +1,258 @@
+package dev.bellows.cli;
+
+import dev.bellows.mcp.ElicitationHandler;
+import dev.bellows.mcp.McpClientOptions;
+
+import dev.bellows.agent.DefaultAgent;
+import dev.bellows.cli.ModelOptions.Settings;
+import dev.bellows.memory.SessionStore;
+import dev.bellows.memory.SessionStoreException;
+import dev.bellows.provider.Provider;
+import dev.bellows.provider.RetryPolicy;
+import dev.bellows.server.AgentServer;
+import dev.bellows.server.jetty.JettyAgentServer;
+import dev.bellows.stream.StreamOptions;
+import dev.bellows.tool.ToolRegistry;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code bellows serve}: the agent over HTTP, as cli.md's "bellows serve" says: AG-UI at
+ * {@code POST /agui}, OpenAI's chat completions at {@code POST /v1/chat/completions}, the chat
+ * page at {@code /}, {@code /health}; threads in the session store. The model, loop and MCP
+ * options are {@code bellows run}'s. SIGINT or SIGTERM: no new runs, the running ones
+ * cancelled after {@code --grace-seconds}, exit 0.
+ */
+@Command(name = "serve",
+        mixinStandardHelpOptions = true,
+        versionProvider = BellowsCommand.Version.class,
+        sortOptions = false,
+        description = {
+                "Serves the agent over HTTP: AG-UI event streams (POST /agui), an OpenAI-compatible endpoint"
+                        + " (POST /v1/chat/completions), a chat page (GET /) and GET /health.",
+                "",
+                "Each AG-UI threadId is a session in the session store (SQLite in the data directory, or"
+                        + " --session-store). Model and loop settings as for bellows run."},
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {
+                "0:stopped by SIGINT or SIGTERM (the runs then going on were let finish or cancelled)",
+                "1:the server could not start, or failed",
+                "2:usage or configuration error"})
+final class ServeCommand implements Callable<Integer> {
+
+    /** The variable that gives the bearer token. */
+    static final String TOKEN_ENV = "BELLOWS_SERVE_TOKEN";
+
+    @ParentCommand
+    private BellowsCommand root;
+
+    @Spec
+    private CommandSpec spec;
+
+    @Mixin
+    ModelOptions options;
+
+    @Option(names = "--host", paramLabel = "H", description = "The address to listen on (default 127.0.0.1). Any other"
+            + " than a loopback address needs --auth-token.")
+    String host = "127.0.0.1";
+
+    @Option(names = "--port", paramLabel = "N", description = "The port (default 0: a free one, printed on start).")
+    int port;
+
+    @Option(names = "--auth-token", paramLabel = "TOKEN", description = "The bearer token every endpoint but the page and"
+            + " /health asks for (Authorization: Bearer TOKEN). Env " + TOKEN_ENV + ".")
+    String authToken;
+
+    @Option(names = "--grace-seconds", paramLabel = "N", description = "On SIGINT or SIGTERM, how long running runs may go"
+            + " on before they are cancelled (default 10).")
+    int graceSeconds = 10;
+
+    @Option(names = "--max-request-bytes", paramLabel = "N", description = "The largest request body (default 1048576);"
+            + " larger ones get 413.")
+    long maxRequestBytes = 1024 * 1024;
+
+    @Option(names = "--max-runs", paramLabel = "N", description = "The most runs at once (default 32); more get 429.")
+    int maxRuns = 32;
+
+    /** Traces and metrics, when an OpenTelemetry exporter is configured (cli.md "Traces and metrics"). */
+    private Telemetry telemetry = Telemetry.OFF;
+
+    @Override
+    public Integer call() {
+        Settings settings;
+        SessionStoreLocation location;
+        StreamOptions streamOptions;
+        Provider chosen;
+        String token;
+        McpClientOptions client;
+        try {
+            if (options.session != null) {
+                throw new UsageException("--session: bellows serve keeps one session per thread (the AG-UI threadId);"
+                        + " leave --session out");
+            }
+            checkLimits();
+            // The store options mean "where threads are kept" here, with no --session: resolved apart.
+            String storeFlag = options.sessionStore;
+            String dataDirFlag = options.dataDir;
+            options.sessionStore = null;
+            options.dataDir = null;
+            settings = options.resolve(root.host, null, null, false);
+            location = SessionStoreLocation.resolve(root.host, storeFlag, dataDirFlag,
+                    ConfigFile.locate(root.host, options.config));
+            token = authToken != null ? authToken : root.host.envValue(TOKEN_ENV);
+            if (token != null && token.isBlank()) {
+                throw new UsageException("--auth-token: empty; give a token, or leave the option out on a loopback host");
+            }
+            if (token == null && !loopback(host)) {
+                throw new UsageException("--host " + host + ": not a loopback address, so anyone who reaches it could"
+                        + " use the agent: give --auth-token TOKEN (or " + TOKEN_ENV + ")");
+            }
+            streamOptions = DialectOption.streamOptions(options.dialect, settings.model());
+            // Nobody sits at a server's terminal: a server that needs a login says so (bellows mcp
+            // login), and servers' questions are declined.
+            client = settings.mcpServers().isEmpty() ? McpClientOptions.DEFAULTS
+                    : McpSetup.clientOptions(root, spec.qualifiedName(), dataDirFlag, McpSetup.browser(root.host), false,
+                            ElicitationHandler.DECLINE);
+            chosen = ModelOptions.provider(settings);
+        } catch (UsageException e) {
+            return usage(e.getMessage());
+        }
+        // Closed last: what the server's spans and metrics hold is exported once everything has ended.
+        try (Telemetry started = telemetry = Telemetry.start(root.host, root.stderr);
+             Provider closing = chosen) {
+            return McpSetup.withServers(settings.mcpServers(), root.host, spec.qualifiedName(), root.stderr,
+                    settings.apiKey(), telemetry.mcp(client), registry -> serve(settings, closing, streamOptions, registry, location, token));
+        } catch (UsageException e) {
+            return usage(e.getMessage());
+        }
+    }
+
+    private void checkLimits() throws UsageException {
+        if (port < 0 || port > 65535) {
+            throw new UsageException("--port: must be 0 (a free port) to 65535");
+        }
+        if (graceSeconds < 0) {
+            throw new UsageException("--grace-seconds: must be at least 0");
+        }
+        if (maxRequestBytes < 1) {
+            throw new UsageException("--max-request-bytes: must be at least 1");
+        }
+        if (maxRuns < 1) {
+            throw new UsageException("--max-runs: must be at least 1");
+        }
+    }
+
+    private static boolean loopback(String host) throws UsageException {
+        try {
+            for (InetAddress address : InetAddress.getAllByName(host)) {
+                if (!address.isLoopbackAddress()) {
+                    return false;
+                }
+            }
+            return true;
+        } catch (UnknownHostException e) {
+            throw new UsageException("--host " + host + ": unknown host");
+        }
+    }
+
+    private int serve(Settings settings, Provider provider, StreamOptions streamOptions, ToolRegistry registry,
+                      SessionStoreLocation location, String token) throws UsageException {
+        DefaultAgent.Builder builder = DefaultAgent.builder();
+        if (settings.answerSchema() != null) {
+            builder.answerSchema(settings.answerSchema());
+        }
+        DefaultAgent agent = telemetry.instrument(builder)
+                .toolMode(settings.toolMode())
+                .provider(provider)
+                .model(settings.model())
+                .streamOptions(streamOptions)
+                .instructions(settings.system())
+                .toolRegistry(registry)
+                .maxIterations(settings.maxIterations())
+                .maxConsecutiveErrors(settings.maxConsecutiveErrors())
+                .retryPolicy(RetryPolicy.defaults().withMaxRetries(settings.maxRetries()))
+                .build();
+        SessionStore store;
+        try {
+            store = location.open();
+        } catch (SessionStoreException e) {
+            throw new UsageException(location.source() + ": " + location.explain(e));
+        }
+        try (store) {
+            AgentServer.Builder server = AgentServer.builder(agent)
+                    .sessionStore(store)
+                    .memory(memoryStore -> RunCommand.memory(settings, memoryStore))
+                    .maxRequestBytes(maxRequestBytes)
+                    .maxRuns(maxRuns)
+                    .authToken(token)
+                    .modelName(settings.model());
+            if (settings.apiKey() != null) {
+                server.secrets(List.of(settings.apiKey().reveal()));
+            }
+            AgentServer handler = server.build();
+            JettyAgentServer http;
+            try {
+                http = JettyAgentServer.start(handler, host, port);
+            } catch (IOException e) {
+                root.stderr.println(spec.qualifiedName() + ": cannot listen on " + host + ":" + port + ": "
+                        + BellowsCommand.oneLine(e.getMessage()));
+                root.stderr.flush();
+                return 1;
+            }
+            try (http) {
+                CountDownLatch stop = new CountDownLatch(1);
+                try (AutoCloseable interrupt = root.host.interrupts().onInterrupt(stop::countDown);
+                     AutoCloseable terminate = Terminate.on(stop::countDown)) {
+                    root.stdout.write(("listening on " + http.uri() + "\n").getBytes(StandardCharsets.UTF_8));
+                    root.stdout.flush();
+                    stop.await();
+                    root.stderr.println(spec.qualifiedName() + ": stopping: no new runs; "
+                            + (handler.runningRuns() == 0 ? "none is running"
+                            : handler.runningRuns() + " running, cancelled after " + graceSeconds + " s"));
+                    root.stderr.flush();
+                    handler.shutdown(Duration.ofSeconds(graceSeconds));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    handler.shutdown(Duration.ZERO);
+                } catch (Exception e) {
+                    root.stderr.println(spec.qualifiedName() + ": " + BellowsCommand.oneLine(String.valueOf(e)));
+                    root.stderr.flush();
+                    handler.shutdown(Duration.ZERO);
+                    return 1;
+                }
+            }
+            return 0;
+        }
+    }
+
+    /** SIGTERM, where the JVM lets a program handle it: stops the server as SIGINT does. */
+    private static final class Terminate {
+        static AutoCloseable on(Runnable action) {
+            try {
+                sun.misc.Signal signal = new sun.misc.Signal("TERM");
+                sun.misc.SignalHandler previous = sun.misc.Signal.handle(signal, received -> action.run());
+                return () -> sun.misc.Signal.handle(signal, previous);
+            } catch (LinkageError | IllegalArgumentException e) {
+                return () -> { };       // no signal API: the JVM's own handling (exit 143) stays
+            }
+        }
+    }
+
+    private int usage(String message) {
+        root.stderr.println(spec.qualifiedName() + ": " + BellowsCommand.oneLine(UsageErrors.redact(message, spec)));
+        root.stderr.flush();
+        return 2;
+    }
+}

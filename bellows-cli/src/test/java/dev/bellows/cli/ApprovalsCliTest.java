@@ -1,0 +1,317 @@
+package dev.bellows.cli;
+
+import static dev.bellows.cli.RunCommandTest.call;
+import static dev.bellows.cli.RunCommandTest.complete;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.bellows.testkit.MockLlmServer;
+import dev.bellows.testkit.MockScript;
+import dev.bellows.testkit.MockToolCall;
+import dev.bellows.testkit.MockTurn;
+import dev.bellows.testkit.RecordedRequest;
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * cli.md "Approvals", example by example, in process: {@code --approve}, {@code run}'s exit 3 and
+ * events, {@code --approve-call} / {@code --deny-call} / {@code --deny-reason}, the usage
+ * errors, {@code sessions show}, and {@code chat}'s y / a / n. The tools are an MCP server that
+ * records every call it gets (servers/recording-server.js), so what ran is counted there.
+ */
+class ApprovalsCliTest {
+
+    @TempDir
+    Path dir;
+
+    /** The recording server's log: one line per call it got. */
+    Path calls() {
+        return dir.resolve("calls.jsonl");
+    }
+
+    List<String> recorded() throws IOException {
+        if (!Files.exists(calls())) {
+            return List.of();
+        }
+        return Files.readAllLines(calls(), StandardCharsets.UTF_8);
+    }
+
+    static String script() {
+        try {
+            return Path.of(ApprovalsCliTest.class.getResource("/servers/recording-server.js").toURI()).toString();
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** An MCP config with the recording server as "files"; its path. */
+    Path mcpConfig() throws IOException {
+        Path config = dir.resolve("mcp.json");
+        Files.writeString(config, "{\"mcpServers\": {\"files\": {\"command\": \"node\", \"args\": [" + Cli.MAPPER
+                .writeValueAsString(script()) + "], \"env\": {\"CALL_LOG\": " + Cli.MAPPER.writeValueAsString(
+                calls().toString()) + "}}}}");
+        return config;
+    }
+
+    static String files(String tool, String path) {
+        return "<tool>{\"server_name\": \"files\", \"tool_name\": \"" + tool + "\", \"arguments\": {\"path\": \""
+                + path + "\"}}</tool>";
+    }
+
+    /** The command with the mock model, the recording server, and the data directory when there is a session. */
+    List<String> command(MockLlmServer server, String... args) throws IOException {
+        List<String> all = new ArrayList<>(List.of(args[0], "--base-url", server.baseUrl().toString(), "--model",
+                "mock", "--mcp-config", mcpConfig().toString()));
+        if (List.of(args).contains("--session")) {
+            all.addAll(List.of("--data-dir", dir.resolve("data").toString()));
+        }
+        all.addAll(List.of(args).subList(1, args.length));
+        return all;
+    }
+
+    Cli.Run bellows(MockLlmServer server, String... args) throws IOException {
+        return Cli.run(new Host(Map.of(), dir, Interrupts.NONE, false), command(server, args).toArray(String[]::new));
+    }
+
+    Cli.Run bellowsWithInput(MockLlmServer server, String input, String... args) throws IOException {
+        return Cli.run(input, command(server, args).toArray(String[]::new));
+    }
+
+    static List<String> types(Cli.Run run) {
+        return RunCommandTest.types(run).stream().filter(type -> !type.startsWith("tool_call")
+                && !type.startsWith("message") && !type.startsWith("thinking")).toList();
+    }
+
+    static String lastUserContent(RecordedRequest request) {
+        JsonNode messages = RunCommandTest.messages(request);
+        return messages.get(messages.size() - 1).get("content").asText();
+    }
+
+    @Nested
+    class Run {
+
+        @Test
+        void a_call_that_needs_approval_stops_the_run_with_exit_3_and_a_resume_decides_each() throws Exception {
+            try (MockLlmServer server = RunCommandTest.server(
+                    files("write_file", "a.txt") + files("delete_file", "b.txt") + files("write_file", "c.txt"),
+                    complete("done"))) {
+                Cli.Run stopped = bellows(server, "run", "--session", "s", "--output", "jsonl",
+                        "--approve", "files/write_*", "--approve", "*/delete_file", "Tidy up");
+                assertThat(stopped.status()).as(stopped.err()).isEqualTo(3);
+                assertThat(types(stopped)).containsExactly("loop_start", "iteration_start", "approval_required",
+                        "approval_required", "approval_required", "loop_end");
+                List<JsonNode> events = stopped.outJson();
+                assertThat(events.stream().filter(e -> e.get("type").asText().equals("approval_required")).toList())
+                        .containsExactly(
+                                Cli.json("{\"type\":\"approval_required\",\"id\":\"call_1_1\",\"server_name\":\"files\","
+                                        + "\"tool_name\":\"write_file\",\"arguments\":{\"path\":\"a.txt\"}}"),
+                                Cli.json("{\"type\":\"approval_required\",\"id\":\"call_1_2\",\"server_name\":\"files\","
+                                        + "\"tool_name\":\"delete_file\",\"arguments\":{\"path\":\"b.txt\"}}"),
+                                Cli.json("{\"type\":\"approval_required\",\"id\":\"call_1_3\",\"server_name\":\"files\","
+                                        + "\"tool_name\":\"write_file\",\"arguments\":{\"path\":\"c.txt\"}}"));
+                assertThat(events.getLast().get("reason").asText()).isEqualTo("interrupted");
+                assertThat(recorded()).isEmpty();
+
+                Cli.Run resumed = bellows(server, "run", "--session", "s", "--output", "jsonl",
+                        "--approve", "files/write_*", "--approve", "*/delete_file",
+                        "--approve-call", "call_1_1", "--approve-call", "call_1_3",
+                        "--deny-call", "call_1_2", "--deny-reason", "keep b.txt");
+                assertThat(resumed.status()).as(resumed.err()).isZero();
+                assertThat(types(resumed)).containsExactly("loop_start", "approval", "approval", "approval",
+                        "tool_result", "tool_result_error", "tool_result", "iteration_start", "tool_result", "loop_end");
+                assertThat(resumed.outJson()).contains(
+                        Cli.json("{\"type\":\"approval\",\"id\":\"call_1_1\",\"decision\":\"approved\",\"reason\":\"\"}"),
+                        Cli.json("{\"type\":\"approval\",\"id\":\"call_1_2\",\"decision\":\"denied\","
+                                + "\"reason\":\"keep b.txt\"}"));
+                assertThat(recorded()).containsExactly(
+                        "{\"tool\":\"write_file\",\"arguments\":{\"path\":\"a.txt\"}}",
+                        "{\"tool\":\"write_file\",\"arguments\":{\"path\":\"c.txt\"}}");
+                assertThat(server.requests()).as("the model was not asked for that answer again").hasSize(2);
+                assertThat(lastUserContent(server.requests().get(1))).contains("wrote a.txt", "wrote c.txt",
+                        "the user denied this call (it did not run): keep b.txt");
+            }
+        }
+
+        @Test
+        void in_text_mode_the_waiting_calls_and_the_command_go_to_stderr_and_without_a_session_it_says_so()
+                throws Exception {
+            try (MockLlmServer server = RunCommandTest.server(files("write_file", "a.txt"), files("write_file", "a.txt"))) {
+                Cli.Run stopped = bellows(server, "run", "--session", "s", "--approve", "*", "Write it");
+                assertThat(stopped.status()).isEqualTo(3);
+                assertThat(stopped.out()).isEmpty();
+                assertThat(stopped.err()).contains("bellows run: interrupted: a tool call waits for approval:",
+                        "  call_1_1  files/write_file  {\"path\":\"a.txt\"}",
+                        "to carry it on: bellows run --session s --approve-call call_1_1");
+
+                Cli.Run lost = bellows(server, "run", "--approve", "*", "Write it");
+                assertThat(lost.status()).isEqualTo(3);
+                assertThat(lost.err()).contains("this run cannot be resumed: it has no session");
+            }
+            assertThat(recorded()).isEmpty();
+        }
+
+        @Test
+        void decisions_that_do_not_fit_are_usage_errors_and_nothing_runs_or_is_sent() throws Exception {
+            try (MockLlmServer server = RunCommandTest.server(
+                    files("write_file", "a.txt") + files("write_file", "b.txt"), complete("done"))) {
+                assertThat(bellows(server, "run", "--session", "s", "--approve", "files/*", "Write").status())
+                        .isEqualTo(3);
+
+                Cli.Run leftOut = bellows(server, "run", "--session", "s", "--approve-call", "call_1_1");
+                assertThat(leftOut.status()).isEqualTo(2);
+                assertThat(leftOut.err()).isEqualTo("bellows run: --approve-call: no decision for waiting call"
+                        + " call_1_2: every waiting call needs one\n");
+                Cli.Run unknown = bellows(server, "run", "--session", "s", "--approve-call", "call_1_1",
+                        "--approve-call", "call_1_2", "--deny-call", "call_9_9");
+                assertThat(unknown.status()).isEqualTo(2);
+                assertThat(unknown.err()).contains("no call waits with id call_9_9");
+                Cli.Run twice = bellows(server, "run", "--session", "s", "--approve-call", "call_1_1",
+                        "--deny-call", "call_1_1");
+                assertThat(twice.status()).isEqualTo(2);
+                assertThat(twice.err()).contains("call call_1_1 is named twice");
+                Cli.Run newTask = bellows(server, "run", "--session", "s", "Something else");
+                assertThat(newTask.status()).isEqualTo(2);
+                assertThat(newTask.err()).contains("call_1_1, call_1_2").contains("--approve-call");
+                Cli.Run withTask = bellows(server, "run", "--session", "s", "--approve-call", "call_1_1", "a task");
+                assertThat(withTask.status()).isEqualTo(2);
+                assertThat(withTask.err()).contains("--approve-call").contains("no TASK");
+                Cli.Run noSession = bellows(server, "run", "--approve-call", "call_1_1");
+                assertThat(noSession.status()).isEqualTo(2);
+                assertThat(noSession.err()).contains("--approve-call: needs --session NAME");
+                Cli.Run reasonAlone = bellows(server, "run", "--session", "s", "--deny-reason", "no");
+                assertThat(reasonAlone.status()).isEqualTo(2);
+                assertThat(reasonAlone.err()).contains("--deny-reason: only with --deny-call");
+                Cli.Run badPattern = bellows(server, "run", "--approve", "write_file", "Write");
+                assertThat(badPattern.status()).isEqualTo(2);
+                assertThat(badPattern.err()).contains("--approve: an approval pattern is SERVER/TOOL");
+                assertThat(recorded()).isEmpty();
+                assertThat(server.requests()).hasSize(1);
+
+                Cli.Run ok = bellows(server, "run", "--session", "s", "--approve-call", "call_1_1",
+                        "--approve-call", "call_1_2");
+                assertThat(ok.status()).as(ok.err()).isZero();
+                assertThat(ok.out()).isEqualTo("done\n");
+                assertThat(recorded()).hasSize(2);
+
+                Cli.Run nothing = bellows(server, "run", "--session", "s", "--approve-call", "call_1_1");
+                assertThat(nothing.status()).isEqualTo(2);
+                assertThat(nothing.err()).contains("session s has no run waiting for a decision");
+            }
+        }
+
+        @Test
+        void the_config_files_approve_key_and_the_built_in_tools_never_waiting() throws Exception {
+            Files.writeString(dir.resolve("bellows.json"), "{\"approve\": [\"*\"]}");
+            try (MockLlmServer server = RunCommandTest.server(
+                    call("update_plan", "{\"steps\": [{\"description\": \"a\", \"status\": \"pending\"}]}"),
+                    files("write_file", "a.txt"), complete("done"))) {
+                Cli.Run stopped = bellows(server, "run", "--session", "c", "--output", "jsonl", "Plan and write");
+                assertThat(stopped.status()).as(stopped.err()).isEqualTo(3);
+                assertThat(types(stopped)).contains("plan_update").endsWith("approval_required", "loop_end");
+                assertThat(stopped.outJson().stream().filter(e -> e.get("type").asText().equals("approval_required"))
+                        .map(e -> e.get("id").asText()).toList()).containsExactly("call_2_1");
+            }
+            Files.writeString(dir.resolve("bellows.json"), "{\"approve\": \"*\"}");
+            try (MockLlmServer server = RunCommandTest.server(complete("x"))) {
+                Cli.Run bad = bellows(server, "run", "Plan");
+                assertThat(bad.status()).isEqualTo(2);
+                assertThat(bad.err()).contains("bellows.json: \"approve\" must be an array of strings");
+            }
+        }
+
+        @Test
+        void native_tool_calls_wait_under_the_providers_ids() throws Exception {
+            MockTurn write = MockTurn.toolCalls(new MockToolCall("call_w1", "files__write_file", "{\"path\": \"n.txt\"}"));
+            MockTurn done = MockTurn.toolCalls(MockToolCall.of("task_completion", "{\"result\": \"done\"}"));
+            try (MockLlmServer server = MockLlmServer.start(MockScript.of(write, done))) {
+                Cli.Run stopped = bellows(server, "run", "--session", "n", "--tool-mode", "native", "--output", "jsonl",
+                        "--approve", "files/*", "Write");
+                assertThat(stopped.status()).as(stopped.err()).isEqualTo(3);
+                assertThat(stopped.outJson()).contains(Cli.json("{\"type\":\"approval_required\",\"id\":\"call_w1\","
+                        + "\"server_name\":\"files\",\"tool_name\":\"write_file\",\"arguments\":{\"path\":\"n.txt\"}}"));
+                Cli.Run denied = bellows(server, "run", "--session", "n", "--deny-call", "call_w1");
+                assertThat(denied.status()).as(denied.err()).isZero();
+                JsonNode sent = RunCommandTest.messages(server.requests().get(1));
+                JsonNode toolMessage = sent.get(sent.size() - 1);
+                assertThat(toolMessage.get("role").asText()).isEqualTo("tool");
+                assertThat(toolMessage.get("tool_call_id").asText()).isEqualTo("call_w1");
+                assertThat(toolMessage.get("content").asText()).isEqualTo("the user denied this call (it did not run)");
+            }
+            assertThat(recorded()).isEmpty();
+        }
+
+        @Test
+        void sessions_show_lists_the_waiting_calls() throws Exception {
+            try (MockLlmServer server = RunCommandTest.server(files("delete_file", "old.log"))) {
+                assertThat(bellows(server, "run", "--session", "shown", "--approve", "*/delete_*", "Clean").status())
+                        .isEqualTo(3);
+            }
+            Cli.Run show = Cli.run("", "sessions", "show", "--data-dir", dir.resolve("data").toString(), "shown");
+            assertThat(show.status()).as(show.err()).isZero();
+            assertThat(show.out()).contains("--- waiting for approval ---\n"
+                    + "call_1_1  files/delete_file  {\"path\":\"old.log\"}\n"
+                    + "(decide: bellows run --session shown --approve-call ID / --deny-call ID)\n");
+        }
+    }
+
+    @Nested
+    class Chat {
+
+        @Test
+        void y_runs_the_call_n_with_a_reason_denies_it_and_a_approves_the_tool_for_the_rest_of_the_chat()
+                throws Exception {
+            try (MockLlmServer server = RunCommandTest.server(
+                    files("write_file", "one.txt") + files("delete_file", "two.txt"),
+                    complete("first done"),
+                    files("write_file", "three.txt"),
+                    files("write_file", "four.txt"),
+                    complete("second done"))) {
+                Cli.Run chat = bellowsWithInput(server, """
+                        First task
+                        y
+                        n use the staging folder
+                        Second task
+                        a
+                        """, "chat", "--approve", "files/*");
+                assertThat(chat.status()).as(chat.err()).isZero();
+                assertThat(chat.out()).contains("first done", "second done");
+                assertThat(chat.err()).contains("tool call files/write_file (call_1_1) waits for your approval:",
+                        "\"path\" : \"one.txt\"", "tool call files/write_file (call_3_1) waits for your approval:")
+                        .doesNotContain("(call_4_1) waits");
+                assertThat(recorded()).containsExactly(
+                        "{\"tool\":\"write_file\",\"arguments\":{\"path\":\"one.txt\"}}",
+                        "{\"tool\":\"write_file\",\"arguments\":{\"path\":\"three.txt\"}}",
+                        "{\"tool\":\"write_file\",\"arguments\":{\"path\":\"four.txt\"}}");
+                assertThat(lastUserContent(server.requests().get(1)))
+                        .contains("wrote one.txt", "the user denied this call (it did not run): use the staging folder");
+                assertThat(server.requests()).hasSize(5);
+            }
+        }
+
+        @Test
+        void at_the_end_of_the_input_the_question_waits_for_the_next_chat_or_run() throws Exception {
+            try (MockLlmServer server = RunCommandTest.server(files("write_file", "later.txt"), complete("done"))) {
+                Cli.Run first = bellowsWithInput(server, "Write it later\n", "chat", "--session", "q",
+                        "--approve", "*");
+                assertThat(first.status()).as(first.err()).isZero();
+                assertThat(recorded()).isEmpty();
+
+                Cli.Run second = bellowsWithInput(server, "y\n", "chat", "--session", "q", "--approve", "*");
+                assertThat(second.status()).as(second.err()).isZero();
+                assertThat(second.err()).contains("(the last request waits for your decision on its tool calls)");
+                assertThat(second.out()).contains("done");
+                assertThat(recorded()).containsExactly("{\"tool\":\"write_file\",\"arguments\":{\"path\":\"later.txt\"}}");
+                assertThat(server.requests()).hasSize(2);
+            }
+        }
+    }
+}

@@ -1,0 +1,142 @@
+package dev.bellows.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.bellows.agent.ToolMode;
+import dev.bellows.memory.WaitingRun;
+import dev.bellows.sessions.sqlite.SqliteSessionStore;
+import dev.bellows.testkit.MockLlmServer;
+import dev.bellows.testkit.MockScript;
+import dev.bellows.testkit.MockToolCall;
+import dev.bellows.testkit.MockTurn;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Approvals across separate {@code bellows} processes, killed with SIGKILL between and during
+ * the steps, the tools an MCP server that records every call it gets: a run stops (exit 3); a
+ * second process approves and is killed while an approved call runs; a third carries the run on
+ * without a decision: nothing that ran runs again, the call cut off is reported to the model as
+ * of unknown outcome, no decision is lost. And a chat killed at its question leaves the run for
+ * {@code bellows run --approve-call}.
+ */
+class ApprovalsKillTest {
+
+    @TempDir
+    Path dir;
+
+    private final ApprovalsCliTest setup = new ApprovalsCliTest();
+
+    /** A {@code bellows} JVM of its own with these arguments. */
+    Process bellows(MockLlmServer server, String... args) throws IOException {
+        setup.dir = dir;
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), BellowsCommand.class.getName()));
+        command.addAll(setup.command(server, args));
+        return new ProcessBuilder(command).directory(dir.toFile())
+                .redirectError(dir.resolve("child-" + System.nanoTime() + ".err").toFile()).start();
+    }
+
+    /** Waits for the process's end and returns its exit status and standard output. */
+    static Finished finish(Process process) throws Exception {
+        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor(120, TimeUnit.SECONDS)).isTrue();
+        return new Finished(process.exitValue(), out);
+    }
+
+    record Finished(int status, String out) {
+    }
+
+    List<String> recorded() throws IOException {
+        setup.dir = dir;
+        return setup.recorded();
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = ToolMode.class, names = {"TAGS", "NATIVE"})
+    void a_resume_killed_mid_call_loses_no_decision_and_runs_nothing_twice(ToolMode mode) throws Exception {
+        boolean tags = mode == ToolMode.TAGS;
+        MockTurn calls = tags
+                ? MockTurn.content(ApprovalsCliTest.files("write_file", "a.txt") + ApprovalsCliTest.files("hang", "h"))
+                : MockTurn.toolCalls(new MockToolCall("w1", "files__write_file", "{\"path\": \"a.txt\"}"),
+                        new MockToolCall("h1", "files__hang", "{\"path\": \"h\"}"));
+        MockTurn done = tags ? MockTurn.content(RunCommandTest.complete("done"))
+                : MockTurn.toolCalls(MockToolCall.of("task_completion", "{\"result\": \"done\"}"));
+        String write = tags ? "call_1_1" : "w1";
+        String hang = tags ? "call_1_2" : "h1";
+        String toolMode = tags ? "tags" : "native";
+        try (MockLlmServer server = MockLlmServer.start(MockScript.of(calls, done))) {
+            Finished stopped = finish(bellows(server, "run", "--session", "k", "--tool-mode", toolMode,
+                    "--approve", "files/*", "--output", "jsonl", "Write and hang"));
+            assertThat(stopped.status()).as(stopped.out()).isEqualTo(3);
+            assertThat(stopped.out()).contains("\"id\":\"" + write + "\"", "\"id\":\"" + hang + "\"");
+
+            Process approving = bellows(server, "run", "--session", "k", "--output", "jsonl",
+                    "--approve-call", write, "--approve-call", hang);
+            // write_file runs, then hang, which never answers: the server records each call as it gets it
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (recorded().size() < 2 && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertThat(recorded()).hasSize(2);
+            approving.toHandle().destroyForcibly();     // SIGKILL, the call in flight
+            approving.waitFor();
+            try (SqliteSessionStore store = SqliteSessionStore.open(dir.resolve("data"))) {
+                WaitingRun waiting = store.waitingRun("k").orElseThrow();
+                assertThat(String.join("\n", waiting.log())).contains("\"decided\":\"" + write + "\"",
+                        "\"decided\":\"" + hang + "\"", "\"started\":\"" + hang + "\"")
+                        .doesNotContain("\"finished\":\"" + hang + "\"");
+            }
+
+            Finished carried = finish(bellows(server, "run", "--session", "k", "--output", "jsonl"));
+            assertThat(carried.status()).as(carried.out()).isZero();
+            assertThat(recorded()).containsExactly(
+                    "{\"tool\":\"write_file\",\"arguments\":{\"path\":\"a.txt\"}}",
+                    "{\"tool\":\"hang\",\"arguments\":{\"path\":\"h\"}}");
+            assertThat(server.requests()).hasSize(2);
+            JsonNode sent = RunCommandTest.messages(server.requests().get(1));
+            assertThat(sent.toString()).contains("wrote a.txt", "the outcome of this call is unknown");
+            try (SqliteSessionStore store = SqliteSessionStore.open(dir.resolve("data"))) {
+                assertThat(store.waitingRun("k")).isEmpty();
+            }
+        }
+    }
+
+    @Test
+    void a_chat_killed_at_its_question_leaves_the_run_for_bellows_run() throws Exception {
+        try (MockLlmServer server = RunCommandTest.server(ApprovalsCliTest.files("delete_file", "old.log"),
+                RunCommandTest.complete("cleaned"))) {
+            Process chat = bellows(server, "chat", "--session", "c", "--approve", "*/delete_file");
+            try (OutputStream in = chat.getOutputStream()) {
+                in.write("Clean up\n".getBytes(StandardCharsets.UTF_8));
+                in.flush();
+                Path err = Files.list(dir).filter(p -> p.getFileName().toString().startsWith("child-")).findFirst()
+                        .orElseThrow();
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                while (!Files.readString(err).contains("waits for your approval") && System.nanoTime() < deadline) {
+                    Thread.sleep(20);
+                }
+                assertThat(Files.readString(err)).contains("tool call files/delete_file (call_1_1) waits for your approval");
+                chat.toHandle().destroyForcibly();
+                chat.waitFor();
+            }
+            assertThat(recorded()).isEmpty();
+
+            Finished approved = finish(bellows(server, "run", "--session", "c", "--approve-call", "call_1_1"));
+            assertThat(approved.status()).isZero();
+            assertThat(approved.out()).isEqualTo("cleaned\n");
+            assertThat(recorded()).containsExactly("{\"tool\":\"delete_file\",\"arguments\":{\"path\":\"old.log\"}}");
+        }
+    }
+}

@@ -1,0 +1,81 @@
+package dev.bellows.agent;
+
+import dev.bellows.tool.ToolCallOutcome;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * What resuming a waiting run has done so far: the decisions taken, the calls started, the
+ * outcomes of those that ended. Kept with the session's {@link Suspension} until the run goes
+ * on past it; a stored session writes each entry before the loop moves on (a call's start
+ * before it runs, its outcome when it ends), so a resume in another process after a crash
+ * never runs a call whose outcome is stored, and never silently runs again one that started.
+ */
+final class ResumeLog {
+
+    /** One thing a resume did. */
+    sealed interface Entry {
+        String id();
+    }
+
+    /** A decision on a waiting call. */
+    record Decided(String id, Decision decision) implements Entry {
+        Decided {
+            Objects.requireNonNull(decision, "decision");
+        }
+    }
+
+    /** The call is about to run. */
+    record Started(String id) implements Entry {
+    }
+
+    /** The call ended with this outcome (a deferred one waits again). */
+    record Finished(String id, ToolCallOutcome outcome) implements Entry {
+        Finished {
+            Objects.requireNonNull(outcome, "outcome");
+        }
+    }
+
+    private final Map<String, Decision> decisions = new HashMap<>();
+    private final Set<String> started = new HashSet<>();
+    private final Map<String, ToolCallOutcome> finished = new HashMap<>();
+    private final List<Entry> entries = new ArrayList<>();
+
+    ResumeLog(List<Entry> entries) {
+        entries.forEach(this::apply);
+    }
+
+    private void apply(Entry entry) {
+        entries.add(entry);
+        switch (entry) {
+            case Decided d -> decisions.put(d.id(), d.decision());
+            case Started s -> started.add(s.id());
+            case Finished f -> finished.put(f.id(), f.outcome());
+        }
+    }
+
+    void add(Entry entry) {
+        apply(entry);
+    }
+
+    List<Entry> entries() {
+        return List.copyOf(entries);
+    }
+
+    Decision decision(String id) {
+        return decisions.get(id);
+    }
+
+    boolean started(String id) {
+        return started.contains(id);
+    }
+
+    ToolCallOutcome finished(String id) {
+        return finished.get(id);
+    }
+}

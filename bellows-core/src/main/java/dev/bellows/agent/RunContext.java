@@ -1,0 +1,45 @@
+package dev.bellows.agent;
+
+import java.util.Optional;
+import java.util.concurrent.ConcurrentMap;
+
+/**
+ * What an interceptor knows about the run it works in: the agent, the session, the task, the
+ * iteration, whether the run was cancelled, and a place for state of its own that lives as
+ * long as the run ({@link #attributes()}). The same object is given to every interceptor of
+ * one run ({@link RunInterceptor}, {@link ModelInterceptor}, {@link ToolInterceptor}), so
+ * what a run interceptor keeps there (a tracing span, say) the others find.
+ *
+ * <pre>{@code
+ * RunInterceptor timing = chain -> {
+ *     chain.run().attributes().put("started", System.nanoTime());
+ *     return chain.proceed();
+ * };
+ * }</pre>
+ *
+ * <p>Thread-safe: a run's interceptors may be called on the run's thread and, for tool calls
+ * that run in parallel, on threads of their own.
+ */
+public interface RunContext {
+
+    /** The agent's name ({@link AgentBuilder#name}; {@code bellows} unless given). */
+    String agentName();
+
+    /** The stored session's name, when the run is in a stored session ({@link Session#name()}). */
+    Optional<String> sessionName();
+
+    /** The run's task: the user's message it was started with (a resumed run's original task). */
+    String task();
+
+    /** The iteration under way, from 1; 0 before the first model call. */
+    int iteration();
+
+    /** True once the run has been cancelled. */
+    boolean isCancelled();
+
+    /**
+     * State that interceptors keep for this run, by keys of their own (use a key no other
+     * interceptor would: a class name). Empty when the run starts; let go of with the run.
+     */
+    ConcurrentMap<String, Object> attributes();
+}

@@ -1,0 +1,122 @@
+package dev.bellows.agent;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.bellows.tool.InvalidArgumentsException;
+import dev.bellows.tool.PreparedCall;
+import dev.bellows.tool.Tool;
+import dev.bellows.tool.ToolCall;
+import dev.bellows.tool.ToolCallOutcome;
+import dev.bellows.tool.ToolResult;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.BooleanSupplier;
+
+/**
+ * One tool call through the {@link ToolInterceptor}s, OkHttp-style: each chain holds the
+ * position of the next interceptor; the last runs the tool.
+ */
+final class ToolCallChain implements ToolInterceptor.Chain {
+
+    private final List<ToolInterceptor> interceptors;
+    private final int index;
+    private final RunContext run;
+    private final String callId;
+    private final PreparedCall prepared;
+    private final ToolCall call;                // the call with the arguments this chain runs it with
+    private final BooleanSupplier cancelled;
+
+    ToolCallChain(List<ToolInterceptor> interceptors, int index, RunContext run, String callId, PreparedCall prepared,
+                  ToolCall call, BooleanSupplier cancelled) {
+        this.interceptors = interceptors;
+        this.index = index;
+        this.run = run;
+        this.callId = callId;
+        this.prepared = prepared;
+        this.call = call;
+        this.cancelled = cancelled;
+    }
+
+    /**
+     * Runs a prepared call through every interceptor, with its own arguments or, when given,
+     * {@code arguments} (a person's edit): checked against the schema first, so that the
+     * interceptors see them checked, and a mismatch is a failure the model reads.
+     */
+    static ToolCallOutcome run(List<ToolInterceptor> interceptors, RunContext run, String callId, PreparedCall prepared,
+                               ObjectNode arguments, BooleanSupplier cancelled) {
+        ToolCall call = prepared.call();
+        if (arguments != null) {
+            try {
+                call = new ToolCall(call.serverName(), call.toolName(), prepared.check(arguments));
+            } catch (InvalidArgumentsException e) {
+                return new ToolCallOutcome.Failed(new ToolCall(call.serverName(), call.toolName(), arguments),
+                        e.getMessage(), e);
+            }
+        }
+        return new ToolCallChain(interceptors, 0, run, callId, prepared, call, cancelled).proceed(call.arguments());
+    }
+
+    @Override
+    public RunContext run() {
+        return run;
+    }
+
+    @Override
+    public String callId() {
+        return callId;
+    }
+
+    @Override
+    public ToolCall call() {
+        return call;
+    }
+
+    @Override
+    public Tool tool() {
+        return prepared.tool();
+    }
+
+    @Override
+    public ToolCallOutcome proceed() {
+        return proceed(call.arguments());
+    }
+
+    @Override
+    public ToolCallOutcome proceed(ObjectNode arguments) {
+        Objects.requireNonNull(arguments, "arguments");
+        ToolCall next = call;
+        if (arguments != call.arguments()) {
+            try {
+                next = new ToolCall(call.serverName(), call.toolName(), prepared.check(arguments));
+            } catch (InvalidArgumentsException e) {
+                return new ToolCallOutcome.Failed(new ToolCall(call.serverName(), call.toolName(), arguments),
+                        e.getMessage(), e);
+            }
+        }
+        if (index == interceptors.size()) {
+            return next.arguments() == prepared.call().arguments() ? prepared.run(cancelled)
+                    : prepared.run(next.arguments(), cancelled);
+        }
+        ToolInterceptor interceptor = interceptors.get(index);
+        ToolCallChain chain = new ToolCallChain(interceptors, index + 1, run, callId, prepared, next, cancelled);
+        ToolCallOutcome outcome;
+        try {
+            outcome = interceptor.intercept(chain);
+        } catch (RuntimeException e) {
+            throw InterceptorFailure.of("tool interceptor", interceptor, e);
+        }
+        if (outcome == null) {
+            throw InterceptorFailure.returnedNull("tool interceptor", interceptor);
+        }
+        return outcome;
+    }
+
+    @Override
+    public ToolCallOutcome.Succeeded respond(ToolResult<?> result) {
+        return prepared.respond(call.arguments(), result);
+    }
+
+    @Override
+    public ToolCallOutcome.Deferred defer() {
+        return new ToolCallOutcome.Deferred(call);
+    }
+}

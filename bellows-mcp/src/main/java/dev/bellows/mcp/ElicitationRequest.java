@@ -1,0 +1,104 @@
+package dev.bellows.mcp;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * A server's question to the user (elicitation, form mode).
+ *
+ * @param serverName      the server asking
+ * @param message         what it says to the user
+ * @param requestedSchema the fields: a JSON Schema object of primitive properties (string,
+ *                        number, integer, boolean, enums), each with {@code title},
+ *                        {@code description}, {@code default} as the server gave them
+ */
+public record ElicitationRequest(String serverName, String message, ObjectNode requestedSchema) {
+
+    public ElicitationRequest {
+        Objects.requireNonNull(serverName, "serverName");
+        message = message == null ? "" : message;
+        requestedSchema = requestedSchema == null ? ResultMapper.JSON.createObjectNode() : requestedSchema.deepCopy();
+    }
+
+    /** One field of the form. */
+    public record Field(String name, ObjectNode schema, boolean required) {
+
+        /** {@code string}, {@code number}, {@code integer}, {@code boolean}; {@code string} when not said. */
+        public String type() {
+            return schema.path("type").asText("string");
+        }
+
+        /** The field's default, if it has one. */
+        public Optional<JsonNode> defaultValue() {
+            JsonNode value = schema.get("default");
+            return value == null || value.isNull() ? Optional.empty() : Optional.of(value.deepCopy());
+        }
+
+        /** The allowed values ({@code enum}, or the {@code const} of each {@code oneOf}); empty when free. */
+        public List<String> choices() {
+            List<String> out = new ArrayList<>();
+            schema.path("enum").forEach(value -> out.add(value.asText()));
+            if (out.isEmpty()) {
+                schema.path("oneOf").forEach(option -> {
+                    if (option.has("const")) {
+                        out.add(option.get("const").asText());
+                    }
+                });
+            }
+            if (out.isEmpty() && schema.path("items").isObject()) {
+                schema.path("items").path("enum").forEach(value -> out.add(value.asText()));
+                schema.path("items").path("anyOf").forEach(option -> {
+                    if (option.has("const")) {
+                        out.add(option.get("const").asText());
+                    }
+                });
+            }
+            return out;
+        }
+    }
+
+    /** The fields, in the schema's order. */
+    public List<Field> fields() {
+        Set<String> required = new HashSet<>();
+        requestedSchema.path("required").forEach(name -> required.add(name.asText()));
+        List<Field> fields = new ArrayList<>();
+        for (Map.Entry<String, JsonNode> property : requestedSchema.path("properties").properties()) {
+            if (property.getValue() instanceof ObjectNode schema) {
+                fields.add(new Field(property.getKey(), schema.deepCopy(), required.contains(property.getKey())));
+            }
+        }
+        return fields;
+    }
+
+    /** Every field's default; empty when a required field has none. */
+    public Optional<ObjectNode> defaults() {
+        ObjectNode content = ResultMapper.JSON.createObjectNode();
+        for (Field field : fields()) {
+            Optional<JsonNode> value = field.defaultValue();
+            if (value.isPresent()) {
+                content.set(field.name(), value.get());
+            } else if (field.required()) {
+                return Optional.empty();
+            }
+        }
+        return Optional.of(content);
+    }
+
+    /** The content with the default of each field it leaves out (SEP-1034); a new object. */
+    public ObjectNode withDefaults(ObjectNode content) {
+        ObjectNode out = content.deepCopy();
+        for (Field field : fields()) {
+            if (!out.has(field.name()) || out.get(field.name()).isNull()) {
+                field.defaultValue().ifPresent(value -> out.set(field.name(), value));
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,501 @@
+package dev.bellows.openai;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.async.ByteArrayFeeder;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.NullNode;
+import dev.bellows.http.SseEvent;
+import java.io.IOException;
+import java.util.Arrays;
+
+/**
+ * The one reader of {@code chat.completion.chunk} events: pulls the fields Bellows uses out
+ * of each event without building a tree. One non-blocking Jackson parser per stream reads
+ * each event's UTF-8 bytes in place, field names come from its symbol table (no string per
+ * name), and the only strings made are the values kept (the delta's text, a call's id, name
+ * and arguments, the finish reason, the response's id and model once).
+ *
+ * <p>Every event that is a JSON object is read here, whatever its shape: a value of an
+ * unusual kind where the usual one is expected (an index that is text or a float, a count
+ * beyond a long, arguments sent as an object as Ollama does) is read as a tree node and
+ * taken exactly as a reader of the whole event as a tree takes it (Jackson's {@code asInt},
+ * {@code canConvertToLong}, {@code toString}): the tests keep such a reader as the reference
+ * and demand the same result for random events. A truncated or malformed event throws.
+ *
+ * <p>Not thread-safe: one per stream, used by its consuming thread. {@link #reset()} returns
+ * the parser's buffers to Jackson's pool; it must be called when the stream ends.
+ */
+final class ChunkDecoder {
+
+    private final ObjectMapper json;
+    private JsonParser parser;
+    private ByteArrayFeeder feeder;
+
+    /** Whether the response's {@code id} and {@code model} are still wanted (read only until seen). */
+    boolean wantResponse = true;
+
+    // The result of the last decode: what the stream applies.
+    /** A non-null {@code error} field was present. */
+    boolean error;
+    /** The choice with index 0 (a missing index counts as 0), or null. */
+    Choice choice;
+    /** {@code usage.prompt_tokens} and {@code completion_tokens}, -1 when absent or not counts; usage seen at all. */
+    long promptTokens = -1;
+    long completionTokens = -1;
+    /** {@code timings} (llama.cpp): {@code prompt_n}, {@code cache_n}, {@code predicted_n}, -1 when absent. */
+    long promptN = -1;
+    long cacheN = -1;
+    long predictedN = -1;
+    /** The root's {@code id} and {@code model} when non-empty strings, while {@link #wantResponse}; else null. */
+    String responseId;
+    String responseModel;
+
+    private final Choice scratch = new Choice();
+    private final Choice kept = new Choice();
+
+    /** @param json the mapper whose factory makes the parser, and which reads unusual values as trees */
+    ChunkDecoder(ObjectMapper json) {
+        this.json = json;
+    }
+
+    /** One choice of an event, as far as Bellows reads it. */
+    static final class Choice {
+        int index;
+        boolean hasDelta;
+        String reasoningContent;
+        String reasoning;
+        String content;
+        String refusal;
+        String finishReason;
+        int calls;
+        ToolCall[] toolCalls = new ToolCall[0];
+
+        private void clear() {
+            index = 0;
+            hasDelta = false;
+            clearDelta();
+            finishReason = null;
+        }
+
+        private void clearDelta() {
+            reasoningContent = null;
+            reasoning = null;
+            content = null;
+            refusal = null;
+            calls = 0;
+        }
+
+        private ToolCall nextCall() {
+            if (calls == toolCalls.length) {
+                toolCalls = Arrays.copyOf(toolCalls, Math.max(2, calls * 2));
+            }
+            ToolCall call = toolCalls[calls];
+            if (call == null) {
+                call = new ToolCall();
+                toolCalls[calls] = call;
+            }
+            calls++;
+            call.index = -1;
+            call.id = null;
+            call.name = null;
+            call.arguments = "";
+            return call;
+        }
+
+        private void copyFrom(Choice other) {
+            index = other.index;
+            hasDelta = other.hasDelta;
+            reasoningContent = other.reasoningContent;
+            reasoning = other.reasoning;
+            content = other.content;
+            refusal = other.refusal;
+            finishReason = other.finishReason;
+            calls = 0;
+            for (int i = 0; i < other.calls; i++) {
+                ToolCall from = other.toolCalls[i];
+                ToolCall to = nextCall();
+                to.index = from.index;
+                to.id = from.id;
+                to.name = from.name;
+                to.arguments = from.arguments;
+            }
+        }
+    }
+
+    /** One entry of {@code delta.tool_calls}. */
+    static final class ToolCall {
+        /** The {@code index} when it was an integer of at least 0, else -1. */
+        int index;
+        String id;
+        String name;
+        String arguments;
+    }
+
+    /** Thrown inside: the event ended before its object closed. */
+    static final class Truncated extends IOException {
+        private static final Truncated INSTANCE = new Truncated();
+
+        private Truncated() {
+            super("the event ends inside its JSON object", null);
+        }
+
+        @Override
+        public synchronized Throwable fillInStackTrace() {
+            return this;
+        }
+    }
+
+    /**
+     * Decodes an event whose data starts with an object (after JSON whitespace), its bytes
+     * well-formed UTF-8; the result fields then hold it.
+     *
+     * @throws IOException when the event is not one JSON object (truncated, malformed)
+     */
+    void decode(SseEvent event) throws IOException {
+        start();
+        event.feedData(feeder);
+        read();
+    }
+
+    /** As {@link #decode(SseEvent)}, for data given as UTF-8 bytes (the text of an unusual event, re-encoded). */
+    void decode(byte[] utf8) throws IOException {
+        start();
+        feeder.feedInput(utf8, 0, utf8.length);
+        read();
+    }
+
+    private void start() throws IOException {
+        clearResult();
+        if (parser == null) {
+            parser = json.getFactory().createNonBlockingByteArrayParser();
+            feeder = (ByteArrayFeeder) parser.getNonBlockingInputFeeder();
+        }
+    }
+
+    private void read() throws IOException {
+        try {
+            if (next() != JsonToken.START_OBJECT) {
+                throw Truncated.INSTANCE;        // callers only give data that starts with '{'
+            }
+            readRoot();
+        } catch (IOException | RuntimeException e) {
+            reset();                         // the parser is mid-event: the next event gets a new one
+            throw e;
+        }
+        // What follows the object in the event: whitespace (the parser then wants more input);
+        // anything else is ignored, as a tree reader ignores it, but leaves this parser mid-value.
+        JsonToken after;
+        try {
+            after = parser.nextToken();
+        } catch (IOException e) {
+            after = null;
+        }
+        if (after != JsonToken.NOT_AVAILABLE) {
+            reset();
+        }
+    }
+
+    /** Closes the parser, returning its buffers to the pool; the next event gets a new one. */
+    void reset() {
+        if (parser != null) {
+            try {
+                parser.close();
+            } catch (IOException ignored) {
+                // a parser over bytes in memory has nothing to fail on
+            }
+            parser = null;
+            feeder = null;
+        }
+    }
+
+    private void clearResult() {
+        error = false;
+        choice = null;
+        promptTokens = -1;
+        completionTokens = -1;
+        promptN = -1;
+        cacheN = -1;
+        predictedN = -1;
+        responseId = null;
+        responseModel = null;
+    }
+
+    /** The next token of the event; its end before the value closed means a truncated event. */
+    private JsonToken next() throws IOException {
+        JsonToken token = parser.nextToken();
+        if (token == JsonToken.NOT_AVAILABLE || token == null) {
+            throw Truncated.INSTANCE;
+        }
+        return token;
+    }
+
+    private void readRoot() throws IOException {
+        // Duplicate names: the last one counts, as in the tree.
+        while (next() == JsonToken.FIELD_NAME) {
+            String name = parser.currentName();
+            JsonToken value = next();
+            switch (name) {
+                case "error" -> {
+                    error = value != JsonToken.VALUE_NULL;
+                    skip(value);
+                }
+                case "choices" -> {
+                    choice = null;
+                    if (value == JsonToken.START_ARRAY) {
+                        readChoices();
+                    } else {
+                        skip(value);
+                    }
+                }
+                case "usage" -> {
+                    promptTokens = -1;
+                    completionTokens = -1;
+                    if (value == JsonToken.START_OBJECT) {
+                        readUsage();
+                    } else {
+                        skip(value);
+                    }
+                }
+                case "timings" -> {
+                    promptN = -1;
+                    cacheN = -1;
+                    predictedN = -1;
+                    if (value == JsonToken.START_OBJECT) {
+                        readTimings();
+                    } else {
+                        skip(value);
+                    }
+                }
+                case "id" -> {
+                    if (wantResponse) {
+                        responseId = nonEmptyText(value);
+                    } else {
+                        skip(value);
+                    }
+                }
+                case "model" -> {
+                    if (wantResponse) {
+                        responseModel = nonEmptyText(value);
+                    } else {
+                        skip(value);
+                    }
+                }
+                default -> skip(value);
+            }
+        }
+    }
+
+    private void readChoices() throws IOException {
+        for (JsonToken token = next(); token != JsonToken.END_ARRAY; token = next()) {
+            if (token != JsonToken.START_OBJECT) {
+                skip(token);
+                continue;
+            }
+            scratch.clear();
+            readChoice(scratch);
+            if (choice == null && scratch.index == 0) {
+                kept.copyFrom(scratch);
+                choice = kept;
+            }
+        }
+    }
+
+    private void readChoice(Choice into) throws IOException {
+        while (next() == JsonToken.FIELD_NAME) {
+            String name = parser.currentName();
+            JsonToken value = next();
+            switch (name) {
+                case "index" -> into.index = asInt(value, 0);
+                case "delta" -> {
+                    into.clearDelta();
+                    into.hasDelta = value == JsonToken.START_OBJECT;
+                    if (into.hasDelta) {
+                        readDelta(into);
+                    } else {
+                        skip(value);
+                    }
+                }
+                case "finish_reason" -> into.finishReason = nonEmptyText(value);
+                default -> skip(value);
+            }
+        }
+    }
+
+    private void readDelta(Choice into) throws IOException {
+        while (next() == JsonToken.FIELD_NAME) {
+            String name = parser.currentName();
+            JsonToken value = next();
+            switch (name) {
+                case "reasoning_content" -> into.reasoningContent = nonEmptyText(value);
+                case "reasoning" -> into.reasoning = nonEmptyText(value);
+                case "content" -> into.content = nonEmptyText(value);
+                case "refusal" -> into.refusal = nonEmptyText(value);
+                case "tool_calls" -> {
+                    into.calls = 0;
+                    if (value == JsonToken.START_ARRAY) {
+                        readToolCalls(into);
+                    } else {
+                        skip(value);
+                    }
+                }
+                default -> skip(value);
+            }
+        }
+    }
+
+    private void readToolCalls(Choice into) throws IOException {
+        for (JsonToken token = next(); token != JsonToken.END_ARRAY; token = next()) {
+            if (token != JsonToken.START_OBJECT) {
+                skip(token);                  // not a call: the tree reader skips it too
+                continue;
+            }
+            ToolCall call = into.nextCall();
+            while (next() == JsonToken.FIELD_NAME) {
+                String name = parser.currentName();
+                JsonToken value = next();
+                switch (name) {
+                    case "id" -> call.id = nonEmptyText(value);
+                    case "index" -> call.index = callIndex(value);
+                    case "function" -> {
+                        call.name = null;
+                        call.arguments = "";
+                        if (value == JsonToken.START_OBJECT) {
+                            readFunction(call);
+                        } else {
+                            skip(value);
+                        }
+                    }
+                    default -> skip(value);
+                }
+            }
+        }
+    }
+
+    private void readFunction(ToolCall call) throws IOException {
+        while (next() == JsonToken.FIELD_NAME) {
+            String name = parser.currentName();
+            JsonToken value = next();
+            switch (name) {
+                case "name" -> call.name = nonEmptyText(value);
+                case "arguments" -> {
+                    if (value == JsonToken.VALUE_STRING) {
+                        call.arguments = parser.getText();
+                    } else if (value == JsonToken.VALUE_NULL) {
+                        call.arguments = "";
+                    } else {
+                        call.arguments = node(value).toString();  // an object (Ollama): written back as JSON text
+                    }
+                }
+                default -> skip(value);
+            }
+        }
+    }
+
+    private void readUsage() throws IOException {
+        while (next() == JsonToken.FIELD_NAME) {
+            String name = parser.currentName();
+            JsonToken value = next();
+            switch (name) {
+                case "prompt_tokens" -> promptTokens = count(value);
+                case "completion_tokens" -> completionTokens = count(value);
+                default -> skip(value);
+            }
+        }
+    }
+
+    private void readTimings() throws IOException {
+        while (next() == JsonToken.FIELD_NAME) {
+            String name = parser.currentName();
+            JsonToken value = next();
+            switch (name) {
+                case "prompt_n" -> promptN = count(value);
+                case "cache_n" -> cacheN = count(value);
+                case "predicted_n" -> predictedN = count(value);
+                default -> skip(value);
+            }
+        }
+    }
+
+    /**
+     * A choice's {@code index}: a plain int as it is; any other value as Jackson's
+     * {@code JsonNode.asInt(otherwise)} takes it (a float truncated, a long cut to an int,
+     * numeric text parsed, true as 1, anything else {@code otherwise}).
+     */
+    private int asInt(JsonToken value, int otherwise) throws IOException {
+        if (value == JsonToken.VALUE_NUMBER_INT && parser.getNumberType() == JsonParser.NumberType.INT) {
+            return parser.getIntValue();
+        }
+        return node(value).asInt(otherwise);
+    }
+
+    /** A tool call's {@code index}: an integral number of at least 0 (as an int), else -1 (as if missing). */
+    private int callIndex(JsonToken value) throws IOException {
+        if (value == JsonToken.VALUE_NUMBER_INT && parser.getNumberType() == JsonParser.NumberType.INT) {
+            int index = parser.getIntValue();
+            return index >= 0 ? index : -1;
+        }
+        if (value != JsonToken.VALUE_NUMBER_INT) {
+            skip(value);                      // a float, text, null, ...: as if it were missing
+            return -1;
+        }
+        JsonNode index = node(value);         // a long or beyond: as an int, the way the tree's asInt() cuts it
+        return index.asInt() >= 0 ? index.asInt() : -1;
+    }
+
+    /** A token count: a number of at least 0 that fits a long (a float truncated); else -1, as if absent. */
+    private long count(JsonToken value) throws IOException {
+        if (value == JsonToken.VALUE_NUMBER_INT) {
+            JsonParser.NumberType type = parser.getNumberType();
+            if (type == JsonParser.NumberType.INT || type == JsonParser.NumberType.LONG) {
+                long count = parser.getLongValue();
+                return count >= 0 ? count : -1;
+            }
+        }
+        if (value != JsonToken.VALUE_NUMBER_INT && value != JsonToken.VALUE_NUMBER_FLOAT) {
+            skip(value);
+            return -1;
+        }
+        JsonNode count = node(value);         // beyond a long, or a float
+        return count.canConvertToLong() && count.asLong() >= 0 ? count.asLong() : -1;
+    }
+
+    /** The value whose first token was just read, as a tree node: only for values of an unusual kind. */
+    private JsonNode node(JsonToken value) throws IOException {
+        if (value == JsonToken.VALUE_NULL) {
+            return NullNode.getInstance();
+        }
+        JsonNode node = json.readTree(parser);
+        return node == null ? NullNode.getInstance() : node;
+    }
+
+    /** The text of a string value that is not empty, else null (null, numbers, objects, ""). */
+    private String nonEmptyText(JsonToken value) throws IOException {
+        if (value == JsonToken.VALUE_STRING) {
+            String text = parser.getText();
+            return text.isEmpty() ? null : text;
+        }
+        skip(value);
+        return null;
+    }
+
+    /**
+     * Skips a value whose first token was just read. Not {@link JsonParser#skipChildren()}:
+     * on a non-blocking parser that would spin on NOT_AVAILABLE at a truncated event.
+     */
+    private void skip(JsonToken first) throws IOException {
+        if (first != JsonToken.START_OBJECT && first != JsonToken.START_ARRAY) {
+            return;
+        }
+        int depth = 1;
+        while (depth > 0) {
+            JsonToken token = next();
+            if (token == JsonToken.START_OBJECT || token == JsonToken.START_ARRAY) {
+                depth++;
+            } else if (token == JsonToken.END_OBJECT || token == JsonToken.END_ARRAY) {
+                depth--;
+            }
+        }
+    }
+}

@@ -1,0 +1,80 @@
+package dev.bellows.opentelemetry;
+
+import dev.bellows.agent.AgentResult;
+import dev.bellows.agent.RunContext;
+import dev.bellows.agent.RunInterceptor;
+import dev.bellows.event.LoopEndReason;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanBuilder;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.Scope;
+
+/**
+ * One {@code invoke_agent {agent}} span (kind INTERNAL) per run, current on the run's thread
+ * for the whole run: the parent of the run's {@code chat} and {@code execute_tool} spans. A run
+ * that ends {@code error}, {@code max_iterations}, {@code circuit_breaker} or {@code cancelled}
+ * has that end reason as its {@code error.type} and status ERROR; one that ends with the model's
+ * answer, or {@code interrupted} (waiting for approval), has no error.
+ */
+final class AgentSpans implements RunInterceptor {
+
+    private final Tracer tracer;
+    private final Content content;
+    private final boolean capture;
+
+    AgentSpans(Tracer tracer, Content content, boolean capture) {
+        this.tracer = tracer;
+        this.content = content;
+        this.capture = capture;
+    }
+
+    @Override
+    public AgentResult intercept(Chain chain) {
+        RunContext run = chain.run();
+        SpanBuilder builder = tracer.spanBuilder(GenAi.INVOKE_AGENT + " " + run.agentName())
+                .setSpanKind(SpanKind.INTERNAL)
+                .setAttribute(GenAi.OPERATION_NAME, GenAi.INVOKE_AGENT)
+                .setAttribute(GenAi.AGENT_NAME, run.agentName());
+        run.sessionName().ifPresent(session -> builder.setAttribute(GenAi.CONVERSATION_ID, session));
+        Span span = builder.startSpan();
+        if (capture) {
+            span.setAttribute(GenAi.INPUT_MESSAGES, content.userMessage(run.task()));
+        }
+        Context context = Context.current().with(span);
+        RunState.start(run, span, context);
+        AgentResult result;
+        try (Scope ignored = context.makeCurrent()) {
+            result = chain.proceed();
+        } catch (RuntimeException | Error e) {
+            span.setAttribute(GenAi.ERROR_TYPE, e.getClass().getName());
+            span.setStatus(StatusCode.ERROR, content.redact(String.valueOf(e.getMessage())));
+            span.end();
+            throw e;
+        }
+        LoopEndReason reason = result.reason();
+        span.setAttribute(GenAi.LOOP_END_REASON, reason.wireName());
+        if (failed(reason)) {
+            span.setAttribute(GenAi.ERROR_TYPE, reason.wireName());
+            // An error's result says what failed (a provider's message, key-free); the others'
+            // results are the loop's own words or the model's text, which is content.
+            span.setStatus(StatusCode.ERROR, reason == LoopEndReason.ERROR || capture
+                    ? content.redact(result.result()) : "");
+        }
+        if (capture && reason.successful()) {
+            span.setAttribute(GenAi.OUTPUT_MESSAGES, content.outputMessage("", result.result(),
+                    java.util.List.of(), "stop"));
+        }
+        span.end();
+        return result;
+    }
+
+    static boolean failed(LoopEndReason reason) {
+        return switch (reason) {
+            case ERROR, MAX_ITERATIONS, CIRCUIT_BREAKER, CANCELLED -> true;
+            case TASK_COMPLETION, ASK_QUESTION, CONVERSE, INTERRUPTED -> false;
+        };
+    }
+}

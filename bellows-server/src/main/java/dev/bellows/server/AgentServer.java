@@ -1,0 +1,654 @@
+package dev.bellows.server;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.bellows.agent.Agent;
+import dev.bellows.agent.AgentResult;
+import dev.bellows.agent.AgentRun;
+import dev.bellows.agent.Decision;
+import dev.bellows.agent.DefaultAgent;
+import dev.bellows.agent.Session;
+import dev.bellows.agent.ToolMode;
+import dev.bellows.agent.WaitingCall;
+import dev.bellows.event.AgentEvent;
+import dev.bellows.event.LoopEndReason;
+import dev.bellows.event.LoopEvent;
+import dev.bellows.event.StreamEvent;
+import dev.bellows.memory.ConversationMemory;
+import dev.bellows.memory.InMemoryMemoryStore;
+import dev.bellows.memory.MemoryStore;
+import dev.bellows.memory.SessionStore;
+import dev.bellows.memory.SessionStoreException;
+import dev.bellows.provider.Message;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
+import java.util.function.Function;
+
+/**
+ * An agent over HTTP, independent of any HTTP server: give each request to {@link #handle}
+ * through a {@link ServerExchange} (the Jetty adapter in {@code dev.bellows.server.jetty} does,
+ * as does the Spring Boot starter). It serves
+ * <ul>
+ *   <li>{@code POST /agui}: AG-UI 1.x, a {@code RunAgentInput} in, a stream of AG-UI events out
+ *       (Server-Sent Events); {@code threadId} names the conversation;</li>
+ *   <li>{@code POST /v1/chat/completions} (and {@code GET /v1/models}): OpenAI's chat
+ *       completions, streaming or not; the agent's final answer is the assistant's message;</li>
+ *   <li>{@code GET /}: a chat page for people, with its script and style beside it;</li>
+ *   <li>{@code GET /health}: {@code {"status": "ok"}}.</li>
+ * </ul>
+ *
+ * <pre>{@code
+ * AgentServer server = AgentServer.builder(agent)
+ *         .sessionStore(SqliteSessionStore.open(directory))   // threads kept across restarts
+ *         .authToken(System.getenv("BELLOWS_SERVE_TOKEN"))
+ *         .build();
+ * try (JettyAgentServer http = JettyAgentServer.start(server, "127.0.0.1", 8080)) {
+ *     ...
+ * }
+ * }</pre>
+ *
+ * <h2>Threads, limits and access</h2>
+ * A thread is a session of the session store, taken by one run at a time: a second run gets
+ * 409 while the first goes on, on this server or another one sharing the store's database.
+ * A body over {@link Builder#maxRequestBytes} gets 413, more than {@link Builder#maxRuns} runs
+ * at once 429 with {@code Retry-After}, malformed input 400 with a JSON body naming the field.
+ * With an {@link Builder#authToken auth token}, every endpoint but the page and
+ * {@code /health} needs {@code Authorization: Bearer TOKEN}. A client that goes away cancels
+ * its run (model call and tools) within about a second, heartbeats telling it even while
+ * nothing else is written. The token and the {@link Builder#secrets secrets} given never appear
+ * in any response.
+ *
+ * <p>Thread-safe: one instance serves any number of requests at once, each on the thread the
+ * adapter calls {@link #handle} on (a virtual thread is best: a request waits as long as its run).
+ */
+public final class AgentServer {
+
+    private static final System.Logger LOG = System.getLogger(AgentServer.class.getName());
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+    /** How long a non-streaming completion waits before it starts heartbeats (and so commits to 200). */
+    private static final Duration JSON_HEARTBEAT_DELAY = Duration.ofSeconds(1);
+
+    private final Agent agent;
+    private final Threads threads;
+    private final Function<MemoryStore, ConversationMemory> memory;
+    private final long maxRequestBytes;
+    private final int maxRuns;
+    private final byte[] authToken;
+    private final Redactor redactor;
+    private final String modelName;
+    private final Duration heartbeat;
+    private final boolean nativeToolCalls;
+    private final Semaphore runSlots;
+    private final Set<AgentRun> running = ConcurrentHashMap.newKeySet();
+    private volatile boolean closing;
+    private final Page page = Page.load();
+
+    private AgentServer(Builder builder) {
+        this.agent = builder.agent;
+        this.memory = builder.memory;
+        this.threads = builder.sessionStore == null ? new Threads.InMemory(memory)
+                : new Threads.Stored(builder.sessionStore, memory);
+        this.maxRequestBytes = builder.maxRequestBytes;
+        this.maxRuns = builder.maxRuns;
+        this.authToken = builder.authToken == null ? null : builder.authToken.getBytes(StandardCharsets.UTF_8);
+        List<String> secrets = new ArrayList<>(builder.secrets);
+        if (builder.authToken != null) {
+            secrets.add(builder.authToken);
+        }
+        this.redactor = new Redactor(secrets);
+        this.modelName = builder.modelName;
+        this.heartbeat = builder.heartbeat;
+        this.nativeToolCalls = agent instanceof DefaultAgent d && d.toolMode() == ToolMode.NATIVE;
+        this.runSlots = new Semaphore(maxRuns);
+    }
+
+    /** A server of {@code agent}; see {@link Builder} for the settings. */
+    public static Builder builder(Agent agent) {
+        return new Builder(agent);
+    }
+
+    /**
+     * Answers one request, blocking until its response is complete (a run's stream included).
+     * Never throws for anything a client sends: every failure is an answer.
+     *
+     * @throws IOException only when the response cannot be written (the client went away)
+     */
+    public void handle(ServerExchange exchange) throws IOException {
+        try {
+            route(exchange);
+        } catch (HttpError error) {
+            send(exchange, error.status, error.allHeaders(), error.body().toString());
+        }
+    }
+
+    /** How many runs are going on now. */
+    public int runningRuns() {
+        return running.size();
+    }
+
+    /**
+     * Stops taking runs (new ones get 503), waits up to {@code grace} for those going on to end,
+     * then cancels the rest and waits for them to end (their streams end with
+     * {@code RUN_FINISHED}, outcome {@code cancelled}), and closes the sessions of threads whose
+     * run waits on calls (kept open between runs; such a run is not carried on after a restart).
+     * Returns when no run is left.
+     */
+    public void shutdown(Duration grace) {
+        closing = true;
+        long deadline = System.nanoTime() + grace.toNanos();
+        while (!running.isEmpty() && System.nanoTime() < deadline) {
+            sleep();
+        }
+        running.forEach(AgentRun::cancel);
+        while (!running.isEmpty()) {
+            sleep();
+        }
+        threads.close();
+    }
+
+    private static void sleep() {
+        try {
+            Thread.sleep(20);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while the runs end", e);
+        }
+    }
+
+    // --- routing ---
+
+    private void route(ServerExchange exchange) throws IOException, HttpError {
+        String path = exchange.path();
+        String method = exchange.method();
+        switch (path) {
+            case "/", "/index.html" -> {
+                requireMethod(method, path, "GET");
+                Page.Asset asset = page.asset("index.html");
+                send(exchange, 200, page.headers(asset), asset.bytes());
+            }
+            case "/app.js", "/app.css", "/favicon.svg" -> {
+                requireMethod(method, path, "GET");
+                Page.Asset asset = page.asset(path.substring(1));
+                send(exchange, 200, page.headers(asset), asset.bytes());
+            }
+            case "/health" -> {
+                requireMethod(method, path, "GET");
+                send(exchange, 200, jsonHeaders(), "{\"status\":\"ok\"}");
+            }
+            case "/agui" -> {
+                requireMethod(method, path, "POST");
+                authorize(exchange);
+                agui(exchange, readJson(exchange));
+            }
+            case "/v1/chat/completions", "/chat/completions" -> {
+                requireMethod(method, path, "POST");
+                authorize(exchange);
+                completions(exchange, readJson(exchange));
+            }
+            case "/v1/models", "/models" -> {
+                requireMethod(method, path, "GET");
+                authorize(exchange);
+                ObjectNode list = MAPPER.createObjectNode().put("object", "list");
+                list.putArray("data").addObject().put("id", modelName).put("object", "model")
+                        .put("created", 0).put("owned_by", "bellows");
+                send(exchange, 200, jsonHeaders(), list.toString());
+            }
+            default -> throw HttpError.notFound(path);
+        }
+    }
+
+    private static void requireMethod(String method, String path, String allowed) throws HttpError {
+        if (!method.equals(allowed) && !(allowed.equals("GET") && method.equals("HEAD"))) {
+            throw HttpError.methodNotAllowed(method, path, allowed);
+        }
+    }
+
+    private void authorize(ServerExchange exchange) throws HttpError {
+        if (authToken == null) {
+            return;
+        }
+        String header = exchange.header("Authorization").orElse("");
+        byte[] given = header.regionMatches(true, 0, "Bearer ", 0, 7)
+                ? header.substring(7).strip().getBytes(StandardCharsets.UTF_8) : new byte[0];
+        if (!MessageDigest.isEqual(given, authToken)) {     // in constant time
+            throw HttpError.unauthorized();
+        }
+    }
+
+    /** The body as JSON: 413 past the limit (told by Content-Length, or counted), 400 when not JSON. */
+    private JsonNode readJson(ServerExchange exchange) throws IOException, HttpError {
+        long declared = exchange.contentLength();
+        if (declared > maxRequestBytes) {
+            throw tooLarge();
+        }
+        ByteArrayOutputStream body = new ByteArrayOutputStream((int) Math.max(declared, 256));
+        try (InputStream in = exchange.body()) {
+            byte[] buffer = new byte[8192];
+            int read;
+            while ((read = in.read(buffer)) != -1) {
+                if (body.size() + read > maxRequestBytes) {
+                    throw tooLarge();
+                }
+                body.write(buffer, 0, read);
+            }
+        }
+        if (body.size() == 0) {
+            throw HttpError.badRequest("", "the body is empty: send a JSON object");
+        }
+        try {
+            return MAPPER.readTree(body.toByteArray());
+        } catch (JsonProcessingException e) {
+            throw HttpError.badRequest("", "the body is not valid JSON: " + e.getOriginalMessage()
+                    + " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")");
+        }
+    }
+
+    private HttpError tooLarge() {
+        return HttpError.of(413, "invalid_request_error", "the body is larger than this server takes ("
+                + maxRequestBytes + " bytes)");
+    }
+
+    /** A run slot and a place in the set of running runs: 503 when closing, 429 when full. */
+    private void acquireSlot() throws HttpError {
+        if (closing) {
+            throw HttpError.of(503, "service_unavailable", "the server is shutting down and takes no new run");
+        }
+        if (!runSlots.tryAcquire()) {
+            throw HttpError.tooManyRuns(maxRuns);
+        }
+    }
+
+    // --- AG-UI ---
+
+    private void agui(ServerExchange exchange, JsonNode body) throws IOException, HttpError {
+        AguiInput input = AguiInput.parse(body);
+        acquireSlot();
+        try (Threads.Lease lease = threads.take(input.threadId())) {
+            Session session = lease.session();
+            List<WaitingCall> waiting = session.waiting();
+            AguiTurn turn = null;
+            List<Decision> decisions = null;
+            if (waiting.isEmpty()) {
+                if (!input.resume().isEmpty()) {
+                    AguiInput.Resume first = input.resume().get(0);
+                    throw HttpError.badRequest("resume[" + first.index() + "].interruptId", "no interrupt \""
+                            + first.interruptId() + "\" waits on thread \"" + input.threadId() + "\"");
+                }
+                turn = AguiTurn.of(input, lease.knownIds());
+            } else {
+                decisions = AguiResume.decisions(input, waiting, lease.knownIds());
+            }
+            int turnsBefore = session.memory().turns().size();
+            SseWriter sse = new SseWriter(exchange.respond(200, sseHeaders()), redactor);
+            AguiEvents events = new AguiEvents(input.threadId(), input.runId(), nativeToolCalls, turnsBefore, sse::data);
+            events.started(session.plan().steps());
+            if (decisions != null) {
+                events.resumed(decisions.stream().map(Decision::callId).toList());
+            }
+            AgentRun run = decisions == null ? startRun(turn.task(), session, events) : resumeRun(session, decisions, events);
+            if (run == null) {
+                return;
+            }
+            boolean stayed;
+            try {
+                stayed = RunPump.pump(run, new RunPump.Output() {
+                    @Override
+                    public void event(AgentEvent event) throws IOException {
+                        events.on(event);
+                        if (event instanceof LoopEvent.LoopEnd end && end.reason() == LoopEndReason.INTERRUPTED) {
+                            events.interrupted(run.await().waiting());
+                        }
+                    }
+
+                    @Override
+                    public void heartbeat() throws IOException {
+                        sse.heartbeat();
+                    }
+
+                    @Override
+                    public long idleNanos() {
+                        return sse.idleNanos();
+                    }
+                }, heartbeat);
+            } finally {
+                running.remove(run);
+            }
+            List<String> taken = turn != null ? turn.ids() : AguiResume.ids(input, waiting);
+            if (session.memory().turns().size() > turnsBefore || decisions != null) {
+                try {
+                    lease.remember(taken);
+                } catch (SessionStoreException e) {
+                    LOG.log(System.Logger.Level.WARNING, () -> "thread " + input.threadId() + ": the ids of the messages"
+                            + " taken could not be stored; a client that sends them again has them answered again", e);
+                }
+            }
+            if (!stayed) {
+                LOG.log(System.Logger.Level.DEBUG, () -> "thread " + input.threadId() + ": the client went away;"
+                        + " its run was cancelled");
+            }
+        } finally {
+            runSlots.release();
+        }
+    }
+
+    /** Starts the run, or ends the stream with RUN_ERROR when the agent refuses it; null then. */
+    private AgentRun startRun(String task, Session session, AguiEvents events) throws IOException {
+        try {
+            AgentRun run = agent.run(task, session);
+            running.add(run);
+            if (closing) {
+                run.cancel();
+            }
+            return run;
+        } catch (RuntimeException e) {
+            events.error("the agent could not start the run: " + e.getMessage(), "error");
+            return null;
+        }
+    }
+
+    /** Carries a waiting run on with the client's answers, or ends the stream when the agent cannot. */
+    private AgentRun resumeRun(Session session, List<Decision> decisions, AguiEvents events) throws IOException {
+        if (!(agent instanceof DefaultAgent resumable)) {
+            events.error("this agent cannot carry a waiting run on (it is not a DefaultAgent)", "error");
+            return null;
+        }
+        try {
+            AgentRun run = resumable.resume(session, decisions);
+            running.add(run);
+            if (closing) {
+                run.cancel();
+            }
+            return run;
+        } catch (RuntimeException e) {
+            events.error("the waiting run could not be carried on: " + e.getMessage(), "error");
+            return null;
+        }
+    }
+
+    // --- OpenAI chat completions ---
+
+    private void completions(ServerExchange exchange, JsonNode body) throws IOException, HttpError {
+        CompletionInput input = CompletionInput.parse(body);
+        acquireSlot();
+        try {
+            ConversationMemory conversation = memory.apply(new InMemoryMemoryStore());
+            for (List<Message> turn : input.history()) {
+                conversation.addTurn(turn);
+            }
+            Session session = new Session(conversation);
+            String id = "chatcmpl-" + UUID.randomUUID().toString().replace("-", "");
+            long created = System.currentTimeMillis() / 1000;
+            String model = input.model() == null ? modelName : input.model();
+            if (input.stream()) {
+                streamCompletion(exchange, input.task(), session, new CompletionChunks(id, created, model));
+            } else {
+                jsonCompletion(exchange, input.task(), session, new CompletionChunks(id, created, model));
+            }
+        } finally {
+            runSlots.release();
+        }
+    }
+
+    private void streamCompletion(ServerExchange exchange, String task, Session session, CompletionChunks chunks)
+            throws IOException {
+        SseWriter sse = new SseWriter(exchange.respond(200, sseHeaders()), redactor);
+        sse.data(chunks.role());
+        AgentRun run;
+        try {
+            run = agent.run(task, session);
+        } catch (RuntimeException e) {
+            sse.data(CompletionChunks.error("the agent could not start the run: " + e.getMessage(), "server_error"));
+            return;
+        }
+        running.add(run);
+        try {
+            RunPump.pump(run, new RunPump.Output() {
+                @Override
+                public void event(AgentEvent event) throws IOException {
+                    switch (event) {
+                        case StreamEvent.ThinkingContent e -> sse.data(chunks.reasoning(e.content()));
+                        case LoopEvent.LoopEnd e -> {
+                            if (e.reason().successful()) {
+                                sse.data(chunks.content(e.result()));
+                                sse.data(chunks.finish("stop"));
+                                sse.data("[DONE]");
+                            } else if (e.reason() == LoopEndReason.MAX_ITERATIONS) {
+                                sse.data(chunks.content(e.result()));
+                                sse.data(chunks.finish("length"));
+                                sse.data("[DONE]");
+                            } else {
+                                sse.data(CompletionChunks.error(e.result(), e.reason().wireName()));
+                            }
+                        }
+                        default -> { }
+                    }
+                }
+
+                @Override
+                public void heartbeat() throws IOException {
+                    sse.heartbeat();
+                }
+
+                @Override
+                public long idleNanos() {
+                    return sse.idleNanos();
+                }
+            }, heartbeat);
+        } finally {
+            running.remove(run);
+        }
+    }
+
+    /**
+     * A non-streaming completion: the status is the outcome's when the run ends within a second;
+     * a longer run commits to 200 and sends spaces (which JSON allows before a value) as its
+     * heartbeat, so that a client that goes away is noticed; its error, if it fails, is then the
+     * body's {@code error} object.
+     */
+    private void jsonCompletion(ServerExchange exchange, String task, Session session, CompletionChunks chunks)
+            throws IOException {
+        AgentRun run;
+        try {
+            run = agent.run(task, session);
+        } catch (RuntimeException e) {
+            send(exchange, 500, jsonHeaders(), CompletionChunks.error("the agent could not start the run: "
+                    + e.getMessage(), "server_error"));
+            return;
+        }
+        running.add(run);
+        long start = System.nanoTime();
+        OutputStream[] committed = new OutputStream[1];
+        long[] lastWrite = {start};
+        try {
+            boolean stayed = RunPump.pump(run, new RunPump.Output() {
+                @Override
+                public void event(AgentEvent event) {
+                }
+
+                @Override
+                public void heartbeat() throws IOException {
+                    long now = System.nanoTime();
+                    lastWrite[0] = now;
+                    if (committed[0] == null) {
+                        if (now - start < JSON_HEARTBEAT_DELAY.toNanos()) {
+                            return;
+                        }
+                        committed[0] = exchange.respond(200, jsonHeaders());
+                    }
+                    committed[0].write(' ');
+                    committed[0].flush();
+                }
+
+                @Override
+                public long idleNanos() {
+                    return System.nanoTime() - lastWrite[0];
+                }
+            }, heartbeat);
+            if (!stayed) {
+                return;
+            }
+        } finally {
+            running.remove(run);
+        }
+        AgentResult result = run.await();
+        int status;
+        String json;
+        if (result.reason().successful() || result.reason() == LoopEndReason.MAX_ITERATIONS) {
+            status = 200;
+            json = chunks.completion(result.result(), result.reason().successful() ? "stop" : "length");
+        } else {
+            status = result.reason() == LoopEndReason.ERROR ? 502 : 500;
+            json = CompletionChunks.error(result.result(), result.reason().wireName());
+        }
+        if (committed[0] != null) {
+            committed[0].write(redactor.apply(json).getBytes(StandardCharsets.UTF_8));
+            committed[0].flush();
+        } else {
+            send(exchange, status, jsonHeaders(), json);
+        }
+    }
+
+    // --- responses ---
+
+    private void send(ServerExchange exchange, int status, Map<String, String> headers, String body) throws IOException {
+        send(exchange, status, headers, redactor.apply(body).getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static void send(ServerExchange exchange, int status, Map<String, String> headers, byte[] body)
+            throws IOException {
+        Map<String, String> all = new LinkedHashMap<>(headers);
+        all.put("Content-Length", Integer.toString(body.length));
+        all.putIfAbsent("Cache-Control", "no-store");
+        try (OutputStream out = exchange.respond(status, all)) {
+            if (!exchange.method().equals("HEAD")) {
+                out.write(body);
+            }
+        }
+    }
+
+    private static Map<String, String> jsonHeaders() {
+        return Map.of("Content-Type", "application/json");
+    }
+
+    private static Map<String, String> sseHeaders() {
+        Map<String, String> headers = new LinkedHashMap<>();
+        headers.put("Content-Type", "text/event-stream; charset=utf-8");
+        headers.put("Cache-Control", "no-cache, no-store");
+        headers.put("X-Accel-Buffering", "no");     // proxies such as nginx: pass each event on at once
+        return headers;
+    }
+
+    /**
+     * The settings of an {@link AgentServer}. Only the agent is required; without a session
+     * store, threads live in this process.
+     */
+    public static final class Builder {
+
+        private final Agent agent;
+        private SessionStore sessionStore;
+        private Function<MemoryStore, ConversationMemory> memory = store -> ConversationMemory.builder().store(store).build();
+        private long maxRequestBytes = 1024 * 1024;
+        private int maxRuns = 32;
+        private String authToken;
+        private final List<String> secrets = new ArrayList<>();
+        private String modelName = "bellows";
+        private Duration heartbeat = Duration.ofMillis(250);
+
+        private Builder(Agent agent) {
+            this.agent = Objects.requireNonNull(agent, "agent");
+        }
+
+        /**
+         * Where threads are kept: each AG-UI {@code threadId} is the session of that name,
+         * opened for one run at a time ({@link SessionStore#openExclusive}). The store stays
+         * the caller's to close, after the server.
+         */
+        public Builder sessionStore(SessionStore sessionStore) {
+            this.sessionStore = Objects.requireNonNull(sessionStore, "sessionStore");
+            return this;
+        }
+
+        /**
+         * How a conversation's memory is made over its store (its limits, its token counter);
+         * default {@code ConversationMemory.builder().store(store).build()}.
+         */
+        public Builder memory(Function<MemoryStore, ConversationMemory> memory) {
+            this.memory = Objects.requireNonNull(memory, "memory");
+            return this;
+        }
+
+        /** The largest request body taken (default 1 MiB); larger ones get 413. */
+        public Builder maxRequestBytes(long maxRequestBytes) {
+            if (maxRequestBytes < 1) {
+                throw new IllegalArgumentException("maxRequestBytes must be at least 1, got " + maxRequestBytes);
+            }
+            this.maxRequestBytes = maxRequestBytes;
+            return this;
+        }
+
+        /** The most runs at once (default 32); more get 429 with {@code Retry-After}. */
+        public Builder maxRuns(int maxRuns) {
+            if (maxRuns < 1) {
+                throw new IllegalArgumentException("maxRuns must be at least 1, got " + maxRuns);
+            }
+            this.maxRuns = maxRuns;
+            return this;
+        }
+
+        /**
+         * The bearer token every endpoint but the page and {@code /health} asks for; null (the
+         * default) for none. It never appears in a response.
+         */
+        public Builder authToken(String authToken) {
+            if (authToken != null && authToken.isBlank()) {
+                throw new IllegalArgumentException("the auth token is blank: give a token, or none");
+            }
+            this.authToken = authToken;
+            return this;
+        }
+
+        /** Texts never to appear in a response (the model's API key, say): each becomes {@code [REDACTED]}. */
+        public Builder secrets(List<String> secrets) {
+            secrets.forEach(secret -> this.secrets.add(Objects.requireNonNull(secret, "secret")));
+            return this;
+        }
+
+        /** The model name {@code /v1/models} lists and completions carry when the request names none (default {@code bellows}). */
+        public Builder modelName(String modelName) {
+            this.modelName = Objects.requireNonNull(modelName, "modelName");
+            return this;
+        }
+
+        /**
+         * How long a stream may go without a write before a heartbeat is sent (default 250 ms):
+         * a client that went away is noticed on the second write after it left.
+         */
+        public Builder heartbeat(Duration heartbeat) {
+            if (heartbeat.isNegative() || heartbeat.isZero()) {
+                throw new IllegalArgumentException("the heartbeat interval must be positive, got " + heartbeat);
+            }
+            this.heartbeat = heartbeat;
+            return this;
+        }
+
+        public AgentServer build() {
+            return new AgentServer(this);
+        }
+    }
+}

@@ -1,0 +1,248 @@
+package dev.bellows.server;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import dev.bellows.agent.Session;
+import dev.bellows.memory.ConversationMemory;
+import dev.bellows.memory.InMemoryMemoryStore;
+import dev.bellows.memory.MemoryStore;
+import dev.bellows.memory.SessionInUseException;
+import dev.bellows.memory.SessionStore;
+import dev.bellows.memory.SessionStoreException;
+import dev.bellows.memory.StoredSession;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+
+/**
+ * The AG-UI threads: each a {@link Session}, taken by one run at a time. With a session store,
+ * a thread is the stored session of that name, opened for the run alone
+ * ({@link SessionStore#openExclusive}), so that two runs of a thread never overlap, on this
+ * server or another sharing the database; the ids of the messages taken from clients are kept
+ * in its metadata. Without a store, threads live in this process.
+ */
+abstract sealed class Threads {
+
+    /** The metadata key of the ids of the client messages a thread has taken, a JSON array. */
+    static final String MESSAGE_IDS = "agui_message_ids";
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final System.Logger LOG = System.getLogger(Threads.class.getName());
+
+    /** A run's hold on a thread. */
+    interface Lease extends AutoCloseable {
+        Session session();
+
+        /** The ids of the messages the thread has taken. */
+        Set<String> knownIds();
+
+        /** Records more taken ids (once the run's turns are stored). */
+        void remember(Collection<String> ids);
+
+        @Override
+        void close();
+    }
+
+    private final Map<String, Boolean> busy = new ConcurrentHashMap<>();
+
+    /**
+     * Takes the thread for a run.
+     *
+     * @throws HttpError 409 when another run has it, 503 when the store cannot be used
+     */
+    final Lease take(String threadId) throws HttpError {
+        if (busy.putIfAbsent(threadId, Boolean.TRUE) != null) {
+            throw busy(threadId);
+        }
+        try {
+            return open(threadId, () -> busy.remove(threadId));
+        } catch (HttpError | RuntimeException | Error e) {
+            busy.remove(threadId);
+            throw e;
+        }
+    }
+
+    abstract Lease open(String threadId, Runnable release) throws HttpError;
+
+    /** Lets go of what is kept between runs (the sessions of waiting threads). */
+    void close() {
+    }
+
+    static HttpError busy(String threadId) {
+        return HttpError.of(409, "conflict_error", "thread \"" + threadId + "\" is running another run; a thread takes"
+                + " one run at a time: wait for it to end (or stop it), then send this again");
+    }
+
+    static Set<String> ids(String json) {
+        Set<String> ids = new HashSet<>();
+        if (json == null) {
+            return ids;
+        }
+        try {
+            for (JsonNode id : MAPPER.readTree(json)) {
+                ids.add(id.asText());
+            }
+        } catch (Exception e) {
+            LOG.log(System.Logger.Level.WARNING, "a thread's message ids could not be read; its messages are taken anew", e);
+        }
+        return ids;
+    }
+
+    static String idsJson(Collection<String> ids) {
+        ArrayNode array = MAPPER.createArrayNode();
+        ids.forEach(array::add);
+        return array.toString();
+    }
+
+    /** Threads kept in a session store. */
+    static final class Stored extends Threads {
+
+        private final SessionStore store;
+        private final Function<MemoryStore, ConversationMemory> memory;
+        private volatile boolean exclusive = true;
+        /**
+         * Threads whose run waits on calls, kept open between their runs: the session store
+         * does not keep a waiting run (yet), so the next run must come back to this session,
+         * on this server, which keeps holding the thread meanwhile.
+         */
+        private final Map<String, Parked> parked = new ConcurrentHashMap<>();
+
+        private record Parked(StoredSession stored, Session session, Set<String> known) {
+        }
+
+        @Override
+        void close() {
+            for (String threadId : List.copyOf(parked.keySet())) {
+                Parked waiting = parked.remove(threadId);
+                if (waiting != null) {
+                    try {
+                        waiting.stored().close();
+                    } catch (RuntimeException e) {
+                        LOG.log(System.Logger.Level.WARNING, () -> "thread " + threadId + ": closing its session failed", e);
+                    }
+                }
+            }
+        }
+
+        Stored(SessionStore store, Function<MemoryStore, ConversationMemory> memory) {
+            this.store = store;
+            this.memory = memory;
+        }
+
+        @Override
+        Lease open(String threadId, Runnable release) throws HttpError {
+            Parked waiting = parked.remove(threadId);
+            if (waiting != null) {
+                return lease(threadId, waiting.stored(), waiting.session(), waiting.known(), release);
+            }
+            StoredSession stored;
+            try {
+                stored = exclusive ? store.openExclusive(threadId) : store.open(threadId);
+            } catch (UnsupportedOperationException e) {
+                // A store of the application's that cannot keep users apart: runs of one thread
+                // are kept apart on this server only.
+                LOG.log(System.Logger.Level.WARNING, () -> store.getClass().getName() + " cannot open sessions for one"
+                        + " user at a time: two servers sharing it could run one thread at once");
+                exclusive = false;
+                return open(threadId, release);
+            } catch (SessionInUseException e) {
+                throw busy(threadId);
+            } catch (SessionStoreException e) {
+                throw HttpError.of(503, "service_unavailable", "the session store cannot be used now: " + e.getMessage());
+            }
+            Set<String> known = ids(stored.metadata().get(MESSAGE_IDS));
+            Session session;
+            try {
+                session = new Session(memory.apply(stored), stored);
+            } catch (RuntimeException e) {
+                stored.close();
+                throw e;
+            }
+            return lease(threadId, stored, session, known, release);
+        }
+
+        private Lease lease(String threadId, StoredSession stored, Session session, Set<String> known, Runnable release) {
+            return new Lease() {
+                @Override
+                public Session session() {
+                    return session;
+                }
+
+                @Override
+                public Set<String> knownIds() {
+                    return known;
+                }
+
+                @Override
+                public void remember(Collection<String> ids) {
+                    known.addAll(ids);
+                    stored.putMetadata(Map.of(MESSAGE_IDS, idsJson(known)));
+                }
+
+                @Override
+                public void close() {
+                    if (!session.waiting().isEmpty()) {
+                        parked.put(threadId, new Parked(stored, session, known));
+                        release.run();
+                        return;
+                    }
+                    try {
+                        stored.close();
+                    } catch (RuntimeException e) {
+                        // the store went away after the run: what the run stored is stored; the
+                        // lock is released by the database with the connection
+                        LOG.log(System.Logger.Level.WARNING, () -> "thread " + threadId + ": closing its session failed", e);
+                    } finally {
+                        release.run();
+                    }
+                }
+            };
+        }
+    }
+
+    /** Threads in this process only (no session store): gone when it ends. */
+    static final class InMemory extends Threads {
+
+        private record Kept(Session session, Set<String> known) {
+        }
+
+        private final Map<String, Kept> threads = new ConcurrentHashMap<>();
+        private final Function<MemoryStore, ConversationMemory> memory;
+
+        InMemory(Function<MemoryStore, ConversationMemory> memory) {
+            this.memory = memory;
+        }
+
+        @Override
+        Lease open(String threadId, Runnable release) {
+            Kept kept = threads.computeIfAbsent(threadId,
+                    id -> new Kept(new Session(memory.apply(new InMemoryMemoryStore())), ConcurrentHashMap.newKeySet()));
+            return new Lease() {
+                @Override
+                public Session session() {
+                    return kept.session();
+                }
+
+                @Override
+                public Set<String> knownIds() {
+                    return kept.known();
+                }
+
+                @Override
+                public void remember(Collection<String> ids) {
+                    kept.known().addAll(ids);
+                }
+
+                @Override
+                public void close() {
+                    release.run();
+                }
+            };
+        }
+    }
+}

@@ -1,0 +1,371 @@
+package dev.bellows.server;
+
+import static dev.bellows.server.ServerFixture.call;
+import static dev.bellows.server.ServerFixture.runInput;
+import static dev.bellows.server.ServerFixture.turn;
+import static dev.bellows.server.ServerFixture.types;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.bellows.provider.ChatRequest;
+import dev.bellows.provider.Message;
+import dev.bellows.provider.Role;
+import dev.bellows.testkit.MockScript;
+import dev.bellows.testkit.MockTurn;
+import dev.bellows.tool.ToolRegistry;
+import dev.bellows.tool.TypedTool;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** {@code AgentServer} on a real Jetty server, as cli.md's "bellows serve" describes it. */
+class AgentServerTest {
+
+    record Question(String q) {
+    }
+
+    private static final String PLAN = "{\"steps\": [{\"description\": \"add the numbers\", \"status\": \"completed\"},"
+            + " {\"description\": \"answer\", \"status\": \"in_progress\"}]}";
+
+    static MockScript addingScript() {
+        return MockScript.of(
+                turn("<thinking>Add them.</thinking>Let me add. " + call("add", "{\"a\": 40, \"b\": 2}")),
+                turn(call("update_plan", PLAN)),
+                turn(call("task_completion", "{\"result\": \"It is **42**.\"}")));
+    }
+
+    @Test
+    void aRunStreamsItsStepsAsAgUiEventsInOrder() throws Exception {
+        try (ServerFixture fixture = new ServerFixture(addingScript(), b -> { })) {
+            List<JsonNode> events = fixture.agui(runInput("t1", "What is 40 + 2?"));
+            List<String> types = types(events);
+
+            assertThat(types.get(0)).isEqualTo("RUN_STARTED");
+            assertThat(types.get(types.size() - 1)).isEqualTo("RUN_FINISHED");
+            assertThat(events.get(0).get("threadId").asText()).isEqualTo("t1");
+            JsonNode finished = events.get(events.size() - 1);
+            assertThat(finished.get("result").asText()).isEqualTo("It is **42**.");
+            assertThat(finished.path("outcome").path("type").asText()).isEqualTo("success");
+            assertThat(types).containsSubsequence("STEP_STARTED", "REASONING_START", "REASONING_MESSAGE_START",
+                    "REASONING_MESSAGE_CONTENT", "REASONING_MESSAGE_END", "REASONING_END", "TEXT_MESSAGE_START",
+                    "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "TOOL_CALL_START", "TOOL_CALL_ARGS", "TOOL_CALL_END",
+                    "TOOL_CALL_RESULT", "STEP_FINISHED", "STEP_STARTED", "STATE_SNAPSHOT", "STEP_FINISHED",
+                    "STEP_STARTED", "STEP_FINISHED", "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END",
+                    "RUN_FINISHED");
+
+            JsonNode start = events.stream().filter(e -> e.get("type").asText().equals("TOOL_CALL_START")
+                    && e.get("toolCallName").asText().equals("add")).findFirst().orElseThrow();
+            String callId = start.get("toolCallId").asText();
+            StringBuilder args = new StringBuilder();
+            events.stream().filter(e -> e.get("type").asText().equals("TOOL_CALL_ARGS")
+                    && e.get("toolCallId").asText().equals(callId)).forEach(e -> args.append(e.get("delta").asText()));
+            assertThat(ServerFixture.MAPPER.readTree(args.toString()))
+                    .isEqualTo(ServerFixture.MAPPER.readTree("{\"a\": 40, \"b\": 2}"));
+            JsonNode result = events.stream().filter(e -> e.get("type").asText().equals("TOOL_CALL_RESULT")
+                    && e.get("toolCallId").asText().equals(callId)).findFirst().orElseThrow();
+            assertThat(result.get("content").asText()).isEqualTo("42");
+
+            JsonNode snapshot = events.stream().filter(e -> e.get("type").asText().equals("STATE_SNAPSHOT"))
+                    .findFirst().orElseThrow();
+            assertThat(snapshot.at("/snapshot/plan/0/description").asText()).isEqualTo("add the numbers");
+            assertThat(snapshot.at("/snapshot/plan/1/status").asText()).isEqualTo("in_progress");
+            assertThat(events).filteredOn(e -> e.get("type").asText().equals("TEXT_MESSAGE_CONTENT"))
+                    .extracting(e -> e.get("delta").asText()).contains("It is **42**.");
+        }
+    }
+
+    @Test
+    void theNameStartsTheToolCallBeforeItsArgumentsHaveStreamed() throws Exception {
+        // One character per chunk: TOOL_CALL_START must come as soon as the name is complete,
+        // and the arguments follow as deltas, several of them.
+        MockScript script = MockScript.of(
+                MockTurn.content(call("add", "{\"a\": 40, \"b\": 2}")).chunkSize(1),
+                turn(call("task_completion", "{\"result\": \"42\"}")));
+        try (ServerFixture fixture = new ServerFixture(script, b -> { })) {
+            List<String> types = types(fixture.agui(runInput("t1", "What is 40 + 2?")));
+            int start = types.indexOf("TOOL_CALL_START");
+            int firstArgs = types.indexOf("TOOL_CALL_ARGS");
+            int end = types.indexOf("TOOL_CALL_END");
+            assertThat(start).isPositive().isLessThan(firstArgs);
+            assertThat(types.subList(firstArgs, end)).hasSizeGreaterThan(5).containsOnly("TOOL_CALL_ARGS");
+        }
+    }
+
+    @Test
+    void aThreadContinuesWhetherTheClientSendsAllOfItOrOnlyTheNewMessage() throws Exception {
+        MockScript script = MockScript.of(turn(call("task_completion", "{\"result\": \"42\"}")),
+                turn(call("task_completion", "{\"result\": \"43\"}")),
+                turn(call("task_completion", "{\"result\": \"44\"}")));
+        try (ServerFixture fixture = new ServerFixture(script, b -> { })) {
+            fixture.agui(runInput("t1", "What is 40 + 2?"));
+            // the whole conversation again, with one new message
+            List<JsonNode> second = fixture.agui(runInput("t1", "What is 40 + 2?", "And 40 + 3?"));
+            assertThat(second.get(second.size() - 1).get("result").asText()).isEqualTo("43");
+            // only the new message (the ids are the client's: u2 is new)
+            ObjectNode third = runInput("t1");
+            third.withArray("messages").addObject().put("id", "t1-u2").put("role", "user").put("content", "And 40 + 4?");
+            fixture.agui(third);
+
+            ChatRequest last = fixture.provider.requests().get(2);
+            List<String> userTexts = last.messages().stream().filter(m -> m.role() == Role.USER).map(Message::content).toList();
+            assertThat(userTexts).filteredOn(t -> t.contains("What is 40 + 2?")).hasSize(1);
+            assertThat(userTexts).filteredOn(t -> t.contains("And 40 + 3?")).hasSize(1);
+            assertThat(userTexts).filteredOn(t -> t.contains("And 40 + 4?")).hasSize(1);
+
+            // nothing new: 400, and no model call
+            HttpResponse<String> again = fixture.post("/agui", runInput("t1", "What is 40 + 2?").toString());
+            assertThat(again.statusCode()).isEqualTo(400);
+            assertThat(again.body()).contains("\"param\":\"messages\"");
+            assertThat(fixture.provider.turnsTaken()).isEqualTo(3);
+        }
+    }
+
+    @Test
+    void malformedInputGets400NamingTheField() throws Exception {
+        try (ServerFixture fixture = new ServerFixture(addingScript(), b -> { })) {
+            HttpResponse<String> notJson = fixture.post("/agui", "{\"threadId\": ");
+            assertThat(notJson.statusCode()).isEqualTo(400);
+            assertThat(notJson.headers().firstValue("Content-Type")).hasValue("application/json");
+            assertThat(notJson.body()).contains("not valid JSON");
+
+            ObjectNode badRole = runInput("t1", "hi");
+            ((ObjectNode) badRole.withArray("messages").get(0)).put("role", "robot");
+            HttpResponse<String> role = fixture.post("/agui", badRole.toString());
+            assertThat(role.statusCode()).isEqualTo(400);
+            assertThat(ServerFixture.MAPPER.readTree(role.body()).at("/error/param").asText()).isEqualTo("messages[0].role");
+
+            ObjectNode wrongType = runInput("t1", "hi");
+            wrongType.put("messages", 12);
+            assertThat(ServerFixture.MAPPER.readTree(fixture.post("/agui", wrongType.toString()).body())
+                    .at("/error/param").asText()).isEqualTo("messages");
+
+            ObjectNode noThread = runInput("t1", "hi");
+            noThread.remove("threadId");
+            assertThat(ServerFixture.MAPPER.readTree(fixture.post("/agui", noThread.toString()).body())
+                    .at("/error/param").asText()).isEqualTo("threadId");
+
+            ObjectNode unknownResume = runInput("t1", "hi");
+            unknownResume.putArray("resume").addObject().put("interruptId", "nope").put("status", "resolved");
+            HttpResponse<String> resume = fixture.post("/agui", unknownResume.toString());
+            assertThat(resume.statusCode()).isEqualTo(400);
+            assertThat(resume.body()).contains("resume[0].interruptId");
+
+            assertThat(fixture.post("/v1/chat/completions", "{\"messages\": [{\"role\": \"user\"}]}").body())
+                    .contains("messages[0].content");
+            assertThat(fixture.provider.turnsTaken()).isZero();
+        }
+    }
+
+    @Test
+    void aBodyOverTheLimitGets413() throws Exception {
+        try (ServerFixture fixture = new ServerFixture(addingScript(), b -> b.maxRequestBytes(1000))) {
+            HttpResponse<String> response = fixture.post("/agui", runInput("t1", "x".repeat(2000)).toString());
+            assertThat(response.statusCode()).isEqualTo(413);
+            assertThat(response.body()).contains("1000 bytes");
+        }
+    }
+
+    @Test
+    void withATokenEveryEndpointButThePageAndHealthNeedsIt() throws Exception {
+        String token = "s3cret-t0ken-value";
+        // a model that repeats the token it was shown: it never reaches the client
+        MockScript script = MockScript.of(turn("The token is " + token + ". "
+                + call("task_completion", "{\"result\": \"You said " + token + "\"}")));
+        try (ServerFixture fixture = new ServerFixture(script, b -> b.authToken(token))) {
+            HttpResponse<String> without = fixture.post("/agui", runInput("t1", "hi").toString());
+            assertThat(without.statusCode()).isEqualTo(401);
+            assertThat(without.headers().firstValue("WWW-Authenticate")).hasValue("Bearer");
+            assertThat(fixture.post("/agui", runInput("t1", "hi").toString(), "Authorization", "Bearer wrong").statusCode())
+                    .isEqualTo(401);
+            assertThat(fixture.post("/v1/chat/completions", "{}").statusCode()).isEqualTo(401);
+            assertThat(fixture.get("/v1/models").statusCode()).isEqualTo(401);
+            HttpResponse<String> health = fixture.get("/health");
+            assertThat(health.statusCode()).isEqualTo(200);
+            assertThat(health.body()).isEqualTo("{\"status\":\"ok\"}");
+            HttpResponse<String> page = fixture.get("/");
+            assertThat(page.statusCode()).isEqualTo(200);
+            assertThat(page.body()).contains("<title>Bellows</title>").doesNotContain(token);
+
+            List<JsonNode> events = fixture.agui(runInput("t1", "Say " + token),
+                    "Authorization", "Bearer " + token);
+            assertThat(types(events)).endsWith("RUN_FINISHED");
+            assertThat(events.toString()).doesNotContain(token).contains(Redactor.MARK);
+        }
+    }
+
+    @Test
+    void aSecondRunOfABusyThreadGets409AndMoreRunsThanAllowedGet429() throws Exception {
+        CountDownLatch entered = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        ToolRegistry tools = new ToolRegistry().register(TypedTool.of("wait", "Waits.", Question.class, (context, q) -> {
+            entered.countDown();
+            release.await();
+            return dev.bellows.tool.ToolResult.of("waited");
+        }));
+        MockScript script = MockScript.of(turn(call("wait", "{\"q\": \"x\"}")),
+                turn(call("task_completion", "{\"result\": \"done\"}")));
+        try (ServerFixture fixture = new ServerFixture(script, b -> b.maxRuns(1), tools)) {
+            CompletableFuture<List<JsonNode>> first = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return fixture.agui(runInput("busy", "wait please"));
+                } catch (Exception e) {
+                    throw new RuntimeException(e);
+                }
+            });
+            assertThat(entered.await(30, TimeUnit.SECONDS)).isTrue();
+
+            HttpResponse<String> tooMany = fixture.post("/agui", runInput("other", "hi").toString());
+            assertThat(tooMany.statusCode()).isEqualTo(429);
+            assertThat(tooMany.headers().firstValue("Retry-After")).isPresent();
+
+            release.countDown();
+            assertThat(types(first.get(30, TimeUnit.SECONDS))).endsWith("RUN_FINISHED");
+        }
+        CountDownLatch entered2 = new CountDownLatch(1);
+        CountDownLatch release2 = new CountDownLatch(1);
+        ToolRegistry tools2 = new ToolRegistry().register(TypedTool.of("wait", "Waits.", Question.class, (context, q) -> {
+            entered2.countDown();
+            release2.await();
+            return dev.bellows.tool.ToolResult.of("waited");
+        }));
+        try (ServerFixture fixture = new ServerFixture(script, b -> { }, tools2)) {
+            CompletableFuture<List<JsonNode>> first = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return fixture.agui(runInput("busy", "wait please"));
+                } catch (Exception e) {
+                    throw new RuntimeException(e);
+                }
+            });
+            assertThat(entered2.await(30, TimeUnit.SECONDS)).isTrue();
+            HttpResponse<String> busy = fixture.post("/agui", runInput("busy", "wait please", "and again").toString());
+            assertThat(busy.statusCode()).isEqualTo(409);
+            assertThat(busy.body()).contains("busy");
+            release2.countDown();
+            assertThat(types(first.get(30, TimeUnit.SECONDS))).endsWith("RUN_FINISHED");
+        }
+    }
+
+    @Test
+    void aClientThatGoesAwayCancelsItsRunEvenWhileALongToolRunsSilently() throws Exception {
+        CountDownLatch entered = new CountDownLatch(1);
+        CompletableFuture<Boolean> interrupted = new CompletableFuture<>();
+        ToolRegistry tools = new ToolRegistry().register(TypedTool.of("wait", "Waits.", Question.class, (context, q) -> {
+            entered.countDown();
+            try {
+                Thread.sleep(TimeUnit.MINUTES.toMillis(5));
+                interrupted.complete(false);
+            } catch (InterruptedException e) {
+                interrupted.complete(true);
+                throw e;
+            }
+            return dev.bellows.tool.ToolResult.of("waited");
+        }));
+        MockScript script = MockScript.of(turn(call("wait", "{\"q\": \"x\"}")),
+                turn(call("task_completion", "{\"result\": \"done\"}")));
+        try (ServerFixture fixture = new ServerFixture(script, b -> { }, tools)) {
+            byte[] body = runInput("gone", "wait please").toString().getBytes(StandardCharsets.UTF_8);
+            try (Socket socket = new Socket("127.0.0.1", fixture.http.port())) {
+                OutputStream out = socket.getOutputStream();
+                out.write(("POST /agui HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: "
+                        + body.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                out.write(body);
+                out.flush();
+                BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
+                assertThat(in.readLine()).isEqualTo("HTTP/1.1 200 OK");
+                assertThat(entered.await(30, TimeUnit.SECONDS)).isTrue();
+            }
+            // nothing is written while the tool runs but heartbeats: the next ones find the connection closed
+            assertThat(interrupted.get(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(fixture.provider.turnsTaken()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aClientThatNeverReadsCannotHoldItsThread() throws Exception {
+        // an answer of 8 MB, far more than the connection's buffers hold; an idle timeout of 10 s, far
+        // above any stall of a loaded machine, so that only the client that never reads meets it
+        MockScript script = MockScript.of(
+                MockTurn.content("x".repeat(8 << 20) + " " + call("task_completion", "{\"result\": \"long\"}"))
+                        .chunkSize(1 << 16),
+                turn(call("task_completion", "{\"result\": \"after\"}")));
+        try (ServerFixture fixture = new ServerFixture(script, b -> { }, new ToolRegistry(), java.time.Duration.ofSeconds(10))) {
+            byte[] body = runInput("stuck", "write a lot").toString().getBytes(StandardCharsets.UTF_8);
+            try (Socket socket = new Socket("127.0.0.1", fixture.http.port())) {
+                socket.setReceiveBufferSize(4096);
+                OutputStream out = socket.getOutputStream();
+                out.write(("POST /agui HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: "
+                        + body.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                out.write(body);
+                out.flush();
+                // never read: the server's writes stall, and after the idle timeout the thread is free again
+                HttpResponse<String> next = null;
+                for (int i = 0; i < 1200; i++) {
+                    next = fixture.post("/agui", runInput("stuck", "write a lot", "then this").toString());
+                    if (next.statusCode() != 409) {
+                        break;
+                    }
+                    Thread.sleep(100);
+                }
+                assertThat(next.statusCode()).as(next.body()).isEqualTo(200);
+                assertThat(types(ServerFixture.events(next.body()))).endsWith("RUN_FINISHED");
+            }
+        }
+    }
+
+    @Test
+    void aModelThatFailsEndsTheRunWithRunErrorAndTheThreadGoesOn() throws Exception {
+        MockScript script = MockScript.of(MockTurn.status(400).errorMessage("the model broke"),
+                turn(call("task_completion", "{\"result\": \"fine now\"}")));
+        try (ServerFixture fixture = new ServerFixture(script, b -> { })) {
+            List<JsonNode> failed = fixture.agui(runInput("t1", "hello"));
+            JsonNode last = failed.get(failed.size() - 1);
+            assertThat(last.get("type").asText()).isEqualTo("RUN_ERROR");
+            assertThat(last.get("message").asText()).contains("the model broke");
+            assertThat(types(failed)).doesNotContain("RUN_FINISHED");
+
+            List<JsonNode> again = fixture.agui(runInput("t1", "hello"));
+            assertThat(again.get(again.size() - 1).get("result").asText()).isEqualTo("fine now");
+            // the failed run stored nothing, so its message is taken again, once
+            List<Message> sent = fixture.provider.requests().get(1).messages();
+            assertThat(sent.stream().filter(m -> m.role() == Role.USER && m.content().contains("hello"))).hasSize(1);
+        }
+    }
+
+    @Test
+    void chatCompletionsAnswerWithTheAgentsFinalAnswerStreamingOrNot() throws Exception {
+        try (ServerFixture fixture = new ServerFixture(MockScript.of(
+                turn("<thinking>easy</thinking>" + call("task_completion", "{\"result\": \"42\"}")),
+                turn(call("task_completion", "{\"result\": \"43\"}"))), b -> { })) {
+            HttpResponse<String> plain = fixture.post("/v1/chat/completions",
+                    "{\"model\": \"x\", \"messages\": [{\"role\": \"user\", \"content\": \"40 + 2?\"}]}");
+            assertThat(plain.statusCode()).isEqualTo(200);
+            JsonNode completion = ServerFixture.MAPPER.readTree(plain.body().strip());
+            assertThat(completion.get("object").asText()).isEqualTo("chat.completion");
+            assertThat(completion.at("/choices/0/message/content").asText()).isEqualTo("42");
+            assertThat(completion.at("/choices/0/finish_reason").asText()).isEqualTo("stop");
+
+            HttpResponse<String> streamed = fixture.post("/v1/chat/completions",
+                    "{\"stream\": true, \"messages\": [{\"role\": \"user\", \"content\": \"40 + 2?\"},"
+                            + " {\"role\": \"assistant\", \"content\": \"42\"}, {\"role\": \"user\", \"content\": \"+1?\"}]}");
+            assertThat(streamed.headers().firstValue("Content-Type").orElse("")).startsWith("text/event-stream");
+            assertThat(streamed.body()).endsWith("data: [DONE]\n\n");
+            StringBuilder content = new StringBuilder();
+            for (JsonNode chunk : ServerFixture.events(streamed.body())) {
+                assertThat(chunk.get("object").asText()).isEqualTo("chat.completion.chunk");
+                content.append(chunk.at("/choices/0/delta/content").asText(""));
+            }
+            assertThat(content.toString()).isEqualTo("43");
+            List<Message> sent = fixture.provider.requests().get(1).messages();
+            assertThat(sent.stream().map(Message::content)).contains("40 + 2?", "42");
+        }
+    }
+}

@@ -1,0 +1,136 @@
+package dev.bellows.server;
+
+import static dev.bellows.server.ServerFixture.call;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.bellows.testkit.MockScript;
+import dev.bellows.testkit.MockTurn;
+import dev.bellows.tool.ToolRegistry;
+import dev.bellows.tool.ToolResult;
+import dev.bellows.tool.TypedTool;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The page in a real headless Chromium (Debian's), driven with playwright-core as a person
+ * would use it; a screenshot of each state goes to {@code target/page-screenshots/}.
+ */
+class PageTest {
+
+    static final String PLAYWRIGHT = "playwright-core@1.65.1";
+
+    record Add(int a, int b) {
+    }
+
+    record Wait(String why) {
+    }
+
+    private static final String ANSWER = "## The answer\\n\\n40 + 2 is **42**.\\n\\n- checked with `add`\\n- no rounding\\n\\n"
+            + "```python\\nprint(40 + 2)\\n```\\n\\nUntrusted: <script>alert('x')</script> <img src=x onerror=alert(2)>"
+            + " [docs](https://example.com/docs) [trap](javascript:alert(3))";
+
+    @Test
+    void aPersonChatsSeesEachStepStopsARunAndFindsTheConversationAfterAReload(@TempDir Path dir) throws Exception {
+        NodeScripts.chromium();
+        Path modules = NodeScripts.install("playwright", PLAYWRIGHT);
+        Path driver = NodeScripts.resource("page-driver.cjs", dir);
+        Path shots = Path.of("target", "page-screenshots").toAbsolutePath();
+        Files.createDirectories(shots);
+
+        CompletableFuture<Boolean> waitInterrupted = new CompletableFuture<>();
+        ToolRegistry tools = new ToolRegistry()
+                .register(TypedTool.of("add", "Adds two numbers.", Add.class, (context, args) -> {
+                    Thread.sleep(300);
+                    return ToolResult.of(args.a() + args.b());
+                }))
+                .register(TypedTool.of("wait", "Waits.", Wait.class, (context, args) -> {
+                    try {
+                        Thread.sleep(TimeUnit.MINUTES.toMillis(5));
+                    } catch (InterruptedException e) {
+                        waitInterrupted.complete(true);
+                        throw e;
+                    }
+                    return ToolResult.of("waited");
+                }));
+        String plan = "{\"steps\": [{\"description\": \"Add 40 and 2\", \"status\": \"%s\"},"
+                + " {\"description\": \"Write the answer\", \"status\": \"%s\"}]}";
+        MockScript script = MockScript.of(
+                MockTurn.content("<thinking>The user wants a sum. I add the numbers with the tool, then answer.</thinking>"
+                        + "I will add them. " + call("update_plan", plan.formatted("in_progress", "pending"))).chunkSize(3).delayMs(25),
+                MockTurn.content(call("add", "{\"a\": 40, \"b\": 2}")).chunkSize(2).delayMs(60),
+                MockTurn.content(call("update_plan", plan.formatted("completed", "completed"))).chunkSize(8).delayMs(20),
+                MockTurn.content(call("task_completion", "{\"result\": \"" + ANSWER + "\"}")).chunkSize(4).delayMs(40),
+                MockTurn.content(call("wait", "{\"why\": \"the user asked\"}")).chunkSize(8));
+        try (ServerFixture fixture = new ServerFixture(script, b -> { }, tools)) {
+            NodeScripts.Result result = NodeScripts.run(List.of("node", driver.toString(), fixture.uri("/").toString(),
+                    shots.toString()), Map.of("PLAYWRIGHT", modules.resolve("playwright-core").toString()), 300);
+            String lastLine = result.out().strip().lines().reduce((a, b) -> b).orElse("{}");
+            JsonNode seen = ServerFixture.MAPPER.readTree(lastLine);
+            assertThat(seen.path("error").asText("")).as(result.err()).isEmpty();
+            assertThat(result.status()).isZero();
+
+            assertThat(seen.get("shiftEnterValue").asText()).isEqualTo("first line\nsecond line");
+            assertThat(seen.get("turnsAfterShiftEnter").asInt()).isZero();
+            assertThat(seen.get("userText").asText()).isEqualTo("What is 40 + 2?");
+            assertThat(seen.get("thinkingOpen").asBoolean()).isFalse();
+            assertThat(seen.get("toolStateAtName").asText()).isIn("Writing arguments\u2026", "Running\u2026");
+            assertThat(seen.get("toolNames").toString()).contains("add").doesNotContain("task_completion", "update_plan");
+            assertThat(seen.get("toolResult").asText()).isEqualTo("42");
+            assertThat(seen.get("planSteps").toString()).contains("completed:\u2713Add 40 and 2");
+
+            JsonNode answer = seen.get("answer").get(seen.get("answer").size() - 1);
+            assertThat(answer.get("headings").toString()).contains("The answer");
+            assertThat(answer.get("strong").toString()).contains("42");
+            assertThat(answer.get("code").toString()).contains("print(40 + 2)");
+            assertThat(answer.get("items").toString()).contains("checked with add", "no rounding");
+            assertThat(answer.get("links").toString()).as(answer.toString()).contains("https://example.com/docs").doesNotContain("javascript");
+            assertThat(answer.get("scripts").asInt()).isZero();
+            assertThat(seen.get("answerWhileRunning").asBoolean()).isTrue();
+            assertThat(seen.get("answerHeadingCount").asInt()).isEqualTo(1);
+            assertThat(answer.get("text").asText()).contains("<script>alert('x')</script>");   // shown as text
+            assertThat(seen.get("dialogs")).isEmpty();
+            assertThat(seen.get("consoleErrors")).isEmpty();
+
+            assertThat(seen.at("/afterReload/user").asText()).isEqualTo("What is 40 + 2?");
+            assertThat(seen.at("/afterReload/threads").toString()).contains("What is 40 + 2?");
+            assertThat(seen.get("theme").asText()).isEqualTo("dark");
+
+            assertThat(seen.get("stopVisible").asBoolean()).isTrue();
+            assertThat(waitInterrupted.get(30, TimeUnit.SECONDS)).isTrue();     // Stop reached the tool on the server
+            assertThat(seen.get("threadsAtEnd").size()).isEqualTo(2);
+            for (String name : List.of("01-empty", "02-thinking", "03-tool-call", "04-plan", "04b-answer-streaming", "05-answer", "06-reloaded",
+                    "07-dark", "08-running", "09-stopped", "10-narrow")) {
+                assertThat(shots.resolve(name + ".png")).isNotEmptyFile();
+            }
+        }
+    }
+
+    @Test
+    void aServerWithATokenHasThePageAskForItAndTheMessageGoesThrough(@TempDir Path dir) throws Exception {
+        NodeScripts.chromium();
+        Path modules = NodeScripts.install("playwright", PLAYWRIGHT);
+        Path driver = NodeScripts.resource("page-token.cjs", dir);
+        Path shots = Path.of("target", "page-screenshots").toAbsolutePath();
+        Files.createDirectories(shots);
+        String token = "tok-page-7f3a9c";
+        MockScript script = MockScript.of(MockTurn.content(call("converse", "{\"message\": \"Hello, you are in.\"}")));
+        try (ServerFixture fixture = new ServerFixture(script, b -> b.authToken(token))) {
+            NodeScripts.Result result = NodeScripts.run(List.of("node", driver.toString(), fixture.uri("/").toString(),
+                    shots.toString(), token), Map.of("PLAYWRIGHT", modules.resolve("playwright-core").toString()), 300);
+            JsonNode seen = ServerFixture.MAPPER.readTree(result.out().strip().lines().reduce((a, b) -> b).orElse("{}"));
+            assertThat(seen.path("error").asText("")).as(result.err()).isEmpty();
+            assertThat(seen.get("answer").asText()).isEqualTo("Hello, you are in.");
+            assertThat(seen.get("errors")).isEmpty();
+            assertThat(seen.get("pageHasToken").asBoolean()).isFalse();
+            assertThat(seen.get("consoleErrors")).isEmpty();
+            assertThat(fixture.provider.turnsTaken()).isEqualTo(1);     // the 401 reached no model
+        }
+    }
+}
