@@ -139,6 +139,83 @@ class NativeAgentTest {
         }
     }
 
+    record WriteArguments(String path, String content) {
+    }
+
+    static String inputJsonDelta(int index, String partialJson) throws Exception {
+        return event("content_block_delta", "{\"type\":\"content_block_delta\",\"index\":" + index
+                + ",\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":" + JSON.writeValueAsString(partialJson) + "}}");
+    }
+
+    static String toolUseStart(int index, String id, String name) {
+        return event("content_block_start", "{\"type\":\"content_block_start\",\"index\":" + index
+                + ",\"content_block\":{\"type\":\"tool_use\",\"id\":\"" + id + "\",\"name\":\"" + name + "\",\"input\":{}}}");
+    }
+
+    /**
+     * Each member of a tool_use block's input is reported from its input_json_delta pieces as
+     * soon as its value is complete: the path of a write while its content still streams, before
+     * the call's end; then the next block's.
+     */
+    @Test
+    void eachInputMemberIsReportedInTheDeltaThatCompletesItBeforeTheCallEnds() throws Exception {
+        String content = "abcd ".repeat(40);
+        StringBuilder answer = new StringBuilder(MESSAGE_START).append(textBlock(0, "Saving it."))
+                .append(toolUseStart(1, "toolu_w", "write_file"))
+                .append(inputJsonDelta(1, "{\"path\": \"no"))
+                .append(inputJsonDelta(1, "tes/today.md\", \"con"))
+                .append(inputJsonDelta(1, "tent\": \""));
+        for (int i = 0; i < content.length(); i += 20) {
+            answer.append(inputJsonDelta(1, content.substring(i, i + 20)));
+        }
+        answer.append(inputJsonDelta(1, "\"}")).append(blockStop(1))
+                .append(toolUseStart(2, "toolu_r", "get_weather"))
+                .append(inputJsonDelta(2, "{\"city\":")).append(inputJsonDelta(2, " \"Oslo\"}")).append(blockStop(2))
+                .append(event("message_delta", "{\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"tool_use\"},"
+                        + "\"usage\":{\"output_tokens\":90}}"))
+                .append(MESSAGE_STOP);
+        server.then(FakeAnthropic.sse(answer.toString()));
+        server.then(FakeAnthropic.sse(completion()));
+        var write = TypedTool.of("write_file", "Writes a file", WriteArguments.class,
+                (context, arguments) -> ToolResult.of("wrote " + arguments.content().length() + " characters"));
+        var weather = TypedTool.of("get_weather", "The weather in a city", CityArguments.class,
+                (context, arguments) -> ToolResult.of("sunny in " + arguments.city()));
+        try (AnthropicProvider provider = AnthropicProvider.builder().baseUrl(server.baseUrl())
+                .defaultMaxTokens(8192).build()) {
+            DefaultAgent agent = DefaultAgent.builder().provider(provider).model("claude-sonnet-4-5")
+                    .toolMode(ToolMode.NATIVE).retryPolicy(new RetryPolicy(0, Duration.ZERO, Duration.ZERO))
+                    .toolRegistry(new ToolRegistry().register(write).register(weather)).build();
+            var run = agent.run("Save today's notes and look at the weather");
+            List<AgentEvent> events = run.events().toList();
+            assertThat(run.await()).isEqualTo(new AgentResult(LoopEndReason.TASK_COMPLETION, "Sunny in Oslo"));
+
+            List<StreamEvent> first = events.stream().takeWhile(e -> !(e instanceof dev.bellows.event.LoopEvent.ToolResultEvent))
+                    .filter(StreamEvent.class::isInstance).map(StreamEvent.class::cast)
+                    .filter(e -> e instanceof StreamEvent.ToolCallStart || e instanceof StreamEvent.ToolCallName
+                            || e instanceof StreamEvent.ToolCallArgument || e instanceof StreamEvent.ToolCallEnd)
+                    .toList();
+            var nodes = JSON.getNodeFactory();
+            int start = ((StreamEvent.ToolCallStart) first.get(0)).chunk();
+            // chunks from the write's start: its first delta, the path completes in the third piece
+            // of input, the content in the last; then the second block's start and two pieces
+            int pieces = content.length() / 20;
+            assertThat(first).containsExactly(
+                    new StreamEvent.ToolCallStart(start, "tool_call", java.util.Map.of("id", "toolu_w")),
+                    new StreamEvent.ToolCallName(start, "write_file"),
+                    new StreamEvent.ToolCallArgument(start + 2, "path", nodes.textNode("notes/today.md")),
+                    new StreamEvent.ToolCallArgument(start + 4 + pieces, "content", nodes.textNode(content)),
+                    ((StreamEvent.ToolCallEnd) first.get(4)),
+                    new StreamEvent.ToolCallStart(start + 5 + pieces, "tool_call", java.util.Map.of("id", "toolu_r")),
+                    new StreamEvent.ToolCallName(start + 5 + pieces, "get_weather"),
+                    new StreamEvent.ToolCallArgument(start + 7 + pieces, "city", nodes.textNode("Oslo")),
+                    ((StreamEvent.ToolCallEnd) first.get(8)));
+            assertThat(((StreamEvent.ToolCallEnd) first.get(4)).chunk()).isEqualTo(start + 5 + pieces);
+            assertThat(events).filteredOn(dev.bellows.event.LoopEvent.ToolResultEvent.class::isInstance)
+                    .extracting(e -> ((dev.bellows.event.LoopEvent.ToolResultEvent) e).result())
+                    .startsWith("wrote 200 characters", "sunny in Oslo");
+        }
+    }
+
     @Test
     void toolUseIsReadAsItStreamsAndSignedThinkingGoesBackUnchanged() throws Exception {
         server.then(FakeAnthropic.sse(thinkingThenToolUse()));

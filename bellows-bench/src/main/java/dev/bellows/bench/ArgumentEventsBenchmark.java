@@ -30,6 +30,11 @@ import org.openjdk.jmh.infra.Blackhole;
  * full pipeline with {@code argument-events} off and on. Scores as there: {@code stream:chars}
  * is ns per char, {@code stream:chunks} ns per chunk.
  *
+ * <p>{@link #nativeCall}: the same arguments object as a provider's native call streams it
+ * (OpenAI {@code tool_calls} argument deltas, Anthropic {@code input_json_delta}): one
+ * {@code ToolCallDelta} with the name, then one per 4-char piece, read by the agent's native
+ * reader with the option off and on ({@code nativeCall:chars}, {@code nativeCall:chunks}).
+ *
  * <p>Beside it, what a user would otherwise write (and what the Vercel AI SDK does): parse the
  * call's text so far again at every chunk and look for the members that completed. It is
  * quadratic, so it runs on 10 KiB and 100 KiB only ({@code reparse}); its {@code reparse:chars}
@@ -68,6 +73,46 @@ public class ArgumentEventsBenchmark {
             chars = counts.chars();
             System.out.println("[per invocation, argumentChars=" + argumentChars + ", argumentEvents=" + argumentEvents
                     + "] " + counts);
+        }
+    }
+
+    /** The arguments object alone, as native tool-call deltas, pre-split once per trial. */
+    @State(Scope.Benchmark)
+    public static class NativeInput {
+        @Param({"1048576", "8388608"})
+        public int argumentChars;
+
+        @Param({"false", "true"})
+        public boolean argumentEvents;
+
+        StreamChunk[] frames;
+        dev.bellows.agent.NativeReaderProbe reader;
+        long chars;
+
+        @Setup(Level.Trial)
+        public void setUp() {
+            String call = Transcripts.bigToolCall(argumentChars);
+            String arguments = call.substring(Transcripts.BIG_CALL_PREFIX.length(),
+                    call.length() - Transcripts.BIG_CALL_SUFFIX.length());
+            StreamChunk[] pieces = Transcripts.split(arguments, 4, true);
+            frames = new StreamChunk[pieces.length + 1];
+            frames[0] = new StreamChunk.ToolCallDelta(0, "call_0", "write_file", "");
+            for (int i = 0; i < pieces.length; i++) {
+                frames[i + 1] = new StreamChunk.ToolCallDelta(0, null, null, ((StreamChunk.Text) pieces[i]).text());
+            }
+            chars = arguments.length();
+            reader = new dev.bellows.agent.NativeReaderProbe(new dev.bellows.tool.ToolRegistry());
+            int[] found = new int[1];
+            Object reading = reader.read(frames, argumentEvents, event -> {
+                if (event instanceof dev.bellows.event.StreamEvent.ToolCallArgument) {
+                    found[0]++;
+                }
+            });
+            if (found[0] != (argumentEvents ? 2 : 0) || !reading.toString().contains("toolName=write_file")) {
+                throw new IllegalStateException("native input: " + found[0] + " arguments, " + reading);
+            }
+            System.out.println("[per invocation, argumentChars=" + argumentChars + ", argumentEvents=" + argumentEvents
+                    + "] " + frames.length + " deltas, " + chars + " chars");
         }
     }
 
@@ -126,6 +171,14 @@ public class ArgumentEventsBenchmark {
         processed.chars += input.chars;
         processed.chunks += input.chunks.length;
         return complete;
+    }
+
+    @Benchmark
+    public Object nativeCall(NativeInput input, Processed processed, Blackhole bh) {
+        Object reading = input.reader.read(input.frames, input.argumentEvents, bh::consume);
+        processed.chars += input.chars;
+        processed.chunks += input.frames.length;
+        return reading;
     }
 
     @Benchmark

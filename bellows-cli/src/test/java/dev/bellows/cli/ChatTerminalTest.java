@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.fail;
 import dev.bellows.testkit.MockLlmServer;
 import dev.bellows.testkit.NpmPackages;
 import dev.bellows.testkit.MockScript;
+import dev.bellows.testkit.MockToolCall;
 import dev.bellows.testkit.MockTurn;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -307,6 +308,54 @@ class ChatTerminalTest {
             assertThat(recording.recorded()).containsExactly(
                     "{\"tool\":\"write_file\",\"arguments\":{\"path\":\"one.txt\"}}");
             assertThat(server.requests()).as("nothing was sent after the Ctrl-C").hasSize(3);
+        }
+    }
+
+    /**
+     * The argument that says what a call is about shows under {@code calling NAME…} while the call
+     * still streams: the path of a write whose content is still coming (its result line is not on
+     * the screen yet: seconds of the content are still to come), the query of a search; with
+     * native tool calls and with tool tags.
+     */
+    @Test
+    void theHeadlineArgumentShowsUnderTheCallWhileItStillStreamsInBothToolModes() throws Exception {
+        // the path completes in the 7th delta; about 100 more follow, 80 ms apart
+        String write = "{\"path\": \"notes/today.md\", \"content\": \"" + "abcd ".repeat(80) + "\"}";
+        String search = "{\"query\": \"jqwik chunks\", \"limit\": 5}";
+        for (String mode : List.of("native", "tags")) {
+            MockScript turns = mode.equals("native")
+                    ? MockScript.of(MockTurn.toolCalls(MockToolCall.of("write_file", write)).chunkSize(4).delayMs(80),
+                            MockTurn.toolCalls(MockToolCall.of("task_completion", "{\"result\": \"written\"}")),
+                            MockTurn.toolCalls(MockToolCall.of("search", search)).chunkSize(4),
+                            MockTurn.toolCalls(MockToolCall.of("task_completion", "{\"result\": \"found nothing\"}")))
+                    : MockScript.of(MockTurn.content(call("write_file", write)).chunkSize(4).delayMs(80),
+                            MockTurn.content(complete("written")),
+                            MockTurn.content(call("search", search)).chunkSize(4),
+                            MockTurn.content(complete("found nothing")));
+            try (MockLlmServer server = MockLlmServer.start(turns)) {
+                Path script = dir.resolve("chat-" + mode + ".sh");
+                Files.writeString(script, "unset NO_COLOR; export TERM=xterm-256color; exec '"
+                        + Path.of(System.getProperty("java.home"), "bin", "java")
+                        + "' --enable-native-access=ALL-UNNAMED -cp '"
+                        + System.getProperty("java.class.path") + "' " + BellowsCommand.class.getName()
+                        + " chat --base-url " + server.baseUrl() + " --model mock --tool-mode " + mode + " --data-dir '"
+                        + dir.resolve("data-" + mode) + "'\n", StandardCharsets.UTF_8);
+                String window = mode.substring(0, 1);
+                start(window, script, 100, 40);
+                waitFor(window, "> ");
+                send(window, "Write today's notes", "Enter");
+                String screen = waitFor(window, "  path: notes/today.md");
+                assertThat(screen).as(mode).contains("calling write_file\u2026\n  path: notes/today.md")
+                        .as(mode + ": shown while the content streams, before the call's result")
+                        .doesNotContain("write_file:").doesNotContain("written");
+                waitFor(window, "written");
+                send(window, "Search", "Enter");
+                screen = waitFor(window, "found nothing");
+                assertThat(screen).as(mode).contains("calling search\u2026\n  query: jqwik chunks\n")
+                        .containsOnlyOnce("  path: notes/today.md");
+                send(window, "/exit", "Enter");
+                waitFor(window, "EXIT=0");
+            }
         }
     }
 

@@ -92,7 +92,10 @@ class MockServerRepeatTest {
         assertThat(help.substring(help.indexOf("Exit status:"))).contains(" " + status + " ").doesNotContain(" 0 ");
         Path script = Files.writeString(dir.resolve("script.json"), SCRIPT);
         String java = ProcessHandle.current().info().command().orElse("java");
-        Process process = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+        // env --default-signal: a build started in the background (nohup, `cmd &`) ignores SIGINT,
+        // and an ignored signal is inherited through every exec down to this process, whose JVM
+        // would then leave Ctrl-C ignored; a person's terminal never does that.
+        Process process = new ProcessBuilder("env", "--default-signal=INT", java, "-cp", System.getProperty("java.class.path"),
                 "dev.bellows.cli.BellowsCommand", "mock-server", "--script", script.toString())
                 .redirectErrorStream(true).start();
         try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),

@@ -323,6 +323,51 @@ class RunCommandTest {
             }
         }
 
+        /**
+         * In both tool modes, each argument of a call as soon as its value is complete: the path of
+         * a write between the call's name and its end, while its content still streams (more of the
+         * call's content deltas follow it), then the content.
+         */
+        @Test
+        void tool_call_argument_comes_while_the_call_streams_in_both_tool_modes() {
+            String content = "abcd ".repeat(30);
+            String arguments = "{\"path\": \"notes/today.md\", \"content\": \"" + content + "\"}";
+            MockTurn tagged = MockTurn.content(call("write_file", arguments)).chunkSize(4);
+            MockTurn nativeCall = MockTurn.toolCalls(MockToolCall.of("write_file", arguments)).chunkSize(4);
+            MockTurn nativeEnd = MockTurn.toolCalls(MockToolCall.of("task_completion", "{\"result\": \"ok\"}"));
+            for (String mode : List.of("tags", "native")) {
+                try (MockLlmServer server = mode.equals("tags") ? server(tagged, MockTurn.content(complete("ok")))
+                        : server(nativeCall, nativeEnd)) {
+                    Cli.Run run = run(server, "--output", "jsonl", "--tool-mode", mode, "write today's notes");
+                    assertThat(run.status()).as(mode + ": " + run.err()).isZero();
+                    List<JsonNode> events = run.outJson();
+                    List<JsonNode> firstCall = events.subList(
+                            indexOf(events, "tool_call_start", 0), indexOf(events, "tool_call_end", 0) + 1);
+                    List<String> kinds = firstCall.stream().map(e -> e.get("type").asText()).toList();
+                    assertThat(kinds.indexOf("tool_call_name")).as(mode).isLessThan(kinds.indexOf("tool_call_argument"));
+                    assertThat(firstCall).as(mode).filteredOn(e -> e.get("type").asText().equals("tool_call_argument"))
+                            .containsExactly(
+                                    Cli.json("{\"type\":\"tool_call_argument\",\"name\":\"path\",\"value\":\"notes/today.md\"}"),
+                                    Cli.json("{\"type\":\"tool_call_argument\",\"name\":\"content\",\"value\":\""
+                                            + content + "\"}"));
+                    // the path is known while the content streams: dozens of the call's deltas follow it
+                    assertThat(kinds.subList(kinds.indexOf("tool_call_argument"), kinds.size()))
+                            .as(mode).filteredOn("tool_call_content"::equals).hasSizeGreaterThan(20);
+                    assertThat(last(run)).isEqualTo(Cli.json(
+                            "{\"type\":\"loop_end\",\"reason\":\"task_completion\",\"result\":\"ok\"}"));
+                }
+            }
+        }
+
+        private static int indexOf(List<JsonNode> events, String type, int from) {
+            for (int i = from; i < events.size(); i++) {
+                if (events.get(i).get("type").asText().equals(type)) {
+                    return i;
+                }
+            }
+            throw new AssertionError("no " + type + " in " + events);
+        }
+
         @Test
         void tool_result_error_and_no_tool_call_have_their_fields() {
             try (MockLlmServer server = server(call("nope", "{}"), "no call here", complete("ok"))) {

@@ -17,6 +17,7 @@ import dev.bellows.prompt.NativePrompts;
 import dev.bellows.provider.Message;
 import dev.bellows.provider.NativeToolCall;
 import dev.bellows.provider.ToolSpec;
+import dev.bellows.stream.ArgumentStream;
 import dev.bellows.stream.StreamChunk;
 import dev.bellows.tool.DecodedToolCall;
 import dev.bellows.tool.ToolCall;
@@ -32,6 +33,8 @@ import java.util.function.Consumer;
  * ({@link StreamChunk.ToolCallDelta} frames), each mapped onto the same events as a tool tag:
  * {@code tool_call_start} when a call begins, {@code tool_call_name} at the first delta that
  * carries its name, {@code tool_call_content} for each piece of its arguments,
+ * {@code tool_call_argument} for each member of its arguments in the delta that completes its
+ * value (with {@code argument-events}, which the loop turns on; read by {@link ArgumentStream}),
  * {@code tool_call_end} with the decoded call when the next call begins or the answer ends.
  * Results go back as one tool message per call, with the media its tool returned. Text and
  * provider thinking go through the stream processor as in the tag protocol; signed thinking
@@ -115,7 +118,12 @@ final class NativeProtocol implements Protocol {
 
     @Override
     public AnswerReader reader(ToolRegistry tools, Consumer<AgentEvent> emit) {
-        return new NativeReader(offer(tools).names(), emit);
+        return reader(tools, emit, options.streamOptions.argumentEvents());
+    }
+
+    /** A reader with {@code argument-events} as given, whatever the options say (the tests compare both). */
+    AnswerReader reader(ToolRegistry tools, Consumer<AgentEvent> emit, boolean argumentEvents) {
+        return new NativeReader(offer(tools).names(), emit, argumentEvents);
     }
 
     /** One native call as it arrives. */
@@ -125,6 +133,11 @@ final class NativeProtocol implements Protocol {
         final StringBuilder arguments = new StringBuilder();
         boolean ended;
         DecodedToolCall decoded;        // read once for tool_call_end, again only if a late piece came
+        /**
+         * Its arguments' members as they complete, from the delta that announced its name to its
+         * end; null before the name, after the end, and without argument-events.
+         */
+        ArgumentStream members;
     }
 
     private final class NativeReader implements AnswerReader {
@@ -132,12 +145,14 @@ final class NativeProtocol implements Protocol {
         private final Consumer<AgentEvent> emit;
         private final StreamedAnswer answer;
         private final List<Call> calls = new ArrayList<>();
+        private final boolean argumentEvents;
         private Call open;
         private int chunk;
 
-        NativeReader(FunctionNames names, Consumer<AgentEvent> emit) {
+        NativeReader(FunctionNames names, Consumer<AgentEvent> emit, boolean argumentEvents) {
             this.names = names;
             this.emit = emit;
+            this.argumentEvents = argumentEvents;
             this.answer = new StreamedAnswer(options.streamOptions, emit, event -> { });
         }
 
@@ -191,11 +206,19 @@ final class NativeProtocol implements Protocol {
                 call.decoded = null;
                 if (call == open) {
                     emit.accept(new StreamEvent.ToolCallName(chunk, names.resolve(call.function)[1]));
+                    if (argumentEvents) {
+                        // Members come after the name: pieces that came before it are read now.
+                        call.members = new ArgumentStream(this::argument);
+                        call.members.feed(call.arguments);
+                    }
                 }
             }
             if (!delta.arguments().isEmpty()) {
                 call.arguments.append(delta.arguments());
                 call.decoded = null;
+                if (call.members != null) {
+                    call.members.feed(delta.arguments());
+                }
             }
             if (call == open && !delta.arguments().isEmpty()) {
                 emit.accept(new StreamEvent.ToolCallContent(chunk, delta.arguments()));
@@ -204,9 +227,15 @@ final class NativeProtocol implements Protocol {
             // still counts for its decoded call, though its events have gone out.
         }
 
+        /** A member of the open call's arguments is complete. */
+        private void argument(String name, JsonNode value) {
+            emit.accept(new StreamEvent.ToolCallArgument(chunk, name, value));
+        }
+
         private void endOpenCall() {
             if (open != null && !open.ended) {
                 open.ended = true;
+                open.members = null;    // a late piece after the end reports nothing
                 emit.accept(new StreamEvent.ToolCallEnd(chunk, open.arguments.toString().strip(), decode(open)));
             }
             open = null;

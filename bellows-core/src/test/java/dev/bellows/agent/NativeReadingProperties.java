@@ -55,7 +55,7 @@ class NativeReadingProperties {
         }
     };
 
-    private static final ToolRegistry TOOLS = new ToolRegistry().register(
+    static final ToolRegistry TOOLS = new ToolRegistry().register(
             TypedTool.of("read_file", "Reads a file", Path.class, (context, path) -> ToolResult.of("contents")));
 
     /** One part of an answer as the model produced it, before it is cut into frames. */
@@ -169,12 +169,21 @@ class NativeReadingProperties {
         return new Outcome(events, reader.finish());
     }
 
-    /** The events without chunk indices, content deltas merged into one per block (their split is free). */
+    /**
+     * The events without chunk indices, content deltas merged into one per block (their split is
+     * free), the argument events listed last (each comes in the chunk completing its value, so
+     * among the content deltas where the arguments were cut; their order is checked elsewhere).
+     */
     static List<String> merged(List<AgentEvent> events) {
         List<String> out = new ArrayList<>();
+        List<String> arguments = new ArrayList<>();
         StringBuilder content = null;
         String contentType = null;
         for (AgentEvent event : events) {
+            if (event instanceof StreamEvent.ToolCallArgument a) {
+                arguments.add(a.name() + "=" + a.value());
+                continue;
+            }
             String delta = switch (event) {
                 case StreamEvent.MessageContent m -> m.content();
                 case StreamEvent.ThinkingContent t -> t.content();
@@ -206,6 +215,7 @@ class NativeReadingProperties {
         if (content != null) {
             out.add(contentType + " " + content);
         }
+        out.add("arguments " + arguments);
         return out;
     }
 

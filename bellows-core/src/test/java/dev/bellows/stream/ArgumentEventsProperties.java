@@ -27,13 +27,14 @@ import net.jqwik.api.Provide;
  * the value the parse at the block's close gives it; every other event must be what it is without
  * the option.
  */
-class ArgumentEventsProperties {
+public class ArgumentEventsProperties {
 
     /** A written call: its text, and each argument's name, the text of its value and the index completing it. */
     private record Written(String text, List<Member> members) {
     }
 
-    private record Member(String name, String valueText, int completedAt) {
+    /** An argument written: its name, the text of its value, and the index of the character that completes it. */
+    public record Member(String name, String valueText, int completedAt) {
     }
 
     @Provide
@@ -293,22 +294,25 @@ class ArgumentEventsProperties {
 
     // ---- writing -------------------------------------------------------------------------
 
-    /** Writes JSON with random layout, recording where each top-level member of the arguments completes. */
-    private static final class Writer {
+    /**
+     * Writes JSON with random layout, recording where each top-level member of the arguments
+     * completes (also for the native path's properties, in dev.bellows.agent).
+     */
+    public static final class Writer {
         final Random random;
-        final StringBuilder text = new StringBuilder();
-        final List<Member> members = new ArrayList<>();
+        public final StringBuilder text = new StringBuilder();
+        public final List<Member> members = new ArrayList<>();
 
-        Writer(Random random) {
+        public Writer(Random random) {
             this.random = random;
         }
 
-        void space() {
+        public void space() {
             text.append(pick(random, "", "", " ", "\n", "  ", "\t", "\r\n"));
         }
 
         /** An object; {@code record} when it is the arguments object, whose members are recorded. */
-        void object(boolean record) {
+        public void object(boolean record) {
             text.append('{');
             int count = random.nextInt(record ? 5 : 3);
             for (int i = 0; i < count; i++) {

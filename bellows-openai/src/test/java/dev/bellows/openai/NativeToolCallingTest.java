@@ -10,6 +10,8 @@ import dev.bellows.agent.ToolMode;
 import dev.bellows.event.AgentEvent;
 import dev.bellows.event.LoopEndReason;
 import dev.bellows.event.LoopEvent;
+import dev.bellows.event.StreamEvent;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.bellows.provider.RetryPolicy;
 import dev.bellows.testkit.MockLlmServer;
 import dev.bellows.testkit.MockScript;
@@ -77,6 +79,63 @@ class NativeToolCallingTest {
             assertThat(resultA.path("tool_call_id").asText()).isEqualTo("call_a");
             assertThat(resultA.path("content").asText()).isEqualTo("contents of a.txt");
             assertThat(messages.get(messages.size() - 1).path("tool_call_id").asText()).isEqualTo("call_b");
+        }
+    }
+
+    record WriteArguments(String path, String content) {
+    }
+
+    /**
+     * Each member of a native call's arguments is reported while the arguments still stream: the
+     * path of a write in the delta that completes it, long before the call's end, and a second
+     * call's after the first call ended.
+     */
+    @Test
+    void eachArgumentIsReportedInTheDeltaThatCompletesItBeforeTheCallEnds() throws Exception {
+        String content = "abcd ".repeat(40);
+        MockScript script = MockScript.parse("""
+                {"turns": [
+                  {"chunk_size": 5, "tool_calls": [
+                    {"id": "call_w", "name": "write_file", "arguments": "{\\"path\\": \\"notes/today.md\\", \\"content\\": \\"%s\\"}"},
+                    {"id": "call_r", "name": "read_file", "arguments": {"path": "a.txt"}}]},
+                  {"tool_calls": [{"name": "task_completion", "arguments": {"result": "written"}}]}
+                ]}""".formatted(content));
+        var writeFile = TypedTool.of("write_file", "Writes a file", WriteArguments.class,
+                (context, arguments) -> ToolResult.of("wrote " + arguments.content().length() + " characters"));
+        var readFile = TypedTool.of("read_file", "Reads a file", PathArguments.class,
+                (context, arguments) -> ToolResult.of("contents of " + arguments.path()));
+        try (MockLlmServer server = MockLlmServer.start(script);
+             OpenAiProvider provider = OpenAiProvider.builder().baseUrl(server.baseUrl()).build()) {
+            DefaultAgent agent = DefaultAgent.builder().provider(provider).model("gpt-test").toolMode(ToolMode.NATIVE)
+                    .retryPolicy(new RetryPolicy(0, Duration.ZERO, Duration.ZERO))
+                    .toolRegistry(new ToolRegistry().register(writeFile).register(readFile)).build();
+            List<AgentEvent> events = agent.run("Write today's notes", new Session()).events().toList();
+
+            assertThat(events.getLast()).isEqualTo(new LoopEvent.LoopEnd(LoopEndReason.TASK_COMPLETION, "written"));
+            List<StreamEvent> firstAnswer = events.stream().takeWhile(e -> !(e instanceof LoopEvent.ToolResultEvent))
+                    .filter(StreamEvent.class::isInstance).map(StreamEvent.class::cast).toList();
+            assertThat(firstAnswer).filteredOn(e -> !(e instanceof StreamEvent.ToolCallContent)).map(StreamEvent::type)
+                    .containsExactly("tool_call_start", "tool_call_name", "tool_call_argument", "tool_call_argument",
+                            "tool_call_end", "tool_call_start", "tool_call_name", "tool_call_argument", "tool_call_end");
+            var nodes = JsonNodeFactory.instance;
+            assertThat(firstAnswer).filteredOn(StreamEvent.ToolCallArgument.class::isInstance)
+                    .map(e -> (StreamEvent.ToolCallArgument) e)
+                    .extracting(StreamEvent.ToolCallArgument::name, StreamEvent.ToolCallArgument::value)
+                    .containsExactly(org.assertj.core.groups.Tuple.tuple("path", nodes.textNode("notes/today.md")),
+                            org.assertj.core.groups.Tuple.tuple("content", nodes.textNode(content)),
+                            org.assertj.core.groups.Tuple.tuple("path", nodes.textNode("a.txt")));
+            // the path is known while the content still streams: more of the call's deltas follow it
+            int path = firstAnswer.indexOf(firstAnswer.stream()
+                    .filter(StreamEvent.ToolCallArgument.class::isInstance).findFirst().orElseThrow());
+            assertThat(firstAnswer.subList(path, firstAnswer.size()).stream()
+                    .takeWhile(e -> !(e instanceof StreamEvent.ToolCallEnd))
+                    .filter(StreamEvent.ToolCallContent.class::isInstance).count()).isGreaterThan(40);
+            StreamEvent.ToolCallArgument pathEvent = (StreamEvent.ToolCallArgument) firstAnswer.get(path);
+            StreamEvent.ToolCallEnd end = (StreamEvent.ToolCallEnd) firstAnswer.stream()
+                    .filter(StreamEvent.ToolCallEnd.class::isInstance).findFirst().orElseThrow();
+            assertThat(pathEvent.chunk()).isLessThan(end.chunk() - 40);
+            assertThat(events).filteredOn(LoopEvent.ToolResultEvent.class::isInstance).first()
+                    .extracting(e -> ((LoopEvent.ToolResultEvent) e).result()).isEqualTo("wrote 200 characters");
         }
     }
 
