@@ -83,6 +83,11 @@ public final class Follower {
                     if (next < page.total()) {
                         continue;           // more pages at once
                     }
+                    if (!running) {
+                        // Closed, its log read to the end without a loop_end to stop at (terminated, timed out):
+                        // looking again would find nothing new.
+                        return Optional.of(ended(status));
+                    }
                 } else if (!running) {
                     return Optional.of(ended(status));
                 }
