@@ -185,6 +185,32 @@ class DurableRunTest {
     }
 
     @Test
+    void aFollowerOfATerminatedRunEndsWithAnErrorOnceItHasReadTheLog() throws Exception {
+        ScriptedProvider slow = new ScriptedProvider(MockScript.builder()
+                .turn(MockTurn.content("<thinking>" + "on and on ".repeat(500) + "</thinking>" + CountingTool.call("x"))
+                        .chunkSize(5).delayMs(20))
+                .build());
+        try (DurableWorker worker = worker(slow, new ToolRegistry().register(new CountingTool()),
+                Duration.ofSeconds(30))) {
+            worker.start();
+            DurableAgent agent = DurableAgent.builder(env.getWorkflowClient()).build();
+            String id = agent.start("think on");
+            AgentRun run = agent.follow(id);
+            for (AgentEvent event : run) {
+                if (event instanceof LoopEvent.IterationStart) {
+                    env.getWorkflowClient().newUntypedWorkflowStub(id).terminate("stopped by an operator");
+                    break;
+                }
+            }
+            AgentResult ended = run.await();
+            assertThat(ended.reason()).isEqualTo(LoopEndReason.ERROR);
+            assertThat(ended.result()).contains("ended (terminated)");
+            // A late follower of the closed run ends the same way.
+            assertThat(agent.follow(id).await()).isEqualTo(ended);
+        }
+    }
+
+    @Test
     void cancellingARunStopsTheModelCallOnTheWorkerBeforeTheLoopEndsCancelled() throws Exception {
         MockScript slow = MockScript.builder()
                 .turn(MockTurn.content("<thinking>" + "on and on ".repeat(500) + "</thinking>" + CountingTool.call("x"))
