@@ -75,7 +75,8 @@ final class WorkerCommand implements Callable<Integer> {
             }
             temporal.check();
             if (options.session != null) {
-                throw new UsageException("--session: not a worker option (a durable run keeps its conversation in its workflow)");
+                throw new UsageException("--session: not a worker option (a client names the session: bellows run --temporal"
+                        + " HOST:PORT --session NAME TASK)");
             }
             if (heartbeatTimeoutSeconds != null && heartbeatTimeoutSeconds < 1) {
                 throw new UsageException("--heartbeat-timeout-seconds: must be at least 1");
