@@ -39,6 +39,7 @@ final class AgentRunner {
     private final AtomicReference<IOException> outputFailure = new AtomicReference<>();
     /** The session a stopped run can be resumed in, for the command that resumes it; null for none. */
     private String session;
+    private String carryOn;     // the command that decides on a durable run's waiting calls, up to its decisions
 
     /**
      * @param command     the command's name for messages ({@code bellows run})
@@ -70,9 +71,23 @@ final class AgentRunner {
         return this;
     }
 
+    /**
+     * The command that carries a stopped run on, up to the decisions ({@code bellows run --temporal
+     * HOST:PORT --follow ID}): a durable run waits in its workflow, not in a session.
+     */
+    AgentRunner carryOn(String command) {
+        this.carryOn = command;
+        return this;
+    }
+
     /** Runs the task to its end and returns the exit status (0, 1, 3 or 130). */
     int run(Agent agent, String task) {
         return follow(() -> agent.run(task));
+    }
+
+    /** Follows a run started elsewhere (a durable run's workflow) to its end: the same output and exit status. */
+    int follow(AgentRun run) {
+        return follow(() -> run);
     }
 
     /**
@@ -131,7 +146,13 @@ final class AgentRunner {
                     .append(call.toolName()).append("  ").append(cut(call.arguments().toString(), 300))
                     .append(System.lineSeparator());
         }
-        if (session == null) {
+        if (carryOn != null) {
+            text.append("to carry it on: ").append(carryOn);
+            for (WaitingCall call : calls) {
+                text.append(" --approve-call ").append(call.id());
+            }
+            text.append("   (or --deny-call ID, with --deny-reason TEXT)");
+        } else if (session == null) {
             text.append("this run cannot be resumed: it has no session (run it with --session NAME to decide on its"
                     + " calls later)");
         } else {

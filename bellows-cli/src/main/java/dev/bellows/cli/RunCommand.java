@@ -88,13 +88,13 @@ final class RunCommand implements Callable<Integer> {
     private Telemetry telemetry = Telemetry.OFF;
 
     @Option(names = "--approve-call", paramLabel = "ID",
-            description = "With --session NAME and no TASK: approve the waiting tool call ID (repeatable). It runs"
-                    + " once, and the stopped run goes on without asking the model again.")
+            description = "With --session NAME and no TASK (or --temporal HOST:PORT --follow ID): approve the waiting"
+                    + " tool call ID (repeatable). It runs once, and the stopped run goes on without asking the model again.")
     List<String> approveCalls;
 
     @Option(names = "--deny-call", paramLabel = "ID",
-            description = "With --session NAME and no TASK: deny the waiting tool call ID (repeatable): it does not"
-                    + " run, and the model reads that you denied it.")
+            description = "With --session NAME and no TASK (or --temporal HOST:PORT --follow ID): deny the waiting tool"
+                    + " call ID (repeatable): it does not run, and the model reads that you denied it.")
     List<String> denyCalls;
 
     @Option(names = "--deny-reason", paramLabel = "TEXT",
@@ -106,8 +106,23 @@ final class RunCommand implements Callable<Integer> {
                     + " --approve-call / --deny-call carry a stopped run on.")
     List<String> task;
 
+    @Mixin
+    TemporalOptions temporal;
+
+    @Option(names = "--detach", description = "With --temporal: start the durable run, print its workflow id, return.")
+    boolean detach;
+
+    @Option(names = "--follow", paramLabel = "ID", description = "With --temporal: follow the durable run with this"
+            + " workflow id, from its start (no TASK); with --approve-call / --deny-call, decide on the calls it waits"
+            + " on and follow it on from there.")
+    String follow;
+
     @Override
     public Integer call() {
+        if (temporal.given() || detach || follow != null) {
+            return TemporalRun.run(root, spec, options, temporal, output, detach, follow, task,
+                    new TemporalRun.Decisions(approveCalls, denyCalls, denyReason));
+        }
         Settings settings;
         Provider chosen;
         StreamOptions streamOptions;

@@ -407,6 +407,29 @@ public final class DefaultAgent implements Agent {
     }
 
     /**
+     * A reader of one answer of this agent's model as its loop reads it: the chunks given to it
+     * emit, to {@code emit}, the stream events the loop would (all but {@code complete}), with the
+     * tools as they are now. For a process that streams a model call on behalf of this agent's
+     * loop running elsewhere and shows the answer while it streams (the worker of a durable run);
+     * the events the loop emits when it reads the same chunks are the same.
+     */
+    public AnswerEvents answerEvents(java.util.function.Consumer<dev.bellows.event.AgentEvent> emit) {
+        Objects.requireNonNull(emit, "emit");
+        AnswerReader reader = protocol.reader(options.plainChat() ? null : options.tools.current(null), emit);
+        return new AnswerEvents() {
+            @Override
+            public void accept(dev.bellows.stream.StreamChunk chunk) {
+                reader.accept(chunk);
+            }
+
+            @Override
+            public void finish() {
+                reader.finish();
+            }
+        };
+    }
+
+    /**
      * The agent's own session: the one of the builder's {@link AgentBuilder#memory memory},
      * which {@link #run(String)} continues. Without a builder memory, runs get fresh sessions
      * and this one stays empty.

@@ -18,17 +18,24 @@ final class LoopEnds {
      * happens: an exception ends the run as an error (and is logged with its stack trace). A
      * {@link VirtualMachineError} (OutOfMemoryError, StackOverflowError) is never a result: the
      * readers are woken by a {@code loop_end}, {@link RunHandle#await()} rethrows it, and so
-     * does the run's thread.
+     * does the run's thread. Nor is any other {@link Error}: it is rethrown on the run's thread
+     * after the {@code loop_end}, unlogged. That is how a host stops a thread it runs the loop on
+     * (Temporal destroys a durable run's workflow thread with an Error at every step it evicts
+     * from its cache): logged as the loop's failure, it would fill a worker's log with stack traces.
      */
     static void runBetweenStartAndEnd(RunHandle run, String task, java.util.function.Supplier<LoopEvent.LoopEnd> body) {
         LoopEvent.LoopEnd end = null;
         VirtualMachineError crashed = null;
+        Error stopped = null;
         try {
             run.emit(new LoopEvent.LoopStart(task));
             end = body.get();
         } catch (VirtualMachineError e) {
             crashed = e;
             run.crash(e);
+            end = new LoopEvent.LoopEnd(LoopEndReason.ERROR, "internal error: " + describe(e));
+        } catch (Error e) {
+            stopped = e;
             end = new LoopEvent.LoopEnd(LoopEndReason.ERROR, "internal error: " + describe(e));
         } catch (Throwable t) {
             LOG.log(System.Logger.Level.WARNING, () -> "the agent loop failed; the run ends as an error", t);
@@ -41,6 +48,9 @@ final class LoopEnds {
         }
         if (crashed != null) {
             throw crashed;
+        }
+        if (stopped != null) {
+            throw stopped;
         }
     }
 

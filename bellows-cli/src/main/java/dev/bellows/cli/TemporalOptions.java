@@ -1,0 +1,117 @@
+package dev.bellows.cli;
+
+import dev.bellows.temporal.DurableAgent;
+import dev.bellows.temporal.DurableWorker;
+import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
+import io.grpc.netty.shaded.io.netty.handler.ssl.SslContext;
+import io.grpc.netty.shaded.io.netty.handler.ssl.SslContextBuilder;
+import io.temporal.client.WorkflowClient;
+import io.temporal.serviceclient.WorkflowServiceStubs;
+import io.temporal.serviceclient.WorkflowServiceStubsOptions;
+import java.io.File;
+import java.time.Duration;
+import picocli.CommandLine.Option;
+
+/**
+ * Where durable runs go (cli.md, "Durable runs on Temporal"): the Temporal frontend's address,
+ * the namespace, the task queue, and TLS. A picocli mixin of {@code worker} and {@code run}.
+ * {@code TEMPORAL_API_KEY}, when set, is sent as Temporal Cloud's API key (never printed).
+ */
+final class TemporalOptions {
+
+    /** How long a worker or client waits for the frontend's first answer before saying it cannot reach it. */
+    static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(30);
+
+    @Option(names = "--temporal", paramLabel = "HOST:PORT",
+            description = "A Temporal frontend: the run is a durable workflow there (run), or this process serves them (worker).")
+    String address;
+
+    @Option(names = "--namespace", paramLabel = "NS", description = "The Temporal namespace (default: default).")
+    String namespace;
+
+    @Option(names = "--task-queue", paramLabel = "Q", description = "The task queue of durable runs (default: bellows).")
+    String taskQueue;
+
+    @Option(names = "--tls", description = "Connect to Temporal over TLS, trusting the system's certificate authorities"
+            + " (implied by --tls-ca and --tls-cert).")
+    boolean tls;
+
+    @Option(names = "--tls-ca", paramLabel = "FILE", description = "PEM certificate authority to trust for Temporal's TLS.")
+    File tlsCa;
+
+    @Option(names = "--tls-cert", paramLabel = "FILE", description = "PEM client certificate for Temporal's mutual TLS (with --tls-key).")
+    File tlsCert;
+
+    @Option(names = "--tls-key", paramLabel = "FILE", description = "PEM private key (PKCS#8) of --tls-cert.")
+    File tlsKey;
+
+    boolean given() {
+        return address != null;
+    }
+
+    String namespace() {
+        return namespace == null ? "default" : namespace;
+    }
+
+    String taskQueue() {
+        return taskQueue == null ? DurableWorker.DEFAULT_TASK_QUEUE : taskQueue;
+    }
+
+    /** Checks the options, before anything connects. */
+    void check() throws UsageException {
+        if (address == null || address.isBlank()) {
+            throw new UsageException("--temporal: give the frontend's HOST:PORT, e.g. 127.0.0.1:7233");
+        }
+        if (!address.strip().matches("[^\\s:/]+:\\d{1,5}")) {
+            throw new UsageException("--temporal: not HOST:PORT: " + address);
+        }
+        if ((tlsCert == null) != (tlsKey == null)) {
+            throw new UsageException(tlsCert == null ? "--tls-key: needs --tls-cert" : "--tls-cert: needs --tls-key");
+        }
+        for (File file : new File[] {tlsCa, tlsCert, tlsKey}) {
+            if (file != null && !file.canRead()) {
+                throw new UsageException("cannot read " + file);
+            }
+        }
+        if (namespace != null && namespace.isBlank()) {
+            throw new UsageException("--namespace: empty");
+        }
+        if (taskQueue != null && taskQueue.isBlank()) {
+            throw new UsageException("--task-queue: empty");
+        }
+    }
+
+    /** A client of the namespace, with the data converter of durable runs. */
+    WorkflowClient connect(Host host) throws UsageException {
+        WorkflowServiceStubsOptions.Builder options = WorkflowServiceStubsOptions.newBuilder()
+                .setTarget(address.strip())
+                .setRpcTimeout(Duration.ofSeconds(10))
+                // The SDK's own first calls (health check, system info) give up after 5 s each, and do not
+                // try again: a frontend across a network, or a busy machine (a JVM starting its gRPC channel
+                // takes seconds on a loaded two-core one), may need longer to answer the first time.
+                .setHealthCheckAttemptTimeout(CONNECT_TIMEOUT)
+                .setHealthCheckTimeout(CONNECT_TIMEOUT)
+                .setSystemInfoTimeout(CONNECT_TIMEOUT);
+        if (tls || tlsCa != null || tlsCert != null) {
+            try {
+                SslContextBuilder ssl = GrpcSslContexts.forClient();
+                if (tlsCa != null) {
+                    ssl.trustManager(tlsCa);
+                }
+                if (tlsCert != null) {
+                    ssl.keyManager(tlsCert, tlsKey);
+                }
+                SslContext context = ssl.build();
+                options.setSslContext(context);
+            } catch (Exception e) {
+                throw new UsageException("--tls: " + BellowsCommand.oneLine(e.getMessage()));
+            }
+        }
+        String apiKey = host.env().get("TEMPORAL_API_KEY");
+        if (apiKey != null && !apiKey.isBlank()) {
+            options.addApiKey(() -> apiKey);
+        }
+        WorkflowServiceStubs service = WorkflowServiceStubs.newConnectedServiceStubs(options.build(), CONNECT_TIMEOUT);
+        return DurableAgent.client(service, namespace());
+    }
+}

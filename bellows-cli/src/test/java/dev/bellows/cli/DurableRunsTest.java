@@ -1,0 +1,629 @@
+package dev.bellows.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.bellows.temporal.DurableAgent;
+import dev.bellows.testkit.MockLlmServer;
+import dev.bellows.testkit.MockScript;
+import dev.bellows.testkit.MockTurn;
+import io.temporal.api.common.v1.WorkflowExecution;
+import com.google.protobuf.Message;
+import dev.bellows.temporal.internal.DeflateCodec;
+import io.temporal.api.common.v1.Payload;
+import io.temporal.api.enums.v1.EventType;
+import io.temporal.api.enums.v1.PendingActivityState;
+import io.temporal.api.enums.v1.WorkflowExecutionStatus;
+import io.temporal.api.history.v1.History;
+import io.temporal.api.history.v1.HistoryEvent;
+import io.temporal.api.workflow.v1.PendingActivityInfo;
+import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest;
+import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionResponse;
+import io.temporal.client.WorkflowClient;
+import io.temporal.common.WorkflowExecutionHistory;
+import io.temporal.serviceclient.WorkflowServiceStubs;
+import io.temporal.serviceclient.WorkflowServiceStubsOptions;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Durable runs from the command line, on Temporal's Java test server port-bound on 127.0.0.1:
+ * real {@code bellows worker} processes, one of them killed with SIGKILL at a step of the run
+ * (before a model call, mid-answer, after a tool call), another carrying the run on; the tool
+ * calls counted by the MCP server that made them (each worker starts its own, all append to one
+ * file); the client a real {@code bellows run --temporal} process following live, with no model
+ * option and no key. The slow tests of bellows-temporal are all here, once.
+ *
+ * <p>The worker to kill is the one the server says holds the step (the identity, {@code
+ * PID@host}, of the worker that took the activity), not a guess.
+ */
+@Timeout(value = 6, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class DurableRunsTest {
+
+    private static final String SECRET = "sk-durable-secret-0123456789";
+    /**
+     * Seconds before a silent worker's call is taken over: long enough that a worker on a loaded
+     * two-core machine is not taken for dead (a false takeover would use up the script's turns out
+     * of order), short enough to keep the kill tests quick.
+     */
+    private static final String HEARTBEAT_TIMEOUT = "10";
+
+    private static TemporalTestServer temporal;
+    private static WorkflowClient client;
+
+    @TempDir
+    Path dir;
+
+    private final List<Process> processes = new ArrayList<>();
+    private final Map<Long, Process> workers = new HashMap<>();
+    private final Map<Process, Path> clientErrs = new HashMap<>();
+
+    @BeforeAll
+    static void startTemporal() throws IOException {
+        temporal = TemporalTestServer.start();
+        client = DurableAgent.client(WorkflowServiceStubs.newServiceStubs(
+                WorkflowServiceStubsOptions.newBuilder().setTarget(temporal.address()).build()), "default");
+    }
+
+    @AfterAll
+    static void stopTemporal() throws InterruptedException {
+        client.getWorkflowServiceStubs().shutdown();
+        temporal.close();
+    }
+
+    @AfterEach
+    void stopProcesses() throws Exception {
+        for (Process process : processes) {
+            process.destroyForcibly();
+            process.waitFor(10, TimeUnit.SECONDS);
+        }
+        try (var files = Files.list(dir)) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".err")).sorted().toList()) {
+                String err = Files.readString(file).lines().filter(l -> !l.startsWith("WARNING: "))
+                        .collect(Collectors.joining("\n"));
+                if (!err.isBlank()) {
+                    System.err.println("== " + file.getFileName() + "\n" + err);
+                }
+            }
+        }
+    }
+
+    private static String call(String text) {
+        return "<tool>{\"server_name\": \"counter\", \"tool_name\": \"count\", \"arguments\": {\"text\": \"" + text
+                + "\"}}</tool>";
+    }
+
+    private static String done(String result) {
+        return "<tool>{\"tool_name\": \"task_completion\", \"arguments\": {\"result\": \"" + result + "\"}}</tool>";
+    }
+
+    private static List<String> java() {
+        List<String> java = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path")));
+        if (Runtime.version().feature() >= 24) {
+            java.add(1, "--sun-misc-unsafe-memory-access=allow");      // as bin/bellows does: gRPC's warnings
+        }
+        return java;
+    }
+
+    /** {@code count} worker processes on {@code queue}, all up and polling when this returns. */
+    private List<Process> workers(int count, String queue, MockLlmServer model, Path calls, String... options)
+            throws Exception {
+        Path config = dir.resolve("mcp.json");
+        if (!Files.exists(config)) {
+            List<String> command = new ArrayList<>(java());
+            command.add(CountingMcpServer.class.getName());
+            command.add(calls.toString());
+            String args = command.subList(1, command.size()).stream()
+                    .map(a -> "\"" + a.replace("\\", "\\\\").replace("\"", "\\\"") + "\"")
+                    .collect(Collectors.joining(", "));
+            Files.writeString(config, "{\"mcpServers\": {\"counter\": {\"command\": \"" + command.getFirst()
+                    + "\", \"args\": [" + args + "]}}}");
+        }
+        Map<Process, Path> started = new LinkedHashMap<>();
+        for (int i = 0; i < count; i++) {
+            List<String> command = new ArrayList<>(java());
+            command.addAll(List.of(BellowsCommand.class.getName(), "worker", "--temporal", temporal.address(),
+                    "--task-queue", queue, "--base-url", model.baseUrl().toString(), "--model", "mock",
+                    "--mcp-config", config.toString(), "--heartbeat-timeout-seconds", HEARTBEAT_TIMEOUT));
+            command.addAll(List.of(options));
+            String name = "worker-" + workers.size();
+            Path out = dir.resolve(name + ".out");
+            ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(out.toFile())
+                    .redirectError(dir.resolve(name + ".err").toFile());
+            builder.environment().put("OPENAI_API_KEY", SECRET);
+            Process process = builder.start();
+            processes.add(process);
+            workers.put(process.pid(), process);
+            started.put(process, out);
+        }
+        for (Map.Entry<Process, Path> worker : started.entrySet()) {
+            while (!Files.readString(worker.getValue()).contains("\n")) {
+                assertThat(worker.getKey().isAlive()).as("%s stopped before polling", worker.getValue()).isTrue();
+                Thread.sleep(100);
+            }
+            assertThat(Files.readString(worker.getValue())).startsWith("worker polling task queue " + queue);
+        }
+        return List.copyOf(started.keySet());
+    }
+
+    /** A client process: {@code bellows run --temporal ... ARGS}, with no key in its environment. */
+    private Process client(String queue, String... args) throws IOException {
+        List<String> command = new ArrayList<>(java());
+        command.addAll(List.of(BellowsCommand.class.getName(), "run", "--temporal", temporal.address(),
+                "--task-queue", queue));
+        command.addAll(List.of(args));
+        Path err = dir.resolve("client-" + clientErrs.size() + ".err");
+        ProcessBuilder builder = new ProcessBuilder(command).redirectError(err.toFile());
+        builder.environment().keySet().removeIf(name -> name.endsWith("_API_KEY"));
+        Process process = builder.start();
+        processes.add(process);
+        clientErrs.put(process, err);
+        return process;
+    }
+
+    /** The workflow id of the run a client started: it says so on stderr. */
+    private String workflowId(Process run) throws Exception {
+        Pattern said = Pattern.compile("durable run (bellows-\\S+)");
+        while (true) {
+            Matcher m = said.matcher(Files.readString(clientErrs.get(run)));
+            if (m.find()) {
+                return m.group(1);
+            }
+            Thread.sleep(100);
+        }
+    }
+
+    private static BufferedReader lines(Process process) {
+        return new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+    }
+
+    /** Reads the client's lines into {@code lines} until one matches, and returns it (null at the end). */
+    private static String readUntil(BufferedReader out, List<String> lines, Predicate<String> until) throws IOException {
+        for (String line; (line = out.readLine()) != null; ) {
+            lines.add(line);
+            if (until.test(line)) {
+                return line;
+            }
+        }
+        return null;
+    }
+
+    private static List<String> callsMade(Path calls) throws IOException {
+        return Files.exists(calls) ? Files.readAllLines(calls) : List.of();
+    }
+
+    private static DescribeWorkflowExecutionResponse describe(String id) {
+        return client.getWorkflowServiceStubs().blockingStub().describeWorkflowExecution(
+                DescribeWorkflowExecutionRequest.newBuilder().setNamespace("default")
+                        .setExecution(WorkflowExecution.newBuilder().setWorkflowId(id)).build());
+    }
+
+    /** The worker process the server says is making the run's model call now. */
+    private Process makingTheModelCall(String id) {
+        for (PendingActivityInfo activity : describe(id).getPendingActivitiesList()) {
+            if (activity.getActivityType().getName().equals("BellowsModelCall")
+                    && activity.getState() == PendingActivityState.PENDING_ACTIVITY_STATE_STARTED) {
+                return worker(activity.getLastWorkerIdentity());
+            }
+        }
+        throw new AssertionError("no model call in flight: " + describe(id).getPendingActivitiesList());
+    }
+
+    /** The worker process that made the run's last tool call, as its history says. */
+    private Process madeTheLastToolCall(String id) {
+        Set<Long> toolCalls = new java.util.HashSet<>();
+        String identity = null;
+        for (HistoryEvent event : client.fetchHistory(id).getEvents()) {
+            if (event.getEventType() == EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED
+                    && event.getActivityTaskScheduledEventAttributes().getActivityType().getName().equals("BellowsToolCall")) {
+                toolCalls.add(event.getEventId());
+            }
+            if (event.getEventType() == EventType.EVENT_TYPE_ACTIVITY_TASK_STARTED
+                    && toolCalls.contains(event.getActivityTaskStartedEventAttributes().getScheduledEventId())) {
+                identity = event.getActivityTaskStartedEventAttributes().getIdentity();
+            }
+        }
+        assertThat(identity).as("a tool call in the history").isNotNull();
+        return worker(identity);
+    }
+
+    private Process worker(String identity) {
+        long pid = Long.parseLong(identity.substring(0, identity.indexOf('@')));
+        Process process = workers.get(pid);
+        assertThat(process).as("worker %s among %s", identity, workers.keySet()).isNotNull();
+        return process;
+    }
+
+    private static void kill(Process process) throws InterruptedException {
+        process.destroyForcibly();                      // SIGKILL
+        process.waitFor();
+    }
+
+    /**
+     * The history, its payloads decoded (those over 4 KiB are deflated: the raw history would hide
+     * a key in them), and every process's output: the key is in none of them. Returns how many
+     * payloads were deflated.
+     */
+    private long noSecretAnywhere(String id) throws IOException {
+        WorkflowExecutionHistory recorded = client.fetchHistory(id);
+        History history = recorded.getHistory();
+        List<Payload> payloads = new ArrayList<>();
+        payloads(history, payloads);
+        StringBuilder decoded = new StringBuilder();
+        for (Payload payload : new DeflateCodec().decode(payloads)) {
+            decoded.append(payload.getData().toStringUtf8()).append('\n');
+        }
+        assertThat(payloads).isNotEmpty();
+        assertThat(recorded.toJson(false)).contains("BellowsModelCall").doesNotContain(SECRET);
+        assertThat(decoded.toString()).doesNotContain(SECRET);
+        try (var files = Files.list(dir)) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".err") || f.toString().endsWith(".out")).toList()) {
+                assertThat(Files.readString(file)).as(file.getFileName().toString()).doesNotContain(SECRET);
+            }
+        }
+        return payloads.stream().filter(p -> p.getMetadataMap().containsKey("encoding")
+                && p.getMetadataMap().get("encoding").toStringUtf8().equals(DeflateCodec.ENCODING)).count();
+    }
+
+    /** Every payload in a message, however deep (inputs, results, failures, heartbeat details, markers). */
+    private static void payloads(Message message, List<Payload> into) {
+        if (message instanceof Payload payload) {
+            into.add(payload);
+            return;
+        }
+        for (Object value : message.getAllFields().values()) {
+            for (Object item : value instanceof List<?> list ? list : List.of(value)) {
+                if (item instanceof Message inner) {
+                    payloads(inner, into);
+                }
+            }
+        }
+    }
+
+    @Test
+    void aWorkerKilledMidAnswerIsReplacedAndTheFollowerSeesTheRetryAndTheRest() throws Exception {
+        String queue = "q-" + UUID.randomUUID();
+        Path calls = dir.resolve("calls.txt");
+        String slow = "<thinking>" + "weighing it ".repeat(400) + "</thinking>Now counting. " + call("a");
+        MockScript script = MockScript.builder()
+                .turn(MockTurn.content(slow).chunkSize(6).delayMs(25))        // the worker dies in this one
+                .turn(MockTurn.content("Again. " + call("a")).chunkSize(6))   // made again on the other worker
+                .turn(MockTurn.content(done("counted once")))
+                .build();
+        try (MockLlmServer model = MockLlmServer.start(script)) {
+            workers(2, queue, model, calls);
+            Process run = client(queue, "--output", "jsonl", "count once");
+            BufferedReader out = lines(run);
+            List<String> lines = new ArrayList<>();
+            assertThat(readUntil(out, lines, l -> l.contains("\"thinking_content\""))).as("live thinking").isNotNull();
+            // Past 4 KiB of live events (a heartbeat carried them all), so that the last heartbeat is deflated.
+            int[] seen = {1};
+            assertThat(readUntil(out, lines, l -> l.contains("\"thinking_content\"") && ++seen[0] >= 120))
+                    .as("more live thinking").isNotNull();
+            String id = workflowId(run);
+            Process holder = makingTheModelCall(id);
+            kill(holder);                                           // mid-answer
+            String end = readUntil(out, lines, l -> l.contains("\"loop_end\""));
+            assertThat(run.waitFor()).as("exit status; %s", lines).isZero();
+            assertThat(end).isEqualTo("{\"type\":\"loop_end\",\"reason\":\"task_completion\",\"result\":\"counted once\"}");
+            int retry = indexOf(lines, "\"type\":\"retry\"");
+            assertThat(retry).as("a retry event after the broken answer: %s", lines).isPositive();
+            assertThat(lines.get(retry)).contains("\"attempt\":2").contains("stopped");
+            assertThat(lines.subList(0, retry)).noneMatch(l -> l.startsWith("{\"type\":\"tool_result\""));
+            assertThat(lines.subList(retry, lines.size())).anyMatch(l -> l.startsWith("{\"type\":\"tool_result\"")
+                    && l.contains("\"result\":\"counted a\""));
+            assertThat(callsMade(calls)).containsExactly("a");
+            assertThat(model.turnsTaken()).isEqualTo(3);
+            // The broken answer's last heartbeat is over 4 KiB, so deflated: the check read it inflated.
+            assertThat(noSecretAnywhere(id)).isPositive();
+        }
+    }
+
+    @Test
+    void aWorkerKilledBeforeAModelCallLosesNothing() throws Exception {
+        String queue = "q-" + UUID.randomUUID();
+        Path calls = dir.resolve("calls.txt");
+        MockScript script = MockScript.builder()
+                .turn(MockTurn.status(503).header("Retry-After", "15"))     // the run waits 15 s in a durable timer
+                .turn(MockTurn.content("Counting. " + call("d")).chunkSize(8))
+                .turn(MockTurn.content(done("d once")))
+                .build();
+        try (MockLlmServer model = MockLlmServer.start(script)) {
+            Process only = workers(1, queue, model, calls).getFirst();
+            Process run = client(queue, "--output", "jsonl", "count d");
+            BufferedReader out = lines(run);
+            List<String> lines = new ArrayList<>();
+            String retry = readUntil(out, lines, l -> l.contains("\"type\":\"retry\""));
+            assertThat(retry).contains("\"attempt\":2").contains("\"delay_ms\":15000");
+            kill(only);                                      // no worker left; the next model call not made yet
+            assertThat(model.turnsTaken()).isEqualTo(1);
+            workers(1, queue, model, calls);
+            String end = readUntil(out, lines, l -> l.contains("\"loop_end\""));
+            assertThat(run.waitFor()).as("exit status; %s", lines).isZero();
+            assertThat(end).contains("\"result\":\"d once\"");
+            assertThat(lines.stream().filter(l -> l.contains("\"type\":\"retry\""))).hasSize(1);
+            assertThat(callsMade(calls)).containsExactly("d");
+            assertThat(model.turnsTaken()).isEqualTo(3);
+        }
+    }
+
+    @Test
+    void aWorkerKilledAfterAToolCallNeverMakesItAgainAndDetachThenFollowShowsTheRun() throws Exception {
+        String queue = "q-" + UUID.randomUUID();
+        Path calls = dir.resolve("calls.txt");
+        MockScript script = MockScript.builder()
+                .turn(MockTurn.content("First " + call("b")).chunkSize(8))
+                // Lost with the killed worker or answered, this call ends the same way: a retry.
+                .turn(MockTurn.status(503).header("Retry-After", "2"))
+                .turn(MockTurn.content("Then " + call("c")).chunkSize(8))
+                .turn(MockTurn.content(done("b and c")))
+                .build();
+        try (MockLlmServer model = MockLlmServer.start(script)) {
+            workers(2, queue, model, calls);
+            Process detach = client(queue, "--detach", "count b then c");
+            String id = new String(detach.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+            assertThat(detach.waitFor()).isZero();
+            assertThat(id).startsWith("bellows-");
+
+            Process follow = client(queue, "--output", "jsonl", "--follow", id);
+            BufferedReader out = lines(follow);
+            List<String> lines = new ArrayList<>();
+            assertThat(readUntil(out, lines, l -> l.startsWith("{\"type\":\"tool_result\""))).contains("counted b");
+            kill(madeTheLastToolCall(id));                   // its result is recorded: never made again
+            String end = readUntil(out, lines, l -> l.contains("\"loop_end\""));
+            assertThat(follow.waitFor()).as("exit status; %s", lines).isZero();
+            assertThat(end).contains("\"result\":\"b and c\"");
+            assertThat(callsMade(calls)).containsExactly("b", "c");
+            assertThat(lines.stream().filter(l -> l.contains("\"type\":\"retry\""))).hasSize(1);
+            assertThat(model.turnsTaken()).isEqualTo(4);
+
+            // A late follower gets the whole run from its start.
+            Process late = client(queue, "--output", "jsonl", "--follow", id);
+            List<String> all = new String(late.getInputStream().readAllBytes(), StandardCharsets.UTF_8).lines().toList();
+            assertThat(late.waitFor()).isZero();
+            assertThat(all.getFirst()).isEqualTo("{\"type\":\"loop_start\",\"task\":\"count b then c\"}");
+            assertThat(all.getLast()).isEqualTo(end);
+            assertThat(all.stream().filter(l -> l.startsWith("{\"type\":\"tool_result\""))).hasSize(3);
+            noSecretAnywhere(id);
+        }
+    }
+
+    @Test
+    void ctrlCWhileFollowingCancelsTheWorkflow() throws Exception {
+        String queue = "q-" + UUID.randomUUID();
+        Path calls = dir.resolve("calls.txt");
+        MockScript script = MockScript.builder()
+                .turn(MockTurn.content("<thinking>" + "a long thought ".repeat(2000) + "</thinking>" + call("never"))
+                        .chunkSize(6).delayMs(25))
+                .build();
+        try (MockLlmServer model = MockLlmServer.start(script)) {
+            workers(1, queue, model, calls);
+            Process run = client(queue, "--output", "jsonl", "think long");
+            BufferedReader out = lines(run);
+            List<String> lines = new ArrayList<>();
+            assertThat(readUntil(out, lines, l -> l.contains("\"thinking_content\""))).isNotNull();
+            String id = workflowId(run);
+            Process sigint = new ProcessBuilder("kill", "-INT", Long.toString(run.pid())).start();
+            assertThat(sigint.waitFor()).isZero();
+            String end = readUntil(out, lines, l -> l.contains("\"loop_end\""));
+            assertThat(run.waitFor()).isEqualTo(130);
+            assertThat(end).isEqualTo("{\"type\":\"loop_end\",\"reason\":\"cancelled\",\"result\":\"cancelled\"}");
+            // The loop's end is its workflow's last step: the workflow closes with it.
+            DescribeWorkflowExecutionResponse described = describe(id);
+            while (described.getWorkflowExecutionInfo().getStatus() == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING) {
+                Thread.sleep(100);
+                described = describe(id);
+            }
+            assertThat(described.getPendingActivitiesList()).isEmpty();
+            assertThat(callsMade(calls)).isEmpty();
+            assertThat(model.turnsTaken()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void theClientNeedsNoModelOptionsAndRefusesThem() {
+        Cli.Run refused = Cli.run(new Host(Map.of(), dir, Interrupts.NONE, false), "run", "--temporal",
+                temporal.address(), "--model", "gpt-4o", "hello");
+        assertThat(refused.status()).isEqualTo(2);
+        assertThat(refused.err()).contains("--model: set it on the workers");
+        Cli.Run noTask = Cli.run(new Host(Map.of(), dir, Interrupts.NONE, false), "run", "--temporal", temporal.address());
+        assertThat(noTask.status()).isEqualTo(2);
+        assertThat(noTask.err()).contains("TASK");
+    }
+
+    /** The value of a JSON line's {@code "id"}. */
+    private static String idOf(String line) {
+        Matcher m = Pattern.compile("\"id\":\"([^\"]+)\"").matcher(line);
+        assertThat(m.find()).as("an id in %s", line).isTrue();
+        return m.group(1);
+    }
+
+    @Test
+    void aCallWaitingForApprovalWaitsInTheWorkflowSurvivesItsWorkersAndRunsOnceWhenApproved() throws Exception {
+        String queue = "q-" + UUID.randomUUID();
+        Path calls = dir.resolve("calls.txt");
+        MockScript script = MockScript.builder()
+                .turn(MockTurn.content("Counting. " + call("x")).chunkSize(8))
+                .turn(MockTurn.content(done("x approved")))
+                .build();
+        try (MockLlmServer model = MockLlmServer.start(script)) {
+            List<Process> first = workers(2, queue, model, calls, "--approve", "counter/count");
+            Process run = client(queue, "--output", "jsonl", "count x");
+            List<String> lines = new String(run.getInputStream().readAllBytes(), StandardCharsets.UTF_8).lines().toList();
+            assertThat(run.waitFor()).as("exit status; %s", lines).isEqualTo(3);
+            String required = lines.get(lines.size() - 2);
+            assertThat(required).startsWith("{\"type\":\"approval_required\"").contains("\"server_name\":\"counter\"")
+                    .contains("\"tool_name\":\"count\"").contains("\"arguments\":{\"text\":\"x\"}");
+            assertThat(lines.getLast()).startsWith("{\"type\":\"loop_end\",\"reason\":\"interrupted\"");
+            String callId = idOf(required);
+            String id = workflowId(run);
+            // The workflow waits, holding no activity; nothing ran.
+            DescribeWorkflowExecutionResponse waiting = describe(id);
+            assertThat(waiting.getWorkflowExecutionInfo().getStatus())
+                    .isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING);
+            assertThat(waiting.getPendingActivitiesList()).isEmpty();
+            assertThat(callsMade(calls)).isEmpty();
+
+            // Every worker dies during the wait (SIGKILL); a new one takes the decision.
+            for (Process worker : first) {
+                kill(worker);
+            }
+            workers(1, queue, model, calls, "--approve", "counter/count");
+            Process decide = client(queue, "--output", "jsonl", "--follow", id, "--approve-call", callId);
+            List<String> after = new String(decide.getInputStream().readAllBytes(), StandardCharsets.UTF_8)
+                    .lines().toList();
+            assertThat(decide.waitFor()).as("exit status; %s", after).isZero();
+            assertThat(after.getFirst()).isEqualTo("{\"type\":\"loop_start\",\"task\":\"count x\"}");
+            assertThat(after.get(1)).isEqualTo("{\"type\":\"approval\",\"id\":\"" + callId
+                    + "\",\"decision\":\"approved\",\"reason\":\"\"}");
+            assertThat(after).anyMatch(l -> l.startsWith("{\"type\":\"tool_result\"") && l.contains("counted x"));
+            assertThat(after.getLast()).isEqualTo(
+                    "{\"type\":\"loop_end\",\"reason\":\"task_completion\",\"result\":\"x approved\"}");
+            assertThat(callsMade(calls)).containsExactly("x");
+            assertThat(model.turnsTaken()).isEqualTo(2);
+
+            // The decision stands: a second one is refused, and nothing runs again.
+            Process again = client(queue, "--follow", id, "--approve-call", callId);
+            assertThat(again.waitFor()).isEqualTo(2);
+            assertThat(Files.readString(clientErrs.get(again))).contains("waits for no approval");
+            assertThat(callsMade(calls)).containsExactly("x");
+            // A late follower sees both parts of the run.
+            Process late = client(queue, "--output", "jsonl", "--follow", id);
+            List<String> all = new String(late.getInputStream().readAllBytes(), StandardCharsets.UTF_8).lines().toList();
+            assertThat(late.waitFor()).isZero();
+            assertThat(all).containsSequence(lines.getLast(), after.getFirst());
+            assertThat(all.getLast()).isEqualTo(after.getLast());
+            noSecretAnywhere(id);
+        }
+    }
+
+    @Test
+    void aDeniedCallNeverRunsTheModelReadsTheReasonAndBadDecisionsChangeNothing() throws Exception {
+        String queue = "q-" + UUID.randomUUID();
+        Path calls = dir.resolve("calls.txt");
+        MockScript script = MockScript.builder()
+                .turn(MockTurn.content("Counting. " + call("y")).chunkSize(8))
+                .turn(MockTurn.content(done("not counted")))
+                .build();
+        try (MockLlmServer model = MockLlmServer.start(script)) {
+            workers(1, queue, model, calls, "--approve", "counter/*");
+            Process run = client(queue, "count y");          // text mode: the waiting call and the command on stderr
+            run.getInputStream().readAllBytes();
+            assertThat(run.waitFor()).isEqualTo(3);
+            String id = workflowId(run);
+            String err = Files.readString(clientErrs.get(run));
+            Matcher carryOn = Pattern.compile("to carry it on: (bellows run --temporal \\S+ --task-queue \\S+ --follow "
+                    + Pattern.quote(id) + ") --approve-call (\\S+)").matcher(err);
+            assertThat(carryOn.find()).as(err).isTrue();
+            assertThat(err).contains("counter/count").contains("{\"text\":\"y\"}");
+            String callId = carryOn.group(2);
+
+            Process unknown = client(queue, "--follow", id, "--approve-call", "nope");
+            assertThat(unknown.waitFor()).isEqualTo(2);
+            assertThat(Files.readString(clientErrs.get(unknown))).contains("no call waits with id nope")
+                    .contains(callId);
+            Process missing = client(queue, "--follow", id, "--deny-reason", "why");
+            assertThat(missing.waitFor()).isEqualTo(2);
+            assertThat(Files.readString(clientErrs.get(missing))).contains("--deny-reason: only with --deny-call");
+
+            Process deny = client(queue, "--output", "jsonl", "--follow", id, "--deny-call", callId,
+                    "--deny-reason", "use the staging counter");
+            List<String> after = new String(deny.getInputStream().readAllBytes(), StandardCharsets.UTF_8)
+                    .lines().toList();
+            assertThat(deny.waitFor()).as("exit status; %s", after).isZero();
+            assertThat(after.get(1)).isEqualTo("{\"type\":\"approval\",\"id\":\"" + callId
+                    + "\",\"decision\":\"denied\",\"reason\":\"use the staging counter\"}");
+            assertThat(after.getLast()).contains("\"result\":\"not counted\"");
+            assertThat(callsMade(calls)).isEmpty();
+            assertThat(model.requests().getLast().body().toString()).contains("use the staging counter");
+        }
+        Cli.Run noId = Cli.run(new Host(Map.of(), dir, Interrupts.NONE, false), "run", "--temporal",
+                temporal.address(), "--approve-call", "call_1_1");
+        assertThat(noId.status()).isEqualTo(2);
+        assertThat(noId.err()).contains("--approve-call: with --temporal, needs --follow ID");
+        Cli.Run onClient = Cli.run(new Host(Map.of(), dir, Interrupts.NONE, false), "run", "--temporal",
+                temporal.address(), "--approve", "*", "hello");
+        assertThat(onClient.status()).isEqualTo(2);
+        assertThat(onClient.err()).contains("--approve: set it on the workers");
+    }
+
+    @Test
+    void runsOfOneSessionContinueItsConversationAndAWaitingRunHoldsTheSession() throws Exception {
+        String queue = "q-" + UUID.randomUUID();
+        Path calls = dir.resolve("calls.txt");
+        MockScript script = MockScript.builder()
+                .turn(MockTurn.content(done("noted")))
+                .turn(MockTurn.content("Counting. " + call("z")))      // waits for approval
+                .turn(MockTurn.content(done("it was 7")))
+                .turn(MockTurn.content(done("fresh")))
+                .build();
+        try (MockLlmServer model = MockLlmServer.start(script)) {
+            workers(1, queue, model, calls, "--approve", "counter/count");
+            Process first = client(queue, "--output", "jsonl", "--session", "s1", "remember the number 7");
+            first.getInputStream().readAllBytes();
+            assertThat(first.waitFor()).isZero();
+            assertThat(workflowId(first)).isEqualTo("bellows-session-s1-1");
+
+            Process second = client(queue, "--output", "jsonl", "--session", "s1", "count z, then say the number");
+            List<String> lines = new String(second.getInputStream().readAllBytes(), StandardCharsets.UTF_8)
+                    .lines().toList();
+            assertThat(second.waitFor()).as("%s", lines).isEqualTo(3);
+            String id = workflowId(second);
+            assertThat(id).isEqualTo("bellows-session-s1-2");
+            // The second run's request carries the first run's conversation.
+            String asked = model.requests().get(1).body().toString();
+            assertThat(asked).contains("remember the number 7").contains("noted").contains("count z, then say the number");
+
+            // The session's run waits: a new task in it is refused, naming the run; nothing is sent.
+            Process refused = client(queue, "--session", "s1", "another task");
+            assertThat(refused.waitFor()).isEqualTo(2);
+            assertThat(Files.readString(clientErrs.get(refused))).contains(id).contains("has not ended");
+            assertThat(model.turnsTaken()).isEqualTo(2);
+
+            Process decide = client(queue, "--output", "jsonl", "--follow", id, "--approve-call",
+                    idOf(lines.get(lines.size() - 2)));
+            decide.getInputStream().readAllBytes();
+            assertThat(decide.waitFor()).isZero();
+            assertThat(callsMade(calls)).containsExactly("z");
+
+            // Another session starts afresh.
+            Process other = client(queue, "--output", "jsonl", "--session", "s2", "what number?");
+            other.getInputStream().readAllBytes();
+            assertThat(other.waitFor()).isZero();
+            assertThat(workflowId(other)).isEqualTo("bellows-session-s2-1");
+            assertThat(model.requests().getLast().body().toString()).doesNotContain("remember the number 7");
+            noSecretAnywhere(id);
+        }
+    }
+
+    private static int indexOf(List<String> lines, String part) {
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).contains(part)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+}

@@ -1,0 +1,151 @@
+package dev.bellows.temporal.internal;
+
+import dev.bellows.provider.ChatRequest;
+import dev.bellows.provider.ChatStream;
+import dev.bellows.provider.Provider;
+import dev.bellows.provider.ProviderException;
+import dev.bellows.provider.TokenUsage;
+import dev.bellows.stream.StreamChunk;
+import io.temporal.activity.ActivityCancellationType;
+import io.temporal.activity.ActivityOptions;
+import io.temporal.common.RetryOptions;
+import io.temporal.failure.ActivityFailure;
+import io.temporal.failure.ApplicationFailure;
+import io.temporal.failure.CanceledFailure;
+import io.temporal.failure.TimeoutFailure;
+import io.temporal.workflow.Workflow;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The loop's provider inside the workflow: each attempt of a model call is one model-call
+ * activity (at most one execution of it: the loop's retry policy, around this provider, decides
+ * on retries, so each is a {@code retry} event of the run). Its answer comes back whole and is
+ * streamed to the loop chunk by chunk, in the boundaries it came in.
+ *
+ * <p>A worker that dies mid-answer stops heartbeating; after the heartbeat timeout the attempt
+ * fails here as a broken stream, which the loop retries like any other, on whichever worker
+ * takes it. Workflow code: deterministic, one thread.
+ */
+final class ActivityProvider implements Provider {
+
+    private final ActivityOptions options;
+    private final EventLog log;
+    private int calls;
+    private boolean cancelled;
+
+    ActivityProvider(WorkerSetup setup, EventLog log) {
+        this.log = log;
+        this.options = ActivityOptions.newBuilder()
+                .setStartToCloseTimeout(setup.modelCallTimeout())
+                .setHeartbeatTimeout(setup.heartbeatTimeout())
+                .setRetryOptions(RetryOptions.newBuilder().setMaximumAttempts(1).build())
+                // A cancelled run ends once its model call has stopped on the worker (the heartbeat's answer
+                // tells it), not while it may still run: a dead worker's call ends with its heartbeat timeout.
+                .setCancellationType(ActivityCancellationType.WAIT_CANCELLATION_COMPLETED)
+                .build();
+    }
+
+    @Override
+    public String name() {
+        return "temporal";
+    }
+
+    /** The run was cancelled while the loop waited to retry: the next attempt is not made. */
+    void cancelled() {
+        cancelled = true;
+    }
+
+    @Override
+    public ChatStream stream(ChatRequest request) throws ProviderException {
+        if (cancelled) {
+            throw new ProviderException(ProviderException.Kind.CANCELLED, "the run was cancelled");
+        }
+        String id = "model-" + (++calls);
+        ModelActivities models = Workflow.newActivityStub(ModelActivities.class, options);
+        log.streaming(id);
+        ModelAnswer answer;
+        try {
+            answer = models.stream(id, WireRequest.of(request));
+        } catch (ActivityFailure failure) {
+            log.reading(null);
+            throw providerException(failure);
+        } catch (CanceledFailure e) {
+            log.reading(null);
+            cancelled = true;
+            throw new ProviderException(ProviderException.Kind.CANCELLED, "the run was cancelled");
+        }
+        log.reading(id);
+        return new Recorded(answer);
+    }
+
+    private ProviderException providerException(ActivityFailure failure) {
+        Throwable cause = failure.getCause();
+        if (cause instanceof CanceledFailure) {
+            cancelled = true;
+            return new ProviderException(ProviderException.Kind.CANCELLED, "the run was cancelled");
+        }
+        if (cause instanceof TimeoutFailure timeout) {
+            return new ProviderException(ProviderException.Kind.STREAM_BROKEN, "the worker making the model call"
+                    + " stopped (" + timeout.getTimeoutType().name().toLowerCase(java.util.Locale.ROOT)
+                    .replace("timeout_type_", "") + " timeout)");
+        }
+        if (cause instanceof ApplicationFailure application) {
+            ProviderException.Kind kind = ModelActivitiesImpl.kindOf(application.getType());
+            String message = application.getOriginalMessage();
+            if (kind == null) {
+                return new ProviderException(ProviderException.Kind.PROTOCOL,
+                        "the model call failed on the worker: " + message);
+            }
+            Integer status = detail(application, 0, Integer.class);
+            Long retryAfter = detail(application, 1, Long.class);
+            return new ProviderException(kind, message, status, retryAfter == null ? null : Duration.ofMillis(retryAfter),
+                    null);
+        }
+        return new ProviderException(ProviderException.Kind.CONNECTION, "the model call failed: " + failure.getMessage());
+    }
+
+    private static <T> T detail(ApplicationFailure failure, int index, Class<T> type) {
+        try {
+            return failure.getDetails().get(index, type, type);
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** A recorded answer, streamed again. */
+    private static final class Recorded implements ChatStream {
+        private final List<StreamChunk> chunks;
+        private final ModelAnswer answer;
+        private int next;
+
+        Recorded(ModelAnswer answer) {
+            this.answer = answer;
+            this.chunks = answer.chunks();
+        }
+
+        @Override
+        public StreamChunk next() {
+            return next < chunks.size() ? chunks.get(next++) : null;
+        }
+
+        @Override
+        public Optional<String> finishReason() {
+            return Optional.ofNullable(answer.finishReason());
+        }
+
+        @Override
+        public Optional<TokenUsage> usage() {
+            return Optional.ofNullable(answer.usage());
+        }
+
+        @Override
+        public void cancel() {
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+}

@@ -1,0 +1,194 @@
+package dev.bellows.temporal.internal;
+
+import dev.bellows.event.AgentEvent;
+import dev.bellows.event.LoopEndReason;
+import dev.bellows.event.LoopEvent;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.temporal.api.common.v1.WorkflowExecution;
+import io.temporal.api.enums.v1.WorkflowExecutionStatus;
+import io.temporal.api.workflow.v1.PendingActivityInfo;
+import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest;
+import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionResponse;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowStub;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+
+/**
+ * Follows a durable run from a client: its events from the run's log (the workflow's query),
+ * and the answer being streamed from the heartbeat of the model-call activity that streams it
+ * (DescribeWorkflowExecution), so that the events arrive while they happen, within
+ * {@link #POLL} and a heartbeat. The events of an answer shown live are not shown again when the
+ * log has them; an answer that broke off (a worker died) is followed in the log by the
+ * {@code retry} that discards it, as in a local run.
+ *
+ * <p>Per poll: one DescribeWorkflowExecution; a query only when the history grew (or the run
+ * ended). Not thread-safe: one follower, one thread.
+ */
+public final class Follower {
+
+    /** How often the follower looks. */
+    public static final Duration POLL = Duration.ofMillis(200);
+
+    private final WorkflowClient client;
+    private final String workflowId;
+    private final Consumer<AgentEvent> deliver;
+    private long next;
+    private long seenHistory = -1;
+    private String streaming;       // the model call in flight as of the log last read
+    private String live;            // the model call whose live events were shown
+    private int liveShown;
+    private int liveSkipped;
+
+    /**
+     * @param from the index in the run's log of the first event to deliver (0: from the start)
+     */
+    public Follower(WorkflowClient client, String workflowId, long from, Consumer<AgentEvent> deliver) {
+        this.client = client;
+        this.workflowId = workflowId;
+        this.deliver = deliver;
+        this.next = from;
+    }
+
+    /**
+     * Delivers the run's events until its {@code loop_end}, and returns that; or, when
+     * {@code stop} turns true first, returns empty.
+     *
+     * @throws InterruptedException when the calling thread is interrupted
+     */
+    public Optional<LoopEvent.LoopEnd> follow(BooleanSupplier stop) throws InterruptedException {
+        while (!stop.getAsBoolean()) {
+            Optional<DescribeWorkflowExecutionResponse> look = describe();
+            if (look.isEmpty()) {
+                Thread.sleep(POLL);
+                continue;
+            }
+            DescribeWorkflowExecutionResponse described = look.get();
+            WorkflowExecutionStatus status = described.getWorkflowExecutionInfo().getStatus();
+            boolean running = status == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING;
+            long history = described.getWorkflowExecutionInfo().getHistoryLength();
+            if (history != seenHistory || !running) {
+                Optional<EventPage> read = readLog();
+                if (read.isPresent()) {
+                    seenHistory = history;
+                    EventPage page = read.get();
+                    // Only an end this follower delivered: one that follows a decision starts past the
+                    // interrupted end of the run it carries on, whose new events are about to come.
+                    if (page.ended() && next >= page.total() && lastEnd != null) {
+                        return Optional.of(lastEnd);
+                    }
+                    if (next < page.total()) {
+                        continue;           // more pages at once
+                    }
+                    if (!running) {
+                        // Closed, its log read to the end without a loop_end to stop at (terminated, timed out):
+                        // looking again would find nothing new.
+                        return Optional.of(ended(status));
+                    }
+                } else if (!running) {
+                    return Optional.of(ended(status));
+                }
+            }
+            if (running) {
+                showLive(described);
+            }
+            Thread.sleep(POLL);
+        }
+        return Optional.empty();
+    }
+
+    private LoopEvent.LoopEnd lastEnd;
+
+    /** Reads and delivers one page of the log; empty when the workflow cannot answer yet. */
+    private Optional<EventPage> readLog() {
+        EventPage page;
+        try {
+            page = client.newUntypedWorkflowStub(workflowId).query("events", EventPage.class, next);
+        } catch (RuntimeException e) {
+            return Optional.empty();        // not started yet, or no worker to answer: look again
+        }
+        for (int i = 0; i < page.events().size(); i++) {
+            String source = page.sources().get(i);
+            if (source != null && source.equals(live) && liveSkipped < liveShown) {
+                liveSkipped++;              // shown live already
+                continue;
+            }
+            EventParser.parse(page.events().get(i)).ifPresent(event -> {
+                if (event instanceof LoopEvent.LoopEnd end) {
+                    lastEnd = end;
+                }
+                deliver.accept(event);
+            });
+        }
+        next = page.from() + page.events().size();
+        streaming = page.streaming();
+        return Optional.of(page);
+    }
+
+    private void showLive(DescribeWorkflowExecutionResponse described) {
+        for (PendingActivityInfo activity : described.getPendingActivitiesList()) {
+            if (!activity.getActivityType().getName().equals(ModelActivities.MODEL_CALL)
+                    || !activity.hasHeartbeatDetails()) {
+                continue;
+            }
+            LiveAnswer answer = Json.dataConverter().fromPayloads(0, Optional.of(activity.getHeartbeatDetails()),
+                    LiveAnswer.class, LiveAnswer.class);
+            // Only the call the log says is in flight: a description taken before the log was read may
+            // still hold the heartbeat of a call whose answer the log has just delivered in full.
+            if (answer == null || answer.call() == null || !answer.call().equals(streaming)) {
+                continue;
+            }
+            if (!answer.call().equals(live)) {
+                live = answer.call();
+                liveShown = 0;
+                liveSkipped = 0;
+            }
+            for (int i = liveShown; i < answer.events().size(); i++) {
+                EventParser.parse(answer.events().get(i)).ifPresent(deliver);
+            }
+            liveShown = Math.max(liveShown, answer.events().size());
+        }
+    }
+
+    /**
+     * The workflow as the server describes it now; empty when the server could not answer this
+     * time (unreachable, overloaded, slower than the call's deadline): a follower outlives a
+     * cluster's restart and looks again. Any other failure (no such workflow) ends the following.
+     */
+    private Optional<DescribeWorkflowExecutionResponse> describe() {
+        try {
+            return Optional.of(client.getWorkflowServiceStubs().blockingStub().describeWorkflowExecution(
+                    DescribeWorkflowExecutionRequest.newBuilder()
+                            .setNamespace(client.getOptions().getNamespace())
+                            .setExecution(WorkflowExecution.newBuilder().setWorkflowId(workflowId))
+                            .build()));
+        } catch (StatusRuntimeException e) {
+            Status.Code code = e.getStatus().getCode();
+            if (code == Status.Code.UNAVAILABLE || code == Status.Code.DEADLINE_EXCEEDED
+                    || code == Status.Code.RESOURCE_EXHAUSTED) {
+                return Optional.empty();
+            }
+            throw e;
+        }
+    }
+
+    /** A workflow that ended without a loop_end in its log (terminated, timed out, failed). */
+    private LoopEvent.LoopEnd ended(WorkflowExecutionStatus status) {
+        String how = status.name().replace("WORKFLOW_EXECUTION_STATUS_", "").toLowerCase(java.util.Locale.ROOT);
+        LoopEvent.LoopEnd end = status == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_CANCELED
+                ? new LoopEvent.LoopEnd(LoopEndReason.CANCELLED, "cancelled")
+                : new LoopEvent.LoopEnd(LoopEndReason.ERROR, "the run's workflow " + workflowId + " ended (" + how
+                + ") without the loop's end");
+        deliver.accept(end);
+        return end;
+    }
+
+    /** Asks the workflow to cancel: the activities in flight are cancelled, the loop ends {@code cancelled}. */
+    public static void cancel(WorkflowClient client, String workflowId) {
+        WorkflowStub stub = client.newUntypedWorkflowStub(workflowId);
+        stub.cancel();
+    }
+}

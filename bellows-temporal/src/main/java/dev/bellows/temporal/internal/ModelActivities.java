@@ -1,0 +1,21 @@
+package dev.bellows.temporal.internal;
+
+import io.temporal.activity.ActivityInterface;
+import io.temporal.activity.ActivityMethod;
+
+/** The model call of a durable run, on a worker: one attempt of one model call per execution. */
+@ActivityInterface
+public interface ModelActivities {
+
+    /** The activity type's name in histories. */
+    String MODEL_CALL = "BellowsModelCall";
+
+    /**
+     * Streams the answer to {@code request} from the worker's provider, heartbeating the stream
+     * events so far ({@link LiveAnswer}), and returns every chunk.
+     *
+     * @param call the call's name in the run ({@code model-N}), which the heartbeat carries
+     */
+    @ActivityMethod(name = MODEL_CALL)
+    ModelAnswer stream(String call, WireRequest request);
+}

@@ -1,0 +1,140 @@
+package dev.bellows.temporal.internal;
+
+import dev.bellows.agent.AgentResult;
+import dev.bellows.agent.Decision;
+import dev.bellows.agent.DefaultAgent;
+import dev.bellows.agent.Session;
+import dev.bellows.agent.WaitingCall;
+import dev.bellows.event.LoopEndReason;
+import dev.bellows.provider.RetryListener;
+import dev.bellows.provider.RetryingProvider;
+import io.temporal.activity.ActivityOptions;
+import io.temporal.common.RetryOptions;
+import io.temporal.failure.CanceledFailure;
+import io.temporal.workflow.Workflow;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The agent loop as a workflow: the one loop of bellows-core, run on the workflow's thread, with
+ * a provider whose attempts are model-call activities, tools whose calls are tool-call
+ * activities, the retry waits as durable timers and the jitter from the workflow's seeded
+ * random. Every decision the loop takes follows from the task and the recorded results, so a
+ * replay on any worker takes the same ones. The loop's events go to the run's {@link EventLog}.
+ *
+ * <p>A run that stops at calls waiting for approval ({@code interrupted}) does not end the
+ * workflow: it waits, holding no activity and no worker, for the {@code decide} update, then
+ * carries the stopped run on in the same session ({@link DefaultAgent#resumeBlocking}), which
+ * runs each approved call once. Cancelling the workflow while it waits gives the run up
+ * ({@link DefaultAgent#cancelWaiting}).
+ */
+public final class RunWorkflowImpl implements RunWorkflow {
+
+    private final WorkerSetup setup;
+    private final EventLog log = new EventLog();
+    private Session session;            // the agent's own: its builder memory's, when the loop's settings give one
+    private List<Decision> decided;     // the decisions the update brought, until the run is resumed with them
+    private boolean waiting;            // the run stopped at calls waiting for approval; no decisions yet
+
+    public RunWorkflowImpl(WorkerSetup setup) {
+        this.setup = setup;
+    }
+
+    @Override
+    public RunOutcome run(RunInput input) {
+        WorkerSetup.Catalog catalog = Workflow.sideEffect(WorkerSetup.Catalog.class, setup::catalog);
+        ActivityProvider models = new ActivityProvider(setup, log);
+        RemoteTools tools = new RemoteTools(setup, Workflow.getInfo().getWorkflowId(), models::cancelled);
+        RetryingProvider provider = new RetryingProvider(models, setup.retryPolicy(), RetryListener.NONE,
+                delay -> {
+                    try {
+                        Workflow.sleep(delay);
+                    } catch (CanceledFailure e) {
+                        models.cancelled();     // the next attempt ends the run as cancelled
+                    }
+                },
+                Workflow.newRandom());
+        DefaultAgent.Builder builder = DefaultAgent.builder();
+        setup.loop().accept(builder);
+        DefaultAgent agent = builder.provider(provider).toolRegistry(tools.registry(catalog))
+                .listener(log::add).build();
+        session = agent.session();
+        if (input.previous() != null) {
+            // A run of a session: the conversation goes on from where the session's last run left it.
+            Conversation earlier = Workflow.newActivityStub(SessionActivities.class, ActivityOptions.newBuilder()
+                    .setStartToCloseTimeout(Duration.ofMinutes(1))
+                    .setRetryOptions(RetryOptions.newBuilder().setMaximumAttempts(5).build())
+                    .build()).conversation(input.previous());
+            earlier.turns().forEach(session.memory()::addTurn);
+        }
+        AgentResult result = agent.runBlocking(input.task(), session);
+        while (result.reason() == LoopEndReason.INTERRUPTED) {
+            waiting = true;
+            try {
+                Workflow.await(() -> decided != null);
+            } catch (CanceledFailure e) {
+                waiting = false;
+                result = agent.cancelWaiting(session, "the run was cancelled while it waited for approval");
+                break;
+            }
+            List<Decision> decisions = decided;
+            decided = null;
+            result = agent.resumeBlocking(session, decisions);
+        }
+        return new RunOutcome(result.reason().wireName(), result.result());
+    }
+
+    @Override
+    public EventPage events(long from) {
+        return log.page(from);
+    }
+
+    @Override
+    public Conversation conversation() {
+        return new Conversation(session == null ? List.of() : session.memory().turns());
+    }
+
+    @Override
+    public void checkDecisions(Decisions decisions) {
+        if (!waiting) {
+            throw new IllegalArgumentException("the run waits for no approval" + (log.ended()
+                    ? ": it has ended" : " now"));
+        }
+        Set<String> open = new LinkedHashSet<>();
+        for (WaitingCall call : session.waiting()) {
+            open.add(call.id());
+        }
+        Set<String> given = new LinkedHashSet<>();
+        for (Decisions.Decided decision : decisions.decisions()) {
+            if (!given.add(decision.id())) {
+                throw new IllegalArgumentException("two decisions for call " + decision.id()
+                        + ": give one per waiting call");
+            }
+            if (!open.contains(decision.id())) {
+                throw new IllegalArgumentException("no call waits with id " + decision.id() + "; the waiting calls: "
+                        + String.join(", ", open));
+            }
+        }
+        List<String> missing = new ArrayList<>(open);
+        missing.removeAll(given);
+        if (!missing.isEmpty()) {
+            throw new IllegalArgumentException("no decision for waiting call" + (missing.size() == 1 ? " " : "s ")
+                    + String.join(", ", missing) + ": every waiting call must be decided at once");
+        }
+    }
+
+    @Override
+    public long decide(Decisions decisions) {
+        List<Decision> list = new ArrayList<>();
+        for (Decisions.Decided decision : decisions.decisions()) {
+            list.add(decision.approved() ? Decision.approve(decision.id())
+                    : Decision.deny(decision.id(), decision.reason()));
+        }
+        waiting = false;
+        decided = list;
+        return log.size();          // the resumed run's loop_start comes next
+    }
+}

@@ -1,0 +1,117 @@
+package dev.bellows.temporal.internal;
+
+import dev.bellows.format.OutputFormat;
+import dev.bellows.tool.ToolCall;
+import dev.bellows.tool.ToolCallOutcome;
+import dev.bellows.tool.ToolChain;
+import dev.bellows.tool.ToolChainResult;
+import dev.bellows.tool.ToolRegistry;
+import io.temporal.activity.Activity;
+import io.temporal.activity.ActivityExecutionContext;
+import io.temporal.client.ActivityCompletionException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * The tool-call activity: runs one call through a {@link ToolChain} over the worker's own tools
+ * (lookup, argument check, the call, the output rendered as the loop renders it), heartbeating
+ * while it runs so that a dead worker's call is taken over soon and a cancelled run reaches the
+ * tool. Whatever the tool does is a {@link ToolOutcome}; a result longer than
+ * {@link #MAX_RESULT_BYTES} is cut, with a note, so that no file is too big for a run's history.
+ */
+public final class ToolActivitiesImpl implements ToolActivities {
+
+    /** The most UTF-8 bytes of a tool result a durable run records. */
+    public static final int MAX_RESULT_BYTES = 1024 * 1024;
+    private static final Duration HEARTBEAT_EVERY = Duration.ofSeconds(1);
+
+    private final ToolRegistry tools;
+    private final ToolChain chain;
+
+    /**
+     * @param tools  the worker's tools (MCP servers and local tools; not the loop's built-ins)
+     * @param output how non-string outputs are rendered, as the loop's tool chain renders them
+     */
+    public ToolActivitiesImpl(ToolRegistry tools, OutputFormat output) {
+        this.tools = Objects.requireNonNull(tools, "tools");
+        this.chain = new ToolChain(tools, output);
+    }
+
+    @Override
+    public ToolOutcome call(ToolCallInput input) {
+        ActivityExecutionContext context = Activity.getExecutionContext();
+        AtomicBoolean cancelled = new AtomicBoolean();
+        Thread caller = Thread.currentThread();
+        ActivityCompletionException[] stopped = {null};
+        Thread heartbeat = Thread.ofVirtual().name("bellows-tool-heartbeat").start(() -> {
+            while (!Thread.currentThread().isInterrupted()) {
+                try {
+                    context.heartbeat(null);
+                    Thread.sleep(HEARTBEAT_EVERY);
+                } catch (ActivityCompletionException e) {
+                    synchronized (stopped) {
+                        stopped[0] = e;
+                    }
+                    cancelled.set(true);
+                    caller.interrupt();
+                    return;
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        });
+        ToolChainResult result;
+        try {
+            ToolCall call = new ToolCall(input.serverName(), input.toolName(), input.arguments());
+            result = chain.execute(List.of(call), cancelled::get);
+        } finally {
+            heartbeat.interrupt();
+            try {
+                heartbeat.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        synchronized (stopped) {
+            if (stopped[0] != null) {
+                Thread.interrupted();
+                throw stopped[0];
+            }
+        }
+        ToolCallOutcome outcome = result.outcomes().getFirst();
+        return switch (outcome) {
+            case ToolCallOutcome.Succeeded s -> ToolOutcome.success(cut(s.text()));
+            case ToolCallOutcome.Failed f -> ToolOutcome.failure(cut(f.error()));
+            case ToolCallOutcome.Cancelled c -> ToolOutcome.failure("the call was cancelled");
+            // No approval or interceptor on the worker's own chain: the workflow decided before it got here.
+            case ToolCallOutcome.Denied d -> ToolOutcome.failure(cut(d.text()));
+            case ToolCallOutcome.Deferred d -> ToolOutcome.failure(cut(d.text()));
+        };
+    }
+
+    /** At most {@link #MAX_RESULT_BYTES} of UTF-8, cut at a character, with a note saying how much was left out. */
+    static String cut(String text) {
+        if (text == null || text.length() <= MAX_RESULT_BYTES / 3) {
+            return text;
+        }
+        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        if (bytes.length <= MAX_RESULT_BYTES) {
+            return text;
+        }
+        int end = MAX_RESULT_BYTES - 200;
+        while (end > 0 && (bytes[end] & 0xC0) == 0x80) {
+            end--;                      // not inside a character
+        }
+        String kept = new String(bytes, 0, end, StandardCharsets.UTF_8);
+        return kept + "\n\n[cut: the result was " + bytes.length + " bytes; a durable run keeps the first "
+                + end + " bytes of a tool result]";
+    }
+
+    /** The worker's tools, for the catalog a run records at its start. */
+    ToolRegistry tools() {
+        return tools;
+    }
+}
