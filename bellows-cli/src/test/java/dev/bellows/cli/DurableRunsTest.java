@@ -170,7 +170,10 @@ class DurableRunsTest {
 
     /** A client process: {@code bellows run --temporal ... ARGS}, with no key in its environment. */
     private Process client(String queue, String... args) throws IOException {
-        List<String> command = new ArrayList<>(java());
+        // env --default-signal: a build started in the background ignores SIGINT, and an ignored
+        // signal is inherited down to this process, whose JVM would then never see the test's Ctrl-C.
+        List<String> command = new ArrayList<>(List.of("env", "--default-signal=INT"));
+        command.addAll(java());
         command.addAll(List.of(BellowsCommand.class.getName(), "run", "--temporal", temporal.address(),
                 "--task-queue", queue));
         command.addAll(List.of(args));

@@ -61,6 +61,9 @@ final class Loop implements Runnable, RunContext {
     private volatile ConcurrentMap<String, Object> attributes;
     /** The retries around the model interceptors, made for the run's first model call when there are any. */
     private RetryingProvider intercepted;
+    /** The tools {@link #madeChain} runs, and that chain (see {@link #toolChain}). */
+    private ToolRegistry chainTools;
+    private ToolChain madeChain;
     /** The attempts of the model request under way. */
     private int attempts;
 
@@ -227,7 +230,7 @@ final class Loop implements Runnable, RunContext {
                     pending = List.of(Message.user(String.join("\n\n", unreadable.errors())));
                 }
                 case AnswerReader.Step.Act act -> {
-                    ToolChain chain = protocol.toolChain(tools).withResultLimit(options.resultLimit);
+                    ToolChain chain = toolChain(tools);
                     ToolChainResult result;
                     if (!options.interceptsTools()) {
                         result = run.runTools(() -> chain.execute(act.calls(), run::isCancelled));
@@ -364,7 +367,7 @@ final class Loop implements Runnable, RunContext {
             checkCancelled();
         }
         ToolRegistry tools = options.tools.current(completion);
-        ToolBatch batch = new ToolBatch(this, options.toolInterceptors, protocol.toolChain(tools).withResultLimit(options.resultLimit),
+        ToolBatch batch = new ToolBatch(this, options.toolInterceptors, toolChain(tools),
                 givingUp ? () -> true : run::isCancelled, waiting.calls());
         run.runTools(() -> {
             batch.resume(all, log, session::logResume);
@@ -434,6 +437,15 @@ final class Loop implements Runnable, RunContext {
      * Sends the system message (when there is one), the history, then the current turn, and
      * reads the answer; a failed call or a cancelled run ends the run.
      */
+    /** The chain that runs this run's tool calls, made again only when the tools are other ones. */
+    private ToolChain toolChain(ToolRegistry tools) {
+        if (madeChain == null || chainTools != tools) {
+            madeChain = protocol.toolChain(tools).withResultLimit(options.resultLimit);
+            chainTools = tools;
+        }
+        return madeChain;
+    }
+
     private AnswerReader.Reading call(Protocol.Frame frame, List<Message> history, ToolRegistry tools) throws Ended {
         List<Message> messages = new ArrayList<>(history.size() + frame.current().size() + 1);
         if (frame.system() != null) {
