@@ -145,9 +145,9 @@ public final class AgentServer {
     /**
      * Stops taking runs (new ones get 503), waits up to {@code grace} for those going on to end,
      * then cancels the rest and waits for them to end (their streams end with
-     * {@code RUN_FINISHED}, outcome {@code cancelled}), and closes the sessions of threads whose
-     * run waits on calls (kept open between runs; such a run is not carried on after a restart).
-     * Returns when no run is left.
+     * {@code RUN_FINISHED}, outcome {@code cancelled}). A run that waits on calls is kept in the
+     * session store (in memory without one) and carried on by the thread's next run, after a
+     * restart too. Returns when no run is left.
      */
     public void shutdown(Duration grace) {
         closing = true;
@@ -159,7 +159,6 @@ public final class AgentServer {
         while (!running.isEmpty()) {
             sleep();
         }
-        threads.close();
     }
 
     private static void sleep() {
@@ -295,11 +294,14 @@ public final class AgentServer {
                 decisions = AguiResume.decisions(input, waiting, lease.knownIds());
             }
             int turnsBefore = session.memory().turns().size();
+            Threads.Pending pending = lease.pending();
+            // A resumed run numbers its calls as the run it carries on did (from that run's start).
+            int numbering = decisions != null && pending != null ? pending.turnsAtStart() : turnsBefore;
             SseWriter sse = new SseWriter(exchange.respond(200, sseHeaders()), redactor);
-            AguiEvents events = new AguiEvents(input.threadId(), input.runId(), nativeToolCalls, turnsBefore, sse::data);
+            AguiEvents events = new AguiEvents(input.threadId(), input.runId(), nativeToolCalls, numbering, sse::data);
             events.started(session.plan().steps());
             if (decisions != null) {
-                events.resumed(decisions.stream().map(Decision::callId).toList());
+                events.resumed(pending != null ? pending.calls() : decisions.stream().map(Decision::callId).toList());
             }
             AgentRun run = decisions == null ? startRun(turn.task(), session, events) : resumeRun(session, decisions, events);
             if (run == null) {
@@ -330,13 +332,14 @@ public final class AgentServer {
                 running.remove(run);
             }
             List<String> taken = turn != null ? turn.ids() : AguiResume.ids(input, waiting);
-            if (session.memory().turns().size() > turnsBefore || decisions != null) {
-                try {
-                    lease.remember(taken);
-                } catch (SessionStoreException e) {
-                    LOG.log(System.Logger.Level.WARNING, () -> "thread " + input.threadId() + ": the ids of the messages"
-                            + " taken could not be stored; a client that sends them again has them answered again", e);
+            try {
+                boolean waits = !session.waiting().isEmpty();
+                if (session.memory().turns().size() > turnsBefore || decisions != null || waits || pending != null) {
+                    lease.remember(taken, waits ? new Threads.Pending(events.turnsAtStart(), events.unanswered()) : null);
                 }
+            } catch (SessionStoreException | IllegalStateException e) {
+                LOG.log(System.Logger.Level.WARNING, () -> "thread " + input.threadId() + ": the ids of the messages"
+                        + " taken could not be stored; a client that sends them again has them answered again", e);
             }
             if (!stayed) {
                 LOG.log(System.Logger.Level.DEBUG, () -> "thread " + input.threadId() + ": the client went away;"
