@@ -22,6 +22,7 @@ import dev.bellows.memory.MemoryStore;
 import dev.bellows.memory.SessionStore;
 import dev.bellows.memory.SessionStoreException;
 import dev.bellows.provider.Message;
+import dev.bellows.tool.Tool;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -297,16 +298,46 @@ public final class AgentServer {
             Threads.Pending pending = lease.pending();
             // A resumed run numbers its calls as the run it carries on did (from that run's start).
             int numbering = decisions != null && pending != null ? pending.turnsAtStart() : turnsBefore;
-            SseWriter sse = new SseWriter(exchange.respond(200, sseHeaders()), redactor);
-            AguiEvents events = new AguiEvents(input.threadId(), input.runId(), nativeToolCalls, numbering, sse::data);
-            events.started(session.plan().steps());
+            // The run starts before the response, so that client tools it refuses are a 400; its
+            // events wait for the stream (a subscriber gets every event from the first).
+            List<Tool> clientTools = ClientTools.of(input.tools());
+            AgentRun starting = null;
+            String refused = null;
+            try {
+                starting = decisions == null ? startRun(turn.task(), session, clientTools)
+                        : resumeRun(session, decisions, clientTools);
+            } catch (IllegalArgumentException e) {
+                if (!clientTools.isEmpty()) {
+                    throw HttpError.badRequest(toolField(input, e.getMessage()), e.getMessage());
+                }
+                refused = (decisions == null ? "the agent could not start the run: "
+                        : "the waiting run could not be carried on: ") + e.getMessage();
+            } catch (RuntimeException e) {
+                refused = (decisions == null ? "the agent could not start the run: "
+                        : "the waiting run could not be carried on: ") + e.getMessage();
+            }
+            AguiEvents events;
+            SseWriter sse;
+            try {
+                sse = new SseWriter(exchange.respond(200, sseHeaders()), redactor);
+                events = new AguiEvents(input.threadId(), input.runId(), nativeToolCalls, numbering, sse::data);
+                events.started(session.plan().steps());
+                if (refused != null) {
+                    events.error(refused, "error");
+                    return;
+                }
+            } catch (IOException | RuntimeException e) {
+                if (starting != null) {       // the client went away before the stream began
+                    starting.cancel();
+                    RunPump.awaitQuietly(starting);
+                    running.remove(starting);
+                }
+                throw e;
+            }
             if (decisions != null) {
                 events.resumed(pending != null ? pending.calls() : decisions.stream().map(Decision::callId).toList());
             }
-            AgentRun run = decisions == null ? startRun(turn.task(), session, events) : resumeRun(session, decisions, events);
-            if (run == null) {
-                return;
-            }
+            AgentRun run = starting;
             boolean stayed;
             try {
                 stayed = RunPump.pump(run, new RunPump.Output() {
@@ -350,38 +381,49 @@ public final class AgentServer {
         }
     }
 
-    /** Starts the run, or ends the stream with RUN_ERROR when the agent refuses it; null then. */
-    private AgentRun startRun(String task, Session session, AguiEvents events) throws IOException {
-        try {
-            AgentRun run = agent.run(task, session);
-            running.add(run);
-            if (closing) {
-                run.cancel();
-            }
-            return run;
-        } catch (RuntimeException e) {
-            events.error("the agent could not start the run: " + e.getMessage(), "error");
-            return null;
+    /**
+     * Starts the run, with the client's tools when there are any.
+     *
+     * @throws IllegalArgumentException when the agent refuses the client's tools (a name it has)
+     * @throws RuntimeException         when the agent refuses the run
+     */
+    private AgentRun startRun(String task, Session session, List<Tool> clientTools) {
+        AgentRun run;
+        if (clientTools.isEmpty()) {
+            run = agent.run(task, session);
+        } else if (agent instanceof DefaultAgent external) {
+            run = external.run(task, session, clientTools);
+        } else {
+            throw new IllegalArgumentException("this agent cannot offer the client's tools (it is not a DefaultAgent):"
+                    + " send no tools");
         }
+        return started(run);
     }
 
-    /** Carries a waiting run on with the client's answers, or ends the stream when the agent cannot. */
-    private AgentRun resumeRun(Session session, List<Decision> decisions, AguiEvents events) throws IOException {
+    /** Carries a waiting run on with the client's answers (and its tools, which a later call may use). */
+    private AgentRun resumeRun(Session session, List<Decision> decisions, List<Tool> clientTools) {
         if (!(agent instanceof DefaultAgent resumable)) {
-            events.error("this agent cannot carry a waiting run on (it is not a DefaultAgent)", "error");
-            return null;
+            throw new IllegalStateException("this agent cannot carry a waiting run on (it is not a DefaultAgent)");
         }
-        try {
-            AgentRun run = resumable.resume(session, decisions);
-            running.add(run);
-            if (closing) {
-                run.cancel();
+        return started(resumable.resume(session, decisions, clientTools));
+    }
+
+    private AgentRun started(AgentRun run) {
+        running.add(run);
+        if (closing) {
+            run.cancel();
+        }
+        return run;
+    }
+
+    /** The field of the client tool a refusal names ({@code tools[2].name}), else {@code tools}. */
+    private static String toolField(AguiInput input, String message) {
+        for (int i = 0; i < input.tools().size(); i++) {
+            if (message != null && message.contains("\"" + input.tools().get(i).name() + "\"")) {
+                return "tools[" + i + "].name";
             }
-            return run;
-        } catch (RuntimeException e) {
-            events.error("the waiting run could not be carried on: " + e.getMessage(), "error");
-            return null;
         }
+        return "tools";
     }
 
     // --- OpenAI chat completions ---
