@@ -305,6 +305,55 @@ class ServeCommandTest {
     }
 
     @Test
+    void aPostgresThatGoesAwayMidRunEndsItWithRunErrorAndLosesNoTurn() throws Exception {
+        EmbeddedPostgres own = EmbeddedPostgres.own();      // not the shared one: this test takes it away
+        String jdbc = own.newDatabase();
+        String store = "postgresql://postgres@127.0.0.1:" + own.port() + "/" + jdbc.substring(jdbc.lastIndexOf('/') + 1);
+        MockScript script = MockScript.of(
+                MockTurn.content(complete("first answer")),
+                MockTurn.content("<thinking>" + "slowly ".repeat(60) + "</thinking>" + complete("LOST answer"))
+                        .chunkSize(4).delayMs(25),
+                MockTurn.content(complete("third answer")));
+        try (MockLlmServer model = MockLlmServer.start(script);
+             Server server = serve("--base-url", model.baseUrl().toString(), "--model", "mock", "--session-store", store)) {
+            List<JsonNode> first = events(agui(server, input("gone", "Question one?")).body());
+            assertThat(last(first, "result")).isEqualTo("first answer");
+
+            HttpResponse<java.io.InputStream> stream = client.send(HttpRequest.newBuilder(server.uri().resolve("/agui"))
+                    .POST(HttpRequest.BodyPublishers.ofString(input("gone", "Question one?", "Question two?").toString()))
+                    .build(), HttpResponse.BodyHandlers.ofInputStream());
+            BufferedReader lines = new BufferedReader(new InputStreamReader(stream.body(), StandardCharsets.UTF_8));
+            String line;
+            while ((line = lines.readLine()) != null && !line.contains("REASONING_MESSAGE_CONTENT")) {
+                // until the run is under way
+            }
+            own.kill();                         // the database goes away while the model answers
+            StringBuilder rest = new StringBuilder();
+            while ((line = lines.readLine()) != null) {
+                rest.append(line).append('\n');
+            }
+            List<JsonNode> cut = events(rest.toString());
+            assertThat(last(cut, "type")).isEqualTo("RUN_ERROR");
+            assertThat(last(cut, "message")).contains("could not be stored");
+            assertThat(cut.stream().filter(e -> e.get("type").asText().startsWith("RUN_"))).hasSize(1);
+
+            // while it is away: a clear 503, nothing run
+            HttpResponse<String> away = agui(server, input("gone", "Question one?", "Question two?"));
+            assertThat(away.statusCode()).as(away.body()).isEqualTo(503);
+            assertThat(away.body()).contains("session store");
+
+            // back: the thread has its first turn, not half of the second; the second question is taken again
+            own.restart();
+            List<JsonNode> third = events(agui(server, input("gone", "Question one?", "Question two?")).body());
+            assertThat(last(third, "result")).as(third.toString()).isEqualTo("third answer");
+            String sent = model.requests().get(2).body().get("messages").toString();
+            assertThat(sent).contains("Question one?", "first answer", "Question two?").doesNotContain("LOST answer");
+            assertThat(sent.split("Question two\\?", -1)).hasSize(2);
+            assertThat(server.err().toString()).doesNotContain("Exception in thread");
+        }
+    }
+
+    @Test
     void sigtermTakesNoNewRunCancelsTheRunningOneAndExitsZero() throws Exception {
         MockScript script = MockScript.of(MockTurn.content("<thinking>" + "slowly ".repeat(400) + "</thinking>"
                 + complete("never")).chunkSize(2).delayMs(20));

@@ -64,6 +64,13 @@ import java.util.function.Function;
  * }
  * }</pre>
  *
+ * <h2>Calls that wait</h2>
+ * A run that reaches a call needing approval (the agent's {@code requireApproval}) ends with
+ * AG-UI's interrupt outcome, one interrupt per waiting call; the thread's next run answers them
+ * in {@code resume}. The tools a client sends in {@code tools} are its own: a call of one ends
+ * the run with the call pending, and the client's {@code tool} message carries it on. The
+ * waiting run is kept in the session store, so any server of the store carries it on.
+ *
  * <h2>Threads, limits and access</h2>
  * A thread is a session of the session store, taken by one run at a time: a second run gets
  * 409 while the first goes on, on this server or another one sharing the store's database.

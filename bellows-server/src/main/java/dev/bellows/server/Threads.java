@@ -24,7 +24,10 @@ import java.util.function.Function;
  * a thread is the stored session of that name, opened for the run alone
  * ({@link SessionStore#openExclusive}), so that two runs of a thread never overlap, on this
  * server or another sharing the database; the ids of the messages taken from clients are kept
- * in its metadata. Without a store, threads live in this process.
+ * in its metadata. A run that stops with calls waiting is kept by the session itself (the
+ * store keeps a waiting run with the run's turns), so the thread is let go between runs like
+ * any other and its next run, on any server of the store, carries it on. Without a store,
+ * threads live in this process.
  */
 abstract sealed class Threads {
 
