@@ -54,6 +54,8 @@ final class Loop implements Runnable, RunContext {
     private final boolean givingUp;
     /** The run's external tools (see {@link DefaultAgent#run(String, Session, List)}): their calls wait. */
     private final List<Tool> external;
+    /** The names of the external tools (local ones). */
+    private final java.util.Set<String> externalNames;
     /** The tool interceptors of this run: the agent's, after the one that defers external calls when there are any. */
     private final List<ToolInterceptor> toolInterceptors;
     /** The run's view with its external tools, and the shared view it was built over. */
@@ -83,6 +85,8 @@ final class Loop implements Runnable, RunContext {
     Loop(AgentOptions options, Protocol protocol, Session session, RunHandle run, String task, Tool completion,
          Suspension resumeFrom, Map<String, Decision> decisions, boolean givingUp, List<Tool> external) {
         this.external = external;
+        this.externalNames = new java.util.HashSet<>();
+        external.forEach(tool -> externalNames.add(tool.name()));
         if (external.isEmpty()) {
             this.toolInterceptors = options.toolInterceptors;
         } else {
@@ -204,6 +208,18 @@ final class Loop implements Runnable, RunContext {
         return iterate(1, List.of(taskMessage), false, taskMessage, session.memory().turns().size());
     }
 
+    /**
+     * Which calls need approval: the agent's policy, except for the run's external tools, whose
+     * calls are their caller's to carry out (and to ask about).
+     */
+    private java.util.function.Predicate<dev.bellows.tool.ToolCall> approvals() {
+        if (options.approvals == null || external.isEmpty()) {
+            return options.approvals;
+        }
+        return call -> !(call.serverName().equals(dev.bellows.tool.ToolCall.LOCAL_SERVER)
+                && externalNames.contains(call.toolName())) && options.approvals.test(call);
+    }
+
     /** The tools the model is offered now: the agent's view, plus the run's external tools when it has any. */
     private ToolRegistry tools() {
         ToolRegistry base = options.tools.current(completion);
@@ -280,7 +296,7 @@ final class Loop implements Runnable, RunContext {
                         }
                         ToolBatch batch = new ToolBatch(this, toolInterceptors, chain, run::isCancelled, entries);
                         run.runTools(() -> {
-                            batch.runFresh(options.approvals, options.approvalHandler, options.parallelToolCalls,
+                            batch.runFresh(approvals(), options.approvalHandler, options.parallelToolCalls,
                                     decision -> run.emit(new LoopEvent.Approval(decision.callId(),
                                             decision instanceof Decision.Approve,
                                             decision instanceof Decision.Deny deny ? deny.reason() : "")));

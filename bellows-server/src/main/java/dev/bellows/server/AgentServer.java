@@ -314,8 +314,12 @@ public final class AgentServer {
                 starting = decisions == null ? startRun(turn.task(), session, clientTools)
                         : resumeRun(session, decisions, clientTools);
             } catch (IllegalArgumentException e) {
-                if (!clientTools.isEmpty()) {
+                // refused before anything ran: the client's tools, or (on resume) edited arguments
+                if (!clientTools.isEmpty() && String.valueOf(e.getMessage()).contains("external tool")) {
                     throw HttpError.badRequest(toolField(input, e.getMessage()), e.getMessage());
+                }
+                if (decisions != null) {
+                    throw HttpError.badRequest("resume", e.getMessage());
                 }
                 refused = (decisions == null ? "the agent could not start the run: "
                         : "the waiting run could not be carried on: ") + e.getMessage();
@@ -401,8 +405,8 @@ public final class AgentServer {
         } else if (agent instanceof DefaultAgent external) {
             run = external.run(task, session, clientTools);
         } else {
-            throw new IllegalArgumentException("this agent cannot offer the client's tools (it is not a DefaultAgent):"
-                    + " send no tools");
+            throw new IllegalArgumentException("this agent cannot offer the client's tools (it is not a DefaultAgent,"
+                    + " which takes external tools): send no tools");
         }
         return started(run);
     }

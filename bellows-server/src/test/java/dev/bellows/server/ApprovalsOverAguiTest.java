@@ -160,17 +160,27 @@ class ApprovalsOverAguiTest {
                 assertThat(ServerFixture.MAPPER.readTree(answer.body()).at("/error/param").asText()).as(answer.body())
                         .isEqualTo(params.get(i));
             }
+            // every call answered, but the edited arguments do not fit the tool's schema
+            ObjectNode misfit = resume("bad", "call_1_1", "resolved", "{\"approved\": true, \"editedArgs\": {\"file\": 1}}");
+            misfit.withArray("resume").addObject().put("interruptId", "call_1_2").put("status", "cancelled");
+            HttpResponse<String> refused = server.post("/agui", misfit.toString());
+            assertThat(refused.statusCode()).as(refused.body()).isEqualTo(400);
+            assertThat(refused.body()).contains("\"param\":\"resume\"").contains("call_1_1").contains("schema");
+            HttpResponse<String> notObject = server.post("/agui", resume("bad", "call_1_1", "resolved",
+                    "{\"approved\": true, \"editedArgs\": [1]}").toString());
+            assertThat(notObject.body()).contains("resume[0].payload.editedArgs");
+
             assertThat(writes).isEmpty();
             assertThat(server.provider.turnsTaken()).isEqualTo(1);
             assertThat(store.waitingRun("bad").orElseThrow().toString()).isEqualTo(waitingBefore);
 
-            // both answered: one approved, one cancelled (denied)
-            ObjectNode both = resume("bad", "call_1_1", "resolved", "{\"approved\": true}");
+            // both answered: one approved with the person's own arguments (AG-UI's editedArgs), one cancelled (denied)
+            ObjectNode both = resume("bad", "call_1_1", "resolved", "{\"approved\": true, \"editedArgs\": {\"path\": \"edited.txt\"}}");
             both.withArray("resume").addObject().put("interruptId", "call_1_2").put("status", "cancelled");
             List<JsonNode> done = server.agui(both);
             assertThat(ids(done, "TOOL_CALL_RESULT")).startsWith("call_1_1", "call_1_2");
             assertThat(last(done).get("result").asText()).isEqualTo("Done.");
-            assertThat(writes).containsExactly("a.txt");
+            assertThat(writes).containsExactly("edited.txt");
             assertThat(store.waitingRun("bad")).isEmpty();
         }
     }

@@ -66,6 +66,19 @@ class ExternalToolsTest {
     }
 
     @Test
+    void theAgentsApprovalsAreNotAskedForACallItsCallerCarriesOut() {
+        ScriptedProvider model = provider(call("ask_user", "{\"question\": \"Which?\"}"), complete("done"));
+        DefaultAgent agent = DefaultAgent.builder().provider(model).model("mock").toolRegistry(new ToolRegistry())
+                .requireApproval("*").build();
+        Session session = new Session();
+        AgentResult stopped = agent.run("Ask", session, List.of(ASK)).await();
+        assertThat(stopped.waiting()).singleElement()
+                .satisfies(waiting -> assertThat(waiting.kind()).isEqualTo(WaitingCall.Kind.EXTERNAL));
+        assertThat(agent.resume(session, List.of(Decision.respond("call_1_1", "this one")), List.of(ASK)).await().result())
+                .isEqualTo("done");
+    }
+
+    @Test
     void anotherRunOfTheSameAgentDoesNotSeeThemAndTakenNamesAreRefused() {
         ScriptedProvider model = provider(call("ask_user", "{\"question\": \"Hm?\"}"), complete("gave up"));
         DefaultAgent agent = DefaultAgent.builder().provider(model).model("mock").toolRegistry(new ToolRegistry()
