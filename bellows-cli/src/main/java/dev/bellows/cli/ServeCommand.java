@@ -173,7 +173,7 @@ final class ServeCommand implements Callable<Integer> {
         if (settings.answerSchema() != null) {
             builder.answerSchema(settings.answerSchema());
         }
-        DefaultAgent agent = telemetry.instrument(builder)
+        builder = telemetry.instrument(builder)
                 .toolMode(settings.toolMode())
                 .provider(provider)
                 .model(settings.model())
@@ -182,8 +182,12 @@ final class ServeCommand implements Callable<Integer> {
                 .toolRegistry(registry)
                 .maxIterations(settings.maxIterations())
                 .maxConsecutiveErrors(settings.maxConsecutiveErrors())
-                .retryPolicy(RetryPolicy.defaults().withMaxRetries(settings.maxRetries()))
-                .build();
+                .retryPolicy(RetryPolicy.defaults().withMaxRetries(settings.maxRetries()));
+        // A call that needs approval ends its run with an AG-UI interrupt; the next run answers it.
+        for (String pattern : settings.approve()) {
+            builder.requireApproval(pattern);
+        }
+        DefaultAgent agent = builder.build();
         SessionStore store;
         try {
             store = location.open();

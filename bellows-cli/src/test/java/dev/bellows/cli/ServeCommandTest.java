@@ -186,6 +186,173 @@ class ServeCommandTest {
         }
     }
 
+    /** The recording MCP server's log: one line per call it got (servers/recording-server.js). */
+    private Path callLog() {
+        return dir.resolve("calls.jsonl");
+    }
+
+    private List<String> recordedPaths() throws Exception {
+        if (!java.nio.file.Files.exists(callLog())) {
+            return List.of();
+        }
+        List<String> paths = new ArrayList<>();
+        for (String line : java.nio.file.Files.readAllLines(callLog(), StandardCharsets.UTF_8)) {
+            paths.add(MAPPER.readTree(line).at("/arguments/path").asText());
+        }
+        return paths;
+    }
+
+    /** An MCP config with the recording server as "files"; its path. */
+    private Path recordingConfig() throws Exception {
+        Path config = dir.resolve("mcp.json");
+        java.nio.file.Files.writeString(config, "{\"mcpServers\": {\"files\": {\"command\": \"node\", \"args\": ["
+                + MAPPER.writeValueAsString(ApprovalsCliTest.script()) + "], \"env\": {\"CALL_LOG\": "
+                + MAPPER.writeValueAsString(callLog().toString()) + "}}}}");
+        return config;
+    }
+
+    private static ObjectNode approve(String threadId, String id, boolean approved) {
+        ObjectNode input = input(threadId, "Write c.txt");
+        ObjectNode payload = input.putArray("resume").addObject().put("interruptId", id).put("status", "resolved")
+                .putObject("payload").put("approved", approved);
+        if (!approved) {
+            payload.put("reason", "no");
+        }
+        return input;
+    }
+
+    @Test
+    void approvalsAreInterruptsTheOfficialClientResumesOnEitherServerAndAfterARestart() throws Exception {
+        EmbeddedPostgres postgres = EmbeddedPostgres.shared();
+        String jdbc = postgres.newDatabase();
+        String store = "postgresql://postgres@127.0.0.1:" + postgres.port() + "/" + jdbc.substring(jdbc.lastIndexOf('/') + 1);
+        Path modules = dev.bellows.testkit.NpmPackages.install(dev.bellows.testkit.NpmPackages.cacheDir("agui"),
+                "@ag-ui/client@1.0.0", "@ag-ui/core@1.0.0");
+        Path script = dir.resolve("approvals-client.cjs");
+        try (var in = ServeCommandTest.class.getResourceAsStream("/agui/approvals-client.cjs")) {
+            java.nio.file.Files.write(script, in.readAllBytes());
+        }
+        MockScript turns = MockScript.of(
+                MockTurn.content(ApprovalsCliTest.files("write_file", "a.txt")),
+                MockTurn.content(complete("wrote a.txt")),
+                MockTurn.content(ApprovalsCliTest.files("write_file", "b.txt")),
+                MockTurn.content(complete("left b.txt alone")),
+                MockTurn.content(ApprovalsCliTest.files("write_file", "c.txt")),
+                MockTurn.content(complete("wrote c.txt")));
+        String config = recordingConfig().toString();
+        try (MockLlmServer model = MockLlmServer.start(turns);
+             Server a = serve("--base-url", model.baseUrl().toString(), "--model", "mock", "--session-store", store,
+                     "--mcp-config", config, "--approve", "files/write_file");
+             Server b = serve("--base-url", model.baseUrl().toString(), "--model", "mock", "--session-store", store,
+                     "--mcp-config", config, "--approve", "files/write_file")) {
+            ProcessBuilder node = new ProcessBuilder("node", script.toString(), a.uri().resolve("/agui").toString(),
+                    b.uri().resolve("/agui").toString(), "approvals");
+            node.environment().put("NODE_PATH", modules.toString());
+            node.redirectError(ProcessBuilder.Redirect.INHERIT);
+            Process client = node.start();
+            String output = new String(client.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(client.waitFor(120, TimeUnit.SECONDS)).isTrue();
+            JsonNode out = MAPPER.readTree(output.strip().lines().reduce((x, y) -> y).orElse("{}"));
+            assertThat(out.path("crashed").asText("")).isEmpty();
+
+            JsonNode first = out.get("first");
+            assertThat(first.get("error").isNull()).as(first.toString()).isTrue();
+            assertThat(first.get("invalid")).as("events failing @ag-ui/core's schemas").isEmpty();
+            assertThat(first.at("/outcome/type").asText()).isEqualTo("interrupt");
+            assertThat(first.get("interrupts")).hasSize(1);
+            JsonNode interrupt = first.get("interrupts").get(0);
+            assertThat(interrupt.get("id").asText()).isEqualTo("call_1_1");
+            assertThat(interrupt.get("reason").asText()).isEqualTo("tool_approval");
+            assertThat(interrupt.get("toolCallId").asText()).isEqualTo("call_1_1");
+            assertThat(interrupt.get("message").asText()).contains("files/write_file").contains("a.txt");
+
+            assertThat(out.at("/unanswered/error").asText()).contains("pending interrupt");
+
+            JsonNode approved = out.get("approved");
+            assertThat(approved.get("error").isNull()).as(approved.toString()).isTrue();
+            assertThat(approved.get("invalid")).isEmpty();
+            assertThat(approved.at("/results/0/toolCallId").asText()).isEqualTo("call_1_1");
+            assertThat(approved.at("/results/0/content").asText()).contains("wrote a.txt");
+            assertThat(approved.get("result").asText()).isEqualTo("wrote a.txt");
+            assertThat(approved.get("interrupts")).isEmpty();
+
+            JsonNode second = out.get("second");
+            assertThat(second.get("invalid")).isEmpty();
+            assertThat(second.get("interrupts")).hasSize(1);
+            JsonNode denied = out.get("denied");
+            assertThat(denied.get("error").isNull()).as(denied.toString()).isTrue();
+            assertThat(denied.get("invalid")).isEmpty();
+            assertThat(denied.at("/results/0/content").asText()).contains("not today");
+            assertThat(denied.get("result").asText()).isEqualTo("left b.txt alone");
+            assertThat(out.get("warnings")).as("the client stripped nothing unknown").isEmpty();
+            assertThat(recordedPaths()).containsExactly("a.txt");
+
+            // a call waits on B; B stops (SIGTERM), and a new server carries the run on from the store
+            List<JsonNode> third = events(agui(b, input("restart", "Write c.txt")).body());
+            assertThat(third.get(third.size() - 1).at("/outcome/interrupts/0/id").asText()).isEqualTo("call_1_1");
+            b.process().destroy();
+            assertThat(b.process().waitFor(30, TimeUnit.SECONDS)).isTrue();
+            try (Server again = serve("--base-url", model.baseUrl().toString(), "--model", "mock", "--session-store",
+                    store, "--mcp-config", config, "--approve", "files/write_file")) {
+                HttpResponse<String> unknown = agui(again, approve("restart", "call_7_7", true));
+                assertThat(unknown.statusCode()).isEqualTo(400);
+                assertThat(unknown.body()).contains("resume[0].interruptId").contains("call_7_7");
+                List<JsonNode> resumed = events(agui(again, approve("restart", "call_1_1", true)).body());
+                assertThat(last(resumed, "result")).isEqualTo("wrote c.txt");
+            }
+            assertThat(recordedPaths()).containsExactly("a.txt", "c.txt");
+        }
+    }
+
+    @Test
+    void aPostgresThatGoesAwayMidRunEndsItWithRunErrorAndLosesNoTurn() throws Exception {
+        EmbeddedPostgres own = EmbeddedPostgres.own();      // not the shared one: this test takes it away
+        String jdbc = own.newDatabase();
+        String store = "postgresql://postgres@127.0.0.1:" + own.port() + "/" + jdbc.substring(jdbc.lastIndexOf('/') + 1);
+        MockScript script = MockScript.of(
+                MockTurn.content(complete("first answer")),
+                MockTurn.content("<thinking>" + "slowly ".repeat(60) + "</thinking>" + complete("LOST answer"))
+                        .chunkSize(4).delayMs(25),
+                MockTurn.content(complete("third answer")));
+        try (MockLlmServer model = MockLlmServer.start(script);
+             Server server = serve("--base-url", model.baseUrl().toString(), "--model", "mock", "--session-store", store)) {
+            List<JsonNode> first = events(agui(server, input("gone", "Question one?")).body());
+            assertThat(last(first, "result")).isEqualTo("first answer");
+
+            HttpResponse<java.io.InputStream> stream = client.send(HttpRequest.newBuilder(server.uri().resolve("/agui"))
+                    .POST(HttpRequest.BodyPublishers.ofString(input("gone", "Question one?", "Question two?").toString()))
+                    .build(), HttpResponse.BodyHandlers.ofInputStream());
+            BufferedReader lines = new BufferedReader(new InputStreamReader(stream.body(), StandardCharsets.UTF_8));
+            String line;
+            while ((line = lines.readLine()) != null && !line.contains("REASONING_MESSAGE_CONTENT")) {
+                // until the run is under way
+            }
+            own.kill();                         // the database goes away while the model answers
+            StringBuilder rest = new StringBuilder();
+            while ((line = lines.readLine()) != null) {
+                rest.append(line).append('\n');
+            }
+            List<JsonNode> cut = events(rest.toString());
+            assertThat(last(cut, "type")).isEqualTo("RUN_ERROR");
+            assertThat(last(cut, "message")).contains("could not be stored");
+            assertThat(cut.stream().filter(e -> e.get("type").asText().startsWith("RUN_"))).hasSize(1);
+
+            // while it is away: a clear 503, nothing run
+            HttpResponse<String> away = agui(server, input("gone", "Question one?", "Question two?"));
+            assertThat(away.statusCode()).as(away.body()).isEqualTo(503);
+            assertThat(away.body()).contains("session store");
+
+            // back: the thread has its first turn, not half of the second; the second question is taken again
+            own.restart();
+            List<JsonNode> third = events(agui(server, input("gone", "Question one?", "Question two?")).body());
+            assertThat(last(third, "result")).as(third.toString()).isEqualTo("third answer");
+            String sent = model.requests().get(2).body().get("messages").toString();
+            assertThat(sent).contains("Question one?", "first answer", "Question two?").doesNotContain("LOST answer");
+            assertThat(sent.split("Question two\\?", -1)).hasSize(2);
+            assertThat(server.err().toString()).doesNotContain("Exception in thread");
+        }
+    }
+
     @Test
     void sigtermTakesNoNewRunCancelsTheRunningOneAndExitsZero() throws Exception {
         MockScript script = MockScript.of(MockTurn.content("<thinking>" + "slowly ".repeat(400) + "</thinking>"

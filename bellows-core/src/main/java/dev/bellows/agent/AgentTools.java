@@ -58,6 +58,25 @@ final class AgentTools {
         return view;
     }
 
+    /**
+     * A run's own view: the current one plus {@code external}, the run's tools carried out
+     * outside it, on the local server. Built once per run (and again only when the caller's
+     * registry changes), never registered into the shared one.
+     *
+     * @throws IllegalArgumentException when an external tool's name is taken by a local tool
+     */
+    ToolRegistry withExternal(Tool completion, List<Tool> external) {
+        ToolRegistry view = build(completion);
+        for (Tool tool : external) {
+            if (view.find(ToolCall.LOCAL_SERVER, tool.name()).isPresent()) {
+                throw new IllegalArgumentException("the external tool \"" + tool.name() + "\" has the name of one of"
+                        + " the agent's own tools: give it another name");
+            }
+            view.register(tool);
+        }
+        return view;
+    }
+
     private ToolRegistry build(Tool completion) {
         Map<String, List<Tool>> byServer = new LinkedHashMap<>();
         callers.serverNames().forEach(name -> byServer.put(name, new ArrayList<>()));

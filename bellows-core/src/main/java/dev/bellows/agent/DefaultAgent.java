@@ -167,6 +167,52 @@ public final class DefaultAgent implements Agent {
     }
 
     /**
+     * Starts a run in {@code session}, as {@link #run(String, Session)}, that offers the model
+     * {@code external} tools beside the agent's, for this run only: tools carried out outside
+     * the run, by its caller (the client of a server, say: AG-UI's front-end tools). A call of
+     * one is never run here: it waits ({@link WaitingCall.Kind#EXTERNAL}), as a call an
+     * interceptor deferred does, and the run ends {@code interrupted} once the calls before it
+     * are done; {@link #resume(Session, List, List)} carries it on with the call's result
+     * ({@link Decision#respond}). The external tools are local tools of the run's own view of
+     * the agent's tools (built once for the run; the agent's registry is not changed), their
+     * arguments checked against their schemas like any tool's, and no interceptor of the
+     * agent's sees their calls.
+     *
+     * @throws IllegalArgumentException when an external tool has the name of one of the agent's
+     *                                  local tools (its built-ins included), or two share a name,
+     *                                  or the agent is a plain chat (it offers no tools)
+     * @throws IllegalStateException    when a run of that session is still going on
+     */
+    public AgentRun run(String task, Session session, List<? extends Tool> external) {
+        return start(task, session, completion(), null, Map.of(), external(external));
+    }
+
+    /** The external tools checked: no two of a name, and an agent that offers tools at all. */
+    private List<Tool> external(List<? extends Tool> external) {
+        Objects.requireNonNull(external, "external");
+        if (external.isEmpty()) {
+            return List.of();
+        }
+        if (options.plainChat()) {
+            throw new IllegalArgumentException("this agent is a plain chat (no tool registry): it offers the model no"
+                    + " tools, external ones included");
+        }
+        ToolRegistry own = options.tools.current(completion());     // the shared view, cached: nothing is built
+        java.util.Set<String> names = new java.util.HashSet<>();
+        for (Tool tool : external) {
+            Objects.requireNonNull(tool, "an external tool is null");
+            if (!names.add(tool.name())) {
+                throw new IllegalArgumentException("two external tools are named \"" + tool.name() + "\"");
+            }
+            if (own.find(dev.bellows.tool.ToolCall.LOCAL_SERVER, tool.name()).isPresent()) {
+                throw new IllegalArgumentException("the external tool \"" + tool.name() + "\" has the name of one of"
+                        + " the agent's own tools: give it another name");
+            }
+        }
+        return List.copyOf(external);
+    }
+
+    /**
      * Runs {@code task} on the calling thread and returns how it ended, in a session as
      * {@link #run(String)} picks it. The same loop as {@code run(task).await()}: every event
      * goes to the listeners, in the same order, on this thread; no other thread is started for
@@ -223,10 +269,22 @@ public final class DefaultAgent implements Agent {
      * @throws IllegalArgumentException when the decisions do not fit, naming the calls concerned
      */
     public AgentRun resume(Session session, List<? extends Decision> decisions) {
+        return resume(session, decisions, List.of());
+    }
+
+    /**
+     * As {@link #resume(Session, List)}, for a run started with external tools
+     * ({@link #run(String, Session, List)}): give them again, since a call held behind the one
+     * that waited, or one of a later answer, may be a call of one of them, which waits in its turn.
+     *
+     * @throws IllegalArgumentException as {@link #resume(Session, List)} and {@link #run(String, Session, List)} say
+     */
+    public AgentRun resume(Session session, List<? extends Decision> decisions, List<? extends Tool> external) {
         Objects.requireNonNull(session, "session");
+        List<Tool> tools = external(external);
         Map<String, Decision> checked = checkDecisions(session, decisions);
         Suspension waiting = session.suspension();
-        return start(waiting.task(), session, completion(), waiting, checked);
+        return start(waiting.task(), session, completion(), waiting, checked, tools);
     }
 
     /** As {@link #resume(Session, List)}, on the calling thread, as {@link #runBlocking(String)} runs a task. */
@@ -386,12 +444,17 @@ public final class DefaultAgent implements Agent {
 
     private AgentRun start(String task, Session session, Tool completion, Suspension resumeFrom,
                            Map<String, Decision> decisions) {
+        return start(task, session, completion, resumeFrom, decisions, List.of());
+    }
+
+    private AgentRun start(String task, Session session, Tool completion, Suspension resumeFrom,
+                           Map<String, Decision> decisions, List<Tool> external) {
         Objects.requireNonNull(task, "task");
         Objects.requireNonNull(session, "session");
         RunHandle run = new RunHandle(options.listeners);
         session.begin(run, resumeFrom != null);
         try {
-            Runnable loop = new Loop(options, protocol, session, run, task, completion, resumeFrom, decisions, false);
+            Runnable loop = new Loop(options, protocol, session, run, task, completion, resumeFrom, decisions, false, external);
             if (options.ownExecutor) {
                 RunStart start = new RunStart(loop);
                 run.offer(start);

@@ -52,6 +52,15 @@ final class Loop implements Runnable, RunContext {
     private final Map<String, Decision> decisions;
     /** A resume that gives the waiting run up: no call runs, nothing goes to the model. */
     private final boolean givingUp;
+    /** The run's external tools (see {@link DefaultAgent#run(String, Session, List)}): their calls wait. */
+    private final List<Tool> external;
+    /** The names of the external tools (local ones). */
+    private final java.util.Set<String> externalNames;
+    /** The tool interceptors of this run: the agent's, after the one that defers external calls when there are any. */
+    private final List<ToolInterceptor> toolInterceptors;
+    /** The run's view with its external tools, and the shared view it was built over. */
+    private ToolRegistry externalView;
+    private ToolRegistry externalBase;
     private int errors;
     private String lastError = "";
 
@@ -73,6 +82,26 @@ final class Loop implements Runnable, RunContext {
 
     Loop(AgentOptions options, Protocol protocol, Session session, RunHandle run, String task, Tool completion,
          Suspension resumeFrom, Map<String, Decision> decisions, boolean givingUp) {
+        this(options, protocol, session, run, task, completion, resumeFrom, decisions, givingUp, List.of());
+    }
+
+    Loop(AgentOptions options, Protocol protocol, Session session, RunHandle run, String task, Tool completion,
+         Suspension resumeFrom, Map<String, Decision> decisions, boolean givingUp, List<Tool> external) {
+        this.external = external;
+        this.externalNames = new java.util.HashSet<>();
+        external.forEach(tool -> externalNames.add(tool.name()));
+        if (external.isEmpty()) {
+            this.toolInterceptors = options.toolInterceptors;
+        } else {
+            // Outermost, so that no interceptor of the agent's runs a call that is not the agent's to run.
+            java.util.Set<Tool> externals = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+            externals.addAll(external);
+            List<ToolInterceptor> all = new ArrayList<>();
+            all.add(chain -> chain.call().serverName().equals(dev.bellows.tool.ToolCall.LOCAL_SERVER)
+                    && externals.contains(chain.tool()) ? chain.defer() : chain.proceed());
+            all.addAll(options.toolInterceptors);
+            this.toolInterceptors = List.copyOf(all);
+        }
         this.givingUp = givingUp;
         this.completion = completion;
         this.options = options;
@@ -183,6 +212,31 @@ final class Loop implements Runnable, RunContext {
     }
 
     /**
+     * Which calls need approval: the agent's policy, except for the run's external tools, whose
+     * calls are their caller's to carry out (and to ask about).
+     */
+    private java.util.function.Predicate<dev.bellows.tool.ToolCall> approvals() {
+        if (options.approvals == null || external.isEmpty()) {
+            return options.approvals;
+        }
+        return call -> !(call.serverName().equals(dev.bellows.tool.ToolCall.LOCAL_SERVER)
+                && externalNames.contains(call.toolName())) && options.approvals.test(call);
+    }
+
+    /** The tools the model is offered now: the agent's view, plus the run's external tools when it has any. */
+    private ToolRegistry tools() {
+        ToolRegistry base = options.tools.current(completion);
+        if (external.isEmpty()) {
+            return base;
+        }
+        if (base != externalBase) {         // the first call, or the agent's registry changed
+            externalView = options.tools.withExternal(completion, external);
+            externalBase = base;
+        }
+        return externalView;
+    }
+
+    /**
      * The iterations from {@code first} on.
      *
      * @param pending         the current turn: the task, then observations and reminders
@@ -196,7 +250,7 @@ final class Loop implements Runnable, RunContext {
             checkCancelled();
             this.iteration = iteration;
             run.emit(new LoopEvent.IterationStart(iteration));
-            ToolRegistry tools = options.tools.current(completion);
+            ToolRegistry tools = tools();
             Protocol.Frame frame = protocol.frame(tools, pending, session.plan());
             List<Message> history = History.within(memory, runStart, taskMessage, frame.all(),
                     pendingInMemory ? pending : List.of());
@@ -232,7 +286,7 @@ final class Loop implements Runnable, RunContext {
                 case AnswerReader.Step.Act act -> {
                     ToolChain chain = toolChain(tools);
                     ToolChainResult result;
-                    if (!options.interceptsTools()) {
+                    if (!options.interceptsTools() && external.isEmpty()) {
                         result = run.runTools(() -> chain.execute(act.calls(), run::isCancelled));
                         checkCancelled();               // the outcomes of an interrupted batch are not reported
                         report(result.outcomes());
@@ -242,9 +296,9 @@ final class Loop implements Runnable, RunContext {
                         for (int i = 0; i < ids.size(); i++) {
                             entries.add(new Entry(ids.get(i), act.calls().get(i), State.HELD, null, null));
                         }
-                        ToolBatch batch = new ToolBatch(this, options.toolInterceptors, chain, run::isCancelled, entries);
+                        ToolBatch batch = new ToolBatch(this, toolInterceptors, chain, run::isCancelled, entries);
                         run.runTools(() -> {
-                            batch.runFresh(options.approvals, options.approvalHandler, options.parallelToolCalls,
+                            batch.runFresh(approvals(), options.approvalHandler, options.parallelToolCalls,
                                     decision -> run.emit(new LoopEvent.Approval(decision.callId(),
                                             decision instanceof Decision.Approve,
                                             decision instanceof Decision.Deny deny ? deny.reason() : "")));
@@ -366,8 +420,8 @@ final class Loop implements Runnable, RunContext {
         if (!givingUp) {
             checkCancelled();
         }
-        ToolRegistry tools = options.tools.current(completion);
-        ToolBatch batch = new ToolBatch(this, options.toolInterceptors, toolChain(tools),
+        ToolRegistry tools = tools();
+        ToolBatch batch = new ToolBatch(this, toolInterceptors, toolChain(tools),
                 givingUp ? () -> true : run::isCancelled, waiting.calls());
         run.runTools(() -> {
             batch.resume(all, log, session::logResume);

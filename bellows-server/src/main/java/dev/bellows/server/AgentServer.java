@@ -22,6 +22,7 @@ import dev.bellows.memory.MemoryStore;
 import dev.bellows.memory.SessionStore;
 import dev.bellows.memory.SessionStoreException;
 import dev.bellows.provider.Message;
+import dev.bellows.tool.Tool;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -62,6 +63,13 @@ import java.util.function.Function;
  *     ...
  * }
  * }</pre>
+ *
+ * <h2>Calls that wait</h2>
+ * A run that reaches a call needing approval (the agent's {@code requireApproval}) ends with
+ * AG-UI's interrupt outcome, one interrupt per waiting call; the thread's next run answers them
+ * in {@code resume}. The tools a client sends in {@code tools} are its own: a call of one ends
+ * the run with the call pending, and the client's {@code tool} message carries it on. The
+ * waiting run is kept in the session store, so any server of the store carries it on.
  *
  * <h2>Threads, limits and access</h2>
  * A thread is a session of the session store, taken by one run at a time: a second run gets
@@ -145,9 +153,9 @@ public final class AgentServer {
     /**
      * Stops taking runs (new ones get 503), waits up to {@code grace} for those going on to end,
      * then cancels the rest and waits for them to end (their streams end with
-     * {@code RUN_FINISHED}, outcome {@code cancelled}), and closes the sessions of threads whose
-     * run waits on calls (kept open between runs; such a run is not carried on after a restart).
-     * Returns when no run is left.
+     * {@code RUN_FINISHED}, outcome {@code cancelled}). A run that waits on calls is kept in the
+     * session store (in memory without one) and carried on by the thread's next run, after a
+     * restart too. Returns when no run is left.
      */
     public void shutdown(Duration grace) {
         closing = true;
@@ -159,7 +167,6 @@ public final class AgentServer {
         while (!running.isEmpty()) {
             sleep();
         }
-        threads.close();
     }
 
     private static void sleep() {
@@ -295,16 +302,53 @@ public final class AgentServer {
                 decisions = AguiResume.decisions(input, waiting, lease.knownIds());
             }
             int turnsBefore = session.memory().turns().size();
-            SseWriter sse = new SseWriter(exchange.respond(200, sseHeaders()), redactor);
-            AguiEvents events = new AguiEvents(input.threadId(), input.runId(), nativeToolCalls, turnsBefore, sse::data);
-            events.started(session.plan().steps());
+            Threads.Pending pending = lease.pending();
+            // A resumed run numbers its calls as the run it carries on did (from that run's start).
+            int numbering = decisions != null && pending != null ? pending.turnsAtStart() : turnsBefore;
+            // The run starts before the response, so that client tools it refuses are a 400; its
+            // events wait for the stream (a subscriber gets every event from the first).
+            List<Tool> clientTools = ClientTools.of(input.tools());
+            AgentRun starting = null;
+            String refused = null;
+            try {
+                starting = decisions == null ? startRun(turn.task(), session, clientTools)
+                        : resumeRun(session, decisions, clientTools);
+            } catch (IllegalArgumentException e) {
+                // refused before anything ran: the client's tools, or (on resume) edited arguments
+                if (!clientTools.isEmpty() && String.valueOf(e.getMessage()).contains("external tool")) {
+                    throw HttpError.badRequest(toolField(input, e.getMessage()), e.getMessage());
+                }
+                if (decisions != null) {
+                    throw HttpError.badRequest("resume", e.getMessage());
+                }
+                refused = (decisions == null ? "the agent could not start the run: "
+                        : "the waiting run could not be carried on: ") + e.getMessage();
+            } catch (RuntimeException e) {
+                refused = (decisions == null ? "the agent could not start the run: "
+                        : "the waiting run could not be carried on: ") + e.getMessage();
+            }
+            AguiEvents events;
+            SseWriter sse;
+            try {
+                sse = new SseWriter(exchange.respond(200, sseHeaders()), redactor);
+                events = new AguiEvents(input.threadId(), input.runId(), nativeToolCalls, numbering, sse::data);
+                events.started(session.plan().steps());
+                if (refused != null) {
+                    events.error(refused, "error");
+                    return;
+                }
+            } catch (IOException | RuntimeException e) {
+                if (starting != null) {       // the client went away before the stream began
+                    starting.cancel();
+                    RunPump.awaitQuietly(starting);
+                    running.remove(starting);
+                }
+                throw e;
+            }
             if (decisions != null) {
-                events.resumed(decisions.stream().map(Decision::callId).toList());
+                events.resumed(pending != null ? pending.calls() : decisions.stream().map(Decision::callId).toList());
             }
-            AgentRun run = decisions == null ? startRun(turn.task(), session, events) : resumeRun(session, decisions, events);
-            if (run == null) {
-                return;
-            }
+            AgentRun run = starting;
             boolean stayed;
             try {
                 stayed = RunPump.pump(run, new RunPump.Output() {
@@ -330,13 +374,14 @@ public final class AgentServer {
                 running.remove(run);
             }
             List<String> taken = turn != null ? turn.ids() : AguiResume.ids(input, waiting);
-            if (session.memory().turns().size() > turnsBefore || decisions != null) {
-                try {
-                    lease.remember(taken);
-                } catch (SessionStoreException e) {
-                    LOG.log(System.Logger.Level.WARNING, () -> "thread " + input.threadId() + ": the ids of the messages"
-                            + " taken could not be stored; a client that sends them again has them answered again", e);
+            try {
+                boolean waits = !session.waiting().isEmpty();
+                if (session.memory().turns().size() > turnsBefore || decisions != null || waits || pending != null) {
+                    lease.remember(taken, waits ? new Threads.Pending(events.turnsAtStart(), events.unanswered()) : null);
                 }
+            } catch (SessionStoreException | IllegalStateException e) {
+                LOG.log(System.Logger.Level.WARNING, () -> "thread " + input.threadId() + ": the ids of the messages"
+                        + " taken could not be stored; a client that sends them again has them answered again", e);
             }
             if (!stayed) {
                 LOG.log(System.Logger.Level.DEBUG, () -> "thread " + input.threadId() + ": the client went away;"
@@ -347,38 +392,49 @@ public final class AgentServer {
         }
     }
 
-    /** Starts the run, or ends the stream with RUN_ERROR when the agent refuses it; null then. */
-    private AgentRun startRun(String task, Session session, AguiEvents events) throws IOException {
-        try {
-            AgentRun run = agent.run(task, session);
-            running.add(run);
-            if (closing) {
-                run.cancel();
-            }
-            return run;
-        } catch (RuntimeException e) {
-            events.error("the agent could not start the run: " + e.getMessage(), "error");
-            return null;
+    /**
+     * Starts the run, with the client's tools when there are any.
+     *
+     * @throws IllegalArgumentException when the agent refuses the client's tools (a name it has)
+     * @throws RuntimeException         when the agent refuses the run
+     */
+    private AgentRun startRun(String task, Session session, List<Tool> clientTools) {
+        AgentRun run;
+        if (clientTools.isEmpty()) {
+            run = agent.run(task, session);
+        } else if (agent instanceof DefaultAgent external) {
+            run = external.run(task, session, clientTools);
+        } else {
+            throw new IllegalArgumentException("this agent cannot offer the client's tools (it is not a DefaultAgent,"
+                    + " which takes external tools): send no tools");
         }
+        return started(run);
     }
 
-    /** Carries a waiting run on with the client's answers, or ends the stream when the agent cannot. */
-    private AgentRun resumeRun(Session session, List<Decision> decisions, AguiEvents events) throws IOException {
+    /** Carries a waiting run on with the client's answers (and its tools, which a later call may use). */
+    private AgentRun resumeRun(Session session, List<Decision> decisions, List<Tool> clientTools) {
         if (!(agent instanceof DefaultAgent resumable)) {
-            events.error("this agent cannot carry a waiting run on (it is not a DefaultAgent)", "error");
-            return null;
+            throw new IllegalStateException("this agent cannot carry a waiting run on (it is not a DefaultAgent)");
         }
-        try {
-            AgentRun run = resumable.resume(session, decisions);
-            running.add(run);
-            if (closing) {
-                run.cancel();
+        return started(resumable.resume(session, decisions, clientTools));
+    }
+
+    private AgentRun started(AgentRun run) {
+        running.add(run);
+        if (closing) {
+            run.cancel();
+        }
+        return run;
+    }
+
+    /** The field of the client tool a refusal names ({@code tools[2].name}), else {@code tools}. */
+    private static String toolField(AguiInput input, String message) {
+        for (int i = 0; i < input.tools().size(); i++) {
+            if (message != null && message.contains("\"" + input.tools().get(i).name() + "\"")) {
+                return "tools[" + i + "].name";
             }
-            return run;
-        } catch (RuntimeException e) {
-            events.error("the waiting run could not be carried on: " + e.getMessage(), "error");
-            return null;
         }
+        return "tools";
     }
 
     // --- OpenAI chat completions ---

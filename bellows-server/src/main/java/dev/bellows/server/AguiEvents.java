@@ -359,6 +359,22 @@ final class AguiEvents {
         resumed.addAll(callIds);
     }
 
+    /** The turns the conversation held when the run's task came (the loop numbers its calls from it). */
+    int turnsAtStart() {
+        return turnsAtStart;
+    }
+
+    /**
+     * The calls shown ({@code TOOL_CALL_START}) that have no result yet, in call order: those a
+     * resumed run had still to answer, then the current iteration's. After a run that stopped
+     * with calls waiting, the next run sends their results first.
+     */
+    List<String> unanswered() {
+        List<String> ids = new java.util.ArrayList<>(resumed);
+        awaitingResults.forEach(call -> ids.add(call.id()));
+        return ids;
+    }
+
     /** The loop's id of the tool block starting now (see the constructor). */
     private String callId(StreamEvent.ToolCallStart start) {
         blocks++;

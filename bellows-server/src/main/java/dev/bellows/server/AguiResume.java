@@ -101,6 +101,14 @@ final class AguiResume {
             if (approved == null) {
                 throw HttpError.badRequest(field + ".payload.approved", "missing: true runs the call, false denies it");
             }
+            // AG-UI's approveWithEdits: the person's own arguments (checked against the tool's schema)
+            JsonNode edited = payload.get("editedArgs");
+            if (edited != null && !edited.isNull()) {
+                if (!(edited instanceof com.fasterxml.jackson.databind.node.ObjectNode arguments)) {
+                    throw HttpError.badRequest(field + ".payload.editedArgs", "must be an object: the call's arguments");
+                }
+                return Decision.approve(call.id(), arguments.deepCopy());
+            }
             return Decision.approve(call.id());
         }
         JsonNode result = payload.get("result");

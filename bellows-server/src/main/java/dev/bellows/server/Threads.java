@@ -24,7 +24,10 @@ import java.util.function.Function;
  * a thread is the stored session of that name, opened for the run alone
  * ({@link SessionStore#openExclusive}), so that two runs of a thread never overlap, on this
  * server or another sharing the database; the ids of the messages taken from clients are kept
- * in its metadata. Without a store, threads live in this process.
+ * in its metadata. A run that stops with calls waiting is kept by the session itself (the
+ * store keeps a waiting run with the run's turns), so the thread is let go between runs like
+ * any other and its next run, on any server of the store, carries it on. Without a store,
+ * threads live in this process.
  */
 abstract sealed class Threads {
 
@@ -41,11 +44,55 @@ abstract sealed class Threads {
         /** The ids of the messages the thread has taken. */
         Set<String> knownIds();
 
-        /** Records more taken ids (once the run's turns are stored). */
-        void remember(Collection<String> ids);
+        /** What the thread's last run left waiting, as the AG-UI side sees it, or null. */
+        Pending pending();
+
+        /**
+         * Records more taken ids (once the run's turns are stored) and what the run left
+         * waiting (null: nothing), in one write.
+         */
+        void remember(Collection<String> ids, Pending pending);
 
         @Override
         void close();
+    }
+
+    /** The metadata key of what a thread's waiting run left for its next run ({@link Pending}), JSON. */
+    static final String PENDING = "agui_pending";
+
+    /**
+     * What a run that stopped with calls waiting leaves for the run that carries it on, kept
+     * with the thread (so any server sharing the store can carry it on): the turns the
+     * conversation held when the run's task came, from which the loop numbers its calls, and
+     * the calls the run showed ({@code TOOL_CALL_START}) without a result, in call order,
+     * whose results the next run sends first.
+     */
+    record Pending(int turnsAtStart, List<String> calls) {
+        Pending {
+            calls = List.copyOf(calls);
+        }
+
+        String json() {
+            var node = MAPPER.createObjectNode().put("turnsAtStart", turnsAtStart);
+            calls.forEach(node.putArray("calls")::add);
+            return node.toString();
+        }
+
+        /** The pending calls in {@code json}, or null for none (or unreadable: the caller falls back). */
+        static Pending read(String json) {
+            if (json == null || json.isBlank()) {
+                return null;
+            }
+            try {
+                JsonNode node = MAPPER.readTree(json);
+                List<String> calls = new java.util.ArrayList<>();
+                node.path("calls").forEach(id -> calls.add(id.asText()));
+                return new Pending(node.path("turnsAtStart").asInt(), calls);
+            } catch (Exception e) {
+                LOG.log(System.Logger.Level.WARNING, "a thread's pending calls could not be read", e);
+                return null;
+            }
+        }
     }
 
     private final Map<String, Boolean> busy = new ConcurrentHashMap<>();
@@ -69,9 +116,6 @@ abstract sealed class Threads {
 
     abstract Lease open(String threadId, Runnable release) throws HttpError;
 
-    /** Lets go of what is kept between runs (the sessions of waiting threads). */
-    void close() {
-    }
 
     static HttpError busy(String threadId) {
         return HttpError.of(409, "conflict_error", "thread \"" + threadId + "\" is running another run; a thread takes"
@@ -105,29 +149,6 @@ abstract sealed class Threads {
         private final SessionStore store;
         private final Function<MemoryStore, ConversationMemory> memory;
         private volatile boolean exclusive = true;
-        /**
-         * Threads whose run waits on calls, kept open between their runs: the session store
-         * does not keep a waiting run (yet), so the next run must come back to this session,
-         * on this server, which keeps holding the thread meanwhile.
-         */
-        private final Map<String, Parked> parked = new ConcurrentHashMap<>();
-
-        private record Parked(StoredSession stored, Session session, Set<String> known) {
-        }
-
-        @Override
-        void close() {
-            for (String threadId : List.copyOf(parked.keySet())) {
-                Parked waiting = parked.remove(threadId);
-                if (waiting != null) {
-                    try {
-                        waiting.stored().close();
-                    } catch (RuntimeException e) {
-                        LOG.log(System.Logger.Level.WARNING, () -> "thread " + threadId + ": closing its session failed", e);
-                    }
-                }
-            }
-        }
 
         Stored(SessionStore store, Function<MemoryStore, ConversationMemory> memory) {
             this.store = store;
@@ -136,10 +157,6 @@ abstract sealed class Threads {
 
         @Override
         Lease open(String threadId, Runnable release) throws HttpError {
-            Parked waiting = parked.remove(threadId);
-            if (waiting != null) {
-                return lease(threadId, waiting.stored(), waiting.session(), waiting.known(), release);
-            }
             StoredSession stored;
             try {
                 stored = exclusive ? store.openExclusive(threadId) : store.open(threadId);
@@ -155,7 +172,9 @@ abstract sealed class Threads {
             } catch (SessionStoreException e) {
                 throw HttpError.of(503, "service_unavailable", "the session store cannot be used now: " + e.getMessage());
             }
-            Set<String> known = ids(stored.metadata().get(MESSAGE_IDS));
+            Map<String, String> metadata = stored.metadata();
+            Set<String> known = ids(metadata.get(MESSAGE_IDS));
+            Pending pending = Pending.read(metadata.get(PENDING));
             Session session;
             try {
                 session = new Session(memory.apply(stored), stored);
@@ -163,10 +182,11 @@ abstract sealed class Threads {
                 stored.close();
                 throw e;
             }
-            return lease(threadId, stored, session, known, release);
+            return lease(threadId, stored, session, known, pending, release);
         }
 
-        private Lease lease(String threadId, StoredSession stored, Session session, Set<String> known, Runnable release) {
+        private Lease lease(String threadId, StoredSession stored, Session session, Set<String> known, Pending pending,
+                            Runnable release) {
             return new Lease() {
                 @Override
                 public Session session() {
@@ -179,18 +199,18 @@ abstract sealed class Threads {
                 }
 
                 @Override
-                public void remember(Collection<String> ids) {
+                public Pending pending() {
+                    return pending;
+                }
+
+                @Override
+                public void remember(Collection<String> ids, Pending next) {
                     known.addAll(ids);
-                    stored.putMetadata(Map.of(MESSAGE_IDS, idsJson(known)));
+                    stored.putMetadata(Map.of(MESSAGE_IDS, idsJson(known), PENDING, next == null ? "" : next.json()));
                 }
 
                 @Override
                 public void close() {
-                    if (!session.waiting().isEmpty()) {
-                        parked.put(threadId, new Parked(stored, session, known));
-                        release.run();
-                        return;
-                    }
                     try {
                         stored.close();
                     } catch (RuntimeException e) {
@@ -208,7 +228,14 @@ abstract sealed class Threads {
     /** Threads in this process only (no session store): gone when it ends. */
     static final class InMemory extends Threads {
 
-        private record Kept(Session session, Set<String> known) {
+        private static final class Kept {
+            final Session session;
+            final Set<String> known = ConcurrentHashMap.newKeySet();
+            volatile Pending pending;
+
+            Kept(Session session) {
+                this.session = session;
+            }
         }
 
         private final Map<String, Kept> threads = new ConcurrentHashMap<>();
@@ -221,21 +248,27 @@ abstract sealed class Threads {
         @Override
         Lease open(String threadId, Runnable release) {
             Kept kept = threads.computeIfAbsent(threadId,
-                    id -> new Kept(new Session(memory.apply(new InMemoryMemoryStore())), ConcurrentHashMap.newKeySet()));
+                    id -> new Kept(new Session(memory.apply(new InMemoryMemoryStore()))));
             return new Lease() {
                 @Override
                 public Session session() {
-                    return kept.session();
+                    return kept.session;
                 }
 
                 @Override
                 public Set<String> knownIds() {
-                    return kept.known();
+                    return kept.known;
                 }
 
                 @Override
-                public void remember(Collection<String> ids) {
-                    kept.known().addAll(ids);
+                public Pending pending() {
+                    return kept.pending;
+                }
+
+                @Override
+                public void remember(Collection<String> ids, Pending pending) {
+                    kept.known.addAll(ids);
+                    kept.pending = pending;
                 }
 
                 @Override

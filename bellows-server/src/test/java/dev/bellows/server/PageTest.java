@@ -112,6 +112,55 @@ class PageTest {
         }
     }
 
+    record Notes(String path) {
+    }
+
+    @Test
+    void aPersonApprovesAndDeniesWaitingCallsOnThePage(@TempDir Path dir) throws Exception {
+        NodeScripts.chromium();
+        Path modules = NodeScripts.install("playwright", PLAYWRIGHT);
+        Path driver = NodeScripts.resource("page-approvals.cjs", dir);
+        Path shots = Path.of("target", "page-screenshots").toAbsolutePath();
+        Files.createDirectories(shots);
+        List<String> writes = new java.util.concurrent.CopyOnWriteArrayList<>();
+        ToolRegistry tools = new ToolRegistry().register(TypedTool.of("write_file", "Writes a file.", Notes.class,
+                (context, args) -> {
+                    writes.add(args.path());
+                    return ToolResult.of("wrote " + args.path());
+                }));
+        MockScript script = MockScript.of(
+                MockTurn.content(call("write_file", "{\"path\": \"notes.md\"}")).chunkSize(6),
+                MockTurn.content(call("task_completion", "{\"result\": \"I left the notes alone.\"}")).chunkSize(6),
+                MockTurn.content(call("write_file", "{\"path\": \"notes.md\"}")).chunkSize(6),
+                MockTurn.content(call("task_completion", "{\"result\": \"Wrote the notes.\"}")).chunkSize(6));
+        try (ServerFixture fixture = new ServerFixture(script, b -> { }, tools, dev.bellows.server.jetty.JettyAgentServer.IDLE_TIMEOUT,
+                agent -> agent.requireApproval("local/write_file"))) {
+            NodeScripts.Result result = NodeScripts.run(List.of("node", driver.toString(), fixture.uri("/").toString(),
+                    shots.toString()), Map.of("PLAYWRIGHT", modules.resolve("playwright-core").toString()), 300);
+            JsonNode seen = ServerFixture.MAPPER.readTree(result.out().strip().lines().reduce((a, b) -> b).orElse("{}"));
+            assertThat(seen.path("error").asText("")).as(result.err()).isEmpty();
+            assertThat(result.status()).isZero();
+
+            assertThat(seen.get("waitingName").asText()).isEqualTo("write_file");
+            assertThat(seen.get("waitingState").asText()).isEqualTo("Waiting for you");
+            assertThat(seen.get("question").asText()).contains("write_file").contains("notes.md");
+            assertThat(seen.get("reasonHiddenAtFirst").asBoolean()).isTrue();
+            assertThat(seen.get("refusedNotice").asBoolean()).isTrue();
+            assertThat(seen.get("waitingAfterReload").asInt()).isEqualTo(1);
+            assertThat(seen.get("reasonFocused").asBoolean()).isTrue();
+            assertThat(seen.get("deniedState").toString()).contains("Denied");
+            assertThat(seen.get("deniedResult").toString()).contains("keep them in the wiki");
+            assertThat(fixture.provider.requests().get(1).messages().toString()).contains("keep them in the wiki");
+            assertThat(seen.get("approvedResults").toString()).contains("wrote notes.md");
+            assertThat(seen.get("approvalsLeft").asInt()).isZero();
+            assertThat(writes).containsExactly("notes.md");      // the denied call never ran, the approved one once
+            assertThat(seen.get("consoleErrors")).isEmpty();
+            for (String name : List.of("11-approval-waiting", "12-deny-reason", "13-denied", "14-approved")) {
+                assertThat(shots.resolve(name + ".png")).isNotEmptyFile();
+            }
+        }
+    }
+
     @Test
     void aServerWithATokenHasThePageAskForItAndTheMessageGoesThrough(@TempDir Path dir) throws Exception {
         NodeScripts.chromium();

@@ -703,10 +703,11 @@
         break;
       }
       case "TOOL_CALL_RESULT": {
-        const p = part(event.toolCallId);
+        // a run that carries a waiting one on sends the results of that run's calls first
+        const p = part(event.toolCallId) || earlierTool(event.toolCallId);
         if (p && !p.hidden) {
           p.result = typeof event.content === "string" ? event.content : JSON.stringify(event.content);
-          p.state = "ok";
+          if (p.state !== "denied") p.state = "ok";
           touch(p);
         }
         break;
@@ -744,6 +745,17 @@
       default:
         break;
     }
+  }
+
+  /** The card of a call an earlier run of this conversation showed, or undefined. */
+  function earlierTool(id) {
+    for (let i = current.items.length - 1; i >= 0; i--) {
+      const item = current.items[i];
+      if (item.kind !== "assistant") continue;
+      const found = item.parts.find((p) => p.kind === "tool" && p.id === id);
+      if (found) return found;
+    }
+    return undefined;
   }
 
   /** The string value of {@code key} in JSON still streaming: what has arrived of it, decoded. */
@@ -828,9 +840,11 @@
       updatePart(part);
       const box = el("div", "approval");
       box.append(el("p", null, interrupt.message || "This call waits for your approval."));
+      // Deny asks for a reason first (the model reads it); Enter in it, or Deny again, denies.
       const reason = el("input");
-      reason.placeholder = "Reason, if you deny (optional)";
+      reason.placeholder = "Why not? The agent reads your reason (optional)";
       reason.setAttribute("aria-label", "Reason for denying");
+      reason.hidden = true;
       const approve = el("button", "primary", "Approve");
       const deny = el("button", "danger", "Deny");
       approve.type = deny.type = "button";
@@ -846,7 +860,25 @@
         }
       };
       approve.addEventListener("click", () => decide({ interruptId: interrupt.id, status: "resolved", payload: { approved: true } }, "Approved."));
-      deny.addEventListener("click", () => decide({ interruptId: interrupt.id, status: "resolved", payload: { approved: false, reason: reason.value.trim() } }, "Denied" + (reason.value.trim() ? ": " + reason.value.trim() : ".")));
+      const denyNow = () => decide({ interruptId: interrupt.id, status: "resolved", payload: { approved: false, reason: reason.value.trim() } }, "Denied" + (reason.value.trim() ? ": " + reason.value.trim() : "."));
+      deny.addEventListener("click", () => {
+        if (reason.hidden) {
+          reason.hidden = false;
+          deny.textContent = "Deny with this reason";
+          reason.focus();
+        } else {
+          denyNow();
+        }
+      });
+      reason.addEventListener("keydown", (e) => {
+        if (e.key === "Enter") {
+          e.preventDefault();
+          denyNow();
+        } else if (e.key === "Escape") {
+          reason.hidden = true;
+          deny.textContent = "Deny";
+        }
+      });
       box.append(reason, deny, approve);
       part.node.append(box);
     }

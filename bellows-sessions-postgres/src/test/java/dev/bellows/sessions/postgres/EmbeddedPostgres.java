@@ -44,15 +44,49 @@ public final class EmbeddedPostgres {
 
     private static EmbeddedPostgres shared;
 
-    private final Process server;
+    private volatile Process server;
     private final Path dataDirectory;
     private final int port;
+    /** The command that started the server, to start it again after {@link #kill()}. */
+    private final List<String> command;
     private final AtomicInteger databases = new AtomicInteger();
 
-    private EmbeddedPostgres(Process server, Path dataDirectory, int port) {
+    private EmbeddedPostgres(Process server, Path dataDirectory, int port, List<String> command) {
         this.server = server;
         this.dataDirectory = dataDirectory;
         this.port = port;
+        this.command = List.copyOf(command);
+    }
+
+    /**
+     * A server of the caller's own, for a test that takes it away ({@link #kill()}) and brings it
+     * back ({@link #restart()}): the shared one must stay up for the other tests. Stopped when
+     * the JVM exits.
+     */
+    public static EmbeddedPostgres own() {
+        try {
+            EmbeddedPostgres server = start();
+            Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "stop-own-test-postgres"));
+            return server;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start a test PostgreSQL server: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Takes the server away at once, as a crash or a network cut would: PostgreSQL's "immediate"
+     * shutdown (SIGQUIT), every connection dropped, nothing waited for. The data stays.
+     */
+    public synchronized void kill() throws IOException, InterruptedException {
+        new ProcessBuilder("kill", "-QUIT", Long.toString(server.pid())).start().waitFor();
+        server.waitFor();
+    }
+
+    /** Starts the server again after {@link #kill()}, on the same data and port. */
+    public synchronized void restart() throws IOException {
+        Process again = new ProcessBuilder(command).redirectErrorStream(true).start();
+        awaitReady(again);
+        server = again;
     }
 
     /** The server of this test JVM, started on first use and stopped when the JVM exits. */
@@ -111,7 +145,7 @@ public final class EmbeddedPostgres {
             Process server = new ProcessBuilder(command).redirectErrorStream(true).start();
             try {
                 awaitReady(server);
-                return new EmbeddedPostgres(server, data, port);
+                return new EmbeddedPostgres(server, data, port, command);
             } catch (IOException e) {
                 if (attempt == 5 || !String.valueOf(e.getMessage()).contains("Address already in use")) {
                     throw e;

@@ -1,0 +1,187 @@
+package dev.bellows.server;
+
+import static dev.bellows.server.ServerFixture.call;
+import static dev.bellows.server.ServerFixture.runInput;
+import static dev.bellows.server.ServerFixture.turn;
+import static dev.bellows.server.ServerFixture.types;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.bellows.memory.SessionStore;
+import dev.bellows.server.jetty.JettyAgentServer;
+import dev.bellows.sessions.sqlite.SqliteSessionStore;
+import dev.bellows.testkit.MockScript;
+import dev.bellows.tool.ToolRegistry;
+import dev.bellows.tool.ToolResult;
+import dev.bellows.tool.TypedTool;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * cli.md "bellows serve": a call waiting for approval ends the run with AG-UI's interrupt
+ * outcome, and the next run of the thread answers it in {@code resume}, on this server or,
+ * since the waiting run is kept in the session store, on another one after a restart. Every
+ * call that ran is counted by the tool itself.
+ */
+class ApprovalsOverAguiTest {
+
+    record Add(int a, int b) {
+    }
+
+    record Target(String path) {
+    }
+
+    @TempDir
+    Path dir;
+
+    /** Every write_file call that ran, by path. */
+    final List<String> writes = new CopyOnWriteArrayList<>();
+
+    ServerFixture server(SessionStore store, MockScript script) throws Exception {
+        ToolRegistry tools = new ToolRegistry()
+                .register(TypedTool.of("add", "Adds two numbers.", Add.class, (context, args) -> ToolResult.of(args.a() + args.b())))
+                .register(TypedTool.of("write_file", "Writes a file.", Target.class, (context, args) -> {
+                    writes.add(args.path());
+                    return ToolResult.of("wrote " + args.path());
+                }));
+        return new ServerFixture(script, b -> b.sessionStore(store), tools, JettyAgentServer.IDLE_TIMEOUT,
+                agent -> agent.requireApproval("local/write_file"));
+    }
+
+    static ObjectNode resume(String threadId, String id, String status, String payload) throws Exception {
+        ObjectNode input = runInput(threadId, "Tidy up.");
+        ObjectNode entry = input.putArray("resume").addObject().put("interruptId", id).put("status", status);
+        if (payload != null) {
+            entry.set("payload", ServerFixture.MAPPER.readTree(payload));
+        }
+        return input;
+    }
+
+    static JsonNode last(List<JsonNode> events) {
+        return events.get(events.size() - 1);
+    }
+
+    static List<String> ids(List<JsonNode> events, String type) {
+        return events.stream().filter(e -> e.get("type").asText().equals(type)).map(e -> e.get("toolCallId").asText()).toList();
+    }
+
+    @Test
+    void aWaitingCallIsAnInterruptAndARestartedServerCarriesItOnFromTheStore() throws Exception {
+        MockScript before = MockScript.of(
+                turn(call("add", "{\"a\": 1, \"b\": 2}")),
+                turn(call("write_file", "{\"path\": \"a.txt\"}") + call("add", "{\"a\": 3, \"b\": 4}")));
+        MockScript after = MockScript.of(
+                turn(call("write_file", "{\"path\": \"b.txt\"}")),
+                turn(call("task_completion", "{\"result\": \"Tidied.\"}")));
+        List<JsonNode> first;
+        try (SessionStore store = SqliteSessionStore.open(dir); ServerFixture a = server(store, before)) {
+            first = a.agui(runInput("tidy", "Tidy up."));
+        }
+        // the second iteration's calls: write_file waits for approval, add is held behind it
+        assertThat(ids(first, "TOOL_CALL_START")).containsExactly("call_1_1", "call_2_1", "call_2_2");
+        assertThat(ids(first, "TOOL_CALL_RESULT")).containsExactly("call_1_1");
+        JsonNode outcome = last(first).get("outcome");
+        assertThat(last(first).get("type").asText()).isEqualTo("RUN_FINISHED");
+        assertThat(outcome.get("type").asText()).isEqualTo("interrupt");
+        assertThat(outcome.get("interrupts")).hasSize(1);
+        JsonNode interrupt = outcome.get("interrupts").get(0);
+        assertThat(interrupt.get("id").asText()).isEqualTo("call_2_1");
+        assertThat(interrupt.get("reason").asText()).isEqualTo("tool_approval");
+        assertThat(interrupt.get("toolCallId").asText()).isEqualTo("call_2_1");
+        assertThat(interrupt.get("message").asText()).contains("write_file").contains("a.txt");
+        assertThat(writes).isEmpty();
+
+        // a new server process on the same store: the waiting run is there
+        try (SessionStore store = SqliteSessionStore.open(dir); ServerFixture b = server(store, after)) {
+            List<JsonNode> second = b.agui(resume("tidy", "call_2_1", "resolved", "{\"approved\": true}"));
+            assertThat(types(second)).startsWith("RUN_STARTED", "TOOL_CALL_RESULT", "TOOL_CALL_RESULT", "STEP_STARTED");
+            assertThat(ids(second, "TOOL_CALL_RESULT")).startsWith("call_2_1", "call_2_2");
+            assertThat(second.get(1).get("content").asText()).isEqualTo("wrote a.txt");
+            assertThat(second.get(2).get("content").asText()).isEqualTo("7");
+            assertThat(writes).containsExactly("a.txt");
+            // the next iteration's call waits in its turn, named as its TOOL_CALL_START named it
+            String next = ids(second, "TOOL_CALL_START").get(0);
+            assertThat(next).isEqualTo("call_3_1");
+            assertThat(last(second).at("/outcome/interrupts/0/id").asText()).isEqualTo(next);
+            assertThat(b.provider.turnsTaken()).isEqualTo(1);     // the approved answer was not asked for again
+
+            // denied with a reason: the model reads it; nothing ran
+            List<JsonNode> third = b.agui(resume("tidy", next, "resolved",
+                    "{\"approved\": false, \"reason\": \"not in the root folder\"}"));
+            assertThat(ids(third, "TOOL_CALL_RESULT")).startsWith(next);
+            assertThat(third.get(1).get("content").asText()).contains("not in the root folder");
+            assertThat(last(third).get("result").asText()).isEqualTo("Tidied.");
+            assertThat(writes).containsExactly("a.txt");
+            assertThat(b.provider.requests().get(1).messages().toString()).contains("not in the root folder");
+
+            // the thread takes new messages again, the old ones not twice
+            List<JsonNode> fourth = b.agui(runInput("tidy", "Tidy up.", "Thanks."));
+            assertThat(last(fourth).get("type").asText()).isIn("RUN_FINISHED", "RUN_ERROR");
+            String sent = b.provider.requests().get(2).messages().toString();
+            assertThat(sent.split("Tidy up\\.", -1)).hasSize(2);
+            assertThat(sent).contains("Thanks.");
+        }
+    }
+
+    @Test
+    void badResumesAre400AndChangeNothing() throws Exception {
+        MockScript script = MockScript.of(
+                turn(call("write_file", "{\"path\": \"a.txt\"}") + call("write_file", "{\"path\": \"b.txt\"}")),
+                turn(call("task_completion", "{\"result\": \"Done.\"}")));
+        try (SessionStore store = SqliteSessionStore.open(dir); ServerFixture server = server(store, script)) {
+            HttpResponse<String> nothingWaits = server.post("/agui", resume("bad", "call_1_1", "resolved",
+                    "{\"approved\": true}").toString());
+            assertThat(nothingWaits.statusCode()).isEqualTo(400);
+            assertThat(nothingWaits.body()).contains("\"param\":\"resume[0].interruptId\"");
+
+            List<JsonNode> first = server.agui(runInput("bad", "Tidy up."));
+            JsonNode interrupts = last(first).at("/outcome/interrupts");
+            assertThat(interrupts).hasSize(2);
+            String waitingBefore = store.waitingRun("bad").orElseThrow().toString();
+
+            List<ObjectNode> bad = List.of(
+                    resume("bad", "call_9_9", "resolved", "{\"approved\": true}"),                    // unknown
+                    resume("bad", "call_1_1", "resolved", "{\"approved\": true}"),                    // one left out
+                    resume("bad", "call_1_1", "resolved", "{\"approve\": true}"),                     // no "approved"
+                    resume("bad", "call_1_1", "resolved", "{\"approved\": \"yes\"}"),                 // not a boolean
+                    resume("bad", "call_1_1", "resolved", null),                                       // no payload
+                    resume("bad", "call_1_1", "paused", "{\"approved\": true}"),                      // no such status
+                    runInput("bad", "Tidy up.", "Just do it."));                                        // no resume at all
+            List<String> params = List.of("resume[0].interruptId", "resume", "resume[0].payload.approved",
+                    "resume[0].payload.approved", "resume[0].payload", "resume[0].status", "resume");
+            for (int i = 0; i < bad.size(); i++) {
+                HttpResponse<String> answer = server.post("/agui", bad.get(i).toString());
+                assertThat(answer.statusCode()).as(answer.body()).isEqualTo(400);
+                assertThat(ServerFixture.MAPPER.readTree(answer.body()).at("/error/param").asText()).as(answer.body())
+                        .isEqualTo(params.get(i));
+            }
+            // every call answered, but the edited arguments do not fit the tool's schema
+            ObjectNode misfit = resume("bad", "call_1_1", "resolved", "{\"approved\": true, \"editedArgs\": {\"file\": 1}}");
+            misfit.withArray("resume").addObject().put("interruptId", "call_1_2").put("status", "cancelled");
+            HttpResponse<String> refused = server.post("/agui", misfit.toString());
+            assertThat(refused.statusCode()).as(refused.body()).isEqualTo(400);
+            assertThat(refused.body()).contains("\"param\":\"resume\"").contains("call_1_1").contains("schema");
+            HttpResponse<String> notObject = server.post("/agui", resume("bad", "call_1_1", "resolved",
+                    "{\"approved\": true, \"editedArgs\": [1]}").toString());
+            assertThat(notObject.body()).contains("resume[0].payload.editedArgs");
+
+            assertThat(writes).isEmpty();
+            assertThat(server.provider.turnsTaken()).isEqualTo(1);
+            assertThat(store.waitingRun("bad").orElseThrow().toString()).isEqualTo(waitingBefore);
+
+            // both answered: one approved with the person's own arguments (AG-UI's editedArgs), one cancelled (denied)
+            ObjectNode both = resume("bad", "call_1_1", "resolved", "{\"approved\": true, \"editedArgs\": {\"path\": \"edited.txt\"}}");
+            both.withArray("resume").addObject().put("interruptId", "call_1_2").put("status", "cancelled");
+            List<JsonNode> done = server.agui(both);
+            assertThat(ids(done, "TOOL_CALL_RESULT")).startsWith("call_1_1", "call_1_2");
+            assertThat(last(done).get("result").asText()).isEqualTo("Done.");
+            assertThat(writes).containsExactly("edited.txt");
+            assertThat(store.waitingRun("bad")).isEmpty();
+        }
+    }
+}
