@@ -101,24 +101,48 @@ final class EventDecoder {
      * @throws IOException when the event is not one JSON object (truncated, malformed)
      */
     void decode(SseEvent event) throws IOException {
-        start();
+        long base = start();
         event.feedData(feeder);
         read();
+        if (parser != null) {
+            for (long i = objectEnd - base; i < event.dataLength(); i++) {
+                if (!whitespace(event.dataByte((int) i))) {
+                    reset();                 // text after the object: the parser may be inside it
+                    break;
+                }
+            }
+        }
     }
 
     /** As {@link #decode(SseEvent)}, for data given as UTF-8 bytes (the text of an unusual event, re-encoded). */
     void decode(byte[] utf8) throws IOException {
-        start();
+        long base = start();
         feeder.feedInput(utf8, 0, utf8.length);
         read();
+        if (parser != null) {
+            for (long i = objectEnd - base; i < utf8.length; i++) {
+                if (!whitespace(utf8[(int) i])) {
+                    reset();                 // text after the object: the parser may be inside it
+                    break;
+                }
+            }
+        }
     }
 
-    private void start() throws IOException {
+    /** JSON's whitespace (RFC 8259): what may follow the object with the parser kept for the next event. */
+    private static boolean whitespace(byte b) {
+        return b == ' ' || b == '\t' || b == '\n' || b == '\r';
+    }
+
+    /** Readies the parser for an event; the bytes it has taken before it (its offsets count on across events). */
+    private long start() throws IOException {
         clear();
         if (parser == null) {
             parser = json.getFactory().createNonBlockingByteArrayParser();
             feeder = (ByteArrayFeeder) parser.getNonBlockingInputFeeder();
+            return 0;
         }
+        return parser.currentLocation().getByteOffset();
     }
 
     private void read() throws IOException {
@@ -127,6 +151,7 @@ final class EventDecoder {
                 throw Truncated.INSTANCE;     // callers only give data that starts with '{'
             }
             readRoot();
+            objectEnd = parser.currentLocation().getByteOffset();
         } catch (IOException | RuntimeException e) {
             reset();
             throw e;
@@ -141,6 +166,9 @@ final class EventDecoder {
             reset();                         // text after the object (ignored, as a tree reader ignores it)
         }
     }
+
+    /** Where the last event's object ended, in the parser's offsets: what follows it is checked. */
+    private long objectEnd;
 
     /** Closes the parser, returning its buffers to the pool; the next event gets a new one. */
     void reset() {

@@ -101,6 +101,18 @@ class EventDecoderProperties {
                 .isEqualTo(outcome(new TreeEventReader(new Events(bytes), ENDPOINT)));
     }
 
+    /** Text after an event's object that leaves a parser inside a value does not reach the next event (jqwik found it). */
+    @Test
+    void textAfterAnObjectDoesNotSpoilTheNextEvent() {
+        for (String tail : List.of("\"", "\"x}", "[", "1", " {")) {
+            byte[] bytes = stream(List.of(Tuple.of("message_start", ("{}" + tail).getBytes(StandardCharsets.UTF_8)),
+                    Tuple.of("message_stop", "{\"type\":\"message_stop\"}".getBytes(StandardCharsets.UTF_8))));
+            assertThat(outcome(new AnthropicStream(new Events(bytes), ENDPOINT, null))).as("after {}%s", tail)
+                    .isEqualTo(outcome(new TreeEventReader(new Events(bytes), ENDPOINT)))
+                    .noneMatch(line -> line.startsWith("failure"));
+        }
+    }
+
     @Test
     void theDocumentedStreamsGiveTypedFrames() {
         byte[] thinking = DocsStreams.THINKING.getBytes(StandardCharsets.UTF_8);

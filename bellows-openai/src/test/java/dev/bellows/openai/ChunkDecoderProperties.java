@@ -103,6 +103,19 @@ class ChunkDecoderProperties {
         assertThat(outcome(stream, false)).isEqualTo(outcome(stream, true));
     }
 
+    /** Text after an event's object that leaves a parser inside a value does not reach the next event. */
+    @Test
+    void textAfterAnObjectDoesNotSpoilTheNextEvent() {
+        for (String tail : List.of("\"", "\"x}", "[", "1", " {")) {
+            List<byte[]> events = List.of(("{}" + tail).getBytes(StandardCharsets.UTF_8),
+                    "{\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hi\"}}]}".getBytes(StandardCharsets.UTF_8));
+            byte[] bytes = stream(events);
+            List<String> seen = outcome(bytes, false);
+            assertThat(seen).as("after {}%s", tail).isEqualTo(outcome(bytes, true))
+                    .contains(StreamChunk.message("Hi").toString());
+        }
+    }
+
     @Property(tries = 3000)
     void wellFormedUtf8AgreesWithTheJdksStrictDecoder(@ForAll("utf8ish") byte[] bytes) {
         byte[] stream = stream(List.of(bytes));
