@@ -18,7 +18,7 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * The "Cost" rule of stream-contract.md: one tool call whose JSON {@code arguments} object
+ * The "Cost" rule of docs/stream-format.md: one tool call whose JSON {@code arguments} object
  * is 10 KiB, 1 MiB or 10 MiB ({@link Transcripts#bigToolCall(int)}), streamed in 4-char
  * chunks through the full pipeline, must cost the same per char whatever its size
  * (target: the largest within 1.5x of the smallest).

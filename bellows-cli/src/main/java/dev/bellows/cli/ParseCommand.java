@@ -30,7 +30,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code bellows parse}: the stream processor on JSON Lines, as the last section of
- * stream-contract.md describes. Each chunk's events are written (and flushed) before the
+ * docs/stream-format.md describes. Each chunk's events are written (and flushed) before the
  * next input line is read.
  */
 @Command(name = "parse",

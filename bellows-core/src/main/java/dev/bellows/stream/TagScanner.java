@@ -6,7 +6,7 @@ import java.util.Map;
 
 /**
  * The one incremental tag scanner: splits message text into plain text and blocks opened
- * and closed by thinking and tool tags, exactly as stream-contract.md "Tags" says.
+ * and closed by thinking and tool tags, exactly as docs/stream-format.md "Tags" says.
  *
  * <p>It looks at every character once. Plain text is found with {@code indexOf('<')} and
  * handed on as ranges of the chunk; only a tag candidate (at most 256 characters) is ever

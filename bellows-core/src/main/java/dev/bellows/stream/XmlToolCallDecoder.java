@@ -5,7 +5,7 @@ import dev.bellows.tool.ToolCall;
 import java.util.List;
 
 /**
- * Decodes the XML element form of a tool call (ADR-0019 style):
+ * Decodes the XML element form of a tool call (docs/stream-format.md "Tool-call content"):
  * {@code <server_name>...</server_name><tool_name>...</tool_name><arguments>...</arguments>}.
  * Other top-level elements are ignored; a repeated one keeps its last occurrence.
  */
