@@ -21,6 +21,7 @@ import dev.bellows.memory.InMemoryMemoryStore;
 import dev.bellows.memory.MemoryStore;
 import dev.bellows.memory.SessionStore;
 import dev.bellows.memory.SessionStoreException;
+import dev.bellows.plan.PlanStep;
 import dev.bellows.provider.Message;
 import dev.bellows.tool.Tool;
 import java.io.ByteArrayOutputStream;
@@ -308,6 +309,9 @@ public final class AgentServer {
             // The run starts before the response, so that client tools it refuses are a 400; its
             // events wait for the stream (a subscriber gets every event from the first).
             List<Tool> clientTools = ClientTools.of(input.tools());
+            // The plan the thread has before this run: once started, the run may replace it
+            // before RUN_STARTED is sent, and that change reaches the client as the run's event.
+            List<PlanStep> planBefore = session.plan().steps();
             AgentRun starting = null;
             String refused = null;
             try {
@@ -332,7 +336,7 @@ public final class AgentServer {
             try {
                 sse = new SseWriter(exchange.respond(200, sseHeaders()), redactor);
                 events = new AguiEvents(input.threadId(), input.runId(), nativeToolCalls, numbering, sse::data);
-                events.started(session.plan().steps());
+                events.started(planBefore);
                 if (refused != null) {
                     events.error(refused, "error");
                     return;
