@@ -6,7 +6,6 @@ import dev.bellows.agent.DefaultAgent;
 import dev.bellows.agent.Session;
 import dev.bellows.agent.WaitingCall;
 import dev.bellows.event.LoopEndReason;
-import dev.bellows.provider.RetryListener;
 import dev.bellows.provider.RetryingProvider;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.common.RetryOptions;
@@ -48,7 +47,8 @@ public final class RunWorkflowImpl implements RunWorkflow {
         WorkerSetup.Catalog catalog = Workflow.sideEffect(WorkerSetup.Catalog.class, setup::catalog);
         ActivityProvider models = new ActivityProvider(setup, log);
         RemoteTools tools = new RemoteTools(setup, Workflow.getInfo().getWorkflowId(), models::cancelled);
-        RetryingProvider provider = new RetryingProvider(models, setup.retryPolicy(), RetryListener.NONE,
+        RetryingProvider provider = new RetryingProvider(models, setup.retryPolicy(),
+                notice -> models.retrying(notice.attempt()),
                 delay -> {
                     try {
                         Workflow.sleep(delay);
@@ -60,7 +60,13 @@ public final class RunWorkflowImpl implements RunWorkflow {
         DefaultAgent.Builder builder = DefaultAgent.builder();
         setup.loop().accept(builder);
         DefaultAgent agent = builder.provider(provider).toolRegistry(tools.registry(catalog))
-                .listener(log::add).build();
+                .listener(log::add)
+                // Learns the agent's name for the model calls' interceptors on the workers; no side effect.
+                .runInterceptor(chain -> {
+                    models.agentName(chain.run().agentName());
+                    return chain.proceed();
+                })
+                .build();
         session = agent.session();
         if (input.previous() != null) {
             // A run of a session: the conversation goes on from where the session's last run left it.
