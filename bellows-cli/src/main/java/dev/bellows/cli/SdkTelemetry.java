@@ -2,6 +2,9 @@ package dev.bellows.cli;
 
 import dev.bellows.agent.AgentBuilder;
 import dev.bellows.opentelemetry.BellowsTelemetry;
+import dev.bellows.opentelemetry.RunSpanIds;
+import dev.bellows.temporal.DurableWorker;
+import io.opentelemetry.sdk.trace.IdGenerator;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.autoconfigure.AutoConfiguredOpenTelemetrySdk;
 import io.opentelemetry.sdk.common.CompletableResultCode;
@@ -63,6 +66,8 @@ final class SdkTelemetry implements Telemetry {
                         "otel.service.name", "bellows",
                         "otel.logs.exporter", "none",
                         "otel.java.exporter.otlp.retry.disabled", "true"))
+                // A durable run's span gets the ids its calls' spans name as their parent.
+                .addTracerProviderCustomizer((tracing, config) -> tracing.setIdGenerator(RunSpanIds.of(IdGenerator.random())))
                 .addSpanExporterCustomizer((exporter, config) ->
                         new WatchedSpans(exporter, warning, endpoint(config, "traces")))
                 .addMetricExporterCustomizer((exporter, config) ->
@@ -101,6 +106,14 @@ final class SdkTelemetry implements Telemetry {
     @Override
     public <B extends AgentBuilder<B, ?>> B instrument(B builder) {
         return telemetry.instrument(builder);
+    }
+
+    @Override
+    public DurableWorker.Builder instrument(DurableWorker.Builder builder) {
+        return builder.modelInterceptor(telemetry.modelInterceptor())
+                .toolInterceptor(telemetry.toolInterceptor())
+                .onRunEnded(run -> telemetry.recordEndedRun(run.run(), run.result(), run.traceparent(), run.started(),
+                        run.ended()));
     }
 
     @Override

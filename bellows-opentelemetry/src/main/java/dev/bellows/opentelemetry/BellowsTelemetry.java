@@ -122,6 +122,28 @@ public final class BellowsTelemetry {
         return tools;
     }
 
+    /**
+     * Records the {@code invoke_agent} span of a run whose loop ran where no span could stay open
+     * for its whole length: a durable run, whose workflow replays the loop step by step on any
+     * worker (docs/temporal.md, "Traces"). Called once, when the run has ended; the span has
+     * the run's start and end times, and the trace id and span id {@code traceparent} names, the
+     * parent its calls' {@code chat} and {@code execute_tool} spans (made on the workers with
+     * {@link #TRACE_PARENT}) already name, provided the SDK's id generator is
+     * {@link RunSpanIds}; with another, the span is a child of that one, in the same trace.
+     *
+     * @param run         the run, as its interceptors saw it (agent name, session, task)
+     * @param result      how it ended
+     * @param traceparent the W3C {@code traceparent} of the run's span
+     */
+    public void recordEndedRun(dev.bellows.agent.RunContext run, dev.bellows.agent.AgentResult result,
+                               String traceparent, java.time.Instant started, java.time.Instant ended) {
+        Objects.requireNonNull(run, "run");
+        Objects.requireNonNull(result, "result");
+        Objects.requireNonNull(started, "started");
+        Objects.requireNonNull(ended, "ended");
+        runs.recordEnded(run, result, traceparent, started, ended);
+    }
+
     /** Whether prompts, answers, arguments and results are recorded. */
     public boolean capturesMessageContent() {
         return capture;

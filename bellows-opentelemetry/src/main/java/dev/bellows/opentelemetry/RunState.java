@@ -49,19 +49,27 @@ final class RunState {
         if (!(attributes.get(BellowsTelemetry.TRACE_PARENT) instanceof String traceparent)) {
             return null;
         }
-        Context context = W3CTraceContextPropagator.getInstance().extract(Context.root(), traceparent, TRACEPARENT);
-        Span remote = Span.fromContext(context);
-        if (!remote.getSpanContext().isValid()) {
+        Context context = remote(traceparent);
+        if (context == null) {
             return null;
         }
         // The run's span is not here: what a model call would tell it (its provider and model) is
         // told to a span that records nothing; the calls' own spans are children of its context.
-        RunState state = new RunState(remote, context);
+        RunState state = new RunState(Span.fromContext(context), context);
         state.modelNamed = true;
         if (attributes.get(BellowsTelemetry.LAST_FAILURE) instanceof String failure) {
             state.lastFailure = failure;
         }
         return state;
+    }
+
+    /** The context whose remote span {@code traceparent} names, or null when it names none. */
+    static Context remote(String traceparent) {
+        if (traceparent == null) {
+            return null;
+        }
+        Context context = W3CTraceContextPropagator.getInstance().extract(Context.root(), traceparent, TRACEPARENT);
+        return Span.fromContext(context).getSpanContext().isValid() ? context : null;
     }
 
     /** Reads a carrier that is the {@code traceparent} value itself. */

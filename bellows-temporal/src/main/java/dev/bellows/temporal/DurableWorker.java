@@ -83,7 +83,7 @@ public final class DurableWorker implements AutoCloseable {
             options.setStickyQueueScheduleToStartTimeout(Duration.ZERO);
         }
         Worker worker = factory.newWorker(taskQueue, options.build());
-        worker.registerWorkflowImplementationFactory(RunWorkflow.class, () -> new RunWorkflowImpl(setup));
+        worker.registerWorkflowImplementationFactory(RunWorkflow.class, () -> new RunWorkflowImpl(setup, b.runEnded));
         worker.registerActivitiesImplementations(
                 new ModelActivitiesImpl(b.provider, reader::answerEvents, b.modelInterceptors),
                 new ToolActivitiesImpl(b.tools, b.outputFormat, b.toolInterceptors), new SessionActivitiesImpl(b.client));
@@ -126,6 +126,7 @@ public final class DurableWorker implements AutoCloseable {
         private int workflowCacheSize;
         private final List<ModelInterceptor> modelInterceptors = new ArrayList<>();
         private final List<ToolInterceptor> toolInterceptors = new ArrayList<>();
+        private Consumer<EndedRun> runEnded;
 
         private Builder(WorkflowClient client) {
             this.client = Objects.requireNonNull(client, "client");
@@ -186,6 +187,19 @@ public final class DurableWorker implements AutoCloseable {
          */
         public Builder toolInterceptor(ToolInterceptor interceptor) {
             toolInterceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
+            return this;
+        }
+
+        /**
+         * Told of each run this worker ends, once, on the workflow's thread at the run's last
+         * step (never when a run replays; a worker that dies between telling and recording the
+         * step can have the next worker tell it again). It must return at once and must not
+         * block (a tracer's {@code span.end()} queues the span); what it throws is logged and
+         * changes nothing of the run. A run terminated from outside, or whose workflow fails
+         * rather than ending the loop, is not told.
+         */
+        public Builder onRunEnded(Consumer<EndedRun> listener) {
+            this.runEnded = Objects.requireNonNull(listener, "listener");
             return this;
         }
 
