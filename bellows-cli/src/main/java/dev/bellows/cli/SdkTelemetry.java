@@ -31,7 +31,9 @@ import java.util.logging.Logger;
  * setting). Bellows changes three defaults, each of which a setting of the user's overrides:
  * the service name is {@code bellows}, no log exporter starts (Bellows emits no log records),
  * and a failed export is not retried ({@code otel.java.exporter.otlp.retry.disabled}), so that
- * an endpoint that cannot be reached costs one failed attempt, not a back-off at exit.
+ * an endpoint that cannot be reached costs one failed attempt, not a back-off at exit. Its id
+ * generator is {@link RunSpanIds} over the SDK's random one, so that a durable run's span
+ * recorded by {@code bellows worker} has the id its calls' spans name (docs/temporal.md, "Traces").
  *
  * <p>An export that fails prints one warning on standard error for the whole process, never
  * one per span; the SDK's own log lines are off, unless {@code BELLOWS_DEBUG=1} or a
