@@ -50,7 +50,7 @@ final class SdkTelemetry implements Telemetry {
 
     private final OpenTelemetrySdk sdk;
     private final BellowsTelemetry telemetry;
-    private final AtomicBoolean closed = new AtomicBoolean();
+    private CompletableResultCode shutdown;     // guarded by this: the SDK's, once started
     private final Thread hook;
 
     private SdkTelemetry(OpenTelemetrySdk sdk, BellowsTelemetry telemetry) {
@@ -123,20 +123,31 @@ final class SdkTelemetry implements Telemetry {
         return telemetry.traceHeaders();
     }
 
+    /**
+     * Exports what is left and stops the SDK. The shutdown hook stays registered until that is
+     * done: a process that exits meanwhile (SIGTERM's grace ending in {@code System.exit}) runs
+     * it, and it waits for the same export instead of letting the JVM halt in its middle.
+     */
     @Override
     public void close() {
+        shutdown();
         try {
             Runtime.getRuntime().removeShutdownHook(hook);
         } catch (IllegalStateException shuttingDown) {
             // the hook runs, or has run, the same shutdown
         }
-        shutdown();
     }
 
+    /** The SDK's shutdown, started once; every caller waits for it (at most {@value #FLUSH_SECONDS} s). */
     private void shutdown() {
-        if (closed.compareAndSet(false, true)) {
-            sdk.shutdown().join(FLUSH_SECONDS, TimeUnit.SECONDS);
+        CompletableResultCode result;
+        synchronized (this) {
+            if (shutdown == null) {
+                shutdown = sdk.shutdown();
+            }
+            result = shutdown;
         }
+        result.join(FLUSH_SECONDS, TimeUnit.SECONDS);
     }
 
     /** One line on standard error the first time an export fails; nothing after. */

@@ -3,6 +3,9 @@ package dev.bellows.temporal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.bellows.agent.AgentResult;
+import dev.bellows.agent.AgentRun;
+import dev.bellows.event.AgentEvent;
+import dev.bellows.event.LoopEvent;
 import dev.bellows.event.LoopEndReason;
 import dev.bellows.openai.OpenAiProvider;
 import dev.bellows.opentelemetry.BellowsTelemetry;
@@ -58,14 +61,37 @@ class DurableTracingTest {
     private static final AttributeKey<String> ERROR_TYPE = AttributeKey.stringKey("error.type");
 
     private TestWorkflowEnvironment env;
-    private final InMemorySpanExporter spans = InMemorySpanExporter.create();
-    private final InMemoryMetricReader metrics = InMemoryMetricReader.create();
-    private final OpenTelemetrySdk sdk = OpenTelemetrySdk.builder()
-            .setTracerProvider(SdkTracerProvider.builder()
-                    .setIdGenerator(RunSpanIds.of(IdGenerator.random()))
-                    .addSpanProcessor(SimpleSpanProcessor.create(spans)).build())
-            .setMeterProvider(SdkMeterProvider.builder().registerMetricReader(metrics).build())
-            .build();
+    /** What each worker exports: its own SDK, as two worker processes would have. */
+    private final Traced first = new Traced();
+    private final Traced second = new Traced();
+
+    /** One worker's OpenTelemetry: a real SDK with RunSpanIds, read through its in-memory exporters. */
+    private static final class Traced {
+        final InMemorySpanExporter spans = InMemorySpanExporter.create();
+        final InMemoryMetricReader metrics = InMemoryMetricReader.create();
+        final OpenTelemetrySdk sdk = OpenTelemetrySdk.builder()
+                .setTracerProvider(SdkTracerProvider.builder()
+                        .setIdGenerator(RunSpanIds.of(IdGenerator.random()))
+                        .addSpanProcessor(SimpleSpanProcessor.create(spans)).build())
+                .setMeterProvider(SdkMeterProvider.builder().registerMetricReader(metrics).build())
+                .build();
+        final BellowsTelemetry telemetry = BellowsTelemetry.builder(sdk).captureMessageContent(false).build();
+
+        DurableWorker.Builder instrument(DurableWorker.Builder builder) {
+            return builder.modelInterceptor(telemetry.modelInterceptor())
+                    .toolInterceptor(telemetry.toolInterceptor())
+                    .onRunEnded(run -> telemetry.recordEndedRun(run.run(), run.result(), run.traceparent(),
+                            run.started(), run.ended()));
+        }
+
+        List<SpanData> spans() {
+            return spans.getFinishedSpanItems();
+        }
+
+        List<MetricData> metrics() {
+            return List.copyOf(metrics.collectAllMetrics());
+        }
+    }
 
     @BeforeEach
     void start() {
@@ -78,54 +104,85 @@ class DurableTracingTest {
     @AfterEach
     void stop() {
         env.close();
-        sdk.close();
+        first.sdk.close();
+        second.sdk.close();
     }
 
+    /**
+     * The first attempt fails (503, Retry-After 3 s) on one worker, which then stops; another
+     * worker makes the rest and ends the run: each exports its own calls' spans, and together they
+     * are one trace under the run's span.
+     */
     @Test
-    void aDurableRunIsOneRunSpanWithAChatSpanPerAttemptAndAToolSpanPerCallNoneTwiceOnReplay() throws Exception {
-        BellowsTelemetry telemetry = BellowsTelemetry.builder(sdk).captureMessageContent(false).build();
+    void aDurableRunIsOneTraceUnderItsRunSpanWhicheverWorkersMadeItsCallsNoneTwiceOnReplay() throws Exception {
         CountingTool tool = new CountingTool();
         String id;
         String runId;
         List<RecordedRequest> requests;
         try (MockLlmServer server = MockLlmServer.start(MockScript.of(
-                MockTurn.status(503).errorMessage("overloaded"),
+                MockTurn.status(503).header("Retry-After", "3").errorMessage("overloaded"),
                 MockTurn.content("Counting. " + CountingTool.call("abc")),
                 MockTurn.content(CountingTool.done("counted"))));
-             OpenAiProvider provider = OpenAiProvider.builder().baseUrl(server.baseUrl()).apiKey(ApiKey.of(KEY)).build();
-             DurableWorker worker = DurableWorker.builder(env.getWorkflowClient())
-                     .provider(provider)
-                     .tools(new ToolRegistry().register(tool))
-                     .loop(b -> b.model("mock-model"))
-                     .retryPolicy(new RetryPolicy(2, Duration.ofMillis(1), Duration.ofSeconds(1)))
-                     .heartbeatTimeout(Duration.ofSeconds(30))
-                     .modelInterceptor(telemetry.modelInterceptor())
-                     .toolInterceptor(telemetry.toolInterceptor())
-                     .onRunEnded(run -> telemetry.recordEndedRun(run.run(), run.result(), run.traceparent(),
-                             run.started(), run.ended()))
-                     .build()) {
-            worker.start();
-            DurableAgent agent = DurableAgent.builder(env.getWorkflowClient()).build();
-            id = agent.start("count abc");
-            AgentResult result = agent.follow(id).await();
-            assertThat(result.reason()).isEqualTo(LoopEndReason.TASK_COMPLETION);
+             OpenAiProvider provider = OpenAiProvider.builder().baseUrl(server.baseUrl()).apiKey(ApiKey.of(KEY)).build()) {
+            DurableWorker.Builder setup = DurableWorker.builder(env.getWorkflowClient())
+                    .provider(provider)
+                    .tools(new ToolRegistry().register(tool))
+                    .loop(b -> b.model("mock-model"))
+                    .retryPolicy(new RetryPolicy(2, Duration.ofMillis(1), Duration.ofSeconds(10)))
+                    .heartbeatTimeout(Duration.ofSeconds(30));
+            DurableWorker one = first.instrument(setup).build();
+            DurableWorker other = null;
+            try {
+                one.start();
+                DurableAgent agent = DurableAgent.builder(env.getWorkflowClient()).build();
+                id = agent.start("count abc");
+                AgentRun run = agent.follow(id);
+                for (AgentEvent event : run) {
+                    if (event instanceof LoopEvent.Retry && other == null) {
+                        // The run waits 3 s to retry: the first worker leaves, another takes the rest.
+                        one.close();
+                        other = second.instrument(DurableWorker.builder(env.getWorkflowClient())
+                                .provider(provider)
+                                .tools(new ToolRegistry().register(tool))
+                                .loop(b -> b.model("mock-model"))
+                                .retryPolicy(new RetryPolicy(2, Duration.ofMillis(1), Duration.ofSeconds(10)))
+                                .heartbeatTimeout(Duration.ofSeconds(30))).build();
+                        other.start();
+                    }
+                }
+                AgentResult result = run.await();
+                assertThat(result.reason()).isEqualTo(LoopEndReason.TASK_COMPLETION);
+            } finally {
+                one.close();
+                if (other != null) {
+                    other.close();
+                }
+            }
+            assertThat(other).as("the run retried").isNotNull();
             assertThat(tool.calls).hasValue(1);
             requests = server.requests();
             runId = env.getWorkflowClient().fetchHistory(id).getHistory().getEvents(0)
                     .getWorkflowExecutionStartedEventAttributes().getOriginalExecutionRunId();
             assertTrace(id, runId, requests, server.port());
         }
+
         // The whole history replayed, by a worker whose runs tell the same telemetry of their end.
         Worker replaying = env.newWorker("replay-traced");
         replaying.registerWorkflowImplementationFactory(RunWorkflow.class, () -> new RunWorkflowImpl(
                 TestSetups.setup(new ToolRegistry().register(new CountingTool()), b -> b.model("mock-model")),
-                run -> telemetry.recordEndedRun(run.run(), run.result(), run.traceparent(), run.started(), run.ended())));
+                run -> second.telemetry.recordEndedRun(run.run(), run.result(), run.traceparent(), run.started(),
+                        run.ended())));
         WorkflowReplayer.replayWorkflowExecution(env.getWorkflowClient().fetchHistory(id), replaying);
-        assertThat(spans.getFinishedSpanItems()).hasSize(5);
+        assertThat(first.spans()).hasSize(1);
+        assertThat(second.spans()).hasSize(4);
     }
 
     private void assertTrace(String workflowId, String runId, List<RecordedRequest> requests, int port) {
-        List<SpanData> all = spans.getFinishedSpanItems();
+        // The first worker made the failed attempt, and nothing else.
+        assertThat(first.spans()).extracting(SpanData::getName).containsExactly("chat mock-model");
+        assertThat(first.spans().getFirst().getAttributes().get(ERROR_TYPE)).isEqualTo("503");
+        List<SpanData> all = new java.util.ArrayList<>(first.spans());
+        all.addAll(second.spans());
         assertThat(all).extracting(SpanData::getName).containsExactlyInAnyOrder(
                 "invoke_agent bellows", "chat mock-model", "chat mock-model", "chat mock-model", "execute_tool count");
 
@@ -193,19 +250,22 @@ class DurableTracingTest {
             assertThat(span.getStatus().getDescription()).doesNotContain(KEY);
         }
 
-        // The metrics, from the workers' calls: tokens of the two answers, the retry under its cause.
-        List<MetricData> collected = List.copyOf(metrics.collectAllMetrics());
-        assertThat(collected).extracting(MetricData::getName)
+        // The metrics, from each worker's own calls: the first counts the run's first request, the
+        // second the next one and the retry, under the error.type of the attempt the first made.
+        List<MetricData> firsts = first.metrics();
+        List<MetricData> seconds = second.metrics();
+        assertThat(seconds).extracting(MetricData::getName)
                 .contains("gen_ai.client.token.usage", "gen_ai.client.operation.duration", "bellows.model.retries",
                         "bellows.loop.iterations");
-        assertThat(sum(collected, "bellows.model.retries", Attributes.of(
+        Attributes model = Attributes.of(AttributeKey.stringKey("gen_ai.agent.name"), "bellows",
+                AttributeKey.stringKey("gen_ai.provider.name"), "openai",
+                AttributeKey.stringKey("gen_ai.request.model"), "mock-model");
+        assertThat(sum(firsts, "bellows.loop.iterations", model)).isEqualTo(1);
+        assertThat(sum(seconds, "bellows.loop.iterations", model)).isEqualTo(1);
+        assertThat(sum(seconds, "bellows.model.retries", Attributes.of(
                 AttributeKey.stringKey("gen_ai.provider.name"), "openai",
                 AttributeKey.stringKey("gen_ai.request.model"), "mock-model",
                 ERROR_TYPE, "503"))).isEqualTo(1);
-        assertThat(sum(collected, "bellows.loop.iterations", Attributes.of(
-                AttributeKey.stringKey("gen_ai.agent.name"), "bellows",
-                AttributeKey.stringKey("gen_ai.provider.name"), "openai",
-                AttributeKey.stringKey("gen_ai.request.model"), "mock-model"))).isEqualTo(2);
     }
 
     private static List<SpanData> named(List<SpanData> spans, String name) {
