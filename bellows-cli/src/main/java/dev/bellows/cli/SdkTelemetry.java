@@ -2,6 +2,9 @@ package dev.bellows.cli;
 
 import dev.bellows.agent.AgentBuilder;
 import dev.bellows.opentelemetry.BellowsTelemetry;
+import dev.bellows.opentelemetry.RunSpanIds;
+import dev.bellows.temporal.DurableWorker;
+import io.opentelemetry.sdk.trace.IdGenerator;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.autoconfigure.AutoConfiguredOpenTelemetrySdk;
 import io.opentelemetry.sdk.common.CompletableResultCode;
@@ -28,7 +31,9 @@ import java.util.logging.Logger;
  * setting). Bellows changes three defaults, each of which a setting of the user's overrides:
  * the service name is {@code bellows}, no log exporter starts (Bellows emits no log records),
  * and a failed export is not retried ({@code otel.java.exporter.otlp.retry.disabled}), so that
- * an endpoint that cannot be reached costs one failed attempt, not a back-off at exit.
+ * an endpoint that cannot be reached costs one failed attempt, not a back-off at exit. Its id
+ * generator is {@link RunSpanIds} over the SDK's random one, so that a durable run's span
+ * recorded by {@code bellows worker} has the id its calls' spans name (docs/temporal.md, "Traces").
  *
  * <p>An export that fails prints one warning on standard error for the whole process, never
  * one per span; the SDK's own log lines are off, unless {@code BELLOWS_DEBUG=1} or a
@@ -45,7 +50,7 @@ final class SdkTelemetry implements Telemetry {
 
     private final OpenTelemetrySdk sdk;
     private final BellowsTelemetry telemetry;
-    private final AtomicBoolean closed = new AtomicBoolean();
+    private CompletableResultCode shutdown;     // guarded by this: the SDK's, once started
     private final Thread hook;
 
     private SdkTelemetry(OpenTelemetrySdk sdk, BellowsTelemetry telemetry) {
@@ -63,6 +68,8 @@ final class SdkTelemetry implements Telemetry {
                         "otel.service.name", "bellows",
                         "otel.logs.exporter", "none",
                         "otel.java.exporter.otlp.retry.disabled", "true"))
+                // A durable run's span gets the ids its calls' spans name as their parent.
+                .addTracerProviderCustomizer((tracing, config) -> tracing.setIdGenerator(RunSpanIds.of(IdGenerator.random())))
                 .addSpanExporterCustomizer((exporter, config) ->
                         new WatchedSpans(exporter, warning, endpoint(config, "traces")))
                 .addMetricExporterCustomizer((exporter, config) ->
@@ -104,24 +111,43 @@ final class SdkTelemetry implements Telemetry {
     }
 
     @Override
+    public DurableWorker.Builder instrument(DurableWorker.Builder builder) {
+        return builder.modelInterceptor(telemetry.modelInterceptor())
+                .toolInterceptor(telemetry.toolInterceptor())
+                .onRunEnded(run -> telemetry.recordEndedRun(run.run(), run.result(), run.traceparent(), run.started(),
+                        run.ended()));
+    }
+
+    @Override
     public Map<String, String> traceHeaders() {
         return telemetry.traceHeaders();
     }
 
+    /**
+     * Exports what is left and stops the SDK. The shutdown hook stays registered until that is
+     * done: a process that exits meanwhile (SIGTERM's grace ending in {@code System.exit}) runs
+     * it, and it waits for the same export instead of letting the JVM halt in its middle.
+     */
     @Override
     public void close() {
+        shutdown();
         try {
             Runtime.getRuntime().removeShutdownHook(hook);
         } catch (IllegalStateException shuttingDown) {
             // the hook runs, or has run, the same shutdown
         }
-        shutdown();
     }
 
+    /** The SDK's shutdown, started once; every caller waits for it (at most {@value #FLUSH_SECONDS} s). */
     private void shutdown() {
-        if (closed.compareAndSet(false, true)) {
-            sdk.shutdown().join(FLUSH_SECONDS, TimeUnit.SECONDS);
+        CompletableResultCode result;
+        synchronized (this) {
+            if (shutdown == null) {
+                shutdown = sdk.shutdown();
+            }
+            result = shutdown;
         }
+        result.join(FLUSH_SECONDS, TimeUnit.SECONDS);
     }
 
     /** One line on standard error the first time an export fails; nothing after. */

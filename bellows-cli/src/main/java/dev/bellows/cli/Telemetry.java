@@ -74,6 +74,13 @@ sealed interface Telemetry extends AutoCloseable permits Telemetry.Off, SdkTelem
     <B extends AgentBuilder<B, ?>> B instrument(B builder);
 
     /**
+     * A worker's durable runs traced (nothing when off): {@code chat} and {@code execute_tool}
+     * spans around the calls its activities make, children of the run's span, and the run's
+     * {@code invoke_agent} span recorded by the worker that ends it (docs/temporal.md, "Traces").
+     */
+    dev.bellows.temporal.DurableWorker.Builder instrument(dev.bellows.temporal.DurableWorker.Builder builder);
+
+    /**
      * The trace context headers ({@code traceparent}) of the span current on the calling thread,
      * for a request made there (an HTTP MCP call inside a tool call); empty when off.
      */
@@ -99,6 +106,11 @@ sealed interface Telemetry extends AutoCloseable permits Telemetry.Off, SdkTelem
 
         @Override
         public <B extends AgentBuilder<B, ?>> B instrument(B builder) {
+            return builder;
+        }
+
+        @Override
+        public dev.bellows.temporal.DurableWorker.Builder instrument(dev.bellows.temporal.DurableWorker.Builder builder) {
             return builder;
         }
 

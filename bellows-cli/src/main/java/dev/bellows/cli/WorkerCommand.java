@@ -98,16 +98,19 @@ final class WorkerCommand implements Callable<Integer> {
         } catch (UsageException e) {
             return usage(e.getMessage());
         }
-        try (Provider closing = provider) {
+        // Closed last: the activities in flight end their spans before the last export.
+        try (Telemetry telemetry = Telemetry.start(root.host, root.stderr);
+             Provider closing = provider) {
             return McpSetup.withServers(settings.mcpServers(), root.host, spec.qualifiedName(), root.stderr,
-                    settings.apiKey(), client, registry -> serve(settings, closing, streamOptions, registry));
+                    settings.apiKey(), telemetry.mcp(client),
+                    registry -> serve(settings, closing, streamOptions, registry, telemetry));
         } catch (UsageException e) {
             return usage(e.getMessage());
         }
     }
 
     private int serve(Settings settings, Provider provider, StreamOptions streamOptions,
-                      dev.bellows.tool.ToolRegistry registry) {
+                      dev.bellows.tool.ToolRegistry registry, Telemetry telemetry) {
         WorkflowClient client;
         try {
             client = temporal.connect(root.host);
@@ -135,6 +138,7 @@ final class WorkerCommand implements Callable<Integer> {
                         b.requireApproval(pattern);
                     }
                 });
+        telemetry.instrument(builder);
         if (heartbeatTimeoutSeconds != null) {
             builder.heartbeatTimeout(Duration.ofSeconds(heartbeatTimeoutSeconds));
         }

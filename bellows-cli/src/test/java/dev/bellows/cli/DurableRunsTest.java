@@ -130,6 +130,12 @@ class DurableRunsTest {
     /** {@code count} worker processes on {@code queue}, all up and polling when this returns. */
     private List<Process> workers(int count, String queue, MockLlmServer model, Path calls, String... options)
             throws Exception {
+        return workers(Map.of(), count, queue, model, calls, options);
+    }
+
+    /** The same, with {@code env} added to their environment. */
+    private List<Process> workers(Map<String, String> env, int count, String queue, MockLlmServer model, Path calls,
+                                  String... options) throws Exception {
         Path config = dir.resolve("mcp.json");
         if (!Files.exists(config)) {
             List<String> command = new ArrayList<>(java());
@@ -153,6 +159,7 @@ class DurableRunsTest {
             ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(out.toFile())
                     .redirectError(dir.resolve(name + ".err").toFile());
             builder.environment().put("OPENAI_API_KEY", SECRET);
+            builder.environment().putAll(env);
             Process process = builder.start();
             processes.add(process);
             workers.put(process.pid(), process);
@@ -369,6 +376,53 @@ class DurableRunsTest {
             assertThat(lines.stream().filter(l -> l.contains("\"type\":\"retry\""))).hasSize(1);
             assertThat(callsMade(calls)).containsExactly("d");
             assertThat(model.turnsTaken()).isEqualTo(3);
+        }
+    }
+
+    /**
+     * bellows worker with the SDK's standard variables exports to an OTLP/HTTP receiver, and on
+     * SIGTERM exports what is left: one trace, the run's span the parent of every call's span, a
+     * chat span per attempt, each model request carrying its span's traceparent, no key received.
+     * (Calls made by different workers: bellows-temporal's DurableTracingTest, in process.)
+     */
+    @Test
+    void aWorkerExportsTheRunsTraceToAnOtlpReceiverAndFlushesOnSigterm() throws Exception {
+        String queue = "q-" + UUID.randomUUID();
+        Path calls = dir.resolve("calls.txt");
+        MockScript script = MockScript.builder()
+                .turn(MockTurn.status(503))
+                .turn(MockTurn.content("Counting. " + call("t")).chunkSize(8))
+                .turn(MockTurn.content(done("t traced")))
+                .build();
+        try (MockLlmServer model = MockLlmServer.start(script);
+             OtlpReceiver receiver = new OtlpReceiver()) {
+            Process worker = workers(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", receiver.endpoint(),
+                    "OTEL_EXPORTER_OTLP_PROTOCOL", "http/protobuf"), 1, queue, model, calls).getFirst();
+            Process run = client(queue, "--output", "jsonl", "count t");
+            List<String> lines = new String(run.getInputStream().readAllBytes(), StandardCharsets.UTF_8).lines().toList();
+            assertThat(run.waitFor()).as("exit status; %s", lines).isZero();
+            assertThat(lines.getLast()).contains("t traced");
+            worker.destroy();                                // SIGTERM: what is left is exported
+            assertThat(worker.waitFor(30, TimeUnit.SECONDS)).isTrue();
+
+            var agent = receiver.spans("invoke_agent bellows");
+            assertThat(agent).hasSize(1);
+            assertThat(OtlpReceiver.attributes(agent.getFirst().getAttributesList()).get("bellows.loop.end_reason")
+                    .getStringValue()).isEqualTo("task_completion");
+            var chats = receiver.spans("chat mock");
+            var tools = receiver.spans("execute_tool count");
+            assertThat(chats).hasSize(3);
+            assertThat(tools).hasSize(1);
+            for (var span : java.util.stream.Stream.concat(chats.stream(), tools.stream()).toList()) {
+                assertThat(span.getTraceId()).isEqualTo(agent.getFirst().getTraceId());
+                assertThat(span.getParentSpanId()).isEqualTo(agent.getFirst().getSpanId());
+            }
+            List<String> traceparents = model.requests().stream().map(r -> r.header("traceparent")).toList();
+            assertThat(traceparents).containsExactlyInAnyOrderElementsOf(chats.stream().map(chat -> "00-"
+                    + OtlpReceiver.hex(chat.getTraceId()) + "-" + OtlpReceiver.hex(chat.getSpanId()) + "-01").toList());
+            assertThat(chats.stream().map(c -> OtlpReceiver.attributes(c.getAttributesList()).get("error.type"))
+                    .filter(java.util.Objects::nonNull).map(v -> v.getStringValue())).containsExactly("503");
+            assertThat(receiver.received(SECRET)).as("the API key reached the receiver").isFalse();
         }
     }
 

@@ -6,11 +6,13 @@ import dev.bellows.agent.RunInterceptor;
 import dev.bellows.event.LoopEndReason;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanBuilder;
+import io.opentelemetry.api.trace.SpanContext;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.context.Scope;
+import java.time.Instant;
 
 /**
  * One {@code invoke_agent {agent}} span (kind INTERNAL) per run, current on the run's thread
@@ -34,15 +36,7 @@ final class AgentSpans implements RunInterceptor {
     @Override
     public AgentResult intercept(Chain chain) {
         RunContext run = chain.run();
-        SpanBuilder builder = tracer.spanBuilder(GenAi.INVOKE_AGENT + " " + run.agentName())
-                .setSpanKind(SpanKind.INTERNAL)
-                .setAttribute(GenAi.OPERATION_NAME, GenAi.INVOKE_AGENT)
-                .setAttribute(GenAi.AGENT_NAME, run.agentName());
-        run.sessionName().ifPresent(session -> builder.setAttribute(GenAi.CONVERSATION_ID, session));
-        Span span = builder.startSpan();
-        if (capture) {
-            span.setAttribute(GenAi.INPUT_MESSAGES, content.userMessage(run.task()));
-        }
+        Span span = started(builder(run).startSpan(), run);
         Context context = Context.current().with(span);
         RunState.start(run, span, context);
         AgentResult result;
@@ -54,6 +48,53 @@ final class AgentSpans implements RunInterceptor {
             span.end();
             throw e;
         }
+        ended(span, result);
+        span.end();
+        return result;
+    }
+
+    /**
+     * The span of a run whose loop ran where no span could live for its whole length, recorded
+     * once it has ended: with the ids {@code traceparent} names when the SDK's id generator is
+     * {@link RunSpanIds}, else as a child of that span (in its trace).
+     */
+    void recordEnded(RunContext run, AgentResult result, String traceparent, Instant started, Instant ended) {
+        Context named = RunState.remote(traceparent);
+        SpanContext target = named == null ? SpanContext.getInvalid() : Span.fromContext(named).getSpanContext();
+        Span span;
+        if (target.isValid()) {
+            SpanBuilder root = builder(run).setNoParent().setStartTimestamp(started);
+            span = PresetIds.with(target.getTraceId(), target.getSpanId(), root::startSpan);
+            if (!span.getSpanContext().getSpanId().equals(target.getSpanId())) {
+                // The SDK chose its own ids (no RunSpanIds): that span is let go of unended, so
+                // never exported, and the run's span is a child of the one its calls name.
+                span = builder(run).setParent(named).setStartTimestamp(started).startSpan();
+            }
+        } else {
+            span = builder(run).setNoParent().setStartTimestamp(started).startSpan();
+        }
+        ended(started(span, run), result);
+        span.end(ended);
+    }
+
+    private SpanBuilder builder(RunContext run) {
+        SpanBuilder builder = tracer.spanBuilder(GenAi.INVOKE_AGENT + " " + run.agentName())
+                .setSpanKind(SpanKind.INTERNAL)
+                .setAttribute(GenAi.OPERATION_NAME, GenAi.INVOKE_AGENT)
+                .setAttribute(GenAi.AGENT_NAME, run.agentName());
+        run.sessionName().ifPresent(session -> builder.setAttribute(GenAi.CONVERSATION_ID, session));
+        return builder;
+    }
+
+    private Span started(Span span, RunContext run) {
+        if (capture && !run.task().isEmpty()) {
+            span.setAttribute(GenAi.INPUT_MESSAGES, content.userMessage(run.task()));
+        }
+        return span;
+    }
+
+    /** What the run's end tells its span: the end reason, and the error when it failed. */
+    private void ended(Span span, AgentResult result) {
         LoopEndReason reason = result.reason();
         span.setAttribute(GenAi.LOOP_END_REASON, reason.wireName());
         if (failed(reason)) {
@@ -67,8 +108,6 @@ final class AgentSpans implements RunInterceptor {
             span.setAttribute(GenAi.OUTPUT_MESSAGES, content.outputMessage("", result.result(),
                     java.util.List.of(), "stop"));
         }
-        span.end();
-        return result;
     }
 
     static boolean failed(LoopEndReason reason) {

@@ -54,6 +54,23 @@ public final class BellowsTelemetry {
     public static final String CAPTURE_CONTENT_ENV = "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT";
     /** The system property that does the same, and wins over the variable. */
     public static final String CAPTURE_CONTENT_PROPERTY = "otel.instrumentation.genai.capture.message.content";
+    /**
+     * The {@link dev.bellows.agent.RunContext#attributes() run attribute} that names, as a W3C
+     * {@code traceparent} string, the span the {@code chat} and {@code execute_tool} spans of a
+     * run carried on elsewhere are children of: a call made outside the process that runs the
+     * loop (a durable run's model or tool call, on a Temporal worker; docs/temporal.md) has no
+     * {@code invoke_agent} span here, and is traced under the run's span this way.
+     */
+    public static final String TRACE_PARENT = "traceparent";
+    /**
+     * The run attribute that gives, for an attempt after the first of a run carried on
+     * elsewhere, the {@code error.type} of the attempt before it (what {@code bellows.model.retries}
+     * counts it under), as a {@code chat} span's {@code error.type} says it: the HTTP status
+     * when the API answered with one ({@code 429}), else the failure's kind in lower case
+     * ({@code timeout}, {@code stream_broken}, ...). In the loop's own process the telemetry
+     * remembers it itself.
+     */
+    public static final String LAST_FAILURE = "bellows.model.last_failure";
 
     private final TextMapPropagator propagator;
     private final boolean capture;
@@ -103,6 +120,28 @@ public final class BellowsTelemetry {
     /** The {@code execute_tool} spans and the tool error counter. */
     public ToolInterceptor toolInterceptor() {
         return tools;
+    }
+
+    /**
+     * Records the {@code invoke_agent} span of a run whose loop ran where no span could stay open
+     * for its whole length: a durable run, whose workflow replays the loop step by step on any
+     * worker (docs/temporal.md, "Traces"). Called once, when the run has ended; the span has
+     * the run's start and end times, and the trace id and span id {@code traceparent} names, the
+     * parent its calls' {@code chat} and {@code execute_tool} spans (made on the workers with
+     * {@link #TRACE_PARENT}) already name, provided the SDK's id generator is
+     * {@link RunSpanIds}; with another, the span is a child of that one, in the same trace.
+     *
+     * @param run         the run, as its interceptors saw it (agent name, session, task)
+     * @param result      how it ended
+     * @param traceparent the W3C {@code traceparent} of the run's span
+     */
+    public void recordEndedRun(dev.bellows.agent.RunContext run, dev.bellows.agent.AgentResult result,
+                               String traceparent, java.time.Instant started, java.time.Instant ended) {
+        Objects.requireNonNull(run, "run");
+        Objects.requireNonNull(result, "result");
+        Objects.requireNonNull(started, "started");
+        Objects.requireNonNull(ended, "ended");
+        runs.recordEnded(run, result, traceparent, started, ended);
     }
 
     /** Whether prompts, answers, arguments and results are recorded. */

@@ -2,7 +2,10 @@ package dev.bellows.opentelemetry;
 
 import dev.bellows.agent.RunContext;
 import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
 import io.opentelemetry.context.Context;
+import io.opentelemetry.context.propagation.TextMapGetter;
+import java.util.List;
 
 /**
  * What one run's telemetry keeps in {@link RunContext#attributes()}: its {@code invoke_agent}
@@ -32,8 +35,53 @@ final class RunState {
         return state;
     }
 
-    /** The run's state, or null when the run has no {@code invoke_agent} span of ours. */
+    /**
+     * The run's state: its {@code invoke_agent} span's when the run has one of ours in this
+     * process, else, for a run carried on elsewhere (a durable run's call on a worker), the
+     * context its {@link BellowsTelemetry#TRACE_PARENT} attribute names, with the failure its
+     * {@link BellowsTelemetry#LAST_FAILURE} attribute gives; null when it has neither.
+     */
     static RunState of(RunContext run) {
-        return run.attributes().get(KEY) instanceof RunState state ? state : null;
+        java.util.Map<String, Object> attributes = run.attributes();
+        if (attributes.get(KEY) instanceof RunState state) {
+            return state;
+        }
+        if (!(attributes.get(BellowsTelemetry.TRACE_PARENT) instanceof String traceparent)) {
+            return null;
+        }
+        Context context = remote(traceparent);
+        if (context == null) {
+            return null;
+        }
+        // The run's span is not here: what a model call would tell it (its provider and model) is
+        // told to a span that records nothing; the calls' own spans are children of its context.
+        RunState state = new RunState(Span.fromContext(context), context);
+        state.modelNamed = true;
+        if (attributes.get(BellowsTelemetry.LAST_FAILURE) instanceof String failure) {
+            state.lastFailure = failure;
+        }
+        return state;
     }
+
+    /** The context whose remote span {@code traceparent} names, or null when it names none. */
+    static Context remote(String traceparent) {
+        if (traceparent == null) {
+            return null;
+        }
+        Context context = W3CTraceContextPropagator.getInstance().extract(Context.root(), traceparent, TRACEPARENT);
+        return Span.fromContext(context).getSpanContext().isValid() ? context : null;
+    }
+
+    /** Reads a carrier that is the {@code traceparent} value itself. */
+    private static final TextMapGetter<String> TRACEPARENT = new TextMapGetter<>() {
+        @Override
+        public Iterable<String> keys(String carrier) {
+            return List.of("traceparent");
+        }
+
+        @Override
+        public String get(String carrier, String key) {
+            return "traceparent".equals(key) ? carrier : null;
+        }
+    };
 }

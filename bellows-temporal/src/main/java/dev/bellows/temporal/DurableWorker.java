@@ -1,6 +1,8 @@
 package dev.bellows.temporal;
 
 import dev.bellows.agent.DefaultAgent;
+import dev.bellows.agent.ModelInterceptor;
+import dev.bellows.agent.ToolInterceptor;
 import dev.bellows.format.OutputFormat;
 import dev.bellows.provider.Provider;
 import dev.bellows.provider.RetryPolicy;
@@ -17,6 +19,8 @@ import io.temporal.worker.WorkerFactory;
 import io.temporal.worker.WorkerFactoryOptions;
 import io.temporal.worker.WorkerOptions;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
 
@@ -79,9 +83,10 @@ public final class DurableWorker implements AutoCloseable {
             options.setStickyQueueScheduleToStartTimeout(Duration.ZERO);
         }
         Worker worker = factory.newWorker(taskQueue, options.build());
-        worker.registerWorkflowImplementationFactory(RunWorkflow.class, () -> new RunWorkflowImpl(setup));
-        worker.registerActivitiesImplementations(new ModelActivitiesImpl(b.provider, reader::answerEvents),
-                new ToolActivitiesImpl(b.tools, b.outputFormat), new SessionActivitiesImpl(b.client));
+        worker.registerWorkflowImplementationFactory(RunWorkflow.class, () -> new RunWorkflowImpl(setup, b.runEnded));
+        worker.registerActivitiesImplementations(
+                new ModelActivitiesImpl(b.provider, reader::answerEvents, b.modelInterceptors),
+                new ToolActivitiesImpl(b.tools, b.outputFormat, b.toolInterceptors), new SessionActivitiesImpl(b.client));
     }
 
     public static Builder builder(WorkflowClient client) {
@@ -119,6 +124,9 @@ public final class DurableWorker implements AutoCloseable {
         private Duration toolCallTimeout = Duration.ofHours(1);
         private int maxConcurrentCalls = 200;
         private int workflowCacheSize;
+        private final List<ModelInterceptor> modelInterceptors = new ArrayList<>();
+        private final List<ToolInterceptor> toolInterceptors = new ArrayList<>();
+        private Consumer<EndedRun> runEnded;
 
         private Builder(WorkflowClient client) {
             this.client = Objects.requireNonNull(client, "client");
@@ -149,6 +157,49 @@ public final class DurableWorker implements AutoCloseable {
          */
         public Builder loop(Consumer<DefaultAgent.Builder> loop) {
             this.loop = Objects.requireNonNull(loop, "loop");
+            return this;
+        }
+
+        /**
+         * Around each attempt of a model call this worker makes, in its model-call activity: once
+         * per attempt, on the worker that makes it, never when a run replays (unlike the loop's
+         * own interceptors, which the workflow runs again at every step). Added in order, the
+         * first outermost. What the interceptor sees of the run is what a worker knows: the
+         * agent's name, {@link dev.bellows.agent.RunContext#attributes()} holding the run's W3C
+         * {@code traceparent} under {@code "traceparent"} (the same on every worker for one run:
+         * derived from its namespace, workflow id and run id) and, for a retry, the failed
+         * attempt's {@code error.type} under {@code "bellows.model.last_failure"}; the task is
+         * empty and there is no session name. bellows-opentelemetry's
+         * {@code BellowsTelemetry.modelInterceptor()} reads them: its {@code chat} spans are the
+         * run's trace's, children of the run's span (docs/temporal.md, "Traces").
+         */
+        public Builder modelInterceptor(ModelInterceptor interceptor) {
+            modelInterceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
+            return this;
+        }
+
+        /**
+         * Around each tool call this worker runs, in its tool-call activity, once the tool is found
+         * and the arguments checked: once per execution, never when a run replays. It sees the
+         * run as {@link #modelInterceptor} says; {@code chain.callId()} is the call's id in the
+         * durable run ({@code WORKFLOW_ID/tool-N}), and a call cannot be deferred here (approvals
+         * are decided in the workflow, before the call reaches a worker).
+         */
+        public Builder toolInterceptor(ToolInterceptor interceptor) {
+            toolInterceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
+            return this;
+        }
+
+        /**
+         * Told of each run this worker ends, once, on the workflow's thread at the run's last
+         * step (never when a run replays; a worker that dies between telling and recording the
+         * step can have the next worker tell it again). It must return at once and must not
+         * block (a tracer's {@code span.end()} queues the span); what it throws is logged and
+         * changes nothing of the run. A run terminated from outside, or whose workflow fails
+         * rather than ending the loop, is not told.
+         */
+        public Builder onRunEnded(Consumer<EndedRun> listener) {
+            this.runEnded = Objects.requireNonNull(listener, "listener");
             return this;
         }
 

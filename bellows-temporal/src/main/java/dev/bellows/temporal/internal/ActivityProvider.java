@@ -34,6 +34,9 @@ final class ActivityProvider implements Provider {
     private final EventLog log;
     private int calls;
     private boolean cancelled;
+    private String agentName = "bellows";
+    private int attempt = 1;            // of the request the next stream is for: the loop's retry listener says
+    private String lastFailure;         // the error.type of the attempt that failed last
 
     ActivityProvider(WorkerSetup setup, EventLog log) {
         this.log = log;
@@ -52,6 +55,16 @@ final class ActivityProvider implements Provider {
         return "temporal";
     }
 
+    /** The agent's name, as its runs' interceptors see it. */
+    void agentName(String name) {
+        agentName = name;
+    }
+
+    /** The loop retries: the next stream is this attempt of the request before. */
+    void retrying(int number) {
+        attempt = number;
+    }
+
     /** The run was cancelled while the loop waited to retry: the next attempt is not made. */
     void cancelled() {
         cancelled = true;
@@ -63,14 +76,18 @@ final class ActivityProvider implements Provider {
             throw new ProviderException(ProviderException.Kind.CANCELLED, "the run was cancelled");
         }
         String id = "model-" + (++calls);
+        ModelAttempt made = new ModelAttempt(agentName, attempt, attempt > 1 ? lastFailure : null);
+        attempt = 1;
         ModelActivities models = Workflow.newActivityStub(ModelActivities.class, options);
         log.streaming(id);
         ModelAnswer answer;
         try {
-            answer = models.stream(id, WireRequest.of(request));
+            answer = models.stream(id, WireRequest.of(request), made);
         } catch (ActivityFailure failure) {
             log.reading(null);
-            throw providerException(failure);
+            ProviderException e = providerException(failure);
+            lastFailure = errorType(e);
+            throw e;
         } catch (CanceledFailure e) {
             log.reading(null);
             cancelled = true;
@@ -104,6 +121,12 @@ final class ActivityProvider implements Provider {
                     null);
         }
         return new ProviderException(ProviderException.Kind.CONNECTION, "the model call failed: " + failure.getMessage());
+    }
+
+    /** A failed attempt's {@code error.type}, as a tracer on the worker names it: the HTTP status, else the kind. */
+    static String errorType(ProviderException e) {
+        return e.statusCode().isPresent() ? Integer.toString(e.statusCode().getAsInt())
+                : e.kind().name().toLowerCase(java.util.Locale.ROOT);
     }
 
     private static <T> T detail(ApplicationFailure failure, int index, Class<T> type) {

@@ -14,8 +14,10 @@ public interface ModelActivities {
      * Streams the answer to {@code request} from the worker's provider, heartbeating the stream
      * events so far ({@link LiveAnswer}), and returns every chunk.
      *
-     * @param call the call's name in the run ({@code model-N}), which the heartbeat carries
+     * @param call    the call's name in the run ({@code model-N}), which the heartbeat carries
+     * @param attempt which attempt of the loop's request this is, for the worker's interceptors
+     *                (null from a workflow of a version before it was passed: a first attempt)
      */
     @ActivityMethod(name = MODEL_CALL)
-    ModelAnswer stream(String call, WireRequest request);
+    ModelAnswer stream(String call, WireRequest request, ModelAttempt attempt);
 }

@@ -1,6 +1,7 @@
 package dev.bellows.temporal.internal;
 
 import dev.bellows.agent.AnswerEvents;
+import dev.bellows.agent.ModelInterceptor;
 import dev.bellows.event.AgentEvent;
 import dev.bellows.event.EventJson;
 import dev.bellows.provider.ChatStream;
@@ -41,14 +42,25 @@ public final class ModelActivitiesImpl implements ModelActivities {
 
     private final Provider provider;
     private final Function<Consumer<AgentEvent>, AnswerEvents> readers;
+    private final List<ModelInterceptor> interceptors;
 
     /**
      * @param provider the worker's provider, without retries of its own
      * @param readers  a reader of one answer as the run's loop reads it ({@code agent::answerEvents})
      */
     public ModelActivitiesImpl(Provider provider, Function<Consumer<AgentEvent>, AnswerEvents> readers) {
+        this(provider, readers, List.of());
+    }
+
+    /**
+     * @param interceptors the worker's own, around each attempt this worker makes (a tracer's
+     *                     {@code chat} spans; {@link WorkerCalls}), the first outermost
+     */
+    public ModelActivitiesImpl(Provider provider, Function<Consumer<AgentEvent>, AnswerEvents> readers,
+                               List<ModelInterceptor> interceptors) {
         this.provider = Objects.requireNonNull(provider, "provider");
         this.readers = Objects.requireNonNull(readers, "readers");
+        this.interceptors = List.copyOf(interceptors);
     }
 
     /** The failure type of a provider exception's kind. */
@@ -69,7 +81,7 @@ public final class ModelActivitiesImpl implements ModelActivities {
     }
 
     @Override
-    public ModelAnswer stream(String call, WireRequest request) {
+    public ModelAnswer stream(String call, WireRequest request, ModelAttempt attempt) {
         ActivityExecutionContext context = Activity.getExecutionContext();
         Live live = new Live(call, readers);
         Heartbeat heartbeat = new Heartbeat(context, live);
@@ -77,7 +89,8 @@ public final class ModelActivitiesImpl implements ModelActivities {
         List<StreamChunk> chunks = new ArrayList<>();
         try {
             heartbeat.start();
-            stream = provider.stream(request.toRequest());
+            stream = interceptors.isEmpty() ? provider.stream(request.toRequest()) : intercepted(context, request, attempt,
+                    heartbeat);
             heartbeat.streaming(stream);
             for (StreamChunk chunk; (chunk = stream.next()) != null; ) {
                 chunks.add(chunk);
@@ -97,6 +110,13 @@ public final class ModelActivitiesImpl implements ModelActivities {
                 stream.close();
             }
         }
+    }
+
+    private ChatStream intercepted(ActivityExecutionContext context, WireRequest request, ModelAttempt attempt,
+                                   Heartbeat heartbeat) throws ProviderException {
+        ModelAttempt made = attempt != null ? attempt : new ModelAttempt(null, 1, null);
+        return WorkerCalls.model(interceptors, provider, WorkerCalls.run(context.getInfo(), made.agentName(),
+                made.lastFailure(), () -> heartbeat.stopped() != null), Math.max(1, made.number()), request.toRequest());
     }
 
     static ApplicationFailure failure(ProviderException e) {

@@ -6,8 +6,12 @@ import dev.bellows.agent.DefaultAgent;
 import dev.bellows.agent.Session;
 import dev.bellows.agent.WaitingCall;
 import dev.bellows.event.LoopEndReason;
-import dev.bellows.provider.RetryListener;
+import dev.bellows.agent.RunContext;
 import dev.bellows.provider.RetryingProvider;
+import dev.bellows.temporal.EndedRun;
+import io.temporal.workflow.WorkflowInfo;
+import java.time.Instant;
+import java.util.function.Consumer;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.common.RetryOptions;
 import io.temporal.failure.CanceledFailure;
@@ -33,14 +37,24 @@ import java.util.Set;
  */
 public final class RunWorkflowImpl implements RunWorkflow {
 
+    private static final System.Logger LOG = System.getLogger(RunWorkflowImpl.class.getName());
+
     private final WorkerSetup setup;
+    private final Consumer<EndedRun> ended;
     private final EventLog log = new EventLog();
+    private RunContext runContext;      // the run as its interceptors see it, for the listener of its end
     private Session session;            // the agent's own: its builder memory's, when the loop's settings give one
     private List<Decision> decided;     // the decisions the update brought, until the run is resumed with them
     private boolean waiting;            // the run stopped at calls waiting for approval; no decisions yet
 
     public RunWorkflowImpl(WorkerSetup setup) {
+        this(setup, null);
+    }
+
+    /** @param ended told once, by the worker that ends the run, never on replay; or null */
+    public RunWorkflowImpl(WorkerSetup setup, Consumer<EndedRun> ended) {
         this.setup = setup;
+        this.ended = ended;
     }
 
     @Override
@@ -48,7 +62,8 @@ public final class RunWorkflowImpl implements RunWorkflow {
         WorkerSetup.Catalog catalog = Workflow.sideEffect(WorkerSetup.Catalog.class, setup::catalog);
         ActivityProvider models = new ActivityProvider(setup, log);
         RemoteTools tools = new RemoteTools(setup, Workflow.getInfo().getWorkflowId(), models::cancelled);
-        RetryingProvider provider = new RetryingProvider(models, setup.retryPolicy(), RetryListener.NONE,
+        RetryingProvider provider = new RetryingProvider(models, setup.retryPolicy(),
+                notice -> models.retrying(notice.attempt()),
                 delay -> {
                     try {
                         Workflow.sleep(delay);
@@ -60,7 +75,14 @@ public final class RunWorkflowImpl implements RunWorkflow {
         DefaultAgent.Builder builder = DefaultAgent.builder();
         setup.loop().accept(builder);
         DefaultAgent agent = builder.provider(provider).toolRegistry(tools.registry(catalog))
-                .listener(log::add).build();
+                .listener(log::add)
+                // Learns the agent's name for the model calls' interceptors on the workers; no side effect.
+                .runInterceptor(chain -> {
+                    runContext = chain.run();
+                    models.agentName(chain.run().agentName());
+                    return chain.proceed();
+                })
+                .build();
         session = agent.session();
         if (input.previous() != null) {
             // A run of a session: the conversation goes on from where the session's last run left it.
@@ -84,7 +106,24 @@ public final class RunWorkflowImpl implements RunWorkflow {
             decided = null;
             result = agent.resumeBlocking(session, decisions);
         }
+        tellEnded(result);
         return new RunOutcome(result.reason().wireName(), result.result());
+    }
+
+    /** The run's end to the worker's listener: by the worker that ends it, not by one that replays it. */
+    private void tellEnded(AgentResult result) {
+        if (ended == null || runContext == null || Workflow.isReplaying()) {
+            return;
+        }
+        WorkflowInfo info = Workflow.getInfo();
+        try {
+            ended.accept(new EndedRun(runContext, result, info.getWorkflowId(), info.getRunId(),
+                    RunTrace.traceparent(info.getNamespace(), info.getWorkflowId(), info.getRunId()),
+                    Instant.ofEpochMilli(info.getRunStartedTimestampMillis()),
+                    Instant.ofEpochMilli(Workflow.currentTimeMillis())));
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "the listener of ended runs failed", e);
+        }
     }
 
     @Override

@@ -1,10 +1,11 @@
 package dev.bellows.temporal.internal;
 
+import dev.bellows.agent.ToolInterceptor;
 import dev.bellows.format.OutputFormat;
+import dev.bellows.tool.PreparedCall;
 import dev.bellows.tool.ToolCall;
 import dev.bellows.tool.ToolCallOutcome;
 import dev.bellows.tool.ToolChain;
-import dev.bellows.tool.ToolChainResult;
 import dev.bellows.tool.ToolRegistry;
 import io.temporal.activity.Activity;
 import io.temporal.activity.ActivityExecutionContext;
@@ -30,14 +31,24 @@ public final class ToolActivitiesImpl implements ToolActivities {
 
     private final ToolRegistry tools;
     private final ToolChain chain;
+    private final List<ToolInterceptor> interceptors;
 
     /**
      * @param tools  the worker's tools (MCP servers and local tools; not the loop's built-ins)
      * @param output how non-string outputs are rendered, as the loop's tool chain renders them
      */
     public ToolActivitiesImpl(ToolRegistry tools, OutputFormat output) {
+        this(tools, output, List.of());
+    }
+
+    /**
+     * @param interceptors the worker's own, around each call this worker runs (a tracer's
+     *                     {@code execute_tool} spans; {@link WorkerCalls}), the first outermost
+     */
+    public ToolActivitiesImpl(ToolRegistry tools, OutputFormat output, List<ToolInterceptor> interceptors) {
         this.tools = Objects.requireNonNull(tools, "tools");
         this.chain = new ToolChain(tools, output);
+        this.interceptors = List.copyOf(interceptors);
     }
 
     @Override
@@ -63,10 +74,11 @@ public final class ToolActivitiesImpl implements ToolActivities {
                 }
             }
         });
-        ToolChainResult result;
+        ToolCallOutcome outcome;
         try {
             ToolCall call = new ToolCall(input.serverName(), input.toolName(), input.arguments());
-            result = chain.execute(List.of(call), cancelled::get);
+            outcome = interceptors.isEmpty() ? chain.execute(List.of(call), cancelled::get).outcomes().getFirst()
+                    : intercepted(context, call, input.callId(), cancelled::get);
         } finally {
             heartbeat.interrupt();
             try {
@@ -81,7 +93,6 @@ public final class ToolActivitiesImpl implements ToolActivities {
                 throw stopped[0];
             }
         }
-        ToolCallOutcome outcome = result.outcomes().getFirst();
         return switch (outcome) {
             case ToolCallOutcome.Succeeded s -> ToolOutcome.success(cut(s.text()));
             case ToolCallOutcome.Failed f -> ToolOutcome.failure(cut(f.error()));
@@ -90,6 +101,17 @@ public final class ToolActivitiesImpl implements ToolActivities {
             case ToolCallOutcome.Denied d -> ToolOutcome.failure(cut(d.text()));
             case ToolCallOutcome.Deferred d -> ToolOutcome.failure(cut(d.text()));
         };
+    }
+
+    /** The call through the worker's interceptors, once found and its arguments checked (else its failure, as the chain's). */
+    private ToolCallOutcome intercepted(ActivityExecutionContext context, ToolCall call, String callId,
+                                        java.util.function.BooleanSupplier cancelled) {
+        PreparedCall prepared = chain.prepare(call);
+        if (prepared.failure().isPresent()) {
+            return prepared.failure().get();
+        }
+        return WorkerCalls.tool(interceptors, WorkerCalls.run(context.getInfo(), null, null, cancelled), callId, prepared,
+                cancelled);
     }
 
     /** At most {@link #MAX_RESULT_BYTES} of UTF-8, cut at a character, with a note saying how much was left out. */
