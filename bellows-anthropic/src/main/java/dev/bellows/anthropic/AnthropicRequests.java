@@ -71,7 +71,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * value (the agent passes the same {@code String} on every call; another string with the same
  * text is recognised too) and the {@code tools} array (the same {@link ToolSpec}s, whose schemas
  * are compared with a copy kept of them, so a schema changed in place is noticed). They are
- * handed to the HTTP client as parts of the body, never copied into it. The {@code input} of
+ * never encoded again, only copied into the body's one array as it is sent (one socket write
+ * for the body, see {@code PartedBody#publisher}). The {@code input} of
  * each earlier tool call, sent again on every later request of a conversation, is encoded once
  * too (keyed by its arguments' text). Thread-safe: the caches are immutable snapshots swapped
  * whole or a concurrent map, and nothing writes into a cached array.

@@ -13,7 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.stream.Collectors;
+import java.util.StringJoiner;
 
 /**
  * Assembles what the model is sent on each iteration of the agent loop:
@@ -255,7 +255,25 @@ public final class PromptBuilder {
     }
 
     private static String join(List<String> parts) {
-        return parts.stream().filter(part -> !part.isEmpty()).collect(Collectors.joining(SECTION_BREAK));
+        // Most current turns are one part (the task or an observation): that part itself.
+        String only = "";
+        int nonEmpty = 0;
+        for (String part : parts) {
+            if (!part.isEmpty()) {
+                only = part;
+                nonEmpty++;
+            }
+        }
+        if (nonEmpty <= 1) {
+            return only;
+        }
+        StringJoiner joined = new StringJoiner(SECTION_BREAK);
+        for (String part : parts) {
+            if (!part.isEmpty()) {
+                joined.add(part);
+            }
+        }
+        return joined.toString();
     }
 
     /** Builds a {@link PromptBuilder}; every setter replaces what was set before. */

@@ -2,6 +2,7 @@ package dev.bellows.stream;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.BooleanNode;
+import com.fasterxml.jackson.databind.node.IntNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import java.util.Arrays;
@@ -385,6 +386,10 @@ final class JsonArgumentScanner implements ArgumentReader {
     }
 
     private JsonNode readRaw() {
+        JsonNode small = smallInteger(text);
+        if (small != null) {
+            return small;
+        }
         String raw = text.toString();
         return switch (raw) {
             case "true" -> BooleanNode.TRUE;
@@ -398,6 +403,28 @@ final class JsonArgumentScanner implements ArgumentReader {
                 }
             }
         };
+    }
+
+    /**
+     * An integer of at most nine digits (the scanner has checked its syntax: no leading zero),
+     * as the JSON reader would read it ({@code IntNode}), without a parser: most arguments that
+     * are numbers are small integers; else null.
+     */
+    static JsonNode smallInteger(CharSequence raw) {
+        int length = raw.length();
+        int start = length > 0 && raw.charAt(0) == '-' ? 1 : 0;
+        if (length == start || length - start > 9) {
+            return null;
+        }
+        int value = 0;
+        for (int i = start; i < length; i++) {
+            char c = raw.charAt(i);
+            if (c < '0' || c > '9') {
+                return null;
+            }
+            value = value * 10 + (c - '0');
+        }
+        return IntNode.valueOf(start == 1 ? -value : value);
     }
 
     private void report(String name, JsonNode value) {

@@ -53,6 +53,18 @@ public final class ArgumentSchema {
     }
 
     /**
+     * As {@link #check}, for a caller that only reads the result: the arguments themselves,
+     * not a copy, when the schema takes them as they are (nothing to coerce).
+     */
+    JsonNode checkForReading(String toolName, JsonNode arguments) throws InvalidArgumentsException {
+        Objects.requireNonNull(arguments, "arguments");
+        if (plain != null && plain.accepts(arguments)) {
+            return arguments;
+        }
+        return check(toolName, arguments);
+    }
+
+    /**
      * The arguments, checked, with lossless coercions applied, as a new value (the input is
      * never changed).
      *

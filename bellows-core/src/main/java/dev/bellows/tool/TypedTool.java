@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -50,6 +51,8 @@ public final class TypedTool<I extends Record, O> implements Tool {
     private final String name;
     private final String description;
     private final Class<I> argumentsType;
+    /** Binds arguments to {@link #argumentsType}: made once, so a call looks up neither the type nor its deserializer. */
+    private final ObjectReader reader;
     private final Handler<I, O> handler;
     private final ObjectNode schema;
     private final ArgumentSchema arguments;
@@ -59,6 +62,7 @@ public final class TypedTool<I extends Record, O> implements Tool {
     private TypedTool(Builder<I, O> builder) {
         this.name = ToolNames.requireValid(builder.name);
         this.argumentsType = Objects.requireNonNull(builder.argumentsType, "argumentsType");
+        this.reader = MAPPER.readerFor(argumentsType);
         this.schema = JsonSchemas.forRecord(argumentsType);
         this.arguments = ArgumentSchema.compile(schema); // once: every call checks against it
         this.description = description(builder.description, argumentsType, name);
@@ -146,13 +150,17 @@ public final class TypedTool<I extends Record, O> implements Tool {
 
     /** The arguments as the record the handler gets. */
     I bind(JsonNode arguments) throws InvalidArgumentsException {
-        JsonNode checked = this.arguments.check(name, arguments);
+        // Only read here (binding builds the record's values anew): no copy of arguments the schema takes as they are.
+        JsonNode checked = this.arguments.checkForReading(name, arguments);
         try {
-            return MAPPER.treeToValue(checked, argumentsType);
+            return reader.readValue(checked);
         } catch (JsonProcessingException e) {
             // The schema let it through, so this is what the schema cannot say: an int out of
             // range, or a record's own constructor refusing the value.
             throw new InvalidArgumentsException(name, List.of(bindingProblem(e)), this.arguments.summary());
+        } catch (java.io.IOException e) {
+            // as ObjectMapper.treeToValue says it: a tree in memory has no I/O to fail on
+            throw new IllegalArgumentException(e.getMessage(), e);
         }
     }
 

@@ -9,8 +9,9 @@ import java.util.Arrays;
 /**
  * Internal to the Bellows providers, not for users (it may change in any release): a request
  * body made of the bytes written for this request, with cached encodings between them that
- * are sent as they are, never copied in. Written once, front to back, by one thread (through
- * a {@link JsonBody}); then finished and only read.
+ * are never encoded again. Written once, front to back, by one thread (through a
+ * {@link JsonBody}); then finished and only read. It is sent as one array (see
+ * {@link #publisher()}).
  */
 public final class PartedBody {
 
@@ -20,6 +21,8 @@ public final class PartedBody {
     private int[] cuts = new int[2];
     private int cachedCount;
     private int length = -1;
+    /** The whole body in one array, once {@link #publisher()} made it (a retry sends it again). */
+    private byte[] joined;
 
     /** @param sizeHint about the bytes that will be written, so the buffer is rarely grown */
     PartedBody(int sizeHint) {
@@ -96,16 +99,30 @@ public final class PartedBody {
         void accept(byte[] array, int offset, int count);
     }
 
-    /** The body for the HTTP client: its parts in order, with the length known up front. */
+    /**
+     * The body for the HTTP client, with the length known up front, as one array: the parts
+     * copied behind each other. Not a concatenation of the parts' publishers: the JDK client
+     * writes every buffer a body publisher hands over with a socket write of its own, so a body
+     * of three parts (a request with a cached system message) went out in three writes besides
+     * the headers', three TCP segments on a connection without delay, each one a system call
+     * here and a wake-up and a read at the server. Copying the cached parts costs a few KiB
+     * allocated and copied per request, less than the writes it saves (BENCHMARKS.md, "The
+     * loop under load").
+     */
     public HttpRequest.BodyPublisher publisher() {
         if (cachedCount == 0) {
             return HttpRequest.BodyPublishers.ofByteArray(buffer.bytes, 0, buffer.length);
         }
-        HttpRequest.BodyPublisher[] parts = new HttpRequest.BodyPublisher[2 * cachedCount + 1];
-        int[] count = {0};
-        forEachPart((array, offset, size) ->
-                parts[count[0]++] = HttpRequest.BodyPublishers.ofByteArray(array, offset, size));
-        return HttpRequest.BodyPublishers.concat(count[0] == parts.length ? parts : Arrays.copyOf(parts, count[0]));
+        if (joined == null) {
+            byte[] whole = new byte[length];
+            int[] at = {0};
+            forEachPart((array, offset, size) -> {
+                System.arraycopy(array, offset, whole, at[0], size);
+                at[0] += size;
+            });
+            joined = whole;
+        }
+        return HttpRequest.BodyPublishers.ofByteArray(joined);
     }
 
     /** The whole body's bytes, copied (for tests and benchmarks). */

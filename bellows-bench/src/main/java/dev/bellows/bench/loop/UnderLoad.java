@@ -100,6 +100,7 @@ final class UnderLoad {
         long connections = mock.connections();
         long allocated = Probes.allocatedBytes();
         long cpu = Probes.processCpuNanos();
+        long[] vm = Probes.vmThreadCpuNanos();
         long began = System.nanoTime();
         List<Thread> workers = new ArrayList<>(concurrency);
         // when each worker's task began (0: none running), for the time-out below
@@ -153,6 +154,9 @@ final class UnderLoad {
         }
         tally.wallNanos += wall;
         tally.cpuNanos += Probes.processCpuNanos() - cpu;
+        long[] vmAfter = Probes.vmThreadCpuNanos();
+        tally.jitNanos += Math.max(0, vmAfter[0] - vm[0]);
+        tally.gcNanos += Math.max(0, vmAfter[1] - vm[1]);
         tally.allocated += Probes.allocatedBytes() - allocated;
         tally.connections += mock.connections() - connections;
         tally.durations.add(durations);
@@ -163,9 +167,9 @@ final class UnderLoad {
             Map<Contestant, Tally> tallies) {
         System.out.printf(Locale.ROOT, "%n%s, %d tasks at once (%d rounds of %,d tasks per contestant; "
                 + "load average %.1f to %.1f)%n%n", mock.name(), concurrency, rounds, batch, load[0], load[1]);
-        System.out.println("| contestant | tasks/s | CPU µs/task | alloc KiB/task | task p50 ms | task p99 ms "
-                + "| new connections |" + (countFailures ? " failed tasks |" : ""));
-        System.out.println("|---|---|---|---|---|---|---|" + (countFailures ? "---|" : ""));
+        System.out.println("| contestant | tasks/s | CPU µs/task | of it JIT / GC µs | alloc KiB/task | task p50 ms "
+                + "| task p99 ms | new connections |" + (countFailures ? " failed tasks |" : ""));
+        System.out.println("|---|---|---|---|---|---|---|---|" + (countFailures ? "---|" : ""));
         Tally floor = null;
         Tally langChain4j = null;
         for (Map.Entry<Contestant, Tally> entry : tallies.entrySet()) {
@@ -175,8 +179,10 @@ final class UnderLoad {
             } else if (entry.getKey() instanceof LangChain4jStreaming) {
                 langChain4j = tally;
             }
-            System.out.printf(Locale.ROOT, "| %s | %,.0f | %,.0f | %.1f | %.2f | %.2f | %d |%s%n", entry.getKey().name(),
-                    tally.tasksPerSecond(), tally.perTask(tally.cpuNanos) / 1e3,
+            System.out.printf(Locale.ROOT, "| %s | %,.0f | %,.0f | %s | %.1f | %.2f | %.2f | %d |%s%n",
+                    entry.getKey().name(), tally.tasksPerSecond(), tally.perTask(tally.cpuNanos) / 1e3,
+                    Probes.VM_THREADS ? String.format(Locale.ROOT, "%,.0f / %,.0f", tally.perTask(tally.jitNanos) / 1e3,
+                            tally.perTask(tally.gcNanos) / 1e3) : "n/a",
                     tally.perTask(tally.allocated) / 1024, tally.percentile(0.50) / 1e6,
                     tally.percentile(0.99) / 1e6, tally.connections,
                     countFailures ? " " + tally.failed + " |" : "");
@@ -226,6 +232,9 @@ final class UnderLoad {
         final List<long[]> durations = new ArrayList<>();
         long wallNanos;
         long cpuNanos;
+        /** Of {@link #cpuNanos}: the JIT compiler's threads, and the garbage collector's. */
+        long jitNanos;
+        long gcNanos;
         long allocated;
         long connections;
         long failed;
@@ -261,6 +270,43 @@ final class UnderLoad {
 
         static long processCpuNanos() {
             return OS.getProcessCpuTime();
+        }
+
+        /** Whether {@link #vmThreadCpuNanos()} can tell (Linux: {@code /proc/self/task}). */
+        static final boolean VM_THREADS = java.nio.file.Files.isDirectory(java.nio.file.Path.of("/proc/self/task"));
+
+        /**
+         * The CPU time so far of the JVM's compiler threads ({@code C1/C2 CompilerThread}) and of
+         * its garbage collector's ({@code GC Thread}, {@code G1 ...}), in that order, from each
+         * thread's {@code schedstat}: part of the process's CPU that a short measured batch may
+         * still owe to the JIT warming up rather than to the work itself. Threads that ended
+         * take their time with them (a compiler thread idle for a while may end): a rough
+         * split, not an account.
+         */
+        static long[] vmThreadCpuNanos() {
+            long[] nanos = new long[2];
+            if (!VM_THREADS) {
+                return nanos;
+            }
+            try (java.nio.file.DirectoryStream<java.nio.file.Path> tasks =
+                         java.nio.file.Files.newDirectoryStream(java.nio.file.Path.of("/proc/self/task"))) {
+                for (java.nio.file.Path task : tasks) {
+                    try {
+                        String name = java.nio.file.Files.readString(task.resolve("comm")).strip();
+                        int kind = name.contains("CompilerThre") ? 0
+                                : name.startsWith("GC Thread") || name.startsWith("G1 ") ? 1 : -1;
+                        if (kind >= 0) {
+                            String schedstat = java.nio.file.Files.readString(task.resolve("schedstat"));
+                            nanos[kind] += Long.parseLong(schedstat.substring(0, schedstat.indexOf(' ')));
+                        }
+                    } catch (java.io.IOException | RuntimeException ended) {
+                        // the thread ended while it was being read
+                    }
+                }
+            } catch (java.io.IOException unreadable) {
+                // no split this time
+            }
+            return nanos;
         }
     }
 }
