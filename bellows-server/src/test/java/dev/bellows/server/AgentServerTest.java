@@ -15,13 +15,23 @@ import dev.bellows.testkit.MockScript;
 import dev.bellows.testkit.MockTurn;
 import dev.bellows.tool.ToolRegistry;
 import dev.bellows.tool.TypedTool;
+import dev.bellows.agent.DefaultAgent;
+import dev.bellows.event.LoopEvent;
+import dev.bellows.testkit.ScriptedProvider;
 import java.io.BufferedReader;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -81,6 +91,71 @@ class AgentServerTest {
             assertThat(events).filteredOn(e -> e.get("type").asText().equals("TEXT_MESSAGE_CONTENT"))
                     .extracting(e -> e.get("delta").asText()).contains("It is **42**.");
         }
+    }
+
+    @Test
+    void runStartedCarriesThePlanTheThreadHadBeforeTheRunEvenOnceTheRunHasReplacedIt() throws Exception {
+        // The run starts before the response does; here the response waits until the run has
+        // replaced the plan, as a fast run on a slow request thread does. RUN_STARTED still tells
+        // the plan from before the run (none), and the run's own update_plan comes as its event.
+        CountDownLatch replaced = new CountDownLatch(1);
+        DefaultAgent agent = DefaultAgent.builder().provider(new ScriptedProvider(MockScript.of(
+                        turn(call("update_plan", PLAN)),
+                        turn(call("task_completion", "{\"result\": \"planned\"}")))))
+                .model("mock").toolRegistry(new ToolRegistry())
+                .listener(event -> {
+                    if (event instanceof LoopEvent.PlanUpdate) {
+                        replaced.countDown();
+                    }
+                })
+                .build();
+        AgentServer server = AgentServer.builder(agent).build();
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        byte[] request = runInput("planned", "Plan it.").toString().getBytes(StandardCharsets.UTF_8);
+        server.handle(new ServerExchange() {
+            @Override
+            public String method() {
+                return "POST";
+            }
+
+            @Override
+            public String path() {
+                return "/agui";
+            }
+
+            @Override
+            public Optional<String> header(String name) {
+                return Optional.empty();
+            }
+
+            @Override
+            public InputStream body() {
+                return new ByteArrayInputStream(request);
+            }
+
+            @Override
+            public long contentLength() {
+                return request.length;
+            }
+
+            @Override
+            public OutputStream respond(int status, Map<String, String> headers) throws IOException {
+                assertThat(status).isEqualTo(200);
+                try {
+                    assertThat(replaced.await(30, TimeUnit.SECONDS)).as("the run replaced the plan").isTrue();
+                } catch (InterruptedException e) {
+                    throw new InterruptedIOException();
+                }
+                return body;
+            }
+        });
+        List<JsonNode> events = ServerFixture.events(body.toString(StandardCharsets.UTF_8));
+        List<String> types = types(events);
+        assertThat(types).endsWith("RUN_FINISHED").doesNotContain("STATE_DELTA");
+        assertThat(types.get(1)).isEqualTo("STEP_STARTED");
+        assertThat(types).containsSubsequence("TOOL_CALL_END", "STATE_SNAPSHOT", "STEP_FINISHED");
+        assertThat(events.get(types.indexOf("STATE_SNAPSHOT")).at("/snapshot/plan/0/description").asText())
+                .isEqualTo("add the numbers");
     }
 
     @Test
