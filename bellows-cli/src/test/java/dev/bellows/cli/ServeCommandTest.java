@@ -62,7 +62,11 @@ class ServeCommandTest {
         builder.environment().remove("BELLOWS_SERVE_TOKEN");
         Process process = builder.start();
         StringBuilder err = new StringBuilder();
-        Thread.ofVirtual().start(() -> {
+        // A platform thread: a read of a process's pipe holds the thread that runs a virtual one
+        // until a line comes, and with one such reader per server the two carriers of a two-core
+        // machine were both held, once the pool's spare had gone idle and ended; the mock model's
+        // handlers (virtual threads) then never ran, and the servers waited for it for ever.
+        Thread.ofPlatform().daemon().name("serve-stderr").start(() -> {
             try (BufferedReader lines = new BufferedReader(new InputStreamReader(process.getErrorStream(), StandardCharsets.UTF_8))) {
                 lines.lines().forEach(line -> {
                     synchronized (err) {
