@@ -156,7 +156,8 @@ public final class AgentServer {
      * then cancels the rest and waits for them to end (their streams end with
      * {@code RUN_FINISHED}, outcome {@code cancelled}). A run that waits on calls is kept in the
      * session store (in memory without one) and carried on by the thread's next run, after a
-     * restart too. Returns when no run is left.
+     * restart too. Returns when no run is left; a request let in just before, whose run had not
+     * started yet, has that run cancelled as it starts.
      */
     public void shutdown(Duration grace) {
         closing = true;
@@ -423,6 +424,11 @@ public final class AgentServer {
         return started(resumable.resume(session, decisions, clientTools));
     }
 
+    /**
+     * Counts the run as running, and cancels it when the server began shutting down since its
+     * request took its slot: {@link #shutdown} set {@code closing} before it cancelled what it
+     * found running, so a run added after that is cancelled here, never left to go on.
+     */
     private AgentRun started(AgentRun run) {
         running.add(run);
         if (closing) {
@@ -476,7 +482,7 @@ public final class AgentServer {
             sse.data(CompletionChunks.error("the agent could not start the run: " + e.getMessage(), "server_error"));
             return;
         }
-        running.add(run);
+        started(run);
         try {
             RunPump.pump(run, new RunPump.Output() {
                 @Override
@@ -531,7 +537,7 @@ public final class AgentServer {
                     + e.getMessage(), "server_error"));
             return;
         }
-        running.add(run);
+        started(run);
         long start = System.nanoTime();
         OutputStream[] committed = new OutputStream[1];
         long[] lastWrite = {start};

@@ -15,13 +15,29 @@ import dev.bellows.testkit.MockScript;
 import dev.bellows.testkit.MockTurn;
 import dev.bellows.tool.ToolRegistry;
 import dev.bellows.tool.TypedTool;
+import dev.bellows.agent.Agent;
+import dev.bellows.agent.AgentRun;
+import dev.bellows.agent.DefaultAgent;
+import dev.bellows.agent.Session;
+import dev.bellows.server.jetty.JettyAgentServer;
+import dev.bellows.event.LoopEvent;
+import dev.bellows.testkit.ScriptedProvider;
 import java.io.BufferedReader;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.net.Socket;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -81,6 +97,71 @@ class AgentServerTest {
             assertThat(events).filteredOn(e -> e.get("type").asText().equals("TEXT_MESSAGE_CONTENT"))
                     .extracting(e -> e.get("delta").asText()).contains("It is **42**.");
         }
+    }
+
+    @Test
+    void runStartedCarriesThePlanTheThreadHadBeforeTheRunEvenOnceTheRunHasReplacedIt() throws Exception {
+        // The run starts before the response does; here the response waits until the run has
+        // replaced the plan, as a fast run on a slow request thread does. RUN_STARTED still tells
+        // the plan from before the run (none), and the run's own update_plan comes as its event.
+        CountDownLatch replaced = new CountDownLatch(1);
+        DefaultAgent agent = DefaultAgent.builder().provider(new ScriptedProvider(MockScript.of(
+                        turn(call("update_plan", PLAN)),
+                        turn(call("task_completion", "{\"result\": \"planned\"}")))))
+                .model("mock").toolRegistry(new ToolRegistry())
+                .listener(event -> {
+                    if (event instanceof LoopEvent.PlanUpdate) {
+                        replaced.countDown();
+                    }
+                })
+                .build();
+        AgentServer server = AgentServer.builder(agent).build();
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        byte[] request = runInput("planned", "Plan it.").toString().getBytes(StandardCharsets.UTF_8);
+        server.handle(new ServerExchange() {
+            @Override
+            public String method() {
+                return "POST";
+            }
+
+            @Override
+            public String path() {
+                return "/agui";
+            }
+
+            @Override
+            public Optional<String> header(String name) {
+                return Optional.empty();
+            }
+
+            @Override
+            public InputStream body() {
+                return new ByteArrayInputStream(request);
+            }
+
+            @Override
+            public long contentLength() {
+                return request.length;
+            }
+
+            @Override
+            public OutputStream respond(int status, Map<String, String> headers) throws IOException {
+                assertThat(status).isEqualTo(200);
+                try {
+                    assertThat(replaced.await(30, TimeUnit.SECONDS)).as("the run replaced the plan").isTrue();
+                } catch (InterruptedException e) {
+                    throw new InterruptedIOException();
+                }
+                return body;
+            }
+        });
+        List<JsonNode> events = ServerFixture.events(body.toString(StandardCharsets.UTF_8));
+        List<String> types = types(events);
+        assertThat(types).endsWith("RUN_FINISHED").doesNotContain("STATE_DELTA");
+        assertThat(types.get(1)).isEqualTo("STEP_STARTED");
+        assertThat(types).containsSubsequence("TOOL_CALL_END", "STATE_SNAPSHOT", "STEP_FINISHED");
+        assertThat(events.get(types.indexOf("STATE_SNAPSHOT")).at("/snapshot/plan/0/description").asText())
+                .isEqualTo("add the numbers");
     }
 
     @Test
@@ -337,6 +418,52 @@ class AgentServerTest {
             // the failed run stored nothing, so its message is taken again, once
             List<Message> sent = fixture.provider.requests().get(1).messages();
             assertThat(sent.stream().filter(m -> m.role() == Role.USER && m.content().contains("hello"))).hasSize(1);
+        }
+    }
+
+    @Test
+    void aCompletionWhoseRunStartsAfterShutdownBeganIsCancelledStreamingOrNot() throws Exception {
+        for (boolean stream : List.of(true, false)) {
+            // The request has its slot, then waits at the agent's door while the server shuts down:
+            // shutdown finds no run to cancel and returns; the run that starts then must not go on.
+            // Its model answers one piece, then nothing for ten minutes unless the call is cancelled.
+            CountDownLatch atTheDoor = new CountDownLatch(1);
+            CountDownLatch enter = new CountDownLatch(1);
+            DefaultAgent inner = DefaultAgent.builder().provider(new ScriptedProvider(MockScript.of(
+                            MockTurn.content("Let me see. " + call("task_completion", "{\"result\": \"42\"}"))
+                                    .chunkSize(4).delayMs(600_000))))
+                    .model("mock").toolRegistry(new ToolRegistry()).build();
+            Agent gated = new Agent() {
+                @Override
+                public AgentRun run(String task) {
+                    return inner.run(task);
+                }
+
+                @Override
+                public AgentRun run(String task, Session session) {
+                    atTheDoor.countDown();
+                    try {
+                        enter.await();
+                    } catch (InterruptedException e) {
+                        throw new IllegalStateException(e);
+                    }
+                    return inner.run(task, session);
+                }
+            };
+            AgentServer server = AgentServer.builder(gated).build();
+            try (JettyAgentServer http = JettyAgentServer.start(server, "127.0.0.1", 0)) {
+                HttpClient client = HttpClient.newHttpClient();
+                CompletableFuture<HttpResponse<String>> answer = client.sendAsync(HttpRequest.newBuilder(
+                                http.uri().resolve("/v1/chat/completions")).POST(HttpRequest.BodyPublishers.ofString(
+                                "{\"stream\": " + stream + ", \"messages\": [{\"role\": \"user\", \"content\": \"40 + 2?\"}]}"))
+                        .header("Content-Type", "application/json").build(), HttpResponse.BodyHandlers.ofString());
+                assertThat(atTheDoor.await(30, TimeUnit.SECONDS)).isTrue();
+                server.shutdown(java.time.Duration.ZERO);
+                enter.countDown();
+                HttpResponse<String> response = answer.get(30, TimeUnit.SECONDS);
+                assertThat(response.body()).as("stream: " + stream).contains("cancelled").doesNotContain("42");
+                assertThat(server.runningRuns()).isZero();
+            }
         }
     }
 

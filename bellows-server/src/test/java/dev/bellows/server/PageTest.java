@@ -45,9 +45,14 @@ class PageTest {
         Files.createDirectories(shots);
 
         CompletableFuture<Boolean> waitInterrupted = new CompletableFuture<>();
+        // add runs until the driver has read its card's state (the driver writes this file then):
+        // the card is seen while the call is under way however slow the browser is
+        Path toolSeen = dir.resolve("tool-seen");
         ToolRegistry tools = new ToolRegistry()
                 .register(TypedTool.of("add", "Adds two numbers.", Add.class, (context, args) -> {
-                    Thread.sleep(300);
+                    for (int i = 0; i < 3000 && !Files.exists(toolSeen); i++) {      // a hang guard, not a measure
+                        Thread.sleep(20);
+                    }
                     return ToolResult.of(args.a() + args.b());
                 }))
                 .register(TypedTool.of("wait", "Waits.", Wait.class, (context, args) -> {
@@ -70,7 +75,8 @@ class PageTest {
                 MockTurn.content(call("wait", "{\"why\": \"the user asked\"}")).chunkSize(8));
         try (ServerFixture fixture = new ServerFixture(script, b -> { }, tools)) {
             NodeScripts.Result result = NodeScripts.run(List.of("node", driver.toString(), fixture.uri("/").toString(),
-                    shots.toString()), Map.of("PLAYWRIGHT", modules.resolve("playwright-core").toString()), 300);
+                    shots.toString()), Map.of("PLAYWRIGHT", modules.resolve("playwright-core").toString(),
+                    "TOOL_SEEN", toolSeen.toString()), 300);
             String lastLine = result.out().strip().lines().reduce((a, b) -> b).orElse("{}");
             JsonNode seen = ServerFixture.MAPPER.readTree(lastLine);
             assertThat(seen.path("error").asText("")).as(result.err()).isEmpty();

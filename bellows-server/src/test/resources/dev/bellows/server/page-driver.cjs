@@ -50,10 +50,12 @@ async function main() {
     await shot("02-thinking");
     seen.thinkingOpen = await page.$eval(".thinking", (d) => d.open);
 
-    // the tool card appears as soon as the name has streamed, its arguments still coming
+    // the tool card appears as soon as the name has streamed, its arguments still coming; the
+    // call goes on until this file says its card was seen (TOOL_SEEN, which the test's tool waits for)
     await page.waitForSelector(".tool .tool-name:text('add')");
     seen.toolStateAtName = await page.textContent(".tool .tool-state");
     await shot("03-tool-call");
+    require("fs").writeFileSync(process.env.TOOL_SEEN, "seen\n");
 
     await page.waitForSelector(".tool .tool-state.ok");
     await page.waitForSelector(".plan li");

@@ -20,9 +20,19 @@ import dev.bellows.provider.Provider;
 import dev.bellows.provider.ProviderException;
 import dev.bellows.provider.TokenUsage;
 import dev.bellows.stream.StreamChunk;
+import java.util.HashSet;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import com.google.protobuf.Timestamp;
+import io.temporal.api.common.v1.WorkflowExecution;
+import io.temporal.api.workflow.v1.PendingActivityInfo;
+import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest;
 import dev.bellows.temporal.internal.Json;
+import dev.bellows.temporal.internal.ModelActivities;
 import dev.bellows.temporal.internal.RunWorkflow;
 import dev.bellows.temporal.internal.RunWorkflowImpl;
 import dev.bellows.testkit.MockScript;
@@ -70,21 +80,20 @@ class DurableRunTest {
                 .build();
     }
 
-    private DurableWorker worker(ScriptedProvider provider, ToolRegistry tools) {
-        return worker(provider, tools, Duration.ofSeconds(1));
-    }
-
     /**
-     * A worker; a heartbeat timeout the loaded machine can miss makes the loop retry a model call,
-     * and a scripted provider answers a retry with its next turn.
+     * A worker. Its heartbeat timeout is far above any stall of a loaded machine: a missed one
+     * makes the loop retry a model call, which a scripted provider answers with its next turn, so
+     * the run's events would no longer be the script's. That the heartbeat goes out while the
+     * answer streams, and while the model is silent, is shown without a clock, by
+     * {@link #theWorkerHeartbeatsWhileTheAnswerStreamsAndWhileTheModelIsSilent()}.
      */
-    private DurableWorker worker(ScriptedProvider provider, ToolRegistry tools, Duration heartbeatTimeout) {
+    private DurableWorker worker(Provider provider, ToolRegistry tools) {
         return DurableWorker.builder(env.getWorkflowClient())
                 .provider(provider)
                 .tools(tools)
                 .loop(b -> b.model("mock"))
                 .retryPolicy(RetryPolicy.defaults())
-                .heartbeatTimeout(heartbeatTimeout)
+                .heartbeatTimeout(Duration.ofSeconds(30))
                 .build();
     }
 
@@ -121,11 +130,119 @@ class DurableRunTest {
     }
 
     @Test
+    void theWorkerHeartbeatsWhileTheAnswerStreamsAndWhileTheModelIsSilent() throws Exception {
+        // The model stops mid-answer, after its thinking, until the test lets it go on: the thinking
+        // reaches a follower while the model call has not returned, so through a heartbeat only;
+        // then, the model silent, the server hears more heartbeats, so a live worker is not taken
+        // for a dead one however long a model thinks before its next piece.
+        CountDownLatch held = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        ScriptedProvider scripted = new ScriptedProvider(script());
+        AtomicInteger streams = new AtomicInteger();
+        Provider holding = new Provider() {
+            @Override
+            public String name() {
+                return "holding";
+            }
+
+            @Override
+            public ChatStream stream(ChatRequest request) throws ProviderException {
+                ChatStream stream = scripted.stream(request);
+                if (streams.incrementAndGet() > 1) {
+                    return stream;
+                }
+                return new ChatStream() {
+                    private final StringBuilder text = new StringBuilder();
+
+                    @Override
+                    public StreamChunk next() throws ProviderException {
+                        if (text.indexOf("</thinking>") >= 0 && held.getCount() > 0) {
+                            held.countDown();
+                            try {
+                                release.await();
+                            } catch (InterruptedException e) {
+                                Thread.currentThread().interrupt();
+                                throw new ProviderException(ProviderException.Kind.CONNECTION, "interrupted while held", e);
+                            }
+                        }
+                        StreamChunk chunk = stream.next();
+                        if (chunk instanceof StreamChunk.Text t) {
+                            text.append(t.text());
+                        }
+                        return chunk;
+                    }
+
+                    @Override
+                    public Optional<String> finishReason() {
+                        return stream.finishReason();
+                    }
+
+                    @Override
+                    public Optional<TokenUsage> usage() {
+                        return stream.usage();
+                    }
+
+                    @Override
+                    public void cancel() {
+                        stream.cancel();
+                    }
+
+                    @Override
+                    public void close() {
+                        stream.close();
+                    }
+                };
+            }
+        };
+        CountingTool tool = new CountingTool();
+        try (DurableWorker worker = worker(holding, new ToolRegistry().register(tool))) {
+            worker.start();
+            CompletableFuture<String> thinking = new CompletableFuture<>();
+            DurableAgent agent = DurableAgent.builder(env.getWorkflowClient()).listener(event -> {
+                if (event instanceof StreamEvent.ThinkingEnd end) {
+                    thinking.complete(end.content());
+                }
+            }).build();
+            String id = agent.start("count twice");
+            AgentRun run = agent.follow(id);
+            try {
+                assertThat(held.await(30, TimeUnit.SECONDS)).as("the model call reached the hold").isTrue();
+                assertThat(thinking.get(30, TimeUnit.SECONDS)).isEqualTo("plan");
+                assertThat(release.getCount()).as("seen while the model call is held").isOne();
+
+                Set<Timestamp> heard = new HashSet<>();
+                for (int look = 0; heard.size() < 3 && look < 300; look++) {     // a hang guard, not a measure
+                    modelCall(id).filter(PendingActivityInfo::hasLastHeartbeatTime)
+                            .ifPresent(call -> heard.add(call.getLastHeartbeatTime()));
+                    Thread.sleep(100);
+                }
+                assertThat(heard).as("heartbeats the server heard while the model was silent").hasSize(3);
+            } finally {
+                release.countDown();
+            }
+            assertThat(run.await().reason()).isEqualTo(LoopEndReason.TASK_COMPLETION);
+            assertThat(tool.calls).hasValue(2);
+            assertThat(scripted.turnsTaken()).isEqualTo(3);     // no call was taken over and asked again
+        }
+    }
+
+    /** The run's model call in flight, as the server describes it. */
+    private Optional<PendingActivityInfo> modelCall(String id) {
+        WorkflowClient client = env.getWorkflowClient();
+        return client.getWorkflowServiceStubs().blockingStub().describeWorkflowExecution(
+                        DescribeWorkflowExecutionRequest.newBuilder().setNamespace(client.getOptions().getNamespace())
+                                .setExecution(WorkflowExecution.newBuilder().setWorkflowId(id)).build())
+                .getPendingActivitiesList().stream()
+                .filter(activity -> activity.getActivityType().getName().equals(ModelActivities.MODEL_CALL))
+                .findFirst();
+    }
+
+    @Test
     void theRecordedHistoryReplaysWithTheSameDecisions() throws Exception {
         CountingTool tool = new CountingTool();
         ScriptedProvider provider = new ScriptedProvider(script());
         String id;
-        try (DurableWorker worker = worker(provider, new ToolRegistry().register(tool), Duration.ofSeconds(30))) {
+        try (DurableWorker worker = worker(provider, new ToolRegistry().register(tool))) {
             worker.start();
             DurableAgent agent = DurableAgent.builder(env.getWorkflowClient()).build();
             id = agent.start("count twice");
@@ -190,8 +307,7 @@ class DurableRunTest {
                 .turn(MockTurn.content("<thinking>" + "on and on ".repeat(500) + "</thinking>" + CountingTool.call("x"))
                         .chunkSize(5).delayMs(20))
                 .build());
-        try (DurableWorker worker = worker(slow, new ToolRegistry().register(new CountingTool()),
-                Duration.ofSeconds(30))) {
+        try (DurableWorker worker = worker(slow, new ToolRegistry().register(new CountingTool()))) {
             worker.start();
             DurableAgent agent = DurableAgent.builder(env.getWorkflowClient()).build();
             String id = agent.start("think on");
@@ -259,7 +375,7 @@ class DurableRunTest {
         CountingTool tool = new CountingTool();
         try (DurableWorker worker = DurableWorker.builder(env.getWorkflowClient()).provider(watching)
                 .tools(new ToolRegistry().register(tool)).loop(b -> b.model("mock"))
-                .heartbeatTimeout(Duration.ofSeconds(1)).build()) {
+                .heartbeatTimeout(Duration.ofSeconds(30)).build()) {
             worker.start();
             DurableAgent agent = DurableAgent.builder(env.getWorkflowClient()).build();
             AgentRun run = agent.run("think on");
