@@ -185,6 +185,7 @@ public final class ModelActivitiesImpl implements ModelActivities {
         private ChatStream stream;                     // guarded by lock
         private ActivityCompletionException stopped;   // guarded by lock
         private boolean closed;                        // guarded by lock
+        private boolean heartbeatFailureLogged;        // the beating thread's own
 
         Heartbeat(ActivityExecutionContext context, Live live) {
             this.context = context;
@@ -216,12 +217,7 @@ public final class ModelActivitiesImpl implements ModelActivities {
             while (true) {
                 try {
                     context.heartbeat(live.snapshot());
-                } catch (RuntimeException e) {
-                    if (!(e instanceof ActivityCompletionException)) {
-                        LOG.log(System.Logger.Level.WARNING, "heartbeat failed", e);
-                        System.err.println("bellows: heartbeat failed: " + e);
-                        continue;
-                    }
+                } catch (ActivityCompletionException e) {
                     ChatStream current;
                     synchronized (lock) {
                         stopped = (ActivityCompletionException) e;
@@ -231,6 +227,14 @@ public final class ModelActivitiesImpl implements ModelActivities {
                         current.cancel();
                     }
                     return;
+                } catch (RuntimeException e) {
+                    // Not the server telling the call to stop (e.g. the snapshot could not be
+                    // serialized): said once, and the next beat comes after the usual wait,
+                    // not at once (a retry at once would spin).
+                    if (!heartbeatFailureLogged) {
+                        heartbeatFailureLogged = true;
+                        LOG.log(System.Logger.Level.WARNING, "a heartbeat of the model call failed", e);
+                    }
                 }
                 synchronized (lock) {
                     if (closed) {
