@@ -85,6 +85,8 @@ public sealed interface McpServerConfig permits McpServerConfig.Stdio, McpServer
      * @param args             its arguments
      * @param env              variables added to its environment
      * @param workingDirectory where it runs; null for Bellows' own working directory
+     * @param maxMessageBytes  the most bytes of one line on its stdout (see {@link McpServerConfig#maxMessageBytes()}),
+     *                         at least {@link McpServerConfig#MIN_MAX_MESSAGE_BYTES}
      */
     record Stdio(String name, String command, List<String> args, Map<String, String> env, Path workingDirectory,
                  Duration startupTimeout, Duration callTimeout, RestartPolicy restart, int maxMessageBytes)
@@ -136,6 +138,9 @@ public sealed interface McpServerConfig permits McpServerConfig.Stdio, McpServer
      * @param headers sent with every request ({@code Authorization}, say: then no OAuth runs)
      * @param oauth   what cannot be discovered about its OAuth authorization;
      *                {@link OAuthConfig#DISCOVER} when nothing is configured
+     * @param maxMessageBytes the most bytes of one response body or event (see
+     *                        {@link McpServerConfig#maxMessageBytes()}), at least
+     *                        {@link McpServerConfig#MIN_MAX_MESSAGE_BYTES}
      */
     record StreamableHttp(String name, URI url, Map<String, String> headers, Duration startupTimeout,
                           Duration callTimeout, RestartPolicy restart, OAuthConfig oauth, int maxMessageBytes)
