@@ -421,7 +421,7 @@ final class StreamableHttpTransport implements McpClientTransport {
                 String tooLong = consume(stream, parser);
                 if (tooLong != null) {
                     // Reopened, the stream would replay it: requests still work without this stream.
-                    LOG.log(System.Logger.Level.WARNING, () -> tooLong + "; its stream of notifications was closed");
+                    LOG.log(System.Logger.Level.DEBUG, () -> tooLong + "; its stream of notifications was closed");
                     return;
                 }
                 failures = Duration.ofNanos(System.nanoTime() - opened).toSeconds() > 10 ? 0 : failures + 1;

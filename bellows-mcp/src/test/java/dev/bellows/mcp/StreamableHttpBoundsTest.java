@@ -49,6 +49,8 @@ class StreamableHttpBoundsTest {
     private HttpServer server;
     private final List<String> log = new CopyOnWriteArrayList<>();
     private final AtomicInteger sessions = new AtomicInteger();
+    /** Whether the stream of notifications (GET) sends an event without end. */
+    private volatile boolean endlessNotifications;
 
     @BeforeEach
     void start() throws IOException {
@@ -126,6 +128,18 @@ class StreamableHttpBoundsTest {
     }
 
     @Test
+    void an_event_without_end_on_the_stream_of_notifications_closes_that_stream_and_calls_go_on() throws Exception {
+        endlessNotifications = true;
+        try (McpServers servers = connect(); ToolRegistry registry = servers.addTo(new ToolRegistry())) {
+            assertThat(servers.failures()).isEmpty();
+            assertThat(stoppedAfter("GET")).isLessThan(ENDLESS_CAP);
+            ToolChainResult ok = new ToolChain(registry)
+                    .execute(List.of(ReferenceServersTest.call("bounded", "ok", Map.of())));
+            assertThat(ReferenceServersTest.succeeded(ok).text()).isEqualTo("still here");
+        }
+    }
+
+    @Test
     void a_json_body_cut_in_half_fails_the_call_at_once_saying_so() {
         assertThat(failure(callThenOk("half-json"))).contains("MCP server \"bounded\"").contains("broke off");
     }
@@ -187,6 +201,11 @@ class StreamableHttpBoundsTest {
     private void handle(HttpExchange exchange) throws IOException {
         switch (exchange.getRequestMethod()) {
             case "GET" -> {
+                if (endlessNotifications) {
+                    sse(exchange);
+                    endless(exchange, "GET", "data: ");
+                    return;
+                }
                 exchange.sendResponseHeaders(405, -1); // no standalone stream
                 exchange.close();
             }
