@@ -144,6 +144,7 @@ final class McpCommand implements Callable<Integer> {
                     .callTimeout(server.callTimeout())
                     .restart(new dev.bellows.mcp.RestartPolicy(1, server.restart().firstDelay(), server.restart().maxDelay()))
                     .oauth(server.oauth())
+                    .maxMessageBytes(server.maxMessageBytes())
                     .build();
             try (McpServers started = McpServers.start(List.of(once), root.host.env(),
                     McpSetup.reporter(command, root.stderr, OAuthSecret::redact), options)) {

@@ -8,7 +8,10 @@ import java.util.Objects;
  * The most a tool result may cost the model: a result longer than {@code maxTokens} reaches it
  * cut, its beginning kept, with a note saying how much was left out, so that one enormous
  * result (a 20 MB file, a database dump) neither floods the context nor every later request.
- * 25,000 tokens by default, the limit common MCP clients use.
+ * 25,000 tokens by default, the limit common MCP clients use. A tool's error message is cut the
+ * same way. The note counts what was cut of the result as the tool sent it, including what a
+ * transport already cut as it arrived (see {@link #arrivalNote(long)}): the model always learns
+ * that it read part of a result, and how large a part.
  *
  * <p>A text of at most {@code maxTokens} characters is never counted (no token is shorter than
  * a character), so results of ordinary size cost nothing. Immutable and thread-safe when the
@@ -35,7 +38,13 @@ public record ResultLimit(int maxTokens, TokenCounter counter) {
         Objects.requireNonNull(counter, "counter");
     }
 
-    /** {@code text} if it fits, else its beginning and a note on what was cut. */
+    /**
+     * {@code text} if it fits, else its beginning and a note on what was cut. The note counts
+     * what {@linkplain #arrivalNote(long) arrival notes} in the text say was cut before: the
+     * characters left out and the total are those of the result as the tool sent it, not of the
+     * part that arrived (a 50 MB MCP result cut to 2,000,000 characters as it arrived is said
+     * to have had 50 million).
+     */
     public String apply(String text) {
         if (text == null || text.length() <= maxTokens || maxTokens == Integer.MAX_VALUE) {
             return text;
@@ -54,7 +63,68 @@ public record ResultLimit(int maxTokens, TokenCounter counter) {
             }
             keep = keep * 9 / 10;
         }
-        return text.substring(0, keep) + note(text.length() - keep, text.length(), tokens, maxTokens);
+        // What the tool sent: the text without its arrival notes, plus what those notes say they replaced.
+        long notesChars = 0;
+        long cutOnArrival = 0;
+        long notesCharsKept = 0;
+        for (int from = 0; ; ) {
+            int end = text.indexOf(ARRIVAL_END, from);
+            if (end < 0) {
+                break;
+            }
+            int start = arrivalNoteStart(text, end);
+            end += ARRIVAL_END.length();
+            from = end;
+            if (start < 0) {
+                continue; // the words without a number before them: text of the result's own
+            }
+            if (start < keep && keep < end) {
+                keep = start; // never half a note: the note of this cut says it all
+            }
+            notesChars += end - start;
+            long said = Long.parseLong(text, start + ARRIVAL_START.length(), end - ARRIVAL_END.length(), 10);
+            cutOnArrival = Math.min(Long.MAX_VALUE / 4, cutOnArrival + said); // at most 18 digits each: no overflow
+            if (end <= keep) {
+                notesCharsKept += end - start;
+            }
+        }
+        long sent = text.length() - notesChars + cutOnArrival;
+        long sentKept = keep - notesCharsKept;
+        long sentTokens = sent == text.length() ? tokens : (long) ((double) tokens * sent / text.length());
+        return text.substring(0, keep) + note(sent - sentKept, sent, sentTokens, maxTokens);
+    }
+
+    /**
+     * The note that replaces the rest of a text cut as it arrived, before the whole result was
+     * read ({@code "... [48000000 more characters cut by Bellows as they arrived]"}): an MCP
+     * server's transport cuts each text of a huge message to a bound as the bytes come in, so
+     * that the message is never held whole. {@link #apply} counts the characters such a note
+     * says it replaced, so that the note of a cut that drops it still says how much of what
+     * the tool sent was left out.
+     *
+     * @param charactersLeftOut how many characters of the text were dropped, at least 0
+     */
+    public static String arrivalNote(long charactersLeftOut) {
+        if (charactersLeftOut < 0) {
+            throw new IllegalArgumentException("charactersLeftOut must be at least 0, got " + charactersLeftOut);
+        }
+        return ARRIVAL_START + charactersLeftOut + ARRIVAL_END;
+    }
+
+    private static final String ARRIVAL_START = "... [";
+    private static final String ARRIVAL_END = " more characters cut by Bellows as they arrived]";
+
+    /** Where the arrival note whose closing words begin at {@code end} starts; -1 when they follow no number. */
+    private static int arrivalNoteStart(String text, int end) {
+        int digits = end;
+        while (digits > 0 && end - digits < 18 && text.charAt(digits - 1) >= '0' && text.charAt(digits - 1) <= '9') {
+            digits--;
+        }
+        if (digits == end || digits < ARRIVAL_START.length()
+                || !text.startsWith(ARRIVAL_START, digits - ARRIVAL_START.length())) {
+            return -1;
+        }
+        return digits - ARRIVAL_START.length();
     }
 
     /** Not inside a surrogate pair. */
@@ -62,7 +132,7 @@ public record ResultLimit(int maxTokens, TokenCounter counter) {
         return at > 0 && at < text.length() && Character.isLowSurrogate(text.charAt(at)) ? at - 1 : at;
     }
 
-    static String note(int cut, int length, int tokens, int limit) {
+    static String note(long cut, long length, long tokens, int limit) {
         return String.format("%n%n[this result was cut: %,d of its %,d characters (about %,d tokens in all) were left"
                 + " out to keep it within %,d tokens; ask for a smaller part if you need more]", cut, length, tokens, limit);
     }

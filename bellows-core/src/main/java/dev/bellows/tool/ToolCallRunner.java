@@ -49,14 +49,15 @@ final class ToolCallRunner {
             return outcome(call, tool, nonNull);
         } catch (ToolException e) {
             String message = e.getMessage();
-            return new Failed(call, message == null || message.isBlank() ? failure(call, e) : message, e);
+            // An error costs the model what a result does: a server's huge error text is cut the same way.
+            return new Failed(call, limit.apply(message == null || message.isBlank() ? failure(call, e) : message), e);
         } catch (Exception e) {
             if (e instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
             }
             // The model reads only the type and message; the stack trace is kept here.
             LOG.log(System.Logger.Level.DEBUG, () -> "tool " + call.serverName() + "/" + call.toolName() + " threw", e);
-            return new Failed(call, failure(call, e), e);
+            return new Failed(call, limit.apply(failure(call, e)), e);
         }
     }
 

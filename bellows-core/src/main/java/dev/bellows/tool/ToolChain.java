@@ -68,7 +68,8 @@ public final class ToolChain {
 
     /**
      * This chain with each result cut to {@code limit} where it is rendered for the model (the
-     * text of a {@link ToolCallOutcome.Succeeded}, which the model and the listeners read).
+     * text of a {@link ToolCallOutcome.Succeeded}, which the model and the listeners read), and
+     * each error a tool reports (the text of a {@link ToolCallOutcome.Failed}) too.
      */
     public ToolChain withResultLimit(ResultLimit limit) {
         return new ToolChain(registry, outputFormat, limit);

@@ -42,6 +42,10 @@ final class Failures {
                 ? http.url().getScheme() + "://" + http.url().getRawAuthority() + http.url().getRawPath()
                 : null;
         for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c instanceof McpError error && error.getJsonRpcError() != null
+                    && StreamableHttpTransport.TRANSPORT_FAILURE.equals(error.getJsonRpcError().data())) {
+                return oneLine(error.getJsonRpcError().message()); // Bellows' own words: the server said nothing
+            }
             if (c instanceof McpError error && error.getJsonRpcError() != null) {
                 return "the server answered with error " + error.getJsonRpcError().code() + ": "
                         + oneLine(error.getJsonRpcError().message());

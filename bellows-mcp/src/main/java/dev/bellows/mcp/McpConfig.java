@@ -36,7 +36,8 @@ import java.util.Set;
  * {@code "startupTimeoutSeconds"} / {@code "callTimeoutSeconds"} (positive whole numbers), and the
  * {@link RestartPolicy}: {@code "startAttempts"} (a positive whole number; 1 never starts a failed
  * server again), {@code "retryDelaySeconds"} and {@code "maxRetryDelaySeconds"} (positive numbers,
- * fractions allowed). A {@code url} server may have {@code "oauth"}: what cannot be discovered
+ * fractions allowed), {@code "maxMessageMiB"} (a whole number from 1 to 1024: the most MiB of one
+ * message from the server, see {@link McpServerConfig#maxMessageBytes()}). A {@code url} server may have {@code "oauth"}: what cannot be discovered
  * about its authorization ({@code clientId}, {@code clientSecret}, {@code clientMetadataUrl},
  * {@code scopes}, {@code callbackPort}, {@code grantType}, {@code privateKeyFile},
  * {@code signingAlgorithm}, {@code idp}: see {@link OAuthConfig}); its paths are resolved
@@ -50,7 +51,7 @@ public final class McpConfig {
 
     private static final Set<String> KEYS = Set.of("command", "args", "env", "cwd", "url", "headers", "type",
             "disabled", "startupTimeoutSeconds", "callTimeoutSeconds", "startAttempts", "retryDelaySeconds",
-            "maxRetryDelaySeconds", "oauth");
+            "maxRetryDelaySeconds", "oauth", "maxMessageMiB");
     private static final Set<String> OAUTH_KEYS = Set.of("clientId", "clientSecret", "clientMetadataUrl", "scopes",
             "callbackPort", "grantType", "privateKeyFile", "signingAlgorithm", "idp");
     private static final Set<String> IDP_KEYS = Set.of("tokenEndpoint", "clientId", "idTokenFile");
@@ -151,6 +152,7 @@ public final class McpConfig {
         Duration startup = seconds(server, "startupTimeoutSeconds", at, McpServerConfig.DEFAULT_STARTUP_TIMEOUT);
         Duration call = seconds(server, "callTimeoutSeconds", at, McpServerConfig.DEFAULT_CALL_TIMEOUT);
         RestartPolicy restart = restart(server, at);
+        int maxMessageBytes = mebibytes(server, "maxMessageMiB", at, McpServerConfig.DEFAULT_MAX_MESSAGE_BYTES);
         try {
             if (command) {
                 forbid(server, at, "headers", "\"headers\" belong to a server with a \"url\"");
@@ -164,7 +166,8 @@ public final class McpConfig {
                         .env(map(server, "env", at))
                         .startupTimeout(startup)
                         .callTimeout(call)
-                        .restart(restart);
+                        .restart(restart)
+                        .maxMessageBytes(maxMessageBytes);
                 String cwd = text(server, "cwd", at);
                 if (cwd != null) {
                     builder.workingDirectory(directory == null ? Path.of(cwd) : directory.resolve(cwd));
@@ -183,6 +186,7 @@ public final class McpConfig {
                     .startupTimeout(startup)
                     .callTimeout(call)
                     .restart(restart)
+                    .maxMessageBytes(maxMessageBytes)
                     .build();
         } catch (McpConfigException e) {
             throw e;
@@ -353,6 +357,17 @@ public final class McpConfig {
             throw new McpConfigException(at + ": \"" + key + "\" must be a whole number of seconds of at least 1");
         }
         return Duration.ofSeconds(value.intValue());
+    }
+
+    private static int mebibytes(JsonNode server, String key, String at, int fallback) {
+        JsonNode value = server.get(key);
+        if (value == null || value.isNull()) {
+            return fallback;
+        }
+        if (!value.isIntegralNumber() || !value.canConvertToInt() || value.intValue() < 1 || value.intValue() > 1024) {
+            throw new McpConfigException(at + ": \"" + key + "\" must be a whole number of MiB from 1 to 1024");
+        }
+        return value.intValue() << 20;
     }
 
     private static RestartPolicy restart(JsonNode server, String at) {

@@ -36,6 +36,10 @@ public sealed interface McpServerConfig permits McpServerConfig.Stdio, McpServer
     Duration DEFAULT_STARTUP_TIMEOUT = Duration.ofSeconds(60);
     /** How long one tool call may take, unless configured otherwise. */
     Duration DEFAULT_CALL_TIMEOUT = Duration.ofSeconds(120);
+    /** The most bytes of one message from a server, unless configured otherwise: 32 MiB. */
+    int DEFAULT_MAX_MESSAGE_BYTES = 32 << 20;
+    /** The least {@link #maxMessageBytes()} may be: 1 KiB. */
+    int MIN_MAX_MESSAGE_BYTES = 1024;
 
     /** The server name: letters, digits, {@code _}, {@code -} and {@code .}; not {@code local}. */
     String name();
@@ -48,6 +52,19 @@ public sealed interface McpServerConfig permits McpServerConfig.Stdio, McpServer
 
     /** How a server that does not start (at first, or after it stopped) is started again. */
     RestartPolicy restart();
+
+    /**
+     * The most bytes of one message from the server (a line on a stdio server's stdout, an HTTP
+     * response body, one event of an event stream), read in bounded memory as it arrives: each
+     * text (JSON string) of a message is cut to 2,000,000 characters, or a sixteenth of this
+     * limit when that is fewer, the rest replaced by a note saying how many characters were cut;
+     * a message still longer than this, or longer than 32 times this as sent, is not read on.
+     * A stdio server that sends one is stopped (its stdout can no longer be read in step); over
+     * HTTP the request it answers fails and the stream or connection that carried it is closed,
+     * the session kept. Either way the error names the server and this limit.
+     * {@link #DEFAULT_MAX_MESSAGE_BYTES} unless configured otherwise.
+     */
+    int maxMessageBytes();
 
     /** A builder for a server started as a local process, spoken to over its stdin and stdout. */
     static StdioBuilder stdio(String name, String command) {
@@ -68,9 +85,12 @@ public sealed interface McpServerConfig permits McpServerConfig.Stdio, McpServer
      * @param args             its arguments
      * @param env              variables added to its environment
      * @param workingDirectory where it runs; null for Bellows' own working directory
+     * @param maxMessageBytes  the most bytes of one line on its stdout (see {@link McpServerConfig#maxMessageBytes()}),
+     *                         at least {@link McpServerConfig#MIN_MAX_MESSAGE_BYTES}
      */
     record Stdio(String name, String command, List<String> args, Map<String, String> env, Path workingDirectory,
-                 Duration startupTimeout, Duration callTimeout, RestartPolicy restart) implements McpServerConfig {
+                 Duration startupTimeout, Duration callTimeout, RestartPolicy restart, int maxMessageBytes)
+            implements McpServerConfig {
 
         /** The variables a server process gets from Bellows' environment, when set there. */
         public static final List<String> INHERITED_ENV = List.of("PATH", "HOME", "USER", "LOGNAME", "SHELL", "TERM",
@@ -87,6 +107,14 @@ public sealed interface McpServerConfig permits McpServerConfig.Stdio, McpServer
             env = Map.copyOf(Objects.requireNonNull(env, "env"));
             checkTimeouts(name, startupTimeout, callTimeout);
             Objects.requireNonNull(restart, "restart");
+            checkMaxMessageBytes(name, maxMessageBytes);
+        }
+
+        /** With messages of at most {@link #DEFAULT_MAX_MESSAGE_BYTES}. */
+        public Stdio(String name, String command, List<String> args, Map<String, String> env, Path workingDirectory,
+                     Duration startupTimeout, Duration callTimeout, RestartPolicy restart) {
+            this(name, command, args, env, workingDirectory, startupTimeout, callTimeout, restart,
+                    DEFAULT_MAX_MESSAGE_BYTES);
         }
 
         /** With the {@link RestartPolicy#DEFAULT} restart policy. */
@@ -110,9 +138,13 @@ public sealed interface McpServerConfig permits McpServerConfig.Stdio, McpServer
      * @param headers sent with every request ({@code Authorization}, say: then no OAuth runs)
      * @param oauth   what cannot be discovered about its OAuth authorization;
      *                {@link OAuthConfig#DISCOVER} when nothing is configured
+     * @param maxMessageBytes the most bytes of one response body or event (see
+     *                        {@link McpServerConfig#maxMessageBytes()}), at least
+     *                        {@link McpServerConfig#MIN_MAX_MESSAGE_BYTES}
      */
     record StreamableHttp(String name, URI url, Map<String, String> headers, Duration startupTimeout,
-                          Duration callTimeout, RestartPolicy restart, OAuthConfig oauth) implements McpServerConfig {
+                          Duration callTimeout, RestartPolicy restart, OAuthConfig oauth, int maxMessageBytes)
+            implements McpServerConfig {
 
         public StreamableHttp {
             checkName(name);
@@ -126,6 +158,13 @@ public sealed interface McpServerConfig permits McpServerConfig.Stdio, McpServer
             checkTimeouts(name, startupTimeout, callTimeout);
             Objects.requireNonNull(restart, "restart");
             oauth = oauth == null ? OAuthConfig.DISCOVER : oauth;
+            checkMaxMessageBytes(name, maxMessageBytes);
+        }
+
+        /** With messages of at most {@link #DEFAULT_MAX_MESSAGE_BYTES}. */
+        public StreamableHttp(String name, URI url, Map<String, String> headers, Duration startupTimeout,
+                              Duration callTimeout, RestartPolicy restart, OAuthConfig oauth) {
+            this(name, url, headers, startupTimeout, callTimeout, restart, oauth, DEFAULT_MAX_MESSAGE_BYTES);
         }
 
         /** Without OAuth configuration (everything is discovered when the server asks). */
@@ -163,6 +202,7 @@ public sealed interface McpServerConfig permits McpServerConfig.Stdio, McpServer
         private Duration startupTimeout = DEFAULT_STARTUP_TIMEOUT;
         private Duration callTimeout = DEFAULT_CALL_TIMEOUT;
         private RestartPolicy restart = RestartPolicy.DEFAULT;
+        private int maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES;
 
         private StdioBuilder(String name, String command) {
             this.name = name;
@@ -209,9 +249,16 @@ public sealed interface McpServerConfig permits McpServerConfig.Stdio, McpServer
             return this;
         }
 
+        /** The most bytes of one message from the server (see {@link McpServerConfig#maxMessageBytes()}). */
+        public StdioBuilder maxMessageBytes(int bytes) {
+            this.maxMessageBytes = bytes;
+            return this;
+        }
+
         /** @throws IllegalArgumentException when a value is invalid; the message says which */
         public Stdio build() {
-            return new Stdio(name, command, args, env, workingDirectory, startupTimeout, callTimeout, restart);
+            return new Stdio(name, command, args, env, workingDirectory, startupTimeout, callTimeout, restart,
+                    maxMessageBytes);
         }
     }
 
@@ -224,6 +271,7 @@ public sealed interface McpServerConfig permits McpServerConfig.Stdio, McpServer
         private Duration callTimeout = DEFAULT_CALL_TIMEOUT;
         private RestartPolicy restart = RestartPolicy.DEFAULT;
         private OAuthConfig oauth = OAuthConfig.DISCOVER;
+        private int maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES;
 
         private HttpBuilder(String name, String url) {
             this.name = name;
@@ -262,6 +310,12 @@ public sealed interface McpServerConfig permits McpServerConfig.Stdio, McpServer
             return this;
         }
 
+        /** The most bytes of one message from the server (see {@link McpServerConfig#maxMessageBytes()}). */
+        public HttpBuilder maxMessageBytes(int bytes) {
+            this.maxMessageBytes = bytes;
+            return this;
+        }
+
         /** @throws IllegalArgumentException when a value is invalid; the message says which */
         public StreamableHttp build() {
             URI uri;
@@ -271,7 +325,7 @@ public sealed interface McpServerConfig permits McpServerConfig.Stdio, McpServer
                 throw new IllegalArgumentException("server \"" + name + "\": the url is not a valid URL ("
                         + e.getReason() + ")");
             }
-            return new StreamableHttp(name, uri, headers, startupTimeout, callTimeout, restart, oauth);
+            return new StreamableHttp(name, uri, headers, startupTimeout, callTimeout, restart, oauth, maxMessageBytes);
         }
     }
 
@@ -282,6 +336,13 @@ public sealed interface McpServerConfig permits McpServerConfig.Stdio, McpServer
         }
         if (name.equals("local")) {
             throw new IllegalArgumentException("server name \"local\" is reserved for Bellows' own tools; choose another");
+        }
+    }
+
+    private static void checkMaxMessageBytes(String name, int maxMessageBytes) {
+        if (maxMessageBytes < MIN_MAX_MESSAGE_BYTES) {
+            throw new IllegalArgumentException("server \"" + name + "\": the most bytes of a message must be at least "
+                    + MIN_MAX_MESSAGE_BYTES + ", got " + maxMessageBytes);
         }
     }
 

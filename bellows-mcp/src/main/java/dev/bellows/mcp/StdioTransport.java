@@ -47,9 +47,6 @@ final class StdioTransport implements McpClientTransport {
 
     private static final Object STOP = new Object();
 
-    /** The most bytes of one message from the server, after its long texts are cut. */
-    static final int MAX_MESSAGE_BYTES = 32 << 20;
-
     private final McpServerConfig.Stdio config;
     private final McpJsonMapper mapper;
     private final Map<String, String> inheritedEnv;
@@ -168,7 +165,10 @@ final class StdioTransport implements McpClientTransport {
     private void readStdout(Process started, Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> handler) {
         try (InputStream stdout = started.getInputStream()) {
             // Bounded: a 50 MB result is cut as it arrives, never held whole (see BoundedLineReader).
-            BoundedLineReader reader = new BoundedLineReader(stdout, MAX_MESSAGE_BYTES, true);
+            int maxMessageBytes = config.maxMessageBytes();
+            BoundedLineReader reader = new BoundedLineReader(stdout, maxMessageBytes,
+                    BoundedLineReader.maxStringChars(maxMessageBytes), BoundedLineReader.maxSentBytes(maxMessageBytes),
+                    BoundedLineReader.Ends.LF);
             String line;
             while ((line = reader.readLine()) != null) {
                 if (line.isBlank()) {
@@ -176,8 +176,8 @@ final class StdioTransport implements McpClientTransport {
                 }
                 if (line == BoundedLineReader.TOO_LONG) {
                     if (!closing) {
-                        end("it wrote a message of more than " + (MAX_MESSAGE_BYTES >> 20) + " MiB to stdout, even with"
-                                + " its texts cut to " + BoundedLineReader.MAX_STRING_CHARS + " characters" + stderr.suffix());
+                        end("it wrote a message to stdout of " + reader.tooLongWhy() + " (the server's limit, "
+                                + "maxMessageMiB)" + stderr.suffix());
                         Thread.ofVirtual().start(this::shutdown);
                     }
                     return;

@@ -55,6 +55,13 @@ import reactor.core.publisher.Mono;
  * {@link McpAuthorization#MAX_AUTHORIZATIONS} allows; then it fails with the server's answer.
  * A request carrying a token never follows a redirect (the token would go elsewhere).
  *
+ * <p>Every message is read in bounded memory, whatever the server sends: a JSON response body
+ * or one event of a stream is read as it arrives with its texts cut (see
+ * {@link BoundedLineReader}), and one longer than {@link McpServerConfig#maxMessageBytes()} is
+ * not read on: the request it answers fails with an error naming the server and the limit,
+ * the response (and its connection) is closed, the session stays. A body that is cut short or
+ * is not a JSON-RPC message fails its request at once, saying so.
+ *
  * <p>Blocking reads happen on virtual threads, one per open stream; so do authorization
  * flows. No lock is taken.
  */
@@ -66,6 +73,14 @@ final class StreamableHttpTransport implements McpClientTransport {
     static final int MAX_RECONNECTS = 5;
 
     private static final int ERROR_BODY_CHARS = 300;
+    private static final byte[] LF = {'\n'};
+    /**
+     * Marks the error response that ends a request the transport could not complete (the
+     * server's stream ended, a message too long): Failures quotes its message as it is, not as
+     * an error the server answered with.
+     */
+    static final Map<String, String> TRANSPORT_FAILURE = Map.of("bellows", "transport");
+    private static final System.Logger LOG = System.getLogger(StreamableHttpTransport.class.getName());
     private static final Executor VIRTUAL = command -> Thread.ofVirtual().name("mcp-auth").start(command);
 
     private final URI endpoint;
@@ -80,6 +95,7 @@ final class StreamableHttpTransport implements McpClientTransport {
     private volatile HttpClient withToken;
     private final Duration connectTimeout;
     private final String serverName;
+    private final int maxMessageBytes;
     private final Set<InputStream> openStreams = ConcurrentHashMap.newKeySet();
     private volatile Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> handler;
     private volatile String sessionId;
@@ -104,6 +120,7 @@ final class StreamableHttpTransport implements McpClientTransport {
         this.headers = config.headers();
         this.mapper = mapper;
         this.serverName = config.name();
+        this.maxMessageBytes = config.maxMessageBytes();
         this.authorization = authorization;
         this.connectTimeout = config.startupTimeout();
         this.http = HttpClient.newBuilder()
@@ -269,13 +286,37 @@ final class StreamableHttpTransport implements McpClientTransport {
         }
         String json;
         try (InputStream in = response.body()) {
-            json = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            BoundedLineReader reader = reader(in, BoundedLineReader.Ends.STREAM);
+            byte[] bytes = reader.readBytes();
+            if (bytes == BoundedLineReader.TOO_LONG_BYTES) {
+                // Closing the body unread closes its connection: the rest is never received.
+                throw new McpTransportException(tooLong("a response", reader.tooLongWhy()) + "; the response was closed");
+            }
+            json = bytes == null ? "" : new String(bytes, StandardCharsets.UTF_8);
         } catch (IOException e) {
-            throw new McpTransportException("the response broke off: " + e.getMessage(), e);
+            throw new McpTransportException("the response of MCP server \"" + serverName + "\" broke off: "
+                    + e.getMessage(), e);
         }
-        if (!json.isBlank()) {
-            deliver(json);
+        if (!json.isBlank() && deliver(json) == null && requestId != null) {
+            throw new McpTransportException("MCP server \"" + serverName + "\" answered with a body that is not a"
+                    + " JSON-RPC message (cut short?): \"" + excerpt(json) + "\"");
         }
+    }
+
+    /** A reader of one server's messages, each bounded by its limit (see {@link McpServerConfig#maxMessageBytes()}). */
+    private BoundedLineReader reader(InputStream in, BoundedLineReader.Ends ends) {
+        return new BoundedLineReader(in, maxMessageBytes, BoundedLineReader.maxStringChars(maxMessageBytes),
+                BoundedLineReader.maxSentBytes(maxMessageBytes), ends);
+    }
+
+    /** {@code MCP server "x" sent a response of more than 32 MiB ... (the server's limit, maxMessageMiB)}. */
+    private String tooLong(String what, String why) {
+        return "MCP server \"" + serverName + "\" sent " + what + " of " + why + " (the server's limit, maxMessageMiB)";
+    }
+
+    private static String excerpt(String text) {
+        String line = Failures.oneLine(text);
+        return line.length() > 80 ? line.substring(0, 80) + "…" : line;
     }
 
     /**
@@ -292,8 +333,13 @@ final class StreamableHttpTransport implements McpClientTransport {
         InputStream stream = first;
         int reconnects = 0;
         while (true) {
-            consume(stream, parser);
+            String tooLong = consume(stream, parser);
             if (closed || answered[0]) {
+                return;
+            }
+            if (tooLong != null) {
+                // Not resumed: the server would send the same event again.
+                fail(requestId, tooLong + "; the response stream was closed");
                 return;
             }
             String lastEventId = parser.lastEventId().orElse(null);
@@ -372,7 +418,12 @@ final class StreamableHttpTransport implements McpClientTransport {
                     return; // the server offers no such stream (405) or is gone: requests still work
                 }
                 long opened = System.nanoTime();
-                consume(stream, parser);
+                String tooLong = consume(stream, parser);
+                if (tooLong != null) {
+                    // Reopened, the stream would replay it: requests still work without this stream.
+                    LOG.log(System.Logger.Level.DEBUG, () -> tooLong + "; its stream of notifications was closed");
+                    return;
+                }
                 failures = Duration.ofNanos(System.nanoTime() - opened).toSeconds() > 10 ? 0 : failures + 1;
                 try {
                     Thread.sleep(parser.retryMillis().orElse(DEFAULT_RETRY.toMillis()));
@@ -388,13 +439,29 @@ final class StreamableHttpTransport implements McpClientTransport {
         });
     }
 
-    private void consume(InputStream stream, SseParser parser) {
+    /**
+     * Reads one event stream to its end, a line at a time in bounded memory; null then, or why
+     * it stopped at an event too long (the stream closed, its connection with it).
+     */
+    private String consume(InputStream stream, SseParser parser) {
         openStreams.add(stream);
-        byte[] buffer = new byte[8192];
+        BoundedLineReader lines = reader(stream, BoundedLineReader.Ends.CR_LF);
+        long eventBytes = 0;
         try (stream) {
-            int n;
-            while (!closed && (n = stream.read(buffer)) > 0) {
-                parser.feed(buffer, 0, n);
+            byte[] line;
+            while (!closed && (line = lines.readBytes()) != null) {
+                if (line == BoundedLineReader.TOO_LONG_BYTES) {
+                    return tooLong("an event", lines.tooLongWhy());
+                }
+                eventBytes = line.length == 0 ? 0 : eventBytes + line.length + 1;
+                if (eventBytes > maxMessageBytes) {
+                    return tooLong("an event", "more than " + BoundedLineReader.size(maxMessageBytes)
+                            + " in its lines together");
+                }
+                parser.feed(line, 0, line.length);
+                if (lines.lastLineEnded()) {
+                    parser.feed(LF, 0, 1);
+                }
             }
         } catch (IOException e) {
             // the stream broke off: treated like its end
@@ -402,6 +469,7 @@ final class StreamableHttpTransport implements McpClientTransport {
             openStreams.remove(stream);
             parser.finish();
         }
+        return null;
     }
 
     /** Delivers one event's message; true when it is the response to {@code requestId}. */
@@ -441,7 +509,7 @@ final class StreamableHttpTransport implements McpClientTransport {
             return;
         }
         McpSchema.JSONRPCResponse error = new McpSchema.JSONRPCResponse(McpSchema.JSONRPC_VERSION, requestId, null,
-                new McpSchema.JSONRPCResponse.JSONRPCError(McpSchema.ErrorCodes.INTERNAL_ERROR, reason, null));
+                new McpSchema.JSONRPCResponse.JSONRPCError(McpSchema.ErrorCodes.INTERNAL_ERROR, reason, TRANSPORT_FAILURE));
         current.apply(Mono.just(error)).subscribe(ignored -> { }, e -> { });
     }
 

@@ -12,7 +12,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A 50 MB MCP result costs bounded memory: it is cut as it arrives (each text to 2,000,000
- * characters) and then to the result limit the model reads. The child JVM has a 64 MiB heap:
+ * characters) and then to the result limit the model reads, whose note says how much of what
+ * the server sent was left out. The child JVM has a 64 MiB heap:
  * reading the line whole (100 MB of characters) ran out of memory there.
  */
 class BoundedResultTest {
@@ -38,8 +39,12 @@ class BoundedResultTest {
         String errors = Files.readString(err, StandardCharsets.UTF_8);
         assertThat(ended).as(output + errors).isTrue();
         assertThat(child.exitValue()).as(output + errors).isZero();
+        // The note counts what the server sent, not the 2,000,000 characters kept as it arrived:
+        // 67 pieces of 16,384 lines of 47 characters ("...xyz" and a newline), then "end of it".
+        long sent = 67L * 16_384 * 47 + "end of it".length();
         assertThat(output).contains("starts log line 0123456789 abcdefghijklmnopqrst")
-                .contains("note [this result was cut: ").contains("to keep it within 25,000 tokens");
+                .contains("note [this result was cut: ").contains(String.format(" of its %,d characters", sent))
+                .contains("to keep it within 25,000 tokens").doesNotContain("as they arrived");
         long length = Long.parseLong(output.lines().filter(l -> l.startsWith("length ")).findFirst().orElseThrow()
                 .substring(7));
         assertThat(length).as("about 25,000 tokens of text and the note").isBetween(50_000L, 150_000L);

@@ -175,9 +175,14 @@ class StreamableHttpResumeTest {
                         exchange.close();
                     }
                     case "forget" -> {
+                        // Forgotten before the answer is written, as a server that restarts right
+                        // after answering: the client may send its next request as soon as it reads
+                        // this one, before this thread would get to run again.
+                        String answering = liveSession;
+                        liveSession = "forgotten";
                         json(exchange, Map.of("jsonrpc", "2.0", "id", id, "result",
-                                Map.of("content", List.of(Map.of("type", "text", "text", "forgot every session")))));
-                        liveSession = "forgotten"; // after answering, as a server that restarted
+                                Map.of("content", List.of(Map.of("type", "text", "text", "forgot every session")))),
+                                answering);
                     }
                     case "vanish" -> {
                         sse(exchange, ": nothing to resume from\n\n");
@@ -203,9 +208,13 @@ class StreamableHttpResumeTest {
     }
 
     private void json(HttpExchange exchange, Object body) throws IOException {
+        json(exchange, body, liveSession);
+    }
+
+    private static void json(HttpExchange exchange, Object body, String session) throws IOException {
         byte[] bytes = JSON.writeValueAsBytes(body);
         exchange.getResponseHeaders().set("Content-Type", "application/json");
-        exchange.getResponseHeaders().set("Mcp-Session-Id", liveSession);
+        exchange.getResponseHeaders().set("Mcp-Session-Id", session);
         exchange.sendResponseHeaders(200, bytes.length);
         try (OutputStream out = exchange.getResponseBody()) {
             out.write(bytes);

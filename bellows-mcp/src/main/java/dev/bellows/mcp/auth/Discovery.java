@@ -8,7 +8,6 @@ import com.nimbusds.oauth2.sdk.pkce.CodeChallengeMethod;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -98,7 +97,7 @@ final class Discovery {
             candidates.add(URI.create(origin + PRM));
         }
         for (URI candidate : candidates) {
-            HttpResponse<String> response = http.get(candidate);
+            OAuthHttp.Document response = http.get(candidate);
             if (response.statusCode() != 200) {
                 continue;
             }
@@ -156,7 +155,7 @@ final class Discovery {
             candidates.add(URI.create(origin + path + "/.well-known/openid-configuration"));
         }
         for (URI candidate : candidates) {
-            HttpResponse<String> response = http.get(candidate);
+            OAuthHttp.Document response = http.get(candidate);
             if (response.statusCode() != 200) {
                 continue;
             }

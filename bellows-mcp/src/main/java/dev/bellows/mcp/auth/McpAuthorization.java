@@ -437,7 +437,7 @@ public final class McpAuthorization {
     private void fetch(URI url, LoopbackRedirect redirect) throws IOException, InterruptedException {
         URI at = url;
         for (int hop = 0; hop < 20; hop++) {
-            HttpResponse<Void> response = http.visit(at);
+            HttpResponse<?> response = http.visit(at);
             int status = response.statusCode();
             Optional<String> location = response.headers().firstValue("Location");
             if (status < 300 || status >= 400 || location.isEmpty()) {
