@@ -111,6 +111,53 @@ public record ResultLimit(int maxTokens, TokenCounter counter) {
         return ARRIVAL_START + charactersLeftOut + ARRIVAL_END;
     }
 
+    /**
+     * The first {@code keepChars} characters of {@code text} (fewer, not to split a character or
+     * an arrival note), then an {@linkplain #arrivalNote(long) arrival note} for the rest: for a
+     * transport or a store that must bound a text before the loop's limit sees it. The note
+     * counts what the arrival notes in the dropped part said they replaced, so that
+     * {@link #apply} still tells the model how much the tool sent.
+     *
+     * @param keepChars at least 0; {@code text} is returned as it is when it is no longer
+     */
+    public static String cutAsArrived(String text, int keepChars) {
+        if (keepChars < 0) {
+            throw new IllegalArgumentException("keepChars must be at least 0, got " + keepChars);
+        }
+        if (text.length() <= keepChars) {
+            return text;
+        }
+        int keep = boundary(text, keepChars);
+        for (int from = 0; ; ) {                 // never half a note
+            int end = text.indexOf(ARRIVAL_END, from);
+            if (end < 0) {
+                break;
+            }
+            int start = arrivalNoteStart(text, end);
+            end += ARRIVAL_END.length();
+            from = end;
+            if (start >= 0 && start < keep && keep < end) {
+                keep = start;
+                break;
+            }
+        }
+        long leftOut = text.length() - keep;
+        for (int from = keep; ; ) {              // the notes dropped: what they replaced, not their words
+            int end = text.indexOf(ARRIVAL_END, from);
+            if (end < 0) {
+                break;
+            }
+            int start = arrivalNoteStart(text, end);
+            end += ARRIVAL_END.length();
+            from = end;
+            if (start >= keep) {
+                long said = Long.parseLong(text, start + ARRIVAL_START.length(), end - ARRIVAL_END.length(), 10);
+                leftOut = Math.min(Long.MAX_VALUE / 4, leftOut - (end - start) + said);
+            }
+        }
+        return text.substring(0, keep) + arrivalNote(leftOut);
+    }
+
     private static final String ARRIVAL_START = "... [";
     private static final String ARRIVAL_END = " more characters cut by Bellows as they arrived]";
 
@@ -133,7 +180,7 @@ public record ResultLimit(int maxTokens, TokenCounter counter) {
     }
 
     static String note(long cut, long length, long tokens, int limit) {
-        return String.format("%n%n[this result was cut: %,d of its %,d characters (about %,d tokens in all) were left"
+        return String.format(java.util.Locale.ROOT, "%n%n[this result was cut: %,d of its %,d characters (about %,d tokens in all) were left"
                 + " out to keep it within %,d tokens; ask for a smaller part if you need more]", cut, length, tokens, limit);
     }
 }

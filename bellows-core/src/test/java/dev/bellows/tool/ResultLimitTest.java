@@ -137,4 +137,30 @@ class ResultLimitTest {
         assertThat(counts(outcomes.get(1).text())[1]).isEqualTo(big.length());
         assertThat(outcomes.get(2).text()).startsWith("tool throws failed: IllegalStateException: 0123456789");
     }
+
+    @Test
+    void a_text_cut_as_it_arrived_keeps_the_count_of_what_its_dropped_notes_replaced() {
+        // Two texts of a result, each already cut by a transport, then the whole cut again.
+        String first = "a".repeat(500) + ResultLimit.arrivalNote(9_500);
+        String second = "b".repeat(700) + ResultLimit.arrivalNote(99_300);
+        String text = first + second;
+        long sent = 10_000 + 100_000;
+
+        String cut = ResultLimit.cutAsArrived(text, 520); // inside the first note: kept whole or not at all
+        assertThat(cut).startsWith("a".repeat(500)).doesNotContain("bbb");
+        assertThat(cut).isEqualTo("a".repeat(500) + ResultLimit.arrivalNote(sent - 500));
+        assertThat(ResultLimit.cutAsArrived(text, text.length())).isSameAs(text);
+        assertThatThrownBy(() -> ResultLimit.cutAsArrived(text, -1)).isInstanceOf(IllegalArgumentException.class);
+
+        // The loop's limit after it still says what the tool sent.
+        String twice = new ResultLimit(100, ESTIMATE).apply(ResultLimit.cutAsArrived(text, first.length() + 300));
+        assertThat(counts(twice)[1]).isEqualTo(sent);
+    }
+
+    @Test
+    void a_cut_as_it_arrived_never_splits_a_surrogate_pair() {
+        String text = "x" + "\uD83D\uDE00".repeat(10);
+        String cut = ResultLimit.cutAsArrived(text, 2);
+        assertThat(cut).isEqualTo("x" + ResultLimit.arrivalNote(20));
+    }
 }

@@ -6,6 +6,7 @@ import dev.bellows.tool.PreparedCall;
 import dev.bellows.tool.ToolCall;
 import dev.bellows.tool.ToolCallOutcome;
 import dev.bellows.tool.ToolChain;
+import dev.bellows.tool.ResultLimit;
 import dev.bellows.tool.ToolRegistry;
 import io.temporal.activity.Activity;
 import io.temporal.activity.ActivityExecutionContext;
@@ -114,7 +115,11 @@ public final class ToolActivitiesImpl implements ToolActivities {
                 cancelled);
     }
 
-    /** At most {@link #MAX_RESULT_BYTES} of UTF-8, cut at a character, with a note saying how much was left out. */
+    /**
+     * At most about {@link #MAX_RESULT_BYTES} of UTF-8, cut at a character, with the note of a
+     * text cut as it arrived ({@link ResultLimit#cutAsArrived}): the loop's own result limit,
+     * in the workflow, then still tells the model how much the tool sent.
+     */
     static String cut(String text) {
         if (text == null || text.length() <= MAX_RESULT_BYTES / 3) {
             return text;
@@ -123,13 +128,12 @@ public final class ToolActivitiesImpl implements ToolActivities {
         if (bytes.length <= MAX_RESULT_BYTES) {
             return text;
         }
-        int end = MAX_RESULT_BYTES - 200;
+        int end = MAX_RESULT_BYTES - 200;       // room for the note
         while (end > 0 && (bytes[end] & 0xC0) == 0x80) {
-            end--;                      // not inside a character
+            end--;                              // not inside a character
         }
-        String kept = new String(bytes, 0, end, StandardCharsets.UTF_8);
-        return kept + "\n\n[cut: the result was " + bytes.length + " bytes; a durable run keeps the first "
-                + end + " bytes of a tool result]";
+        int keepChars = new String(bytes, 0, end, StandardCharsets.UTF_8).length();
+        return ResultLimit.cutAsArrived(text, keepChars);
     }
 
     /** The worker's tools, for the catalog a run records at its start. */
