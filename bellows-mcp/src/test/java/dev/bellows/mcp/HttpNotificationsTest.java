@@ -36,7 +36,7 @@ class HttpNotificationsTest {
                 .redirectErrorStream(true);
         builder.environment().put("NODE_PATH", TestServers.nodeModules().toString());
         Process server = builder.start();
-        Thread.ofVirtual().start(() -> {
+        Thread.ofPlatform().daemon().name("list-changed-output").start(() -> { // a pipe read pins a carrier
             try (BufferedReader reader = new BufferedReader(
                     new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8))) {
                 String line;

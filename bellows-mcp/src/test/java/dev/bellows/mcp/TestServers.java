@@ -89,7 +89,7 @@ final class TestServers {
         builder.environment().put("PORT", String.valueOf(port));
         Process process = builder.start();
         CompletableFuture<Boolean> listening = new CompletableFuture<>();
-        Thread.ofVirtual().start(() -> {
+        Thread.ofPlatform().daemon().name("everything-output").start(() -> { // a pipe read pins a carrier: see CarrierStarvationTest
             try (BufferedReader reader = new BufferedReader(
                     new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
                 String line;
