@@ -182,7 +182,10 @@ class ChatTerminalTest {
     @Test
     void ctrlCDuringAnMcpToolCallCancelsTheTurnButNotTheServerAndKeysTypedMeanwhileStartTheNextPrompt()
             throws Exception {
-        Path everything = NpmPackages.install(NpmPackages.cacheDir("mcp"), McpCommandsTest.EVERYTHING)
+        // The same packages as McpCommandsTest and bellows-mcp's tests ask for in .cache/mcp: fewer would
+        // reinstall the folder under a test in another fork that runs from it.
+        Path everything = NpmPackages.install(NpmPackages.cacheDir("mcp"), McpCommandsTest.EVERYTHING,
+                        McpCommandsTest.FILESYSTEM)
                 .resolve("@modelcontextprotocol/server-everything/dist/index.js");
         Files.writeString(dir.resolve("mcp.json"), "{\"mcpServers\": {\"everything\": {\"command\": \"node\", \"args\": ["
                 + Cli.MAPPER.valueToTree(everything.toString()) + "]}}}");
