@@ -33,6 +33,13 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 class ApprovalsKillTest {
 
+    /**
+     * A hang guard, not a timing check: a bellows JVM and its MCP server (node) must start before
+     * the calls are made, which on a loaded two-core machine took over 60 s.
+     */
+    private static final long GUARD_SECONDS = 300;
+
+
     @TempDir
     Path dir;
 
@@ -85,7 +92,7 @@ class ApprovalsKillTest {
             Process approving = bellows(server, "run", "--session", "k", "--output", "jsonl",
                     "--approve-call", write, "--approve-call", hang);
             // write_file runs, then hang, which never answers: the server records each call as it gets it
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(GUARD_SECONDS);
             while (recorded().size() < 2 && System.nanoTime() < deadline) {
                 Thread.sleep(20);
             }
@@ -123,7 +130,7 @@ class ApprovalsKillTest {
                 in.flush();
                 Path err = Files.list(dir).filter(p -> p.getFileName().toString().startsWith("child-")).findFirst()
                         .orElseThrow();
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(GUARD_SECONDS);
                 while (!Files.readString(err).contains("waits for your approval") && System.nanoTime() < deadline) {
                     Thread.sleep(20);
                 }

@@ -16,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
@@ -55,7 +56,26 @@ class ChatTerminalTest {
 
     @AfterEach
     void stopTmux() throws Exception {
+        // The panes' processes (a shell, the chat JVM under it) end after the server, not with it:
+        // on a loaded machine they still wrote into the temporary directory while JUnit deleted it.
+        List<ProcessHandle> panes = new ArrayList<>();
+        for (String pid : exec("tmux", "-S", socket(), "list-panes", "-a", "-F", "#{pane_pid}").out.split("\n")) {
+            if (pid.strip().matches("\\d+")) {
+                ProcessHandle.of(Long.parseLong(pid.strip())).ifPresent(pane -> {
+                    panes.add(pane);
+                    pane.descendants().forEach(panes::add);
+                });
+            }
+        }
         exec("tmux", "-S", socket(), "kill-server");
+        for (ProcessHandle process : panes) {
+            try {
+                process.onExit().get(30, TimeUnit.SECONDS);
+            } catch (java.util.concurrent.TimeoutException e) {
+                process.destroyForcibly();
+                process.onExit().get(30, TimeUnit.SECONDS);
+            }
+        }
     }
 
     @Test
@@ -182,7 +202,10 @@ class ChatTerminalTest {
     @Test
     void ctrlCDuringAnMcpToolCallCancelsTheTurnButNotTheServerAndKeysTypedMeanwhileStartTheNextPrompt()
             throws Exception {
-        Path everything = NpmPackages.install(NpmPackages.cacheDir("mcp"), McpCommandsTest.EVERYTHING)
+        // The same packages as McpCommandsTest and bellows-mcp's tests ask for in .cache/mcp: fewer would
+        // reinstall the folder under a test in another fork that runs from it.
+        Path everything = NpmPackages.install(NpmPackages.cacheDir("mcp"), McpCommandsTest.EVERYTHING,
+                        McpCommandsTest.FILESYSTEM)
                 .resolve("@modelcontextprotocol/server-everything/dist/index.js");
         Files.writeString(dir.resolve("mcp.json"), "{\"mcpServers\": {\"everything\": {\"command\": \"node\", \"args\": ["
                 + Cli.MAPPER.valueToTree(everything.toString()) + "]}}}");

@@ -269,8 +269,31 @@ class ServeCommandTest {
             node.environment().put("NODE_PATH", modules.toString());
             node.redirectError(ProcessBuilder.Redirect.INHERIT);
             Process client = node.start();
-            String output = new String(client.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            assertThat(client.waitFor(120, TimeUnit.SECONDS)).isTrue();
+            // Read while waiting: a hang guard after a blocking read never fires when the client hangs.
+            CompletableFuture<String> written = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return new String(client.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+            boolean ended = client.waitFor(300, TimeUnit.SECONDS);       // a hang guard, not a timing check
+            if (!ended) {
+                client.destroyForcibly().waitFor();
+            }
+            String output = written.get(30, TimeUnit.SECONDS);
+            if (!ended) {
+                String errA;
+                String errB;
+                synchronized (a.err()) {
+                    errA = a.err().toString();
+                }
+                synchronized (b.err()) {
+                    errB = b.err().toString();
+                }
+                org.assertj.core.api.Assertions.fail("the client did not end in 300 s; it wrote:%n%s%nserver a: %s%nserver b: %s",
+                        output, errA, errB);
+            }
             JsonNode out = MAPPER.readTree(output.strip().lines().reduce((x, y) -> y).orElse("{}"));
             assertThat(out.path("crashed").asText("")).isEmpty();
 

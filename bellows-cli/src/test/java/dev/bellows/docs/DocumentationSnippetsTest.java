@@ -129,16 +129,7 @@ class DocumentationSnippetsTest {
     }
 
     private static List<Path> markdownPages(Path root) throws IOException {
-        try (Stream<Path> paths = Files.walk(root)) {
-            return paths.filter(path -> path.toString().endsWith(".md"))
-                    .filter(path -> {
-                        String relative = root.relativize(path).toString();
-                        return !relative.contains("target/") && !relative.startsWith(".")
-                                && !relative.contains("node_modules/");
-                    })
-                    .sorted()
-                    .toList();
-        }
+        return MarkdownPages.under(root);
     }
 
     private static Path repositoryRoot() {

@@ -15,7 +15,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -112,15 +111,7 @@ class MarkdownLinksTest {
     }
 
     private static List<Path> pages(Path root) throws IOException {
-        try (Stream<Path> paths = Files.walk(root)) {
-            return paths.filter(path -> path.toString().endsWith(".md"))
-                    .filter(path -> {
-                        String relative = root.relativize(path).toString();
-                        return !relative.contains("target/") && !relative.startsWith(".") && !relative.contains("node_modules/");
-                    })
-                    .sorted()
-                    .toList();
-        }
+        return MarkdownPages.under(root);
     }
 
     private static Path repositoryRoot() {

@@ -1,9 +1,12 @@
 package dev.bellows.testkit;
 
 import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -14,13 +17,17 @@ import java.util.concurrent.TimeUnit;
  * without anything installed by hand. Nothing is installed twice: a marker file remembers
  * what the folder holds.
  *
+ * <p>Safe to call from several test JVMs at once (surefire's forks, the modules of a parallel
+ * build): an install into a folder holds a file lock beside it ({@code <folder>.lock}), so a
+ * second caller waits for the first install to finish and then finds it done.
+ *
  * <p>Needs {@code node} and {@code npm} on {@code PATH}; when they are missing, or the install
  * fails, the exception says so plainly, with npm's output.
  */
 public final class NpmPackages {
 
     private static final long GUARD_SECONDS = 600;
-    private static final String MARKER = ".bellows-installed";
+    static final String MARKER = ".bellows-installed";
 
     private NpmPackages() {
     }
@@ -42,7 +49,8 @@ public final class NpmPackages {
 
     /**
      * Installs the packages (npm specs such as {@code @modelcontextprotocol/server-everything@2026.8.31})
-     * into {@code dir} unless exactly these are there already.
+     * into {@code dir} unless these are there already (a folder that holds them and more is
+     * used as it is: asking for fewer never reinstalls under a test that runs the others).
      *
      * @return {@code dir/node_modules}
      * @throws IllegalStateException when node or npm is missing or the install fails
@@ -52,21 +60,28 @@ public final class NpmPackages {
         String wanted = String.join("\n", specs);
         Path marker = dir.resolve(MARKER);
         try {
-            if (Files.isRegularFile(marker) && Files.readString(marker, StandardCharsets.UTF_8).equals(wanted)) {
+            Files.createDirectories(dir.getParent());
+            // The JVM's monitor (synchronized) keeps this JVM's threads apart; the file lock, other JVMs.
+            try (FileChannel channel = FileChannel.open(dir.resolveSibling(dir.getFileName() + ".lock"),
+                    StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                 FileLock lock = channel.lock()) {
+                if (Files.isRegularFile(marker)
+                        && List.of(Files.readString(marker, StandardCharsets.UTF_8).split("\n")).containsAll(List.of(specs))) {
+                    return dir.resolve("node_modules");
+                }
+                Files.createDirectories(dir);
+                List<String> command = new ArrayList<>(List.of("npm", "install", "--prefix", dir.toString(), "--no-audit",
+                        "--no-fund", "--no-save", "--loglevel=error"));
+                command.addAll(List.of(specs));
+                Files.deleteIfExists(marker);   // other packages, or an install that broke off: not there yet
+                String output = run(command);
+                if (!Files.isDirectory(dir.resolve("node_modules"))) {
+                    throw new IllegalStateException("npm install " + wanted + " made no node_modules:\n" + output);
+                }
+                // Written last: a marker means the install finished, so a broken one is redone next time.
+                Files.writeString(marker, wanted, StandardCharsets.UTF_8);
                 return dir.resolve("node_modules");
             }
-            Files.createDirectories(dir);
-            List<String> command = new ArrayList<>(List.of("npm", "install", "--prefix", dir.toString(), "--no-audit",
-                    "--no-fund", "--no-save", "--loglevel=error"));
-            command.addAll(List.of(specs));
-            Files.deleteIfExists(marker);   // other packages, or an install that broke off: not there yet
-            String output = run(command);
-            if (!Files.isDirectory(dir.resolve("node_modules"))) {
-                throw new IllegalStateException("npm install " + wanted + " made no node_modules:\n" + output);
-            }
-            // Written last: a marker means the install finished, so a broken one is redone next time.
-            Files.writeString(marker, wanted, StandardCharsets.UTF_8);
-            return dir.resolve("node_modules");
         } catch (IOException e) {
             throw new IllegalStateException("cannot install npm packages into " + dir + ": " + e.getMessage(), e);
         }
