@@ -25,6 +25,7 @@ import dev.bellows.plan.PlanStep;
 import dev.bellows.provider.Message;
 import dev.bellows.tool.Tool;
 import java.io.ByteArrayOutputStream;
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -36,6 +37,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -139,10 +141,82 @@ public final class AgentServer {
      * @throws IOException only when the response cannot be written (the client went away)
      */
     public void handle(ServerExchange exchange) throws IOException {
+        BodyTracking tracked = new BodyTracking(exchange);
         try {
-            route(exchange);
+            route(tracked);
         } catch (HttpError error) {
-            send(exchange, error.status, error.allHeaders(), error.body().toString());
+            Map<String, String> headers = error.allHeaders();
+            if (tracked.bodyLeftUnread()) {
+                // Refused before its body was read (401, 404, 405, 413): the adapter's server may
+                // close the connection rather than read the rest, and a client that was told
+                // nothing would send its next request on a connection about to close.
+                headers.put("Connection", "close");
+            }
+            send(tracked, error.status, headers, error.body().toString());
+        }
+    }
+
+    /** The exchange, noting whether its request body was read to the end. Confined to its request's thread. */
+    private static final class BodyTracking implements ServerExchange {
+        private final ServerExchange exchange;
+        private boolean bodyEnded;
+
+        BodyTracking(ServerExchange exchange) {
+            this.exchange = exchange;
+        }
+
+        /** Whether the request has a body (by its headers) that was not read to its end. */
+        boolean bodyLeftUnread() {
+            long length = exchange.contentLength();
+            boolean hasBody = length > 0 || (length < 0 && exchange.header("Transfer-Encoding").isPresent());
+            return hasBody && !bodyEnded;
+        }
+
+        @Override
+        public String method() {
+            return exchange.method();
+        }
+
+        @Override
+        public String path() {
+            return exchange.path();
+        }
+
+        @Override
+        public Optional<String> header(String name) {
+            return exchange.header(name);
+        }
+
+        @Override
+        public long contentLength() {
+            return exchange.contentLength();
+        }
+
+        @Override
+        public OutputStream respond(int status, Map<String, String> headers) throws IOException {
+            return exchange.respond(status, headers);
+        }
+
+        @Override
+        public InputStream body() throws IOException {
+            return new FilterInputStream(exchange.body()) {
+                @Override
+                public int read() throws IOException {
+                    return ended(super.read());
+                }
+
+                @Override
+                public int read(byte[] buffer, int offset, int length) throws IOException {
+                    return length == 0 ? 0 : ended(super.read(buffer, offset, length));
+                }
+
+                private int ended(int read) {
+                    if (read < 0) {
+                        bodyEnded = true;
+                    }
+                    return read;
+                }
+            };
         }
     }
 

@@ -283,6 +283,52 @@ class AgentServerTest {
         }
     }
 
+    /** The status line and headers of one response read from a raw connection, the header names lower case. */
+    private static java.util.Map<String, String> rawResponse(ServerFixture fixture, String request, byte[] body)
+            throws Exception {
+        try (Socket socket = new Socket("127.0.0.1", fixture.http.port())) {
+            OutputStream out = socket.getOutputStream();
+            out.write(request.getBytes(StandardCharsets.US_ASCII));
+            out.write(body);
+            out.flush();
+            BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
+            java.util.Map<String, String> head = new java.util.HashMap<>();
+            head.put("status", in.readLine());
+            for (String line = in.readLine(); line != null && !line.isEmpty(); line = in.readLine()) {
+                int colon = line.indexOf(':');
+                head.put(line.substring(0, colon).toLowerCase(java.util.Locale.ROOT), line.substring(colon + 1).strip());
+            }
+            return head;
+        }
+    }
+
+    @Test
+    void aRequestRefusedBeforeItsBodyWasReadTellsTheClientTheConnectionCloses() throws Exception {
+        // Without it, a client that sent its next request on the same connection found it closed
+        // by the server, which would not read the refused body ("header parser received no bytes").
+        try (ServerFixture fixture = new ServerFixture(addingScript(), b -> b.authToken("the-token"))) {
+            byte[] body = runInput("t1", "hi").toString().getBytes(StandardCharsets.UTF_8);
+            String post = "POST /agui HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: "
+                    + body.length + "\r\n";
+            java.util.Map<String, String> refused = rawResponse(fixture, post + "\r\n", body);
+            assertThat(refused.get("status")).isEqualTo("HTTP/1.1 401 Unauthorized");
+            assertThat(refused.get("connection")).isEqualTo("close");
+
+            // the body read, then refused: the connection is kept
+            byte[] notJson = "{not json".getBytes(StandardCharsets.UTF_8);
+            java.util.Map<String, String> bad = rawResponse(fixture, "POST /agui HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                    + "Authorization: Bearer the-token\r\nContent-Length: " + notJson.length + "\r\n\r\n", notJson);
+            assertThat(bad.get("status")).startsWith("HTTP/1.1 400");
+            assertThat(bad.get("connection")).isNotEqualTo("close");
+
+            // no body: nothing to say
+            java.util.Map<String, String> models = rawResponse(fixture, "GET /v1/models HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+                    new byte[0]);
+            assertThat(models.get("status")).isEqualTo("HTTP/1.1 401 Unauthorized");
+            assertThat(models.get("connection")).isNotEqualTo("close");
+        }
+    }
+
     @Test
     void aSecondRunOfABusyThreadGets409AndMoreRunsThanAllowedGet429() throws Exception {
         CountDownLatch entered = new CountDownLatch(1);

@@ -73,6 +73,7 @@ public final class Follower {
             if (history != seenHistory || !running) {
                 Optional<EventPage> read = readLog();
                 if (read.isPresent()) {
+                    closedUnread = false;
                     seenHistory = history;
                     EventPage page = read.get();
                     // Only an end this follower delivered: one that follows a decision starts past the
@@ -88,7 +89,7 @@ public final class Follower {
                         // looking again would find nothing new.
                         return Optional.of(ended(status));
                     }
-                } else if (!running) {
+                } else if (!running && unreadableSinceClosed()) {
                     return Optional.of(ended(status));
                 }
             }
@@ -101,6 +102,27 @@ public final class Follower {
     }
 
     private LoopEvent.LoopEnd lastEnd;
+    private boolean closedUnread;       // the closed run's log could not be read at the last look
+    private long closedUnreadSince;     // System.nanoTime() of the first of those failed reads
+
+    /**
+     * Whether a closed run's log has stayed unreadable long enough to give up on it. A query on a
+     * closed workflow is answered by a worker that replays it, and a busy or restarting worker
+     * may not answer in time: giving up at the first failure ended a completed run as an error,
+     * its last events unshown. A log that cannot be read for {@link #CLOSED_UNREADABLE} (no
+     * worker left) ends the following with the workflow's status.
+     */
+    private boolean unreadableSinceClosed() {
+        long now = System.nanoTime();
+        if (!closedUnread) {
+            closedUnread = true;
+            closedUnreadSince = now;
+        }
+        return now - closedUnreadSince >= CLOSED_UNREADABLE.toNanos();
+    }
+
+    /** How long the log of a closed run is looked for before the follower stops without it. */
+    static final Duration CLOSED_UNREADABLE = Duration.ofSeconds(60);
 
     /** Reads and delivers one page of the log; empty when the workflow cannot answer yet. */
     private Optional<EventPage> readLog() {
