@@ -89,7 +89,8 @@ public final class Follower {
                         // looking again would find nothing new.
                         return Optional.of(ended(status));
                     }
-                } else if (!running && unreadableSinceClosed()) {
+                } else if (!running && (status != WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED
+                        || unreadableSinceClosed())) {
                     return Optional.of(ended(status));
                 }
             }
@@ -106,11 +107,13 @@ public final class Follower {
     private long closedUnreadSince;     // System.nanoTime() of the first of those failed reads
 
     /**
-     * Whether a closed run's log has stayed unreadable long enough to give up on it. A query on a
-     * closed workflow is answered by a worker that replays it, and a busy or restarting worker
-     * may not answer in time: giving up at the first failure ended a completed run as an error,
-     * its last events unshown. A log that cannot be read for {@link #CLOSED_UNREADABLE} (no
-     * worker left) ends the following with the workflow's status.
+     * Whether a completed run's log has stayed unreadable long enough to give up on it. A
+     * completed run's log ends with its loop_end, but a query on a closed workflow is answered
+     * by a worker that replays it, and a busy or restarting worker may not answer in time:
+     * giving up at the first failure ended a completed run as an error, its last events
+     * unshown. A log that cannot be read for {@link #CLOSED_UNREADABLE} (no worker left) ends
+     * the following with the workflow's status. (A terminated or timed-out run has no loop_end
+     * to wait for: its following ends at once.)
      */
     private boolean unreadableSinceClosed() {
         long now = System.nanoTime();
