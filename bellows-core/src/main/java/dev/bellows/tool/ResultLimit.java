@@ -67,25 +67,14 @@ public record ResultLimit(int maxTokens, TokenCounter counter) {
         long notesChars = 0;
         long cutOnArrival = 0;
         long notesCharsKept = 0;
-        for (int from = 0; ; ) {
-            int end = text.indexOf(ARRIVAL_END, from);
-            if (end < 0) {
-                break;
+        for (ArrivalNote note = ArrivalNote.next(text, 0); note != null; note = ArrivalNote.next(text, note.end())) {
+            if (note.start() < keep && keep < note.end()) {
+                keep = note.start(); // never half a note: the note of this cut says it all
             }
-            int start = arrivalNoteStart(text, end);
-            end += ARRIVAL_END.length();
-            from = end;
-            if (start < 0) {
-                continue; // the words without a number before them: text of the result's own
-            }
-            if (start < keep && keep < end) {
-                keep = start; // never half a note: the note of this cut says it all
-            }
-            notesChars += end - start;
-            long said = Long.parseLong(text, start + ARRIVAL_START.length(), end - ARRIVAL_END.length(), 10);
-            cutOnArrival = Math.min(Long.MAX_VALUE / 4, cutOnArrival + said); // at most 18 digits each: no overflow
-            if (end <= keep) {
-                notesCharsKept += end - start;
+            notesChars += note.length();
+            cutOnArrival = Math.min(Long.MAX_VALUE / 4, cutOnArrival + note.replaced()); // at most 18 digits each
+            if (note.end() <= keep) {
+                notesCharsKept += note.length();
             }
         }
         long sent = text.length() - notesChars + cutOnArrival;
@@ -128,32 +117,16 @@ public record ResultLimit(int maxTokens, TokenCounter counter) {
             return text;
         }
         int keep = boundary(text, keepChars);
-        for (int from = 0; ; ) {                 // never half a note
-            int end = text.indexOf(ARRIVAL_END, from);
-            if (end < 0) {
-                break;
-            }
-            int start = arrivalNoteStart(text, end);
-            end += ARRIVAL_END.length();
-            from = end;
-            if (start >= 0 && start < keep && keep < end) {
-                keep = start;
+        for (ArrivalNote note = ArrivalNote.next(text, 0); note != null && note.start() < keep;
+                note = ArrivalNote.next(text, note.end())) {
+            if (keep < note.end()) {
+                keep = note.start();             // never half a note
                 break;
             }
         }
-        long leftOut = text.length() - keep;
-        for (int from = keep; ; ) {              // the notes dropped: what they replaced, not their words
-            int end = text.indexOf(ARRIVAL_END, from);
-            if (end < 0) {
-                break;
-            }
-            int start = arrivalNoteStart(text, end);
-            end += ARRIVAL_END.length();
-            from = end;
-            if (start >= keep) {
-                long said = Long.parseLong(text, start + ARRIVAL_START.length(), end - ARRIVAL_END.length(), 10);
-                leftOut = Math.min(Long.MAX_VALUE / 4, leftOut - (end - start) + said);
-            }
+        long leftOut = text.length() - keep;     // the notes dropped: what they replaced, not their words
+        for (ArrivalNote note = ArrivalNote.next(text, keep); note != null; note = ArrivalNote.next(text, note.end())) {
+            leftOut = Math.min(Long.MAX_VALUE / 4, leftOut - note.length() + note.replaced());
         }
         return text.substring(0, keep) + arrivalNote(leftOut);
     }
@@ -161,17 +134,34 @@ public record ResultLimit(int maxTokens, TokenCounter counter) {
     private static final String ARRIVAL_START = "... [";
     private static final String ARRIVAL_END = " more characters cut by Bellows as they arrived]";
 
-    /** Where the arrival note whose closing words begin at {@code end} starts; -1 when they follow no number. */
-    private static int arrivalNoteStart(String text, int end) {
-        int digits = end;
-        while (digits > 0 && end - digits < 18 && text.charAt(digits - 1) >= '0' && text.charAt(digits - 1) <= '9') {
-            digits--;
+    /** An arrival note found in a text: its place and how many characters it says it replaced. */
+    private record ArrivalNote(int start, int end, long replaced) {
+
+        /** The first arrival note whose closing words begin at {@code from} or after; null when none. */
+        static ArrivalNote next(String text, int from) {
+            for (int at = from; ; ) {
+                int words = text.indexOf(ARRIVAL_END, at);
+                if (words < 0) {
+                    return null;
+                }
+                int end = words + ARRIVAL_END.length();
+                int digits = words;
+                while (digits > 0 && words - digits < 18 && text.charAt(digits - 1) >= '0'
+                        && text.charAt(digits - 1) <= '9') {
+                    digits--;
+                }
+                if (digits < words && digits >= ARRIVAL_START.length()
+                        && text.startsWith(ARRIVAL_START, digits - ARRIVAL_START.length())) {
+                    return new ArrivalNote(digits - ARRIVAL_START.length(), end,
+                            Long.parseLong(text, digits, words, 10));
+                }
+                at = end;   // the words without a number before them: text of the result's own
+            }
         }
-        if (digits == end || digits < ARRIVAL_START.length()
-                || !text.startsWith(ARRIVAL_START, digits - ARRIVAL_START.length())) {
-            return -1;
+
+        int length() {
+            return end - start;
         }
-        return digits - ARRIVAL_START.length();
     }
 
     /** Not inside a surrogate pair. */
