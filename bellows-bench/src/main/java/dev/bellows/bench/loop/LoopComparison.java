@@ -38,11 +38,13 @@ import java.util.Map;
  *
  * <p>With {@code --concurrency 1,16,64,256} the contestants run that many tasks at once
  * instead, and tasks per second, CPU and allocation per task, task time and new connections
- * are reported ({@link UnderLoad}).
+ * are reported ({@link UnderLoad}); {@code --settle P} (percent, 0 by default: off) prolongs the
+ * warm-up of each concurrency past its {@code --warmup} rounds until a round leaves the JIT
+ * compiler at most P% of the process's CPU.
  *
  * <pre>
  * java -cp bellows-bench/target/benchmarks.jar dev.bellows.bench.loop.LoopComparison [--rounds 20] [--tasks 200] [--warmup 5]
- *     [--mock lean,jdk-length,jdk-chunked] [--concurrency 1,16,64,256]
+ *     [--mock lean,jdk-length,jdk-chunked] [--concurrency 1,16,64,256 [--settle 5]]
  *     [--contestants floor,tags,native,tags-blocking,native-blocking,langchain4j] [--failures stop|count]
  * </pre>
  * The floor must run for the added figures of the one-at-a-time mode, the floor and
@@ -90,7 +92,8 @@ public final class LoopComparison {
             if (options.get("concurrency") != null) {
                 int[] concurrencies = Arrays.stream(options.get("concurrency").split(","))
                         .mapToInt(Integer::parseInt).toArray();
-                UnderLoad.run(mockName, names, concurrencies, rounds, tasks, warmup);
+                UnderLoad.run(mockName, names, concurrencies, rounds, tasks, warmup,
+                        Double.parseDouble(options.get("settle")));
             } else {
                 oneAtATime(mockName, names, rounds, tasks, warmup);
             }
@@ -225,12 +228,12 @@ public final class LoopComparison {
 
     private static Map<String, String> options(String[] args) {
         Map<String, String> options = new LinkedHashMap<>(Map.of("rounds", "20", "tasks", "200", "warmup", "5",
-                "mock", "lean", "contestants", String.join(",", UNTRACED), "failures", "stop", "opentelemetry", "0"));
+                "mock", "lean", "contestants", String.join(",", UNTRACED), "failures", "stop", "opentelemetry", "0", "settle", "0"));
         for (int i = 0; i < args.length; i++) {
             String name = args[i].replaceFirst("^--", "");
             if (!(options.containsKey(name) || name.equals("concurrency")) || i + 1 >= args.length) {
                 throw new IllegalArgumentException("usage: LoopComparison [--rounds N] [--tasks N] [--warmup N] "
-                        + "[--mock lean,jdk-length,jdk-chunked] [--concurrency 1,16,64,256] [--contestants "
+                        + "[--mock lean,jdk-length,jdk-chunked] [--concurrency 1,16,64,256 [--settle PERCENT]] [--contestants "
                         + String.join(",", CONTESTANTS) + "] [--failures stop|count] [--opentelemetry 1]; got " + args[i]);
             }
             options.put(name, args[++i]);

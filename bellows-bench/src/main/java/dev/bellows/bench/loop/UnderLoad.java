@@ -57,6 +57,22 @@ final class UnderLoad {
     /** Runs every C on one mock and prints a table for each. */
     static void run(String mockName, List<String> names, int[] concurrencies, int rounds, int tasks, int warmup)
             throws Exception {
+        run(mockName, names, concurrencies, rounds, tasks, warmup, 0);
+    }
+
+    /** The most warm-up rounds {@code --settle} adds before it gives up waiting for the JIT. */
+    static final int MAX_WARMUP_ROUNDS = 60;
+
+    /**
+     * As {@link #run(String, List, int[], int, int, int)}; with {@code settlePercent} above 0,
+     * the warm-up goes on past its {@code warmup} rounds until the JIT compiler's share of a
+     * warm-up round's CPU time is at most that many percent (at most {@link #MAX_WARMUP_ROUNDS}
+     * rounds in all): the measured rounds then read the code, not the compiler compiling it,
+     * which a fixed count of rounds cannot promise (on this machine three rounds of the JVM's
+     * first block left the compiler a third of every contestant's CPU).
+     */
+    static void run(String mockName, List<String> names, int[] concurrencies, int rounds, int tasks, int warmup,
+            double settlePercent) throws Exception {
         try (ModelMock mock = mock(mockName)) {
             List<Contestant> contestants = LoopComparison.contestants(mock.baseUrl(), names);
             try {
@@ -67,21 +83,30 @@ final class UnderLoad {
                     System.err.printf(Locale.ROOT, "%s, %d tasks at once: %d warm-up and %d measured rounds of %d "
                             + "tasks per contestant%n", mock.name(), concurrency, warmup, rounds, batch);
                     double[] load = {Double.MAX_VALUE, 0};
-                    for (int round = 0; round < warmup + rounds; round++) {
+                    int warmRounds = warmup;
+                    double jitShare = Double.NaN;
+                    for (int round = 0; round < warmRounds + rounds; round++) {
+                        boolean warming = round < warmRounds;
+                        long cpu = Probes.processCpuNanos();
+                        long jit = Probes.vmThreadCpuNanos()[0];
                         for (int turn = 0; turn < contestants.size(); turn++) {
                             Contestant contestant = contestants.get((round + turn) % contestants.size());
-                            Tally tally = round < warmup ? new Tally() : tallies.get(contestant);
+                            Tally tally = warming ? new Tally() : tallies.get(contestant);
                             runBatch(contestant, concurrency, batch, mock, tally);
                         }
                         double average = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
-                        if (round >= warmup) {
+                        if (warming) {
+                            jitShare = 100.0 * (Probes.vmThreadCpuNanos()[0] - jit) / Math.max(1, Probes.processCpuNanos() - cpu);
+                            warmRounds = warmRoundsAfter(round, warmRounds, jitShare, settlePercent);
+                        } else {
                             load[0] = Math.min(load[0], average);
                             load[1] = Math.max(load[1], average);
                         }
-                        System.err.printf(Locale.ROOT, "round %d/%d done, load average %.1f%n", round + 1,
-                                warmup + rounds, average);
+                        System.err.printf(Locale.ROOT, "round %d/%d done, load average %.1f%s%n", round + 1,
+                                warmRounds + rounds, average,
+                                warming ? String.format(Locale.ROOT, ", JIT %.1f%% of its CPU", jitShare) : "");
                     }
-                    report(mock, concurrency, rounds, batch, load, tallies);
+                    report(mock, concurrency, rounds, batch, load, tallies, warmRounds, jitShare);
                 }
             } finally {
                 for (Contestant contestant : contestants) {
@@ -89,6 +114,16 @@ final class UnderLoad {
                 }
             }
         }
+    }
+
+    /**
+     * How many warm-up rounds there are once warm-up round {@code round} (from 0) of
+     * {@code warmRounds} left the JIT {@code jitShare} percent of its CPU: one more when it
+     * was the last, {@code --settle} is on, the share above it, and the cap not reached.
+     */
+    static int warmRoundsAfter(int round, int warmRounds, double jitShare, double settlePercent) {
+        boolean stillCompiling = settlePercent > 0 && !(jitShare <= settlePercent);
+        return round == warmRounds - 1 && stillCompiling && warmRounds < MAX_WARMUP_ROUNDS ? warmRounds + 1 : warmRounds;
     }
 
     private static void runBatch(Contestant contestant, int concurrency, int tasks, ModelMock mock, Tally tally)
@@ -164,9 +199,10 @@ final class UnderLoad {
     }
 
     private static void report(ModelMock mock, int concurrency, int rounds, int batch, double[] load,
-            Map<Contestant, Tally> tallies) {
-        System.out.printf(Locale.ROOT, "%n%s, %d tasks at once (%d rounds of %,d tasks per contestant; "
-                + "load average %.1f to %.1f)%n%n", mock.name(), concurrency, rounds, batch, load[0], load[1]);
+            Map<Contestant, Tally> tallies, int warmRounds, double lastWarmJitShare) {
+        System.out.printf(Locale.ROOT, "%n%s, %d tasks at once (%d rounds of %,d tasks per contestant after %d "
+                + "warm-up rounds, the last with the JIT at %.1f%% of its CPU; load average %.1f to %.1f)%n%n",
+                mock.name(), concurrency, rounds, batch, warmRounds, lastWarmJitShare, load[0], load[1]);
         System.out.println("| contestant | tasks/s | CPU µs/task | of it JIT / GC µs | alloc KiB/task | task p50 ms "
                 + "| task p99 ms | new connections |" + (countFailures ? " failed tasks |" : ""));
         System.out.println("|---|---|---|---|---|---|---|---|" + (countFailures ? "---|" : ""));
