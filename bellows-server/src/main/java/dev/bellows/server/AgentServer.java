@@ -230,19 +230,28 @@ public final class AgentServer {
      * then cancels the rest and waits for them to end (their streams end with
      * {@code RUN_FINISHED}, outcome {@code cancelled}). A run that waits on calls is kept in the
      * session store (in memory without one) and carried on by the thread's next run, after a
-     * restart too. Returns when no run is left; a request let in just before, whose run had not
-     * started yet, has that run cancelled as it starts.
+     * restart too. Returns when no run is left and every request let in before has ended: one
+     * whose run had not started yet has that run cancelled as it starts, and is waited for (so
+     * that nothing it stores reaches a session store the caller closes next).
      */
     public void shutdown(Duration grace) {
         closing = true;
         long deadline = System.nanoTime() + grace.toNanos();
-        while (!running.isEmpty() && System.nanoTime() < deadline) {
+        while (requestsIn() && System.nanoTime() < deadline) {
             sleep();
         }
         running.forEach(AgentRun::cancel);
-        while (!running.isEmpty()) {
+        while (requestsIn()) {
             sleep();
         }
+    }
+
+    /**
+     * Whether a request holds a run slot: its run is going on, or about to start (the thread
+     * being loaded from the store), or ending (its events written, its thread's state stored).
+     */
+    private boolean requestsIn() {
+        return !running.isEmpty() || runSlots.availablePermits() < maxRuns;
     }
 
     private static void sleep() {

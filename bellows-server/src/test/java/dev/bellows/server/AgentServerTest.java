@@ -471,7 +471,8 @@ class AgentServerTest {
     void aCompletionWhoseRunStartsAfterShutdownBeganIsCancelledStreamingOrNot() throws Exception {
         for (boolean stream : List.of(true, false)) {
             // The request has its slot, then waits at the agent's door while the server shuts down:
-            // shutdown finds no run to cancel and returns; the run that starts then must not go on.
+            // shutdown finds no run to cancel, yet waits for that request; the run that starts then
+            // must not go on, and shutdown returns only once it ended.
             // Its model answers one piece, then nothing for ten minutes unless the call is cancelled.
             CountDownLatch atTheDoor = new CountDownLatch(1);
             CountDownLatch enter = new CountDownLatch(1);
@@ -504,10 +505,23 @@ class AgentServerTest {
                                 "{\"stream\": " + stream + ", \"messages\": [{\"role\": \"user\", \"content\": \"40 + 2?\"}]}"))
                         .header("Content-Type", "application/json").build(), HttpResponse.BodyHandlers.ofString());
                 assertThat(atTheDoor.await(30, TimeUnit.SECONDS)).isTrue();
-                server.shutdown(java.time.Duration.ZERO);
+                CompletableFuture<Long> shutdown = CompletableFuture.supplyAsync(() -> {
+                    server.shutdown(java.time.Duration.ZERO);
+                    return enter.getCount();      // 0: it returned only after the request went on
+                });
+                // The server is closing once a new request is refused; only then is the first let in.
+                while (client.send(HttpRequest.newBuilder(http.uri().resolve("/v1/chat/completions"))
+                                .POST(HttpRequest.BodyPublishers.ofString(
+                                        "{\"messages\": [{\"role\": \"user\", \"content\": \"?\"}]}"))
+                                .header("Content-Type", "application/json").build(),
+                        HttpResponse.BodyHandlers.discarding()).statusCode() != 503) {
+                    Thread.onSpinWait();
+                }
+                assertThat(shutdown).as("shutdown waits for the request let in before it").isNotDone();
                 enter.countDown();
                 HttpResponse<String> response = answer.get(30, TimeUnit.SECONDS);
                 assertThat(response.body()).as("stream: " + stream).contains("cancelled").doesNotContain("42");
+                assertThat(shutdown.get(30, TimeUnit.SECONDS)).isZero();
                 assertThat(server.runningRuns()).isZero();
             }
         }
