@@ -96,7 +96,7 @@ public final class DurableAgent implements Agent {
         }
         String id = sessionRun(session, last + 1);
         try {
-            return start(id, new RunInput(task, previous));
+            return start(id, new RunInput(task, previous, session));
         } catch (WorkflowExecutionAlreadyStarted e) {
             throw new IllegalStateException("the session " + session + " is in use: another client has just started"
                     + " its run " + id, e);

@@ -11,8 +11,9 @@ import java.util.Objects;
  * replays. What a tracer needs to record the run's own span after the fact
  * (bellows-opentelemetry's {@code BellowsTelemetry.recordEndedRun}).
  *
- * @param run         the run as the loop's interceptors saw it (agent name; the workflow's
- *                    session has no name)
+ * @param run         the run as the loop's interceptors saw it (agent name, task), its session
+ *                    name the one the run was started in ({@link DurableAgent#start(String, String)}),
+ *                    else none
  * @param result      how the run ended; for a run that waited for approval and was resumed, how
  *                    the resumed run ended
  * @param workflowId  the run's workflow id

@@ -59,6 +59,7 @@ class DurableTracingTest {
     private static final String KEY = "sk-durable-trace-0123456789";
     private static final AttributeKey<String> OPERATION = AttributeKey.stringKey("gen_ai.operation.name");
     private static final AttributeKey<String> ERROR_TYPE = AttributeKey.stringKey("error.type");
+    private static final AttributeKey<String> CONVERSATION = AttributeKey.stringKey("gen_ai.conversation.id");
 
     private TestWorkflowEnvironment env;
     /** What each worker exports: its own SDK, as two worker processes would have. */
@@ -177,6 +178,38 @@ class DurableTracingTest {
         assertThat(second.spans()).hasSize(4);
     }
 
+    /** A run started in a session is that session's conversation, as a local run of a stored session is. */
+    @Test
+    void theRunSpanOfASessionsRunNamesTheSessionAsItsConversation() throws Exception {
+        try (MockLlmServer server = MockLlmServer.start(MockScript.of(MockTurn.content(CountingTool.done("hello"))));
+             OpenAiProvider provider = OpenAiProvider.builder().baseUrl(server.baseUrl()).apiKey(ApiKey.of(KEY)).build()) {
+            DurableWorker worker = first.instrument(DurableWorker.builder(env.getWorkflowClient())
+                    .provider(provider)
+                    .tools(new ToolRegistry())
+                    .loop(b -> b.model("mock-model"))).build();
+            try {
+                worker.start();
+                DurableAgent agent = DurableAgent.builder(env.getWorkflowClient()).build();
+                String id = agent.start("say hello", "weekly-report");
+                assertThat(agent.follow(id).await().reason()).isEqualTo(LoopEndReason.TASK_COMPLETION);
+            } finally {
+                worker.close();
+            }
+        }
+        SpanData run = named(first.spans(), "invoke_agent bellows").getFirst();
+        assertThat(run.getAttributes().get(CONVERSATION)).isEqualTo("weekly-report");
+    }
+
+    /** A history written before runs recorded their session's name still replays: its input reads as no session. */
+    @Test
+    void aRunInputWithoutTheSessionsNameReadsAsNoSession() {
+        io.temporal.api.common.v1.Payload earlier = Json.dataConverter()
+                .toPayload(java.util.Map.of("task", "go on", "previous", "bellows-session-s-1")).orElseThrow();
+        assertThat(Json.dataConverter().fromPayload(earlier, dev.bellows.temporal.internal.RunInput.class,
+                dev.bellows.temporal.internal.RunInput.class))
+                .isEqualTo(new dev.bellows.temporal.internal.RunInput("go on", "bellows-session-s-1", null));
+    }
+
     private void assertTrace(String workflowId, String runId, List<RecordedRequest> requests, int port) {
         // The first worker made the failed attempt, and nothing else.
         assertThat(first.spans()).extracting(SpanData::getName).containsExactly("chat mock-model");
@@ -195,7 +228,8 @@ class DurableTracingTest {
         assertThat(run.getAttributes().asMap()).containsEntry(OPERATION, "invoke_agent")
                 .containsEntry(AttributeKey.stringKey("gen_ai.agent.name"), "bellows")
                 .containsEntry(AttributeKey.stringKey("bellows.loop.end_reason"), "task_completion")
-                .doesNotContainKey(ERROR_TYPE);
+                .doesNotContainKey(ERROR_TYPE)
+                .doesNotContainKey(CONVERSATION);       // a run of no session
         assertThat(run.getStatus().getStatusCode()).isEqualTo(StatusCode.UNSET);
 
         // One chat span per attempt: the failed one, its retry, the next request; each request

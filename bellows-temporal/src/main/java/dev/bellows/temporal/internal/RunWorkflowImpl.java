@@ -43,6 +43,7 @@ public final class RunWorkflowImpl implements RunWorkflow {
     private final Consumer<EndedRun> ended;
     private final EventLog log = new EventLog();
     private RunContext runContext;      // the run as its interceptors see it, for the listener of its end
+    private String sessionName;         // the session the run belongs to, or null
     private Session session;            // the agent's own: its builder memory's, when the loop's settings give one
     private List<Decision> decided;     // the decisions the update brought, until the run is resumed with them
     private boolean waiting;            // the run stopped at calls waiting for approval; no decisions yet
@@ -59,6 +60,7 @@ public final class RunWorkflowImpl implements RunWorkflow {
 
     @Override
     public RunOutcome run(RunInput input) {
+        sessionName = input.session();
         WorkerSetup.Catalog catalog = Workflow.sideEffect(WorkerSetup.Catalog.class, setup::catalog);
         ActivityProvider models = new ActivityProvider(setup, log);
         RemoteTools tools = new RemoteTools(setup, Workflow.getInfo().getWorkflowId(), models::cancelled);
@@ -117,7 +119,8 @@ public final class RunWorkflowImpl implements RunWorkflow {
         }
         WorkflowInfo info = Workflow.getInfo();
         try {
-            ended.accept(new EndedRun(runContext, result, info.getWorkflowId(), info.getRunId(),
+            RunContext run = sessionName == null ? runContext : new SessionRunContext(runContext, sessionName);
+            ended.accept(new EndedRun(run, result, info.getWorkflowId(), info.getRunId(),
                     RunTrace.traceparent(info.getNamespace(), info.getWorkflowId(), info.getRunId()),
                     Instant.ofEpochMilli(info.getRunStartedTimestampMillis()),
                     Instant.ofEpochMilli(Workflow.currentTimeMillis())));
