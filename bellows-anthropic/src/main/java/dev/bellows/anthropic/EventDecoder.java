@@ -2,17 +2,15 @@ package dev.bellows.anthropic;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.async.ByteArrayFeeder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.NullNode;
-import dev.bellows.http.SseEvent;
+import dev.bellows.http.JsonEventDecoder;
 import java.io.IOException;
 
 /**
  * The one reader of Messages API stream events: pulls the fields Bellows uses out of each
  * event without building a tree. One non-blocking Jackson parser per stream reads each
- * event's UTF-8 bytes in place; the only strings made are the values kept (the API's names
+ * event's UTF-8 bytes in place ({@link JsonEventDecoder}); the only strings made are the values kept (the API's names
  * are constants).
  *
  * <p>Every event that is a JSON object is read here, whatever its shape. Fields are kept as
@@ -27,7 +25,7 @@ import java.io.IOException;
  * <p>Not thread-safe: one per stream, used by its consuming thread; {@link #reset()} returns
  * the parser's buffers to Jackson's pool and must be called when the stream ends.
  */
-final class EventDecoder {
+final class EventDecoder extends JsonEventDecoder {
 
     /** A field read as text: absent (null), or the text. */
     String type;
@@ -71,119 +69,13 @@ final class EventDecoder {
         "refusal", "error", "overloaded_error", "api_error", "rate_limit_error"
     };
 
-    private final ObjectMapper json;
-    private JsonParser parser;
-    private ByteArrayFeeder feeder;
-
     /** @param json the mapper whose factory makes the parser, and which reads unusual values as trees */
     EventDecoder(ObjectMapper json) {
-        this.json = json;
+        super(json);
     }
 
-    /** Thrown inside: the event ended before its object closed. */
-    static final class Truncated extends IOException {
-        private static final Truncated INSTANCE = new Truncated();
-
-        private Truncated() {
-            super("the event ends inside its JSON object", null);
-        }
-
-        @Override
-        public synchronized Throwable fillInStackTrace() {
-            return this;
-        }
-    }
-
-    /**
-     * Reads an event whose data starts with an object (after JSON whitespace), its bytes
-     * well-formed UTF-8; the fields then hold it.
-     *
-     * @throws IOException when the event is not one JSON object (truncated, malformed)
-     */
-    void decode(SseEvent event) throws IOException {
-        long base = start();
-        event.feedData(feeder);
-        read();
-        if (parser != null) {
-            for (long i = objectEnd - base; i < event.dataLength(); i++) {
-                if (!whitespace(event.dataByte((int) i))) {
-                    reset();                 // text after the object: the parser may be inside it
-                    break;
-                }
-            }
-        }
-    }
-
-    /** As {@link #decode(SseEvent)}, for data given as UTF-8 bytes (the text of an unusual event, re-encoded). */
-    void decode(byte[] utf8) throws IOException {
-        long base = start();
-        feeder.feedInput(utf8, 0, utf8.length);
-        read();
-        if (parser != null) {
-            for (long i = objectEnd - base; i < utf8.length; i++) {
-                if (!whitespace(utf8[(int) i])) {
-                    reset();                 // text after the object: the parser may be inside it
-                    break;
-                }
-            }
-        }
-    }
-
-    /** JSON's whitespace (RFC 8259): what may follow the object with the parser kept for the next event. */
-    private static boolean whitespace(byte b) {
-        return b == ' ' || b == '\t' || b == '\n' || b == '\r';
-    }
-
-    /** Readies the parser for an event; the bytes it has taken before it (its offsets count on across events). */
-    private long start() throws IOException {
-        clear();
-        if (parser == null) {
-            parser = json.getFactory().createNonBlockingByteArrayParser();
-            feeder = (ByteArrayFeeder) parser.getNonBlockingInputFeeder();
-            return 0;
-        }
-        return parser.currentLocation().getByteOffset();
-    }
-
-    private void read() throws IOException {
-        try {
-            if (next() != JsonToken.START_OBJECT) {
-                throw Truncated.INSTANCE;     // callers only give data that starts with '{'
-            }
-            readRoot();
-            objectEnd = parser.currentLocation().getByteOffset();
-        } catch (IOException | RuntimeException e) {
-            reset();
-            throw e;
-        }
-        JsonToken after;
-        try {
-            after = parser.nextToken();
-        } catch (IOException e) {
-            after = null;
-        }
-        if (after != JsonToken.NOT_AVAILABLE) {
-            reset();                         // text after the object (ignored, as a tree reader ignores it)
-        }
-    }
-
-    /** Where the last event's object ended, in the parser's offsets: what follows it is checked. */
-    private long objectEnd;
-
-    /** Closes the parser, returning its buffers to the pool; the next event gets a new one. */
-    void reset() {
-        if (parser != null) {
-            try {
-                parser.close();
-            } catch (IOException ignored) {
-                // a parser over bytes in memory has nothing to fail on
-            }
-            parser = null;
-            feeder = null;
-        }
-    }
-
-    private void clear() {
+    @Override
+    protected void clear() {
         type = null;
         index = -1;
         clearBlock();
@@ -217,18 +109,11 @@ final class EventDecoder {
         stopReason = null;
     }
 
-    private JsonToken next() throws IOException {
-        JsonToken token = parser.nextToken();
-        if (token == JsonToken.NOT_AVAILABLE || token == null) {
-            throw Truncated.INSTANCE;         // the event ended inside its object
-        }
-        return token;
-    }
-
-    private void readRoot() throws IOException {
+    @Override
+    protected void readRoot() throws IOException {
         // Duplicate names: the last one counts, as in the tree.
         while (next() == JsonToken.FIELD_NAME) {
-            String name = parser.currentName();
+            String name = parser().currentName();
             JsonToken value = next();
             switch (name) {
                 case "type" -> {
@@ -290,7 +175,7 @@ final class EventDecoder {
 
     private void readBlock() throws IOException {
         while (next() == JsonToken.FIELD_NAME) {
-            String name = parser.currentName();
+            String name = parser().currentName();
             JsonToken value = next();
             switch (name) {
                 case "type" -> blockType = word(value);
@@ -306,7 +191,7 @@ final class EventDecoder {
 
     private void readDelta() throws IOException {
         while (next() == JsonToken.FIELD_NAME) {
-            String name = parser.currentName();
+            String name = parser().currentName();
             JsonToken value = next();
             switch (name) {
                 case "type" -> deltaType = word(value);
@@ -322,7 +207,7 @@ final class EventDecoder {
 
     private void readMessage() throws IOException {
         while (next() == JsonToken.FIELD_NAME) {
-            String name = parser.currentName();
+            String name = parser().currentName();
             JsonToken value = next();
             switch (name) {
                 case "usage" -> {
@@ -344,7 +229,7 @@ final class EventDecoder {
 
     private void readUsage(boolean ofMessage) throws IOException {
         while (next() == JsonToken.FIELD_NAME) {
-            String name = parser.currentName();
+            String name = parser().currentName();
             JsonToken value = next();
             switch (name) {
                 case "input_tokens" -> {
@@ -368,7 +253,7 @@ final class EventDecoder {
 
     private void readError() throws IOException {
         while (next() == JsonToken.FIELD_NAME) {
-            String name = parser.currentName();
+            String name = parser().currentName();
             JsonToken value = next();
             if (name.equals("type")) {
                 errorType = word(value);
@@ -388,9 +273,9 @@ final class EventDecoder {
 
     /** The current string value; one of {@link #WORDS} when it is one. */
     private String word() throws IOException {
-        char[] chars = parser.getTextCharacters();
-        int offset = parser.getTextOffset();
-        int length = parser.getTextLength();
+        char[] chars = parser().getTextCharacters();
+        int offset = parser().getTextOffset();
+        int length = parser().getTextLength();
         words:
         for (String word : WORDS) {
             if (word.length() != length) {
@@ -403,13 +288,13 @@ final class EventDecoder {
             }
             return word;
         }
-        return parser.getText();
+        return parser().getText();
     }
 
     /** A string's text; null for any other value. */
     private String textOrNull(JsonToken value) throws IOException {
         if (value == JsonToken.VALUE_STRING) {
-            return parser.getText();
+            return parser().getText();
         }
         skip(value);
         return null;
@@ -425,54 +310,16 @@ final class EventDecoder {
      */
     private String asText(JsonToken value) throws IOException {
         if (value == JsonToken.VALUE_STRING) {
-            return parser.getText();
+            return parser().getText();
         }
         return node(value).asText("");
     }
 
     /** An index: a plain int as it is; any other value as Jackson's {@code asInt(-1)} takes it. */
     private int asInt(JsonToken value) throws IOException {
-        if (value == JsonToken.VALUE_NUMBER_INT && parser.getNumberType() == JsonParser.NumberType.INT) {
-            return parser.getIntValue();
+        if (value == JsonToken.VALUE_NUMBER_INT && parser().getNumberType() == JsonParser.NumberType.INT) {
+            return parser().getIntValue();
         }
         return node(value).asInt(-1);
-    }
-
-    /** A count: at least 0 and convertible to a long (a float truncated); -1 otherwise (kept from before by the caller). */
-    private long count(JsonToken value) throws IOException {
-        if (value == JsonToken.VALUE_NUMBER_INT) {
-            JsonParser.NumberType kind = parser.getNumberType();
-            if (kind == JsonParser.NumberType.INT || kind == JsonParser.NumberType.LONG) {
-                long count = parser.getLongValue();
-                return count >= 0 ? count : -1;
-            }
-        }
-        JsonNode count = node(value);
-        return count.canConvertToLong() && count.asLong() >= 0 ? count.asLong() : -1;
-    }
-
-    /** The value whose first token was just read, as a tree node: only for values of an unusual kind. */
-    private JsonNode node(JsonToken value) throws IOException {
-        if (value == JsonToken.VALUE_NULL) {
-            return NullNode.getInstance();
-        }
-        JsonNode node = json.readTree(parser);
-        return node == null ? NullNode.getInstance() : node;
-    }
-
-    /** Skips a value whose first token was just read (not skipChildren: it spins at a truncated event). */
-    private void skip(JsonToken first) throws IOException {
-        if (first != JsonToken.START_OBJECT && first != JsonToken.START_ARRAY) {
-            return;
-        }
-        int depth = 1;
-        while (depth > 0) {
-            JsonToken token = next();
-            if (token == JsonToken.START_OBJECT || token == JsonToken.START_ARRAY) {
-                depth++;
-            } else if (token == JsonToken.END_OBJECT || token == JsonToken.END_ARRAY) {
-                depth--;
-            }
-        }
     }
 }

@@ -2,18 +2,16 @@ package dev.bellows.openai;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.async.ByteArrayFeeder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.NullNode;
-import dev.bellows.http.SseEvent;
+import dev.bellows.http.JsonEventDecoder;
 import java.io.IOException;
 import java.util.Arrays;
 
 /**
  * The one reader of {@code chat.completion.chunk} events: pulls the fields Bellows uses out
  * of each event without building a tree. One non-blocking Jackson parser per stream reads
- * each event's UTF-8 bytes in place, field names come from its symbol table (no string per
+ * each event's UTF-8 bytes in place ({@link JsonEventDecoder}), field names come from its symbol table (no string per
  * name), and the only strings made are the values kept (the delta's text, a call's id, name
  * and arguments, the finish reason, the response's id and model once).
  *
@@ -27,11 +25,7 @@ import java.util.Arrays;
  * <p>Not thread-safe: one per stream, used by its consuming thread. {@link #reset()} returns
  * the parser's buffers to Jackson's pool; it must be called when the stream ends.
  */
-final class ChunkDecoder {
-
-    private final ObjectMapper json;
-    private JsonParser parser;
-    private ByteArrayFeeder feeder;
+final class ChunkDecoder extends JsonEventDecoder {
 
     /** Whether the response's {@code id} and {@code model} are still wanted (read only until seen). */
     boolean wantResponse = true;
@@ -57,7 +51,7 @@ final class ChunkDecoder {
 
     /** @param json the mapper whose factory makes the parser, and which reads unusual values as trees */
     ChunkDecoder(ObjectMapper json) {
-        this.json = json;
+        super(json);
     }
 
     /** One choice of an event, as far as Bellows reads it. */
@@ -133,112 +127,8 @@ final class ChunkDecoder {
         String arguments;
     }
 
-    /** Thrown inside: the event ended before its object closed. */
-    static final class Truncated extends IOException {
-        private static final Truncated INSTANCE = new Truncated();
-
-        private Truncated() {
-            super("the event ends inside its JSON object", null);
-        }
-
-        @Override
-        public synchronized Throwable fillInStackTrace() {
-            return this;
-        }
-    }
-
-    /**
-     * Decodes an event whose data starts with an object (after JSON whitespace), its bytes
-     * well-formed UTF-8; the result fields then hold it.
-     *
-     * @throws IOException when the event is not one JSON object (truncated, malformed)
-     */
-    void decode(SseEvent event) throws IOException {
-        long base = start();
-        event.feedData(feeder);
-        read();
-        if (parser != null) {
-            for (long i = objectEnd - base; i < event.dataLength(); i++) {
-                if (!whitespace(event.dataByte((int) i))) {
-                    reset();                 // text after the object: the parser may be inside it
-                    break;
-                }
-            }
-        }
-    }
-
-    /** As {@link #decode(SseEvent)}, for data given as UTF-8 bytes (the text of an unusual event, re-encoded). */
-    void decode(byte[] utf8) throws IOException {
-        long base = start();
-        feeder.feedInput(utf8, 0, utf8.length);
-        read();
-        if (parser != null) {
-            for (long i = objectEnd - base; i < utf8.length; i++) {
-                if (!whitespace(utf8[(int) i])) {
-                    reset();                 // text after the object: the parser may be inside it
-                    break;
-                }
-            }
-        }
-    }
-
-    /** JSON's whitespace (RFC 8259): what may follow the object with the parser kept for the next event. */
-    private static boolean whitespace(byte b) {
-        return b == ' ' || b == '\t' || b == '\n' || b == '\r';
-    }
-
-    /** Readies the parser for an event; the bytes it has taken before it (its offsets count on across events). */
-    private long start() throws IOException {
-        clearResult();
-        if (parser == null) {
-            parser = json.getFactory().createNonBlockingByteArrayParser();
-            feeder = (ByteArrayFeeder) parser.getNonBlockingInputFeeder();
-            return 0;
-        }
-        return parser.currentLocation().getByteOffset();
-    }
-
-    private void read() throws IOException {
-        try {
-            if (next() != JsonToken.START_OBJECT) {
-                throw Truncated.INSTANCE;        // callers only give data that starts with '{'
-            }
-            readRoot();
-            objectEnd = parser.currentLocation().getByteOffset();
-        } catch (IOException | RuntimeException e) {
-            reset();                         // the parser is mid-event: the next event gets a new one
-            throw e;
-        }
-        // What follows the object in the event: whitespace (the parser then wants more input);
-        // anything else is ignored, as a tree reader ignores it, but leaves this parser mid-value.
-        JsonToken after;
-        try {
-            after = parser.nextToken();
-        } catch (IOException e) {
-            after = null;
-        }
-        if (after != JsonToken.NOT_AVAILABLE) {
-            reset();
-        }
-    }
-
-    /** Where the last event's object ended, in the parser's offsets: what follows it is checked. */
-    private long objectEnd;
-
-    /** Closes the parser, returning its buffers to the pool; the next event gets a new one. */
-    void reset() {
-        if (parser != null) {
-            try {
-                parser.close();
-            } catch (IOException ignored) {
-                // a parser over bytes in memory has nothing to fail on
-            }
-            parser = null;
-            feeder = null;
-        }
-    }
-
-    private void clearResult() {
+    @Override
+    protected void clear() {
         error = false;
         choice = null;
         promptTokens = -1;
@@ -250,19 +140,11 @@ final class ChunkDecoder {
         responseModel = null;
     }
 
-    /** The next token of the event; its end before the value closed means a truncated event. */
-    private JsonToken next() throws IOException {
-        JsonToken token = parser.nextToken();
-        if (token == JsonToken.NOT_AVAILABLE || token == null) {
-            throw Truncated.INSTANCE;
-        }
-        return token;
-    }
-
-    private void readRoot() throws IOException {
+    @Override
+    protected void readRoot() throws IOException {
         // Duplicate names: the last one counts, as in the tree.
         while (next() == JsonToken.FIELD_NAME) {
-            String name = parser.currentName();
+            String name = parser().currentName();
             JsonToken value = next();
             switch (name) {
                 case "error" -> {
@@ -332,7 +214,7 @@ final class ChunkDecoder {
 
     private void readChoice(Choice into) throws IOException {
         while (next() == JsonToken.FIELD_NAME) {
-            String name = parser.currentName();
+            String name = parser().currentName();
             JsonToken value = next();
             switch (name) {
                 case "index" -> into.index = asInt(value, 0);
@@ -353,7 +235,7 @@ final class ChunkDecoder {
 
     private void readDelta(Choice into) throws IOException {
         while (next() == JsonToken.FIELD_NAME) {
-            String name = parser.currentName();
+            String name = parser().currentName();
             JsonToken value = next();
             switch (name) {
                 case "reasoning_content" -> into.reasoningContent = nonEmptyText(value);
@@ -381,7 +263,7 @@ final class ChunkDecoder {
             }
             ToolCall call = into.nextCall();
             while (next() == JsonToken.FIELD_NAME) {
-                String name = parser.currentName();
+                String name = parser().currentName();
                 JsonToken value = next();
                 switch (name) {
                     case "id" -> call.id = nonEmptyText(value);
@@ -403,13 +285,13 @@ final class ChunkDecoder {
 
     private void readFunction(ToolCall call) throws IOException {
         while (next() == JsonToken.FIELD_NAME) {
-            String name = parser.currentName();
+            String name = parser().currentName();
             JsonToken value = next();
             switch (name) {
                 case "name" -> call.name = nonEmptyText(value);
                 case "arguments" -> {
                     if (value == JsonToken.VALUE_STRING) {
-                        call.arguments = parser.getText();
+                        call.arguments = parser().getText();
                     } else if (value == JsonToken.VALUE_NULL) {
                         call.arguments = "";
                     } else {
@@ -423,7 +305,7 @@ final class ChunkDecoder {
 
     private void readUsage() throws IOException {
         while (next() == JsonToken.FIELD_NAME) {
-            String name = parser.currentName();
+            String name = parser().currentName();
             JsonToken value = next();
             switch (name) {
                 case "prompt_tokens" -> promptTokens = count(value);
@@ -435,7 +317,7 @@ final class ChunkDecoder {
 
     private void readTimings() throws IOException {
         while (next() == JsonToken.FIELD_NAME) {
-            String name = parser.currentName();
+            String name = parser().currentName();
             JsonToken value = next();
             switch (name) {
                 case "prompt_n" -> promptN = count(value);
@@ -452,16 +334,16 @@ final class ChunkDecoder {
      * numeric text parsed, true as 1, anything else {@code otherwise}).
      */
     private int asInt(JsonToken value, int otherwise) throws IOException {
-        if (value == JsonToken.VALUE_NUMBER_INT && parser.getNumberType() == JsonParser.NumberType.INT) {
-            return parser.getIntValue();
+        if (value == JsonToken.VALUE_NUMBER_INT && parser().getNumberType() == JsonParser.NumberType.INT) {
+            return parser().getIntValue();
         }
         return node(value).asInt(otherwise);
     }
 
     /** A tool call's {@code index}: an integral number of at least 0 (as an int), else -1 (as if missing). */
     private int callIndex(JsonToken value) throws IOException {
-        if (value == JsonToken.VALUE_NUMBER_INT && parser.getNumberType() == JsonParser.NumberType.INT) {
-            int index = parser.getIntValue();
+        if (value == JsonToken.VALUE_NUMBER_INT && parser().getNumberType() == JsonParser.NumberType.INT) {
+            int index = parser().getIntValue();
             return index >= 0 ? index : -1;
         }
         if (value != JsonToken.VALUE_NUMBER_INT) {
@@ -472,58 +354,13 @@ final class ChunkDecoder {
         return index.asInt() >= 0 ? index.asInt() : -1;
     }
 
-    /** A token count: a number of at least 0 that fits a long (a float truncated); else -1, as if absent. */
-    private long count(JsonToken value) throws IOException {
-        if (value == JsonToken.VALUE_NUMBER_INT) {
-            JsonParser.NumberType type = parser.getNumberType();
-            if (type == JsonParser.NumberType.INT || type == JsonParser.NumberType.LONG) {
-                long count = parser.getLongValue();
-                return count >= 0 ? count : -1;
-            }
-        }
-        if (value != JsonToken.VALUE_NUMBER_INT && value != JsonToken.VALUE_NUMBER_FLOAT) {
-            skip(value);
-            return -1;
-        }
-        JsonNode count = node(value);         // beyond a long, or a float
-        return count.canConvertToLong() && count.asLong() >= 0 ? count.asLong() : -1;
-    }
-
-    /** The value whose first token was just read, as a tree node: only for values of an unusual kind. */
-    private JsonNode node(JsonToken value) throws IOException {
-        if (value == JsonToken.VALUE_NULL) {
-            return NullNode.getInstance();
-        }
-        JsonNode node = json.readTree(parser);
-        return node == null ? NullNode.getInstance() : node;
-    }
-
     /** The text of a string value that is not empty, else null (null, numbers, objects, ""). */
     private String nonEmptyText(JsonToken value) throws IOException {
         if (value == JsonToken.VALUE_STRING) {
-            String text = parser.getText();
+            String text = parser().getText();
             return text.isEmpty() ? null : text;
         }
         skip(value);
         return null;
-    }
-
-    /**
-     * Skips a value whose first token was just read. Not {@link JsonParser#skipChildren()}:
-     * on a non-blocking parser that would spin on NOT_AVAILABLE at a truncated event.
-     */
-    private void skip(JsonToken first) throws IOException {
-        if (first != JsonToken.START_OBJECT && first != JsonToken.START_ARRAY) {
-            return;
-        }
-        int depth = 1;
-        while (depth > 0) {
-            JsonToken token = next();
-            if (token == JsonToken.START_OBJECT || token == JsonToken.START_ARRAY) {
-                depth++;
-            } else if (token == JsonToken.END_OBJECT || token == JsonToken.END_ARRAY) {
-                depth--;
-            }
-        }
     }
 }
