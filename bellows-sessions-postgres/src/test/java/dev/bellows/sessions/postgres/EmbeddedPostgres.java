@@ -30,8 +30,8 @@ import org.apache.commons.compress.compressors.xz.XZCompressorInputStream;
 /**
  * A real PostgreSQL server for the tests, one per test JVM: the official binaries as zonky
  * packages them on Maven Central (a test dependency), unpacked once into the repository's
- * {@code .cache/postgres/VERSION}, a fresh data directory, the server on 127.0.0.1 and a free
- * port. PostgreSQL refuses to run as root; when the tests run as root (CI containers) initdb
+ * {@code .cache/postgres/VERSION}, a fresh data directory (a copy of a cluster initialized once
+ * beside the binaries), the server on 127.0.0.1 and a free port. PostgreSQL refuses to run as root; when the tests run as root (CI containers) initdb
  * and the server run as the user {@code nobody} through {@code setpriv} (util-linux), and the
  * binaries are unpacked where that user can reach them. zonky's own Java launcher has no such
  * switch, which is why the tests start the binaries themselves. Public for the tests of other
@@ -41,6 +41,8 @@ public final class EmbeddedPostgres {
 
     private static final String ARCHIVE = "postgres-linux-x86_64.txz";
     private static final int NOBODY = 65534;
+    /** The database that holds {@link #newSchema()}'s schemas. */
+    private static final String SCHEMAS_DATABASE = "bellows_test_schemas";
 
     private static EmbeddedPostgres shared;
 
@@ -50,6 +52,9 @@ public final class EmbeddedPostgres {
     /** The command that started the server, to start it again after {@link #kill()}. */
     private final List<String> command;
     private final AtomicInteger databases = new AtomicInteger();
+    private final AtomicInteger schemas = new AtomicInteger();
+    /** Guarded by this: whether {@link #SCHEMAS_DATABASE} exists. */
+    private boolean schemaDatabaseCreated;
 
     private EmbeddedPostgres(Process server, Path dataDirectory, int port, List<String> command) {
         this.server = server;
@@ -103,6 +108,39 @@ public final class EmbeddedPostgres {
         return shared;
     }
 
+    /**
+     * A new, empty schema in one database that this server's tests share; a JDBC URL that works
+     * in it alone ({@code currentSchema}: the schema is the connections' search path, so the
+     * store's unqualified tables are created and found there). As isolated as
+     * {@link #newDatabase()} for a test of the store, and much cheaper: PostgreSQL copies a
+     * whole template (some thousand files, through the write-ahead log) for a database, and
+     * the data directory is smaller to delete when the JVM exits.
+     */
+    public String newSchema() {
+        String name = "bellows_test_" + schemas.incrementAndGet();
+        try (Connection admin = DriverManager.getConnection(url(schemaDatabase()), "postgres", "");
+             Statement statement = admin.createStatement()) {
+            statement.execute("CREATE SCHEMA " + name);
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot create test schema " + name + ": " + e.getMessage(), e);
+        }
+        return url(SCHEMAS_DATABASE) + "?currentSchema=" + name;
+    }
+
+    /** The database of {@link #newSchema()}'s schemas, created on first use. */
+    private synchronized String schemaDatabase() {
+        if (!schemaDatabaseCreated) {
+            try (Connection admin = DriverManager.getConnection(url("postgres"), "postgres", "");
+                 Statement statement = admin.createStatement()) {
+                statement.execute("CREATE DATABASE " + SCHEMAS_DATABASE);
+            } catch (SQLException e) {
+                throw new IllegalStateException("cannot create test database " + SCHEMAS_DATABASE + ": " + e.getMessage(), e);
+            }
+            schemaDatabaseCreated = true;
+        }
+        return SCHEMAS_DATABASE;
+    }
+
     /** A new, empty database; its JDBC URL. */
     public String newDatabase() {
         String name = "bellows_test_" + databases.incrementAndGet();
@@ -133,8 +171,8 @@ public final class EmbeddedPostgres {
             Files.setAttribute(data, "unix:gid", NOBODY);
         }
         Path cluster = data.resolve("cluster");
-        run(asServerUser(root, List.of(binaries.resolve("bin/initdb").toString(), "-D", cluster.toString(),
-                "-U", "postgres", "-A", "trust", "-E", "UTF-8", "--no-locale", "--no-sync")), "initdb");
+        run(asServerUser(root, List.of("cp", "-a", initializedCluster(root, binaries).toString(), cluster.toString())),
+                "copying the initialized cluster");
         // The port is free when picked but only bound when the server starts: another process
         // may take it in between, so a server that cannot bind it is started again on another.
         for (int attempt = 1; ; attempt++) {
@@ -153,6 +191,44 @@ public final class EmbeddedPostgres {
                 server.onExit().join();   // gone, with its postmaster.pid, before the next try
             }
         }
+    }
+
+    /**
+     * A cluster as {@code initdb} leaves it, made once beside the binaries (in
+     * {@code VERSION-initdb-KEY/cluster}, the key naming initdb's options) and copied for every
+     * server: initdb bootstraps the catalogs in several processes, some seconds on a loaded
+     * machine, where copying its result takes a fraction of one. Made in a directory of its
+     * own and renamed into place, as the binaries are, so that JVMs starting together find it
+     * whole or make their own.
+     */
+    private static Path initializedCluster(boolean root, Path binaries) throws IOException {
+        List<String> options = List.of("-U", "postgres", "-A", "trust", "-E", "UTF-8", "--no-locale", "--no-sync");
+        Path done = binaries.resolveSibling(binaries.getFileName() + "-initdb-"
+                + Integer.toHexString(String.join(" ", options).hashCode()));
+        if (Files.isDirectory(done)) {
+            return done.resolve("cluster");
+        }
+        Path partial = done.resolveSibling(done.getFileName() + ".partial-" + ProcessHandle.current().pid());
+        deleteTree(partial);
+        Files.createDirectories(partial);
+        if (root) {
+            Files.setAttribute(partial, "unix:uid", NOBODY);
+            Files.setAttribute(partial, "unix:gid", NOBODY);
+        }
+        List<String> initdb = new ArrayList<>(List.of(binaries.resolve("bin/initdb").toString(), "-D",
+                partial.resolve("cluster").toString()));
+        initdb.addAll(options);
+        run(asServerUser(root, initdb), "initdb");
+        try {
+            Files.move(partial, done, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException raced) {
+            // another test JVM made it first
+            deleteTree(partial);
+            if (!Files.isDirectory(done)) {
+                throw raced;
+            }
+        }
+        return done.resolve("cluster");
     }
 
     /** Reads the server's log until it accepts connections; fails with the log if it dies first. */

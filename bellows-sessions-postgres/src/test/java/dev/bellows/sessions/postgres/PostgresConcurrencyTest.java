@@ -22,6 +22,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -34,14 +35,21 @@ class PostgresConcurrencyTest {
     private String url;
 
     @BeforeEach
-    void newDatabase() {
-        url = EmbeddedPostgres.shared().newDatabase();
+    void newSchema() {
+        url = EmbeddedPostgres.shared().newSchema();
     }
 
+    @AfterEach
+    void closePools() {
+        TestPools.closeAll();
+    }
+
+    /** A store on the URL: a connection per operation. */
     private PostgresSessionStore store() {
         return PostgresSessionStore.open(url, "postgres", null);
     }
 
+    /** Each writer a store on a pool of one connection of its own, as another JVM would have. */
     @Test
     void writersWithTheirOwnConnectionsRacingOnOneSessionLoseAndInterleaveNothing() throws Exception {
         int writers = 8;
@@ -50,7 +58,8 @@ class PostgresConcurrencyTest {
             created.putMetadata(Map.of(StoredSession.MODEL, "m"));
         }
         List<List<List<Message>>> seenByEach = all(writers, writer -> {
-            try (PostgresSessionStore store = store(); StoredSession session = store.open("shared")) {
+            try (PostgresSessionStore store = PostgresSessionStore.open(TestPools.pool(url, 1));
+                 StoredSession session = store.open("shared")) {
                 for (int i = 0; i < turnsEach; i++) {
                     session.append(turn(writer, i));
                     session.putMetadata(Map.of("writer-" + writer, Integer.toString(i)));
@@ -88,6 +97,8 @@ class PostgresConcurrencyTest {
         try {
             for (int writer = 0; writer < jvms; writer++) {
                 writers.add(new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        // a short-lived JVM: C1 alone and the serial collector start it with less CPU
+                        "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
                         "-cp", System.getProperty("java.class.path"), PostgresRaceWriter.class.getName(),
                         url, "jvms", Integer.toString(writer), Integer.toString(turnsEach))
                         .redirectError(ProcessBuilder.Redirect.INHERIT).start());

@@ -1,5 +1,6 @@
 package dev.bellows.sessions.postgres;
 
+import com.zaxxer.hikari.HikariDataSource;
 import dev.bellows.memory.StoredSession;
 import dev.bellows.provider.Message;
 import java.io.BufferedReader;
@@ -10,8 +11,8 @@ import java.util.List;
 
 /**
  * A writer JVM of the several-JVMs test: {@code PostgresRaceWriter JDBC_URL SESSION WRITER TURNS}.
- * Opens the session, prints {@code ready}, waits for a line on standard input (so that every
- * writer starts at once), appends its turns, prints {@code done}.
+ * Opens the session on a pool of one connection, prints {@code ready}, waits for a line on
+ * standard input (so that every writer starts at once), appends its turns, prints {@code done}.
  */
 final class PostgresRaceWriter {
 
@@ -21,7 +22,9 @@ final class PostgresRaceWriter {
     public static void main(String[] args) throws IOException {
         int writer = Integer.parseInt(args[2]);
         int turns = Integer.parseInt(args[3]);
-        try (PostgresSessionStore store = PostgresSessionStore.open(args[0], "postgres", null);
+        // a connection of its own, kept (a pool of one), as a deployed JVM would have
+        try (HikariDataSource pool = TestPools.pool(args[0], 1);
+             PostgresSessionStore store = PostgresSessionStore.open(pool);
              StoredSession session = store.open(args[1])) {
             System.out.println("ready");
             System.out.flush();

@@ -760,6 +760,9 @@ public abstract class SessionStoreContract {
     private Process startCrashWriter(String session) throws IOException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        // a short-lived JVM: C1 alone and the serial collector start it with less CPU
+        command.add("-XX:TieredStopAtLevel=1");
+        command.add("-XX:+UseSerialGC");
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.addAll(crashWriterCommand(session));
