@@ -243,6 +243,13 @@ final class StdioTransport implements McpClientTransport {
     }
 
     private void exited(Process started) {
+        // What a launcher left running goes first: it holds the launcher's stderr open, so the
+        // wait for stderr's last words below would otherwise last its whole bound, with the
+        // orphan still running and the exit not yet reported.
+        List<ProcessHandle> leftBehind = knownTree.stream().filter(ProcessHandle::isAlive).toList();
+        if (!leftBehind.isEmpty()) {
+            ProcessTree.destroy(leftBehind, 1000);
+        }
         Thread reader = stderrReader;
         if (reader != null) {
             try {
@@ -256,10 +263,6 @@ final class StdioTransport implements McpClientTransport {
                 + (status > 128 && status < 160 ? " (killed by signal " + (status - 128) + ")" : "")
                 + stderr.suffix());
         outbound.add(STOP);
-        List<ProcessHandle> leftBehind = knownTree.stream().filter(ProcessHandle::isAlive).toList();
-        if (!leftBehind.isEmpty()) {
-            ProcessTree.destroy(leftBehind, 1000);
-        }
     }
 
     private void end(String reason) {
