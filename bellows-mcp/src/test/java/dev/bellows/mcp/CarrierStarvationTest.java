@@ -45,7 +45,7 @@ class CarrierStarvationTest {
                 "-cp", System.getProperty("java.class.path"),
                 StarvedSchedulerProbe.class.getName(),
                 "4", // silent servers: eight blocked pipes, plus the flooding one's two and the scripted one's two
-                "3")); // startup and call timeout, seconds
+                "1")); // startup and call timeout, seconds: all of them are to fire, so any length proves it
         Process child = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
         boolean ended = child.waitFor(GIVE_UP_SECONDS, TimeUnit.SECONDS);
         if (!ended) {
@@ -57,10 +57,10 @@ class CarrierStarvationTest {
                 Files.readString(err, StandardCharsets.UTF_8)).isTrue();
         assertThat(child.exitValue()).as(Files.readString(err, StandardCharsets.UTF_8)).isZero();
         assertThat(output)
-                .contains("failed silent0: it did not start and list its tools within 3 s (startup timeout)")
-                .contains("failed silent3: it did not start and list its tools within 3 s (startup timeout)")
-                .contains("failed flooding: it did not start and list its tools within 3 s (startup timeout); stderr: a flood")
-                .contains("did not answer the call within 3 s (call timeout); the call was cancelled")
+                .contains("failed silent0: it did not start and list its tools within 1 s (startup timeout)")
+                .contains("failed silent3: it did not start and list its tools within 1 s (startup timeout)")
+                .contains("failed flooding: it did not start and list its tools within 1 s (startup timeout); stderr: a flood")
+                .contains("did not answer the call within 1 s (call timeout); the call was cancelled")
                 .endsWith("closed\n");
     }
 }
