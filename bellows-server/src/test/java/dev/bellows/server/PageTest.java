@@ -111,6 +111,8 @@ class PageTest {
             assertThat(seen.get("stopVisible").asBoolean()).isTrue();
             assertThat(waitInterrupted.get(30, TimeUnit.SECONDS)).isTrue();     // Stop reached the tool on the server
             assertThat(seen.get("threadsAtEnd").size()).isEqualTo(2);
+            assertThat(seen.get("narrowOpened").asText()).isEqualTo("What is 40 + 2?");   // from the menu, on a narrow screen
+            assertThat(seen.get("narrowSidebarHidden").asBoolean()).isTrue();
             for (String name : List.of("01-empty", "02-thinking", "03-tool-call", "04-plan", "04b-answer-streaming", "05-answer", "06-reloaded",
                     "07-dark", "08-running", "09-stopped", "10-narrow")) {
                 assertThat(shots.resolve(name + ".png")).isNotEmptyFile();

@@ -115,10 +115,16 @@ async function main() {
     await shot("09-stopped");
     seen.threadsAtEnd = await page.$$eval(".thread .open", (t) => t.map((x) => x.textContent));
 
-    // a narrow screen, light again
+    // a narrow screen, light again: the conversations are behind the menu button; the first
+    // one opens from there, and the list goes away again
     await page.click("#theme");
     await page.setViewportSize({ width: 420, height: 820 });
-    await page.click(".thread .open >> nth=1").catch(() => {});
+    await page.click("#open-sidebar");
+    await page.click(".thread .open >> text='What is 40 + 2?'");
+    await page.waitForSelector(".app:not(.sidebar-open) .answer h2");
+    seen.narrowOpened = await page.textContent(".user");
+    await page.waitForFunction(() => document.getElementById("sidebar").getBoundingClientRect().right <= 0);
+    seen.narrowSidebarHidden = await page.$eval("#sidebar", (s) => s.getBoundingClientRect().right <= 0);
     await shot("10-narrow");
   } finally {
     await browser.close();
