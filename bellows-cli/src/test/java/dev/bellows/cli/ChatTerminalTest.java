@@ -10,6 +10,7 @@ import dev.bellows.testkit.NpmPackages;
 import dev.bellows.testkit.MockScript;
 import dev.bellows.testkit.MockToolCall;
 import dev.bellows.testkit.MockTurn;
+import dev.bellows.testkit.StreamHold;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -34,6 +35,13 @@ class ChatTerminalTest {
 
     /** A guard against a hung child, not a measure of speed: the screen is polled until then. */
     private static final long GIVE_UP_MILLIS = 120_000;
+
+    /**
+     * The chat JVMs' flags: C1 only and the serial collector, as the other end-to-end tests
+     * start theirs. On two loaded cores C2's compiler threads and the parallel collectors made
+     * each chat take seconds longer to show its prompt; what the chat does is the same.
+     */
+    private static final String QUICK_START = " -XX:TieredStopAtLevel=1 -XX:+UseSerialGC";
 
     @TempDir
     Path dir;
@@ -88,17 +96,19 @@ class ChatTerminalTest {
                 + " {\"description\": \"answer\", \"status\": \"pending\"}]}");
         String progress = call("update_plan", "{\"steps\": [{\"description\": \"read\", \"status\": \"completed\"},"
                 + " {\"description\": \"answer\", \"status\": \"in_progress\"}]}");
-        // the answer streams slowly, so that the screen can be seen while the turn runs
-        MockTurn answer = MockTurn.content("Writing it up.\n" + complete("# Answer\\n\\n- **391**")).chunkSize(4)
-                .delayMs(80);
-        try (MockLlmServer server = MockLlmServer.start(MockScript.of(MockTurn.content(plan),
+        // the answer is held once the call's name is out, so that the screen is seen while the turn runs
+        String answering = "Writing it up.\n" + complete("# Answer\\n\\n- **391**");
+        MockTurn answer = MockTurn.content(answering).chunkSize(4);
+        StreamHold whileItRuns = StreamHold.after(2, (answering.indexOf("task_completion\"") + 16 + 3) / 4 + 1);
+        try (MockLlmServer server = MockLlmServer.builder(MockScript.of(MockTurn.content(plan),
                 MockTurn.content(progress), answer, MockTurn.content(ask),
-                MockTurn.content(complete("picked b")), slow, MockTurn.content(complete("resumed"))))) {
+                MockTurn.content(complete("picked b")), slow, MockTurn.content(complete("resumed"))))
+                .hold(whileItRuns).start()) {
             Path script = dir.resolve("chat.sh");
             // a terminal that understands ANSI, whatever the test's own environment says
             Files.writeString(script, "unset NO_COLOR; export TERM=xterm-256color; exec '"
                     + Path.of(System.getProperty("java.home"), "bin", "java")
-                    + "' --enable-native-access=ALL-UNNAMED -cp '"
+                    + "'" + QUICK_START + " --enable-native-access=ALL-UNNAMED -cp '"
                     + System.getProperty("java.class.path") + "' " + BellowsCommand.class.getName()
                     + " chat --base-url " + server.baseUrl() + " --model mock --session t --data-dir '"
                     + dir.resolve("data") + "'\n", StandardCharsets.UTF_8);
@@ -109,6 +119,7 @@ class ChatTerminalTest {
             assertThat(screen).as("while the turn runs: one checklist, its items changed in place")
                     .containsOnlyOnce("plan:").contains("plan:\n  [x] read\n  [>] answer\n")
                     .doesNotContain("[>] read").doesNotContain("[ ] answer");
+            whileItRuns.release();
             screen = waitFor("one", "\u2022 391");
             assertThat(screen).contains("> What is 17 * 23?")
                     .as("thinking folded to one line once it ended").contains("\nthinking: plan it\nI will plan.\n")
@@ -168,15 +179,19 @@ class ChatTerminalTest {
         String progress = call("update_plan", "{\"steps\": ["
                 + "{\"description\": \"read the whole input file and count every line in it\", \"status\": \"completed\"},"
                 + " {\"description\": \"write the answer with the number \u4e2d\u6587 \u2705 of lines\", \"status\": \"in_progress\"}]}");
-        // streams for some seconds, so that the window is resized while the answer and the plan are on screen
-        MockTurn slow = MockTurn.content("Counting them now, " + "line after line, ".repeat(30) + "done.\n" + progress)
-                .chunkSize(4).delayMs(40);
-        try (MockLlmServer server = MockLlmServer.start(MockScript.of(MockTurn.content(plan), slow,
-                MockTurn.content(complete("391 lines"))))) {
+        // held twice while it streams, so that the window is resized while the answer and the plan are
+        // on screen: narrower in the answer's line (the plan shows again once the line ends), wider
+        // again once the line has ended, before the plan's next state
+        String counting = "Counting them now, " + "line after line, ".repeat(30) + "done.\n";
+        MockTurn slow = MockTurn.content(counting + progress).chunkSize(4);
+        StreamHold narrower = StreamHold.after(1, 20);
+        StreamHold wider = StreamHold.after(1, (counting.length() + 3) / 4 + 2);
+        try (MockLlmServer server = MockLlmServer.builder(MockScript.of(MockTurn.content(plan), slow,
+                MockTurn.content(complete("391 lines")))).hold(narrower).hold(wider).start()) {
             Path script = dir.resolve("chat.sh");
             Files.writeString(script, "unset NO_COLOR; export TERM=xterm-256color; exec '"
                     + Path.of(System.getProperty("java.home"), "bin", "java")
-                    + "' --enable-native-access=ALL-UNNAMED -cp '"
+                    + "'" + QUICK_START + " --enable-native-access=ALL-UNNAMED -cp '"
                     + System.getProperty("java.class.path") + "' " + BellowsCommand.class.getName()
                     + " chat --base-url " + server.baseUrl() + " --model mock --data-dir '"
                     + dir.resolve("data") + "'\n", StandardCharsets.UTF_8);
@@ -185,10 +200,13 @@ class ChatTerminalTest {
             send("r", "How many lines?", "Enter");
             waitFor("r", "line after line, line after line,");
             resize("r", 40); // narrower while the answer streams above the plan: the plan's rows rewrap
+            narrower.release(); // the rest of the line draws at 40 columns, then the plan again
             String screen = waitFor("r", "  [>] read the whole input file and co\u2026");
             assertThat(screen).as("one plan, cut to 40 columns").containsOnlyOnce("plan:")
                     .contains("plan:\n  [>] read the whole input file and co\u2026\n");
+            wider.reached().get(GIVE_UP_MILLIS, TimeUnit.MILLISECONDS);
             resize("r", 70); // wider again before the turn ends
+            wider.release();
             waitFor("r", "391 lines");
             String all = exec("tmux", "-S", socket(), "capture-pane", "-p", "-J", "-S", "-", "-t", "r").out;
             assertThat(all).as("the whole turn, scrolled-off rows included: one plan, its last state at 70 columns")
@@ -218,7 +236,7 @@ class ChatTerminalTest {
             Path script = dir.resolve("chat.sh");
             Files.writeString(script, "unset NO_COLOR; export TERM=xterm-256color; exec '"
                     + Path.of(System.getProperty("java.home"), "bin", "java")
-                    + "' --enable-native-access=ALL-UNNAMED -cp '"
+                    + "'" + QUICK_START + " --enable-native-access=ALL-UNNAMED -cp '"
                     + System.getProperty("java.class.path") + "' " + BellowsCommand.class.getName()
                     + " chat --base-url " + server.baseUrl() + " --model mock --data-dir '" + dir.resolve("data")
                     + "' --mcp-config '" + dir.resolve("mcp.json") + "'\n", StandardCharsets.UTF_8);
@@ -257,7 +275,7 @@ class ChatTerminalTest {
             Files.writeString(script, "unset NO_COLOR; export TERM=xterm-256color; exec '"
                     + Path.of(System.getProperty("java.home"), "bin", "java")
                     + "' -XX:ActiveProcessorCount=2 -Djdk.virtualThreadScheduler.parallelism=2"
-                    + " -Djdk.virtualThreadScheduler.maxPoolSize=2 --enable-native-access=ALL-UNNAMED -cp '"
+                    + " -Djdk.virtualThreadScheduler.maxPoolSize=2" + QUICK_START + " --enable-native-access=ALL-UNNAMED -cp '"
                     + System.getProperty("java.class.path") + "' " + BellowsCommand.class.getName()
                     + " chat --base-url " + server.baseUrl() + " --model mock --data-dir '" + dir.resolve("data")
                     + "' --mcp-config '" + dir.resolve("mcp.json") + "'\n", StandardCharsets.UTF_8);
@@ -279,7 +297,7 @@ class ChatTerminalTest {
             Path answers = dir.resolve("answers.txt");
             Files.writeString(script, "unset NO_COLOR; export TERM=xterm-256color; exec '"
                     + Path.of(System.getProperty("java.home"), "bin", "java")
-                    + "' --enable-native-access=ALL-UNNAMED -cp '"
+                    + "'" + QUICK_START + " --enable-native-access=ALL-UNNAMED -cp '"
                     + System.getProperty("java.class.path") + "' " + BellowsCommand.class.getName()
                     + " chat --base-url " + server.baseUrl() + " --model mock --data-dir '" + dir.resolve("data")
                     + "' > '" + answers + "'\n", StandardCharsets.UTF_8);
@@ -308,7 +326,7 @@ class ChatTerminalTest {
             Path script = dir.resolve("chat.sh");
             Files.writeString(script, "unset NO_COLOR; export TERM=xterm-256color; exec '"
                     + Path.of(System.getProperty("java.home"), "bin", "java")
-                    + "' --enable-native-access=ALL-UNNAMED -cp '"
+                    + "'" + QUICK_START + " --enable-native-access=ALL-UNNAMED -cp '"
                     + System.getProperty("java.class.path") + "' " + BellowsCommand.class.getName()
                     + " chat --base-url " + server.baseUrl() + " --model mock --data-dir '" + dir.resolve("data")
                     + "' --approve 'files/*' --mcp-config '" + recording.mcpConfig() + "'\n", StandardCharsets.UTF_8);
@@ -336,30 +354,34 @@ class ChatTerminalTest {
 
     /**
      * The argument that says what a call is about shows under {@code calling NAME…} while the call
-     * still streams: the path of a write whose content is still coming (its result line is not on
-     * the screen yet: seconds of the content are still to come), the query of a search; with
-     * native tool calls and with tool tags.
+     * still streams: the path of a write whose content is still coming (the model's stream is held
+     * after the path until the screen has been read: its result line cannot be there yet), the
+     * query of a search; with native tool calls and with tool tags.
      */
     @Test
     void theHeadlineArgumentShowsUnderTheCallWhileItStillStreamsInBothToolModes() throws Exception {
-        // the path completes in the 7th delta; about 100 more follow, 80 ms apart
+        // about 100 deltas of content follow the path
         String write = "{\"path\": \"notes/today.md\", \"content\": \"" + "abcd ".repeat(80) + "\"}";
         String search = "{\"query\": \"jqwik chunks\", \"limit\": 5}";
         for (String mode : List.of("native", "tags")) {
             MockScript turns = mode.equals("native")
-                    ? MockScript.of(MockTurn.toolCalls(MockToolCall.of("write_file", write)).chunkSize(4).delayMs(80),
+                    ? MockScript.of(MockTurn.toolCalls(MockToolCall.of("write_file", write)).chunkSize(4),
                             MockTurn.toolCalls(MockToolCall.of("task_completion", "{\"result\": \"written\"}")),
                             MockTurn.toolCalls(MockToolCall.of("search", search)).chunkSize(4),
                             MockTurn.toolCalls(MockToolCall.of("task_completion", "{\"result\": \"found nothing\"}")))
-                    : MockScript.of(MockTurn.content(call("write_file", write)).chunkSize(4).delayMs(80),
+                    : MockScript.of(MockTurn.content(call("write_file", write)).chunkSize(4),
                             MockTurn.content(complete("written")),
                             MockTurn.content(call("search", search)).chunkSize(4),
                             MockTurn.content(complete("found nothing")));
-            try (MockLlmServer server = MockLlmServer.start(turns)) {
+            // held two deltas after the one that closes the path (native: the first delta is the name)
+            String streamed = mode.equals("native") ? write : call("write_file", write);
+            int pathEnds = streamed.indexOf("today.md\"") + "today.md\"".length();
+            StreamHold afterThePath = StreamHold.after(0, (mode.equals("native") ? 1 : 0) + (pathEnds + 3) / 4 + 2);
+            try (MockLlmServer server = MockLlmServer.builder(turns).hold(afterThePath).start()) {
                 Path script = dir.resolve("chat-" + mode + ".sh");
                 Files.writeString(script, "unset NO_COLOR; export TERM=xterm-256color; exec '"
                         + Path.of(System.getProperty("java.home"), "bin", "java")
-                        + "' --enable-native-access=ALL-UNNAMED -cp '"
+                        + "'" + QUICK_START + " --enable-native-access=ALL-UNNAMED -cp '"
                         + System.getProperty("java.class.path") + "' " + BellowsCommand.class.getName()
                         + " chat --base-url " + server.baseUrl() + " --model mock --tool-mode " + mode + " --data-dir '"
                         + dir.resolve("data-" + mode) + "'\n", StandardCharsets.UTF_8);
@@ -371,6 +393,7 @@ class ChatTerminalTest {
                 assertThat(screen).as(mode).contains("calling write_file\u2026\n  path: notes/today.md")
                         .as(mode + ": shown while the content streams, before the call's result")
                         .doesNotContain("write_file:").doesNotContain("written");
+                afterThePath.release();
                 waitFor(window, "written");
                 send(window, "Search", "Enter");
                 screen = waitFor(window, "found nothing");
