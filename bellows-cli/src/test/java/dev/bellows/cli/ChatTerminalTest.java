@@ -16,7 +16,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
@@ -363,21 +365,28 @@ class ChatTerminalTest {
         // about 100 deltas of content follow the path
         String write = "{\"path\": \"notes/today.md\", \"content\": \"" + "abcd ".repeat(80) + "\"}";
         String search = "{\"query\": \"jqwik chunks\", \"limit\": 5}";
-        for (String mode : List.of("native", "tags")) {
-            MockScript turns = mode.equals("native")
-                    ? MockScript.of(MockTurn.toolCalls(MockToolCall.of("write_file", write)).chunkSize(4),
-                            MockTurn.toolCalls(MockToolCall.of("task_completion", "{\"result\": \"written\"}")),
-                            MockTurn.toolCalls(MockToolCall.of("search", search)).chunkSize(4),
-                            MockTurn.toolCalls(MockToolCall.of("task_completion", "{\"result\": \"found nothing\"}")))
-                    : MockScript.of(MockTurn.content(call("write_file", write)).chunkSize(4),
-                            MockTurn.content(complete("written")),
-                            MockTurn.content(call("search", search)).chunkSize(4),
-                            MockTurn.content(complete("found nothing")));
-            // held two deltas after the one that closes the path (native: the first delta is the name)
-            String streamed = mode.equals("native") ? write : call("write_file", write);
-            int pathEnds = streamed.indexOf("today.md\"") + "today.md\"".length();
-            StreamHold afterThePath = StreamHold.after(0, (mode.equals("native") ? 1 : 0) + (pathEnds + 3) / 4 + 2);
-            try (MockLlmServer server = MockLlmServer.builder(turns).hold(afterThePath).start()) {
+        List<String> modes = List.of("native", "tags");
+        Map<String, StreamHold> holds = new HashMap<>();
+        List<MockLlmServer> servers = new ArrayList<>();
+        try {
+            // both chats start side by side (a JVM's start is most of a mode's time); then each is driven
+            for (String mode : modes) {
+                MockScript turns = mode.equals("native")
+                        ? MockScript.of(MockTurn.toolCalls(MockToolCall.of("write_file", write)).chunkSize(4),
+                                MockTurn.toolCalls(MockToolCall.of("task_completion", "{\"result\": \"written\"}")),
+                                MockTurn.toolCalls(MockToolCall.of("search", search)).chunkSize(4),
+                                MockTurn.toolCalls(MockToolCall.of("task_completion", "{\"result\": \"found nothing\"}")))
+                        : MockScript.of(MockTurn.content(call("write_file", write)).chunkSize(4),
+                                MockTurn.content(complete("written")),
+                                MockTurn.content(call("search", search)).chunkSize(4),
+                                MockTurn.content(complete("found nothing")));
+                // held two deltas after the one that closes the path (native: the first delta is the name)
+                String streamed = mode.equals("native") ? write : call("write_file", write);
+                int pathEnds = streamed.indexOf("today.md\"") + "today.md\"".length();
+                StreamHold afterThePath = StreamHold.after(0, (mode.equals("native") ? 1 : 0) + (pathEnds + 3) / 4 + 2);
+                holds.put(mode, afterThePath);
+                MockLlmServer server = MockLlmServer.builder(turns).hold(afterThePath).start();
+                servers.add(server);
                 Path script = dir.resolve("chat-" + mode + ".sh");
                 Files.writeString(script, "unset NO_COLOR; export TERM=xterm-256color; exec '"
                         + Path.of(System.getProperty("java.home"), "bin", "java")
@@ -385,8 +394,11 @@ class ChatTerminalTest {
                         + System.getProperty("java.class.path") + "' " + BellowsCommand.class.getName()
                         + " chat --base-url " + server.baseUrl() + " --model mock --tool-mode " + mode + " --data-dir '"
                         + dir.resolve("data-" + mode) + "'\n", StandardCharsets.UTF_8);
+                start(mode.substring(0, 1), script, 100, 40);
+            }
+            for (String mode : modes) {
                 String window = mode.substring(0, 1);
-                start(window, script, 100, 40);
+                StreamHold afterThePath = holds.get(mode);
                 waitFor(window, "> ");
                 send(window, "Write today's notes", "Enter");
                 String screen = waitFor(window, "  path: notes/today.md");
@@ -402,6 +414,8 @@ class ChatTerminalTest {
                 send(window, "/exit", "Enter");
                 waitFor(window, "EXIT=0");
             }
+        } finally {
+            servers.forEach(MockLlmServer::close);
         }
     }
 
