@@ -181,15 +181,11 @@ class ChatTerminalTest {
         String progress = call("update_plan", "{\"steps\": ["
                 + "{\"description\": \"read the whole input file and count every line in it\", \"status\": \"completed\"},"
                 + " {\"description\": \"write the answer with the number \u4e2d\u6587 \u2705 of lines\", \"status\": \"in_progress\"}]}");
-        // held twice while it streams, so that the window is resized while the answer and the plan are
-        // on screen: narrower in the answer's line (the plan shows again once the line ends), wider
-        // again once the line has ended, before the plan's next state
-        String counting = "Counting them now, " + "line after line, ".repeat(30) + "done.\n";
-        MockTurn slow = MockTurn.content(counting + progress).chunkSize(4);
-        StreamHold narrower = StreamHold.after(1, 20);
-        StreamHold wider = StreamHold.after(1, (counting.length() + 3) / 4 + 2);
-        try (MockLlmServer server = MockLlmServer.builder(MockScript.of(MockTurn.content(plan), slow,
-                MockTurn.content(complete("391 lines")))).hold(narrower).hold(wider).start()) {
+        // streams for some seconds, so that the window is resized while the answer and the plan are on screen
+        MockTurn slow = MockTurn.content("Counting them now, " + "line after line, ".repeat(30) + "done.\n" + progress)
+                .chunkSize(4).delayMs(40);
+        try (MockLlmServer server = MockLlmServer.start(MockScript.of(MockTurn.content(plan), slow,
+                MockTurn.content(complete("391 lines"))))) {
             Path script = dir.resolve("chat.sh");
             Files.writeString(script, "unset NO_COLOR; export TERM=xterm-256color; exec '"
                     + Path.of(System.getProperty("java.home"), "bin", "java")
@@ -202,13 +198,10 @@ class ChatTerminalTest {
             send("r", "How many lines?", "Enter");
             waitFor("r", "line after line, line after line,");
             resize("r", 40); // narrower while the answer streams above the plan: the plan's rows rewrap
-            narrower.release(); // the rest of the line draws at 40 columns, then the plan again
             String screen = waitFor("r", "  [>] read the whole input file and co\u2026");
             assertThat(screen).as("one plan, cut to 40 columns").containsOnlyOnce("plan:")
                     .contains("plan:\n  [>] read the whole input file and co\u2026\n");
-            wider.reached().get(GIVE_UP_MILLIS, TimeUnit.MILLISECONDS);
             resize("r", 70); // wider again before the turn ends
-            wider.release();
             waitFor("r", "391 lines");
             String all = exec("tmux", "-S", socket(), "capture-pane", "-p", "-J", "-S", "-", "-t", "r").out;
             assertThat(all).as("the whole turn, scrolled-off rows included: one plan, its last state at 70 columns")
