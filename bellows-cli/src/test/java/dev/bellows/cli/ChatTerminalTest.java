@@ -10,12 +10,15 @@ import dev.bellows.testkit.NpmPackages;
 import dev.bellows.testkit.MockScript;
 import dev.bellows.testkit.MockToolCall;
 import dev.bellows.testkit.MockTurn;
+import dev.bellows.testkit.StreamHold;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
@@ -34,6 +37,13 @@ class ChatTerminalTest {
 
     /** A guard against a hung child, not a measure of speed: the screen is polled until then. */
     private static final long GIVE_UP_MILLIS = 120_000;
+
+    /**
+     * The chat JVMs' flags: C1 only and the serial collector, as the other end-to-end tests
+     * start theirs. On two loaded cores C2's compiler threads and the parallel collectors made
+     * each chat take seconds longer to show its prompt; what the chat does is the same.
+     */
+    private static final String QUICK_START = " -XX:TieredStopAtLevel=1 -XX:+UseSerialGC";
 
     @TempDir
     Path dir;
@@ -88,17 +98,19 @@ class ChatTerminalTest {
                 + " {\"description\": \"answer\", \"status\": \"pending\"}]}");
         String progress = call("update_plan", "{\"steps\": [{\"description\": \"read\", \"status\": \"completed\"},"
                 + " {\"description\": \"answer\", \"status\": \"in_progress\"}]}");
-        // the answer streams slowly, so that the screen can be seen while the turn runs
-        MockTurn answer = MockTurn.content("Writing it up.\n" + complete("# Answer\\n\\n- **391**")).chunkSize(4)
-                .delayMs(80);
-        try (MockLlmServer server = MockLlmServer.start(MockScript.of(MockTurn.content(plan),
+        // the answer is held once the call's name is out, so that the screen is seen while the turn runs
+        String answering = "Writing it up.\n" + complete("# Answer\\n\\n- **391**");
+        MockTurn answer = MockTurn.content(answering).chunkSize(4);
+        StreamHold whileItRuns = StreamHold.after(2, (answering.indexOf("task_completion\"") + 16 + 3) / 4 + 1);
+        try (MockLlmServer server = MockLlmServer.builder(MockScript.of(MockTurn.content(plan),
                 MockTurn.content(progress), answer, MockTurn.content(ask),
-                MockTurn.content(complete("picked b")), slow, MockTurn.content(complete("resumed"))))) {
+                MockTurn.content(complete("picked b")), slow, MockTurn.content(complete("resumed"))))
+                .hold(whileItRuns).start()) {
             Path script = dir.resolve("chat.sh");
             // a terminal that understands ANSI, whatever the test's own environment says
             Files.writeString(script, "unset NO_COLOR; export TERM=xterm-256color; exec '"
                     + Path.of(System.getProperty("java.home"), "bin", "java")
-                    + "' --enable-native-access=ALL-UNNAMED -cp '"
+                    + "'" + QUICK_START + " --enable-native-access=ALL-UNNAMED -cp '"
                     + System.getProperty("java.class.path") + "' " + BellowsCommand.class.getName()
                     + " chat --base-url " + server.baseUrl() + " --model mock --session t --data-dir '"
                     + dir.resolve("data") + "'\n", StandardCharsets.UTF_8);
@@ -109,6 +121,7 @@ class ChatTerminalTest {
             assertThat(screen).as("while the turn runs: one checklist, its items changed in place")
                     .containsOnlyOnce("plan:").contains("plan:\n  [x] read\n  [>] answer\n")
                     .doesNotContain("[>] read").doesNotContain("[ ] answer");
+            whileItRuns.release();
             screen = waitFor("one", "\u2022 391");
             assertThat(screen).contains("> What is 17 * 23?")
                     .as("thinking folded to one line once it ended").contains("\nthinking: plan it\nI will plan.\n")
@@ -176,7 +189,7 @@ class ChatTerminalTest {
             Path script = dir.resolve("chat.sh");
             Files.writeString(script, "unset NO_COLOR; export TERM=xterm-256color; exec '"
                     + Path.of(System.getProperty("java.home"), "bin", "java")
-                    + "' --enable-native-access=ALL-UNNAMED -cp '"
+                    + "'" + QUICK_START + " --enable-native-access=ALL-UNNAMED -cp '"
                     + System.getProperty("java.class.path") + "' " + BellowsCommand.class.getName()
                     + " chat --base-url " + server.baseUrl() + " --model mock --data-dir '"
                     + dir.resolve("data") + "'\n", StandardCharsets.UTF_8);
@@ -218,7 +231,7 @@ class ChatTerminalTest {
             Path script = dir.resolve("chat.sh");
             Files.writeString(script, "unset NO_COLOR; export TERM=xterm-256color; exec '"
                     + Path.of(System.getProperty("java.home"), "bin", "java")
-                    + "' --enable-native-access=ALL-UNNAMED -cp '"
+                    + "'" + QUICK_START + " --enable-native-access=ALL-UNNAMED -cp '"
                     + System.getProperty("java.class.path") + "' " + BellowsCommand.class.getName()
                     + " chat --base-url " + server.baseUrl() + " --model mock --data-dir '" + dir.resolve("data")
                     + "' --mcp-config '" + dir.resolve("mcp.json") + "'\n", StandardCharsets.UTF_8);
@@ -257,7 +270,7 @@ class ChatTerminalTest {
             Files.writeString(script, "unset NO_COLOR; export TERM=xterm-256color; exec '"
                     + Path.of(System.getProperty("java.home"), "bin", "java")
                     + "' -XX:ActiveProcessorCount=2 -Djdk.virtualThreadScheduler.parallelism=2"
-                    + " -Djdk.virtualThreadScheduler.maxPoolSize=2 --enable-native-access=ALL-UNNAMED -cp '"
+                    + " -Djdk.virtualThreadScheduler.maxPoolSize=2" + QUICK_START + " --enable-native-access=ALL-UNNAMED -cp '"
                     + System.getProperty("java.class.path") + "' " + BellowsCommand.class.getName()
                     + " chat --base-url " + server.baseUrl() + " --model mock --data-dir '" + dir.resolve("data")
                     + "' --mcp-config '" + dir.resolve("mcp.json") + "'\n", StandardCharsets.UTF_8);
@@ -279,7 +292,7 @@ class ChatTerminalTest {
             Path answers = dir.resolve("answers.txt");
             Files.writeString(script, "unset NO_COLOR; export TERM=xterm-256color; exec '"
                     + Path.of(System.getProperty("java.home"), "bin", "java")
-                    + "' --enable-native-access=ALL-UNNAMED -cp '"
+                    + "'" + QUICK_START + " --enable-native-access=ALL-UNNAMED -cp '"
                     + System.getProperty("java.class.path") + "' " + BellowsCommand.class.getName()
                     + " chat --base-url " + server.baseUrl() + " --model mock --data-dir '" + dir.resolve("data")
                     + "' > '" + answers + "'\n", StandardCharsets.UTF_8);
@@ -308,7 +321,7 @@ class ChatTerminalTest {
             Path script = dir.resolve("chat.sh");
             Files.writeString(script, "unset NO_COLOR; export TERM=xterm-256color; exec '"
                     + Path.of(System.getProperty("java.home"), "bin", "java")
-                    + "' --enable-native-access=ALL-UNNAMED -cp '"
+                    + "'" + QUICK_START + " --enable-native-access=ALL-UNNAMED -cp '"
                     + System.getProperty("java.class.path") + "' " + BellowsCommand.class.getName()
                     + " chat --base-url " + server.baseUrl() + " --model mock --data-dir '" + dir.resolve("data")
                     + "' --approve 'files/*' --mcp-config '" + recording.mcpConfig() + "'\n", StandardCharsets.UTF_8);
@@ -336,41 +349,56 @@ class ChatTerminalTest {
 
     /**
      * The argument that says what a call is about shows under {@code calling NAME…} while the call
-     * still streams: the path of a write whose content is still coming (its result line is not on
-     * the screen yet: seconds of the content are still to come), the query of a search; with
-     * native tool calls and with tool tags.
+     * still streams: the path of a write whose content is still coming (the model's stream is held
+     * after the path until the screen has been read: its result line cannot be there yet), the
+     * query of a search; with native tool calls and with tool tags.
      */
     @Test
     void theHeadlineArgumentShowsUnderTheCallWhileItStillStreamsInBothToolModes() throws Exception {
-        // the path completes in the 7th delta; about 100 more follow, 80 ms apart
+        // about 100 deltas of content follow the path
         String write = "{\"path\": \"notes/today.md\", \"content\": \"" + "abcd ".repeat(80) + "\"}";
         String search = "{\"query\": \"jqwik chunks\", \"limit\": 5}";
-        for (String mode : List.of("native", "tags")) {
-            MockScript turns = mode.equals("native")
-                    ? MockScript.of(MockTurn.toolCalls(MockToolCall.of("write_file", write)).chunkSize(4).delayMs(80),
-                            MockTurn.toolCalls(MockToolCall.of("task_completion", "{\"result\": \"written\"}")),
-                            MockTurn.toolCalls(MockToolCall.of("search", search)).chunkSize(4),
-                            MockTurn.toolCalls(MockToolCall.of("task_completion", "{\"result\": \"found nothing\"}")))
-                    : MockScript.of(MockTurn.content(call("write_file", write)).chunkSize(4).delayMs(80),
-                            MockTurn.content(complete("written")),
-                            MockTurn.content(call("search", search)).chunkSize(4),
-                            MockTurn.content(complete("found nothing")));
-            try (MockLlmServer server = MockLlmServer.start(turns)) {
+        List<String> modes = List.of("native", "tags");
+        Map<String, StreamHold> holds = new HashMap<>();
+        List<MockLlmServer> servers = new ArrayList<>();
+        try {
+            // both chats start side by side (a JVM's start is most of a mode's time); then each is driven
+            for (String mode : modes) {
+                MockScript turns = mode.equals("native")
+                        ? MockScript.of(MockTurn.toolCalls(MockToolCall.of("write_file", write)).chunkSize(4),
+                                MockTurn.toolCalls(MockToolCall.of("task_completion", "{\"result\": \"written\"}")),
+                                MockTurn.toolCalls(MockToolCall.of("search", search)).chunkSize(4),
+                                MockTurn.toolCalls(MockToolCall.of("task_completion", "{\"result\": \"found nothing\"}")))
+                        : MockScript.of(MockTurn.content(call("write_file", write)).chunkSize(4),
+                                MockTurn.content(complete("written")),
+                                MockTurn.content(call("search", search)).chunkSize(4),
+                                MockTurn.content(complete("found nothing")));
+                // held two deltas after the one that closes the path (native: the first delta is the name)
+                String streamed = mode.equals("native") ? write : call("write_file", write);
+                int pathEnds = streamed.indexOf("today.md\"") + "today.md\"".length();
+                StreamHold afterThePath = StreamHold.after(0, (mode.equals("native") ? 1 : 0) + (pathEnds + 3) / 4 + 2);
+                holds.put(mode, afterThePath);
+                MockLlmServer server = MockLlmServer.builder(turns).hold(afterThePath).start();
+                servers.add(server);
                 Path script = dir.resolve("chat-" + mode + ".sh");
                 Files.writeString(script, "unset NO_COLOR; export TERM=xterm-256color; exec '"
                         + Path.of(System.getProperty("java.home"), "bin", "java")
-                        + "' --enable-native-access=ALL-UNNAMED -cp '"
+                        + "'" + QUICK_START + " --enable-native-access=ALL-UNNAMED -cp '"
                         + System.getProperty("java.class.path") + "' " + BellowsCommand.class.getName()
                         + " chat --base-url " + server.baseUrl() + " --model mock --tool-mode " + mode + " --data-dir '"
                         + dir.resolve("data-" + mode) + "'\n", StandardCharsets.UTF_8);
+                start(mode.substring(0, 1), script, 100, 40);
+            }
+            for (String mode : modes) {
                 String window = mode.substring(0, 1);
-                start(window, script, 100, 40);
+                StreamHold afterThePath = holds.get(mode);
                 waitFor(window, "> ");
                 send(window, "Write today's notes", "Enter");
                 String screen = waitFor(window, "  path: notes/today.md");
                 assertThat(screen).as(mode).contains("calling write_file\u2026\n  path: notes/today.md")
                         .as(mode + ": shown while the content streams, before the call's result")
                         .doesNotContain("write_file:").doesNotContain("written");
+                afterThePath.release();
                 waitFor(window, "written");
                 send(window, "Search", "Enter");
                 screen = waitFor(window, "found nothing");
@@ -379,6 +407,8 @@ class ChatTerminalTest {
                 send(window, "/exit", "Enter");
                 waitFor(window, "EXIT=0");
             }
+        } finally {
+            servers.forEach(MockLlmServer::close);
         }
     }
 

@@ -498,8 +498,9 @@ class AgentServerTest {
                 }
             };
             AgentServer server = AgentServer.builder(gated).build();
-            try (JettyAgentServer http = JettyAgentServer.start(server, "127.0.0.1", 0)) {
-                HttpClient client = HttpClient.newHttpClient();
+            // the client closes first: Jetty's stop would wait a second for its idle connection
+            try (JettyAgentServer http = JettyAgentServer.start(server, "127.0.0.1", 0);
+                 HttpClient client = HttpClient.newHttpClient()) {
                 CompletableFuture<HttpResponse<String>> answer = client.sendAsync(HttpRequest.newBuilder(
                                 http.uri().resolve("/v1/chat/completions")).POST(HttpRequest.BodyPublishers.ofString(
                                 "{\"stream\": " + stream + ", \"messages\": [{\"role\": \"user\", \"content\": \"40 + 2?\"}]}"))

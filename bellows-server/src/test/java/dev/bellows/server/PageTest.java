@@ -9,22 +9,80 @@ import dev.bellows.testkit.MockTurn;
 import dev.bellows.tool.ToolRegistry;
 import dev.bellows.tool.ToolResult;
 import dev.bellows.tool.TypedTool;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The page in a real headless Chromium (Debian's), driven with playwright-core as a person
- * would use it; a screenshot of each state goes to {@code target/page-screenshots/}.
+ * would use it; a screenshot of each state goes to {@code target/page-screenshots/}. One
+ * browser serves the whole class (page-browser.cjs); each test's driver connects to it and
+ * works in a browser context of its own (its own storage, as a fresh profile would have).
  */
 class PageTest {
 
     static final String PLAYWRIGHT = "playwright-core@1.65.1";
+
+    private static Path modules;
+    private static Process browser;
+    private static String browserEndpoint;
+
+    @BeforeAll
+    static void browser(@TempDir Path dir) throws Exception {
+        NodeScripts.chromium();
+        modules = NodeScripts.install("playwright", PLAYWRIGHT);
+        Path launcher = NodeScripts.resource("page-browser.cjs", dir);
+        Path log = Path.of("target", "page-browser.log").toAbsolutePath();
+        ProcessBuilder builder = new ProcessBuilder("node", launcher.toString()).redirectError(log.toFile());
+        builder.environment().put("PLAYWRIGHT", modules.resolve("playwright-core").toString());
+        browser = builder.start();
+        BufferedReader out = new BufferedReader(new InputStreamReader(browser.getInputStream(), StandardCharsets.UTF_8));
+        // a hang guard, not a measure: the first line comes once the browser is up
+        String line = CompletableFuture.supplyAsync(() -> {
+            try {
+                return out.readLine();
+            } catch (IOException e) {
+                return null;
+            }
+        }).get(300, TimeUnit.SECONDS);
+        JsonNode started = ServerFixture.MAPPER.readTree(line == null ? "{}" : line);
+        assertThat(started.path("ws").asText("")).as("page-browser.cjs said %s; its log: %s", line, log).startsWith("ws://");
+        browserEndpoint = started.get("ws").asText();
+    }
+
+    @AfterAll
+    static void closeBrowser() throws Exception {
+        if (browser == null) {
+            return;
+        }
+        List<ProcessHandle> all = new java.util.ArrayList<>(browser.descendants().toList());
+        browser.getOutputStream().close();      // page-browser.cjs closes the browser when its input ends
+        if (!browser.waitFor(60, TimeUnit.SECONDS)) {
+            browser.destroyForcibly();
+        }
+        for (ProcessHandle process : all) {
+            process.destroyForcibly();
+        }
+    }
+
+    /** The environment of a driver: playwright-core and the class's browser. */
+    private static Map<String, String> driverEnv(Map<String, String> more) {
+        Map<String, String> env = new java.util.HashMap<>(more);
+        env.put("PLAYWRIGHT", modules.resolve("playwright-core").toString());
+        env.put("BROWSER_WS", browserEndpoint);
+        return env;
+    }
 
     record Add(int a, int b) {
     }
@@ -38,8 +96,6 @@ class PageTest {
 
     @Test
     void aPersonChatsSeesEachStepStopsARunAndFindsTheConversationAfterAReload(@TempDir Path dir) throws Exception {
-        NodeScripts.chromium();
-        Path modules = NodeScripts.install("playwright", PLAYWRIGHT);
         Path driver = NodeScripts.resource("page-driver.cjs", dir);
         Path shots = Path.of("target", "page-screenshots").toAbsolutePath();
         Files.createDirectories(shots);
@@ -75,8 +131,7 @@ class PageTest {
                 MockTurn.content(call("wait", "{\"why\": \"the user asked\"}")).chunkSize(8));
         try (ServerFixture fixture = new ServerFixture(script, b -> { }, tools)) {
             NodeScripts.Result result = NodeScripts.run(List.of("node", driver.toString(), fixture.uri("/").toString(),
-                    shots.toString()), Map.of("PLAYWRIGHT", modules.resolve("playwright-core").toString(),
-                    "TOOL_SEEN", toolSeen.toString()), 300);
+                    shots.toString()), driverEnv(Map.of("TOOL_SEEN", toolSeen.toString())), 300);
             String lastLine = result.out().strip().lines().reduce((a, b) -> b).orElse("{}");
             JsonNode seen = ServerFixture.MAPPER.readTree(lastLine);
             assertThat(seen.path("error").asText("")).as(result.err()).isEmpty();
@@ -111,6 +166,8 @@ class PageTest {
             assertThat(seen.get("stopVisible").asBoolean()).isTrue();
             assertThat(waitInterrupted.get(30, TimeUnit.SECONDS)).isTrue();     // Stop reached the tool on the server
             assertThat(seen.get("threadsAtEnd").size()).isEqualTo(2);
+            assertThat(seen.get("narrowOpened").asText()).isEqualTo("What is 40 + 2?");   // from the menu, on a narrow screen
+            assertThat(seen.get("narrowSidebarHidden").asBoolean()).isTrue();
             for (String name : List.of("01-empty", "02-thinking", "03-tool-call", "04-plan", "04b-answer-streaming", "05-answer", "06-reloaded",
                     "07-dark", "08-running", "09-stopped", "10-narrow")) {
                 assertThat(shots.resolve(name + ".png")).isNotEmptyFile();
@@ -123,8 +180,6 @@ class PageTest {
 
     @Test
     void aPersonApprovesAndDeniesWaitingCallsOnThePage(@TempDir Path dir) throws Exception {
-        NodeScripts.chromium();
-        Path modules = NodeScripts.install("playwright", PLAYWRIGHT);
         Path driver = NodeScripts.resource("page-approvals.cjs", dir);
         Path shots = Path.of("target", "page-screenshots").toAbsolutePath();
         Files.createDirectories(shots);
@@ -142,7 +197,7 @@ class PageTest {
         try (ServerFixture fixture = new ServerFixture(script, b -> { }, tools, dev.bellows.server.jetty.JettyAgentServer.IDLE_TIMEOUT,
                 agent -> agent.requireApproval("local/write_file"))) {
             NodeScripts.Result result = NodeScripts.run(List.of("node", driver.toString(), fixture.uri("/").toString(),
-                    shots.toString()), Map.of("PLAYWRIGHT", modules.resolve("playwright-core").toString()), 300);
+                    shots.toString()), driverEnv(Map.of()), 300);
             JsonNode seen = ServerFixture.MAPPER.readTree(result.out().strip().lines().reduce((a, b) -> b).orElse("{}"));
             assertThat(seen.path("error").asText("")).as(result.err()).isEmpty();
             assertThat(result.status()).isZero();
@@ -169,8 +224,6 @@ class PageTest {
 
     @Test
     void aServerWithATokenHasThePageAskForItAndTheMessageGoesThrough(@TempDir Path dir) throws Exception {
-        NodeScripts.chromium();
-        Path modules = NodeScripts.install("playwright", PLAYWRIGHT);
         Path driver = NodeScripts.resource("page-token.cjs", dir);
         Path shots = Path.of("target", "page-screenshots").toAbsolutePath();
         Files.createDirectories(shots);
@@ -178,7 +231,7 @@ class PageTest {
         MockScript script = MockScript.of(MockTurn.content(call("converse", "{\"message\": \"Hello, you are in.\"}")));
         try (ServerFixture fixture = new ServerFixture(script, b -> b.authToken(token))) {
             NodeScripts.Result result = NodeScripts.run(List.of("node", driver.toString(), fixture.uri("/").toString(),
-                    shots.toString(), token), Map.of("PLAYWRIGHT", modules.resolve("playwright-core").toString()), 300);
+                    shots.toString(), token), driverEnv(Map.of()), 300);
             JsonNode seen = ServerFixture.MAPPER.readTree(result.out().strip().lines().reduce((a, b) -> b).orElse("{}"));
             assertThat(seen.path("error").asText("")).as(result.err()).isEmpty();
             assertThat(seen.get("answer").asText()).isEqualTo("Hello, you are in.");

@@ -2,7 +2,8 @@
 // card shows it with Approve / Deny, the waiting call survives a reload, Deny asks for a
 // reason (which the agent reads), and a later call is approved and runs.
 // Writes a screenshot per state into OUT and prints what it saw as one JSON object.
-// Usage: node page-approvals.cjs URL OUT (PLAYWRIGHT = the path of playwright-core).
+// Usage: node page-approvals.cjs URL OUT (PLAYWRIGHT = the path of playwright-core,
+// BROWSER_WS = the endpoint page-browser.cjs printed).
 "use strict";
 const { chromium } = require(process.env.PLAYWRIGHT);
 const path = require("path");
@@ -11,12 +12,8 @@ const [url, out] = process.argv.slice(2);
 const seen = { consoleErrors: [], steps: [] };
 
 async function main() {
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-    headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-      "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"],
-  });
+  // the class's one browser (page-browser.cjs); close() ends only this connection and its contexts
+  const browser = await chromium.connect(process.env.BROWSER_WS);
   try {
     const context = await browser.newContext({ viewport: { width: 1180, height: 820 }, colorScheme: "light" });
     const page = await context.newPage();

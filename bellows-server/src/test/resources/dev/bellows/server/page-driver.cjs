@@ -1,7 +1,8 @@
 // Drives the Bellows page in a real headless Chromium (Debian's) with playwright-core, as a
 // person would: types, presses Enter, watches the run, stops one, reloads, switches the theme.
 // Writes a screenshot per state into OUT and prints what it saw as one JSON object.
-// Usage: node page-driver.cjs URL OUT (PLAYWRIGHT = the path of playwright-core).
+// Usage: node page-driver.cjs URL OUT (PLAYWRIGHT = the path of playwright-core,
+// BROWSER_WS = the endpoint page-browser.cjs printed).
 "use strict";
 const { chromium } = require(process.env.PLAYWRIGHT);
 const path = require("path");
@@ -10,12 +11,8 @@ const [url, out] = process.argv.slice(2);
 const seen = { dialogs: [], consoleErrors: [], steps: [] };
 
 async function main() {
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-    headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-      "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"],
-  });
+  // the class's one browser (page-browser.cjs); close() ends only this connection and its contexts
+  const browser = await chromium.connect(process.env.BROWSER_WS);
   try {
     const context = await browser.newContext({ viewport: { width: 1180, height: 820 }, colorScheme: "light" });
     const page = await context.newPage();
@@ -115,10 +112,16 @@ async function main() {
     await shot("09-stopped");
     seen.threadsAtEnd = await page.$$eval(".thread .open", (t) => t.map((x) => x.textContent));
 
-    // a narrow screen, light again
+    // a narrow screen, light again: the conversations are behind the menu button; the first
+    // one opens from there, and the list goes away again
     await page.click("#theme");
     await page.setViewportSize({ width: 420, height: 820 });
-    await page.click(".thread .open >> nth=1").catch(() => {});
+    await page.click("#open-sidebar");
+    await page.click(".thread .open >> text='What is 40 + 2?'");
+    await page.waitForSelector(".app:not(.sidebar-open) .answer h2");
+    seen.narrowOpened = await page.textContent(".user");
+    await page.waitForFunction(() => document.getElementById("sidebar").getBoundingClientRect().right <= 0);
+    seen.narrowSidebarHidden = await page.$eval("#sidebar", (s) => s.getBoundingClientRect().right <= 0);
     await shot("10-narrow");
   } finally {
     await browser.close();

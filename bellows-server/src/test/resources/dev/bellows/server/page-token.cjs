@@ -1,6 +1,7 @@
 // The page against a server that asks for a token: the first message gets 401, the page asks
 // for the token, and the same message goes through with it. Prints what it saw as JSON.
-// Usage: node page-token.cjs URL OUT TOKEN (PLAYWRIGHT = the path of playwright-core).
+// Usage: node page-token.cjs URL OUT TOKEN (PLAYWRIGHT = the path of playwright-core,
+// BROWSER_WS = the endpoint page-browser.cjs printed).
 "use strict";
 const { chromium } = require(process.env.PLAYWRIGHT);
 const path = require("path");
@@ -9,12 +10,8 @@ const [url, out, token] = process.argv.slice(2);
 const seen = { consoleErrors: [] };
 
 (async () => {
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-    headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-      "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"],
-  });
+  // the class's one browser (page-browser.cjs); close() ends only this connection and its contexts
+  const browser = await chromium.connect(process.env.BROWSER_WS);
   try {
     const page = await browser.newPage({ viewport: { width: 1000, height: 700 } });
     page.on("pageerror", (error) => seen.consoleErrors.push(String(error)));

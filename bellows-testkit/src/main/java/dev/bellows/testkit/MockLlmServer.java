@@ -65,9 +65,18 @@ public final class MockLlmServer implements AutoCloseable {
     private final URI baseUrl;
     private final boolean repeat;
     private final java.util.function.Consumer<String> log;
+    private final List<StreamHold> holds;
 
     private MockLlmServer(Builder builder) throws IOException {
         this.script = builder.script;
+        this.holds = List.copyOf(builder.holds);
+        for (StreamHold hold : holds) {
+            if (hold.turn() >= script.turns().size() || script.turns().get(hold.turn()).isStatus()
+                    || hold.pieces() > Pieces.parts(script.turns().get(hold.turn())).size()) {
+                throw new IllegalArgumentException("a hold after " + hold.pieces() + " pieces of turn " + hold.turn()
+                        + " (0 is the first) never holds: the script has no such turn, or it streams fewer pieces");
+            }
+        }
         this.clock = builder.clock;
         this.repeat = builder.repeat;
         this.log = builder.log;
@@ -302,7 +311,7 @@ public final class MockLlmServer implements AutoCloseable {
         long created = clock.millis() / 1000;
         long promptTokens = promptTokens(request);
         if (request.path("stream").asBoolean(false) && request.get("stream").isBoolean()) {
-            new SseAnswer(exchange, turn, id, created, model, promptTokens).send();
+            new SseAnswer(exchange, turn, index, holds, id, created, model, promptTokens).send();
         } else {
             sendJson(exchange, 200, completion(turn, id, created, model, promptTokens));
         }
@@ -426,6 +435,8 @@ public final class MockLlmServer implements AutoCloseable {
     private static final class SseAnswer {
         private final HttpExchange exchange;
         private final MockTurn turn;
+        private final int index;
+        private final List<StreamHold> holds;
         private final String id;
         private final long created;
         private final String model;
@@ -433,9 +444,12 @@ public final class MockLlmServer implements AutoCloseable {
         private OutputStream out;
         private boolean first = true;
 
-        SseAnswer(HttpExchange exchange, MockTurn turn, String id, long created, String model, long promptTokens) {
+        SseAnswer(HttpExchange exchange, MockTurn turn, int index, List<StreamHold> holds, String id, long created,
+                  String model, long promptTokens) {
             this.exchange = exchange;
             this.turn = turn;
+            this.index = index;
+            this.holds = holds;
             this.id = id;
             this.created = created;
             this.model = model;
@@ -451,7 +465,10 @@ public final class MockLlmServer implements AutoCloseable {
             role.put("role", "assistant");
             role.put("content", "");
             event(role, null, null);
-            for (Pieces.Part part : Pieces.parts(turn)) {
+            List<Pieces.Part> parts = Pieces.parts(turn);
+            for (int i = 0; i < parts.size(); i++) {
+                Pieces.Part part = parts.get(i);
+                hold(i);
                 pause();
                 ObjectNode delta = JsonNodeFactory.instance.objectNode();
                 switch (part.kind()) {
@@ -471,6 +488,7 @@ public final class MockLlmServer implements AutoCloseable {
                 }
                 event(delta, null, null);
             }
+            hold(parts.size());
             if (turn.cutAfter() != null) {
                 // Leave the chunked encoding unfinished: the handler fails, and the server
                 // closes the connection without the terminating chunk, as a dropped
@@ -481,6 +499,18 @@ public final class MockLlmServer implements AutoCloseable {
                     usage(promptTokens, Pieces.completionTokens(turn)));
             write("data: [DONE]\n\n");
             out.close();
+        }
+
+        /** Waits at a hold before piece {@code piece}; close() interrupts the wait. */
+        private void hold(int piece) {
+            for (StreamHold hold : holds) {
+                try {
+                    hold.await(index, piece, new java.util.concurrent.CompletableFuture<>());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new StreamCut();
+                }
+            }
         }
 
         private void pause() throws IOException {
@@ -540,6 +570,7 @@ public final class MockLlmServer implements AutoCloseable {
         private Clock clock = Clock.systemUTC();
         private boolean repeat;
         private java.util.function.Consumer<String> log;
+        private final List<StreamHold> holds = new ArrayList<>();
 
         private Builder(MockScript script) {
             this.script = Objects.requireNonNull(script, "script");
@@ -573,6 +604,18 @@ public final class MockLlmServer implements AutoCloseable {
          */
         public Builder log(java.util.function.Consumer<String> log) {
             this.log = Objects.requireNonNull(log, "log");
+            return this;
+        }
+
+        /**
+         * Holds a streamed turn after some of its pieces until the test releases it (see
+         * {@link StreamHold}); a non-streamed answer is never held.
+         *
+         * @throws IllegalArgumentException from {@link #start()} when the script has no such
+         *                                  turn or it streams fewer pieces
+         */
+        public Builder hold(StreamHold hold) {
+            this.holds.add(Objects.requireNonNull(hold, "hold"));
             return this;
         }
 

@@ -409,4 +409,53 @@ class MockLlmServerTest {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> MockLlmServer.start(MockScript.of(), 70000))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("70000");
     }
+
+    @Test
+    void a_hold_stops_the_stream_after_its_pieces_until_it_is_released() throws Exception {
+        StreamHold hold = StreamHold.after(0, 2);
+        try (MockLlmServer server = MockLlmServer.builder(MockScript.of(MockTurn.content("abcdef").chunkSize(1)))
+                .hold(hold).start()) {
+            HttpResponse<InputStream> response = post(server, "/v1/chat/completions", STREAM);
+            java.io.BufferedReader lines = new java.io.BufferedReader(
+                    new java.io.InputStreamReader(response.body(), StandardCharsets.UTF_8));
+            StringBuilder before = new StringBuilder();
+            while (before.length() < 2) {
+                String line = lines.readLine();
+                assertThat(line).as("the stream ended before the hold").isNotNull();
+                if (line.startsWith("data: {")) {
+                    before.append(json(line.substring("data: ".length())).at("/choices/0/delta/content").asText(""));
+                }
+            }
+            hold.reached().get(30, java.util.concurrent.TimeUnit.SECONDS);     // a hang guard
+            assertThat(before.toString()).isEqualTo("ab");
+            hold.release();
+            StringBuilder after = new StringBuilder();
+            boolean done = false;
+            for (String line; (line = lines.readLine()) != null; ) {
+                if (line.equals("data: [DONE]")) {
+                    done = true;
+                } else if (line.startsWith("data: {")) {
+                    after.append(json(line.substring("data: ".length())).at("/choices/0/delta/content").asText(""));
+                }
+            }
+            assertThat(after.toString()).isEqualTo("cdef");
+            assertThat(done).isTrue();
+        }
+    }
+
+    @Test
+    void a_hold_that_could_never_hold_is_refused_when_the_server_starts() {
+        MockScript script = MockScript.of(MockTurn.content("abc").chunkSize(1), MockTurn.status(500));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> MockLlmServer.builder(script)
+                        .hold(StreamHold.after(0, 4)).start())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("after 4 pieces of turn 0");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> MockLlmServer.builder(script)
+                        .hold(StreamHold.after(1, 0)).start())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("turn 1");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> MockLlmServer.builder(script)
+                        .hold(StreamHold.after(2, 0)).start())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("turn 2");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> StreamHold.after(0, -1))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
 }
