@@ -127,6 +127,15 @@ class DurableRunsTest {
         return java;
     }
 
+    /** servers/counting-server.js: the MCP server each worker starts, which counts the calls in one file. */
+    private static String countingServer() {
+        try {
+            return Path.of(DurableRunsTest.class.getResource("/servers/counting-server.js").toURI()).toString();
+        } catch (java.net.URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** {@code count} worker processes on {@code queue}, all up and polling when this returns. */
     private List<Process> workers(int count, String queue, MockLlmServer model, Path calls, String... options)
             throws Exception {
@@ -138,14 +147,11 @@ class DurableRunsTest {
                                   String... options) throws Exception {
         Path config = dir.resolve("mcp.json");
         if (!Files.exists(config)) {
-            List<String> command = new ArrayList<>(java());
-            command.add(CountingMcpServer.class.getName());
-            command.add(calls.toString());
-            String args = command.subList(1, command.size()).stream()
+            String args = List.of(countingServer(), calls.toString()).stream()
                     .map(a -> "\"" + a.replace("\\", "\\\\").replace("\"", "\\\"") + "\"")
                     .collect(Collectors.joining(", "));
-            Files.writeString(config, "{\"mcpServers\": {\"counter\": {\"command\": \"" + command.getFirst()
-                    + "\", \"args\": [" + args + "]}}}");
+            Files.writeString(config, "{\"mcpServers\": {\"counter\": {\"command\": \"node\", \"args\": [" + args
+                    + "]}}}");
         }
         Map<Process, Path> started = new LinkedHashMap<>();
         for (int i = 0; i < count; i++) {
