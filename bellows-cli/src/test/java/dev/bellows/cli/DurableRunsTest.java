@@ -71,6 +71,7 @@ class DurableRunsTest {
 
     private static TemporalTestServer temporal;
     private static WorkflowClient client;
+    private static ChildJvm jvm;
 
     @TempDir
     Path dir;
@@ -84,6 +85,11 @@ class DurableRunsTest {
         temporal = TemporalTestServer.start();
         client = DurableAgent.client(WorkflowServiceStubs.newServiceStubs(
                 WorkflowServiceStubsOptions.newBuilder().setTarget(temporal.address()).build()), "default");
+        // The workers and clients, some forty JVMs, start on the class data of one worker that ran first.
+        jvm = ChildJvm.trained(List.of(BellowsCommand.class.getName(), "worker", "--temporal", temporal.address(),
+                        "--task-queue", "training-" + UUID.randomUUID(), "--base-url", "http://127.0.0.1:9/v1",
+                        "--model", "mock"),
+                Map.of("OPENAI_API_KEY", "sk-training-not-a-key"), "worker polling task queue");
     }
 
     @AfterAll
@@ -118,13 +124,9 @@ class DurableRunsTest {
         return "<tool>{\"tool_name\": \"task_completion\", \"arguments\": {\"result\": \"" + result + "\"}}</tool>";
     }
 
+    /** {@code java OPTIONS -cp CLASSPATH} of the workers and clients. */
     private static List<String> java() {
-        List<String> java = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path")));
-        if (Runtime.version().feature() >= 24) {
-            java.add(1, "--sun-misc-unsafe-memory-access=allow");      // as bin/bellows does: gRPC's warnings
-        }
-        return java;
+        return jvm.java();
     }
 
     /** servers/counting-server.js: the MCP server each worker starts, which counts the calls in one file. */
