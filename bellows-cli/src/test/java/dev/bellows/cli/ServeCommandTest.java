@@ -42,8 +42,24 @@ class ServeCommandTest {
     @TempDir
     Path dir;
 
-    /** A running {@code bellows serve} child process and its address. */
-    record Server(Process process, URI uri, StringBuilder err) implements AutoCloseable {
+    /**
+     * A {@code bellows serve} child process, its address once it listens, and its stderr so far.
+     * Started without waiting for it to listen, so that two servers start side by side; {@link
+     * #uri()} waits.
+     */
+    record Server(Process process, CompletableFuture<String> listening, StringBuilder err) implements AutoCloseable {
+
+        /** Its address, once it says it listens. */
+        URI uri() {
+            String line = listening.join();
+            String said;
+            synchronized (err) {
+                said = err.toString();
+            }
+            assertThat(line).as("stderr: %s", said).isNotNull().matches("listening on http://127\\.0\\.0\\.1:\\d+/");
+            return URI.create(line.substring("listening on ".length()));
+        }
+
         @Override
         public void close() throws Exception {
             process.destroy();
@@ -55,14 +71,15 @@ class ServeCommandTest {
 
     private Server serve(String... args) throws Exception {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), BellowsCommand.class.getName(), "serve"));
+                "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"), BellowsCommand.class.getName(),
+                "serve"));
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().put("HOME", dir.toString());
         builder.environment().remove("BELLOWS_SERVE_TOKEN");
         Process process = builder.start();
         StringBuilder err = new StringBuilder();
-        // A platform thread: a read of a process's pipe holds the thread that runs a virtual one
+        // Platform threads: a read of a process's pipe holds the thread that runs a virtual one
         // until a line comes, and with one such reader per server the two carriers of a two-core
         // machine were both held, once the pool's spare had gone idle and ended; the mock model's
         // handlers (virtual threads) then never ran, and the servers waited for it for ever.
@@ -77,10 +94,16 @@ class ServeCommandTest {
                 // the process ended
             }
         });
-        BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-        String line = out.readLine();
-        assertThat(line).as("stderr: %s", err).isNotNull().matches("listening on http://127\\.0\\.0\\.1:\\d+/");
-        return new Server(process, URI.create(line.substring("listening on ".length())), err);
+        CompletableFuture<String> listening = new CompletableFuture<>();
+        Thread.ofPlatform().daemon().name("serve-stdout").start(() -> {
+            try {
+                listening.complete(new BufferedReader(new InputStreamReader(process.getInputStream(),
+                        StandardCharsets.UTF_8)).readLine());
+            } catch (Exception e) {
+                listening.complete(null);
+            }
+        });
+        return new Server(process, listening, err);
     }
 
     private static ObjectNode input(String threadId, String... texts) {

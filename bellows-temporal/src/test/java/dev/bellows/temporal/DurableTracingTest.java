@@ -149,6 +149,9 @@ class DurableTracingTest {
                                 .retryPolicy(new RetryPolicy(2, Duration.ofMillis(1), Duration.ofSeconds(10)))
                                 .heartbeatTimeout(Duration.ofSeconds(30))).build();
                         other.start();
+                        // Nothing left to prove in the wait: the test server's clock skips to the timer,
+                        // as soon as nothing is in flight (a model call or a step holds it to real time).
+                        env.sleep(Duration.ofSeconds(3));
                     }
                 }
                 AgentResult result = run.await();
