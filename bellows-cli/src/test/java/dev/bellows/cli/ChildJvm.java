@@ -117,8 +117,13 @@ final class ChildJvm {
         }
     }
 
-    /** This JVM's classpath, each directory in it copied into a jar in {@code folder}, in the same order. */
-    private static String jarredClasspath(Path folder) throws IOException {
+    /**
+     * This JVM's classpath, each directory in it copied into a jar in {@code folder} (made if
+     * missing), in the same order; jar files are kept as they are. What a class-data archive of
+     * these classes needs (McpConformanceTest's clients use it too).
+     */
+    static String jarredClasspath(Path folder) throws IOException {
+        Files.createDirectories(folder);
         List<String> entries = new ArrayList<>();
         int n = 0;
         for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {

@@ -3,16 +3,12 @@ package dev.bellows.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.bellows.testkit.NpmPackages;
-import java.io.File;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -20,7 +16,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.spi.ToolProvider;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -87,7 +82,7 @@ class McpConformanceTest {
     static void install(@TempDir Path shared) throws IOException {
         modules = NpmPackages.install(NpmPackages.cacheDir("conformance"), CONFORMANCE, NODE);
         work = shared;
-        clientClassPath = jarredClassPath(shared.resolve("classpath"));
+        clientClassPath = ChildJvm.jarredClasspath(shared.resolve("classpath"));
         archive = shared.resolve("client.jsa");
     }
 
@@ -203,30 +198,6 @@ class McpConformanceTest {
         } finally {
             slots.release(permits);
         }
-    }
-
-    /**
-     * The test JVM's class path, each folder on it packed into a JAR (uncompressed) in
-     * {@code into}; JAR files are kept as they are.
-     */
-    private static String jarredClassPath(Path into) throws IOException {
-        Files.createDirectories(into);
-        ToolProvider jar = ToolProvider.findFirst("jar").orElseThrow();
-        List<String> entries = new ArrayList<>();
-        for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
-            Path path = Path.of(entry);
-            if (Files.isDirectory(path)) {
-                Path packed = into.resolve(entries.size() + ".jar");
-                StringWriter out = new StringWriter();
-                int status = jar.run(new PrintWriter(out), new PrintWriter(out), "--create", "--no-compress",
-                        "--file", packed.toString(), "-C", path.toString(), ".");
-                assertThat(status).as("jar %s: %s", path, out).isZero();
-                entries.add(packed.toString());
-            } else {
-                entries.add(entry);
-            }
-        }
-        return String.join(File.pathSeparator, entries);
     }
 
     /**
