@@ -15,7 +15,8 @@ import java.util.Objects;
  * event's UTF-8 bytes in place and outlives the events (no parser made per chunk). A subclass
  * pulls the fields it uses out of the root object ({@link #readRoot()}) without building a
  * tree, with the helpers below, and keeps them as its result ({@link #clear()} empties it
- * before each event).
+ * before each event). A subclass may also read the usual events with a {@link JsonCursor}
+ * ({@link #readUsual}), several times faster; whatever the cursor leaves is read with the parser.
  *
  * <p>What follows an event's object is checked: whitespace keeps the parser for the next
  * event; any other text is ignored (as a reader of the event as a tree ignores it) but may
@@ -28,6 +29,7 @@ import java.util.Objects;
 public abstract class JsonEventDecoder {
 
     private final ObjectMapper json;
+    private final JsonCursor cursor = new JsonCursor();
     private JsonParser parser;
     private ByteArrayFeeder feeder;
     /** Where the last event's object ended, in the parser's offsets: what follows it is checked. */
@@ -59,6 +61,9 @@ public abstract class JsonEventDecoder {
      * @throws IOException when the event is not one JSON object (truncated, malformed)
      */
     public final void decode(SseEvent event) throws IOException {
+        if (usual(event.bytes(), event.dataLength())) {
+            return;
+        }
         long base = start();
         event.feedData(feeder);
         read();
@@ -74,6 +79,9 @@ public abstract class JsonEventDecoder {
 
     /** As {@link #decode(SseEvent)}, for data given as UTF-8 bytes (the text of an unusual event, re-encoded). */
     public final void decode(byte[] utf8) throws IOException {
+        if (usual(utf8, utf8.length)) {
+            return;
+        }
         long base = start();
         feeder.feedInput(utf8, 0, utf8.length);
         read();
@@ -102,6 +110,18 @@ public abstract class JsonEventDecoder {
 
     /** Empties the result before an event is read. */
     protected abstract void clear();
+
+    /**
+     * Reads the event with the cursor, at the start of its data, when the subclass has a reader
+     * for the usual events: the fields it uses out of the root object (as {@link #readRoot()}
+     * does with the general parser) up to the object's end. True when it did (only whitespace
+     * may follow, which is checked); false, or {@link JsonCursor.Unusual} thrown, leaves the
+     * event to the general parser and {@link #readRoot()} (after {@link #clear()} when it
+     * threw). False means there is no such reader and nothing was read: the default.
+     */
+    protected boolean readUsual(JsonCursor cursor) throws JsonCursor.Unusual {
+        return false;
+    }
 
     /**
      * Reads the fields of the event's root object, whose {@code START_OBJECT} was just read, up
@@ -173,14 +193,31 @@ public abstract class JsonEventDecoder {
         return count.canConvertToLong() && count.asLong() >= 0 ? count.asLong() : -1;
     }
 
+    /** Empties the result and reads the event with {@link #readUsual}, if it can be. */
+    private boolean usual(byte[] utf8, int length) {
+        clear();
+        cursor.reset(utf8, length);
+        try {
+            if (readUsual(cursor)) {
+                cursor.finish();
+                return true;
+            }
+            return false;
+        } catch (JsonCursor.Unusual unusual) {
+            clear();                         // the reader may have kept part of the event
+            return false;
+        } finally {
+            cursor.release();
+        }
+    }
+
     /** JSON's whitespace (RFC 8259): what may follow the object with the parser kept for the next event. */
     private static boolean whitespace(byte b) {
         return b == ' ' || b == '\t' || b == '\n' || b == '\r';
     }
 
-    /** Readies the parser for an event; the bytes it has taken before it (its offsets count on across events). */
+    /** Readies the parser for an event (the result is empty); the bytes it has taken before it (its offsets count on across events). */
     private long start() throws IOException {
-        clear();
         if (parser == null) {
             parser = json.getFactory().createNonBlockingByteArrayParser();
             feeder = (ByteArrayFeeder) parser.getNonBlockingInputFeeder();

@@ -70,7 +70,8 @@ public final class SseEvent {
         return id;
     }
 
-    private byte[] bytes() {
+    /** The data's UTF-8 bytes, for readers in this package: never to be changed or handed out. */
+    byte[] bytes() {
         if (sourceBytes != null) {
             return sourceBytes;
         }

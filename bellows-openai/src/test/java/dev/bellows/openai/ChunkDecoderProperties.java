@@ -174,6 +174,43 @@ class ChunkDecoderProperties {
                 "usage Optional[TokenUsage[inputTokens=10, outputTokens=3]]");
     }
 
+    /**
+     * The events servers send are read by the cursor, not left to the parser (which would read
+     * them right, but slower): OpenAI's, vLLM's, Ollama's, llama.cpp's, the benchmarks' mock's.
+     */
+    @Test
+    void theUsualEventsAreReadByTheCursor() throws Exception {
+        ChunkDecoder decoder = new ChunkDecoder(new com.fasterxml.jackson.databind.ObjectMapper());
+        dev.bellows.http.JsonCursor cursor = new dev.bellows.http.JsonCursor();
+        for (String event : List.of(
+                "{\"id\":\"chatcmpl-B9\",\"object\":\"chat.completion.chunk\",\"created\":1727384000,\"model\":\"gpt-4o-mini\","
+                        + "\"service_tier\":\"default\",\"system_fingerprint\":\"fp_44709d6fcb\",\"choices\":[{\"index\":0,"
+                        + "\"delta\":{\"role\":\"assistant\",\"content\":\"\",\"refusal\":null},\"logprobs\":null,\"finish_reason\":null}],"
+                        + "\"usage\":null}",
+                "{\"id\":\"chatcmpl-B9\",\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"call_DdmO\","
+                        + "\"type\":\"function\",\"function\":{\"name\":\"get_weather\",\"arguments\":\"\"}}]},\"finish_reason\":null}]}",
+                "{\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"{\\\"loc\"}}]}}]}",
+                "{\"choices\":[],\"usage\":{\"prompt_tokens\":19,\"completion_tokens\":10,\"total_tokens\":29,"
+                        + "\"prompt_tokens_details\":{\"cached_tokens\":0},\"completion_tokens_details\":{\"reasoning_tokens\":0}}}",
+                "{\"id\":\"chatcmpl-3a\",\"object\":\"chat.completion.chunk\",\"created\":1727384000,\"model\":\"Qwen/Qwen3-8B\","
+                        + "\"choices\":[{\"index\":0,\"delta\":{\"reasoning_content\":\"Let me think \\u2014 \\\"carefully\\\".\\n\"},"
+                        + "\"logprobs\":null,\"finish_reason\":null}]}",
+                "{\"id\":\"chatcmpl-71\",\"object\":\"chat.completion.chunk\",\"created\":1727384000,\"model\":\"llama3.2\","
+                        + "\"system_fingerprint\":\"fp_ollama\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\","
+                        + "\"content\":\"Héllo 😀\"},\"finish_reason\":\"stop\"}]}",
+                "{\"choices\":[{\"finish_reason\":\"stop\",\"index\":0,\"delta\":{}}],\"created\":1727384000,\"id\":\"chatcmpl-x\","
+                        + "\"model\":\"qwen\",\"object\":\"chat.completion.chunk\",\"usage\":{\"completion_tokens\":3,\"prompt_tokens\":9,"
+                        + "\"total_tokens\":12},\"timings\":{\"prompt_n\":9,\"prompt_ms\":12.5,\"cache_n\":0,\"predicted_n\":3,"
+                        + "\"predicted_per_second\":88.2}}",
+                "{\"id\":\"chatcmpl-bench\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"mock\","
+                        + "\"choices\":[{\"index\":0,\"delta\":{\"content\":\"<too\"},\"finish_reason\":null}]}")) {
+            byte[] bytes = utf8(event);
+            cursor.reset(bytes, bytes.length);
+            assertThat(decoder.readUsual(cursor)).as(event).isTrue();   // an unusual event would throw
+            cursor.finish();
+        }
+    }
+
     @Test
     void argumentsSentAsAnObjectGoBackAsItsJsonText() {
         byte[] stream = stream(List.of(
@@ -203,10 +240,12 @@ class ChunkDecoderProperties {
         byte[] apply(byte[] json);
     }
 
-    /** Most events unchanged; some cut short, given invalid UTF-8, trailing text, or a stray byte. */
+    /** Most events unchanged; some spaced out, cut short, given invalid UTF-8, trailing text, or a stray byte. */
     private Arbitrary<Mutation> mutation() {
         return Arbitraries.frequencyOf(
-                net.jqwik.api.Tuple.of(12, Arbitraries.just(json -> json)),
+                net.jqwik.api.Tuple.of(10, Arbitraries.just(json -> json)),
+                // (no line breaks: they would end the SSE data line)
+                net.jqwik.api.Tuple.of(2, Arbitraries.of(" ", "\t", " \t ", "  ").map(space -> json -> spacedOut(json, space))),
                 net.jqwik.api.Tuple.of(2, Arbitraries.doubles().between(0, 1).map(at -> json ->
                         java.util.Arrays.copyOf(json, (int) (json.length * at)))),
                 net.jqwik.api.Tuple.of(2, Arbitraries.of("  ", " x", "}", " {\"a\":", "\u000b", " \u2003").map(tail -> json -> {
@@ -226,6 +265,35 @@ class ChunkDecoderProperties {
                         })));
     }
 
+    /** JSON whitespace after every structural character outside strings (and before the colons). */
+    private static byte[] spacedOut(byte[] json, String space) {
+        byte[] gap = utf8(space);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        boolean inString = false;
+        for (int i = 0; i < json.length; i++) {
+            byte b = json[i];
+            if (inString) {
+                out.write(b);
+                if (b == '\\' && i + 1 < json.length) {
+                    out.write(json[++i]);
+                } else if (b == '"') {
+                    inString = false;
+                }
+                continue;
+            }
+            if (b == ':') {
+                out.writeBytes(gap);
+            }
+            out.write(b);
+            if (b == '"') {
+                inString = true;
+            } else if (b == '{' || b == '[' || b == ',' || b == ':' || b == '}' || b == ']') {
+                out.writeBytes(gap);
+            }
+        }
+        return out.toByteArray();
+    }
+
     private Arbitrary<String> root() {
         Arbitrary<String> field = Arbitraries.oneOf(
                 text().map(t -> "\"id\":" + t),
@@ -234,7 +302,13 @@ class ChunkDecoderProperties {
                 choices().map(c -> "\"choices\":" + c),
                 usage().map(u -> "\"usage\":" + u),
                 timings().map(t -> "\"timings\":" + t),
-                Arbitraries.of("\"error\":null", "\"error\":{\"message\":\"boom\",\"code\":429}", "\"error\":\"bad\""));
+                Arbitraries.of("\"error\":null", "\"error\":{\"message\":\"boom\",\"code\":429}", "\"error\":\"bad\""),
+                // what the cursor leaves to the parser: an escaped or unusual name, deep nesting, odd numbers
+                Arbitraries.of("\"\\u0069d\":\"escaped\"", "\"mod\\u0065l\":\"m\"", "\"é\":1", "\"\":0",
+                        "\"x\":" + "[".repeat(70) + "]".repeat(70), "\"x\":" + "[".repeat(70) + "]".repeat(69),
+                        "\"created\":1.5e3", "\"created\":-0", "\"created\":01", "\"created\":1.", "\"created\":-",
+                        "\"created\":.5", "\"created\":1e", "\"created\":tru", "\"created\":nul", "\"x\":{\"a\" 1}",
+                        "\"x\":[1 2]", "\"x\":{,}", "\"x\":[,]", "\"x\":{\"a\":1,}", "\"x\":\"\\q\""));
         return Arbitraries.frequencyOf(
                 net.jqwik.api.Tuple.of(20, field.list().ofMaxSize(5).map(ChunkDecoderProperties::object)),
                 net.jqwik.api.Tuple.of(1, Arbitraries.of("[1]", "\"text\"", "42", "null", "{}", " {\"choices\":[]} ")));
@@ -296,12 +370,16 @@ class ChunkDecoderProperties {
 
     private Arbitrary<String> numberish() {
         return Arbitraries.of("0", "1", "2", "-1", "12", "3000000000", "99999999999999999999", "1.0", "2.5e1",
-                "\"0\"", "\"x\"", "null", "true", "{}", "[0]");
+                "\"0\"", "\"x\"", "null", "true", "{}", "[0]", "-0", "00", "1E+2", "0.5", "2147483647",
+                "2147483648", "-2147483648", "-2147483649", "123456789012345678", "1234567890123456789",
+                "9223372036854775807", "-9223372036854775808");
     }
 
     private Arbitrary<String> text() {
         return Arbitraries.oneOf(
-                Arbitraries.of("", "a", "Hé", "中文", "😀", "\\u00e9", "\\ud83d\\ude00", "\\n", "\\\"q\\\"", "stop", "tool_calls")
+                Arbitraries.of("", "a", "Hé", "中文", "😀", "\\u00e9", "\\ud83d\\ude00", "\\n", "\\\"q\\\"", "stop", "tool_calls",
+                        "\\u00C9t\\u00e9", "\\ud800", "a\\udc00b", "\\/\\b\\f\\r\\t\\\\", "é\\né", "a\\u0000b",
+                        "\u0001", "\\x", "\\u12", "\\u12g4", "tab\tin")
                         .map(t -> "\"" + t + "\""),
                 Arbitraries.of("null", "1", "{}", "[\"a\"]", "false"));
     }
