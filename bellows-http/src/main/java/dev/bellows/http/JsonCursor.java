@@ -40,6 +40,15 @@ public final class JsonCursor {
         }
     }
 
+    /** The bytes a string holds as they are: not its quote, not a backslash, not a control character. */
+    private static final boolean[] PLAIN = new boolean[256];
+
+    static {
+        for (int b = 0; b < 256; b++) {
+            PLAIN[b] = b >= 0x20 && b != '"' && b != '\\';
+        }
+    }
+
     private byte[] bytes;
     private int end;
     private int pos;
@@ -126,16 +135,17 @@ public final class JsonCursor {
     private void readKey() throws Unusual {
         expect((byte) '"');
         int start = pos;
-        while (true) {
-            byte b = peek();
-            if (b == '"') {
-                break;
-            }
-            if (b == '\\' || (b >= 0 && b < 0x20)) {
-                throw unusual();
-            }
-            pos++;
+        byte[] in = bytes;
+        int at = start;
+        int stop = end;
+        // (the loops over bytes read the array directly: this is the hot path of every event)
+        while (at < stop && PLAIN[in[at] & 0xFF]) {
+            at++;
         }
+        if (at >= stop || in[at] != '"') {
+            throw unusual();                         // unterminated, escaped, or a control character
+        }
+        pos = at;
         keyStart = start;
         keyLength = pos - start;
         if (keyLength > MAX_NAME) {
@@ -228,21 +238,22 @@ public final class JsonCursor {
     public String string() throws Unusual {
         expect((byte) '"');
         int start = pos;
-        boolean ascii = true;
-        while (true) {
-            byte b = peek();
-            if (b == '"') {
-                break;
-            }
-            if (b == '\\') {
-                return escapedString(start);
-            }
-            if (b >= 0 && b < 0x20) {
-                throw unusual();                     // a raw control character: not JSON
-            }
-            ascii &= b >= 0;
-            pos++;
+        byte[] in = bytes;
+        int at = start;
+        int stop = end;
+        int high = 0;                                // any byte above ASCII sets the sign bit
+        while (at < stop && PLAIN[in[at] & 0xFF]) {
+            high |= in[at];
+            at++;
         }
+        pos = at;
+        if (at >= stop || (in[at] != '"' && in[at] != '\\')) {
+            throw unusual();                         // unterminated, or a raw control character: not JSON
+        }
+        if (in[at] == '\\') {
+            return escapedString(start);
+        }
+        boolean ascii = high >= 0;
         int length = pos - start;
         if (length > MAX_STRING) {
             throw unusual();
@@ -255,29 +266,29 @@ public final class JsonCursor {
     private String escapedString(int start) throws Unusual {
         StringBuilder text = escaped;
         text.setLength(0);
+        byte[] in = bytes;
         int run = start;                             // raw bytes not yet appended start here
-        while (true) {
-            byte b = peek();
-            if (b == '"') {
-                appendRaw(text, run, pos);
-                pos++;
-                if (text.length() > MAX_STRING) {
-                    throw unusual();
-                }
-                return text.toString();
-            }
-            if (b >= 0 && b < 0x20) {
-                throw unusual();
-            }
-            if (b != '\\') {
-                pos++;
-                continue;
-            }
+        while (in[pos] == '\\') {
             appendRaw(text, run, pos);
             pos++;
             text.append(escape());
             run = pos;
+            int at = pos;
+            int stop = end;
+            while (at < stop && PLAIN[in[at] & 0xFF]) {
+                at++;
+            }
+            pos = at;
+            if (at >= stop || (in[at] != '"' && in[at] != '\\')) {
+                throw unusual();                     // unterminated, or a raw control character
+            }
         }
+        appendRaw(text, run, pos);                   // up to the closing quote
+        pos++;
+        if (text.length() > MAX_STRING) {
+            throw unusual();
+        }
+        return text.toString();
     }
 
     /** Raw bytes between escapes: an escape is ASCII, so a run never cuts a UTF-8 sequence. */
@@ -433,18 +444,22 @@ public final class JsonCursor {
     private void skipString(int limit) throws Unusual {
         expect((byte) '"');
         int start = pos;
+        byte[] in = bytes;
         while (true) {
-            byte b = peek();
-            if (b == '"') {
+            int at = pos;
+            int stop = end;
+            while (at < stop && PLAIN[in[at] & 0xFF]) {
+                at++;
+            }
+            pos = at;
+            if (at >= stop || (in[at] != '"' && in[at] != '\\')) {
+                throw unusual();                     // unterminated, or a raw control character
+            }
+            if (in[at] == '"') {
                 break;
             }
-            if (b >= 0 && b < 0x20) {
-                throw unusual();
-            }
-            pos++;
-            if (b == '\\') {
-                escape();
-            }
+            pos++;                                   // the backslash
+            escape();
         }
         if (pos - start > limit) {
             throw unusual();
