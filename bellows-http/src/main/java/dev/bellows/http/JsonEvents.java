@@ -16,11 +16,12 @@ public final class JsonEvents {
      * where the decoded text has U+FFFD: such data is for a reader of the text).
      */
     public static boolean startsAnObjectInWellFormedUtf8(SseEvent event) {
-        int length = event.dataLength();
+        byte[] data = event.bytes();
+        int length = data.length;
         for (int i = 0; i < length; i++) {
-            byte b = event.dataByte(i);
+            byte b = data[i];
             if (b != ' ' && b != '\t' && b != '\n' && b != '\r') {
-                return b == '{' && wellFormedUtf8(event, i + 1, length);
+                return b == '{' && wellFormedUtf8(data, i + 1, length);
             }
         }
         return false;
@@ -28,9 +29,13 @@ public final class JsonEvents {
 
     /** Whether the data's bytes {@code [from, to)} are well-formed UTF-8 (RFC 3629: no overlong forms, surrogates or code points above U+10FFFF). */
     public static boolean wellFormedUtf8(SseEvent event, int from, int to) {
+        return wellFormedUtf8(event.bytes(), from, to);
+    }
+
+    private static boolean wellFormedUtf8(byte[] data, int from, int to) {
         int i = from;
         while (i < to) {
-            int b = event.dataByte(i) & 0xFF;
+            int b = data[i] & 0xFF;
             if (b < 0x80) {
                 i++;
                 continue;
@@ -55,12 +60,12 @@ public final class JsonEvents {
             if (i + more >= to) {
                 return false;
             }
-            int second = event.dataByte(i + 1) & 0xFF;
+            int second = data[i + 1] & 0xFF;
             if (second < min || second > max) {
                 return false;
             }
             for (int k = 2; k <= more; k++) {
-                int next = event.dataByte(i + k) & 0xFF;
+                int next = data[i + k] & 0xFF;
                 if (next < 0x80 || next > 0xBF) {
                     return false;
                 }

@@ -44,8 +44,14 @@ final class ResponseHead implements HttpResponse.BodyHandler<BodyStream> {
         if (info.version() != java.net.http.HttpClient.Version.HTTP_1_1) {
             return -1;
         }
+        // The map's own lookup (its keys ignore case): firstValueAsLong streams the values, a
+        // cost per model request that showed in profiles under load.
+        java.util.List<String> values = info.headers().map().get("Content-Length");
+        if (values == null || values.isEmpty()) {
+            return -1;
+        }
         try {
-            return info.headers().firstValueAsLong("Content-Length").orElse(-1);
+            return Long.parseLong(values.getFirst());
         } catch (NumberFormatException notANumber) {
             return -1;
         }

@@ -11,6 +11,7 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -117,8 +118,9 @@ public final class SseClient implements AutoCloseable {
             throw new IllegalArgumentException("the body's length must be known before it is sent");
         }
         Exchange exchange = send(uri, headers, jsonBody, apiKeyToRedact, "text/event-stream");
-        String contentType = exchange.headers().firstValue("Content-Type").orElse("")
-                .strip().toLowerCase(java.util.Locale.ROOT);
+        List<String> contentTypes = exchange.headers().map().get("Content-Type");   // (keys ignore case)
+        String contentType = contentTypes == null || contentTypes.isEmpty() ? ""
+                : contentTypes.getFirst().strip().toLowerCase(java.util.Locale.ROOT);
         // No Content-Type at all is let through: some small servers leave it out of streams.
         if (!contentType.isEmpty() && !contentType.startsWith("text/event-stream")) {
             String body;
