@@ -56,28 +56,39 @@ public final class SseParser {
     public void feed(byte[] bytes, int offset, int length) {
         Objects.checkFromIndexSize(offset, length, bytes.length);
         int end = offset + length;
-        int start = offset;           // start of the bytes not yet copied into 'line'
-        for (int i = offset; i < end; i++) {
-            byte b = bytes[i];
-            if (b == LF) {
-                if (lastWasCr) {      // the LF of a CRLF whose CR ended the line already
-                    lastWasCr = false;
-                    start = i + 1;
-                    continue;
-                }
-                append(bytes, start, i);
-                endOfLine();
-                start = i + 1;
-            } else if (b == CR) {
-                append(bytes, start, i);
-                endOfLine();
-                lastWasCr = true;
-                start = i + 1;
-            } else {
-                lastWasCr = false;
+        int i = offset;
+        if (lastWasCr && i < end) {
+            lastWasCr = false;
+            if (bytes[i] == LF) {
+                i++;                  // the LF of a CRLF whose CR ended the last feed's line
             }
         }
-        append(bytes, start, end);
+        while (i < end) {
+            int lineEnd = i;
+            while (lineEnd < end && bytes[lineEnd] != LF && bytes[lineEnd] != CR) {
+                lineEnd++;
+            }
+            if (lineEnd == end) {
+                append(bytes, i, end);  // the line goes on in the next feed
+                return;
+            }
+            if (lineLength == 0) {
+                endOfLine(bytes, i, lineEnd);   // the whole line is at hand: read in place
+            } else {
+                append(bytes, i, lineEnd);
+                int carried = lineLength;
+                lineLength = 0;
+                endOfLine(line, 0, carried);
+            }
+            if (bytes[lineEnd] == CR) {
+                if (lineEnd + 1 == end) {
+                    lastWasCr = true;   // its LF, if any, comes with the next feed
+                } else if (bytes[lineEnd + 1] == LF) {
+                    lineEnd++;
+                }
+            }
+            i = lineEnd + 1;
+        }
     }
 
     /**
@@ -124,17 +135,17 @@ public final class SseParser {
         lineLength += n;
     }
 
-    private void endOfLine() {
-        int from = 0;
+    /** A complete line, {@code line[start, end)} without its line break (the array is the input's or the carried line's). */
+    private void endOfLine(byte[] line, int start, int end) {
+        int from = start;
         if (firstLine) {
             firstLine = false;
             // The UTF-8 decode of the standard strips one byte order mark at the very start.
-            if (lineLength >= 3 && (line[0] & 0xFF) == 0xEF && (line[1] & 0xFF) == 0xBB && (line[2] & 0xFF) == 0xBF) {
-                from = 3;
+            if (end - start >= 3 && (line[start] & 0xFF) == 0xEF && (line[start + 1] & 0xFF) == 0xBB
+                    && (line[start + 2] & 0xFF) == 0xBF) {
+                from = start + 3;
             }
         }
-        int end = lineLength;
-        lineLength = 0;
         if (from == end) {
             dispatch();
             return;
@@ -157,15 +168,15 @@ public final class SseParser {
             }
         }
         int nameLength = colon - from;
-        if (is(DATA, from, nameLength)) {
-            appendData(valueStart, end);
-        } else if (is(EVENT, from, nameLength)) {
+        if (is(DATA, line, from, nameLength)) {
+            appendData(line, valueStart, end);
+        } else if (is(EVENT, line, from, nameLength)) {
             eventType = eventTypes.text(line, valueStart, end);
-        } else if (is(ID, from, nameLength)) {
+        } else if (is(ID, line, from, nameLength)) {
             if (!contains(line, valueStart, end, (byte) 0)) {
                 lastEventId = ids.text(line, valueStart, end);
             }
-        } else if (is(RETRY, from, nameLength)) {
+        } else if (is(RETRY, line, from, nameLength)) {
             if (valueStart < end && allAsciiDigits(line, valueStart, end)) {
                 retryMillis = parseCapped(line, valueStart, end);
             }
@@ -173,11 +184,11 @@ public final class SseParser {
         // unknown fields are ignored
     }
 
-    private boolean is(byte[] name, int from, int length) {
+    private static boolean is(byte[] name, byte[] line, int from, int length) {
         return length == name.length && Arrays.equals(line, from, from + length, name, 0, length);
     }
 
-    private void appendData(int from, int to) {
+    private void appendData(byte[] line, int from, int to) {
         int n = to - from;
         if (dataLength + n + 1 > data.length) {
             data = Arrays.copyOf(data, Math.max(data.length * 2, dataLength + n + 1));
