@@ -45,6 +45,8 @@ public final class StreamOptions {
     private final ToolSchemas toolSchemas;
     private final boolean bellowsTagsToo;
     private final boolean argumentEvents;
+    /** The tag names in lower case, thinking names first: a tag scanner's, made once, not per answer (read only). */
+    private final String[] lowerCaseTagNames;
 
     private StreamOptions(Builder builder) {
         this.thinkingTags = validate("thinking", builder.thinkingTags);
@@ -63,6 +65,13 @@ public final class StreamOptions {
         this.toolSchemas = builder.toolSchemas;
         this.bellowsTagsToo = builder.bellowsTagsToo;
         this.argumentEvents = builder.argumentEvents;
+        this.lowerCaseTagNames = java.util.stream.Stream.concat(thinkingTags.stream(), toolTags.stream())
+                .map(name -> name.toLowerCase(java.util.Locale.ROOT)).toArray(String[]::new);
+    }
+
+    /** The thinking then tool tag names in lower case; shared: never to be changed. */
+    String[] lowerCaseTagNames() {
+        return lowerCaseTagNames;
     }
 
     /** Default tags ({@code thinking}, {@code think}; {@code tool}, {@code tool_call}), not thinking-open. */

@@ -1,7 +1,6 @@
 package dev.bellows.stream;
 
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -55,7 +54,7 @@ final class TagScanner implements BlockScanner {
     private static final int CLOSE_SPACE = 5; // "</name" + whitespace, expecting ">"
 
     private final Sink sink;
-    /** Every recognised tag name, lower case: the thinking names first, then the tool names. */
+    /** Every recognised tag name, lower case: the thinking names first, then the tool names (the options' array, never changed). */
     private final String[] names;
     private final int thinkingNameCount;
     private final long allNames;
@@ -92,14 +91,7 @@ final class TagScanner implements BlockScanner {
         if (thinking.size() + tools.size() > Long.SIZE) {
             throw new IllegalArgumentException("at most " + Long.SIZE + " tag names in all");
         }
-        this.names = new String[thinking.size() + tools.size()];
-        int i = 0;
-        for (String name : thinking) {
-            names[i++] = name.toLowerCase(Locale.ROOT);
-        }
-        for (String name : tools) {
-            names[i++] = name.toLowerCase(Locale.ROOT);
-        }
+        this.names = options.lowerCaseTagNames();      // shared, only read
         this.thinkingNameCount = thinking.size();
         this.allNames = names.length == Long.SIZE ? -1L : (1L << names.length) - 1;
         this.thinkingNames = (1L << thinkingNameCount) - 1;
