@@ -303,6 +303,37 @@ class ChatRenderingTest {
                 + "  \u2713 read_file: hel\u2026\nplan:\n  [x] read the fil\u2026\n  [>] answer with \u2026\n");
     }
 
+    /**
+     * The renderer told a width the terminal does not have, as between a terminal's resize (its
+     * lines reflowed at once) and the chat learning of it (SIGWINCH, tmux at most every 250 ms):
+     * what it writes meanwhile must not depend on the width, neither below a line being streamed
+     * nor after a whole line.
+     */
+    @Test
+    void aWidthTheTerminalDoesNotHaveYetLeavesTheAnswerWholeAndOnePlan() {
+        StringWriter text = new StringWriter();
+        Screen screen = new Screen(40);
+        try (TextRenderer renderer = new TextRenderer(new PrintWriter(text), true, 40, 20)) {
+            renderer.onEvent(longPlan(PlanStatus.IN_PROGRESS, PlanStatus.PENDING));
+            renderer.onEvent(new StreamEvent.MessageContent(0, "abcdefgh abcdefgh abcdefgh")); // 26 columns
+            renderer.resized(20, 20); // the terminal is still 40 wide
+            renderer.resized(40, 20);
+            renderer.onEvent(new StreamEvent.MessageContent(0, " ijk"));
+            renderer.onEvent(new StreamEvent.MessageContent(0, "\nsecond line\n"));
+            show(text, screen);
+            assertThat(screen.text()).as("below a line being streamed")
+                    .isEqualTo("abcdefgh abcdefgh abcdefgh ijk\nsecond line\n\nplan:\n"
+                            + "  [>] read the file a.txt and count it\u2026\n  [ ] answer with the number \u2705 of lin\u2026\n");
+            renderer.resized(20, 20); // after a whole line: the cursor at the start of the row below it
+            renderer.resized(40, 20);
+            renderer.onEvent(new StreamEvent.MessageContent(0, "third"));
+            renderer.onEvent(new StreamEvent.MessageEnd(0, ""));
+        }
+        show(text, screen);
+        assertThat(screen.text()).as("after a whole line").isEqualTo("abcdefgh abcdefgh abcdefgh ijk\nsecond line\n"
+                + "third\nplan:\n  [>] read the file a.txt and count it\u2026\n  [ ] answer with the number \u2705 of lin\u2026\n");
+    }
+
     @Test
     void aWiderTerminalKeepsTheStreamingAnswerAboveOnePlan() {
         StringWriter text = new StringWriter();
