@@ -213,9 +213,11 @@ class ChatTerminalTest {
     }
 
     /**
-     * Resizes while an answer streams above the plan, its stream held in the middle of a line and
-     * then at a line's end: narrower, wider, and then with the chat told a width the terminal
-     * does not have. A terminal reflows its lines the moment it is resized, but the program in it
+     * Resizes while an answer streams above the plan, its stream held in the middle of a line,
+     * then at the end of a line (its new line not out yet: the stream's trailing whitespace is
+     * held until text follows), then after a whole line (the call's name, its arguments still
+     * streaming): narrower, wider, and then with the chat told a width the terminal does not
+     * have. A terminal reflows its lines the moment it is resized, but the program in it
      * learns the new size later: tmux tells it at most every 250 ms (the last of several quick
      * resizes later still), and what the chat writes meanwhile is laid out at a width it was
      * not told. Setting the pseudo-terminal's size with {@code stty} (tmux's window keeps its
@@ -238,10 +240,12 @@ class ChatTerminalTest {
         String second = "Then the second line, all of it.";
         StreamHold midLine = StreamHold.after(1, 15); // "Counting them now, line after line, line after line, line af"
         StreamHold lineEnd = StreamHold.after(1, (first.length() + 1) / 4);
+        String answer = first + "\n" + second + "\n" + progress;
+        int named = answer.indexOf("update_plan\"", answer.indexOf("<tool>")) + "update_plan\"".length();
+        StreamHold afterALine = StreamHold.after(1, (named + 3) / 4 + 1); // "calling update_plan…" shown
         try (MockLlmServer server = MockLlmServer.builder(MockScript.of(MockTurn.content(plan),
-                        MockTurn.content(first + "\n" + second + "\n" + progress).chunkSize(4),
-                        MockTurn.content(complete("391 lines"))))
-                .hold(midLine).hold(lineEnd).start()) {
+                        MockTurn.content(answer).chunkSize(4), MockTurn.content(complete("391 lines"))))
+                .hold(midLine).hold(lineEnd).hold(afterALine).start()) {
             Path script = dir.resolve("chat.sh");
             Files.writeString(script, "unset NO_COLOR; export TERM=xterm-256color; exec '"
                     + Path.of(System.getProperty("java.home"), "bin", "java")
@@ -266,6 +270,13 @@ class ChatTerminalTest {
             told(80);
 
             lineEnd.release();
+            waitFor("w", second + "\ncalling update_plan\u2026\n");
+            resized(50);
+            resized(80);
+            told(40);
+            told(80);
+
+            afterALine.release();
             waitFor("w", "391 lines");
             String all = exec("tmux", "-S", socket(), "capture-pane", "-p", "-J", "-S", "-", "-t", "w").out;
             assertThat(all).as("every line once and whole, then one plan, its last state")
