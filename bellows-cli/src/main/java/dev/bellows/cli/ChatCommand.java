@@ -541,7 +541,7 @@ final class ChatCommand implements Callable<Integer> {
                 throw e;
             }
             try (AutoCloseable interrupt = io.onInterrupt(run::cancel);
-                 AutoCloseable resize = io.onResize(() -> shown.resized(io.width(), io.height()))) {
+                 AutoCloseable resize = io.onResize(shown::resized)) {
                 result = run.await();
             } catch (Exception e) { // closing the interrupt handler
                 result = run.await();

@@ -22,9 +22,19 @@ import java.util.List;
  * <p>On a terminal, thinking is ANSI dim and a spinner turns while tools run; otherwise the
  * same text comes plain, with no escape codes, so a log file reads cleanly. In an interactive
  * chat (a terminal of known width) the plan is one live block kept below everything else the
- * turn writes: each change redraws that block where it stands (the cursor moved up over it,
- * the rows below erased), so the screen holds one checklist whose items change; when the turn
- * ends the block stays, as the turn's last plan.
+ * turn writes: each change redraws that block where it stands, so the screen holds one
+ * checklist whose items change; when the turn ends the block stays, as the turn's last plan.
+ *
+ * <p>The block is always below the cursor, which stays where the turn's text goes on (at the
+ * end of a line being streamed, or at the start of the empty row after a whole line): erasing
+ * it is erasing everything below the cursor, and it is drawn with the cursor saved and
+ * restored (room made first, so that drawing it never scrolls; each of its lines on one row,
+ * line wrapping off). Nothing the renderer writes for the block counts rows or columns from
+ * the terminal's width, so none of it goes wrong when the terminal's width is not the one the
+ * renderer was last told: a terminal reflows its lines at once when resized, but the program
+ * learns the new size later (SIGWINCH; tmux tells it at most every 250 ms, the last of several
+ * quick resizes later still), and what it wrote meanwhile is laid out at a width it did not
+ * know.
  *
  * <p>Events arrive on the run's thread; the spinner has its own, and both write under
  * {@code this}.
@@ -84,18 +94,11 @@ final class TextRenderer implements AgentListener, AutoCloseable {
     /** The live plan block's lines (an interactive chat); null while there is no plan. */
     private List<String> liveLines;
     /**
-     * How many lines of the live block are on the screen; 0 while it is hidden. Each took one
-     * row when drawn (cut to the width then); after a resize the terminal may have wrapped
-     * them, so the rows they take now are counted again from their text ({@link #liveShown}).
+     * Whether the live block is on the screen, below the cursor: under the line being written
+     * (the cursor at its end), or under the empty row where the next line goes (the cursor at
+     * its start, where the spinner turns).
      */
-    private int liveRows;
-    /** The live block's lines as drawn (their rows counted again after a resize). */
-    private List<String> liveShown = List.of();
-    /**
-     * Where the shown block is: below a line still being written, the cursor at that line's end
-     * (true), or above the cursor, which is at the start of the row after it (false).
-     */
-    private boolean liveBelowPartial;
+    private boolean liveShown;
 
     TextRenderer(PrintWriter err, boolean terminal) {
         this(err, terminal, 0, 0);
@@ -128,14 +131,26 @@ final class TextRenderer implements AgentListener, AutoCloseable {
     }
 
     /**
-     * The terminal now has {@code width} columns and {@code height} rows (JLine's WINCH): the
-     * live plan is drawn again at once, cut to the new width, and what is written from now on
-     * is laid out for it. Terminals that rewrap their lines on a resize (tmux, VTE, kitty,
-     * iTerm2, Windows Terminal; JLine's own line editor assumes so too) may have wrapped the
-     * block's lines: the rows erased are counted from the block's text at the new width.
+     * The terminal now has {@code width} columns and {@code height} rows: the live plan is
+     * drawn again at once, cut to the new width, and what is written from now on is laid out
+     * for it. Terminals that rewrap their lines on a resize (tmux, VTE, kitty, iTerm2, Windows
+     * Terminal) may have wrapped the block's lines: erasing everything below the cursor erases
+     * them however many rows they take now.
      */
     synchronized void resized(int width, int height) {
         applySize(width, height);
+    }
+
+    /**
+     * The terminal was resized (JLine's WINCH): as {@link #resized(int, int)} with the size
+     * {@link #followSize} gives, asked under the renderer's lock, so that of two signals
+     * handled out of order the older size is never applied last.
+     */
+    synchronized void resized() {
+        if (sizeNow != null) {
+            int[] size = sizeNow.get();
+            applySize(size[0], size[1]);
+        }
     }
 
     /**
@@ -152,16 +167,13 @@ final class TextRenderer implements AgentListener, AutoCloseable {
         if (!live() || width <= 0 || (width == foldWidth && height == this.height)) {
             return;
         }
-        boolean shown = liveRows > 0;
-        hideLive(width); // the block as it was drawn, wrapped to the new width
+        hideLive(); // the block, however the terminal rewrapped its lines
         foldWidth = width;
         this.height = height > 0 ? height : this.height;
         if (shownPlan != null && liveLines != null) {
             liveLines = checklist(shownPlan, Math.max(2, this.height - 2));
         }
-        if (shown || liveLines != null) {
-            showLive();
-        }
+        showLive();
         err.flush();
     }
 
@@ -297,9 +309,13 @@ final class TextRenderer implements AgentListener, AutoCloseable {
             write(RESET);
         }
         newLine();
-        showLive();
-        liveLines = null; // the last plan stays where it is, part of what the turn wrote
-        liveRows = 0;
+        hideLive();
+        if (liveLines != null) { // the last plan stays, part of what the turn wrote, the cursor after it
+            for (String line : liveLines) {
+                err.print(line + System.lineSeparator());
+            }
+        }
+        liveLines = null;
         err.flush();
     }
 
@@ -328,61 +344,47 @@ final class TextRenderer implements AgentListener, AutoCloseable {
 
     /**
      * Erases the live plan block, so that what follows is written where it was (and the block
-     * drawn again below). Below a line being written the cursor is at that line's end: the rest
-     * of its row and everything below are cleared. Else the cursor, at the start of the row
-     * after the block, first goes up to its first row.
+     * drawn again below): it is below the cursor, so everything below the cursor is erased,
+     * however many rows a resize rewrapped it onto.
      */
     private void hideLive() {
-        hideLive(foldWidth);
-    }
-
-    /** {@link #hideLive()} on a terminal now {@code width} columns wide. */
-    private void hideLive(int width) {
-        if (liveRows > 0) {
-            int rows = 0;
-            for (String line : liveShown) {
-                rows += layout(line, width)[0] + 1;
-            }
-            err.print(liveBelowPartial ? "\u001b[J" : "\r\u001b[" + rows + "A\u001b[J");
-            liveRows = 0;
+        if (liveShown) {
+            err.print("\u001b[J");
+            liveShown = false;
         }
     }
 
     /**
-     * Draws the live plan block below what has been written. After a complete line the cursor
-     * stays below the block; below a line still being written (a streaming answer) the cursor
-     * goes back to that line's end, so the next text continues it. A line that has just filled
-     * its last column leaves the cursor waiting to wrap, a place no cursor move returns to: the
-     * block waits for the next text or the line's end then.
+     * Draws the live plan block below the cursor, which stays where it is: at the end of a line
+     * still being written (a streaming answer), so the next text continues it, or at the start
+     * of the empty row after a whole line. Room for the block is made first ({@code ESC D}
+     * moves down a row, keeping the column, and scrolls at the bottom; then back up), so that
+     * drawing it never scrolls and the saved cursor ({@code ESC 7}) is still on the text when
+     * it is restored ({@code ESC 8}); each line takes one row (line wrapping off while it is
+     * drawn). A line that has just filled its last column leaves the cursor waiting to wrap, a
+     * place a restored cursor does not return to: the block waits for the next text or the
+     * line's end then.
      */
     private void showLive() {
-        if (liveLines == null || liveRows > 0) {
+        if (liveLines == null || liveShown) {
             return;
         }
-        String newLine = System.lineSeparator();
-        if (!midLine) {
-            for (String line : liveLines) {
-                err.print(line + newLine);
+        if (midLine) {
+            int at = layout(lineText, foldWidth)[1];
+            if (at == 0 || at == foldWidth) {
+                return;
             }
-            liveRows = liveLines.size();
-            liveShown = liveLines;
-            liveBelowPartial = false;
-            return;
         }
-        int at = layout(lineText, foldWidth)[1];
-        if (at == 0 || at == foldWidth) {
-            return;
-        }
-        StringBuilder block = new StringBuilder(inThinking && color ? RESET : ""); // the plan is not dim with thinking
+        int rows = liveLines.size();
+        StringBuilder block = new StringBuilder("\u001bD".repeat(rows)).append("\u001b[").append(rows).append('A')
+                .append("\u001b7").append(inThinking && color ? RESET : "") // the plan is not dim with thinking
+                .append("\u001b[?7l");
         for (String line : liveLines) {
-            block.append(newLine).append(line);
+            block.append('\r').append(System.lineSeparator()).append(line);
         }
-        block.append("\u001b[").append(liveLines.size()).append("A\r\u001b[").append(at).append('C')
-                .append(inThinking && color ? DIM : "");
+        block.append("\u001b[?7h\u001b8").append(inThinking && color ? DIM : "");
         err.print(block);
-        liveRows = liveLines.size();
-        liveShown = liveLines;
-        liveBelowPartial = true;
+        liveShown = true;
     }
 
     /** Whether {@code text} continues the current line within its row (no new line, no wrap). */
@@ -545,7 +547,7 @@ final class TextRenderer implements AgentListener, AutoCloseable {
         if (text.isEmpty()) {
             return;
         }
-        if (!(liveRows > 0 && liveBelowPartial && fitsOnRow(text))) {
+        if (!(liveShown && fitsOnRow(text))) {
             hideLive(); // else the text goes on within its row, above the block, which stays
         }
         err.print(text);
@@ -591,9 +593,13 @@ final class TextRenderer implements AgentListener, AutoCloseable {
         });
     }
 
-    /** Stops the spinner while something else asks on the terminal (a server's question); the next tool turns it again. */
+    /**
+     * Stops the spinner and erases the live plan while something else asks on the terminal (a
+     * server's question); the next tool turns it again, the next event draws the plan again.
+     */
     synchronized void pauseSpinner() {
         stopSpinner();
+        hideLive(); // the question is written where the block was; the next event draws it again
         err.flush();
     }
 

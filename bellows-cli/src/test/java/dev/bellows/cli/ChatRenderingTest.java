@@ -90,15 +90,24 @@ class ChatRenderingTest {
                 + "\r\u001b[K" // the spinner, erased
                 + "  \u2713 read_file: line one of a rather lo\u2026\n" // 39 columns: the 40th stays free
                 + "  \u2717 write_file: no such directory\n"
-                + PLAN // the live plan block, below everything else
-                + UP_3 + D + "- iteration 2" + R + "\n" + PLAN // lifted, the line written, drawn again
-                + UP_3 + "  (no tool call in iteration 2: reminding the model)\n" + PLAN
-                + UP_3 + "retrying (attempt 1) in 500 ms: HTTP 503\n" + PLAN);
+                + LIVE // the live plan block, below the cursor and everything else
+                + ERASE + D + "- iteration 2" + R + "\n" + LIVE // erased, the line written, drawn again
+                + ERASE + "  (no tool call in iteration 2: reminding the model)\n" + LIVE
+                + ERASE + "retrying (attempt 1) in 500 ms: HTTP 503\n" + LIVE
+                + ERASE + PLAN); // the turn's last plan, where it was, the cursor after it
     }
 
-    /** The live plan block of {@link #TURN}, and the move that erases it (3 rows up, then all below). */
+    /** The plan of {@link #TURN}, as the turn leaves it. */
     private static final String PLAN = "plan:\n  [x] read\n  [>] answer\n";
-    private static final String UP_3 = "\r\u001b[3A\u001b[J";
+    /**
+     * The same as the live block while the turn runs: room made below the cursor (3 rows down,
+     * scrolling if need be, and back up), the cursor saved, the lines drawn below it with line
+     * wrapping off, the cursor restored; nothing in it depends on the terminal's width.
+     */
+    private static final String LIVE = "\u001bD\u001bD\u001bD\u001b[3A\u001b7\u001b[?7l"
+            + "\r\nplan:\r\n  [x] read\r\n  [>] answer\u001b[?7h\u001b8";
+    /** What erases the live block: everything below the cursor. */
+    private static final String ERASE = "\u001b[J";
 
     // the path of a write (the query of a search...) the moment it is complete, under its call, once
     @Test
@@ -155,9 +164,11 @@ class ChatRenderingTest {
                 screen.feed(text.getBuffer().toString());
                 text.getBuffer().setLength(0);
                 if (event == PLANNED.get(4)) {
-                    assertThat(screen.text()).as("while the turn runs: the checklist below the tool lines")
+                    assertThat(screen.text()).as("while the turn runs: the checklist below the tool lines and"
+                                    + " the cursor's row, where the spinner turns and the next line goes")
                             .isEqualTo("calling update_plan\u2026\ncalling read_file\u2026\n"
-                                    + "  \u2713 read_file: hello\nplan:\n  [>] read a.txt\n  [ ] answer\n");
+                                    + "  \u2713 read_file: hello\n\nplan:\n  [>] read a.txt\n  [ ] answer\n");
+                    assertThat(screen.beforeCursor()).isEmpty();
                 }
                 if (event == PLANNED.get(10)) {
                     assertThat(screen.text()).as("an answer streaming above the checklist, which stays")
@@ -275,14 +286,14 @@ class ChatRenderingTest {
             renderer.onEvent(calling("update_plan"));
             renderer.onEvent(longPlan(PlanStatus.IN_PROGRESS, PlanStatus.PENDING));
             show(text, screen);
-            assertThat(screen.text()).isEqualTo("calling update_plan\u2026\nplan:\n"
+            assertThat(screen.text()).isEqualTo("calling update_plan\u2026\n\nplan:\n"
                     + "  [>] read the file a.txt and count it\u2026\n  [ ] answer with the number \u2705 of lin\u2026\n");
             screen.resize(20); // the terminal rewraps each 39-column line onto two rows
             assertThat(screen.text()).as("what a resize alone leaves").contains("  [>] read the file \na.txt");
             renderer.resized(20, 20);
             show(text, screen);
             assertThat(screen.text()).as("the block drawn again, cut to 20 columns, nothing of the old one left")
-                    .isEqualTo("calling update_plan\u2026\nplan:\n  [>] read the fil\u2026\n  [ ] answer with \u2026\n");
+                    .isEqualTo("calling update_plan\u2026\n\nplan:\n  [>] read the fil\u2026\n  [ ] answer with \u2026\n");
             renderer.onEvent(calling("read_file"));
             renderer.onEvent(result("read_file", "hello"));
             renderer.onEvent(longPlan(PlanStatus.COMPLETED, PlanStatus.IN_PROGRESS));
@@ -290,6 +301,37 @@ class ChatRenderingTest {
         show(text, screen);
         assertThat(screen.text()).isEqualTo("calling update_plan\u2026\ncalling read_file\u2026\n"
                 + "  \u2713 read_file: hel\u2026\nplan:\n  [x] read the fil\u2026\n  [>] answer with \u2026\n");
+    }
+
+    /**
+     * The renderer told a width the terminal does not have, as between a terminal's resize (its
+     * lines reflowed at once) and the chat learning of it (SIGWINCH, tmux at most every 250 ms):
+     * what it writes meanwhile must not depend on the width, neither below a line being streamed
+     * nor after a whole line.
+     */
+    @Test
+    void aWidthTheTerminalDoesNotHaveYetLeavesTheAnswerWholeAndOnePlan() {
+        StringWriter text = new StringWriter();
+        Screen screen = new Screen(40);
+        try (TextRenderer renderer = new TextRenderer(new PrintWriter(text), true, 40, 20)) {
+            renderer.onEvent(longPlan(PlanStatus.IN_PROGRESS, PlanStatus.PENDING));
+            renderer.onEvent(new StreamEvent.MessageContent(0, "abcdefgh abcdefgh abcdefgh")); // 26 columns
+            renderer.resized(20, 20); // the terminal is still 40 wide
+            renderer.resized(40, 20);
+            renderer.onEvent(new StreamEvent.MessageContent(0, " ijk"));
+            renderer.onEvent(new StreamEvent.MessageContent(0, "\nsecond line\n"));
+            show(text, screen);
+            assertThat(screen.text()).as("below a line being streamed")
+                    .isEqualTo("abcdefgh abcdefgh abcdefgh ijk\nsecond line\n\nplan:\n"
+                            + "  [>] read the file a.txt and count it\u2026\n  [ ] answer with the number \u2705 of lin\u2026\n");
+            renderer.resized(20, 20); // after a whole line: the cursor at the start of the row below it
+            renderer.resized(40, 20);
+            renderer.onEvent(new StreamEvent.MessageContent(0, "third"));
+            renderer.onEvent(new StreamEvent.MessageEnd(0, ""));
+        }
+        show(text, screen);
+        assertThat(screen.text()).as("after a whole line").isEqualTo("abcdefgh abcdefgh abcdefgh ijk\nsecond line\n"
+                + "third\nplan:\n  [>] read the file a.txt and count it\u2026\n  [ ] answer with the number \u2705 of lin\u2026\n");
     }
 
     @Test
@@ -396,10 +438,12 @@ class ChatRenderingTest {
         for (int i = 1; i <= 12; i++) {
             steps.add(new PlanStep("step " + i, PlanStatus.PENDING));
         }
+        Screen screen = new Screen(40);
         try (TextRenderer renderer = new TextRenderer(new PrintWriter(text), true, 40, 8)) {
             renderer.onEvent(new LoopEvent.PlanUpdate(steps));
         }
-        assertThat(text.toString().replace(System.lineSeparator(), "\n")).as("8 rows: 6 lines, the rest counted")
+        screen.feed(text.toString());
+        assertThat(screen.text()).as("8 rows: 6 lines, the rest counted")
                 .isEqualTo("plan:\n  [ ] step 1\n  [ ] step 2\n  [ ] step 3\n  [ ] step 4\n  \u2026 8 more\n");
     }
 
@@ -407,8 +451,11 @@ class ChatRenderingTest {
      * Just enough of a terminal to see what a person would: printable text, carriage return,
      * new line (as a terminal's output processing turns it into CR LF), cursor up
      * ({@code ESC [ n A}), erase below ({@code ESC [ J}) and to the end of the line
-     * ({@code ESC [ K}), cursor forward ({@code ESC [ n C}), and a character after the last
-     * column going on to the next row; colours are dropped. Rows never scroll away. A resize
+     * ({@code ESC [ K}), cursor forward ({@code ESC [ n C}), index ({@code ESC D}: down a row,
+     * the column kept), save and restore the cursor ({@code ESC 7}, {@code ESC 8}), line
+     * wrapping off and on ({@code ESC [ ? 7 l}, {@code ESC [ ? 7 h}: off, a character past the
+     * last column takes the last one), and a character after the last column going on to the
+     * next row; colours are dropped. Rows never scroll away. A resize
      * rewraps the lines to the new width, as tmux (and VTE, kitty, iTerm2) do: rows that a
      * line filled are joined again and split at the new width, the cursor kept on its character.
      */
@@ -419,6 +466,9 @@ class ChatRenderingTest {
         private final java.util.Set<Integer> wrapped = new java.util.HashSet<>();
         private int row;
         private int col;
+        private boolean autowrap = true;
+        private int savedRow;
+        private int savedCol;
 
         Screen(int width) {
             this.width = width;
@@ -437,7 +487,24 @@ class ChatRenderingTest {
                     i++; // one cell of the model holds one char: an emoji is kept as a stand-in
                 }
                 char c = standIn(point);
-                if (c == '\u001b' && i + 1 < output.length() && output.charAt(i + 1) == '[') {
+                if (c == '\u001b' && i + 1 < output.length() && "D78".indexOf(output.charAt(i + 1)) >= 0) {
+                    switch (output.charAt(++i)) {
+                        case 'D' -> {
+                            row++;
+                            while (rows.size() <= row) {
+                                rows.add(new StringBuilder());
+                            }
+                        }
+                        case '7' -> {
+                            savedRow = row;
+                            savedCol = col;
+                        }
+                        default -> {
+                            row = savedRow;
+                            col = savedCol;
+                        }
+                    }
+                } else if (c == '\u001b' && i + 1 < output.length() && output.charAt(i + 1) == '[') {
                     int end = i + 2;
                     while (!Character.isLetter(output.charAt(end))) {
                         end++;
@@ -455,6 +522,11 @@ class ChatRenderingTest {
                             cut(rows.get(row), col);
                             wrapped.remove(row);
                         }
+                        case 'l', 'h' -> {
+                            if (arg.equals("?7")) {
+                                autowrap = output.charAt(end) == 'h';
+                            }
+                        }
                         default -> { } // colours
                     }
                     i = end;
@@ -468,7 +540,9 @@ class ChatRenderingTest {
                     }
                 } else {
                     int cells = TextRenderer.cells(point); // 2 for a wide East Asian character or an emoji
-                    if (col + cells > width) { // past the last column: the character wraps
+                    if (col + cells > width && !autowrap) {
+                        col = width - cells; // no wrapping: it takes the last column
+                    } else if (col + cells > width) { // past the last column: the character wraps
                         wrapped.add(row);
                         row++;
                         col = 0;

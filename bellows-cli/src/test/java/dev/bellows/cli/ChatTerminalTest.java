@@ -212,6 +212,107 @@ class ChatTerminalTest {
         }
     }
 
+    /**
+     * Resizes while an answer streams above the plan, its stream held in the middle of a line,
+     * then at the end of a line (its new line not out yet: the stream's trailing whitespace is
+     * held until text follows), then after a whole line (the call's name, its arguments still
+     * streaming): narrower, wider, and then with the chat told a width the terminal does not
+     * have. A terminal reflows its lines the moment it is resized, but the program in it
+     * learns the new size later: tmux tells it at most every 250 ms (the last of several quick
+     * resizes later still), and what the chat writes meanwhile is laid out at a width it was
+     * not told. Setting the pseudo-terminal's size with {@code stty} (tmux's window keeps its
+     * own) gives the chat that wrong width for as long as the test needs, instead of hoping to
+     * hit a 250 ms window: with its cursor moves counted from the width (the old renderer), part
+     * of the line was erased or written twice, or the rows above the plan erased. Every line of
+     * the answer must be on the screen once and whole.
+     */
+    @Test
+    void resizingMidLineAndAtALineEndEvenBeforeTheChatLearnsTheWidthLeavesEveryLineOnceAndWhole() throws Exception {
+        String plan = call("update_plan", "{\"steps\": ["
+                + "{\"description\": \"read the whole input file and count every line in it\", \"status\": \"in_progress\"},"
+                + " {\"description\": \"write the answer with the number \u4e2d\u6587 \u2705 of lines\", \"status\": \"pending\"}]}");
+        String progress = call("update_plan", "{\"steps\": ["
+                + "{\"description\": \"read the whole input file and count every line in it\", \"status\": \"completed\"},"
+                + " {\"description\": \"write the answer with the number \u4e2d\u6587 \u2705 of lines\", \"status\": \"in_progress\"}]}");
+        // 143 columns, its new line the end of piece 36 (4 characters a piece); at none of the
+        // widths below does it end in the last column, where a cursor waits to wrap
+        String first = "Counting them now, " + "line after line, ".repeat(7) + "done.";
+        String second = "Then the second line, all of it.";
+        StreamHold midLine = StreamHold.after(1, 15); // "Counting them now, line after line, line after line, line af"
+        StreamHold lineEnd = StreamHold.after(1, (first.length() + 1) / 4);
+        String answer = first + "\n" + second + "\n" + progress;
+        int named = answer.indexOf("update_plan\"", answer.indexOf("<tool>")) + "update_plan\"".length();
+        StreamHold afterALine = StreamHold.after(1, (named + 3) / 4 + 1); // "calling update_plan…" shown
+        try (MockLlmServer server = MockLlmServer.builder(MockScript.of(MockTurn.content(plan),
+                        MockTurn.content(answer).chunkSize(4), MockTurn.content(complete("391 lines"))))
+                .hold(midLine).hold(lineEnd).hold(afterALine).start()) {
+            Path script = dir.resolve("chat.sh");
+            Files.writeString(script, "unset NO_COLOR; export TERM=xterm-256color; exec '"
+                    + Path.of(System.getProperty("java.home"), "bin", "java")
+                    + "'" + QUICK_START + " --enable-native-access=ALL-UNNAMED -cp '"
+                    + System.getProperty("java.class.path") + "' " + BellowsCommand.class.getName()
+                    + " chat --base-url " + server.baseUrl() + " --model mock --data-dir '"
+                    + dir.resolve("data") + "'\n", StandardCharsets.UTF_8);
+            start("w", script, 80, 24);
+            waitFor("w", "> ");
+            send("w", "How many lines?", "Enter");
+            waitFor("w", "Counting them now, line after line, line after line, line af");
+            resized(40); // narrower: the line's end on its second row
+            resized(70); // wider: on its first
+            told(40); // the chat told 40 columns, the window 70 wide
+            told(70);
+
+            midLine.release();
+            waitFor("w", "line after line, done.");
+            resized(40);
+            resized(80);
+            told(40);
+            told(80);
+
+            lineEnd.release();
+            waitFor("w", second + "\ncalling update_plan\u2026\n");
+            resized(50);
+            resized(80);
+            told(40);
+            told(80);
+
+            afterALine.release();
+            waitFor("w", "391 lines");
+            String all = exec("tmux", "-S", socket(), "capture-pane", "-p", "-J", "-S", "-", "-t", "w").out;
+            assertThat(all).as("every line once and whole, then one plan, its last state")
+                    .containsOnlyOnce(first).containsOnlyOnce(second)
+                    .contains("\n" + first + "\n" + second + "\ncalling update_plan\u2026\n")
+                    .containsOnlyOnce("plan:")
+                    .contains("plan:\n  [x] read the whole input file and count every line in it\n"
+                            + "  [>] write the answer with the number \u4e2d\u6587 \u2705 of lines\n391 lines");
+        }
+    }
+
+    /** Window "w", its stream held, resized to {@code columns} (tmux tells the chat); then until the plan is redrawn. */
+    private void resized(int columns) throws Exception {
+        resize("w", columns);
+        planDrawnFor(columns);
+    }
+
+    /**
+     * Window "w"'s pseudo-terminal set to {@code columns} (the chat is told, the window keeps its
+     * width, as between a resize and tmux telling the chat); then until the plan is redrawn.
+     */
+    private void told(int columns) throws Exception {
+        String tty = exec("tmux", "-S", socket(), "display-message", "-p", "-t", "w", "#{pane_tty}").out.strip();
+        Exec set = exec("stty", "-F", tty, "cols", Integer.toString(columns));
+        assertThat(set.status).as(set.out).isZero();
+        planDrawnFor(columns);
+    }
+
+    /** Waits until the plan's long first item is shown as cut for a terminal {@code columns} wide (or whole). */
+    private void planDrawnFor(int columns) throws Exception {
+        String item = "  [>] read the whole input file and count every line in it";
+        String shown = item.length() < columns ? item : TextRenderer.cut(item, columns - 1);
+        waitFor("w", screen -> screen.contains(shown + "\n") && screen.indexOf("plan:") == screen.lastIndexOf("plan:"),
+                "the plan drawn for " + columns + " columns");
+    }
+
     @Test
     void ctrlCDuringAnMcpToolCallCancelsTheTurnButNotTheServerAndKeysTypedMeanwhileStartTheNextPrompt()
             throws Exception {
