@@ -48,9 +48,8 @@ class ApprovalsKillTest {
     /** A {@code bellows} JVM of its own with these arguments. */
     Process bellows(MockLlmServer server, String... args) throws IOException {
         setup.dir = dir;
-        // C1 only, as DurableRunsTest's processes: a short-lived JVM spends less of its start-up compiling.
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"), BellowsCommand.class.getName()));
+        List<String> command = new ArrayList<>(ChildJvm.bellows().java());
+        command.add(BellowsCommand.class.getName());
         command.addAll(setup.command(server, args));
         return new ProcessBuilder(command).directory(dir.toFile())
                 .redirectError(dir.resolve("child-" + System.nanoTime() + ".err").toFile()).start();

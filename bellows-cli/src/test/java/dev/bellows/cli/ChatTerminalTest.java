@@ -32,18 +32,14 @@ import org.junit.jupiter.api.io.TempDir;
  *
  * <p>tmux comes from the machine; when it is missing the test installs Debian's package
  * ({@code apt-get install -y tmux}) if it runs as root, else it is skipped with the reason.
+ * The chat JVMs start as {@link ChildJvm#bellows()}'s children: on a class-data archive, with C1
+ * and the serial collector (on two loaded cores C2's compiler threads and the parallel
+ * collectors made each chat take seconds longer to show its prompt; what the chat does is the same).
  */
 class ChatTerminalTest {
 
     /** A guard against a hung child, not a measure of speed: the screen is polled until then. */
     private static final long GIVE_UP_MILLIS = 120_000;
-
-    /**
-     * The chat JVMs' flags: C1 only and the serial collector, as the other end-to-end tests
-     * start theirs. On two loaded cores C2's compiler threads and the parallel collectors made
-     * each chat take seconds longer to show its prompt; what the chat does is the same.
-     */
-    private static final String QUICK_START = " -XX:TieredStopAtLevel=1 -XX:+UseSerialGC";
 
     @TempDir
     Path dir;
@@ -108,10 +104,8 @@ class ChatTerminalTest {
                 .hold(whileItRuns).start()) {
             Path script = dir.resolve("chat.sh");
             // a terminal that understands ANSI, whatever the test's own environment says
-            Files.writeString(script, "unset NO_COLOR; export TERM=xterm-256color; exec '"
-                    + Path.of(System.getProperty("java.home"), "bin", "java")
-                    + "'" + QUICK_START + " --enable-native-access=ALL-UNNAMED -cp '"
-                    + System.getProperty("java.class.path") + "' " + BellowsCommand.class.getName()
+            Files.writeString(script, "unset NO_COLOR; export TERM=xterm-256color; exec " + ChildJvm.bellows().shell()
+                    + " --enable-native-access=ALL-UNNAMED " + BellowsCommand.class.getName()
                     + " chat --base-url " + server.baseUrl() + " --model mock --session t --data-dir '"
                     + dir.resolve("data") + "'\n", StandardCharsets.UTF_8);
             start("one", script);
@@ -187,10 +181,8 @@ class ChatTerminalTest {
         try (MockLlmServer server = MockLlmServer.start(MockScript.of(MockTurn.content(plan), slow,
                 MockTurn.content(complete("391 lines"))))) {
             Path script = dir.resolve("chat.sh");
-            Files.writeString(script, "unset NO_COLOR; export TERM=xterm-256color; exec '"
-                    + Path.of(System.getProperty("java.home"), "bin", "java")
-                    + "'" + QUICK_START + " --enable-native-access=ALL-UNNAMED -cp '"
-                    + System.getProperty("java.class.path") + "' " + BellowsCommand.class.getName()
+            Files.writeString(script, "unset NO_COLOR; export TERM=xterm-256color; exec " + ChildJvm.bellows().shell()
+                    + " --enable-native-access=ALL-UNNAMED " + BellowsCommand.class.getName()
                     + " chat --base-url " + server.baseUrl() + " --model mock --data-dir '"
                     + dir.resolve("data") + "'\n", StandardCharsets.UTF_8);
             start("r", script, 80, 24);
@@ -330,10 +322,8 @@ class ChatTerminalTest {
         try (MockLlmServer server = MockLlmServer.start(MockScript.of(MockTurn.content("Waiting.\n" + slowTool),
                 MockTurn.content(echo), MockTurn.content(complete("after the cancel"))))) {
             Path script = dir.resolve("chat.sh");
-            Files.writeString(script, "unset NO_COLOR; export TERM=xterm-256color; exec '"
-                    + Path.of(System.getProperty("java.home"), "bin", "java")
-                    + "'" + QUICK_START + " --enable-native-access=ALL-UNNAMED -cp '"
-                    + System.getProperty("java.class.path") + "' " + BellowsCommand.class.getName()
+            Files.writeString(script, "unset NO_COLOR; export TERM=xterm-256color; exec " + ChildJvm.bellows().shell()
+                    + " --enable-native-access=ALL-UNNAMED " + BellowsCommand.class.getName()
                     + " chat --base-url " + server.baseUrl() + " --model mock --data-dir '" + dir.resolve("data")
                     + "' --mcp-config '" + dir.resolve("mcp.json") + "'\n", StandardCharsets.UTF_8);
             start("m", script, 80, 24);
@@ -368,11 +358,10 @@ class ChatTerminalTest {
         try (MockLlmServer server = MockLlmServer.start(MockScript.of(MockTurn.content(leak),
                 MockTurn.content(complete("the tool answered"))))) {
             Path script = dir.resolve("chat.sh");
-            Files.writeString(script, "unset NO_COLOR; export TERM=xterm-256color; exec '"
-                    + Path.of(System.getProperty("java.home"), "bin", "java")
-                    + "' -XX:ActiveProcessorCount=2 -Djdk.virtualThreadScheduler.parallelism=2"
-                    + " -Djdk.virtualThreadScheduler.maxPoolSize=2" + QUICK_START + " --enable-native-access=ALL-UNNAMED -cp '"
-                    + System.getProperty("java.class.path") + "' " + BellowsCommand.class.getName()
+            Files.writeString(script, "unset NO_COLOR; export TERM=xterm-256color; exec " + ChildJvm.bellows().shell()
+                    + " -XX:ActiveProcessorCount=2 -Djdk.virtualThreadScheduler.parallelism=2"
+                    + " -Djdk.virtualThreadScheduler.maxPoolSize=2 --enable-native-access=ALL-UNNAMED "
+                    + BellowsCommand.class.getName()
                     + " chat --base-url " + server.baseUrl() + " --model mock --data-dir '" + dir.resolve("data")
                     + "' --mcp-config '" + dir.resolve("mcp.json") + "'\n", StandardCharsets.UTF_8);
             start("i", script, 100, 40);
@@ -391,10 +380,8 @@ class ChatTerminalTest {
                 MockTurn.content("Working.\n" + complete("# Answer\\n\\n- **391**"))))) {
             Path script = dir.resolve("chat.sh");
             Path answers = dir.resolve("answers.txt");
-            Files.writeString(script, "unset NO_COLOR; export TERM=xterm-256color; exec '"
-                    + Path.of(System.getProperty("java.home"), "bin", "java")
-                    + "'" + QUICK_START + " --enable-native-access=ALL-UNNAMED -cp '"
-                    + System.getProperty("java.class.path") + "' " + BellowsCommand.class.getName()
+            Files.writeString(script, "unset NO_COLOR; export TERM=xterm-256color; exec " + ChildJvm.bellows().shell()
+                    + " --enable-native-access=ALL-UNNAMED " + BellowsCommand.class.getName()
                     + " chat --base-url " + server.baseUrl() + " --model mock --data-dir '" + dir.resolve("data")
                     + "' > '" + answers + "'\n", StandardCharsets.UTF_8);
             start("p", script, 80, 24);
@@ -420,10 +407,8 @@ class ChatTerminalTest {
                 MockTurn.content(ApprovalsCliTest.files("delete_file", "two.txt")),
                 MockTurn.content(complete("never asked"))))) {
             Path script = dir.resolve("chat.sh");
-            Files.writeString(script, "unset NO_COLOR; export TERM=xterm-256color; exec '"
-                    + Path.of(System.getProperty("java.home"), "bin", "java")
-                    + "'" + QUICK_START + " --enable-native-access=ALL-UNNAMED -cp '"
-                    + System.getProperty("java.class.path") + "' " + BellowsCommand.class.getName()
+            Files.writeString(script, "unset NO_COLOR; export TERM=xterm-256color; exec " + ChildJvm.bellows().shell()
+                    + " --enable-native-access=ALL-UNNAMED " + BellowsCommand.class.getName()
                     + " chat --base-url " + server.baseUrl() + " --model mock --data-dir '" + dir.resolve("data")
                     + "' --approve 'files/*' --mcp-config '" + recording.mcpConfig() + "'\n", StandardCharsets.UTF_8);
             start("a", script, 100, 40);
@@ -482,10 +467,8 @@ class ChatTerminalTest {
                 MockLlmServer server = MockLlmServer.builder(turns).hold(afterThePath).start();
                 servers.add(server);
                 Path script = dir.resolve("chat-" + mode + ".sh");
-                Files.writeString(script, "unset NO_COLOR; export TERM=xterm-256color; exec '"
-                        + Path.of(System.getProperty("java.home"), "bin", "java")
-                        + "'" + QUICK_START + " --enable-native-access=ALL-UNNAMED -cp '"
-                        + System.getProperty("java.class.path") + "' " + BellowsCommand.class.getName()
+                Files.writeString(script, "unset NO_COLOR; export TERM=xterm-256color; exec " + ChildJvm.bellows().shell()
+                        + " --enable-native-access=ALL-UNNAMED " + BellowsCommand.class.getName()
                         + " chat --base-url " + server.baseUrl() + " --model mock --tool-mode " + mode + " --data-dir '"
                         + dir.resolve("data-" + mode) + "'\n", StandardCharsets.UTF_8);
                 start(mode.substring(0, 1), script, 100, 40);

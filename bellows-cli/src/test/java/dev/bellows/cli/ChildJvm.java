@@ -1,5 +1,8 @@
 package dev.bellows.cli;
 
+import dev.bellows.testkit.MockLlmServer;
+import dev.bellows.testkit.MockScript;
+import dev.bellows.testkit.MockTurn;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -13,22 +16,37 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import java.util.zip.CRC32;
 import java.util.zip.ZipEntry;
 
 /**
  * The command line of a short-lived child JVM on the tests' own classpath ({@code bellows worker},
- * {@code bellows run}), which starts on the class data of a JVM that ran before it: the classes a
- * training run loaded (Temporal's SDK, gRPC, Netty, protobuf, picocli, Jackson) are mapped from
- * a class-data-sharing archive instead of read, parsed and verified again by every process, which
+ * {@code bellows run}, {@code chat}, {@code serve}), which starts on the class data of a JVM that
+ * ran before it: the classes a training run loaded (picocli, Jackson, the HTTP client, bellows
+ * itself; Temporal's SDK, gRPC, Netty and protobuf for a worker) are mapped from a
+ * class-data-sharing archive instead of read, parsed and verified again by every process, which
  * halves a child's start-up CPU. Only classes from jar files can be archived, so the classpath's
- * directories ({@code target/classes} of each module) are copied into jars first, once. If the
- * archive cannot be made or used, the children start as before (the JVM says nothing of it).
+ * directories ({@code target/classes} of each module) are copied into jars first, once per test
+ * JVM. If the archive cannot be made or used, the children start as before (the JVM says nothing
+ * of it).
+ *
+ * <p>Every child runs with C1 alone and the serial collector: a short-lived JVM on two loaded
+ * cores spends less of its start-up compiling and setting up a collector's threads, and what it
+ * does is the same. A test adds options of its own after {@link #java()}, before the main class.
  *
  * <p>Everything lives in a folder of {@code target/} of this JVM's own, removed when it exits.
+ * Thread-safe.
  */
 final class ChildJvm {
+
+    /** This JVM's folder, its jarred classpath and its archives, made on first use. */
+    private static Path folder;
+    private static String jarred;
+    private static int archives;
+    /** {@link #bellows()}'s, trained once per test JVM. */
+    private static ChildJvm bellows;
 
     private final List<String> command;
 
@@ -44,9 +62,17 @@ final class ChildJvm {
         return command;
     }
 
+    /**
+     * {@link #java()} as one line for {@code sh}, each word in single quotes (none of them holds
+     * one: paths under {@code target/}, the JDK's, options).
+     */
+    String shell() {
+        return command.stream().map(word -> "'" + word + "'").collect(Collectors.joining(" "));
+    }
+
     /** The options every child gets, the training run too (an archive is used only with the options it was made with). */
     private static List<String> options() {
-        List<String> options = new ArrayList<>(List.of("-XX:TieredStopAtLevel=1"));   // C1 only: less compiling at start
+        List<String> options = new ArrayList<>(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"));
         if (Runtime.version().feature() >= 24) {
             options.add("--sun-misc-unsafe-memory-access=allow");      // as bin/bellows does: gRPC's warnings
         }
@@ -54,9 +80,33 @@ final class ChildJvm {
     }
 
     /**
+     * The children of the tests that run {@code bellows} commands other than {@code worker}:
+     * trained, once per test JVM, on a {@code bellows run} of a session against a mock model
+     * that streams a thought, a plan and a tool call, so that the archive holds the agent loop,
+     * the stream's parsing, the sessions' store and the commands' own classes ({@code chat},
+     * {@code serve} and the rest load a few of their own on top).
+     */
+    static synchronized ChildJvm bellows() {
+        if (bellows == null) {
+            try (MockLlmServer model = MockLlmServer.start(MockScript.of(
+                    MockTurn.content(RunCommandTest.PLAN).chunkSize(8),
+                    MockTurn.content(RunCommandTest.complete("trained")).chunkSize(8)))) {
+                Path data = folder().resolve("training-data");
+                bellows = trained(List.of(BellowsCommand.class.getName(), "run", "--base-url",
+                                model.baseUrl().toString(), "--model", "mock", "--session", "training",
+                                "--data-dir", data.toString(), "--output", "jsonl", "Train"),
+                        Map.of("HOME", folder().toString()), "\"loop_end\"");
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        return bellows;
+    }
+
+    /**
      * Runs {@code training} (a main class and its arguments) with {@code env} added, until it
-     * writes {@code ready} on standard output, then stops it with SIGTERM; the classes it loaded
-     * are archived as it exits. Returns the children's command line.
+     * writes {@code ready} on standard output (then stops it with SIGTERM) or ends by itself; the
+     * classes it loaded are archived as it exits. Returns the children's command line.
      */
     static ChildJvm trained(List<String> training, Map<String, String> env, String ready) {
         String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
@@ -64,18 +114,17 @@ final class ChildJvm {
         plain.addAll(options());
         plain.addAll(List.of("-cp", System.getProperty("java.class.path")));
         try {
-            Path folder = Files.createDirectories(target().resolve("child-jvm-" + ProcessHandle.current().pid()));
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> delete(folder), "delete-child-jvm"));
-            String classpath = jarredClasspath(folder);
-            Path archive = folder.resolve("classes.jsa");
+            String classpath = jarredClasspath();
+            String name = "classes-" + nextArchive();
+            Path archive = folder().resolve(name + ".jsa");
 
             List<String> train = new ArrayList<>(List.of(javaBin));
             train.addAll(options());
             train.addAll(List.of("-XX:ArchiveClassesAtExit=" + archive, "-cp", classpath));
             train.addAll(training);
-            Path out = folder.resolve("training.out");
+            Path out = folder().resolve(name + ".out");
             ProcessBuilder builder = new ProcessBuilder(train).redirectOutput(out.toFile())
-                    .redirectError(folder.resolve("training.err").toFile());
+                    .redirectError(folder().resolve(name + ".err").toFile());
             builder.environment().putAll(env);
             Process process = builder.start();
             while (process.isAlive() && !Files.readString(out).contains(ready)) {
@@ -108,6 +157,20 @@ final class ChildJvm {
         }
     }
 
+    private static synchronized int nextArchive() {
+        return ++archives;
+    }
+
+    /** This JVM's folder under {@code target/}, made on first use and deleted when the JVM exits. */
+    private static synchronized Path folder() throws IOException {
+        if (folder == null) {
+            Path made = Files.createDirectories(target().resolve("child-jvm-" + ProcessHandle.current().pid()));
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> delete(made), "delete-child-jvm"));
+            folder = made;
+        }
+        return folder;
+    }
+
     /** This module's {@code target/}: where its test classes are. */
     private static Path target() {
         try {
@@ -118,26 +181,29 @@ final class ChildJvm {
     }
 
     /**
-     * This JVM's classpath, each directory in it copied into a jar in {@code folder} (made if
-     * missing), in the same order; jar files are kept as they are. What a class-data archive of
-     * these classes needs (McpConformanceTest's clients use it too).
+     * This JVM's classpath, each directory in it copied into a jar, in the same order; jar files
+     * are kept as they are. What a class-data archive of these classes needs (McpConformanceTest's
+     * clients use it too). Packed once per JVM: a running child's jars are never rewritten.
      */
-    static String jarredClasspath(Path folder) throws IOException {
-        Files.createDirectories(folder);
-        List<String> entries = new ArrayList<>();
-        int n = 0;
-        for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
-            Path path = Path.of(entry);
-            if (!Files.isDirectory(path)) {
-                entries.add(entry);
-                continue;
+    static synchronized String jarredClasspath() throws IOException {
+        if (jarred == null) {
+            Path jars = Files.createDirectories(folder().resolve("classpath"));
+            List<String> entries = new ArrayList<>();
+            int n = 0;
+            for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
+                Path path = Path.of(entry);
+                if (!Files.isDirectory(path)) {
+                    entries.add(entry);
+                    continue;
+                }
+                Path jar = jars.resolve(String.format("%02d-%s-%s.jar", n++, path.getParent().getParent().getFileName(),
+                        path.getFileName()));
+                jar(path, jar);
+                entries.add(jar.toString());
             }
-            Path jar = folder.resolve(String.format("%02d-%s-%s.jar", n++, path.getParent().getParent().getFileName(),
-                    path.getFileName()));
-            jar(path, jar);
-            entries.add(jar.toString());
+            jarred = String.join(File.pathSeparator, entries);
         }
-        return String.join(File.pathSeparator, entries);
+        return jarred;
     }
 
     /** Copies a folder of classes and resources into a jar, uncompressed (a quick copy, a quick read). */

@@ -82,7 +82,7 @@ class McpConformanceTest {
     static void install(@TempDir Path shared) throws IOException {
         modules = NpmPackages.install(NpmPackages.cacheDir("conformance"), CONFORMANCE, NODE);
         work = shared;
-        clientClassPath = ChildJvm.jarredClasspath(shared.resolve("classpath"));
+        clientClassPath = ChildJvm.jarredClasspath();
         archive = shared.resolve("client.jsa");
     }
 

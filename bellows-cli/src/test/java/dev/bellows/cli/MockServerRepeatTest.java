@@ -91,13 +91,13 @@ class MockServerRepeatTest {
         String help = Cli.run("", "mock-server", "--help").out();
         assertThat(help.substring(help.indexOf("Exit status:"))).contains(" " + status + " ").doesNotContain(" 0 ");
         Path script = Files.writeString(dir.resolve("script.json"), SCRIPT);
-        String java = ProcessHandle.current().info().command().orElse("java");
         // env --default-signal: a build started in the background (nohup, `cmd &`) ignores SIGINT,
         // and an ignored signal is inherited through every exec down to this process, whose JVM
         // would then leave Ctrl-C ignored; a person's terminal never does that.
-        Process process = new ProcessBuilder("env", "--default-signal=INT", java, "-cp", System.getProperty("java.class.path"),
-                "dev.bellows.cli.BellowsCommand", "mock-server", "--script", script.toString())
-                .redirectErrorStream(true).start();
+        List<String> command = new ArrayList<>(List.of("env", "--default-signal=INT"));
+        command.addAll(ChildJvm.bellows().java());
+        command.addAll(List.of("dev.bellows.cli.BellowsCommand", "mock-server", "--script", script.toString()));
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
                 StandardCharsets.UTF_8))) {
             assertThat(out.readLine()).startsWith("listening on ");

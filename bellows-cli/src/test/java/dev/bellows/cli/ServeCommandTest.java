@@ -70,9 +70,8 @@ class ServeCommandTest {
     }
 
     private Server serve(String... args) throws Exception {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"), BellowsCommand.class.getName(),
-                "serve"));
+        List<String> command = new ArrayList<>(ChildJvm.bellows().java());
+        command.addAll(List.of(BellowsCommand.class.getName(), "serve"));
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().put("HOME", dir.toString());

@@ -15,6 +15,7 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -43,10 +44,11 @@ class SessionKillTest {
         MockTurn slow = MockTurn.content("<thinking>" + "still thinking ".repeat(400) + "</thinking>" + complete("never"))
                 .chunkSize(8).delayMs(20);
         try (MockLlmServer server = MockLlmServer.start(MockScript.of(MockTurn.content(RunCommandTest.PLAN), slow))) {
-            Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-cp", System.getProperty("java.class.path"), BellowsCommand.class.getName(),
-                    "run", "--base-url", server.baseUrl().toString(), "--model", "mock", "--output", "jsonl",
-                    "--session", "killed", "--data-dir", data.toString(), "Read the file")
+            List<String> command = new ArrayList<>(ChildJvm.bellows().java());
+            command.addAll(List.of(BellowsCommand.class.getName(), "run", "--base-url", server.baseUrl().toString(),
+                    "--model", "mock", "--output", "jsonl", "--session", "killed", "--data-dir", data.toString(),
+                    "Read the file"));
+            Process child = new ProcessBuilder(command)
                     .redirectError(dir.resolve("child.err").toFile())
                     .start();
             try (BufferedReader events = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {

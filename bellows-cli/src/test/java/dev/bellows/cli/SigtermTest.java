@@ -7,6 +7,7 @@ import dev.bellows.testkit.MockLlmServer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -33,11 +34,10 @@ class SigtermTest {
                 + " \"env\": {\"WAIT_LOG\": " + Cli.MAPPER.valueToTree(waitLog.toString()) + "}}}}");
         String wait = "<tool>{\"server_name\": \"hostile\", \"tool_name\": \"wait\", \"arguments\": {}}</tool>";
         try (MockLlmServer model = RunCommandTest.server(wait, complete("never asked"))) {
-            Process child = new ProcessBuilder(List.of(
-                    Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-cp", System.getProperty("java.class.path"), BellowsCommand.class.getName(),
-                    "run", "--base-url", model.baseUrl().toString(), "--model", "mock",
-                    "--mcp-config", dir.resolve("mcp.json").toString(), "wait for it"))
+            List<String> command = new ArrayList<>(ChildJvm.bellows().java());
+            command.addAll(List.of(BellowsCommand.class.getName(), "run", "--base-url", model.baseUrl().toString(),
+                    "--model", "mock", "--mcp-config", dir.resolve("mcp.json").toString(), "wait for it"));
+            Process child = new ProcessBuilder(command)
                     .directory(dir.toFile())
                     .redirectOutput(dir.resolve("out.txt").toFile())
                     .redirectError(dir.resolve("err.txt").toFile())

@@ -42,8 +42,8 @@ class TelemetryEndToEndTest {
     record Result(int status, String out, String err) { }
 
     private Result bellows(Map<String, String> env, String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), BellowsCommand.class.getName()));
+        List<String> command = new ArrayList<>(ChildJvm.bellows().java());
+        command.add(BellowsCommand.class.getName());
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile())
                 .redirectOutput(dir.resolve("out").toFile()).redirectError(dir.resolve("err").toFile());
