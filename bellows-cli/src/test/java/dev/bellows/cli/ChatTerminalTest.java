@@ -239,10 +239,8 @@ class ChatTerminalTest {
                         MockTurn.content(answer).chunkSize(4), MockTurn.content(complete("391 lines"))))
                 .hold(midLine).hold(lineEnd).hold(afterALine).start()) {
             Path script = dir.resolve("chat.sh");
-            Files.writeString(script, "unset NO_COLOR; export TERM=xterm-256color; exec '"
-                    + Path.of(System.getProperty("java.home"), "bin", "java")
-                    + "'" + QUICK_START + " --enable-native-access=ALL-UNNAMED -cp '"
-                    + System.getProperty("java.class.path") + "' " + BellowsCommand.class.getName()
+            Files.writeString(script, "unset NO_COLOR; export TERM=xterm-256color; exec " + ChildJvm.bellows().shell()
+                    + " --enable-native-access=ALL-UNNAMED " + BellowsCommand.class.getName()
                     + " chat --base-url " + server.baseUrl() + " --model mock --data-dir '"
                     + dir.resolve("data") + "'\n", StandardCharsets.UTF_8);
             start("w", script, 80, 24);
