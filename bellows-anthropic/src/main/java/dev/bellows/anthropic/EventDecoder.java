@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.bellows.http.JsonCursor;
 import dev.bellows.http.JsonEventDecoder;
 import java.io.IOException;
 
@@ -21,6 +22,11 @@ import java.io.IOException;
  * {@code asText("")} gives them; an index as {@code asInt(-1)}, a count when
  * {@code canConvertToLong()} and not negative. Values of an unusual kind are read as tree
  * nodes to get exactly that. A truncated or malformed event throws.
+ *
+ * <p>The usual event is read with a {@link JsonCursor} ({@link #readUsual}), which walks the
+ * same fields the same way as the parser's reader ({@link #readRoot}) and leaves every value of
+ * an unusual kind, and anything that is not JSON, to it: the two readers are side by side
+ * below, and must stay alike.
  *
  * <p>Not thread-safe: one per stream, used by its consuming thread; {@link #reset()} returns
  * the parser's buffers to Jackson's pool and must be called when the stream ends.
@@ -108,6 +114,188 @@ final class EventDecoder extends JsonEventDecoder {
         deltaPartialJson = null;
         stopReason = null;
     }
+
+    // --- the usual event, with the cursor: the same fields, the same way, as the parser's reader below ---
+
+    private static final byte[] TYPE = ascii("type");
+    private static final byte[] INDEX = ascii("index");
+    private static final byte[] CONTENT_BLOCK = ascii("content_block");
+    private static final byte[] DELTA = ascii("delta");
+    private static final byte[] MESSAGE = ascii("message");
+    private static final byte[] USAGE = ascii("usage");
+    private static final byte[] ERROR = ascii("error");
+    private static final byte[] TEXT = ascii("text");
+    private static final byte[] THINKING = ascii("thinking");
+    private static final byte[] DATA = ascii("data");
+    private static final byte[] ID = ascii("id");
+    private static final byte[] NAME = ascii("name");
+    private static final byte[] SIGNATURE = ascii("signature");
+    private static final byte[] PARTIAL_JSON = ascii("partial_json");
+    private static final byte[] STOP_REASON = ascii("stop_reason");
+    private static final byte[] MODEL = ascii("model");
+    private static final byte[] INPUT_TOKENS = ascii("input_tokens");
+    private static final byte[] OUTPUT_TOKENS = ascii("output_tokens");
+
+    private static byte[] ascii(String name) {
+        return name.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    }
+
+    @Override
+    protected boolean readUsual(JsonCursor in) throws JsonCursor.Unusual {
+        // Duplicate names: the last one counts, as in the tree.
+        for (boolean field = in.enterObject(); field; field = in.nextField()) {
+            if (in.key(TYPE)) {
+                // not text: the tree takes the SSE event name instead
+                type = in.atString() ? in.word(WORDS) : skipped(in);
+            } else if (in.key(INDEX)) {
+                index = in.atNumber() ? in.intValue() : unusual();   // any other value: as the tree's asInt(-1) takes it
+            } else if (in.key(DELTA)) {
+                clearDelta();
+                if (in.atObject()) {
+                    for (boolean part = in.enterObject(); part; part = in.nextField()) {
+                        if (in.key(TYPE)) {
+                            deltaType = word(in);
+                        } else if (in.key(TEXT)) {
+                            deltaText = in.textOrNull();
+                        } else if (in.key(PARTIAL_JSON)) {
+                            deltaPartialJson = text(in);
+                        } else if (in.key(THINKING)) {
+                            deltaThinking = in.textOrNull();
+                        } else if (in.key(SIGNATURE)) {
+                            deltaSignature = text(in);
+                        } else if (in.key(STOP_REASON)) {
+                            stopReason = in.atString() ? in.word(WORDS) : in.textOrNull();
+                        } else {
+                            in.skip();
+                        }
+                    }
+                } else {
+                    in.skip();
+                }
+            } else if (in.key(CONTENT_BLOCK)) {
+                clearBlock();
+                if (in.atObject()) {
+                    for (boolean part = in.enterObject(); part; part = in.nextField()) {
+                        if (in.key(TYPE)) {
+                            blockType = word(in);
+                        } else if (in.key(TEXT)) {
+                            blockText = in.textOrNull();
+                        } else if (in.key(THINKING)) {
+                            blockThinking = in.textOrNull();
+                        } else if (in.key(DATA)) {
+                            blockData = text(in);
+                        } else if (in.key(ID)) {
+                            blockId = text(in);
+                        } else if (in.key(NAME)) {
+                            blockName = text(in);
+                        } else {
+                            in.skip();
+                        }
+                    }
+                } else {
+                    in.skip();
+                }
+            } else if (in.key(MESSAGE)) {
+                messageUsage = false;
+                messageInput = -1;
+                messageOutput = -1;
+                messageId = null;
+                messageModel = null;
+                if (in.atObject()) {
+                    for (boolean part = in.enterObject(); part; part = in.nextField()) {
+                        if (in.key(USAGE)) {
+                            messageUsage = in.atObject();
+                            messageInput = -1;
+                            messageOutput = -1;
+                            if (messageUsage) {
+                                usualUsage(in, true);
+                            } else {
+                                in.skip();
+                            }
+                        } else if (in.key(ID)) {
+                            messageId = nonEmpty(in.textOrNull());
+                        } else if (in.key(MODEL)) {
+                            messageModel = nonEmpty(in.textOrNull());
+                        } else {
+                            in.skip();
+                        }
+                    }
+                } else {
+                    in.skip();
+                }
+            } else if (in.key(USAGE)) {
+                usage = in.atObject();
+                usageInput = -1;
+                usageOutput = -1;
+                if (usage) {
+                    usualUsage(in, false);
+                } else {
+                    in.skip();
+                }
+            } else if (in.key(ERROR)) {
+                errorType = null;
+                if (in.atObject()) {
+                    for (boolean part = in.enterObject(); part; part = in.nextField()) {
+                        if (in.key(TYPE)) {
+                            errorType = word(in);
+                        } else {
+                            in.skip();
+                        }
+                    }
+                } else {
+                    in.skip();
+                }
+            } else {
+                in.skip();
+            }
+        }
+        return true;
+    }
+
+    private void usualUsage(JsonCursor in, boolean ofMessage) throws JsonCursor.Unusual {
+        for (boolean part = in.enterObject(); part; part = in.nextField()) {
+            if (in.key(INPUT_TOKENS)) {
+                if (ofMessage) {
+                    messageInput = in.count();
+                } else {
+                    usageInput = in.count();
+                }
+            } else if (in.key(OUTPUT_TOKENS)) {
+                if (ofMessage) {
+                    messageOutput = in.count();
+                } else {
+                    usageOutput = in.count();
+                }
+            } else {
+                in.skip();
+            }
+        }
+    }
+
+    /** A name field ({@code type}): a known name as its constant; a value that is not a string is the parser's (asText). */
+    private static String word(JsonCursor in) throws JsonCursor.Unusual {
+        return in.atString() ? in.word(WORDS) : unusualText();
+    }
+
+    /** A string's text; a value that is not a string is the parser's (asText gives a number's digits, "" for null). */
+    private static String text(JsonCursor in) throws JsonCursor.Unusual {
+        return in.atString() ? in.string() : unusualText();
+    }
+
+    private static String skipped(JsonCursor in) throws JsonCursor.Unusual {
+        in.skip();
+        return null;
+    }
+
+    private static int unusual() throws JsonCursor.Unusual {
+        throw JsonCursor.unusual();
+    }
+
+    private static String unusualText() throws JsonCursor.Unusual {
+        throw JsonCursor.unusual();
+    }
+
+    // --- any event, with the general parser ---
 
     @Override
     protected void readRoot() throws IOException {

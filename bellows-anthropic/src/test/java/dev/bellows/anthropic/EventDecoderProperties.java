@@ -101,6 +101,14 @@ class EventDecoderProperties {
                 .isEqualTo(outcome(new TreeEventReader(new Events(bytes), ENDPOINT)));
     }
 
+    /** The cursor's own share: events it reads whole, without the parser, mean what the tree means. */
+    @Property(tries = 2000)
+    void theCursorReadsUsualEventsAsTheTreeDoes(@ForAll("usualEvents") List<Tuple.Tuple2<String, byte[]>> events) {
+        byte[] bytes = stream(events);
+        assertThat(outcome(new AnthropicStream(new Events(bytes), ENDPOINT, null)))
+                .isEqualTo(outcome(new TreeEventReader(new Events(bytes), ENDPOINT)));
+    }
+
     /** Text after an event's object that leaves a parser inside a value does not reach the next event (jqwik found it). */
     @Test
     void textAfterAnObjectDoesNotSpoilTheNextEvent() {
@@ -129,15 +137,45 @@ class EventDecoderProperties {
                 "finish Optional[end_turn]", "usage Optional[TokenUsage[inputTokens=25, outputTokens=15]]");
     }
 
+    /** The documented streams' events (text, thinking, signatures, usage) are read by the cursor, not left to the parser. */
+    @Test
+    void theDocumentedEventsAreReadByTheCursor() throws Exception {
+        EventDecoder decoder = new EventDecoder(new com.fasterxml.jackson.databind.ObjectMapper());
+        dev.bellows.http.JsonCursor cursor = new dev.bellows.http.JsonCursor();
+        int read = 0;
+        for (String docs : List.of(DocsStreams.BASIC, DocsStreams.THINKING)) {
+            Events events = new Events(docs.getBytes(StandardCharsets.UTF_8));
+            for (SseEvent event = events.next(); event != null; event = events.next()) {
+                byte[] bytes = utf8(event.data());
+                cursor.reset(bytes, bytes.length);
+                assertThat(decoder.readUsual(cursor)).as(event.data()).isTrue();   // an unusual event would throw
+                cursor.finish();
+                read++;
+            }
+        }
+        assertThat(read).isGreaterThan(10);
+    }
+
     private static byte[] utf8(String text) {
         return text.getBytes(StandardCharsets.UTF_8);
     }
 
     @Provide
     Arbitrary<List<Tuple.Tuple2<String, byte[]>>> events() {
+        return events(false);
+    }
+
+    /** Events of the kinds the API sends (every value of its usual kind, well-formed), read by the cursor. */
+    @Provide
+    Arbitrary<List<Tuple.Tuple2<String, byte[]>>> usualEvents() {
+        return events(true);
+    }
+
+    private Arbitrary<List<Tuple.Tuple2<String, byte[]>>> events(boolean usual) {
         Arbitrary<String> names = Arbitraries.of("message_start", "content_block_start", "content_block_delta",
                 "content_block_stop", "message_delta", "ping", "error", "future_event");
-        Arbitrary<Tuple.Tuple2<String, byte[]>> event = Combinators.combine(names, root(), mutation())
+        Arbitrary<Mutation> mutation = usual ? Arbitraries.just(json -> json) : mutation();
+        Arbitrary<Tuple.Tuple2<String, byte[]>> event = Combinators.combine(names, root(usual), mutation)
                 .as((name, json, mutate) -> Tuple.of(name, mutate.apply(utf8(json))));
         return event.list().ofMinSize(1).ofMaxSize(6).map(list -> {
             List<Tuple.Tuple2<String, byte[]>> all = new ArrayList<>(list);
@@ -170,56 +208,63 @@ class EventDecoderProperties {
                         })));
     }
 
-    private Arbitrary<String> root() {
+    private Arbitrary<String> root(boolean usual) {
         Arbitrary<String> field = Arbitraries.oneOf(
                 Arbitraries.of("message_start", "content_block_start", "content_block_delta", "content_block_stop",
                         "message_delta", "message_stop", "ping", "error", "other").map(t -> "\"type\":\"" + t + "\""),
                 Arbitraries.of("\"type\":null", "\"type\":3"),
-                numberish().map(n -> "\"index\":" + n),
-                block().map(b -> "\"content_block\":" + b),
-                delta().map(d -> "\"delta\":" + d),
-                usage().map(u -> "\"message\":{\"id\":\"msg\",\"usage\":" + u + ",\"stop_reason\":null}"),
-                Combinators.combine(text(), text(), usage()).as((id, model, u) -> "\"message\":{\"id\":" + id
+                numberish(usual).map(n -> "\"index\":" + n),
+                block(usual).map(b -> "\"content_block\":" + b),
+                delta(usual).map(d -> "\"delta\":" + d),
+                usage(usual).map(u -> "\"message\":{\"id\":\"msg\",\"usage\":" + u + ",\"stop_reason\":null}"),
+                Combinators.combine(text(usual), text(usual), usage(usual)).as((id, model, u) -> "\"message\":{\"id\":" + id
                         + ",\"model\":" + model + ",\"usage\":" + u + "}"),
-                usage().map(u -> "\"usage\":" + u),
-                text().map(t -> "\"error\":{\"type\":" + t + ",\"message\":\"overloaded\"}"));
+                usage(usual).map(u -> "\"usage\":" + u),
+                text(usual).map(t -> "\"error\":{\"type\":" + t + ",\"message\":\"overloaded\"}"));
         return field.list().ofMaxSize(5).map(fields -> "{" + String.join(",", fields) + "}");
     }
 
-    private Arbitrary<String> block() {
+    private Arbitrary<String> block(boolean usual) {
         Arbitrary<String> field = Arbitraries.oneOf(
                 Arbitraries.of("text", "thinking", "redacted_thinking", "tool_use", "server_tool_use")
                         .map(t -> "\"type\":\"" + t + "\""),
                 Arbitraries.of("text", "thinking", "data", "id", "name", "type")
-                        .flatMap(name -> text().map(t -> "\"" + name + "\":" + t)),
+                        .flatMap(name -> text(usual).map(t -> "\"" + name + "\":" + t)),
                 Arbitraries.just("\"input\":{}"));
         return Arbitraries.oneOf(field.list().ofMaxSize(4).map(fields -> "{" + String.join(",", fields) + "}"),
                 Arbitraries.of("null", "\"x\""));
     }
 
-    private Arbitrary<String> delta() {
+    private Arbitrary<String> delta(boolean usual) {
         Arbitrary<String> field = Arbitraries.oneOf(
                 Arbitraries.of("text_delta", "thinking_delta", "signature_delta", "input_json_delta", "citations_delta")
                         .map(t -> "\"type\":\"" + t + "\""),
                 Arbitraries.of("text", "thinking", "signature", "partial_json", "stop_reason", "stop_sequence")
-                        .flatMap(name -> text().map(t -> "\"" + name + "\":" + t)));
+                        .flatMap(name -> text(usual).map(t -> "\"" + name + "\":" + t)));
         return Arbitraries.oneOf(field.list().ofMaxSize(4).map(fields -> "{" + String.join(",", fields) + "}"),
                 Arbitraries.of("null", "[]"));
     }
 
-    private Arbitrary<String> usage() {
+    private Arbitrary<String> usage(boolean usual) {
         Arbitrary<String> field = Arbitraries.of("input_tokens", "output_tokens", "cache_read_input_tokens")
-                .flatMap(name -> numberish().map(n -> "\"" + name + "\":" + n));
+                .flatMap(name -> numberish(usual).map(n -> "\"" + name + "\":" + n));
         return Arbitraries.oneOf(field.list().ofMaxSize(3).map(fields -> "{" + String.join(",", fields) + "}"),
                 Arbitraries.of("null", "5"));
     }
 
-    private Arbitrary<String> numberish() {
+    private Arbitrary<String> numberish(boolean usual) {
+        if (usual) {
+            return Arbitraries.of("0", "1", "2", "-1", "25", "-0", "2147483647", "123456789012345678");
+        }
         return Arbitraries.of("0", "1", "2", "-1", "25", "3000000000", "99999999999999999999", "1.5", "\"3\"", "null",
                 "true", "{}");
     }
 
-    private Arbitrary<String> text() {
+    private Arbitrary<String> text(boolean usual) {
+        if (usual) {
+            return Arbitraries.of("", "a", "Hé", "😀", "\\u00e9", "\\n", "{\\\"a\\\": 1}", "end_turn", "tool_use",
+                    "sig", "text_delta", "\\ud800", "\\u00C9t\\/\\t", "overloaded_error").map(t -> "\"" + t + "\"");
+        }
         return Arbitraries.oneOf(
                 Arbitraries.of("", "a", "Hé", "😀", "\\u00e9", "\\n", "{\\\"a\\\": 1}", "end_turn", "tool_use", "sig")
                         .map(t -> "\"" + t + "\""),

@@ -369,6 +369,61 @@ public final class JsonCursor {
         return negative ? -value : value;
     }
 
+    /** The string value here, decoded; any other value is skipped and null. */
+    public String textOrNull() throws Unusual {
+        if (atString()) {
+            return string();
+        }
+        skip();
+        return null;
+    }
+
+    /**
+     * The string value here, as the one of {@code words} (ASCII, no escapes) whose bytes it
+     * is, the same instance, so that no string is made for the names a stream repeats; any
+     * other string decoded as {@link #string()}.
+     */
+    public String word(String[] words) throws Unusual {
+        int start = pos + 1;                         // after the opening quote
+        byte[] in = bytes;
+        int at = start;
+        int stop = end;
+        while (at < stop && PLAIN[in[at] & 0xFF]) {
+            at++;
+        }
+        if (at < stop && in[at] == '"') {
+            int length = at - start;
+            candidates:
+            for (String word : words) {
+                if (word.length() != length) {
+                    continue;
+                }
+                for (int i = 0; i < length; i++) {
+                    if (in[start + i] != word.charAt(i)) {
+                        continue candidates;
+                    }
+                }
+                pos = at + 1;
+                return word;
+            }
+        }
+        return string();
+    }
+
+    /**
+     * A count here: an integer of at least 0 (of at most 18 digits); a negative integer, or a
+     * value that is not a number (skipped), is -1, as if absent; a float or a longer number is
+     * unusual (the general parser's reading of it is {@code canConvertToLong}).
+     */
+    public long count() throws Unusual {
+        if (!atNumber()) {
+            skip();
+            return -1;
+        }
+        long count = integer();
+        return count >= 0 ? count : -1;
+    }
+
     /** The number here when it is an integer that fits an int (as {@link #integer()}); any other number is unusual. */
     public int intValue() throws Unusual {
         long value = integer();

@@ -81,6 +81,28 @@ class JsonCursorTest {
     }
 
     @Test
+    void wordsComeBackAsTheSameInstanceAndOtherStringsDecoded() throws Exception {
+        String[] words = {"text_delta", "end_turn"};
+        assertThat(over("\"end_turn\"").word(words)).isSameAs(words[1]);
+        assertThat(over("\"end_turnx\"").word(words)).isEqualTo("end_turnx");
+        assertThat(over("\"end\\u005fturn\"").word(words)).isEqualTo("end_turn").isNotSameAs(words[1]);
+        assertThat(over("\"é\"").word(words)).isEqualTo("é");
+    }
+
+    @Test
+    void countsAndTextsAsTheDecodersReadThem() throws Exception {
+        assertThat(over("7").count()).isEqualTo(7);
+        assertThat(over("-3").count()).isEqualTo(-1);
+        assertThat(over("\"7\"").count()).isEqualTo(-1);
+        assertThat(over("null").count()).isEqualTo(-1);
+        assertThatThrownBy(() -> over("7.5").count()).isInstanceOf(JsonCursor.Unusual.class);
+        assertThat(over("\"a\"").textOrNull()).isEqualTo("a");
+        JsonCursor skipped = over("{\"a\": [1]}");
+        assertThat(skipped.textOrNull()).isNull();
+        skipped.finish();                           // the whole object was skipped
+    }
+
+    @Test
     void fieldsAreMatchedByTheirNamesAndEscapedNamesAreLeft() throws Exception {
         JsonCursor cursor = over(" { \"id\" : \"a\" , \"model\":2 } ");
         assertThat(cursor.enterObject()).isTrue();

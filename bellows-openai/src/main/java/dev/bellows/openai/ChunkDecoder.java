@@ -262,9 +262,9 @@ final class ChunkDecoder extends JsonEventDecoder {
                 if (in.atObject()) {
                     for (boolean count = in.enterObject(); count; count = in.nextField()) {
                         if (in.key(PROMPT_TOKENS)) {
-                            promptTokens = count(in);
+                            promptTokens = in.count();
                         } else if (in.key(COMPLETION_TOKENS)) {
-                            completionTokens = count(in);
+                            completionTokens = in.count();
                         } else {
                             in.skip();
                         }
@@ -279,11 +279,11 @@ final class ChunkDecoder extends JsonEventDecoder {
                 if (in.atObject()) {
                     for (boolean count = in.enterObject(); count; count = in.nextField()) {
                         if (in.key(PROMPT_N)) {
-                            promptN = count(in);
+                            promptN = in.count();
                         } else if (in.key(CACHE_N)) {
-                            cacheN = count(in);
+                            cacheN = in.count();
                         } else if (in.key(PREDICTED_N)) {
-                            predictedN = count(in);
+                            predictedN = in.count();
                         } else {
                             in.skip();
                         }
@@ -399,24 +399,10 @@ final class ChunkDecoder extends JsonEventDecoder {
         }
     }
 
-    /** A count: an integer of at least 0 (else -1); not a number: -1, as if absent; a float or beyond a long: unusual. */
-    private static long count(JsonCursor in) throws JsonCursor.Unusual {
-        if (!in.atNumber()) {
-            in.skip();
-            return -1;
-        }
-        long count = in.integer();
-        return count >= 0 ? count : -1;
-    }
-
     /** The text of a string value that is not empty, else null (null, numbers, objects, ""). */
     private static String nonEmptyText(JsonCursor in) throws JsonCursor.Unusual {
-        if (in.atString()) {
-            String text = in.string();
-            return text.isEmpty() ? null : text;
-        }
-        in.skip();
-        return null;
+        String text = in.textOrNull();
+        return text == null || text.isEmpty() ? null : text;
     }
 
     private static int unusual() throws JsonCursor.Unusual {
