@@ -46,17 +46,22 @@ final class ProcessTree {
         }
     }
 
+    /**
+     * Polls rather than waiting on {@code ProcessHandle.onExit()}: the JDK completes that from
+     * the common {@code ForkJoinPool}, which may be busy with anything (see
+     * {@code StdioTransport.awaitExit}); the process reaper itself polls a process that is not
+     * this JVM's child.
+     */
     private static void waitFor(ProcessHandle process, long deadlineNanos) {
-        long left = deadlineNanos - System.nanoTime();
-        if (left <= 0 || !process.isAlive()) {
-            return;
-        }
-        try {
-            process.onExit().get(left, TimeUnit.NANOSECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (Exception e) {
-            // timed out, or the handle cannot be waited on: the caller escalates
+        long pauseMillis = 1;
+        while (process.isAlive() && deadlineNanos - System.nanoTime() > 0) {
+            try {
+                Thread.sleep(pauseMillis);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return; // the caller escalates
+            }
+            pauseMillis = Math.min(pauseMillis * 2, 20);
         }
     }
 }

@@ -34,8 +34,9 @@ import reactor.core.publisher.Mono;
  * wait for its timeout. Here every way the process can go away completes {@link #ended()}
  * with a reason a user can act on, including the tail of its standard error.
  *
- * <p>Threads: one platform (daemon) thread each reads stdout, reads stderr and writes stdin (a
- * queue feeds it, so senders never block and no lock is held while writing). Never virtual
+ * <p>Threads: one platform (daemon) thread each reads stdout, reads stderr, writes stdin (a
+ * queue feeds it, so senders never block and no lock is held while writing) and waits for
+ * the process to exit (see {@link #awaitExit}). Never virtual
  * threads: a read or write on a child's pipe blocks the thread that carries it, and the virtual
  * thread scheduler replaces a blocked carrier only for a while (its spare carrier retires after
  * 30 s idle). Past that, with as many pipes blocked as there are CPUs (one silent server on a
@@ -138,7 +139,7 @@ final class StdioTransport implements McpClientTransport {
         pipeThread("stdout").start(() -> readStdout(started, handler));
         stderrReader = pipeThread("stderr").start(() -> readStderr(started));
         pipeThread("stdin").start(() -> writeStdin(started));
-        started.onExit().thenRun(() -> exited(started));
+        pipeThread("exit").start(() -> awaitExit(started));
     }
 
     /** A thread for one of the process's pipes: a platform thread (see the class comment), never keeping the JVM alive. */
@@ -242,6 +243,27 @@ final class StdioTransport implements McpClientTransport {
         }
     }
 
+    /**
+     * Waits for the process to exit on a thread of its own. Not {@code Process.onExit()}: the
+     * JDK completes that future from the common {@code ForkJoinPool}, which every
+     * {@code CompletableFuture} of the application shares and which has a single worker on a
+     * 2-CPU machine. One task blocked there (the application's, or an earlier server's exit
+     * waiting for its stderr) and no server's exit was noticed any more: a server that quit at
+     * once was reported as not starting within its startup timeout, a crashed one as a call
+     * timeout. {@code waitFor} is woken by the JDK's process reaper directly.
+     */
+    private void awaitExit(Process started) {
+        while (true) {
+            try {
+                started.waitFor();
+                break;
+            } catch (InterruptedException e) {
+                // nothing interrupts this thread on purpose: the exit is still to be reported
+            }
+        }
+        exited(started);
+    }
+
     private void exited(Process started) {
         // What a launcher left running goes first: it holds the launcher's stderr open, so the
         // wait for stderr's last words below would otherwise last its whole bound, with the
@@ -313,12 +335,10 @@ final class StdioTransport implements McpClientTransport {
         outbound.add(STOP);
         try {
             if (graceful) {
-                started.onExit().get(1500, TimeUnit.MILLISECONDS);
+                started.waitFor(1500, TimeUnit.MILLISECONDS); // if still running, terminated below
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } catch (Exception e) {
-            // still running: terminate it below
         }
         // The launcher may have exited on its own and left children: the snapshot still has them.
         ProcessTree.destroy(tree, 2000);

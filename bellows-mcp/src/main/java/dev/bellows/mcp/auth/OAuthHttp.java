@@ -111,8 +111,10 @@ final class OAuthHttp {
     private static String bounded(HttpResponse<InputStream> response, URI from) throws IOException {
         AtomicBoolean late = new AtomicBoolean();
         InputStream in = response.body();
-        // Closing the stream ends a read that blocks: the deadline of the whole body.
-        CompletableFuture.delayedExecutor(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).execute(() -> {
+        // Closing the stream ends a read that blocks: the deadline of the whole body. The close
+        // runs on a virtual thread, not in the common ForkJoinPool the application's futures share.
+        CompletableFuture.delayedExecutor(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS,
+                command -> Thread.ofVirtual().name("mcp-oauth-deadline").start(command)).execute(() -> {
             late.set(true);
             closeQuietly(in);
         });
