@@ -1,5 +1,6 @@
 package dev.bellows.anthropic;
 
+import dev.bellows.testkit.Background;
 import static dev.bellows.anthropic.DocsStreams.MESSAGE_START;
 import static dev.bellows.anthropic.DocsStreams.TEXT_BLOCK_START;
 import static dev.bellows.anthropic.DocsStreams.textDelta;
@@ -170,7 +171,7 @@ class AnthropicFailuresTest {
         CountDownLatch firstChunk = new CountDownLatch(1);
 
         try (ChatStream stream = provider().stream(REQUEST)) {
-            CompletableFuture<Void> canceller = CompletableFuture.runAsync(() -> {
+            CompletableFuture<Void> canceller = Background.run(() -> {
                 try {
                     firstChunk.await();
                 } catch (InterruptedException e) {

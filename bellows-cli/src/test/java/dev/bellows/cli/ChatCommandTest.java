@@ -1,5 +1,6 @@
 package dev.bellows.cli;
 
+import dev.bellows.testkit.Background;
 import static dev.bellows.cli.RunCommandTest.call;
 import static dev.bellows.cli.RunCommandTest.complete;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -112,7 +113,7 @@ class ChatCommandTest {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             ByteArrayOutputStream err = new ByteArrayOutputStream();
             Path data = dir.resolve("data");
-            CompletableFuture<Integer> chat = CompletableFuture.supplyAsync(() -> BellowsCommand.commandLine(stdin, out,
+            CompletableFuture<Integer> chat = Background.supply(() -> BellowsCommand.commandLine(stdin, out,
                     err, false, new Host(Map.of(), dir, interrupts, false)).execute("chat", "--base-url",
                     server.baseUrl().toString(), "--model", "mock", "--session", "c", "--data-dir", data.toString()));
             keys.write("Count slowly\nnot this one\n".getBytes(StandardCharsets.UTF_8));

@@ -178,7 +178,7 @@ class McpCommandsTest {
         try (MockLlmServer server = MockLlmServer.start(MockScript.of(MockTurn.content(longCall)))) {
             java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
             java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
-            java.util.concurrent.CompletableFuture<Integer> status = java.util.concurrent.CompletableFuture.supplyAsync(
+            java.util.concurrent.CompletableFuture<Integer> status = dev.bellows.testkit.Background.supply(
                     () -> BellowsCommand.commandLine(new java.io.ByteArrayInputStream(new byte[0]), out, err, false, host)
                             .execute("run", "--base-url", server.baseUrl().toString(), "--model", "mock",
                                     "--mcp-config", "mcp.json", "--output", "jsonl", "wait for it"));

@@ -1,5 +1,6 @@
 package dev.bellows.cli;
 
+import dev.bellows.testkit.Background;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -184,7 +185,7 @@ class RunCommandTest {
                 return () -> interrupt.set(null);
             };
             try (MockLlmServer server = server(MockTurn.content("x".repeat(200) + complete("late")).chunkSize(1).delayMs(50))) {
-                CompletableFuture<Cli.Run> result = CompletableFuture.supplyAsync(() -> Cli.run(
+                CompletableFuture<Cli.Run> result = Background.supply(() -> Cli.run(
                         new Host(Map.of(), dir, interrupts, false), "run", "--base-url", server.baseUrl().toString(),
                         "--model", "mock", "--output", "jsonl", "task"));
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30); // a hang guard

@@ -1,5 +1,6 @@
 package dev.bellows.cli;
 
+import dev.bellows.testkit.Background;
 import static dev.bellows.cli.RunCommandTest.complete;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -208,7 +209,7 @@ class ServeCommandTest {
             assertThat(last(events(again.body()), "result")).isEqualTo("third answer");
 
             // two threads at once, one on each server: each stream holds its own run only
-            CompletableFuture<HttpResponse<String>> alpha = CompletableFuture.supplyAsync(() -> {
+            CompletableFuture<HttpResponse<String>> alpha = Background.supply(() -> {
                 try {
                     return agui(a, input("alpha", "Alpha?"));
                 } catch (Exception e) {
@@ -292,7 +293,7 @@ class ServeCommandTest {
             node.redirectError(ProcessBuilder.Redirect.INHERIT);
             Process client = node.start();
             // Read while waiting: a hang guard after a blocking read never fires when the client hangs.
-            CompletableFuture<String> written = CompletableFuture.supplyAsync(() -> {
+            CompletableFuture<String> written = Background.supply(() -> {
                 try {
                     return new String(client.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
                 } catch (java.io.IOException e) {

@@ -1,5 +1,6 @@
 package dev.bellows.cli;
 
+import dev.bellows.testkit.Background;
 import static dev.bellows.cli.RunCommandTest.complete;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -151,7 +152,7 @@ class SessionsCommandTest {
                 "{\"steps\": [{\"description\": \"count\", \"status\": \"in_progress\"}]}");
         MockTurn slow = MockTurn.content("Counting: " + "one ".repeat(300) + complete("never")).chunkSize(4).delayMs(20);
         try (MockLlmServer server = MockLlmServer.start(MockScript.of(MockTurn.content(plan), slow))) {
-            CompletableFuture<Cli.Run> run = CompletableFuture.supplyAsync(() -> Cli.run(
+            CompletableFuture<Cli.Run> run = Background.supply(() -> Cli.run(
                     new Host(Map.of(), dir, interrupts, false), "run", "--base-url", server.baseUrl().toString(),
                     "--model", "mock", "--session", "count", "--data-dir", data().toString(), "Count slowly"));
             long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(60); // a hang guard, not a measure

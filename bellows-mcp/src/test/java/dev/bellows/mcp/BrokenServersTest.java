@@ -1,5 +1,6 @@
 package dev.bellows.mcp;
 
+import dev.bellows.testkit.Background;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.bellows.tool.ToolCallOutcome;
@@ -88,7 +89,7 @@ class BrokenServersTest {
             String firstPid = ReferenceServersTest.succeeded(
                     chain.execute(List.of(ReferenceServersTest.call("scripted", "pid", Map.of())))).text().strip();
 
-            CompletableFuture<ToolChainResult> waiting = CompletableFuture.supplyAsync(
+            CompletableFuture<ToolChainResult> waiting = Background.supply(
                     () -> chain.execute(List.of(ReferenceServersTest.call("scripted", "wait", Map.of()))));
             ProcessHandle server = source.process().orElseThrow();
             awaitStderr(source, "waiting forever");
@@ -131,7 +132,7 @@ class BrokenServersTest {
             assertThat(Files.readAllLines(cancelLog).getFirst()).contains("\"requestId\"").contains("timed out");
 
             AtomicBoolean cancelled = new AtomicBoolean();
-            CompletableFuture<ToolChainResult> waiting = CompletableFuture.supplyAsync(
+            CompletableFuture<ToolChainResult> waiting = Background.supply(
                     () -> chain.execute(List.of(ReferenceServersTest.call("patient", "wait", Map.of())), cancelled::get));
             awaitStderr(servers.sources().stream().filter(s -> s.serverName().equals("patient")).findFirst().orElseThrow(),
                     "waiting forever on request", 1);

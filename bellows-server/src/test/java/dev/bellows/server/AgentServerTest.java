@@ -1,5 +1,6 @@
 package dev.bellows.server;
 
+import dev.bellows.testkit.Background;
 import static dev.bellows.server.ServerFixture.call;
 import static dev.bellows.server.ServerFixture.runInput;
 import static dev.bellows.server.ServerFixture.turn;
@@ -341,7 +342,7 @@ class AgentServerTest {
         MockScript script = MockScript.of(turn(call("wait", "{\"q\": \"x\"}")),
                 turn(call("task_completion", "{\"result\": \"done\"}")));
         try (ServerFixture fixture = new ServerFixture(script, b -> b.maxRuns(1), tools)) {
-            CompletableFuture<List<JsonNode>> first = CompletableFuture.supplyAsync(() -> {
+            CompletableFuture<List<JsonNode>> first = Background.supply(() -> {
                 try {
                     return fixture.agui(runInput("busy", "wait please"));
                 } catch (Exception e) {
@@ -365,7 +366,7 @@ class AgentServerTest {
             return dev.bellows.tool.ToolResult.of("waited");
         }));
         try (ServerFixture fixture = new ServerFixture(script, b -> { }, tools2)) {
-            CompletableFuture<List<JsonNode>> first = CompletableFuture.supplyAsync(() -> {
+            CompletableFuture<List<JsonNode>> first = Background.supply(() -> {
                 try {
                     return fixture.agui(runInput("busy", "wait please"));
                 } catch (Exception e) {
@@ -506,7 +507,7 @@ class AgentServerTest {
                                 "{\"stream\": " + stream + ", \"messages\": [{\"role\": \"user\", \"content\": \"40 + 2?\"}]}"))
                         .header("Content-Type", "application/json").build(), HttpResponse.BodyHandlers.ofString());
                 assertThat(atTheDoor.await(30, TimeUnit.SECONDS)).isTrue();
-                CompletableFuture<Long> shutdown = CompletableFuture.supplyAsync(() -> {
+                CompletableFuture<Long> shutdown = Background.supply(() -> {
                     server.shutdown(java.time.Duration.ZERO);
                     return enter.getCount();      // 0: it returned only after the request went on
                 });

@@ -1,5 +1,6 @@
 package dev.bellows.server;
 
+import dev.bellows.testkit.Background;
 import dev.bellows.testkit.NpmPackages;
 import java.io.IOException;
 import java.io.InputStream;
@@ -43,8 +44,8 @@ final class NodeScripts {
         ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().putAll(env);
         Process process = builder.start();
-        CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> read(process.getInputStream()));
-        CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> read(process.getErrorStream()));
+        CompletableFuture<String> out = Background.supply(() -> read(process.getInputStream()));
+        CompletableFuture<String> err = Background.supply(() -> read(process.getErrorStream()));
         if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
             process.destroyForcibly();
             throw new AssertionError(command + " did not end in " + timeoutSeconds + " s; stderr: " + err.getNow(""));

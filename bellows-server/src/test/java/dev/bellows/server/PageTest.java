@@ -1,5 +1,6 @@
 package dev.bellows.server;
 
+import dev.bellows.testkit.Background;
 import static dev.bellows.server.ServerFixture.call;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -49,7 +50,7 @@ class PageTest {
         browser = builder.start();
         BufferedReader out = new BufferedReader(new InputStreamReader(browser.getInputStream(), StandardCharsets.UTF_8));
         // a hang guard, not a measure: the first line comes once the browser is up
-        String line = CompletableFuture.supplyAsync(() -> {
+        String line = Background.supply(() -> {
             try {
                 return out.readLine();
             } catch (IOException e) {

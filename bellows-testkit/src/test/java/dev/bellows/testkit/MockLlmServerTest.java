@@ -372,7 +372,7 @@ class MockLlmServerTest {
             for (int i = 0; i < count; i++) {
                 String body = i % 2 == 0 ? STREAM : NO_STREAM;
                 boolean stream = i % 2 == 0;
-                answers.add(CompletableFuture.supplyAsync(() -> {
+                answers.add(Background.supply(() -> {
                     try {
                         Body read = read(post(server, "/v1/chat/completions", body));
                         return stream ? read.content("content")

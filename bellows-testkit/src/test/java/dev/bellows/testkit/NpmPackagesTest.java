@@ -52,7 +52,7 @@ class NpmPackagesTest {
         try {
             BufferedReader said = new BufferedReader(new InputStreamReader(other.getInputStream(), StandardCharsets.UTF_8));
             assertThat(said.readLine()).isEqualTo("locked");
-            CompletableFuture<Path> install = CompletableFuture.supplyAsync(() -> NpmPackages.install(dir, a));
+            CompletableFuture<Path> install = Background.supply(() -> NpmPackages.install(dir, a));
             // The kernel lists a request blocked on the lock file once the install waits for it.
             long inode = (Long) Files.getAttribute(HoldsTheInstallLock.lockFile(dir), "unix:ino");
             long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);       // a hang guard

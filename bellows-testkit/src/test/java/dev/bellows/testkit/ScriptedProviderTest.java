@@ -130,7 +130,7 @@ class ScriptedProviderTest {
         try (ChatStream stream = provider.stream(REQUEST)) {
             assertThat(stream.next()).isInstanceOf(StreamChunk.ResponseInfo.class);
             assertThat(stream.next()).isEqualTo(StreamChunk.message("a"));
-            CompletableFuture<Throwable> blocked = CompletableFuture.supplyAsync(() -> {
+            CompletableFuture<Throwable> blocked = Background.supply(() -> {
                 try {
                     stream.next();
                     return null;
