@@ -40,6 +40,8 @@ import dev.bellows.testkit.MockTurn;
 import dev.bellows.testkit.ScriptedProvider;
 import dev.bellows.tool.ToolRegistry;
 import io.temporal.client.WorkflowClient;
+import io.temporal.serviceclient.WorkflowServiceStubs;
+import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 import io.temporal.common.WorkflowExecutionHistory;
 import io.temporal.testing.TestEnvironmentOptions;
 import io.temporal.testing.TestWorkflowEnvironment;
@@ -323,6 +325,62 @@ class DurableRunTest {
             assertThat(ended.result()).contains("ended (terminated)");
             // A late follower of the closed run ends the same way.
             assertThat(agent.follow(id).await()).isEqualTo(ended);
+        }
+    }
+
+    /**
+     * A completed run's log is read by a worker replaying its history: when no worker answers in
+     * time, the follower looks again (up to {@code Follower.CLOSED_UNREADABLE}) rather than ending
+     * the run as an error with its events unshown, and reads it all once a worker comes.
+     */
+    @Test
+    void aFollowerOfACompletedRunLooksAgainUntilAWorkerReadsItsLog() throws Exception {
+        DurableAgent agent = DurableAgent.builder(env.getWorkflowClient()).build();
+        String id;
+        AgentResult result;
+        List<String> events = new CopyOnWriteArrayList<>();
+        try (DurableWorker worker = worker(new ScriptedProvider(script()), new ToolRegistry().register(new CountingTool()))) {
+            worker.start();
+            id = agent.start("count twice");
+            AgentRun run = agent.follow(id);
+            run.events().forEach(e -> events.add(EventJson.toJson(e, true).toString()));
+            result = run.await();
+        }
+        assertThat(result.reason()).isEqualTo(LoopEndReason.TASK_COMPLETION);
+
+        // A client whose queries give up after about a second, not retried: the server would wait
+        // a minute for a worker to answer, and the client retry for as long.
+        WorkflowServiceStubs quickStubs = WorkflowServiceStubs.newServiceStubs(WorkflowServiceStubsOptions
+                .newBuilder(env.getWorkflowServiceStubs().getOptions())
+                .setRpcQueryTimeout(Duration.ofSeconds(1))
+                .setRpcRetryOptions(io.temporal.serviceclient.RpcRetryOptions.newBuilder()
+                        .setExpiration(Duration.ofSeconds(1)).validateBuildWithDefaults())
+                .build());
+        try {
+            WorkflowClient quick = WorkflowClient.newInstance(quickStubs, env.getWorkflowClient().getOptions());
+            // No worker now: the log's query fails (the precondition of this test).
+            assertThatThrownBy(() -> quick.newUntypedWorkflowStub(id)
+                    .query("events", dev.bellows.temporal.internal.EventPage.class, 0L)).isInstanceOf(RuntimeException.class);
+
+            List<String> late = new CopyOnWriteArrayList<>();
+            CompletableFuture<AgentResult> following = dev.bellows.testkit.Background.supply(() -> {
+                AgentRun run = DurableAgent.builder(quick).build().follow(id);
+                run.events().forEach(e -> late.add(EventJson.toJson(e, true).toString()));
+                return run.await();
+            });
+            // Time for the follower's queries to fail twice or more before a worker comes: not a
+            // timing assertion (the follower must wait however long this is).
+            Thread.sleep(2500);
+            assertThat(following).isNotDone();
+            assertThat(late).isEmpty();
+            try (DurableWorker again = worker(new ScriptedProvider(script()),
+                    new ToolRegistry().register(new CountingTool()))) {
+                again.start();
+                assertThat(following.get(60, TimeUnit.SECONDS)).isEqualTo(result);
+            }
+            assertThat(late).containsExactlyElementsOf(events);
+        } finally {
+            quickStubs.shutdown();
         }
     }
 
