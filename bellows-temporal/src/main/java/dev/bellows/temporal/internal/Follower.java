@@ -70,10 +70,14 @@ public final class Follower {
             WorkflowExecutionStatus status = described.getWorkflowExecutionInfo().getStatus();
             boolean running = status == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING;
             long history = described.getWorkflowExecutionInfo().getHistoryLength();
+            if (!running && !seenClosed) {
+                seenClosed = true;
+                lastReadWhileClosed = System.nanoTime();
+            }
             if (history != seenHistory || !running) {
                 Optional<EventPage> read = readLog();
                 if (read.isPresent()) {
-                    closedUnread = false;
+                    lastReadWhileClosed = System.nanoTime();
                     seenHistory = history;
                     EventPage page = read.get();
                     // Only an end this follower delivered: one that follows a decision starts past the
@@ -103,8 +107,13 @@ public final class Follower {
     }
 
     private LoopEvent.LoopEnd lastEnd;
-    private boolean closedUnread;       // the closed run's log could not be read at the last look
-    private long closedUnreadSince;     // System.nanoTime() of the first of those failed reads
+    private boolean seenClosed;
+    /**
+     * System.nanoTime() when this follower first saw the run closed, or last read its log since;
+     * taken before the query, which waits for a worker to answer (the SDK retries it for up to a
+     * minute), so that the time that wait took counts.
+     */
+    private long lastReadWhileClosed;
 
     /**
      * Whether a completed run's log has stayed unreadable long enough to give up on it. A
@@ -116,12 +125,7 @@ public final class Follower {
      * to wait for: its following ends at once.)
      */
     private boolean unreadableSinceClosed() {
-        long now = System.nanoTime();
-        if (!closedUnread) {
-            closedUnread = true;
-            closedUnreadSince = now;
-        }
-        return now - closedUnreadSince >= CLOSED_UNREADABLE.toNanos();
+        return System.nanoTime() - lastReadWhileClosed >= CLOSED_UNREADABLE.toNanos();
     }
 
     /** How long the log of a closed run is looked for before the follower stops without it. */
