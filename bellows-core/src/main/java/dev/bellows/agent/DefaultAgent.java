@@ -282,7 +282,7 @@ public final class DefaultAgent implements Agent {
     public AgentRun resume(Session session, List<? extends Decision> decisions, List<? extends Tool> external) {
         Objects.requireNonNull(session, "session");
         List<Tool> tools = external(external);
-        Map<String, Decision> checked = checkDecisions(session, decisions);
+        Map<String, Decision> checked = checkedDecisions(session, decisions);
         Suspension waiting = session.suspension();
         return start(waiting.task(), session, completion(), waiting, checked, tools);
     }
@@ -290,7 +290,7 @@ public final class DefaultAgent implements Agent {
     /** As {@link #resume(Session, List)}, on the calling thread, as {@link #runBlocking(String)} runs a task. */
     public AgentResult resumeBlocking(Session session, List<? extends Decision> decisions) {
         Objects.requireNonNull(session, "session");
-        Map<String, Decision> checked = checkDecisions(session, decisions);
+        Map<String, Decision> checked = checkedDecisions(session, decisions);
         Suspension waiting = session.suspension();
         RunHandle run = new RunHandle(options.listeners);
         run.keepNoEvents();
@@ -324,7 +324,7 @@ public final class DefaultAgent implements Agent {
                 denials.add(Decision.deny(call.id(), reason));
             }
         }
-        Map<String, Decision> checked = checkDecisions(session, denials);
+        Map<String, Decision> checked = checkedDecisions(session, denials);
         RunHandle run = new RunHandle(options.listeners);
         run.keepNoEvents();
         session.begin(run, true);
@@ -336,8 +336,20 @@ public final class DefaultAgent implements Agent {
         return options.answerSchema == null ? null : new TypedCompletion(options.answerSchema, null);
     }
 
+    /**
+     * Checks decisions as {@link #resume(Session, List)} would, and changes nothing: for a caller
+     * that must refuse them before it records them (a durable run, whose decisions arrive in an
+     * update that is refused, never failed, when they do not fit).
+     *
+     * @throws IllegalStateException    as {@link #resume(Session, List)} says
+     * @throws IllegalArgumentException when the decisions do not fit, naming the calls concerned
+     */
+    public void checkDecisions(Session session, List<? extends Decision> decisions) {
+        checkedDecisions(Objects.requireNonNull(session, "session"), decisions);
+    }
+
     /** The decisions by call id, checked against the session's waiting run; see {@link #resume}. */
-    private Map<String, Decision> checkDecisions(Session session, List<? extends Decision> decisions) {
+    private Map<String, Decision> checkedDecisions(Session session, List<? extends Decision> decisions) {
         Objects.requireNonNull(decisions, "decisions");
         Suspension waiting = session.suspension();
         if (waiting == null) {
