@@ -183,22 +183,24 @@ public final class DurableAgent implements Agent {
      * and follows the run carried on from there: its events begin with {@code loop_start} (the
      * original task) and the {@code approval} events, as {@code DefaultAgent.resume} does locally.
      * Approved calls run once, on a worker; denied ones reach the model as denials, with the
-     * reason. Takes {@link Decision#approve(String)} (without edited arguments) and
-     * {@link Decision#deny(String, String)}.
+     * reason. Takes {@link Decision#approve(String)}, {@link Decision#approve(String,
+     * com.fasterxml.jackson.databind.node.ObjectNode)} (the call runs with these arguments
+     * instead, checked against the tool's schema first; they are recorded in the workflow's
+     * history, as the model's are) and {@link Decision#deny(String, String)}.
      *
      * @throws IllegalArgumentException when the decisions do not fit: a waiting call left out, an
-     *                                  unknown id, an id twice, edited arguments or a result; or
-     *                                  when the run waits for nothing. Nothing is recorded then.
+     *                                  unknown id, an id twice, edited arguments that do not match
+     *                                  the tool's schema, or a result; or when the run waits for
+     *                                  nothing. Nothing is recorded then.
      */
     public AgentRun decide(String workflowId, List<? extends Decision> decisions) {
         Objects.requireNonNull(workflowId, "workflowId");
         List<Decisions.Decided> wire = new ArrayList<>();
         for (Decision decision : decisions) {
             wire.add(switch (decision) {
-                case Decision.Approve a when a.arguments() != null -> throw new IllegalArgumentException(
-                        "call " + a.callId() + ": a durable run takes no edited arguments");
-                case Decision.Approve a -> new Decisions.Decided(a.callId(), true, null);
-                case Decision.Deny d -> new Decisions.Decided(d.callId(), false, d.reason());
+                case Decision.Approve a -> new Decisions.Decided(a.callId(), true, null,
+                        a.arguments() == null ? null : a.arguments().toString());
+                case Decision.Deny d -> new Decisions.Decided(d.callId(), false, d.reason(), null);
                 case Decision.Respond r -> throw new IllegalArgumentException(
                         "call " + r.callId() + ": a durable run's calls wait for approval: approve or deny it");
             });

@@ -303,6 +303,55 @@ class DurableRunTest {
         assertThat(tool.calls).hasValue(1);
     }
 
+    /**
+     * A hang guard as well: decisions the update accepted but the loop refuses fail the workflow's
+     * task on every attempt, and the update never completes.
+     */
+    @Test
+    @org.junit.jupiter.api.Timeout(value = 2, unit = TimeUnit.MINUTES,
+            threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)
+    void anApprovedCallRunsWithEditedArgumentsCheckedAgainstTheToolsSchemaAndTheHistoryReplays() throws Exception {
+        CountingTool tool = new CountingTool();
+        ScriptedProvider provider = new ScriptedProvider(MockScript.builder()
+                .turn(MockTurn.content("Counting. " + CountingTool.call("abc")))
+                .turn(MockTurn.content(CountingTool.done("approved")))
+                .build());
+        Consumer<DefaultAgent.Builder> loop = b -> b.model("mock").requireApproval("*/count");
+        String id;
+        try (DurableWorker worker = DurableWorker.builder(env.getWorkflowClient()).provider(provider)
+                .tools(new ToolRegistry().register(tool)).loop(loop).heartbeatTimeout(Duration.ofSeconds(30)).build()) {
+            worker.start();
+            DurableAgent agent = DurableAgent.builder(env.getWorkflowClient()).build();
+            id = agent.start("count abc");
+            String callId = agent.follow(id).await().waiting().getFirst().id();
+            com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+
+            // Arguments the tool's schema refuses are refused by the update: nothing recorded, the run waits on.
+            com.fasterxml.jackson.databind.node.ObjectNode wrong = json.createObjectNode();
+            wrong.putArray("text").add("a");       // no lossless coercion makes a list a string
+            assertThatThrownBy(() -> agent.decide(id, List.of(Decision.approve(callId, wrong))))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("the edited arguments of call " + callId + " do not match the tool's schema");
+            assertThat(tool.calls).hasValue(0);
+
+            com.fasterxml.jackson.databind.node.ObjectNode edited = json.createObjectNode().put("text", "abcdefg");
+            List<AgentEvent> resumed = agent.decide(id, List.of(Decision.approve(callId, edited))).events().toList();
+            assertThat(resumed.getLast()).isEqualTo(new LoopEvent.LoopEnd(LoopEndReason.TASK_COMPLETION, "approved"));
+            assertThat(resumed).filteredOn(LoopEvent.ToolResultEvent.class::isInstance)
+                    .map(LoopEvent.ToolResultEvent.class::cast).filteredOn(result -> result.toolName().equals("count"))
+                    .singleElement().satisfies(result -> {
+                        assertThat(result.arguments()).isEqualTo(edited);
+                        assertThat(result.result()).isEqualTo("call 1: 7 characters");
+                    });
+            assertThat(tool.calls).hasValue(1);
+        }
+        Worker replaying = env.newWorker("replay-edited");
+        replaying.registerWorkflowImplementationFactory(RunWorkflow.class,
+                () -> new RunWorkflowImpl(TestSetups.setup(new ToolRegistry().register(new CountingTool()), loop)));
+        WorkflowReplayer.replayWorkflowExecution(env.getWorkflowClient().fetchHistory(id), replaying);
+        assertThat(tool.calls).hasValue(1);
+    }
+
     @Test
     void aFollowerOfATerminatedRunEndsWithAnErrorOnceItHasReadTheLog() throws Exception {
         ScriptedProvider slow = new ScriptedProvider(MockScript.builder()

@@ -17,10 +17,13 @@ public record Decisions(List<Decided> decisions) {
     /**
      * One decision.
      *
-     * @param id       the waiting call's id, as its {@code approval_required} event gave it
-     * @param approved true to run the call, false to deny it
-     * @param reason   why it was denied (the model reads it), or null
+     * @param id        the waiting call's id, as its {@code approval_required} event gave it
+     * @param approved  true to run the call, false to deny it
+     * @param reason    why it was denied (the model reads it), or null
+     * @param arguments the arguments an approved call runs with instead of the model's, as a JSON
+     *                  object's text; null for the model's (and in the histories of runs
+     *                  decided before decisions could carry them)
      */
-    public record Decided(String id, boolean approved, String reason) {
+    public record Decided(String id, boolean approved, String reason, String arguments) {
     }
 }

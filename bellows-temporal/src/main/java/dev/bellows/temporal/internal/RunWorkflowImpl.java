@@ -1,5 +1,9 @@
 package dev.bellows.temporal.internal;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.bellows.agent.AgentResult;
 import dev.bellows.agent.Decision;
 import dev.bellows.agent.DefaultAgent;
@@ -39,6 +43,8 @@ public final class RunWorkflowImpl implements RunWorkflow {
 
     private static final System.Logger LOG = System.getLogger(RunWorkflowImpl.class.getName());
 
+    private static final ObjectMapper ARGUMENTS = new ObjectMapper();
+
     private final WorkerSetup setup;
     private final Consumer<EndedRun> ended;
     private final EventLog log = new EventLog();
@@ -47,6 +53,7 @@ public final class RunWorkflowImpl implements RunWorkflow {
     private Session session;            // the agent's own: its builder memory's, when the loop's settings give one
     private List<Decision> decided;     // the decisions the update brought, until the run is resumed with them
     private boolean waiting;            // the run stopped at calls waiting for approval; no decisions yet
+    private DefaultAgent agent;         // the run's loop, once built
 
     public RunWorkflowImpl(WorkerSetup setup) {
         this(setup, null);
@@ -76,7 +83,7 @@ public final class RunWorkflowImpl implements RunWorkflow {
                 Workflow.newRandom());
         DefaultAgent.Builder builder = DefaultAgent.builder();
         setup.loop().accept(builder);
-        DefaultAgent agent = builder.provider(provider).toolRegistry(tools.registry(catalog))
+        agent = builder.provider(provider).toolRegistry(tools.registry(catalog))
                 .listener(log::add)
                 // Learns the agent's name for the model calls' interceptors on the workers; no side effect.
                 .runInterceptor(chain -> {
@@ -166,17 +173,43 @@ public final class RunWorkflowImpl implements RunWorkflow {
             throw new IllegalArgumentException("no decision for waiting call" + (missing.size() == 1 ? " " : "s ")
                     + String.join(", ", missing) + ": every waiting call must be decided at once");
         }
+        // The loop's own check besides (edited arguments against the tool's schema): once accepted,
+        // decisions that did not fit would fail the workflow's task on every worker, over and over.
+        agent.checkDecisions(session, loopDecisions(decisions));
     }
 
     @Override
     public long decide(Decisions decisions) {
-        List<Decision> list = new ArrayList<>();
-        for (Decisions.Decided decision : decisions.decisions()) {
-            list.add(decision.approved() ? Decision.approve(decision.id())
-                    : Decision.deny(decision.id(), decision.reason()));
-        }
+        List<Decision> list = loopDecisions(decisions);
         waiting = false;
         decided = list;
         return log.size();          // the resumed run's loop_start comes next
+    }
+
+    private static List<Decision> loopDecisions(Decisions decisions) {
+        List<Decision> list = new ArrayList<>();
+        for (Decisions.Decided decision : decisions.decisions()) {
+            if (!decision.approved()) {
+                list.add(Decision.deny(decision.id(), decision.reason()));
+            } else if (decision.arguments() == null) {
+                list.add(Decision.approve(decision.id()));
+            } else {
+                list.add(Decision.approve(decision.id(), editedArguments(decision)));
+            }
+        }
+        return list;
+    }
+
+    private static ObjectNode editedArguments(Decisions.Decided decision) {
+        JsonNode arguments;
+        try {
+            arguments = ARGUMENTS.readTree(decision.arguments());
+        } catch (JsonProcessingException e) {
+            arguments = null;
+        }
+        if (!(arguments instanceof ObjectNode object)) {
+            throw new IllegalArgumentException("the edited arguments of call " + decision.id() + " are not a JSON object");
+        }
+        return object;
     }
 }
