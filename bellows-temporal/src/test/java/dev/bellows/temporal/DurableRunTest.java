@@ -260,17 +260,24 @@ class DurableRunTest {
         assertThat(tool.calls).hasValue(2);
     }
 
-    @Test
-    void aCallWaitingForApprovalWaitsInTheWorkflowRunsOnceWhenApprovedAndTheHistoryReplays() throws Exception {
-        CountingTool tool = new CountingTool();
+    /** Loop settings under which every call of the count tool waits for approval. */
+    private static final Consumer<DefaultAgent.Builder> APPROVE_COUNTS = b -> b.model("mock").requireApproval("*/count");
+
+    /** A worker whose model calls count once ("abc"), then completes with "approved"; the call waits for approval. */
+    private DurableWorker approvingWorker(CountingTool tool) {
         ScriptedProvider provider = new ScriptedProvider(MockScript.builder()
                 .turn(MockTurn.content("Counting. " + CountingTool.call("abc")).chunkSize(6))
                 .turn(MockTurn.content(CountingTool.done("approved")))
                 .build());
-        Consumer<DefaultAgent.Builder> loop = b -> b.model("mock").requireApproval("*/count");
+        return DurableWorker.builder(env.getWorkflowClient()).provider(provider).tools(new ToolRegistry().register(tool))
+                .loop(APPROVE_COUNTS).heartbeatTimeout(Duration.ofSeconds(30)).build();
+    }
+
+    @Test
+    void aCallWaitingForApprovalWaitsInTheWorkflowRunsOnceWhenApprovedAndTheHistoryReplays() throws Exception {
+        CountingTool tool = new CountingTool();
         String id;
-        try (DurableWorker worker = DurableWorker.builder(env.getWorkflowClient()).provider(provider)
-                .tools(new ToolRegistry().register(tool)).loop(loop).heartbeatTimeout(Duration.ofSeconds(30)).build()) {
+        try (DurableWorker worker = approvingWorker(tool)) {
             worker.start();
             DurableAgent agent = DurableAgent.builder(env.getWorkflowClient()).build();
             id = agent.start("count abc");
@@ -298,7 +305,7 @@ class DurableRunTest {
         Worker replaying = env.newWorker("replay-approval");
         ToolRegistry unused = new ToolRegistry().register(new CountingTool());
         replaying.registerWorkflowImplementationFactory(RunWorkflow.class,
-                () -> new RunWorkflowImpl(TestSetups.setup(unused, loop)));
+                () -> new RunWorkflowImpl(TestSetups.setup(unused, APPROVE_COUNTS)));
         WorkflowReplayer.replayWorkflowExecution(env.getWorkflowClient().fetchHistory(id), replaying);
         assertThat(tool.calls).hasValue(1);
     }
@@ -312,14 +319,8 @@ class DurableRunTest {
             threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)
     void anApprovedCallRunsWithEditedArgumentsCheckedAgainstTheToolsSchemaAndTheHistoryReplays() throws Exception {
         CountingTool tool = new CountingTool();
-        ScriptedProvider provider = new ScriptedProvider(MockScript.builder()
-                .turn(MockTurn.content("Counting. " + CountingTool.call("abc")))
-                .turn(MockTurn.content(CountingTool.done("approved")))
-                .build());
-        Consumer<DefaultAgent.Builder> loop = b -> b.model("mock").requireApproval("*/count");
         String id;
-        try (DurableWorker worker = DurableWorker.builder(env.getWorkflowClient()).provider(provider)
-                .tools(new ToolRegistry().register(tool)).loop(loop).heartbeatTimeout(Duration.ofSeconds(30)).build()) {
+        try (DurableWorker worker = approvingWorker(tool)) {
             worker.start();
             DurableAgent agent = DurableAgent.builder(env.getWorkflowClient()).build();
             id = agent.start("count abc");
@@ -347,7 +348,7 @@ class DurableRunTest {
         }
         Worker replaying = env.newWorker("replay-edited");
         replaying.registerWorkflowImplementationFactory(RunWorkflow.class,
-                () -> new RunWorkflowImpl(TestSetups.setup(new ToolRegistry().register(new CountingTool()), loop)));
+                () -> new RunWorkflowImpl(TestSetups.setup(new ToolRegistry().register(new CountingTool()), APPROVE_COUNTS)));
         WorkflowReplayer.replayWorkflowExecution(env.getWorkflowClient().fetchHistory(id), replaying);
         assertThat(tool.calls).hasValue(1);
     }
