@@ -71,8 +71,10 @@ public final class Dialect {
     final Headers headers;
     final ToolBodyFormat body;
     /**
-     * A bare JSON call (Llama 3) is held until its object is complete and is a call (a name and
-     * parameters); anything else (invalid JSON, a missing key, an object cut off) stays text.
+     * A bare JSON call (Llama 3) that starts {@code {"name": "A TOOL", "parameters"} is a call
+     * from there on (a malformed one if its JSON then breaks); any other object is held until it
+     * is complete and is a call (a name and parameters), and else (invalid JSON, a missing key,
+     * an object cut off) stays text.
      */
     final boolean heldJsonCalls;
     /** A section in which no call starts is text, its opener included (DeepSeek, MiniMax). */

@@ -196,12 +196,37 @@ final class EventAssembler implements TagScanner.Sink {
     }
 
     @Override
+    public void delimiterAhead(char c) {
+        if (block == Block.TOOL && !sniffer.isDone()) {
+            String toolName = sniffer.endsBefore(c);
+            if (toolName != null) {
+                named = true;
+                emit(new StreamEvent.ToolCallName(chunk, toolName));
+            }
+        }
+    }
+
+    @Override
     public void blockClosed() {
         endBlock(false);
     }
 
+    @Override
+    public void blockBroken(char breaking) {
+        endBlock(false, breaking);
+    }
+
     /** Ends the open block; {@code streamEnded} when the stream ended inside it. */
     private void endBlock(boolean streamEnded) {
+        endBlock(streamEnded, -1);
+    }
+
+    /**
+     * Ends the open block; {@code streamEnded} when the stream ended inside it; {@code breaking}
+     * the character that broke it off, not part of it (-1 when it was closed).
+     */
+    private void endBlock(boolean streamEnded, int breaking) {
+        String brokenText = breaking < 0 ? null : blockContent + blockHeldWhitespace.toString() + (char) breaking;
         flushBlock();
         String content = blockContent.toString();
         blockContent.setLength(0);
@@ -214,7 +239,8 @@ final class EventAssembler implements TagScanner.Sink {
                 arguments.end(); // a value that only ends with the block is reported before its end
                 arguments = null;
             }
-            DecodedToolCall call = blockFormat.decode(content, blockAttributes, schemas);
+            DecodedToolCall call = brokenText != null ? brokenCall(content, brokenText)
+                    : blockFormat.decode(content, blockAttributes, schemas);
             if (!named && call instanceof ToolCall decoded && blockFormat.announcesNameAtEnd()) {
                 emit(new StreamEvent.ToolCallName(chunk, decoded.toolName())); // the name ended with the block
             }
@@ -238,6 +264,18 @@ final class EventAssembler implements TagScanner.Sink {
         if (ended != Block.PROVIDER_THINKING && !deferredThinking.isEmpty()) {
             emitDeferredThinking();
         }
+    }
+
+    /**
+     * A call whose JSON broke off: the decoder, given its text with the character that broke it,
+     * says where and why, as it says it for the tag form's malformed calls; that character and
+     * what follows are message text, so the model learns that too.
+     */
+    private DecodedToolCall brokenCall(String content, String withBreaking) {
+        DecodedToolCall probe = blockFormat.decode(withBreaking, blockAttributes, schemas);
+        String why = probe instanceof ToolCallError error ? error.error() : "its JSON object is not complete";
+        return new ToolCallError(content, "the tool call broke off before the end of its JSON object (the text from"
+                + " there on was read as message text): " + why);
     }
 
     /** An argument of the open tool block is complete. */

@@ -40,6 +40,11 @@ final class MarkerScanner implements BlockScanner {
     private static final int TOOL_HEADER = 6;
     /** Mistral from v11: a name after {@code [TOOL_CALLS]}, held until its arguments show it is a call. */
     private static final int CALL_NAME = 7;
+    /**
+     * Llama 3: a bare call that its start made one ({@link BareCallStart}), a tool block up to
+     * where its object ends, or breaks (then it is a malformed call).
+     */
+    private static final int BARE_CALL = 8;
 
     private static final int THINK_OPEN = 0;
     private static final int THINK_CLOSE = 1;
@@ -61,6 +66,8 @@ final class MarkerScanner implements BlockScanner {
     private static final int MAX_HEADER = 512;
 
     private final Dialect dialect;
+    /** The tools offered (empty: not known), for Llama 3's calls known by their start. */
+    private final ToolSchemas catalog;
     /** The dialect's thinking delimiters, plus the contract's own when {@code bellowsTagsToo}. */
     private final List<Dialect.Thinking> thinking;
     private final TagScanner.Sink sink;
@@ -104,9 +111,10 @@ final class MarkerScanner implements BlockScanner {
     /** Whether a call started in the open section. */
     private boolean sectionHadCall;
 
-    /** Llama 3's held call: its text so far, and the checker of its JSON. */
+    /** Llama 3's held call: its text so far, the checker of its JSON, and what its start says. */
     private final StringBuilder held = new StringBuilder();
     private JsonArgumentScanner heldJson;
+    private BareCallStart heldStart;
     /** Mistral's held name (CALL_NAME). */
     private final StringBuilder callName = new StringBuilder();
 
@@ -144,6 +152,7 @@ final class MarkerScanner implements BlockScanner {
 
     MarkerScanner(Dialect dialect, StreamOptions options, TagScanner.Sink sink) {
         this.dialect = dialect;
+        this.catalog = options.toolSchemas();
         this.sink = sink;
         this.toolEndsThinking = options.toolEndsThinking();
         List<Dialect.Thinking> allThinking = new ArrayList<>(dialect.thinking);
@@ -275,7 +284,7 @@ final class MarkerScanner implements BlockScanner {
 
     @Override
     public boolean inBlock() {
-        return state == THINKING || state == TOOL || state == TOOL_HEADER;
+        return state == THINKING || state == TOOL || state == TOOL_HEADER || state == BARE_CALL;
     }
 
     @Override
@@ -321,6 +330,7 @@ final class MarkerScanner implements BlockScanner {
             String text = held.toString();
             held.setLength(0);
             heldJson = null;
+            heldStart = null;
             closeSection();
             messageText(text, 0, text.length());
         } else if (state == CALL_NAME) {
@@ -348,6 +358,7 @@ final class MarkerScanner implements BlockScanner {
                         : dialect.jsonDelimited ? scanJsonBody(text, i, end)
                         : scanRun(text, i, end, keptCall ? keptToolSet : toolSet);
                 case HELD -> scanHeld(text, i, end);
+                case BARE_CALL -> scanBareCall(text, i, end);
                 case CALL_NAME -> scanCallName(text, i, end);
                 case TOOL_HEADER -> scanRun(text, i, end, toolHeaderSet);
                 default -> scanRun(text, i, end, headerSet);
@@ -432,6 +443,9 @@ final class MarkerScanner implements BlockScanner {
                 return j;
             }
         }
+        if (state == TOOL) { // a name may end where a delimiter may begin (GLM's <arg_key>): known now
+            sink.delimiterAhead(text.charAt(j));
+        }
         if (set == messageSet && dialect.nameKeyStartsCall && text.charAt(j) == '{') {
             nameKeyCandidate = true;
             nameMatched = 0;
@@ -497,13 +511,21 @@ final class MarkerScanner implements BlockScanner {
     }
 
     /**
-     * Llama 3's bare call: held until its JSON object is complete (a call when it has a name and
-     * parameters, text otherwise) or broken (text up to the character that broke it, which is
-     * scanned again: it may start the next call).
+     * Llama 3's bare call: held until its start makes it a call ({@code {"name": "NAME",
+     * "parameters"}: a tool block from then on), or until its JSON object is complete (a call
+     * when it has a name and parameters, text otherwise) or broken (text up to the character
+     * that broke it, which is scanned again: it may start the next call).
      */
     private int scanHeld(CharSequence text, int i, int end) {
         forcePlain = false;
-        int stop = heldJson.feedUntilDone(text, i, end);
+        int limit = end;
+        if (!heldStart.isDecided()) { // a few characters: the start is decided within its name's length
+            limit = i;
+            while (limit < end && !heldStart.isDecided()) {
+                heldStart.accept(text.charAt(limit++));
+            }
+        }
+        int stop = heldJson.feedUntilDone(text, i, limit);
         if (heldJson.isBroken()) {
             held.append(text, i, stop - 1);
             String released = held.toString();
@@ -514,6 +536,16 @@ final class MarkerScanner implements BlockScanner {
             return stop - 1;
         }
         held.append(text, i, stop);
+        if (heldStart.isCall()) {
+            String start = held.toString(); // the name was read: a call from here, its name announced now
+            held.setLength(0);
+            heldStart = null;
+            inSection = true;
+            openCall();
+            state = BARE_CALL;
+            sink.blockText(start, 0, start.length());
+            return stop;
+        }
         if (heldJson.isComplete()) {
             String call = held.toString();
             held.setLength(0);
@@ -534,7 +566,31 @@ final class MarkerScanner implements BlockScanner {
     private void startHeld() {
         held.setLength(0);
         heldJson = JsonArgumentScanner.forDocument();
+        heldStart = new BareCallStart(catalog);
         state = HELD;
+    }
+
+    /**
+     * A bare call known by its start, up to where its object ends (the block closes and is
+     * decoded) or breaks: then it is a malformed call, closed before the character that broke it,
+     * which is scanned again as message text (it may start the next call).
+     */
+    private int scanBareCall(CharSequence text, int i, int end) {
+        forcePlain = false;
+        int stop = heldJson.feedUntilDone(text, i, end);
+        if (heldJson.isBroken()) {
+            sink.blockText(text, i, stop - 1);
+            heldJson = null;
+            sink.blockBroken(text.charAt(stop - 1));
+            closeSection();
+            return stop - 1;
+        }
+        sink.blockText(text, i, stop);
+        if (heldJson.isComplete()) {
+            heldJson = null;
+            closeCall();
+        }
+        return stop;
     }
 
     /** Whether a complete JSON object is a call as the peers read one: a name, and parameters or arguments. */

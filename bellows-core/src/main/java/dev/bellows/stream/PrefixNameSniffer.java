@@ -55,6 +55,24 @@ final class PrefixNameSniffer implements NameSniffer {
     }
 
     @Override
+    public String endsBefore(char next) {
+        if (done || prefix.isEmpty() && TagScanner.isWhitespace(next)) {
+            return null;
+        }
+        prefix.append(next);
+        String verdict = rule.check(prefix);
+        prefix.setLength(prefix.length() - 1);
+        // Only a name counts: no name yet, or none, is decided when the character is fed or the block ends.
+        if (verdict == null || verdict == NONE || verdict.isEmpty()) {
+            return null;
+        }
+        done = true;
+        prefix.setLength(0);
+        prefix.trimToSize();
+        return verdict;
+    }
+
+    @Override
     public boolean isDone() {
         return done;
     }

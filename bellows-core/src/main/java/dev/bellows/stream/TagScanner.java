@@ -36,6 +36,22 @@ final class TagScanner implements BlockScanner {
 
         /** The open block's close tag was recognised. */
         void blockClosed();
+
+        /**
+         * A delimiter may begin at {@code c}, the open tool block's next character, which is held
+         * back until it shows whether it is one: a tool name that ends there, whatever follows,
+         * is complete now.
+         */
+        default void delimiterAhead(char c) {
+        }
+
+        /**
+         * The open tool block broke off before {@code breaking}, which is not part of it (a bare
+         * JSON call whose object broke): it is a malformed call.
+         */
+        default void blockBroken(char breaking) {
+            blockClosed();
+        }
     }
 
     enum BlockKind { THINKING, TOOL }

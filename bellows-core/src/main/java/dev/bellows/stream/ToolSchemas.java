@@ -13,7 +13,10 @@ import java.util.Objects;
 /**
  * The JSON Schemas of the tools' parameters, by tool name. Dialects whose tool calls write
  * each parameter as text (qwen3_coder, glm45, minimax_m2) use them to type the values:
- * numbers, booleans, objects and arrays when the schema says so, strings otherwise.
+ * numbers, booleans, objects and arrays when the schema says so, strings otherwise. Their names
+ * are also the catalog that Llama 3's bare JSON calls are checked against: an object whose
+ * first member names one of these tools and whose next key is {@code "parameters"} (or
+ * {@code "arguments"}) is a call from there on (with no schemas, any name counts).
  *
  * <pre>{@code
  * ToolSchemas schemas = ToolSchemas.fromJson(new ObjectMapper().readTree(
@@ -79,6 +82,11 @@ public final class ToolSchemas {
 
     public boolean isEmpty() {
         return parameters.isEmpty();
+    }
+
+    /** Whether {@code tool} is one of the tools these schemas describe (the catalog offered to the model). */
+    boolean offers(String tool) {
+        return parameters.containsKey(tool);
     }
 
     /**

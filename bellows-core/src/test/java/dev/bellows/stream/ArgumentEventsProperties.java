@@ -179,20 +179,15 @@ public class ArgumentEventsProperties {
                 w.text.append("<tool_call>\n{\"name\": \"write_file\", \"arguments\": ");
                 after = "}\n</tool_call>";
             }
-            default -> { // llama3_json: a bare call is only known when its object is complete
+            default -> { // llama3_json: a bare call from its "parameters" key on, its arguments as they complete
                 w.text.append("{\"name\": \"write_file\", \"parameters\": ");
                 after = "}";
             }
         }
         w.object(true);
         w.text.append(after);
-        List<Member> members = w.members;
-        if (dialect.equals("llama3_json")) {
-            int end = w.text.length() - 1;
-            members = members.stream().map(m -> new Member(m.name(), m.valueText(), end)).toList();
-        }
-        checkFires(StreamOptions.builder().dialect(Dialect.named(dialect)).build(), new Written(w.text.toString(), members),
-                cuts);
+        checkFires(StreamOptions.builder().dialect(Dialect.named(dialect)).build(),
+                new Written(w.text.toString(), w.members), cuts);
     }
 
     /**

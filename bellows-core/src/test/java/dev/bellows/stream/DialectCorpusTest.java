@@ -322,9 +322,9 @@ class DialectCorpusTest {
             expect(glm(), "This is a plain response.", "This is a plain response.", List.of());
             expect(glm(), "<tool_call>get_current_date</tool_call>", "", List.of(), "get_current_date {}");
             expect(glm(), "<tool_call>get_current_date\n</tool_call>", "", List.of(), "get_current_date {}");
-            // the name ends only with the block: it is announced there
+            // the name ends with the block, at the '<' of its close (a name holds no '<'): it is announced there
             assertThat(namesByChar(glm(), "<tool_call>get_current_date</tool_call>"))
-                    .containsExactly("get_current_date@" + "<tool_call>get_current_date</tool_call>".lastIndexOf('>'));
+                    .containsExactly("get_current_date@" + "<tool_call>get_current_date</tool_call>".indexOf("</"));
         }
 
         // vLLM: arguments on the same line as the name (GLM-4.7 writes no line break after it)
@@ -332,8 +332,9 @@ class DialectCorpusTest {
         void vllmArgumentsOnTheNamesLineAndWithLineBreaks() {
             String same = "<tool_call>get_weather<arg_key>city</arg_key><arg_value>Beijing</arg_value></tool_call>";
             expect(glm(), same, "", List.of(), "get_weather {\"city\":\"Beijing\"}");
-            // at the '<' of <arg_key>, which comes through with the next character (it might have been </tool_call>)
-            assertThat(namesByChar(glm(), same)).containsExactly("get_weather@" + (same.indexOf("<arg_key>") + 1));
+            // at the '<' of <arg_key>, although that '<' is held back until the next character (it might start
+            // </tool_call>): the name ends there either way
+            assertThat(namesByChar(glm(), same)).containsExactly("get_weather@" + same.indexOf("<arg_key>"));
             expect(glm(), "<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Beijing</arg_value>\n</tool_call>", "",
                     List.of(), "get_weather {\"city\":\"Beijing\"}");
         }
@@ -763,13 +764,21 @@ class DialectCorpusTest {
         }
 
         // vLLM test_extract_tool_calls_invalid_json, ..._missing_name_key, ..._missing_parameters_and_arguments_key:
-        // the text stays text, as the peers read it
+        // the text stays text, as the peers read it, when the name is not a tool of the catalog
         @Test
         void vllmWhatIsNotACallStaysText() {
+            StreamOptions offered = options("llama3_json", WEATHER_TOOLS);
             for (String text : List.of("{\"name\": \"invalidTool\", \"parameters\": {invalid json}", "{\"parameters\": {}}",
                     "{\"name\": \"toolWithoutParams\"}", "{hello world[A(A=\t)A(A=,\t\t)A(A=,\t")) {
-                expect("llama3_json", text, text.strip(), List.of());
+                expect(offered, text, text.strip(), List.of());
             }
+            // Differs from the peers: an object that starts as a call of the catalog (any name, without one) is a
+            // call from its arguments key on, its name announced there, so when it then breaks it is a malformed
+            // call the model can act on, and what follows the break is text
+            expect("llama3_json", "{\"name\": \"invalidTool\", \"parameters\": {invalid json}", "invalid json}",
+                    List.of(), "error");
+            expect(offered, "{\"name\": \"get_weather\", \"parameters\": {invalid json}", "invalid json}", List.of(),
+                    "error");
         }
 
         // vLLM: several calls, with spaces around the separators and with text around them
@@ -821,8 +830,9 @@ class DialectCorpusTest {
                     + " \"get_tourist_attractions\", \"parameters\": {}}", "", List.of(), "get_weather {}", "get_tourist_attractions {}");
             expect("llama3_json", "{\"name\": \"get_weather\", \"parameters\": {}} Some follow-up text", "Some follow-up text",
                     List.of(), "get_weather {}");
+            // Differs from SGLang (text, then the call): the first object started as a call, so it is a malformed one
             expect("llama3_json", "{\"name\": \"get_weather\", \"parameters\": {{\"name\": \"get_weather\", \"parameters\": {}}",
-                    "{\"name\": \"get_weather\", \"parameters\": {", List.of(), "get_weather {}");
+                    "", List.of(), "error", "get_weather {}");
             expect("llama3_json", "This is just plain explanation text.", "This is just plain explanation text.", List.of());
             expect("llama3_json", "Some intro. <|python_tag|>{\"name\": \"get_weather\", \"parameters\": {}}", "Some intro.",
                     List.of(), "get_weather {}");
@@ -835,9 +845,9 @@ class DialectCorpusTest {
             expect("llama3_json", "\"42\"\n", "\"42\"", List.of());
         }
 
-        // the arguments of a bare call come with its last brace, once it is known to be a call
+        // the arguments of a bare call come as they complete, once its start made it a call
         @Test
-        void argumentEventsComeWhenTheObjectIsComplete() {
+        void argumentEventsComeAsTheObjectStreams() {
             String text = "{\"name\": \"write_file\", \"parameters\": {\"path\": \"a.txt\", \"content\": \"x\"}}";
             assertThat(arguments(options("llama3_json"), text)).containsExactly("path=\"a.txt\"", "content=\"x\"");
         }
@@ -875,10 +885,9 @@ class DialectCorpusTest {
                     + "<｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{\"city\": \"Paris\"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>";
             expect("deepseek_v3", text, "", List.of(), "get_weather {\"city\":\"Tokyo\"}", "get_weather {\"city\":\"Paris\"}");
             assertThat(arguments(options("deepseek_v3"), text)).containsExactly("city=\"Tokyo\"", "city=\"Paris\"");
-            // at the '<' of the separator, which comes through once it cannot be the call's end
-            int held = "<｜tool▁".length();
+            // at the '<' of the separator, although that '<' is held back until it cannot be the call's end
             assertThat(namesByChar(options("deepseek_v3"), text)).containsExactly(
-                    "get_weather@" + (text.indexOf("<｜tool▁sep｜>") + held), "get_weather@" + (text.lastIndexOf("<｜tool▁sep｜>") + held));
+                    "get_weather@" + text.indexOf("<｜tool▁sep｜>"), "get_weather@" + text.lastIndexOf("<｜tool▁sep｜>"));
         }
 
         // llama.cpp test-chat.cpp, DeepSeek-V3.1: thinking off; thinking forced open, then a call;

@@ -536,20 +536,37 @@ class DialectExamplesTest {
                     List.of());
         }
 
-        // a bare call is a call only once its object is complete and holds a name and parameters
-        // (anything else stays text, as vLLM and SGLang read it): its name comes with its last brace
+        // a bare call that starts {"name": "A TOOL", "parameters" (or "arguments") is a call from there on, as
+        // vLLM, SGLang and llama.cpp stream it: its name comes with the closing quote of that key
         @Test
-        void theNameComesWhenTheObjectIsComplete() {
+        void theNameComesWithTheArgumentsKey() {
             String text = "Sure: { \"name\": \"f\", \"parameters\": {}}";
-            assertThat(namesByChar(options("llama3_json"), text)).containsExactly("f@" + (text.length() - 1));
-            String bare = "{\"name\": \"searchTool\", \"parameters\": {}}";
-            assertThat(namesByChar(options("llama3_json"), bare)).containsExactly("searchTool@" + (bare.length() - 1));
+            assertThat(namesByChar(options("llama3_json"), text)).containsExactly("f@" + text.indexOf("\": {}"));
+            String bare = "{\"name\": \"searchTool\", \"arguments\": {}}";
+            assertThat(namesByChar(options("llama3_json"), bare)).containsExactly("searchTool@" + bare.indexOf("\": {}"));
         }
 
-        // vLLM test_llama3_json_tool_parser.py: a block cut off is text
+        // vLLM test_llama3_json_tool_parser.py: a block cut off is text, for vLLM; here a call that started as one
+        // and was cut off by the end of the stream is a call never closed (stream contract 1.1), as a tag's is;
+        // an object that did not start as a call stays text
         @Test
-        void anUnfinishedObjectIsText() {
-            expect("llama3_json", "{\"name\": \"f\", \"parameters\": {", "{\"name\": \"f\", \"parameters\": {", List.of());
+        void anUnfinishedObjectIsACallNeverClosed() {
+            expect("llama3_json", "{\"name\": \"f\", \"parameters\": {", "", List.of(),
+                    "error: the tool call was never closed: the answer ended before the end of its JSON object, and what"
+                            + " was written is not a complete call: tool call JSON is invalid at line 1, column 30: the"
+                            + " text ends too early: a closing '}' or ']' is missing; write one JSON object like {\"tool_name\":"
+                            + " \"...\", \"arguments\": {...}}; write the whole call and close it with the end of its JSON object");
+            expect("llama3_json", "{\"parameters\": {}, \"name\": \"f\"", "{\"parameters\": {}, \"name\": \"f\"", List.of());
+        }
+
+        // a call that breaks after its start is a malformed call, reported as a tag's is (tool_call_end with an
+        // error the model can act on); what follows the break is message text
+        @Test
+        void anObjectThatBreaksAfterItsStartIsAMalformedCall() {
+            expect("llama3_json", "{\"name\": \"get_weather\", \"parameters\": {\"city\": \"Paris\"\nShall I go on?",
+                    "Shall I go on?", List.of(), "error: the tool call broke off before the end of its JSON object (the text from"
+                            + " there on was read as message text): tool call JSON is invalid at line 2, column 1: expected"
+                            + " ',' or '}' but found 'S'; write one JSON object like {\"tool_name\": \"...\", \"arguments\": {...}}");
         }
     }
 

@@ -69,6 +69,24 @@ final class DialectTesting {
         return out;
     }
 
+    /** The text cut where the seeds say (jqwik's cuts: each seed modulo the length gives one cut). */
+    static List<StreamChunk> cut(String text, List<Integer> seeds) {
+        return ChunkingInvarianceProperties.cut(
+                List.of(new ChunkingInvarianceProperties.Segment(ChunkingInvarianceProperties.Kind.MESSAGE, text)), seeds);
+    }
+
+    /** The index of the chunk that holds the text's UTF-16 char {@code at}. */
+    static int chunkHolding(List<StreamChunk> chunks, int at) {
+        int end = 0;
+        for (int i = 0; i < chunks.size(); i++) {
+            end += ((StreamChunk.Text) chunks.get(i)).text().length();
+            if (at < end) {
+                return i;
+            }
+        }
+        throw new IllegalArgumentException("no chunk holds " + at);
+    }
+
     /** The call as {@code name {arguments}}, or {@code error: reason}. */
     static String call(DecodedToolCall call) {
         return switch (call) {
