@@ -376,7 +376,15 @@ public final class AgentServer {
             List<WaitingCall> waiting = session.waiting();
             AguiTurn turn = null;
             List<Decision> decisions = null;
-            if (waiting.isEmpty()) {
+            if (cutShort(session)) {
+                AguiTurn newTurn = input.resume().isEmpty() ? newTurn(input, lease.knownIds()) : null;
+                if (newTurn == null) {
+                    decisions = List.of();      // carried on: the decisions given before stand
+                } else {
+                    giveUp(session, input.threadId());
+                    turn = newTurn;
+                }
+            } else if (waiting.isEmpty()) {
                 if (!input.resume().isEmpty()) {
                     AguiInput.Resume first = input.resume().get(0);
                     throw HttpError.badRequest("resume[" + first.index() + "].interruptId", "no interrupt \""
@@ -463,7 +471,7 @@ public final class AgentServer {
             }
             List<String> taken = turn != null ? turn.ids() : AguiResume.ids(input, waiting);
             try {
-                boolean waits = !session.waiting().isEmpty();
+                boolean waits = !session.waiting().isEmpty() || cutShort(session);
                 if (session.memory().turns().size() > turnsBefore || decisions != null || waits || pending != null) {
                     lease.remember(taken, waits ? new Threads.Pending(events.turnsAtStart(), events.unanswered()) : null);
                 }
@@ -478,6 +486,45 @@ public final class AgentServer {
         } finally {
             runSlots.release();
         }
+    }
+
+    /**
+     * Whether the thread's waiting run has every call decided already: a resume of it was cut
+     * short while its approved calls ran (its client went away, the server was stopped, the
+     * process died). Nothing waits for a person, yet the session takes no new task until the run
+     * is carried on or given up.
+     */
+    private boolean cutShort(Session session) {
+        if (!(agent instanceof DefaultAgent resumable) || !session.waiting().isEmpty()) {
+            return false;
+        }
+        try {
+            resumable.checkDecisions(session, List.of());   // passes only when a run waits with nothing left to decide
+            return true;
+        } catch (IllegalStateException | IllegalArgumentException e) {
+            return false;   // none waits (or a damaged one: the run's start says so)
+        }
+    }
+
+    /** The input's new user messages as a task, or null when it has none. */
+    private static AguiTurn newTurn(AguiInput input, Set<String> known) {
+        try {
+            return AguiTurn.of(input, known);
+        } catch (HttpError none) {
+            return null;
+        }
+    }
+
+    /**
+     * Gives up a cut-short run before the thread's new task, as the person who stopped it (or
+     * restarted the server) moved on: no call runs again, a call that had started is kept in the
+     * conversation with its outcome unknown (the model reads that with the new task), the calls
+     * held behind it do not run.
+     */
+    private void giveUp(Session session, String threadId) {
+        ((DefaultAgent) agent).cancelWaiting(session, "the run was stopped before this call ran");
+        LOG.log(System.Logger.Level.DEBUG, () -> "thread " + threadId + ": the run cut short while its approved calls"
+                + " ran was given up for the thread's new message");
     }
 
     /**
