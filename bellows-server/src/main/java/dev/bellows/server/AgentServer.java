@@ -23,6 +23,7 @@ import dev.bellows.memory.SessionStore;
 import dev.bellows.memory.SessionStoreException;
 import dev.bellows.plan.PlanStep;
 import dev.bellows.provider.Message;
+import dev.bellows.secret.Secrets;
 import dev.bellows.tool.Tool;
 import java.io.ByteArrayOutputStream;
 import java.io.FilterInputStream;
@@ -613,13 +614,16 @@ public final class AgentServer {
             return;
         }
         started(run);
+        // the reasoning_content deltas make one text for the client: a secret may span two of them
+        Secrets.Streaming reasoning = Secrets.streaming();
         try {
             RunPump.pump(run, new RunPump.Output() {
                 @Override
                 public void event(AgentEvent event) throws IOException {
                     switch (event) {
-                        case StreamEvent.ThinkingContent e -> sse.data(chunks.reasoning(e.content()));
+                        case StreamEvent.ThinkingContent e -> reasoning(reasoning.next(e.content()));
                         case LoopEvent.LoopEnd e -> {
+                            reasoning(reasoning.flush());
                             if (e.reason().successful()) {
                                 sse.data(chunks.content(e.result()));
                                 sse.data(chunks.finish("stop"));
@@ -633,6 +637,12 @@ public final class AgentServer {
                             }
                         }
                         default -> { }
+                    }
+                }
+
+                private void reasoning(String delta) throws IOException {
+                    if (!delta.isEmpty()) {
+                        sse.data(chunks.reasoning(delta));
                     }
                 }
 
