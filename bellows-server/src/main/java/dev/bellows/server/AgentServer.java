@@ -522,8 +522,13 @@ public final class AgentServer {
      * conversation with its outcome unknown (the model reads that with the new task), the calls
      * held behind it do not run.
      */
-    private void giveUp(Session session, String threadId) {
-        ((DefaultAgent) agent).cancelWaiting(session, "the run was stopped before this call ran");
+    private void giveUp(Session session, String threadId) throws HttpError {
+        try {
+            ((DefaultAgent) agent).cancelWaiting(session, "the run was stopped before this call ran");
+        } catch (RuntimeException e) {
+            throw HttpError.of(503, "service_unavailable", "thread \"" + threadId + "\": its run cut short while"
+                    + " its approved calls ran could not be given up for the new message: " + e.getMessage());
+        }
         LOG.log(System.Logger.Level.DEBUG, () -> "thread " + threadId + ": the run cut short while its approved calls"
                 + " ran was given up for the thread's new message");
     }
