@@ -228,6 +228,43 @@ class ServeCommandTest {
         }
     }
 
+    @Test
+    void anApprovedCallCutShortByKillingTheServerLeavesTheThreadToTheNextServer() throws Exception {
+        MockScript script = MockScript.of(
+                MockTurn.content(ApprovalsCliTest.files("hang", "h")),
+                MockTurn.content(complete("here again")));
+        String config = recordingConfig().toString();
+        String data = dir.resolve("data").toString();
+        try (MockLlmServer model = MockLlmServer.start(script)) {
+            try (Server killed = serve("--base-url", model.baseUrl().toString(), "--model", "mock", "--data-dir", data,
+                    "--mcp-config", config, "--approve", "files/*")) {
+                List<JsonNode> first = events(agui(killed, input("cut", "Hang")).body());
+                assertThat(first.get(first.size() - 1).at("/outcome/interrupts/0/id").asText()).isEqualTo("call_1_1");
+                CompletableFuture<HttpResponse<String>> approving = client.sendAsync(HttpRequest.newBuilder(
+                        killed.uri().resolve("/agui")).POST(HttpRequest.BodyPublishers.ofString(
+                        approve("cut", "call_1_1", true).toString())).build(), HttpResponse.BodyHandlers.ofString());
+                long guard = System.nanoTime() + TimeUnit.SECONDS.toNanos(300);   // a hang guard, not a timing check
+                while (recordedPaths().isEmpty() && System.nanoTime() < guard) {
+                    Thread.sleep(20);
+                }
+                assertThat(recordedPaths()).containsExactly("h");
+                killed.process().destroyForcibly();         // SIGKILL, the approved call in flight
+                killed.process().waitFor();
+                approving.handle((response, failure) -> null).get(30, TimeUnit.SECONDS);
+            }
+            try (Server next = serve("--base-url", model.baseUrl().toString(), "--model", "mock", "--data-dir", data,
+                    "--mcp-config", config, "--approve", "files/*")) {
+                List<JsonNode> carried = events(agui(next, input("cut", "Hang", "Are you there?")).body());
+                assertThat(carried.get(carried.size() - 1).get("type").asText()).as(carried.toString())
+                        .isEqualTo("RUN_FINISHED");
+                assertThat(last(carried, "result")).isEqualTo("here again");
+                assertThat(recordedPaths()).containsExactly("h");          // not run twice
+                String sent = model.requests().get(model.requests().size() - 1).body().toString();
+                assertThat(sent).contains("the outcome of this call is unknown").contains("Are you there?");
+            }
+        }
+    }
+
     /** The recording MCP server's log: one line per call it got (servers/recording-server.js). */
     private Path callLog() {
         return dir.resolve("calls.jsonl");

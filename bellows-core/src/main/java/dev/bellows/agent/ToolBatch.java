@@ -172,7 +172,7 @@ final class ToolBatch {
                     step(log, logSink, new ResumeLog.Started(entry.id()));
                 }
                 outcome = ToolCallChain.run(interceptors, context, entry.id(), call, arguments, cancelled);
-                if (log != null) {
+                if (log != null && !cutShort(outcome)) {
                     step(log, logSink, new ResumeLog.Finished(entry.id(), outcome));
                 }
             }
@@ -188,6 +188,16 @@ final class ToolBatch {
                 }
             }
         }
+    }
+
+    /**
+     * Whether the run was cancelled while the call ran and the call failed with it: its failure
+     * says only that it was stopped, not whether it had its effect, so it is left started (its
+     * outcome unknown, which is what a later resume tells the model) rather than logged.
+     */
+    private boolean cutShort(ToolCallOutcome outcome) {
+        return (outcome instanceof ToolCallOutcome.Failed || outcome instanceof ToolCallOutcome.Cancelled)
+                && (cancelled.getAsBoolean() || Thread.currentThread().isInterrupted());
     }
 
     private static void step(ResumeLog log, Consumer<List<ResumeLog.Entry>> sink, ResumeLog.Entry entry) {

@@ -23,6 +23,7 @@ import dev.bellows.memory.SessionStore;
 import dev.bellows.memory.SessionStoreException;
 import dev.bellows.plan.PlanStep;
 import dev.bellows.provider.Message;
+import dev.bellows.secret.Secrets;
 import dev.bellows.tool.Tool;
 import java.io.ByteArrayOutputStream;
 import java.io.FilterInputStream;
@@ -80,9 +81,11 @@ import java.util.function.Function;
  * A body over {@link Builder#maxRequestBytes} gets 413, more than {@link Builder#maxRuns} runs
  * at once 429 with {@code Retry-After}, malformed input 400 with a JSON body naming the field.
  * With an {@link Builder#authToken auth token}, every endpoint but the page and
- * {@code /health} needs {@code Authorization: Bearer TOKEN}. A client that goes away cancels
- * its run (model call and tools) within about a second, heartbeats telling it even while
- * nothing else is written. The token and the {@link Builder#secrets secrets} given never appear
+ * {@code /health} needs {@code Authorization: Bearer TOKEN}. A client that goes away from a
+ * stream cancels its run (model call and tools) within about a second, heartbeats telling it
+ * even while nothing else is written (a non-streaming completion writes nothing before its run
+ * ends, so that its status is the outcome's). A call that needs approval in a completion, which
+ * has no thread to decide it on, is denied with a reason the model reads. The token and the {@link Builder#secrets secrets} given never appear
  * in any response.
  *
  * <p>Thread-safe: one instance serves any number of requests at once, each on the thread the
@@ -92,8 +95,6 @@ public final class AgentServer {
 
     private static final System.Logger LOG = System.getLogger(AgentServer.class.getName());
     private static final ObjectMapper MAPPER = new ObjectMapper();
-    /** How long a non-streaming completion waits before it starts heartbeats (and so commits to 200). */
-    private static final Duration JSON_HEARTBEAT_DELAY = Duration.ofSeconds(1);
 
     private final Agent agent;
     private final Threads threads;
@@ -376,7 +377,15 @@ public final class AgentServer {
             List<WaitingCall> waiting = session.waiting();
             AguiTurn turn = null;
             List<Decision> decisions = null;
-            if (waiting.isEmpty()) {
+            if (cutShort(session)) {
+                AguiTurn newTurn = input.resume().isEmpty() ? newTurn(input, lease.knownIds()) : null;
+                if (newTurn == null) {
+                    decisions = List.of();      // carried on: the decisions given before stand
+                } else {
+                    giveUp(session, input.threadId());
+                    turn = newTurn;
+                }
+            } else if (waiting.isEmpty()) {
                 if (!input.resume().isEmpty()) {
                     AguiInput.Resume first = input.resume().get(0);
                     throw HttpError.badRequest("resume[" + first.index() + "].interruptId", "no interrupt \""
@@ -463,7 +472,7 @@ public final class AgentServer {
             }
             List<String> taken = turn != null ? turn.ids() : AguiResume.ids(input, waiting);
             try {
-                boolean waits = !session.waiting().isEmpty();
+                boolean waits = !session.waiting().isEmpty() || cutShort(session);
                 if (session.memory().turns().size() > turnsBefore || decisions != null || waits || pending != null) {
                     lease.remember(taken, waits ? new Threads.Pending(events.turnsAtStart(), events.unanswered()) : null);
                 }
@@ -478,6 +487,50 @@ public final class AgentServer {
         } finally {
             runSlots.release();
         }
+    }
+
+    /**
+     * Whether the thread's waiting run has every call decided already: a resume of it was cut
+     * short while its approved calls ran (its client went away, the server was stopped, the
+     * process died). Nothing waits for a person, yet the session takes no new task until the run
+     * is carried on or given up.
+     */
+    private boolean cutShort(Session session) {
+        if (!(agent instanceof DefaultAgent resumable) || !session.waiting().isEmpty()) {
+            return false;
+        }
+        try {
+            resumable.checkDecisions(session, List.of());   // passes only when a run waits with nothing left to decide
+            return true;
+        } catch (IllegalStateException | IllegalArgumentException e) {
+            return false;   // none waits (or a damaged one: the run's start says so)
+        }
+    }
+
+    /** The input's new user messages as a task, or null when it has none. */
+    private static AguiTurn newTurn(AguiInput input, Set<String> known) {
+        try {
+            return AguiTurn.of(input, known);
+        } catch (HttpError none) {
+            return null;
+        }
+    }
+
+    /**
+     * Gives up a cut-short run before the thread's new task, as the person who stopped it (or
+     * restarted the server) moved on: no call runs again, a call that had started is kept in the
+     * conversation with its outcome unknown (the model reads that with the new task), the calls
+     * held behind it do not run.
+     */
+    private void giveUp(Session session, String threadId) throws HttpError {
+        try {
+            ((DefaultAgent) agent).cancelWaiting(session, "the run was stopped before this call ran");
+        } catch (RuntimeException e) {
+            throw HttpError.of(503, "service_unavailable", "thread \"" + threadId + "\": its run cut short while"
+                    + " its approved calls ran could not be given up for the new message: " + e.getMessage());
+        }
+        LOG.log(System.Logger.Level.DEBUG, () -> "thread " + threadId + ": the run cut short while its approved calls"
+                + " ran was given up for the thread's new message");
     }
 
     /**
@@ -554,122 +607,164 @@ public final class AgentServer {
         }
     }
 
-    private void streamCompletion(ServerExchange exchange, String task, Session session, CompletionChunks chunks)
-            throws IOException {
-        SseWriter sse = new SseWriter(exchange.respond(200, sseHeaders()), redactor);
-        sse.data(chunks.role());
-        AgentRun run;
-        try {
-            run = agent.run(task, session);
-        } catch (RuntimeException e) {
-            sse.data(CompletionChunks.error("the agent could not start the run: " + e.getMessage(), "server_error"));
-            return;
-        }
-        started(run);
-        try {
-            RunPump.pump(run, new RunPump.Output() {
-                @Override
-                public void event(AgentEvent event) throws IOException {
-                    switch (event) {
-                        case StreamEvent.ThinkingContent e -> sse.data(chunks.reasoning(e.content()));
-                        case LoopEvent.LoopEnd e -> {
-                            if (e.reason().successful()) {
-                                sse.data(chunks.content(e.result()));
-                                sse.data(chunks.finish("stop"));
-                                sse.data("[DONE]");
-                            } else if (e.reason() == LoopEndReason.MAX_ITERATIONS) {
-                                sse.data(chunks.content(e.result()));
-                                sse.data(chunks.finish("length"));
-                                sse.data("[DONE]");
-                            } else {
-                                sse.data(CompletionChunks.error(e.result(), e.reason().wireName()));
-                            }
-                        }
-                        default -> { }
-                    }
-                }
+    /**
+     * What the model reads for a call that needs a person's approval in a completion: there is
+     * no thread to carry the run on, so nobody could ever decide it, and it is denied at once.
+     */
+    static final String NO_APPROVAL_HERE = "this tool needs a person's approval, which an OpenAI-compatible chat"
+            + " completion cannot ask for (it has no thread to carry the run on): it was not run. Go on without it,"
+            + " or say that it needs the AG-UI endpoint (/agui), where a person can approve it";
+    /** What the model reads for a call that waits for a result from outside the run, in a completion. */
+    static final String NO_OUTSIDE_RESULT_HERE = "this call waits for a result from outside the run, which an"
+            + " OpenAI-compatible chat completion cannot give: it was not carried out";
 
-                @Override
-                public void heartbeat() throws IOException {
-                    sse.heartbeat();
-                }
-
-                @Override
-                public long idleNanos() {
-                    return sse.idleNanos();
-                }
-            }, heartbeat);
-        } finally {
-            running.remove(run);
-        }
+    /** Starts a completion's run: refused (thrown) before anything is sent. */
+    private AgentRun startCompletion(String task, Session session) {
+        return started(agent.run(task, session));
     }
 
     /**
-     * A non-streaming completion: the status is the outcome's when the run ends within a second;
-     * a longer run commits to 200 and sends spaces (which JSON allows before a value) as its
-     * heartbeat, so that a client that goes away is noticed; its error, if it fails, is then the
-     * body's {@code error} object.
+     * Carries a completion's run on past the calls it stopped at, each denied with a reason the
+     * model reads ({@link #NO_APPROVAL_HERE}), since a completion cannot wait for a decision.
+     *
+     * @throws RuntimeException when the agent cannot carry it on (it is not a DefaultAgent)
      */
-    private void jsonCompletion(ServerExchange exchange, String task, Session session, CompletionChunks chunks)
+    private AgentRun denyWaiting(Session session, List<WaitingCall> waiting) {
+        if (!(agent instanceof DefaultAgent resumable)) {
+            throw new IllegalStateException("the run stopped at calls waiting for a decision, which a chat completion"
+                    + " cannot take, and this agent cannot carry it on");
+        }
+        List<Decision> denials = waiting.stream().<Decision>map(call -> Decision.deny(call.id(),
+                call.kind() == WaitingCall.Kind.APPROVAL ? NO_APPROVAL_HERE : NO_OUTSIDE_RESULT_HERE)).toList();
+        return started(resumable.resume(session, denials));
+    }
+
+    /**
+     * A streamed completion: a run the agent refuses is an HTTP error; once the status is sent,
+     * a failure is an {@code error} event ({@code data: {"error": {...}}}), as OpenAI streams
+     * one.
+     */
+    private void streamCompletion(ServerExchange exchange, String task, Session session, CompletionChunks chunks)
             throws IOException {
         AgentRun run;
         try {
-            run = agent.run(task, session);
+            run = startCompletion(task, session);
         } catch (RuntimeException e) {
             send(exchange, 500, jsonHeaders(), CompletionChunks.error("the agent could not start the run: "
                     + e.getMessage(), "server_error"));
             return;
         }
-        started(run);
-        long start = System.nanoTime();
-        OutputStream[] committed = new OutputStream[1];
-        long[] lastWrite = {start};
+        SseWriter sse;
         try {
-            boolean stayed = RunPump.pump(run, new RunPump.Output() {
-                @Override
-                public void event(AgentEvent event) {
-                }
-
-                @Override
-                public void heartbeat() throws IOException {
-                    long now = System.nanoTime();
-                    lastWrite[0] = now;
-                    if (committed[0] == null) {
-                        if (now - start < JSON_HEARTBEAT_DELAY.toNanos()) {
-                            return;
+            sse = new SseWriter(exchange.respond(200, sseHeaders()), redactor);
+            sse.data(chunks.role());
+        } catch (IOException | RuntimeException e) {
+            run.cancel();       // the client went away before the stream began
+            RunPump.awaitQuietly(run);
+            running.remove(run);
+            throw e;
+        }
+        // the reasoning_content deltas make one text for the client: a secret may span two of them
+        Secrets.Streaming reasoning = Secrets.streaming();
+        RunPump.Output output = new RunPump.Output() {
+            @Override
+            public void event(AgentEvent event) throws IOException {
+                switch (event) {
+                    case StreamEvent.ThinkingContent e -> reasoning(reasoning.next(e.content()));
+                    case LoopEvent.LoopEnd e -> {
+                        if (e.reason() == LoopEndReason.INTERRUPTED) {
+                            return;     // its waiting calls are denied, and the run goes on
                         }
-                        committed[0] = exchange.respond(200, jsonHeaders());
+                        reasoning(reasoning.flush());
+                        if (e.reason().successful()) {
+                            sse.data(chunks.content(e.result()));
+                            sse.data(chunks.finish("stop"));
+                            sse.data("[DONE]");
+                        } else if (e.reason() == LoopEndReason.MAX_ITERATIONS) {
+                            sse.data(chunks.content(e.result()));
+                            sse.data(chunks.finish("length"));
+                            sse.data("[DONE]");
+                        } else {
+                            sse.data(CompletionChunks.error(e.result(), e.reason().wireName()));
+                        }
                     }
-                    committed[0].write(' ');
-                    committed[0].flush();
+                    default -> { }
                 }
+            }
 
-                @Override
-                public long idleNanos() {
-                    return System.nanoTime() - lastWrite[0];
+            private void reasoning(String delta) throws IOException {
+                if (!delta.isEmpty()) {
+                    sse.data(chunks.reasoning(delta));
                 }
-            }, heartbeat);
-            if (!stayed) {
+            }
+
+            @Override
+            public void heartbeat() throws IOException {
+                sse.heartbeat();
+            }
+
+            @Override
+            public long idleNanos() {
+                return sse.idleNanos();
+            }
+        };
+        while (true) {
+            boolean stayed;
+            try {
+                stayed = RunPump.pump(run, output, heartbeat);
+            } finally {
+                running.remove(run);
+            }
+            AgentResult result = run.await();
+            if (!stayed || result.reason() != LoopEndReason.INTERRUPTED) {
                 return;
             }
-        } finally {
-            running.remove(run);
+            try {
+                run = denyWaiting(session, result.waiting());
+            } catch (RuntimeException e) {
+                sse.data(CompletionChunks.error("the run could not go on: " + e.getMessage(), "server_error"));
+                return;
+            }
         }
-        AgentResult result = run.await();
-        int status;
-        String json;
+    }
+
+    /**
+     * A non-streaming completion: nothing is sent until the run ends, so that its status is the
+     * outcome's (200 with the answer, or an HTTP error with OpenAI's error body). A client that
+     * goes away meanwhile is not noticed before then (nothing is written to notice it by).
+     */
+    private void jsonCompletion(ServerExchange exchange, String task, Session session, CompletionChunks chunks)
+            throws IOException {
+        AgentResult result;
+        try {
+            AgentRun run = startCompletion(task, session);
+            while (true) {
+                try {
+                    RunPump.awaitQuietly(run);
+                } finally {
+                    running.remove(run);
+                }
+                result = run.await();
+                if (result.reason() != LoopEndReason.INTERRUPTED) {
+                    break;
+                }
+                run = denyWaiting(session, result.waiting());
+            }
+        } catch (RuntimeException e) {
+            send(exchange, 500, jsonHeaders(), CompletionChunks.error("the agent could not run the task: "
+                    + e.getMessage(), "server_error"));
+            return;
+        }
         if (result.reason().successful() || result.reason() == LoopEndReason.MAX_ITERATIONS) {
-            status = 200;
-            json = chunks.completion(result.result(), result.reason().successful() ? "stop" : "length");
+            send(exchange, 200, jsonHeaders(), chunks.completion(result.result(),
+                    result.reason().successful() ? "stop" : "length"));
         } else {
-            status = result.reason() == LoopEndReason.ERROR ? 502 : 500;
-            json = CompletionChunks.error(result.result(), result.reason().wireName());
-        }
-        if (committed[0] != null) {
-            committed[0].write(redactor.apply(json).getBytes(StandardCharsets.UTF_8));
-            committed[0].flush();
-        } else {
-            send(exchange, status, jsonHeaders(), json);
+            int status = switch (result.reason()) {
+                case ERROR -> 502;
+                case CANCELLED -> 503;
+                default -> 500;
+            };
+            send(exchange, status, jsonHeaders(), CompletionChunks.error(result.result(), result.reason().wireName()));
         }
     }
 

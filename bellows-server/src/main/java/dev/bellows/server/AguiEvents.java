@@ -11,6 +11,7 @@ import dev.bellows.event.LoopEndReason;
 import dev.bellows.event.LoopEvent;
 import dev.bellows.event.StreamEvent;
 import dev.bellows.plan.PlanStep;
+import dev.bellows.secret.Secrets;
 import dev.bellows.tool.ToolCall;
 import dev.bellows.tool.ToolCallError;
 import java.io.IOException;
@@ -61,9 +62,11 @@ final class AguiEvents {
 
     private String step;                    // the open step's name, or null
     private String text;                    // the open text message's id, or null
+    private Secrets.Streaming textSecrets;  // the open text message's redactor: a secret may span deltas
     private String iterationTextId;         // the id of the iteration's last text message, for parentMessageId
     private final StringBuilder iterationText = new StringBuilder();
     private String reasoning;               // the open reasoning message's id, or null
+    private Secrets.Streaming reasoningSecrets;
     private ToolBlock tool;                 // the open tool block, or null
     /** The tool calls of this iteration that ended, in order, waiting for their results. */
     private final Deque<EndedCall> awaitingResults = new ArrayDeque<>();
@@ -77,6 +80,7 @@ final class AguiEvents {
         final ArgumentsStream arguments = new ArgumentsStream();
         final StringBuilder pending = new StringBuilder();  // content before the name was known
         boolean argumentsSent;
+        final Secrets.Streaming secrets = Secrets.streaming();     // its streamed arguments' own
     }
 
     private record EndedCall(String id, String name, boolean decoded) {
@@ -147,6 +151,7 @@ final class AguiEvents {
                 closeText();
                 closeReasoning();
                 reasoning = id("r");
+                reasoningSecrets = Secrets.streaming();
                 ObjectNode start = event("REASONING_START");
                 start.put("messageId", reasoning);
                 sink.send(start);
@@ -157,10 +162,7 @@ final class AguiEvents {
             }
             case StreamEvent.ThinkingContent e -> {
                 if (reasoning != null) {
-                    ObjectNode content = event("REASONING_MESSAGE_CONTENT");
-                    content.put("messageId", reasoning);
-                    content.put("delta", e.content());
-                    sink.send(content);
+                    reasoningContent(reasoningSecrets.next(e.content()));
                 }
             }
             case StreamEvent.ThinkingEnd e -> closeReasoning();
@@ -168,6 +170,7 @@ final class AguiEvents {
                 closeReasoning();
                 closeText();
                 text = id("m");
+                textSecrets = Secrets.streaming();
                 iterationTextId = text;
                 ObjectNode start = event("TEXT_MESSAGE_START");
                 start.put("messageId", text);
@@ -177,10 +180,7 @@ final class AguiEvents {
             case StreamEvent.MessageContent e -> {
                 if (text != null) {
                     iterationText.append(e.content());
-                    ObjectNode content = event("TEXT_MESSAGE_CONTENT");
-                    content.put("messageId", text);
-                    content.put("delta", e.content());
-                    sink.send(content);
+                    textContent(textSecrets.next(e.content()));
                 }
             }
             case StreamEvent.MessageEnd e -> closeText();
@@ -421,12 +421,18 @@ final class AguiEvents {
 
     /** Streamed argument text: the native call's own, or the "arguments" value of a tag's JSON. */
     private void arguments(String content) throws IOException {
-        String delta = nativeToolCalls ? content : tool.arguments.next(content);
+        String streamed = nativeToolCalls ? content : tool.arguments.next(content);
+        if (!streamed.isEmpty()) {
+            tool.argumentsSent = true;      // even when redaction holds it back: its end flushes it
+        }
+        sendArguments(tool.secrets.next(streamed));
+    }
+
+    private void sendArguments(String delta) throws IOException {
         if (!delta.isEmpty()) {
             ObjectNode args = event("TOOL_CALL_ARGS");
             args.put("toolCallId", tool.id);
             args.put("delta", delta);
-            tool.argumentsSent = true;
             sink.send(args);
         }
     }
@@ -457,6 +463,7 @@ final class AguiEvents {
                     sink.send(args);
                 }
             }
+            sendArguments(block.secrets.flush());
             ObjectNode endEvent = event("TOOL_CALL_END");
             endEvent.put("toolCallId", block.id);
             sink.send(endEvent);
@@ -501,6 +508,25 @@ final class AguiEvents {
         sink.send(result);
     }
 
+    /** A delta of the open text message, unless redaction held it all back. */
+    private void textContent(String delta) throws IOException {
+        if (!delta.isEmpty()) {
+            ObjectNode content = event("TEXT_MESSAGE_CONTENT");
+            content.put("messageId", text);
+            content.put("delta", delta);
+            sink.send(content);
+        }
+    }
+
+    private void reasoningContent(String delta) throws IOException {
+        if (!delta.isEmpty()) {
+            ObjectNode content = event("REASONING_MESSAGE_CONTENT");
+            content.put("messageId", reasoning);
+            content.put("delta", delta);
+            sink.send(content);
+        }
+    }
+
     private void closeAll() throws IOException {
         closeText();
         closeReasoning();
@@ -509,6 +535,7 @@ final class AguiEvents {
 
     private void closeText() throws IOException {
         if (text != null) {
+            textContent(textSecrets.flush());
             ObjectNode end = event("TEXT_MESSAGE_END");
             end.put("messageId", text);
             text = null;
@@ -518,6 +545,7 @@ final class AguiEvents {
 
     private void closeReasoning() throws IOException {
         if (reasoning != null) {
+            reasoningContent(reasoningSecrets.flush());
             ObjectNode end = event("REASONING_MESSAGE_END");
             end.put("messageId", reasoning);
             sink.send(end);

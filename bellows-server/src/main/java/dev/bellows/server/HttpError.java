@@ -7,7 +7,7 @@ import java.util.Map;
 
 /**
  * A request the server answers with an error status before any run starts: its status, its
- * extra headers and the JSON body {@code {"error": {"message", "type", "param"}}} (OpenAI's
+ * extra headers and the JSON body {@code {"error": {"message", "type", "param", "code"}}} (OpenAI's
  * shape, so that OpenAI clients read it too; {@code param} names the field at fault, when one is).
  */
 final class HttpError extends Exception {
@@ -64,6 +64,7 @@ final class HttpError extends Exception {
         } else {
             error.put("param", param);
         }
+        error.putNull("code");      // OpenAI's error body has all four; its clients read them
         return json;
     }
 

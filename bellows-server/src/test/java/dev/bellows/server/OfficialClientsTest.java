@@ -93,4 +93,32 @@ class OfficialClientsTest {
             assertThat(out.get("wrongKey").asInt()).isEqualTo(401);
         }
     }
+
+    @Test
+    void theOfficialOpenAiClientRaisesAFailedRunAsAnApiError(@TempDir Path dir) throws Exception {
+        Path modules = NodeScripts.install("npm", OPENAI);
+        Path script = NodeScripts.resource("openai-errors.cjs", dir);
+        // each run works past the second the server once waited before committing to 200, then fails
+        MockScript turns = MockScript.of(
+                turn(call("pause", "{\"ms\": 1500}")),
+                dev.bellows.testkit.MockTurn.status(400).errorMessage("the model refused the request"),
+                turn(call("pause", "{\"ms\": 1500}")),
+                dev.bellows.testkit.MockTurn.status(400).errorMessage("the model refused the request"));
+        dev.bellows.tool.ToolRegistry tools = new dev.bellows.tool.ToolRegistry().register(dev.bellows.tool.TypedTool.of(
+                "pause", "Waits a while.", CompletionOutcomesTest.Pause.class, (context, pause) -> {
+                    Thread.sleep(pause.ms());
+                    return dev.bellows.tool.ToolResult.of("waited");
+                }));
+        try (ServerFixture fixture = new ServerFixture(turns, b -> { }, tools)) {
+            NodeScripts.Result result = NodeScripts.run(List.of("node", script.toString(), fixture.uri("/v1").toString()),
+                    Map.of("NODE_PATH", modules.toString()), 180);
+            JsonNode out = ServerFixture.MAPPER.readTree(result.out().strip().lines().reduce((a, b) -> b).orElse("{}"));
+            assertThat(out.path("crashed").asText("")).as(result.err()).isEmpty();
+            assertThat(out.at("/whole/status").asInt()).as(out.toString()).isEqualTo(502);
+            assertThat(out.at("/whole/message").asText()).contains("refused");
+            assertThat(out.at("/whole/type").asText()).isEqualTo("server_error");
+            assertThat(out.at("/streamed/message").asText()).as(out.toString()).contains("refused");
+            assertThat(out.at("/streamed/returned").isMissingNode()).as(out.toString()).isTrue();
+        }
+    }
 }
