@@ -1,7 +1,6 @@
 package dev.bellows.server;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.URI;
@@ -220,44 +219,14 @@ final class Admission {
 
     /** The exchange with the CORS headers an allowed other origin needs to read the answer. */
     static ServerExchange withCors(ServerExchange exchange, String origin) {
-        return new ServerExchange() {
-            @Override
-            public String method() {
-                return exchange.method();
-            }
-
-            @Override
-            public String path() {
-                return exchange.path();
-            }
-
-            @Override
-            public Optional<String> header(String name) {
-                return exchange.header(name);
-            }
-
-            @Override
-            public InputStream body() throws IOException {
-                return exchange.body();
-            }
-
-            @Override
-            public long contentLength() {
-                return exchange.contentLength();
-            }
-
-            @Override
-            public Optional<java.net.InetSocketAddress> localAddress() {
-                return exchange.localAddress();
-            }
-
+        return new ForwardingExchange(exchange) {
             @Override
             public OutputStream respond(int status, Map<String, String> headers) throws IOException {
                 Map<String, String> all = new LinkedHashMap<>(headers);
                 all.put("Access-Control-Allow-Origin", origin);
                 all.put("Access-Control-Expose-Headers", "Retry-After, WWW-Authenticate");
                 all.put("Vary", "Origin");
-                return exchange.respond(status, all);
+                return super.respond(status, all);
             }
         };
     }

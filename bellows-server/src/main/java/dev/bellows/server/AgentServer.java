@@ -29,7 +29,6 @@ import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Duration;
@@ -38,7 +37,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -176,11 +174,12 @@ public final class AgentServer {
     }
 
     /** The exchange, noting whether its request body was read to the end. Confined to its request's thread. */
-    private static final class BodyTracking implements ServerExchange {
+    private static final class BodyTracking extends ForwardingExchange {
         private final ServerExchange exchange;
         private boolean bodyEnded;
 
         BodyTracking(ServerExchange exchange) {
+            super(exchange);
             this.exchange = exchange;
         }
 
@@ -189,36 +188,6 @@ public final class AgentServer {
             long length = exchange.contentLength();
             boolean hasBody = length > 0 || (length < 0 && exchange.header("Transfer-Encoding").isPresent());
             return hasBody && !bodyEnded;
-        }
-
-        @Override
-        public String method() {
-            return exchange.method();
-        }
-
-        @Override
-        public String path() {
-            return exchange.path();
-        }
-
-        @Override
-        public Optional<String> header(String name) {
-            return exchange.header(name);
-        }
-
-        @Override
-        public long contentLength() {
-            return exchange.contentLength();
-        }
-
-        @Override
-        public Optional<InetSocketAddress> localAddress() {
-            return exchange.localAddress();
-        }
-
-        @Override
-        public OutputStream respond(int status, Map<String, String> headers) throws IOException {
-            return exchange.respond(status, headers);
         }
 
         @Override
