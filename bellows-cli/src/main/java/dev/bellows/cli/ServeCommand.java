@@ -18,6 +18,7 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -75,6 +76,16 @@ final class ServeCommand implements Callable<Integer> {
             + " /health asks for (Authorization: Bearer TOKEN). Env " + TOKEN_ENV + ".")
     String authToken;
 
+    @Option(names = "--allow-host", paramLabel = "HOST", description = "A host name or address (no port) this server"
+            + " answers to besides loopback ones and --host (repeatable): the name clients reach it by. A request whose"
+            + " Host header names any other gets 403 (DNS rebinding).")
+    List<String> allowHosts = new ArrayList<>();
+
+    @Option(names = "--allow-origin", paramLabel = "ORIGIN", description = "An origin (https://app.example.com) whose"
+            + " web pages may call this server, with CORS (repeatable). A browser request from any other origin but the"
+            + " server's own gets 403. * allows every origin, and only with --auth-token.")
+    List<String> allowOrigins = new ArrayList<>();
+
     @Option(names = "--grace-seconds", paramLabel = "N", description = "On SIGINT or SIGTERM, how long running runs may go"
             + " on before they are cancelled (default 10).")
     int graceSeconds = 10;
@@ -115,6 +126,10 @@ final class ServeCommand implements Callable<Integer> {
             if (token != null && token.isBlank()) {
                 throw new UsageException("--auth-token: empty; give a token, or leave the option out on a loopback host");
             }
+            if (token == null && allowOrigins.stream().anyMatch(origin -> origin.strip().equals("*"))) {
+                throw new UsageException("--allow-origin *: every web page could run the agent with no token;"
+                        + " name the origins, or give --auth-token TOKEN (or " + TOKEN_ENV + ")");
+            }
             if (token == null && !loopback(host)) {
                 throw new UsageException("--host " + host + ": not a loopback address, so anyone who reaches it could"
                         + " use the agent: give --auth-token TOKEN (or " + TOKEN_ENV + ")");
@@ -140,6 +155,10 @@ final class ServeCommand implements Callable<Integer> {
     }
 
     private void checkLimits() throws UsageException {
+        if (host.isBlank()) {
+            throw new UsageException("--host: empty; give the address to listen on (127.0.0.1, the default, or"
+                    + " 0.0.0.0 for every interface with --auth-token)");
+        }
         if (port < 0 || port > 65535) {
             throw new UsageException("--port: must be 0 (a free port) to 65535");
         }
@@ -165,6 +184,12 @@ final class ServeCommand implements Callable<Integer> {
         } catch (UnknownHostException e) {
             throw new UsageException("--host " + host + ": unknown host");
         }
+    }
+
+    /** The host listened on, answered as a Host besides loopback ones: none when it is every interface. */
+    private List<String> boundHost() {
+        String bare = host.strip();
+        return List.of("0.0.0.0", "::", "[::]").contains(bare) ? List.of() : List.of(bare);
     }
 
     private int serve(Settings settings, Provider provider, StreamOptions streamOptions, ToolRegistry registry,
@@ -202,6 +227,17 @@ final class ServeCommand implements Callable<Integer> {
                     .maxRuns(maxRuns)
                     .authToken(token)
                     .modelName(settings.model());
+            try {
+                server.allowHosts(boundHost());
+                server.allowHosts(allowHosts);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException("--allow-host: " + e.getMessage());
+            }
+            try {
+                server.allowOrigins(allowOrigins);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException("--allow-origin: " + e.getMessage());
+            }
             if (settings.apiKey() != null) {
                 server.secrets(List.of(settings.apiKey().reveal()));
             }

@@ -119,7 +119,8 @@ class ServeCommandTest {
 
     private HttpResponse<String> agui(Server server, JsonNode input) throws Exception {
         return client.send(HttpRequest.newBuilder(server.uri().resolve("/agui"))
-                .POST(HttpRequest.BodyPublishers.ofString(input.toString())).build(), HttpResponse.BodyHandlers.ofString());
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(input.toString())).build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     private static List<JsonNode> events(String body) throws Exception {
@@ -184,7 +185,7 @@ class ServeCommandTest {
             // for the same thread
             ObjectNode third = input("shared", "Question one?", "Question two?", "Question three?");
             HttpResponse<java.io.InputStream> held = client.send(HttpRequest.newBuilder(a.uri().resolve("/agui"))
-                    .POST(HttpRequest.BodyPublishers.ofString(third.toString())).build(),
+                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(third.toString())).build(),
                     HttpResponse.BodyHandlers.ofInputStream());
             BufferedReader heldLines = new BufferedReader(new InputStreamReader(held.body(), StandardCharsets.UTF_8));
             String line;
@@ -422,7 +423,7 @@ class ServeCommandTest {
             assertThat(last(first, "result")).isEqualTo("first answer");
 
             HttpResponse<java.io.InputStream> stream = client.send(HttpRequest.newBuilder(server.uri().resolve("/agui"))
-                    .POST(HttpRequest.BodyPublishers.ofString(input("gone", "Question one?", "Question two?").toString()))
+                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(input("gone", "Question one?", "Question two?").toString()))
                     .build(), HttpResponse.BodyHandlers.ofInputStream());
             BufferedReader lines = new BufferedReader(new InputStreamReader(stream.body(), StandardCharsets.UTF_8));
             String line;
@@ -463,7 +464,7 @@ class ServeCommandTest {
              Server server = serve("--base-url", model.baseUrl().toString(), "--model", "mock", "--data-dir",
                      dir.resolve("data").toString(), "--grace-seconds", "0")) {
             HttpResponse<java.io.InputStream> stream = client.send(HttpRequest.newBuilder(server.uri().resolve("/agui"))
-                    .POST(HttpRequest.BodyPublishers.ofString(input("t", "Take your time.").toString())).build(),
+                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(input("t", "Take your time.").toString())).build(),
                     HttpResponse.BodyHandlers.ofInputStream());
             BufferedReader lines = new BufferedReader(new InputStreamReader(stream.body(), StandardCharsets.UTF_8));
             String line;
@@ -494,5 +495,57 @@ class ServeCommandTest {
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("--host").contains("not a loopback address")
                 .contains("--auth-token");
         assertThat(out.toString(StandardCharsets.UTF_8)).isEmpty();
+    }
+
+    private int serveInProcess(ByteArrayOutputStream out, ByteArrayOutputStream err, String... args) throws Exception {
+        List<String> all = new ArrayList<>(List.of("serve", "--model", "m", "--base-url", "http://127.0.0.1:9/v1"));
+        all.addAll(List.of(args));
+        // a hang guard, not a measure: a server that took the options would serve until stopped
+        return Background.supply(() -> BellowsCommand.commandLine(new ByteArrayInputStream(new byte[0]), out, err, false,
+                new Host(Map.of("HOME", dir.toString()), dir, Interrupts.NONE, false)).execute(all.toArray(String[]::new)))
+                .get(120, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void anEmptyHostEveryOriginWithoutATokenAndAnOriginWithAPathAreUsageErrors() throws Exception {
+        for (List<String> args : List.of(List.of("--host", ""), List.of("--allow-origin", "*"),
+                List.of("--allow-origin", "https://app.example.com/chat"), List.of("--allow-host", "http://a.example"))) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            assertThat(serveInProcess(out, err, args.toArray(String[]::new))).as(args.toString()).isEqualTo(2);
+            assertThat(err.toString(StandardCharsets.UTF_8)).as(args.toString()).contains(args.get(0));
+            assertThat(out.toString(StandardCharsets.UTF_8)).as(args.toString()).doesNotContain("listening");
+        }
+    }
+
+    /** The status and body of a request sent on a raw socket (Java's client will not send a Host of ours). */
+    private static String[] raw(URI server, String head) throws Exception {
+        try (java.net.Socket socket = new java.net.Socket(server.getHost(), server.getPort())) {
+            socket.setSoTimeout(60_000);        // a hang guard, not a measure
+            socket.getOutputStream().write((head + "Connection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            String response = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            return new String[] {response.split(" ", 3)[1], response.substring(response.indexOf("\r\n\r\n") + 4)};
+        }
+    }
+
+    @Test
+    void theServerAnswersLoopbackAndAllowedHostsAndItsOwnAndAllowedOriginsOnly() throws Exception {
+        try (Server server = serve("--base-url", "http://127.0.0.1:9/v1", "--model", "mock", "--data-dir",
+                dir.resolve("data").toString(), "--allow-host", "agents.internal", "--allow-origin", "https://app.example.com")) {
+            URI uri = server.uri();
+            String[] rebound = raw(uri, "GET /health HTTP/1.1\r\nHost: attacker.example:" + uri.getPort() + "\r\n");
+            assertThat(rebound[0]).isEqualTo("403");
+            assertThat(rebound[1]).contains("--allow-host attacker.example");
+            assertThat(raw(uri, "GET /health HTTP/1.1\r\nHost: agents.internal\r\n")[0]).isEqualTo("200");
+            assertThat(raw(uri, "GET /health HTTP/1.1\r\nHost: localhost:" + uri.getPort() + "\r\n")[0]).isEqualTo("200");
+
+            String[] evil = raw(uri, "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: http://evil.example\r\n");
+            assertThat(evil[0]).isEqualTo("403");
+            assertThat(evil[1]).contains("--allow-origin http://evil.example");
+            assertThat(raw(uri, "OPTIONS /agui HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: https://app.example.com\r\n"
+                    + "Access-Control-Request-Method: POST\r\n")[0]).isEqualTo("204");
+            assertThat(raw(uri, "GET /health HTTP/1.1\r\nHost: 127.0.0.1:" + uri.getPort() + "\r\nOrigin: http://127.0.0.1:"
+                    + uri.getPort() + "\r\n")[0]).isEqualTo("200");
+        }
     }
 }

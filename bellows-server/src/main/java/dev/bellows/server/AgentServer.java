@@ -38,7 +38,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -80,6 +79,11 @@ import java.util.function.Function;
  * 409 while the first goes on, on this server or another one sharing the store's database.
  * A body over {@link Builder#maxRequestBytes} gets 413, more than {@link Builder#maxRuns} runs
  * at once 429 with {@code Retry-After}, malformed input 400 with a JSON body naming the field.
+ * Before its body is read, a request is refused with 403 when its {@code Host} is not a
+ * loopback name or address, the address its connection arrived on or an
+ * {@link Builder#allowHosts allowed host} (DNS rebinding), or when it carries an {@code Origin}
+ * that is neither the server's own nor an {@link Builder#allowOrigins allowed origin} (a page of
+ * another site); a POST to a JSON endpoint that is not {@code application/json} gets 415.
  * With an {@link Builder#authToken auth token}, every endpoint but the page and
  * {@code /health} needs {@code Authorization: Bearer TOKEN}. A client that goes away from a
  * stream cancels its run (model call and tools) within about a second, heartbeats telling it
@@ -95,6 +99,8 @@ public final class AgentServer {
 
     private static final System.Logger LOG = System.getLogger(AgentServer.class.getName());
     private static final ObjectMapper MAPPER = new ObjectMapper();
+    /** The paths whose POST body is JSON: {@link Admission} refuses any other content type there. */
+    private static final Set<String> JSON_BODIES = Set.of("/agui", "/v1/chat/completions", "/chat/completions");
 
     private final Agent agent;
     private final Threads threads;
@@ -110,6 +116,7 @@ public final class AgentServer {
     private final Set<AgentRun> running = ConcurrentHashMap.newKeySet();
     private volatile boolean closing;
     private final Page page = Page.load();
+    private final Admission admission;
 
     private AgentServer(Builder builder) {
         this.agent = builder.agent;
@@ -128,6 +135,7 @@ public final class AgentServer {
         this.heartbeat = builder.heartbeat;
         this.nativeToolCalls = agent instanceof DefaultAgent d && d.toolMode() == ToolMode.NATIVE;
         this.runSlots = new Semaphore(maxRuns);
+        this.admission = new Admission(builder.allowedHosts, builder.allowedOrigins);
     }
 
     /** A server of {@code agent}; see {@link Builder} for the settings. */
@@ -143,8 +151,17 @@ public final class AgentServer {
      */
     public void handle(ServerExchange exchange) throws IOException {
         BodyTracking tracked = new BodyTracking(exchange);
+        ServerExchange answering = tracked;
         try {
-            route(tracked);
+            String corsOrigin = admission.admit(tracked, JSON_BODIES.contains(tracked.path()));
+            if (corsOrigin != null) {
+                answering = Admission.withCors(tracked, corsOrigin);
+            }
+            if (tracked.method().equals("OPTIONS")) {
+                send(answering, 204, Admission.preflightHeaders(), new byte[0]);
+                return;
+            }
+            route(answering);
         } catch (HttpError error) {
             Map<String, String> headers = error.allHeaders();
             if (tracked.bodyLeftUnread()) {
@@ -153,16 +170,17 @@ public final class AgentServer {
                 // nothing would send its next request on a connection about to close.
                 headers.put("Connection", "close");
             }
-            send(tracked, error.status, headers, error.body().toString());
+            send(answering, error.status, headers, error.body().toString());
         }
     }
 
     /** The exchange, noting whether its request body was read to the end. Confined to its request's thread. */
-    private static final class BodyTracking implements ServerExchange {
+    private static final class BodyTracking extends ForwardingExchange {
         private final ServerExchange exchange;
         private boolean bodyEnded;
 
         BodyTracking(ServerExchange exchange) {
+            super(exchange);
             this.exchange = exchange;
         }
 
@@ -171,31 +189,6 @@ public final class AgentServer {
             long length = exchange.contentLength();
             boolean hasBody = length > 0 || (length < 0 && exchange.header("Transfer-Encoding").isPresent());
             return hasBody && !bodyEnded;
-        }
-
-        @Override
-        public String method() {
-            return exchange.method();
-        }
-
-        @Override
-        public String path() {
-            return exchange.path();
-        }
-
-        @Override
-        public Optional<String> header(String name) {
-            return exchange.header(name);
-        }
-
-        @Override
-        public long contentLength() {
-            return exchange.contentLength();
-        }
-
-        @Override
-        public OutputStream respond(int status, Map<String, String> headers) throws IOException {
-            return exchange.respond(status, headers);
         }
 
         @Override
@@ -347,8 +340,10 @@ public final class AgentServer {
         try {
             return MAPPER.readTree(body.toByteArray());
         } catch (JsonProcessingException e) {
-            throw HttpError.badRequest("", "the body is not valid JSON: " + e.getOriginalMessage()
-                    + " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")");
+            // Past Jackson's limits (nesting, a number's length) the exception has no location.
+            String where = e.getLocation() == null ? ""
+                    : " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")";
+            throw HttpError.badRequest("", "the body is not valid JSON: " + e.getOriginalMessage() + where);
         }
     }
 
@@ -813,6 +808,8 @@ public final class AgentServer {
         private final List<String> secrets = new ArrayList<>();
         private String modelName = "bellows";
         private Duration heartbeat = Duration.ofMillis(250);
+        private final List<String> allowedHosts = new ArrayList<>();
+        private final List<String> allowedOrigins = new ArrayList<>();
 
         private Builder(Agent agent) {
             this.agent = Objects.requireNonNull(agent, "agent");
@@ -891,7 +888,41 @@ public final class AgentServer {
             return this;
         }
 
+        /**
+         * Host names or addresses (no port) answered besides loopback ones and the address a
+         * connection arrived on: the names clients reach this server by (a server listening on a
+         * name, one behind a proxy). Any other {@code Host} gets 403, so a page that reaches the
+         * server through a name of its own (DNS rebinding) is refused.
+         *
+         * @throws IllegalArgumentException for a value that is not a host
+         */
+        public Builder allowHosts(List<String> hosts) {
+            hosts.forEach(host -> allowedHosts.add(Admission.host(Objects.requireNonNull(host, "host"))));
+            return this;
+        }
+
+        /**
+         * Origins ({@code https://app.example.com}) whose pages may call this server besides its
+         * own pages; they get CORS answers (preflights included). A request with any other
+         * {@code Origin} gets 403 before its body is read. {@code *} allows every origin and is
+         * taken only with an {@link #authToken auth token}, which a page cannot learn.
+         *
+         * @throws IllegalArgumentException for a value that is not an origin
+         */
+        public Builder allowOrigins(List<String> origins) {
+            origins.forEach(origin -> {
+                Objects.requireNonNull(origin, "origin");
+                allowedOrigins.add(origin.strip().equals("*") ? "*" : Admission.origin(origin));
+            });
+            return this;
+        }
+
+        /** @throws IllegalArgumentException when every origin is allowed ({@code *}) with no auth token */
         public AgentServer build() {
+            if (allowedOrigins.contains("*") && authToken == null) {
+                throw new IllegalArgumentException("allowing every origin (*) needs an auth token: without one, any"
+                        + " web page could run the agent; name the origins instead");
+            }
             return new AgentServer(this);
         }
     }

@@ -39,6 +39,16 @@ final class HttpError extends Exception {
                 "this server needs a bearer token: send the header Authorization: Bearer TOKEN", Map.of("WWW-Authenticate", "Bearer"));
     }
 
+    /** 403: refused before its body was read, {@code header} naming what was refused. */
+    static HttpError forbidden(String header, String message) {
+        return new HttpError(403, "permission_error", header, message, Map.of());
+    }
+
+    static HttpError unsupportedMediaType(String given) {
+        return new HttpError(415, "invalid_request_error", "Content-Type", "Content-Type " + given
+                + ": this endpoint takes a JSON body, sent as Content-Type: application/json", Map.of());
+    }
+
     static HttpError tooManyRuns(int maxRuns) {
         return new HttpError(429, "rate_limit_error", null, "the server runs " + maxRuns
                 + " runs at once, the most it takes; try again in a moment", Map.of("Retry-After", "1"));

@@ -3,6 +3,7 @@ package dev.bellows.server;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetSocketAddress;
 import java.util.Map;
 import java.util.Optional;
 
@@ -33,6 +34,15 @@ public interface ServerExchange {
 
     /** The body's length from {@code Content-Length}, or -1 when the request did not say. */
     long contentLength();
+
+    /**
+     * The local address the request's connection arrived on, when the adapter knows it: a
+     * {@code Host} naming that address (a server listening on every interface, reached by one of
+     * its addresses) is answered as a loopback one is. Empty by default.
+     */
+    default Optional<InetSocketAddress> localAddress() {
+        return Optional.empty();
+    }
 
     /**
      * Sends the status and headers and gives the stream of the response body. Called once.

@@ -132,7 +132,7 @@ class AgentServerTest {
 
             @Override
             public Optional<String> header(String name) {
-                return Optional.empty();
+                return name.equalsIgnoreCase("Content-Type") ? Optional.of("application/json") : Optional.empty();
             }
 
             @Override
@@ -318,7 +318,7 @@ class AgentServerTest {
             // the body read, then refused: the connection is kept
             byte[] notJson = "{not json".getBytes(StandardCharsets.UTF_8);
             java.util.Map<String, String> bad = rawResponse(fixture, "POST /agui HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                    + "Authorization: Bearer the-token\r\nContent-Length: " + notJson.length + "\r\n\r\n", notJson);
+                    + "Content-Type: application/json\r\nAuthorization: Bearer the-token\r\nContent-Length: " + notJson.length + "\r\n\r\n", notJson);
             assertThat(bad.get("status")).startsWith("HTTP/1.1 400");
             assertThat(bad.get("connection")).isNotEqualTo("close");
 

@@ -242,4 +242,83 @@ class PageTest {
             assertThat(fixture.provider.turnsTaken()).isEqualTo(1);     // the 401 reached no model
         }
     }
+
+    /** The page another origin serves: it posts a run to the agent server every way a page can without asking. */
+    private static final String HOSTILE_PAGE = """
+            <!doctype html><title>hostile</title><pre id="log"></pre><script>
+            const target = "TARGET";
+            const body = JSON.stringify({threadId: "hostile", runId: "r1", tools: [], context: [], state: {},
+              forwardedProps: {}, messages: [{id: "m1", role: "user", content: "Write the file."}]});
+            async function attempt(init) {
+              try {
+                const response = await fetch(target + "agui", init);
+                return response.type === "opaque" ? "sent" : response.status;
+              } catch (error) {
+                return "failed: " + error.message;
+              }
+            }
+            (async () => {
+              const log = {};
+              log.textPlain = await attempt({mode: "no-cors", method: "POST", headers: {"Content-Type": "text/plain"}, body});
+              log.untypedBlob = await attempt({mode: "no-cors", method: "POST", body: new Blob([body])});
+              log.completions = await (async () => {
+                try {
+                  await fetch(target + "v1/chat/completions", {mode: "no-cors", method: "POST", headers: {"Content-Type": "text/plain"},
+                    body: JSON.stringify({messages: [{role: "user", content: "Write the file."}]})});
+                  return "sent";
+                } catch (error) {
+                  return "failed: " + error.message;
+                }
+              })();
+              log.cors = await attempt({method: "POST", headers: {"Content-Type": "application/json"}, body});
+              document.getElementById("log").textContent = JSON.stringify(log);
+              document.body.dataset.done = "1";
+            })();
+            </script>
+            """;
+
+    @Test
+    void aPageOfAnotherOriginOrAReboundNameCannotMakeTheServerRunAnything(@TempDir Path dir) throws Exception {
+        Path driver = NodeScripts.resource("page-cross-origin.cjs", dir);
+        List<String> writes = new java.util.concurrent.CopyOnWriteArrayList<>();
+        ToolRegistry tools = new ToolRegistry().register(TypedTool.of("write_file", "Writes a file.", Notes.class,
+                (context, args) -> {
+                    writes.add(args.path());
+                    return ToolResult.of("wrote " + args.path());
+                }));
+        MockScript script = MockScript.of(MockTurn.content(call("write_file", "{\"path\": \"pwned.md\"}")).chunkSize(6),
+                MockTurn.content(call("task_completion", "{\"result\": \"done\"}")).chunkSize(6));
+        com.sun.net.httpserver.HttpServer hostile = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        try (ServerFixture fixture = new ServerFixture(script, b -> { }, tools)) {
+            byte[] page = HOSTILE_PAGE.replace("TARGET", fixture.uri("/").toString()).getBytes(StandardCharsets.UTF_8);
+            hostile.createContext("/", exchange -> {
+                exchange.getResponseHeaders().set("Content-Type", "text/html; charset=utf-8");
+                exchange.sendResponseHeaders(200, page.length);
+                exchange.getResponseBody().write(page);
+                exchange.close();
+            });
+            hostile.start();
+            // localhost, not 127.0.0.1: another site, as the page of issue 31 was
+            String attacker = "http://localhost:" + hostile.getAddress().getPort() + "/";
+            NodeScripts.Result result = NodeScripts.run(List.of("node", driver.toString(), attacker,
+                    Integer.toString(fixture.http.port())), driverEnv(Map.of()), 300);
+            JsonNode seen = ServerFixture.MAPPER.readTree(result.out().strip().lines().reduce((a, b) -> b).orElse("{}"));
+            assertThat(seen.path("error").asText("")).as(result.err()).isEmpty();
+            assertThat(seen.at("/crossOrigin/textPlain").asText()).isEqualTo("sent");     // the browser sent them
+            assertThat(seen.at("/crossOrigin/untypedBlob").asText()).isEqualTo("sent");
+            assertThat(seen.at("/crossOrigin/cors").asText()).startsWith("failed");     // its preflight refused
+            assertThat(seen.get("reboundPageStatus").asInt()).isEqualTo(403);
+            assertThat(seen.get("reboundRunStatus").asInt()).isEqualTo(403);
+
+            // a hang guard, not a measure: a run the requests started (none should have) ends first
+            for (int i = 0; i < 3000 && fixture.server.runningRuns() > 0; i++) {
+                Thread.sleep(10);
+            }
+            assertThat(fixture.provider.turnsTaken()).as("the model was asked").isZero();
+            assertThat(writes).as("the tool ran").isEmpty();
+        } finally {
+            hostile.stop(0);
+        }
+    }
 }

@@ -11,7 +11,9 @@ const { chromium } = require(process.env.PLAYWRIGHT);
     executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
     headless: true,
     args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-      "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"],
+      "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
+      // page-cross-origin.cjs's DNS-rebinding name: the attacker's domain answering 127.0.0.1
+      "--host-resolver-rules=MAP attacker.example 127.0.0.1"],
   });
   process.stdin.on("end", async () => {
     await server.close();

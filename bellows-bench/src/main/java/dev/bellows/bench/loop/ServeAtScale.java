@@ -182,7 +182,7 @@ public final class ServeAtScale {
                 try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
                     byte[] body = ("{\"threadId\":\"" + thread + "\",\"runId\":\"r\",\"messages\":[{\"id\":\"u\",\"role\":\"user\","
                             + "\"content\":\"" + TASK + "\"}]}").getBytes(StandardCharsets.UTF_8);
-                    byte[] head = ("POST /agui HTTP/1.1\r\nHost: bench\r\nContent-Type: application/json\r\nContent-Length: "
+                    byte[] head = ("POST /agui HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: "
                             + body.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
                     go.await();
                     long start = System.nanoTime();

@@ -5,12 +5,14 @@ import dev.bellows.server.ServerExchange;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
@@ -27,7 +29,10 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * runs. Each request is handled on a virtual thread of its own, so a thousand open streams
  * cost a thousand small stacks, not a thousand platform threads. A client that stops reading
  * cannot hold a stream forever: a write that makes no progress for the idle timeout (30 s)
- * fails, which ends the stream and cancels its run.
+ * fails, which ends the stream and cancels its run. A connection must send a request's head
+ * (its request line and headers) within {@link #HEADER_TIMEOUT} of opening, or of its
+ * previous answer once it begins the next head, else it is closed: one header line every few
+ * seconds holds no connection for long.
  *
  * <pre>{@code
  * try (JettyAgentServer http = JettyAgentServer.start(AgentServer.builder(agent).build(), "127.0.0.1", 0)) {
@@ -43,6 +48,9 @@ public final class JettyAgentServer implements AutoCloseable {
 
     /** How long a connection may make no progress, reading or writing, before it is closed. */
     public static final Duration IDLE_TIMEOUT = Duration.ofSeconds(30);
+
+    /** How long a connection may take to send a request's head before it is closed. */
+    public static final Duration HEADER_TIMEOUT = Duration.ofSeconds(15);
 
     private static final int ACCEPT_QUEUE = 4096;
 
@@ -72,8 +80,26 @@ public final class JettyAgentServer implements AutoCloseable {
      */
     public static JettyAgentServer start(AgentServer handler, String host, int port, Duration idleTimeout)
             throws IOException {
+        return start(handler, host, port, idleTimeout, HEADER_TIMEOUT);
+    }
+
+    /**
+     * As {@link #start(AgentServer, String, int, Duration)}, closing a connection that has not
+     * sent a request's head within {@code headerTimeout} instead of 15 s.
+     *
+     * @throws IllegalArgumentException when the host is empty (give {@code 0.0.0.0} for every interface)
+     */
+    public static JettyAgentServer start(AgentServer handler, String host, int port, Duration idleTimeout,
+                                         Duration headerTimeout) throws IOException {
         Objects.requireNonNull(handler, "handler");
         Objects.requireNonNull(host, "host");
+        if (host.isBlank()) {
+            throw new IllegalArgumentException("the host is empty: give an address or name to listen on"
+                    + " (0.0.0.0 for every interface)");
+        }
+        if (headerTimeout.isNegative() || headerTimeout.isZero()) {
+            throw new IllegalArgumentException("the header timeout must be positive, got " + headerTimeout);
+        }
         QueuedThreadPool threads = new QueuedThreadPool();
         threads.setName("bellows-serve");
         threads.setDaemon(true);
@@ -89,11 +115,21 @@ public final class JettyAgentServer implements AutoCloseable {
         // and each drop costs the client a retransmission (or a reset connection).
         connector.setAcceptQueueSize(ACCEPT_QUEUE);
         server.addConnector(connector);
+        HeaderDeadline deadline = new HeaderDeadline(connector.getScheduler(), headerTimeout);
+        connector.addBean(deadline);
         server.setHandler(new Handler.Abstract.NonBlocking() {
             @Override
             public boolean handle(Request request, Response response, Callback callback) {
+                Connection connection = request.getConnectionMetaData().getConnection();
+                deadline.headArrived(connection);
                 // The agent server blocks for as long as a run streams: on a virtual thread of its own.
-                Thread.ofVirtual().name("bellows-request").start(() -> serve(handler, request, response, callback));
+                Thread.ofVirtual().name("bellows-request").start(() -> {
+                    try {
+                        serve(handler, request, response, callback);
+                    } finally {
+                        deadline.answered(connection);
+                    }
+                });
                 return true;
             }
         });
@@ -180,6 +216,12 @@ public final class JettyAgentServer implements AutoCloseable {
         @Override
         public Optional<String> header(String name) {
             return Optional.ofNullable(request.getHeaders().get(name));
+        }
+
+        @Override
+        public Optional<InetSocketAddress> localAddress() {
+            return request.getConnectionMetaData().getLocalSocketAddress() instanceof InetSocketAddress local
+                    ? Optional.of(local) : Optional.empty();
         }
 
         @Override

@@ -9,6 +9,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetSocketAddress;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -82,6 +83,11 @@ public final class AgentServerServlet extends HttpServlet {
         @Override
         public long contentLength() {
             return request.getContentLengthLong();
+        }
+
+        @Override
+        public Optional<InetSocketAddress> localAddress() {
+            return Optional.of(new InetSocketAddress(request.getLocalAddr(), request.getLocalPort()));
         }
 
         @Override

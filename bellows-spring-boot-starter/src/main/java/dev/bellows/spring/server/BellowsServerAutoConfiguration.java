@@ -37,7 +37,9 @@ public class BellowsServerAutoConfiguration {
                 .maxRuns(properties.getMaxRuns())
                 .maxRequestBytes(properties.getMaxRequestBytes())
                 .authToken(properties.getAuthToken() == null || properties.getAuthToken().isBlank() ? null
-                        : properties.getAuthToken());
+                        : properties.getAuthToken())
+                .allowHosts(properties.getAllowedHosts())
+                .allowOrigins(properties.getAllowedOrigins());
         store.ifAvailable(builder::sessionStore);
         return builder.build();
     }

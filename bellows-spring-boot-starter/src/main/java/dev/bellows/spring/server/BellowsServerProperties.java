@@ -1,5 +1,7 @@
 package dev.bellows.spring.server;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
@@ -23,6 +25,15 @@ public class BellowsServerProperties {
 
     /** The largest request body in bytes; larger ones get 413. */
     private long maxRequestBytes = 1024 * 1024;
+
+    /**
+     * Host names (no port) the agent's endpoints answer besides loopback ones and the address a
+     * connection arrived on: the names the application is reached by. Any other Host gets 403.
+     */
+    private List<String> allowedHosts = new ArrayList<>();
+
+    /** Origins ({@code https://app.example.com}) whose pages may call the endpoints besides the application's own. */
+    private List<String> allowedOrigins = new ArrayList<>();
 
     public boolean isEnabled() {
         return enabled;
@@ -62,6 +73,22 @@ public class BellowsServerProperties {
 
     public void setMaxRequestBytes(long maxRequestBytes) {
         this.maxRequestBytes = maxRequestBytes;
+    }
+
+    public List<String> getAllowedHosts() {
+        return allowedHosts;
+    }
+
+    public void setAllowedHosts(List<String> allowedHosts) {
+        this.allowedHosts = new ArrayList<>(allowedHosts);
+    }
+
+    public List<String> getAllowedOrigins() {
+        return allowedOrigins;
+    }
+
+    public void setAllowedOrigins(List<String> allowedOrigins) {
+        this.allowedOrigins = new ArrayList<>(allowedOrigins);
     }
 
     @Override

@@ -24,7 +24,8 @@ import org.springframework.test.context.DynamicPropertySource;
 /** {@code bellows.server.enabled=true}: the agent bean served by the application's own server. */
 @SpringBootTest(classes = BellowsServerAutoConfigurationTest.App.class,
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = {"bellows.server.enabled=true", "bellows.server.auth-token=tok-spring-1", "bellows.model=mock"})
+        properties = {"bellows.server.enabled=true", "bellows.server.auth-token=tok-spring-1", "bellows.model=mock",
+                "bellows.server.allowed-hosts=agents.internal"})
 class BellowsServerAutoConfigurationTest {
 
     @SpringBootConfiguration(proxyBeanMethods = false)
@@ -68,15 +69,33 @@ class BellowsServerAutoConfigurationTest {
 
         String input = "{\"threadId\": \"spring-1\", \"runId\": \"r1\", \"messages\": [{\"id\": \"u1\", \"role\": \"user\","
                 + " \"content\": \"40 + 2?\"}]}";
-        assertThat(send(HttpRequest.newBuilder(uri("/bellows/agui")).POST(HttpRequest.BodyPublishers.ofString(input)))
+        assertThat(send(HttpRequest.newBuilder(uri("/bellows/agui")).header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(input)))
                 .statusCode()).isEqualTo(401);
         HttpResponse<String> run = send(HttpRequest.newBuilder(uri("/bellows/agui"))
-                .header("Authorization", "Bearer tok-spring-1").POST(HttpRequest.BodyPublishers.ofString(input)));
+                .header("Authorization", "Bearer tok-spring-1").header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(input)));
         assertThat(run.statusCode()).isEqualTo(200);
         assertThat(run.headers().firstValue("Content-Type").orElse("")).startsWith("text/event-stream");
         assertThat(run.body()).startsWith("data: {\"type\":\"RUN_STARTED\"").contains("REASONING_MESSAGE_CONTENT")
                 .contains("\"toolCallName\":\"task_completion\"").contains("\"type\":\"RUN_FINISHED\"")
                 .contains("\"result\":\"42\"");
         assertThat(sessions.resolve("sessions.db")).exists();
+    }
+
+    /** The status of a GET sent on a raw socket with the Host given (Java's client will not send a Host of ours). */
+    private int statusWithHost(String path, String host) throws Exception {
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
+            socket.setSoTimeout(60_000);        // a hang guard, not a measure
+            socket.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n")
+                    .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            String response = new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            return Integer.parseInt(response.split(" ", 3)[1]);
+        }
+    }
+
+    @Test
+    void theAgentAnswersLoopbackAndTheAllowedHostsOnly() throws Exception {
+        assertThat(statusWithHost("/bellows/health", "agents.internal:" + port)).isEqualTo(200);
+        assertThat(statusWithHost("/bellows/health", "localhost:" + port)).isEqualTo(200);
+        assertThat(statusWithHost("/bellows/health", "attacker.example:" + port)).isEqualTo(403);
     }
 }
