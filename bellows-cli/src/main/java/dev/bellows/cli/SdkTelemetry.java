@@ -7,6 +7,7 @@ import dev.bellows.temporal.DurableWorker;
 import io.opentelemetry.sdk.trace.IdGenerator;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.autoconfigure.AutoConfiguredOpenTelemetrySdk;
+import io.opentelemetry.sdk.autoconfigure.spi.ConfigProperties;
 import io.opentelemetry.sdk.common.CompletableResultCode;
 import io.opentelemetry.sdk.common.export.MemoryMode;
 import io.opentelemetry.sdk.metrics.Aggregation;
@@ -18,6 +19,8 @@ import io.opentelemetry.sdk.trace.data.SpanData;
 import io.opentelemetry.sdk.trace.export.SpanExporter;
 import java.io.PrintWriter;
 import java.util.Collection;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -28,22 +31,31 @@ import java.util.logging.Logger;
 /**
  * The OpenTelemetry SDK as its autoconfiguration sets it up from {@code OTEL_*} variables and
  * {@code -Dotel.*} properties (only loaded when {@link Telemetry#start} finds an exporter
- * setting). Bellows changes three defaults, each of which a setting of the user's overrides:
+ * setting). Bellows changes four defaults, each of which a setting of the user's overrides:
+ * the OTLP protocol is {@code http/protobuf} (the OpenTelemetry specification's recommended
+ * default, and what the documented {@code OTEL_EXPORTER_OTLP_ENDPOINT=http://localhost:4318}
+ * examples need; the Java SDK's own default is gRPC, which an OTLP/HTTP receiver cannot read),
  * the service name is {@code bellows}, no log exporter starts (Bellows emits no log records),
  * and a failed export is not retried ({@code otel.java.exporter.otlp.retry.disabled}), so that
  * an endpoint that cannot be reached costs one failed attempt, not a back-off at exit. Its id
  * generator is {@link RunSpanIds} over the SDK's random one, so that a durable run's span
  * recorded by {@code bellows worker} has the id its calls' spans name (docs/temporal.md, "Traces").
+ * Only Bellows' own metrics are exported: the SDK's about itself (its span processor's
+ * {@code processedSpans} and {@code queueSize}, its exporters' counts) are left out.
  *
  * <p>An export that fails prints one warning on standard error for the whole process, never
- * one per span; the SDK's own log lines are off, unless {@code BELLOWS_DEBUG=1} or a
- * {@code java.util.logging} configuration of the user's says otherwise. Closing (and a
+ * one per batch, naming the endpoint, the protocol and the settings to change; the SDK's own
+ * log lines are off, unless {@code BELLOWS_DEBUG=1} or a {@code java.util.logging}
+ * configuration of the user's says otherwise. Closing (and a
  * shutdown hook, for Ctrl-C twice and SIGTERM) exports what is left, waiting at most
  * {@value #FLUSH_SECONDS} seconds.
  */
 final class SdkTelemetry implements Telemetry {
 
     static final long FLUSH_SECONDS = 5;
+
+    /** The OTLP protocol when no setting names one: the specification's recommended default. */
+    static final String DEFAULT_PROTOCOL = "http/protobuf";
 
     /** Held because java.util.logging keeps its loggers only weakly. */
     private static Logger sdkLogging;
@@ -65,34 +77,67 @@ final class SdkTelemetry implements Telemetry {
         Warning warning = new Warning(stderr);
         OpenTelemetrySdk sdk = AutoConfiguredOpenTelemetrySdk.builder()
                 .addPropertiesSupplier(() -> Map.of(
+                        "otel.exporter.otlp.protocol", DEFAULT_PROTOCOL,
                         "otel.service.name", "bellows",
                         "otel.logs.exporter", "none",
                         "otel.java.exporter.otlp.retry.disabled", "true"))
                 // A durable run's span gets the ids its calls' spans name as their parent.
                 .addTracerProviderCustomizer((tracing, config) -> tracing.setIdGenerator(RunSpanIds.of(IdGenerator.random())))
                 .addSpanExporterCustomizer((exporter, config) ->
-                        new WatchedSpans(exporter, warning, endpoint(config, "traces")))
+                        new WatchedSpans(exporter, warning, Target.of(exporter, config, "traces")))
                 .addMetricExporterCustomizer((exporter, config) ->
-                        new WatchedMetrics(exporter, warning, endpoint(config, "metrics")))
+                        new WatchedMetrics(exporter, warning, Target.of(exporter, config, "metrics")))
                 .disableShutdownHook()
                 .build()
                 .getOpenTelemetrySdk();
         return new SdkTelemetry(sdk, BellowsTelemetry.create(sdk));
     }
 
-    /** Where the OTLP exporter of {@code signal} sends, for the warning: as the SDK reads it, or its default. */
-    private static String endpoint(io.opentelemetry.sdk.autoconfigure.spi.ConfigProperties config, String signal) {
-        String own = config.getString("otel.exporter.otlp." + signal + ".endpoint");
-        if (own != null) {
-            return own;
+    /**
+     * Where and how an exporter sends, for its warning: an OTLP exporter's endpoint and protocol
+     * as the SDK reads them (or their defaults), and the variables that set them.
+     *
+     * @param signal {@code traces} or {@code metrics}
+     * @param where  {@code to URL (protocol)}, or the exporter's class for one that is not OTLP
+     * @param advice what to set, or empty
+     */
+    record Target(String signal, String where, String advice) {
+
+        static Target of(Object exporter, ConfigProperties config, String signal) {
+            if (!exporter.getClass().getSimpleName().startsWith("Otlp")) {
+                return new Target(signal, "with " + exporter.getClass().getSimpleName(), "");
+            }
+            String own = "otel.exporter.otlp." + signal + ".";
+            String protocol = config.getString(own + "protocol", config.getString("otel.exporter.otlp.protocol",
+                    DEFAULT_PROTOCOL));
+            return new Target(signal, "to " + endpoint(config, signal, protocol) + " (" + protocol + ")",
+                    "; set " + variable(config, signal, "endpoint") + " and " + variable(config, signal, "protocol")
+                            + " to where and how your collector listens (http/protobuf on port 4318, grpc on 4317)");
         }
-        String base = config.getString("otel.exporter.otlp.endpoint");
-        String protocol = config.getString("otel.exporter.otlp." + signal + ".protocol",
-                config.getString("otel.exporter.otlp.protocol", "http/protobuf"));
-        if (base == null) {
-            return protocol.equals("grpc") ? "http://localhost:4317" : "http://localhost:4318/v1/" + signal;
+
+        /** The variable that sets {@code setting}: the signal's own when it is the one given. */
+        private static String variable(ConfigProperties config, String signal, String setting) {
+            String own = config.getString("otel.exporter.otlp." + signal + "." + setting) != null ? signal + "_" : "";
+            return ("OTEL_EXPORTER_OTLP_" + own + setting).toUpperCase(Locale.ROOT);
         }
-        return protocol.equals("grpc") ? base : base.replaceFirst("/$", "") + "/v1/" + signal;
+
+        /** The URL the OTLP exporter of {@code signal} sends to, as the SDK derives it. */
+        private static String endpoint(ConfigProperties config, String signal, String protocol) {
+            String own = config.getString("otel.exporter.otlp." + signal + ".endpoint");
+            if (own != null) {
+                return own;
+            }
+            boolean grpc = protocol.equals("grpc");
+            String base = config.getString("otel.exporter.otlp.endpoint",
+                    grpc ? "http://localhost:4317" : "http://localhost:4318");
+            return grpc ? base : base.replaceFirst("/$", "") + "/v1/" + signal;
+        }
+
+        /** The one line a failure prints, {@code reason} being {@code ": Connection refused"} or the like. */
+        String warning(String reason) {
+            return "bellows: warning: OpenTelemetry could not export " + signal + " " + where + reason + advice
+                    + "; what cannot be exported is dropped, and runs go on";
+        }
     }
 
     /** The SDK logs each failed export with a stack trace: the one warning of {@link Warning} says it once. */
@@ -159,12 +204,10 @@ final class SdkTelemetry implements Telemetry {
             this.stderr = stderr;
         }
 
-        CompletableResultCode watch(CompletableResultCode result, String what, String endpoint) {
+        CompletableResultCode watch(CompletableResultCode result, Target target) {
             return result.whenComplete(() -> {
                 if (!result.isSuccess() && said.compareAndSet(false, true)) {
-                    stderr.println(Secrets.redact("bellows: warning: OpenTelemetry could not export " + what + " to "
-                            + endpoint + reason(result.getFailureThrowable())
-                            + "; what cannot be exported is dropped, and runs go on"));
+                    stderr.println(Secrets.redact(target.warning(reason(result.getFailureThrowable()))));
                     stderr.flush();
                 }
             });
@@ -185,11 +228,11 @@ final class SdkTelemetry implements Telemetry {
         }
     }
 
-    private record WatchedSpans(SpanExporter exporter, Warning warning, String endpoint) implements SpanExporter {
+    private record WatchedSpans(SpanExporter exporter, Warning warning, Target target) implements SpanExporter {
 
         @Override
         public CompletableResultCode export(Collection<SpanData> spans) {
-            return warning.watch(exporter.export(spans), "spans", endpoint);
+            return warning.watch(exporter.export(spans), target);
         }
 
         @Override
@@ -203,11 +246,19 @@ final class SdkTelemetry implements Telemetry {
         }
     }
 
-    private record WatchedMetrics(MetricExporter exporter, Warning warning, String endpoint) implements MetricExporter {
+    /**
+     * The metric exporter, given Bellows' own metrics only: the SDK records some about itself
+     * (its batch span processor's {@code processedSpans} and {@code queueSize}, its exporters'
+     * counts, under scopes of its own), which say nothing about agents and would crowd a
+     * dashboard of {@code gen_ai.*} metrics. Filtering here leaves out whichever the SDK adds.
+     */
+    private record WatchedMetrics(MetricExporter exporter, Warning warning, Target target) implements MetricExporter {
 
         @Override
         public CompletableResultCode export(Collection<MetricData> metrics) {
-            return warning.watch(exporter.export(metrics), "metrics", endpoint);
+            List<MetricData> own = metrics.stream().filter(metric ->
+                    metric.getInstrumentationScopeInfo().getName().equals(BellowsTelemetry.INSTRUMENTATION_SCOPE)).toList();
+            return own.isEmpty() ? CompletableResultCode.ofSuccess() : warning.watch(exporter.export(own), target);
         }
 
         @Override

@@ -112,6 +112,14 @@ final class OtlpReceiver implements AutoCloseable {
                 .toList();
     }
 
+    /** The name of every metric received, each once. */
+    List<String> metricNames() {
+        return metrics.stream().flatMap(request -> request.getResourceMetricsList().stream())
+                .flatMap(resource -> resource.getScopeMetricsList().stream())
+                .flatMap(scope -> scope.getMetricsList().stream())
+                .map(Metric::getName).distinct().toList();
+    }
+
     static Map<String, AnyValue> attributes(List<KeyValue> attributes) {
         return attributes.stream().collect(Collectors.toMap(KeyValue::getKey, KeyValue::getValue));
     }

@@ -153,6 +153,9 @@ class TelemetryEndToEndTest {
                     .containsExactly(0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92);
             assertThat(counter(receiver, "bellows.model.retries")).isEqualTo(1);
             assertThat(counter(receiver, "bellows.loop.iterations")).isEqualTo(2);
+            // Bellows' metrics only: not the SDK's about itself (its span processor's processedSpans, queueSize)
+            assertThat(receiver.metricNames()).isNotEmpty()
+                    .allSatisfy(name -> assertThat(name).matches("(gen_ai|bellows)\\..+"));
 
             assertThat(receiver.received(KEY)).as("the API key reached the receiver").isFalse();
         }
@@ -183,25 +186,70 @@ class TelemetryEndToEndTest {
         }
     }
 
+    /**
+     * docs/observability.md's collector example as written: the endpoint alone, no protocol
+     * setting. The SDK's own default (gRPC) sent an OTLP/HTTP receiver {@code PRI * HTTP/2.0}
+     * and exported nothing; Bellows' default is http/protobuf.
+     */
     @Test
-    void anEndpointNobodyListensOnCostsTheRunOneWarning() throws Exception {
-        int closed;
-        try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            closed = socket.getLocalPort();
+    void theDocumentedExampleExportsWithTheEndpointAlone() throws Exception {
+        try (OtlpReceiver receiver = new OtlpReceiver();
+             MockLlmServer model = RunCommandTest.server(MockTurn.content(RunCommandTest.PLAN),
+                     MockTurn.content(RunCommandTest.complete("391")))) {
+            Result run = bellows(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", receiver.endpoint()),
+                    "run", "--base-url", model.baseUrl().toString(), "--model", "mock-model", "What is 17 * 23?");
+
+            assertThat(run.status()).as(run.err()).isZero();
+            assertThat(run.err()).doesNotContain("OpenTelemetry");
+            assertThat(receiver.spans("invoke_agent bellows")).hasSize(1);
+            assertThat(receiver.spans("chat mock-model")).hasSize(2);
+            assertThat(receiver.metrics("gen_ai.client.token.usage")).isNotEmpty();
         }
+    }
+
+    /** One line, however many batches fail, naming the endpoint and protocol tried and what to set. */
+    @Test
+    void aFailedExportSaysInOneLineWhereAndHowItSentAndWhatToSet() throws Exception {
+        int closed = closedPort();
         try (MockLlmServer model = RunCommandTest.server(MockTurn.content(RunCommandTest.PLAN),
                 MockTurn.content(RunCommandTest.PLAN), MockTurn.content(RunCommandTest.complete("done")))) {
-            Result run = bellows(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:" + closed,
-                            "OTEL_EXPORTER_OTLP_PROTOCOL", "http/protobuf"),
+            Result run = bellows(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:" + closed),
                     "run", "--base-url", model.baseUrl().toString(), "--model", "mock-model", "Plan it");
 
             assertThat(run.status()).as(run.err()).isZero();
             assertThat(run.out()).isEqualTo("done\n");
-            List<String> warnings = run.err().lines().filter(line -> line.contains("OpenTelemetry")).toList();
-            assertThat(warnings).as(run.err()).hasSize(1);
-            assertThat(warnings.getFirst()).startsWith("bellows: warning: OpenTelemetry could not export")
-                    .contains("http://127.0.0.1:" + closed + "/v1/");
+            List<String> warnings = run.err().lines().filter(line -> line.contains("OpenTelemetry")
+                    || line.contains("opentelemetry") || line.contains("WARN") || line.contains("SEVERE")).toList();
+            assertThat(warnings).as(run.err()).singleElement().asString()
+                    .startsWith("bellows: warning: OpenTelemetry could not export ")
+                    .containsPattern("(traces|metrics) to http://127\\.0\\.0\\.1:" + closed
+                            + "/v1/(traces|metrics) \\(http/protobuf\\): ")
+                    .containsIgnoringCase("connection refused")
+                    .contains("set OTEL_EXPORTER_OTLP_ENDPOINT and OTEL_EXPORTER_OTLP_PROTOCOL");
             assertThat(run.err()).doesNotContain("Exception").doesNotContain("\tat ");
+        }
+    }
+
+    @Test
+    void aFailedGrpcExportNamesTheGrpcEndpointAndTheSignalsOwnSetting() throws Exception {
+        int closed = closedPort();
+        try (MockLlmServer model = RunCommandTest.server(MockTurn.content(RunCommandTest.complete("done")))) {
+            Result run = bellows(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:" + closed,
+                            "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "grpc", "OTEL_METRICS_EXPORTER", "none"),
+                    "run", "--base-url", model.baseUrl().toString(), "--model", "mock-model", "Finish");
+
+            assertThat(run.status()).as(run.err()).isZero();
+            List<String> warnings = run.err().lines().filter(line -> line.contains("OpenTelemetry")).toList();
+            assertThat(warnings).as(run.err()).singleElement().asString()
+                    .contains("could not export traces to http://127.0.0.1:" + closed + " (grpc): ")
+                    .contains("set OTEL_EXPORTER_OTLP_ENDPOINT and OTEL_EXPORTER_OTLP_TRACES_PROTOCOL");
+            assertThat(run.err()).doesNotContain("Exception").doesNotContain("\tat ");
+        }
+    }
+
+    private static int closedPort() throws IOException {
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
         }
     }
 

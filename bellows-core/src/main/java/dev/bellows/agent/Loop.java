@@ -537,7 +537,8 @@ final class Loop implements Runnable, RunContext {
                 @Override
                 public ChatStream stream(ChatRequest request) throws ProviderException {
                     attempts++;
-                    return new ModelChain(options.modelInterceptors, 0, Loop.this, request, attempts, real)
+                    return new ModelChain(options.modelInterceptors, 0, Loop.this, request, attempts, real,
+                            options.streamOptions)
                             .proceed(request);
                 }
 

@@ -6,6 +6,7 @@ import dev.bellows.provider.Provider;
 import dev.bellows.provider.ProviderException;
 import dev.bellows.provider.TokenUsage;
 import dev.bellows.stream.StreamChunk;
+import dev.bellows.stream.StreamOptions;
 import java.util.List;
 import java.util.Optional;
 
@@ -21,17 +22,19 @@ final class ModelChain implements ModelInterceptor.Chain {
     private final ChatRequest request;
     private final int attempt;
     private final Provider provider;
+    private final StreamOptions streamOptions;
     /** What this chain's {@code proceed} returned last, to tell an interceptor's own stream from it. */
     private ChatStream returned;
 
     ModelChain(List<ModelInterceptor> interceptors, int index, RunContext run, ChatRequest request, int attempt,
-               Provider provider) {
+               Provider provider, StreamOptions streamOptions) {
         this.interceptors = interceptors;
         this.index = index;
         this.run = run;
         this.request = request;
         this.attempt = attempt;
         this.provider = provider;
+        this.streamOptions = streamOptions;
     }
 
     @Override
@@ -60,6 +63,11 @@ final class ModelChain implements ModelInterceptor.Chain {
     }
 
     @Override
+    public Optional<StreamOptions> streamOptions() {
+        return Optional.of(streamOptions);
+    }
+
+    @Override
     public ChatStream proceed(ChatRequest next) throws ProviderException {
         java.util.Objects.requireNonNull(next, "request");
         if (index == interceptors.size()) {
@@ -67,7 +75,7 @@ final class ModelChain implements ModelInterceptor.Chain {
             return returned;
         }
         ModelInterceptor interceptor = interceptors.get(index);
-        ModelChain chain = new ModelChain(interceptors, index + 1, run, next, attempt, provider);
+        ModelChain chain = new ModelChain(interceptors, index + 1, run, next, attempt, provider, streamOptions);
         ChatStream stream;
         try {
             stream = interceptor.intercept(chain);

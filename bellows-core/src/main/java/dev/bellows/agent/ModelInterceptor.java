@@ -65,6 +65,18 @@ public interface ModelInterceptor {
         }
 
         /**
+         * How the loop reads the text of this request's answer: the thinking and tool tags (or
+         * the dialect's markers) its {@link dev.bellows.stream.StreamProcessor} looks for. An
+         * interceptor that records the answer reads its chunks with the same options
+         * ({@code StreamProcessor.process(chunks, options, listener)}) to tell thinking and tool
+         * calls written in the text from the text, as the loop does. Empty when the chain does not
+         * say (one made outside the loop).
+         */
+        default java.util.Optional<dev.bellows.stream.StreamOptions> streamOptions() {
+            return java.util.Optional.empty();
+        }
+
+        /**
          * Sends {@code request} on: through the interceptors registered after this one, then to
          * the provider. Returns once the API has accepted it.
          *

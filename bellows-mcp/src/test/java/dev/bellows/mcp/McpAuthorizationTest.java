@@ -228,4 +228,76 @@ class McpAuthorizationTest {
             assertThat(notices).isEmpty();
         }
     }
+
+    /**
+     * A listener on 127.0.0.1 that counts the connections made to it: a URL with host
+     * {@code 0.0.0.0} and its port is not loopback by its text, but a connection to it
+     * reaches this listener, so a request that should never have been made is seen here and
+     * nothing leaves the machine, even when the check is missing.
+     */
+    private static final class ConnectionCounter implements AutoCloseable {
+        final java.net.ServerSocket socket;
+        final java.util.concurrent.atomic.AtomicInteger accepted = new java.util.concurrent.atomic.AtomicInteger();
+
+        ConnectionCounter() throws java.io.IOException {
+            socket = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress());
+            Thread.ofVirtual().start(() -> {
+                while (!socket.isClosed()) {
+                    try (java.net.Socket ignored = socket.accept()) {
+                        accepted.incrementAndGet();
+                    } catch (java.io.IOException closed) {
+                        return;
+                    }
+                }
+            });
+        }
+
+        /** A plain-HTTP URL on a host that is not loopback by its text, whose connections reach this listener. */
+        String url(String path) {
+            return "http://0.0.0.0:" + socket.getLocalPort() + path;
+        }
+
+        @Override
+        public void close() throws java.io.IOException {
+            socket.close();
+        }
+    }
+
+    @Test
+    void a_plain_http_authorization_server_off_loopback_is_refused_before_any_request_to_it() throws Exception {
+        try (OAuthMcpServer server = OAuthMcpServer.start(); ConnectionCounter elsewhere = new ConnectionCounter()) {
+            server.authorizationServer(elsewhere.url(""));
+            List<String> failures = new ArrayList<>();
+
+            assertThat(listed(List.of(http("secure", server.mcpUrl())), headless(), failures)).isEmpty();
+
+            assertThat(failures).singleElement().asString()
+                    .contains("the authorization server named by the protected-resource metadata of " + server.mcpUrl())
+                    .contains(elsewhere.url("") + " is not an HTTPS URL: refused before any request to it")
+                    .contains("requires HTTPS for authorization server endpoints");
+            assertThat(elsewhere.accepted).as("connections to the refused authorization server").hasValue(0);
+            assertThat(server.requests).extracting(OAuthMcpServer.Request::path)
+                    .containsOnly("/mcp", "/.well-known/oauth-protected-resource/mcp");
+        }
+    }
+
+    @Test
+    void authorization_server_metadata_naming_plain_http_endpoints_off_loopback_is_refused_before_registration()
+            throws Exception {
+        for (String field : List.of("registration_endpoint", "token_endpoint", "authorization_endpoint")) {
+            try (OAuthMcpServer server = OAuthMcpServer.start(); ConnectionCounter elsewhere = new ConnectionCounter()) {
+                server.metadataField(field, elsewhere.url("/" + field));
+                List<String> failures = new ArrayList<>();
+
+                assertThat(listed(List.of(http("secure", server.mcpUrl())), headless(), failures)).isEmpty();
+
+                assertThat(failures).as(field).singleElement().asString()
+                        .contains("the " + field + " of the authorization server metadata at " + server.base())
+                        .contains(elsewhere.url("/" + field) + " is not an HTTPS URL: refused before any request to it");
+                assertThat(elsewhere.accepted).as(field).hasValue(0);
+                assertThat(server.requests).as(field).extracting(OAuthMcpServer.Request::path)
+                        .doesNotContain("/register", "/authorize", "/token");
+            }
+        }
+    }
 }

@@ -105,7 +105,7 @@ final class AgentSpans implements RunInterceptor {
                     ? content.redact(result.result()) : "");
         }
         if (capture && reason.successful()) {
-            span.setAttribute(GenAi.OUTPUT_MESSAGES, content.outputMessage("", result.result(),
+            span.setAttribute(GenAi.OUTPUT_MESSAGES, content.outputMessage(java.util.List.of(), result.result(),
                     java.util.List.of(), "stop"));
         }
     }

@@ -95,7 +95,7 @@ final class ChatSpans implements ModelInterceptor {
         long started = System.nanoTime();
         Span span = builder.startSpan();
         if (capture) {
-            span.setAttribute(GenAi.INPUT_MESSAGES, content.inputMessages(request.messages()));
+            span.setAttribute(GenAi.INPUT_MESSAGES, content.inputMessages(request.messages(), chain.streamOptions()));
         }
         Context context = parent.with(span);
         ChatRequest.Builder traced = request.toBuilder();
@@ -111,7 +111,7 @@ final class ChatSpans implements ModelInterceptor {
             failed(span, run, shared, started, e.getClass().getName(), e.getMessage());
             throw e;
         }
-        return new TracedChatStream(stream, this, span, run, shared, started);
+        return new TracedChatStream(stream, this, span, run, shared, started, chain.streamOptions());
     }
 
     /** An attempt that failed: the span's error, the duration with {@code error.type}, what a retry retries. */

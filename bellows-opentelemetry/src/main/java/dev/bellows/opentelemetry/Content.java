@@ -9,7 +9,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.bellows.provider.Message;
 import dev.bellows.provider.NativeToolCall;
 import dev.bellows.provider.Role;
+import dev.bellows.stream.StreamOptions;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.UnaryOperator;
 
 /**
@@ -33,8 +35,12 @@ final class Content {
         return text == null ? null : redactor.apply(text);
     }
 
-    /** The messages sent to the model, in order. */
-    String inputMessages(List<Message> messages) {
+    /**
+     * The messages sent to the model, in order; with the loop's stream options, an assistant
+     * message's text (a tag-mode answer, kept as the model wrote it) is read as the loop read it:
+     * its thinking as reasoning parts, its calls as tool calls.
+     */
+    String inputMessages(List<Message> messages, Optional<StreamOptions> options) {
         ArrayNode array = NODES.arrayNode();
         for (Message message : messages) {
             ObjectNode node = array.addObject().put("role", message.role().wireName());
@@ -44,7 +50,16 @@ final class Content {
                         .put("response", redact(message.content()));
                 continue;
             }
-            if (!message.content().isEmpty()) {
+            if (message.role() == Role.ASSISTANT && options.isPresent() && !message.content().isEmpty()) {
+                ReadAnswer read = ReadAnswer.of(message.content(), options.get());
+                reasoning(parts, read.reasoning());
+                if (!read.text().isEmpty()) {
+                    text(parts, read.text());
+                }
+                for (NativeToolCall call : read.toolCalls()) {
+                    toolCall(parts, call.id(), call.name(), call.arguments());
+                }
+            } else if (!message.content().isEmpty()) {
                 text(parts, message.content());
             }
             for (NativeToolCall call : message.toolCalls()) {
@@ -64,19 +79,17 @@ final class Content {
     /**
      * One answer of the model.
      *
-     * @param reasoning  its reasoning, or empty
+     * @param reasoning  its reasoning, one entry per thinking block (an empty one is left out)
      * @param text       its text, or empty
-     * @param toolCalls  its native tool calls (id, name, arguments' JSON text)
+     * @param toolCalls  its tool calls (id, empty for one written in the text; name; arguments' JSON text)
      * @param finish     why it stopped, in the conventions' words ({@code stop}, {@code length},
      *                   {@code tool_call}, ...), or the provider's own
      */
-    String outputMessage(String reasoning, String text, List<NativeToolCall> toolCalls, String finish) {
+    String outputMessage(List<String> reasoning, String text, List<NativeToolCall> toolCalls, String finish) {
         ArrayNode array = NODES.arrayNode();
         ObjectNode node = array.addObject().put("role", "assistant");
         ArrayNode parts = node.putArray("parts");
-        if (!reasoning.isEmpty()) {
-            parts.addObject().put("type", "reasoning").put("content", redact(reasoning));
-        }
+        reasoning(parts, reasoning);
         if (!text.isEmpty()) {
             text(parts, text);
         }
@@ -92,13 +105,22 @@ final class Content {
         return redact(write(value));
     }
 
+    /** A {@code reasoning} part per thinking block (the conventions' ReasoningPart); empty ones left out. */
+    private void reasoning(ArrayNode parts, List<String> thoughts) {
+        for (String thought : thoughts) {
+            if (!thought.isEmpty()) {
+                parts.addObject().put("type", "reasoning").put("content", redact(thought));
+            }
+        }
+    }
+
     private void text(ArrayNode parts, String text) {
         parts.addObject().put("type", "text").put("content", redact(text));
     }
 
     private void toolCall(ArrayNode parts, String id, String name, String arguments) {
         ObjectNode part = parts.addObject().put("type", "tool_call");
-        if (id != null) {
+        if (id != null && !id.isEmpty()) {     // a call written in the text has none yet: the loop names it later
             part.put("id", id);
         }
         part.put("name", name);

@@ -5,6 +5,8 @@ import dev.bellows.provider.NativeToolCall;
 import dev.bellows.provider.ProviderException;
 import dev.bellows.provider.TokenUsage;
 import dev.bellows.stream.StreamChunk;
+import dev.bellows.stream.StreamOptions;
+import dev.bellows.stream.StreamProcessor;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.trace.Span;
 import java.util.ArrayList;
@@ -36,14 +38,15 @@ final class TracedChatStream implements ChatStream {
     /** The provider's ResponseInfo frame, when it sent one (gen_ai.response.id and .model). */
     private StreamChunk.ResponseInfo responseInfo;
 
-    TracedChatStream(ChatStream stream, ChatSpans spans, Span span, RunState run, Attributes shared, long started) {
+    TracedChatStream(ChatStream stream, ChatSpans spans, Span span, RunState run, Attributes shared, long started,
+                     Optional<StreamOptions> streamOptions) {
         this.stream = stream;
         this.spans = spans;
         this.span = span;
         this.run = run;
         this.shared = shared;
         this.started = started;
-        this.output = spans.capturing() ? new Output() : null;
+        this.output = spans.capturing() ? new Output(streamOptions) : null;
     }
 
     @Override
@@ -111,13 +114,33 @@ final class TracedChatStream implements ChatStream {
         }
     }
 
-    /** The answer as it streamed, kept only while content is captured. */
+    /**
+     * The answer as it streamed, kept only while content is captured. With the loop's stream
+     * options its text is read as the loop reads it ({@link StreamProcessor}): thinking written
+     * in tags ({@code <think>}, a dialect's markers) is recorded as reasoning and tool calls
+     * written in the text as tool calls, not as text; without them the text is taken as it is.
+     */
     static final class Output {
+        private final StreamOptions options;
+        /** Reads the answer as the loop does; null without options, or once it failed (the raw text is recorded then). */
+        private StreamProcessor reader;
         private final StringBuilder text = new StringBuilder();
         private final StringBuilder reasoning = new StringBuilder();
-        private final List<String[]> calls = new ArrayList<>(); // id, name, arguments so far
+        private final List<String[]> calls = new ArrayList<>(); // native ones: id, name, arguments so far
+
+        Output(Optional<StreamOptions> options) {
+            this.options = options.orElse(null);
+            this.reader = this.options == null ? null : new StreamProcessor(this.options, event -> { });
+        }
 
         void accept(StreamChunk chunk) {
+            if (reader != null && !(chunk instanceof StreamChunk.Restart)) {
+                try {
+                    reader.accept(chunk);
+                } catch (RuntimeException e) {
+                    reader = null; // recording the content never fails the call: its raw text is recorded
+                }
+            }
             switch (chunk) {
                 case StreamChunk.Text t -> text.append(t.text());
                 case StreamChunk.Reasoning r -> reasoning.append(r.text());
@@ -140,6 +163,7 @@ final class TracedChatStream implements ChatStream {
                     text.setLength(0);
                     reasoning.setLength(0);
                     calls.clear();
+                    reader = options == null ? null : new StreamProcessor(options, event -> { });
                 }
                 case StreamChunk.ThinkingSignature signature -> {
                     // a signature is not content
@@ -158,7 +182,23 @@ final class TracedChatStream implements ChatStream {
             for (String[] call : calls) {
                 toolCalls.add(new NativeToolCall(call[0] == null ? "" : call[0], call[1], call[2]));
             }
-            return content.outputMessage(reasoning.toString(), text.toString(), toolCalls, finish(finishReason));
+            String finish = finish(finishReason);
+            ReadAnswer read = read();
+            if (read == null) {
+                return content.outputMessage(List.of(reasoning.toString()), text.toString(), toolCalls, finish);
+            }
+            List<NativeToolCall> all = new ArrayList<>(read.toolCalls());
+            all.addAll(toolCalls);
+            return content.outputMessage(read.reasoning(), read.text(), all, finish);
+        }
+
+        /** The answer as the loop read it; null without the loop's options, or when reading it failed. */
+        private ReadAnswer read() {
+            try {
+                return reader == null ? null : ReadAnswer.of(reader.finish());
+            } catch (RuntimeException e) {
+                return null;
+            }
         }
 
         /** The provider's finish reason in the conventions' words (their schema's enum). */

@@ -348,7 +348,11 @@ class BellowsTelemetryTest {
         JsonNode output = JSON.readTree(attribute(first, GenAi.OUTPUT_MESSAGES));
         assertThat(output.get(0).get("role").asText()).isEqualTo("assistant");
         assertThat(output.get(0).get("finish_reason").asText()).isEqualTo("stop");
-        assertThat(output.get(0).get("parts").get(0).get("content").asText()).contains(ADD_CALL).contains("[REDACTED]");
+        // The thinking is a reasoning part, redacted; the call written in the text a tool call.
+        assertThat(output.get(0).get("parts")).hasSize(2);
+        assertThat(output.get(0).get("parts").get(0).get("type").asText()).isEqualTo("reasoning");
+        assertThat(output.get(0).get("parts").get(0).get("content").asText()).isEqualTo("the token is [REDACTED]");
+        assertThat(output.get(0).get("parts").get(1).get("type").asText()).isEqualTo("tool_call");
 
         SpanData tool = telemetry.only("execute_tool add");
         assertThat(JSON.readTree(attribute(tool, GenAi.TOOL_CALL_ARGUMENTS))).isEqualTo(JSON.readTree("{\"a\":2,\"b\":3}"));
@@ -360,6 +364,50 @@ class BellowsTelemetryTest {
         }
         // The key never reaches a span, nor does a header value.
         assertThat(telemetry.spans().toString()).doesNotContain("sk-test-key-0123456789");
+    }
+
+    /**
+     * In tag mode the model writes its thinking and its calls in the text: the output message
+     * has them as the GenAI conventions' parts, as the loop read them (a {@code reasoning} part,
+     * the text outside the tags, a {@code tool_call} part), not as one text with the tags in it.
+     */
+    @Test
+    void thinkingAndCallsWrittenInTagsAreRecordedAsReasoningAndToolCallParts() throws Exception {
+        MockLlmServer server = server(
+                MockTurn.content("<think>two numbers: add them</think>Let me add.\n" + ADD_CALL),
+                MockTurn.content(DONE));
+        DefaultAgent agent = agent(server, tracing(true)).toolMode(ToolMode.TAGS).build();
+
+        agent.run("What is 2 + 3?").await();
+
+        SpanData first = telemetry.named("chat mock-model").get(0);
+        JsonNode parts = JSON.readTree(attribute(first, GenAi.OUTPUT_MESSAGES)).get(0).get("parts");
+        assertThat(parts).hasSize(3);
+        assertThat(parts.get(0).get("type").asText()).isEqualTo("reasoning");
+        assertThat(parts.get(0).get("content").asText()).isEqualTo("two numbers: add them");
+        assertThat(parts.get(1).get("type").asText()).isEqualTo("text");
+        assertThat(parts.get(1).get("content").asText().strip()).isEqualTo("Let me add.");
+        assertThat(parts.get(2).get("type").asText()).isEqualTo("tool_call");
+        assertThat(parts.get(2).get("name").asText()).isEqualTo("add");
+        assertThat(parts.get(2).get("arguments")).isEqualTo(JSON.readTree("{\"a\":2,\"b\":3}"));
+        assertThat(attribute(first, GenAi.OUTPUT_MESSAGES)).doesNotContain("<think>").doesNotContain("<tool>");
+
+        // The next request sends that answer back as the model wrote it: its input reads it the same way.
+        SpanData second = telemetry.named("chat mock-model").get(1);
+        JsonNode input = JSON.readTree(attribute(second, GenAi.INPUT_MESSAGES));
+        JsonNode answered = null;
+        for (JsonNode message : input) {
+            if (message.get("role").asText().equals("assistant")) {
+                answered = message.get("parts");
+            }
+        }
+        assertThat(answered).isNotNull();
+        assertThat(answered.get(0).get("type").asText()).isEqualTo("reasoning");
+        assertThat(answered.get(0).get("content").asText()).isEqualTo("two numbers: add them");
+        assertThat(answered.get(1).get("type").asText()).isEqualTo("text");
+        assertThat(answered.get(2).get("type").asText()).isEqualTo("tool_call");
+        assertThat(answered.get(2).get("name").asText()).isEqualTo("add");
+        assertThat(answered.toString()).doesNotContain("<think>").doesNotContain("<tool>");
     }
 
     @Test

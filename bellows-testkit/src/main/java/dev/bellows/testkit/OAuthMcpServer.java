@@ -50,6 +50,10 @@ public final class OAuthMcpServer implements AutoCloseable {
     private final Map<String, String> refreshTokens = new ConcurrentHashMap<>();  // token -> scope
     private final Map<String, String> codes = new ConcurrentHashMap<>();          // code -> challenge
     private volatile long lifetimeSeconds = 3600;
+    /** What the protected-resource metadata names as the authorization server; null: this server. */
+    private volatile String authorizationServer;
+    /** Fields of the authorization server metadata given other values. */
+    private final Map<String, String> metadataFields = new ConcurrentHashMap<>();
 
     private OAuthMcpServer(boolean protectedMcp) throws IOException {
         this.protectedMcp = protectedMcp;
@@ -82,6 +86,16 @@ public final class OAuthMcpServer implements AutoCloseable {
         lifetimeSeconds = seconds;
     }
 
+    /** Has the protected-resource metadata name {@code url} as the authorization server, not this server. */
+    public void authorizationServer(String url) {
+        authorizationServer = url;
+    }
+
+    /** Gives a field of the authorization server metadata ({@code token_endpoint}, ...) another value. */
+    public void metadataField(String name, String value) {
+        metadataFields.put(name, value);
+    }
+
     /** Forgets every access token issued: the next request with one gets 401. */
     public void revokeAccessTokens() {
         accessTokens.clear();
@@ -109,7 +123,8 @@ public final class OAuthMcpServer implements AutoCloseable {
             switch (path) {
                 case "/.well-known/oauth-protected-resource/mcp" -> json(exchange, 200, JSON.createObjectNode()
                         .put("resource", mcpUrl())
-                        .set("authorization_servers", JSON.createArrayNode().add(base())));
+                        .set("authorization_servers", JSON.createArrayNode()
+                                .add(authorizationServer == null ? base() : authorizationServer)));
                 case "/.well-known/oauth-authorization-server" -> json(exchange, 200, metadata());
                 case "/register" -> register(exchange, body);
                 case "/authorize" -> authorize(exchange);
@@ -131,6 +146,7 @@ public final class OAuthMcpServer implements AutoCloseable {
         metadata.putArray("code_challenge_methods_supported").add("S256");
         metadata.putArray("token_endpoint_auth_methods_supported").add("client_secret_basic").add("none");
         metadata.putArray("scopes_supported").add("mcp").add("offline_access");
+        metadataFields.forEach(metadata::put);
         return metadata;
     }
 

@@ -63,6 +63,8 @@ final class Discovery {
         ResourceMetadata resource = resourceMetadata(http, server, challenge);
         if (resource == null) {
             URI origin = origin(server);
+            AuthServerUrls.requireSecure(origin, "the authorization server of " + display(server)
+                    + " (its origin: it publishes no protected-resource metadata)");
             AuthServer legacy = authServerMetadata(http, origin, false);
             if (legacy == null) {
                 legacy = new AuthServer(origin.toString(), origin.resolve("/authorize"), origin.resolve("/token"),
@@ -75,6 +77,8 @@ final class Discovery {
                     + " names no authorization server");
         }
         URI issuer = resource.authorizationServers().getFirst();
+        AuthServerUrls.requireSecure(issuer, "the authorization server named by the protected-resource metadata of "
+                + display(server) + ",");
         AuthServer as = authServerMetadata(http, issuer, true);
         if (as == null) {
             throw new OAuthException("the authorization server " + issuer + " publishes no metadata (looked for RFC 8414 "
@@ -173,6 +177,7 @@ final class Discovery {
             if (metadata.getTokenEndpointURI() == null) {
                 throw new OAuthException("the authorization server " + named + " publishes no token endpoint");
             }
+            requireSecure(metadata, candidate);
             List<String> methods = metadata.getTokenEndpointAuthMethods() == null ? null
                     : metadata.getTokenEndpointAuthMethods().stream().map(ClientAuthenticationMethod::getValue).toList();
             List<String> pkce = metadata.getCodeChallengeMethods() == null ? null
@@ -184,6 +189,25 @@ final class Discovery {
                     Boolean.TRUE.equals(cimd), pkce, !strictIssuer);
         }
         return null;
+    }
+
+    /** Every endpoint the metadata names is HTTPS (or on loopback): checked before any of them is used. */
+    private static void requireSecure(AuthorizationServerMetadata metadata, URI from) {
+        String of = " of the authorization server metadata at " + from + ",";
+        URI issuer;
+        try {
+            issuer = new URI(metadata.getIssuer().getValue());
+        } catch (URISyntaxException e) {
+            throw new OAuthException("the issuer" + of + " \"" + metadata.getIssuer().getValue() + "\", is not a URL");
+        }
+        AuthServerUrls.requireSecure(issuer, "the issuer" + of);
+        if (metadata.getAuthorizationEndpointURI() != null) {
+            AuthServerUrls.requireSecure(metadata.getAuthorizationEndpointURI(), "the authorization_endpoint" + of);
+        }
+        AuthServerUrls.requireSecure(metadata.getTokenEndpointURI(), "the token_endpoint" + of);
+        if (metadata.getRegistrationEndpointURI() != null) {
+            AuthServerUrls.requireSecure(metadata.getRegistrationEndpointURI(), "the registration_endpoint" + of);
+        }
     }
 
     /** Whether the resource identifier names this server: same origin, and its path a prefix of the server's. */

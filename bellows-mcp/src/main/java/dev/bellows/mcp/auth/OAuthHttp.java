@@ -62,6 +62,8 @@ final class OAuthHttp {
 
     /** Sends a request the OAuth SDK built and gives its answer back in the SDK's form. */
     HTTPResponse send(HTTPRequest request) throws IOException, InterruptedException {
+        // Discovery refused such endpoints already; this holds for stored ones too (a refresh).
+        AuthServerUrls.requireSecure(request.getURI(), "the authorization server endpoint");
         HttpRequest.Builder builder = HttpRequest.newBuilder(request.getURI()).timeout(TIMEOUT);
         for (Map.Entry<String, List<String>> header : request.getHeaderMap().entrySet()) {
             if (!RESTRICTED.contains(header.getKey().toLowerCase(Locale.ROOT))) {
