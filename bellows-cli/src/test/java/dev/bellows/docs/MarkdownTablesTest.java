@@ -22,7 +22,7 @@ class MarkdownTablesTest {
 
     @Test
     void everyTableIsOneBlock() throws IOException {
-        Path root = repositoryRoot();
+        Path root = MarkdownPages.repositoryRoot();
         List<String> cut = new ArrayList<>();
         for (Path page : MarkdownPages.under(root)) {
             cut.addAll(rowsCutOff(root.relativize(page).toString(), Files.readString(page, StandardCharsets.UTF_8)));
@@ -69,14 +69,5 @@ class MarkdownTablesTest {
             }
         }
         return cut;
-    }
-
-    private static Path repositoryRoot() {
-        Path directory = Path.of("").toAbsolutePath();
-        while (directory != null && !Files.exists(directory.resolve("mvnw"))) {
-            directory = directory.getParent();
-        }
-        assertThat(directory).as("the repository root (where mvnw is)").isNotNull();
-        return directory;
     }
 }

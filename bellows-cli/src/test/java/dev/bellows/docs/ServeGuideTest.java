@@ -21,7 +21,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -43,7 +42,7 @@ class ServeGuideTest {
 
     /** The page's one JSON example that has a {@code resume}. */
     private static ObjectNode example() throws Exception {
-        String page = Files.readString(repositoryRoot().resolve("docs/serve.md"), StandardCharsets.UTF_8);
+        String page = Files.readString(MarkdownPages.repositoryRoot().resolve("docs/serve.md"), StandardCharsets.UTF_8);
         Matcher block = Pattern.compile("(?ms)^```json\\n(.*?)^```").matcher(page);
         List<ObjectNode> found = new ArrayList<>();
         while (block.find()) {
@@ -118,14 +117,5 @@ class ServeGuideTest {
             }
         }
         return events;
-    }
-
-    private static Path repositoryRoot() {
-        Path directory = Path.of("").toAbsolutePath();
-        while (directory != null && !Files.exists(directory.resolve("mvnw"))) {
-            directory = directory.getParent();
-        }
-        assertThat(directory).as("the repository root (where mvnw is)").isNotNull();
-        return directory;
     }
 }
