@@ -7,6 +7,7 @@ import dev.bellows.agent.DefaultAgent;
 import dev.bellows.agent.ToolMode;
 import dev.bellows.anthropic.AnthropicProvider;
 import dev.bellows.http.HttpSettings;
+import dev.bellows.http.SafeUris;
 import dev.bellows.memory.ConversationMemory;
 import dev.bellows.memory.InMemoryMemoryStore;
 import dev.bellows.memory.MemoryStore;
@@ -344,6 +345,29 @@ final class ModelOptions {
             throw new UsageException(source + ": must be at least " + min);
         }
         return value;
+    }
+
+    /**
+     * The model and the endpoint it is asked at, for a line at start: {@code model NAME at URL},
+     * and {@code (no API key set)} without a key. The address without user info or query (which
+     * may hold credentials); never the key.
+     */
+    static String endpoint(Settings settings) {
+        String base;
+        if (settings.baseUrl() != null) {
+            base = settings.baseUrl();
+        } else if (settings.provider().equals("anthropic")) {
+            base = AnthropicProvider.DEFAULT_BASE_URL;
+        } else {
+            base = (settings.apiKey() != null ? OpenAiProvider.OPENAI_BASE_URL : OpenAiProvider.OLLAMA_BASE_URL).toString();
+        }
+        String shown;
+        try {
+            shown = SafeUris.display(java.net.URI.create(base.strip()));
+        } catch (IllegalArgumentException e) {
+            shown = "the configured base URL";      // provider() has accepted it; nothing of it unchecked is printed
+        }
+        return "model " + settings.model() + " at " + shown + (settings.apiKey() == null ? " (no API key set)" : "");
     }
 
     static Provider provider(Settings settings) throws UsageException {

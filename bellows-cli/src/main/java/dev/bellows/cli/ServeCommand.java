@@ -255,6 +255,10 @@ final class ServeCommand implements Callable<Integer> {
                 CountDownLatch stop = new CountDownLatch(1);
                 try (AutoCloseable interrupt = root.host.interrupts().onInterrupt(stop::countDown);
                      AutoCloseable terminate = Terminate.on(stop::countDown)) {
+                    // which model and endpoint answer: a server started without a key or base URL
+                    // would otherwise talk to Ollama's default address without a word
+                    root.stderr.println(spec.qualifiedName() + ": " + ModelOptions.endpoint(settings));
+                    root.stderr.flush();
                     root.stdout.write(("listening on " + http.uri() + "\n").getBytes(StandardCharsets.UTF_8));
                     root.stdout.flush();
                     stop.await();

@@ -31,12 +31,7 @@ class LauncherRebuildTest {
 
     @BeforeEach
     void layout() throws IOException {
-        Path repository = Path.of("..").toAbsolutePath().normalize();
-        Files.createDirectories(root.resolve("bin"));
-        for (String script : new String[] {"bellows", "find-jdk"}) {
-            Path copy = Files.copy(repository.resolve("bin").resolve(script), root.resolve("bin").resolve(script));
-            Files.setPosixFilePermissions(copy, PosixFilePermissions.fromString("rwxr-xr-x"));
-        }
+        copyScripts(root);
         Path mvnw = Files.writeString(root.resolve("mvnw"), """
                 #!/bin/sh
                 echo "$@" >> "$(dirname "$0")/mvnw.calls"
@@ -57,6 +52,16 @@ class LauncherRebuildTest {
             Files.setLastModifiedTime(file, FileTime.from(JAR_TIME.minusSeconds(3600)));
         }
         Files.setLastModifiedTime(jar, FileTime.from(JAR_TIME));
+    }
+
+    /** The repository's bin/bellows and bin/find-jdk, copied into {@code root}'s bin/. */
+    static void copyScripts(Path root) throws IOException {
+        Path repository = Path.of("..").toAbsolutePath().normalize();
+        Files.createDirectories(root.resolve("bin"));
+        for (String script : new String[] {"bellows", "find-jdk"}) {
+            Path copy = Files.copy(repository.resolve("bin").resolve(script), root.resolve("bin").resolve(script));
+            Files.setPosixFilePermissions(copy, PosixFilePermissions.fromString("rwxr-xr-x"));
+        }
     }
 
     private String run(String... env) throws Exception {

@@ -484,6 +484,37 @@ class ServeCommandTest {
         }
     }
 
+    /** {@code serve} in this JVM, stopped as soon as it listens: its status, stdout and stderr. */
+    private List<String> serveAndStop(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        Interrupts stopAtOnce = action -> {
+            action.run();
+            return () -> { };
+        };
+        List<String> command = new ArrayList<>(List.of("serve", "--port", "0"));
+        command.addAll(List.of(args));
+        int status = BellowsCommand.commandLine(new ByteArrayInputStream(new byte[0]), out, err, false,
+                new Host(Map.of("HOME", dir.toString()), dir, stopAtOnce, false)).execute(command.toArray(String[]::new));
+        return List.of(String.valueOf(status), out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aServerSaysAtStartWhichModelItAsksAtWhichEndpointAndNeverTheKey() {
+        // serve.md's first example without a key: the default local endpoint, said so
+        List<String> local = serveAndStop("--model", "gpt-4o-mini");
+        assertThat(local.get(0)).as(local.get(2)).isEqualTo("0");
+        assertThat(local.get(2)).startsWith("bellows serve: model gpt-4o-mini at http://localhost:11434/v1 (no API key set)\n");
+        assertThat(local.get(1)).matches("listening on http://127\\.0\\.0\\.1:\\d+/\n");     // stdout unchanged
+
+        String key = "sk-serve-start-5e1f";
+        List<String> keyed = serveAndStop("--model", "m", "--api-key", key,
+                "--base-url", "http://user:pw-9c2@127.0.0.1:9/v1");
+        assertThat(keyed.get(0)).as(keyed.get(2)).isEqualTo("0");
+        assertThat(keyed.get(2)).startsWith("bellows serve: model m at http://127.0.0.1:9/v1\n")
+                .doesNotContain(key).doesNotContain("pw-9c2");
+    }
+
     @Test
     void aHostOffLoopbackWithoutATokenIsAUsageError() {
         ByteArrayOutputStream out = new ByteArrayOutputStream();

@@ -115,11 +115,6 @@ class MarkdownLinksTest {
     }
 
     private static Path repositoryRoot() {
-        Path directory = Path.of("").toAbsolutePath();
-        while (directory != null && !Files.exists(directory.resolve("mvnw"))) {
-            directory = directory.getParent();
-        }
-        assertThat(directory).as("the repository root (where mvnw is)").isNotNull();
-        return directory;
+        return MarkdownPages.repositoryRoot();
     }
 }

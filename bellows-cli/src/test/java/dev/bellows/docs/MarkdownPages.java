@@ -25,6 +25,18 @@ final class MarkdownPages {
     private MarkdownPages() {
     }
 
+    /** The repository's root: the nearest folder up from the working directory that holds mvnw. */
+    static Path repositoryRoot() {
+        Path directory = Path.of("").toAbsolutePath();
+        while (directory != null && !Files.exists(directory.resolve("mvnw"))) {
+            directory = directory.getParent();
+        }
+        if (directory == null) {
+            throw new IllegalStateException("no repository root (a folder with mvnw) above " + Path.of("").toAbsolutePath());
+        }
+        return directory;
+    }
+
     static List<Path> under(Path root) throws IOException {
         List<Path> pages = new ArrayList<>();
         Files.walkFileTree(root, new SimpleFileVisitor<>() {

@@ -26,7 +26,9 @@ import java.util.Optional;
  * {@link DefaultAgent#resume}; until then the session takes no new task.
  *
  * <p>When the memory keeps its turns in a {@link StoredSession}, each run is one exchange of
- * it ({@link StoredSession#beginExchange()}): the iterations the run adds to memory are seen
+ * it ({@link StoredSession#beginExchange()}; a resume carries on the exchange of the run that
+ * waited, {@link StoredSession#continueExchange()}, so a request answered over several runs is
+ * counted once): the iterations the run adds to memory are seen
  * at once, and stored together in one transaction when the run ends, however it ends
  * (completed, failed, cancelled), after the listeners have seen {@code loop_end} (so a turn a
  * listener adds then is stored with them) and before {@link AgentRun#await()} returns. A
@@ -146,7 +148,14 @@ public final class Session {
                     + "): resume it (DefaultAgent.resume) before giving it a new task");
         }
         if (exchanges != null) {
-            exchanges.beginExchange();
+            // A resume carries on the request of the run that waited: when that run stored the
+            // iterations before the one that waits, its turns join that exchange, one request.
+            Suspension waited = resuming ? suspension() : null;
+            if (waited != null && waited.iteration() > 1) {
+                exchanges.continueExchange();
+            } else {
+                exchanges.beginExchange();
+            }
             ((RunHandle) run).ending(exchanges::commitExchange);
         }
         current = run;

@@ -95,6 +95,20 @@ public interface StoredSession extends MemoryStore, AutoCloseable {
     void beginExchange();
 
     /**
+     * Opens an exchange that carries on the session's last stored one: a waiting run's resume,
+     * whose run was already counted as a request. Its turns are held and stored as
+     * {@link #beginExchange()}'s are, but counted with that exchange (one request, not a new
+     * one) and given back with it by {@link SessionStore#exchanges}; when the session has no
+     * stored exchange, it is one of its own. The default opens a new exchange, for a store that
+     * does not tell them apart.
+     *
+     * @throws IllegalStateException when an exchange is already open, or the session is closed
+     */
+    default void continueExchange() {
+        beginExchange();
+    }
+
+    /**
      * Stores the open exchange's turns, in order, and a pending plan, in one transaction, and
      * closes the exchange. When it throws ({@link SessionStoreException}), nothing of the
      * exchange is stored and its turns leave {@link #turns()}; the exchange is closed either way.

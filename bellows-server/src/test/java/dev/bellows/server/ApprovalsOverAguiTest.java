@@ -129,6 +129,26 @@ class ApprovalsOverAguiTest {
     }
 
     @Test
+    void aResumeCarriesOnTheRequestItAnswersAndStartsNoNewOne() throws Exception {
+        MockScript script = MockScript.of(
+                turn(call("add", "{\"a\": 1, \"b\": 2}")),
+                turn(call("write_file", "{\"path\": \"a.txt\"}")),
+                turn(call("task_completion", "{\"result\": \"Tidied.\"}")),
+                turn(call("task_completion", "{\"result\": \"You are welcome.\"}")));
+        try (SessionStore store = SqliteSessionStore.open(dir); ServerFixture server = server(store, script)) {
+            assertThat(last(server.agui(runInput("count", "Tidy up."))).at("/outcome/type").asText()).isEqualTo("interrupt");
+            assertThat(last(server.agui(resume("count", "call_2_1", "resolved", "{\"approved\": true}"))).get("result").asText())
+                    .isEqualTo("Tidied.");
+            // one request so far: "Tidy up.", answered over two runs
+            assertThat(store.find("count").orElseThrow().requests()).isEqualTo(1);
+            assertThat(store.exchanges("count").orElseThrow()).hasSize(1);
+
+            server.agui(runInput("count", "Tidy up.", "Thanks."));
+            assertThat(store.find("count").orElseThrow().requests()).isEqualTo(2);
+        }
+    }
+
+    @Test
     void badResumesAre400AndChangeNothing() throws Exception {
         MockScript script = MockScript.of(
                 turn(call("write_file", "{\"path\": \"a.txt\"}") + call("write_file", "{\"path\": \"b.txt\"}")),

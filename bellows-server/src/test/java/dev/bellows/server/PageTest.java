@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -190,8 +191,9 @@ class PageTest {
                     writes.add(args.path());
                     return ToolResult.of("wrote " + args.path());
                 }));
+        String plan = "{\"steps\": [{\"description\": \"Write the notes\", \"status\": \"in_progress\"}]}";
         MockScript script = MockScript.of(
-                MockTurn.content(call("write_file", "{\"path\": \"notes.md\"}")).chunkSize(6),
+                MockTurn.content(call("update_plan", plan) + call("write_file", "{\"path\": \"notes.md\"}")).chunkSize(6),
                 MockTurn.content(call("task_completion", "{\"result\": \"I left the notes alone.\"}")).chunkSize(6),
                 MockTurn.content(call("write_file", "{\"path\": \"notes.md\"}")).chunkSize(6),
                 MockTurn.content(call("task_completion", "{\"result\": \"Wrote the notes.\"}")).chunkSize(6));
@@ -207,7 +209,6 @@ class PageTest {
             assertThat(seen.get("waitingState").asText()).isEqualTo("Waiting for you");
             assertThat(seen.get("question").asText()).contains("write_file").contains("notes.md");
             assertThat(seen.get("reasonHiddenAtFirst").asBoolean()).isTrue();
-            assertThat(seen.get("refusedNotice").asBoolean()).isTrue();
             assertThat(seen.get("waitingAfterReload").asInt()).isEqualTo(1);
             assertThat(seen.get("reasonFocused").asBoolean()).isTrue();
             assertThat(seen.get("deniedState").toString()).contains("Denied");
@@ -215,6 +216,24 @@ class PageTest {
             assertThat(fixture.provider.requests().get(1).messages().toString()).contains("keep them in the wiki");
             assertThat(seen.get("approvedResults").toString()).contains("wrote notes.md");
             assertThat(seen.get("approvalsLeft").asInt()).isZero();
+            // each its own check, all reported at once
+            SoftAssertions.assertSoftly(soft -> {
+                soft.assertThat(seen.get("statusWhileWaiting").asText()).as("top bar while a call waits")
+                        .isEqualTo("A call waits for your decision");
+                soft.assertThat(seen.get("statusAfterReload").asText()).as("top bar after a reload")
+                        .isEqualTo("A call waits for your decision");
+                soft.assertThat(seen.get("statusAfterDecision").asText()).as("top bar once decided and done").isEmpty();
+                soft.assertThat(seen.get("planAnimationWhileWaiting").asText()).as("plan step once its run ended")
+                        .isEqualTo("none");
+                soft.assertThat(seen.get("planAnimationAtEnd").toString()).as("plan steps at the end").doesNotContain("spin");
+                soft.assertThat(seen.get("refusedNotices").asInt()).as("decide-first notices, a message sent twice").isEqualTo(1);
+                soft.assertThat(seen.get("decideFirstAfterDecision").asInt()).as("decide-first notices after a decision").isZero();
+                soft.assertThat(seen.get("plansAfterResume").asInt()).as("plan cards after a resume").isEqualTo(1);
+                soft.assertThat(seen.get("decisionsAfterDenialAndReload").toString()).as("the denial after a reload")
+                        .contains("Denied: keep them in the wiki");
+                soft.assertThat(seen.get("decisionsAfterReload").toString()).as("both decisions after a reload")
+                        .contains("Denied: keep them in the wiki", "Approved.");
+            });
             assertThat(writes).containsExactly("notes.md");      // the denied call never ran, the approved one once
             assertThat(seen.get("consoleErrors")).isEmpty();
             for (String name : List.of("11-approval-waiting", "12-deny-reason", "13-denied", "14-approved")) {
@@ -235,6 +254,8 @@ class PageTest {
                     shots.toString(), token), driverEnv(Map.of()), 300);
             JsonNode seen = ServerFixture.MAPPER.readTree(result.out().strip().lines().reduce((a, b) -> b).orElse("{}"));
             assertThat(seen.path("error").asText("")).as(result.err()).isEmpty();
+            assertThat(seen.get("refusedAtFirst").asBoolean()).isFalse();
+            assertThat(seen.get("refusedText").asText()).contains("refused");
             assertThat(seen.get("answer").asText()).isEqualTo("Hello, you are in.");
             assertThat(seen.get("errors")).isEmpty();
             assertThat(seen.get("pageHasToken").asBoolean()).isFalse();

@@ -1,6 +1,9 @@
 // Drives the Bellows page in a real headless Chromium through approvals: a call waits, the
 // card shows it with Approve / Deny, the waiting call survives a reload, Deny asks for a
-// reason (which the agent reads), and a later call is approved and runs.
+// reason (which the agent reads), and a later call is approved and runs. Along the way: the top
+// bar says a call waits, the plan stops spinning when a run ends, a resumed run carries on its
+// turn (one plan card), the notice refusing a message goes once a decision is made, and the
+// decisions ("Denied: ...", "Approved.") are still on their cards after a reload.
 // Writes a screenshot per state into OUT and prints what it saw as one JSON object.
 // Usage: node page-approvals.cjs URL OUT (PLAYWRIGHT = the path of playwright-core,
 // BROWSER_WS = the endpoint page-browser.cjs printed).
@@ -36,19 +39,24 @@ async function main() {
     seen.waitingState = await page.textContent(".tool .tool-state");
     seen.question = await page.textContent(".approval p");
     seen.reasonHiddenAtFirst = await page.$eval(".approval input", (i) => i.hidden);
+    seen.statusWhileWaiting = await page.textContent("#status");
+    // the run has ended (it waits for a decision): nothing on the plan moves
+    seen.planAnimationWhileWaiting = await page.$eval(".plan li.in_progress .box", (b) => getComputedStyle(b).animationName);
     await shot("11-approval-waiting");
-
-    // a new message is refused while the call waits
-    await page.fill("#input", "Hello?");
-    await page.keyboard.press("Enter");
-    await page.waitForSelector(".notice:text('Decide on the waiting calls first')");
-    seen.refusedNotice = true;
-    await page.fill("#input", "");
 
     // the waiting call is still there after a reload
     await page.reload();
     await page.waitForSelector(".approval button:text('Approve')");
     seen.waitingAfterReload = await page.locator(".approval").count();
+    seen.statusAfterReload = await page.textContent("#status");
+
+    // a new message is refused while the call waits (twice: one notice)
+    await page.fill("#input", "Hello?");
+    await page.keyboard.press("Enter");
+    await page.waitForSelector(".notice:text('Decide on the waiting calls first')");
+    await page.keyboard.press("Enter");
+    seen.refusedNotices = await page.locator(".notice:text('Decide on the waiting calls first')").count();
+    await page.fill("#input", "");
 
     // Deny asks for a reason; Enter in it denies
     await page.click(".approval button:text('Deny')");
@@ -61,7 +69,13 @@ async function main() {
     await page.waitForSelector("#send:not([hidden])");
     seen.deniedState = await page.$$eval(".tool .tool-state", (s) => s.map((x) => x.textContent));
     seen.deniedResult = await page.$$eval(".tool pre.result", (p) => p.map((x) => x.textContent));
+    seen.decideFirstAfterDecision = await page.locator(".notice:text('Decide on the waiting calls first')").count();
+    seen.plansAfterResume = await page.locator(".plan").count();
+    seen.statusAfterDecision = await page.textContent("#status");
     await shot("13-denied");
+    await page.reload();
+    await page.waitForSelector(".answer:has-text('I left the notes alone.')");
+    seen.decisionsAfterDenialAndReload = await page.$$eval(".approval p", (p) => p.map((x) => x.textContent));
 
     // a later call, approved: it runs
     await page.fill("#input", "Write them after all.");
@@ -73,7 +87,11 @@ async function main() {
     await page.waitForSelector("#send:not([hidden])");
     seen.approvedResults = await page.$$eval(".tool pre.result", (p) => p.map((x) => x.textContent));
     seen.approvalsLeft = await page.locator(".approval button").count();
+    seen.planAnimationAtEnd = await page.$$eval(".plan li .box", (b) => b.map((x) => getComputedStyle(x).animationName));
     await shot("14-approved");
+    await page.reload();
+    await page.waitForSelector(".answer:has-text('Wrote the notes.')");
+    seen.decisionsAfterReload = await page.$$eval(".approval p", (p) => p.map((x) => x.textContent));
   } finally {
     await browser.close();
   }

@@ -1,5 +1,6 @@
 // The page against a server that asks for a token: the first message gets 401, the page asks
-// for the token, and the same message goes through with it. Prints what it saw as JSON.
+// for the token; a wrong one is refused and the page says so when it asks again; with the right
+// one the same message goes through. Prints what it saw as JSON.
 // Usage: node page-token.cjs URL OUT TOKEN (PLAYWRIGHT = the path of playwright-core,
 // BROWSER_WS = the endpoint page-browser.cjs printed).
 "use strict";
@@ -19,6 +20,12 @@ const seen = { consoleErrors: [] };
     await page.fill("#input", "Hello?");
     await page.keyboard.press("Enter");
     await page.waitForSelector("#token-dialog[open]");
+    seen.refusedAtFirst = await page.isVisible("#token-refused");
+    await page.fill("#token-input", "not-" + token);
+    await page.click("#token-form button.primary");
+    await page.waitForSelector("#token-dialog[open] #token-refused:visible");
+    seen.refusedText = await page.textContent("#token-refused");
+    await page.screenshot({ path: path.join(out, "11-token-refused.png") });
     await page.fill("#token-input", token);
     await page.screenshot({ path: path.join(out, "11-token.png") });
     await page.click("#token-form button.primary");

@@ -304,6 +304,7 @@
     for (const item of current.items) renderItem(item);
     if (current.interrupts.length) showInterrupts(current.items[current.items.length - 1], current.interrupts);
     $("title").textContent = current.title;
+    $("status").textContent = idleStatus();
     $("empty").hidden = current.items.length > 0;
     store.set("bellows.current", current.id);
     renderThreads();
@@ -435,9 +436,18 @@
     state.append(document.createTextNode(labels[part.state] || ""));
     if (part.args) section(card, "args", "Arguments", pretty(part.args), false);
     if (part.result != null) section(card, "result", "Result", part.result, false);
+    if (part.decision) {
+      let box = card.querySelector(".approval");
+      if (!box) {
+        box = el("div", "approval");
+        card.append(box);
+      }
+      box.replaceChildren(el("p", null, part.decision));
+    }
   }
 
   function updatePlan(part) {
+    part.node.classList.toggle("live", !!part.live);     // an in-progress step spins only while a run works on it
     const list = part.node.querySelector("ol");
     list.replaceChildren();
     let done = 0;
@@ -483,8 +493,15 @@
   function setBusy(busy, text) {
     $("send").hidden = busy;
     $("stop").hidden = !busy;
-    $("status").textContent = text || "";
+    $("status").textContent = text || idleStatus();
     updateSend();
+  }
+
+  /** What the top bar says when no run works: that calls wait for a decision, if they do. */
+  function idleStatus() {
+    const waiting = current && !running ? current.interrupts.length : 0;
+    if (waiting === 0) return "";
+    return waiting === 1 ? "A call waits for your decision" : waiting + " calls wait for your decision";
   }
 
   function updateSend() {
@@ -499,7 +516,10 @@
     const text = $("input").value.trim();
     if (!text || running) return;
     if (current.interrupts.length) {
-      notice(current.items[current.items.length - 1], "Decide on the waiting calls first: approve or deny each.", false);
+      const waitingTurn = current.items[current.items.length - 1];
+      if (!(waitingTurn && waitingTurn.parts && waitingTurn.parts.some((p) => p.decideFirst))) {
+        notice(waitingTurn, "Decide on the waiting calls first: approve or deny each.", false).decideFirst = true;
+      }
       return;
     }
     $("input").value = "";
@@ -523,16 +543,21 @@
       current.items.push(turn);
       renderItem(turn);
     }
-    addPart(turn, { kind: "notice", text, error: !!error });
+    return addPart(turn, { kind: "notice", text, error: !!error });
   }
 
   async function run(resume) {
     const controller = new AbortController();
     running = { controller };
     setBusy(true, "Working\u2026");
-    const turn = { kind: "assistant", parts: [] };
-    current.items.push(turn);
-    renderItem(turn);
+    // a resume carries on the turn whose calls waited: its plan, cards and decisions stay one turn
+    const waited = current.items[current.items.length - 1];
+    const carried = resume && waited && waited.kind === "assistant" && waited.node ? waited : null;
+    const turn = carried || { kind: "assistant", parts: [] };
+    if (!carried) {
+      current.items.push(turn);
+      renderItem(turn);
+    }
     const body = {
       threadId: current.id,
       runId: uuid(),
@@ -544,6 +569,7 @@
     };
     if (resume) body.resume = resume;
     let retry = false;
+    const sentToken = token;
     try {
       const response = await fetch("agui", {
         method: "POST",
@@ -553,7 +579,7 @@
       });
       if (response.status === 401) {
         $("token-button").hidden = false;
-        retry = await askToken();
+        retry = await askToken(!!sentToken);
         if (!retry) notice(turn, "This server needs an access token.", true);
       } else if (!response.ok) {
         let message = "The server answered " + response.status + ".";
@@ -575,7 +601,7 @@
     } finally {
       flush();
       closeLive(turn);
-      if (turn.parts.length === 0) {
+      if (turn.parts.length === 0 && !carried) {
         current.items = current.items.filter((i) => i !== turn);
         turn.node.remove();
       }
@@ -799,6 +825,7 @@
       ctx.turn.node.prepend(plan.node);
     }
     plan.steps = steps;
+    plan.live = true;     // closeLive stops it when the run ends
     updatePart(plan);
   }
 
@@ -837,6 +864,8 @@
         part = addPart(turn, { kind: "tool", id: interrupt.toolCallId || interrupt.id, name: (interrupt.metadata && interrupt.metadata.toolName) || "tool call", args: "", result: null });
       }
       part.state = "waiting";
+      delete part.decision;
+      for (const old of part.node.querySelectorAll(".approval")) old.remove();
       updatePart(part);
       const box = el("div", "approval");
       box.append(el("p", null, interrupt.message || "This call waits for your approval."));
@@ -850,7 +879,8 @@
       approve.type = deny.type = "button";
       const decide = (entry, label) => {
         decisions.set(interrupt.id, entry);
-        box.replaceChildren(el("p", null, label));
+        for (const p of turn.parts.filter((x) => x.decideFirst)) removePart(turn, p);
+        part.decision = label;
         part.state = entry.status === "resolved" && entry.payload.approved ? "running" : "denied";
         updatePart(part);
         if (decisions.size === interrupts.length) {
@@ -886,10 +916,12 @@
   }
 
   // ---- token ----
-  function askToken() {
+  /** Asks for the token; {@code refused} says the server turned down the one it was sent. */
+  function askToken(refused) {
     return new Promise((resolve) => {
       const dialog = $("token-dialog");
       $("token-input").value = "";
+      $("token-refused").hidden = !refused;
       const done = (ok) => {
         dialog.close();
         resolve(ok);

@@ -32,6 +32,8 @@ final class PostgresSession implements StoredSession {
     private boolean closed;
     /** The turns of the open exchange, not stored yet, or null when none is open. */
     private List<List<Message>> exchange;
+    /** Whether the open exchange carries on the last stored one ({@link #continueExchange()}). */
+    private boolean continuing;
     /** What closing also releases (an exclusive handle's lock), or null. */
     private final AutoCloseable release;
 
@@ -149,6 +151,15 @@ final class PostgresSession implements StoredSession {
                 throw new IllegalStateException("session \"" + name + "\" already has an exchange open");
             }
             exchange = new ArrayList<>();
+            continuing = false;
+        }
+    }
+
+    @Override
+    public void continueExchange() {
+        synchronized (lock) {
+            beginExchange();
+            continuing = true;
         }
     }
 
@@ -166,7 +177,7 @@ final class PostgresSession implements StoredSession {
             if (!held.isEmpty() || heldWaiting != null) {
                 // a pending plan waits for the next stored turn, as outside an exchange
                 try {
-                    store.commitExchange(id, name, held, held.isEmpty() ? null : pendingPlan, heldWaiting != null,
+                    store.commitExchange(id, name, held, continuing, held.isEmpty() ? null : pendingPlan, heldWaiting != null,
                             heldWaiting == REMOVED ? null : heldWaiting);
                 } finally {
                     if (!held.isEmpty()) {

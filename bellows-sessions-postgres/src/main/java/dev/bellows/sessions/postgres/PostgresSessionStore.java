@@ -335,21 +335,23 @@ public final class PostgresSessionStore implements SessionStore {
      * pending plan, in one transaction holding the session's row lock.
      */
     void appendTurns(long id, String name, List<List<Message>> turns, Plan pendingPlan) {
-        commitExchange(id, name, turns, pendingPlan, false, null);
+        commitExchange(id, name, turns, false, pendingPlan, false, null);
     }
 
     /**
-     * As {@link #appendTurns} (no exchange counted when there are no turns), and, when
+     * As {@link #appendTurns} (no exchange counted when there are no turns, nor when
+     * {@code continuesLast} and the session has an exchange, which they then join), and, when
      * {@code waitingChanged}, the waiting run set to {@code waiting} (null: removed) with its log
      * emptied, all in one transaction holding the session's row lock.
      */
-    void commitExchange(long id, String name, List<List<Message>> turns, Plan pendingPlan, boolean waitingChanged,
-                        String waiting) {
+    void commitExchange(long id, String name, List<List<Message>> turns, boolean continuesLast, Plan pendingPlan,
+                        boolean waitingChanged, String waiting) {
         inTransaction("store " + (turns.size() == 1 ? "a turn" : turns.size() + " turns") + " of session \"" + name + "\"",
                 connection -> {
             long seq = lockSession(connection, id, name);
             long first = seq;
             int messages = 0;
+            boolean begins = !continuesLast || exchangeCount(connection, id) == 0;
             if (!turns.isEmpty()) {
                 try (PreparedStatement turnRow = connection.prepareStatement(
                         "INSERT INTO bellows_turns (session_id, seq, message_count, begins_exchange) VALUES (?, ?, ?, ?)");
@@ -360,7 +362,7 @@ public final class PostgresSessionStore implements SessionStore {
                         turnRow.setLong(1, id);
                         turnRow.setLong(2, seq);
                         turnRow.setInt(3, turn.size());
-                        turnRow.setBoolean(4, seq == first);
+                        turnRow.setBoolean(4, begins && seq == first);
                         turnRow.addBatch();
                         for (int position = 0; position < turn.size(); position++) {
                             Message message = turn.get(position);
@@ -379,14 +381,15 @@ public final class PostgresSessionStore implements SessionStore {
                     insert.executeBatch();
                 }
                 try (PreparedStatement update = connection.prepareStatement(
-                        "UPDATE bellows_sessions SET next_seq = ?, turn_count = turn_count + ?, exchange_count = exchange_count + 1,"
+                        "UPDATE bellows_sessions SET next_seq = ?, turn_count = turn_count + ?, exchange_count = exchange_count + ?,"
                                 + " message_count = message_count + ?, updated_at = now(), plan = coalesce(?, plan)"
                                 + " WHERE id = ?")) {
                     update.setLong(1, seq);
                     update.setInt(2, turns.size());
-                    update.setInt(3, messages);
-                    update.setString(4, pendingPlan == null ? null : SessionJson.planToJson(pendingPlan));
-                    update.setLong(5, id);
+                    update.setInt(3, begins ? 1 : 0);
+                    update.setInt(4, messages);
+                    update.setString(5, pendingPlan == null ? null : SessionJson.planToJson(pendingPlan));
+                    update.setLong(6, id);
                     update.executeUpdate();
                 }
             }
@@ -395,6 +398,16 @@ public final class PostgresSessionStore implements SessionStore {
             }
             return null;
         });
+    }
+
+    /** The session's count of exchanges, read in the transaction that holds its row lock. */
+    private static int exchangeCount(Connection connection, long id) throws SQLException {
+        try (PreparedStatement count = connection.prepareStatement("SELECT exchange_count FROM bellows_sessions WHERE id = ?")) {
+            count.setLong(1, id);
+            try (ResultSet row = count.executeQuery()) {
+                return row.next() ? row.getInt(1) : 0;
+            }
+        }
     }
 
     /** Sets or removes the waiting run, at once, in one transaction holding the session's row lock. */

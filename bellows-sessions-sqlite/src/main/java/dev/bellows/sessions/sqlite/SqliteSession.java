@@ -38,6 +38,8 @@ final class SqliteSession implements StoredSession {
     private boolean closed;
     /** The turns of the open exchange, not stored yet, or null when none is open; guarded by {@link #lock}. */
     private List<List<Message>> exchange;
+    /** Whether the open exchange carries on the last stored one ({@link #continueExchange()}). */
+    private boolean continuing;
     /** The stored waiting run, or null; guarded by {@link #lock}. */
     private WaitingRun waiting;
     /** A waiting run set (or, as {@link #REMOVED}, removed) in the open exchange; null for no change; guarded by {@link #lock}. */
@@ -149,6 +151,15 @@ final class SqliteSession implements StoredSession {
                 throw new IllegalStateException("session \"" + name + "\" already has an exchange open");
             }
             exchange = new ArrayList<>();
+            continuing = false;
+        }
+    }
+
+    @Override
+    public void continueExchange() {
+        synchronized (lock) {
+            beginExchange();
+            continuing = true;
         }
     }
 
@@ -167,7 +178,7 @@ final class SqliteSession implements StoredSession {
                 return;                 // a pending plan waits for the next stored turn, as outside an exchange
             }
             try {
-                store.commitExchange(id, name, held, held.isEmpty() ? null : pendingPlan, heldWaiting != null,
+                store.commitExchange(id, name, held, continuing, held.isEmpty() ? null : pendingPlan, heldWaiting != null,
                         heldWaiting == REMOVED ? null : heldWaiting);
                 if (!held.isEmpty()) {
                     pendingPlan = null;

@@ -318,28 +318,31 @@ public final class SqliteSessionStore implements SessionStore {
      * of an exchange, and the session's count of exchanges raised), and a pending plan.
      */
     void appendTurns(long id, String name, List<List<Message>> turns, Plan pendingPlan) {
-        commitExchange(id, name, turns, pendingPlan, false, null);
+        commitExchange(id, name, turns, false, pendingPlan, false, null);
     }
 
     /**
      * Writes one exchange, in one transaction: its turns, in order (the first marked as the start
-     * of an exchange, and the session's count of exchanges raised; none when there are no turns),
+     * of an exchange, and the session's count of exchanges raised; none when there are no turns,
+     * nor when {@code continuesLast} and the session has an exchange, which they then join),
      * a pending plan, and, when {@code waitingChanged}, the waiting run set to {@code waiting}
      * (null: removed) with its log emptied.
      */
-    void commitExchange(long id, String name, List<List<Message>> turns, Plan pendingPlan, boolean waitingChanged,
-                        String waiting) {
+    void commitExchange(long id, String name, List<List<Message>> turns, boolean continuesLast, Plan pendingPlan,
+                        boolean waitingChanged, String waiting) {
         inTransaction("store " + (turns.size() == 1 ? "a turn" : turns.size() + " turns") + " of session \"" + name + "\"",
                 true, () -> {
             long now = System.currentTimeMillis();
             long first;
-            try (PreparedStatement next = connection.prepareStatement("SELECT next_seq FROM sessions WHERE id = ?")) {
+            boolean begins;
+            try (PreparedStatement next = connection.prepareStatement("SELECT next_seq, exchange_count FROM sessions WHERE id = ?")) {
                 next.setLong(1, id);
                 try (ResultSet row = next.executeQuery()) {
                     if (!row.next()) {
                         throw new SessionStoreException("session \"" + name + "\" no longer exists in " + databaseFile);
                     }
                     first = row.getLong(1);
+                    begins = !continuesLast || row.getInt(2) == 0;
                 }
             }
             long seq = first;
@@ -355,7 +358,7 @@ public final class SqliteSessionStore implements SessionStore {
                     turnRow.setLong(2, seq);
                     turnRow.setLong(3, now);
                     turnRow.setInt(4, turn.size());
-                    turnRow.setInt(5, seq == first ? 1 : 0);
+                    turnRow.setInt(5, begins && seq == first ? 1 : 0);
                     turnRow.executeUpdate();
                     for (int position = 0; position < turn.size(); position++) {
                         Message message = turn.get(position);
@@ -373,15 +376,16 @@ public final class SqliteSessionStore implements SessionStore {
             }
             if (!turns.isEmpty()) {
                 try (PreparedStatement update = connection.prepareStatement(
-                        "UPDATE sessions SET next_seq = ?, turn_count = turn_count + ?, exchange_count = exchange_count + 1,"
+                        "UPDATE sessions SET next_seq = ?, turn_count = turn_count + ?, exchange_count = exchange_count + ?,"
                                 + " message_count = message_count + ?, updated_at = ?, plan = coalesce(?, plan)"
                                 + " WHERE id = ?")) {
                     update.setLong(1, seq);
                     update.setInt(2, turns.size());
-                    update.setInt(3, messages);
-                    update.setLong(4, now);
-                    update.setString(5, pendingPlan == null ? null : SessionJson.planToJson(pendingPlan));
-                    update.setLong(6, id);
+                    update.setInt(3, begins ? 1 : 0);
+                    update.setInt(4, messages);
+                    update.setLong(5, now);
+                    update.setString(6, pendingPlan == null ? null : SessionJson.planToJson(pendingPlan));
+                    update.setLong(7, id);
                     update.executeUpdate();
                 }
             }

@@ -386,6 +386,32 @@ public abstract class SessionStoreContract {
     }
 
     @Test
+    void anExchangeThatCarriesOnTheLastOneIsCountedWithIt() {
+        List<Message> asked = List.of(Message.user("the task"), Message.assistant("<tool>read</tool>"));
+        List<Message> waited = List.of(Message.user("observation: contents"), Message.assistant("<tool>write</tool>"));
+        List<Message> done = List.of(Message.assistant("done"));
+        StoredSession session = open(store(), "carried");
+        session.continueExchange();             // nothing stored to carry on: an exchange of its own
+        session.append(asked);
+        session.commitExchange();
+        session.continueExchange();             // a resume: the same request
+        session.append(waited);
+        session.append(done);
+        session.commitExchange();
+
+        SessionStore other = store();
+        SessionInfo info = other.find("carried").orElseThrow();
+        assertThat(info.requests()).isEqualTo(1);
+        assertThat(info.turns()).isEqualTo(3);
+        assertThat(other.exchanges("carried")).contains(List.of(List.of(asked, waited, done)));
+        session.beginExchange();
+        session.append(done);
+        session.commitExchange();
+        assertThat(other.find("carried").orElseThrow().requests()).isEqualTo(2);
+        assertThat(other.exchanges("carried")).contains(List.of(List.of(asked, waited, done), List.of(done)));
+    }
+
+    @Test
     void aWaitingRunOfAnExchangeWithoutTurnsCountsNoRequestAndOneOutsideIsStoredAtOnce() {
         SessionStore other = store();
         StoredSession session = open(store(), "waits-first");
