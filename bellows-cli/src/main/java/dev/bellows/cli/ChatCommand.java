@@ -244,7 +244,7 @@ final class ChatCommand implements Callable<Integer> {
                     })
                     .build();
             if (stored != null) {
-                stored.start(built, settings.provider(), model, settings.toolMode());
+                stored.start(built, settings.provider(), model, settings.toolMode(), settings.remembered());
             }
             return built;
         }
