@@ -15,7 +15,12 @@ public final class MissingToolException extends IllegalArgumentException {
     private final String serverName;
     private final String toolName;
 
-    MissingToolException(String callId, String serverName, String toolName) {
+    /**
+     * @param callId     the approved call's id
+     * @param serverName the server its tool is on
+     * @param toolName   its tool
+     */
+    public MissingToolException(String callId, String serverName, String toolName) {
         super("call " + callId + " needs tool " + serverName + "/" + toolName + ", which this agent does not have"
                 + " (no server \"" + serverName + "\" or no such tool on it): give the agent that server's tools to"
                 + " approve it, or deny the call");

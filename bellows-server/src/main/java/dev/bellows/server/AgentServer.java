@@ -406,6 +406,9 @@ public final class AgentServer {
                 if (!clientTools.isEmpty() && String.valueOf(e.getMessage()).contains("external tool")) {
                     throw HttpError.badRequest(toolField(input, e.getMessage()), e.getMessage());
                 }
+                if (e instanceof dev.bellows.agent.MissingToolException missing) {
+                    throw HttpError.badRequest(resumeField(input, missing.callId()), e.getMessage());
+                }
                 if (decisions != null) {
                     throw HttpError.badRequest("resume", e.getMessage());
                 }
@@ -497,6 +500,12 @@ public final class AgentServer {
                     + " which takes external tools): send no tools");
         }
         return started(run);
+    }
+
+    /** The {@code resume} entry that answers call {@code id} ({@code resume[i]}), or {@code resume} when none does. */
+    private static String resumeField(AguiInput input, String id) {
+        return input.resume().stream().filter(entry -> entry.interruptId().equals(id)).findFirst()
+                .map(entry -> "resume[" + entry.index() + "]").orElse("resume");
     }
 
     /** Carries a waiting run on with the client's answers (and its tools, which a later call may use). */
