@@ -190,8 +190,18 @@ final class AgentRunner {
         root.stderr.flush();
     }
 
-    /** One event as one JSON line, flushed at once; a broken standard output cancels the run. */
+    /** Secrets split across the deltas of a stream kept out of the JSON lines. */
+    private final StreamRedaction deltas = new StreamRedaction();
+
+    /** The event as JSON lines, its deltas redacted across their boundaries. */
     private void writeJsonLine(AgentEvent event) {
+        for (AgentEvent redacted : deltas.apply(event)) {
+            writeJsonLineAsIs(redacted);
+        }
+    }
+
+    /** One event as one JSON line, flushed at once; a broken standard output cancels the run. */
+    private void writeJsonLineAsIs(AgentEvent event) {
         if (event instanceof StreamEvent.Complete || outputFailure.get() != null) {
             return;
         }
