@@ -433,12 +433,20 @@ class ApprovalsCliTest {
 
         @Test
         void sessions_show_lists_the_waiting_calls() throws Exception {
+            String key = "sk-never-in-a-session-2468";
+            String baseUrl;
             try (MockLlmServer server = RunCommandTest.server(files("delete_file", "old.log"))) {
-                assertThat(bellows(server, "run", "--session", "shown", "--approve", "*/delete_*", "Clean").status())
-                        .isEqualTo(3);
+                baseUrl = server.baseUrl().toString();
+                assertThat(bellows(server, "run", "--session", "shown", "--approve", "*/delete_*", "--api-key", key,
+                        "Clean").status()).isEqualTo(3);
             }
             Cli.Run show = Cli.run("", "sessions", "show", "--data-dir", dir.resolve("data").toString(), "shown");
             assertThat(show.status()).as(show.err()).isZero();
+            // the waiting request counts, and what the run needs to be carried on is shown, no key
+            assertThat(show.out()).contains("requests:  1 (0 steps, 0 messages stored; 1 request waits for decisions",
+                    "base_url:  " + baseUrl + "\n", "mcp_config: " + mcpConfig().toAbsolutePath().normalize() + "\n",
+                    "approve:   [\"*/delete_*\"]\n", "model:     mock\n")
+                    .doesNotContain(key).doesNotContain("[REDACTED]");
             assertThat(show.out()).contains("--- waiting for approval ---\n"
                     + "call_1_1  files/delete_file  {\"path\":\"old.log\"}\n"
                     + "(decide: bellows run --session shown --approve-call ID / --deny-call ID)\n");

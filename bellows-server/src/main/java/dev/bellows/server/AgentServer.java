@@ -114,7 +114,7 @@ public final class AgentServer {
         this.agent = builder.agent;
         this.memory = builder.memory;
         this.threads = builder.sessionStore == null ? new Threads.InMemory(memory)
-                : new Threads.Stored(builder.sessionStore, memory);
+                : new Threads.Stored(builder.sessionStore, memory, settings(builder.agent));
         this.maxRequestBytes = builder.maxRequestBytes;
         this.maxRuns = builder.maxRuns;
         this.authToken = builder.authToken == null ? null : builder.authToken.getBytes(StandardCharsets.UTF_8);
@@ -500,6 +500,15 @@ public final class AgentServer {
                     + " which takes external tools): send no tools");
         }
         return started(run);
+    }
+
+    /** The model and tool mode a thread's session records, as {@code bellows run --session} records them. */
+    private static Map<String, String> settings(Agent agent) {
+        if (!(agent instanceof DefaultAgent loop) || loop.model() == null) {
+            return Map.of();
+        }
+        return Map.of(dev.bellows.memory.StoredSession.MODEL, loop.model(), dev.bellows.memory.StoredSession.TOOL_MODE,
+                loop.toolMode().name().toLowerCase(java.util.Locale.ROOT));
     }
 
     /** The {@code resume} entry that answers call {@code id} ({@code resume[i]}), or {@code resume} when none does. */

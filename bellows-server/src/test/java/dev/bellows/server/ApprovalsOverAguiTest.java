@@ -134,6 +134,9 @@ class ApprovalsOverAguiTest {
         try (SessionStore store = SqliteSessionStore.open(dir); ServerFixture a = server(store, before)) {
             assertThat(last(a.agui(runInput("moved", "Tidy up."))).at("/outcome/interrupts/0/id").asText())
                     .isEqualTo("call_1_1");
+            // the thread's session records the model and tool mode, as bellows run --session does
+            assertThat(store.find("moved").orElseThrow().metadata())
+                    .containsEntry("model", "mock").containsEntry("tool_mode", "tags");
         }
         MockScript after = MockScript.of(turn(call("task_completion", "{\"result\": \"Left as it was.\"}")));
         ToolRegistry fewer = new ToolRegistry().register(TypedTool.of("add", "Adds two numbers.", Add.class,
