@@ -328,10 +328,7 @@ final class RunCommand implements Callable<Integer> {
             return e.verbatim ? shown(e.getMessage()) : usage(e.getMessage());
         } catch (dev.bellows.agent.MissingToolException e) {
             // nothing ran, nothing was decided: the same command with the server works
-            return shown("--approve-call: call " + e.callId() + " needs tool " + e.serverName() + "/" + e.toolName()
-                    + ", which this run does not have: add the MCP server \"" + e.serverName() + "\" (--mcp-config FILE"
-                    + " naming it, or \"mcpServers\" in the config file), or deny the call (--deny-call "
-                    + e.callId() + ")");
+            return shown("--approve-call: " + McpSetup.missingTool(e, "run") + " (--deny-call " + e.callId() + ")");
         } catch (IllegalArgumentException e) {
             // a decision that does not fit the waiting run: nothing ran, nothing was sent; the
             // message names calls by ids checked above, or stored ones

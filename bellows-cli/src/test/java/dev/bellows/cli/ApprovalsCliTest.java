@@ -522,5 +522,27 @@ class ApprovalsCliTest {
                 assertThat(server.requests()).hasSize(2);
             }
         }
+
+        @Test
+        void a_chat_without_the_server_of_a_waiting_call_refuses_its_approval_and_the_run_waits_on() throws Exception {
+            try (MockLlmServer server = RunCommandTest.server(files("write_file", "later.txt"), complete("done"))) {
+                Cli.Run first = bellowsWithInput(server, "Write it later\n", "chat", "--session", "q",
+                        "--approve", "*");
+                assertThat(first.status()).as(first.err()).isZero();
+                Path none = Files.writeString(dir.resolve("none.json"), "{\"mcpServers\": {}}");
+                Cli.Run without = Cli.run("y\n", "chat", "--base-url", server.baseUrl().toString(), "--model", "mock",
+                        "--mcp-config", none.toString(), "--data-dir", dir.resolve("data").toString(), "--session", "q",
+                        "--approve", "*");
+                assertThat(without.out() + without.err()).contains("call call_1_1 needs tool files/write_file, which this"
+                        + " chat does not have: add the MCP server \"files\" (--mcp-config FILE");
+                assertThat(recorded()).isEmpty();
+                assertThat(server.requests()).hasSize(1);
+
+                Cli.Run with = bellowsWithInput(server, "y\n", "chat", "--session", "q", "--approve", "*");
+                assertThat(with.status()).as(with.err()).isZero();
+                assertThat(recorded()).containsExactly("{\"tool\":\"write_file\",\"arguments\":{\"path\":\"later.txt\"}}");
+                assertThat(server.requests()).hasSize(2);
+            }
+        }
     }
 }
