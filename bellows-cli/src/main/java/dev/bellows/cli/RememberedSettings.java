@@ -60,7 +60,7 @@ final class RememberedSettings {
         entries.put("max_consecutive_errors", Integer.toString(maxConsecutiveErrors));
         entries.put("max_retries", Integer.toString(maxRetries));
         entries.put("timeout_seconds", Integer.toString(timeoutSeconds));
-        entries.put("max_context_tokens", Integer.toString(maxContextTokens));
+        entries.put("max_context_tokens", maxContextTokens == Integer.MAX_VALUE ? "" : Integer.toString(maxContextTokens));
         entries.put("max_tool_result_tokens", Integer.toString(maxToolResultTokens));
         entries.put(SYSTEM, system == null ? "" : system);
         entries.put(OUTPUT_SCHEMA, outputSchema == null ? "" : outputSchema.toAbsolutePath().normalize().toString());
