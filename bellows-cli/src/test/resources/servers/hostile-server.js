@@ -4,7 +4,8 @@
 //   tool "leak"  answers with terminal control sequences and the value of $SECRET_TOKEN
 //   tool "fail"  answers isError with $SECRET_TOKEN in the message, and writes it to stderr
 //   tool "big"   answers with a text of $BIG_KB kilobytes (default 400)
-//   tool "wait"  never answers; says "waiting" on stderr (and in $WAIT_LOG when set)
+//   tool "wait"  never answers; says "waiting" on stderr (and in $WAIT_LOG when set); with $WAIT_CHILD
+//                it starts `sleep 300` first, and the log's line gives the server's pid and the sleep's
 const readline = require('readline');
 const ESC = '\u001b';
 const token = process.env.SECRET_TOKEN || '';
@@ -31,8 +32,14 @@ readline.createInterface({input: process.stdin}).on('line', (line) => {
       send({jsonrpc: '2.0', id: message.id, result: {content: [{type: 'text', text}]}});
     } else if (message.params.name === 'wait') {
       process.stderr.write('waiting\n');
+      let pids = '';
+      if (process.env.WAIT_CHILD) {
+        // a process of the call's own, as a server's tool may start one
+        const child = require('child_process').spawn('sleep', ['300'], {stdio: 'ignore'});
+        pids = ' ' + process.pid + ' ' + child.pid;
+      }
       if (process.env.WAIT_LOG) {
-        require('fs').appendFileSync(process.env.WAIT_LOG, 'waiting\n');
+        require('fs').appendFileSync(process.env.WAIT_LOG, 'waiting' + pids + '\n');
       }
     } else if (message.params.name === 'leak') {
       send({jsonrpc: '2.0', id: message.id, result: {content: [{type: 'text',

@@ -39,6 +39,7 @@ final class AgentRunner {
     private final AtomicReference<IOException> outputFailure = new AtomicReference<>();
     /** The session a stopped run can be resumed in, for the command that resumes it; null for none. */
     private String session;
+    private String sessionOptions = "";
     private String carryOn;     // the command that decides on a durable run's waiting calls, up to its decisions
 
     /**
@@ -67,7 +68,13 @@ final class AgentRunner {
 
     /** The session the runs are in, named in the command that resumes a stopped one. */
     AgentRunner session(String name) {
+        return session(name, "");
+    }
+
+    /** As {@link #session(String)}; {@code options} (shell-quoted, each after a space) go in that command too. */
+    AgentRunner session(String name, String options) {
         this.session = name;
+        this.sessionOptions = options;
         return this;
     }
 
@@ -156,7 +163,7 @@ final class AgentRunner {
             text.append("this run cannot be resumed: it has no session (run it with --session NAME to decide on its"
                     + " calls later)");
         } else {
-            text.append("to carry it on: ").append(command).append(" --session ").append(session);
+            text.append("to carry it on: ").append(command).append(" --session ").append(session).append(sessionOptions);
             for (WaitingCall call : calls) {
                 text.append(" --approve-call ").append(call.id());
             }
@@ -183,8 +190,18 @@ final class AgentRunner {
         root.stderr.flush();
     }
 
-    /** One event as one JSON line, flushed at once; a broken standard output cancels the run. */
+    /** Secrets split across the deltas of a stream kept out of the JSON lines. */
+    private final StreamRedaction deltas = new StreamRedaction();
+
+    /** The event as JSON lines, its deltas redacted across their boundaries. */
     private void writeJsonLine(AgentEvent event) {
+        for (AgentEvent redacted : deltas.apply(event)) {
+            writeJsonLineAsIs(redacted);
+        }
+    }
+
+    /** One event as one JSON line, flushed at once; a broken standard output cancels the run. */
+    private void writeJsonLineAsIs(AgentEvent event) {
         if (event instanceof StreamEvent.Complete || outputFailure.get() != null) {
             return;
         }

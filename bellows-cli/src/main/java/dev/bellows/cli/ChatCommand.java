@@ -244,7 +244,7 @@ final class ChatCommand implements Callable<Integer> {
                     })
                     .build();
             if (stored != null) {
-                stored.start(built, settings.provider(), model, settings.toolMode());
+                stored.start(built, settings.provider(), model, settings.toolMode(), settings.remembered());
             }
             return built;
         }
@@ -380,8 +380,9 @@ final class ChatCommand implements Callable<Integer> {
                 try {
                     result = follow(() -> agent.resume(session, decisions), null);
                 } catch (IllegalStateException | IllegalArgumentException e) {
-                    failed = true;
-                    io.progress().println(BellowsCommand.oneLine(e.getMessage()));
+                    failed = true;      // nothing ran: the run still waits, for a chat or run that has the tool
+                    io.progress().println(BellowsCommand.oneLine(e instanceof dev.bellows.agent.MissingToolException
+                            missing ? McpSetup.missingTool(missing, "chat") : e.getMessage()));
                     io.progress().flush();
                     return true;
                 }
@@ -412,6 +413,11 @@ final class ChatCommand implements Callable<Integer> {
                     return true;
                 }
                 throw e;
+            } catch (dev.bellows.agent.MissingToolException e) {
+                failed = true;      // approved before, and its tool is not here: the run waits on
+                io.progress().println(McpSetup.missingTool(e, "chat"));
+                io.progress().flush();
+                return true;
             }
             io.progress().println("(the last request's decided calls were carried on)");
             if (!answered(result)) {

@@ -127,6 +127,16 @@ final class McpSetup {
         return List.copyOf(all);
     }
 
+    /**
+     * Why an approved call cannot run here, and what to add: its server (for {@code run} or
+     * {@code chat}, the command the user gives again).
+     */
+    static String missingTool(dev.bellows.agent.MissingToolException e, String command) {
+        return "call " + e.callId() + " needs tool " + e.serverName() + "/" + e.toolName() + ", which this " + command
+                + " does not have: add the MCP server \"" + e.serverName() + "\" (--mcp-config FILE naming it, or"
+                + " \"mcpServers\" in the config file), or deny the call";
+    }
+
     /** What runs with the tools of the MCP servers: an agent run, a chat. */
     interface WithTools {
         int run(ToolRegistry registry) throws UsageException;

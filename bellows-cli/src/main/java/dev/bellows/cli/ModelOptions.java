@@ -156,6 +156,15 @@ final class ModelOptions {
             description = "Anthropic only: turn extended thinking on with a budget of N tokens (at least 1024).")
     Integer thinkingBudget;
 
+    /**
+     * Whether this command carries on a session's waiting run (a resume): then what that run
+     * began with ({@link RememberedSettings}) fills what no flag, variable or config file says.
+     */
+    boolean carryingOn;
+
+    /** The dialect a carried-on run began with, when neither flag nor config file names one; set by resolve. */
+    private String rememberedDialect;
+
 
     /** Everything resolved and checked. */
     record Settings(String provider, String baseUrl, String baseUrlSource, ApiKey apiKey, String model,
@@ -163,7 +172,7 @@ final class ModelOptions {
                     boolean jsonl, String system, ToolMode toolMode, int maxContextTokens, int maxToolResultTokens,
                     Integer thinkingBudget,
                     List<McpServerConfig> mcpServers, ObjectNode answerSchema, SessionStoreLocation sessionStore,
-                    List<String> approve) {
+                    List<String> approve, Map<String, String> remembered) {
 
         @Override
         public String toString() { // no key, ever
@@ -190,8 +199,11 @@ final class ModelOptions {
                 : SessionStoreLocation.resolve(host, sessionStore, dataDir, file);
         // a session continues with the model and loop it ran with, unless told otherwise
         Map<String, String> stored = session == null ? Map.of() : RunSession.storedSettings(session, store);
+        // a waiting run is carried on with what it began with, unless told otherwise
+        RememberedSettings carried = new RememberedSettings(carryingOn ? stored : Map.of());
 
-        Value providerName = string(host, provider, "--provider", "BELLOWS_PROVIDER", file, "provider", "openai");
+        Value providerName = string(host, provider, "--provider", "BELLOWS_PROVIDER", file, "provider",
+                carried.string(RememberedSettings.PROVIDER, "openai"));
         String providerId = providerName.value.strip().toLowerCase(java.util.Locale.ROOT);
         if (!providerId.equals("openai") && !providerId.equals("anthropic")) {
             throw new UsageException(providerName.source + ": unknown provider"
@@ -199,7 +211,9 @@ final class ModelOptions {
         }
         boolean anthropic = providerId.equals("anthropic");
         String prefix = anthropic ? "ANTHROPIC" : "OPENAI";
-        Value base = string(host, baseUrl, "--base-url", prefix + "_BASE_URL", file, "base_url", null);
+        Value base = string(host, baseUrl, "--base-url", prefix + "_BASE_URL", file, "base_url",
+                providerId.equals(carried.string(RememberedSettings.PROVIDER, null))
+                        ? carried.string(RememberedSettings.BASE_URL, null) : null);
         Value key = string(host, apiKey, "--api-key", prefix + "_API_KEY", file, "api_key", null);
         ApiKey apiKeyValue = null;
         if (key.value != null) {
@@ -224,21 +238,22 @@ final class ModelOptions {
         }
 
         int iterations = integer(maxIterations, "--max-iterations", file, "max_iterations",
-                DefaultAgent.DEFAULT_MAX_ITERATIONS, 1);
+                carried.integer("max_iterations", DefaultAgent.DEFAULT_MAX_ITERATIONS), 1);
         int errors = integer(maxConsecutiveErrors, "--max-consecutive-errors", file, "max_consecutive_errors",
-                DefaultAgent.DEFAULT_MAX_CONSECUTIVE_ERRORS, 1);
-        int retries = integer(maxRetries, "--max-retries", file, "max_retries", RetryPolicy.defaults().maxRetries(), 0);
-        int timeout = integer(timeoutSeconds, "--timeout-seconds", file, "timeout_seconds", 120, 1);
+                carried.integer("max_consecutive_errors", DefaultAgent.DEFAULT_MAX_CONSECUTIVE_ERRORS), 1);
+        int retries = integer(maxRetries, "--max-retries", file, "max_retries", carried.integer("max_retries", RetryPolicy.defaults().maxRetries()), 0);
+        int timeout = integer(timeoutSeconds, "--timeout-seconds", file, "timeout_seconds", carried.integer("timeout_seconds", 120), 1);
         int contextTokens = integer(maxContextTokens, "--max-context-tokens", file, "max_context_tokens",
-                Integer.MAX_VALUE, 1);
+                carried.integer("max_context_tokens", Integer.MAX_VALUE), 1);
         int resultTokens = integer(maxToolResultTokens, "--max-tool-result-tokens", file, "max_tool_result_tokens",
-                ResultLimit.DEFAULT_MAX_TOKENS, 1);
+                carried.integer("max_tool_result_tokens", ResultLimit.DEFAULT_MAX_TOKENS), 1);
 
         Value outputMode = string(host, output, "--output", null, file, "output", "text");
         if (!outputMode.value.equals("text") && !outputMode.value.equals("jsonl")) {
             throw new UsageException(outputMode.source + ": unknown output (text or jsonl)");
         }
-        Value instructions = string(host, system, "--system", null, file, "system", "");
+        Value instructions = string(host, system, "--system", null, file, "system",
+                carried.string(RememberedSettings.SYSTEM, ""));
 
         Value agentKind = string(host, agent, "--agent", null, file, "agent",
                 "react".equals(stored.get(StoredSession.TOOL_MODE)) ? "react" : "default");
@@ -256,7 +271,8 @@ final class ModelOptions {
                     + " native tool calling is for the default agent (drop --agent react or --tool-mode native)");
         }
         ToolMode chosenMode = react ? ToolMode.REACT : mode.value.equals("native") ? ToolMode.NATIVE : ToolMode.TAGS;
-        Integer budget = thinkingBudget != null ? thinkingBudget : file.integer("thinking_budget");
+        Integer budget = thinkingBudget != null ? thinkingBudget : file.integer("thinking_budget") != null
+                ? file.integer("thinking_budget") : carried.integerOrNull(RememberedSettings.THINKING_BUDGET);
         String budgetSource = thinkingBudget != null ? "--thinking-budget" : file.source("thinking_budget");
         if (budget != null) {
             if (!anthropic) {
@@ -269,11 +285,14 @@ final class ModelOptions {
             }
         }
 
-        Value schemaFile = string(host, outputSchema, "--output-schema", null, file, "output_schema", null);
+        Value schemaFile = string(host, outputSchema, "--output-schema", null, file, "output_schema",
+                carried.string(RememberedSettings.OUTPUT_SCHEMA, null));
         ObjectNode answerSchema = null;
+        java.nio.file.Path schemaPath = null;
         if (schemaFile.value != null) {
             boolean flag = schemaFile.source.equals("--output-schema");
-            answerSchema = ConfigFile.readSchema((flag ? host.workingDirectory() : file.directory).resolve(schemaFile.value),
+            schemaPath = (flag ? host.workingDirectory() : file.directory).resolve(schemaFile.value);
+            answerSchema = ConfigFile.readSchema(schemaPath,
                     (flag ? "--output-schema " : schemaFile.source + " ") + schemaFile.value);
             if (react) {
                 throw new UsageException(schemaFile.source + ": a structured answer is for the default agent; the react"
@@ -281,7 +300,8 @@ final class ModelOptions {
             }
         }
 
-        List<String> patterns = approve != null ? List.copyOf(approve) : file.strings("approve");
+        List<String> patterns = approve != null ? List.copyOf(approve) : file.strings("approve") != null
+                ? file.strings("approve") : carried.strings(RememberedSettings.APPROVE);
         String patternsSource = approve != null ? "--approve" : file.source("approve");
         for (String pattern : patterns == null ? List.<String>of() : patterns) {
             try {
@@ -291,19 +311,26 @@ final class ModelOptions {
             }
         }
 
-        List<McpServerConfig> servers = McpSetup.servers(host, file, mcpConfig);
+        String mcpFile = mcpConfig != null ? mcpConfig : carried.string(RememberedSettings.MCP_CONFIG, null);
+        List<McpServerConfig> servers = McpSetup.servers(host, file, mcpFile);
+        rememberedDialect = carried.string(RememberedSettings.DIALECT, null);
+        String dialectValue = dialect(host);
         if (dataDirOnlyForStores && dataDir != null && session == null && servers.isEmpty()) {
             throw new UsageException("--data-dir: only used with --session NAME or with MCP servers (for their tokens)");
         }
         return new Settings(providerId, base.value, base.source, apiKeyValue, modelValue, iterations, errors,
                 retries, timeout, outputMode.value.equals("jsonl"), instructions.value,
                 chosenMode, contextTokens, resultTokens, budget, servers, answerSchema, store,
-                patterns == null ? List.of() : patterns);
+                patterns == null ? List.of() : patterns,
+                RememberedSettings.of(providerId, base.value, dialectValue,
+                        mcpFile == null ? null : host.workingDirectory().resolve(mcpFile), patterns, iterations, errors,
+                        retries, timeout, contextTokens, resultTokens, instructions.value, schemaPath, budget));
     }
 
     /** {@code --dialect}, else the config file's {@code "dialect"}; null when neither says. */
     String dialect(Host host) throws UsageException {
-        return dialect != null ? dialect : configFile(host).string("dialect");
+        String configured = dialect != null ? dialect : configFile(host).string("dialect");
+        return configured != null ? configured : rememberedDialect;
     }
 
     /** The data directory: {@code --data-dir}, {@code BELLOWS_DATA_DIR}, the config file's {@code "data_dir"}, the default. */

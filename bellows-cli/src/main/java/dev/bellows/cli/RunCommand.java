@@ -158,6 +158,24 @@ final class RunCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * The options the printed resume command needs besides the session and the decisions: where
+     * the session is kept and the config file, when flags named them (everything else the
+     * session remembers, {@link RememberedSettings}).
+     */
+    private String resumeOptions() {
+        StringBuilder options = new StringBuilder();
+        if (this.options.dataDir != null) {
+            options.append(" --data-dir ").append(Shell.quote(root.host.workingDirectory().resolve(this.options.dataDir)
+                    .toAbsolutePath().normalize().toString()));
+        }
+        if (this.options.config != null) {
+            options.append(" --config ").append(Shell.quote(root.host.workingDirectory().resolve(this.options.config)
+                    .toAbsolutePath().normalize().toString()));
+        }
+        return options.toString();
+    }
+
     private String text() {
         return task == null ? "" : String.join(" ", task);
     }
@@ -184,6 +202,7 @@ final class RunCommand implements Callable<Integer> {
             throw new UsageException("TASK is empty: say what the agent should do, e.g. bellows run \"list the files\"");
         }
         decisions();
+        options.carryingOn = options.session != null && resuming();
         return options.resolve(root.host, output, outputSchema, true);
     }
 
@@ -248,7 +267,7 @@ final class RunCommand implements Callable<Integer> {
     private int run(Settings settings, Provider chosen, RunSession stored, String text, StreamOptions streamOptions,
                     ToolRegistry registry, java.util.concurrent.atomic.AtomicReference<AgentRunner> running) {
         AgentRunner runner = new AgentRunner(root, spec.qualifiedName(), settings.jsonl(), settings.apiKey())
-                .session(options.session);
+                .session(options.session, resumeOptions());
         running.set(runner);
         RetryPolicy retryPolicy = RetryPolicy.defaults().withMaxRetries(settings.maxRetries());
         ConversationMemory memory = stored == null ? memory(settings) : memory(settings, stored.session());
@@ -298,7 +317,7 @@ final class RunCommand implements Callable<Integer> {
                 if (resuming()) {
                     stored.checkWaitingToolMode(settings.toolMode());   // a new task is refused naming the waiting calls
                 }
-                stored.start(agent, settings.provider(), settings.model(), settings.toolMode());
+                stored.start(agent, settings.provider(), settings.model(), settings.toolMode(), settings.remembered());
             }
             if (resuming()) {
                 List<Decision> decisions = decisions();
@@ -307,6 +326,9 @@ final class RunCommand implements Callable<Integer> {
             return runner.run(agent, text);
         } catch (UsageException e) {
             return e.verbatim ? shown(e.getMessage()) : usage(e.getMessage());
+        } catch (dev.bellows.agent.MissingToolException e) {
+            // nothing ran, nothing was decided: the same command with the server works
+            return shown("--approve-call: " + McpSetup.missingTool(e, "run") + " (--deny-call " + e.callId() + ")");
         } catch (IllegalArgumentException e) {
             // a decision that does not fit the waiting run: nothing ran, nothing was sent; the
             // message names calls by ids checked above, or stored ones

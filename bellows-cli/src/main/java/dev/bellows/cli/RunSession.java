@@ -100,19 +100,22 @@ final class RunSession implements AutoCloseable {
     }
 
     /**
-     * Gives the agent the session's plan, and records what this run uses; while a run of the
+     * Gives the agent the session's plan, and records what this run uses (the model, the tool
+     * mode, and what {@link RememberedSettings} keeps for carrying the run on); while a run of the
      * session waits on tool calls, its settings stay as they are: a command refused because of
      * it (a new task, decisions that do not fit) changes nothing stored.
      */
-    void start(Agent agent, String provider, String model, ToolMode toolMode) {
+    void start(Agent agent, String provider, String model, ToolMode toolMode, Map<String, String> remembered) {
         if (agent instanceof DefaultAgent defaultAgent) {
             defaultAgent.plan(session.plan());
         }
         if (session.waitingRun().isPresent()) {
             return;
         }
-        session.putMetadata(Map.of(StoredSession.MODEL, model,
-                StoredSession.TOOL_MODE, toolMode.name().toLowerCase(Locale.ROOT), "provider", provider));
+        Map<String, String> entries = new java.util.HashMap<>(remembered);
+        entries.putAll(Map.of(StoredSession.MODEL, model,
+                StoredSession.TOOL_MODE, toolMode.name().toLowerCase(Locale.ROOT), RememberedSettings.PROVIDER, provider));
+        session.putMetadata(entries);
     }
 
     /**

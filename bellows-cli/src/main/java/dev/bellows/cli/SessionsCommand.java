@@ -125,15 +125,18 @@ final class SessionsCommand implements Callable<Integer> {
                 if (found.isEmpty() || exchanges.isEmpty()) {
                     return usage(spec, parent.root, "no session \"" + name + "\" in " + dir + " (bellows sessions lists them)");
                 }
-                write(parent.root, render(found.get(), exchanges.get()));
                 Optional<dev.bellows.memory.WaitingRun> waitingRun = store.waitingRun(name);
+                List<dev.bellows.agent.WaitingCall> calls = null;
                 if (waitingRun.isPresent()) {
-                    List<dev.bellows.agent.WaitingCall> calls;
                     try {
                         calls = dev.bellows.agent.WaitingCall.of(waitingRun.get());
                     } catch (IllegalStateException e) {
+                        write(parent.root, render(found.get(), exchanges.get(), true));
                         return failure(spec, parent.root, "session \"" + name + "\": " + e.getMessage());
                     }
+                }
+                write(parent.root, render(found.get(), exchanges.get(), calls != null));
+                if (calls != null) {
                     write(parent.root, waiting(name, calls));
                 }
                 return 0;
@@ -226,16 +229,22 @@ final class SessionsCommand implements Callable<Integer> {
         }
     }
 
-    /** The session, its requests as the store recorded them (its exchanges), each with its steps. */
-    static String render(SessionInfo info, List<List<List<Message>>> exchanges) {
+    /**
+     * The session, its requests as the store recorded them (its exchanges), each with its steps,
+     * plus the one that waits for decisions, when one does (its steps are stored once it goes on),
+     * and the settings the session keeps (empty ones left out).
+     */
+    static String render(SessionInfo info, List<List<List<Message>>> exchanges, boolean waits) {
         List<List<Message>> turns = exchanges.stream().flatMap(List::stream).toList();
         StringBuilder out = new StringBuilder();
         field(out, "session", info.name());
         field(out, "created", TIME.format(info.created()));
         field(out, "updated", TIME.format(info.updated()));
-        field(out, "requests", exchanges.size() + " (" + turns.size() + (turns.size() == 1 ? " step, " : " steps, ")
-                + turns.stream().mapToInt(List::size).sum() + " messages)");
-        info.metadata().entrySet().stream().sorted(java.util.Map.Entry.comparingByKey())
+        field(out, "requests", (exchanges.size() + (waits ? 1 : 0)) + " (" + turns.size()
+                + (turns.size() == 1 ? " step, " : " steps, ") + turns.stream().mapToInt(List::size).sum() + " messages"
+                + (waits ? " stored; 1 request waits for decisions on its tool calls, below" : "") + ")");
+        info.metadata().entrySet().stream().filter(entry -> !entry.getValue().isEmpty())
+                .sorted(java.util.Map.Entry.comparingByKey())
                 .forEach(entry -> field(out, entry.getKey(), entry.getValue()));
         if (!info.plan().steps().isEmpty()) {
             out.append("plan:\n");
@@ -278,7 +287,9 @@ final class SessionsCommand implements Callable<Integer> {
     }
 
     private static void field(StringBuilder out, String label, String value) {
-        out.append(String.format("%-11s%s%n", printable(label) + ":", printable(value)));
+        String head = printable(label) + ":";
+        out.append(head.length() < 11 ? String.format("%-11s", head) : head + " ").append(printable(value))
+                .append(System.lineSeparator());
     }
 
     /** Control characters (an escape sequence in a stored answer) shown, not sent to the terminal; secrets redacted. */

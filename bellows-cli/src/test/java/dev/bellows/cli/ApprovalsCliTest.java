@@ -154,13 +154,92 @@ class ApprovalsCliTest {
                 assertThat(stopped.out()).isEmpty();
                 assertThat(stopped.err()).contains("bellows run: interrupted: a tool call waits for approval:",
                         "  call_1_1  files/write_file  {\"path\":\"a.txt\"}",
-                        "to carry it on: bellows run --session s --approve-call call_1_1");
+                        "to carry it on: bellows run --session s --data-dir " + dir.resolve("data")
+                                + " --approve-call call_1_1");
 
                 Cli.Run lost = bellows(server, "run", "--approve", "*", "Write it");
                 assertThat(lost.status()).isEqualTo(3);
                 assertThat(lost.err()).contains("this run cannot be resumed: it has no session");
             }
             assertThat(recorded()).isEmpty();
+        }
+
+        /** The command a stopped run printed to carry it on, as words (the test's paths need no quotes). */
+        static List<String> printedCommand(Cli.Run stopped) {
+            String line = stopped.err().lines().filter(l -> l.startsWith("to carry it on: ")).findFirst().orElseThrow();
+            String command = line.substring("to carry it on: ".length(), line.indexOf("   (or"));
+            assertThat(command).startsWith("bellows run ").doesNotContain("'");
+            return new ArrayList<>(List.of(command.substring("bellows ".length()).split(" ")));
+        }
+
+        /** The printed command, run as printed (no flag added), in a process without the variables. */
+        Cli.Run asPrinted(List<String> words) {
+            return Cli.run(new Host(Map.of(), dir, Interrupts.NONE, false), words.toArray(String[]::new));
+        }
+
+        @Test
+        void the_printed_command_carries_the_run_on_with_the_servers_and_model_it_began_with() throws Exception {
+            try (MockLlmServer server = RunCommandTest.server(
+                    files("write_file", "a.txt") + files("write_file", "b.txt"), complete("done"))) {
+                Cli.Run stopped = bellows(server, "run", "--session", "tidy", "--approve", "files/*", "Write two notes");
+                assertThat(stopped.status()).as(stopped.err()).isEqualTo(3);
+                List<String> words = printedCommand(stopped);
+                assertThat(words).containsSubsequence("--approve-call", "call_1_1", "--approve-call", "call_1_2");
+
+                // as printed, but the second call denied (with a reason) instead of approved
+                int second = words.indexOf("call_1_2");
+                words.set(second - 1, "--deny-call");
+                words.addAll(List.of("--deny-reason", "keep b"));
+                Cli.Run resumed = asPrinted(words);
+                assertThat(resumed.status()).as(resumed.err()).isZero();
+                assertThat(resumed.out()).isEqualTo("done\n");
+                assertThat(recorded()).containsExactly("{\"tool\":\"write_file\",\"arguments\":{\"path\":\"a.txt\"}}");
+                assertThat(server.requests()).hasSize(2);
+                assertThat(lastUserContent(server.requests().get(1))).contains("wrote a.txt",
+                        "the user denied this call (it did not run): keep b");
+            }
+        }
+
+        @Test
+        void a_resume_without_the_server_of_an_approved_call_is_refused_naming_it_and_uses_nothing_up()
+                throws Exception {
+            try (MockLlmServer server = RunCommandTest.server(
+                    files("write_file", "a.txt") + files("write_file", "b.txt"), complete("done"))) {
+                Cli.Run stopped = bellows(server, "run", "--session", "tidy", "--approve", "files/*", "Write two notes");
+                assertThat(stopped.status()).as(stopped.err()).isEqualTo(3);
+                List<String> words = printedCommand(stopped);
+                Path none = Files.writeString(dir.resolve("none.json"), "{\"mcpServers\": {}}");
+
+                List<String> withoutServer = new ArrayList<>(words);
+                withoutServer.addAll(List.of("--mcp-config", none.toString()));
+                Cli.Run refused = asPrinted(withoutServer);
+                assertThat(refused.status()).as(refused.err()).isEqualTo(2);
+                assertThat(refused.err()).startsWith("bellows run: --approve-call: call call_1_1 needs tool"
+                        + " files/write_file, which this run does not have: add the MCP server \"files\" (--mcp-config");
+                assertThat(recorded()).isEmpty();
+                assertThat(server.requests()).hasSize(1);
+
+                Cli.Run resumed = asPrinted(words);
+                assertThat(resumed.status()).as(resumed.err()).isZero();
+                assertThat(recorded()).containsExactly("{\"tool\":\"write_file\",\"arguments\":{\"path\":\"a.txt\"}}",
+                        "{\"tool\":\"write_file\",\"arguments\":{\"path\":\"b.txt\"}}");
+                assertThat(server.requests()).hasSize(2);
+            }
+        }
+
+        @Test
+        void a_resume_that_only_denies_needs_no_server() throws Exception {
+            try (MockLlmServer server = RunCommandTest.server(files("write_file", "a.txt"), complete("done"))) {
+                Cli.Run stopped = bellows(server, "run", "--session", "tidy", "--approve", "files/*", "Write a note");
+                assertThat(stopped.status()).as(stopped.err()).isEqualTo(3);
+                Path none = Files.writeString(dir.resolve("none.json"), "{\"mcpServers\": {}}");
+                Cli.Run denied = asPrinted(List.of("run", "--session", "tidy", "--data-dir", dir.resolve("data").toString(),
+                        "--mcp-config", none.toString(), "--deny-call", "call_1_1", "--deny-reason", "not now"));
+                assertThat(denied.status()).as(denied.err()).isZero();
+                assertThat(recorded()).isEmpty();
+                assertThat(lastUserContent(server.requests().get(1)))
+                        .contains("the user denied this call (it did not run): not now");
+            }
         }
 
         @Test
@@ -354,12 +433,20 @@ class ApprovalsCliTest {
 
         @Test
         void sessions_show_lists_the_waiting_calls() throws Exception {
+            String key = "sk-never-in-a-session-2468";
+            String baseUrl;
             try (MockLlmServer server = RunCommandTest.server(files("delete_file", "old.log"))) {
-                assertThat(bellows(server, "run", "--session", "shown", "--approve", "*/delete_*", "Clean").status())
-                        .isEqualTo(3);
+                baseUrl = server.baseUrl().toString();
+                assertThat(bellows(server, "run", "--session", "shown", "--approve", "*/delete_*", "--api-key", key,
+                        "Clean").status()).isEqualTo(3);
             }
             Cli.Run show = Cli.run("", "sessions", "show", "--data-dir", dir.resolve("data").toString(), "shown");
             assertThat(show.status()).as(show.err()).isZero();
+            // the waiting request counts, and what the run needs to be carried on is shown, no key
+            assertThat(show.out()).contains("requests:  1 (0 steps, 0 messages stored; 1 request waits for decisions",
+                    "base_url:  " + baseUrl + "\n", "mcp_config: " + mcpConfig().toAbsolutePath().normalize() + "\n",
+                    "approve:   [\"*/delete_*\"]\n", "model:     mock\n")
+                    .doesNotContain(key).doesNotContain("[REDACTED]");
             assertThat(show.out()).contains("--- waiting for approval ---\n"
                     + "call_1_1  files/delete_file  {\"path\":\"old.log\"}\n"
                     + "(decide: bellows run --session shown --approve-call ID / --deny-call ID)\n");
@@ -431,6 +518,28 @@ class ApprovalsCliTest {
                 assertThat(second.status()).as(second.err()).isZero();
                 assertThat(second.err()).contains("(the last request waits for your decision on its tool calls)");
                 assertThat(second.out()).contains("done");
+                assertThat(recorded()).containsExactly("{\"tool\":\"write_file\",\"arguments\":{\"path\":\"later.txt\"}}");
+                assertThat(server.requests()).hasSize(2);
+            }
+        }
+
+        @Test
+        void a_chat_without_the_server_of_a_waiting_call_refuses_its_approval_and_the_run_waits_on() throws Exception {
+            try (MockLlmServer server = RunCommandTest.server(files("write_file", "later.txt"), complete("done"))) {
+                Cli.Run first = bellowsWithInput(server, "Write it later\n", "chat", "--session", "q",
+                        "--approve", "*");
+                assertThat(first.status()).as(first.err()).isZero();
+                Path none = Files.writeString(dir.resolve("none.json"), "{\"mcpServers\": {}}");
+                Cli.Run without = Cli.run("y\n", "chat", "--base-url", server.baseUrl().toString(), "--model", "mock",
+                        "--mcp-config", none.toString(), "--data-dir", dir.resolve("data").toString(), "--session", "q",
+                        "--approve", "*");
+                assertThat(without.out() + without.err()).contains("call call_1_1 needs tool files/write_file, which this"
+                        + " chat does not have: add the MCP server \"files\" (--mcp-config FILE");
+                assertThat(recorded()).isEmpty();
+                assertThat(server.requests()).hasSize(1);
+
+                Cli.Run with = bellowsWithInput(server, "y\n", "chat", "--session", "q", "--approve", "*");
+                assertThat(with.status()).as(with.err()).isZero();
                 assertThat(recorded()).containsExactly("{\"tool\":\"write_file\",\"arguments\":{\"path\":\"later.txt\"}}");
                 assertThat(server.requests()).hasSize(2);
             }

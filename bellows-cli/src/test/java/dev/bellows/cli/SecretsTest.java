@@ -64,6 +64,41 @@ class SecretsTest {
         return server;
     }
 
+    /** The contents of the events of one type, joined: what a reader of the deltas reassembles. */
+    private static String joined(Cli.Run run, String type) {
+        StringBuilder text = new StringBuilder();
+        for (com.fasterxml.jackson.databind.JsonNode event : run.outJson()) {
+            if (event.get("type").asText().equals(type)) {
+                text.append(event.get("content").asText());
+            }
+        }
+        return text.toString();
+    }
+
+    @Test
+    void a_key_the_model_writes_in_three_character_pieces_is_redacted_across_the_jsonl_deltas() throws Exception {
+        String key = "sk-split-across-deltas-4321";
+        String answer = "<thinking>the key is " + key + " I think</thinking>\nIt is " + key + ", as you said.\n"
+                + call("task_completion", "{\"result\": \"told you " + key + "\"}");
+        try (MockLlmServer model = RunCommandTest.server(dev.bellows.testkit.MockTurn.content(answer).chunkSize(3))) {
+            Cli.Run run = bellows("run", "--base-url", model.baseUrl().toString(), "--model", "mock", "--api-key", key,
+                    "--output", "jsonl", "say it");
+            assertThat(run.status()).as(run.err()).isZero();
+            assertThat(run.out()).doesNotContain(key);
+            String message = joined(run, "message_content");
+            String thinking = joined(run, "thinking_content");
+            assertThat(message).contains("It is [REDACTED], as you said.").doesNotContain(key);
+            assertThat(thinking).contains("the key is [REDACTED] I think").doesNotContain(key);
+            assertThat(joined(run, "tool_call_content")).doesNotContain(key);
+            // the deltas really were pieces: many of them, none holding back more than the key
+            assertThat(run.outJson().stream().filter(e -> e.get("type").asText().equals("message_content")).count())
+                    .isGreaterThan(5);
+            assertThat(run.outJson()).filteredOn(event -> event.get("type").asText().endsWith("_content"))
+                    .allSatisfy(event -> assertThat(event.path("content").asText().length())
+                            .isLessThanOrEqualTo(key.length() + 3 + Secrets.REDACTED.length()));
+        }
+    }
+
     @Test
     void secrets_echoed_by_servers_and_models_leave_the_process_nowhere() throws Exception {
         HttpServer remote = echoingServer();

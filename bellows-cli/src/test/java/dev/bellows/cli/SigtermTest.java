@@ -27,6 +27,50 @@ class SigtermTest {
     Path dir;
 
     @Test
+    void sigterm_during_an_mcp_call_stops_the_server_and_the_processes_it_started() throws Exception {
+        Path waitLog = dir.resolve("wait.log");
+        Files.writeString(dir.resolve("mcp.json"), "{\"mcpServers\": {\"hostile\": {\"command\": \"node\", \"args\": ["
+                + Cli.MAPPER.valueToTree(TerminalControlsTest.script("hostile-server.js").toString()) + "],"
+                + " \"env\": {\"WAIT_LOG\": " + Cli.MAPPER.valueToTree(waitLog.toString()) + ", \"WAIT_CHILD\": \"1\"}}}}");
+        String wait = "<tool>{\"server_name\": \"hostile\", \"tool_name\": \"wait\", \"arguments\": {}}</tool>";
+        List<ProcessHandle> started = new ArrayList<>();
+        try (MockLlmServer model = RunCommandTest.server(wait, complete("never asked"))) {
+            List<String> command = new ArrayList<>(ChildJvm.bellows().java());
+            command.addAll(List.of(BellowsCommand.class.getName(), "run", "--base-url", model.baseUrl().toString(),
+                    "--model", "mock", "--mcp-config", dir.resolve("mcp.json").toString(), "wait for it"));
+            Process child = new ProcessBuilder(command)
+                    .directory(dir.toFile())
+                    .redirectOutput(dir.resolve("out.txt").toFile())
+                    .redirectError(dir.resolve("err.txt").toFile())
+                    .start();
+            try {
+                for (int i = 0; i < GIVE_UP_SECONDS * 20 && !Files.exists(waitLog) && child.isAlive(); i++) {
+                    Thread.sleep(50);
+                }
+                assertThat(waitLog).as(Files.readString(dir.resolve("err.txt"))).exists(); // the call is in flight
+                String[] pids = Files.readString(waitLog).strip().split(" ");
+                for (String pid : List.of(pids).subList(1, pids.length)) {
+                    started.add(ProcessHandle.of(Long.parseLong(pid)).orElseThrow());
+                }
+                assertThat(started).hasSize(2).allMatch(ProcessHandle::isAlive);
+                child.destroy(); // SIGTERM
+                assertThat(child.waitFor(GIVE_UP_SECONDS, TimeUnit.SECONDS)).isTrue();
+                assertThat(child.exitValue()).isEqualTo(143);
+                // gone once the command has ended, not some time later: bounded, not timed
+                for (int i = 0; i < 20 * 20 && started.stream().anyMatch(ProcessHandle::isAlive); i++) {
+                    Thread.sleep(50);
+                }
+                assertThat(started).as("the server (node) and the sleep its call started")
+                        .noneMatch(ProcessHandle::isAlive);
+            } finally {
+                started.forEach(ProcessHandle::destroyForcibly);
+                child.descendants().forEach(ProcessHandle::destroyForcibly);
+                child.destroyForcibly();
+            }
+        }
+    }
+
+    @Test
     void sigterm_during_an_mcp_call_exits_143_with_nothing_more_sent_to_the_model() throws Exception {
         Path waitLog = dir.resolve("wait.log");
         Files.writeString(dir.resolve("mcp.json"), "{\"mcpServers\": {\"hostile\": {\"command\": \"node\", \"args\": ["

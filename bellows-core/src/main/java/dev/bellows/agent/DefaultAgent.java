@@ -258,7 +258,8 @@ public final class DefaultAgent implements Agent {
      *
      * <p>Nothing is changed when the decisions do not fit: each must name a waiting call, no
      * call may be named twice, and every waiting call needs one; edited arguments must match the
-     * tool's schema; a call carried out outside the run ({@link WaitingCall.Kind#EXTERNAL}) takes
+     * tool's schema; an approved call's tool must be one this agent has ({@link MissingToolException}:
+     * a denial needs no tool); a call carried out outside the run ({@link WaitingCall.Kind#EXTERNAL}) takes
      * a result or a denial, one waiting for approval an approval or a denial. A decision a
      * resume made before (which a stored session keeps, should that resume have been cut short)
      * may be given again, the same, or left out.
@@ -415,7 +416,36 @@ public final class DefaultAgent implements Agent {
             throw new IllegalArgumentException("no decision for waiting call" + (missing.size() == 1 ? " " : "s ")
                     + String.join(", ", missing) + ": every waiting call needs one");
         }
+        checkToolsOfApproved(open.values(), given, log, tools);
         return given;
+    }
+
+    /**
+     * Refuses approvals of calls whose tool this agent does not have (a run carried on without
+     * the server it began with): such a call would only fail, its approval spent. Calls that ran
+     * already, or began (a resume cut short), need nothing; a denial never needs the tool.
+     *
+     * @throws MissingToolException naming the first such call and its tool
+     */
+    private void checkToolsOfApproved(java.util.Collection<Suspension.Entry> open, Map<String, Decision> given,
+                                      ResumeLog log, ToolRegistry known) {
+        ToolRegistry tools = known;
+        for (Suspension.Entry entry : open) {
+            Decision decision = given.containsKey(entry.id()) ? given.get(entry.id())
+                    : entry.decision() != null ? entry.decision() : log.decision(entry.id());
+            if (!(decision instanceof Decision.Approve) || entry.state() != Suspension.State.APPROVAL
+                    || log.started(entry.id()) || log.finished(entry.id()) != null) {
+                continue;
+            }
+            if (tools == null) {
+                tools = options.tools.current(null);
+            }
+            dev.bellows.tool.PreparedCall prepared = protocol.toolChain(tools).prepare(entry.decoded());
+            if (prepared.failure().isPresent()
+                    && prepared.failure().get().cause() instanceof dev.bellows.tool.UnknownToolException unknown) {
+                throw new MissingToolException(entry.id(), unknown.serverName(), unknown.toolName());
+            }
+        }
     }
 
     private static String describe(Decision decision) {

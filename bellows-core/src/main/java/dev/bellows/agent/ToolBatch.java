@@ -134,14 +134,19 @@ final class ToolBatch {
                 continue;
             }
             PreparedCall call = prepared.get(i);
+            Decision decision = entry.decision() != null ? entry.decision() : decisions.get(entry.id());
             if (call.failure().isPresent()) {
-                finish(i, call.failure().get());            // its tool went away, or its schema changed
+                // A denial is what the model reads, with its reason, even when the tool went away.
+                boolean denied = !suspended && (entry.state() == State.APPROVAL || entry.state() == State.EXTERNAL)
+                        && decision instanceof Decision.Deny
+                        && entry.decoded() instanceof ToolCall;
+                finish(i, denied ? new ToolCallOutcome.Denied((ToolCall) entry.decoded(),
+                        ((Decision.Deny) decision).reason()) : call.failure().get());
                 continue;
             }
             if (suspended) {
                 continue;                                   // waits, or is held, behind an earlier call
             }
-            Decision decision = entry.decision() != null ? entry.decision() : decisions.get(entry.id());
             ObjectNode arguments = null;
             if (entry.state() == State.APPROVAL || entry.state() == State.EXTERNAL) {
                 switch (decision) {

@@ -52,6 +52,8 @@ public final class McpServers implements AutoCloseable {
     private final Map<String, AtomicBoolean> refreshRunning = new ConcurrentHashMap<>();
     private volatile ToolRegistry registry;
     private volatile boolean closed;
+    /** Held while the servers are being stopped (see {@link #closeAll}). */
+    private final java.util.concurrent.locks.ReentrantLock closing = new java.util.concurrent.locks.ReentrantLock();
 
     private McpServers(List<McpServerConfig> configs, Map<String, String> env, McpListener listener,
                        McpClientOptions options) {
@@ -244,15 +246,26 @@ public final class McpServers implements AutoCloseable {
         }
     }
 
+    /**
+     * Stops every server, once. A second caller waits until the first has stopped them: the
+     * shutdown hook of a JVM told to exit (SIGTERM's grace over) while the command was closing
+     * its servers must not return, and let the JVM end, with a server's process tree still
+     * running, orphaned.
+     */
     private void closeAll() {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
-            for (McpToolSource source : sources) {
-                executor.submit(source::close);
+        closing.lock();
+        try {
+            if (closed) {
+                return;
             }
+            closed = true;
+            try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
+                for (McpToolSource source : sources) {
+                    executor.submit(source::close);
+                }
+            }
+        } finally {
+            closing.unlock();
         }
     }
 }

@@ -122,7 +122,7 @@ public final class AgentServer {
         this.agent = builder.agent;
         this.memory = builder.memory;
         this.threads = builder.sessionStore == null ? new Threads.InMemory(memory)
-                : new Threads.Stored(builder.sessionStore, memory);
+                : new Threads.Stored(builder.sessionStore, memory, settings(builder.agent));
         this.maxRequestBytes = builder.maxRequestBytes;
         this.maxRuns = builder.maxRuns;
         this.authToken = builder.authToken == null ? null : builder.authToken.getBytes(StandardCharsets.UTF_8);
@@ -410,6 +410,9 @@ public final class AgentServer {
                 if (!clientTools.isEmpty() && String.valueOf(e.getMessage()).contains("external tool")) {
                     throw HttpError.badRequest(toolField(input, e.getMessage()), e.getMessage());
                 }
+                if (e instanceof dev.bellows.agent.MissingToolException missing) {
+                    throw HttpError.badRequest(resumeField(input, missing.callId()), e.getMessage());
+                }
                 if (decisions != null) {
                     throw HttpError.badRequest("resume", e.getMessage());
                 }
@@ -545,6 +548,21 @@ public final class AgentServer {
                     + " which takes external tools): send no tools");
         }
         return started(run);
+    }
+
+    /** The model and tool mode a thread's session records, as {@code bellows run --session} records them. */
+    private static Map<String, String> settings(Agent agent) {
+        if (!(agent instanceof DefaultAgent loop) || loop.model() == null) {
+            return Map.of();
+        }
+        return Map.of(dev.bellows.memory.StoredSession.MODEL, loop.model(), dev.bellows.memory.StoredSession.TOOL_MODE,
+                loop.toolMode().name().toLowerCase(java.util.Locale.ROOT));
+    }
+
+    /** The {@code resume} entry that answers call {@code id} ({@code resume[i]}), or {@code resume} when none does. */
+    private static String resumeField(AguiInput input, String id) {
+        return input.resume().stream().filter(entry -> entry.interruptId().equals(id)).findFirst()
+                .map(entry -> "resume[" + entry.index() + "]").orElse("resume");
     }
 
     /** Carries a waiting run on with the client's answers (and its tools, which a later call may use). */

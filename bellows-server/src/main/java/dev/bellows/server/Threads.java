@@ -148,11 +148,14 @@ abstract sealed class Threads {
 
         private final SessionStore store;
         private final Function<MemoryStore, ConversationMemory> memory;
+        /** What the agent runs with (its model, its tool mode), recorded with each run as the CLI records it. */
+        private final Map<String, String> settings;
         private volatile boolean exclusive = true;
 
-        Stored(SessionStore store, Function<MemoryStore, ConversationMemory> memory) {
+        Stored(SessionStore store, Function<MemoryStore, ConversationMemory> memory, Map<String, String> settings) {
             this.store = store;
             this.memory = memory;
+            this.settings = Map.copyOf(settings);
         }
 
         @Override
@@ -206,7 +209,10 @@ abstract sealed class Threads {
                 @Override
                 public void remember(Collection<String> ids, Pending next) {
                     known.addAll(ids);
-                    stored.putMetadata(Map.of(MESSAGE_IDS, idsJson(known), PENDING, next == null ? "" : next.json()));
+                    Map<String, String> entries = new java.util.HashMap<>(settings);
+                    entries.put(MESSAGE_IDS, idsJson(known));
+                    entries.put(PENDING, next == null ? "" : next.json());
+                    stored.putMetadata(entries);
                 }
 
                 @Override

@@ -149,6 +149,40 @@ class ApprovalsOverAguiTest {
     }
 
     @Test
+    void anApprovalOnAServerWithoutTheToolIs400NamingItAndADenialNeedsNoTool() throws Exception {
+        MockScript before = MockScript.of(turn(call("write_file", "{\"path\": \"a.txt\"}")));
+        try (SessionStore store = SqliteSessionStore.open(dir); ServerFixture a = server(store, before)) {
+            assertThat(last(a.agui(runInput("moved", "Tidy up."))).at("/outcome/interrupts/0/id").asText())
+                    .isEqualTo("call_1_1");
+            // the thread's session records the model and tool mode, as bellows run --session does
+            assertThat(store.find("moved").orElseThrow().metadata())
+                    .containsEntry("model", "mock").containsEntry("tool_mode", "tags");
+        }
+        MockScript after = MockScript.of(turn(call("task_completion", "{\"result\": \"Left as it was.\"}")));
+        ToolRegistry fewer = new ToolRegistry().register(TypedTool.of("add", "Adds two numbers.", Add.class,
+                (context, args) -> ToolResult.of(args.a() + args.b())));
+        try (SessionStore store = SqliteSessionStore.open(dir);
+             ServerFixture b = new ServerFixture(after, s -> s.sessionStore(store), fewer, JettyAgentServer.IDLE_TIMEOUT,
+                     agent -> agent.requireApproval("local/write_file"))) {
+            String waitingBefore = store.waitingRun("moved").orElseThrow().toString();
+            HttpResponse<String> refused = b.post("/agui", resume("moved", "call_1_1", "resolved",
+                    "{\"approved\": true}").toString());
+            assertThat(refused.statusCode()).as(refused.body()).isEqualTo(400);
+            JsonNode error = ServerFixture.MAPPER.readTree(refused.body()).get("error");
+            assertThat(error.get("param").asText()).isEqualTo("resume[0]");
+            assertThat(error.get("message").asText()).contains("call_1_1", "local/write_file");
+            assertThat(store.waitingRun("moved").orElseThrow().toString()).isEqualTo(waitingBefore);
+            assertThat(b.provider.turnsTaken()).isZero();
+
+            List<JsonNode> denied = b.agui(resume("moved", "call_1_1", "resolved",
+                    "{\"approved\": false, \"reason\": \"leave it\"}"));
+            assertThat(last(denied).get("result").asText()).isEqualTo("Left as it was.");
+            assertThat(b.provider.requests().get(0).messages().toString()).contains("leave it");
+            assertThat(writes).isEmpty();
+        }
+    }
+
+    @Test
     void badResumesAre400AndChangeNothing() throws Exception {
         MockScript script = MockScript.of(
                 turn(call("write_file", "{\"path\": \"a.txt\"}") + call("write_file", "{\"path\": \"b.txt\"}")),

@@ -311,6 +311,38 @@ class DurableRunTest {
     }
 
     /**
+     * A worker without the tool of a waiting call (restarted without its MCP server) refuses an
+     * approval of it in the update's validator, nothing recorded; a denial needs no tool.
+     */
+    @Test
+    @org.junit.jupiter.api.Timeout(value = 2, unit = TimeUnit.MINUTES,
+            threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)
+    void anApprovalOfAToolTheWorkersLackIsRefusedByTheUpdateAndADenialNeedsNoTool() throws Exception {
+        CountingTool tool = new CountingTool();
+        DurableAgent agent = DurableAgent.builder(env.getWorkflowClient()).build();
+        String id;
+        String callId;
+        try (DurableWorker worker = approvingWorker(tool)) {
+            worker.start();
+            id = agent.start("count abc");
+            callId = agent.follow(id).await().waiting().getFirst().id();
+        }
+        ScriptedProvider after = new ScriptedProvider(MockScript.builder()
+                .turn(MockTurn.content(CountingTool.done("left alone"))).build());
+        try (DurableWorker without = DurableWorker.builder(env.getWorkflowClient()).provider(after)
+                .tools(new ToolRegistry()).loop(APPROVE_COUNTS).heartbeatTimeout(Duration.ofSeconds(30)).build()) {
+            without.start();
+            assertThatThrownBy(() -> agent.decide(id, List.of(Decision.approve(callId))))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("call " + callId + " needs tool ").hasMessageContaining("/count");
+            List<AgentEvent> resumed = agent.decide(id, List.of(Decision.deny(callId, "not today"))).events().toList();
+            assertThat(resumed.getLast()).isEqualTo(new LoopEvent.LoopEnd(LoopEndReason.TASK_COMPLETION, "left alone"));
+            assertThat(after.requests().getFirst().messages().toString()).contains("not today");
+        }
+        assertThat(tool.calls).hasValue(0);
+    }
+
+    /**
      * A hang guard as well: decisions the update accepted but the loop refuses fail the workflow's
      * task on every attempt, and the update never completes.
      */

@@ -147,6 +147,38 @@ class ApprovalsTest {
         }
 
         @Test
+        void an_approval_of_a_tool_the_resuming_agent_lacks_is_refused_before_anything_is_used_up() {
+            ScriptedProvider provider = provider(read("a.txt") + write("write_file", "x"), complete("done"));
+            Session session = new Session();
+            DefaultAgent began = DefaultAgentTest.agent(provider, READ_FILE, writeFile)
+                    .requireApproval("*").build();
+            assertThat(began.run("write", session).await().waiting()).extracting(WaitingCall::id)
+                    .containsExactly("call_1_1", "call_1_2");
+            DefaultAgent without = DefaultAgentTest.agent(provider, READ_FILE).requireApproval("*").build();
+
+            assertThatThrownBy(() -> without.resume(session, List.of(Decision.approve("call_1_1"),
+                    Decision.approve("call_1_2"))))
+                    .isInstanceOfSatisfying(MissingToolException.class, e -> {
+                        assertThat(e.callId()).isEqualTo("call_1_2");
+                        assertThat(e.serverName()).isEqualTo("local");
+                        assertThat(e.toolName()).isEqualTo("write_file");
+                    })
+                    .hasMessageContaining("local/write_file");
+            assertThatThrownBy(() -> without.checkDecisions(session, List.of(Decision.approve("call_1_1"),
+                    Decision.approve("call_1_2")))).isInstanceOf(MissingToolException.class);
+            assertThat(session.waiting()).hasSize(2);
+            assertThat(provider.requests()).hasSize(1);
+
+            // a denial needs no tool
+            AgentResult denied = without.resume(session, List.of(Decision.approve("call_1_1"),
+                    Decision.deny("call_1_2", "not now"))).await();
+            assertThat(denied.reason()).isEqualTo(LoopEndReason.TASK_COMPLETION);
+            assertThat(happened).isEmpty();
+            assertThat(provider.requests().get(1).messages().getLast().content())
+                    .contains("contents of a.txt", "the user denied this call (it did not run): not now");
+        }
+
+        @Test
         void the_built_in_tools_never_wait_and_a_new_task_waits_for_the_resume() {
             ScriptedProvider provider = provider(write("write_file", "x"), complete("done"));
             DefaultAgent agent = DefaultAgentTest.agent(provider, writeFile).requireApproval("*").build();

@@ -176,6 +176,24 @@ public final class RunWorkflowImpl implements RunWorkflow {
         // The loop's own check besides (edited arguments against the tool's schema): once accepted,
         // decisions that did not fit would fail the workflow's task on every worker, over and over.
         agent.checkDecisions(session, loopDecisions(decisions));
+        checkWorkerHasTools(decisions);
+    }
+
+    /**
+     * Refuses an approval of a call whose tool this worker does not have now (restarted without
+     * its MCP server): the run's tools are those recorded at its start, so the loop's own check
+     * passes, and the call would only fail in its activity, the approval spent. A validator is
+     * never replayed, so it may read the worker's tools as they are.
+     */
+    private void checkWorkerHasTools(Decisions decisions) {
+        Set<String> approved = new LinkedHashSet<>();
+        decisions.decisions().stream().filter(Decisions.Decided::approved).forEach(d -> approved.add(d.id()));
+        for (WaitingCall call : session.waiting()) {
+            if (approved.contains(call.id()) && call.kind() == WaitingCall.Kind.APPROVAL
+                    && setup.tools().find(call.serverName(), call.toolName()).isEmpty()) {
+                throw new dev.bellows.agent.MissingToolException(call.id(), call.serverName(), call.toolName());
+            }
+        }
     }
 
     @Override
