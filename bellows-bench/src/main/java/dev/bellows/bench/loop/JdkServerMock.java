@@ -149,9 +149,9 @@ final class JdkServerMock implements ModelMock {
         if (raised == null) {
             raised = raise;
         } else if (raised != raise) {
-            throw new IllegalStateException("the JDK server reads its settings once per process: the mocks with "
-                    + "its defaults (jdk-defaults, jdk-defaults-shared) and with raised settings (jdk-length, "
-                    + "jdk-chunked) cannot run in one process");
+            throw new IllegalStateException("the JDK server reads its settings once per process: the mocks with its"
+                    + " defaults (jdk-defaults, jdk-defaults-chunked, jdk-defaults-shared) and with raised settings"
+                    + " (jdk-length, jdk-chunked) cannot run in one process");
         }
     }
 

@@ -38,8 +38,9 @@ final class UnderLoad {
             case "jdk-length" -> JdkServerMock.start(JdkServerMock.Framing.LENGTH, 1, 1, 0);
             case "jdk-chunked" -> JdkServerMock.start(JdkServerMock.Framing.CHUNKED, 1, 1, 0);
             case DEFAULTS, DEFAULTS_SHARED -> JdkServerMock.withDefaults(JdkServerMock.Framing.LENGTH);
+            case DEFAULTS_CHUNKED -> JdkServerMock.withDefaults(JdkServerMock.Framing.CHUNKED);
             default -> throw new IllegalArgumentException("mock is lean, jdk-length, jdk-chunked, " + DEFAULTS
-                    + " or " + DEFAULTS_SHARED + ", not " + name);
+                    + ", " + DEFAULTS_SHARED + " or " + DEFAULTS_CHUNKED + ", not " + name);
         };
     }
 
@@ -51,14 +52,20 @@ final class UnderLoad {
     static final String DEFAULTS = "jdk-defaults";
     /** The same, one server for all contestants: their idle connections add up against its limit. */
     static final String DEFAULTS_SHARED = "jdk-defaults-shared";
+    /**
+     * As {@link #DEFAULTS}, a server per contestant, answering chunked: the last chunk, a write
+     * of its own when the exchange closes, waits for the client's acknowledgement of the events
+     * (Nagle's algorithm), so a body ends some tens of milliseconds after its {@code [DONE]}.
+     */
+    static final String DEFAULTS_CHUNKED = "jdk-defaults-chunked";
 
     /**
      * The contestants named, each with the mock it talks to: one mock for all, or with
-     * {@link #DEFAULTS} a mock of its own each.
+     * {@link #DEFAULTS} and {@link #DEFAULTS_CHUNKED} a mock of its own each.
      */
     static Map<Contestant, ModelMock> setUp(String mockName, List<String> names) throws java.io.IOException {
         Map<Contestant, ModelMock> mocks = new LinkedHashMap<>();
-        if (!mockName.equals(DEFAULTS)) {
+        if (!mockName.equals(DEFAULTS) && !mockName.equals(DEFAULTS_CHUNKED)) {
             ModelMock mock = mock(mockName);
             LoopComparison.contestants(mock.baseUrl(), names).forEach(contestant -> mocks.put(contestant, mock));
             return mocks;
