@@ -33,10 +33,9 @@ import org.junit.jupiter.params.provider.CsvSource;
  *
  * <p>Connections are counted by the client's port, as the server sees it on each request: a
  * connection the client dropped or left out of its pool would make the next request come from
- * a new port. Nothing is timed: the client's watchdog never ticks, so its short wait for a
- * body's end after {@code [DONE]} (which Nagle's algorithm delays here for a chunked body's
- * last chunk) cannot run out on a loaded machine and let a thread go on without its
- * connection (what a late end does is {@link KeepAliveTest}'s subject).
+ * a new port. Nothing is timed: the client's watchdog never ticks, so no time limit of the
+ * client runs out on a loaded machine (that a late end, such as a chunked body's last chunk
+ * that Nagle's algorithm holds back here, is waited for is {@link KeepAliveTest}'s subject).
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class JdkServerConnectionsTest {
