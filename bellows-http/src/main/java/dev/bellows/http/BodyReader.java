@@ -23,10 +23,11 @@ final class BodyReader extends Watchdog.Watch implements AutoCloseable {
     // What an expired deadline ends.
     private static final int HEADERS = 0;
     private static final int READING = 1;
-    /** The answer is complete; its reader waits a short while for the body's end. */
+    /**
+     * The answer is complete: the body's end is waited for (by its reader, or by no one once
+     * the reader was cancelled), and the body is closed if it has not come at the idle timeout.
+     */
     private static final int ENDING = 2;
-    /** ... and has gone on: the body ends on its own, or is closed at the idle timeout. */
-    private static final int LEFT = 3;
 
     // The header wait's hand-over with the watchdog, which ends it by interrupting the waiter.
     private static final int WAITING = 0;
@@ -66,8 +67,6 @@ final class BodyReader extends Watchdog.Watch implements AutoCloseable {
     /** Set once this exchange no longer counts in {@link #inFlight}. */
     @SuppressWarnings("unused")     // through LET_GO
     private volatile boolean letGo;
-    /** When a body left to end on its own must have ended ({@link #LEFT}). */
-    private volatile long endBy;
 
     /**
      * @param inFlight the client's count of exchanges in flight: this one counts in it until
@@ -143,14 +142,6 @@ final class BodyReader extends Watchdog.Watch implements AutoCloseable {
                     abort();
                 }
             }
-            case ENDING -> {
-                if (deadline() == deadline) {
-                    // The end is slow to come: the reader goes on, and the body ends without it.
-                    phase = LEFT;
-                    watchdog.arm(this, endBy);
-                    in.release();
-                }
-            }
             default -> {
                 if (deadline() == deadline) {
                     abort();                        // no end within the idle timeout: a broken response
@@ -161,7 +152,7 @@ final class BodyReader extends Watchdog.Watch implements AutoCloseable {
 
     @Override
     boolean finished() {
-        return closed && (phase != LEFT || in.isDone());
+        return closed && (phase != ENDING || in.isDone());
     }
 
     /** Like {@link java.io.InputStream#read(byte[])}: -1 at a clean end of the body. */
@@ -212,49 +203,36 @@ final class BodyReader extends Watchdog.Watch implements AutoCloseable {
     /**
      * The answer is complete: what is left of the body (its last bytes, the chunked
      * terminator, HTTP/2's end of stream) is not wanted, only its end, which returns the
-     * connection to the client's pool. Waits for that end up to {@code wait}, so that the
-     * caller's next request finds the connection back; an end that takes longer is left to
-     * come on its own, the rest dropped as it arrives, and the caller goes on. When every byte
-     * of a body of known length came, the end is certain and immediate, and is waited for
-     * however long the machine takes to deliver it (see {@link BodyStream#allBytesCame()}). The body is
-     * closed (and its connection with it) only when more than {@code limit} bytes follow the
-     * answer, or its end has not come within the idle timeout: a response that does not end
-     * is broken. Never for the caller's sake: a slow machine or a slow server costs no
-     * connection.
+     * connection to the client's pool. Waits for that end, dropping the rest as it arrives, so
+     * that the caller's next request finds the connection back: a caller that went on before
+     * the end (as this did, after at most 500 ms, up to issue 30) makes its next request open
+     * another connection while this one is still busy, and the client then keeps more
+     * connections than it has requests in flight, which a server with a cap on idle
+     * connections closes again. On a loaded machine, with a server that sends a chunked
+     * body's terminator as a write of its own (the JDK's, Nagle's algorithm on), that end
+     * comes well after the answer. The body is closed (and its connection with it) only when
+     * more than {@code limit} bytes follow the answer, or its end has not come within the idle
+     * timeout: a response that does not end is broken. {@link #cancel()} ends the wait at once,
+     * the body then ending without its reader within the same bound.
      *
      * <p>After this, {@link #close()} and {@link #cancel()} leave the body alone.
      */
-    void finish(int limit, Duration wait) {
+    void finish(int limit) {
         if (cancelled || timedOut || closed || in == null) {
             close();
             return;
         }
-        long now = System.nanoTime();
-        endBy = now + idleNanos;
         phase = ENDING;
         in.discard(limit);
-        long until = now + wait.toNanos();
-        if (in.allBytesCame()) {
-            // Every byte of a body of known length came: its end is certain and comes at once,
-            // unless the machine is too busy to run the client's step that signals it. Going on
-            // without it would only leave the connection out of the pool for the next request;
-            // so it is waited for however long that takes (bounded by the idle timeout, as a
-            // response that does not end is broken).
-            phase = LEFT;
-            until = endBy;
-        }
-        if (!watchdog.arm(this, until)) {
+        if (!watchdog.arm(this, System.nanoTime() + idleNanos)) {
             close();                                // the client is closed: so are its connections
             return;
         }
         if (in.awaitEnd() || in.isDone()) {
-            disarm();                               // ended in time: nothing left to watch
-        } else {
-            // released by the watchdog (which has armed the idle bound already), by cancel(),
-            // or interrupted: the body ends without its reader, within the idle timeout
-            phase = LEFT;
-            watchdog.arm(this, endBy);
+            disarm();                               // ended (or failed, or closed): nothing left to watch
         }
+        // else released by cancel(), or interrupted: the body ends without its reader, and the
+        // watchdog still closes it at the idle timeout
         closed = true;
         letGo();
     }

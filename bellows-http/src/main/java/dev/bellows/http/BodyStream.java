@@ -70,25 +70,6 @@ final class BodyStream implements HttpResponse.BodySubscriber<BodyStream> {
     private volatile long discarded;
     /** Set by {@link #release()}: {@link #awaitEnd} returns without the end. */
     private volatile boolean released;
-    /** The body's length, said by its {@code Content-Length} on HTTP/1.1, or -1. */
-    private final long length;
-    /** Bytes handed over by the client so far (written by the client's calls, one at a time). */
-    private volatile long received;
-
-    /** A body of unknown length. */
-    BodyStream() {
-        this(-1);
-    }
-
-    /**
-     * @param length the body's length, from an HTTP/1.1 {@code Content-Length}, or -1: once
-     *               that many bytes came, the JDK client has given the connection back to its
-     *               pool and is signalling the end (see {@link #allBytesCame()})
-     */
-    BodyStream(long length) {
-        this.length = length;
-    }
-
     // The reader's own: the list it reads from, and where.
     private List<ByteBuffer> list;
     private int index;
@@ -113,13 +94,6 @@ final class BodyStream implements HttpResponse.BodySubscriber<BodyStream> {
 
     @Override
     public void onNext(List<ByteBuffer> buffers) {
-        if (length >= 0) {
-            long bytes = 0;
-            for (ByteBuffer buffer : buffers) {
-                bytes += buffer.remaining();
-            }
-            received += bytes;              // one writer: the client calls onNext one at a time
-        }
         if (discarding) {
             drop(buffers);
             return;
@@ -286,16 +260,6 @@ final class BodyStream implements HttpResponse.BodySubscriber<BodyStream> {
     /** True once the body ended, failed or was closed. */
     boolean isDone() {
         return state != OPEN;
-    }
-
-    /**
-     * True when the body has a known length and all of it came. Its end is then certain and
-     * immediate: the JDK client hands over a fixed-length body's last bytes, gives the
-     * connection back to its pool and signals the end in one step, with nothing left to wait
-     * for from the server; only the machine can delay it.
-     */
-    boolean allBytesCame() {
-        return length >= 0 && received >= length;
     }
 
     /** True once the whole body came (and so its HTTP/1.1 connection is back in the pool). */

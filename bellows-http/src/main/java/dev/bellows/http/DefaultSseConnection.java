@@ -12,12 +12,6 @@ final class DefaultSseConnection implements SseConnection {
     private final Map<String, List<String>> headers;
     /** At most this much of a body may follow its answer; more, and the connection is closed. */
     static final int DRAIN_LIMIT = 64 * 1024;
-    /**
-     * How long the caller waits for the body's end after the answer, so that its next request
-     * finds the connection back in the pool; a later end comes without it (see
-     * {@link BodyReader#finish}).
-     */
-    static final java.time.Duration DRAIN_WAIT = java.time.Duration.ofMillis(500);
 
     private final BodyReader reader;
     private final ArrayDeque<SseEvent> ready = new ArrayDeque<>();
@@ -78,7 +72,7 @@ final class DefaultSseConnection implements SseConnection {
         } else {
             // Events after the end are not wanted: only the body's end is, so that the client
             // returns the connection to its pool (closing an unended body drops it).
-            reader.finish(DRAIN_LIMIT, DRAIN_WAIT);
+            reader.finish(DRAIN_LIMIT);
         }
     }
 

@@ -29,32 +29,11 @@ final class ResponseHead implements HttpResponse.BodyHandler<BodyStream> {
 
     @Override
     public HttpResponse.BodySubscriber<BodyStream> apply(HttpResponse.ResponseInfo info) {
-        BodyStream stream = new BodyStream(length(info));
+        BodyStream stream = new BodyStream();
         if (!BODY.compareAndSet(this, (BodyStream) null, stream)) {
             stream.close();     // the waiter gave up (time-out, interrupt) before the headers came
         }
         return stream;
-    }
-
-    /**
-     * The body's length on HTTP/1.1 from its {@code Content-Length}, else -1 (over HTTP/2 the
-     * end of a stream is a frame of its own, which may come later than its last bytes).
-     */
-    private static long length(HttpResponse.ResponseInfo info) {
-        if (info.version() != java.net.http.HttpClient.Version.HTTP_1_1) {
-            return -1;
-        }
-        // The map's own lookup (its keys ignore case): firstValueAsLong streams the values, a
-        // cost per model request that showed in profiles under load.
-        java.util.List<String> values = info.headers().map().get("Content-Length");
-        if (values == null || values.isEmpty()) {
-            return -1;
-        }
-        try {
-            return Long.parseLong(values.getFirst());
-        } catch (NumberFormatException notANumber) {
-            return -1;
-        }
     }
 
     /**

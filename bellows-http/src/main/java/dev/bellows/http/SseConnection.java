@@ -34,11 +34,10 @@ public interface SseConnection extends AutoCloseable {
      * Closes the stream once the answer is complete (after {@code data: [DONE]}, say) without
      * giving up its connection: what is left of the body (its last bytes, the chunked
      * terminator, HTTP/2's end of stream) is let come and dropped, so that the connection goes
-     * back to the pool for the next request. The caller waits for that end a short while, so
-     * that its own next request finds the connection back; an end that comes later arrives
-     * without it (once every byte of a body with a {@code Content-Length} came, its end is
-     * certain, and is waited for until it comes). The connection is closed only for a broken response: more than 64 KiB after
-     * the answer, or no end within the idle timeout. By default, {@link #close()}.
+     * back to the pool for the next request. The caller waits for that end, so that its own
+     * next request finds the connection back instead of opening another one ({@link #cancel()}
+     * ends the wait). The connection is closed only for a broken response: more than 64 KiB
+     * after the answer, or no end within the idle timeout. By default, {@link #close()}.
      */
     default void closeAfterEnd() {
         close();

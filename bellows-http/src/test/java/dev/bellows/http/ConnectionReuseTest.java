@@ -31,8 +31,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * <p>Why at most that many: a task holds a connection from its request until its body ended,
  * and gives it back to the pool before its next request; so no more connections are ever in
  * use than tasks, and a new one is opened only when none is free. Nothing here is timed: the
- * client's watchdog never ticks, so a machine too slow to read a body's end within the wait
- * ({@link DefaultSseConnection#DRAIN_WAIT}) cannot make a task go on without its connection.
+ * client's watchdog never ticks, so no time limit of the client runs out on a slow machine.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class ConnectionReuseTest {

@@ -58,41 +58,72 @@ class KeepAliveTest {
     }
 
     /**
-     * The fix of issue 20: the wait for a body's end after its answer running out (a server
-     * slow to send its last bytes, or a machine too busy to run the client in time) no longer
-     * closes the body. Before, it did, and each such end cost a connection; with the expiry
-     * closing the body again, this test fails on every framing.
+     * An end that comes long after the answer (a server slow to send its last bytes, or a
+     * machine too busy to run the client in time) is waited for, then the next request goes on
+     * the same connection. Issue 20 made such a late end keep its connection instead of closing
+     * it; issue 30: the caller no longer goes on before it (it did after 500 ms), since its next
+     * request then opened a second connection while the first was still busy, and the client
+     * kept more connections than it had requests in flight. With the caller going on at the
+     * short wait again, this test fails on every framing.
      */
     @ParameterizedTest
     @EnumSource(Framing.class)
-    void anEndSlowerThanTheWaitStillKeepsTheConnection(Framing framing) throws Exception {
+    void anEndThatComesLateIsWaitedForAndKeepsTheConnection(Framing framing) throws Exception {
         Watchdog byHand = new Watchdog(Watchdog.TICK.toNanos(), Watchdog.QUIET_TICKS, true);
+        HttpSettings settings = HttpSettings.defaults();
         try (DoneFirstServer server = new DoneFirstServer(framing, 0);
-             SseClient client = new SseClient(HttpSettings.defaults(), byHand)) {
+             SseClient client = new SseClient(settings, byHand)) {
             for (int i = 0; i < REQUESTS; i++) {
                 SseConnection connection = client.post(server.uri(), Map.of(), "{}", KEY);
                 assertThat(connection.next().data()).isEqualTo("{\"n\":" + i + "}");
                 assertThat(connection.next().data()).isEqualTo("[DONE]");
+                long began = System.nanoTime();     // before the wait's bound is set
                 Thread closer = Thread.ofPlatform().start(connection::closeAfterEnd);
                 awaitWaiting(closer);
-                // The end does not come within the wait (here: the server holds it, as a slow
-                // server or a starved machine would): the caller goes on without it...
-                while (closer.isAlive()) {
-                    byHand.tick(System.nanoTime() + DefaultSseConnection.DRAIN_WAIT.toNanos()
-                            + Watchdog.TICK.toNanos());
-                    Thread.onSpinWait();
-                }
+                // The end does not come for a long while (the server holds it, as a slow server or
+                // a starved machine would): the caller still waits, up to the idle timeout...
+                byHand.tick(began + SHORT_WAIT_BEFORE.toNanos() + Watchdog.TICK.toNanos());
+                byHand.tick(began + settings.idleTimeout().toNanos() - Watchdog.TICK.toNanos());
+                assertThat(closer.isAlive()).as("the caller waits for the end").isTrue();
                 BodyStream body = ((DefaultSseConnection) connection).body();
                 assertThat(body.isDone()).isFalse();
-                // ...and the body, not closed, ends when its end comes, returning the connection
+                // ...and goes on once the end came, the connection back in the pool
                 server.endBody();
-                while (!body.isDone()) {
-                    Thread.onSpinWait();
-                }
+                closer.join();
                 assertThat(body.hasEnded()).isTrue();
             }
             assertThat(server.accepted).hasValue(1);
             assertThat(server.closedByClient).hasValue(0);
+        }
+    }
+
+    /** How long the caller waited for a body's end before it went on without it, up to issue 30. */
+    private static final java.time.Duration SHORT_WAIT_BEFORE = java.time.Duration.ofMillis(500);
+
+    /** A cancel while the caller waits for the end lets it go on; the body still ends and keeps its connection. */
+    @Test
+    void aCancelEndsTheWaitForTheEnd() throws Exception {
+        Watchdog neverTicks = new Watchdog(Watchdog.TICK.toNanos(), Watchdog.QUIET_TICKS, true);
+        try (DoneFirstServer server = new DoneFirstServer(Framing.CHUNKED, 0);
+             SseClient client = new SseClient(HttpSettings.defaults(), neverTicks)) {
+            SseConnection connection = client.post(server.uri(), Map.of(), "{}", KEY);
+            connection.next();
+            assertThat(connection.next().data()).isEqualTo("[DONE]");
+            Thread closer = Thread.ofPlatform().start(connection::closeAfterEnd);
+            awaitWaiting(closer);
+            connection.cancel();
+            closer.join();
+            BodyStream body = ((DefaultSseConnection) connection).body();
+            assertThat(body.isDone()).isFalse();
+            server.endBody();
+            while (!body.isDone()) {
+                Thread.onSpinWait();
+            }
+            assertThat(body.hasEnded()).isTrue();
+            SseConnection next = client.post(server.uri(), Map.of(), "{}", KEY);
+            assertThat(next.next().data()).isEqualTo("{\"n\":1}");
+            next.close();
+            assertThat(server.accepted).hasValue(1);
         }
     }
 
@@ -128,14 +159,12 @@ class KeepAliveTest {
             long began = System.nanoTime();         // before the body's idle bound is set
             Thread closer = Thread.ofPlatform().start(connection::closeAfterEnd);
             awaitWaiting(closer);
-            while (closer.isAlive()) {
-                byHand.tick(System.nanoTime() + DefaultSseConnection.DRAIN_WAIT.toNanos() + Watchdog.TICK.toNanos());
-                Thread.onSpinWait();
-            }
             BodyStream body = ((DefaultSseConnection) connection).body();
             byHand.tick(began + settings.idleTimeout().toNanos() - Watchdog.TICK.toNanos());
             assertThat(body.isDone()).isFalse();        // within the idle timeout: still waited for
+            assertThat(closer.isAlive()).isTrue();
             byHand.tick(System.nanoTime() + settings.idleTimeout().toNanos());
+            closer.join();
             assertThat(body.isDone()).isTrue();         // past it: a broken response, closed
             assertThat(body.hasEnded()).isFalse();
             server.endBody();           // too late: the server finds its connection closed

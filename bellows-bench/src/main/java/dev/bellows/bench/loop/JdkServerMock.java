@@ -38,10 +38,17 @@ import java.util.concurrent.atomic.AtomicLong;
  * after the events, then waits for the client's delayed acknowledgement, about 40 ms per
  * answer for every client alike; the mock turns it off, unless set.
  *
+ * <p>{@link #withDefaults} is the same server with none of that: the JDK's defaults, as a
+ * user's own server would run (200 idle connections at most, 30 s idle, Nagle's algorithm on).
+ * The defaults are read once per process, when the JDK server's class is first used, so a
+ * process runs either kind, never both.
+ *
  * <p>New connections are counted by the client's port: the first chat request from a port
- * not seen before is a new connection. Linux hands out the ports of new connections in turn
- * over its range (28,000 here), so a port comes back only after that many connections; the
- * count is exact below that.
+ * not seen before is a new connection, and belongs to the contestant being served then
+ * ({@link #serving}). Linux hands out the ports of new connections in turn over its range
+ * (28,000 here), so a port comes back only after that many connections; the count is exact
+ * below that. The connections a contestant keeps open are counted by the kernel
+ * ({@link OpenConnections}), by the same ports.
  */
 final class JdkServerMock implements ModelMock {
 
@@ -69,6 +76,10 @@ final class JdkServerMock implements ModelMock {
     private static final String MAX_IDLE = "sun.net.httpserver.maxIdleConnections";
     private static final String IDLE_INTERVAL = "sun.net.httpserver.idleInterval";
     private static final String NO_DELAY = "sun.net.httpserver.nodelay";
+    /** The JDK server's own defaults of those three (see its module's documentation). */
+    private static final Map<String, String> DEFAULTS = Map.of(MAX_IDLE, "200", IDLE_INTERVAL, "30", NO_DELAY, "false");
+    /** Whether this process's JDK servers run with raised settings (set by the first start). */
+    private static Boolean raised;
 
     private final HttpServer server;
     private final ExecutorService executor;
@@ -82,6 +93,10 @@ final class JdkServerMock implements ModelMock {
     private final AtomicLong connections = new AtomicLong();
     private final AtomicLong requests = new AtomicLong();
     private final AtomicLong requestBodyBytes = new AtomicLong();
+    /** Each client port seen, with the contestant served when it made its first request. */
+    private final Map<Integer, String> owners = new ConcurrentHashMap<>();
+    private volatile String serving = "";
+    private final boolean defaults;
     /** Chat requests held until that many came (see {@link #holdTogether}); null when none are. */
     private volatile CountDownLatch together;
 
@@ -96,6 +111,7 @@ final class JdkServerMock implements ModelMock {
 
     private static JdkServerMock start(Framing framing, int toolCalls, int bursts, long pauseMillis, int port)
             throws IOException {
+        settings(true);
         // Read once, when the JDK server's class is first initialised: set before it is.
         if (System.getProperty(MAX_IDLE) == null) {
             System.setProperty(MAX_IDLE, "100000");
@@ -106,11 +122,43 @@ final class JdkServerMock implements ModelMock {
         if (System.getProperty(NO_DELAY) == null) {
             System.setProperty(NO_DELAY, "true");
         }
-        return new JdkServerMock(framing, toolCalls, bursts, pauseMillis, port);
+        return new JdkServerMock(framing, toolCalls, bursts, pauseMillis, port, false);
     }
 
-    private JdkServerMock(Framing framing, int toolCalls, int bursts, long pauseMillis, int port) throws IOException {
+    /**
+     * The comparison's mock (one tool call, then the answer, all at once) on a JDK server with
+     * the JDK's defaults.
+     *
+     * @throws IllegalStateException when this process's JDK servers already run with other
+     *                               settings: raised by {@link #start}, or given with {@code -D}
+     */
+    static JdkServerMock withDefaults(Framing framing) throws IOException {
+        settings(false);
+        DEFAULTS.forEach((name, value) -> {
+            String set = System.getProperty(name);
+            if (set != null && !set.equals(value)) {
+                throw new IllegalStateException("the JDK server's defaults were asked for, but -D" + name + "=" + set
+                        + " is set: run without it");
+            }
+        });
+        return new JdkServerMock(framing, 1, 1, 0, 0, true);
+    }
+
+    /** Claims this process's JDK server settings, raised or the defaults, for good. */
+    private static synchronized void settings(boolean raise) {
+        if (raised == null) {
+            raised = raise;
+        } else if (raised != raise) {
+            throw new IllegalStateException("the JDK server reads its settings once per process: the mocks with its"
+                    + " defaults (jdk-defaults, jdk-defaults-chunked, jdk-defaults-shared) and with raised settings"
+                    + " (jdk-length, jdk-chunked) cannot run in one process");
+        }
+    }
+
+    private JdkServerMock(Framing framing, int toolCalls, int bursts, long pauseMillis, int port, boolean defaults)
+            throws IOException {
         this.framing = framing;
+        this.defaults = defaults;
         this.pauseMillis = pauseMillis;
         answers = new MockAnswers(toolCalls, bursts);
         for (MockAnswers.Answer answer : answers.all()) {
@@ -138,7 +186,26 @@ final class JdkServerMock implements ModelMock {
 
     @Override
     public String name() {
-        return "JDK HttpServer, " + framing;
+        return "JDK HttpServer" + (defaults ? " with its defaults" : "") + ", " + framing;
+    }
+
+    @Override
+    public void serving(String contestant) {
+        serving = contestant;
+    }
+
+    @Override
+    public int openConnections(String contestant) {
+        if (!OpenConnections.available()) {
+            return -1;
+        }
+        int open = 0;
+        for (int port : OpenConnections.clientPorts(server.getAddress().getPort())) {
+            if (contestant.equals(owners.get(port))) {
+                open++;
+            }
+        }
+        return open;
     }
 
     @Override
@@ -177,8 +244,10 @@ final class JdkServerMock implements ModelMock {
             }
             // Counted at a port's first chat request, so that the harness's own /stats
             // connections are not.
-            if (clientPorts.add(exchange.getRemoteAddress().getPort())) {
+            int port = exchange.getRemoteAddress().getPort();
+            if (clientPorts.add(port)) {
                 connections.incrementAndGet();
+                owners.put(port, serving);
             }
             requests.incrementAndGet();
             requestBodyBytes.addAndGet(body.length);

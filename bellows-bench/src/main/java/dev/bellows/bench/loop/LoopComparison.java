@@ -18,7 +18,13 @@ import java.util.Map;
  * tool, then the final answer, which is checked on every task. The mock is {@link LeanMock}
  * ({@code --mock lean}, the default), or the JDK's own HTTP server answering with a
  * {@code Content-Length} ({@code jdk-length}) or chunked ({@code jdk-chunked}), see
- * {@link JdkServerMock}; a comma-separated list runs each in turn. Contestants take
+ * {@link JdkServerMock}; a comma-separated list runs each in turn. With {@code --concurrency},
+ * {@code jdk-defaults} is that server with the JDK's own defaults (200 idle connections at most,
+ * 30 s idle, Nagle's algorithm on), one for each contestant ({@code jdk-defaults-chunked}: the
+ * same, chunked), and {@code jdk-defaults-shared} one such server for all; they report the
+ * connections each contestant's client keeps open (the most at once, and after its last
+ * batch), and none of them runs in one process with {@code jdk-length} or {@code jdk-chunked},
+ * which raise those settings. Contestants take
  * turns in batches ({@code --tasks} tasks each), the order rotating every round, so that a
  * disturbance of the machine falls on all of them alike; {@code --warmup} rounds come first
  * and are not counted. Bellows runs each tool mode twice: as {@code run(task, session).await()}
@@ -44,7 +50,7 @@ import java.util.Map;
  *
  * <pre>
  * java -cp bellows-bench/target/benchmarks.jar dev.bellows.bench.loop.LoopComparison [--rounds 20] [--tasks 200] [--warmup 5]
- *     [--mock lean,jdk-length,jdk-chunked] [--concurrency 1,16,64,256 [--settle 5]]
+ *     [--mock lean,jdk-length,jdk-chunked|jdk-defaults,jdk-defaults-chunked|jdk-defaults-shared] [--concurrency 1,16,64,256 [--settle 5]]
  *     [--contestants floor,tags,native,tags-blocking,native-blocking,langchain4j] [--failures stop|count]
  * </pre>
  * The floor must run for the added figures of the one-at-a-time mode, the floor and
@@ -72,7 +78,10 @@ public final class LoopComparison {
         int warmup = Integer.parseInt(options.get("warmup"));
         String[] mocks = options.get("mock").split(",");
         for (String mock : mocks) {
-            UnderLoad.mock(mock).close();       // an unknown name fails now, not after minutes
+            UnderLoad.mock(mock).close();       // an unknown name, or a mix of settings, fails now, not after minutes
+            if (mock.startsWith(UnderLoad.DEFAULTS) && options.get("concurrency") == null) {
+                throw new IllegalArgumentException("--mock " + mock + " runs with --concurrency only");
+            }
         }
         UnderLoad.countFailures = switch (options.get("failures")) {
             case "stop" -> false;
@@ -233,7 +242,7 @@ public final class LoopComparison {
             String name = args[i].replaceFirst("^--", "");
             if (!(options.containsKey(name) || name.equals("concurrency")) || i + 1 >= args.length) {
                 throw new IllegalArgumentException("usage: LoopComparison [--rounds N] [--tasks N] [--warmup N] "
-                        + "[--mock lean,jdk-length,jdk-chunked] [--concurrency 1,16,64,256 [--settle PERCENT]] [--contestants "
+                        + "[--mock lean,jdk-length,jdk-chunked|jdk-defaults,jdk-defaults-chunked|jdk-defaults-shared] [--concurrency 1,16,64,256 [--settle PERCENT]] [--contestants "
                         + String.join(",", CONTESTANTS) + "] [--failures stop|count] [--opentelemetry 1]; got " + args[i]);
             }
             options.put(name, args[++i]);

@@ -25,6 +25,18 @@ interface ModelMock extends AutoCloseable {
     /** Request body bytes so far. */
     long requestBodyBytes();
 
+    /**
+     * Before a contestant's batch: the connections that make their first request from now on
+     * are that contestant's (contestants take turns, so they are).
+     */
+    default void serving(String contestant) {
+    }
+
+    /** The connections the contestant's client keeps open now, or -1 when this mock cannot tell. */
+    default int openConnections(String contestant) {
+        return -1;
+    }
+
     @Override
     void close() throws IOException;
 }

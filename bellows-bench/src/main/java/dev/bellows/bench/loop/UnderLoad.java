@@ -37,8 +37,46 @@ final class UnderLoad {
             case "lean" -> new LeanMock();
             case "jdk-length" -> JdkServerMock.start(JdkServerMock.Framing.LENGTH, 1, 1, 0);
             case "jdk-chunked" -> JdkServerMock.start(JdkServerMock.Framing.CHUNKED, 1, 1, 0);
-            default -> throw new IllegalArgumentException("mock is lean, jdk-length or jdk-chunked, not " + name);
+            case DEFAULTS, DEFAULTS_SHARED -> JdkServerMock.withDefaults(JdkServerMock.Framing.LENGTH);
+            case DEFAULTS_CHUNKED -> JdkServerMock.withDefaults(JdkServerMock.Framing.CHUNKED);
+            default -> throw new IllegalArgumentException("mock is lean, jdk-length, jdk-chunked, " + DEFAULTS
+                    + ", " + DEFAULTS_SHARED + " or " + DEFAULTS_CHUNKED + ", not " + name);
         };
+    }
+
+    /**
+     * The JDK server with its own defaults (at most 200 idle connections, 30 s idle, Nagle's
+     * algorithm on), answering with a {@code Content-Length}: one server for each contestant,
+     * so that the connections a client keeps count against its own server's limit only.
+     */
+    static final String DEFAULTS = "jdk-defaults";
+    /** The same, one server for all contestants: their idle connections add up against its limit. */
+    static final String DEFAULTS_SHARED = "jdk-defaults-shared";
+    /**
+     * As {@link #DEFAULTS}, a server per contestant, answering chunked: the last chunk, a write
+     * of its own when the exchange closes, waits for the client's acknowledgement of the events
+     * (Nagle's algorithm), so a body ends some tens of milliseconds after its {@code [DONE]}.
+     */
+    static final String DEFAULTS_CHUNKED = "jdk-defaults-chunked";
+
+    /**
+     * The contestants named, each with the mock it talks to: one mock for all, or with
+     * {@link #DEFAULTS} and {@link #DEFAULTS_CHUNKED} a mock of its own each.
+     */
+    static Map<Contestant, ModelMock> setUp(String mockName, List<String> names) throws java.io.IOException {
+        Map<Contestant, ModelMock> mocks = new LinkedHashMap<>();
+        if (!mockName.equals(DEFAULTS) && !mockName.equals(DEFAULTS_CHUNKED)) {
+            ModelMock mock = mock(mockName);
+            LoopComparison.contestants(mock.baseUrl(), names).forEach(contestant -> mocks.put(contestant, mock));
+            return mocks;
+        }
+        for (String name : LoopComparison.CONTESTANTS) {
+            if (names.contains(name)) {
+                ModelMock mock = mock(mockName);
+                mocks.put(LoopComparison.contestants(mock.baseUrl(), List.of(name)).getFirst(), mock);
+            }
+        }
+        return mocks;
     }
 
     private UnderLoad() {
@@ -50,6 +88,13 @@ final class UnderLoad {
      * the clients (see BENCHMARKS.md), where some clients' requests fail.
      */
     static volatile boolean countFailures;
+
+    /**
+     * How often the connections a contestant keeps open are counted while its batch runs: a
+     * look reads the kernel's socket tables, about 10 ms of CPU on this machine, which every
+     * contestant's figures pay alike; once a second keeps that near 1% of a core.
+     */
+    private static final long OPEN_LOOK_MILLIS = 1000;
 
     /** How long one task may take before its worker is interrupted. */
     private static final long TASK_TIMEOUT_SECONDS = 60;
@@ -73,8 +118,10 @@ final class UnderLoad {
      */
     static void run(String mockName, List<String> names, int[] concurrencies, int rounds, int tasks, int warmup,
             double settlePercent) throws Exception {
-        try (ModelMock mock = mock(mockName)) {
-            List<Contestant> contestants = LoopComparison.contestants(mock.baseUrl(), names);
+        Map<Contestant, ModelMock> mocks = setUp(mockName, names);
+        ModelMock mock = mocks.values().iterator().next();
+        {
+            List<Contestant> contestants = List.copyOf(mocks.keySet());
             try {
                 for (int concurrency : concurrencies) {
                     int batch = Math.max(tasks, 16 * concurrency);
@@ -92,7 +139,7 @@ final class UnderLoad {
                         for (int turn = 0; turn < contestants.size(); turn++) {
                             Contestant contestant = contestants.get((round + turn) % contestants.size());
                             Tally tally = warming ? new Tally() : tallies.get(contestant);
-                            runBatch(contestant, concurrency, batch, mock, tally);
+                            runBatch(contestant, concurrency, batch, mocks.get(contestant), tally);
                         }
                         double average = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
                         if (warming) {
@@ -111,6 +158,9 @@ final class UnderLoad {
             } finally {
                 for (Contestant contestant : contestants) {
                     contestant.close();
+                }
+                for (ModelMock each : new java.util.LinkedHashSet<>(mocks.values())) {
+                    each.close();
                 }
             }
         }
@@ -132,7 +182,21 @@ final class UnderLoad {
         AtomicInteger next = new AtomicInteger();
         AtomicReference<Throwable> failure = new AtomicReference<>();
         AtomicInteger failed = new AtomicInteger();
+        mock.serving(contestant.name());
         long connections = mock.connections();
+        // What the contestant's client keeps open, looked at while the batch runs and after it:
+        // the most it held at once (a look every OPEN_LOOK_MILLIS may miss a short peak, but not the
+        // connections of the warm-up that it keeps throughout).
+        Thread looking = mock.openConnections(contestant.name()) < 0 ? null : Thread.ofPlatform().daemon().start(() -> {
+            while (!Thread.currentThread().isInterrupted()) {
+                tally.peakOpen = Math.max(tally.peakOpen, mock.openConnections(contestant.name()));
+                try {
+                    Thread.sleep(OPEN_LOOK_MILLIS);
+                } catch (InterruptedException done) {
+                    return;
+                }
+            }
+        });
         long allocated = Probes.allocatedBytes();
         long cpu = Probes.processCpuNanos();
         long[] vm = Probes.vmThreadCpuNanos();
@@ -184,6 +248,12 @@ final class UnderLoad {
             }
         }
         long wall = System.nanoTime() - began;
+        if (looking != null) {
+            looking.interrupt();
+            looking.join();
+            tally.openAfter = mock.openConnections(contestant.name());
+            tally.peakOpen = Math.max(tally.peakOpen, tally.openAfter);
+        }
         if (failure.get() != null) {
             throw new IllegalStateException(contestant.name() + ": a task failed", failure.get());
         }
@@ -203,9 +273,11 @@ final class UnderLoad {
         System.out.printf(Locale.ROOT, "%n%s, %d tasks at once (%d rounds of %,d tasks per contestant after %d "
                 + "warm-up rounds, the last with the JIT at %.1f%% of its CPU; load average %.1f to %.1f)%n%n",
                 mock.name(), concurrency, rounds, batch, warmRounds, lastWarmJitShare, load[0], load[1]);
+        boolean kept = tallies.values().stream().allMatch(tally -> tally.peakOpen >= 0);
         System.out.println("| contestant | tasks/s | CPU µs/task | of it JIT / GC µs | alloc KiB/task | task p50 ms "
-                + "| task p99 ms | new connections |" + (countFailures ? " failed tasks |" : ""));
-        System.out.println("|---|---|---|---|---|---|---|---|" + (countFailures ? "---|" : ""));
+                + "| task p99 ms | new connections |" + (kept ? " connections kept: peak / after |" : "")
+                + (countFailures ? " failed tasks |" : ""));
+        System.out.println("|---|---|---|---|---|---|---|---|" + (kept ? "---|" : "") + (countFailures ? "---|" : ""));
         Tally floor = null;
         Tally langChain4j = null;
         for (Map.Entry<Contestant, Tally> entry : tallies.entrySet()) {
@@ -215,12 +287,13 @@ final class UnderLoad {
             } else if (entry.getKey() instanceof LangChain4jStreaming) {
                 langChain4j = tally;
             }
-            System.out.printf(Locale.ROOT, "| %s | %,.0f | %,.0f | %s | %.1f | %.2f | %.2f | %d |%s%n",
+            System.out.printf(Locale.ROOT, "| %s | %,.0f | %,.0f | %s | %.1f | %.2f | %.2f | %d |%s%s%n",
                     entry.getKey().name(), tally.tasksPerSecond(), tally.perTask(tally.cpuNanos) / 1e3,
                     Probes.VM_THREADS ? String.format(Locale.ROOT, "%,.0f / %,.0f", tally.perTask(tally.jitNanos) / 1e3,
                             tally.perTask(tally.gcNanos) / 1e3) : "n/a",
                     tally.perTask(tally.allocated) / 1024, tally.percentile(0.50) / 1e6,
                     tally.percentile(0.99) / 1e6, tally.connections,
+                    kept ? " " + tally.peakOpen + " / " + tally.openAfter + " |" : "",
                     countFailures ? " " + tally.failed + " |" : "");
         }
         System.out.println();
@@ -235,6 +308,9 @@ final class UnderLoad {
                     ours.perTask(ours.cpuNanos) / langChain4j.perTask(langChain4j.cpuNanos), ours.connections);
             if (concurrency >= 64) {
                 System.out.println("  " + verdict(ours, floor, langChain4j));
+            }
+            if (kept) {
+                System.out.println("  " + connectionVerdict(ours, floor, concurrency));
             }
         }
         System.out.println();
@@ -263,6 +339,25 @@ final class UnderLoad {
         return "issue 20's targets: " + (missed.isEmpty() ? "met" : "missed (" + String.join(", ", missed) + ")");
     }
 
+    /**
+     * Issue 30's targets, for one Bellows contestant on a mock that counts the connections
+     * kept: at most as many open at once as tasks at once (each task has at most one request
+     * in flight), no new one after the warm-up, and throughput at least 0.8x the floor's.
+     */
+    static String connectionVerdict(Tally ours, Tally floor, int concurrency) {
+        List<String> missed = new ArrayList<>();
+        if (ours.peakOpen > concurrency) {
+            missed.add(ours.peakOpen + " connections kept for " + concurrency + " tasks at once");
+        }
+        if (ours.connections > 0) {
+            missed.add(ours.connections + " new connections");
+        }
+        if (ours.tasksPerSecond() < 0.8 * floor.tasksPerSecond()) {
+            missed.add("throughput below 0.8x the floor's");
+        }
+        return "issue 30's targets: " + (missed.isEmpty() ? "met" : "missed (" + String.join(", ", missed) + ")");
+    }
+
     /** What one contestant's measured batches added up to. */
     static final class Tally {
         final List<long[]> durations = new ArrayList<>();
@@ -274,6 +369,10 @@ final class UnderLoad {
         long allocated;
         long connections;
         long failed;
+        /** The most connections the contestant's client kept open at once, or -1: not counted. */
+        volatile int peakOpen = -1;
+        /** The connections it kept open after its last batch, or -1. */
+        int openAfter = -1;
 
         int count() {
             return durations.stream().mapToInt(batch -> batch.length).sum();

@@ -30,10 +30,9 @@ import org.junit.jupiter.params.provider.CsvSource;
  * them (exactly that many: the pool is empty); every later round must find all of them back
  * in the client's pool, so one connection dropped, closed or not yet given back would show as
  * a new connection. The bound is the client's pool, not a time: the provider's client gets a
- * watchdog that never ticks, so that its short wait for a body's end (500 ms after the
- * answer) cannot run out on a loaded machine and let a task go on before its connection is
- * back (what a late end does instead is proven in bellows-http's {@code KeepAliveTest}). The
- * time-out is a guard against hangs only.
+ * watchdog that never ticks, so that no time limit of the client runs out on a loaded
+ * machine (that a late end is waited for is proven in bellows-http's {@code KeepAliveTest}).
+ * The time-out is a guard against hangs only.
  */
 @Timeout(value = 10, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class ConnectionsUnderLoadTest {

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
 
-/** The verdict line under the load report: each of issue 20's targets, met or named as missed. */
+/** The verdict lines under the load report: each of issue 20's and 30's targets, met or named as missed. */
 class UnderLoadVerdictTest {
 
     /** A tally of 1,000 tasks in {@code seconds}, with that much CPU per task and new connections. */
@@ -29,5 +29,21 @@ class UnderLoadVerdictTest {
         assertThat(UnderLoad.verdict(tally(1.0, 800, 3), tally(0.5, 500, 0), tally(0.9, 700, 0)))
                 .isEqualTo("issue 20's targets: missed (throughput below LangChain4j's, throughput below 0.8x"
                         + " the floor's, CPU per task above LangChain4j's, 3 new connections)");
+    }
+
+    @Test
+    void connectionTargetsMet() {
+        UnderLoad.Tally ours = tally(1.0, 600, 0);
+        ours.peakOpen = 64;
+        assertThat(UnderLoad.connectionVerdict(ours, tally(1.0 / 1.2, 500, 0), 64)).isEqualTo("issue 30's targets: met");
+    }
+
+    @Test
+    void eachMissedConnectionTargetIsNamed() {
+        UnderLoad.Tally ours = tally(1.0, 600, 12);
+        ours.peakOpen = 70;
+        assertThat(UnderLoad.connectionVerdict(ours, tally(0.5, 500, 0), 64))
+                .isEqualTo("issue 30's targets: missed (70 connections kept for 64 tasks at once, 12 new connections,"
+                        + " throughput below 0.8x the floor's)");
     }
 }
