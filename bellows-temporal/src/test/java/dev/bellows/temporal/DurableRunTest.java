@@ -131,6 +131,33 @@ class DurableRunTest {
         }
     }
 
+    /**
+     * A 4 MB answer that does not compress (random characters) would make a payload above
+     * Temporal's default 2 MiB limit, which a cluster refuses: the run ends with an error naming
+     * the limit and the size instead, and records nothing that big.
+     */
+    @Test
+    void anAnswerTooBigToRecordEndsTheRunWithAnErrorNamingTheLimitAndTheSize() throws Exception {
+        java.util.Random random = new java.util.Random(31);
+        StringBuilder big = new StringBuilder(4 * 1024 * 1024);
+        while (big.length() < 4 * 1024 * 1024) {
+            big.append((char) ('!' + random.nextInt(94)));
+        }
+        ScriptedProvider provider = new ScriptedProvider(MockScript.builder()
+                .turn(MockTurn.content(big.toString().replace("<", "(")).chunkSize(64 * 1024)).build());
+        try (DurableWorker worker = worker(provider, new ToolRegistry())) {
+            worker.start();
+            DurableAgent agent = DurableAgent.builder(env.getWorkflowClient()).build();
+            AgentRun run = agent.run("say a lot");
+            AgentResult result = run.await();
+            assertThat(result.reason()).isEqualTo(LoopEndReason.ERROR);
+            assertThat(result.result()).contains("too big for a durable run to record")
+                    .contains("above the 2097152 bytes").containsPattern("\\d{7} bytes compressed");
+            WorkflowExecutionHistory history = env.getWorkflowClient().fetchHistory(((FollowedRun) run).workflowId());
+            assertThat(history.getHistory().getSerializedSize()).isLessThan(2 * 1024 * 1024);
+        }
+    }
+
     @Test
     void theWorkerHeartbeatsWhileTheAnswerStreamsAndWhileTheModelIsSilent() throws Exception {
         // The model stops mid-answer, after its thinking, until the test lets it go on: the thinking

@@ -105,7 +105,13 @@ public final class ModelActivitiesImpl implements ModelActivities {
                 live.accept(shown);
             }
             live.finish();
-            return new ModelAnswer(chunks, stream.finishReason().orElse(null), stream.usage().orElse(null));
+            ModelAnswer answer = new ModelAnswer(chunks, stream.finishReason().orElse(null), stream.usage().orElse(null));
+            String tooBig = RecordLimit.tooBig("the model's answer", answer);
+            if (tooBig != null) {
+                throw failure(new ProviderException(ProviderException.Kind.CLIENT_ERROR, tooBig
+                        + "; ask for a shorter answer"));
+            }
+            return answer;
         } catch (ProviderException e) {
             ActivityCompletionException stop = heartbeat.stopped();
             if (stop != null) {
