@@ -125,13 +125,19 @@ final class TemporalOptions {
         // within seconds, not only when that time is up.
         Thread watch = Thread.ofVirtual().name("bellows-temporal-connect").start(() -> {
             try {
-                if (!answered.await(FIRST_ANSWER.toMillis(), TimeUnit.MILLISECONDS)) {
-                    ConnectivityState state = service.getRawChannel().getState(false);
-                    notice.accept((state == ConnectivityState.TRANSIENT_FAILURE
-                            ? "cannot reach Temporal at " + address.strip() + " yet (the connection fails)"
-                            : "no answer from Temporal at " + address.strip() + " yet")
-                            + "; trying for up to " + CONNECT_TIMEOUT.toSeconds() + " s in all");
+                if (answered.await(FIRST_ANSWER.toMillis(), TimeUnit.MILLISECONDS)) {
+                    return;
                 }
+                // A connection that fails is said at once; one that is made but slow to answer (a loaded
+                // machine's first gRPC call takes seconds) only when it is really late.
+                if (service.getRawChannel().getState(false) != ConnectivityState.TRANSIENT_FAILURE
+                        && answered.await(SLOW_ANSWER.minus(FIRST_ANSWER).toMillis(), TimeUnit.MILLISECONDS)) {
+                    return;
+                }
+                notice.accept((service.getRawChannel().getState(false) == ConnectivityState.TRANSIENT_FAILURE
+                        ? "cannot reach Temporal at " + address.strip() + " yet (the connection fails)"
+                        : "no answer from Temporal at " + address.strip() + " yet")
+                        + "; trying for up to " + CONNECT_TIMEOUT.toSeconds() + " s in all");
             } catch (InterruptedException e) {
                 // connected, or gave up
             }
@@ -148,6 +154,8 @@ final class TemporalOptions {
         return DurableAgent.client(service, namespace());
     }
 
-    /** How long the frontend may take to answer before the command says it waits for it. */
+    /** How long a frontend that cannot be connected to may take before the command says so. */
     private static final Duration FIRST_ANSWER = Duration.ofSeconds(3);
+    /** How long a connected frontend may take to answer before the command says it waits for it. */
+    private static final Duration SLOW_ANSWER = Duration.ofSeconds(10);
 }
