@@ -171,7 +171,9 @@ public final class Follower {
         try {
             page = query();
         } catch (StatusRuntimeException e) {
-            if (FrontendWatch.unreachable(e)) {
+            // Past its deadline, a query waited for a worker: only a frontend that is gone counts here.
+            if (e.getStatus().getCode() == io.grpc.Status.Code.UNAVAILABLE
+                    || e.getStatus().getCode() == io.grpc.Status.Code.UNKNOWN) {
                 frontend.failed(e);
             }
             return Optional.empty();        // not started yet, or no worker to answer: look again

@@ -30,11 +30,15 @@ final class FrontendWatch {
         this.notices = notices;
     }
 
-    /** Whether the call failed because the frontend did not answer (rather than answered no). */
+    /**
+     * Whether the call failed because the frontend did not answer (rather than answered no). A
+     * call in flight when the frontend's process dies ends UNKNOWN ("channel closed"), not
+     * UNAVAILABLE: that ended the following at once, as an error.
+     */
     static boolean unreachable(StatusRuntimeException e) {
         Status.Code code = e.getStatus().getCode();
         return code == Status.Code.UNAVAILABLE || code == Status.Code.DEADLINE_EXCEEDED
-                || code == Status.Code.RESOURCE_EXHAUSTED;
+                || code == Status.Code.RESOURCE_EXHAUSTED || code == Status.Code.UNKNOWN;
     }
 
     /** The frontend answered. */
