@@ -54,7 +54,8 @@ interface Interrupts {
                     if (TERMINATED.getAndSet(true)) {
                         return;
                     }
-                    action.run();
+                    // The grace period counts from the signal, whatever the action does: a durable
+                    // run's cancel once waited here for a dead frontend for a minute.
                     Thread.ofPlatform().daemon().start(() -> {
                         try {
                             Thread.sleep(TERMINATE_GRACE_MILLIS);
@@ -63,6 +64,7 @@ interface Interrupts {
                         }
                         System.exit(143); // the hooks stop the MCP servers
                     });
+                    action.run();
                 });
                 return () -> {
                     sun.misc.Signal.handle(interrupt, previous);

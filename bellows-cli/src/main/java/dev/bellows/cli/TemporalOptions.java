@@ -10,6 +10,10 @@ import io.temporal.serviceclient.WorkflowServiceStubs;
 import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 import java.io.File;
 import java.time.Duration;
+import io.grpc.ConnectivityState;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import picocli.CommandLine.Option;
 
 /**
@@ -81,8 +85,12 @@ final class TemporalOptions {
         }
     }
 
-    /** A client of the namespace, with the data converter of durable runs. */
-    WorkflowClient connect(Host host) throws UsageException {
+    /**
+     * A client of the namespace, with the data converter of durable runs, once the frontend
+     * answers: tried for up to {@link #CONNECT_TIMEOUT}; {@code notice} is told in one line, within
+     * seconds, when it does not answer at first.
+     */
+    WorkflowClient connect(Host host, Consumer<String> notice) throws UsageException {
         WorkflowServiceStubsOptions.Builder options = WorkflowServiceStubsOptions.newBuilder()
                 .setTarget(address.strip())
                 .setRpcTimeout(Duration.ofSeconds(10))
@@ -111,7 +119,43 @@ final class TemporalOptions {
         if (apiKey != null && !apiKey.isBlank()) {
             options.addApiKey(() -> apiKey);
         }
-        WorkflowServiceStubs service = WorkflowServiceStubs.newConnectedServiceStubs(options.build(), CONNECT_TIMEOUT);
+        WorkflowServiceStubs service = WorkflowServiceStubs.newServiceStubs(options.build());
+        CountDownLatch answered = new CountDownLatch(1);
+        // The connection is tried for CONNECT_TIMEOUT; a frontend that does not answer at once is said
+        // within seconds, not only when that time is up.
+        Thread watch = Thread.ofVirtual().name("bellows-temporal-connect").start(() -> {
+            try {
+                if (answered.await(FIRST_ANSWER.toMillis(), TimeUnit.MILLISECONDS)) {
+                    return;
+                }
+                // A connection that fails is said at once; one that is made but slow to answer (a loaded
+                // machine's first gRPC call takes seconds) only when it is really late.
+                if (service.getRawChannel().getState(false) != ConnectivityState.TRANSIENT_FAILURE
+                        && answered.await(SLOW_ANSWER.minus(FIRST_ANSWER).toMillis(), TimeUnit.MILLISECONDS)) {
+                    return;
+                }
+                notice.accept((service.getRawChannel().getState(false) == ConnectivityState.TRANSIENT_FAILURE
+                        ? "cannot reach Temporal at " + address.strip() + " yet (the connection fails)"
+                        : "no answer from Temporal at " + address.strip() + " yet")
+                        + "; trying for up to " + CONNECT_TIMEOUT.toSeconds() + " s in all");
+            } catch (InterruptedException e) {
+                // connected, or gave up
+            }
+        });
+        try {
+            service.connect(CONNECT_TIMEOUT);
+        } catch (RuntimeException e) {
+            service.shutdownNow();
+            throw e;
+        } finally {
+            answered.countDown();
+            watch.interrupt();
+        }
         return DurableAgent.client(service, namespace());
     }
+
+    /** How long a frontend that cannot be connected to may take before the command says so. */
+    private static final Duration FIRST_ANSWER = Duration.ofSeconds(3);
+    /** How long a connected frontend may take to answer before the command says it waits for it. */
+    private static final Duration SLOW_ANSWER = Duration.ofSeconds(10);
 }

@@ -3,6 +3,7 @@ package dev.bellows.cli;
 import dev.bellows.agent.AgentRun;
 import dev.bellows.agent.Decision;
 import dev.bellows.temporal.DurableAgent;
+import dev.bellows.temporal.FollowNotice;
 import io.temporal.client.WorkflowClient;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -109,19 +110,23 @@ final class TemporalRun {
         }
         WorkflowClient client;
         try {
-            client = temporal.connect(root.host);
+            client = temporal.connect(root.host, line -> say(root, command, line));
         } catch (UsageException e) {
             root.stderr.println(command + ": " + BellowsCommand.oneLine(e.getMessage()));
             return 2;
         } catch (RuntimeException e) {
-            root.stderr.println(command + ": cannot reach Temporal at " + temporal.address + ": "
-                    + BellowsCommand.oneLine(e.getMessage()));
+            root.stderr.println(command + ": cannot reach Temporal at " + temporal.address + " (tried for "
+                    + TemporalOptions.CONNECT_TIMEOUT.toSeconds() + " s): " + BellowsCommand.oneLine(e.getMessage()));
             return 1;
         }
         try {
             AgentRunner runner = new AgentRunner(root, command, jsonl, null);
             DurableAgent agent = DurableAgent.builder(client).taskQueue(temporal.taskQueue())
-                    .listener(runner.listener()).build();
+                    .listener(runner.listener())
+                    .notices(notice -> say(root, command, notice.kind() == FollowNotice.Kind.NO_WORKER
+                            ? notice.text() + " (start one: bellows worker --temporal " + temporal.address
+                            + carryOnOptions(temporal) + " with the model's options)" : notice.text()))
+                    .build();
             if (follow != null) {
                 String id = follow.strip();
                 runner.carryOn(command + " --temporal " + temporal.address + carryOnOptions(temporal) + " --follow " + id);
@@ -173,6 +178,12 @@ final class TemporalRun {
         } finally {
             client.getWorkflowServiceStubs().shutdown();
         }
+    }
+
+    /** Why the run shows nothing for a while, on standard error, as it happens. */
+    private static void say(BellowsCommand root, String command, String line) {
+        root.stderr.println(command + ": " + BellowsCommand.oneLine(line));
+        root.stderr.flush();
     }
 
     /** The namespace and task queue options of the command that carries a run on, when not the defaults. */

@@ -113,11 +113,15 @@ final class WorkerCommand implements Callable<Integer> {
                       dev.bellows.tool.ToolRegistry registry, Telemetry telemetry) {
         WorkflowClient client;
         try {
-            client = temporal.connect(root.host);
+            client = temporal.connect(root.host, line -> {
+                root.stderr.println(spec.qualifiedName() + ": " + line);
+                root.stderr.flush();
+            });
         } catch (UsageException e) {
             return usage(e.getMessage());
         } catch (RuntimeException e) {
-            return fail("cannot reach Temporal at " + temporal.address + ": " + BellowsCommand.oneLine(e.getMessage()));
+            return fail("cannot reach Temporal at " + temporal.address + " (tried for "
+                    + TemporalOptions.CONNECT_TIMEOUT.toSeconds() + " s): " + BellowsCommand.oneLine(e.getMessage()));
         }
         DurableWorker.Builder builder = DurableWorker.builder(client)
                 .taskQueue(temporal.taskQueue())

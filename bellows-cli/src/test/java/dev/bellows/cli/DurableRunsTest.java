@@ -76,6 +76,9 @@ class DurableRunsTest {
     @TempDir
     Path dir;
 
+    /** The frontend the workers and clients use: the test server, unless a test starts its own. */
+    private String frontend;
+
     private final List<Process> processes = new ArrayList<>();
     private final Map<Long, Process> workers = new HashMap<>();
     private final Map<Process, Path> clientErrs = new HashMap<>();
@@ -158,7 +161,7 @@ class DurableRunsTest {
         Map<Process, Path> started = new LinkedHashMap<>();
         for (int i = 0; i < count; i++) {
             List<String> command = new ArrayList<>(java());
-            command.addAll(List.of(BellowsCommand.class.getName(), "worker", "--temporal", temporal.address(),
+            command.addAll(List.of(BellowsCommand.class.getName(), "worker", "--temporal", frontend(),
                     "--task-queue", queue, "--base-url", model.baseUrl().toString(), "--model", "mock",
                     "--mcp-config", config.toString(), "--heartbeat-timeout-seconds", HEARTBEAT_TIMEOUT));
             command.addAll(List.of(options));
@@ -189,7 +192,7 @@ class DurableRunsTest {
         // signal is inherited down to this process, whose JVM would then never see the test's Ctrl-C.
         List<String> command = new ArrayList<>(List.of("env", "--default-signal=INT"));
         command.addAll(java());
-        command.addAll(List.of(BellowsCommand.class.getName(), "run", "--temporal", temporal.address(),
+        command.addAll(List.of(BellowsCommand.class.getName(), "run", "--temporal", frontend(),
                 "--task-queue", queue));
         command.addAll(List.of(args));
         Path err = dir.resolve("client-" + clientErrs.size() + ".err");
@@ -199,6 +202,28 @@ class DurableRunsTest {
         processes.add(process);
         clientErrs.put(process, err);
         return process;
+    }
+
+    private String frontend() {
+        return frontend != null ? frontend : temporal.address();
+    }
+
+    /** What the client has written to its standard error so far. */
+    private String errorOf(Process client) throws IOException {
+        return Files.readString(clientErrs.get(client));
+    }
+
+    /**
+     * Waits until the client's standard error holds {@code part} (a minute at most: what it says
+     * is due within seconds), and says whether the client was still running then.
+     */
+    private boolean saidWhileRunning(Process client, String part) throws Exception {
+        for (int i = 0; !errorOf(client).contains(part); i++) {
+            assertThat(client.isAlive()).as("the client ended without saying %s: %s", part, errorOf(client)).isTrue();
+            assertThat(i).as("the client has not said %s: %s", part, errorOf(client)).isLessThan(600);
+            Thread.sleep(100);
+        }
+        return client.isAlive();
     }
 
     /** The workflow id of the run a client started: it says so on stderr. */
@@ -684,6 +709,118 @@ class DurableRunsTest {
             assertThat(workflowId(other)).isEqualTo("bellows-session-s2-1");
             assertThat(model.requests().getLast().body().toString()).doesNotContain("remember the number 7");
             noSecretAnywhere(id);
+        }
+    }
+
+    /**
+     * docs/temporal.md's way to try durable runs: bellows temporal-dev (Temporal's Java test
+     * server, a process of its own), a worker and a client on it. Then the server is killed with
+     * SIGKILL mid-answer: both followers say at once that they lost the frontend; one ends on
+     * SIGTERM within its grace period, the other gives up after DurableAgent.FRONTEND_PATIENCE
+     * with exit status 1 (they used to print nothing and wait for minutes, and SIGTERM took 61 s).
+     */
+    @Test
+    void temporalDevServesRunsAndAFollowerSaysWhenItDiesThenGivesUpOrEndsOnSigterm() throws Exception {
+        List<String> command = new ArrayList<>(java());
+        command.addAll(List.of(BellowsCommand.class.getName(), "temporal-dev", "--port", "0"));
+        Process server = new ProcessBuilder(command).redirectError(dir.resolve("temporal-dev.err").toFile()).start();
+        processes.add(server);
+        String listening = lines(server).readLine();
+        assertThat(listening).startsWith("listening on 127.0.0.1:");
+        frontend = listening.substring("listening on ".length());
+        String queue = "q-" + UUID.randomUUID();
+        Path calls = dir.resolve("calls.txt");
+        MockScript script = MockScript.builder()
+                .turn(MockTurn.content(done("it works")))
+                .turn(MockTurn.content("<thinking>" + "a long thought ".repeat(2000) + "</thinking>" + done("never"))
+                        .chunkSize(6).delayMs(25))
+                .build();
+        try (MockLlmServer model = MockLlmServer.start(script)) {
+            workers(1, queue, model, calls);
+            Process first = client(queue, "say it works");
+            String shown = new String(first.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(first.waitFor()).as(errorOf(first)).isZero();
+            assertThat(shown).contains("it works");
+
+            Process waiting = client(queue, "--output", "jsonl", "think long");
+            BufferedReader out = lines(waiting);
+            List<String> lines = new ArrayList<>();
+            assertThat(readUntil(out, lines, l -> l.contains("\"thinking_content\""))).isNotNull();
+            String id = workflowId(waiting);
+            Process terminated = client(queue, "--output", "jsonl", "--follow", id);
+            assertThat(readUntil(lines(terminated), new ArrayList<>(), l -> l.contains("\"thinking_content\""))).isNotNull();
+            kill(server);                                   // the frontend dies mid-answer
+            String lost = "lost the Temporal frontend at " + frontend;
+            assertThat(saidWhileRunning(waiting, lost)).isTrue();
+            assertThat(saidWhileRunning(terminated, lost)).isTrue();
+
+            assertThat(new ProcessBuilder("kill", "-TERM", Long.toString(terminated.pid())).start().waitFor()).isZero();
+            assertThat(terminated.waitFor(20, TimeUnit.SECONDS)).as("SIGTERM ends it within its grace period").isTrue();
+            assertThat(terminated.exitValue()).isEqualTo(143);
+
+            String end = readUntil(out, lines, l -> l.contains("\"loop_end\""));
+            assertThat(waiting.waitFor(DurableAgent.FRONTEND_PATIENCE.toSeconds() + 60, TimeUnit.SECONDS))
+                    .as("gives up: %s", errorOf(waiting)).isTrue();
+            assertThat(waiting.exitValue()).isEqualTo(1);
+            assertThat(end).contains("\"reason\":\"error\"").contains(lost).contains("no answer for 30 s");
+        }
+    }
+
+    /** A run started with no worker on its queue says so within seconds, and goes on once one polls. */
+    @Test
+    void aRunWithNoWorkerSaysWhatItWaitsForAndGoesOnWhenOneComes() throws Exception {
+        String queue = "q-" + UUID.randomUUID();
+        Path calls = dir.resolve("calls.txt");
+        try (MockLlmServer model = MockLlmServer.start(MockScript.builder().turn(MockTurn.content(done("worked"))).build())) {
+            Process run = client(queue, "wait for a worker");
+            assertThat(saidWhileRunning(run, "no worker has taken the run's next step")).isTrue();
+            assertThat(errorOf(run)).contains("task queue " + queue)
+                    .contains("start one: bellows worker --temporal " + frontend() + " --task-queue " + queue);
+            workers(1, queue, model, calls);
+            String shown = new String(run.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(run.waitFor()).as(errorOf(run)).isZero();
+            assertThat(shown).contains("worked");
+        }
+    }
+
+    /** A frontend that cannot be reached (a closed port) is said within seconds; exit 1 once the 30 s are up. */
+    @Test
+    void aFrontendThatCannotBeReachedIsSaidAtOnceThenExitStatus1() throws Exception {
+        int port;
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            port = socket.getLocalPort();
+        }
+        frontend = "127.0.0.1:" + port;
+        Process run = client("q-" + UUID.randomUUID(), "hello");
+        assertThat(saidWhileRunning(run, "cannot reach Temporal at " + frontend + " yet")).isTrue();
+        assertThat(run.waitFor()).isEqualTo(1);
+        assertThat(errorOf(run)).contains("cannot reach Temporal at " + frontend + " (tried for 30 s)");
+    }
+
+    /**
+     * A model that repeats the worker's key, in pieces: the worker redacts what it records (the
+     * answer, its live heartbeats, the tool call's arguments, the loop's end), so the key is in no
+     * event the follower gets (the follower cannot know the worker's secrets) and in no payload
+     * of the history, inflated; the run still works.
+     */
+    @Test
+    void aKeyTheModelRepeatsIsRedactedByTheWorkerBeforeItIsRecorded() throws Exception {
+        String queue = "q-" + UUID.randomUUID();
+        Path calls = dir.resolve("calls.txt");
+        MockScript script = MockScript.builder()
+                .turn(MockTurn.content("<thinking>the key is " + SECRET + "</thinking>It is " + SECRET + ". "
+                        + call(SECRET)).chunkSize(5))
+                .turn(MockTurn.content(done("the key was " + SECRET)).chunkSize(5))
+                .build();
+        try (MockLlmServer model = MockLlmServer.start(script)) {
+            workers(1, queue, model, calls);
+            Process run = client(queue, "--output", "jsonl", "repeat the key");
+            String shown = new String(run.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(run.waitFor()).as("%s%s", shown, errorOf(run)).isZero();
+            assertThat(shown).doesNotContain(SECRET).contains(dev.bellows.secret.Secrets.REDACTED)
+                    .contains("{\"type\":\"loop_end\",\"reason\":\"task_completion\",\"result\":\"the key was [REDACTED]\"}");
+            assertThat(callsMade(calls)).containsExactly(dev.bellows.secret.Secrets.REDACTED);
+            noSecretAnywhere(workflowId(run));
         }
     }
 

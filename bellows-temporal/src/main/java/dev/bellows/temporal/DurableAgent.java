@@ -23,7 +23,9 @@ import io.temporal.client.WorkflowNotFoundException;
 import io.temporal.client.WorkflowUpdateException;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.serviceclient.WorkflowServiceStubs;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.function.Consumer;
 import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
@@ -44,11 +46,19 @@ public final class DurableAgent implements Agent {
     private final WorkflowClient client;
     private final String taskQueue;
     private final List<AgentListener> listeners;
+    private final Consumer<FollowNotice> notices;
+
+    /**
+     * How long a follower tries again when the Temporal frontend stops answering before its run
+     * ends with an error (the run's workflow may go on: follow it again).
+     */
+    public static final Duration FRONTEND_PATIENCE = Duration.ofSeconds(30);
 
     private DurableAgent(Builder b) {
         this.client = b.client;
         this.taskQueue = b.taskQueue;
         this.listeners = List.copyOf(b.listeners);
+        this.notices = b.notices;
     }
 
     /**
@@ -174,7 +184,7 @@ public final class DurableAgent implements Agent {
 
     /** Follows the run with this workflow id from its first event. */
     public AgentRun follow(String workflowId) {
-        return new FollowedRun(client, workflowId, 0, listeners);
+        return new FollowedRun(client, workflowId, 0, listeners, notices);
     }
 
     /**
@@ -220,7 +230,7 @@ public final class DurableAgent implements Agent {
             }
             throw e;
         }
-        return new FollowedRun(client, workflowId, from, listeners);
+        return new FollowedRun(client, workflowId, from, listeners, notices);
     }
 
     /** Cancels the run with this workflow id: its loop ends {@code cancelled}. */
@@ -233,6 +243,7 @@ public final class DurableAgent implements Agent {
         private final WorkflowClient client;
         private String taskQueue = DurableWorker.DEFAULT_TASK_QUEUE;
         private final List<AgentListener> listeners = new ArrayList<>();
+        private Consumer<FollowNotice> notices = notice -> { };
 
         private Builder(WorkflowClient client) {
             this.client = Objects.requireNonNull(client, "client");
@@ -246,6 +257,16 @@ public final class DurableAgent implements Agent {
         /** Hears every event of every run this agent starts or follows, as it happens. */
         public Builder listener(AgentListener listener) {
             listeners.add(Objects.requireNonNull(listener, "listener"));
+            return this;
+        }
+
+        /**
+         * Told, on the following thread, why a followed run shows nothing for a while (the
+         * frontend stopped answering, no worker takes its next step), within a few seconds of
+         * it; by default nobody is told.
+         */
+        public Builder notices(Consumer<FollowNotice> notices) {
+            this.notices = Objects.requireNonNull(notices, "notices");
             return this;
         }
 

@@ -10,7 +10,12 @@ import dev.bellows.event.LoopEvent;
 import dev.bellows.temporal.internal.Follower;
 import dev.bellows.tool.ToolCall;
 import io.temporal.client.WorkflowClient;
+import io.temporal.api.common.v1.WorkflowExecution;
+import io.temporal.api.workflowservice.v1.RequestCancelWorkflowExecutionRequest;
 import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -32,15 +37,18 @@ final class FollowedRun implements AgentRun {
     private final WorkflowClient client;
     private final String workflowId;
     private final List<AgentListener> listeners;
+    private final Consumer<FollowNotice> notices;
     private final List<AgentEvent> log = new ArrayList<>();    // guarded by this
     private AgentResult result;                                 // guarded by this
     private final List<WaitingCall> waiting = new ArrayList<>(); // guarded by this: since the last loop_start
     private volatile boolean stopped;
 
-    FollowedRun(WorkflowClient client, String workflowId, long from, List<AgentListener> listeners) {
+    FollowedRun(WorkflowClient client, String workflowId, long from, List<AgentListener> listeners,
+                Consumer<FollowNotice> notices) {
         this.client = client;
         this.workflowId = workflowId;
         this.listeners = listeners;
+        this.notices = notices;
         Thread.ofVirtual().name("bellows-follow-" + workflowId).start(() -> follow(from));
     }
 
@@ -52,7 +60,7 @@ final class FollowedRun implements AgentRun {
     private void follow(long from) {
         LoopEvent.LoopEnd end;
         try {
-            end = new Follower(client, workflowId, from, this::deliver).follow(() -> stopped)
+            end = new Follower(client, workflowId, from, this::deliver, this::notice).follow(() -> stopped)
                     .orElse(new LoopEvent.LoopEnd(LoopEndReason.CANCELLED, "cancelled"));
         } catch (InterruptedException e) {
             end = new LoopEvent.LoopEnd(LoopEndReason.CANCELLED, "cancelled");
@@ -67,6 +75,14 @@ final class FollowedRun implements AgentRun {
                     ? new AgentResult(end.reason(), end.result(), List.copyOf(waiting))
                     : new AgentResult(end.reason(), end.result());
             notifyAll();
+        }
+    }
+
+    private void notice(FollowNotice notice) {
+        try {
+            notices.accept(notice);
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "a notice listener threw; following goes on", e);
         }
     }
 
@@ -90,18 +106,36 @@ final class FollowedRun implements AgentRun {
         }
     }
 
+    /**
+     * Asks the workflow to cancel, on a thread of its own, and returns at once: the loop ends
+     * {@code cancelled} once its calls have stopped. When the frontend cannot be told within
+     * {@link #CANCEL_DEADLINE} (it is gone), the following stops, ending {@code cancelled}: a
+     * signal handler that called this used to wait out the client's minute of retries.
+     */
     @Override
     public void cancel() {
         if (isDone()) {
             return;
         }
-        try {
-            client.newUntypedWorkflowStub(workflowId).cancel();
-        } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.DEBUG, "cancelling " + workflowId + " failed", e);
-            stopped = true;
-        }
+        Thread.ofVirtual().name("bellows-cancel-" + workflowId).start(() -> {
+            try {
+                client.getWorkflowServiceStubs().blockingStub()
+                        .withDeadlineAfter(CANCEL_DEADLINE.toMillis(), TimeUnit.MILLISECONDS)
+                        .requestCancelWorkflowExecution(RequestCancelWorkflowExecutionRequest.newBuilder()
+                                .setNamespace(client.getOptions().getNamespace())
+                                .setWorkflowExecution(WorkflowExecution.newBuilder().setWorkflowId(workflowId))
+                                .setIdentity(client.getOptions().getIdentity())
+                                .setRequestId(UUID.randomUUID().toString())
+                                .build());
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.DEBUG, "cancelling " + workflowId + " failed", e);
+                stopped = true;
+            }
+        });
     }
+
+    /** How long a cancellation may take to reach the frontend. */
+    private static final Duration CANCEL_DEADLINE = Duration.ofSeconds(5);
 
     @Override
     public synchronized boolean isDone() {

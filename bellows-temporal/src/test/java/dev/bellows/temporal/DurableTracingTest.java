@@ -178,7 +178,7 @@ class DurableTracingTest {
                         run.ended())));
         WorkflowReplayer.replayWorkflowExecution(env.getWorkflowClient().fetchHistory(id), replaying);
         assertThat(first.spans()).hasSize(1);
-        assertThat(second.spans()).hasSize(4);
+        assertThat(second.spans()).hasSize(5);
     }
 
     /** A run started in a session is that session's conversation, as a local run of a stored session is. */
@@ -220,7 +220,8 @@ class DurableTracingTest {
         List<SpanData> all = new java.util.ArrayList<>(first.spans());
         all.addAll(second.spans());
         assertThat(all).extracting(SpanData::getName).containsExactlyInAnyOrder(
-                "invoke_agent bellows", "chat mock-model", "chat mock-model", "chat mock-model", "execute_tool count");
+                "invoke_agent bellows", "chat mock-model", "chat mock-model", "chat mock-model", "execute_tool count",
+                "execute_tool task_completion");
 
         // The run's span: the one the workers' calls named as their parent, recorded once at the end.
         String traceparent = RunTrace.traceparent(env.getNamespace(), workflowId, runId);
@@ -274,6 +275,16 @@ class DurableTracingTest {
                 // content capture is off: neither arguments nor result
                 .doesNotContainKey(AttributeKey.stringKey("gen_ai.tool.call.arguments"))
                 .doesNotContainKey(AttributeKey.stringKey("gen_ai.tool.call.result"));
+
+        // The run's task_completion, which the loop makes in the workflow, has its span as in a local run:
+        // made once, by the worker that ended the run.
+        SpanData completion = named(all, "execute_tool task_completion").getFirst();
+        assertThat(completion.getTraceId()).isEqualTo(run.getTraceId());
+        assertThat(completion.getParentSpanId()).isEqualTo(run.getSpanId());
+        assertThat(completion.getAttributes().asMap()).containsEntry(OPERATION, "execute_tool")
+                .containsEntry(AttributeKey.stringKey("gen_ai.tool.name"), "task_completion")
+                .doesNotContainKey(ERROR_TYPE);
+        assertThat(second.spans()).contains(completion);
 
         // The run's span covers its calls.
         for (SpanData span : all) {

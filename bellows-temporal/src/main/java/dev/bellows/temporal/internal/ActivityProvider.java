@@ -80,9 +80,16 @@ final class ActivityProvider implements Provider {
         attempt = 1;
         ModelActivities models = Workflow.newActivityStub(ModelActivities.class, options);
         log.streaming(id);
+        WireRequest wire = WireRequest.of(request);
+        String tooBig = RecordLimit.tooBig("the conversation sent to the model", wire);
+        if (tooBig != null) {
+            // Scheduled, it would fail the workflow task on every attempt: the run would never end.
+            throw new ProviderException(ProviderException.Kind.CLIENT_ERROR, tooBig
+                    + "; set --max-context-tokens on the workers to keep it shorter");
+        }
         ModelAnswer answer;
         try {
-            answer = models.stream(id, WireRequest.of(request), made);
+            answer = models.stream(id, wire, made);
         } catch (ActivityFailure failure) {
             log.reading(null);
             ProviderException e = providerException(failure);

@@ -1,5 +1,6 @@
 package dev.bellows.temporal.internal;
 
+import dev.bellows.secret.Secrets;
 import dev.bellows.event.AgentEvent;
 import dev.bellows.event.EventJson;
 import dev.bellows.event.LoopEvent;
@@ -31,7 +32,9 @@ final class EventLog {
         if (event instanceof StreamEvent.Complete) {
             return;
         }
-        events.add(EventJson.toJson(event, true).toString());
+        // The recorded answers and results are redacted already; this keeps any other text a worker
+        // knows (an error of its own) out of what followers read.
+        events.add(Secrets.redact(EventJson.toJson(event, true).toString()));
         sources.add(event instanceof StreamEvent ? source : null);
         // A run that waits for approval ends interrupted and may be carried on: only the last end counts.
         ended = event instanceof LoopEvent.LoopEnd;

@@ -3,17 +3,21 @@ package dev.bellows.temporal.internal;
 import dev.bellows.event.AgentEvent;
 import dev.bellows.event.LoopEndReason;
 import dev.bellows.event.LoopEvent;
-import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.temporal.api.common.v1.WorkflowExecution;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.api.workflow.v1.PendingActivityInfo;
 import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest;
 import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionResponse;
+import io.temporal.api.workflowservice.v1.QueryWorkflowRequest;
+import io.temporal.api.workflowservice.v1.QueryWorkflowResponse;
+import io.temporal.api.query.v1.WorkflowQuery;
 import io.temporal.client.WorkflowClient;
+import dev.bellows.temporal.FollowNotice;
 import io.temporal.client.WorkflowStub;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
@@ -26,12 +30,21 @@ import java.util.function.Consumer;
  * {@code retry} that discards it, as in a local run.
  *
  * <p>Per poll: one DescribeWorkflowExecution; a query only when the history grew (or the run
- * ended). Not thread-safe: one follower, one thread.
+ * ended). Each call has a deadline of its own, so a dead frontend is noticed within seconds
+ * ({@link FrontendWatch}); a run whose next step waits for a worker is told of too
+ * ({@link WorkerWatch}). Not thread-safe: one follower, one thread.
  */
 public final class Follower {
 
     /** How often the follower looks. */
     public static final Duration POLL = Duration.ofMillis(200);
+    /** The longest a describe may take: past it the frontend counts as not answering this time. */
+    static final Duration DESCRIBE_DEADLINE = Duration.ofSeconds(5);
+    /**
+     * The longest a query of the log may take: a worker answers it, replaying the run (the whole
+     * history with no workflow cache), so it gets longer than a describe.
+     */
+    static final Duration QUERY_DEADLINE = Duration.ofSeconds(15);
 
     private final WorkflowClient client;
     private final String workflowId;
@@ -42,15 +55,21 @@ public final class Follower {
     private String live;            // the model call whose live events were shown
     private int liveShown;
     private int liveSkipped;
+    private final FrontendWatch frontend;
+    private final WorkerWatch workers;
 
     /**
-     * @param from the index in the run's log of the first event to deliver (0: from the start)
+     * @param from    the index in the run's log of the first event to deliver (0: from the start)
+     * @param notices told why the run shows nothing for a while (the frontend lost, no worker)
      */
-    public Follower(WorkflowClient client, String workflowId, long from, Consumer<AgentEvent> deliver) {
+    public Follower(WorkflowClient client, String workflowId, long from, Consumer<AgentEvent> deliver,
+                    Consumer<FollowNotice> notices) {
         this.client = client;
         this.workflowId = workflowId;
         this.deliver = deliver;
         this.next = from;
+        this.frontend = new FrontendWatch(client.getWorkflowServiceStubs().getOptions().getTarget(), notices);
+        this.workers = new WorkerWatch(client, notices);
     }
 
     /**
@@ -70,6 +89,13 @@ public final class Follower {
             WorkflowExecutionStatus status = described.getWorkflowExecutionInfo().getStatus();
             boolean running = status == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING;
             long history = described.getWorkflowExecutionInfo().getHistoryLength();
+            if (running) {
+                workers.look(described, untouched(history));
+                if (untouched(history)) {
+                    Thread.sleep(POLL);     // no worker has taken its first step: its log is empty
+                    continue;
+                }
+            }
             if (!running && !seenClosed) {
                 seenClosed = true;
                 lastReadWhileClosed = System.nanoTime();
@@ -106,6 +132,14 @@ public final class Follower {
         return Optional.empty();
     }
 
+    /**
+     * Whether no worker has taken the run's first step yet: its history holds only the start and
+     * the first workflow task scheduled (a run followed from the start only).
+     */
+    private boolean untouched(long history) {
+        return next == 0 && history <= 2;
+    }
+
     private LoopEvent.LoopEnd lastEnd;
     private boolean seenClosed;
     /**
@@ -135,9 +169,16 @@ public final class Follower {
     private Optional<EventPage> readLog() {
         EventPage page;
         try {
-            page = client.newUntypedWorkflowStub(workflowId).query("events", EventPage.class, next);
-        } catch (RuntimeException e) {
+            page = query();
+        } catch (StatusRuntimeException e) {
+            // Past its deadline, a query waited for a worker: only a frontend that is gone counts here.
+            if (e.getStatus().getCode() == io.grpc.Status.Code.UNAVAILABLE
+                    || e.getStatus().getCode() == io.grpc.Status.Code.UNKNOWN) {
+                frontend.failed(e);
+            }
             return Optional.empty();        // not started yet, or no worker to answer: look again
+        } catch (RuntimeException e) {
+            return Optional.empty();
         }
         for (int i = 0; i < page.events().size(); i++) {
             String source = page.sources().get(i);
@@ -189,19 +230,42 @@ public final class Follower {
      */
     private Optional<DescribeWorkflowExecutionResponse> describe() {
         try {
-            return Optional.of(client.getWorkflowServiceStubs().blockingStub().describeWorkflowExecution(
-                    DescribeWorkflowExecutionRequest.newBuilder()
+            DescribeWorkflowExecutionResponse described = client.getWorkflowServiceStubs().blockingStub()
+                    .withDeadlineAfter(DESCRIBE_DEADLINE.toMillis(), TimeUnit.MILLISECONDS)
+                    .describeWorkflowExecution(DescribeWorkflowExecutionRequest.newBuilder()
                             .setNamespace(client.getOptions().getNamespace())
                             .setExecution(WorkflowExecution.newBuilder().setWorkflowId(workflowId))
-                            .build()));
+                            .build());
+            frontend.answered();
+            return Optional.of(described);
         } catch (StatusRuntimeException e) {
-            Status.Code code = e.getStatus().getCode();
-            if (code == Status.Code.UNAVAILABLE || code == Status.Code.DEADLINE_EXCEEDED
-                    || code == Status.Code.RESOURCE_EXHAUSTED) {
+            if (FrontendWatch.unreachable(e)) {
+                frontend.failed(e);
                 return Optional.empty();
             }
             throw e;
         }
+    }
+
+    /**
+     * One page of the run's log from {@link #next}, by the workflow's {@code events} query, with a
+     * deadline (the client's own query retries an unreachable frontend for a minute, in silence).
+     */
+    private EventPage query() {
+        var converter = client.getOptions().getDataConverter();
+        QueryWorkflowResponse answer = client.getWorkflowServiceStubs().blockingStub()
+                .withDeadlineAfter(QUERY_DEADLINE.toMillis(), TimeUnit.MILLISECONDS)
+                .queryWorkflow(QueryWorkflowRequest.newBuilder()
+                        .setNamespace(client.getOptions().getNamespace())
+                        .setExecution(WorkflowExecution.newBuilder().setWorkflowId(workflowId))
+                        .setQuery(WorkflowQuery.newBuilder().setQueryType("events")
+                                .setQueryArgs(converter.toPayloads(next).orElseThrow()))
+                        .build());
+        frontend.answered();
+        if (answer.hasQueryRejected() || !answer.hasQueryResult()) {
+            throw new IllegalStateException("the events query was not answered");
+        }
+        return converter.fromPayloads(0, Optional.of(answer.getQueryResult()), EventPage.class, EventPage.class);
     }
 
     /** A workflow that ended without a loop_end in its log (terminated, timed out, failed). */

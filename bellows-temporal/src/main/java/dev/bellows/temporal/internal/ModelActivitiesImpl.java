@@ -7,6 +7,7 @@ import dev.bellows.event.EventJson;
 import dev.bellows.provider.ChatStream;
 import dev.bellows.provider.Provider;
 import dev.bellows.provider.ProviderException;
+import dev.bellows.secret.Secrets;
 import dev.bellows.stream.StreamChunk;
 import io.temporal.activity.Activity;
 import io.temporal.activity.ActivityExecutionContext;
@@ -92,12 +93,25 @@ public final class ModelActivitiesImpl implements ModelActivities {
             stream = interceptors.isEmpty() ? provider.stream(request.toRequest()) : intercepted(context, request, attempt,
                     heartbeat);
             heartbeat.streaming(stream);
+            RedactedChunks redacted = new RedactedChunks();
             for (StreamChunk chunk; (chunk = stream.next()) != null; ) {
-                chunks.add(chunk);
-                live.accept(chunk);
+                for (StreamChunk shown : redacted.next(chunk)) {
+                    chunks.add(shown);
+                    live.accept(shown);
+                }
+            }
+            for (StreamChunk shown : redacted.finish()) {
+                chunks.add(shown);
+                live.accept(shown);
             }
             live.finish();
-            return new ModelAnswer(chunks, stream.finishReason().orElse(null), stream.usage().orElse(null));
+            ModelAnswer answer = new ModelAnswer(chunks, stream.finishReason().orElse(null), stream.usage().orElse(null));
+            String tooBig = RecordLimit.tooBig("the model's answer", answer);
+            if (tooBig != null) {
+                throw failure(new ProviderException(ProviderException.Kind.CLIENT_ERROR, tooBig
+                        + "; ask for a shorter answer"));
+            }
+            return answer;
         } catch (ProviderException e) {
             ActivityCompletionException stop = heartbeat.stopped();
             if (stop != null) {
@@ -122,10 +136,12 @@ public final class ModelActivitiesImpl implements ModelActivities {
     static ApplicationFailure failure(ProviderException e) {
         Integer status = e.statusCode().isPresent() ? e.statusCode().getAsInt() : null;
         Long retryAfter = e.retryAfter().map(Duration::toMillis).orElse(null);
-        // The message is the provider's, which never holds a key; the cause's stack stays on the worker.
+        // The message is the provider's, redacted (a server may echo what it was sent); the cause's stack
+        // stays on the worker.
+        String message = Secrets.redact(e.getMessage());
         return e.retryable()
-                ? ApplicationFailure.newFailure(e.getMessage(), failureType(e.kind()), status, retryAfter)
-                : ApplicationFailure.newNonRetryableFailure(e.getMessage(), failureType(e.kind()), status, retryAfter);
+                ? ApplicationFailure.newFailure(message, failureType(e.kind()), status, retryAfter)
+                : ApplicationFailure.newNonRetryableFailure(message, failureType(e.kind()), status, retryAfter);
     }
 
     /** The answer's stream events so far, as the run's loop will read them. */

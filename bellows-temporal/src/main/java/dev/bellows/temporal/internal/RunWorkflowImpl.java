@@ -21,6 +21,11 @@ import io.temporal.common.RetryOptions;
 import io.temporal.failure.CanceledFailure;
 import io.temporal.workflow.Workflow;
 import java.time.Duration;
+import dev.bellows.agent.ToolInterceptor;
+import dev.bellows.tool.BuiltinTools;
+import dev.bellows.tool.Tool;
+import dev.bellows.tool.ToolCall;
+import dev.bellows.tool.ToolCallOutcome;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -61,8 +66,24 @@ public final class RunWorkflowImpl implements RunWorkflow {
 
     /** @param ended told once, by the worker that ends the run, never on replay; or null */
     public RunWorkflowImpl(WorkerSetup setup, Consumer<EndedRun> ended) {
+        this(setup, ended, List.of());
+    }
+
+    /**
+     * @param toolInterceptors the worker's own: told of the run's {@code task_completion} call,
+     *                         which the loop makes in the workflow, once the run has ended
+     */
+    public RunWorkflowImpl(WorkerSetup setup, Consumer<EndedRun> ended, List<ToolInterceptor> toolInterceptors) {
         this.setup = setup;
         this.ended = ended;
+        this.toolInterceptors = List.copyOf(toolInterceptors);
+    }
+
+    private final List<ToolInterceptor> toolInterceptors;
+    /** The run's task_completion call, made by the loop in the workflow (no activity); null before it. */
+    private Completion completion;
+
+    private record Completion(String callId, Tool tool, ToolCall call, ToolCallOutcome outcome) {
     }
 
     @Override
@@ -86,6 +107,14 @@ public final class RunWorkflowImpl implements RunWorkflow {
         agent = builder.provider(provider).toolRegistry(tools.registry(catalog))
                 .listener(log::add)
                 // Learns the agent's name for the model calls' interceptors on the workers; no side effect.
+                // Keeps the task_completion call for the workers' interceptors at the run's end; no side effect.
+                .toolInterceptor(chain -> {
+                    ToolCallOutcome outcome = chain.proceed();
+                    if (BuiltinTools.TASK_COMPLETION.equals(chain.call().toolName())) {
+                        completion = new Completion(chain.callId(), chain.tool(), chain.call(), outcome);
+                    }
+                    return outcome;
+                })
                 .runInterceptor(chain -> {
                     runContext = chain.run();
                     models.agentName(chain.run().agentName());
@@ -125,6 +154,15 @@ public final class RunWorkflowImpl implements RunWorkflow {
             return;
         }
         WorkflowInfo info = Workflow.getInfo();
+        if (completion != null && result.reason() == LoopEndReason.TASK_COMPLETION && !toolInterceptors.isEmpty()) {
+            try {
+                WorkerCalls.recorded(toolInterceptors, WorkerCalls.run(info.getNamespace(), info.getWorkflowId(),
+                        info.getRunId(), runContext.agentName(), null, () -> false), info.getWorkflowId() + "/"
+                        + completion.callId(), completion.tool(), completion.call(), completion.outcome());
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "a tool interceptor failed on the run's task_completion", e);
+            }
+        }
         try {
             RunContext run = sessionName == null ? runContext : new SessionRunContext(runContext, sessionName);
             ended.accept(new EndedRun(run, result, info.getWorkflowId(), info.getRunId(),

@@ -1,5 +1,6 @@
 package dev.bellows.temporal.internal;
 
+import dev.bellows.secret.Secrets;
 import dev.bellows.agent.ToolInterceptor;
 import dev.bellows.format.OutputFormat;
 import dev.bellows.tool.PreparedCall;
@@ -121,6 +122,7 @@ public final class ToolActivitiesImpl implements ToolActivities {
      * in the workflow, then still tells the model how much the tool sent.
      */
     static String cut(String text) {
+        text = Secrets.redact(text);       // the worker's secrets never enter the history (an MCP server may echo its env)
         if (text == null || text.length() <= MAX_RESULT_BYTES / 3) {
             return text;
         }

@@ -44,8 +44,14 @@ public final class WorkerCalls {
     /** The run a call on this worker belongs to, as its interceptors see it. */
     static RunContext run(ActivityInfo info, String agentName, String lastFailure, BooleanSupplier cancelled) {
         String runId = info.getWorkflowRunId() != null ? info.getWorkflowRunId() : info.getRunId();
+        return run(info.getWorkflowNamespace(), info.getWorkflowId(), runId, agentName, lastFailure, cancelled);
+    }
+
+    /** The same, from the workflow's own ids (the run's end, on the worker that takes it). */
+    static RunContext run(String namespace, String workflowId, String runId, String agentName, String lastFailure,
+                          BooleanSupplier cancelled) {
         Run run = new Run(agentName == null ? "bellows" : agentName, cancelled);
-        run.attributes.put(TRACE_PARENT, RunTrace.traceparent(info.getWorkflowNamespace(), info.getWorkflowId(), runId));
+        run.attributes.put(TRACE_PARENT, RunTrace.traceparent(namespace, workflowId, runId));
         if (lastFailure != null) {
             run.attributes.put(LAST_FAILURE, lastFailure);
         }
@@ -62,6 +68,46 @@ public final class WorkerCalls {
     static ToolCallOutcome tool(List<ToolInterceptor> interceptors, RunContext run, String callId, PreparedCall prepared,
                                 BooleanSupplier cancelled) {
         return new Tool_(interceptors, 0, run, callId, prepared, prepared.call(), cancelled).proceed();
+    }
+
+    /**
+     * A call the workflow's loop made itself (a built-in tool: {@code task_completion}), told to
+     * {@code interceptors} after the fact, on the worker that ends the run, never on replay: a
+     * tracer makes its {@code execute_tool} span as for a local run. The call is not made again:
+     * the chain's end gives its recorded outcome.
+     */
+    static ToolCallOutcome recorded(List<ToolInterceptor> interceptors, RunContext run, String callId, Tool tool,
+                                    ToolCall call, ToolCallOutcome outcome) {
+        return new Recorded(interceptors, 0, run, callId, tool, call, outcome).proceed();
+    }
+
+    private record Recorded(List<ToolInterceptor> interceptors, int index, RunContext run, String callId, Tool tool,
+                            ToolCall call, ToolCallOutcome outcome) implements ToolInterceptor.Chain {
+
+        @Override
+        public ToolCallOutcome proceed() {
+            if (index == interceptors.size()) {
+                return outcome;
+            }
+            ToolCallOutcome seen = interceptors.get(index).intercept(new Recorded(interceptors, index + 1, run, callId,
+                    tool, call, outcome));
+            return seen == null ? outcome : seen;
+        }
+
+        @Override
+        public ToolCallOutcome proceed(ObjectNode arguments) {
+            return proceed();           // made already, with the model's arguments
+        }
+
+        @Override
+        public ToolCallOutcome.Succeeded respond(ToolResult<?> result) {
+            throw new UnsupportedOperationException("the run's " + call.toolName() + " call was made already");
+        }
+
+        @Override
+        public ToolCallOutcome.Deferred defer() {
+            throw new UnsupportedOperationException("the run's " + call.toolName() + " call was made already");
+        }
     }
 
     /** What the worker knows of a run. The task is the workflow's: not here (empty). */
