@@ -54,29 +54,7 @@ class ConnectionReuseTest {
         Watchdog neverTicks = new Watchdog(Watchdog.TICK.toNanos(), Watchdog.QUIET_TICKS, true);
         try (KeepAliveServer server = new KeepAliveServer(framing);
              SseClient client = new SseClient(HttpSettings.defaults(), neverTicks)) {
-            AtomicReference<Throwable> failure = new AtomicReference<>();
-            AtomicInteger answered = new AtomicInteger();
-            List<Thread> tasks = new ArrayList<>();
-            for (int task = 0; task < TASKS; task++) {
-                tasks.add(Thread.ofVirtual().start(() -> {
-                    try {
-                        for (int request = 0; request < REQUESTS; request++) {
-                            SseConnection connection = client.post(server.uri(), Map.of(), "{\"stream\":true}", KEY);
-                            assertThat(connection.next().data()).isEqualTo("{\"choices\":[]}");
-                            assertThat(connection.next().data()).isEqualTo("[DONE]");
-                            connection.closeAfterEnd();
-                            answered.incrementAndGet();
-                        }
-                    } catch (Throwable t) {
-                        failure.compareAndSet(null, t);
-                    }
-                }));
-            }
-            for (Thread task : tasks) {
-                task.join();
-            }
-            assertThat(failure.get()).isNull();
-            assertThat(answered).hasValue(TASKS * REQUESTS);
+            assertThat(streamConcurrently(client, server.uri(), KEY, TASKS, REQUESTS)).isEqualTo(TASKS * REQUESTS);
             assertThat(server.requests).hasValue(TASKS * REQUESTS);
             assertThat(server.accepted.get()).isBetween(1, TASKS);
             assertThat(server.closedByClient).hasValue(0);
@@ -87,6 +65,37 @@ class ConnectionReuseTest {
      * An HTTP/1.1 server with keep-alive on a raw socket: it counts the connections it
      * accepted and those the client closed (it closes none itself while the test runs).
      */
+    /**
+     * {@code tasks} virtual threads each stream {@code requests} answers from {@code uri} one
+     * after the other, reading each to its {@code [DONE]} and letting its body end; the answers
+     * read, once every thread ended without a failure (the first failure is thrown).
+     */
+    static int streamConcurrently(SseClient client, URI uri, ApiKey key, int tasks, int requests) throws Exception {
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        AtomicInteger answered = new AtomicInteger();
+        List<Thread> threads = new ArrayList<>();
+        for (int task = 0; task < tasks; task++) {
+            threads.add(Thread.ofVirtual().start(() -> {
+                try {
+                    for (int request = 0; request < requests; request++) {
+                        SseConnection connection = client.post(uri, Map.of(), "{\"stream\":true}", key);
+                        assertThat(connection.next().data()).isEqualTo("{\"choices\":[]}");
+                        assertThat(connection.next().data()).isEqualTo("[DONE]");
+                        connection.closeAfterEnd();
+                        answered.incrementAndGet();
+                    }
+                } catch (Throwable t) {
+                    failure.compareAndSet(null, t);
+                }
+            }));
+        }
+        for (Thread thread : threads) {
+            thread.join();
+        }
+        assertThat(failure.get()).isNull();
+        return answered.get();
+    }
+
     private static final class KeepAliveServer implements AutoCloseable {
         private static final byte[] EVENTS = "data: {\"choices\":[]}\n\ndata: [DONE]\n\n".getBytes(StandardCharsets.UTF_8);
 

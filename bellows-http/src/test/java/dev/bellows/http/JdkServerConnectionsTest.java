@@ -10,16 +10,12 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -52,29 +48,8 @@ class JdkServerConnectionsTest {
         Watchdog neverTicks = new Watchdog(Watchdog.TICK.toNanos(), Watchdog.QUIET_TICKS, true);
         try (DefaultsServer server = new DefaultsServer(contentLength);
              SseClient client = new SseClient(HttpSettings.defaults(), neverTicks)) {
-            AtomicReference<Throwable> failure = new AtomicReference<>();
-            AtomicInteger answered = new AtomicInteger();
-            List<Thread> threads = new ArrayList<>();
-            for (int task = 0; task < tasks; task++) {
-                threads.add(Thread.ofVirtual().start(() -> {
-                    try {
-                        for (int request = 0; request < REQUESTS; request++) {
-                            SseConnection connection = client.post(server.uri(), Map.of(), "{\"stream\":true}", KEY);
-                            assertThat(connection.next().data()).isEqualTo("{\"choices\":[]}");
-                            assertThat(connection.next().data()).isEqualTo("[DONE]");
-                            connection.closeAfterEnd();
-                            answered.incrementAndGet();
-                        }
-                    } catch (Throwable t) {
-                        failure.compareAndSet(null, t);
-                    }
-                }));
-            }
-            for (Thread thread : threads) {
-                thread.join();
-            }
-            assertThat(failure.get()).isNull();
-            assertThat(answered).hasValue(tasks * REQUESTS);
+            assertThat(ConnectionReuseTest.streamConcurrently(client, server.uri(), KEY, tasks, REQUESTS))
+                    .isEqualTo(tasks * REQUESTS);
             assertThat(server.requests).hasValue(tasks * REQUESTS);
             assertThat(server.clientPorts).as("connections for " + tasks + " thread(s)").hasSizeBetween(1, tasks);
         }
