@@ -29,20 +29,10 @@ class SigtermTest {
     @Test
     void sigterm_during_an_mcp_call_stops_the_server_and_the_processes_it_started() throws Exception {
         Path waitLog = dir.resolve("wait.log");
-        Files.writeString(dir.resolve("mcp.json"), "{\"mcpServers\": {\"hostile\": {\"command\": \"node\", \"args\": ["
-                + Cli.MAPPER.valueToTree(TerminalControlsTest.script("hostile-server.js").toString()) + "],"
-                + " \"env\": {\"WAIT_LOG\": " + Cli.MAPPER.valueToTree(waitLog.toString()) + ", \"WAIT_CHILD\": \"1\"}}}}");
-        String wait = "<tool>{\"server_name\": \"hostile\", \"tool_name\": \"wait\", \"arguments\": {}}</tool>";
+        String wait = hostileWait(waitLog, ", \"WAIT_CHILD\": \"1\"");
         List<ProcessHandle> started = new ArrayList<>();
         try (MockLlmServer model = RunCommandTest.server(wait, complete("never asked"))) {
-            List<String> command = new ArrayList<>(ChildJvm.bellows().java());
-            command.addAll(List.of(BellowsCommand.class.getName(), "run", "--base-url", model.baseUrl().toString(),
-                    "--model", "mock", "--mcp-config", dir.resolve("mcp.json").toString(), "wait for it"));
-            Process child = new ProcessBuilder(command)
-                    .directory(dir.toFile())
-                    .redirectOutput(dir.resolve("out.txt").toFile())
-                    .redirectError(dir.resolve("err.txt").toFile())
-                    .start();
+            Process child = runWithTheHostileServer(model);
             try {
                 for (int i = 0; i < GIVE_UP_SECONDS * 20 && !Files.exists(waitLog) && child.isAlive(); i++) {
                     Thread.sleep(50);
@@ -73,19 +63,9 @@ class SigtermTest {
     @Test
     void sigterm_during_an_mcp_call_exits_143_with_nothing_more_sent_to_the_model() throws Exception {
         Path waitLog = dir.resolve("wait.log");
-        Files.writeString(dir.resolve("mcp.json"), "{\"mcpServers\": {\"hostile\": {\"command\": \"node\", \"args\": ["
-                + Cli.MAPPER.valueToTree(TerminalControlsTest.script("hostile-server.js").toString()) + "],"
-                + " \"env\": {\"WAIT_LOG\": " + Cli.MAPPER.valueToTree(waitLog.toString()) + "}}}}");
-        String wait = "<tool>{\"server_name\": \"hostile\", \"tool_name\": \"wait\", \"arguments\": {}}</tool>";
+        String wait = hostileWait(waitLog, "");
         try (MockLlmServer model = RunCommandTest.server(wait, complete("never asked"))) {
-            List<String> command = new ArrayList<>(ChildJvm.bellows().java());
-            command.addAll(List.of(BellowsCommand.class.getName(), "run", "--base-url", model.baseUrl().toString(),
-                    "--model", "mock", "--mcp-config", dir.resolve("mcp.json").toString(), "wait for it"));
-            Process child = new ProcessBuilder(command)
-                    .directory(dir.toFile())
-                    .redirectOutput(dir.resolve("out.txt").toFile())
-                    .redirectError(dir.resolve("err.txt").toFile())
-                    .start();
+            Process child = runWithTheHostileServer(model);
             try {
                 for (int i = 0; i < GIVE_UP_SECONDS * 20 && !Files.exists(waitLog) && child.isAlive(); i++) {
                     Thread.sleep(50);
@@ -102,5 +82,29 @@ class SigtermTest {
                 child.destroyForcibly();
             }
         }
+    }
+
+    /**
+     * Writes mcp.json with hostile-server.js as "hostile" (its {@code wait} tool logs its
+     * process ids to {@code waitLog}, then waits; {@code moreEnv} adds members to its env);
+     * the model's answer that calls that tool.
+     */
+    private String hostileWait(Path waitLog, String moreEnv) throws Exception {
+        Files.writeString(dir.resolve("mcp.json"), "{\"mcpServers\": {\"hostile\": {\"command\": \"node\", \"args\": ["
+                + Cli.MAPPER.valueToTree(TerminalControlsTest.script("hostile-server.js").toString()) + "],"
+                + " \"env\": {\"WAIT_LOG\": " + Cli.MAPPER.valueToTree(waitLog.toString()) + moreEnv + "}}}}");
+        return "<tool>{\"server_name\": \"hostile\", \"tool_name\": \"wait\", \"arguments\": {}}</tool>";
+    }
+
+    /** {@code bellows run} in a JVM of its own against {@code model}, with mcp.json; out.txt and err.txt. */
+    private Process runWithTheHostileServer(MockLlmServer model) throws Exception {
+        List<String> command = new ArrayList<>(ChildJvm.bellows().java());
+        command.addAll(List.of(BellowsCommand.class.getName(), "run", "--base-url", model.baseUrl().toString(),
+                "--model", "mock", "--mcp-config", dir.resolve("mcp.json").toString(), "wait for it"));
+        return new ProcessBuilder(command)
+                .directory(dir.toFile())
+                .redirectOutput(dir.resolve("out.txt").toFile())
+                .redirectError(dir.resolve("err.txt").toFile())
+                .start();
     }
 }
