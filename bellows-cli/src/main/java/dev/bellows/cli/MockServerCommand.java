@@ -4,13 +4,11 @@ import dev.bellows.testkit.MockLlmServer;
 import dev.bellows.testkit.MockScript;
 import java.io.IOException;
 import java.net.BindException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -106,33 +104,7 @@ final class MockServerCommand implements Callable<Integer> {
             // The record file is opened before the port is bound.
             return usage("--record " + record + ": cannot write to it: " + describe(e));
         }
-        CountDownLatch stopped = new CountDownLatch(1);
-        Thread hook = new Thread(() -> {
-            server.close();
-            stopped.countDown();
-        }, "bellows-mock-server-shutdown");
-        Runtime.getRuntime().addShutdownHook(hook);
-        try {
-            root.stdout.write(("listening on " + server.baseUrl() + "\n").getBytes(StandardCharsets.UTF_8));
-            root.stdout.flush();
-            stopped.await();
-            return 0;
-        } catch (InterruptedException e) {
-            return 0; // stopped in-process
-        } catch (IOException e) {
-            if (!ClosedPipes.isClosedPipe(e)) {
-                root.stderr.println(spec.qualifiedName() + ": cannot write to standard output: " + e.getMessage());
-                root.stderr.flush();
-            }
-            return 1;
-        } finally {
-            server.close();
-            try {
-                Runtime.getRuntime().removeShutdownHook(hook);
-            } catch (IllegalStateException e) {
-                // the JVM is shutting down: the hook is running
-            }
-        }
+        return UntilStopped.serve(root, spec.qualifiedName(), server.baseUrl().toString(), server::close, () -> { });
     }
 
     private static String describe(IOException e) {

@@ -7,9 +7,7 @@ import io.temporal.internal.testservice.TestServicesStarter;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -66,38 +64,13 @@ final class TemporalDevCommand implements Callable<Integer> {
             return usage("--port: cannot listen on 127.0.0.1:" + port + ": " + BellowsCommand.oneLine(
                     e.getCause() != null ? e.getCause().getMessage() : e.getMessage()));
         }
-        CountDownLatch stopped = new CountDownLatch(1);
-        Thread hook = new Thread(() -> {
-            stop(server, services);
-            stopped.countDown();
-        }, "bellows-temporal-dev-shutdown");
-        Runtime.getRuntime().addShutdownHook(hook);
         String address = "127.0.0.1:" + server.getPort();
-        try {
-            root.stdout.write(("listening on " + address + "\n").getBytes(StandardCharsets.UTF_8));
-            root.stdout.flush();
+        return UntilStopped.serve(root, spec.qualifiedName(), address, () -> stop(server, services), () -> {
             root.stderr.println(spec.qualifiedName() + ": Temporal's Java test server, in memory (runs are lost when it"
                     + " stops); next: bellows worker --temporal " + address + " --model ... , then bellows run --temporal "
                     + address + " \"a task\"");
             root.stderr.flush();
-            stopped.await();
-            return 0;
-        } catch (InterruptedException e) {
-            return 0; // stopped in-process
-        } catch (IOException e) {
-            if (!ClosedPipes.isClosedPipe(e)) {
-                root.stderr.println(spec.qualifiedName() + ": cannot write to standard output: " + e.getMessage());
-                root.stderr.flush();
-            }
-            return 1;
-        } finally {
-            stop(server, services);
-            try {
-                Runtime.getRuntime().removeShutdownHook(hook);
-            } catch (IllegalStateException e) {
-                // the JVM is shutting down: the hook is running
-            }
-        }
+        });
     }
 
     private static void stop(Server server, TestServicesStarter services) {
