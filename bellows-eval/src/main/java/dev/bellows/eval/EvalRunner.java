@@ -142,7 +142,7 @@ public final class EvalRunner {
     /** One run: the agent built, the task run to its end, the evaluators asked, the events written. */
     private RunResult runOnce(EvalCase evalCase, int caseNumber, int index, EventFiles files)
             throws IOException, InterruptedException {
-        RunProbe probe = new RunProbe();
+        RunProbe probe = new RunProbe(index);
         long start = System.nanoTime();
         RunRecord record;
         AgentRun run = null;

@@ -11,7 +11,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * What the runner measures inside one run's agent: the model's token usage, summed over the
+ * One run as the agent factory sees it: which repeat it is, and what the runner measures inside
+ * the run's agent: the model's token usage, summed over the
  * run's model calls (retries included). An {@link AgentFactory} installs it in the agent it
  * builds with {@link #install(AgentBuilder)}; without it the run's tokens are unknown (and
  * {@code max_tokens} fails saying so). Thread-safe.
@@ -21,8 +22,15 @@ public final class RunProbe {
     private final AtomicLong input = new AtomicLong();
     private final AtomicLong output = new AtomicLong();
     private final AtomicBoolean installed = new AtomicBoolean();
+    private final int index;
 
-    RunProbe() {
+    RunProbe(int index) {
+        this.index = index;
+    }
+
+    /** Which repeat of its case the run is, from 1 (e.g. to seed a model differently per repeat). */
+    public int index() {
+        return index;
     }
 
     /** Adds the probe's model interceptor to {@code builder}, and returns the builder. */
