@@ -136,7 +136,7 @@ final class HtmlReport {
         card("", percent(summary.passRate()), "pass rate", summary.passRate());
         if (report.comparison() != null) {
             long regressed = report.comparison().cases().stream().filter(Change::regressed).count();
-            card(regressed > 0 ? "bad" : "ok", String.valueOf(regressed), "regressed against the baseline", null);
+            card(regressed > 0 ? "bad" : "ok", String.valueOf(regressed), "regressed", null);
         }
         card("", String.format(Locale.ROOT, "%,d", runs), tokens > 0 ? String.format(Locale.ROOT, "runs \u00b7 %,d tokens", tokens) : "runs", null);
         html.raw("</section>\n");
@@ -162,14 +162,14 @@ final class HtmlReport {
             html.raw("<button type=\"button\" data-filter=\"regressed\" aria-pressed=\"false\">Regressed ").text(String.valueOf(regressed))
                     .raw("</button>");
         }
-        html.raw("</div></div>\n<table class=\"cases\">\n<thead><tr><th>Status</th><th>Case</th><th>Pass rate</th>")
+        html.raw("</div></div>\n<div class=\"wide\"><table class=\"cases\">\n<thead><tr><th>Status</th><th>Case</th><th>Pass rate</th>")
                 .raw("<th class=\"num\" title=\"the chance that at least one of k runs passes\">pass@k</th>")
                 .raw("<th class=\"num\" title=\"the chance that all k runs pass\">pass^k</th><th>Scores (mean)</th>")
                 .raw("<th class=\"num\">Time</th></tr></thead>\n<tbody>\n");
         for (int i = 0; i < report.cases().size(); i++) {
             row(report.cases().get(i), i);
         }
-        html.raw("</tbody>\n</table>\n</section>\n");
+        html.raw("</tbody>\n</table></div>\n</section>\n");
     }
 
     private void row(CaseResult result, int index) {
@@ -285,14 +285,14 @@ final class HtmlReport {
                 .raw("<span class=\"answer-preview\">").text(preview.length() > 200 ? preview.substring(0, 200) : preview)
                 .raw("</span><span class=\"dim\">").text(String.join(" \u00b7 ", facts)).raw("</span></summary>\n<div class=\"run-body\">\n");
         if (!run.scores().isEmpty()) {
-            html.raw("<table class=\"scores\"><thead><tr><th>Evaluator</th><th class=\"num\">Score</th><th>Result</th><th>Reason</th></tr></thead><tbody>");
+            html.raw("<div class=\"wide\"><table class=\"scores\"><thead><tr><th>Evaluator</th><th class=\"num\">Score</th><th>Result</th><th>Reason</th></tr></thead><tbody>");
             for (Score score : run.scores()) {
                 html.raw("<tr").raw(score.passed() ? "" : " class=\"bad\"").raw("><td>").text(score.evaluator()).raw("</td><td class=\"num\">")
                         .text(score.score() == null ? "\u2013" : decimal(score.score())).raw("</td><td>").raw(pill(score.passed(),
                                 score.passed() ? "pass" : "fail")).raw("</td><td class=\"reason\">").text(score.reason() == null ? "" : score.reason(), TEXT_LIMIT)
                         .raw("</td></tr>");
             }
-            html.raw("</tbody></table>\n");
+            html.raw("</tbody></table></div>\n");
         }
         if (run.error() != null) {
             html.raw("<div class=\"error\"><b>The run failed:</b> ").text(run.error(), TEXT_LIMIT).raw("</div>\n");

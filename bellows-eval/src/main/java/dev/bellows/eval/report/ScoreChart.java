@@ -47,7 +47,7 @@ final class ScoreChart {
                 .raw("<span><i class=\"fell\"></i>fell by more than the margin (").text(HtmlReport.decimal(comparison.margin()))
                 .raw(")</span><span><i class=\"rose\"></i>rose</span></div>\n");
         int height = TOP + shown.size() * ROW + 8;
-        html.raw("<svg viewBox=\"0 0 " + WIDTH + " " + height + "\" role=\"img\" aria-label=\"")
+        html.raw("<div class=\"plot\"><svg viewBox=\"0 0 " + WIDTH + " " + height + "\" role=\"img\" aria-label=\"")
                 .text("Scores of " + shown.size() + " figures against the baseline").raw("\">\n");
         for (int tick = 0; tick <= 4; tick++) {
             double x = x(tick / 4.0);
@@ -84,7 +84,7 @@ final class ScoreChart {
                     .raw("</g>\n");
             previousCase = row.caseId();
         }
-        html.raw("</svg>\n");
+        html.raw("</svg></div>\n");
         if (rows.size() > shown.size()) {
             html.raw("<p class=\"dim\">").text(String.format(Locale.ROOT, "%,d more figures, which changed less, are not drawn.",
                     rows.size() - shown.size())).raw("</p>\n");
