@@ -27,7 +27,7 @@ import picocli.CommandLine.IVersionProvider;
         description = "Streaming LLM agents: tag parsing while the model streams, tools, the agent loop.",
         subcommands = {RunCommand.class, ChatCommand.class, ToolsCommand.class, McpCommand.class, SessionsCommand.class, ParseCommand.class,
                 MockServerCommand.class, DemoCommand.class, ServeCommand.class, WorkerCommand.class,
-                TemporalDevCommand.class, CommandLine.HelpCommand.class},
+                TemporalDevCommand.class, EvalCommand.class, CommandLine.HelpCommand.class},
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {
                 "0:success",
