@@ -14,7 +14,7 @@ class EvalReportCommandTest {
     private static final String REPORT = """
             {"dataset": "weather.jsonl", "summary": {"cases": 1, "passed": 0, "failed": 1, "pass_rate": 0.0},
              "cases": [{"id": "capital-france", "passed": false, "pass_at_k": 0.0, "pass_hat_k": 0.0,
-                        "runs": [{"passed": false, "answer": "Lyon <script>x()</script>", "events": "runs/capital-france-0.jsonl",
+                        "runs": [{"passed": false, "answer": "Lyon <script>x()</script>", "events": "events/capital-france/run-1.jsonl",
                                   "scores": [{"evaluator": "contains", "passed": false, "score": 0.0,
                                               "reason": "the answer does not contain \\"Paris\\""}]}]}]}
             """;
@@ -33,8 +33,8 @@ class EvalReportCommandTest {
     void writesThePageBesideTheReportAndPrintsItsPath(@TempDir Path dir) throws Exception {
         Path out = Files.createDirectories(dir.resolve("eval-out"));
         Files.writeString(out.resolve("report.json"), REPORT);
-        Files.createDirectories(out.resolve("runs"));
-        Files.writeString(out.resolve("runs/capital-france-0.jsonl"), EVENTS);
+        Files.createDirectories(out.resolve("events/capital-france"));
+        Files.writeString(out.resolve("events/capital-france/run-1.jsonl"), EVENTS);
 
         Cli.Run run = Cli.run(in(dir), "eval", "report", "eval-out/report.json");
         assertThat(run.err()).isEmpty();

@@ -280,8 +280,9 @@ final class HtmlReport {
             facts.add(String.format(Locale.ROOT, "%,d tokens in, %,d out", run.inputTokens() == null ? 0 : run.inputTokens(),
                     run.outputTokens() == null ? 0 : run.outputTokens()));
         }
-        String preview = run.error() != null ? "error: " + run.error() : run.answer() == null ? "(no answer)" : run.answer();
-        html.raw("<details class=\"run\">\n<summary>").raw(pill(run.passed(), "run " + (run.index() + 1)))
+        String preview = run.error() != null ? "error: " + run.error()
+                : run.answer() == null || run.answer().isBlank() ? "(no answer)" : run.answer();
+        html.raw("<details class=\"run\">\n<summary>").raw(pill(run.passed(), "run " + run.index()))
                 .raw("<span class=\"answer-preview\">").text(preview.length() > 200 ? preview.substring(0, 200) : preview)
                 .raw("</span><span class=\"dim\">").text(String.join(" \u00b7 ", facts)).raw("</span></summary>\n<div class=\"run-body\">\n");
         if (!run.scores().isEmpty()) {
@@ -303,7 +304,7 @@ final class HtmlReport {
         }
         List<Entry> transcript = run.events() == null ? List.of() : Transcript.read(reportDir, run.events());
         transcript.forEach(this::entry);
-        if (run.answer() != null && transcript.stream().noneMatch(entry -> entry instanceof Transcript.End)) {
+        if (run.answer() != null && !run.answer().isEmpty() && transcript.stream().noneMatch(entry -> entry instanceof Transcript.End)) {
             html.raw("<div class=\"t-end\"><span class=\"label\">Answer</span>").text(run.answer(), TEXT_LIMIT).raw("</div>\n");
         }
         html.raw("</div>\n</div>\n</details>\n");

@@ -82,12 +82,12 @@ final class JunitXml {
         Map<List<String>, List<Integer>> runsByReason = new LinkedHashMap<>();     // (label, text) -> run numbers
         for (RunResult run : result.runs()) {
             if (run.error() != null) {
-                runsByReason.computeIfAbsent(List.of("error", run.error()), k -> new ArrayList<>()).add(run.index() + 1);
+                runsByReason.computeIfAbsent(List.of("error", run.error()), k -> new ArrayList<>()).add(run.index());
             }
             for (Score score : run.scores()) {
                 if (!score.passed()) {
                     String reason = score.reason() == null || score.reason().isBlank() ? "failed" : score.reason();
-                    runsByReason.computeIfAbsent(List.of(score.evaluator(), reason), k -> new ArrayList<>()).add(run.index() + 1);
+                    runsByReason.computeIfAbsent(List.of(score.evaluator(), reason), k -> new ArrayList<>()).add(run.index());
                 }
             }
         }

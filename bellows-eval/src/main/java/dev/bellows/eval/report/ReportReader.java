@@ -108,7 +108,7 @@ final class ReportReader {
         JsonNode tokens = object(node, "tokens", at + ".tokens", false);
         Long index = integer(node, "index", at + ".index");
         Long iterations = integer(node, "iterations", at + ".iterations");
-        return new RunResult(index == null ? position : index.intValue(), bool(node, "passed", at + ".passed"),
+        return new RunResult(index == null ? position + 1 : index.intValue(), bool(node, "passed", at + ".passed"),
                 text(node, "answer", at + ".answer"), List.copyOf(scores), integer(node, "duration_ms", at + ".duration_ms"),
                 iterations == null ? null : iterations.intValue(),
                 tokens == null ? null : integer(tokens, "input", at + ".tokens.input"),

@@ -69,8 +69,8 @@ class HtmlReportTest {
                 .contains("<span class=\"verdict bad\">Regressed</span>")
                 .contains("<li><b>contains (run 1)</b>: the answer does not contain &quot;Paris&quot;</li>")
                 .contains("<li><b>judge (run 1)</b>: Names Lyon, which is not the capital; the rubric asks for the capital.</li>")
-                .contains("<li>passed in the baseline, fails now</li>")
-                .contains("events file runs/multi-turn-0.jsonl not found")
+                .contains("<li>passed before, fails now</li>")
+                .contains("events file events/multi-turn/run-1.jsonl not found")
                 .contains("<div class=\"error\"><b>The run failed:</b> the model server closed the connection</div>");
         // capital-france's rows first (regressed): its pass rate 1.0 -> 0.5 fell by more than the margin
         List<ScoreChart.Row> rows = ScoreChart.rows(ReportReader.read(ReportReader.readTree(dir.resolve("report.json")), "r").comparison());

@@ -20,10 +20,11 @@ class ReportReaderTest {
         assertThat(report.cases()).hasSize(5);
         Report.RunResult failed = report.cases().get(3).runs().get(1);
         assertThat(failed.error()).isEqualTo("the model server closed the connection");
-        assertThat(failed.answer()).isNull();
+        assertThat(failed.answer()).isEmpty();
         assertThat(report.cases().get(0).runs().get(2).inputTokens()).isEqualTo(812L);
         assertThat(report.comparison().regressed()).isTrue();
         assertThat(report.comparison().cases().get(1).before().scores()).containsEntry("judge", 0.9);
+        assertThat(report.comparison().cases().get(4).before()).isNull();      // a new case
     }
 
     @Test

@@ -12,8 +12,9 @@ import java.util.stream.Stream;
  * dataset against the mock model, three repeated; capital-france fails (one run answers Lyon)
  * and regressed against its baseline; a case whose id, answer, tool arguments and results are
  * hostile markup; a case with a failed run (the model server closed the connection mid-answer,
- * after a retry); a conversation case whose events file is missing. Each run's events are the
- * JSONL of {@code bellows run --output jsonl}.
+ * after a retry); a conversation case, new against the baseline, whose events file is missing.
+ * Each run's events are the JSONL of {@code bellows run --output jsonl}, where the runner puts
+ * them ({@code events/CASE/run-N.jsonl}, runs numbered from 1).
  */
 final class Sample {
 

@@ -21,7 +21,7 @@ class TranscriptTest {
     @Test
     void aRunReadsAsTaskStepsThinkingTextCallsWithResultsAndTheAnswer(@TempDir Path dir) {
         Sample.copyTo(dir);
-        List<Transcript.Entry> entries = Transcript.read(dir, "runs/weather-oslo-0.jsonl");
+        List<Transcript.Entry> entries = Transcript.read(dir, "events/weather-oslo/run-1.jsonl");
         assertThat(entries).hasSize(7);
         assertThat(entries.get(0)).isEqualTo(new Task("What is the weather in Oslo?"));
         assertThat(entries.get(1)).isEqualTo(new Step(1));
