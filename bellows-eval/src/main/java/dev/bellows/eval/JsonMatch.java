@@ -1,0 +1,77 @@
+package dev.bellows.eval;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.Iterator;
+import java.util.Map;
+
+/**
+ * JSON values compared as JSON, not as text: numbers by value ({@code 1}, {@code 1.0} and
+ * {@code 1e0} are equal), objects without regard to key order.
+ */
+final class JsonMatch {
+
+    private JsonMatch() {
+    }
+
+    /** Whether the two values are the same JSON value. */
+    static boolean equal(JsonNode expected, JsonNode actual) {
+        if (expected.isNumber() && actual.isNumber()) {
+            return expected.decimalValue().compareTo(actual.decimalValue()) == 0;
+        }
+        if (expected.isObject() && actual.isObject()) {
+            if (expected.size() != actual.size()) {
+                return false;
+            }
+            for (Iterator<Map.Entry<String, JsonNode>> it = expected.fields(); it.hasNext(); ) {
+                Map.Entry<String, JsonNode> field = it.next();
+                JsonNode other = actual.get(field.getKey());
+                if (other == null || !equal(field.getValue(), other)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        if (expected.isArray() && actual.isArray()) {
+            if (expected.size() != actual.size()) {
+                return false;
+            }
+            for (int i = 0; i < expected.size(); i++) {
+                if (!equal(expected.get(i), actual.get(i))) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        return expected.equals(actual);
+    }
+
+    /**
+     * Whether {@code expected} is a JSON subset of {@code actual}: every field of an expected
+     * object is in the actual one with a matching value (recursively); arrays match element by
+     * element with the same length; other values are equal.
+     */
+    static boolean subset(JsonNode expected, JsonNode actual) {
+        if (expected.isObject() && actual.isObject()) {
+            for (Iterator<Map.Entry<String, JsonNode>> it = expected.fields(); it.hasNext(); ) {
+                Map.Entry<String, JsonNode> field = it.next();
+                JsonNode other = actual.get(field.getKey());
+                if (other == null || !subset(field.getValue(), other)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        if (expected.isArray() && actual.isArray()) {
+            if (expected.size() != actual.size()) {
+                return false;
+            }
+            for (int i = 0; i < expected.size(); i++) {
+                if (!subset(expected.get(i), actual.get(i))) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        return equal(expected, actual);
+    }
+}
