@@ -14,6 +14,7 @@ import dev.bellows.eval.JudgeModel;
 import dev.bellows.eval.ReportJson;
 import dev.bellows.eval.ReportWriter;
 import dev.bellows.eval.RunResult;
+import dev.bellows.eval.report.EvalReports;
 import dev.bellows.mcp.McpClientOptions;
 import dev.bellows.provider.Provider;
 import dev.bellows.provider.RetryPolicy;
@@ -44,10 +45,11 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         versionProvider = BellowsCommand.Version.class,
         sortOptions = false,
+        subcommands = {EvalReportCommand.class},
         description = {
                 "Runs each case of an evaluation dataset (JSONL, or YAML: a list) through the agent, scores every run,"
-                        + " and writes report.json and each run's events (in events/, a file per run) into the output"
-                        + " directory."},
+                        + " and writes report.json, junit.xml, report.html and each run's events (in events/, a file per"
+                        + " run) into the output directory. eval report FILE writes a report's page again."},
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {
                 "0:every case passed; with --baseline: no case regressed",
@@ -57,13 +59,36 @@ import picocli.CommandLine.Spec;
                 "130:cancelled (Ctrl-C)"})
 final class EvalCommand implements Callable<Integer> {
 
-    /** The files the report is written as; the JUnit XML and HTML writers join the JSON one here. */
-    static final List<ReportWriter> WRITERS = List.of(ReportJson.WRITER);
+    /** The files the report is written as, each from the report's JSON: report.json first, then the pages made of it. */
+    static final List<ReportWriter> WRITERS = List.of(ReportJson.WRITER,
+            writer(EvalReports.JUNIT_XML, (report, directory, out) -> EvalReports.writeJunitXml(report, out)),
+            writer(EvalReports.HTML, EvalReports::writeHtml));
+
+    private interface Render {
+        void write(com.fasterxml.jackson.databind.node.ObjectNode report, Path directory, java.io.Writer out)
+                throws IOException;
+    }
+
+    private static ReportWriter writer(String name, Render render) {
+        return new ReportWriter() {
+            @Override
+            public String fileName() {
+                return name;
+            }
+
+            @Override
+            public void write(com.fasterxml.jackson.databind.node.ObjectNode report, Path directory) throws IOException {
+                try (java.io.Writer out = Files.newBufferedWriter(directory.resolve(name))) {
+                    render.write(report, directory, out);
+                }
+            }
+        };
+    }
 
     private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
 
     @ParentCommand
-    private BellowsCommand root;
+    BellowsCommand root;
 
     @Spec
     private CommandSpec spec;
@@ -71,7 +96,7 @@ final class EvalCommand implements Callable<Integer> {
     @Mixin
     ModelOptions options;
 
-    @Parameters(index = "0", paramLabel = "DATASET", description = "The dataset: a .jsonl file (one case a line) or a"
+    @Parameters(index = "0", arity = "0..1", paramLabel = "DATASET", description = "The dataset: a .jsonl file (one case a line) or a"
             + " .yaml / .yml file (a list of cases).")
     String dataset;
 
@@ -108,6 +133,10 @@ final class EvalCommand implements Callable<Integer> {
         JsonNode before = null;
         McpClientOptions client;
         try {
+            if (dataset == null) {
+                throw new UsageException("DATASET: missing: the dataset to run, e.g. bellows eval evals/cases.jsonl (see '"
+                        + spec.qualifiedName() + " --help')", true);
+            }
             checkFlags();
             cases = readDataset();
             if (baseline != null) {

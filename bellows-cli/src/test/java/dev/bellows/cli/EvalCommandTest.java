@@ -49,6 +49,14 @@ class EvalCommandTest {
                 "4 of 5 cases passed (80%); report: first/report.json");
         assertThat(run.err()).contains("eval: 1/5 capital #1 passed", "eval: 5/5 sum-fails-on-purpose #1 FAILED");
 
+        // the JUnit XML, read back by the JDK's parser: a testcase per case, the failing one with its reason
+        org.w3c.dom.Document junit = javax.xml.parsers.DocumentBuilderFactory.newInstance().newDocumentBuilder()
+                .parse(dir.resolve("first/junit.xml").toFile());
+        assertThat(junit.getElementsByTagName("testcase").getLength()).isEqualTo(5);
+        assertThat(junit.getElementsByTagName("failure").getLength()).isEqualTo(1);
+        assertThat(junit.getElementsByTagName("failure").item(0).getTextContent()).contains("expected \"42\", got \"43\"");
+        assertThat(Files.readString(dir.resolve("first/report.html"))).contains("sum-fails-on-purpose");
+
         JsonNode report = Cli.MAPPER.readTree(dir.resolve("first/report.json").toFile());
         assertThat(report.get("summary").toString()).isEqualTo("{\"cases\":5,\"passed\":4,\"failed\":1,\"pass_rate\":0.8}");
         assertThat(report.get("model").asText()).isEqualTo("mock");
