@@ -125,6 +125,32 @@ class EvalCommandTest {
     }
 
     @Test
+    void ctrlCCancelsTheRunsInFlightAndExits130() throws Exception {
+        java.util.concurrent.atomic.AtomicReference<Runnable> interrupt = new java.util.concurrent.atomic.AtomicReference<>();
+        Interrupts interrupts = action -> {
+            interrupt.set(action);
+            return () -> interrupt.set(null);
+        };
+        Files.writeString(dir.resolve("one.jsonl"), "{\"id\": \"slow\", \"input\": \"Take your time.\"}\n");
+        dev.bellows.testkit.StreamHold midAnswer = dev.bellows.testkit.StreamHold.after(0, 2);
+        try (MockLlmServer server = MockLlmServer.builder(MockScript.of(dev.bellows.testkit.MockTurn.content(
+                "thinking it over, slowly, <tool>{\"tool_name\": \"task_completion\", \"arguments\": {\"result\": \"late\"}}</tool>")))
+                .hold(midAnswer).start()) {
+            java.util.concurrent.CompletableFuture<Cli.Run> result = dev.bellows.testkit.Background.supply(() -> Cli.run(
+                    new Host(Map.of(), dir, interrupts, false), "eval", "one.jsonl", "--base-url", server.baseUrl().toString(),
+                    "--model", "mock"));
+            midAnswer.reached().get(30, java.util.concurrent.TimeUnit.SECONDS);   // the run is mid-answer
+            interrupt.get().run();
+            Cli.Run run = result.get(30, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(run.status()).isEqualTo(130);
+            assertThat(run.err()).isEqualTo("bellows eval: cancelled\n");
+            assertThat(dir.resolve("eval-out/report.json")).doesNotExist();
+        } finally {
+            midAnswer.release();
+        }
+    }
+
+    @Test
     void aBadDatasetIsAUsageErrorNamingFileLineAndField() throws Exception {
         Files.writeString(dir.resolve("bad.jsonl"), "{\"id\": \"a\", \"input\": \"x\"}\n{\"id\": \"b\", \"input\": \"y\","
                 + " \"expect\": {\"tools\": {\"match\": \"sometimes\", \"calls\": []}}}\n");

@@ -91,6 +91,7 @@ public final class EvalRunner {
             }
         }
         AtomicInteger next = new AtomicInteger();
+        java.util.concurrent.atomic.AtomicBoolean stopped = new java.util.concurrent.atomic.AtomicBoolean();
         progress.started(total);
         List<Future<Void>> workers = new ArrayList<>();
         try (ExecutorService threads = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("eval-run-", 0).factory())) {
@@ -100,6 +101,9 @@ public final class EvalRunner {
                         EvalCase evalCase = cases.get(jobs.get(j)[0]);
                         int index = jobs.get(j)[1];
                         RunResult result = runOnce(evalCase, jobs.get(j)[0], index, files);
+                        if (stopped.get()) {
+                            return null;    // a run cut short by the stop is no result (the loop may end it "cancelled")
+                        }
                         results[jobs.get(j)[0]][index - 1] = result;
                         shown.finished(evalCase.id(), index, result.passed());
                     }
@@ -111,6 +115,7 @@ public final class EvalRunner {
                     await(worker);
                 }
             } catch (InterruptedException | IOException | RuntimeException | Error e) {
+                stopped.set(true);
                 next.set(jobs.size());      // no further run starts
                 workers.forEach(worker -> worker.cancel(true));
                 throw e;
