@@ -71,7 +71,7 @@ public final class DatasetReader {
         List<EvalCase> cases = new ArrayList<>();
         Map<String, Integer> ids = new HashMap<>();
         for (int i = 0; i < lines.size(); i++) {
-            String line = lines.get(i).strip();
+            String line = (i == 0 && lines.get(0).startsWith("\uFEFF") ? lines.get(0).substring(1) : lines.get(i)).strip();
             if (line.isEmpty() || line.startsWith("//")) {
                 continue;
             }

@@ -48,9 +48,20 @@ final class JudgeEvaluator implements Evaluator {
         if (judge.isEmpty()) {
             return Score.fail(NAME, "no judge model is configured");
         }
-        String prompt = "Task:\n" + run.evalCase().task() + "\n\nAnswer:\n" + run.answer() + "\n\nRubric:\n" + rubric;
+        StringBuilder prompt = new StringBuilder();
+        if (!run.evalCase().history().isEmpty()) {
+            // the task may only make sense after the conversation the case gives before it
+            prompt.append("Conversation before the task:\n");
+            for (Message message : run.evalCase().history()) {
+                prompt.append(message.role().toString().toLowerCase(java.util.Locale.ROOT)).append(": ")
+                        .append(message.content()).append('\n');
+            }
+            prompt.append('\n');
+        }
+        prompt.append("Task:\n").append(run.evalCase().task()).append("\n\nAnswer:\n").append(run.answer())
+                .append("\n\nRubric:\n").append(rubric);
         ChatRequest request = ChatRequest.builder().model(judge.get().model())
-                .message(Message.system(INSTRUCTIONS)).message(Message.user(prompt)).build();
+                .message(Message.system(INSTRUCTIONS)).message(Message.user(prompt.toString())).build();
         StringBuilder answer = new StringBuilder();
         try (ChatStream stream = judge.get().provider().stream(request)) {
             for (StreamChunk chunk = stream.next(); chunk != null; chunk = stream.next()) {

@@ -157,6 +157,12 @@ class DatasetReaderTest {
     }
 
     @Test
+    void aByteOrderMarkBeforeTheFirstCaseIsNotAMistake() throws Exception {
+        Path file = file("bom.jsonl", "\uFEFF{\"id\": \"a\", \"input\": \"x\"}\n");
+        assertThat(Dataset.read(file).cases()).extracting(EvalCase::id).containsExactly("a");
+    }
+
+    @Test
     void noToolErrorsFalseAsksForNothing() throws Exception {
         Path file = file("c.jsonl", "{\"id\": \"a\", \"input\": \"x\", \"expect\": {\"no_tool_errors\": false}}\n");
         assertThat(Dataset.read(file).cases().getFirst().evaluators()).isEmpty();

@@ -107,6 +107,39 @@ class EvaluatorsTest {
     }
 
     @Test
+    void theJudgeReadsTheConversationTheTaskAndTheAnswer(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path file = java.nio.file.Files.writeString(dir.resolve("c.jsonl"), "{\"id\": \"c\", \"input\":"
+                + " [{\"role\": \"user\", \"content\": \"I live in Oslo.\"}, {\"role\": \"assistant\", \"content\":"
+                + " \"Noted.\"}, {\"role\": \"user\", \"content\": \"Umbrella today?\"}],"
+                + " \"expect\": {\"judge\": {\"rubric\": \"Talks about Oslo.\"}}}\n");
+        EvalCase evalCase = Dataset.read(file).cases().getFirst();
+        RunRecord run = new RunRecord(evalCase, 1, "Yes, rain in Oslo.", Optional.of(LoopEndReason.TASK_COMPLETION),
+                List.of(), 1, Optional.empty(), 0, Optional.empty());
+        dev.bellows.testkit.ScriptedProvider judge = new dev.bellows.testkit.ScriptedProvider(dev.bellows.testkit.MockScript
+                .of(dev.bellows.testkit.MockTurn.content("{\"score\": 1, \"reason\": \"Oslo named.\"}")));
+        Score score = evaluatorOf(evalCase).evaluate(run, new EvalContext(Optional.of(new JudgeModel(judge, "j"))));
+        assertThat(score).isEqualTo(new Score("judge", true, 1.0, "score 1.0 >= 0.5: Oslo named."));
+        assertThat(judge.requests().getFirst().messages().getLast().content()).isEqualTo("""
+                Conversation before the task:
+                user: I live in Oslo.
+                assistant: Noted.
+
+                Task:
+                Umbrella today?
+
+                Answer:
+                Yes, rain in Oslo.
+
+                Rubric:
+                Talks about Oslo.""");
+    }
+
+    private static Evaluator evaluatorOf(EvalCase evalCase) {
+        return evalCase.evaluators().getFirst();
+    }
+
+    @Test
     void aJudgeWithoutAModelFailsSayingSo() throws Exception {
         Score none = score(Evaluators.judge("rubric", 0.5), Runs.run().answer("x"));
         assertThat(none.passed()).isFalse();
