@@ -15,34 +15,7 @@ final class JsonMatch {
 
     /** Whether the two values are the same JSON value. */
     static boolean equal(JsonNode expected, JsonNode actual) {
-        if (expected.isNumber() && actual.isNumber()) {
-            return expected.decimalValue().compareTo(actual.decimalValue()) == 0;
-        }
-        if (expected.isObject() && actual.isObject()) {
-            if (expected.size() != actual.size()) {
-                return false;
-            }
-            for (Iterator<Map.Entry<String, JsonNode>> it = expected.fields(); it.hasNext(); ) {
-                Map.Entry<String, JsonNode> field = it.next();
-                JsonNode other = actual.get(field.getKey());
-                if (other == null || !equal(field.getValue(), other)) {
-                    return false;
-                }
-            }
-            return true;
-        }
-        if (expected.isArray() && actual.isArray()) {
-            if (expected.size() != actual.size()) {
-                return false;
-            }
-            for (int i = 0; i < expected.size(); i++) {
-                if (!equal(expected.get(i), actual.get(i))) {
-                    return false;
-                }
-            }
-            return true;
-        }
-        return expected.equals(actual);
+        return matches(expected, actual, true);
     }
 
     /**
@@ -51,27 +24,35 @@ final class JsonMatch {
      * element with the same length; other values are equal.
      */
     static boolean subset(JsonNode expected, JsonNode actual) {
-        if (expected.isObject() && actual.isObject()) {
+        return matches(expected, actual, false);
+    }
+
+    /** {@code exact}: objects must have the same fields; otherwise the actual one may have more, at any depth. */
+    private static boolean matches(JsonNode expected, JsonNode actual, boolean exact) {
+        if (expected.isNumber() && actual.isNumber()) {
+            return expected.decimalValue().compareTo(actual.decimalValue()) == 0;
+        }
+        if (expected.isContainerNode() && expected.getNodeType() == actual.getNodeType()) {
+            if ((expected.isArray() || exact) ? expected.size() != actual.size() : expected.size() > actual.size()) {
+                return false;
+            }
+            if (expected.isArray()) {
+                for (int i = 0; i < expected.size(); i++) {
+                    if (!matches(expected.get(i), actual.get(i), exact)) {
+                        return false;
+                    }
+                }
+                return true;
+            }
             for (Iterator<Map.Entry<String, JsonNode>> it = expected.fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> field = it.next();
                 JsonNode other = actual.get(field.getKey());
-                if (other == null || !subset(field.getValue(), other)) {
+                if (other == null || !matches(field.getValue(), other, exact)) {
                     return false;
                 }
             }
             return true;
         }
-        if (expected.isArray() && actual.isArray()) {
-            if (expected.size() != actual.size()) {
-                return false;
-            }
-            for (int i = 0; i < expected.size(); i++) {
-                if (!subset(expected.get(i), actual.get(i))) {
-                    return false;
-                }
-            }
-            return true;
-        }
-        return equal(expected, actual);
+        return expected.equals(actual);
     }
 }

@@ -95,6 +95,19 @@ class ToolTrajectoryTest {
     }
 
     @Test
+    void aSubsetMayLeaveOutFieldsAtAnyDepthButNotArrayElements() {
+        RunRecord nested = Runs.run().call("find", "{\"where\": {\"city\": \"Oslo\", \"country\": \"NO\"}, \"tags\": [\"a\", \"b\"]}")
+                .answer("x");
+        assertThat(new ToolTrajectory(Match.STRICT, ArgumentsMatch.SUBSET,
+                List.of(call("find", "{\"where\": {\"city\": \"Oslo\"}}"))).check(nested.toolCalls()).passed()).isTrue();
+        assertThat(new ToolTrajectory(Match.STRICT, ArgumentsMatch.EXACT,
+                List.of(call("find", "{\"where\": {\"city\": \"Oslo\"}, \"tags\": [\"a\", \"b\"]}")))
+                .check(nested.toolCalls()).passed()).isFalse();
+        assertThat(new ToolTrajectory(Match.STRICT, ArgumentsMatch.SUBSET,
+                List.of(call("find", "{\"tags\": [\"a\"]}"))).check(nested.toolCalls()).passed()).isFalse();
+    }
+
+    @Test
     void theReasonShowsBothTrajectories() {
         Score score = new ToolTrajectory(Match.STRICT, ArgumentsMatch.SUBSET, List.of(call("get_time")))
                 .check(run.toolCalls());
