@@ -227,13 +227,8 @@ final class JdbcSession implements StoredSession {
                     store.writePlan(id, name, unstored);
                 }
             } finally {
-                if (release != null) {
-                    try {
-                        release.close();
-                    } catch (Exception e) {
-                        // the lock's connection or file is gone: the database or the OS released it with it
-                    }
-                }
+                // a lock whose connection or file is gone was released with it, by the database or the OS
+                JdbcSessionStore.closeQuietly(release);
             }
         }
     }

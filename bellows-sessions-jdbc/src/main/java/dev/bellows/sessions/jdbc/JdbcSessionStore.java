@@ -126,7 +126,8 @@ public final class JdbcSessionStore implements SessionStore {
         };
     }
 
-    private static void closeQuietly(AutoCloseable lock) {
+    /** Closes a lock (null: none), reporting nothing: the lock was released with its connection or file. */
+    static void closeQuietly(AutoCloseable lock) {
         if (lock != null) {
             try {
                 lock.close();
