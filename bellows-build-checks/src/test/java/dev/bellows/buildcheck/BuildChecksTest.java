@@ -45,6 +45,20 @@ class BuildChecksTest {
     }
 
     @Test
+    void aNamedModuleShowsOnlyItsExportedApiAndIsReadWithoutWhatItRequires() throws Exception {
+        Path dependency = Compiled.classes(module.resolve("dep"), Map.of(
+                "module-info.java", "module x.dep { exports d; }",
+                "d/D.java", "package d; public class D { }"));
+        Path classes = Compiled.classes(module.resolve("main"), Map.of(
+                "module-info.java", "module x.main { requires x.dep; exports a; }",
+                "a/A.java", "package a; public class A { public b.B b; public d.D d; }",
+                "b/B.java", "package b; public class B { public a.A a; }"), "-p", dependency.toString());
+        assertThat(PublicApi.render(classes, Compiled.loader(classes, dependency)))
+                .containsExactly("public class a.A", "    public a.A()", "    public b.B b", "    public d.D d");
+        assertThat(PackageCycles.cycles(PackageCycles.graph(classes))).containsExactly(new TreeSet<>(List.of("a", "b")));
+    }
+
+    @Test
     void aNewCycleFailsNamingItsEdgesAndRecordingDoesNotAcceptIt() throws Exception {
         Path classes = cyclic();
         for (String mode : List.of("check", "record")) {

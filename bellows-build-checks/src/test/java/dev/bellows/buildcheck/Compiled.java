@@ -18,11 +18,12 @@ final class Compiled {
     }
 
     /** Compiles the sources (path -> text) under {@code root}/src into {@code root}/classes; that folder. */
-    static Path classes(Path root, Map<String, String> sources) throws IOException {
+    static Path classes(Path root, Map<String, String> sources, String... options) throws IOException {
         Path src = root.resolve("src");
         Path classes = root.resolve("classes");
         Files.createDirectories(classes);
         List<String> args = new ArrayList<>(List.of("--release", "21", "-XDsuppressNotes", "-d", classes.toString()));
+        args.addAll(List.of(options));
         for (Map.Entry<String, String> source : sources.entrySet()) {
             Path file = src.resolve(source.getKey());
             Files.createDirectories(file.getParent());
@@ -37,7 +38,11 @@ final class Compiled {
         return classes;
     }
 
-    static ClassLoader loader(Path classes) throws IOException {
-        return new URLClassLoader(new URL[] {classes.toUri().toURL()}, ClassLoader.getPlatformClassLoader());
+    static ClassLoader loader(Path... classes) throws IOException {
+        URL[] urls = new URL[classes.length];
+        for (int i = 0; i < classes.length; i++) {
+            urls[i] = classes[i].toUri().toURL();
+        }
+        return new URLClassLoader(urls, ClassLoader.getPlatformClassLoader());
     }
 }
