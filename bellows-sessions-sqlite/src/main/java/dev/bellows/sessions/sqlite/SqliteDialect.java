@@ -22,11 +22,15 @@ import java.time.Instant;
 final class SqliteDialect implements SqlDialect {
 
     /**
-     * Timestamps are milliseconds since the epoch. Metadata is merged with {@code json_patch}
-     * (RFC 7396; its values are strings, never null, so it only adds and replaces). Handles are
-     * locked, never read again after opening, so the generation is a constant.
+     * Timestamps are milliseconds since the epoch, SQLite's own clock (kept in whole
+     * milliseconds, so the rounding is exact); from julianday, not {@code unixepoch('subsec')},
+     * which needs SQLite 3.42 and an application may bring an older sqlite-jdbc. Metadata is
+     * merged with {@code json_patch} (RFC 7396; its values are strings, never null, so it only
+     * adds and replaces). Handles are locked, never read again after opening, so the generation
+     * is a constant.
      */
-    private static final SqlText SQL = new SqlText("", "CAST(unixepoch('subsec') * 1000 AS INTEGER)", "", "metadata",
+    private static final SqlText SQL = new SqlText("",
+            "CAST(round((julianday('now') - 2440587.5) * 86400000) AS INTEGER)", "", "metadata",
             "json_patch(metadata, ?)", "0", "");
 
     private final Path directory;
