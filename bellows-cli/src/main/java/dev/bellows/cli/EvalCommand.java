@@ -120,6 +120,11 @@ final class EvalCommand implements Callable<Integer> {
             + " against --baseline (default 0.05).")
     Double margin;
 
+    @Option(names = "--output-schema", paramLabel = "FILE",
+            description = "A JSON Schema every final answer must match, as for bellows run: the answer is a typed"
+                    + " result (JSON) that \"schema\" and \"numeric\" checks read.")
+    String outputSchema;
+
     @Option(names = "--judge-model", paramLabel = "M", description = "The model that grades \"judge\" expectations, at"
             + " the same provider (default: the agent's --model).")
     String judgeModel;
@@ -142,7 +147,7 @@ final class EvalCommand implements Callable<Integer> {
             if (baseline != null) {
                 before = readBaseline();
             }
-            settings = options.resolve(root.host, null, null, true);
+            settings = options.resolve(root.host, null, outputSchema, true);
             streamOptions = DialectOption.streamOptions(options.dialect(root.host), settings.model());
             // nobody answers a server's questions in the middle of an evaluation
             client = settings.mcpServers().isEmpty() ? McpClientOptions.DEFAULTS

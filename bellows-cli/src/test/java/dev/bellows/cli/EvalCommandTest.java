@@ -151,6 +151,25 @@ class EvalCommandTest {
     }
 
     @Test
+    void anOutputSchemaMakesTheAnswerATypedResultTheModelMustCorrect() throws Exception {
+        Files.writeString(dir.resolve("schema.json"), "{\"type\": \"object\", \"required\": [\"city\", \"temp_c\"],"
+                + " \"properties\": {\"city\": {\"type\": \"string\"}, \"temp_c\": {\"type\": \"number\"}}}");
+        Files.writeString(dir.resolve("typed.jsonl"), "{\"id\": \"typed\", \"input\": \"Weather in Oslo?\","
+                + " \"expect\": {\"numeric\": {\"value\": 5, \"pointer\": \"/temp_c\"}}}\n");
+        String missing = "<tool>{\"tool_name\": \"task_completion\", \"arguments\": {\"result\": {\"city\": \"Oslo\"}}}</tool>";
+        String whole = "<tool>{\"tool_name\": \"task_completion\", \"arguments\": {\"result\": {\"city\": \"Oslo\", \"temp_c\": 5}}}</tool>";
+        try (MockLlmServer server = MockLlmServer.start(MockScript.of(dev.bellows.testkit.MockTurn.content(missing),
+                dev.bellows.testkit.MockTurn.content(whole)))) {
+            Cli.Run run = Cli.run(new Host(Map.of(), dir, Interrupts.NONE, false), "eval", "typed.jsonl",
+                    "--base-url", server.baseUrl().toString(), "--model", "mock", "--output-schema", "schema.json");
+            assertThat(run.status()).as(run.out() + run.err()).isZero();
+            JsonNode typed = Cli.MAPPER.readTree(dir.resolve("eval-out/report.json").toFile()).get("cases").get(0).get("runs").get(0);
+            assertThat(typed.get("iterations").asInt()).isEqualTo(2);     // the first answer went back to be corrected
+            assertThat(Cli.json(typed.get("answer").asText())).isEqualTo(Cli.json("{\"city\": \"Oslo\", \"temp_c\": 5}"));
+        }
+    }
+
+    @Test
     void aBadDatasetIsAUsageErrorNamingFileLineAndField() throws Exception {
         Files.writeString(dir.resolve("bad.jsonl"), "{\"id\": \"a\", \"input\": \"x\"}\n{\"id\": \"b\", \"input\": \"y\","
                 + " \"expect\": {\"tools\": {\"match\": \"sometimes\", \"calls\": []}}}\n");
