@@ -8,6 +8,7 @@ import dev.bellows.event.AgentEvent;
 import dev.bellows.event.EventJson;
 import dev.bellows.event.LoopEndReason;
 import dev.bellows.event.StreamEvent;
+import dev.bellows.event.StreamRedaction;
 import dev.bellows.provider.ApiKey;
 import dev.bellows.agent.WaitingCall;
 import java.io.IOException;

@@ -3,6 +3,7 @@ package dev.bellows.eval;
 import dev.bellows.event.AgentEvent;
 import dev.bellows.event.EventJson;
 import dev.bellows.event.StreamEvent;
+import dev.bellows.event.StreamRedaction;
 import dev.bellows.secret.Secrets;
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -16,7 +17,8 @@ import java.util.Set;
 
 /**
  * Where each run's events go: {@code events/CASE/run-N.jsonl} under the output directory, one
- * JSON object a line as {@code bellows run --output jsonl} writes them (secrets redacted). The
+ * JSON object a line as {@code bellows run --output jsonl} writes them (secrets redacted, those
+ * split across a stream's deltas too). The
  * case's folder is its id made safe for any file system, unique even where names differ only
  * in case.
  */
@@ -57,13 +59,16 @@ final class EventFiles {
         String relative = relative(caseNumber, index);
         Path file = directory.resolve(relative);
         Files.createDirectories(file.getParent());
+        StreamRedaction deltas = new StreamRedaction();   // a secret split across deltas is in no one line
         try (BufferedWriter out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
             for (AgentEvent event : events) {
-                if (event instanceof StreamEvent.Complete) {
-                    continue;       // not written by run --output jsonl either: it repeats the answer
+                for (AgentEvent redacted : deltas.apply(event)) {
+                    if (redacted instanceof StreamEvent.Complete) {
+                        continue;       // not written by run --output jsonl either: it repeats the answer
+                    }
+                    out.write(Secrets.redact(EventJson.toJson(redacted, false).toString()));
+                    out.write('\n');
                 }
-                out.write(Secrets.redact(EventJson.toJson(event, false).toString()));
-                out.write('\n');
             }
         }
         return relative;

@@ -222,6 +222,29 @@ class EvalRunnerTest {
     }
 
     @Test
+    void aSecretTheModelWritesInPiecesIsInNoEventsFile() throws Exception {
+        String secret = "sk-split-across-pieces-42";
+        dev.bellows.secret.Secrets.register(secret);
+        Dataset dataset = dataset("{\"id\": \"leak\", \"input\": \"Your key?\"}\n");
+        AgentFactory factory = (c, probe) -> probe.install(DefaultAgent.builder().model("mock")
+                .toolRegistry(new ToolRegistry())
+                .provider(new ScriptedProvider(MockScript.of(MockTurn.content("The key is " + secret + ". "
+                        + done("no")).chunkSize(3))))).build();
+        RunResult run = EvalRunner.builder(factory).outputDirectory(dir).build().run(dataset).cases().getFirst()
+                .runs().getFirst();
+        String events = Files.readString(dir.resolve(run.events()));
+        assertThat(events).contains("[REDACTED]").doesNotContain("sk-split");
+        StringBuilder deltas = new StringBuilder();
+        for (String line : events.lines().toList()) {
+            JsonNode event = Runs.MAPPER.readTree(line);
+            if (event.get("type").asText().equals("message_content")) {
+                deltas.append(event.get("content").asText());
+            }
+        }
+        assertThat(deltas.toString()).contains("The key is [REDACTED].").doesNotContain(secret);
+    }
+
+    @Test
     void tokensAreTheSubjectsAloneNotTheJudges() throws Exception {
         Dataset judged = dataset("{\"id\": \"a\", \"input\": \"Weather in Oslo?\", \"expect\": {\"judge\": {\"rubric\":"
                 + " \"Gives a temperature.\", \"min_score\": 0.7}}}\n");

@@ -1,14 +1,12 @@
-package dev.bellows.cli;
+package dev.bellows.event;
 
-import dev.bellows.event.AgentEvent;
-import dev.bellows.event.LoopEvent;
-import dev.bellows.event.StreamEvent;
 import dev.bellows.secret.Secrets;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Keeps secrets out of the deltas of {@code --output jsonl}: a secret the model writes in
+ * Keeps secrets out of the deltas of a run's events written out ({@code bellows run --output
+ * jsonl}, an evaluation's events files): a secret the model writes in
  * pieces ({@code sk-}, {@code abc}, ...) is in no single delta, so redacting each line alone lets
  * it through, reassembled by whoever reads them. Each stream (the message, the thinking, a tool
  * call's text) gets its own {@link Secrets#streaming()}: a delta's end that could begin a secret
@@ -16,7 +14,7 @@ import java.util.List;
  * just before the stream's end event. A delta left empty is not written. Not thread-safe: the
  * events of one run arrive in order.
  */
-final class StreamRedaction {
+public final class StreamRedaction {
 
     private Secrets.Streaming message = Secrets.streaming();
     private Secrets.Streaming thinking = Secrets.streaming();
@@ -26,8 +24,12 @@ final class StreamRedaction {
     private int thinkingChunk;
     private int toolCallChunk;
 
+    /** A redaction for one run's events, from its first. */
+    public StreamRedaction() {
+    }
+
     /** The events to write in place of {@code event}: itself, its delta redacted, or none. */
-    List<AgentEvent> apply(AgentEvent event) {
+    public List<AgentEvent> apply(AgentEvent event) {
         List<AgentEvent> out = new ArrayList<>(2);
         switch (event) {
             case StreamEvent.MessageStart start -> message = Secrets.streaming();
