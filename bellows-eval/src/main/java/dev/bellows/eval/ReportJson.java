@@ -14,7 +14,8 @@ import java.util.Map;
 
 /**
  * {@code report.json}: the report as JSON (docs/eval.md, "The report"). Every text in it is
- * passed through {@link Secrets#redact} when written.
+ * passed through {@link Secrets#redact}: the tree {@link #toJson} makes, which every
+ * {@link ReportWriter} renders, holds no secret Bellows knows of.
  */
 public final class ReportJson {
 
@@ -39,8 +40,40 @@ public final class ReportJson {
     private ReportJson() {
     }
 
-    /** The report's JSON. */
+    /** The report's JSON, secrets redacted. */
     public static ObjectNode toJson(EvalReport report) {
+        ObjectNode json = tree(report);
+        redact(json);
+        return json;
+    }
+
+    /** Every text value of the tree passed through {@link Secrets#redact}, in place. */
+    private static void redact(JsonNode node) {
+        if (node instanceof ObjectNode object) {
+            for (var fields = object.fields(); fields.hasNext(); ) {
+                var field = fields.next();
+                if (field.getValue().isTextual()) {
+                    String text = field.getValue().asText();
+                    String redacted = Secrets.redact(text);
+                    if (!redacted.equals(text)) {
+                        field.setValue(object.textNode(redacted));
+                    }
+                } else {
+                    redact(field.getValue());
+                }
+            }
+        } else if (node instanceof ArrayNode array) {
+            for (int i = 0; i < array.size(); i++) {
+                if (array.get(i).isTextual()) {
+                    array.set(i, array.textNode(Secrets.redact(array.get(i).asText())));
+                } else {
+                    redact(array.get(i));
+                }
+            }
+        }
+    }
+
+    private static ObjectNode tree(EvalReport report) {
         ObjectNode json = MAPPER.createObjectNode();
         json.put("dataset", report.dataset());
         json.put("agent", report.agent());
