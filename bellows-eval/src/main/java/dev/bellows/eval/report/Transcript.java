@@ -107,7 +107,20 @@ final class Transcript {
         }
     }
 
+    /**
+     * The deltas of a tool call, most of a run's lines, which the call's end and result repeat
+     * whole: known by their first characters ({@code type} comes first in EventJson's form) and
+     * never parsed. A line written another way is parsed and ignored the same.
+     */
+    private static final List<String> SKIPPED = List.of("{\"type\":\"tool_call_content\"", "{\"type\":\"tool_call_argument\"",
+            "{\"type\":\"tool_call_start\"", "{\"type\":\"tool_call_name\"", "{\"type\":\"section\"");
+
     private void line(String line, int number, String events) {
+        for (String skipped : SKIPPED) {
+            if (line.startsWith(skipped)) {
+                return;
+            }
+        }
         JsonNode event;
         try {
             event = ReportReader.MAPPER.readTree(line);
