@@ -2,6 +2,7 @@ package dev.bellows.a2a.server;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.bellows.a2a.Task;
+import dev.bellows.a2a.TaskPushNotificationConfig;
 import dev.bellows.memory.SessionInfo;
 import dev.bellows.memory.SessionStore;
 import dev.bellows.memory.StoredSession;
@@ -17,8 +18,8 @@ import java.util.Optional;
 
 /**
  * Tasks kept in a Bellows {@link SessionStore} (SQLite, PostgreSQL): each task is a session of
- * its own, named {@code a2a-task-} and a digest of its principal and id, the task's JSON in the
- * session's metadata. They outlive the server, and every server of one database sees them.
+ * its own, named {@code a2a-task-} and a digest of its principal and id, the task's JSON (and
+ * its push configs') in the session's metadata. They outlive the server, and every server of one database sees them.
  * The store stays the caller's to close. Thread-safe as the store is.
  */
 public final class SessionTaskStore implements TaskStore {
@@ -26,6 +27,7 @@ public final class SessionTaskStore implements TaskStore {
     static final String PREFIX = "a2a-task-";
     static final String TASK = "a2a_task";
     static final String PRINCIPAL = "a2a_principal";
+    static final String PUSH = "a2a_push";
 
     private final SessionStore store;
 
@@ -71,6 +73,32 @@ public final class SessionTaskStore implements TaskStore {
             return Optional.of(Json.MAPPER.readValue(json, Task.class));
         } catch (JsonProcessingException e) {
             return Optional.empty();
+        }
+    }
+
+    @Override
+    public void putPushConfigs(String principal, String taskId, List<TaskPushNotificationConfig> configs) {
+        String json;
+        try {
+            json = Json.MAPPER.writeValueAsString(configs);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("the push configs cannot be written as JSON: " + e.getOriginalMessage(), e);
+        }
+        try (StoredSession session = store.open(name(principal, taskId))) {
+            session.putMetadata(Map.of(PUSH, json));
+        }
+    }
+
+    @Override
+    public List<TaskPushNotificationConfig> pushConfigs(String principal, String taskId) {
+        String json = store.find(name(principal, taskId)).map(info -> info.metadata().get(PUSH)).orElse(null);
+        if (json == null || json.isEmpty()) {
+            return List.of();
+        }
+        try {
+            return List.of(Json.MAPPER.readValue(json, TaskPushNotificationConfig[].class));
+        } catch (JsonProcessingException e) {
+            return List.of();
         }
     }
 
