@@ -20,7 +20,8 @@ import java.util.Optional;
  * Tasks kept in a Bellows {@link SessionStore} (SQLite, PostgreSQL): each task is a session of
  * its own, named {@code a2a-task-} and a digest of its principal and id, the task's JSON (and
  * its push configs') in the session's metadata. They outlive the server, and every server of one database sees them.
- * The store stays the caller's to close. Thread-safe as the store is.
+ * The store stays the caller's to close. Thread-safe: the writes of one task take turns (a
+ * store takes one handle per session); reads never wait.
  */
 public final class SessionTaskStore implements TaskStore {
 
@@ -30,9 +31,25 @@ public final class SessionTaskStore implements TaskStore {
     static final String PUSH = "a2a_push";
 
     private final SessionStore store;
+    /**
+     * A store takes one handle per session at a time: the writes of one task (its state, its
+     * push configs, from the executor's thread and a request's) take turns on one of these.
+     */
+    private final Object[] writing = new Object[64];
 
     public SessionTaskStore(SessionStore store) {
         this.store = Objects.requireNonNull(store, "store");
+        for (int i = 0; i < writing.length; i++) {
+            writing[i] = new Object();
+        }
+    }
+
+    private void write(String name, Map<String, String> entries) {
+        synchronized (writing[Math.floorMod(name.hashCode(), writing.length)]) {
+            try (StoredSession session = store.open(name)) {
+                session.putMetadata(entries);
+            }
+        }
     }
 
     @Override
@@ -43,9 +60,7 @@ public final class SessionTaskStore implements TaskStore {
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("the task cannot be written as JSON: " + e.getOriginalMessage(), e);
         }
-        try (StoredSession session = store.open(name(principal, task.id()))) {
-            session.putMetadata(Map.of(TASK, json, PRINCIPAL, principal));
-        }
+        write(name(principal, task.id()), Map.of(TASK, json, PRINCIPAL, principal));
     }
 
     @Override
@@ -84,9 +99,7 @@ public final class SessionTaskStore implements TaskStore {
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("the push configs cannot be written as JSON: " + e.getOriginalMessage(), e);
         }
-        try (StoredSession session = store.open(name(principal, taskId))) {
-            session.putMetadata(Map.of(PUSH, json));
-        }
+        write(name(principal, taskId), Map.of(PUSH, json));
     }
 
     @Override
