@@ -85,7 +85,7 @@ public final class DurableWorker implements AutoCloseable {
         Worker worker = factory.newWorker(taskQueue, options.build());
         worker.registerWorkflowImplementationFactory(RunWorkflow.class, () -> new RunWorkflowImpl(setup, b.runEnded, b.toolInterceptors));
         worker.registerActivitiesImplementations(
-                new ModelActivitiesImpl(b.provider, reader::answerEvents, b.modelInterceptors),
+                new ModelActivitiesImpl(b.provider, reader.machine(reader.session())::reader, b.modelInterceptors),
                 new ToolActivitiesImpl(b.tools, b.outputFormat, b.toolInterceptors), new SessionActivitiesImpl(b.client));
     }
 

@@ -1,6 +1,6 @@
 package dev.bellows.temporal.internal;
 
-import dev.bellows.agent.AnswerEvents;
+import dev.bellows.agent.AgentMachine;
 import dev.bellows.agent.ModelInterceptor;
 import dev.bellows.event.AgentEvent;
 import dev.bellows.event.EventJson;
@@ -42,14 +42,14 @@ public final class ModelActivitiesImpl implements ModelActivities {
     private static final String FAILURE_PREFIX = "BellowsProvider.";
 
     private final Provider provider;
-    private final Function<Consumer<AgentEvent>, AnswerEvents> readers;
+    private final Function<Consumer<AgentEvent>, AgentMachine.Reader> readers;
     private final List<ModelInterceptor> interceptors;
 
     /**
      * @param provider the worker's provider, without retries of its own
-     * @param readers  a reader of one answer as the run's loop reads it ({@code agent::answerEvents})
+     * @param readers  a reader of one answer as the run's loop reads it ({@code agent.machine(session)::reader})
      */
-    public ModelActivitiesImpl(Provider provider, Function<Consumer<AgentEvent>, AnswerEvents> readers) {
+    public ModelActivitiesImpl(Provider provider, Function<Consumer<AgentEvent>, AgentMachine.Reader> readers) {
         this(provider, readers, List.of());
     }
 
@@ -57,7 +57,7 @@ public final class ModelActivitiesImpl implements ModelActivities {
      * @param interceptors the worker's own, around each attempt this worker makes (a tracer's
      *                     {@code chat} spans; {@link WorkerCalls}), the first outermost
      */
-    public ModelActivitiesImpl(Provider provider, Function<Consumer<AgentEvent>, AnswerEvents> readers,
+    public ModelActivitiesImpl(Provider provider, Function<Consumer<AgentEvent>, AgentMachine.Reader> readers,
                                List<ModelInterceptor> interceptors) {
         this.provider = Objects.requireNonNull(provider, "provider");
         this.readers = Objects.requireNonNull(readers, "readers");
@@ -147,13 +147,13 @@ public final class ModelActivitiesImpl implements ModelActivities {
     /** The answer's stream events so far, as the run's loop will read them. */
     private static final class Live {
         private final String call;
-        private final AnswerEvents reader;
+        private final AgentMachine.Reader reader;
         private final List<String> events = new ArrayList<>();      // guarded by this
         private int characters;                                     // guarded by this
         private boolean complete = true;                            // guarded by this
         private LiveAnswer last;                                    // guarded by this: reused while nothing changed
 
-        Live(String call, Function<Consumer<AgentEvent>, AnswerEvents> readers) {
+        Live(String call, Function<Consumer<AgentEvent>, AgentMachine.Reader> readers) {
             this.call = call;
             this.reader = readers.apply(this::add);
         }

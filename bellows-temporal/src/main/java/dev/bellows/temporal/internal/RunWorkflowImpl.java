@@ -213,7 +213,7 @@ public final class RunWorkflowImpl implements RunWorkflow {
         }
         // The loop's own check besides (edited arguments against the tool's schema): once accepted,
         // decisions that did not fit would fail the workflow's task on every worker, over and over.
-        agent.checkDecisions(session, loopDecisions(decisions));
+        agent.machine(session).checkDecisions(loopDecisions(decisions));
         checkWorkerHasTools(decisions);
     }
 
