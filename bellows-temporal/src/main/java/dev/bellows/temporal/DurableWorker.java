@@ -166,9 +166,9 @@ public final class DurableWorker implements AutoCloseable {
          * own interceptors, which the workflow runs again at every step). Added in order, the
          * first outermost. What the interceptor sees of the run is what a worker knows: the
          * agent's name, {@link dev.bellows.agent.RunContext#attributes()} holding the run's W3C
-         * {@code traceparent} under {@code "traceparent"} (the same on every worker for one run:
+         * {@code traceparent} under {@link dev.bellows.agent.RunContext#TRACE_PARENT} (the same on every worker for one run:
          * derived from its namespace, workflow id and run id) and, for a retry, the failed
-         * attempt's {@code error.type} under {@code "bellows.model.last_failure"}; the task is
+         * attempt's {@code error.type} under {@link dev.bellows.agent.RunContext#LAST_FAILURE}; the task is
          * empty and there is no session name. bellows-opentelemetry's
          * {@code BellowsTelemetry.modelInterceptor()} reads them: its {@code chat} spans are the
          * run's trace's, children of the run's span (docs/temporal.md, "Traces").

@@ -26,17 +26,12 @@ import java.util.function.BooleanSupplier;
  * call, each tool call, once per execution of the activity, on the worker, never in the
  * replaying workflow. What they see of the run is what the worker knows ({@link Run}): the
  * agent's name, and in {@link RunContext#attributes()} the run's trace context as a W3C
- * {@code traceparent} under {@value #TRACE_PARENT} (the same for every call of the run, on any
+ * {@code traceparent} under {@link RunContext#TRACE_PARENT} (the same for every call of the run, on any
  * worker: {@link RunTrace}) and, for a retry, the failed attempt's {@code error.type} under
- * {@value #LAST_FAILURE}. A tracer that reads these (bellows-opentelemetry's) makes the calls'
+ * {@link RunContext#LAST_FAILURE}. A tracer that reads these (bellows-opentelemetry's) makes the calls'
  * spans children of the run's span.
  */
 public final class WorkerCalls {
-
-    /** The run attribute that holds the run's {@code traceparent}. */
-    public static final String TRACE_PARENT = "traceparent";
-    /** The run attribute that holds, for a retry, the {@code error.type} of the attempt before it. */
-    public static final String LAST_FAILURE = "bellows.model.last_failure";
 
     private WorkerCalls() {
     }
@@ -51,9 +46,9 @@ public final class WorkerCalls {
     static RunContext run(String namespace, String workflowId, String runId, String agentName, String lastFailure,
                           BooleanSupplier cancelled) {
         Run run = new Run(agentName == null ? "bellows" : agentName, cancelled);
-        run.attributes.put(TRACE_PARENT, RunTrace.traceparent(namespace, workflowId, runId));
+        run.attributes.put(RunContext.TRACE_PARENT, RunTrace.traceparent(namespace, workflowId, runId));
         if (lastFailure != null) {
-            run.attributes.put(LAST_FAILURE, lastFailure);
+            run.attributes.put(RunContext.LAST_FAILURE, lastFailure);
         }
         return run;
     }
