@@ -40,6 +40,25 @@ public interface ModelInterceptor {
     /** Returns the answer's stream: {@code chain.proceed(...)}'s, wrapped, or one of its own. */
     ChatStream intercept(Chain chain) throws ProviderException;
 
+    /**
+     * One attempt of {@code request} through {@code interceptors} (the first outermost), then
+     * to {@code provider}, with the failure rules of the agent's own runs: an interceptor's
+     * unchecked exception, or one from a stream it made, or a null stream, becomes an
+     * unchecked exception whose message names the interceptor's class (a run's {@code error}); a {@link ProviderException}
+     * passes as it is. For a driver that makes a model call of a run away from the run's
+     * process (a durable run's worker): the same chain the agent's runs use.
+     *
+     * @param run     the run, as its driver knows it ({@link RunContext#of})
+     * @param attempt which attempt this is: 1, then 2 for the first retry, ...
+     */
+    static ChatStream proceed(java.util.List<? extends ModelInterceptor> interceptors, RunContext run,
+                              ChatRequest request, int attempt, dev.bellows.provider.Provider provider)
+            throws ProviderException {
+        java.util.Objects.requireNonNull(request, "request");
+        return new ModelChain(java.util.List.copyOf(interceptors), 0, java.util.Objects.requireNonNull(run, "run"),
+                request, attempt, java.util.Objects.requireNonNull(provider, "provider"), null).proceed(request);
+    }
+
     /** One attempt of one model request, as seen by one interceptor. */
     interface Chain {
 

@@ -60,4 +60,21 @@ public interface RunContext {
      * interceptor would: a class name). Empty when the run starts; let go of with the run.
      */
     ConcurrentMap<String, Object> attributes();
+
+    /**
+     * The context of a run as a driver that does one of its steps away from the run's own
+     * process knows it (a durable run's worker): what the run's own context would say, with
+     * attributes of its own (empty: the driver puts what it carries over, such as
+     * {@link #TRACE_PARENT}). Thread-safe.
+     *
+     * @param session   the stored session's name, or null for none
+     * @param cancelled whether the run has been cancelled
+     */
+    static RunContext of(String agentName, String session, String task, int iteration,
+                         java.util.function.BooleanSupplier cancelled) {
+        return new DetachedRun(java.util.Objects.requireNonNull(agentName, "agentName"), Optional.ofNullable(session),
+                java.util.Objects.requireNonNull(task, "task"), iteration,
+                java.util.Objects.requireNonNull(cancelled, "cancelled"),
+                new java.util.concurrent.ConcurrentHashMap<>());
+    }
 }

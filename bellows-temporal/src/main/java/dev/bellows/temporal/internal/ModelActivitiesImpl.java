@@ -55,7 +55,7 @@ public final class ModelActivitiesImpl implements ModelActivities {
 
     /**
      * @param interceptors the worker's own, around each attempt this worker makes (a tracer's
-     *                     {@code chat} spans; {@link WorkerCalls}), the first outermost
+     *                     {@code chat} spans; {@link WorkerRun}), the first outermost
      */
     public ModelActivitiesImpl(Provider provider, Function<Consumer<AgentEvent>, AgentMachine.Reader> readers,
                                List<ModelInterceptor> interceptors) {
@@ -128,9 +128,10 @@ public final class ModelActivitiesImpl implements ModelActivities {
 
     private ChatStream intercepted(ActivityExecutionContext context, WireRequest request, ModelAttempt attempt,
                                    Heartbeat heartbeat) throws ProviderException {
-        ModelAttempt made = attempt != null ? attempt : new ModelAttempt(null, 1, null);
-        return WorkerCalls.model(interceptors, provider, WorkerCalls.run(context.getInfo(), made.agentName(),
-                made.lastFailure(), () -> heartbeat.stopped() != null), Math.max(1, made.number()), request.toRequest());
+        ModelAttempt made = attempt != null ? attempt : new ModelAttempt(null, 1, null, null, null, 0);
+        return ModelInterceptor.proceed(interceptors, WorkerRun.of(context.getInfo(), made.agentName(), made.session(),
+                made.task(), made.iteration(), made.lastFailure(), () -> heartbeat.stopped() != null),
+                request.toRequest(), Math.max(1, made.number()), provider);
     }
 
     static ApplicationFailure failure(ProviderException e) {
