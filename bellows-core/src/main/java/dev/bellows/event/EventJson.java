@@ -49,6 +49,16 @@ public final class EventJson {
     private EventJson() {
     }
 
+    /**
+     * The event {@code json} holds, as {@link #toJson(AgentEvent, boolean)} wrote it (with or
+     * without {@code chunk}): what a follower of a run carried on in another process receives.
+     * Empty for a type this version does not know (a newer writer's); {@code complete} is not
+     * read back (it is never sent on). Missing fields read as empty.
+     */
+    public static java.util.Optional<AgentEvent> fromJson(com.fasterxml.jackson.databind.JsonNode json) {
+        return EventJsonReader.read(java.util.Objects.requireNonNull(json, "json"));
+    }
+
     /** The event as a JSON object, with {@code chunk}. */
     public static ObjectNode toJson(StreamEvent event) {
         return toJson(event, true);

@@ -533,14 +533,13 @@ public final class AgentServer {
      * is carried on or given up.
      */
     private boolean cutShort(Session session) {
-        if (!(agent instanceof DefaultAgent resumable) || !session.waiting().isEmpty()) {
+        if (!(agent instanceof DefaultAgent) || !session.waiting().isEmpty()) {
             return false;
         }
         try {
-            resumable.checkDecisions(session, List.of());   // passes only when a run waits with nothing left to decide
-            return true;
-        } catch (IllegalStateException | IllegalArgumentException e) {
-            return false;   // none waits (or a damaged one: the run's start says so)
+            return session.hasWaitingRun();     // a run waits with nothing left to decide
+        } catch (IllegalStateException e) {
+            return false;   // a damaged one: the run's start says so
         }
     }
 

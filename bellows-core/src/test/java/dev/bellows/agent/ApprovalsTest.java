@@ -14,10 +14,6 @@ import dev.bellows.event.LoopEndReason;
 import dev.bellows.event.LoopEvent;
 import dev.bellows.provider.Message;
 import dev.bellows.provider.Role;
-import dev.bellows.testkit.MockScript;
-import dev.bellows.testkit.MockToolCall;
-import dev.bellows.testkit.MockTurn;
-import dev.bellows.testkit.ScriptedProvider;
 import dev.bellows.tool.Tool;
 import dev.bellows.tool.ToolCall;
 import dev.bellows.tool.ToolResult;
@@ -164,7 +160,7 @@ class ApprovalsTest {
                         assertThat(e.toolName()).isEqualTo("write_file");
                     })
                     .hasMessageContaining("local/write_file");
-            assertThatThrownBy(() -> without.checkDecisions(session, List.of(Decision.approve("call_1_1"),
+            assertThatThrownBy(() -> without.machine(session).checkDecisions(List.of(Decision.approve("call_1_1"),
                     Decision.approve("call_1_2")))).isInstanceOf(MissingToolException.class);
             assertThat(session.waiting()).hasSize(2);
             assertThat(provider.requests()).hasSize(1);

@@ -1,13 +1,8 @@
-package dev.bellows.temporal.internal;
+package dev.bellows.event;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.bellows.event.AgentEvent;
-import dev.bellows.event.EventJson;
-import dev.bellows.event.LoopEndReason;
-import dev.bellows.event.LoopEvent;
-import dev.bellows.event.StreamEvent;
 import dev.bellows.plan.PlanStatus;
 import dev.bellows.plan.PlanStep;
 import dev.bellows.tool.DecodedToolCall;
@@ -21,22 +16,16 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Events back from their JSON wire form ({@link EventJson#toJson(AgentEvent, boolean)} with
- * {@code chunk}), as a follower receives them: the same records the run's loop emitted.
+ * Events back from their wire form, beside {@link EventJson}, which writes it: the same
+ * records the run emitted ({@code complete} aside: it is never sent on).
  */
-public final class EventParser {
+final class EventJsonReader {
 
-    private EventParser() {
+    private EventJsonReader() {
     }
 
-    /** The event, or empty for a type this version does not know (a newer worker's). */
-    public static Optional<AgentEvent> parse(String json) {
-        JsonNode node;
-        try {
-            node = Json.MAPPER.readTree(json);
-        } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("not an event: " + e.getOriginalMessage(), e);
-        }
+    /** The event, or empty for a type this version does not know (a newer writer's). */
+    static Optional<AgentEvent> read(JsonNode node) {
         int chunk = node.path("chunk").asInt();
         AgentEvent event = switch (node.path("type").asText()) {
             case "thinking_start" -> new StreamEvent.ThinkingStart(chunk, text(node, "name"), attributes(node));
@@ -48,7 +37,7 @@ public final class EventParser {
             case "tool_call_start" -> new StreamEvent.ToolCallStart(chunk, text(node, "name"), attributes(node));
             case "tool_call_name" -> new StreamEvent.ToolCallName(chunk, text(node, "tool_name"));
             case "tool_call_argument" -> new StreamEvent.ToolCallArgument(chunk, text(node, "name"),
-                    node.has("value") ? node.get("value") : Json.MAPPER.nullNode());
+                    node.has("value") ? node.get("value") : JsonNodeFactory.instance.nullNode());
             case "tool_call_content" -> new StreamEvent.ToolCallContent(chunk, text(node, "content"));
             case "tool_call_end" -> new StreamEvent.ToolCallEnd(chunk, text(node, "content"), call(node));
             case "section" -> new StreamEvent.Section(chunk, text(node, "name"), text(node, "content"));
@@ -90,7 +79,7 @@ public final class EventParser {
     }
 
     private static ObjectNode object(JsonNode node) {
-        return node instanceof ObjectNode object ? object : Json.MAPPER.createObjectNode();
+        return node instanceof ObjectNode object ? object : JsonNodeFactory.instance.objectNode();
     }
 
     private static DecodedToolCall call(JsonNode node) {

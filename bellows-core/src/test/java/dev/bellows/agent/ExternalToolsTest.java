@@ -7,7 +7,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.bellows.event.LoopEndReason;
-import dev.bellows.testkit.ScriptedProvider;
 import dev.bellows.tool.Tool;
 import dev.bellows.tool.ToolRegistry;
 import dev.bellows.tool.TypedTool;
