@@ -53,6 +53,7 @@ class TestAgent {
       return;
     }
     if (existing && existing.status?.state === TaskState.TASK_STATE_INPUT_REQUIRED) {
+      bus.publish(AgentEvent.task(existing));   // a stream begins with the task, as it stands
       bus.publish(status(taskId, contextId, TaskState.TASK_STATE_WORKING, undefined));
       bus.publish(chunk(taskId, contextId, 'Weather in ' + said + ': sunny', false, true));
       bus.publish(status(taskId, contextId, TaskState.TASK_STATE_COMPLETED, undefined));
