@@ -301,8 +301,8 @@ public final class A2aAgentTool implements Tool {
         }
     }
 
-    /** The parts as text: text parts as they are, data parts as JSON, files by name or URL. */
-    static String text(List<Part> parts) {
+    /** The parts as text: text parts as they are, data parts as JSON, files as {@code [file NAME]}. */
+    public static String text(List<Part> parts) {
         if (parts == null) {
             return "";
         }
