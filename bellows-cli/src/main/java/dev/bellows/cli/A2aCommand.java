@@ -133,12 +133,10 @@ final class A2aCommand implements Callable<Integer> {
         @Override
         public Integer call() {
             BellowsCommand root = parent.root;
-            String mode = output == null ? "text" : output;
+            String mode;
             A2aClient.Builder builder;
             try {
-                if (!mode.equals("text") && !mode.equals("json")) {
-                    throw new UsageException("--output: text or json, not " + mode);
-                }
+                mode = outputMode(output, "json");
                 builder = where.builder(root);
             } catch (UsageException e) {
                 return fail(root, spec, e.getMessage(), 2);
@@ -196,6 +194,15 @@ final class A2aCommand implements Callable<Integer> {
         return out.toString();
     }
 
+    /** {@code --output}: text (the default) or the command's other form. */
+    static String outputMode(String given, String other) throws UsageException {
+        String mode = given == null ? "text" : given;
+        if (!mode.equals("text") && !mode.equals(other)) {
+            throw new UsageException("--output: text or " + other + ", not " + mode);
+        }
+        return mode;
+    }
+
     static boolean write(BellowsCommand root, CommandSpec spec, String text) {
         try {
             root.stdout.write(text.getBytes(StandardCharsets.UTF_8));
@@ -251,12 +258,10 @@ final class A2aCommand implements Callable<Integer> {
         @Override
         public Integer call() {
             BellowsCommand root = parent.root;
-            String mode = output == null ? "text" : output;
+            String mode;
             A2aClient.Builder builder;
             try {
-                if (!mode.equals("text") && !mode.equals("jsonl")) {
-                    throw new UsageException("--output: text or jsonl, not " + mode);
-                }
+                mode = outputMode(output, "jsonl");
                 if (task == null || task.isBlank()) {
                     throw new UsageException("TASK is empty: say what the agent should do");
                 }

@@ -82,6 +82,14 @@ class A2aCommandTest {
         assertThat(failed.status()).isEqualTo(1);
         assertThat(failed.err()).contains("bellows a2a send: the task failed: the agent failed on purpose");
 
+        try (A2aJs.Server plain = A2aJs.startServer(Map.of("STREAMING", "false"))) {
+            Cli.Run waited = bellows("a2a", "send", plain.url(), "not streamed");
+            assertThat(waited.status()).as(waited.err()).isZero();
+            assertThat(waited.out()).isEqualTo("Echo: not streamed!\n");
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+
         Cli.Run direct = bellows("a2a", "send", server.url(), "direct");
         assertThat(direct.status()).isZero();
         assertThat(direct.out()).isEqualTo("Direct: direct\n");

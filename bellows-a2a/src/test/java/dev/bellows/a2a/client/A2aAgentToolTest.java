@@ -144,4 +144,20 @@ class A2aAgentToolTest {
         assertThat(tool.call(ToolContext.of("local", "echo"), JSON.readTree("{\"task\": \"direct\"}")).output())
                 .isEqualTo("Direct: direct");
     }
+
+    @Test
+    void anAgentThatDoesNotStreamIsSentToAndWaitedFor() throws Exception {
+        try (A2aJs.Server plain = A2aJs.startServer(Map.of("STREAMING", "false"));
+             A2aClient blocking = A2aClient.builder(plain.url()).connect()) {
+            assertThat(blocking.streams()).isFalse();
+            List<String> seen = new CopyOnWriteArrayList<>();
+            A2aAgentTool tool = A2aAgentTool.of("echo", blocking, (agent, event) -> seen.add(A2aClientInteropTest.describe(event)));
+            assertThat(tool.call(ToolContext.of("local", "echo"), JSON.readTree("{\"task\": \"hi\"}")).output())
+                    .isEqualTo("Echo: hi!");
+            assertThat(seen).containsExactly("task:COMPLETED");
+            assertThatThrownBy(() -> tool.call(ToolContext.of("local", "echo"), JSON.readTree("{\"task\": \"ask\"}")))
+                    .isInstanceOfSatisfying(RemoteInputRequired.class,
+                            e -> assertThat(e.waiting().question()).isEqualTo("Which city?"));
+        }
+    }
 }

@@ -12,6 +12,8 @@
 //   otherwise        submitted, working ("working on it"), the artifact "answer" in three chunks
 //                    ("Echo: ", the text, "!"), completed
 //
+// Env STREAMING=false: the card declares no streaming (the SDK then refuses streams).
+// Env PREFER=HTTP+JSON: the card lists the HTTP+JSON interface first.
 // Env A2A_TOKEN: the A2A endpoints (not the card) answer 401 unless the request carries
 // "Authorization: Bearer A2A_TOKEN". The headers of every A2A request are logged to stderr
 // as JSON lines {"headers": {...}} (lower-cased names), for tests that check what was sent.
@@ -105,7 +107,7 @@ const card = {
   version: '1.0.0',
   documentationUrl: undefined,
   iconUrl: undefined,
-  capabilities: { streaming: true, pushNotifications: true, extensions: [], extendedAgentCard: false },
+  capabilities: { streaming: process.env.STREAMING !== 'false', pushNotifications: true, extensions: [], extendedAgentCard: false },
   securitySchemes: {},
   securityRequirements: [],
   defaultInputModes: ['text/plain'],
