@@ -30,6 +30,8 @@ final class Http implements AutoCloseable {
     static final String VERSION_HEADER = "A2A-Version";
     static final String VERSION = "1.0";
     private static final int MAX_ERROR_BODY = 64 * 1024;
+    /** An answer larger than this is refused rather than read into memory (a task with its whole history fits). */
+    static final int MAX_BODY = 16 * 1024 * 1024;
     private static final int MAX_MESSAGE = 300;
 
     private final HttpClient client;
@@ -50,7 +52,11 @@ final class Http implements AutoCloseable {
         HttpResponse<InputStream> response = send(request(method, uri, contentType, body, "application/json")
                 .timeout(requestTimeout).build(), uri);
         try (InputStream in = response.body()) {
-            byte[] bytes = in.readAllBytes();
+            byte[] bytes = in.readNBytes(MAX_BODY + 1);
+            if (bytes.length > MAX_BODY) {
+                throw new A2aClientException(A2aClientException.Kind.BAD_RESPONSE, 0, display(uri)
+                        + " answered with more than " + MAX_BODY / (1024 * 1024) + " MiB", null);
+            }
             if (bytes.length == 0) {
                 return JSON.missingNode();
             }
@@ -138,8 +144,11 @@ final class Http implements AutoCloseable {
             }
         }
         String message = json == null ? "" : oneLine(json.at("/error/message").asText(json.path("message").asText("")));
+        String redirect = status >= 300 && status <= 399 ? response.headers().firstValue("Location")
+                .map(location -> " (a redirect to " + display(uri.resolve(location)) + ": redirects are not followed,"
+                        + " since they would carry the headers elsewhere; use that URL)").orElse("") : "";
         throw new A2aClientException(A2aClientException.Kind.HTTP_STATUS, status, display(uri) + " answered HTTP "
-                + status + (status == 401 || status == 403 ? " (check the headers or token configured for it)" : "")
+                + status + redirect + (status == 401 || status == 403 ? " (check the headers or token configured for it)" : "")
                 + (message.isEmpty() ? "" : ": " + message), null);
     }
 

@@ -25,6 +25,12 @@ class A2aClientCardTest {
     static void start() throws Exception {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         server.createContext("/", exchange -> {
+            if (exchange.getRequestURI().getPath().startsWith("/moved")) {
+                exchange.getResponseHeaders().set("Location", "/card.json?sig=abc");
+                exchange.sendResponseHeaders(301, -1);
+                exchange.close();
+                return;
+            }
             String body = CARDS.get(exchange.getRequestURI().getPath());
             byte[] bytes = (body == null ? "{}" : body).getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().set("Content-Type", "application/json");
@@ -60,6 +66,7 @@ class A2aClientCardTest {
     void badCardsAreRefusedSayingWhy() throws Exception {
         refused(base + "/missing", "cannot read the agent card", "/missing/.well-known/agent-card.json", "HTTP 404");
         refused(base + "/notjson", "not JSON");
+        refused(base + "/moved", "HTTP 301 (a redirect to " + base + "/card.json: redirects are not followed");
         refused(base + "/old", "lists no \"supportedInterfaces\"", "A2A 0.3 card");
         refused(base + "/grpc", "offers no interface Bellows speaks", "GRPC 1.0", "JSONRPC 2.0");
         refused("ftp://127.0.0.1/x", "not an http(s) URL");
