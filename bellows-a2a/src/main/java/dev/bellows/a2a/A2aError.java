@@ -2,15 +2,17 @@ package dev.bellows.a2a;
 
 /**
  * The errors A2A defines, with their JSON-RPC code, HTTP status and the {@code google.rpc.ErrorInfo} reason the
- * HTTP+JSON binding names them by; the JSON-RPC standard errors follow.
+ * HTTP+JSON binding names them by; the JSON-RPC standard errors follow. The HTTP statuses are those the official
+ * conformance kit checks (409 for a task that cannot be canceled, 415 for an unsupported content type, 502 for an
+ * invalid agent response), where the specification's table says 400, 400 and 500.
  */
 public enum A2aError {
     TASK_NOT_FOUND(-32001, 404),
-    TASK_NOT_CANCELABLE(-32002, 400),
+    TASK_NOT_CANCELABLE(-32002, 409),
     PUSH_NOTIFICATION_NOT_SUPPORTED(-32003, 400),
     UNSUPPORTED_OPERATION(-32004, 400),
-    CONTENT_TYPE_NOT_SUPPORTED(-32005, 400),
-    INVALID_AGENT_RESPONSE(-32006, 500),
+    CONTENT_TYPE_NOT_SUPPORTED(-32005, 415),
+    INVALID_AGENT_RESPONSE(-32006, 502),
     EXTENDED_AGENT_CARD_NOT_CONFIGURED(-32007, 400),
     EXTENSION_SUPPORT_REQUIRED(-32008, 400),
     VERSION_NOT_SUPPORTED(-32009, 400),
