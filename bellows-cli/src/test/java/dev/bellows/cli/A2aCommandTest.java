@@ -144,7 +144,7 @@ class A2aCommandTest {
             assertThat(run.out() + run.err()).doesNotContain("tok-9f8e7d");
             Cli.Run wrong = bellows(Map.of("GUARD_TOKEN", "not-it-123"), "a2a", "send", "guarded", "hello");
             assertThat(wrong.status()).isEqualTo(1);
-            assertThat(wrong.err()).contains("HTTP 401").doesNotContain("not-it-123");
+            assertThat(wrong.err()).contains("HTTP 401", "[redacted]").doesNotContain("not-it-123");
             Cli.Run unset = bellows("a2a", "send", "guarded", "hello");
             assertThat(unset.status()).isEqualTo(2);
             assertThat(unset.err()).contains("the environment variable GUARD_TOKEN is not set");

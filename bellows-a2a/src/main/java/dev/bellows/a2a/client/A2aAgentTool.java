@@ -145,6 +145,7 @@ public final class A2aAgentTool implements Tool {
         Objects.requireNonNull(answer, "answer");
         Message message = Message.of(Role.USER, List.of(Part.text(answer))).inTask(wait.taskId(),
                 wait.contextId().isEmpty() ? null : wait.contextId());
+        pending.values().remove(wait);      // answered: the call it came from is resumed with what follows
         return run(message, context);
     }
 

@@ -36,10 +36,13 @@ final class Http implements AutoCloseable {
 
     private final HttpClient client;
     private final Map<String, String> headers;
+    /** The header values, and the credentials in them, to take out of whatever the agent says. */
+    private final java.util.List<String> secrets;
     private final Duration requestTimeout;
 
     Http(Map<String, String> headers, Duration connectTimeout, Duration requestTimeout) {
         this.headers = Map.copyOf(headers);
+        this.secrets = secrets(headers);
         this.requestTimeout = requestTimeout;
         this.client = HttpClient.newBuilder()
                 .connectTimeout(connectTimeout)
@@ -143,7 +146,7 @@ final class Http implements AutoCloseable {
                 throw error.get();
             }
         }
-        String message = json == null ? "" : oneLine(json.at("/error/message").asText(json.path("message").asText("")));
+        String message = json == null ? "" : redact(oneLine(json.at("/error/message").asText(json.path("message").asText(""))));
         String redirect = status >= 300 && status <= 399 ? response.headers().firstValue("Location")
                 .map(location -> " (a redirect to " + display(uri.resolve(location)) + ": redirects are not followed,"
                         + " since they would carry the headers elsewhere; use that URL)").orElse("") : "";
@@ -156,12 +159,12 @@ final class Http implements AutoCloseable {
      * The A2A error in a body, in either binding's form: a JSON-RPC error object, or HTTP+JSON's
      * {@code google.rpc.Status} with an {@code ErrorInfo} naming the reason.
      */
-    static java.util.Optional<RuntimeException> errorIn(JsonNode body, URI uri) {
+    java.util.Optional<RuntimeException> errorIn(JsonNode body, URI uri) {
         JsonNode error = body.path("error");
         if (!error.isObject()) {
             return java.util.Optional.empty();
         }
-        String message = oneLine(error.path("message").asText(""));
+        String message = redact(oneLine(error.path("message").asText("")));
         A2aError kind = null;
         for (JsonNode detail : error.has("details") ? error.path("details") : error.path("data")) {
             String reason = detail.path("reason").asText("");
@@ -178,6 +181,34 @@ final class Http implements AutoCloseable {
         }
         return java.util.Optional.of(new A2aException(kind, "the agent at " + display(uri) + " answered "
                 + kind.reason() + (message.isEmpty() ? "" : ": " + message)));
+    }
+
+    /**
+     * What an agent says, with every configured header value taken out: an agent may echo the
+     * token it refused, and its words reach messages, logs and terminals.
+     */
+    String redact(String text) {
+        String result = text;
+        for (String secret : secrets) {
+            result = result.replace(secret, "[redacted]");
+        }
+        return result;
+    }
+
+    /** Each header value, and its last word (the credentials of {@code Bearer TOKEN}), longest first. */
+    static java.util.List<String> secrets(Map<String, String> headers) {
+        java.util.Set<String> secrets = new java.util.HashSet<>();
+        for (String value : headers.values()) {
+            String v = value.strip();
+            if (v.length() >= 4) {
+                secrets.add(v);
+            }
+            String last = v.substring(v.lastIndexOf(' ') + 1);
+            if (last.length() >= 4) {
+                secrets.add(last);
+            }
+        }
+        return secrets.stream().sorted(java.util.Comparator.comparingInt(String::length).reversed()).toList();
     }
 
     static A2aClientException failure(IOException e, URI uri) {

@@ -37,7 +37,7 @@ final class JsonRpcBinding implements Binding {
 
     private JsonNode call(String method, Object params) {
         JsonNode response = http.json("POST", uri, CONTENT_TYPE, JsonRpcRequest.of(ids.incrementAndGet(), method, params));
-        java.util.Optional<RuntimeException> error = Http.errorIn(response, uri);
+        java.util.Optional<RuntimeException> error = http.errorIn(response, uri);
         if (error.isPresent()) {
             throw error.get();
         }
@@ -50,7 +50,7 @@ final class JsonRpcBinding implements Binding {
 
     private TaskEvents events(String method, Object params) {
         return new TaskEvents(http.events("POST", uri, CONTENT_TYPE, JsonRpcRequest.of(ids.incrementAndGet(), method, params)),
-                uri, json -> json.has("result") ? Binding.read(json.get("result"), StreamResponse.class, uri) : null);
+                uri, http, json -> json.has("result") ? Binding.read(json.get("result"), StreamResponse.class, uri) : null);
     }
 
     @Override

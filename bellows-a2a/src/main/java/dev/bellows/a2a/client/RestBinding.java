@@ -48,7 +48,7 @@ final class RestBinding implements Binding {
     }
 
     private TaskEvents events(URI uri, Object body) {
-        return new TaskEvents(http.events("POST", uri, CONTENT_TYPE, body), uri,
+        return new TaskEvents(http.events("POST", uri, CONTENT_TYPE, body), uri, http,
                 json -> Binding.read(json, StreamResponse.class, uri));
     }
 

@@ -34,6 +34,7 @@ public final class TaskEvents implements AutoCloseable, Iterable<StreamResponse>
 
     private final InputStream body;
     private final URI uri;
+    private final Http http;
     private final Function<JsonNode, StreamResponse> decode;
     private final ArrayDeque<SseEvent> pending = new ArrayDeque<>();
     private final SseParser parser = new SseParser(pending::add);
@@ -41,9 +42,10 @@ public final class TaskEvents implements AutoCloseable, Iterable<StreamResponse>
     private volatile boolean closed;
     private boolean ended;
 
-    TaskEvents(InputStream body, URI uri, Function<JsonNode, StreamResponse> decode) {
+    TaskEvents(InputStream body, URI uri, Http http, Function<JsonNode, StreamResponse> decode) {
         this.body = body;
         this.uri = uri;
+        this.http = http;
         this.decode = decode;
     }
 
@@ -96,7 +98,7 @@ public final class TaskEvents implements AutoCloseable, Iterable<StreamResponse>
             throw new A2aClientException(A2aClientException.Kind.BAD_RESPONSE, 0, Http.display(uri)
                     + " sent an event that is not JSON", null);
         }
-        java.util.Optional<RuntimeException> error = Http.errorIn(json, uri);
+        java.util.Optional<RuntimeException> error = http.errorIn(json, uri);
         if (error.isPresent()) {
             end();
             throw error.get();

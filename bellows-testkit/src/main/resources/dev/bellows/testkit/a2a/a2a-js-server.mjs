@@ -132,7 +132,9 @@ app.use('/a2a', (req, res, next) => {
   process.stderr.write(JSON.stringify({ headers: req.headers }) + '\n');
   const token = process.env.A2A_TOKEN;
   if (token && req.headers.authorization !== 'Bearer ' + token) {
-    res.status(401).json({ error: { code: 401, status: 'UNAUTHENTICATED', message: 'a bearer token is required' } });
+    // A careless server that echoes what it refused: the client must not repeat it.
+    res.status(401).json({ error: { code: 401, status: 'UNAUTHENTICATED',
+      message: 'a bearer token is required, not ' + (req.headers.authorization ?? 'nothing') } });
     return;
   }
   next();
