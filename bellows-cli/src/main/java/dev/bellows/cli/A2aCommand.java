@@ -103,7 +103,7 @@ final class A2aCommand implements Callable<Integer> {
                 builder.binding(switch (binding) {
                     case "jsonrpc" -> AgentInterface.JSONRPC;
                     case "http-json" -> AgentInterface.HTTP_JSON;
-                    default -> throw new UsageException("--binding: jsonrpc or http-json, not " + binding);
+                    default -> throw new UsageException("--binding: jsonrpc or http-json");
                 });
             }
             return builder;
@@ -198,7 +198,7 @@ final class A2aCommand implements Callable<Integer> {
     static String outputMode(String given, String other) throws UsageException {
         String mode = given == null ? "text" : given;
         if (!mode.equals("text") && !mode.equals(other)) {
-            throw new UsageException("--output: text or " + other + ", not " + mode);
+            throw new UsageException("--output: text or " + other);   // never the value given (cli.md)
         }
         return mode;
     }

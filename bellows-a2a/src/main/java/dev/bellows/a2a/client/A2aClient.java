@@ -78,11 +78,11 @@ public final class A2aClient implements AutoCloseable {
         try {
             uri = new URI(Objects.requireNonNull(url, "url").strip());
         } catch (java.net.URISyntaxException e) {
-            throw new A2aClientException(A2aClientException.Kind.BAD_CARD, "not a URL: " + Http.oneLine(url));
+            throw new A2aClientException(A2aClientException.Kind.BAD_CARD, "not a URL");   // it may hold user:password
         }
         String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
         if (!scheme.equals("http") && !scheme.equals("https") || uri.getHost() == null) {
-            throw new A2aClientException(A2aClientException.Kind.BAD_CARD, "not an http(s) URL: " + Http.oneLine(url));
+            throw new A2aClientException(A2aClientException.Kind.BAD_CARD, "not an http(s) URL");
         }
         String path = uri.getRawPath() == null ? "" : uri.getRawPath();
         if (path.endsWith(".json")) {
