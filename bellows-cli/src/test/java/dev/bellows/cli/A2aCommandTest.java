@@ -19,7 +19,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,14 +33,7 @@ class A2aCommandTest {
 
     @BeforeAll
     static void start() throws Exception {
-        server = A2aJs.startServer(Map.of());
-    }
-
-    @AfterAll
-    static void stop() {
-        if (server != null) {
-            server.close();
-        }
+        server = A2aJs.shared();
     }
 
     private Cli.Run bellows(Map<String, String> env, String... args) {

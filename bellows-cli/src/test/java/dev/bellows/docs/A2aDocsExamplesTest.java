@@ -30,7 +30,8 @@ class A2aDocsExamplesTest {
         String page = Files.readString(Path.of("").toAbsolutePath().getParent().resolve("docs/a2a.md"));
         Matcher blocks = BLOCK.matcher(page);
         int commands = 0;
-        try (A2aJs.Server server = A2aJs.startServer(Map.of())) {
+        A2aJs.Server server = A2aJs.shared();
+        {
             String taskId = "";
             String contextId = "";
             while (blocks.find()) {

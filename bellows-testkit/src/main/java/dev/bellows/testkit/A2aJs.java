@@ -67,6 +67,20 @@ public final class A2aJs {
         }
     }
 
+    private static Server shared;
+
+    /**
+     * The SDK's test agent with the default settings, started once per JVM for every test that
+     * needs no settings of its own (a node process costs a second or two to start): do not
+     * close it. It ends with the JVM, whose end closes its standard input.
+     */
+    public static synchronized Server shared() throws IOException {
+        if (shared == null || !shared.process.isAlive()) {
+            shared = startServer(Map.of());
+        }
+        return shared;
+    }
+
     /**
      * Starts the SDK's test agent on 127.0.0.1 and waits until it listens.
      *

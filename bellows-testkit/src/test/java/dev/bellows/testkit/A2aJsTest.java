@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -22,14 +21,7 @@ class A2aJsTest {
 
     @BeforeAll
     static void start() throws Exception {
-        server = A2aJs.startServer(Map.of());
-    }
-
-    @AfterAll
-    static void stop() {
-        if (server != null) {
-            server.close();
-        }
+        server = A2aJs.shared();
     }
 
     private static List<JsonNode> run(String transport, String steps) throws Exception {

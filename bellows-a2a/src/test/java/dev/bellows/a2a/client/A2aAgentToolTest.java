@@ -39,7 +39,7 @@ class A2aAgentToolTest {
 
     @BeforeAll
     static void start() throws Exception {
-        server = A2aJs.startServer(Map.of());
+        server = A2aJs.shared();
         client = A2aClient.builder(server.url()).connect();
     }
 
@@ -47,9 +47,6 @@ class A2aAgentToolTest {
     static void stop() {
         if (client != null) {
             client.close();
-        }
-        if (server != null) {
-            server.close();
         }
     }
 

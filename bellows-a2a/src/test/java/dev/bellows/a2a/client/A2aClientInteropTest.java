@@ -23,7 +23,6 @@ import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -40,14 +39,7 @@ class A2aClientInteropTest {
 
     @BeforeAll
     static void start() throws Exception {
-        server = A2aJs.startServer(Map.of());
-    }
-
-    @AfterAll
-    static void stop() {
-        if (server != null) {
-            server.close();
-        }
+        server = A2aJs.shared();
     }
 
     static A2aClient client(String binding) {
