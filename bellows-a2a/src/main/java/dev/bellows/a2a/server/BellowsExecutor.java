@@ -19,6 +19,7 @@ import dev.bellows.event.StreamEvent;
 import dev.bellows.memory.ConversationMemory;
 import dev.bellows.memory.MemoryStore;
 import dev.bellows.memory.SessionStore;
+import dev.bellows.secret.Secrets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -155,6 +156,8 @@ public final class BellowsExecutor implements A2aExecutor {
             }
         });
         boolean fresh = true;       // the next chunk starts the answer afresh
+        // a secret may span two chunks: the streaming redactor holds a piece's end back while it could start one
+        Secrets.Streaming secrets = Secrets.streaming();
         try {
             while (true) {
                 AgentEvent event = events.take();
@@ -163,11 +166,20 @@ public final class BellowsExecutor implements A2aExecutor {
                 }
                 switch (event) {
                     case StreamEvent.MessageContent content when !content.content().isEmpty() -> {
-                        updater.addArtifact(ANSWER, ANSWER, List.of(Part.text(content.content())), !fresh, false);
-                        fresh = false;
+                        String piece = secrets.next(content.content());
+                        if (!piece.isEmpty()) {
+                            updater.addArtifact(ANSWER, ANSWER, List.of(Part.text(piece)), !fresh, false);
+                            fresh = false;
+                        }
                     }
-                    case LoopEvent.IterationStart start -> fresh = true;
-                    case LoopEvent.Retry retry -> fresh = true;
+                    case LoopEvent.IterationStart start -> {
+                        fresh = true;
+                        secrets = Secrets.streaming();
+                    }
+                    case LoopEvent.Retry retry -> {
+                        fresh = true;
+                        secrets = Secrets.streaming();
+                    }
                     default -> { }
                 }
             }
@@ -206,7 +218,7 @@ public final class BellowsExecutor implements A2aExecutor {
             updater.requiresInput(updater.newAgentMessage(Approvals.question(result.waiting())));
         } else if (reason.successful()) {
             List<Part> parts = new ArrayList<>();
-            parts.add(Part.text(result.result()));
+            parts.add(Part.text(Secrets.redact(result.result())));
             JsonNode typed = typed(result.result());
             if (typed != null) {
                 parts.add(Part.data(Json.MAPPER.convertValue(typed, Object.class)));

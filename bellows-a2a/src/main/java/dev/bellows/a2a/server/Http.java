@@ -3,6 +3,7 @@ package dev.bellows.a2a.server;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.bellows.a2a.A2aError;
+import dev.bellows.secret.Secrets;
 import dev.bellows.server.ServerExchange;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -17,7 +18,8 @@ final class Http {
     private Http() {
     }
 
-    static void send(ServerExchange exchange, int status, Map<String, String> headers, byte[] body) throws IOException {
+    static void send(ServerExchange exchange, int status, Map<String, String> headers, byte[] given) throws IOException {
+        byte[] body = redacted(given);
         Map<String, String> all = new LinkedHashMap<>(headers);
         all.putIfAbsent("Content-Type", "application/json");
         all.put("Content-Length", Integer.toString(body.length));
@@ -31,6 +33,13 @@ final class Http {
 
     static void json(ServerExchange exchange, int status, Object value) throws IOException {
         send(exchange, status, Map.of(), Json.MAPPER.writeValueAsBytes(value));
+    }
+
+    /** The bytes with every secret of the process (API keys, passwords: {@link Secrets}) replaced. */
+    static byte[] redacted(byte[] json) {
+        String text = new String(json, StandardCharsets.UTF_8);
+        String clean = Secrets.redact(text);
+        return clean.equals(text) ? json : clean.getBytes(StandardCharsets.UTF_8);
     }
 
     /** The HTTP+JSON error body (google.rpc.Status, with an ErrorInfo naming the A2A error). */

@@ -13,7 +13,8 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * A task's events as Server-Sent Events, one {@code data:} line each, from a subscription on:
+ * A task's events as Server-Sent Events, one {@code data:} line each (the process's secrets
+ * redacted), from a subscription on:
  * the snapshot first, then every event after it, until a final or interrupted state. A comment
  * line is written when nothing else was for the heartbeat interval, so a client that left is
  * noticed; it ends the stream, never the task.
@@ -83,7 +84,7 @@ final class Streams {
 
     private static void data(OutputStream out, byte[] payload) throws IOException {
         out.write("data: ".getBytes(StandardCharsets.US_ASCII));
-        out.write(payload);
+        out.write(Http.redacted(payload));
         out.write("\n\n".getBytes(StandardCharsets.US_ASCII));
         out.flush();
     }

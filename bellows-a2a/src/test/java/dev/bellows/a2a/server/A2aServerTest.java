@@ -109,6 +109,19 @@ class A2aServerTest {
     }
 
     @Test
+    void aSecretOfTheProcessNeverLeavesEvenSplitAcrossChunks() throws Exception {
+        String secret = "sk-a2a-never-shown-7731";
+        dev.bellows.secret.Secrets.register(secret);
+        try (A2aFixture f = new A2aFixture(MockScript.of(answer("The key is " + secret + " as you asked. ",
+                "It is " + secret + ".")))) {
+            List<JsonNode> events = f.rpcStream("SendStreamingMessage", send(message("Show the key.", null, null)));
+            assertThat(events.toString()).doesNotContain(secret).contains("[REDACTED]");
+            String id = events.get(0).path("task").path("id").asText();
+            assertThat(f.rest("GET", "/tasks/" + id, null).body()).doesNotContain(secret).contains("[REDACTED]");
+        }
+    }
+
+    @Test
     void aTypedAnswerIsAlsoADataPart() throws Exception {
         try (A2aFixture f = new A2aFixture(MockScript.of(MockTurn.content(
                 call("task_completion", "{\"result\": \"{\\\"city\\\": \\\"Oslo\\\", \\\"celsius\\\": 21}\"}"))))) {

@@ -22,23 +22,32 @@ public final class TckSut {
     private TckSut() {
     }
 
-    public static void main(String[] args) throws Exception {
-        if (args.length != 1 || !args[0].matches("\\d{1,5}")) {
-            System.err.println("usage: run PORT");
-            System.exit(2);
-        }
+    /** The system under test, serving on 127.0.0.1:{@code port} (0: a free one); close it, then {@link A2aServer#shutdown}. */
+    static JettyAgentServer start(A2aServer a2a, int port) throws java.io.IOException {
+        return JettyAgentServer.start(AgentServer.builder().mount(a2a).build(), "127.0.0.1", port);
+    }
+
+    /** The kit's agent: its card, the executor, push notifications delivered on this machine only. */
+    static A2aServer a2a() {
         AgentCard card = new AgentCard("Bellows A2A TCK system under test",
                 "Answers the A2A conformance kit's scenarios, chosen by each message id's prefix.", null,
                 new AgentProvider("https://github.com/a2aproject/a2a-tck", "Bellows"), "1.0.0", null, null, null, null,
                 List.of("text/plain", "application/json"), List.of("text/plain", "application/json"),
                 List.of(new AgentSkill("tck", "TCK conformance", "Handles the conformance kit's messages", List.of("tck"),
                         null, null, null, null)), null, null);
-        A2aServer a2a = A2aServer.builder(card, new TckExecutor())
+        return A2aServer.builder(card, new TckExecutor())
                 .pushNotifications(true)
                 .pushAddresses(InetAddress::isLoopbackAddress)
                 .build();
-        AgentServer server = AgentServer.builder().mount(a2a).build();
-        try (JettyAgentServer http = JettyAgentServer.start(server, "127.0.0.1", Integer.parseInt(args[0]))) {
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args.length != 1 || !args[0].matches("\\d{1,5}")) {
+            System.err.println("usage: run PORT");
+            System.exit(2);
+        }
+        A2aServer a2a = a2a();
+        try (JettyAgentServer http = start(a2a, Integer.parseInt(args[0]))) {
             System.out.println("A2A system under test on " + http.uri() + " (card " + http.uri().resolve(A2aServer.CARD_PATH) + ")");
             CountDownLatch stop = new CountDownLatch(1);
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
