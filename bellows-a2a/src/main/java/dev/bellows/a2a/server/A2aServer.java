@@ -83,8 +83,8 @@ public final class A2aServer implements Endpoint {
         this.maxRequestBytes = builder.maxRequestBytes;
         this.heartbeat = builder.heartbeat;
         Streams streams = new Streams(heartbeat);
-        this.jsonRpc = new JsonRpcBinding(engine, streams, this::card);
-        this.rest = new RestBinding(engine, streams, this::card);
+        this.jsonRpc = new JsonRpcBinding(engine, streams);
+        this.rest = new RestBinding(engine, streams);
     }
 
     /** A server of the card (its interfaces filled in from each request's {@code Host} when it has none) and executor. */

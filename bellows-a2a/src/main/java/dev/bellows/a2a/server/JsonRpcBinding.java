@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.bellows.a2a.A2aError;
 import dev.bellows.a2a.A2aException;
-import dev.bellows.a2a.AgentCard;
 import dev.bellows.a2a.CancelTaskRequest;
 import dev.bellows.a2a.DeleteTaskPushNotificationConfigRequest;
 import dev.bellows.a2a.GetTaskPushNotificationConfigRequest;
@@ -29,11 +28,8 @@ import java.util.function.Function;
 /** The JSON-RPC 2.0 binding: one method per request, errors as JSON-RPC errors (HTTP 200), streams as SSE. */
 final class JsonRpcBinding extends Binding {
 
-    private final Function<ServerExchange, AgentCard> card;
-
-    JsonRpcBinding(TaskEngine engine, Streams streams, Function<ServerExchange, AgentCard> card) {
+    JsonRpcBinding(TaskEngine engine, Streams streams) {
         super(engine, streams);
-        this.card = card;
     }
 
     void handle(ServerExchange exchange, byte[] body, String principal, A2aException versionError) throws IOException {

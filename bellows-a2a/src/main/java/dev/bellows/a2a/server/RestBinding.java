@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.bellows.a2a.A2aError;
 import dev.bellows.a2a.A2aException;
-import dev.bellows.a2a.AgentCard;
 import dev.bellows.a2a.ListTaskPushNotificationConfigsResponse;
 import dev.bellows.a2a.ListTasksRequest;
 import dev.bellows.a2a.SendMessageRequest;
@@ -27,7 +26,7 @@ final class RestBinding extends Binding {
     private static final Pattern CONFIGS = Pattern.compile("/tasks/([^/:]+)/pushNotificationConfigs");
     private static final Pattern CONFIG = Pattern.compile("/tasks/([^/:]+)/pushNotificationConfigs/([^/]+)");
 
-    RestBinding(TaskEngine engine, Streams streams, Function<ServerExchange, AgentCard> card) {
+    RestBinding(TaskEngine engine, Streams streams) {
         super(engine, streams);
     }
 

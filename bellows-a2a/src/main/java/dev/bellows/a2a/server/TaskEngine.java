@@ -183,17 +183,20 @@ final class TaskEngine {
 
     // --- what turns report ---
 
-    /** A new task's first report: from now on it is found and kept. */
+    /** A new task's first report: from now on it is found (and kept, once {@link #save}d). */
+    boolean register(LiveTask task) {
+        return live.putIfAbsent(task.id(), task) == null;
+    }
+
+    /** A task kept from the start (the client did not wait for it). */
     void commit(LiveTask task) {
-        if (live.putIfAbsent(task.id(), task) == null) {
+        if (register(task)) {
             save(task);
         }
     }
 
+    /** An event applied: queued for the task's webhooks (no I/O here: the caller holds its turn's lock). */
     void applied(LiveTask task, StreamResponse event) {
-        if (event.statusUpdate() != null) {
-            save(task);
-        }
         if (push != null) {
             push.deliver(task, event);
         }
@@ -209,7 +212,7 @@ final class TaskEngine {
         }
     }
 
-    private void save(LiveTask task) {
+    void save(LiveTask task) {
         try {
             store.put(task.principal(), task.snapshot());
         } catch (RuntimeException e) {

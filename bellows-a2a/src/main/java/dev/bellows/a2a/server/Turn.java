@@ -89,19 +89,29 @@ final class Turn {
         return first.isDone() && !(first.join() instanceof Failed);
     }
 
-    synchronized void emit(StreamResponse event) {
-        if (newTask && !first.isDone()) {
-            engine.commit(live);
+    /**
+     * Applies and reports an event; what is stored is stored outside the turn's lock (no lock is
+     * held across the store's I/O), and the turn settles once it is.
+     */
+    void emit(StreamResponse event) {
+        boolean save;
+        TaskState state;
+        synchronized (this) {
+            boolean registered = newTask && !first.isDone() && engine.register(live);
+            if (first.isDone() && first.join() instanceof Replied) {
+                return;     // a task answered by a message has no task to report on
+            }
+            if (!live.apply(event)) {
+                return;
+            }
+            first.complete(new Reported());
+            engine.applied(live, event);
+            state = event.statusUpdate() == null ? null : event.statusUpdate().status().state();
+            save = registered || state != null;
         }
-        if (first.isDone() && first.join() instanceof Replied) {
-            return;     // a task answered by a message has no task to report on
+        if (save) {
+            engine.save(live);
         }
-        if (!live.apply(event)) {
-            return;
-        }
-        first.complete(new Reported());
-        engine.applied(live, event);
-        TaskState state = event.statusUpdate() == null ? null : event.statusUpdate().status().state();
         if (state != null && (state.terminal() || state.interrupted())) {
             settled.complete(null);
         }
@@ -115,38 +125,48 @@ final class Turn {
         emit(StreamResponse.of(update));
     }
 
-    synchronized void reply(Message message) {
-        if (newTask && !first.isDone()) {
-            live.apply(StreamResponse.of(message));
-            first.complete(new Replied(message));
-            settled.complete(null);
-            return;
+    void reply(Message message) {
+        synchronized (this) {
+            if (newTask && !first.isDone()) {
+                live.apply(StreamResponse.of(message));
+                first.complete(new Replied(message));
+                settled.complete(null);
+                return;
+            }
         }
         emit(StreamResponse.of(new TaskStatusUpdateEvent(taskId(), contextId(),
                 TaskStatus.of(TaskState.COMPLETED, message.inTask(taskId(), contextId())), null)));
     }
 
     /** The executor returned or threw: settles what it left open. */
-    synchronized void ended(Throwable failure) {
-        if (!first.isDone() && eager) {
-            emit(StreamResponse.of(new TaskStatusUpdateEvent(taskId(), contextId(), TaskStatus.of(TaskState.FAILED,
-                    Message.agentText(failure == null ? "the agent ended without reporting anything"
-                            : "the agent failed: " + failure.getMessage()).inTask(taskId(), contextId())), null)));
-        } else if (!first.isDone()) {
-            first.complete(new Failed(failure != null ? failure : new dev.bellows.a2a.A2aException(
-                    dev.bellows.a2a.A2aError.INVALID_AGENT_RESPONSE, "the agent ended without reporting anything")));
-        } else if (first.join() instanceof Reported) {
-            TaskState state = live.state();
-            if (failure != null && !state.terminal()) {
-                emit(StreamResponse.of(new TaskStatusUpdateEvent(taskId(), contextId(), TaskStatus.of(TaskState.FAILED,
-                        Message.agentText("the agent failed: " + failure.getMessage()).inTask(taskId(), contextId())), null)));
-            } else if (!state.terminal() && !state.interrupted()) {
-                emit(StreamResponse.of(new TaskStatusUpdateEvent(taskId(), contextId(), TaskStatus.of(TaskState.FAILED,
-                        Message.agentText("the agent ended without a final state").inTask(taskId(), contextId())), null)));
+    void ended(Throwable failure) {
+        StreamResponse closing = null;
+        synchronized (this) {
+            if (!first.isDone() && eager) {
+                closing = failed(failure == null ? "the agent ended without reporting anything"
+                        : "the agent failed: " + failure.getMessage());
+            } else if (!first.isDone()) {
+                first.complete(new Failed(failure != null ? failure : new dev.bellows.a2a.A2aException(
+                        dev.bellows.a2a.A2aError.INVALID_AGENT_RESPONSE, "the agent ended without reporting anything")));
+            } else if (first.join() instanceof Reported) {
+                TaskState state = live.state();
+                if (failure != null && !state.terminal()) {
+                    closing = failed("the agent failed: " + failure.getMessage());
+                } else if (!state.terminal() && !state.interrupted()) {
+                    closing = failed("the agent ended without a final state");
+                }
             }
+        }
+        if (closing != null) {
+            emit(closing);
         }
         settled.complete(null);
         live.end(this);
         engine.turnEnded(live);
+    }
+
+    private StreamResponse failed(String why) {
+        return StreamResponse.of(new TaskStatusUpdateEvent(taskId(), contextId(), TaskStatus.of(TaskState.FAILED,
+                Message.agentText(why).inTask(taskId(), contextId())), null));
     }
 }
