@@ -191,7 +191,36 @@ public final class A2aJs {
      * @param stderr its standard error
      */
     public record ClientRun(int status, List<String> lines, String stderr) {
+
+        /** The lines parsed, each a JSON object ({@code {"step": N, "op": OP, ...}}). */
+        public List<com.fasterxml.jackson.databind.JsonNode> json() {
+            List<com.fasterxml.jackson.databind.JsonNode> parsed = new ArrayList<>();
+            for (String line : lines) {
+                try {
+                    parsed.add(JSON.readTree(line));
+                } catch (IOException e) {
+                    throw new AssertionError("the A2A client driver printed a line that is not JSON: " + line, e);
+                }
+            }
+            return parsed;
+        }
+
+        /**
+         * The events the step {@code step} streamed, each as one word: {@code task:STATE} for the
+         * task, {@code STATE} for a status update, {@code artifact:TEXT} for an artifact chunk (its
+         * first part's text), {@code message:TEXT} for a message.
+         */
+        public List<String> events(int step) {
+            return json().stream().filter(l -> l.path("step").asInt() == step && l.has("event"))
+                    .map(l -> l.path("event")).map(e -> e.has("task") ? "task:" + e.at("/task/status/state").asText()
+                            : e.has("statusUpdate") ? e.at("/statusUpdate/status/state").asText()
+                            : e.has("artifactUpdate") ? "artifact:" + e.at("/artifactUpdate/artifact/parts/0/text").asText()
+                            : "message:" + e.at("/message/parts/0/text").asText())
+                    .toList();
+        }
     }
+
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
 
     private static String read(InputStream in) {
         try (in) {

@@ -3,7 +3,6 @@ package dev.bellows.testkit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
@@ -16,7 +15,6 @@ import org.junit.jupiter.api.Test;
  */
 class A2aJsTest {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static A2aJs.Server server;
 
     @BeforeAll
@@ -24,54 +22,45 @@ class A2aJsTest {
         server = A2aJs.shared();
     }
 
-    private static List<JsonNode> run(String transport, String steps) throws Exception {
+    /** The driver's run through the steps, every step done (none printed an error). */
+    private static A2aJs.ClientRun run(String transport, String steps) throws Exception {
         A2aJs.ClientRun run = A2aJs.runClient(server.url(), steps, Map.of("TRANSPORT", transport), "", 60);
         assertThat(run.status()).as(run.stderr()).isZero();
-        List<JsonNode> lines = new java.util.ArrayList<>();
-        for (String line : run.lines()) {
-            lines.add(JSON.readTree(line));
-        }
-        assertThat(lines).as("no step failed").noneMatch(line -> line.has("error"));
-        return lines;
-    }
-
-    private static List<String> states(List<JsonNode> lines, int step) {
-        return lines.stream().filter(l -> l.path("step").asInt() == step && l.has("event"))
-                .map(l -> l.path("event").has("task") ? "task:" + l.at("/event/task/status/state").asText()
-                        : l.path("event").has("statusUpdate") ? l.at("/event/statusUpdate/status/state").asText()
-                        : "artifact:" + l.at("/event/artifactUpdate/artifact/parts/0/text").asText())
-                .toList();
+        assertThat(run.json()).as("no step failed: %s", run.lines()).noneMatch(line -> line.has("error"));
+        return run;
     }
 
     @Test
     void theSdkClientStreamsAsksAndCancelsOnTheSdkServer() throws Exception {
         for (String transport : List.of("JSONRPC", "HTTP+JSON")) {
-            List<JsonNode> lines = run(transport, """
+            A2aJs.ClientRun driven = run(transport, """
                     [{"op":"card"},{"op":"stream","text":"hi"},{"op":"get"},{"op":"list"},
                      {"op":"stream","text":"ask me"},{"op":"send","text":"Oslo","answer":true},
                      {"op":"stream","text":"hold","name":"h"},{"op":"await","name":"h","events":2},
                      {"op":"subscribe","name":"s"},{"op":"await","name":"s","events":1},{"op":"cancel"},
                      {"op":"join","name":"h"},{"op":"join","name":"s"}]""");
+            List<JsonNode> lines = driven.json();
             assertThat(lines.getFirst().at("/card/supportedInterfaces/0/protocolBinding").asText()).isEqualTo("JSONRPC");
-            assertThat(states(lines, 1)).as(transport).containsExactly("task:TASK_STATE_SUBMITTED", "TASK_STATE_WORKING",
+            assertThat(driven.events(1)).as(transport).containsExactly("task:TASK_STATE_SUBMITTED", "TASK_STATE_WORKING",
                     "artifact:Echo: ", "artifact:hi", "artifact:!", "TASK_STATE_COMPLETED");
-            assertThat(states(lines, 4)).containsExactly("task:TASK_STATE_SUBMITTED", "TASK_STATE_WORKING",
+            assertThat(driven.events(4)).containsExactly("task:TASK_STATE_SUBMITTED", "TASK_STATE_WORKING",
                     "TASK_STATE_INPUT_REQUIRED");
             JsonNode answered = lines.stream().filter(l -> l.path("step").asInt() == 5).findFirst().orElseThrow();
             assertThat(answered.at("/result/task/artifacts/0/parts/0/text").asText()).isEqualTo("Weather in Oslo: sunny");
-            assertThat(states(lines, 6)).containsExactly("task:TASK_STATE_SUBMITTED", "TASK_STATE_WORKING",
+            assertThat(driven.events(6)).containsExactly("task:TASK_STATE_SUBMITTED", "TASK_STATE_WORKING",
                     "TASK_STATE_CANCELED");
-            assertThat(states(lines, 8)).containsExactly("task:TASK_STATE_WORKING", "TASK_STATE_CANCELED");
+            assertThat(driven.events(8)).containsExactly("task:TASK_STATE_WORKING", "TASK_STATE_CANCELED");
         }
     }
 
     @Test
     void theSdkClientSetsPushConfigsAndTheSdkServerPushes() throws Exception {
-        List<JsonNode> lines = run("JSONRPC", """
+        A2aJs.ClientRun driven = run("JSONRPC", """
                 [{"op":"webhook"},{"op":"send","text":"pushed","push":true},{"op":"await-pushes","count":3},
                  {"op":"stream","text":"hold","name":"h"},{"op":"await","name":"h","events":1},
                  {"op":"push-create"},{"op":"push-get"},{"op":"push-list"},{"op":"push-delete"},{"op":"push-list"},
                  {"op":"cancel"},{"op":"join","name":"h"}]""");
+        List<JsonNode> lines = driven.json();
         JsonNode pushes = lines.stream().filter(l -> l.has("pushes")).findFirst().orElseThrow().path("pushes");
         assertThat(pushes.get(0).path("token").asText()).isEqualTo("push-token");
         assertThat(pushes.get(0).at("/body/task/status/state").asText()).isEqualTo("TASK_STATE_SUBMITTED");

@@ -106,23 +106,12 @@ class SdkClientInteropTest {
         }
     }
 
-    private static List<JsonNode> run(String transport, String steps) throws Exception {
+    /** The driver's run through the steps, every step done (none printed an error). */
+    private static A2aJs.ClientRun run(String transport, String steps) throws Exception {
         A2aJs.ClientRun run = A2aJs.runClient(url, steps, Map.of("TRANSPORT", transport), "", 90);
         assertThat(run.status()).as(run.stderr()).isZero();
-        List<JsonNode> lines = new ArrayList<>();
-        for (String line : run.lines()) {
-            lines.add(JSON.readTree(line));
-        }
-        assertThat(lines).as("no step failed: %s", run.lines()).noneMatch(line -> line.has("error"));
-        return lines;
-    }
-
-    private static List<String> states(List<JsonNode> lines, int step) {
-        return lines.stream().filter(l -> l.path("step").asInt() == step && l.has("event"))
-                .map(l -> l.path("event").has("task") ? "task:" + l.at("/event/task/status/state").asText()
-                        : l.path("event").has("statusUpdate") ? l.at("/event/statusUpdate/status/state").asText()
-                        : "artifact:" + l.at("/event/artifactUpdate/artifact/parts/0/text").asText())
-                .toList();
+        assertThat(run.json()).as("no step failed: %s", run.lines()).noneMatch(line -> line.has("error"));
+        return run;
     }
 
     private static JsonNode step(List<JsonNode> lines, int step) {
@@ -133,39 +122,41 @@ class SdkClientInteropTest {
     @ParameterizedTest
     @ValueSource(strings = {"JSONRPC", "HTTP+JSON"})
     void theSdkClientSendsStreamsGetsListsAsksAnswersCancelsAndSubscribes(String transport) throws Exception {
-        List<JsonNode> lines = run(transport, """
+        A2aJs.ClientRun driven = run(transport, """
                 [{"op":"card"},{"op":"stream","text":"hi"},{"op":"get","historyLength":1},{"op":"list","contextId":true},
                  {"op":"send","text":"blocking"},{"op":"send","text":"direct please"},
                  {"op":"stream","text":"ask me"},{"op":"stream","text":"Oslo","answer":true},{"op":"get"},
                  {"op":"stream","text":"hold","name":"h"},{"op":"await","name":"h","events":2},
                  {"op":"subscribe","name":"s"},{"op":"await","name":"s","events":1},{"op":"cancel"},
                  {"op":"join","name":"h"},{"op":"join","name":"s"}]""");
+        List<JsonNode> lines = driven.json();
         assertThat(step(lines, 0).at("/card/name").asText()).isEqualTo("bellows-test-agent");
-        assertThat(states(lines, 1)).containsSubsequence("TASK_STATE_WORKING", "artifact:Echo: ", "artifact:hi",
+        assertThat(driven.events(1)).containsSubsequence("TASK_STATE_WORKING", "artifact:Echo: ", "artifact:hi",
                 "artifact:!", "TASK_STATE_COMPLETED");
-        assertThat(states(lines, 1)).last().isEqualTo("TASK_STATE_COMPLETED");
+        assertThat(driven.events(1)).last().isEqualTo("TASK_STATE_COMPLETED");
         JsonNode task = step(lines, 2).path("task");
         assertThat(task.at("/status/state").asText()).isEqualTo("TASK_STATE_COMPLETED");
         assertThat(task.path("history").size()).isLessThanOrEqualTo(1);
         assertThat(step(lines, 3).at("/list/tasks/0/id").asText()).isEqualTo(task.path("id").asText());
         assertThat(step(lines, 4).at("/result/task/status/state").asText()).isEqualTo("TASK_STATE_COMPLETED");
         assertThat(step(lines, 5).at("/result/message/parts/0/text").asText()).isEqualTo("Direct: direct please");
-        assertThat(states(lines, 6)).last().isEqualTo("TASK_STATE_INPUT_REQUIRED");
-        assertThat(states(lines, 7)).contains("artifact:Weather in Oslo: sunny").last().isEqualTo("TASK_STATE_COMPLETED");
+        assertThat(driven.events(6)).last().isEqualTo("TASK_STATE_INPUT_REQUIRED");
+        assertThat(driven.events(7)).contains("artifact:Weather in Oslo: sunny").last().isEqualTo("TASK_STATE_COMPLETED");
         assertThat(step(lines, 8).at("/task/status/state").asText()).isEqualTo("TASK_STATE_COMPLETED");
-        assertThat(states(lines, 9)).last().isEqualTo("TASK_STATE_CANCELED");
-        assertThat(states(lines, 11)).first().isEqualTo("task:TASK_STATE_WORKING");
-        assertThat(states(lines, 11)).last().isEqualTo("TASK_STATE_CANCELED");
+        assertThat(driven.events(9)).last().isEqualTo("TASK_STATE_CANCELED");
+        assertThat(driven.events(11)).first().isEqualTo("task:TASK_STATE_WORKING");
+        assertThat(driven.events(11)).last().isEqualTo("TASK_STATE_CANCELED");
         assertThat(step(lines, 13).at("/task/status/state").asText()).isEqualTo("TASK_STATE_CANCELED");
     }
 
     @Test
     void theSdkClientSetsPushConfigsAndBellowsPushesToTheWebhook() throws Exception {
-        List<JsonNode> lines = run("JSONRPC", """
+        A2aJs.ClientRun driven = run("JSONRPC", """
                 [{"op":"webhook"},{"op":"send","text":"pushed","push":true},{"op":"await-pushes","count":1},
                  {"op":"stream","text":"hold","name":"h"},{"op":"await","name":"h","events":2},
                  {"op":"push-create"},{"op":"push-get"},{"op":"push-list"},{"op":"push-delete"},{"op":"push-list"},
                  {"op":"cancel"},{"op":"join","name":"h"}]""");
+        List<JsonNode> lines = driven.json();
         JsonNode pushes = lines.stream().filter(l -> l.has("pushes")).findFirst().orElseThrow().path("pushes");
         assertThat(pushes.get(0).path("token").asText()).isEqualTo("push-token");
         List<JsonNode> lists = lines.stream().filter(l -> l.has("configs")).toList();
