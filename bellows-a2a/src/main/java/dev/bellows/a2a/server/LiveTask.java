@@ -38,6 +38,8 @@ final class LiveTask {
     private final List<StreamResponse> log = new ArrayList<>();
     private final List<TaskPushNotificationConfig> push = new ArrayList<>();
     private Turn turn;
+    /** Push configs set before the task was first stored (with its first message), not yet kept. */
+    private boolean pushUnsaved;
 
     LiveTask(Task task, String principal, int maxHistory) {
         this.task = task;
@@ -223,7 +225,20 @@ final class LiveTask {
                 return false;
             }
             push.add(config);
+            pushUnsaved = true;
             return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Whether push configs changed since this was last asked (then kept by the caller). */
+    boolean pushUnsaved() {
+        lock.lock();
+        try {
+            boolean unsaved = pushUnsaved;
+            pushUnsaved = false;
+            return unsaved;
         } finally {
             lock.unlock();
         }

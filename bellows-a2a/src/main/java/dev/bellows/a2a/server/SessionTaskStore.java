@@ -2,6 +2,7 @@ package dev.bellows.a2a.server;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.bellows.a2a.Task;
+import dev.bellows.a2a.TaskPushNotificationConfig;
 import dev.bellows.memory.SessionInfo;
 import dev.bellows.memory.SessionStore;
 import dev.bellows.memory.StoredSession;
@@ -17,20 +18,38 @@ import java.util.Optional;
 
 /**
  * Tasks kept in a Bellows {@link SessionStore} (SQLite, PostgreSQL): each task is a session of
- * its own, named {@code a2a-task-} and a digest of its principal and id, the task's JSON in the
- * session's metadata. They outlive the server, and every server of one database sees them.
- * The store stays the caller's to close. Thread-safe as the store is.
+ * its own, named {@code a2a-task-} and a digest of its principal and id, the task's JSON (and
+ * its push configs') in the session's metadata. They outlive the server, and every server of one database sees them.
+ * The store stays the caller's to close. Thread-safe: the writes of one task take turns (a
+ * store takes one handle per session); reads never wait.
  */
 public final class SessionTaskStore implements TaskStore {
 
     static final String PREFIX = "a2a-task-";
     static final String TASK = "a2a_task";
     static final String PRINCIPAL = "a2a_principal";
+    static final String PUSH = "a2a_push";
 
     private final SessionStore store;
+    /**
+     * A store takes one handle per session at a time: the writes of one task (its state, its
+     * push configs, from the executor's thread and a request's) take turns on one of these.
+     */
+    private final Object[] writing = new Object[64];
 
     public SessionTaskStore(SessionStore store) {
         this.store = Objects.requireNonNull(store, "store");
+        for (int i = 0; i < writing.length; i++) {
+            writing[i] = new Object();
+        }
+    }
+
+    private void write(String name, Map<String, String> entries) {
+        synchronized (writing[Math.floorMod(name.hashCode(), writing.length)]) {
+            try (StoredSession session = store.open(name)) {
+                session.putMetadata(entries);
+            }
+        }
     }
 
     @Override
@@ -41,9 +60,7 @@ public final class SessionTaskStore implements TaskStore {
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("the task cannot be written as JSON: " + e.getOriginalMessage(), e);
         }
-        try (StoredSession session = store.open(name(principal, task.id()))) {
-            session.putMetadata(Map.of(TASK, json, PRINCIPAL, principal));
-        }
+        write(name(principal, task.id()), Map.of(TASK, json, PRINCIPAL, principal));
     }
 
     @Override
@@ -71,6 +88,30 @@ public final class SessionTaskStore implements TaskStore {
             return Optional.of(Json.MAPPER.readValue(json, Task.class));
         } catch (JsonProcessingException e) {
             return Optional.empty();
+        }
+    }
+
+    @Override
+    public void putPushConfigs(String principal, String taskId, List<TaskPushNotificationConfig> configs) {
+        String json;
+        try {
+            json = Json.MAPPER.writeValueAsString(configs);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("the push configs cannot be written as JSON: " + e.getOriginalMessage(), e);
+        }
+        write(name(principal, taskId), Map.of(PUSH, json));
+    }
+
+    @Override
+    public List<TaskPushNotificationConfig> pushConfigs(String principal, String taskId) {
+        String json = store.find(name(principal, taskId)).map(info -> info.metadata().get(PUSH)).orElse(null);
+        if (json == null || json.isEmpty()) {
+            return List.of();
+        }
+        try {
+            return List.of(Json.MAPPER.readValue(json, TaskPushNotificationConfig[].class));
+        } catch (JsonProcessingException e) {
+            return List.of();
         }
     }
 

@@ -215,6 +215,9 @@ final class TaskEngine {
     void save(LiveTask task) {
         try {
             store.put(task.principal(), task.snapshot());
+            if (task.pushUnsaved()) {
+                keepPush(task);
+            }
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, () -> "task " + task.id() + " could not be stored: " + e.getMessage());
         }
@@ -232,6 +235,11 @@ final class TaskEngine {
             return Optional.empty();
         }
         LiveTask loaded = new LiveTask(stored.get(), principal, maxHistory);
+        if (push != null) {
+            for (TaskPushNotificationConfig config : store.pushConfigs(principal, id)) {
+                loaded.putPush(config, maxPushConfigs);
+            }
+        }
         if (stored.get().status().state().terminal()) {
             return Optional.of(loaded);
         }
@@ -407,6 +415,7 @@ final class TaskEngine {
         if (task.state().terminal()) {
             live.putIfAbsent(task.id(), task);      // held so that its configs can be read back
         }
+        keepPush(task);
         return checked;
     }
 
@@ -424,7 +433,19 @@ final class TaskEngine {
 
     void deletePush(String principal, String taskId, String id) {
         requirePush();
-        liveTask(principal, taskId).orElseThrow(() -> notFound(taskId)).removePush(id);
+        LiveTask task = liveTask(principal, taskId).orElseThrow(() -> notFound(taskId));
+        task.removePush(id);
+        keepPush(task);
+    }
+
+    /** The task's push configs into the store, so that a restarted server still calls them. */
+    private void keepPush(LiveTask task) {
+        try {
+            store.putPushConfigs(task.principal(), task.id(), task.pushConfigs());
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, () -> "task " + task.id() + ": its push configs could not be stored: "
+                    + e.getMessage());
+        }
     }
 
     private void requirePush() {

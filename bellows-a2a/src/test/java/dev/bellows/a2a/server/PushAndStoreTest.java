@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Push notifications to a webhook on 127.0.0.1 (each event POSTed with the client's credentials
  * and token; URLs outside the allow-list refused), and tasks kept in the SQLite session store:
- * a restarted server answers GetTask and carries a waiting task on.
+ * a restarted server answers GetTask, has the push configs, and carries a waiting task on.
  */
 class PushAndStoreTest {
 
@@ -99,6 +99,10 @@ class PushAndStoreTest {
                 done = f.rpc("SendMessage", send(message("One", null, "ctx"))).path("result").path("task").path("id").asText();
                 waiting = f.rpc("SendMessage", send(message("Write a.txt", null, "ctx"))).path("result").path("task")
                         .path("id").asText();
+                ObjectNode config = MAPPER.createObjectNode().put("taskId", waiting).put("id", "kept")
+                        .put("url", "https://127.0.0.1:9/hook");
+                assertThat(f.rpc("CreateTaskPushNotificationConfig", config).path("result").path("id").asText())
+                        .isEqualTo("kept");
             }
         }
         try (SqliteSessionStore store = SqliteSessionStore.open(dir)) {
@@ -107,6 +111,9 @@ class PushAndStoreTest {
                 JsonNode first = f.rpc("GetTask", MAPPER.createObjectNode().put("id", done)).path("result");
                 assertThat(first.path("status").path("state").asText()).isEqualTo("TASK_STATE_COMPLETED");
                 assertThat(first.path("artifacts").get(0).path("parts").get(0).path("text").asText()).isEqualTo("First.");
+                JsonNode configs = f.rpc("ListTaskPushNotificationConfigs", MAPPER.createObjectNode().put("taskId", waiting))
+                        .path("result").path("configs");
+                assertThat(configs.findValuesAsText("id")).as("push configs outlive the server").containsExactly("kept");
                 JsonNode resumed = f.rpc("SendMessage", send(message("approve", waiting, null))).path("result").path("task");
                 assertThat(resumed.path("status").path("state").asText()).isEqualTo("TASK_STATE_COMPLETED");
                 assertThat(f.writes).containsExactly("a.txt");
