@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.bellows.mcp.McpConfig;
 import dev.bellows.mcp.McpConfigException;
 import dev.bellows.mcp.McpServerConfig;
+import dev.bellows.a2a.client.RemoteAgentConfig;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
@@ -34,6 +35,9 @@ final class ConfigFile {
 
     static final String MCP_SERVERS = "mcpServers";
 
+    /** Remote A2A agents by name, checked by bellows-a2a's {@link RemoteAgentConfig}. */
+    static final String A2A = "a2a";
+
     private static final ObjectMapper MAPPER = new ObjectMapper()
             .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
@@ -43,12 +47,15 @@ final class ConfigFile {
     final Path directory;
     private final Map<String, JsonNode> values;
     private final List<McpServerConfig> servers;
+    private final List<RemoteAgentConfig> remoteAgents;
 
-    private ConfigFile(String label, Path directory, Map<String, JsonNode> values, List<McpServerConfig> servers) {
+    private ConfigFile(String label, Path directory, Map<String, JsonNode> values, List<McpServerConfig> servers,
+                       List<RemoteAgentConfig> remoteAgents) {
         this.label = label;
         this.directory = directory;
         this.values = values;
         this.servers = servers;
+        this.remoteAgents = remoteAgents;
     }
 
     /**
@@ -72,7 +79,7 @@ final class ConfigFile {
 
     /** No file: every value absent. */
     static ConfigFile none(Path workingDirectory) {
-        return new ConfigFile("(no config file)", workingDirectory, Map.of(), List.of());
+        return new ConfigFile("(no config file)", workingDirectory, Map.of(), List.of(), List.of());
     }
 
     private static Map<String, Type> keys() {
@@ -103,14 +110,21 @@ final class ConfigFile {
         Map<String, JsonNode> values = new LinkedHashMap<>();
         Path parent = file.toAbsolutePath().getParent();
         List<McpServerConfig> servers = List.of();
+        List<RemoteAgentConfig> remoteAgents = List.of();
         for (Map.Entry<String, JsonNode> field : root.properties()) {
             String key = field.getKey();
             JsonNode value = field.getValue();
             if (key.equals(MCP_SERVERS)) {
                 servers = mcpServers(value, label + ": " + MCP_SERVERS, parent);
+            } else if (key.equals(A2A)) {
+                try {
+                    remoteAgents = RemoteAgentConfig.parse(value, label + ": " + A2A);
+                } catch (IllegalArgumentException e) {
+                    throw new UsageException(e.getMessage());
+                }
             } else if (!KEYS.containsKey(key)) {
                 throw new UsageException(label + ": unknown key \"" + key + "\" (known: "
-                        + String.join(", ", KEYS.keySet().stream().sorted().toList()) + ", " + MCP_SERVERS + ")");
+                        + String.join(", ", KEYS.keySet().stream().sorted().toList()) + ", " + A2A + ", " + MCP_SERVERS + ")");
             } else if (value.isNull()) {
                 continue; // null: as if absent
             } else if (KEYS.get(key) == Type.STRING && !value.isTextual()) {
@@ -132,7 +146,7 @@ final class ConfigFile {
             }
             values.put(key, value);
         }
-        return new ConfigFile(label, parent, values, servers);
+        return new ConfigFile(label, parent, values, servers, remoteAgents);
     }
 
     /** The string value, or null when absent. */
@@ -161,6 +175,11 @@ final class ConfigFile {
     /** The MCP servers of its {@code mcpServers} (disabled ones left out). */
     List<McpServerConfig> servers() {
         return servers;
+    }
+
+    /** The remote A2A agents of its {@code a2a} object, in the order written. */
+    List<RemoteAgentConfig> remoteAgents() {
+        return remoteAgents;
     }
 
     /** Where a key's value came from, for messages: {@code bellows.json: "model"}. */

@@ -30,6 +30,8 @@ final class LiveTask {
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
+    /** How long a message for a paused task waits for the turn that paused it to end. */
+    private static final long PAUSED_TURN_GRACE_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
     private final String principal;
     private final int maxHistory;
     private Task task;
@@ -87,6 +89,18 @@ final class LiveTask {
     Subscription begin(Turn next, Message message) {
         lock.lock();
         try {
+            // A turn that paused the task (input or auth required) has said all it will, but its
+            // thread may still be on its way out; a client that answers the question at once (the
+            // @a2a-js/sdk client does) waits for it rather than being refused.
+            long left = PAUSED_TURN_GRACE_NANOS;
+            while (turn != null && task.status().state().interrupted() && left > 0) {
+                try {
+                    left = changed.awaitNanos(left);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return null;
+                }
+            }
             if (turn != null) {
                 return null;
             }
