@@ -1,10 +1,12 @@
 package dev.bellows.eval.report;
 
+import dev.bellows.secret.Secrets;
 import java.util.Locale;
 
 /**
  * Building HTML from untrusted text: {@link #text} escapes everything that could end a text
- * node or an attribute value, so an answer's {@code <script>} is shown, never run.
+ * node or an attribute value, so an answer's {@code <script>} is shown, never run, and redacts
+ * the secrets the process knows (an API key a report should not hold never reaches the page).
  */
 final class Html {
 
@@ -42,10 +44,12 @@ final class Html {
         return html;
     }
 
-    static String escape(String text) {
-        if (text == null) {
+    /** {@code text} with the process's secrets redacted ({@link Secrets}), escaped for a text node or a quoted attribute. */
+    static String escape(String raw) {
+        if (raw == null) {
             return "";
         }
+        String text = Secrets.redact(raw);
         StringBuilder escaped = new StringBuilder(text.length() + 16);
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);

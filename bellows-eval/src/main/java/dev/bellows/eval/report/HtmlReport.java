@@ -249,7 +249,7 @@ final class HtmlReport {
         }
         html.raw("<span class=\"label\">Runs</span>\n");
         for (RunResult run : result.runs()) {
-            run(run);
+            run(run, !result.passed() && !run.passed());     // a failed case's failed runs open: what a person came to see
         }
         html.raw("</div>\n</details>\n");
     }
@@ -268,7 +268,7 @@ final class HtmlReport {
         html.raw("</div>\n");
     }
 
-    private void run(RunResult run) {
+    private void run(RunResult run, boolean open) {
         List<String> facts = new ArrayList<>();
         if (run.durationMs() != null) {
             facts.add(duration(run.durationMs()));
@@ -282,7 +282,7 @@ final class HtmlReport {
         }
         String preview = run.error() != null ? "error: " + run.error()
                 : run.answer() == null || run.answer().isBlank() ? "(no answer)" : run.answer();
-        html.raw("<details class=\"run\">\n<summary>").raw(pill(run.passed(), "run " + run.index()))
+        html.raw(open ? "<details class=\"run\" open>\n<summary>" : "<details class=\"run\">\n<summary>").raw(pill(run.passed(), "run " + run.index()))
                 .raw("<span class=\"answer-preview\">").text(preview.length() > 200 ? preview.substring(0, 200) : preview)
                 .raw("</span><span class=\"dim\">").text(String.join(" \u00b7 ", facts)).raw("</span></summary>\n<div class=\"run-body\">\n");
         if (!run.scores().isEmpty()) {
@@ -303,14 +303,15 @@ final class HtmlReport {
             html.raw("<div class=\"t-problem\">no events file in the report</div>\n");
         }
         List<Entry> transcript = run.events() == null ? List.of() : Transcript.read(reportDir, run.events());
-        transcript.forEach(this::entry);
+        transcript.forEach(entry -> entry(entry, run.passed()));
         if (run.answer() != null && !run.answer().isEmpty() && transcript.stream().noneMatch(entry -> entry instanceof Transcript.End)) {
             html.raw("<div class=\"t-end\"><span class=\"label\">Answer</span>").text(run.answer(), TEXT_LIMIT).raw("</div>\n");
         }
         html.raw("</div>\n</div>\n</details>\n");
     }
 
-    private void entry(Entry entry) {
+    /** One entry of a run's transcript; {@code passed}: the run's, so a failed run's answer is not shown as a success. */
+    private void entry(Entry entry, boolean passed) {
         switch (entry) {
             case Transcript.Task task -> html.raw("<div class=\"t-task\"><span class=\"label\">Task</span>").text(task.text(), TEXT_LIMIT)
                     .raw("</div>\n");
@@ -331,7 +332,7 @@ final class HtmlReport {
             case Transcript.End end -> {
                 boolean answered = "task_completion".equals(end.reason()) || "converse".equals(end.reason())
                         || "ask_question".equals(end.reason());
-                html.raw("<div class=\"t-end").raw(answered ? "" : " bad").raw("\"><span class=\"label\">")
+                html.raw("<div class=\"t-end").raw(!answered ? " bad" : passed ? "" : " plain").raw("\"><span class=\"label\">")
                         .text(answered ? "Answer" : "Ended: " + end.reason().replace('_', ' ')).raw("</span>").text(end.result(), TEXT_LIMIT)
                         .raw("</div>\n");
             }

@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * Reads a report.json into a {@link Report}, checking the kind of every field it uses: a
@@ -162,32 +163,20 @@ final class ReportReader {
     }
 
     private JsonNode object(JsonNode parent, String name, String at, boolean required) throws InvalidReportException {
-        JsonNode node = present(parent, name, at, required);
-        if (node != null && !node.isObject()) {
-            throw wrong(at, "an object", node);
-        }
-        return node;
+        return field(parent, name, at, required, JsonNode::isObject, "an object");
     }
 
     private JsonNode array(JsonNode parent, String name, String at, boolean required) throws InvalidReportException {
-        JsonNode node = present(parent, name, at, required);
-        if (node != null && !node.isArray()) {
-            throw wrong(at, "an array", node);
-        }
-        return node;
+        return field(parent, name, at, required, JsonNode::isArray, "an array");
     }
 
     private String text(JsonNode parent, String name, String at) throws InvalidReportException {
-        JsonNode node = present(parent, name, at, false);
-        if (node != null && !node.isTextual()) {
-            throw wrong(at, "a string", node);
-        }
+        JsonNode node = field(parent, name, at, false, JsonNode::isTextual, "a string");
         return node == null ? null : node.asText();
     }
 
     private String requiredText(JsonNode parent, String name, String at) throws InvalidReportException {
-        present(parent, name, at, true);
-        return text(parent, name, at);
+        return field(parent, name, at, true, JsonNode::isTextual, "a string").asText();
     }
 
     private String requiredText(JsonNode array, int index, String at) throws InvalidReportException {
@@ -199,32 +188,35 @@ final class ReportReader {
     }
 
     private boolean bool(JsonNode parent, String name, String at) throws InvalidReportException {
-        JsonNode node = present(parent, name, at, true);
-        if (!node.isBoolean()) {
-            throw wrong(at, "true or false", node);
-        }
-        return node.booleanValue();
+        return field(parent, name, at, true, JsonNode::isBoolean, "true or false").booleanValue();
     }
 
     private Double number(JsonNode parent, String name, String at) throws InvalidReportException {
-        JsonNode node = present(parent, name, at, false);
-        if (node != null && !node.isNumber()) {
-            throw wrong(at, "a number", node);
-        }
+        JsonNode node = field(parent, name, at, false, JsonNode::isNumber, "a number");
         return node == null ? null : node.doubleValue();
     }
 
     private double requiredNumber(JsonNode parent, String name, String at) throws InvalidReportException {
-        present(parent, name, at, true);
-        return number(parent, name, at);
+        return field(parent, name, at, true, JsonNode::isNumber, "a number").doubleValue();
     }
 
     private Long integer(JsonNode parent, String name, String at) throws InvalidReportException {
-        JsonNode node = present(parent, name, at, false);
-        if (node != null && !(node.isIntegralNumber() && node.canConvertToLong() && node.longValue() >= 0)) {
-            throw wrong(at, "a whole number of at least 0", node);
-        }
+        JsonNode node = field(parent, name, at, false, ReportReader::wholeNumber, "a whole number of at least 0");
         return node == null ? null : node.longValue();
+    }
+
+    private static boolean wholeNumber(JsonNode node) {
+        return node.isIntegralNumber() && node.canConvertToLong() && node.longValue() >= 0;
+    }
+
+    /** The field if it is of the kind asked; null when it is absent (or JSON null) and not required. */
+    private JsonNode field(JsonNode parent, String name, String at, boolean required, Predicate<JsonNode> kind, String expected)
+            throws InvalidReportException {
+        JsonNode node = present(parent, name, at, required);
+        if (node != null && !kind.test(node)) {
+            throw wrong(at, expected, node);
+        }
+        return node;
     }
 
     private int count(JsonNode parent, String name, String at) throws InvalidReportException {

@@ -20,7 +20,8 @@ import java.util.List;
  * error, plan changes, retries and the end. Whole blocks come from the {@code *_end} events;
  * the deltas count only for a block the run never finished (it stopped mid-answer), which is
  * shown as far as it came. A call is shown from its result, which carries its arguments; a
- * decoded call whose result never came is shown as such.
+ * decoded call whose result never came is shown as such. Only files inside the report's folder
+ * are read, links followed.
  */
 final class Transcript {
 
@@ -76,7 +77,7 @@ final class Transcript {
         Transcript transcript = new Transcript();
         Path base = reportDir.toAbsolutePath().normalize();
         Path file = base.resolve(events).normalize();
-        if (Path.of(events).isAbsolute() || !file.startsWith(base)) {
+        if (Path.of(events).isAbsolute() || !file.startsWith(base) || !inside(file, base)) {
             transcript.entries.add(new Problem("events file " + events + " is outside the report's folder: not read"));
             return transcript.entries;
         }
@@ -97,7 +98,29 @@ final class Transcript {
         return transcript.entries;
     }
 
+    /** Whether {@code file}, links followed, is still under {@code base} (a missing file is, for the not-found note). */
+    private static boolean inside(Path file, Path base) {
+        try {
+            return !Files.exists(file) || file.toRealPath().startsWith(base.toRealPath());
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /**
+     * The deltas of a tool call, most of a run's lines, which the call's end and result repeat
+     * whole: known by their first characters ({@code type} comes first in EventJson's form) and
+     * never parsed. A line written another way is parsed and ignored the same.
+     */
+    private static final List<String> SKIPPED = List.of("{\"type\":\"tool_call_content\"", "{\"type\":\"tool_call_argument\"",
+            "{\"type\":\"tool_call_start\"", "{\"type\":\"tool_call_name\"", "{\"type\":\"section\"");
+
     private void line(String line, int number, String events) {
+        for (String skipped : SKIPPED) {
+            if (line.startsWith(skipped)) {
+                return;
+            }
+        }
         JsonNode event;
         try {
             event = ReportReader.MAPPER.readTree(line);

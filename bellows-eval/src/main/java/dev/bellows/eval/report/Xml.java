@@ -1,9 +1,12 @@
 package dev.bellows.eval.report;
 
+import dev.bellows.secret.Secrets;
+
 /**
  * Text for XML 1.0: markup escaped, and the characters XML 1.0 cannot carry at all (control
  * characters but tab and line breaks, lone surrogates, U+FFFE and U+FFFF) written as
- * {@code \}{@code uXXXX}, so that a model's or a tool's text never makes the file unreadable.
+ * {@code \}{@code uXXXX}, so that a model's or a tool's text never makes the file unreadable;
+ * the secrets the process knows are redacted first ({@link Secrets}).
  */
 final class Xml {
 
@@ -20,7 +23,8 @@ final class Xml {
         return escape(text, true);
     }
 
-    private static String escape(String text, boolean attribute) {
+    private static String escape(String raw, boolean attribute) {
+        String text = Secrets.redact(raw);
         StringBuilder out = new StringBuilder(text.length() + 16);
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);

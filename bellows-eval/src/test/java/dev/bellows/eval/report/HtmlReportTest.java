@@ -70,6 +70,11 @@ class HtmlReportTest {
                 .contains("<li><b>contains (run 1)</b>: the answer does not contain &quot;Paris&quot;</li>")
                 .contains("<li><b>judge (run 1)</b>: Names Lyon, which is not the capital; the rubric asks for the capital.</li>")
                 .contains("<li>passed before, fails now</li>")
+                .contains("<details class=\"run\" open>\n<summary><span class=\"pill bad\">run 1</span>")     // capital-france's failed run
+                .contains("<details class=\"run\">\n<summary><span class=\"pill ok\">run 2</span>")
+                .contains("<div class=\"t-end plain\"><span class=\"label\">Answer</span>The capital of France is Lyon.</div>")
+                .contains("<div class=\"t-end\"><span class=\"label\">Answer</span>Paris is the capital of France.</div>")
+                .contains("<div class=\"t-end bad\"><span class=\"label\">Ended: error</span>the model server closed the connection</div>")
                 .contains("events file events/multi-turn/run-1.jsonl not found")
                 .contains("<div class=\"error\"><b>The run failed:</b> the model server closed the connection</div>");
         // capital-france's rows first (regressed): its pass rate 1.0 -> 0.5 fell by more than the margin

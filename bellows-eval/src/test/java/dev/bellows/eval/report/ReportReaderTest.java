@@ -56,6 +56,22 @@ class ReportReaderTest {
     }
 
     @Test
+    void aSecretTheProcessKnowsNeverReachesThePageOrTheXml(@TempDir Path dir) throws Exception {
+        String secret = "sk-eval-report-test-0a1b2c3d";
+        dev.bellows.secret.Secrets.register(secret);
+        ObjectNode report = (ObjectNode) ReportReader.readTree(Sample.copyTo(dir));
+        ObjectNode run = (ObjectNode) report.get("cases").get(1).get("runs").get(0);
+        run.put("answer", "the key is " + secret);
+        ((ObjectNode) run.get("scores").get(0)).put("reason", "it printed " + secret);
+        StringWriter page = new StringWriter();
+        StringWriter xml = new StringWriter();
+        EvalReports.writeHtml(report, dir, page);
+        EvalReports.writeJunitXml(report, xml);
+        assertThat(page.toString()).doesNotContain(secret).contains("the key is [REDACTED]", "it printed [REDACTED]");
+        assertThat(xml.toString()).doesNotContain(secret).contains("it printed [REDACTED]");
+    }
+
+    @Test
     void theTreePassedInIsNotChanged(@TempDir Path dir) throws Exception {
         ObjectNode report = (ObjectNode) ReportReader.readTree(Sample.copyTo(dir));
         ObjectNode before = report.deepCopy();

@@ -67,5 +67,8 @@ class TranscriptTest {
                 .containsExactly(new Problem("events file ../secret.jsonl is outside the report's folder: not read"));
         assertThat(Transcript.read(report, dir.resolve("secret.jsonl").toString())).hasSize(1).first().isInstanceOf(Problem.class);
         assertThat(Transcript.read(report, "missing.jsonl")).containsExactly(new Problem("events file missing.jsonl not found"));
+        Files.createSymbolicLink(report.resolve("link.jsonl"), dir.resolve("secret.jsonl"));
+        assertThat(Transcript.read(report, "link.jsonl"))
+                .containsExactly(new Problem("events file link.jsonl is outside the report's folder: not read"));
     }
 }
