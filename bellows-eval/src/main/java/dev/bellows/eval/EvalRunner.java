@@ -94,7 +94,7 @@ public final class EvalRunner {
         java.util.concurrent.atomic.AtomicBoolean stopped = new java.util.concurrent.atomic.AtomicBoolean();
         progress.started(total);
         List<Future<Void>> workers = new ArrayList<>();
-        try (ExecutorService threads = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("eval-run-", 0).factory())) {
+        try (files; ExecutorService threads = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("eval-run-", 0).factory())) {
             for (int w = 0; w < Math.min(concurrency, jobs.size()); w++) {
                 workers.add(threads.submit(() -> {
                     for (int j = next.getAndIncrement(); j < jobs.size(); j = next.getAndIncrement()) {
@@ -119,6 +119,9 @@ public final class EvalRunner {
                 next.set(jobs.size());      // no further run starts
                 workers.forEach(worker -> worker.cancel(true));
                 throw e;
+            }
+            if (files != null) {
+                files.finish();     // every events file on disk before the report names it
             }
         }
         List<CaseResult> caseResults = new ArrayList<>();

@@ -222,6 +222,38 @@ class EvalRunnerTest {
     }
 
     @Test
+    void everyRunsFileIsOnDiskWhenTheReportNamesItWhateverOrderTheRunsEnd() throws Exception {
+        StringBuilder jsonl = new StringBuilder();
+        for (int i = 1; i <= 12; i++) {
+            jsonl.append("{\"id\": \"case-").append(i).append("\", \"input\": \"Weather in Oslo?\", \"repeat\": 3}\n");
+        }
+        List<ScriptedProvider> providers = new CopyOnWriteArrayList<>();
+        EvalReport report = EvalRunner.builder(scripted((c, i) -> MockScript.of(MockTurn.content(weather("Oslo")),
+                        MockTurn.content(done(c.id() + " run " + i))), providers))
+                .concurrency(4).outputDirectory(dir).build().run(dataset(jsonl.toString()));
+        for (CaseResult result : report.cases()) {
+            for (RunResult run : result.runs()) {
+                assertThat(run.events()).isEqualTo("events/" + result.id() + "/run-" + run.index() + ".jsonl");
+                List<String> lines = Files.readAllLines(dir.resolve(run.events()));
+                assertThat(lines.getLast()).contains("\"type\":\"loop_end\"");
+                assertThat(String.join("\n", lines)).contains(result.id() + " run " + run.index());
+            }
+        }
+    }
+
+    @Test
+    void anEventsFileThatCannotBeWrittenStopsTheEvaluationWithItsError() throws Exception {
+        Dataset dataset = dataset("{\"id\": \"oslo\", \"input\": \"Weather in Oslo?\"}\n");
+        Path notAFolder = Files.writeString(dir.resolve("out"), "a file where the output folder should be");
+        List<ScriptedProvider> providers = new CopyOnWriteArrayList<>();
+        EvalRunner runner = EvalRunner.builder(scripted((c, i) -> MockScript.of(MockTurn.content(done("cloudy"))), providers))
+                .outputDirectory(notAFolder).build();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> runner.run(dataset))
+                .isInstanceOf(java.io.IOException.class)
+                .hasMessageContaining("out");
+    }
+
+    @Test
     void aSecretTheModelWritesInPiecesIsInNoEventsFile() throws Exception {
         String secret = "sk-split-across-pieces-42";
         dev.bellows.secret.Secrets.register(secret);
