@@ -34,6 +34,9 @@ final class ConfigFile {
 
     static final String MCP_SERVERS = "mcpServers";
 
+    /** The agents by name (cli.md, "Agents that work together"), checked apart like {@code mcpServers}. */
+    static final String AGENTS = "agents";
+
     private static final ObjectMapper MAPPER = new ObjectMapper()
             .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
@@ -43,12 +46,15 @@ final class ConfigFile {
     final Path directory;
     private final Map<String, JsonNode> values;
     private final List<McpServerConfig> servers;
+    private final AgentsConfig agents;
 
-    private ConfigFile(String label, Path directory, Map<String, JsonNode> values, List<McpServerConfig> servers) {
+    private ConfigFile(String label, Path directory, Map<String, JsonNode> values, List<McpServerConfig> servers,
+                       AgentsConfig agents) {
         this.label = label;
         this.directory = directory;
         this.values = values;
         this.servers = servers;
+        this.agents = agents;
     }
 
     /**
@@ -72,7 +78,7 @@ final class ConfigFile {
 
     /** No file: every value absent. */
     static ConfigFile none(Path workingDirectory) {
-        return new ConfigFile("(no config file)", workingDirectory, Map.of(), List.of());
+        return new ConfigFile("(no config file)", workingDirectory, Map.of(), List.of(), AgentsConfig.NONE);
     }
 
     private static Map<String, Type> keys() {
@@ -108,9 +114,12 @@ final class ConfigFile {
             JsonNode value = field.getValue();
             if (key.equals(MCP_SERVERS)) {
                 servers = mcpServers(value, label + ": " + MCP_SERVERS, parent);
+            } else if (key.equals(AGENTS)) {
+                continue;   // read below, once the servers it may name are known
             } else if (!KEYS.containsKey(key)) {
                 throw new UsageException(label + ": unknown key \"" + key + "\" (known: "
-                        + String.join(", ", KEYS.keySet().stream().sorted().toList()) + ", " + MCP_SERVERS + ")");
+                        + String.join(", ", KEYS.keySet().stream().sorted().toList()) + ", " + AGENTS + ", "
+                        + MCP_SERVERS + ")");
             } else if (value.isNull()) {
                 continue; // null: as if absent
             } else if (KEYS.get(key) == Type.STRING && !value.isTextual()) {
@@ -132,7 +141,18 @@ final class ConfigFile {
             }
             values.put(key, value);
         }
-        return new ConfigFile(label, parent, values, servers);
+        java.util.Set<String> serverNames = new java.util.HashSet<>();
+        for (McpServerConfig server : servers) {
+            serverNames.add(server.name());
+        }
+        AgentsConfig agents = root.has(AGENTS) && !root.get(AGENTS).isNull()
+                ? AgentsConfig.read(root.get(AGENTS), label, serverNames) : AgentsConfig.NONE;
+        return new ConfigFile(label, parent, values, servers, agents);
+    }
+
+    /** The agents of its {@code "agents"}, checked; none when absent. */
+    AgentsConfig agents() {
+        return agents;
     }
 
     /** The string value, or null when absent. */
