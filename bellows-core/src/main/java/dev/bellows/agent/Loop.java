@@ -62,6 +62,8 @@ final class Loop implements Runnable, RunContext {
     private RetryingProvider intercepted;
     /** How this run's tool steps are done: the agent's approvals and interceptors, with the run's external tools. */
     private final ToolStep toolStep;
+    /** The interceptors around each whole model call, made for the run's first call when there are any. */
+    private Provider wholeCalls;
     /** The attempts of the model request under way. */
     private int attempts;
 
@@ -215,7 +217,8 @@ final class Loop implements Runnable, RunContext {
     private MachineInput callModel(MachineStep.CallModel call) {
         MachineInput answer;
         try {
-            answer = ModelCall.stream(modelProvider(), call.request(), run, () -> machine.reader(call, run::emit));
+            answer = ModelCall.stream(options.modelCallInterceptors.isEmpty() ? modelProvider() : wholeCalls(),
+                    call.request(), run, () -> machine.reader(call, run::emit));
         } catch (ProviderException e) {
             return e.kind() == ProviderException.Kind.CANCELLED || run.isCancelled() ? MachineInput.cancelled()
                     : MachineInput.modelFailed(e);
@@ -238,6 +241,37 @@ final class Loop implements Runnable, RunContext {
         }
         return call -> !(call.serverName().equals(ToolCall.LOCAL_SERVER)
                 && externalNames.contains(call.toolName())) && options.approvals.test(call);
+    }
+
+    /** The interceptors around each whole model call, then the retries: made for the run's first model call. */
+    private Provider wholeCalls() {
+        if (wholeCalls == null) {
+            RetryingProvider retrying = modelProvider();
+            wholeCalls = new Provider() {
+                @Override
+                public String name() {
+                    return retrying.name();
+                }
+
+                @Override
+                public java.util.Optional<java.net.URI> apiEndpoint() {
+                    return retrying.apiEndpoint();
+                }
+
+                @Override
+                public ChatStream stream(ChatRequest request) throws ProviderException {
+                    RetryingProvider attempts = modelProvider();     // each call counts its attempts afresh
+                    return new ModelChain(options.modelCallInterceptors, 0, Loop.this, request, 0, attempts,
+                            options.streamOptions).proceed(request);
+                }
+
+                @Override
+                public void close() {
+                    // the agent's provider is the caller's to close
+                }
+            };
+        }
+        return wholeCalls;
     }
 
     /** The agent's provider, or, with model interceptors, the same retries around them. */

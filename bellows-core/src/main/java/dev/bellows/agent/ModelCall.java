@@ -4,7 +4,7 @@ import dev.bellows.event.LoopEvent;
 import dev.bellows.provider.ChatRequest;
 import dev.bellows.provider.ChatStream;
 import dev.bellows.provider.ProviderException;
-import dev.bellows.provider.RetryingProvider;
+import dev.bellows.provider.Provider;
 import dev.bellows.stream.StreamChunk;
 import java.util.function.Supplier;
 
@@ -19,7 +19,7 @@ final class ModelCall {
     private ModelCall() {
     }
 
-    static MachineInput stream(RetryingProvider provider, ChatRequest request, RunHandle run,
+    static MachineInput stream(Provider provider, ChatRequest request, RunHandle run,
                                Supplier<AgentMachine.Reader> readers) throws ProviderException {
         if (run.isCancelled()) {
             throw new ProviderException(ProviderException.Kind.CANCELLED, "the run was cancelled");

@@ -25,6 +25,10 @@ import dev.bellows.provider.ProviderException;
  * breaker) work around the interceptors as they work without them: a
  * {@link ProviderException} an interceptor throws (or its stream throws) is retried when it
  * is {@linkplain ProviderException#retryable() retryable}, as the provider's own would be.
+ * One registered with {@code modelCallInterceptor} instead sits outside the retries: once per
+ * model call, as OkHttp's application interceptors sit outside its network interceptors (a
+ * cache of whole answers, a budget per call); it sees a {@code Restart} frame in the stream for
+ * each retry, and its {@code ProviderException} is not retried.
  *
  * <h2>Failures</h2>
  * Interceptors run in the order they were registered, the first outermost. Any other
@@ -68,7 +72,10 @@ public interface ModelInterceptor {
         /** The request as the interceptors before this one left it. */
         ChatRequest request();
 
-        /** Which attempt of this request this is: 1, then 2 for the first retry, and so on. */
+        /**
+         * Which attempt of this request this is: 1, then 2 for the first retry, and so on; 0 for
+         * an interceptor around the whole call ({@code modelCallInterceptor}).
+         */
         int attempt();
 
         /** The provider's name ({@code openai}, {@code anthropic}): {@code Provider#name()}. */

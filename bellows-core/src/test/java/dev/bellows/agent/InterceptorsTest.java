@@ -18,6 +18,7 @@ import dev.bellows.plan.PlanStatus;
 import dev.bellows.plan.PlanStep;
 import dev.bellows.provider.ChatRequest;
 import dev.bellows.provider.ChatStream;
+import dev.bellows.provider.ForwardingChatStream;
 import dev.bellows.provider.Message;
 import dev.bellows.provider.ProviderException;
 import dev.bellows.provider.TokenUsage;
@@ -232,6 +233,63 @@ class InterceptorsTest {
                     .build().run("go").await();
             assertThat(result.result()).isEqualTo("done");
             assertThat(calls).hasValue(2);
+        }
+    }
+
+    /** OkHttp's application and network interceptors: around the whole call, and around each attempt. */
+    @Nested
+    class ModelCallInterceptors {
+
+        @Test
+        void one_around_the_whole_call_sees_it_once_outside_the_retries_which_each_attempt_sees() {
+            ScriptedProvider provider = new ScriptedProvider(MockScript.builder()
+                    .turn(MockTurn.status(503).errorMessage("busy"))
+                    .turn(MockTurn.content(call("read_file", "{\"path\": \"a.txt\"}")))
+                    .turn(MockTurn.content(complete("done")))
+                    .build());
+            List<String> seen = new CopyOnWriteArrayList<>();
+            DefaultAgent agent = DefaultAgentTest.agent(provider, DefaultAgentTest.READ_FILE)
+                    .modelInterceptor(chain -> {
+                        seen.add("attempt " + chain.attempt());
+                        return chain.proceed(chain.request());
+                    })
+                    .modelCallInterceptor(chain -> {
+                        seen.add("call " + chain.attempt() + " iteration " + chain.run().iteration());
+                        return new ForwardingChatStream(chain.proceed(chain.request())) {
+                            @Override
+                            public StreamChunk next() throws ProviderException {
+                                StreamChunk chunk = super.next();
+                                if (chunk instanceof StreamChunk.Restart restart) {
+                                    seen.add("restart " + restart.attempt());
+                                }
+                                return chunk;
+                            }
+                        };
+                    })
+                    .build();
+
+            AgentResult result = agent.run("go").await();
+
+            assertThat(result.result()).isEqualTo("done");
+            // the retry is announced in the call's stream before its attempt is made
+            assertThat(seen).containsExactly("call 0 iteration 1", "attempt 1", "restart 2", "attempt 2",
+                    "call 0 iteration 2", "attempt 1");
+        }
+
+        @Test
+        void a_provider_failure_one_throws_is_not_retried() {
+            ScriptedProvider provider = provider(complete("done"));
+            AtomicInteger calls = new AtomicInteger();
+            AgentResult result = DefaultAgentTest.agent(provider)
+                    .modelCallInterceptor(chain -> {
+                        calls.incrementAndGet();
+                        throw new ProviderException(ProviderException.Kind.RATE_LIMITED, "over budget");
+                    })
+                    .build().run("go").await();
+
+            assertThat(result).isEqualTo(new AgentResult(LoopEndReason.ERROR, "over budget"));
+            assertThat(calls).hasValue(1);
+            assertThat(provider.requests()).isEmpty();
         }
     }
 
