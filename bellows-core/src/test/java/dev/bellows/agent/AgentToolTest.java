@@ -136,6 +136,88 @@ class AgentToolTest {
         assertThat(hanging.cancelled.await(30, TimeUnit.SECONDS)).isTrue();
     }
 
+    @Test
+    void aSequencePassesEachAnswerOnAsTheNextTaskAndAnswersWithTheLast() {
+        ScriptedProvider second = provider(complete("polished: draft about tea"));
+        AgentTool pipeline = AgentTool.sequence("pipeline", "Drafts then polishes", List.of(
+                AgentTool.of("drafter", "Drafts", agent(provider(complete("draft about tea"))).build()),
+                AgentTool.of("polisher", "Polishes", agent(second).build())));
+        List<AgentEvent> heard = new CopyOnWriteArrayList<>();
+        DefaultAgent lead = agent(provider(delegate("pipeline", "write about tea"), complete("done")), pipeline)
+                .listener(heard::add).build();
+
+        assertThat(lead.run("go").await().result()).isEqualTo("done");
+        assertThat(second.requests().getFirst().messages().toString()).contains("draft about tea");
+        assertThat(heard).filteredOn(LoopEvent.ToolResultEvent.class::isInstance)
+                .map(e -> ((LoopEvent.ToolResultEvent) e).result()).contains("polished: draft about tea");
+        assertThat(heard).filteredOn(e -> e instanceof LoopEvent.SubAgentEvent s && s.innermost() instanceof LoopEvent.LoopStart)
+                .map(e -> ((LoopEvent.SubAgentEvent) e).agent()).containsExactly("drafter", "polisher");
+    }
+
+    @Test
+    void aParallelWorkflowMergesTheAnswersHeadedByNameAndKeepsToItsBound() {
+        java.util.concurrent.atomic.AtomicInteger active = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicInteger most = new java.util.concurrent.atomic.AtomicInteger();
+        ScriptedProvider merger = provider(complete("merged"));
+        AgentTool both = AgentTool.parallel("both", "Asks both", List.of(
+                AgentTool.of("north", "North", agent(counting(provider(complete("cold")), active, most)).build()),
+                AgentTool.of("south", "South", agent(counting(provider(complete("warm")), active, most)).build())),
+                AgentTool.of("merge", "Merges", agent(merger).build()), 1);
+        DefaultAgent lead = agent(provider(delegate("both", "weather?"), complete("done")), both).build();
+
+        assertThat(lead.run("go").await().result()).isEqualTo("done");
+        assertThat(merger.requests().getFirst().messages().toString()).contains("## north\ncold\n\n## south\nwarm");
+        assertThat(most).hasValue(1);
+    }
+
+    @Test
+    void aFailingBranchCancelsTheOthersModelRequests() throws Exception {
+        HangingProvider hanging = new HangingProvider();
+        AgentTool both = AgentTool.parallel("both", "Both", List.of(
+                AgentTool.of("slow", "Hangs", agent(hanging).build()),
+                AgentTool.of("broken", "Fails", agent(provider("no call")).maxIterations(1).build())), null, 2);
+        List<AgentEvent> heard = new CopyOnWriteArrayList<>();
+        DefaultAgent lead = agent(provider(delegate("both", "x"), complete("gave up")), both).listener(heard::add).build();
+
+        assertThat(lead.run("go").await().result()).isEqualTo("gave up");
+        assertThat(hanging.cancelled.await(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(heard).anySatisfy(e -> assertThat(e).isInstanceOfSatisfying(LoopEvent.ToolResultError.class,
+                error -> assertThat(error.error()).contains("broken ended max_iterations")));
+    }
+
+    /** {@code provider}, counting the model calls under way at once. */
+    private static Provider counting(Provider provider, java.util.concurrent.atomic.AtomicInteger active,
+                                     java.util.concurrent.atomic.AtomicInteger most) {
+        return new Provider() {
+            @Override
+            public String name() {
+                return provider.name();
+            }
+
+            @Override
+            public ChatStream stream(ChatRequest request) throws ProviderException {
+                most.accumulateAndGet(active.incrementAndGet(), Math::max);
+                try {
+                    Thread.sleep(50);   // widens the window in which a second branch would overlap
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                ChatStream inner = provider.stream(request);
+                return new dev.bellows.provider.ForwardingChatStream(inner) {
+                    @Override
+                    public void close() {
+                        active.decrementAndGet();
+                        super.close();
+                    }
+                };
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+    }
+
     private static int indexOf(List<AgentEvent> events, java.util.function.Predicate<AgentEvent> test) {
         for (int i = 0; i < events.size(); i++) {
             if (test.test(events.get(i))) {
