@@ -31,6 +31,10 @@ final class AgentTree implements AutoCloseable {
     private final ToolRegistry registry;
     private final Map<String, Provider> endpoints = new HashMap<>();
     private final Map<String, DefaultAgent> built = new HashMap<>();
+    private final Map<String, AgentTool> tools = new HashMap<>();
+
+    /** How many agents of a parallel workflow run at once: enough for a handful, few enough for a local model. */
+    static final int PARALLEL_BOUND = 4;
 
     /**
      * @param provider the command line's provider, for agents without a {@code base_url}
@@ -67,16 +71,38 @@ final class AgentTree implements AutoCloseable {
         return builder;
     }
 
-    /** The agent {@code name} as it runs at {@code depth} (1 for one the root calls), made once. */
+    /**
+     * The agent {@code name} as a tool of an agent at {@code depth - 1}, made once: a model agent,
+     * or a workflow whose agents run at the next depth.
+     */
+    private AgentTool tool(String name, int depth) throws UsageException {
+        String key = name + "@" + depth;
+        AgentTool tool = tools.get(key);
+        if (tool == null) {
+            AgentsConfig.Spec spec = agents.get(name);
+            if (spec.workflow()) {
+                List<AgentTool> members = new ArrayList<>();
+                for (String member : spec.members()) {
+                    members.add(tool(member, depth + 1));
+                }
+                tool = spec.kind() == AgentsConfig.Kind.SEQUENCE
+                        ? AgentTool.sequence(name, description(spec), members)
+                        : AgentTool.parallel(name, description(spec), members,
+                                spec.then() == null ? null : tool(spec.then(), depth + 1), PARALLEL_BOUND);
+            } else {
+                tool = AgentTool.of(name, description(spec), agent(name, depth));
+            }
+            tools.put(key, tool);
+        }
+        return tool;
+    }
+
+    /** The model agent {@code name} as it runs at {@code depth} (1 for one the root calls). */
     private DefaultAgent agent(String name, int depth) throws UsageException {
         String key = name + "@" + depth;
         DefaultAgent agent = built.get(key);
         if (agent == null) {
             AgentsConfig.Spec spec = agents.get(name);
-            if (spec.workflow()) {
-                throw new UsageException("agents." + name + ": a " + spec.kind().name().toLowerCase(java.util.Locale.ROOT)
-                        + " workflow, which this version cannot run yet");
-            }
             DefaultAgent.Builder builder = DefaultAgent.builder()
                     .streamOptions(streamOptions)
                     .maxIterations(settings.maxIterations())
@@ -126,9 +152,8 @@ final class AgentTree implements AutoCloseable {
         }
         if (calls) {
             for (String name : spec.agents()) {
-                AgentsConfig.Spec called = agents.get(name);
                 try {
-                    own.register(AgentTool.of(name, description(called), agent(name, depth + 1)));
+                    own.register(tool(name, depth + 1));
                 } catch (IllegalArgumentException e) {
                     throw new UsageException(path + ".agents: " + name + " has the name of one of its tools");
                 }
@@ -138,6 +163,14 @@ final class AgentTree implements AutoCloseable {
     }
 
     private static String description(AgentsConfig.Spec spec) {
+        if (spec.kind() == AgentsConfig.Kind.SEQUENCE) {
+            return "Gives a task to the agents " + String.join(", then ", spec.members()) + ", each given the one"
+                    + " before's answer, and returns the last one's answer.";
+        }
+        if (spec.kind() == AgentsConfig.Kind.PARALLEL) {
+            return "Gives a task to the agents " + String.join(", ", spec.members()) + " at once and returns their"
+                    + " answers" + (spec.then() == null ? "" : " as " + spec.then() + " merges them") + ".";
+        }
         String instructions = spec.instructions() == null ? "" : " Its instructions: " + spec.instructions();
         return "Gives a task to the agent " + spec.name() + " and returns its answer." + instructions;
     }

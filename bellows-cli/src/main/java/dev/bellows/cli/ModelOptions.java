@@ -284,7 +284,7 @@ final class ModelOptions {
             if (configured.workflow()) {
                 throw new UsageException(agentKind.source + ": " + configured.name() + " is a "
                         + configured.kind().name().toLowerCase(java.util.Locale.ROOT) + " workflow, which this"
-                        + " version cannot run yet; run one of its agents");
+                        + " version runs only as another agent's tool (name it in a model agent's \"agents\")");
             }
             agentKind = new Value(configured.kind() == AgentsConfig.Kind.REACT ? "react" : "default", agentKind.source);
         }

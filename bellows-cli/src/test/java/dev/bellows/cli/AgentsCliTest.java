@@ -124,6 +124,35 @@ class AgentsCliTest {
         }
     }
 
+    @Test
+    void aSequenceNamedInAnAgentsAgentsRunsItsAgentsInTurnEachGivenTheLastAnswer() {
+        String config = """
+                {"agents": {
+                  "lead": {"agents": ["pipeline"]},
+                  "researcher": {"instructions": "You find facts."},
+                  "writer": {"instructions": "You write."},
+                  "pipeline": {"sequence": ["researcher", "writer"]}
+                }}""";
+        try (MockLlmServer server = server(call("pipeline", "{\"task\": \"tea\"}"), complete("tea is a leaf"),
+                complete("A poem: tea is a leaf"), complete("here is the poem"))) {
+            Cli.Run run = run(server, config, "--agent", "lead", "--output", "jsonl", "a poem about tea");
+
+            assertThat(run.status()).as(run.err()).isZero();
+            assertThat(run.outJson()).filteredOn(e -> e.get("type").asText().equals("loop_start"))
+                    .extracting(e -> e.get("agent").asText()).containsExactly("lead", "researcher", "writer");
+            assertThat(server.requests().get(2).body().get("messages").toString()).contains("You write.")
+                    .contains("tea is a leaf");
+            assertThat(run.outJson()).anySatisfy(e -> {
+                assertThat(e.get("type").asText()).isEqualTo("tool_result");
+                assertThat(e.get("agent").asText()).isEqualTo("lead");
+                assertThat(e.get("result").asText()).isEqualTo("A poem: tea is a leaf");
+            });
+            Cli.Run root = run(server, config, "--agent", "pipeline", "x");
+            assertThat(root.status()).isEqualTo(2);
+            assertThat(root.err()).contains("--agent: pipeline is a sequence workflow");
+        }
+    }
+
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
             "{\"agents\": {\"both\": {\"parallel\": [\"a\"], \"then\": \"nobody\"}, \"a\": {}}}"
