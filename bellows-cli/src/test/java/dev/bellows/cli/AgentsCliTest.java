@@ -153,6 +153,23 @@ class AgentsCliTest {
         }
     }
 
+    @Test
+    void aKeyASubAgentWritesInPiecesIsRedactedAcrossItsJsonDeltas() {
+        String key = "sk-sub-agent-split-9876";
+        try (MockLlmServer server = server(dev.bellows.testkit.MockTurn.content(DELEGATE),
+                dev.bellows.testkit.MockTurn.content("The key is " + key + ", I read it.\n" + complete("found")).chunkSize(3),
+                dev.bellows.testkit.MockTurn.content(complete("done")))) {
+            Cli.Run run = run(server, TEAM, "--agent", "lead", "--api-key", key, "--output", "jsonl", "go");
+
+            assertThat(run.status()).as(run.err()).isZero();
+            assertThat(run.out()).doesNotContain(key);
+            StringBuilder said = new StringBuilder();
+            run.outJson().stream().filter(e -> e.get("type").asText().equals("message_content")
+                    && e.get("agent").asText().equals("researcher")).forEach(e -> said.append(e.get("content").asText()));
+            assertThat(said.toString()).contains("The key is [REDACTED], I read it.");
+        }
+    }
+
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
             "{\"agents\": {\"both\": {\"parallel\": [\"a\"], \"then\": \"nobody\"}, \"a\": {}}}"
