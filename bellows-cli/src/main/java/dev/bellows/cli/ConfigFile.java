@@ -38,6 +38,9 @@ final class ConfigFile {
     /** Remote A2A agents by name, checked by bellows-a2a's {@link RemoteAgentConfig}. */
     static final String A2A = "a2a";
 
+    /** The agents by name (cli.md, "Agents that work together"), checked apart like {@code mcpServers}. */
+    static final String AGENTS = "agents";
+
     private static final ObjectMapper MAPPER = new ObjectMapper()
             .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
@@ -48,14 +51,16 @@ final class ConfigFile {
     private final Map<String, JsonNode> values;
     private final List<McpServerConfig> servers;
     private final List<RemoteAgentConfig> remoteAgents;
+    private final AgentsConfig agents;
 
     private ConfigFile(String label, Path directory, Map<String, JsonNode> values, List<McpServerConfig> servers,
-                       List<RemoteAgentConfig> remoteAgents) {
+                       List<RemoteAgentConfig> remoteAgents, AgentsConfig agents) {
         this.label = label;
         this.directory = directory;
         this.values = values;
         this.servers = servers;
         this.remoteAgents = remoteAgents;
+        this.agents = agents;
     }
 
     /**
@@ -79,7 +84,7 @@ final class ConfigFile {
 
     /** No file: every value absent. */
     static ConfigFile none(Path workingDirectory) {
-        return new ConfigFile("(no config file)", workingDirectory, Map.of(), List.of(), List.of());
+        return new ConfigFile("(no config file)", workingDirectory, Map.of(), List.of(), List.of(), AgentsConfig.NONE);
     }
 
     private static Map<String, Type> keys() {
@@ -122,9 +127,12 @@ final class ConfigFile {
                 } catch (IllegalArgumentException e) {
                     throw new UsageException(e.getMessage());
                 }
+            } else if (key.equals(AGENTS)) {
+                continue;   // read below, once the servers it may name are known
             } else if (!KEYS.containsKey(key)) {
                 throw new UsageException(label + ": unknown key \"" + key + "\" (known: "
-                        + String.join(", ", KEYS.keySet().stream().sorted().toList()) + ", " + A2A + ", " + MCP_SERVERS + ")");
+                        + String.join(", ", KEYS.keySet().stream().sorted().toList()) + ", " + A2A + ", " + AGENTS + ", "
+                        + MCP_SERVERS + ")");
             } else if (value.isNull()) {
                 continue; // null: as if absent
             } else if (KEYS.get(key) == Type.STRING && !value.isTextual()) {
@@ -146,7 +154,18 @@ final class ConfigFile {
             }
             values.put(key, value);
         }
-        return new ConfigFile(label, parent, values, servers, remoteAgents);
+        java.util.Set<String> serverNames = new java.util.HashSet<>();
+        for (McpServerConfig server : servers) {
+            serverNames.add(server.name());
+        }
+        AgentsConfig agents = root.has(AGENTS) && !root.get(AGENTS).isNull()
+                ? AgentsConfig.read(root.get(AGENTS), label, serverNames) : AgentsConfig.NONE;
+        return new ConfigFile(label, parent, values, servers, remoteAgents, agents);
+    }
+
+    /** The agents of its {@code "agents"}, checked; none when absent. */
+    AgentsConfig agents() {
+        return agents;
     }
 
     /** The string value, or null when absent. */

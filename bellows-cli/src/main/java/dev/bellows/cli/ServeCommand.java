@@ -129,6 +129,7 @@ final class ServeCommand implements Callable<Integer> {
             options.sessionStore = null;
             options.dataDir = null;
             settings = options.resolve(root.host, null, null, false);
+            options.commandLinesAgentOnly(settings, "bellows serve");
             location = SessionStoreLocation.resolve(root.host, storeFlag, dataDirFlag,
                     ConfigFile.locate(root.host, options.config));
             token = authToken != null ? authToken : root.host.envValue(TOKEN_ENV);

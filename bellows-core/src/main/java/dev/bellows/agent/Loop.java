@@ -1,5 +1,7 @@
 package dev.bellows.agent;
 
+import dev.bellows.event.AgentEvent;
+
 import dev.bellows.event.LoopEndReason;
 import dev.bellows.event.LoopEvent;
 import dev.bellows.provider.ChatStream;
@@ -102,6 +104,19 @@ final class Loop implements Runnable, RunContext {
         this.machine = new AgentMachine(options, protocol, session, completion, external);
         this.toolStep = new ToolStep(toolInterceptors, approvals(), options.approvalHandler, options.parallelToolCalls,
                 !options.interceptsTools() && external.isEmpty(), this.run::runTools);
+    }
+
+    /** Serializes the events of sub-agents that run in parallel calls: the handle takes one emitter at a time. */
+    private final Object fromTools = new Object();
+
+    /**
+     * Passes on an event of a sub-agent running in one of this run's tool calls ({@link CallScope}):
+     * the run's thread waits for its calls meanwhile, so only parallel calls compete.
+     */
+    void emitFromTool(AgentEvent event) {
+        synchronized (fromTools) {
+            run.emit(event);
+        }
     }
 
     @Override

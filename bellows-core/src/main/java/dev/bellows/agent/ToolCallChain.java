@@ -67,8 +67,8 @@ final class ToolCallChain implements ToolInterceptor.Chain {
                                ObjectNode arguments, BooleanSupplier cancelled) {
         ToolCall call = prepared.call();
         // proceed checks arguments other than the call's before the first interceptor sees them
-        return new ToolCallChain(interceptors, 0, run, callId, prepared, call, cancelled)
-                .proceed(arguments != null ? arguments : call.arguments());
+        return CallScope.within(callId, run, () -> new ToolCallChain(interceptors, 0, run, callId, prepared, call,
+                cancelled).proceed(arguments != null ? arguments : call.arguments()));
     }
 
     @Override

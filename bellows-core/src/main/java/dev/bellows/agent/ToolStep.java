@@ -53,7 +53,7 @@ record ToolStep(List<ToolInterceptor> interceptors, Predicate<ToolCall> approval
             }
             return ran(batch);
         }
-        if (plain) {
+        if (plain && !callsAnAgent(step)) {
             List<DecodedToolCall> calls = step.entries.stream().map(Suspension.Entry::decoded).toList();
             ToolChainResult result = around.run(() -> chain.execute(calls, run::isCancelled));
             if (run.isCancelled()) {
@@ -68,6 +68,20 @@ record ToolStep(List<ToolInterceptor> interceptors, Predicate<ToolCall> approval
             return null;
         });
         return run.isCancelled() ? MachineInput.cancelled() : ran(batch);
+    }
+
+    /**
+     * Whether a call of the step runs an agent ({@link AgentTool}): it needs its call's id
+     * ({@link CallScope}), which only the batch gives, so such a step never takes the plain path.
+     */
+    private static boolean callsAnAgent(MachineStep.RunTools step) {
+        for (Suspension.Entry entry : step.entries) {
+            if (entry.decoded() instanceof dev.bellows.tool.ToolCall call && step.tools != null
+                    && step.tools.find(call.serverName(), call.toolName()).orElse(null) instanceof AgentTool) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static MachineInput ran(ToolBatch batch) {

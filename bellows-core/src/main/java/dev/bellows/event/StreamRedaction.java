@@ -28,10 +28,24 @@ public final class StreamRedaction {
     public StreamRedaction() {
     }
 
+    /** Each sub-agent run's own streams, by the path of agents and calls that leads to it. */
+    private final java.util.Map<String, StreamRedaction> subAgents = new java.util.HashMap<>();
+
     /** The events to write in place of {@code event}: itself, its delta redacted, or none. */
     public List<AgentEvent> apply(AgentEvent event) {
         List<AgentEvent> out = new ArrayList<>(2);
         switch (event) {
+            case LoopEvent.SubAgentEvent nested -> {
+                String path = path(nested);
+                for (AgentEvent shown : subAgents.computeIfAbsent(path, key -> new StreamRedaction())
+                        .apply(nested.innermost())) {
+                    out.add(rewrapped(nested, shown));
+                }
+                if (nested.innermost() instanceof LoopEvent.LoopEnd) {
+                    subAgents.remove(path);        // that run is over: a later call of the agent starts afresh
+                }
+                return out;
+            }
             case StreamEvent.MessageStart start -> message = Secrets.streaming();
             case StreamEvent.ThinkingStart start -> thinking = Secrets.streaming();
             case StreamEvent.ToolCallStart start -> toolCall = Secrets.streaming();
@@ -69,6 +83,21 @@ public final class StreamRedaction {
         }
         out.add(event);
         return out;
+    }
+
+    /** The agents and calls that lead to a sub-agent's event, as one key. */
+    private static String path(LoopEvent.SubAgentEvent nested) {
+        StringBuilder path = new StringBuilder();
+        for (AgentEvent level = nested; level instanceof LoopEvent.SubAgentEvent sub; level = sub.event()) {
+            path.append(sub.agent()).append('\u0000').append(sub.parentCallId()).append('\u0000');
+        }
+        return path.toString();
+    }
+
+    /** {@code nested} with {@code innermost} in place of its innermost event. */
+    private static LoopEvent.SubAgentEvent rewrapped(LoopEvent.SubAgentEvent nested, AgentEvent innermost) {
+        return new LoopEvent.SubAgentEvent(nested.agent(), nested.parentCallId(),
+                nested.event() instanceof LoopEvent.SubAgentEvent deeper ? rewrapped(deeper, innermost) : innermost);
     }
 
     private void flushAll(List<AgentEvent> out) {
