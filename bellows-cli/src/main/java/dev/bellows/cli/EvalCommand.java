@@ -148,6 +148,11 @@ final class EvalCommand implements Callable<Integer> {
                 before = readBaseline();
             }
             settings = options.resolve(root.host, null, outputSchema, true);
+            if (settings.configuredAgent() != null) {
+                // refused rather than run as the built-in agent with the name ignored
+                throw new UsageException("--agent: bellows eval runs the built-in agents (default, react) in this"
+                        + " version, not the config file's \"" + settings.configuredAgent().name() + "\"");
+            }
             streamOptions = DialectOption.streamOptions(options.dialect(root.host), settings.model());
             // nobody answers a server's questions in the middle of an evaluation
             client = settings.mcpServers().isEmpty() ? McpClientOptions.DEFAULTS

@@ -187,7 +187,12 @@ class EvalCommandTest {
     @Test
     void usageErrorsSendNothing() throws Exception {
         try (MockLlmServer server = MockLlmServer.start(MockScript.of())) {
-            assertThat(eval(server, "--agent", "researcher").err()).contains("unknown agent (default or react)");
+            assertThat(eval(server, "--agent", "researcher").err()).contains("--agent: unknown agent (default or react");
+            Files.writeString(dir.resolve("bellows.json"), "{\"agents\": {\"researcher\": {\"instructions\": \"Find facts.\"}}}");
+            assertThat(eval(server, "--agent", "researcher").err())
+                    .contains("--agent: bellows eval runs the built-in agents (default, react) in this version,"
+                            + " not the config file's \"researcher\"");
+            Files.delete(dir.resolve("bellows.json"));
             assertThat(eval(server, "--repeat", "0").err()).contains("--repeat: must be from 1 to 10000, got 0");
             assertThat(eval(server, "--margin", "0.1").err()).contains("--margin: only with --baseline REPORT.json");
             assertThat(eval(server, "--baseline", "missing.json").err())
