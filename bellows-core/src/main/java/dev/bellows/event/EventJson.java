@@ -1,8 +1,8 @@
 package dev.bellows.event;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.plan.PlanStep;
 import dev.bellows.tool.DecodedToolCall;
 import dev.bellows.tool.ToolCall;

@@ -1,8 +1,8 @@
 package dev.bellows.temporal.internal;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.event.AgentEvent;
 import dev.bellows.event.EventJson;
 import dev.bellows.event.LoopEndReason;
@@ -34,11 +34,11 @@ public final class EventParser {
         JsonNode node;
         try {
             node = Json.MAPPER.readTree(json);
-        } catch (JsonProcessingException e) {
+        } catch (JacksonException e) {
             throw new IllegalArgumentException("not an event: " + e.getOriginalMessage(), e);
         }
         int chunk = node.path("chunk").asInt();
-        AgentEvent event = switch (node.path("type").asText()) {
+        AgentEvent event = switch (node.path("type").asString()) {
             case "thinking_start" -> new StreamEvent.ThinkingStart(chunk, text(node, "name"), attributes(node));
             case "thinking_content" -> new StreamEvent.ThinkingContent(chunk, text(node, "content"));
             case "thinking_end" -> new StreamEvent.ThinkingEnd(chunk, text(node, "content"));
@@ -75,17 +75,17 @@ public final class EventParser {
 
     private static String text(JsonNode node, String field) {
         JsonNode value = node.get(field);
-        return value == null || value.isNull() ? "" : value.asText();
+        return value == null || value.isNull() ? "" : value.asString();
     }
 
     private static String optional(JsonNode node, String field) {
         JsonNode value = node.get(field);
-        return value == null || value.isNull() ? null : value.asText();
+        return value == null || value.isNull() ? null : value.asString();
     }
 
     private static Map<String, String> attributes(JsonNode node) {
         Map<String, String> attributes = new LinkedHashMap<>();
-        node.path("attributes").properties().forEach(e -> attributes.put(e.getKey(), e.getValue().asText()));
+        node.path("attributes").properties().forEach(e -> attributes.put(e.getKey(), e.getValue().asString()));
         return attributes;
     }
 

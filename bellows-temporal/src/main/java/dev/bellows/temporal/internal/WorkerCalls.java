@@ -1,6 +1,6 @@
 package dev.bellows.temporal.internal;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.agent.ModelInterceptor;
 import dev.bellows.agent.RunContext;
 import dev.bellows.agent.ToolInterceptor;
