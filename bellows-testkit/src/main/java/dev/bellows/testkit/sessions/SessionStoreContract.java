@@ -22,6 +22,8 @@ import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -579,6 +581,25 @@ public abstract class SessionStoreContract {
         try (StoredSession reborn = store.open("alpha")) {
             assertThat(reborn.turns()).isEmpty();
             assertThat(reborn.plan()).isEqualTo(Plan.empty());
+        }
+    }
+
+    @Test
+    void createdIsWhenTheSessionWasMadeAndUpdatedWhenItWasLastWritten() {
+        SessionStore store = store();
+        Instant beforeOpen = Instant.now().truncatedTo(ChronoUnit.MILLIS);   // a store may keep milliseconds
+        try (StoredSession session = store.open("times")) {
+            Instant afterOpen = Instant.now();
+            SessionInfo made = store.find("times").orElseThrow();
+            assertThat(made.created()).isBetween(beforeOpen, afterOpen);
+            assertThat(made.updated()).isEqualTo(made.created());
+
+            Instant beforeAppend = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+            session.append(List.of(Message.user("now")));
+            Instant afterAppend = Instant.now();
+            SessionInfo written = store.find("times").orElseThrow();
+            assertThat(written.created()).isEqualTo(made.created());
+            assertThat(written.updated()).isBetween(beforeAppend, afterAppend);
         }
     }
 

@@ -1,7 +1,7 @@
-package dev.bellows.sessions.postgres;
+package dev.bellows.sessions.jdbc;
 
-import dev.bellows.memory.StoredSession;
 import dev.bellows.memory.SessionJson;
+import dev.bellows.memory.StoredSession;
 import dev.bellows.memory.WaitingRun;
 import dev.bellows.plan.Plan;
 import dev.bellows.provider.Message;
@@ -12,56 +12,64 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * One handle on a session of a {@link PostgresSessionStore}. Others may write the same session;
- * every read asks the database what changed since the last one (the turns after the last seen,
- * or all of them after a {@code clear}), so the cache never serves a stale conversation. The
- * turns of an open exchange, held here until committed, come after the stored ones.
+ * One handle on a session of a {@link JdbcSessionStore}. A locked handle ({@code sole}: its
+ * dialect keeps every other handle out while it is open) reads the session once, at open, and
+ * then keeps it up to date with its own writes: its reads never touch the database. A shared
+ * handle asks the database on every read what changed since the last one (the turns after the
+ * last seen, or all of them after a {@code clear}), so it never serves a stale conversation.
+ * The turns of an open exchange, held here until committed, come after the stored ones.
  */
-final class PostgresSession implements StoredSession {
+final class JdbcSession implements StoredSession {
 
-    private final PostgresSessionStore store;
+    private final JdbcSessionStore store;
     private final long id;
     private final String name;
+    /** Whether this is the session's only handle, its reads served from memory after {@link #load()}. */
+    private final boolean sole;
+    /** What closing also releases (the handle's locks), or null. */
+    private final AutoCloseable release;
 
     private final Object lock = new Object();
-    /** Guarded by {@link #lock}: the turns up to {@link #lastSeq} of {@link #generation}. */
+    /** The stored turns up to {@link #lastSeq} of {@link #generation}, oldest first; guarded by {@link #lock}. */
     private final List<List<Message>> turns = new ArrayList<>();
     private long generation = -1;
     private long lastSeq;
+    /** The stored plan, metadata and waiting run as last read (or, when sole, written); guarded by {@link #lock}. */
+    private Plan plan;
+    private Map<String, String> metadata;
+    private WaitingRun waiting;
+    /** A plan not yet stored; guarded by {@link #lock}. */
     private Plan pendingPlan;
+    /** Guarded by {@link #lock}. */
     private boolean closed;
-    /** The turns of the open exchange, not stored yet, or null when none is open. */
+    /** The turns of the open exchange, not stored yet, or null when none is open; guarded by {@link #lock}. */
     private List<List<Message>> exchange;
     /** Whether the open exchange carries on the last stored one ({@link #continueExchange()}). */
     private boolean continuing;
-    /** What closing also releases (an exclusive handle's lock), or null. */
-    private final AutoCloseable release;
-
     /** A waiting run set (or, as {@link #REMOVED}, removed) in the open exchange; null for no change. */
     private String exchangeWaiting;
 
     /** {@link #exchangeWaiting}'s value for a waiting run removed in the open exchange. */
     private static final String REMOVED = new String("(removed)");
 
-    PostgresSession(PostgresSessionStore store, long id, String name) {
-        this(store, id, name, null);
-    }
-
-    PostgresSession(PostgresSessionStore store, long id, String name, AutoCloseable release) {
+    JdbcSession(JdbcSessionStore store, long id, String name, boolean sole, AutoCloseable release) {
         this.store = store;
         this.id = id;
         this.name = name;
+        this.sole = sole;
         this.release = release;
+    }
+
+    /** Reads the whole session: a sole handle's only read. */
+    void load() {
+        synchronized (lock) {
+            apply(store.read(id, name, generation, lastSeq, true));
+        }
     }
 
     @Override
     public String name() {
         return name;
-    }
-
-    /** The session's row id. */
-    long id() {
-        return id;
     }
 
     @Override
@@ -77,6 +85,7 @@ final class PostgresSession implements StoredSession {
                 return;
             }
             store.appendTurns(id, name, List.of(copy), pendingPlan);
+            stored(List.of(copy), pendingPlan);
             pendingPlan = null;
         }
     }
@@ -101,7 +110,8 @@ final class PostgresSession implements StoredSession {
         synchronized (lock) {
             ensureOpen();
             store.clearTurns(id, name);
-            refresh();
+            turns.clear();          // a shared handle reads them all again: the generation was raised
+            waiting = null;
             if (exchange != null) {
                 exchange.clear();
                 exchangeWaiting = null;
@@ -113,7 +123,11 @@ final class PostgresSession implements StoredSession {
     public Plan plan() {
         synchronized (lock) {
             ensureOpen();
-            return pendingPlan != null ? pendingPlan : refresh().plan();
+            if (pendingPlan != null) {
+                return pendingPlan;
+            }
+            refresh();
+            return plan;
         }
     }
 
@@ -130,7 +144,8 @@ final class PostgresSession implements StoredSession {
     public Map<String, String> metadata() {
         synchronized (lock) {
             ensureOpen();
-            return refresh().metadata();
+            refresh();
+            return metadata;
         }
     }
 
@@ -139,7 +154,7 @@ final class PostgresSession implements StoredSession {
         Map<String, String> checked = SessionJson.checkMetadata(entries);
         synchronized (lock) {
             ensureOpen();
-            store.mergeMetadata(id, name, checked);
+            metadata = Map.copyOf(store.mergeMetadata(id, name, checked));
         }
     }
 
@@ -174,16 +189,21 @@ final class PostgresSession implements StoredSession {
             String heldWaiting = exchangeWaiting;
             exchange = null;
             exchangeWaiting = null;
-            if (!held.isEmpty() || heldWaiting != null) {
-                // a pending plan waits for the next stored turn, as outside an exchange
-                try {
-                    store.commitExchange(id, name, held, continuing, held.isEmpty() ? null : pendingPlan, heldWaiting != null,
-                            heldWaiting == REMOVED ? null : heldWaiting);
-                } finally {
-                    if (!held.isEmpty()) {
-                        pendingPlan = null; // stored with the turns, or made by turns that were not stored
-                    }
+            if (held.isEmpty() && heldWaiting == null) {
+                return;                 // a pending plan waits for the next stored turn, as outside an exchange
+            }
+            Plan storedPlan = held.isEmpty() ? null : pendingPlan;
+            try {
+                store.commitExchange(id, name, held, continuing, storedPlan, heldWaiting != null,
+                        heldWaiting == REMOVED ? null : heldWaiting);
+            } finally {
+                if (!held.isEmpty()) {
+                    pendingPlan = null; // stored with the turns, or made by turns that were not stored
                 }
+            }
+            stored(held, storedPlan);
+            if (heldWaiting != null) {
+                waiting = heldWaiting == REMOVED ? null : new WaitingRun(heldWaiting, List.of());
             }
         }
     }
@@ -202,18 +222,13 @@ final class PostgresSession implements StoredSession {
             }
             try {
                 if (pendingPlan != null) {
-                    Plan plan = pendingPlan;
+                    Plan unstored = pendingPlan;
                     pendingPlan = null;
-                    store.writePlan(id, name, plan);
+                    store.writePlan(id, name, unstored);
                 }
             } finally {
-                if (release != null) {
-                    try {
-                        release.close();
-                    } catch (Exception e) {
-                        // the lock's connection is gone: PostgreSQL released the lock with it
-                    }
-                }
+                // a lock whose connection or file is gone was released with it, by the database or the OS
+                JdbcSessionStore.closeQuietly(release);
             }
         }
     }
@@ -226,7 +241,7 @@ final class PostgresSession implements StoredSession {
                 return exchangeWaiting == REMOVED ? Optional.empty()
                         : Optional.of(new WaitingRun(exchangeWaiting, List.of()));
             }
-            return store.readWaitingRun(id, name);
+            return sole ? Optional.ofNullable(waiting) : store.readWaitingRun(id, name);
         }
     }
 
@@ -239,6 +254,7 @@ final class PostgresSession implements StoredSession {
                 return;
             }
             store.writeWaitingRun(id, name, state);
+            waiting = state == null ? null : new WaitingRun(state, List.of());
         }
     }
 
@@ -248,19 +264,42 @@ final class PostgresSession implements StoredSession {
         synchronized (lock) {
             ensureOpen();
             store.appendWaitingLog(id, name, copy);
+            if (waiting != null) {
+                List<String> log = new ArrayList<>(waiting.log());
+                log.addAll(copy);
+                waiting = new WaitingRun(waiting.state(), log);
+            }
         }
     }
 
-    /** Brings the cached turns up to date; the snapshot read. */
-    private PostgresSessionStore.Snapshot refresh() {
-        PostgresSessionStore.Snapshot snapshot = store.read(id, name, generation, lastSeq);
+    /** Brings a shared handle's copy up to date; a sole handle's is kept so by its writes. */
+    private void refresh() {
+        if (!sole) {
+            apply(store.read(id, name, generation, lastSeq, false));
+        }
+    }
+
+    private void apply(JdbcSessionStore.Snapshot snapshot) {
         if (snapshot.generation() != generation) {
             turns.clear();
             generation = snapshot.generation();
         }
         turns.addAll(snapshot.turns());
         lastSeq = snapshot.lastSeq();
-        return snapshot;
+        plan = snapshot.plan();
+        metadata = snapshot.metadata();
+        snapshot.waiting().ifPresent(run -> waiting = run);
+    }
+
+    /** What a write stored, into a sole handle's copy (a shared handle reads it back). */
+    private void stored(List<List<Message>> storedTurns, Plan storedPlan) {
+        if (sole) {
+            turns.addAll(storedTurns);
+            lastSeq += storedTurns.size();
+            if (storedPlan != null) {
+                plan = storedPlan;
+            }
+        }
     }
 
     private void ensureOpen() {
@@ -271,6 +310,6 @@ final class PostgresSession implements StoredSession {
 
     @Override
     public String toString() {
-        return "PostgresSession[" + name + "]";
+        return "JdbcSession[" + name + "]";
     }
 }

@@ -1,0 +1,114 @@
+package dev.bellows.buildcheck;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class BuildChecksTest {
+
+    @TempDir
+    Path module;
+
+    /** CYCLIC compiled once for the class. */
+    @TempDir
+    static Path shared;
+    private static Path cyclic;
+
+    private static synchronized Path cyclic() throws Exception {
+        if (cyclic == null) {
+            cyclic = Compiled.classes(shared, CYCLIC);
+        }
+        return cyclic;
+    }
+
+    /** a -> b -> a (a cycle), c -> c.internal -> c (one unit, no cycle), d -> a (no cycle). */
+    private static final Map<String, String> CYCLIC = Map.of(
+            "a/A.java", "package a; public class A { public b.B b; }",
+            "b/B.java", "package b; public class B { public a.A a; }",
+            "c/C.java", "package c; public class C { public c.internal.I i; }",
+            "c/internal/I.java", "package c.internal; public class I { public c.C c; }",
+            "d/D.java", "package d; public class D { public a.A a; }");
+
+    @Test
+    void cyclesAreFoundWithInternalPackagesCountedAsTheirOwner() throws Exception {
+        Path classes = cyclic();
+        assertThat(PackageCycles.cycles(PackageCycles.graph(classes))).containsExactly(new TreeSet<>(List.of("a", "b")));
+        assertThat(PackageCycles.unit("dev.x.internal.y")).isEqualTo("dev.x");
+        assertThat(PackageCycles.unit("dev.internals")).isEqualTo("dev.internals");
+    }
+
+    @Test
+    void aNamedModuleShowsOnlyItsExportedApiAndIsReadWithoutWhatItRequires() throws Exception {
+        Path dependency = Compiled.classes(module.resolve("dep"), Map.of(
+                "module-info.java", "module x.dep { exports d; }",
+                "d/D.java", "package d; public class D { }"));
+        Path classes = Compiled.classes(module.resolve("main"), Map.of(
+                "module-info.java", "module x.main { requires x.dep; exports a; }",
+                "a/A.java", "package a; public class A { public b.B b; public d.D d; }",
+                "b/B.java", "package b; public class B { public a.A a; }"), "-p", dependency.toString());
+        assertThat(PublicApi.render(classes, Compiled.loader(classes, dependency)))
+                .containsExactly("public class a.A", "    public a.A()", "    public b.B b", "    public d.D d");
+        assertThat(PackageCycles.cycles(PackageCycles.graph(classes))).containsExactly(new TreeSet<>(List.of("a", "b")));
+    }
+
+    @Test
+    void aNewCycleFailsNamingItsEdgesAndRecordingDoesNotAcceptIt() throws Exception {
+        Path classes = cyclic();
+        for (String mode : List.of("check", "record")) {
+            assertThatThrownBy(() -> run(mode, classes, false))
+                    .hasMessageContaining("m has a new package cycle")
+                    .hasMessageContaining("a -> b")
+                    .hasMessageContaining("b -> a");
+        }
+        assertThat(module.resolve("api/package-cycles.txt")).doesNotExist();
+    }
+
+    @Test
+    void anAcceptedCycleThatShrankMustBeRecordedAndRecordingShrinksTheList() throws Exception {
+        Path classes = cyclic();
+        Files.createDirectories(module.resolve("api"));
+        Files.writeString(module.resolve("api/package-cycles.txt"), "# accepted\na b d\n");
+        assertThatThrownBy(() -> run("check", classes, false))
+                .hasMessageContaining("fewer than those accepted")
+                .hasMessageContaining(BuildChecks.RECORD_COMMAND);
+        run("record", classes, false);
+        assertThat(BuildChecks.readCycles(module.resolve("api/package-cycles.txt")))
+                .containsExactly(new TreeSet<>(List.of("a", "b")));
+        run("check", classes, false);
+    }
+
+    @Test
+    void theApiIsRecordedThenAChangeFailsNamingTheSignatureAndTheCommand() throws Exception {
+        Path first = Compiled.classes(module.resolve("v1"), Map.of("a/A.java", "package a; public class A { public void run() { } }"));
+        assertThatThrownBy(() -> run("check", first, true)).hasMessageContaining("m has no recorded public API (api/m.api)");
+        run("record", first, true);
+        assertThat(module.resolve("api/m.api")).hasContent("public class a.A\n    public a.A()\n    public void run()");
+        run("check", first, true);
+
+        Path second = Compiled.classes(module.resolve("v2"), Map.of("a/A.java", "package a; public class A { public void run(int times) { } }"));
+        assertThatThrownBy(() -> run("check", second, true))
+                .hasMessageContaining("- a.A :: public void run()")
+                .hasMessageContaining("+ a.A :: public void run(int)")
+                .hasMessageContaining(BuildChecks.RECORD_COMMAND);
+    }
+
+    /** As ModuleChecksTest runs the checks: throws with the problems found. */
+    private void run(String mode, Path classes, boolean api) throws Exception {
+        boolean record = mode.equals("record");
+        List<String> problems = new java.util.ArrayList<>();
+        if (api) {
+            problems.addAll(BuildChecks.api(module, "m", classes, Compiled.loader(classes), record));
+        }
+        problems.addAll(BuildChecks.cycles(module, "m", classes, record));
+        if (!problems.isEmpty()) {
+            throw new AssertionError(String.join("\n", problems));
+        }
+    }
+}
