@@ -8,6 +8,7 @@ import dev.bellows.event.AgentEvent;
 import dev.bellows.event.EventJson;
 import dev.bellows.event.LoopEndReason;
 import dev.bellows.event.StreamEvent;
+import dev.bellows.event.StreamRedaction;
 import dev.bellows.provider.ApiKey;
 import dev.bellows.agent.WaitingCall;
 import java.io.IOException;
@@ -52,6 +53,15 @@ final class AgentRunner {
         this.jsonl = jsonl;
         this.keyToRedact = keyToRedact;
         this.renderer = jsonl ? null : new TextRenderer(root.stderr, root.host.terminal());
+    }
+
+    /** The configured agent that runs, named in every JSON line; null for the command line's own. */
+    private String agent;
+
+    /** Names {@code name}, a configured agent, in every JSON line of the run ({@code "agent"}). */
+    AgentRunner agent(String name) {
+        this.agent = name;
+        return this;
     }
 
     /** Stops the progress spinner while something else asks on the terminal (a server's question). */
@@ -207,7 +217,11 @@ final class AgentRunner {
         }
         try {
             // Shown keeps the JSON valid: its writer escapes C0 controls, Shown the rest the same way
-            root.stdout.write((Shown.text(EventJson.toJson(event, false).toString()) + "\n").getBytes(StandardCharsets.UTF_8));
+            tools.jackson.databind.node.ObjectNode json = EventJson.toJson(event, false);
+            if (agent != null && !json.has("agent")) {
+                json.put("agent", agent);       // a sub-agent's events name their own
+            }
+            root.stdout.write((Shown.text(json.toString()) + "\n").getBytes(StandardCharsets.UTF_8));
             root.stdout.flush();
         } catch (IOException e) {
             outputFailure.compareAndSet(null, e);

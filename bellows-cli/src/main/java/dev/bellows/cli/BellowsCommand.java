@@ -25,9 +25,9 @@ import picocli.CommandLine.IVersionProvider;
         mixinStandardHelpOptions = true,
         versionProvider = BellowsCommand.Version.class,
         description = "Streaming LLM agents: tag parsing while the model streams, tools, the agent loop.",
-        subcommands = {RunCommand.class, ChatCommand.class, ToolsCommand.class, McpCommand.class, SessionsCommand.class, ParseCommand.class,
+        subcommands = {RunCommand.class, ChatCommand.class, AgentsCommand.class, ToolsCommand.class, McpCommand.class, A2aCommand.class, SessionsCommand.class, ParseCommand.class,
                 MockServerCommand.class, DemoCommand.class, ServeCommand.class, WorkerCommand.class,
-                TemporalDevCommand.class, CommandLine.HelpCommand.class},
+                TemporalDevCommand.class, EvalCommand.class, CommandLine.HelpCommand.class},
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {
                 "0:success",

@@ -158,12 +158,17 @@ final class ChatCommand implements Callable<Integer> {
             stored.checkWaitingToolMode(settings.toolMode());
         }
         java.nio.file.Path history = options.dataDirectory(root.host).resolve("chat_history");
-        try (ChatIo io = ChatIo.open(root, history)) {
+        try (AgentTree agents = new AgentTree(settings, provider, streamOptions, registry);
+             ChatIo io = ChatIo.open(root, history)) {
             // A server's question is asked on the chat's own line reader, with the turn's spinner stopped.
             AtomicReference<Runnable> quiet = new AtomicReference<>(() -> { });
             lines.set(Elicitations.chat(io, () -> quiet.get().run()));
+            if (settings.configuredAgent() != null) {
+                // checked before the first turn: a problem of the config's agents is a usage error
+                agents.configure(DefaultAgent.builder(), settings.configuredAgent());
+            }
             Conversation conversation = new Conversation(settings, provider, streamOptions, registry, session, stored,
-                    io, settings.apiKey(), telemetry);
+                    io, settings.apiKey(), telemetry, agents);
             conversation.quiet = quiet;
             return conversation.loop();
         }
@@ -187,6 +192,8 @@ final class ChatCommand implements Callable<Integer> {
         private final ChatIo io;
         private final ApiKey key;
         private final Telemetry telemetry;
+        /** The config file's agents, for a chat with --agent NAME. */
+        private final AgentTree agents;
         private final AtomicReference<AgentListener> renderer = new AtomicReference<>(event -> { });
         private final List<String> askedSuggestions = new ArrayList<>();
         /** The tools whose calls the user approved for the rest of the chat ({@code a}): SERVER/TOOL. */
@@ -201,7 +208,8 @@ final class ChatCommand implements Callable<Integer> {
         private AtomicReference<Runnable> quiet = new AtomicReference<>(() -> { });
 
         Conversation(Settings settings, Provider provider, StreamOptions streamOptions, ToolRegistry registry,
-                     Session session, RunSession stored, ChatIo io, ApiKey key, Telemetry telemetry) {
+                     Session session, RunSession stored, ChatIo io, ApiKey key, Telemetry telemetry,
+                     AgentTree agents) {
             this.settings = settings;
             this.provider = provider;
             this.streamOptions = streamOptions;
@@ -211,7 +219,9 @@ final class ChatCommand implements Callable<Integer> {
             this.io = io;
             this.key = key;
             this.telemetry = telemetry;
-            this.model = settings.model();
+            this.agents = agents;
+            this.model = settings.configuredAgent() != null && settings.configuredAgent().model() != null
+                    ? settings.configuredAgent().model() : settings.model();
             this.approve = settings.approve().stream().map(ToolPattern::of).toList();
             this.agent = agent();
         }
@@ -222,7 +232,7 @@ final class ChatCommand implements Callable<Integer> {
                 builder.requireApproval(call -> !always.contains(call.serverName() + "/" + call.toolName())
                         && approve.stream().anyMatch(pattern -> pattern.matches(call)));
             }
-            DefaultAgent built = telemetry.instrument(builder)
+            telemetry.instrument(builder)
                     .toolMode(settings.toolMode())
                     .provider(provider)
                     .model(model)
@@ -242,8 +252,15 @@ final class ChatCommand implements Callable<Integer> {
                             }
                         }
                         renderer.get().onEvent(event);
-                    })
-                    .build();
+                    });
+            if (settings.configuredAgent() != null) {
+                try {
+                    agents.configure(builder, settings.configuredAgent()).model(model);
+                } catch (UsageException e) {
+                    throw new IllegalStateException(e.getMessage());    // checked before the chat began
+                }
+            }
+            DefaultAgent built = builder.build();
             if (stored != null) {
                 stored.start(built, settings.provider(), model, settings.toolMode(), settings.remembered());
             }

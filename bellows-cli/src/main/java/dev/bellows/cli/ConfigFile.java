@@ -9,6 +9,7 @@ import tools.jackson.databind.JsonNode;
 import dev.bellows.mcp.McpConfig;
 import dev.bellows.mcp.McpConfigException;
 import dev.bellows.mcp.McpServerConfig;
+import dev.bellows.a2a.client.RemoteAgentConfig;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
@@ -35,6 +36,12 @@ final class ConfigFile {
 
     static final String MCP_SERVERS = "mcpServers";
 
+    /** Remote A2A agents by name, checked by bellows-a2a's {@link RemoteAgentConfig}. */
+    static final String A2A = "a2a";
+
+    /** The agents by name (cli.md, "Agents that work together"), checked apart like {@code mcpServers}. */
+    static final String AGENTS = "agents";
+
     private static final ObjectReader MAPPER = Jackson.JSON.reader()
             .with(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
@@ -44,12 +51,17 @@ final class ConfigFile {
     final Path directory;
     private final Map<String, JsonNode> values;
     private final List<McpServerConfig> servers;
+    private final List<RemoteAgentConfig> remoteAgents;
+    private final AgentsConfig agents;
 
-    private ConfigFile(String label, Path directory, Map<String, JsonNode> values, List<McpServerConfig> servers) {
+    private ConfigFile(String label, Path directory, Map<String, JsonNode> values, List<McpServerConfig> servers,
+                       List<RemoteAgentConfig> remoteAgents, AgentsConfig agents) {
         this.label = label;
         this.directory = directory;
         this.values = values;
         this.servers = servers;
+        this.remoteAgents = remoteAgents;
+        this.agents = agents;
     }
 
     /**
@@ -73,7 +85,7 @@ final class ConfigFile {
 
     /** No file: every value absent. */
     static ConfigFile none(Path workingDirectory) {
-        return new ConfigFile("(no config file)", workingDirectory, Map.of(), List.of());
+        return new ConfigFile("(no config file)", workingDirectory, Map.of(), List.of(), List.of(), AgentsConfig.NONE);
     }
 
     private static Map<String, Type> keys() {
@@ -104,14 +116,24 @@ final class ConfigFile {
         Map<String, JsonNode> values = new LinkedHashMap<>();
         Path parent = file.toAbsolutePath().getParent();
         List<McpServerConfig> servers = List.of();
+        List<RemoteAgentConfig> remoteAgents = List.of();
         for (Map.Entry<String, JsonNode> field : root.properties()) {
             String key = field.getKey();
             JsonNode value = field.getValue();
             if (key.equals(MCP_SERVERS)) {
                 servers = mcpServers(value, label + ": " + MCP_SERVERS, parent);
+            } else if (key.equals(A2A)) {
+                try {
+                    remoteAgents = RemoteAgentConfig.parse(value, label + ": " + A2A);
+                } catch (IllegalArgumentException e) {
+                    throw new UsageException(e.getMessage());
+                }
+            } else if (key.equals(AGENTS)) {
+                continue;   // read below, once the servers it may name are known
             } else if (!KEYS.containsKey(key)) {
                 throw new UsageException(label + ": unknown key \"" + key + "\" (known: "
-                        + String.join(", ", KEYS.keySet().stream().sorted().toList()) + ", " + MCP_SERVERS + ")");
+                        + String.join(", ", KEYS.keySet().stream().sorted().toList()) + ", " + A2A + ", " + AGENTS + ", "
+                        + MCP_SERVERS + ")");
             } else if (value.isNull()) {
                 continue; // null: as if absent
             } else if (KEYS.get(key) == Type.STRING && !value.isString()) {
@@ -133,7 +155,18 @@ final class ConfigFile {
             }
             values.put(key, value);
         }
-        return new ConfigFile(label, parent, values, servers);
+        java.util.Set<String> serverNames = new java.util.HashSet<>();
+        for (McpServerConfig server : servers) {
+            serverNames.add(server.name());
+        }
+        AgentsConfig agents = root.has(AGENTS) && !root.get(AGENTS).isNull()
+                ? AgentsConfig.read(root.get(AGENTS), label, serverNames) : AgentsConfig.NONE;
+        return new ConfigFile(label, parent, values, servers, remoteAgents, agents);
+    }
+
+    /** The agents of its {@code "agents"}, checked; none when absent. */
+    AgentsConfig agents() {
+        return agents;
     }
 
     /** The string value, or null when absent. */
@@ -162,6 +195,11 @@ final class ConfigFile {
     /** The MCP servers of its {@code mcpServers} (disabled ones left out). */
     List<McpServerConfig> servers() {
         return servers;
+    }
+
+    /** The remote A2A agents of its {@code a2a} object, in the order written. */
+    List<RemoteAgentConfig> remoteAgents() {
+        return remoteAgents;
     }
 
     /** Where a key's value came from, for messages: {@code bellows.json: "model"}. */

@@ -104,10 +104,16 @@ final class ModelOptions {
                     + " Default: the config file's \"mcpServers\" (and its \"mcp_config\" file).")
     String mcpConfig;
 
-    @Option(names = "--agent", paramLabel = "default|react",
+    @Option(names = "--agent", paramLabel = "default|react|NAME",
             description = "The loop: default (tool calls in <tool> tags) or react (thought / action / answer"
-                    + " sections, actions as JSON).")
+                    + " sections, actions as JSON); or NAME, an agent of the config file's \"agents\" (see bellows"
+                    + " agents).")
     String agent;
+
+    @Option(names = "--max-depth", paramLabel = "N",
+            description = "How deep agents may call agents (\"agents\" of the config file): an agent at this depth is"
+                    + " offered none. Default: 5.")
+    Integer maxDepth;
 
     @Option(names = "--dialect", paramLabel = "NAME|auto",
             description = "The model's own format of thinking and tool calls (see docs/dialects.md): bellows (default),"
@@ -172,7 +178,16 @@ final class ModelOptions {
                     boolean jsonl, String system, ToolMode toolMode, int maxContextTokens, int maxToolResultTokens,
                     Integer thinkingBudget,
                     List<McpServerConfig> mcpServers, ObjectNode answerSchema, SessionStoreLocation sessionStore,
-                    List<String> approve, Map<String, String> remembered) {
+                    List<String> approve, Map<String, String> remembered, AgentsConfig agents,
+                    AgentsConfig.Spec configuredAgent, int maxDepth) {
+
+        /** The same settings with another model and base URL (a configured agent's own). */
+        Settings withModel(String model, String baseUrl, String baseUrlSource) {
+            return new Settings(provider, baseUrl, baseUrlSource, apiKey, model, maxIterations, maxConsecutiveErrors,
+                    maxRetries, timeoutSeconds, jsonl, system, toolMode, maxContextTokens, maxToolResultTokens,
+                    thinkingBudget, mcpServers, answerSchema, sessionStore, approve, remembered, agents,
+                    configuredAgent, maxDepth);
+        }
 
         @Override
         public String toString() { // no key, ever
@@ -257,8 +272,24 @@ final class ModelOptions {
 
         Value agentKind = string(host, agent, "--agent", null, file, "agent",
                 "react".equals(stored.get(StoredSession.TOOL_MODE)) ? "react" : "default");
-        if (!agentKind.value.equals("default") && !agentKind.value.equals("react")) {
-            throw new UsageException(agentKind.source + ": unknown agent (default or react)");
+        AgentsConfig.Spec configured = null;
+        if (!AgentsConfig.BUILT_IN.contains(agentKind.value)) {
+            configured = file.agents().get(agentKind.value);
+            if (configured == null) {
+                throw new UsageException(agentKind.source + ": unknown agent (default or react"
+                        + (file.agents().agents().isEmpty() ? ", or the name of an agent of the config file's"
+                        + " \"agents\")" : ", or one of the config file's agents: "
+                        + String.join(", ", file.agents().agents().keySet()) + ")"));
+            }
+            if (configured.workflow()) {
+                throw new UsageException(agentKind.source + ": " + configured.name() + " is a "
+                        + configured.kind().name().toLowerCase(java.util.Locale.ROOT) + " workflow, which this"
+                        + " version runs only as another agent's tool (name it in a model agent's \"agents\")");
+            }
+            agentKind = new Value(configured.kind() == AgentsConfig.Kind.REACT ? "react" : "default", agentKind.source);
+        }
+        if (maxDepth != null && maxDepth < 1) {
+            throw new UsageException("--max-depth: must be at least 1");
         }
         Value mode = string(host, toolMode, "--tool-mode", null, file, "tool_mode",
                 "native".equals(stored.get(StoredSession.TOOL_MODE)) ? "native" : "tags");
@@ -324,7 +355,8 @@ final class ModelOptions {
                 patterns == null ? List.of() : patterns,
                 RememberedSettings.of(providerId, base.value, dialectValue,
                         mcpFile == null ? null : host.workingDirectory().resolve(mcpFile), patterns, iterations, errors,
-                        retries, timeout, contextTokens, resultTokens, instructions.value, schemaPath, budget));
+                        retries, timeout, contextTokens, resultTokens, instructions.value, schemaPath, budget),
+                file.agents(), configured, maxDepth == null ? 5 : maxDepth);
     }
 
     /** {@code --dialect}, else the config file's {@code "dialect"}; null when neither says. */
@@ -395,6 +427,21 @@ final class ModelOptions {
             shown = "the configured base URL";      // provider() has accepted it; nothing of it unchecked is printed
         }
         return "model " + settings.model() + " at " + shown + (settings.apiKey() == null ? " (no API key set)" : "");
+    }
+
+    /**
+     * Refuses a configured agent (and {@code --max-depth}) for a command that runs the command
+     * line's single agent ({@code serve}, {@code worker}), rather than leave it unused.
+     */
+    void commandLinesAgentOnly(Settings settings, String command) throws UsageException {
+        if (settings.configuredAgent() != null) {
+            throw new UsageException("--agent " + settings.configuredAgent().name() + ": " + command + " runs the"
+                    + " command line's agent (default or react); the config file's agents run with bellows run and"
+                    + " bellows chat");
+        }
+        if (maxDepth != null) {
+            throw new UsageException("--max-depth: only for the config file's agents, with bellows run and bellows chat");
+        }
     }
 
     static Provider provider(Settings settings) throws UsageException {

@@ -301,7 +301,19 @@ final class RunCommand implements Callable<Integer> {
         for (String pattern : settings.approve()) {
             builder.requireApproval(pattern);
         }
-        DefaultAgent agent = builder.build();
+        try (AgentTree tree = new AgentTree(settings, chosen, streamOptions, registry)) {
+            if (settings.configuredAgent() != null) {
+                tree.configure(builder, settings.configuredAgent());
+                runner.agent(settings.configuredAgent().name());
+            }
+            return run(settings, stored, text, memory, builder.build(), runner);
+        } catch (UsageException e) {
+            return usage(e.getMessage());
+        }
+    }
+
+    private int run(Settings settings, RunSession stored, String text, ConversationMemory memory, DefaultAgent agent,
+                    AgentRunner runner) {
         if (settings.maxContextTokens() != Integer.MAX_VALUE && !resuming()) {
             // The system message and the task are never left out: a budget below them cannot work.
             long fixed = (long) agent.systemMessage().map(memory::tokenCount).orElse(0)

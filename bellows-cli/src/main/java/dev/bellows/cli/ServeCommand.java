@@ -3,6 +3,10 @@ package dev.bellows.cli;
 import dev.bellows.mcp.ElicitationHandler;
 import dev.bellows.mcp.McpClientOptions;
 
+import dev.bellows.a2a.server.A2aServer;
+import dev.bellows.a2a.server.AgentCards;
+import dev.bellows.a2a.server.BellowsExecutor;
+import dev.bellows.a2a.server.SessionTaskStore;
 import dev.bellows.agent.DefaultAgent;
 import dev.bellows.cli.ModelOptions.Settings;
 import dev.bellows.memory.SessionStore;
@@ -42,7 +46,7 @@ import picocli.CommandLine.Spec;
         sortOptions = false,
         description = {
                 "Serves the agent over HTTP: AG-UI event streams (POST /agui), an OpenAI-compatible endpoint"
-                        + " (POST /v1/chat/completions), a chat page (GET /) and GET /health.",
+                        + " (POST /v1/chat/completions), a chat page (GET /) and GET /health; with --a2a, over A2A 1.0 too.",
                 "",
                 "Each AG-UI threadId is a session in the session store (SQLite in the data directory, or"
                         + " --session-store). Model and loop settings as for bellows run."},
@@ -97,6 +101,11 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--max-runs", paramLabel = "N", description = "The most runs at once (default 32); more get 429.")
     int maxRuns = 32;
 
+    @Option(names = "--a2a", description = "Also serve the agent over A2A 1.0: its card at"
+            + " /.well-known/agent-card.json, JSON-RPC at POST /a2a/jsonrpc, HTTP+JSON under /a2a/rest; a run is a task,"
+            + " its contextId the session; tasks kept in the session store.")
+    boolean a2a;
+
     /** Traces and metrics, when an OpenTelemetry exporter is configured (cli.md "Traces and metrics"). */
     private Telemetry telemetry = Telemetry.OFF;
 
@@ -120,6 +129,7 @@ final class ServeCommand implements Callable<Integer> {
             options.sessionStore = null;
             options.dataDir = null;
             settings = options.resolve(root.host, null, null, false);
+            options.commandLinesAgentOnly(settings, "bellows serve");
             location = SessionStoreLocation.resolve(root.host, storeFlag, dataDirFlag,
                     ConfigFile.locate(root.host, options.config));
             token = authToken != null ? authToken : root.host.envValue(TOKEN_ENV);
@@ -241,6 +251,17 @@ final class ServeCommand implements Callable<Integer> {
             if (settings.apiKey() != null) {
                 server.secrets(List.of(settings.apiKey().reveal()));
             }
+            A2aServer a2aServer = null;
+            if (a2a) {
+                a2aServer = A2aServer.builder(AgentCards.of("bellows", description(settings, registry), agent, token != null),
+                                BellowsExecutor.of(agent, store, memoryStore -> RunCommand.memory(settings, memoryStore)))
+                        .taskStore(new SessionTaskStore(store))
+                        .pushNotifications(true)
+                        .maxRequestBytes(maxRequestBytes)
+                        .build();
+                server.mount(a2aServer);
+            }
+            A2aServer a2aStopping = a2aServer;
             AgentServer handler = server.build();
             JettyAgentServer http;
             try {
@@ -267,9 +288,15 @@ final class ServeCommand implements Callable<Integer> {
                             : handler.runningRuns() + " running, cancelled after " + graceSeconds + " s"));
                     root.stderr.flush();
                     handler.shutdown(Duration.ofSeconds(graceSeconds));
+                    if (a2aStopping != null) {
+                        a2aStopping.shutdown(Duration.ofSeconds(graceSeconds));
+                    }
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     handler.shutdown(Duration.ZERO);
+                    if (a2aStopping != null) {
+                        a2aStopping.shutdown(Duration.ZERO);
+                    }
                 } catch (Exception e) {
                     root.stderr.println(spec.qualifiedName() + ": " + BellowsCommand.oneLine(String.valueOf(e)));
                     root.stderr.flush();
@@ -279,6 +306,17 @@ final class ServeCommand implements Callable<Integer> {
             }
             return 0;
         }
+    }
+
+    /** What the agent card says the agent is: its instructions' first line, else its model and tools. */
+    private static String description(Settings settings, ToolRegistry registry) {
+        String system = settings.system();
+        if (system != null && !system.isBlank()) {
+            String first = system.strip().lines().findFirst().orElse("");
+            return first.length() > 300 ? first.substring(0, 300) : first;
+        }
+        List<String> names = registry.tools().stream().map(tool -> tool.tool().name()).toList();
+        return "A Bellows agent on " + settings.model() + (names.isEmpty() ? "" : ", with the tools " + String.join(", ", names));
     }
 
     /** SIGTERM, where the JVM lets a program handle it: stops the server as SIGINT does. */

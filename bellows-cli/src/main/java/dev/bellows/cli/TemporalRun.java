@@ -213,6 +213,7 @@ final class TemporalRun {
         given.put("--system", options.system);
         given.put("--mcp-config", options.mcpConfig);
         given.put("--agent", options.agent);
+        given.put("--max-depth", options.maxDepth);
         given.put("--dialect", options.dialect);
         given.put("--tool-mode", options.toolMode);
         given.put("--thinking-budget", options.thinkingBudget);

@@ -253,6 +253,7 @@ final class TextRenderer implements AgentListener, AutoCloseable {
                 }
             }
             case StreamEvent.Complete e -> { }
+            case LoopEvent.SubAgentEvent e -> subAgent(e);
             case LoopEvent.LoopStart e -> { }
             case LoopEvent.IterationStart e -> {
                 shownOfThisAttempt = false;
@@ -300,6 +301,33 @@ final class TextRenderer implements AgentListener, AutoCloseable {
         }
         showLive();
         err.flush();
+    }
+
+    /**
+     * A sub-agent's work, indented two spaces a level under a line naming it: its task, the tools
+     * it calls, their results and its answer. Its streamed text is left out: its answer says it.
+     */
+    private void subAgent(LoopEvent.SubAgentEvent e) {
+        String indent = "  ".repeat(e.depth());
+        String agent = Shown.text(e.deepest().agent());
+        String shown = switch (e.innermost()) {
+            case LoopEvent.LoopStart start -> "agent " + agent + ": " + summary(start.task());
+            case StreamEvent.ToolCallName name -> "  " + agent + " calls " + Shown.text(name.toolName()) + "\u2026";
+            case LoopEvent.ToolResultEvent result ->
+                    "  \u2713 " + Shown.text(result.toolName()) + ": " + summary(result.result());
+            case LoopEvent.ToolResultError error -> "  \u2717 " + (error.toolName() == null ? "tool call"
+                    : Shown.text(error.toolName())) + ": " + summary(error.error());
+            case LoopEvent.ApprovalRequired waiting -> "  ? " + Shown.text(waiting.toolName()) + " ("
+                    + Shown.text(waiting.serverName()) + ") waits for approval: " + waiting.id();
+            case LoopEvent.Approval decided -> decided.approved() ? "  approved " + decided.id()
+                    : "  denied " + decided.id();
+            case LoopEvent.LoopEnd end -> "  " + agent + " " + end.reason().wireName() + ": " + summary(end.result());
+            default -> null;
+        };
+        if (shown != null) {
+            newLine();
+            line(fit(indent + shown));
+        }
     }
 
     @Override

@@ -88,6 +88,7 @@ final class WorkerCommand implements Callable<Integer> {
                 throw new UsageException("--max-concurrent-calls: must be at least 1");
             }
             settings = options.resolve(root.host, null, null, true);
+            options.commandLinesAgentOnly(settings, "bellows worker");
             streamOptions = DialectOption.streamOptions(options.dialect, settings.model());
             // Nobody sits at a worker's terminal: a server that needs a login says so (bellows mcp
             // login), and servers' questions are declined, as bellows serve does.

@@ -13,4 +13,9 @@ public final class CliAccess {
     public static CommandLine commandLine(InputStream in, OutputStream out, OutputStream err) {
         return BellowsCommand.commandLine(in, out, err, false);
     }
+
+    /** The same, working in {@code directory}, with no environment and no terminal. */
+    public static CommandLine commandLine(InputStream in, OutputStream out, OutputStream err, java.nio.file.Path directory) {
+        return BellowsCommand.commandLine(in, out, err, false, new Host(java.util.Map.of(), directory, Interrupts.NONE, false));
+    }
 }

@@ -487,6 +487,40 @@ class ServeCommandTest {
         }
     }
 
+    /**
+     * cli.md "A2A": {@code bellows serve --a2a} serves the agent card and A2A's two bindings beside
+     * AG-UI; a message is a task that completes with the answer as an artifact, read back over
+     * HTTP+JSON, and the next task of its context continues the conversation.
+     */
+    @Test
+    void serveA2aAnswersATaskOverJsonRpcAndKeepsItForHttpJson() throws Exception {
+        MockScript script = MockScript.of(MockTurn.content(complete("Noted: 7.")), MockTurn.content(complete("It was 7.")));
+        try (MockLlmServer model = MockLlmServer.start(script);
+             Server server = serve("--a2a", "--base-url", model.baseUrl().toString(), "--model", "mock", "--data-dir",
+                     dir.resolve("data").toString())) {
+            JsonNode card = MAPPER.readTree(client.send(HttpRequest.newBuilder(server.uri().resolve("/.well-known/agent-card.json"))
+                    .build(), HttpResponse.BodyHandlers.ofString()).body());
+            assertThat(card.at("/supportedInterfaces/0/protocolVersion").asText()).isEqualTo("1.0");
+            assertThat(card.at("/capabilities/streaming").asBoolean()).isTrue();
+            String rpc = card.at("/supportedInterfaces/0/url").asText();
+            String first = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"SendMessage\",\"params\":{\"message\":"
+                    + "{\"messageId\":\"m1\",\"role\":\"ROLE_USER\",\"contextId\":\"c1\",\"parts\":[{\"text\":\"Remember 7.\"}]}}}";
+            JsonNode task = MAPPER.readTree(client.send(HttpRequest.newBuilder(URI.create(rpc)).header("A2A-Version", "1.0")
+                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(first)).build(),
+                    HttpResponse.BodyHandlers.ofString()).body()).at("/result/task");
+            assertThat(task.at("/status/state").asText()).as(server.err().toString()).isEqualTo("TASK_STATE_COMPLETED");
+            assertThat(task.at("/artifacts/0/parts/0/text").asText()).isEqualTo("Noted: 7.");
+            JsonNode got = MAPPER.readTree(client.send(HttpRequest.newBuilder(server.uri().resolve("/a2a/rest/tasks/"
+                    + task.path("id").asText())).header("A2A-Version", "1.0").build(), HttpResponse.BodyHandlers.ofString()).body());
+            assertThat(got.at("/artifacts/0/parts/0/text").asText()).isEqualTo("Noted: 7.");
+            String second = first.replace("\"m1\"", "\"m2\"").replace("Remember 7.", "Which number?");
+            client.send(HttpRequest.newBuilder(URI.create(rpc)).header("A2A-Version", "1.0")
+                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(second)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(model.requests().get(1).body().toString()).contains("Remember 7.", "Noted: 7.");
+        }
+    }
+
     /** {@code serve} in this JVM, stopped as soon as it listens: its status, stdout and stderr. */
     private List<String> serveAndStop(String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();

@@ -60,6 +60,7 @@ public abstract sealed class AgentBuilder<B extends AgentBuilder<B, A>, A extend
     String name = "bellows";
     final List<RunInterceptor> runInterceptors = new ArrayList<>();
     final List<ModelInterceptor> modelInterceptors = new ArrayList<>();
+    final List<ModelInterceptor> modelCallInterceptors = new ArrayList<>();
     final List<ToolInterceptor> toolInterceptors = new ArrayList<>();
     final List<ToolPattern> approvalPatterns = new ArrayList<>();
     final List<Predicate<ToolCall>> approvalPolicies = new ArrayList<>();
@@ -274,6 +275,20 @@ public abstract sealed class AgentBuilder<B extends AgentBuilder<B, A>, A extend
      */
     public B modelInterceptor(ModelInterceptor interceptor) {
         this.modelInterceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
+        return self();
+    }
+
+    /**
+     * Adds an interceptor around every model call as a whole, once, outside the retries (see
+     * {@link ModelInterceptor}, "Retries"), as OkHttp's application interceptors sit outside its
+     * network ones: it sees the request before the first attempt and the answer's stream with a
+     * {@link dev.bellows.stream.StreamChunk.Restart} frame for each retry; its
+     * {@code chain.attempt()} is 0, and a {@link dev.bellows.provider.ProviderException} it
+     * throws is not retried. The first added is outermost; all of them sit outside the
+     * {@link #modelInterceptor per-attempt ones}.
+     */
+    public B modelCallInterceptor(ModelInterceptor interceptor) {
+        this.modelCallInterceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
         return self();
     }
 

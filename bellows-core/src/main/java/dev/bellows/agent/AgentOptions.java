@@ -56,6 +56,8 @@ final class AgentOptions {
     final String name;
     final List<RunInterceptor> runInterceptors;
     final List<ModelInterceptor> modelInterceptors;
+    /** Around each model call as a whole, outside the retries. */
+    final List<ModelInterceptor> modelCallInterceptors;
     final List<ToolInterceptor> toolInterceptors;
     /** Whether the tool interceptors let the calls of an answer run at the same time. */
     final boolean parallelToolCalls;
@@ -94,6 +96,7 @@ final class AgentOptions {
         this.name = b.name;
         this.runInterceptors = List.copyOf(b.runInterceptors);
         this.modelInterceptors = List.copyOf(b.modelInterceptors);
+        this.modelCallInterceptors = List.copyOf(b.modelCallInterceptors);
         this.toolInterceptors = List.copyOf(b.toolInterceptors);
         this.parallelToolCalls = toolInterceptors.stream().allMatch(ToolInterceptor::allowsParallelCalls);
         Approvals approvals = new Approvals(b.approvalPatterns, b.approvalPolicies);

@@ -337,123 +337,18 @@ public final class DefaultAgent implements Agent {
         return options.answerSchema == null ? null : new TypedCompletion(options.answerSchema, null);
     }
 
-    /**
-     * Checks decisions as {@link #resume(Session, List)} would, and changes nothing: for a caller
-     * that must refuse them before it records them (a durable run, whose decisions arrive in an
-     * update that is refused, never failed, when they do not fit).
-     *
-     * @throws IllegalStateException    as {@link #resume(Session, List)} says
-     * @throws IllegalArgumentException when the decisions do not fit, naming the calls concerned
-     */
-    public void checkDecisions(Session session, List<? extends Decision> decisions) {
-        checkedDecisions(Objects.requireNonNull(session, "session"), decisions);
-    }
-
     /** The decisions by call id, checked against the session's waiting run; see {@link #resume}. */
     private Map<String, Decision> checkedDecisions(Session session, List<? extends Decision> decisions) {
-        Objects.requireNonNull(decisions, "decisions");
-        Suspension waiting = session.suspension();
-        if (waiting == null) {
-            throw new IllegalStateException("no run of this session waits for decisions: there is nothing to resume");
-        }
-        ResumeLog log = session.resumeLog();
-        Map<String, Suspension.Entry> open = new java.util.LinkedHashMap<>();
-        for (Suspension.Entry entry : waiting.calls()) {
-            if (entry.state() == Suspension.State.APPROVAL || entry.state() == Suspension.State.EXTERNAL) {
-                open.put(entry.id(), entry);
-            }
-        }
-        Map<String, Decision> given = new java.util.LinkedHashMap<>();
-        ToolRegistry tools = null;
-        for (Decision decision : decisions) {
-            Objects.requireNonNull(decision, "a decision is null");
-            String id = decision.callId();
-            if (given.containsKey(id)) {
-                throw new IllegalArgumentException("two decisions for call " + id + ": give one per waiting call");
-            }
-            Suspension.Entry entry = open.get(id);
-            if (entry == null) {
-                throw new IllegalArgumentException("no call waits with id " + id + "; the waiting calls: "
-                        + String.join(", ", open.keySet()));
-            }
-            Decision earlier = entry.decision() != null ? entry.decision() : log.decision(id);
-            if (earlier != null && !earlier.equals(decision)) {
-                throw new IllegalArgumentException("call " + id + " was decided already (" + describe(earlier)
-                        + "): a decision stands once given");
-            }
-            boolean approval = entry.state() == Suspension.State.APPROVAL;
-            if (approval && decision instanceof Decision.Respond) {
-                throw new IllegalArgumentException("call " + id + " waits for approval: approve or deny it");
-            }
-            if (!approval && decision instanceof Decision.Approve) {
-                throw new IllegalArgumentException("call " + id + " is carried out outside the run: give its result"
-                        + " (Decision.respond) or deny it");
-            }
-            if (decision instanceof Decision.Approve approve && approve.arguments() != null) {
-                if (tools == null) {
-                    tools = options.tools.current(null);
-                }
-                dev.bellows.tool.PreparedCall prepared = protocol.toolChain(tools).prepare(entry.decoded());
-                if (prepared.failure().isEmpty()) {
-                    try {
-                        prepared.check(approve.arguments());
-                    } catch (dev.bellows.tool.InvalidArgumentsException e) {
-                        throw new IllegalArgumentException("the edited arguments of call " + id
-                                + " do not match the tool's schema: " + e.getMessage());
-                    }
-                }
-            }
-            given.put(id, decision);
-        }
-        List<String> missing = new java.util.ArrayList<>();
-        for (Suspension.Entry entry : open.values()) {
-            boolean decided = entry.decision() != null || log.decision(entry.id()) != null;
-            if (!decided && !given.containsKey(entry.id())) {
-                missing.add(entry.id());
-            }
-        }
-        if (!missing.isEmpty()) {
-            throw new IllegalArgumentException("no decision for waiting call" + (missing.size() == 1 ? " " : "s ")
-                    + String.join(", ", missing) + ": every waiting call needs one");
-        }
-        checkToolsOfApproved(open.values(), given, log, tools);
-        return given;
+        return machine(session).checked(decisions);
     }
 
     /**
-     * Refuses approvals of calls whose tool this agent does not have (a run carried on without
-     * the server it began with): such a call would only fail, its approval spent. Calls that ran
-     * already, or began (a resume cut short), need nothing; a denial never needs the tool.
-     *
-     * @throws MissingToolException naming the first such call and its tool
+     * The machine of this agent's loop for runs in {@code session}: for a driver of its own (a
+     * durable run, a task of a remote protocol, an evaluation) that does the steps itself. The
+     * agent's {@code run}, {@code runBlocking} and {@code resume} drive the same machine.
      */
-    private void checkToolsOfApproved(java.util.Collection<Suspension.Entry> open, Map<String, Decision> given,
-                                      ResumeLog log, ToolRegistry known) {
-        ToolRegistry tools = known;
-        for (Suspension.Entry entry : open) {
-            Decision decision = given.containsKey(entry.id()) ? given.get(entry.id())
-                    : entry.decision() != null ? entry.decision() : log.decision(entry.id());
-            if (!(decision instanceof Decision.Approve) || entry.state() != Suspension.State.APPROVAL
-                    || log.started(entry.id()) || log.finished(entry.id()) != null) {
-                continue;
-            }
-            if (tools == null) {
-                tools = options.tools.current(null);
-            }
-            dev.bellows.tool.PreparedCall prepared = protocol.toolChain(tools).prepare(entry.decoded());
-            if (prepared.failure().isPresent()
-                    && prepared.failure().get().cause() instanceof dev.bellows.tool.UnknownToolException unknown) {
-                throw new MissingToolException(entry.id(), unknown.serverName(), unknown.toolName());
-            }
-        }
-    }
-
-    private static String describe(Decision decision) {
-        return switch (decision) {
-            case Decision.Approve a -> "approved";
-            case Decision.Deny d -> d.reason().isBlank() ? "denied" : "denied: " + d.reason();
-            case Decision.Respond r -> "answered";
-        };
+    public AgentMachine machine(Session session) {
+        return new AgentMachine(options, protocol, Objects.requireNonNull(session, "session"), completion(), List.of());
     }
 
     /**
@@ -509,29 +404,6 @@ public final class DefaultAgent implements Agent {
             session.end(run);
         }
         return run.view();
-    }
-
-    /**
-     * A reader of one answer of this agent's model as its loop reads it: the chunks given to it
-     * emit, to {@code emit}, the stream events the loop would (all but {@code complete}), with the
-     * tools as they are now. For a process that streams a model call on behalf of this agent's
-     * loop running elsewhere and shows the answer while it streams (the worker of a durable run);
-     * the events the loop emits when it reads the same chunks are the same.
-     */
-    public AnswerEvents answerEvents(java.util.function.Consumer<dev.bellows.event.AgentEvent> emit) {
-        Objects.requireNonNull(emit, "emit");
-        AnswerReader reader = protocol.reader(options.plainChat() ? null : options.tools.current(null), emit);
-        return new AnswerEvents() {
-            @Override
-            public void accept(dev.bellows.stream.StreamChunk chunk) {
-                reader.accept(chunk);
-            }
-
-            @Override
-            public void finish() {
-                reader.finish();
-            }
-        };
     }
 
     /**

@@ -4,12 +4,12 @@ import dev.bellows.event.LoopEvent;
 import dev.bellows.provider.ChatRequest;
 import dev.bellows.provider.ChatStream;
 import dev.bellows.provider.ProviderException;
-import dev.bellows.provider.RetryingProvider;
+import dev.bellows.provider.Provider;
 import dev.bellows.stream.StreamChunk;
 import java.util.function.Supplier;
 
 /**
- * One model call of a run: streams the answer into an {@link AnswerReader}, which emits the
+ * One model call of a run: streams the answer into the machine's {@link AgentMachine.Reader}, which emits the
  * stream events as they happen. A retry comes as a {@link StreamChunk.Restart} frame in the
  * stream: it emits {@code retry} and the answer is read again by a new reader, so what the
  * broken attempt streamed is dropped.
@@ -19,12 +19,12 @@ final class ModelCall {
     private ModelCall() {
     }
 
-    static AnswerReader.Reading stream(RetryingProvider provider, ChatRequest request, RunHandle run,
-                                       Supplier<AnswerReader> readers) throws ProviderException {
+    static MachineInput stream(Provider provider, ChatRequest request, RunHandle run,
+                               Supplier<AgentMachine.Reader> readers) throws ProviderException {
         if (run.isCancelled()) {
             throw new ProviderException(ProviderException.Kind.CANCELLED, "the run was cancelled");
         }
-        AnswerReader reader = readers.get();
+        AgentMachine.Reader reader = readers.get();
         ChatStream stream = provider.stream(request);
         try (stream) {
             run.streamStarted(stream);

@@ -2,6 +2,7 @@ package dev.bellows.agent;
 
 import dev.bellows.provider.ChatRequest;
 import dev.bellows.provider.ChatStream;
+import dev.bellows.provider.ForwardingChatStream;
 import dev.bellows.provider.Provider;
 import dev.bellows.provider.ProviderException;
 import dev.bellows.provider.TokenUsage;
@@ -64,7 +65,7 @@ final class ModelChain implements ModelInterceptor.Chain {
 
     @Override
     public Optional<StreamOptions> streamOptions() {
-        return Optional.of(streamOptions);
+        return Optional.ofNullable(streamOptions);
     }
 
     @Override
@@ -93,12 +94,18 @@ final class ModelChain implements ModelInterceptor.Chain {
     }
 
     /** A stream an interceptor made: an unchecked exception from it ends the run naming the interceptor. */
-    private record Guarded(ChatStream stream, ModelInterceptor interceptor) implements ChatStream {
+    private static final class Guarded extends ForwardingChatStream {
+        private final ModelInterceptor interceptor;
+
+        Guarded(ChatStream stream, ModelInterceptor interceptor) {
+            super(stream);
+            this.interceptor = interceptor;
+        }
 
         @Override
         public StreamChunk next() throws ProviderException {
             try {
-                return stream.next();
+                return super.next();
             } catch (RuntimeException e) {
                 throw InterceptorFailure.of("model interceptor", interceptor, e);
             }
@@ -107,7 +114,7 @@ final class ModelChain implements ModelInterceptor.Chain {
         @Override
         public Optional<String> finishReason() {
             try {
-                return stream.finishReason();
+                return super.finishReason();
             } catch (RuntimeException e) {
                 throw InterceptorFailure.of("model interceptor", interceptor, e);
             }
@@ -116,20 +123,10 @@ final class ModelChain implements ModelInterceptor.Chain {
         @Override
         public Optional<TokenUsage> usage() {
             try {
-                return stream.usage();
+                return super.usage();
             } catch (RuntimeException e) {
                 throw InterceptorFailure.of("model interceptor", interceptor, e);
             }
-        }
-
-        @Override
-        public void cancel() {
-            stream.cancel();
-        }
-
-        @Override
-        public void close() {
-            stream.close();
         }
     }
 }

@@ -25,6 +25,10 @@ import dev.bellows.provider.ProviderException;
  * breaker) work around the interceptors as they work without them: a
  * {@link ProviderException} an interceptor throws (or its stream throws) is retried when it
  * is {@linkplain ProviderException#retryable() retryable}, as the provider's own would be.
+ * One registered with {@code modelCallInterceptor} instead sits outside the retries: once per
+ * model call, as OkHttp's application interceptors sit outside its network interceptors (a
+ * cache of whole answers, a budget per call); it sees a {@code Restart} frame in the stream for
+ * each retry, and its {@code ProviderException} is not retried.
  *
  * <h2>Failures</h2>
  * Interceptors run in the order they were registered, the first outermost. Any other
@@ -40,6 +44,25 @@ public interface ModelInterceptor {
     /** Returns the answer's stream: {@code chain.proceed(...)}'s, wrapped, or one of its own. */
     ChatStream intercept(Chain chain) throws ProviderException;
 
+    /**
+     * One attempt of {@code request} through {@code interceptors} (the first outermost), then
+     * to {@code provider}, with the failure rules of the agent's own runs: an interceptor's
+     * unchecked exception, or one from a stream it made, or a null stream, becomes an
+     * unchecked exception whose message names the interceptor's class (a run's {@code error}); a {@link ProviderException}
+     * passes as it is. For a driver that makes a model call of a run away from the run's
+     * process (a durable run's worker): the same chain the agent's runs use.
+     *
+     * @param run     the run, as its driver knows it ({@link RunContext#of})
+     * @param attempt which attempt this is: 1, then 2 for the first retry, ...
+     */
+    static ChatStream proceed(java.util.List<? extends ModelInterceptor> interceptors, RunContext run,
+                              ChatRequest request, int attempt, dev.bellows.provider.Provider provider)
+            throws ProviderException {
+        java.util.Objects.requireNonNull(request, "request");
+        return new ModelChain(java.util.List.copyOf(interceptors), 0, java.util.Objects.requireNonNull(run, "run"),
+                request, attempt, java.util.Objects.requireNonNull(provider, "provider"), null).proceed(request);
+    }
+
     /** One attempt of one model request, as seen by one interceptor. */
     interface Chain {
 
@@ -49,7 +72,10 @@ public interface ModelInterceptor {
         /** The request as the interceptors before this one left it. */
         ChatRequest request();
 
-        /** Which attempt of this request this is: 1, then 2 for the first retry, and so on. */
+        /**
+         * Which attempt of this request this is: 1, then 2 for the first retry, and so on; 0 for
+         * an interceptor around the whole call ({@code modelCallInterceptor}).
+         */
         int attempt();
 
         /** The provider's name ({@code openai}, {@code anthropic}): {@code Provider#name()}. */

@@ -22,6 +22,24 @@ import java.util.concurrent.ConcurrentMap;
  */
 public interface RunContext {
 
+    /**
+     * The {@linkplain #attributes() attribute} that names, as a W3C {@code traceparent}
+     * string, the trace span a step of this run carried on in another process belongs under:
+     * set by a driver that does a model or tool call away from the run's own process (a
+     * durable run's worker), read by a tracer (bellows-opentelemetry) that has no span of the
+     * run there.
+     */
+    String TRACE_PARENT = "traceparent";
+
+    /**
+     * The {@linkplain #attributes() attribute} that gives, for an attempt after the first of a
+     * model call carried on in another process, the {@code error.type} of the attempt before it:
+     * the HTTP status when the API answered with one ({@code 429}), else the failure's kind in
+     * lower case ({@code timeout}, {@code stream_broken}, ...). In the run's own process a
+     * tracer sees the attempts itself.
+     */
+    String LAST_FAILURE = "bellows.model.last_failure";
+
     /** The agent's name ({@link AgentBuilder#name}; {@code bellows} unless given). */
     String agentName();
 
@@ -42,4 +60,21 @@ public interface RunContext {
      * interceptor would: a class name). Empty when the run starts; let go of with the run.
      */
     ConcurrentMap<String, Object> attributes();
+
+    /**
+     * The context of a run as a driver that does one of its steps away from the run's own
+     * process knows it (a durable run's worker): what the run's own context would say, with
+     * attributes of its own (empty: the driver puts what it carries over, such as
+     * {@link #TRACE_PARENT}). Thread-safe.
+     *
+     * @param session   the stored session's name, or null for none
+     * @param cancelled whether the run has been cancelled
+     */
+    static RunContext of(String agentName, String session, String task, int iteration,
+                         java.util.function.BooleanSupplier cancelled) {
+        return new DetachedRun(java.util.Objects.requireNonNull(agentName, "agentName"), Optional.ofNullable(session),
+                java.util.Objects.requireNonNull(task, "task"), iteration,
+                java.util.Objects.requireNonNull(cancelled, "cancelled"),
+                new java.util.concurrent.ConcurrentHashMap<>());
+    }
 }

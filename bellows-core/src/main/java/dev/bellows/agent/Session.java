@@ -111,6 +111,18 @@ public final class Session {
         return waiting.waiting().stream().filter(call -> log.decision(call.id()) == null).toList();
     }
 
+    /**
+     * Whether a run of this session stopped at calls that wait and has not been carried on:
+     * also when every waiting call is decided already (a resume cut short while the approved
+     * calls ran), when {@link #waiting()} is empty yet the session takes no new task until the
+     * run is resumed or given up.
+     *
+     * @throws IllegalStateException when the stored waiting run is damaged: the message says how
+     */
+    public synchronized boolean hasWaitingRun() {
+        return suspension() != null;
+    }
+
     /** The conversation so far; {@link ConversationMemory#clear()} starts a new one. */
     public ConversationMemory memory() {
         return memory;

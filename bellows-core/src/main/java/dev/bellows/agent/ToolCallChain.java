@@ -24,9 +24,19 @@ final class ToolCallChain implements ToolInterceptor.Chain {
     private final PreparedCall prepared;
     private final ToolCall call;                // the call with the arguments this chain runs it with
     private final BooleanSupplier cancelled;
+    /** The tool: the prepared call's, or a recorded call's. */
+    private final Tool tool;
+    /** For a call made already (see {@link #recorded}), its outcome, which the chain's end gives; else null. */
+    private final ToolCallOutcome recorded;
 
     ToolCallChain(List<ToolInterceptor> interceptors, int index, RunContext run, String callId, PreparedCall prepared,
                   ToolCall call, BooleanSupplier cancelled) {
+        this(interceptors, index, run, callId, prepared, call, cancelled, prepared.tool(), null);
+    }
+
+    private ToolCallChain(List<ToolInterceptor> interceptors, int index, RunContext run, String callId,
+                          PreparedCall prepared, ToolCall call, BooleanSupplier cancelled, Tool tool,
+                          ToolCallOutcome recorded) {
         this.interceptors = interceptors;
         this.index = index;
         this.run = run;
@@ -34,6 +44,18 @@ final class ToolCallChain implements ToolInterceptor.Chain {
         this.prepared = prepared;
         this.call = call;
         this.cancelled = cancelled;
+        this.tool = tool;
+        this.recorded = recorded;
+    }
+
+    /**
+     * A call made already, elsewhere, told to the interceptors after the fact: the chain's end
+     * gives its recorded {@code outcome} (whatever arguments an interceptor passes on), and it
+     * cannot be answered or deferred any more.
+     */
+    static ToolCallOutcome recorded(List<ToolInterceptor> interceptors, RunContext run, String callId, Tool tool,
+                                    ToolCall call, ToolCallOutcome outcome) {
+        return new ToolCallChain(interceptors, 0, run, callId, null, call, () -> false, tool, outcome).proceed();
     }
 
     /**
@@ -45,8 +67,8 @@ final class ToolCallChain implements ToolInterceptor.Chain {
                                ObjectNode arguments, BooleanSupplier cancelled) {
         ToolCall call = prepared.call();
         // proceed checks arguments other than the call's before the first interceptor sees them
-        return new ToolCallChain(interceptors, 0, run, callId, prepared, call, cancelled)
-                .proceed(arguments != null ? arguments : call.arguments());
+        return CallScope.within(callId, run, () -> new ToolCallChain(interceptors, 0, run, callId, prepared, call,
+                cancelled).proceed(arguments != null ? arguments : call.arguments()));
     }
 
     @Override
@@ -66,7 +88,7 @@ final class ToolCallChain implements ToolInterceptor.Chain {
 
     @Override
     public Tool tool() {
-        return prepared.tool();
+        return tool;
     }
 
     @Override
@@ -77,6 +99,9 @@ final class ToolCallChain implements ToolInterceptor.Chain {
     @Override
     public ToolCallOutcome proceed(ObjectNode arguments) {
         Objects.requireNonNull(arguments, "arguments");
+        if (recorded != null) {
+            return index == interceptors.size() ? recorded : next(call);    // made already, with its own arguments
+        }
         ToolCall next = call;
         if (arguments != call.arguments()) {
             try {
@@ -90,8 +115,14 @@ final class ToolCallChain implements ToolInterceptor.Chain {
             return next.arguments() == prepared.call().arguments() ? prepared.run(cancelled)
                     : prepared.run(next.arguments(), cancelled);
         }
+        return next(next);
+    }
+
+    /** The next interceptor, with {@code next} as the call it sees. */
+    private ToolCallOutcome next(ToolCall next) {
         ToolInterceptor interceptor = interceptors.get(index);
-        ToolCallChain chain = new ToolCallChain(interceptors, index + 1, run, callId, prepared, next, cancelled);
+        ToolCallChain chain = new ToolCallChain(interceptors, index + 1, run, callId, prepared, next, cancelled, tool,
+                recorded);
         ToolCallOutcome outcome;
         try {
             outcome = interceptor.intercept(chain);
@@ -106,11 +137,20 @@ final class ToolCallChain implements ToolInterceptor.Chain {
 
     @Override
     public ToolCallOutcome.Succeeded respond(ToolResult<?> result) {
+        madeAlready();
         return prepared.respond(call.arguments(), result);
     }
 
     @Override
     public ToolCallOutcome.Deferred defer() {
+        madeAlready();
         return new ToolCallOutcome.Deferred(call);
+    }
+
+    private void madeAlready() {
+        if (recorded != null) {
+            throw new UnsupportedOperationException("the call " + callId + " (" + call.toolName()
+                    + ") was made already: it can be watched, not answered or deferred");
+        }
     }
 }

@@ -49,6 +49,39 @@ public interface ToolInterceptor {
     ToolCallOutcome intercept(Chain chain);
 
     /**
+     * A prepared call ({@code ToolChain#prepare}: found, its arguments checked) through
+     * {@code interceptors} (the first outermost), then the tool, with the chain and failure
+     * rules of the agent's own runs: an interceptor's exception, or a null outcome, becomes an
+     * unchecked exception whose message names the interceptor's class (a run's {@code error}). For a driver that runs a
+     * call of a run away from the run's process (a durable run's worker). A deferred call
+     * comes back as its {@link ToolCallOutcome.Deferred}: it is the driver's to carry out.
+     *
+     * @param run    the run, as its driver knows it ({@link RunContext#of})
+     * @param callId the call's id, as the interceptors see it
+     */
+    static ToolCallOutcome proceed(java.util.List<? extends ToolInterceptor> interceptors, RunContext run,
+                                   String callId, dev.bellows.tool.PreparedCall call,
+                                   java.util.function.BooleanSupplier cancelled) {
+        if (call.failure().isPresent()) {
+            return call.failure().get();
+        }
+        return ToolCallChain.run(java.util.List.copyOf(interceptors), java.util.Objects.requireNonNull(run, "run"),
+                java.util.Objects.requireNonNull(callId, "callId"), call, null, cancelled);
+    }
+
+    /**
+     * A call made already, elsewhere, told to {@code interceptors} after the fact (a tracer
+     * makes its span as for a call it saw run): the chain's end gives the recorded
+     * {@code outcome} and runs nothing; {@link Chain#respond} and {@link Chain#defer()} throw
+     * {@link UnsupportedOperationException}. Returns what the interceptors return.
+     */
+    static ToolCallOutcome replay(java.util.List<? extends ToolInterceptor> interceptors, RunContext run,
+                                  String callId, Tool tool, ToolCall call, ToolCallOutcome outcome) {
+        return ToolCallChain.recorded(java.util.List.copyOf(interceptors), java.util.Objects.requireNonNull(run, "run"),
+                callId, tool, call, java.util.Objects.requireNonNull(outcome, "outcome"));
+    }
+
+    /**
      * Whether the calls of one answer may run at the same time, each on a virtual thread, when
      * their tools allow it (default true). Return false to have every call run one after
      * another on the run's own thread: a workflow engine that must not start threads, an

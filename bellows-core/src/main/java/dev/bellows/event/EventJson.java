@@ -49,6 +49,16 @@ public final class EventJson {
     private EventJson() {
     }
 
+    /**
+     * The event {@code json} holds, as {@link #toJson(AgentEvent, boolean)} wrote it (with or
+     * without {@code chunk}): what a follower of a run carried on in another process receives.
+     * Empty for a type this version does not know (a newer writer's); {@code complete} is not
+     * read back (it is never sent on). Missing fields read as empty.
+     */
+    public static java.util.Optional<AgentEvent> fromJson(tools.jackson.databind.JsonNode json) {
+        return EventJsonReader.read(java.util.Objects.requireNonNull(json, "json"));
+    }
+
     /** The event as a JSON object, with {@code chunk}. */
     public static ObjectNode toJson(StreamEvent event) {
         return toJson(event, true);
@@ -67,6 +77,11 @@ public final class EventJson {
      *                     mean nothing. Loop events have no {@code chunk} either way.
      */
     public static ObjectNode toJson(AgentEvent event, boolean includeChunk) {
+        if (event instanceof LoopEvent.SubAgentEvent nested) {
+            LoopEvent.SubAgentEvent deepest = nested.deepest();
+            return toJson(nested.innermost(), includeChunk).put("agent", deepest.agent())
+                    .put("parent_call_id", deepest.parentCallId());
+        }
         return switch (event) {
             case StreamEvent e -> toJson(e, includeChunk);
             case LoopEvent e -> toJson(e);
@@ -75,6 +90,9 @@ public final class EventJson {
 
     /** A loop event as a JSON object, with the fields of the CLI's jsonl table. */
     public static ObjectNode toJson(LoopEvent event) {
+        if (event instanceof LoopEvent.SubAgentEvent nested) {
+            return toJson(nested, false);
+        }
         ObjectNode json = NODES.objectNode();
         json.put("type", event.type());
         // No default branch: a new event type must be given its wire form here.
@@ -125,6 +143,7 @@ public final class EventJson {
                 json.put("reason", e.reason().wireName());
                 json.put("result", e.result());
             }
+            case LoopEvent.SubAgentEvent e -> throw new AssertionError("written above");
         }
         return json;
     }

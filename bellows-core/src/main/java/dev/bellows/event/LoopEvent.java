@@ -181,4 +181,55 @@ public sealed interface LoopEvent extends AgentEvent {
             return "loop_end";
         }
     }
+
+    /**
+     * An event of a sub-agent, an agent that runs inside a tool call of this run
+     * ({@link dev.bellows.agent.AgentTool}), passed on to this run's listeners as it happens.
+     * A sub-agent's own sub-agents nest: {@code event} is then itself a {@code SubAgentEvent}.
+     * Its wire form is the innermost event's, with {@code "agent"} (the agent whose loop emitted
+     * it) and {@code "parent_call_id"} (the id of the tool call that runs that agent).
+     *
+     * @param agent        the sub-agent's name
+     * @param parentCallId the id of this run's tool call that runs the sub-agent
+     * @param event        what the sub-agent reported
+     */
+    record SubAgentEvent(String agent, String parentCallId, AgentEvent event) implements LoopEvent {
+        public SubAgentEvent {
+            Objects.requireNonNull(agent, "agent");
+            Objects.requireNonNull(parentCallId, "parentCallId");
+            Objects.requireNonNull(event, "event");
+        }
+
+        /** The event as its own agent's loop emitted it, under every level of nesting. */
+        public AgentEvent innermost() {
+            AgentEvent inner = event;
+            while (inner instanceof SubAgentEvent nested) {
+                inner = nested.event();
+            }
+            return inner;
+        }
+
+        /** The innermost level: the agent that emitted {@link #innermost()} and its parent's call. */
+        public SubAgentEvent deepest() {
+            SubAgentEvent level = this;
+            while (level.event() instanceof SubAgentEvent nested) {
+                level = nested;
+            }
+            return level;
+        }
+
+        /** How deep it comes from: 1 for a sub-agent of this run, 2 for a sub-agent of that one, .... */
+        public int depth() {
+            int depth = 1;
+            for (AgentEvent inner = event; inner instanceof SubAgentEvent nested; inner = nested.event()) {
+                depth++;
+            }
+            return depth;
+        }
+
+        @Override
+        public String type() {
+            return innermost().type();
+        }
+    }
 }

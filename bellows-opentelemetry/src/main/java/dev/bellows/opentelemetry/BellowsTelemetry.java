@@ -59,18 +59,19 @@ public final class BellowsTelemetry {
      * {@code traceparent} string, the span the {@code chat} and {@code execute_tool} spans of a
      * run carried on elsewhere are children of: a call made outside the process that runs the
      * loop (a durable run's model or tool call, on a Temporal worker; docs/temporal.md) has no
-     * {@code invoke_agent} span here, and is traced under the run's span this way.
+     * {@code invoke_agent} span here, and is traced under the run's span this way. The same key
+     * as {@link dev.bellows.agent.RunContext#TRACE_PARENT}, which a driver sets.
      */
-    public static final String TRACE_PARENT = "traceparent";
+    public static final String TRACE_PARENT = dev.bellows.agent.RunContext.TRACE_PARENT;
     /**
      * The run attribute that gives, for an attempt after the first of a run carried on
      * elsewhere, the {@code error.type} of the attempt before it (what {@code bellows.model.retries}
      * counts it under), as a {@code chat} span's {@code error.type} says it: the HTTP status
      * when the API answered with one ({@code 429}), else the failure's kind in lower case
      * ({@code timeout}, {@code stream_broken}, ...). In the loop's own process the telemetry
-     * remembers it itself.
+     * remembers it itself. The same key as {@link dev.bellows.agent.RunContext#LAST_FAILURE}.
      */
-    public static final String LAST_FAILURE = "bellows.model.last_failure";
+    public static final String LAST_FAILURE = dev.bellows.agent.RunContext.LAST_FAILURE;
 
     private final TextMapPropagator propagator;
     private final boolean capture;

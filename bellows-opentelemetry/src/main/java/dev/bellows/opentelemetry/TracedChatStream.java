@@ -1,6 +1,7 @@
 package dev.bellows.opentelemetry;
 
 import dev.bellows.provider.ChatStream;
+import dev.bellows.provider.ForwardingChatStream;
 import dev.bellows.provider.NativeToolCall;
 import dev.bellows.provider.ProviderException;
 import dev.bellows.provider.TokenUsage;
@@ -19,14 +20,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * chunk read, a failure, or the reader letting go) ends the span, with what the stream learnt.
  * Read on one thread, as every {@link ChatStream}; {@link #cancel()} from any.
  */
-final class TracedChatStream implements ChatStream {
+final class TracedChatStream extends ForwardingChatStream {
 
     /** What an attempt that did not fail ended with. */
     record Outcome(String finishReason, TokenUsage usage, String responseModel, String responseId,
                    long firstChunkNanos, Output output) {
     }
 
-    private final ChatStream stream;
     private final ChatSpans spans;
     private final Span span;
     private final RunState run;
@@ -40,7 +40,7 @@ final class TracedChatStream implements ChatStream {
 
     TracedChatStream(ChatStream stream, ChatSpans spans, Span span, RunState run, Attributes shared, long started,
                      Optional<StreamOptions> streamOptions) {
-        this.stream = stream;
+        super(stream);
         this.spans = spans;
         this.span = span;
         this.run = run;
@@ -53,7 +53,7 @@ final class TracedChatStream implements ChatStream {
     public StreamChunk next() throws ProviderException {
         StreamChunk chunk;
         try {
-            chunk = stream.next();
+            chunk = super.next();
         } catch (ProviderException e) {
             if (ended.compareAndSet(false, true)) {
                 spans.failed(span, run, shared, started, ChatSpans.errorType(e), e.getMessage());
@@ -83,32 +83,17 @@ final class TracedChatStream implements ChatStream {
 
     private void end() {
         if (ended.compareAndSet(false, true)) {
-            spans.succeeded(span, shared, started, new Outcome(stream.finishReason().orElse(null),
-                    stream.usage().orElse(null), responseInfo == null ? null : responseInfo.model(),
+            spans.succeeded(span, shared, started, new Outcome(finishReason().orElse(null),
+                    usage().orElse(null), responseInfo == null ? null : responseInfo.model(),
                     responseInfo == null ? null : responseInfo.id(), firstChunk, output));
         }
-    }
-
-    @Override
-    public Optional<String> finishReason() {
-        return stream.finishReason();
-    }
-
-    @Override
-    public Optional<TokenUsage> usage() {
-        return stream.usage();
-    }
-
-    @Override
-    public void cancel() {
-        stream.cancel();
     }
 
     /** A reader that lets go before the end (it had what it needed) ends the span as it stands. */
     @Override
     public void close() {
         try {
-            stream.close();
+            super.close();
         } finally {
             end();
         }

@@ -29,7 +29,7 @@ import java.util.regex.Pattern;
  *       cannot make the server run anything, even with a {@code no-cors} request whose answer
  *       it never reads; a browser request with no {@code Origin} but {@code Sec-Fetch-Site}
  *       saying another site sent it is refused too, unless it only reads ({@code GET});</li>
- *   <li>a body sent to a JSON endpoint must be {@code application/json}: the types a page can
+ *   <li>a body sent to a JSON endpoint must be {@code application/json} (or {@code application/*+json}): the types a page can
  *       send without asking first ({@code text/plain}, form types, none) are refused;</li>
  *   <li>a CORS preflight ({@code OPTIONS}) is answered for allowed origins only.</li>
  * </ul>
@@ -145,7 +145,8 @@ final class Admission {
         } else if (jsonBody && method.equals("POST")) {
             String type = exchange.header("Content-Type").orElse("");
             String media = type.split(";", 2)[0].strip().toLowerCase(Locale.ROOT);
-            if (!media.equals("application/json")) {
+            // application/*+json (A2A's application/a2a+json) is no type a page can send unasked either
+            if (!media.equals("application/json") && !(media.startsWith("application/") && media.endsWith("+json"))) {
                 throw HttpError.unsupportedMediaType(type.isEmpty() ? "none" : type);
             }
         }

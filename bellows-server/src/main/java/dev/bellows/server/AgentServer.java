@@ -118,6 +118,7 @@ public final class AgentServer {
     private volatile boolean closing;
     private final Page page = Page.load();
     private final Admission admission;
+    private final List<Endpoint> endpoints;
 
     private AgentServer(Builder builder) {
         this.agent = builder.agent;
@@ -137,11 +138,31 @@ public final class AgentServer {
         this.nativeToolCalls = agent instanceof DefaultAgent d && d.toolMode() == ToolMode.NATIVE;
         this.runSlots = new Semaphore(maxRuns);
         this.admission = new Admission(builder.allowedHosts, builder.allowedOrigins);
+        this.endpoints = List.copyOf(builder.endpoints);
     }
 
     /** A server of {@code agent}; see {@link Builder} for the settings. */
     public static Builder builder(Agent agent) {
-        return new Builder(agent);
+        return new Builder(Objects.requireNonNull(agent, "agent"));
+    }
+
+    /**
+     * A server of {@link Builder#mount mounted endpoints} only, with no agent of its own: it
+     * answers {@code /health} and its endpoints, behind the same gate (Host, Origin, token);
+     * {@code /agui}, the completions and the page are not found.
+     */
+    public static Builder builder() {
+        return new Builder(null);
+    }
+
+    /** The mounted endpoint that answers the path, or null. */
+    private Endpoint endpointFor(String path) {
+        for (Endpoint endpoint : endpoints) {
+            if (endpoint.serves(path)) {
+                return endpoint;
+            }
+        }
+        return null;
     }
 
     /**
@@ -154,7 +175,9 @@ public final class AgentServer {
         BodyTracking tracked = new BodyTracking(exchange);
         ServerExchange answering = tracked;
         try {
-            String corsOrigin = admission.admit(tracked, JSON_BODIES.contains(tracked.path()));
+            Endpoint endpoint = endpointFor(tracked.path());
+            String corsOrigin = admission.admit(tracked, JSON_BODIES.contains(tracked.path())
+                    || (endpoint != null && !endpoint.checksBodyType(tracked.path())));
             if (corsOrigin != null) {
                 answering = Admission.withCors(tracked, corsOrigin);
             }
@@ -263,6 +286,10 @@ public final class AgentServer {
     private void route(ServerExchange exchange) throws IOException, HttpError {
         String path = exchange.path();
         String method = exchange.method();
+        if (agent == null && !path.equals("/health")) {
+            mounted(exchange, path);
+            return;
+        }
         switch (path) {
             case "/", "/index.html" -> {
                 requireMethod(method, path, "GET");
@@ -296,8 +323,20 @@ public final class AgentServer {
                         .put("created", 0).put("owned_by", "bellows");
                 send(exchange, 200, jsonHeaders(), list.toString());
             }
-            default -> throw HttpError.notFound(path);
+            default -> mounted(exchange, path);
         }
+    }
+
+    /** The mounted endpoint's answer (after the token, when the path needs it), or 404. */
+    private void mounted(ServerExchange exchange, String path) throws IOException, HttpError {
+        Endpoint endpoint = endpointFor(path);
+        if (endpoint == null) {
+            throw HttpError.notFound(path);
+        }
+        if (!endpoint.open(path)) {
+            authorize(exchange);
+        }
+        endpoint.handle(exchange);
     }
 
     private static void requireMethod(String method, String path, String allowed) throws HttpError {
@@ -495,14 +534,13 @@ public final class AgentServer {
      * is carried on or given up.
      */
     private boolean cutShort(Session session) {
-        if (!(agent instanceof DefaultAgent resumable) || !session.waiting().isEmpty()) {
+        if (!(agent instanceof DefaultAgent) || !session.waiting().isEmpty()) {
             return false;
         }
         try {
-            resumable.checkDecisions(session, List.of());   // passes only when a run waits with nothing left to decide
-            return true;
-        } catch (IllegalStateException | IllegalArgumentException e) {
-            return false;   // none waits (or a damaged one: the run's start says so)
+            return session.hasWaitingRun();     // a run waits with nothing left to decide
+        } catch (IllegalStateException e) {
+            return false;   // a damaged one: the run's start says so
         }
     }
 
@@ -829,9 +867,19 @@ public final class AgentServer {
         private Duration heartbeat = Duration.ofMillis(250);
         private final List<String> allowedHosts = new ArrayList<>();
         private final List<String> allowedOrigins = new ArrayList<>();
+        private final List<Endpoint> endpoints = new ArrayList<>();
 
         private Builder(Agent agent) {
-            this.agent = Objects.requireNonNull(agent, "agent");
+            this.agent = agent;
+        }
+
+        /**
+         * Serves more endpoints behind this server's gate (see {@link Endpoint}); the server's
+         * own paths come first, then the endpoints in the order mounted.
+         */
+        public Builder mount(Endpoint endpoint) {
+            endpoints.add(Objects.requireNonNull(endpoint, "endpoint"));
+            return this;
         }
 
         /**

@@ -133,6 +133,9 @@ final class AguiEvents {
         }
         switch (event) {
             case LoopEvent.LoopStart e -> { }
+            // a sub-agent's work (AG-UI's SUBAGENT_* events are not streamed yet): its answer reaches
+            // the client as the tool call's result, like any tool's
+            case LoopEvent.SubAgentEvent e -> { }
             case LoopEvent.IterationStart e -> {
                 closeAll();
                 finishStep();

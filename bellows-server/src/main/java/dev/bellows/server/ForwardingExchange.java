@@ -27,6 +27,11 @@ abstract class ForwardingExchange implements ServerExchange {
     }
 
     @Override
+    public Optional<String> query() {
+        return exchange.query();
+    }
+
+    @Override
     public Optional<String> header(String name) {
         return exchange.header(name);
     }

@@ -26,6 +26,14 @@ public interface ServerExchange {
     /** The request path without the query ({@code /agui}). */
     String path();
 
+    /**
+     * The request's query string, undecoded, without the {@code ?} ({@code a=1&b=2}); empty when
+     * it has none or the adapter does not give it (the default).
+     */
+    default Optional<String> query() {
+        return Optional.empty();
+    }
+
     /** The first value of the request header of that name (case-insensitive), if there is one. */
     Optional<String> header(String name);
 

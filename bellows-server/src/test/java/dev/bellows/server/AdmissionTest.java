@@ -173,6 +173,46 @@ class AdmissionTest {
             assertThat(fixture.provider.turnsTaken()).isZero();
             assertThat(raw(fixture, "POST", "/agui", Map.of("Content-Type", "application/json; charset=utf-8"), input).status())
                     .isEqualTo(200);
+            // a JSON type of a protocol's own (A2A's application/a2a+json) is no type a page sends unasked either
+            assertThat(raw(fixture, "POST", "/agui", Map.of("Content-Type", "application/a2a+json"),
+                    runInput("t2", "What is 40 + 2?").toString()).status()).isEqualTo(200);
+        }
+    }
+
+    /** An endpoint mounted on the server: behind its gate, the token asked where the endpoint does not open the path. */
+    @Test
+    void aMountedEndpointIsServedBehindTheSameGate() throws Exception {
+        List<String> served = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Endpoint endpoint = new Endpoint() {
+            @Override
+            public boolean serves(String path) {
+                return path.startsWith("/extra/");
+            }
+
+            @Override
+            public boolean open(String path) {
+                return path.equals("/extra/open");
+            }
+
+            @Override
+            public void handle(ServerExchange exchange) throws java.io.IOException {
+                served.add(exchange.method() + " " + exchange.path() + " " + exchange.query().orElse(""));
+                byte[] body = "{\"ok\":true}".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                try (java.io.OutputStream out = exchange.respond(200, Map.of("Content-Type", "application/json",
+                        "Content-Length", String.valueOf(body.length)))) {
+                    out.write(body);
+                }
+            }
+        };
+        try (ServerFixture fixture = new ServerFixture(addingScript(), b -> b.authToken("tok").mount(endpoint))) {
+            assertThat(raw(fixture, "GET", "/extra/open?a=1", Map.of(), "").status()).isEqualTo(200);
+            assertThat(raw(fixture, "GET", "/extra/closed", Map.of(), "").status()).isEqualTo(401);
+            assertThat(raw(fixture, "GET", "/extra/closed", Map.of("Authorization", "Bearer tok"), "").status()).isEqualTo(200);
+            assertThat(raw(fixture, "POST", "/extra/closed", Map.of("Authorization", "Bearer tok", "Content-Type",
+                    "text/plain"), "{}").status()).isEqualTo(415);
+            assertThat(raw(fixture, "GET", "/extra/open", Map.of("Origin", "http://evil.example"), "").status()).isEqualTo(403);
+            assertThat(raw(fixture, "GET", "/nowhere", Map.of("Authorization", "Bearer tok"), "").status()).isEqualTo(404);
+            assertThat(served).containsExactly("GET /extra/open a=1", "GET /extra/closed ");
         }
     }
 

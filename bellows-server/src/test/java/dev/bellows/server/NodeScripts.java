@@ -1,6 +1,7 @@
 package dev.bellows.server;
 
 import dev.bellows.testkit.Background;
+import dev.bellows.testkit.Chromium;
 import dev.bellows.testkit.NpmPackages;
 import java.io.IOException;
 import java.io.InputStream;
@@ -11,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 
 /** Runs the official npm clients and the browser driver for the interop and page tests. */
 final class NodeScripts {
@@ -61,22 +61,8 @@ final class NodeScripts {
         }
     }
 
-    /**
-     * Debian's Chromium: there already, else installed with apt-get when the test runs as root
-     * (as ChatTerminalTest does with tmux), else the test is skipped saying why.
-     */
+    /** Debian's Chromium (testkit's {@link Chromium#debian()}: installed when missing, or the test skipped). */
     static Path chromium() throws Exception {
-        Path chromium = Path.of("/usr/bin/chromium");
-        if (Files.isExecutable(chromium)) {
-            return chromium;
-        }
-        Assumptions.assumeTrue("root".equals(System.getProperty("user.name")),
-                "Chromium is not installed (/usr/bin/chromium) and the test is not root to install it"
-                        + " (apt-get install chromium chromium-driver)");
-        Result install = run(List.of("sh", "-c", "apt-get install -y chromium chromium-driver"
-                + " || (apt-get update && apt-get install -y chromium chromium-driver)"), Map.of(), 900);
-        Assumptions.assumeTrue(install.status() == 0 && Files.isExecutable(chromium),
-                "Chromium is missing and apt-get could not install it: " + install.err());
-        return chromium;
+        return Chromium.debian();
     }
 }

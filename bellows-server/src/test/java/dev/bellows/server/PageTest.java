@@ -34,7 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class PageTest {
 
-    static final String PLAYWRIGHT = "playwright-core@1.65.1";
+    static final String PLAYWRIGHT = dev.bellows.testkit.Chromium.PLAYWRIGHT;
 
     private static Path modules;
     private static Process browser;

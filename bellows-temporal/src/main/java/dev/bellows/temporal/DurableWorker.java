@@ -85,7 +85,7 @@ public final class DurableWorker implements AutoCloseable {
         Worker worker = factory.newWorker(taskQueue, options.build());
         worker.registerWorkflowImplementationFactory(RunWorkflow.class, () -> new RunWorkflowImpl(setup, b.runEnded, b.toolInterceptors));
         worker.registerActivitiesImplementations(
-                new ModelActivitiesImpl(b.provider, reader::answerEvents, b.modelInterceptors),
+                new ModelActivitiesImpl(b.provider, reader.machine(reader.session())::reader, b.modelInterceptors),
                 new ToolActivitiesImpl(b.tools, b.outputFormat, b.toolInterceptors), new SessionActivitiesImpl(b.client));
     }
 
@@ -164,12 +164,14 @@ public final class DurableWorker implements AutoCloseable {
          * Around each attempt of a model call this worker makes, in its model-call activity: once
          * per attempt, on the worker that makes it, never when a run replays (unlike the loop's
          * own interceptors, which the workflow runs again at every step). Added in order, the
-         * first outermost. What the interceptor sees of the run is what a worker knows: the
-         * agent's name, {@link dev.bellows.agent.RunContext#attributes()} holding the run's W3C
-         * {@code traceparent} under {@code "traceparent"} (the same on every worker for one run:
+         * first outermost, in the same chain as a local run's. The interceptor sees the run as the
+         * loop's own interceptors do in the workflow (the agent's name, the session, the task, the
+         * iteration: the workflow sends them with each call), with
+         * {@link dev.bellows.agent.RunContext#attributes()} holding the run's W3C
+         * {@code traceparent} under {@link dev.bellows.agent.RunContext#TRACE_PARENT} (the same on every worker for one run:
          * derived from its namespace, workflow id and run id) and, for a retry, the failed
-         * attempt's {@code error.type} under {@code "bellows.model.last_failure"}; the task is
-         * empty and there is no session name. bellows-opentelemetry's
+         * attempt's {@code error.type} under {@link dev.bellows.agent.RunContext#LAST_FAILURE}.
+         * bellows-opentelemetry's
          * {@code BellowsTelemetry.modelInterceptor()} reads them: its {@code chat} spans are the
          * run's trace's, children of the run's span (docs/temporal.md, "Traces").
          */
@@ -182,8 +184,9 @@ public final class DurableWorker implements AutoCloseable {
          * Around each tool call this worker runs, in its tool-call activity, once the tool is found
          * and the arguments checked: once per execution, never when a run replays. It sees the
          * run as {@link #modelInterceptor} says; {@code chain.callId()} is the call's id in the
-         * durable run ({@code WORKFLOW_ID/tool-N}), and a call cannot be deferred here (approvals
-         * are decided in the workflow, before the call reaches a worker).
+         * durable run ({@code WORKFLOW_ID/tool-N}), and a call cannot wait here: one an interceptor
+         * defers fails, its text what the model reads (approvals are decided in the workflow,
+         * before the call reaches a worker).
          */
         public Builder toolInterceptor(ToolInterceptor interceptor) {
             toolInterceptors.add(Objects.requireNonNull(interceptor, "interceptor"));

@@ -166,6 +166,57 @@ class DurableRunTest {
     }
 
     /**
+     * The worker's own interceptors run in core's chains and see the run as the loop's own
+     * interceptors see it in a local run: its agent, task and iteration (the workflow sends them
+     * with each call), not an empty task at iteration 0.
+     */
+    @Test
+    void theWorkersInterceptorsSeeTheRunAsALocalRunsInterceptorsDo() throws Exception {
+        List<String> local = new CopyOnWriteArrayList<>();
+        DefaultAgent.builder().provider(new ScriptedProvider(script())).model("mock")
+                .toolRegistry(new ToolRegistry().register(new CountingTool()))
+                .modelInterceptor(chain -> {
+                    local.add(seen("model", chain.run()));
+                    return chain.proceed(chain.request());
+                })
+                .toolInterceptor(chain -> {
+                    if (!chain.call().toolName().equals("task_completion")) {
+                        local.add(seen("tool", chain.run()));
+                    }
+                    return chain.proceed();
+                })
+                .build().run("count twice").await();
+
+        List<String> onWorker = new CopyOnWriteArrayList<>();
+        try (DurableWorker worker = DurableWorker.builder(env.getWorkflowClient())
+                .provider(new ScriptedProvider(script()))
+                .tools(new ToolRegistry().register(new CountingTool()))
+                .loop(b -> b.model("mock"))
+                .heartbeatTimeout(Duration.ofSeconds(30))
+                .modelInterceptor(chain -> {
+                    onWorker.add(seen("model", chain.run()));
+                    return chain.proceed(chain.request());
+                })
+                .toolInterceptor(chain -> {
+                    onWorker.add(seen("tool", chain.run()));
+                    return chain.proceed();
+                })
+                .build()) {
+            worker.start();
+            AgentResult result = DurableAgent.builder(env.getWorkflowClient()).build().run("count twice").await();
+
+            assertThat(result.reason()).isEqualTo(LoopEndReason.TASK_COMPLETION);
+        }
+        assertThat(local).containsExactly("model bellows/count twice/1", "tool bellows/count twice/1",
+                "model bellows/count twice/2", "tool bellows/count twice/2", "model bellows/count twice/3");
+        assertThat(onWorker).containsExactlyElementsOf(local);
+    }
+
+    private static String seen(String call, dev.bellows.agent.RunContext run) {
+        return call + " " + run.agentName() + "/" + run.task() + "/" + run.iteration();
+    }
+
+    /**
      * A 4 MB answer that does not compress (random characters) would make a payload above
      * Temporal's default 2 MiB limit, which a cluster refuses: the run ends with an error naming
      * the limit and the size instead, and records nothing that big.

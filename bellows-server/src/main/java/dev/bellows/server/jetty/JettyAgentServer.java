@@ -214,6 +214,11 @@ public final class JettyAgentServer implements AutoCloseable {
         }
 
         @Override
+        public Optional<String> query() {
+            return Optional.ofNullable(request.getHttpURI().getQuery()).filter(query -> !query.isEmpty());
+        }
+
+        @Override
         public Optional<String> header(String name) {
             return Optional.ofNullable(request.getHeaders().get(name));
         }

@@ -1,5 +1,6 @@
 package dev.bellows.temporal.internal;
 
+import dev.bellows.agent.RunContext;
 import dev.bellows.provider.ChatRequest;
 import dev.bellows.provider.ChatStream;
 import dev.bellows.provider.Provider;
@@ -34,7 +35,8 @@ final class ActivityProvider implements Provider {
     private final EventLog log;
     private int calls;
     private boolean cancelled;
-    private String agentName = "bellows";
+    private RunContext run;             // the run as its interceptors see it in the workflow, once it began
+    private String session;             // the session the run belongs to, or null
     private int attempt = 1;            // of the request the next stream is for: the loop's retry listener says
     private String lastFailure;         // the error.type of the attempt that failed last
 
@@ -55,9 +57,10 @@ final class ActivityProvider implements Provider {
         return "temporal";
     }
 
-    /** The agent's name, as its runs' interceptors see it. */
-    void agentName(String name) {
-        agentName = name;
+    /** The run, as its interceptors see it in the workflow, and its session (or null). */
+    void run(RunContext run, String session) {
+        this.run = run;
+        this.session = session;
     }
 
     /** The loop retries: the next stream is this attempt of the request before. */
@@ -76,7 +79,9 @@ final class ActivityProvider implements Provider {
             throw new ProviderException(ProviderException.Kind.CANCELLED, "the run was cancelled");
         }
         String id = "model-" + (++calls);
-        ModelAttempt made = new ModelAttempt(agentName, attempt, attempt > 1 ? lastFailure : null);
+        ModelAttempt made = new ModelAttempt(run == null ? "bellows" : run.agentName(), attempt,
+                attempt > 1 ? lastFailure : null, session, run == null ? "" : run.task(),
+                run == null ? 0 : run.iteration());
         attempt = 1;
         ModelActivities models = Workflow.newActivityStub(ModelActivities.class, options);
         log.streaming(id);

@@ -1,6 +1,7 @@
 package dev.bellows.temporal.internal;
 
 import dev.bellows.event.AgentEvent;
+import dev.bellows.event.EventJson;
 import dev.bellows.event.LoopEndReason;
 import dev.bellows.event.LoopEvent;
 import io.grpc.StatusRuntimeException;
@@ -186,7 +187,7 @@ public final class Follower {
                 liveSkipped++;              // shown live already
                 continue;
             }
-            EventParser.parse(page.events().get(i)).ifPresent(event -> {
+            event(page.events().get(i)).ifPresent(event -> {
                 if (event instanceof LoopEvent.LoopEnd end) {
                     lastEnd = end;
                 }
@@ -217,7 +218,7 @@ public final class Follower {
                 liveSkipped = 0;
             }
             for (int i = liveShown; i < answer.events().size(); i++) {
-                EventParser.parse(answer.events().get(i)).ifPresent(deliver);
+                event(answer.events().get(i)).ifPresent(deliver);
             }
             liveShown = Math.max(liveShown, answer.events().size());
         }
@@ -283,5 +284,14 @@ public final class Follower {
     public static void cancel(WorkflowClient client, String workflowId) {
         WorkflowStub stub = client.newUntypedWorkflowStub(workflowId);
         stub.cancel();
+    }
+
+    /** An event of the run's log or live answer, as core reads back what it wrote; empty for a newer worker's type. */
+    private static Optional<AgentEvent> event(String json) {
+        try {
+            return EventJson.fromJson(Json.MAPPER.readTree(json));
+        } catch (tools.jackson.core.JacksonException e) {
+            throw new IllegalArgumentException("not an event: " + e.getOriginalMessage(), e);
+        }
     }
 }

@@ -1,6 +1,6 @@
 package dev.bellows.temporal.internal;
 
-import dev.bellows.agent.AnswerEvents;
+import dev.bellows.agent.AgentMachine;
 import dev.bellows.agent.ModelInterceptor;
 import dev.bellows.event.AgentEvent;
 import dev.bellows.event.EventJson;
@@ -42,22 +42,22 @@ public final class ModelActivitiesImpl implements ModelActivities {
     private static final String FAILURE_PREFIX = "BellowsProvider.";
 
     private final Provider provider;
-    private final Function<Consumer<AgentEvent>, AnswerEvents> readers;
+    private final Function<Consumer<AgentEvent>, AgentMachine.Reader> readers;
     private final List<ModelInterceptor> interceptors;
 
     /**
      * @param provider the worker's provider, without retries of its own
-     * @param readers  a reader of one answer as the run's loop reads it ({@code agent::answerEvents})
+     * @param readers  a reader of one answer as the run's loop reads it ({@code agent.machine(session)::reader})
      */
-    public ModelActivitiesImpl(Provider provider, Function<Consumer<AgentEvent>, AnswerEvents> readers) {
+    public ModelActivitiesImpl(Provider provider, Function<Consumer<AgentEvent>, AgentMachine.Reader> readers) {
         this(provider, readers, List.of());
     }
 
     /**
      * @param interceptors the worker's own, around each attempt this worker makes (a tracer's
-     *                     {@code chat} spans; {@link WorkerCalls}), the first outermost
+     *                     {@code chat} spans; {@link WorkerRun}), the first outermost
      */
-    public ModelActivitiesImpl(Provider provider, Function<Consumer<AgentEvent>, AnswerEvents> readers,
+    public ModelActivitiesImpl(Provider provider, Function<Consumer<AgentEvent>, AgentMachine.Reader> readers,
                                List<ModelInterceptor> interceptors) {
         this.provider = Objects.requireNonNull(provider, "provider");
         this.readers = Objects.requireNonNull(readers, "readers");
@@ -128,9 +128,10 @@ public final class ModelActivitiesImpl implements ModelActivities {
 
     private ChatStream intercepted(ActivityExecutionContext context, WireRequest request, ModelAttempt attempt,
                                    Heartbeat heartbeat) throws ProviderException {
-        ModelAttempt made = attempt != null ? attempt : new ModelAttempt(null, 1, null);
-        return WorkerCalls.model(interceptors, provider, WorkerCalls.run(context.getInfo(), made.agentName(),
-                made.lastFailure(), () -> heartbeat.stopped() != null), Math.max(1, made.number()), request.toRequest());
+        ModelAttempt made = attempt != null ? attempt : new ModelAttempt(null, 1, null, null, null, 0);
+        return ModelInterceptor.proceed(interceptors, WorkerRun.of(context.getInfo(), made.agentName(), made.session(),
+                made.task(), made.iteration(), made.lastFailure(), () -> heartbeat.stopped() != null),
+                request.toRequest(), Math.max(1, made.number()), provider);
     }
 
     static ApplicationFailure failure(ProviderException e) {
@@ -147,13 +148,13 @@ public final class ModelActivitiesImpl implements ModelActivities {
     /** The answer's stream events so far, as the run's loop will read them. */
     private static final class Live {
         private final String call;
-        private final AnswerEvents reader;
+        private final AgentMachine.Reader reader;
         private final List<String> events = new ArrayList<>();      // guarded by this
         private int characters;                                     // guarded by this
         private boolean complete = true;                            // guarded by this
         private LiveAnswer last;                                    // guarded by this: reused while nothing changed
 
-        Live(String call, Function<Consumer<AgentEvent>, AnswerEvents> readers) {
+        Live(String call, Function<Consumer<AgentEvent>, AgentMachine.Reader> readers) {
             this.call = call;
             this.reader = readers.apply(this::add);
         }

@@ -37,11 +37,14 @@ final class RemoteTools {
     private final ActivityOptions options;
     private final String runId;
     private final Runnable onCancel;
+    private final java.util.function.Supplier<ToolCallInput.RunInfo> run;
     private int calls;
 
-    RemoteTools(WorkerSetup setup, String runId, Runnable onCancel) {
+    /** @param run what the run's interceptors see of the run now, for the worker's */
+    RemoteTools(WorkerSetup setup, String runId, Runnable onCancel, java.util.function.Supplier<ToolCallInput.RunInfo> run) {
         this.runId = runId;
         this.onCancel = onCancel;
+        this.run = run;
         this.options = ActivityOptions.newBuilder()
                 .setStartToCloseTimeout(setup.toolCallTimeout())
                 .setHeartbeatTimeout(setup.heartbeatTimeout())
@@ -80,7 +83,7 @@ final class RemoteTools {
         ToolActivities tools = Workflow.newActivityStub(ToolActivities.class, options);
         ObjectNode object = arguments instanceof ObjectNode o ? o : Json.MAPPER.createObjectNode();
         try {
-            return tools.call(new ToolCallInput(server, tool, object, runId + "/" + id));
+            return tools.call(new ToolCallInput(server, tool, object, runId + "/" + id, run.get()));
         } catch (ActivityFailure failure) {
             if (failure.getCause() instanceof CanceledFailure) {
                 onCancel.run();

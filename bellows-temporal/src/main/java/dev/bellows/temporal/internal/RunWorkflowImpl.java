@@ -92,7 +92,9 @@ public final class RunWorkflowImpl implements RunWorkflow {
         sessionName = input.session();
         WorkerSetup.Catalog catalog = Workflow.sideEffect(WorkerSetup.Catalog.class, setup::catalog);
         ActivityProvider models = new ActivityProvider(setup, log);
-        RemoteTools tools = new RemoteTools(setup, Workflow.getInfo().getWorkflowId(), models::cancelled);
+        RemoteTools tools = new RemoteTools(setup, Workflow.getInfo().getWorkflowId(), models::cancelled,
+                () -> runContext == null ? null : new ToolCallInput.RunInfo(runContext.agentName(), sessionName,
+                        runContext.task(), runContext.iteration()));
         RetryingProvider provider = new RetryingProvider(models, setup.retryPolicy(),
                 notice -> models.retrying(notice.attempt()),
                 delay -> {
@@ -107,7 +109,7 @@ public final class RunWorkflowImpl implements RunWorkflow {
         setup.loop().accept(builder);
         agent = builder.provider(provider).toolRegistry(tools.registry(catalog))
                 .listener(log::add)
-                // Learns the agent's name for the model calls' interceptors on the workers; no side effect.
+                // Learns the run (agent, task, iteration) for the calls' interceptors on the workers; no side effect.
                 // Keeps the task_completion call for the workers' interceptors at the run's end; no side effect.
                 .toolInterceptor(chain -> {
                     ToolCallOutcome outcome = chain.proceed();
@@ -118,7 +120,7 @@ public final class RunWorkflowImpl implements RunWorkflow {
                 })
                 .runInterceptor(chain -> {
                     runContext = chain.run();
-                    models.agentName(chain.run().agentName());
+                    models.run(chain.run(), sessionName);
                     return chain.proceed();
                 })
                 .build();
@@ -157,9 +159,10 @@ public final class RunWorkflowImpl implements RunWorkflow {
         WorkflowInfo info = Workflow.getInfo();
         if (completion != null && result.reason() == LoopEndReason.TASK_COMPLETION && !toolInterceptors.isEmpty()) {
             try {
-                WorkerCalls.recorded(toolInterceptors, WorkerCalls.run(info.getNamespace(), info.getWorkflowId(),
-                        info.getRunId(), runContext.agentName(), null, () -> false), info.getWorkflowId() + "/"
-                        + completion.callId(), completion.tool(), completion.call(), completion.outcome());
+                ToolInterceptor.replay(toolInterceptors, WorkerRun.of(info.getNamespace(), info.getWorkflowId(),
+                        info.getRunId(), runContext.agentName(), sessionName, runContext.task(), runContext.iteration(),
+                        null, () -> false), info.getWorkflowId() + "/" + completion.callId(), completion.tool(),
+                        completion.call(), completion.outcome());
             } catch (RuntimeException e) {
                 LOG.log(System.Logger.Level.WARNING, "a tool interceptor failed on the run's task_completion", e);
             }
@@ -214,7 +217,7 @@ public final class RunWorkflowImpl implements RunWorkflow {
         }
         // The loop's own check besides (edited arguments against the tool's schema): once accepted,
         // decisions that did not fit would fail the workflow's task on every worker, over and over.
-        agent.checkDecisions(session, loopDecisions(decisions));
+        agent.machine(session).checkDecisions(loopDecisions(decisions));
         checkWorkerHasTools(decisions);
     }
 

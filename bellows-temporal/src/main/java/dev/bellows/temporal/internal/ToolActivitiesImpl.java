@@ -3,7 +3,6 @@ package dev.bellows.temporal.internal;
 import dev.bellows.secret.Secrets;
 import dev.bellows.agent.ToolInterceptor;
 import dev.bellows.format.OutputFormat;
-import dev.bellows.tool.PreparedCall;
 import dev.bellows.tool.ToolCall;
 import dev.bellows.tool.ToolCallOutcome;
 import dev.bellows.tool.ToolChain;
@@ -45,7 +44,7 @@ public final class ToolActivitiesImpl implements ToolActivities {
 
     /**
      * @param interceptors the worker's own, around each call this worker runs (a tracer's
-     *                     {@code execute_tool} spans; {@link WorkerCalls}), the first outermost
+     *                     {@code execute_tool} spans; {@link WorkerRun}), the first outermost
      */
     public ToolActivitiesImpl(ToolRegistry tools, OutputFormat output, List<ToolInterceptor> interceptors) {
         this.tools = Objects.requireNonNull(tools, "tools");
@@ -80,7 +79,7 @@ public final class ToolActivitiesImpl implements ToolActivities {
         try {
             ToolCall call = new ToolCall(input.serverName(), input.toolName(), input.arguments());
             outcome = interceptors.isEmpty() ? chain.execute(List.of(call), cancelled::get).outcomes().getFirst()
-                    : intercepted(context, call, input.callId(), cancelled::get);
+                    : intercepted(context, call, input, cancelled::get);
         } finally {
             heartbeat.interrupt();
             try {
@@ -99,21 +98,19 @@ public final class ToolActivitiesImpl implements ToolActivities {
             case ToolCallOutcome.Succeeded s -> ToolOutcome.success(cut(s.text()));
             case ToolCallOutcome.Failed f -> ToolOutcome.failure(cut(f.error()));
             case ToolCallOutcome.Cancelled c -> ToolOutcome.failure("the call was cancelled");
-            // No approval or interceptor on the worker's own chain: the workflow decided before it got here.
             case ToolCallOutcome.Denied d -> ToolOutcome.failure(cut(d.text()));
-            case ToolCallOutcome.Deferred d -> ToolOutcome.failure(cut(d.text()));
+            // A worker's call cannot wait: approvals are the workflow's, decided before the call gets here.
+            case ToolCallOutcome.Deferred d -> ToolOutcome.failure("a durable run's tool call cannot wait on the worker:"
+                    + " approvals are the workflow's (DefaultAgent.Builder#requireApproval in the worker's loop settings)");
         };
     }
 
     /** The call through the worker's interceptors, once found and its arguments checked (else its failure, as the chain's). */
-    private ToolCallOutcome intercepted(ActivityExecutionContext context, ToolCall call, String callId,
+    private ToolCallOutcome intercepted(ActivityExecutionContext context, ToolCall call, ToolCallInput input,
                                         java.util.function.BooleanSupplier cancelled) {
-        PreparedCall prepared = chain.prepare(call);
-        if (prepared.failure().isPresent()) {
-            return prepared.failure().get();
-        }
-        return WorkerCalls.tool(interceptors, WorkerCalls.run(context.getInfo(), null, null, cancelled), callId, prepared,
-                cancelled);
+        ToolCallInput.RunInfo run = input.run() != null ? input.run() : new ToolCallInput.RunInfo(null, null, null, 0);
+        return ToolInterceptor.proceed(interceptors, WorkerRun.of(context.getInfo(), run.agentName(), run.session(),
+                run.task(), run.iteration(), null, cancelled), input.callId(), chain.prepare(call), cancelled);
     }
 
     /**

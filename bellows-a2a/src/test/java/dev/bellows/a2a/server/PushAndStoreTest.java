@@ -1,0 +1,125 @@
+package dev.bellows.a2a.server;
+
+import static dev.bellows.a2a.server.A2aFixture.MAPPER;
+import static dev.bellows.a2a.server.A2aFixture.call;
+import static dev.bellows.a2a.server.A2aFixture.message;
+import static dev.bellows.a2a.server.A2aFixture.send;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpServer;
+import dev.bellows.sessions.sqlite.SqliteSessionStore;
+import dev.bellows.testkit.MockScript;
+import dev.bellows.testkit.MockTurn;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Push notifications to a webhook on 127.0.0.1 (each event POSTed with the client's credentials
+ * and token; URLs outside the allow-list refused), and tasks kept in the SQLite session store:
+ * a restarted server answers GetTask, has the push configs, and carries a waiting task on.
+ */
+class PushAndStoreTest {
+
+    @TempDir
+    Path dir;
+
+    record Delivery(String authorization, String token, JsonNode body) {
+    }
+
+    @Test
+    void eachEventIsPushedWithTheClientsCredentialsAndUnsafeUrlsAreRefused() throws Exception {
+        LinkedBlockingQueue<Delivery> deliveries = new LinkedBlockingQueue<>();
+        HttpServer webhook = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        webhook.createContext("/hook", exchange -> {
+            byte[] body = exchange.getRequestBody().readAllBytes();
+            deliveries.add(new Delivery(exchange.getRequestHeaders().getFirst("Authorization"),
+                    exchange.getRequestHeaders().getFirst("X-A2A-Notification-Token"),
+                    MAPPER.readTree(new String(body, StandardCharsets.UTF_8))));
+            exchange.sendResponseHeaders(204, -1);
+            exchange.close();
+        });
+        webhook.start();
+        MockScript script = MockScript.of(MockTurn.content(call("write_file", "{\"path\": \"a.txt\"}")),
+                MockTurn.content(call("task_completion", "{\"result\": \"Wrote it.\"}")));
+        try (A2aFixture f = new A2aFixture(script)) {
+            String id = f.rpc("SendMessage", send(message("Write a.txt", null, null))).path("result").path("task")
+                    .path("id").asString();
+            String url = "http://127.0.0.1:" + webhook.getAddress().getPort() + "/hook";
+            ObjectNode config = MAPPER.createObjectNode().put("taskId", id).put("id", "hook-1").put("url", url)
+                    .put("token", "client-token");
+            config.putObject("authentication").put("scheme", "Bearer").put("credentials", "webhook-secret");
+            JsonNode created = f.rpc("CreateTaskPushNotificationConfig", config).path("result");
+            assertThat(created.path("id").asString()).isEqualTo("hook-1");
+            JsonNode listed = MAPPER.readTree(f.rest("GET", "/tasks/" + id + "/pushNotificationConfigs", null).body());
+            assertThat(listed.path("configs").findValuesAsString("url")).containsExactly(url);
+
+            f.rpc("SendMessage", send(message("approve", id, null)));
+            List<String> kinds = new java.util.ArrayList<>();
+            Delivery last = null;
+            while (kinds.isEmpty() || !"TASK_STATE_COMPLETED".equals(last.body().path("statusUpdate").path("status")
+                    .path("state").asString())) {
+                last = deliveries.poll(20, TimeUnit.SECONDS);
+                assertThat(last).as("a delivery").isNotNull();
+                assertThat(last.authorization()).isEqualTo("Bearer webhook-secret");
+                assertThat(last.token()).isEqualTo("client-token");
+                kinds.add(last.body().propertyNames().iterator().next());
+            }
+            assertThat(kinds).contains("statusUpdate", "artifactUpdate");
+
+            for (String refused : List.of("http://example.com/hook", "https://169.254.169.254/latest/meta-data",
+                    "https://metadata.google.internal/x", "ftp://127.0.0.1/x", "https://[fe80::1]/x")) {
+                ObjectNode bad = MAPPER.createObjectNode().put("taskId", id).put("url", refused);
+                assertThat(f.rpc("CreateTaskPushNotificationConfig", bad).path("error").path("code").asInt())
+                        .as(refused).isEqualTo(-32602);
+            }
+            assertThat(f.rest("DELETE", "/tasks/" + id + "/pushNotificationConfigs/hook-1", null).statusCode()).isEqualTo(200);
+            assertThat(f.rest("DELETE", "/tasks/" + id + "/pushNotificationConfigs/hook-1", null).statusCode())
+                    .as("idempotent").isEqualTo(200);
+        } finally {
+            webhook.stop(0);
+        }
+    }
+
+    @Test
+    void aRestartedServerAnswersFromTheSessionStoreAndCarriesAWaitingTaskOn() throws Exception {
+        String done;
+        String waiting;
+        try (SqliteSessionStore store = SqliteSessionStore.open(dir)) {
+            MockScript before = MockScript.of(MockTurn.content(call("task_completion", "{\"result\": \"First.\"}")),
+                    MockTurn.content(call("write_file", "{\"path\": \"a.txt\"}")));
+            try (A2aFixture f = new A2aFixture(before, store, b -> { })) {
+                done = f.rpc("SendMessage", send(message("One", null, "ctx"))).path("result").path("task").path("id").asString();
+                waiting = f.rpc("SendMessage", send(message("Write a.txt", null, "ctx"))).path("result").path("task")
+                        .path("id").asString();
+                ObjectNode config = MAPPER.createObjectNode().put("taskId", waiting).put("id", "kept")
+                        .put("url", "https://127.0.0.1:9/hook");
+                assertThat(f.rpc("CreateTaskPushNotificationConfig", config).path("result").path("id").asString())
+                        .isEqualTo("kept");
+            }
+        }
+        try (SqliteSessionStore store = SqliteSessionStore.open(dir)) {
+            MockScript after = MockScript.of(MockTurn.content(call("task_completion", "{\"result\": \"Wrote a.txt.\"}")));
+            try (A2aFixture f = new A2aFixture(after, store, b -> { })) {
+                JsonNode first = f.rpc("GetTask", MAPPER.createObjectNode().put("id", done)).path("result");
+                assertThat(first.path("status").path("state").asString()).isEqualTo("TASK_STATE_COMPLETED");
+                assertThat(first.path("artifacts").get(0).path("parts").get(0).path("text").asString()).isEqualTo("First.");
+                JsonNode configs = f.rpc("ListTaskPushNotificationConfigs", MAPPER.createObjectNode().put("taskId", waiting))
+                        .path("result").path("configs");
+                assertThat(configs.findValuesAsString("id")).as("push configs outlive the server").containsExactly("kept");
+                JsonNode resumed = f.rpc("SendMessage", send(message("approve", waiting, null))).path("result").path("task");
+                assertThat(resumed.path("status").path("state").asString()).isEqualTo("TASK_STATE_COMPLETED");
+                assertThat(f.writes).containsExactly("a.txt");
+                JsonNode listed = f.rpc("ListTasks", MAPPER.createObjectNode().put("contextId", "ctx")).path("result");
+                assertThat(listed.path("totalSize").asInt()).isEqualTo(2);
+            }
+        }
+    }
+}

@@ -1,0 +1,237 @@
+package dev.bellows.bench.loop;
+
+import tools.jackson.databind.node.ObjectNode;
+import dev.bellows.agent.AgentResult;
+import dev.bellows.agent.DefaultAgent;
+import dev.bellows.agent.Session;
+import dev.bellows.eval.Dataset;
+import dev.bellows.eval.EvalReport;
+import dev.bellows.eval.EvalRunner;
+import dev.bellows.eval.ReportJson;
+import dev.bellows.eval.report.EvalReports;
+import dev.bellows.openai.OpenAiProvider;
+import dev.bellows.tool.ToolRegistry;
+import dev.bellows.tool.ToolResult;
+import dev.bellows.tool.TypedTool;
+import java.io.IOException;
+import java.io.Writer;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+
+/**
+ * What the evaluation harness costs ({@code bellows eval}, issue 35): a dataset of N cases
+ * (default 1,000) against the loop harnesses' mock model at concurrency C (default 16), run
+ * two ways in one JVM, against one mock and one provider:
+ *
+ * <ul>
+ *   <li><b>plain</b>: the same runs without the harness, a loop of C threads each taking the
+ *       next case and running {@code agent.run(task, new Session()).await()} on one agent built
+ *       once, checking that the run ended with an answer;</li>
+ *   <li><b>harness</b>: what {@code bellows eval} does: the dataset read from its JSONL file,
+ *       {@link EvalRunner} at concurrency C (an agent per run with the token probe installed,
+ *       each run scored by the case's evaluators: contains, the tool trajectory, max
+ *       iterations, no tool errors; its events written to a file), then {@code report.json},
+ *       {@code junit.xml} and {@code report.html} (every transcript read back from the events
+ *       files) written.</li>
+ * </ul>
+ *
+ * <p>The mock ({@link JdkServerMock}, the JDK's HTTP server on 127.0.0.1, {@code Content-Length}
+ * framing) answers every task the same way with no delay: a {@code <tool>} call of {@code add}
+ * with 2 and 3, then, once {@code sum=5} is in the conversation, a {@code task_completion} with
+ * "The sum is 5." ({@link MockAnswers}): two model calls per run. The machine is the bottleneck,
+ * so what the harness adds shows in full. {@code --warmup} rounds of both come first and are not
+ * counted; then {@code --rounds} measured rounds, the order of the two alternating. Printed: each
+ * batch's wall time and the process's CPU time, the medians, and the harness's ratio to plain.
+ *
+ * <pre>
+ * java -cp bellows-bench/target/benchmarks.jar dev.bellows.bench.loop.EvalOverhead \
+ *     [--cases 1000] [--concurrency 16] [--rounds 3] [--warmup 1]
+ * </pre>
+ */
+public final class EvalOverhead {
+
+    private static final Map<String, String> DEFAULTS = Map.of("cases", "1000", "concurrency", "16", "rounds", "3", "warmup", "1",
+            "breakdown", "0");
+
+    private EvalOverhead() {
+    }
+
+    record Batch(long wallNanos, long cpuNanos, long runNanos) {
+    }
+
+    /** One way of running the cases; {@code out} is an empty folder of its own. */
+    interface Way {
+        Batch run(Path out) throws Exception;
+    }
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> options = new LinkedHashMap<>(DEFAULTS);
+        for (int i = 0; i + 1 < args.length; i += 2) {
+            String name = args[i].replaceFirst("^--", "");
+            if (!DEFAULTS.containsKey(name)) {
+                throw new IllegalArgumentException("options are " + DEFAULTS.keySet() + ", not " + args[i]);
+            }
+            options.put(name, args[i + 1]);
+        }
+        int cases = Integer.parseInt(options.get("cases"));
+        int concurrency = Integer.parseInt(options.get("concurrency"));
+        int rounds = Integer.parseInt(options.get("rounds"));
+        int warmup = Integer.parseInt(options.get("warmup"));
+        Path work = Files.createTempDirectory("eval-overhead");
+        Path dataset = writeDataset(work.resolve("dataset.jsonl"), cases);
+        System.out.printf(Locale.ROOT, "EvalOverhead: %,d cases, concurrency %d, %d warm-up + %d measured rounds; JDK %s, %d CPUs%n",
+                cases, concurrency, warmup, rounds, Runtime.version(), Runtime.getRuntime().availableProcessors());
+        try (JdkServerMock mock = JdkServerMock.start(JdkServerMock.Framing.LENGTH, 1, 1, 0);
+             OpenAiProvider provider = OpenAiProvider.builder().baseUrl(mock.baseUrl()).build()) {
+            ToolRegistry tools = new ToolRegistry().register(TypedTool.of("add", "Adds two integers", BellowsAgent.AddArguments.class,
+                    (context, arguments) -> ToolResult.of("sum=" + (arguments.a() + arguments.b()))));
+            DefaultAgent agent = DefaultAgent.builder().provider(provider).model("mock").toolRegistry(tools).build();
+            Map<String, Way> ways = new LinkedHashMap<>();
+            ways.put("plain", out -> plain(agent, null, cases, concurrency));
+            ways.put("harness", out -> harness(dataset, out, provider, tools, concurrency, true));
+            if (!options.get("breakdown").equals("0")) {
+                // where the harness's time goes: an agent built per run, then the runner without events files or reports
+                ways.put("plain, an agent per run", out -> plain(null, () -> DefaultAgent.builder().provider(provider).model("mock")
+                        .toolRegistry(tools).build(), cases, concurrency));
+                ways.put("runner alone (no files)", out -> harness(dataset, null, provider, tools, concurrency, false));
+            }
+            Map<String, List<Batch>> measured = new LinkedHashMap<>();
+            List<String> names = new ArrayList<>(ways.keySet());
+            for (int round = 0; round < warmup + rounds; round++) {
+                for (int turn = 0; turn < names.size(); turn++) {
+                    String name = names.get((turn + round) % names.size());      // the order rotates every round
+                    Path out = Files.createDirectories(work.resolve("out-" + round + "-" + turn));
+                    Batch batch = ways.get(name).run(out);
+                    print(round, round >= warmup, name, batch);
+                    if (round >= warmup) {
+                        measured.computeIfAbsent(name, k -> new ArrayList<>()).add(batch);
+                    }
+                    delete(out);
+                }
+            }
+            Batch p = median(measured.get("plain"));
+            for (String name : names) {
+                Batch m = median(measured.get(name));
+                System.out.printf(Locale.ROOT, "median  %-24s %7.0f ms wall%s, %7.0f ms CPU: %.2fx plain's wall, %.2fx its CPU%n", name,
+                        m.wallNanos / 1e6, m.runNanos == m.wallNanos ? "" : String.format(Locale.ROOT, " (runs %.0f, reports %.0f)",
+                                m.runNanos / 1e6, (m.wallNanos - m.runNanos) / 1e6),
+                        m.cpuNanos / 1e6, (double) m.wallNanos / p.wallNanos, (double) m.cpuNanos / p.cpuNanos);
+            }
+            System.out.println("target: the harness within 1.2x plain's wall time");
+        } finally {
+            delete(work);
+        }
+    }
+
+    /** The cases: the comparison's task, numbered, each checked the way a team would check it. */
+    static Path writeDataset(Path file, int cases) throws IOException {
+        StringBuilder lines = new StringBuilder();
+        for (int i = 1; i <= cases; i++) {
+            lines.append(String.format(Locale.ROOT, "{\"id\": \"sum-%04d\", \"input\": \"%s (case %d)\", \"tags\": [\"math\"], "
+                    + "\"expect\": {\"contains\": \"5\", \"tools\": {\"match\": \"superset\", \"calls\": [{\"name\": \"add\","
+                    + " \"arguments\": {\"a\": 2}}]}, \"max_iterations\": 4, \"no_tool_errors\": true}}%n", i, LoopComparison.TASK, i));
+        }
+        return Files.writeString(file, lines);
+    }
+
+    /** The runs without the harness: {@code shared}, or an agent from {@code perRun} for every run. */
+    static Batch plain(DefaultAgent shared, java.util.function.Supplier<DefaultAgent> perRun, int cases, int concurrency)
+            throws Exception {
+        long cpu = cpu();
+        long start = System.nanoTime();
+        AtomicInteger next = new AtomicInteger();
+        List<Future<Void>> workers = new ArrayList<>();
+        try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int w = 0; w < concurrency; w++) {
+                workers.add(threads.submit(() -> {
+                    for (int i = next.incrementAndGet(); i <= cases; i = next.incrementAndGet()) {
+                        DefaultAgent agent = shared != null ? shared : perRun.get();
+                        AgentResult result = agent.run(LoopComparison.TASK + " (case " + i + ")", new Session()).await();
+                        if (!result.reason().successful()) {
+                            throw new IllegalStateException("the run ended " + result.reason() + ": " + result.result());
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<Void> worker : workers) {
+                worker.get();
+            }
+        }
+        long wall = System.nanoTime() - start;
+        return new Batch(wall, cpu() - cpu, wall);
+    }
+
+    /** {@code bellows eval}'s work; without {@code reports}, the runner alone (and with {@code out} null, no events files). */
+    static Batch harness(Path dataset, Path out, OpenAiProvider provider, ToolRegistry tools, int concurrency, boolean reports)
+            throws Exception {
+        long cpu = cpu();
+        long start = System.nanoTime();
+        EvalReport report = EvalRunner.builder((evalCase, probe) -> probe.install(DefaultAgent.builder()
+                        .provider(provider).model("mock").toolRegistry(tools)).build())
+                .concurrency(concurrency).outputDirectory(out).agentName("bench").model("mock").build()
+                .run(Dataset.read(dataset));
+        long runs = System.nanoTime() - start;
+        if (!report.passed()) {
+            throw new IllegalStateException(report.summary().failed() + " cases failed: the mock or the dataset is wrong");
+        }
+        if (!reports) {
+            return new Batch(runs, cpu() - cpu, runs);
+        }
+        ObjectNode json = ReportJson.toJson(report);
+        ReportJson.WRITER.write(json, out);
+        try (Writer xml = Files.newBufferedWriter(out.resolve(EvalReports.JUNIT_XML), StandardCharsets.UTF_8)) {
+            EvalReports.writeJunitXml(json, xml);
+        }
+        try (Writer html = Files.newBufferedWriter(out.resolve(EvalReports.HTML), StandardCharsets.UTF_8)) {
+            EvalReports.writeHtml(json, out, html);
+        }
+        return new Batch(System.nanoTime() - start, cpu() - cpu, runs);
+    }
+
+    private static void print(int round, boolean measured, String name, Batch batch) {
+        System.out.printf(Locale.ROOT, "%s %d  %-24s %8.0f ms wall, %8.0f ms CPU%s%n", measured ? "round " : "warmup", round + 1, name,
+                batch.wallNanos / 1e6, batch.cpuNanos / 1e6, batch.runNanos == batch.wallNanos ? ""
+                        : String.format(Locale.ROOT, " (runs %.0f ms, reports %.0f ms)", batch.runNanos / 1e6,
+                                (batch.wallNanos - batch.runNanos) / 1e6));
+    }
+
+    private static Batch median(List<Batch> batches) {
+        List<Batch> sorted = new ArrayList<>(batches);
+        sorted.sort(Comparator.comparingLong(Batch::wallNanos));
+        return sorted.get(sorted.size() / 2);
+    }
+
+    /** The process's CPU time so far, all threads (the mock's share counts alike for both). */
+    private static long cpu() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+    }
+
+    private static void delete(Path dir) throws IOException {
+        try (Stream<Path> files = Files.walk(dir)) {
+            for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(file);
+            }
+        }
+    }
+
+    static {
+        // as LoopComparison: the client's idle connections kept while the other way takes its turn
+        if (System.getProperty("jdk.httpclient.keepalive.timeout") == null) {
+            System.setProperty("jdk.httpclient.keepalive.timeout", "600");
+        }
+    }
+}

@@ -1,0 +1,200 @@
+package dev.bellows.cli;
+
+import dev.bellows.agent.AgentTool;
+import dev.bellows.agent.DefaultAgent;
+import dev.bellows.agent.ToolMode;
+import dev.bellows.cli.ModelOptions.Settings;
+import dev.bellows.provider.Provider;
+import dev.bellows.provider.RetryPolicy;
+import dev.bellows.stream.StreamOptions;
+import dev.bellows.tool.RegisteredTool;
+import dev.bellows.tool.ToolRegistry;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A configured agent (cli.md, "Agents that work together") made ready for a run: its
+ * instructions, model, endpoint and tools on the run's builder, and each agent it may call
+ * offered as a tool ({@link AgentTool}), built once per agent and depth, down to
+ * {@code --max-depth}, where an agent is offered no other.
+ *
+ * <p>Closing it closes the providers it opened for agents with a {@code base_url} of their own.
+ */
+final class AgentTree implements AutoCloseable {
+
+    private final AgentsConfig agents;
+    private final Settings settings;
+    private final Provider provider;
+    private final StreamOptions streamOptions;
+    private final ToolRegistry registry;
+    private final Map<String, Provider> endpoints = new HashMap<>();
+    private final Map<String, DefaultAgent> built = new HashMap<>();
+    private final Map<String, AgentTool> tools = new HashMap<>();
+
+    /** How many agents of a parallel workflow run at once: enough for a handful, few enough for a local model. */
+    static final int PARALLEL_BOUND = 4;
+
+    /**
+     * @param provider the command line's provider, for agents without a {@code base_url}
+     * @param registry the run's tools (its MCP servers'), from which each agent takes its own
+     */
+    AgentTree(Settings settings, Provider provider, StreamOptions streamOptions, ToolRegistry registry) {
+        this.agents = settings.agents();
+        this.settings = settings;
+        this.provider = provider;
+        this.streamOptions = streamOptions;
+        this.registry = registry;
+    }
+
+    /** Gives the root agent's builder what {@code spec} says: the run's own settings fill the rest. */
+    DefaultAgent.Builder configure(DefaultAgent.Builder builder, AgentsConfig.Spec spec) throws UsageException {
+        return own(builder, spec, 0);
+    }
+
+    private DefaultAgent.Builder own(DefaultAgent.Builder builder, AgentsConfig.Spec spec, int depth)
+            throws UsageException {
+        String path = "agents." + spec.name();
+        if (!spec.handoffs().isEmpty()) {
+            throw new UsageException(path + ".handoffs: handing the conversation off is not supported by this version"
+                    + " yet; offer the agent with \"agents\" instead");
+        }
+        String model = spec.model() != null ? spec.model() : settings.model();
+        builder.name(spec.name())
+                .provider(provider(spec, model))
+                .model(model)
+                .instructions(spec.instructions() != null ? spec.instructions() : settings.system())
+                .toolRegistry(tools(spec, depth))
+                .toolMode(spec.kind() == AgentsConfig.Kind.REACT ? ToolMode.REACT
+                        : settings.toolMode() == ToolMode.REACT ? ToolMode.TAGS : settings.toolMode());
+        return builder;
+    }
+
+    /**
+     * The agent {@code name} as a tool of an agent at {@code depth - 1}, made once: a model agent,
+     * or a workflow whose agents run at the next depth.
+     */
+    private AgentTool tool(String name, int depth) throws UsageException {
+        String key = name + "@" + depth;
+        AgentTool tool = tools.get(key);
+        if (tool == null) {
+            AgentsConfig.Spec spec = agents.get(name);
+            if (spec.workflow()) {
+                List<AgentTool> members = new ArrayList<>();
+                for (String member : spec.members()) {
+                    members.add(tool(member, depth + 1));
+                }
+                tool = spec.kind() == AgentsConfig.Kind.SEQUENCE
+                        ? AgentTool.sequence(name, description(spec), members)
+                        : AgentTool.parallel(name, description(spec), members,
+                                spec.then() == null ? null : tool(spec.then(), depth + 1), PARALLEL_BOUND);
+            } else {
+                tool = AgentTool.of(name, description(spec), agent(name, depth));
+            }
+            tools.put(key, tool);
+        }
+        return tool;
+    }
+
+    /** The model agent {@code name} as it runs at {@code depth} (1 for one the root calls). */
+    private DefaultAgent agent(String name, int depth) throws UsageException {
+        String key = name + "@" + depth;
+        DefaultAgent agent = built.get(key);
+        if (agent == null) {
+            AgentsConfig.Spec spec = agents.get(name);
+            DefaultAgent.Builder builder = DefaultAgent.builder()
+                    .streamOptions(streamOptions)
+                    .maxIterations(settings.maxIterations())
+                    .maxToolResultTokens(settings.maxToolResultTokens())
+                    .maxConsecutiveErrors(settings.maxConsecutiveErrors())
+                    .retryPolicy(RetryPolicy.defaults().withMaxRetries(settings.maxRetries()));
+            for (String pattern : settings.approve()) {
+                builder.requireApproval(pattern);
+            }
+            agent = own(builder, spec, depth).build();
+            built.put(key, agent);
+        }
+        return agent;
+    }
+
+    /**
+     * The agent's tools: those of its {@code mcp_servers} and {@code tools} (each the command
+     * line's when not given), and below {@code --max-depth} the agents it calls.
+     */
+    private ToolRegistry tools(AgentsConfig.Spec spec, int depth) throws UsageException {
+        String path = "agents." + spec.name();
+        boolean calls = !spec.agents().isEmpty() && depth < settings.maxDepth();
+        if (spec.tools() == null && spec.mcpServers() == null && !calls) {
+            return registry;
+        }
+        List<RegisteredTool> all = registry.tools();
+        if (spec.tools() != null) {
+            for (String tool : spec.tools()) {
+                if (all.stream().noneMatch(registered -> registered.toolName().equals(tool))) {
+                    throw new UsageException(path + ".tools: no tool \"" + tool + "\" (the tools: "
+                            + String.join(", ", all.stream().map(RegisteredTool::toolName).distinct().toList())
+                            + ")");
+                }
+            }
+        }
+        ToolRegistry own = new ToolRegistry();
+        List<RegisteredTool> chosen = new ArrayList<>();
+        for (RegisteredTool registered : all) {
+            boolean byServer = spec.mcpServers() != null && spec.mcpServers().contains(registered.serverName());
+            boolean byName = spec.tools() != null && spec.tools().contains(registered.toolName());
+            if ((spec.tools() == null && spec.mcpServers() == null) || byServer || byName) {
+                chosen.add(registered);
+            }
+        }
+        for (RegisteredTool registered : chosen) {
+            own.register(registered.serverName(), registered.tool());
+        }
+        if (calls) {
+            for (String name : spec.agents()) {
+                try {
+                    own.register(tool(name, depth + 1));
+                } catch (IllegalArgumentException e) {
+                    throw new UsageException(path + ".agents: " + name + " has the name of one of its tools");
+                }
+            }
+        }
+        return own;
+    }
+
+    private static String description(AgentsConfig.Spec spec) {
+        if (spec.kind() == AgentsConfig.Kind.SEQUENCE) {
+            return "Gives a task to the agents " + String.join(", then ", spec.members()) + ", each given the one"
+                    + " before's answer, and returns the last one's answer.";
+        }
+        if (spec.kind() == AgentsConfig.Kind.PARALLEL) {
+            return "Gives a task to the agents " + String.join(", ", spec.members()) + " at once and returns their"
+                    + " answers" + (spec.then() == null ? "" : " as " + spec.then() + " merges them") + ".";
+        }
+        String instructions = spec.instructions() == null ? "" : " Its instructions: " + spec.instructions();
+        return "Gives a task to the agent " + spec.name() + " and returns its answer." + instructions;
+    }
+
+    private Provider provider(AgentsConfig.Spec spec, String model) throws UsageException {
+        if (spec.baseUrl() == null) {
+            return provider;
+        }
+        Provider own = endpoints.get(spec.baseUrl());
+        if (own == null) {
+            own = ModelOptions.provider(settings.withModel(model, spec.baseUrl(), "agents." + spec.name() + ".base_url"));
+            endpoints.put(spec.baseUrl(), own);
+        }
+        return own;
+    }
+
+    @Override
+    public void close() {
+        for (Provider own : endpoints.values()) {
+            try {
+                own.close();
+            } catch (Exception e) {
+                // closing an HTTP client: nothing to tell the user
+            }
+        }
+    }
+}

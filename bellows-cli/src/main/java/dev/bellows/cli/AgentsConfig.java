@@ -1,0 +1,248 @@
+package dev.bellows.cli;
+
+import tools.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The {@code "agents"} of a config file (cli.md, "Agents that work together"): model agents
+ * and workflows by name, checked as a whole when the file is read, so that a name that does
+ * not exist, a workflow that names itself or runs itself again through others, or an entry that
+ * is neither kind is a usage error naming its path ({@code agents.both.then}) before anything runs.
+ */
+final class AgentsConfig {
+
+    /** The values of {@code --agent} that are the loop's own, never a configured agent's name. */
+    static final Set<String> BUILT_IN = Set.of("default", "react");
+
+    enum Kind { DEFAULT, REACT, SEQUENCE, PARALLEL }
+
+    /**
+     * One agent. For a model agent: its instructions, model, base URL, tools, MCP servers (each
+     * null when the command line's), the agents it calls and those it hands off to. For a
+     * workflow: its members, and for a parallel one the agent that merges their answers.
+     */
+    record Spec(String name, Kind kind, String instructions, String model, String baseUrl, List<String> tools,
+                List<String> mcpServers, List<String> agents, List<String> handoffs, List<String> members,
+                String then) {
+
+        boolean workflow() {
+            return kind == Kind.SEQUENCE || kind == Kind.PARALLEL;
+        }
+
+        /** Every agent it may run: those it calls, hands off to, or runs as a workflow. */
+        List<String> uses() {
+            List<String> uses = new ArrayList<>(agents);
+            uses.addAll(handoffs);
+            uses.addAll(members);
+            if (then != null) {
+                uses.add(then);
+            }
+            return uses;
+        }
+    }
+
+    static final AgentsConfig NONE = new AgentsConfig(Map.of());
+
+    private static final Set<String> MODEL_KEYS = Set.of("instructions", "model", "base_url", "tools", "mcp_servers",
+            "agents", "handoffs", "kind");
+    private static final Set<String> WORKFLOW_KEYS = Set.of("sequence", "parallel", "then");
+    private static final java.util.regex.Pattern NAME = java.util.regex.Pattern.compile("[A-Za-z0-9_-]{1,64}");
+
+    private final Map<String, Spec> agents;
+
+    private AgentsConfig(Map<String, Spec> agents) {
+        this.agents = agents;
+    }
+
+    /** The agents in the file's order. */
+    Map<String, Spec> agents() {
+        return agents;
+    }
+
+    /** The agent of that name, or null. */
+    Spec get(String name) {
+        return agents.get(name);
+    }
+
+    /**
+     * Reads and checks {@code "agents"}.
+     *
+     * @param label the file as messages name it
+     * @param mcpServers the names of the file's MCP servers, which {@code mcp_servers} may name
+     */
+    static AgentsConfig read(JsonNode node, String label, Set<String> mcpServers) throws UsageException {
+        if (!node.isObject()) {
+            throw new UsageException(label + ": agents: must be an object of agents by name");
+        }
+        Map<String, Spec> agents = new LinkedHashMap<>();
+        for (Map.Entry<String, JsonNode> field : node.properties()) {
+            String name = field.getKey();
+            String path = label + ": agents." + name;
+            if (BUILT_IN.contains(name)) {
+                throw new UsageException(path + ": \"" + name + "\" is a built-in value of --agent; give the agent"
+                        + " another name");
+            }
+            if (!NAME.matcher(name).matches()) {
+                throw new UsageException(path + ": an agent's name is letters, digits, _ and - (at most 64)");
+            }
+            agents.put(name, spec(name, field.getValue(), path, mcpServers));
+        }
+        AgentsConfig config = new AgentsConfig(java.util.Collections.unmodifiableMap(agents));
+        config.checkNames(label);
+        config.checkWorkflowCycles(label);
+        return config;
+    }
+
+    private static Spec spec(String name, JsonNode value, String path, Set<String> mcpServers) throws UsageException {
+        if (!value.isObject()) {
+            throw new UsageException(path + ": must be an object: a model agent ({\"instructions\": ...}) or a workflow"
+                    + " ({\"sequence\": [...]} or {\"parallel\": [...], \"then\": ...})");
+        }
+        boolean sequence = value.has("sequence");
+        boolean parallel = value.has("parallel");
+        boolean workflow = sequence || parallel;
+        for (Map.Entry<String, JsonNode> field : value.properties()) {
+            String key = field.getKey();
+            if (!MODEL_KEYS.contains(key) && !WORKFLOW_KEYS.contains(key)) {
+                throw new UsageException(path + "." + key + ": unknown key (a model agent has "
+                        + String.join(", ", MODEL_KEYS.stream().sorted().toList()) + "; a workflow sequence, or"
+                        + " parallel and then)");
+            }
+            if (sequence && parallel) {
+                throw new UsageException(path + ": is neither a model agent nor one workflow: it has both \"sequence\""
+                        + " and \"parallel\"");
+            }
+            if (workflow && MODEL_KEYS.contains(key)) {
+                throw new UsageException(path + ": is neither a model agent nor a workflow: it has both \"" + key
+                        + "\" (a model agent's) and \"" + (sequence ? "sequence" : "parallel") + "\" (a workflow's)");
+            }
+        }
+        if (value.has("then") && !parallel) {
+            throw new UsageException(path + ".then: only for a parallel workflow, whose answers it merges");
+        }
+        if (sequence || parallel) {
+            String key = sequence ? "sequence" : "parallel";
+            List<String> members = names(value.get(key), path + "." + key);
+            if (members.isEmpty()) {
+                throw new UsageException(path + "." + key + ": names no agent");
+            }
+            if (members.contains(name)) {
+                throw new UsageException(path + "." + key + ": names the workflow itself");
+            }
+            String then = parallel ? text(value.get("then"), path + ".then") : null;
+            if (then != null && then.equals(name)) {
+                throw new UsageException(path + ".then: names the workflow itself");
+            }
+            return new Spec(name, sequence ? Kind.SEQUENCE : Kind.PARALLEL, null, null, null, null, null, List.of(),
+                    List.of(), members, then);
+        }
+        String kind = text(value.get("kind"), path + ".kind");
+        if (kind != null && !BUILT_IN.contains(kind)) {
+            throw new UsageException(path + ".kind: unknown kind (default or react)");
+        }
+        List<String> servers = value.has("mcp_servers") ? names(value.get("mcp_servers"), path + ".mcp_servers") : null;
+        for (String server : servers == null ? List.<String>of() : servers) {
+            if (!mcpServers.contains(server)) {
+                throw new UsageException(path + ".mcp_servers: no MCP server \"" + server + "\" in mcpServers");
+            }
+        }
+        return new Spec(name, "react".equals(kind) ? Kind.REACT : Kind.DEFAULT, text(value.get("instructions"),
+                path + ".instructions"), text(value.get("model"), path + ".model"), text(value.get("base_url"),
+                path + ".base_url"), value.has("tools") ? names(value.get("tools"), path + ".tools") : null, servers,
+                value.has("agents") ? names(value.get("agents"), path + ".agents") : List.of(),
+                value.has("handoffs") ? names(value.get("handoffs"), path + ".handoffs") : List.of(), List.of(), null);
+    }
+
+    private static String text(JsonNode value, String path) throws UsageException {
+        if (value == null || value.isNull()) {
+            return null;
+        }
+        if (!value.isString() || value.asString().isBlank()) {
+            throw new UsageException(path + ": must be a non-empty string");
+        }
+        return value.asString();
+    }
+
+    private static List<String> names(JsonNode value, String path) throws UsageException {
+        if (!value.isArray()) {
+            throw new UsageException(path + ": must be an array of names");
+        }
+        List<String> names = new ArrayList<>();
+        for (JsonNode item : value) {
+            if (!item.isString() || item.asString().isBlank()) {
+                throw new UsageException(path + ": must be an array of names");
+            }
+            if (names.contains(item.asString())) {
+                throw new UsageException(path + ": names \"" + item.asString() + "\" twice");
+            }
+            names.add(item.asString());
+        }
+        return List.copyOf(names);
+    }
+
+    /** Every name an agent uses is an agent of the file. */
+    private void checkNames(String label) throws UsageException {
+        for (Spec spec : agents.values()) {
+            check(label, spec, "agents", spec.agents());
+            check(label, spec, "handoffs", spec.handoffs());
+            check(label, spec, spec.kind() == Kind.SEQUENCE ? "sequence" : "parallel", spec.members());
+            if (spec.then() != null) {
+                check(label, spec, "then", List.of(spec.then()));
+            }
+        }
+    }
+
+    private void check(String label, Spec spec, String key, List<String> names) throws UsageException {
+        for (String name : names) {
+            if (!agents.containsKey(name)) {
+                throw new UsageException(label + ": agents." + spec.name() + "." + key + ": no agent \"" + name
+                        + "\" (the agents: " + String.join(", ", agents.keySet()) + ")");
+            }
+        }
+    }
+
+    /**
+     * A workflow runs its members whatever happens, so a workflow that comes back to itself
+     * through other workflows would run until the depth limit cut it, every time: refused. Model
+     * agents that may call each other are not: their models decide, and {@code --max-depth}
+     * bounds them.
+     */
+    private void checkWorkflowCycles(String label) throws UsageException {
+        for (Spec spec : agents.values()) {
+            if (spec.workflow()) {
+                List<String> path = new ArrayList<>(List.of(spec.name()));
+                String cycle = cycle(spec, spec.name(), path);
+                if (cycle != null) {
+                    throw new UsageException(label + ": agents." + spec.name() + ": the workflows run each other"
+                            + " without end: " + cycle);
+                }
+            }
+        }
+    }
+
+    private String cycle(Spec at, String start, List<String> path) {
+        List<String> next = new ArrayList<>(at.members());
+        if (at.then() != null) {
+            next.add(at.then());
+        }
+        for (String name : next) {
+            Spec member = agents.get(name);
+            if (name.equals(start)) {
+                return String.join(" -> ", path) + " -> " + name;
+            }
+            if (member.workflow() && !path.contains(name)) {
+                path.add(name);
+                String found = cycle(member, start, path);
+                if (found != null) {
+                    return found;
+                }
+                path.removeLast();
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,267 @@
+package dev.bellows.cli;
+
+import static dev.bellows.cli.RunCommandTest.call;
+import static dev.bellows.cli.RunCommandTest.complete;
+import static dev.bellows.cli.RunCommandTest.server;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import tools.jackson.databind.JsonNode;
+import dev.bellows.testkit.MockLlmServer;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The config file's agents through the CLI (cli.md, "Agents that work together"): checked at
+ * start, listed by {@code bellows agents}, run with {@code --agent NAME}, a sub-agent's events
+ * marked in JSON lines and indented in text, against the mock model over real HTTP.
+ */
+class AgentsCliTest {
+
+    /** lead may call researcher; researcher has a model and instructions of its own. */
+    private static final String TEAM = """
+            {"agents": {
+              "lead": {"instructions": "You plan and delegate.", "agents": ["researcher"]},
+              "researcher": {"instructions": "You find facts.", "model": "m2"},
+              "writer": {"instructions": "You write.", "kind": "react"},
+              "pipeline": {"sequence": ["researcher", "writer"]},
+              "both": {"parallel": ["researcher", "writer"], "then": "lead"}
+            }}""";
+
+    @TempDir
+    Path dir;
+
+    private Cli.Run bellows(String config, String... args) {
+        try {
+            Files.writeString(dir.resolve("bellows.json"), config);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status = BellowsCommand.commandLine(new ByteArrayInputStream(new byte[0]), out, err, false,
+                new Host(Map.of(), dir, Interrupts.NONE, false)).execute(args);
+        return new Cli.Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    private Cli.Run run(MockLlmServer server, String config, String... args) {
+        List<String> all = new ArrayList<>(List.of("run", "--base-url", server.baseUrl().toString(), "--model", "mock"));
+        all.addAll(List.of(args));
+        return bellows(config, all.toArray(String[]::new));
+    }
+
+    private static final String DELEGATE = call("researcher", "{\"task\": \"find the boiling point\"}");
+
+    @Test
+    void aSubAgentRunsWithItsOwnInstructionsModelAndMemoryAndItsAnswerIsTheCallsResult() {
+        try (MockLlmServer server = server(DELEGATE, complete("100 C at sea level"), complete("water boils at 100 C"))) {
+            Cli.Run run = run(server, TEAM, "--agent", "lead", "--output", "jsonl", "When does water boil?");
+
+            assertThat(run.status()).as(run.err()).isZero();
+            List<JsonNode> events = run.outJson();
+            assertThat(events).allSatisfy(event -> assertThat(event.has("agent")).as(event.toString()).isTrue());
+            List<JsonNode> nested = events.stream().filter(e -> e.get("agent").asString().equals("researcher")).toList();
+            List<JsonNode> own = events.stream().filter(e -> e.get("agent").asString().equals("lead")).toList();
+            assertThat(nested).isNotEmpty().allSatisfy(event ->
+                    assertThat(event.get("parent_call_id").asString()).isEqualTo(nested.getFirst().get("parent_call_id").asString()));
+            assertThat(nested.getFirst().get("parent_call_id").asString()).isNotBlank();
+            assertThat(own).noneMatch(event -> event.has("parent_call_id"));
+            assertThat(nested.getFirst().get("type").asString()).isEqualTo("loop_start");
+            assertThat(nested.getFirst().get("task").asString()).isEqualTo("find the boiling point");
+            // the sub-agent's events come while the lead's call runs: before that call's result
+            int result = indexOf(events, e -> e.get("type").asString().equals("tool_result")
+                    && e.get("tool_name").asString().equals("researcher") && e.get("agent").asString().equals("lead"));
+            assertThat(events.get(result).get("result").asString()).isEqualTo("100 C at sea level");
+            assertThat(events.indexOf(nested.getLast())).isLessThan(result);
+            assertThat(events.getLast().get("result").asString()).isEqualTo("water boils at 100 C");
+            assertThat(events.getLast().get("agent").asString()).isEqualTo("lead");
+
+            JsonNode lead = server.requests().get(0).body();
+            JsonNode researcher = server.requests().get(1).body();
+            assertThat(lead.get("model").asString()).isEqualTo("mock");
+            assertThat(lead.get("messages").toString()).contains("You plan and delegate.")
+                    .contains("Gives a task to the agent researcher");
+            assertThat(researcher.get("model").asString()).isEqualTo("m2");
+            assertThat(researcher.get("messages").toString()).contains("You find facts.")
+                    .contains("find the boiling point").doesNotContain("When does water boil?");
+        }
+    }
+
+    @Test
+    void textOutputIndentsTheSubAgentsWorkUnderALineNamingIt() {
+        try (MockLlmServer server = server(DELEGATE, complete("100 C"), complete("it boils at 100 C"))) {
+            Cli.Run run = run(server, TEAM, "--agent", "lead", "When does water boil?");
+
+            assertThat(run.status()).as(run.err()).isZero();
+            assertThat(run.out()).isEqualTo("it boils at 100 C\n");
+            assertThat(run.err()).contains("\n  agent researcher: find the boiling point")
+                    .contains("\n    \u2713 task_completion: 100 C")
+                    .contains("\n    researcher task_completion: 100 C");
+        }
+    }
+
+    @Test
+    void maxDepthBoundsAgentsThatCallEachOther() {
+        String loop = """
+                {"agents": {"a": {"instructions": "A.", "agents": ["b"]}, "b": {"instructions": "B.", "agents": ["a"]}}}""";
+        try (MockLlmServer server = server(call("b", "{\"task\": \"t\"}"), complete("from b"), complete("from a"))) {
+            Cli.Run run = run(server, loop, "--agent", "a", "--max-depth", "1", "go");
+
+            assertThat(run.status()).as(run.err()).isZero();
+            assertThat(server.requests().get(0).body().get("messages").toString()).contains("the agent b");
+            assertThat(server.requests().get(1).body().get("messages").toString()).contains("B.")
+                    .doesNotContain("the agent a");
+        }
+    }
+
+    @Test
+    void aSequenceNamedInAnAgentsAgentsRunsItsAgentsInTurnEachGivenTheLastAnswer() {
+        String config = """
+                {"agents": {
+                  "lead": {"agents": ["pipeline"]},
+                  "researcher": {"instructions": "You find facts."},
+                  "writer": {"instructions": "You write."},
+                  "pipeline": {"sequence": ["researcher", "writer"]}
+                }}""";
+        try (MockLlmServer server = server(call("pipeline", "{\"task\": \"tea\"}"), complete("tea is a leaf"),
+                complete("A poem: tea is a leaf"), complete("here is the poem"))) {
+            Cli.Run run = run(server, config, "--agent", "lead", "--output", "jsonl", "a poem about tea");
+
+            assertThat(run.status()).as(run.err()).isZero();
+            assertThat(run.outJson()).filteredOn(e -> e.get("type").asString().equals("loop_start"))
+                    .extracting(e -> e.get("agent").asString()).containsExactly("lead", "researcher", "writer");
+            assertThat(server.requests().get(2).body().get("messages").toString()).contains("You write.")
+                    .contains("tea is a leaf");
+            assertThat(run.outJson()).anySatisfy(e -> {
+                assertThat(e.get("type").asString()).isEqualTo("tool_result");
+                assertThat(e.get("agent").asString()).isEqualTo("lead");
+                assertThat(e.get("result").asString()).isEqualTo("A poem: tea is a leaf");
+            });
+            Cli.Run root = run(server, config, "--agent", "pipeline", "x");
+            assertThat(root.status()).isEqualTo(2);
+            assertThat(root.err()).contains("--agent: pipeline is a sequence workflow");
+        }
+    }
+
+    @Test
+    void aKeyASubAgentWritesInPiecesIsRedactedAcrossItsJsonDeltas() {
+        String key = "sk-sub-agent-split-9876";
+        try (MockLlmServer server = server(dev.bellows.testkit.MockTurn.content(DELEGATE),
+                dev.bellows.testkit.MockTurn.content("The key is " + key + ", I read it.\n" + complete("found")).chunkSize(3),
+                dev.bellows.testkit.MockTurn.content(complete("done")))) {
+            Cli.Run run = run(server, TEAM, "--agent", "lead", "--api-key", key, "--output", "jsonl", "go");
+
+            assertThat(run.status()).as(run.err()).isZero();
+            assertThat(run.out()).doesNotContain(key);
+            StringBuilder said = new StringBuilder();
+            run.outJson().stream().filter(e -> e.get("type").asString().equals("message_content")
+                    && e.get("agent").asString().equals("researcher")).forEach(e -> said.append(e.get("content").asString()));
+            assertThat(said.toString()).contains("The key is [REDACTED], I read it.");
+        }
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "{\"agents\": {\"both\": {\"parallel\": [\"a\"], \"then\": \"nobody\"}, \"a\": {}}}"
+                    + "|bellows.json: agents.both.then: no agent \"nobody\"",
+            "{\"agents\": {\"lead\": {\"agents\": [\"ghost\"]}}}|bellows.json: agents.lead.agents: no agent \"ghost\"",
+            "{\"agents\": {\"p\": {\"sequence\": [\"p\"]}}}|bellows.json: agents.p.sequence: names the workflow itself",
+            "{\"agents\": {\"x\": {\"sequence\": [\"a\"], \"instructions\": \"hi\"}, \"a\": {}}}"
+                    + "|bellows.json: agents.x: is neither a model agent nor a workflow",
+            "{\"agents\": {\"x\": \"an agent\"}}|bellows.json: agents.x: must be an object",
+            "{\"agents\": {\"react\": {}}}|bellows.json: agents.react: \"react\" is a built-in value of --agent",
+            "{\"agents\": {\"p\": {\"sequence\": [\"q\"]}, \"q\": {\"parallel\": [\"p\"]}}}"
+                    + "|bellows.json: agents.p: the workflows run each other without end: p -> q -> p",
+            "{\"agents\": {\"a\": {\"mcp_servers\": [\"search\"]}}}|bellows.json: agents.a.mcp_servers: no MCP server \"search\"",
+    })
+    void aConfigWhoseAgentsDoNotHoldTogetherIsAUsageErrorNamingThePath(String config, String message) {
+        try (MockLlmServer server = server(complete("never"))) {
+            Cli.Run run = run(server, config, "--agent", "default", "task");
+
+            assertThat(run.status()).isEqualTo(2);
+            assertThat(run.err()).startsWith("bellows run: " + message).doesNotContain("\tat ");
+            assertThat(run.err().lines()).hasSize(1);
+            assertThat(server.requests()).isEmpty();
+        }
+    }
+
+    @Test
+    void anAgentTheConfigDoesNotHaveIsAUsageErrorListingThoseItHas() {
+        try (MockLlmServer server = server(complete("never"))) {
+            Cli.Run run = run(server, TEAM, "--agent", "nobody", "task");
+
+            assertThat(run.status()).isEqualTo(2);
+            assertThat(run.err()).isEqualTo("bellows run: --agent: unknown agent (default or react, or one of the config"
+                    + " file's agents: lead, researcher, writer, pipeline, both)\n");
+            assertThat(server.requests()).isEmpty();
+        }
+    }
+
+    @Test
+    void theBuiltInAgentsStayAndRunAsBefore() {
+        try (MockLlmServer server = server(complete("plain"))) {
+            Cli.Run run = run(server, TEAM, "--agent", "default", "--output", "jsonl", "task");
+
+            assertThat(run.status()).as(run.err()).isZero();
+            assertThat(run.outJson()).noneMatch(event -> event.has("agent"));
+        }
+    }
+
+    @Test
+    void agentsListsEachAgentsKindWhatItCallsAndItsTools() {
+        Cli.Run run = bellows(TEAM, "agents");
+
+        assertThat(run.status()).as(run.err()).isZero();
+        assertThat(run.out()).isEqualTo("""
+                lead  default  calls: researcher  tools: the command line's
+                researcher  default  tools: the command line's  model: m2
+                writer  react  tools: the command line's
+                pipeline  sequence  runs: researcher -> writer
+                both  parallel  runs: researcher, writer  then: lead
+                """);
+        Cli.Run bad = bellows("{\"agents\": {\"a\": {\"handoffs\": [\"b\"]}}}", "agents");
+        assertThat(bad.status()).isEqualTo(2);
+        assertThat(bad.err()).isEqualTo("bellows agents: bellows.json: agents.a.handoffs: no agent \"b\" (the agents: a)\n");
+    }
+
+    @Test
+    void chatWithAnAgentTalksToItAndItsSubAgents() {
+        try (MockLlmServer server = server(DELEGATE, complete("100 C"), call("converse", "{\"message\": \"100 C it is\"}"))) {
+            List<String> args = List.of("chat", "--base-url", server.baseUrl().toString(), "--model", "mock",
+                    "--data-dir", dir.resolve("data").toString(), "--agent", "lead");
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            try {
+                Files.writeString(dir.resolve("bellows.json"), TEAM);
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            int status = BellowsCommand.commandLine(new ByteArrayInputStream("When does water boil?\n"
+                            .getBytes(StandardCharsets.UTF_8)), out, err, false,
+                    new Host(Map.of(), dir, Interrupts.NONE, false)).execute(args.toArray(String[]::new));
+
+            assertThat(status).as(err.toString(StandardCharsets.UTF_8)).isZero();
+            assertThat(out.toString(StandardCharsets.UTF_8)).contains("100 C it is");
+            assertThat(server.requests().get(1).body().get("messages").toString()).contains("You find facts.");
+        }
+    }
+
+    private static int indexOf(List<JsonNode> events, java.util.function.Predicate<JsonNode> test) {
+        for (int i = 0; i < events.size(); i++) {
+            if (test.test(events.get(i))) {
+                return i;
+            }
+        }
+        throw new AssertionError("no such event");
+    }
+}

@@ -1,0 +1,75 @@
+package dev.bellows.agent;
+
+import dev.bellows.tool.ToolException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletionService;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorCompletionService;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
+import java.util.function.Function;
+
+/**
+ * The branches of a parallel workflow ({@link AgentTool#parallel}): each on a virtual thread of
+ * its own, at most a bound at a time; the answers in the branches' order, each headed by its
+ * name. A failing branch, or an interrupt of the calling thread (its run was cancelled),
+ * interrupts the others, whose runs are cancelled with their model requests.
+ */
+final class Branches {
+
+    @FunctionalInterface
+    interface Work<B> {
+        String run(B branch) throws ToolException;
+    }
+
+    private Branches() {
+    }
+
+    static <B> String run(List<B> branches, int maxConcurrent, Work<B> work, Function<B, String> name)
+            throws ToolException {
+        Semaphore slots = new Semaphore(maxConcurrent);
+        List<Future<String>> answers = new ArrayList<>(branches.size());
+        try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            CompletionService<String> done = new ExecutorCompletionService<>(threads);
+            for (B branch : branches) {
+                answers.add(done.submit(() -> {
+                    slots.acquire();
+                    try {
+                        return work.run(branch);
+                    } finally {
+                        slots.release();
+                    }
+                }));
+            }
+            // in the order they end, so that the first failure cancels the branches still running
+            for (int ended = 0; ended < branches.size(); ended++) {
+                Future<String> next = null;
+                try {
+                    next = done.take();
+                    next.get();
+                } catch (InterruptedException e) {
+                    answers.forEach(future -> future.cancel(true));
+                    Thread.currentThread().interrupt();
+                    throw new ToolException("cancelled");
+                } catch (ExecutionException e) {
+                    answers.forEach(future -> future.cancel(true));
+                    Throwable cause = e.getCause();
+                    int failed = answers.indexOf(next);
+                    throw cause instanceof ToolException toolFailure ? toolFailure
+                            : new ToolException(name.apply(branches.get(failed)) + " failed: " + cause, cause);
+                }
+            }
+            StringBuilder merged = new StringBuilder();
+            for (int i = 0; i < branches.size(); i++) {
+                if (!merged.isEmpty()) {
+                    merged.append("\n\n");
+                }
+                merged.append("## ").append(name.apply(branches.get(i))).append('\n').append(answers.get(i).resultNow());
+            }
+            return merged.toString();
+        }
+    }
+}

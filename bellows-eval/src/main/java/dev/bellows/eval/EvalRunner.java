@@ -1,0 +1,312 @@
+package dev.bellows.eval;
+
+import dev.bellows.agent.Agent;
+import dev.bellows.agent.AgentResult;
+import dev.bellows.agent.AgentRun;
+import dev.bellows.agent.Session;
+import dev.bellows.event.AgentEvent;
+import dev.bellows.event.LoopEndReason;
+import dev.bellows.event.LoopEvent;
+import dev.bellows.memory.ConversationMemory;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Runs a dataset through an agent: each case {@code repeat} times, at most {@code concurrency}
+ * runs at once, each run scored by its case's evaluators (and the runner's own), its events
+ * written to a file. The report lists cases in dataset order and runs by index, whatever order
+ * they finished in.
+ *
+ * <pre>{@code
+ * EvalReport report = EvalRunner.builder(factory).repeat(3).concurrency(4)
+ *         .outputDirectory(Path.of("eval-out")).build()
+ *         .run(Dataset.read(Path.of("evals/weather.jsonl")));
+ * }</pre>
+ *
+ * <p>A runner may run several datasets, one after another or at once; it keeps nothing between them.
+ */
+public final class EvalRunner {
+
+    private final AgentFactory factory;
+    private final int repeat;
+    private final int concurrency;
+    private final EvalContext context;
+    private final List<Evaluator> evaluators;
+    private final Path outputDirectory;
+    private final EvalProgress progress;
+    private final String agentName;
+    private final String model;
+    private final Clock clock;
+
+    private EvalRunner(Builder builder) {
+        this.factory = builder.factory;
+        this.repeat = builder.repeat;
+        this.concurrency = builder.concurrency;
+        this.context = new EvalContext(Optional.ofNullable(builder.judge));
+        this.evaluators = List.copyOf(builder.evaluators);
+        this.outputDirectory = builder.outputDirectory;
+        this.progress = builder.progress;
+        this.agentName = builder.agentName;
+        this.model = builder.model;
+        this.clock = builder.clock;
+    }
+
+    public static Builder builder(AgentFactory factory) {
+        return new Builder(factory);
+    }
+
+    /**
+     * Runs every case of the dataset and reports.
+     *
+     * @throws IOException          when an events file cannot be written
+     * @throws InterruptedException when the calling thread is interrupted: the runs in flight are cancelled
+     */
+    public EvalReport run(Dataset dataset) throws IOException, InterruptedException {
+        Instant started = clock.instant();
+        long start = System.nanoTime();
+        List<EvalCase> cases = dataset.cases();
+        EventFiles files = outputDirectory == null ? null : new EventFiles(outputDirectory, cases);
+        int total = cases.stream().mapToInt(c -> c.repeatOr(repeat)).sum();
+        Progress shown = new Progress(progress, total);
+        // One job per run, in dataset order, taken in that order by a fixed set of workers: with
+        // concurrency 1 the runs go one after another in file order (a scripted model's turns
+        // are taken in a known order), and never more than `concurrency` at once.
+        List<int[]> jobs = new ArrayList<>();
+        RunResult[][] results = new RunResult[cases.size()][];
+        for (int c = 0; c < cases.size(); c++) {
+            results[c] = new RunResult[cases.get(c).repeatOr(repeat)];
+            for (int i = 1; i <= results[c].length; i++) {
+                jobs.add(new int[] {c, i});
+            }
+        }
+        AtomicInteger next = new AtomicInteger();
+        java.util.concurrent.atomic.AtomicBoolean stopped = new java.util.concurrent.atomic.AtomicBoolean();
+        progress.started(total);
+        List<Future<Void>> workers = new ArrayList<>();
+        try (files; ExecutorService threads = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("eval-run-", 0).factory())) {
+            for (int w = 0; w < Math.min(concurrency, jobs.size()); w++) {
+                workers.add(threads.submit(() -> {
+                    for (int j = next.getAndIncrement(); j < jobs.size(); j = next.getAndIncrement()) {
+                        EvalCase evalCase = cases.get(jobs.get(j)[0]);
+                        int index = jobs.get(j)[1];
+                        RunResult result = runOnce(evalCase, jobs.get(j)[0], index, files);
+                        if (stopped.get()) {
+                            return null;    // a run cut short by the stop is no result (the loop may end it "cancelled")
+                        }
+                        results[jobs.get(j)[0]][index - 1] = result;
+                        shown.finished(evalCase.id(), index, result.passed());
+                    }
+                    return null;
+                }));
+            }
+            try {
+                for (Future<Void> worker : workers) {
+                    await(worker);
+                }
+            } catch (InterruptedException | IOException | RuntimeException | Error e) {
+                stopped.set(true);
+                next.set(jobs.size());      // no further run starts
+                workers.forEach(worker -> worker.cancel(true));
+                throw e;
+            }
+            if (files != null) {
+                files.finish();     // every events file on disk before the report names it
+            }
+        }
+        List<CaseResult> caseResults = new ArrayList<>();
+        for (int c = 0; c < cases.size(); c++) {
+            EvalCase evalCase = cases.get(c);
+            caseResults.add(new CaseResult(evalCase.id(), evalCase.input(), evalCase.tags(), evalCase.requiredPassRate(),
+                    List.of(results[c])));
+        }
+        return new EvalReport(dataset.source().toString(), agentName, model, started,
+                (System.nanoTime() - start) / 1_000_000, caseResults, Optional.empty());
+    }
+
+    private static void await(Future<Void> future) throws IOException, InterruptedException {
+        try {
+            future.get();
+        } catch (ExecutionException e) {
+            switch (e.getCause()) {
+                case IOException io -> throw io;
+                case RuntimeException runtime -> throw runtime;
+                case Error error -> throw error;
+                default -> throw new IllegalStateException(e.getCause());
+            }
+        }
+    }
+
+    /** One run: the agent built, the task run to its end, the evaluators asked, the events written. */
+    private RunResult runOnce(EvalCase evalCase, int caseNumber, int index, EventFiles files)
+            throws IOException, InterruptedException {
+        RunProbe probe = new RunProbe(index);
+        long start = System.nanoTime();
+        RunRecord record;
+        AgentRun run = null;
+        try {
+            Agent agent = factory.create(evalCase, probe);
+            run = evalCase.history().isEmpty() ? agent.run(evalCase.task())
+                    : agent.run(evalCase.task(), conversation(evalCase));
+            AgentResult result = run.await();
+            long duration = (System.nanoTime() - start) / 1_000_000;
+            List<AgentEvent> events = run.events().toList();
+            int iterations = (int) events.stream().filter(e -> e instanceof LoopEvent.IterationStart).count();
+            LoopEndReason reason = result.reason();
+            record = new RunRecord(evalCase, index, reason.successful() ? result.result() : "", Optional.of(reason),
+                    events, iterations, probe.tokens(), duration,
+                    reason.successful() ? Optional.empty() : Optional.of(reason.wireName() + ": " + result.result()));
+        } catch (java.util.concurrent.CancellationException e) {
+            if (run != null) {
+                run.cancel();
+            }
+            throw new InterruptedException("the evaluation was interrupted");
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                throw (InterruptedException) e;
+            }
+            record = new RunRecord(evalCase, index, "", Optional.empty(), List.of(), 0, probe.tokens(),
+                    (System.nanoTime() - start) / 1_000_000, Optional.of("the agent could not run: " + e));
+        }
+        List<Score> scores = new ArrayList<>();
+        for (Evaluator evaluator : evaluators(evalCase)) {
+            scores.add(score(evaluator, record));
+        }
+        String events = files == null || record.events().isEmpty() ? "" : files.write(caseNumber, index, record.events());
+        boolean passed = record.error().isEmpty() && scores.stream().allMatch(Score::passed);
+        return new RunResult(index, passed, record.answer(), scores, events, record.durationMs(), record.iterations(),
+                record.tokens(), record.error());
+    }
+
+    private List<Evaluator> evaluators(EvalCase evalCase) {
+        if (evaluators.isEmpty()) {
+            return evalCase.evaluators();
+        }
+        List<Evaluator> all = new ArrayList<>(evalCase.evaluators());
+        all.addAll(evaluators);
+        return all;
+    }
+
+    private Score score(Evaluator evaluator, RunRecord record) throws InterruptedException {
+        try {
+            return Objects.requireNonNull(evaluator.evaluate(record, context), "the evaluator returned no score");
+        } catch (RuntimeException e) {
+            // one broken evaluator fails its check, not the evaluation
+            return Score.fail(evaluator.name(), "the evaluator failed: " + e);
+        }
+    }
+
+    /** A session holding the case's conversation before its task. */
+    private static Session conversation(EvalCase evalCase) {
+        ConversationMemory memory = ConversationMemory.builder().build();
+        memory.addTurn(evalCase.history());
+        return new Session(memory);
+    }
+
+    /** The progress listener, told of one finished run at a time, with the running count. */
+    private static final class Progress {
+        private final EvalProgress listener;
+        private final int total;
+        private int done;
+
+        Progress(EvalProgress listener, int total) {
+            this.listener = listener;
+            this.total = total;
+        }
+
+        synchronized void finished(String caseId, int index, boolean passed) {
+            listener.finished(caseId, index, passed, ++done, total);
+        }
+    }
+
+    /** Not thread-safe. */
+    public static final class Builder {
+        private final AgentFactory factory;
+        private int repeat = 1;
+        private int concurrency = 1;
+        private JudgeModel judge;
+        private final List<Evaluator> evaluators = new ArrayList<>();
+        private Path outputDirectory;
+        private EvalProgress progress = EvalProgress.NONE;
+        private String agentName = "default";
+        private String model = "";
+        private Clock clock = Clock.systemUTC();
+
+        private Builder(AgentFactory factory) {
+            this.factory = Objects.requireNonNull(factory, "factory");
+        }
+
+        /** How many times each case runs unless it says {@code repeat} itself (default 1). */
+        public Builder repeat(int repeat) {
+            if (repeat < 1) {
+                throw new IllegalArgumentException("repeat must be at least 1, got " + repeat);
+            }
+            this.repeat = repeat;
+            return this;
+        }
+
+        /** How many runs go on at once (default 1). */
+        public Builder concurrency(int concurrency) {
+            if (concurrency < 1) {
+                throw new IllegalArgumentException("concurrency must be at least 1, got " + concurrency);
+            }
+            this.concurrency = concurrency;
+            return this;
+        }
+
+        /** The model {@code judge} expectations ask; without one they fail saying so. */
+        public Builder judge(JudgeModel judge) {
+            this.judge = judge;
+            return this;
+        }
+
+        /** An evaluator for every case, after the case's own. */
+        public Builder evaluator(Evaluator evaluator) {
+            evaluators.add(Objects.requireNonNull(evaluator, "evaluator"));
+            return this;
+        }
+
+        /** Where each run's events file is written (under {@code events/}); none are written without it. */
+        public Builder outputDirectory(Path directory) {
+            this.outputDirectory = directory;
+            return this;
+        }
+
+        public Builder progress(EvalProgress progress) {
+            this.progress = Objects.requireNonNull(progress, "progress");
+            return this;
+        }
+
+        /** The agent's name, for the report (default {@code default}). */
+        public Builder agentName(String name) {
+            this.agentName = Objects.requireNonNull(name, "name");
+            return this;
+        }
+
+        /** The model under test, for the report. */
+        public Builder model(String model) {
+            this.model = Objects.requireNonNull(model, "model");
+            return this;
+        }
+
+        /** The clock the report's start time is read from (default UTC). */
+        public Builder clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        public EvalRunner build() {
+            return new EvalRunner(this);
+        }
+    }
+}

@@ -1,0 +1,169 @@
+package dev.bellows.eval;
+
+import tools.jackson.databind.ObjectWriter;
+import dev.bellows.json.internal.Jackson;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.SerializationFeature;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+import dev.bellows.secret.Secrets;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * {@code report.json}: the report as JSON (docs/eval.md, "The report"). Every text in it is
+ * passed through {@link Secrets#redact}: the tree {@link #toJson} makes, which every
+ * {@link ReportWriter} renders, holds no secret Bellows knows of.
+ */
+public final class ReportJson {
+
+    /** The file name in the output directory. */
+    public static final String FILE = "report.json";
+
+    /** Writes {@code report.json}. */
+    public static final ReportWriter WRITER = new ReportWriter() {
+        @Override
+        public String fileName() {
+            return FILE;
+        }
+
+        @Override
+        public void write(ObjectNode report, Path directory) throws IOException {
+            Files.writeString(directory.resolve(FILE), text(report), StandardCharsets.UTF_8);
+        }
+    };
+
+    private static final ObjectMapper MAPPER = Jackson.JSON;
+    private static final ObjectWriter INDENTED = Jackson.JSON.writer(SerializationFeature.INDENT_OUTPUT);
+
+    private ReportJson() {
+    }
+
+    /** The report's JSON, secrets redacted. */
+    public static ObjectNode toJson(EvalReport report) {
+        ObjectNode json = tree(report);
+        redact(json);
+        return json;
+    }
+
+    /** Every text value of the tree passed through {@link Secrets#redact}, in place. */
+    private static void redact(JsonNode node) {
+        if (node instanceof ObjectNode object) {
+            for (var fields = object.properties().iterator(); fields.hasNext(); ) {
+                var field = fields.next();
+                if (field.getValue().isString()) {
+                    String text = field.getValue().asString();
+                    String redacted = Secrets.redact(text);
+                    if (!redacted.equals(text)) {
+                        field.setValue(object.stringNode(redacted));
+                    }
+                } else {
+                    redact(field.getValue());
+                }
+            }
+        } else if (node instanceof ArrayNode array) {
+            for (int i = 0; i < array.size(); i++) {
+                if (array.get(i).isString()) {
+                    array.set(i, array.stringNode(Secrets.redact(array.get(i).asString())));
+                } else {
+                    redact(array.get(i));
+                }
+            }
+        }
+    }
+
+    private static ObjectNode tree(EvalReport report) {
+        ObjectNode json = MAPPER.createObjectNode();
+        json.put("dataset", report.dataset());
+        json.put("agent", report.agent());
+        json.put("model", report.model());
+        json.put("started", report.started().toString());
+        json.put("duration_ms", report.durationMs());
+        EvalReport.Summary summary = report.summary();
+        json.putObject("summary").put("cases", summary.cases()).put("passed", summary.passed())
+                .put("failed", summary.failed()).put("pass_rate", summary.passRate());
+        ArrayNode cases = json.putArray("cases");
+        for (CaseResult result : report.cases()) {
+            ObjectNode c = cases.addObject();
+            c.put("id", result.id());
+            c.put("passed", result.passed());
+            c.set("input", result.input().deepCopy());
+            ArrayNode tags = c.putArray("tags");
+            result.tags().forEach(tags::add);
+            c.put("repeat", result.repeat());
+            c.put("pass_rate", result.passRate());
+            c.put("required_pass_rate", result.requiredPassRate());
+            c.put("pass_at_k", result.passAtK());
+            c.put("pass_hat_k", result.passHatK());
+            ArrayNode runs = c.putArray("runs");
+            for (RunResult run : result.runs()) {
+                ObjectNode r = runs.addObject();
+                r.put("index", run.index());
+                r.put("passed", run.passed());
+                r.put("answer", run.answer());
+                run.error().ifPresent(error -> r.put("error", error));
+                ArrayNode scores = r.putArray("scores");
+                for (Score score : run.scores()) {
+                    scores.addObject().put("evaluator", score.evaluator()).put("passed", score.passed())
+                            .put("score", score.score()).put("reason", score.reason());
+                }
+                if (!run.events().isEmpty()) {
+                    r.put("events", run.events());
+                }
+                r.put("duration_ms", run.durationMs());
+                r.put("iterations", run.iterations());
+                run.tokens().ifPresent(tokens -> r.putObject("tokens")
+                        .put("input", tokens.inputTokens()).put("output", tokens.outputTokens()));
+            }
+        }
+        report.comparison().ifPresent(comparison -> json.set("comparison", toJson(comparison)));
+        return json;
+    }
+
+    private static ObjectNode toJson(Comparison comparison) {
+        ObjectNode json = MAPPER.createObjectNode();
+        json.put("baseline", comparison.baseline());
+        json.put("margin", comparison.margin());
+        json.put("regressed", comparison.regressed());
+        ArrayNode cases = json.putArray("cases");
+        for (Comparison.CaseComparison c : comparison.cases()) {
+            ObjectNode item = cases.addObject();
+            item.put("id", c.id());
+            item.set("before", c.before().map(ReportJson::side).orElse(null));
+            item.set("after", c.after().map(ReportJson::side).orElse(null));
+            item.put("regressed", c.regressed());
+            ArrayNode why = item.putArray("why");
+            c.why().forEach(why::add);
+        }
+        return json;
+    }
+
+    private static JsonNode side(Comparison.Side side) {
+        ObjectNode json = MAPPER.createObjectNode();
+        json.put("passed", side.passed());
+        json.put("pass_rate", side.passRate());
+        ObjectNode scores = json.putObject("scores");
+        for (Map.Entry<String, Double> score : side.scores().entrySet()) {
+            scores.put(score.getKey(), score.getValue());
+        }
+        return json;
+    }
+
+    /** The JSON as the file holds it: indented, secrets redacted, a final newline. */
+    public static String text(ObjectNode report) throws IOException {
+        return Secrets.redact(INDENTED.writeValueAsString(report)) + "\n";
+    }
+
+    /**
+     * Reads a report file back (a baseline).
+     *
+     * @throws IOException when it cannot be read or is not JSON
+     */
+    public static JsonNode read(Path file) throws IOException {
+        return MAPPER.readTree(file.toFile());
+    }
+}

@@ -1,0 +1,150 @@
+package dev.bellows.eval;
+
+import tools.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * An expected tool trajectory, compared with a run's tool calls (other than the one that ends
+ * the loop) the way LangChain's agentevals compares trajectories:
+ *
+ * <ul>
+ *   <li>{@link Match#STRICT}: the same calls in the same order;</li>
+ *   <li>{@link Match#UNORDERED}: the same calls in any order (as many of each);</li>
+ *   <li>{@link Match#SUBSET}: every call of the run is among the expected ones (each expected
+ *       call stands for one call of the run);</li>
+ *   <li>{@link Match#SUPERSET}: every expected call is among the run's.</li>
+ * </ul>
+ *
+ * <p>An expected call names the tool ({@code get_weather}, or {@code server/tool} to name the
+ * server too) and may give arguments: without them any arguments match; with them the run's
+ * arguments must equal them ({@link ArgumentsMatch#EXACT}) or contain them as a JSON subset
+ * ({@link ArgumentsMatch#SUBSET}, the default). Numbers compare by value, objects regardless of
+ * key order. When calls could pair up several ways, the check finds a pairing if there is one.
+ *
+ * @param match     how the two lists are compared
+ * @param arguments how expected arguments are compared with the run's
+ * @param calls     the expected calls
+ */
+public record ToolTrajectory(Match match, ArgumentsMatch arguments, List<ExpectedCall> calls) {
+
+    /** How the run's calls and the expected ones are compared. */
+    public enum Match {
+        STRICT, UNORDERED, SUBSET, SUPERSET;
+
+        /** The name datasets use ({@code strict}, ...). */
+        public String wireName() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    /** How an expected call's arguments are compared with a run's call's. */
+    public enum ArgumentsMatch {
+        EXACT, SUBSET;
+
+        public String wireName() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    /**
+     * One expected call.
+     *
+     * @param name      the tool's name, or {@code server/tool}
+     * @param arguments the arguments to compare; empty: any arguments match. Read-only
+     */
+    public record ExpectedCall(String name, Optional<ObjectNode> arguments) {
+        public ExpectedCall {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(arguments, "arguments");
+        }
+
+        boolean matches(CalledTool call, ArgumentsMatch mode) {
+            int slash = name.indexOf('/');
+            boolean named = slash < 0 ? name.equals(call.toolName())
+                    : name.substring(0, slash).equals(call.serverName()) && name.substring(slash + 1).equals(call.toolName());
+            if (!named || arguments.isEmpty()) {
+                return named;
+            }
+            return mode == ArgumentsMatch.EXACT ? JsonMatch.equal(arguments.get(), call.arguments())
+                    : JsonMatch.subset(arguments.get(), call.arguments());
+        }
+
+        @Override
+        public String toString() {
+            return name + arguments.map(a -> " " + a).orElse("");
+        }
+    }
+
+    public ToolTrajectory {
+        Objects.requireNonNull(match, "match");
+        Objects.requireNonNull(arguments, "arguments");
+        calls = List.copyOf(calls);
+    }
+
+    /** Compares the run's calls with the expected ones. */
+    Score check(List<CalledTool> run) {
+        String name = "tools";
+        boolean ok = switch (match) {
+            case STRICT -> run.size() == calls.size() && inOrder(run);
+            case UNORDERED -> run.size() == calls.size() && pairs(run) == run.size();
+            case SUBSET -> pairs(run) == run.size();
+            case SUPERSET -> pairs(run) == calls.size();
+        };
+        String expected = calls.stream().map(ExpectedCall::toString).collect(Collectors.joining(", ", "[", "]"));
+        String actual = run.stream().map(ToolTrajectory::shown).collect(Collectors.joining(", ", "[", "]"));
+        String reason = match.wireName() + (ok ? " match: " : " mismatch: expected ") + expected
+                + (ok ? " against the run's " : ", the run called ") + actual;
+        return ok ? Score.pass(name, reason) : Score.fail(name, reason);
+    }
+
+    private static String shown(CalledTool call) {
+        return (call.toolName().isEmpty() ? "(undecodable call)" : call.toolName())
+                + (call.failed() ? " (failed)" : " " + call.arguments());
+    }
+
+    private boolean inOrder(List<CalledTool> run) {
+        for (int i = 0; i < run.size(); i++) {
+            if (!calls.get(i).matches(run.get(i), arguments)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The most pairs of (run call, expected call) that match, each used once: a bipartite
+     * matching by augmenting paths, so that a loose expected call never takes the only run call
+     * a stricter one could match.
+     */
+    private int pairs(List<CalledTool> run) {
+        int[] pairedWith = new int[calls.size()];       // expected -> run index, or -1
+        Arrays.fill(pairedWith, -1);
+        int count = 0;
+        for (int r = 0; r < run.size(); r++) {
+            if (augment(r, run, pairedWith, new boolean[calls.size()])) {
+                count++;
+            }
+        }
+        return count;
+    }
+
+    private boolean augment(int r, List<CalledTool> run, int[] pairedWith, boolean[] seen) {
+        for (int e = 0; e < calls.size(); e++) {
+            if (!seen[e] && calls.get(e).matches(run.get(r), arguments)) {
+                seen[e] = true;
+                if (pairedWith[e] < 0 || augment(pairedWith[e], run, pairedWith, seen)) {
+                    pairedWith[e] = r;
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+}

@@ -1,0 +1,454 @@
+package dev.bellows.eval.report;
+
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import dev.bellows.eval.report.Report.CaseResult;
+import dev.bellows.eval.report.Report.Change;
+import dev.bellows.eval.report.Report.RunResult;
+import dev.bellows.eval.report.Report.Score;
+import dev.bellows.eval.report.Transcript.Entry;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * A report as one self-contained HTML page: summary, the chart of scores against the baseline
+ * (when the report has a comparison), the table of cases with each failed case's reasons, and
+ * every case's runs with their scores and transcripts (read from the events files and written
+ * into the page, so it stands alone). No external link, font or script: the style and the
+ * little script (filters, expand all) are inline, and the page's Content-Security-Policy
+ * allows that one script by its hash and nothing else, so text from a report could not run
+ * even if it escaped its escaping.
+ */
+final class HtmlReport {
+
+    private static final String CSS = resource("report.css");
+    private static final String SCRIPT = resource("report.js");
+    private static final String CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'sha256-"
+            + sha256(SCRIPT) + "'";
+
+    /** The most of one text (an answer, a tool's result) written into the page. */
+    static final int TEXT_LIMIT = 20_000;
+    private static final int FLUSH_AT = 64 * 1024;
+
+    private final Report report;
+    private final Path reportDir;
+    private final Writer out;
+    private final Html html = new Html();
+    private final Map<String, Change> changes = new HashMap<>();
+
+    private HtmlReport(Report report, Path reportDir, Writer out) {
+        this.report = report;
+        this.reportDir = reportDir;
+        this.out = out;
+        if (report.comparison() != null) {
+            report.comparison().cases().forEach(change -> changes.put(change.id(), change));
+        }
+    }
+
+    static void write(Report report, Path reportDir, Writer out) throws IOException {
+        new HtmlReport(report, reportDir, out).page();
+    }
+
+    private void page() throws IOException {
+        String dataset = report.dataset() == null ? "Evaluation" : report.dataset();
+        html.raw("<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
+                .raw("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
+                .raw("<meta http-equiv=\"Content-Security-Policy\" content=\"").raw(CSP).raw("\">\n")
+                .raw("<meta name=\"referrer\" content=\"no-referrer\">\n")
+                .raw("<title>").text(dataset + ": " + report.summary().passed() + " of " + report.summary().cases() + " passed")
+                .raw("</title>\n<style>\n").raw(CSS).raw("</style>\n</head>\n<body>\n<main>\n");
+        header(dataset);
+        cards();
+        if (report.comparison() != null) {
+            html.raw("<section class=\"panel chart\" id=\"chart\">\n<h2>Scores against the baseline</h2>\n");
+            ScoreChart.write(report.comparison(), html);
+            html.raw("</section>\n");
+        }
+        table();
+        flush();
+        html.raw("<section class=\"panel\" id=\"runs\">\n<div class=\"bar\"><h2>Runs and transcripts</h2><div class=\"buttons\">")
+                .raw("<button type=\"button\" data-runs=\"open\">Expand all</button>")
+                .raw("<button type=\"button\" data-runs=\"close\">Collapse all</button></div></div>\n");
+        for (int i = 0; i < report.cases().size(); i++) {
+            caseDetails(report.cases().get(i), i);
+            if (html.length() > FLUSH_AT) {
+                flush();
+            }
+        }
+        html.raw("</section>\n<footer>Written by <b>bellows eval</b>. This page is self-contained: it loads nothing.</footer>\n")
+                .raw("</main>\n<script>").raw(SCRIPT).raw("</script>\n</body>\n</html>\n");
+        flush();
+        out.flush();
+    }
+
+    private void header(String dataset) {
+        boolean ok = report.comparison() != null ? !report.comparison().regressed() : report.summary().failed() == 0;
+        String verdict = report.comparison() != null ? (ok ? "No regression" : "Regressed") : (ok ? "Passed" : "Failed");
+        html.raw("<header>\n<div class=\"head\"><span class=\"verdict ").raw(ok ? "ok" : "bad").raw("\">").text(verdict)
+                .raw("</span><h1>").text(dataset).raw("</h1></div>\n<p class=\"meta\">");
+        List<String> parts = new ArrayList<>();
+        Html part = new Html();
+        if (report.agent() != null) {
+            parts.add(part.raw("agent <b>").text(report.agent()).raw("</b>").take());
+        }
+        if (report.model() != null) {
+            parts.add(part.raw("model <b>").text(report.model()).raw("</b>").take());
+        }
+        if (report.started() != null) {
+            parts.add(part.raw("started ").text(started(report.started())).take());
+        }
+        if (report.durationMs() != null) {
+            parts.add(part.raw("took ").text(duration(report.durationMs())).take());
+        }
+        if (report.comparison() != null) {
+            parts.add(part.raw("baseline <b>").text(String.valueOf(report.comparison().baseline())).raw("</b> (margin ")
+                    .text(decimal(report.comparison().margin())).raw(")").take());
+        }
+        html.raw(String.join(" \u00b7 ", parts)).raw("</p>\n</header>\n");
+    }
+
+    private void cards() {
+        Report.Summary summary = report.summary();
+        long runs = report.cases().stream().mapToLong(c -> c.runs().size()).sum();
+        long tokens = report.cases().stream().flatMap(c -> c.runs().stream())
+                .mapToLong(r -> (r.inputTokens() == null ? 0 : r.inputTokens()) + (r.outputTokens() == null ? 0 : r.outputTokens())).sum();
+        html.raw("<section class=\"cards\">\n");
+        card("", String.valueOf(summary.cases()), "cases", null);
+        card("ok", String.valueOf(summary.passed()), "passed", null);
+        card(summary.failed() > 0 ? "bad" : "", String.valueOf(summary.failed()), "failed", null);
+        card("", percent(summary.passRate()), "pass rate", summary.passRate());
+        if (report.comparison() != null) {
+            long regressed = report.comparison().cases().stream().filter(Change::regressed).count();
+            card(regressed > 0 ? "bad" : "ok", String.valueOf(regressed), "regressed", null);
+        }
+        card("", String.format(Locale.ROOT, "%,d", runs), tokens > 0 ? String.format(Locale.ROOT, "runs \u00b7 %,d tokens", tokens) : "runs", null);
+        html.raw("</section>\n");
+    }
+
+    private void card(String kind, String number, String label, Double meter) {
+        html.raw("<div class=\"card ").raw(kind).raw("\"><div class=\"num\">").text(number).raw("</div><div class=\"lbl\">")
+                .text(label).raw("</div>");
+        if (meter != null) {
+            html.raw("<div class=\"meter\"><span style=\"width:").raw(width(meter)).raw("\"></span></div>");
+        }
+        html.raw("</div>\n");
+    }
+
+    private void table() {
+        long failed = report.cases().stream().filter(c -> !c.passed()).count();
+        long regressed = report.cases().stream().filter(this::regressed).count();
+        html.raw("<section class=\"panel\" id=\"cases\">\n<div class=\"bar\"><h2>Cases</h2><div class=\"buttons\" role=\"group\">")
+                .raw("<button type=\"button\" data-filter=\"all\" aria-pressed=\"true\">All ").text(String.valueOf(report.cases().size()))
+                .raw("</button><button type=\"button\" data-filter=\"failed\" aria-pressed=\"false\">Failed ").text(String.valueOf(failed))
+                .raw("</button>");
+        if (report.comparison() != null) {
+            html.raw("<button type=\"button\" data-filter=\"regressed\" aria-pressed=\"false\">Regressed ").text(String.valueOf(regressed))
+                    .raw("</button>");
+        }
+        html.raw("</div></div>\n<div class=\"wide\"><table class=\"cases\">\n<thead><tr><th>Status</th><th>Case</th><th>Pass rate</th>")
+                .raw("<th class=\"num\" title=\"the chance that at least one of k runs passes\">pass@k</th>")
+                .raw("<th class=\"num\" title=\"the chance that all k runs pass\">pass^k</th><th>Scores (mean)</th>")
+                .raw("<th class=\"num\">Time</th></tr></thead>\n<tbody>\n");
+        for (int i = 0; i < report.cases().size(); i++) {
+            row(report.cases().get(i), i);
+        }
+        html.raw("</tbody>\n</table></div>\n</section>\n");
+    }
+
+    private void row(CaseResult result, int index) {
+        boolean regressed = regressed(result);
+        html.raw("<tr class=\"case-row").raw(result.passed() ? "" : " failed").raw("\" data-case").raw(flags(result))
+                .raw("><td>").raw(pill(result.passed(), result.passed() ? "pass" : "fail")).raw("</td>\n<td><a class=\"case-link\" href=\"#case-")
+                .raw(String.valueOf(index)).raw("\">").text(result.id()).raw("</a>");
+        for (String tag : result.tags()) {
+            html.raw("<span class=\"tag\">").text(tag).raw("</span>");
+        }
+        if (regressed) {
+            html.raw("<span class=\"badge\">regressed</span>");
+        }
+        if (!result.passed()) {
+            html.raw("\n<ul class=\"reasons\">");
+            for (String reason : JunitXml.reasons(result)) {
+                int colon = reason.indexOf(": ");
+                html.raw("<li><b>").text(reason.substring(0, colon)).raw("</b>").text(reason.substring(colon)).raw("</li>");
+            }
+            html.raw("</ul>");
+        }
+        html.raw("</td>\n<td>");
+        passRate(result);
+        html.raw("</td>\n<td class=\"num\">").text(result.passAtK() == null ? "\u2013" : decimal(result.passAtK()))
+                .raw("</td><td class=\"num\">").text(result.passHatK() == null ? "\u2013" : decimal(result.passHatK()))
+                .raw("</td>\n<td><div class=\"chips\">");
+        Change change = changes.get(result.id());
+        means(result).forEach((evaluator, mean) -> {
+            html.raw("<span class=\"chip").raw(mean.failed ? " bad" : "").raw("\" title=\"").text(evaluator + ": mean score "
+                    + decimal(mean.mean()) + ", failed in " + mean.failures + " of " + mean.count + " runs").raw("\">")
+                    .text(evaluator + " " + decimal(mean.mean()));
+            Double before = change == null || change.before() == null ? null : change.before().scores().get(evaluator);
+            if (before != null && Math.abs(mean.mean() - before) >= 0.005) {
+                boolean down = mean.mean() < before;
+                html.raw("<span class=\"delta ").raw(down ? "down" : "up").raw("\" title=\"baseline ").text(decimal(before)).raw("\">")
+                        .raw(down ? "\u25bc" : "\u25b2").text(decimal(Math.abs(mean.mean() - before))).raw("</span>");
+            }
+            html.raw("</span>");
+        });
+        html.raw("</div></td>\n<td class=\"num\">").text(duration(result.durationMs())).raw("</td></tr>\n");
+    }
+
+    private void passRate(CaseResult result) {
+        long passed = result.runs().stream().filter(RunResult::passed).count();
+        double rate = result.passRate() != null ? result.passRate() : result.runs().isEmpty() ? 0 : (double) passed / result.runs().size();
+        html.raw("<div class=\"rate\"><span class=\"rate-bar").raw(result.passed() ? "" : " bad").raw("\"><span class=\"fill\" style=\"width:")
+                .raw(width(rate)).raw("\"></span>");
+        if (result.requiredPassRate() != null) {
+            html.raw("<span class=\"req\" style=\"left:").raw(width(result.requiredPassRate())).raw("\" title=\"required ")
+                    .text(decimal(result.requiredPassRate())).raw("\"></span>");
+        }
+        html.raw("</span><span>").text(passed + "/" + result.runs().size());
+        if (result.requiredPassRate() != null) {
+            html.raw(" <span class=\"dim\">").raw(result.passed() ? "\u2265 " : "&lt; ").text(decimal(result.requiredPassRate())).raw("</span>");
+        }
+        html.raw("</span></div>");
+    }
+
+    private void caseDetails(CaseResult result, int index) {
+        html.raw("<details class=\"case").raw(result.passed() ? "" : " failed").raw("\" id=\"case-").raw(String.valueOf(index)).raw("\"")
+                .raw(result.passed() ? "" : " open").raw(" data-case").raw(flags(result)).raw(">\n<summary>")
+                .raw(pill(result.passed(), result.passed() ? "pass" : "fail")).raw("<span class=\"case-id\">").text(result.id())
+                .raw("</span><span class=\"dim\">").text(result.runs().size() == 1 ? "1 run" : result.runs().size() + " runs").raw("</span>");
+        if (regressed(result)) {
+            html.raw("<span class=\"badge\">regressed</span>");
+        }
+        html.raw("</summary>\n<div class=\"case-body\">\n");
+        if (result.input() != null) {
+            html.raw("<span class=\"label\">Input</span>");
+            input(result.input());
+        }
+        Change change = changes.get(result.id());
+        if (change != null && !change.why().isEmpty()) {
+            html.raw("<span class=\"label\">Against the baseline</span><ul class=\"why\">");
+            change.why().forEach(why -> html.raw("<li>").text(why).raw("</li>"));
+            html.raw("</ul>\n");
+        }
+        html.raw("<span class=\"label\">Runs</span>\n");
+        for (RunResult run : result.runs()) {
+            run(run, !result.passed() && !run.passed());     // a failed case's failed runs open: what a person came to see
+        }
+        html.raw("</div>\n</details>\n");
+    }
+
+    private void input(JsonNode input) {
+        html.raw("<div class=\"input\">");
+        if (input.isArray()) {
+            for (JsonNode message : input) {
+                html.raw("<div><span class=\"role\">").text(message.path("role").asString("?")).raw("</span>")
+                        .text(message.path("content").isString() ? message.path("content").asString() : message.path("content").toString(),
+                                TEXT_LIMIT).raw("</div>");
+            }
+        } else {
+            html.text(input.isString() ? input.asString() : input.toString(), TEXT_LIMIT);
+        }
+        html.raw("</div>\n");
+    }
+
+    private void run(RunResult run, boolean open) {
+        List<String> facts = new ArrayList<>();
+        if (run.durationMs() != null) {
+            facts.add(duration(run.durationMs()));
+        }
+        if (run.iterations() != null) {
+            facts.add(run.iterations() == 1 ? "1 iteration" : run.iterations() + " iterations");
+        }
+        if (run.inputTokens() != null || run.outputTokens() != null) {
+            facts.add(String.format(Locale.ROOT, "%,d tokens in, %,d out", run.inputTokens() == null ? 0 : run.inputTokens(),
+                    run.outputTokens() == null ? 0 : run.outputTokens()));
+        }
+        String preview = run.error() != null ? "error: " + run.error()
+                : run.answer() == null || run.answer().isBlank() ? "(no answer)" : run.answer();
+        html.raw(open ? "<details class=\"run\" open>\n<summary>" : "<details class=\"run\">\n<summary>").raw(pill(run.passed(), "run " + run.index()))
+                .raw("<span class=\"answer-preview\">").text(preview.length() > 200 ? preview.substring(0, 200) : preview)
+                .raw("</span><span class=\"dim\">").text(String.join(" \u00b7 ", facts)).raw("</span></summary>\n<div class=\"run-body\">\n");
+        if (!run.scores().isEmpty()) {
+            html.raw("<div class=\"wide\"><table class=\"scores\"><thead><tr><th>Evaluator</th><th class=\"num\">Score</th><th>Result</th><th>Reason</th></tr></thead><tbody>");
+            for (Score score : run.scores()) {
+                html.raw("<tr").raw(score.passed() ? "" : " class=\"bad\"").raw("><td>").text(score.evaluator()).raw("</td><td class=\"num\">")
+                        .text(score.score() == null ? "\u2013" : decimal(score.score())).raw("</td><td>").raw(pill(score.passed(),
+                                score.passed() ? "pass" : "fail")).raw("</td><td class=\"reason\">").text(score.reason() == null ? "" : score.reason(), TEXT_LIMIT)
+                        .raw("</td></tr>");
+            }
+            html.raw("</tbody></table></div>\n");
+        }
+        if (run.error() != null) {
+            html.raw("<div class=\"error\"><b>The run failed:</b> ").text(run.error(), TEXT_LIMIT).raw("</div>\n");
+        }
+        html.raw("<span class=\"label\">Transcript</span>\n<div class=\"transcript\">\n");
+        if (run.events() == null) {
+            html.raw("<div class=\"t-problem\">no events file in the report</div>\n");
+        }
+        List<Entry> transcript = run.events() == null ? List.of() : Transcript.read(reportDir, run.events());
+        transcript.forEach(entry -> entry(entry, run.passed()));
+        if (run.answer() != null && !run.answer().isEmpty() && transcript.stream().noneMatch(entry -> entry instanceof Transcript.End)) {
+            html.raw("<div class=\"t-end\"><span class=\"label\">Answer</span>").text(run.answer(), TEXT_LIMIT).raw("</div>\n");
+        }
+        html.raw("</div>\n</div>\n</details>\n");
+    }
+
+    /** One entry of a run's transcript; {@code passed}: the run's, so a failed run's answer is not shown as a success. */
+    private void entry(Entry entry, boolean passed) {
+        switch (entry) {
+            case Transcript.Task task -> html.raw("<div class=\"t-task\"><span class=\"label\">Task</span>").text(task.text(), TEXT_LIMIT)
+                    .raw("</div>\n");
+            case Transcript.Step step -> html.raw("<div class=\"t-step\">Step ").text(String.valueOf(step.iteration())).raw("</div>\n");
+            case Transcript.Thinking thinking -> html.raw("<details class=\"t-think\"><summary>Thinking").raw(thinking.cut() ? " (cut off)" : "")
+                    .raw("</summary><pre>").text(thinking.text(), TEXT_LIMIT).raw("</pre></details>\n");
+            case Transcript.Message message -> html.raw("<div class=\"t-msg\">").text(message.text(), TEXT_LIMIT)
+                    .raw(message.cut() ? "<span class=\"cut\"> (cut off)</span>" : "").raw("</div>\n");
+            case Transcript.ToolCall call -> toolCall(call);
+            case Transcript.Plan plan -> {
+                html.raw("<ol class=\"t-plan\">");
+                plan.steps().forEach(step -> html.raw("<li class=\"").text(step.status()).raw("\">").text(step.description())
+                        .raw(" <span class=\"dim\">").text(step.status().replace('_', ' ')).raw("</span></li>"));
+                html.raw("</ol>\n");
+            }
+            case Transcript.Note note -> html.raw("<div class=\"t-note\">").text(note.text(), TEXT_LIMIT).raw("</div>\n");
+            case Transcript.Problem problem -> html.raw("<div class=\"t-problem\">").text(problem.text()).raw("</div>\n");
+            case Transcript.End end -> {
+                boolean answered = "task_completion".equals(end.reason()) || "converse".equals(end.reason())
+                        || "ask_question".equals(end.reason());
+                html.raw("<div class=\"t-end").raw(!answered ? " bad" : passed ? "" : " plain").raw("\"><span class=\"label\">")
+                        .text(answered ? "Answer" : "Ended: " + end.reason().replace('_', ' ')).raw("</span>").text(end.result(), TEXT_LIMIT)
+                        .raw("</div>\n");
+            }
+        }
+    }
+
+    private void toolCall(Transcript.ToolCall call) {
+        String state = call.error() != null ? "bad" : call.result() != null ? "ok" : "none";
+        html.raw("<div class=\"t-tool ").raw(state).raw("\"><div class=\"t-head\"><span class=\"t-name\">")
+                .text(call.name() == null ? "(a call that could not be decoded)" : call.name()).raw("</span>");
+        if (call.server() != null) {
+            html.raw("<span class=\"dim\">").text(call.server()).raw("</span>");
+        }
+        html.raw("<span class=\"t-state ").raw(state).raw("\">").raw(state.equals("ok") ? "ok" : state.equals("bad") ? "error" : "no result")
+                .raw("</span></div>");
+        if (call.arguments() != null) {
+            html.raw("<pre class=\"t-args\">").text(pretty(call.arguments()), TEXT_LIMIT).raw("</pre>");
+        }
+        if (call.error() != null || call.result() != null) {
+            html.raw("<pre class=\"t-out\">").text(call.error() != null ? call.error() : call.result(), TEXT_LIMIT).raw("</pre>");
+        }
+        html.raw("</div>\n");
+    }
+
+    private boolean regressed(CaseResult result) {
+        Change change = changes.get(result.id());
+        return change != null && change.regressed();
+    }
+
+    private String flags(CaseResult result) {
+        return " data-failed=\"" + !result.passed() + "\" data-regressed=\"" + regressed(result) + "\"";
+    }
+
+    record Mean(double sum, int count, int failures, boolean failed) {
+        double mean() {
+            return count == 0 ? 0 : sum / count;
+        }
+    }
+
+    /** Each evaluator's mean score over the case's runs (a score missing counts as 1 when it passed, else 0). */
+    static Map<String, Mean> means(CaseResult result) {
+        Map<String, Mean> means = new LinkedHashMap<>();
+        for (RunResult run : result.runs()) {
+            for (Score score : run.scores()) {
+                double value = score.score() != null ? score.score() : score.passed() ? 1 : 0;
+                means.merge(score.evaluator(), new Mean(value, 1, score.passed() ? 0 : 1, !score.passed()),
+                        (a, b) -> new Mean(a.sum + b.sum, a.count + b.count, a.failures + b.failures, a.failed || b.failed));
+            }
+        }
+        return means;
+    }
+
+    private void flush() throws IOException {
+        out.write(html.take());
+    }
+
+    private static String pill(boolean ok, String text) {
+        return "<span class=\"pill " + (ok ? "ok" : "bad") + "\">" + Html.escape(text) + "</span>";
+    }
+
+    private static String pretty(JsonNode json) {
+        try {
+            return ReportReader.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(json);
+        } catch (JacksonException e) {
+            return json.toString();
+        }
+    }
+
+    static String decimal(double value) {
+        return String.format(Locale.ROOT, "%.2f", value);
+    }
+
+    private static String percent(double rate) {
+        return String.format(Locale.ROOT, "%.0f%%", rate * 100);
+    }
+
+    /** A CSS width for a rate in 0..1, clamped: a report's number never writes more than a percentage. */
+    static String width(double rate) {
+        double clamped = Double.isNaN(rate) ? 0 : Math.max(0, Math.min(1, rate));
+        return String.format(Locale.ROOT, "%.1f%%", clamped * 100);
+    }
+
+    static String duration(long millis) {
+        if (millis < 1000) {
+            return millis + " ms";
+        }
+        if (millis < 60_000) {
+            return String.format(Locale.ROOT, "%.1f s", millis / 1000.0);
+        }
+        return String.format(Locale.ROOT, "%d min %02d s", millis / 60_000, millis / 1000 % 60);
+    }
+
+    private static String started(String started) {
+        try {
+            return DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'", Locale.ROOT).format(Instant.parse(started).atOffset(ZoneOffset.UTC));
+        } catch (DateTimeParseException e) {
+            return started;
+        }
+    }
+
+    private static String resource(String name) {
+        try (InputStream in = HtmlReport.class.getResourceAsStream(name)) {
+            if (in == null) {
+                throw new IllegalStateException("bellows-eval is missing its resource " + name);
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String sha256(String text) {
+        try {
+            return Base64.getEncoder().encodeToString(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is in every JDK", e);
+        }
+    }
+}

@@ -1,0 +1,251 @@
+package dev.bellows.eval.report;
+
+import dev.bellows.json.internal.Jackson;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import dev.bellows.eval.report.Report.CaseResult;
+import dev.bellows.eval.report.Report.Change;
+import dev.bellows.eval.report.Report.Comparison;
+import dev.bellows.eval.report.Report.RunResult;
+import dev.bellows.eval.report.Report.Score;
+import dev.bellows.eval.report.Report.Side;
+import dev.bellows.eval.report.Report.Summary;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+
+/**
+ * Reads a report.json into a {@link Report}, checking the kind of every field it uses: a
+ * required field missing or of the wrong kind fails with its path
+ * ({@code report.json: cases[1].runs[0].passed: expected true or false, found "yes"}); fields
+ * it does not know are ignored, so a newer runner's reports still open.
+ */
+final class ReportReader {
+
+    static final ObjectMapper MAPPER = Jackson.JSON;
+
+    private final String file;
+
+    private ReportReader(String file) {
+        this.file = file;
+    }
+
+    static JsonNode readTree(Path path) throws InvalidReportException {
+        try {
+            return MAPPER.readTree(Files.readString(path));
+        } catch (NoSuchFileException e) {
+            throw new InvalidReportException(path + ": no such file");
+        } catch (JacksonException e) {
+            throw new InvalidReportException(path + ": not JSON (" + e.getOriginalMessage() + " at line "
+                    + e.getLocation().getLineNr() + ")", e);
+        } catch (IOException e) {
+            throw new InvalidReportException(path + ": cannot be read (" + e.getMessage() + ")", e);
+        }
+    }
+
+    /** The report in {@code tree}; {@code file} names it in error messages. */
+    static Report read(JsonNode tree, String file) throws InvalidReportException {
+        return new ReportReader(file).report(tree);
+    }
+
+    private Report report(JsonNode tree) throws InvalidReportException {
+        if (tree == null || !tree.isObject()) {
+            throw new InvalidReportException(file + ": not a report (expected a JSON object)");
+        }
+        JsonNode summary = object(tree, "summary", "summary", true);
+        List<CaseResult> cases = new ArrayList<>();
+        JsonNode list = array(tree, "cases", "cases", true);
+        for (int i = 0; i < list.size(); i++) {
+            cases.add(caseResult(list.get(i), "cases[" + i + "]"));
+        }
+        JsonNode comparison = object(tree, "comparison", "comparison", false);
+        return new Report(text(tree, "dataset", "dataset"), text(tree, "agent", "agent"), text(tree, "model", "model"),
+                text(tree, "started", "started"), integer(tree, "duration_ms", "duration_ms"),
+                new Summary(count(summary, "cases", "summary.cases"), count(summary, "passed", "summary.passed"),
+                        count(summary, "failed", "summary.failed"), requiredNumber(summary, "pass_rate", "summary.pass_rate")),
+                List.copyOf(cases), comparison == null ? null : comparison(comparison));
+    }
+
+    private CaseResult caseResult(JsonNode node, String at) throws InvalidReportException {
+        requireObject(node, at);
+        List<RunResult> runs = new ArrayList<>();
+        JsonNode list = array(node, "runs", at + ".runs", true);
+        for (int i = 0; i < list.size(); i++) {
+            runs.add(run(list.get(i), at + ".runs[" + i + "]", i));
+        }
+        List<String> tags = new ArrayList<>();
+        JsonNode tagList = array(node, "tags", at + ".tags", false);
+        if (tagList != null) {
+            for (int i = 0; i < tagList.size(); i++) {
+                tags.add(requiredText(tagList, i, at + ".tags[" + i + "]"));
+            }
+        }
+        Long repeat = integer(node, "repeat", at + ".repeat");
+        return new CaseResult(requiredText(node, "id", at + ".id"), node.get("input"), List.copyOf(tags),
+                repeat == null ? null : repeat.intValue(), bool(node, "passed", at + ".passed"),
+                number(node, "pass_rate", at + ".pass_rate"), number(node, "required_pass_rate", at + ".required_pass_rate"),
+                number(node, "pass_at_k", at + ".pass_at_k"), number(node, "pass_hat_k", at + ".pass_hat_k"), List.copyOf(runs));
+    }
+
+    private RunResult run(JsonNode node, String at, int position) throws InvalidReportException {
+        requireObject(node, at);
+        List<Score> scores = new ArrayList<>();
+        JsonNode list = array(node, "scores", at + ".scores", false);
+        if (list != null) {
+            for (int i = 0; i < list.size(); i++) {
+                JsonNode score = list.get(i);
+                String where = at + ".scores[" + i + "]";
+                requireObject(score, where);
+                scores.add(new Score(requiredText(score, "evaluator", where + ".evaluator"), bool(score, "passed", where + ".passed"),
+                        number(score, "score", where + ".score"), text(score, "reason", where + ".reason")));
+            }
+        }
+        JsonNode tokens = object(node, "tokens", at + ".tokens", false);
+        Long index = integer(node, "index", at + ".index");
+        Long iterations = integer(node, "iterations", at + ".iterations");
+        return new RunResult(index == null ? position + 1 : index.intValue(), bool(node, "passed", at + ".passed"),
+                text(node, "answer", at + ".answer"), List.copyOf(scores), integer(node, "duration_ms", at + ".duration_ms"),
+                iterations == null ? null : iterations.intValue(),
+                tokens == null ? null : integer(tokens, "input", at + ".tokens.input"),
+                tokens == null ? null : integer(tokens, "output", at + ".tokens.output"),
+                text(node, "error", at + ".error"), text(node, "events", at + ".events"));
+    }
+
+    private Comparison comparison(JsonNode node) throws InvalidReportException {
+        List<Change> changes = new ArrayList<>();
+        JsonNode list = array(node, "cases", "comparison.cases", true);
+        for (int i = 0; i < list.size(); i++) {
+            JsonNode change = list.get(i);
+            String at = "comparison.cases[" + i + "]";
+            requireObject(change, at);
+            List<String> why = new ArrayList<>();
+            JsonNode reasons = array(change, "why", at + ".why", false);
+            if (reasons != null) {
+                for (int j = 0; j < reasons.size(); j++) {
+                    why.add(requiredText(reasons, j, at + ".why[" + j + "]"));
+                }
+            }
+            changes.add(new Change(requiredText(change, "id", at + ".id"), side(change, "before", at + ".before"),
+                    side(change, "after", at + ".after"), bool(change, "regressed", at + ".regressed"), List.copyOf(why)));
+        }
+        Double margin = number(node, "margin", "comparison.margin");
+        Boolean regressed = node.has("regressed") ? bool(node, "regressed", "comparison.regressed") : null;
+        return new Comparison(text(node, "baseline", "comparison.baseline"), margin == null ? 0.05 : margin,
+                regressed != null ? regressed : changes.stream().anyMatch(Change::regressed), List.copyOf(changes));
+    }
+
+    private Side side(JsonNode parent, String name, String at) throws InvalidReportException {
+        JsonNode node = object(parent, name, at, false);
+        if (node == null) {
+            return null;        // a case new in this report, or gone from it
+        }
+        Map<String, Double> scores = new LinkedHashMap<>();
+        JsonNode means = object(node, "scores", at + ".scores", false);
+        if (means != null) {
+            for (Map.Entry<String, JsonNode> entry : means.properties()) {
+                scores.put(entry.getKey(), number(means, entry.getKey(), at + ".scores." + entry.getKey()));
+            }
+        }
+        return new Side(node.has("passed") && !node.get("passed").isNull() ? bool(node, "passed", at + ".passed") : null,
+                number(node, "pass_rate", at + ".pass_rate"), scores);
+    }
+
+    private void requireObject(JsonNode node, String at) throws InvalidReportException {
+        if (!node.isObject()) {
+            throw wrong(at, "an object", node);
+        }
+    }
+
+    private JsonNode object(JsonNode parent, String name, String at, boolean required) throws InvalidReportException {
+        return field(parent, name, at, required, JsonNode::isObject, "an object");
+    }
+
+    private JsonNode array(JsonNode parent, String name, String at, boolean required) throws InvalidReportException {
+        return field(parent, name, at, required, JsonNode::isArray, "an array");
+    }
+
+    private String text(JsonNode parent, String name, String at) throws InvalidReportException {
+        JsonNode node = field(parent, name, at, false, JsonNode::isTextual, "a string");
+        return node == null ? null : node.asString();
+    }
+
+    private String requiredText(JsonNode parent, String name, String at) throws InvalidReportException {
+        return field(parent, name, at, true, JsonNode::isTextual, "a string").asString();
+    }
+
+    private String requiredText(JsonNode array, int index, String at) throws InvalidReportException {
+        JsonNode node = array.get(index);
+        if (!node.isString()) {
+            throw wrong(at, "a string", node);
+        }
+        return node.asString();
+    }
+
+    private boolean bool(JsonNode parent, String name, String at) throws InvalidReportException {
+        return field(parent, name, at, true, JsonNode::isBoolean, "true or false").booleanValue();
+    }
+
+    private Double number(JsonNode parent, String name, String at) throws InvalidReportException {
+        JsonNode node = field(parent, name, at, false, JsonNode::isNumber, "a number");
+        return node == null ? null : node.doubleValue();
+    }
+
+    private double requiredNumber(JsonNode parent, String name, String at) throws InvalidReportException {
+        return field(parent, name, at, true, JsonNode::isNumber, "a number").doubleValue();
+    }
+
+    private Long integer(JsonNode parent, String name, String at) throws InvalidReportException {
+        JsonNode node = field(parent, name, at, false, ReportReader::wholeNumber, "a whole number of at least 0");
+        return node == null ? null : node.longValue();
+    }
+
+    private static boolean wholeNumber(JsonNode node) {
+        return node.isIntegralNumber() && node.canConvertToLong() && node.longValue() >= 0;
+    }
+
+    /** The field if it is of the kind asked; null when it is absent (or JSON null) and not required. */
+    private JsonNode field(JsonNode parent, String name, String at, boolean required, Predicate<JsonNode> kind, String expected)
+            throws InvalidReportException {
+        JsonNode node = present(parent, name, at, required);
+        if (node != null && !kind.test(node)) {
+            throw wrong(at, expected, node);
+        }
+        return node;
+    }
+
+    private int count(JsonNode parent, String name, String at) throws InvalidReportException {
+        present(parent, name, at, true);
+        long value = integer(parent, name, at);
+        if (value > Integer.MAX_VALUE) {
+            throw wrong(at, "a count", parent.get(name));
+        }
+        return (int) value;
+    }
+
+    /** The field, or null when it is absent or JSON null and not required. */
+    private JsonNode present(JsonNode parent, String name, String at, boolean required) throws InvalidReportException {
+        JsonNode node = parent.get(name);
+        if (node == null || node.isNull()) {
+            if (required) {
+                throw new InvalidReportException(file + ": " + at + ": missing");
+            }
+            return null;
+        }
+        return node;
+    }
+
+    private InvalidReportException wrong(String at, String expected, JsonNode found) {
+        String shown = found.toString();
+        if (shown.length() > 60) {
+            shown = shown.substring(0, 57) + "...";
+        }
+        return new InvalidReportException(file + ": " + at + ": expected " + expected + ", found " + shown);
+    }
+}

@@ -1,0 +1,332 @@
+package dev.bellows.eval;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+import dev.bellows.agent.DefaultAgent;
+import dev.bellows.event.EventJson;
+import dev.bellows.event.StreamEvent;
+import dev.bellows.provider.ChatRequest;
+import dev.bellows.provider.ChatStream;
+import dev.bellows.provider.Message;
+import dev.bellows.provider.Provider;
+import dev.bellows.provider.ProviderException;
+import dev.bellows.testkit.MockScript;
+import dev.bellows.testkit.MockTurn;
+import dev.bellows.testkit.ScriptedProvider;
+import dev.bellows.tool.ToolRegistry;
+import dev.bellows.tool.annotation.Tool;
+import dev.bellows.tool.annotation.ToolParam;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiFunction;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class EvalRunnerTest {
+
+    @TempDir
+    Path dir;
+
+    /** The tools of the agent under test. */
+    public static final class WeatherTools {
+        @Tool(description = "The weather in a city")
+        public String get_weather(@ToolParam(description = "the city") String city) {
+            return city + ": 5 °C, cloudy";
+        }
+    }
+
+    static String done(String answer) {
+        return "<tool>{\"tool_name\": \"task_completion\", \"arguments\": {\"result\": \"" + answer + "\"}}</tool>";
+    }
+
+    static String weather(String city) {
+        return "<tool>{\"tool_name\": \"get_weather\", \"arguments\": {\"city\": \"" + city + "\"}}</tool>";
+    }
+
+    /** An agent whose model, for each run, replays the script the function gives for the case and repeat. */
+    static AgentFactory scripted(BiFunction<EvalCase, Integer, MockScript> scripts, List<ScriptedProvider> providers) {
+        return (evalCase, probe) -> {
+            ScriptedProvider provider = new ScriptedProvider(scripts.apply(evalCase, probe.index()));
+            providers.add(provider);
+            return probe.install(DefaultAgent.builder().provider(provider).model("mock")
+                    .toolRegistry(new ToolRegistry().registerMethods(new WeatherTools()))
+                    .maxIterations(evalCase.maxIterations().orElse(10))).build();
+        };
+    }
+
+    private Dataset dataset(String jsonl) throws Exception {
+        return Dataset.read(Files.writeString(dir.resolve("cases.jsonl"), jsonl));
+    }
+
+    @Test
+    void eachCaseRunsItsRepeatsAndPassesAtItsRate() throws Exception {
+        Dataset dataset = dataset("""
+                {"id": "flaky", "input": "Weather in Oslo?", "expect": {"contains": "Oslo"}, "repeat": 3, "pass_rate": 0.6}
+                {"id": "strict", "input": "Weather in Oslo?", "expect": {"contains": "Oslo"}}
+                """);
+        // the second repeat of each case answers without the city
+        List<ScriptedProvider> providers = new CopyOnWriteArrayList<>();
+        EvalReport report = EvalRunner.builder(scripted((c, i) -> MockScript.of(MockTurn.content(
+                done(i == 2 ? "5 degrees" : "Oslo: 5 degrees"))), providers)).repeat(2).build().run(dataset);
+
+        CaseResult flaky = report.cases().get(0);
+        assertThat(flaky.runs()).extracting(RunResult::index).containsExactly(1, 2, 3);
+        assertThat(flaky.runs()).extracting(RunResult::passed).containsExactly(true, false, true);
+        assertThat(flaky.passRate()).isEqualTo(2.0 / 3);
+        assertThat(flaky.passed()).isTrue();
+        assertThat(flaky.passAtK()).isEqualTo(1.0);
+        assertThat(flaky.passHatK()).isEqualTo(0.0);
+        assertThat(flaky.runs().get(1).scores()).containsExactly(Score.fail("contains",
+                "the answer does not contain \"Oslo\": \"5 degrees\""));
+
+        CaseResult strict = report.cases().get(1);
+        assertThat(strict.repeat()).isEqualTo(2);                 // the runner's repeat
+        assertThat(strict.passed()).isFalse();                    // needs every run
+        assertThat(report.summary()).isEqualTo(new EvalReport.Summary(2, 1, 1, 0.5));
+        assertThat(providers).hasSize(5);
+    }
+
+    @Test
+    void aRunThatDoesNotEndByItselfFailsWithItsReason() throws Exception {
+        Dataset dataset = dataset("""
+                {"id": "loops", "input": "Weather?", "expect": {"max_iterations": 2}}
+                {"id": "broken", "input": "Weather?"}
+                """);
+        AgentFactory factory = (c, probe) -> {
+            if (c.id().equals("broken")) {
+                throw new IllegalStateException("no such model");
+            }
+            return scripted((x, i) -> MockScript.of(MockTurn.content(weather("Oslo")), MockTurn.content(weather("Oslo")),
+                    MockTurn.content(weather("Oslo"))), new ArrayList<>()).create(c, probe);
+        };
+        EvalReport report = EvalRunner.builder(factory).build().run(dataset);
+        RunResult loops = report.cases().get(0).runs().getFirst();
+        assertThat(loops.passed()).isFalse();
+        assertThat(loops.iterations()).isEqualTo(2);
+        assertThat(loops.error()).hasValueSatisfying(e -> assertThat(e).startsWith("max_iterations: "));
+        RunResult broken = report.cases().get(1).runs().getFirst();
+        assertThat(broken.error()).hasValue("the agent could not run: java.lang.IllegalStateException: no such model");
+        assertThat(broken.events()).isEmpty();
+    }
+
+    @Test
+    void theReportDoesNotDependOnTheOrderRunsFinishIn() throws Exception {
+        StringBuilder lines = new StringBuilder();
+        for (int c = 1; c <= 6; c++) {
+            lines.append("{\"id\": \"case-").append(c).append("\", \"input\": \"Weather in city ").append(c)
+                    .append("?\", \"expect\": {\"contains\": \"city ").append(c)
+                    .append("\", \"tools\": {\"match\": \"strict\", \"calls\": [\"get_weather\"]}}, \"repeat\": 2}\n");
+        }
+        Dataset dataset = dataset(lines.toString());
+        // each run's answer takes its own time, so that at concurrency 4 they finish out of order
+        BiFunction<EvalCase, Integer, MockScript> scripts = (c, i) -> {
+            String city = c.task().replace("Weather in ", "").replace("?", "");
+            long delay = Math.floorMod(c.id().hashCode() * 31L + i, 7) * 3;
+            return MockScript.of(MockTurn.content(weather(city)).delayMs(delay),
+                    MockTurn.content(done(city + " is cloudy")).delayMs(delay));
+        };
+        ObjectNode one = ReportJson.toJson(EvalRunner.builder(scripted(scripts, new ArrayList<>())).concurrency(1)
+                .outputDirectory(dir.resolve("one")).build().run(dataset));
+        ObjectNode four = ReportJson.toJson(EvalRunner.builder(scripted(scripts, new ArrayList<>())).concurrency(4)
+                .outputDirectory(dir.resolve("four")).build().run(dataset));
+        assertThat(withoutTimings(four)).isEqualTo(withoutTimings(one));
+        assertThat(one.path("summary").path("passed").asInt()).as(one.toPrettyString()).isEqualTo(6);
+        for (JsonNode c : one.get("cases")) {
+            for (JsonNode run : c.get("runs")) {
+                String events = run.get("events").asString();
+                assertThat(Files.readString(dir.resolve("four").resolve(events)))
+                        .isEqualTo(Files.readString(dir.resolve("one").resolve(events)));
+            }
+        }
+    }
+
+    /** The report's JSON without its wall-clock figures. */
+    static JsonNode withoutTimings(ObjectNode report) {
+        ObjectNode copy = report.deepCopy();
+        copy.remove(List.of("started", "duration_ms"));
+        for (JsonNode c : copy.path("cases")) {
+            for (JsonNode run : c.path("runs")) {
+                ((ObjectNode) run).remove("duration_ms");
+            }
+        }
+        return copy;
+    }
+
+    @Test
+    void noMoreRunsGoOnAtOnceThanTheConcurrency() throws Exception {
+        Dataset dataset = dataset("{\"id\": \"a\", \"input\": \"x\", \"repeat\": 6}\n");
+        AtomicInteger inFlight = new AtomicInteger();
+        AtomicInteger most = new AtomicInteger();
+        CyclicBarrier firstTwo = new CyclicBarrier(2);
+        AgentFactory factory = (c, probe) -> {
+            Provider script = new ScriptedProvider(MockScript.of(MockTurn.content(done("ok"))));
+            Provider counting = new Provider() {
+                @Override
+                public String name() {
+                    return "counting";
+                }
+
+                @Override
+                public ChatStream stream(ChatRequest request) throws ProviderException {
+                    most.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+                    try {
+                        if (probe.index() <= 2) {
+                            firstTwo.await(30, TimeUnit.SECONDS);   // the first two are in flight together
+                        }
+                        return script.stream(request);
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    } finally {
+                        inFlight.decrementAndGet();
+                    }
+                }
+            };
+            return probe.install(DefaultAgent.builder().provider(counting).model("mock")).build();
+        };
+        EvalReport report = EvalRunner.builder(factory).concurrency(2).build().run(dataset);
+        assertThat(report.cases().getFirst().passRate()).isEqualTo(1.0);
+        assertThat(most.get()).isEqualTo(2);
+    }
+
+    @Test
+    void eachRunsEventsGoToAFileAsRunOutputJsonlWritesThem() throws Exception {
+        Dataset dataset = dataset("{\"id\": \"weather/oslo\", \"input\": \"Weather in Oslo?\"}\n");
+        List<String> written = new CopyOnWriteArrayList<>();
+        AgentFactory factory = (c, probe) -> probe.install(DefaultAgent.builder()
+                .provider(new ScriptedProvider(MockScript.of(MockTurn.content(weather("Oslo")),
+                        MockTurn.content(done("cloudy")))))
+                .model("mock").toolRegistry(new ToolRegistry().registerMethods(new WeatherTools()))
+                .listener(event -> {
+                    if (!(event instanceof StreamEvent.Complete)) {
+                        written.add(EventJson.toJson(event, false).toString());
+                    }
+                })).build();
+        EvalReport report = EvalRunner.builder(factory).outputDirectory(dir).build().run(dataset);
+        RunResult run = report.cases().getFirst().runs().getFirst();
+        assertThat(run.events()).isEqualTo("events/weather_oslo/run-1.jsonl");
+        List<String> lines = Files.readAllLines(dir.resolve(run.events()));
+        assertThat(lines).isEqualTo(written);
+        assertThat(lines.getFirst()).contains("\"type\":\"loop_start\"");
+        assertThat(lines).anyMatch(line -> line.contains("\"type\":\"tool_result\"") && line.contains("get_weather"));
+        assertThat(lines.getLast()).contains("\"type\":\"loop_end\"");
+    }
+
+    @Test
+    void everyRunsFileIsOnDiskWhenTheReportNamesItWhateverOrderTheRunsEnd() throws Exception {
+        StringBuilder jsonl = new StringBuilder();
+        for (int i = 1; i <= 12; i++) {
+            jsonl.append("{\"id\": \"case-").append(i).append("\", \"input\": \"Weather in Oslo?\", \"repeat\": 3}\n");
+        }
+        List<ScriptedProvider> providers = new CopyOnWriteArrayList<>();
+        EvalReport report = EvalRunner.builder(scripted((c, i) -> MockScript.of(MockTurn.content(weather("Oslo")),
+                        MockTurn.content(done(c.id() + " run " + i))), providers))
+                .concurrency(4).outputDirectory(dir).build().run(dataset(jsonl.toString()));
+        for (CaseResult result : report.cases()) {
+            for (RunResult run : result.runs()) {
+                assertThat(run.events()).isEqualTo("events/" + result.id() + "/run-" + run.index() + ".jsonl");
+                List<String> lines = Files.readAllLines(dir.resolve(run.events()));
+                assertThat(lines.getLast()).contains("\"type\":\"loop_end\"");
+                assertThat(String.join("\n", lines)).contains(result.id() + " run " + run.index());
+            }
+        }
+    }
+
+    @Test
+    void anEventsFileThatCannotBeWrittenStopsTheEvaluationWithItsError() throws Exception {
+        Dataset dataset = dataset("{\"id\": \"oslo\", \"input\": \"Weather in Oslo?\"}\n");
+        Path notAFolder = Files.writeString(dir.resolve("out"), "a file where the output folder should be");
+        List<ScriptedProvider> providers = new CopyOnWriteArrayList<>();
+        EvalRunner runner = EvalRunner.builder(scripted((c, i) -> MockScript.of(MockTurn.content(done("cloudy"))), providers))
+                .outputDirectory(notAFolder).build();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> runner.run(dataset))
+                .isInstanceOf(java.io.IOException.class)
+                .hasMessageContaining("out");
+    }
+
+    @Test
+    void aSecretTheModelWritesInPiecesIsInNoEventsFile() throws Exception {
+        String secret = "sk-split-across-pieces-42";
+        dev.bellows.secret.Secrets.register(secret);
+        Dataset dataset = dataset("{\"id\": \"leak\", \"input\": \"Your key?\"}\n");
+        AgentFactory factory = (c, probe) -> probe.install(DefaultAgent.builder().model("mock")
+                .toolRegistry(new ToolRegistry())
+                .provider(new ScriptedProvider(MockScript.of(MockTurn.content("The key is " + secret + ". "
+                        + done("no")).chunkSize(3))))).build();
+        RunResult run = EvalRunner.builder(factory).outputDirectory(dir).build().run(dataset).cases().getFirst()
+                .runs().getFirst();
+        String events = Files.readString(dir.resolve(run.events()));
+        assertThat(events).contains("[REDACTED]").doesNotContain("sk-split");
+        StringBuilder deltas = new StringBuilder();
+        for (String line : events.lines().toList()) {
+            JsonNode event = Runs.MAPPER.readTree(line);
+            if (event.get("type").asString().equals("message_content")) {
+                deltas.append(event.get("content").asString());
+            }
+        }
+        assertThat(deltas.toString()).contains("The key is [REDACTED].").doesNotContain(secret);
+    }
+
+    @Test
+    void tokensAreTheSubjectsAloneNotTheJudges() throws Exception {
+        Dataset judged = dataset("{\"id\": \"a\", \"input\": \"Weather in Oslo?\", \"expect\": {\"judge\": {\"rubric\":"
+                + " \"Gives a temperature.\", \"min_score\": 0.7}}}\n");
+        BiFunction<EvalCase, Integer, MockScript> scripts = (c, i) -> MockScript.of(MockTurn.content(done("5 degrees")));
+        ScriptedProvider judge = new ScriptedProvider(MockScript.of(MockTurn.content(
+                "{\"score\": 0.9, \"reason\": \"It gives 5 degrees.\"}")));
+        EvalReport withJudge = EvalRunner.builder(scripted(scripts, new ArrayList<>()))
+                .judge(new JudgeModel(judge, "judge-model")).build().run(judged);
+        RunResult run = withJudge.cases().getFirst().runs().getFirst();
+        assertThat(run.scores()).containsExactly(new Score("judge", true, 0.9, "score 0.9 >= 0.7: It gives 5 degrees."));
+        assertThat(judge.requests()).hasSize(1);
+        assertThat(judge.requests().getFirst().model()).isEqualTo("judge-model");
+        assertThat(judge.requests().getFirst().messages().getLast().content()).contains("5 degrees", "Gives a temperature.");
+
+        Dataset plain = dataset("{\"id\": \"a\", \"input\": \"Weather in Oslo?\"}\n");
+        RunResult alone = EvalRunner.builder(scripted(scripts, new ArrayList<>())).build().run(plain)
+                .cases().getFirst().runs().getFirst();
+        assertThat(alone.tokens()).isPresent();
+        assertThat(alone.tokens().get().totalTokens()).isPositive();
+        assertThat(run.tokens()).isEqualTo(alone.tokens());
+        assertThat(run.iterations()).isEqualTo(alone.iterations()).isEqualTo(1);
+    }
+
+    @Test
+    void aConversationReachesTheModelBeforeItsTask() throws Exception {
+        Dataset dataset = dataset("{\"id\": \"c\", \"input\": [{\"role\": \"user\", \"content\": \"My city is Oslo.\"},"
+                + " {\"role\": \"assistant\", \"content\": \"Noted.\"}, {\"role\": \"user\", \"content\": \"Weather?\"}]}\n");
+        List<ScriptedProvider> providers = new CopyOnWriteArrayList<>();
+        EvalRunner.builder(scripted((c, i) -> MockScript.of(MockTurn.content(done("cloudy"))), providers)).build().run(dataset);
+        List<Message> sent = providers.getFirst().requests().getFirst().messages();
+        List<String> contents = sent.stream().map(Message::content).toList();
+        assertThat(contents).containsSubsequence("My city is Oslo.", "Noted.", "Weather?");
+    }
+
+    @Test
+    void theRunnersOwnEvaluatorsScoreEveryCaseAfterItsOwn() throws Exception {
+        Dataset dataset = dataset("""
+                {"id": "a", "input": "x", "expect": {"contains": "ok"}}
+                {"id": "b", "input": "y"}
+                """);
+        Map<String, Integer> seen = new ConcurrentHashMap<>();
+        Evaluator custom = Evaluator.of("short", run -> {
+            seen.merge(run.evalCase().id(), 1, Integer::sum);
+            return run.answer().length() < 5 ? Score.pass("short", "short") : Score.fail("short", "too long");
+        });
+        EvalReport report = EvalRunner.builder(scripted((c, i) -> MockScript.of(MockTurn.content(done("ok"))),
+                new ArrayList<>())).evaluator(custom).build().run(dataset);
+        assertThat(report.cases().get(0).runs().getFirst().scores()).extracting(Score::evaluator)
+                .containsExactly("contains", "short");
+        assertThat(report.cases().get(1).runs().getFirst().scores()).extracting(Score::evaluator).containsExactly("short");
+        assertThat(seen).containsExactlyInAnyOrderEntriesOf(Map.of("a", 1, "b", 1));
+    }
+}

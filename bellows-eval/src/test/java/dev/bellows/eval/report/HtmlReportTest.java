@@ -1,0 +1,101 @@
+package dev.bellows.eval.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import tools.jackson.databind.node.ObjectNode;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The page's markup; what a person sees of it is HtmlReportBrowserTest's. */
+class HtmlReportTest {
+
+    private static final Pattern TAG = Pattern.compile("<([a-zA-Z][a-zA-Z0-9-]*)([^>]*)>");
+    private static final Pattern ATTRIBUTE = Pattern.compile("([a-zA-Z-]+)=\"([^\"]*)\"");
+
+    @Test
+    void thePageLoadsNothingAndRunsOnlyItsOwnScript(@TempDir Path dir) throws Exception {
+        String page = Files.readString(EvalReports.writeHtml(Sample.copyTo(dir)));
+        List<String> scripts = new ArrayList<>();
+        Matcher tags = TAG.matcher(page);
+        while (tags.find()) {
+            String name = tags.group(1).toLowerCase();
+            assertThat(name).as(tags.group()).isNotIn("iframe", "img", "link", "object", "embed", "base", "form", "image");
+            Matcher attributes = ATTRIBUTE.matcher(tags.group(2));
+            while (attributes.find()) {
+                String attribute = attributes.group(1).toLowerCase();
+                assertThat(attribute).as(tags.group()).isNotIn("src", "srcset", "action", "formaction", "xlink:href").doesNotStartWith("on");
+                if (attribute.equals("href")) {
+                    assertThat(attributes.group(2)).as(tags.group()).matches("#case-[0-9]+");
+                }
+            }
+            if (name.equals("script")) {
+                scripts.add(tags.group());
+            }
+        }
+        assertThat(scripts).containsExactly("<script>");
+        assertThat(page).doesNotContain("url(", "@import", "http:", "https:");
+        String script = page.substring(page.indexOf("<script>") + 8, page.indexOf("</script>"));
+        String hash = Base64.getEncoder().encodeToString(MessageDigest.getInstance("SHA-256").digest(script.getBytes(StandardCharsets.UTF_8)));
+        assertThat(page).contains("content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'sha256-" + hash + "'\"");
+    }
+
+    @Test
+    void textFromTheReportIsEscapedWhereverItIsWritten(@TempDir Path dir) throws Exception {
+        String page = Files.readString(EvalReports.writeHtml(Sample.copyTo(dir)));
+        assertThat(page).contains("Done: &lt;script&gt;alert(&#39;pwned&#39;)&lt;/script&gt; &lt;img src=x onerror=alert(2)&gt; &amp; &quot;quotes&quot;")
+                .contains("hostile-&lt;script&gt;alert(5)&lt;/script&gt;")
+                .contains("&quot;url&quot; : &quot;javascript:alert(4)&quot;")
+                .contains("Fetching &lt;/details&gt;&lt;script&gt;alert(3)&lt;/script&gt;")
+                .contains("&lt;html&gt;&lt;script&gt;steal()&lt;/script&gt;&lt;/html&gt;")
+                .contains("refused: outside the workspace &lt;b&gt;bold&lt;/b&gt;")
+                .contains("&lt;i&gt;security&lt;/i&gt;")
+                .doesNotContain("<script>alert", "<b>bold", "<img src=x", "<iframe");
+    }
+
+    @Test
+    void theSummaryTableAndChartSayWhatFailedAndWhy(@TempDir Path dir) throws Exception {
+        String page = Files.readString(EvalReports.writeHtml(Sample.copyTo(dir)));
+        assertThat(page).contains("<title>examples/eval/weather.jsonl: 4 of 5 passed</title>")
+                .contains("<span class=\"verdict bad\">Regressed</span>")
+                .contains("<li><b>contains (run 1)</b>: the answer does not contain &quot;Paris&quot;</li>")
+                .contains("<li><b>judge (run 1)</b>: Names Lyon, which is not the capital; the rubric asks for the capital.</li>")
+                .contains("<li>passed before, fails now</li>")
+                .contains("<details class=\"run\" open>\n<summary><span class=\"pill bad\">run 1</span>")     // capital-france's failed run
+                .contains("<details class=\"run\">\n<summary><span class=\"pill ok\">run 2</span>")
+                .contains("<div class=\"t-end plain\"><span class=\"label\">Answer</span>The capital of France is Lyon.</div>")
+                .contains("<div class=\"t-end\"><span class=\"label\">Answer</span>Paris is the capital of France.</div>")
+                .contains("<div class=\"t-end bad\"><span class=\"label\">Ended: error</span>the model server closed the connection</div>")
+                .contains("events file events/multi-turn/run-1.jsonl not found")
+                .contains("<div class=\"error\"><b>The run failed:</b> the model server closed the connection</div>");
+        // capital-france's rows first (regressed): its pass rate 1.0 -> 0.5 fell by more than the margin
+        List<ScoreChart.Row> rows = ScoreChart.rows(ReportReader.read(ReportReader.readTree(dir.resolve("report.json")), "r").comparison());
+        assertThat(rows.get(0)).isEqualTo(new ScoreChart.Row("capital-france", "pass rate", 1.0, 0.5, true));
+        assertThat(rows).extracting(ScoreChart.Row::caseId).doesNotContain("multi-turn");      // new: nothing to compare with
+        assertThat(page).contains("<g class=\"fell\"><title>capital-france \u00b7 pass rate: 1.00 \u2192 0.50</title>")
+                .contains("<g class=\"same\"><title>weather-oslo \u00b7 judge: 0.93 \u2192 0.90</title>");   // within the margin
+    }
+
+    @Test
+    void aReportWithoutComparisonHasNoChartAndLongTextsAreCut(@TempDir Path dir) throws Exception {
+        ObjectNode report = (ObjectNode) ReportReader.readTree(Sample.copyTo(dir));
+        report.remove("comparison");
+        // multi-turn's events file is missing: its answer is shown from the report, cut
+        ((ObjectNode) report.get("cases").get(4).get("runs").get(0)).put("answer", "x".repeat(HtmlReport.TEXT_LIMIT + 5));
+        StringWriter out = new StringWriter();
+        EvalReports.writeHtml(report, dir, out);
+        assertThat(out.toString()).doesNotContain("<svg", "Regressed").contains("<span class=\"verdict bad\">Failed</span>")
+                .contains("x".repeat(200) + "</span>")          // the preview in the run's summary line
+                .contains("x".repeat(HtmlReport.TEXT_LIMIT) + "<span class=\"cut\"> \u2026 (5 more characters not shown)</span>")
+                .doesNotContain("x".repeat(HtmlReport.TEXT_LIMIT + 1));
+    }
+}
