@@ -187,7 +187,8 @@ class EvalCommandTest {
     @Test
     void usageErrorsSendNothing() throws Exception {
         try (MockLlmServer server = MockLlmServer.start(MockScript.of())) {
-            assertThat(eval(server, "--agent", "researcher").err()).contains("unknown agent (default or react)");
+            assertThat(eval(server, "--agent", "researcher").err())
+                    .contains("--agent: unknown agent (default or react, or the name of an agent of the config file's \"agents\")");
             assertThat(eval(server, "--repeat", "0").err()).contains("--repeat: must be from 1 to 10000, got 0");
             assertThat(eval(server, "--margin", "0.1").err()).contains("--margin: only with --baseline REPORT.json");
             assertThat(eval(server, "--baseline", "missing.json").err())

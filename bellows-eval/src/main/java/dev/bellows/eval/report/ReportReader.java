@@ -172,12 +172,12 @@ final class ReportReader {
     }
 
     private String text(JsonNode parent, String name, String at) throws InvalidReportException {
-        JsonNode node = field(parent, name, at, false, JsonNode::isTextual, "a string");
+        JsonNode node = field(parent, name, at, false, JsonNode::isString, "a string");
         return node == null ? null : node.asString();
     }
 
     private String requiredText(JsonNode parent, String name, String at) throws InvalidReportException {
-        return field(parent, name, at, true, JsonNode::isTextual, "a string").asString();
+        return field(parent, name, at, true, JsonNode::isString, "a string").asString();
     }
 
     private String requiredText(JsonNode array, int index, String at) throws InvalidReportException {
