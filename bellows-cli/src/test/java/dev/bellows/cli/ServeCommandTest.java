@@ -500,19 +500,19 @@ class ServeCommandTest {
                      dir.resolve("data").toString())) {
             JsonNode card = MAPPER.readTree(client.send(HttpRequest.newBuilder(server.uri().resolve("/.well-known/agent-card.json"))
                     .build(), HttpResponse.BodyHandlers.ofString()).body());
-            assertThat(card.at("/supportedInterfaces/0/protocolVersion").asText()).isEqualTo("1.0");
+            assertThat(card.at("/supportedInterfaces/0/protocolVersion").asString()).isEqualTo("1.0");
             assertThat(card.at("/capabilities/streaming").asBoolean()).isTrue();
-            String rpc = card.at("/supportedInterfaces/0/url").asText();
+            String rpc = card.at("/supportedInterfaces/0/url").asString();
             String first = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"SendMessage\",\"params\":{\"message\":"
                     + "{\"messageId\":\"m1\",\"role\":\"ROLE_USER\",\"contextId\":\"c1\",\"parts\":[{\"text\":\"Remember 7.\"}]}}}";
             JsonNode task = MAPPER.readTree(client.send(HttpRequest.newBuilder(URI.create(rpc)).header("A2A-Version", "1.0")
                     .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(first)).build(),
                     HttpResponse.BodyHandlers.ofString()).body()).at("/result/task");
-            assertThat(task.at("/status/state").asText()).as(server.err().toString()).isEqualTo("TASK_STATE_COMPLETED");
-            assertThat(task.at("/artifacts/0/parts/0/text").asText()).isEqualTo("Noted: 7.");
+            assertThat(task.at("/status/state").asString()).as(server.err().toString()).isEqualTo("TASK_STATE_COMPLETED");
+            assertThat(task.at("/artifacts/0/parts/0/text").asString()).isEqualTo("Noted: 7.");
             JsonNode got = MAPPER.readTree(client.send(HttpRequest.newBuilder(server.uri().resolve("/a2a/rest/tasks/"
-                    + task.path("id").asText())).header("A2A-Version", "1.0").build(), HttpResponse.BodyHandlers.ofString()).body());
-            assertThat(got.at("/artifacts/0/parts/0/text").asText()).isEqualTo("Noted: 7.");
+                    + task.path("id").asString())).header("A2A-Version", "1.0").build(), HttpResponse.BodyHandlers.ofString()).body());
+            assertThat(got.at("/artifacts/0/parts/0/text").asString()).isEqualTo("Noted: 7.");
             String second = first.replace("\"m1\"", "\"m2\"").replace("Remember 7.", "Which number?");
             client.send(HttpRequest.newBuilder(URI.create(rpc)).header("A2A-Version", "1.0")
                     .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(second)).build(),

@@ -9,7 +9,6 @@ import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.tool.ArgumentSchema;
 import dev.bellows.tool.InvalidArgumentsException;
 import dev.bellows.tool.InvalidSchemaException;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
