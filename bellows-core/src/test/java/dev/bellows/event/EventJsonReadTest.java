@@ -66,4 +66,13 @@ class EventJsonReadTest {
     void aTypeThisVersionDoesNotKnowIsSkipped() throws Exception {
         assertThat(EventJson.fromJson(MAPPER.readTree("{\"type\":\"from_the_future\",\"chunk\":1}"))).isEmpty();
     }
+
+    /** A wire form from elsewhere: members of the wrong type read as 0 or "" (as on Jackson 2), not as an exception. */
+    @Test
+    void membersOfTheWrongTypeReadAsZeroOrEmpty() throws Exception {
+        assertThat(EventJson.fromJson(MAPPER.readTree("{\"type\":\"retry\",\"attempt\":\"two\",\"reason\":{\"a\":1},\"delay_ms\":[5]}")))
+                .contains(new LoopEvent.Retry(0, "", 0));
+        assertThat(EventJson.fromJson(MAPPER.readTree("{\"type\":\"iteration_start\",\"iteration\":2,\"chunk\":{}}")))
+                .contains(new LoopEvent.IterationStart(2));
+    }
 }

@@ -137,7 +137,7 @@ final class Transcript {
         String content = event.path("content").asString("");
         switch (event.path("type").asString("")) {
             case "loop_start" -> entries.add(new Task(event.path("task").asString("")));
-            case "iteration_start" -> entries.add(new Step(event.path("iteration").asInt()));
+            case "iteration_start" -> entries.add(new Step(event.path("iteration").asInt(0)));
             case "thinking_start" -> thinking = new StringBuilder();
             case "thinking_content" -> append(thinking, content);
             case "thinking_end" -> {
@@ -155,7 +155,7 @@ final class Transcript {
                 }
             }
             case "tool_call_end" -> {
-                if (!event.has("error") && !"task_completion".equals(event.path("tool_name").asString())) {
+                if (!event.has("error") && !"task_completion".equals(event.path("tool_name").asString(""))) {
                     decoded.add(new ToolCall(text(event, "server_name"), event.path("tool_name").asString(""),
                             event.get("arguments"), null, null));
                 }
@@ -184,7 +184,7 @@ final class Transcript {
             }
             case "retry" -> {
                 unfinished();
-                entries.add(new Note("retry " + event.path("attempt").asInt() + " in " + event.path("delay_ms").asLong()
+                entries.add(new Note("retry " + event.path("attempt").asInt(0) + " in " + event.path("delay_ms").asLong(0)
                         + " ms: " + event.path("reason").asString("")));
             }
             case "no_tool_call" -> entries.add(new Note("the answer called no tool"));
@@ -210,7 +210,7 @@ final class Transcript {
 
     private static String text(JsonNode event, String field) {
         JsonNode value = event.get(field);
-        return value == null || value.isNull() ? null : value.asString();
+        return value == null || value.isNull() ? null : value.asString("");
     }
 
     private void resolved(String name) {
