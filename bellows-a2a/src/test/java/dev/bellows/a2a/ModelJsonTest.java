@@ -1,16 +1,17 @@
 package dev.bellows.a2a;
 
+import dev.bellows.json.internal.Jackson;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The model writes and reads the JSON of the A2A 1.0 specification (camelCase, protobuf enum names, oneof as one key). */
 class ModelJsonTest {
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final ObjectMapper MAPPER = Jackson.JSON;
 
     @Test
     void aTaskIsWrittenAsTheSpecificationShowsIt() throws Exception {
@@ -19,14 +20,14 @@ class ModelJsonTest {
         Task task = new Task("t1", "c1", new TaskStatus(TaskState.INPUT_REQUIRED, null, "2025-10-28T10:30:00.000Z"),
                 null, List.of(question), null);
         JsonNode json = MAPPER.readTree(MAPPER.writeValueAsString(task));
-        assertThat(json.path("status").path("state").asText()).isEqualTo("TASK_STATE_INPUT_REQUIRED");
+        assertThat(json.path("status").path("state").asString()).isEqualTo("TASK_STATE_INPUT_REQUIRED");
         assertThat(json.has("artifacts")).as("left out, not null").isFalse();
         JsonNode msg = json.path("history").path(0);
-        assertThat(msg.path("role").asText()).isEqualTo("ROLE_USER");
+        assertThat(msg.path("role").asString()).isEqualTo("ROLE_USER");
         assertThat(msg.has("messageId")).isTrue();
         assertThat(msg.path("parts").path(0).toString()).isEqualTo("{\"text\":\"hi\"}");
         assertThat(msg.path("parts").path(1).toString()).isEqualTo("{\"data\":{\"k\":1},\"mediaType\":\"application/json\"}");
-        assertThat(msg.path("parts").path(2).path("raw").asText()).isEqualTo("AQID");
+        assertThat(msg.path("parts").path(2).path("raw").asString()).isEqualTo("AQID");
         Task back = MAPPER.readValue(json.toString(), Task.class);
         assertThat(back.status().state()).isEqualTo(TaskState.INPUT_REQUIRED);
         assertThat(back.history().get(0).parts().get(2).raw()).containsExactly(1, 2, 3);

@@ -1,9 +1,9 @@
 package dev.bellows.anthropic;
 
-import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import tools.jackson.core.JsonGenerator;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
 import dev.bellows.http.JsonBody;
 import dev.bellows.http.OfferedTools;
 import dev.bellows.http.PartedBody;
@@ -424,8 +424,8 @@ final class AnthropicRequests {
             if (promptCaching) {
                 generator.writeStartArray();
                 generator.writeStartObject();
-                generator.writeStringField("type", "text");
-                generator.writeStringField("text", text);
+                generator.writeStringProperty("type", "text");
+                generator.writeStringProperty("text", text);
                 writeCacheControl(generator);
                 generator.writeEndObject();
                 generator.writeEndArray();
@@ -453,9 +453,9 @@ final class AnthropicRequests {
             for (int i = 0; i < snapshot.size(); i++) {
                 ToolSpec tool = snapshot.tool(i);
                 generator.writeStartObject();
-                generator.writeStringField("name", tool.name());
-                generator.writeStringField("description", tool.description());
-                generator.writeFieldName("input_schema");
+                generator.writeStringProperty("name", tool.name());
+                generator.writeStringProperty("description", tool.description());
+                generator.writeName("input_schema");
                 // From the copy that is compared later, so the bytes are what it holds.
                 generator.writeTree(snapshot.schema(i));
                 if (promptCaching && i == snapshot.size() - 1) {
@@ -472,8 +472,8 @@ final class AnthropicRequests {
 
     /** Caching marks everything up to here as a prefix the API keeps for a while (5 minutes). */
     private static void writeCacheControl(JsonGenerator generator) throws IOException {
-        generator.writeObjectFieldStart(CACHE_CONTROL);
-        generator.writeStringField("type", "ephemeral");
+        generator.writeObjectPropertyStart(CACHE_CONTROL);
+        generator.writeStringProperty("type", "ephemeral");
         generator.writeEndObject();
     }
 
@@ -509,7 +509,7 @@ final class AnthropicRequests {
         try {
             JsonNode node = JSON.readTree(arguments);
             return node != null && node.isObject() ? node.toString().getBytes(StandardCharsets.UTF_8) : EMPTY_OBJECT;
-        } catch (JsonProcessingException e) {
+        } catch (JacksonException e) {
             return EMPTY_OBJECT;
         }
     }

@@ -1,7 +1,8 @@
 package dev.bellows.anthropic;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.bellows.json.internal.Jackson;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.ObjectMapper;
 import dev.bellows.http.ErrorBodies;
 import dev.bellows.http.JsonEvents;
 import dev.bellows.http.SseConnection;
@@ -64,11 +65,7 @@ import java.util.Optional;
  */
 final class AnthropicStream implements ChatStream {
 
-    private static final ObjectMapper JSON = new ObjectMapper(com.fasterxml.jackson.core.JsonFactory.builder()
-            // Buffers from a pool every thread shares: each run goes on on a new virtual thread,
-            // which the default per-thread pool would give new buffers each time.
-            .recyclerPool(com.fasterxml.jackson.core.util.JsonRecyclerPools.sharedConcurrentDequePool())
-            .build());
+    private static final ObjectMapper JSON = Jackson.JSON;
 
     private final SseConnection connection;
     private final URI endpoint;
@@ -175,7 +172,7 @@ final class AnthropicStream implements ChatStream {
     private ProviderException notAnObject(SseEvent event) {
         try {
             JSON.readTree(event.data());
-        } catch (JsonProcessingException e) {
+        } catch (JacksonException e) {
             return malformed(event);
         }
         return protocol("a '" + event.event() + "' event whose data is not a JSON object");

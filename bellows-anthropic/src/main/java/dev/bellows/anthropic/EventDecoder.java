@@ -1,9 +1,8 @@
 package dev.bellows.anthropic;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
+import tools.jackson.databind.ObjectMapper;
 import dev.bellows.http.JsonCursor;
 import dev.bellows.http.JsonEventDecoder;
 import java.io.IOException;
@@ -300,7 +299,7 @@ final class EventDecoder extends JsonEventDecoder {
     @Override
     protected void readRoot() throws IOException {
         // Duplicate names: the last one counts, as in the tree.
-        while (next() == JsonToken.FIELD_NAME) {
+        while (next() == JsonToken.PROPERTY_NAME) {
             String name = parser().currentName();
             JsonToken value = next();
             switch (name) {
@@ -362,7 +361,7 @@ final class EventDecoder extends JsonEventDecoder {
     }
 
     private void readBlock() throws IOException {
-        while (next() == JsonToken.FIELD_NAME) {
+        while (next() == JsonToken.PROPERTY_NAME) {
             String name = parser().currentName();
             JsonToken value = next();
             switch (name) {
@@ -378,7 +377,7 @@ final class EventDecoder extends JsonEventDecoder {
     }
 
     private void readDelta() throws IOException {
-        while (next() == JsonToken.FIELD_NAME) {
+        while (next() == JsonToken.PROPERTY_NAME) {
             String name = parser().currentName();
             JsonToken value = next();
             switch (name) {
@@ -394,7 +393,7 @@ final class EventDecoder extends JsonEventDecoder {
     }
 
     private void readMessage() throws IOException {
-        while (next() == JsonToken.FIELD_NAME) {
+        while (next() == JsonToken.PROPERTY_NAME) {
             String name = parser().currentName();
             JsonToken value = next();
             switch (name) {
@@ -416,7 +415,7 @@ final class EventDecoder extends JsonEventDecoder {
     }
 
     private void readUsage(boolean ofMessage) throws IOException {
-        while (next() == JsonToken.FIELD_NAME) {
+        while (next() == JsonToken.PROPERTY_NAME) {
             String name = parser().currentName();
             JsonToken value = next();
             switch (name) {
@@ -440,7 +439,7 @@ final class EventDecoder extends JsonEventDecoder {
     }
 
     private void readError() throws IOException {
-        while (next() == JsonToken.FIELD_NAME) {
+        while (next() == JsonToken.PROPERTY_NAME) {
             String name = parser().currentName();
             JsonToken value = next();
             if (name.equals("type")) {
@@ -461,9 +460,9 @@ final class EventDecoder extends JsonEventDecoder {
 
     /** The current string value; one of {@link #WORDS} when it is one. */
     private String word() throws IOException {
-        char[] chars = parser().getTextCharacters();
-        int offset = parser().getTextOffset();
-        int length = parser().getTextLength();
+        char[] chars = parser().getStringCharacters();
+        int offset = parser().getStringOffset();
+        int length = parser().getStringLength();
         words:
         for (String word : WORDS) {
             if (word.length() != length) {
@@ -476,13 +475,13 @@ final class EventDecoder extends JsonEventDecoder {
             }
             return word;
         }
-        return parser().getText();
+        return parser().getString();
     }
 
     /** A string's text; null for any other value. */
     private String textOrNull(JsonToken value) throws IOException {
         if (value == JsonToken.VALUE_STRING) {
-            return parser().getText();
+            return parser().getString();
         }
         skip(value);
         return null;
@@ -498,9 +497,9 @@ final class EventDecoder extends JsonEventDecoder {
      */
     private String asText(JsonToken value) throws IOException {
         if (value == JsonToken.VALUE_STRING) {
-            return parser().getText();
+            return parser().getString();
         }
-        return node(value).asText("");
+        return node(value).asString("");
     }
 
     /** An index: a plain int as it is; any other value as Jackson's {@code asInt(-1)} takes it. */

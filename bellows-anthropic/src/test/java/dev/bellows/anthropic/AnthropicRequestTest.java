@@ -1,11 +1,12 @@
 package dev.bellows.anthropic;
 
+import dev.bellows.json.internal.Jackson;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
 import dev.bellows.provider.ApiKey;
 import dev.bellows.provider.ChatRequest;
 import dev.bellows.provider.ChatStream;
@@ -26,7 +27,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class AnthropicRequestTest {
 
     private static final String SECRET = "sk-ant-api03-test-KEY-0123456789";
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Jackson.JSON;
 
     private final FakeAnthropic server = new FakeAnthropic();
     private AnthropicProvider provider;
@@ -370,7 +371,7 @@ class AnthropicRequestTest {
         String body = send(provider(builder().promptCaching(false)), request).body();
 
         assertThat(body).doesNotContain("cache_control");
-        assertThat(JSON.readTree(body).path("system").isTextual()).isTrue();
+        assertThat(JSON.readTree(body).path("system").isString()).isTrue();
         assertThat(provider.toString()).doesNotContain("promptCaching");
     }
 }

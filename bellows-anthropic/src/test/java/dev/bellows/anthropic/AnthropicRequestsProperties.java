@@ -1,10 +1,11 @@
 package dev.bellows.anthropic;
 
+import dev.bellows.json.internal.Jackson;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.http.PartedBody;
 import dev.bellows.provider.ChatRequest;
 import dev.bellows.provider.Message;
@@ -33,7 +34,7 @@ import org.junit.jupiter.api.Test;
  */
 class AnthropicRequestsProperties {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Jackson.JSON;
 
     /** What went on the wire before: the string's UTF-8 bytes; or the refusal's message. */
     private static String reference(ChatRequest request, int defaultMaxTokens, Integer budget) {
@@ -102,7 +103,7 @@ class AnthropicRequestsProperties {
             }
             ObjectNode expected = (ObjectNode) JSON.readTree(reference);
             if (expected.has("system")) {
-                ObjectNode block = JSON.createObjectNode().put("type", "text").put("text", expected.get("system").asText());
+                ObjectNode block = JSON.createObjectNode().put("type", "text").put("text", expected.get("system").asString());
                 block.putObject("cache_control").put("type", "ephemeral");
                 expected.set("system", JSON.createArrayNode().add(block));
             }

@@ -140,7 +140,7 @@ class EventDecoderProperties {
     /** The documented streams' events (text, thinking, signatures, usage) are read by the cursor, not left to the parser. */
     @Test
     void theDocumentedEventsAreReadByTheCursor() throws Exception {
-        EventDecoder decoder = new EventDecoder(new com.fasterxml.jackson.databind.ObjectMapper());
+        EventDecoder decoder = new EventDecoder(new tools.jackson.databind.ObjectMapper());
         dev.bellows.http.JsonCursor cursor = new dev.bellows.http.JsonCursor();
         int read = 0;
         for (String docs : List.of(DocsStreams.BASIC, DocsStreams.THINKING)) {

@@ -1,12 +1,13 @@
 package dev.bellows.anthropic;
 
+import dev.bellows.json.internal.Jackson;
 import static dev.bellows.anthropic.DocsStreams.MESSAGE_START;
 import static dev.bellows.anthropic.DocsStreams.MESSAGE_STOP;
 import static dev.bellows.anthropic.DocsStreams.blockStop;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
 import dev.bellows.agent.AgentResult;
 import dev.bellows.agent.DefaultAgent;
 import dev.bellows.agent.ToolMode;
@@ -30,7 +31,7 @@ import org.junit.jupiter.api.Test;
  */
 class NativeAgentTest {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Jackson.JSON;
 
     record CityArguments(String city) {
     }
@@ -133,8 +134,8 @@ class NativeAgentTest {
                       {"type": "redacted_thinking", "data": "EmwKAhgBEgy3va3pzix"},
                       {"type": "thinking", "thinking": "I need the weather first.", "signature": "EqQBCgIYAh"},
                       {"type": "text", "text": %s}]}""".formatted(JSON.writeValueAsString(call))));
-            assertThat(messages.get(2).get("role").asText()).isEqualTo("user");
-            assertThat(messages.get(2).get("content").asText()).contains("sunny in Oslo");
+            assertThat(messages.get(2).get("role").asString()).isEqualTo("user");
+            assertThat(messages.get(2).get("content").asString()).contains("sunny in Oslo");
             assertThat(JSON.readTree(server.requests().get(0).body()).has("tools")).as("tags: no API tools").isFalse();
         }
     }
@@ -202,12 +203,12 @@ class NativeAgentTest {
             assertThat(first).containsExactly(
                     new StreamEvent.ToolCallStart(start, "tool_call", java.util.Map.of("id", "toolu_w")),
                     new StreamEvent.ToolCallName(start, "write_file"),
-                    new StreamEvent.ToolCallArgument(start + 2, "path", nodes.textNode("notes/today.md")),
-                    new StreamEvent.ToolCallArgument(start + 4 + pieces, "content", nodes.textNode(content)),
+                    new StreamEvent.ToolCallArgument(start + 2, "path", nodes.stringNode("notes/today.md")),
+                    new StreamEvent.ToolCallArgument(start + 4 + pieces, "content", nodes.stringNode(content)),
                     ((StreamEvent.ToolCallEnd) first.get(4)),
                     new StreamEvent.ToolCallStart(start + 5 + pieces, "tool_call", java.util.Map.of("id", "toolu_r")),
                     new StreamEvent.ToolCallName(start + 5 + pieces, "get_weather"),
-                    new StreamEvent.ToolCallArgument(start + 7 + pieces, "city", nodes.textNode("Oslo")),
+                    new StreamEvent.ToolCallArgument(start + 7 + pieces, "city", nodes.stringNode("Oslo")),
                     ((StreamEvent.ToolCallEnd) first.get(8)));
             assertThat(((StreamEvent.ToolCallEnd) first.get(4)).chunk()).isEqualTo(start + 5 + pieces);
             assertThat(events).filteredOn(dev.bellows.event.LoopEvent.ToolResultEvent.class::isInstance)

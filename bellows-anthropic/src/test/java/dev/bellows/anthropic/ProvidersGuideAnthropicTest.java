@@ -1,9 +1,9 @@
 package dev.bellows.anthropic;
 
+import dev.bellows.json.internal.Jackson;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import tools.jackson.databind.JsonNode;
 import dev.bellows.agent.AgentResult;
 import dev.bellows.agent.DefaultAgent;
 import dev.bellows.agent.ToolMode;
@@ -49,8 +49,8 @@ class ProvidersGuideAnthropicTest {
             assertThat(request.path()).isEqualTo("/v1/messages");
             assertThat(request.header("x-api-key")).isEqualTo(KEY);
             assertThat(request.header("anthropic-version")).isEqualTo(AnthropicProvider.DEFAULT_VERSION);
-            JsonNode body = new ObjectMapper().readTree(request.body());
-            assertThat(body.path("model").asText()).isEqualTo("claude-sonnet-4-5");
+            JsonNode body = Jackson.JSON.readTree(request.body());
+            assertThat(body.path("model").asString()).isEqualTo("claude-sonnet-4-5");
             assertThat(body.path("max_tokens").asInt()).isEqualTo(AnthropicProvider.DEFAULT_MAX_TOKENS);
             assertThat(body.path("thinking").path("budget_tokens").asInt()).isEqualTo(2048);
             assertThat(body.path("tools").isArray()).isTrue();

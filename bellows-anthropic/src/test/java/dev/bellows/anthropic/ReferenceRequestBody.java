@@ -1,9 +1,10 @@
 package dev.bellows.anthropic;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.bellows.json.internal.Jackson;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.provider.ChatRequest;
 import dev.bellows.provider.Message;
 import dev.bellows.provider.NativeToolCall;
@@ -52,7 +53,7 @@ import java.util.List;
  */
 public final class ReferenceRequestBody {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Jackson.JSON;
     private static final String SEPARATOR = "\n\n";
 
     private ReferenceRequestBody() {
@@ -62,7 +63,7 @@ public final class ReferenceRequestBody {
     record Turn(Role role, List<ObjectNode> blocks) {
         /** The text of a turn made only of text blocks, joined as they are sent. */
         String content() {
-            return String.join(SEPARATOR, blocks.stream().map(b -> b.path("text").asText()).toList());
+            return String.join(SEPARATOR, blocks.stream().map(b -> b.path("text").asString()).toList());
         }
     }
 
@@ -95,8 +96,8 @@ public final class ReferenceRequestBody {
         ArrayNode messages = body.putArray("messages");
         for (Turn turn : turns) {
             ObjectNode message = messages.addObject().put("role", turn.role().wireName());
-            if (turn.blocks().stream().allMatch(b -> b.path("type").asText().equals("text"))) {
-                List<String> texts = turn.blocks().stream().map(b -> b.path("text").asText()).toList();
+            if (turn.blocks().stream().allMatch(b -> b.path("type").asString().equals("text"))) {
+                List<String> texts = turn.blocks().stream().map(b -> b.path("text").asString()).toList();
                 message.put("content", String.join(SEPARATOR, texts));
             } else {
                 ArrayNode content = message.putArray("content");
@@ -188,7 +189,7 @@ public final class ReferenceRequestBody {
         try {
             JsonNode node = arguments.isBlank() ? null : JSON.readTree(arguments);
             return node != null && node.isObject() ? node : JSON.createObjectNode();
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (tools.jackson.core.JacksonException e) {
             return JSON.createObjectNode();
         }
     }

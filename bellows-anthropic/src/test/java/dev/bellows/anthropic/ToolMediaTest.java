@@ -1,5 +1,6 @@
 package dev.bellows.anthropic;
 
+import dev.bellows.json.internal.Jackson;
 import static dev.bellows.anthropic.DocsStreams.MESSAGE_START;
 import static dev.bellows.anthropic.DocsStreams.MESSAGE_STOP;
 import static dev.bellows.anthropic.DocsStreams.blockStop;
@@ -7,8 +8,8 @@ import static dev.bellows.anthropic.NativeAgentTest.event;
 import static dev.bellows.anthropic.NativeAgentTest.textBlock;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
 import dev.bellows.agent.AgentResult;
 import dev.bellows.agent.DefaultAgent;
 import dev.bellows.agent.ToolMode;
@@ -33,7 +34,7 @@ import org.junit.jupiter.api.Test;
  */
 class ToolMediaTest {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Jackson.JSON;
     private static final byte[] PNG = {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
     private static final byte[] PDF = {'%', 'P', 'D', 'F', '-', '1', '.', '7'};
 
@@ -88,11 +89,11 @@ class ToolMediaTest {
 
         JsonNode messages = JSON.readTree(server.requests().get(1).body()).get("messages");
         JsonNode observation = messages.get(messages.size() - 1);
-        assertThat(observation.get("role").asText()).isEqualTo("user");
+        assertThat(observation.get("role").asString()).isEqualTo("user");
         JsonNode content = observation.get("content");
         assertThat(content).hasSize(3);
-        assertThat(content.get(0).get("type").asText()).isEqualTo("text");
-        assertThat(content.get(0).get("text").asText()).contains("captured home").endsWith(NOTE);
+        assertThat(content.get(0).get("type").asString()).isEqualTo("text");
+        assertThat(content.get(0).get("text").asString()).contains("captured home").endsWith(NOTE);
         assertThat(List.of(content.get(1), content.get(2))).containsExactlyElementsOf(blocks());
     }
 
@@ -115,13 +116,13 @@ class ToolMediaTest {
 
         JsonNode messages = JSON.readTree(server.requests().get(1).body()).get("messages");
         JsonNode results = messages.get(messages.size() - 1);
-        assertThat(results.get("role").asText()).isEqualTo("user");
+        assertThat(results.get("role").asString()).isEqualTo("user");
         JsonNode toolResult = results.get("content").get(0);
-        assertThat(toolResult.get("type").asText()).isEqualTo("tool_result");
-        assertThat(toolResult.get("tool_use_id").asText()).isEqualTo("toolu_01");
+        assertThat(toolResult.get("type").asString()).isEqualTo("tool_result");
+        assertThat(toolResult.get("tool_use_id").asString()).isEqualTo("toolu_01");
         JsonNode content = toolResult.get("content");
         assertThat(content).hasSize(3);
-        assertThat(content.get(0).get("text").asText()).startsWith("captured home").endsWith(NOTE);
+        assertThat(content.get(0).get("text").asString()).startsWith("captured home").endsWith(NOTE);
         assertThat(List.of(content.get(1), content.get(2))).containsExactlyElementsOf(blocks());
     }
 }

@@ -1,8 +1,9 @@
 package dev.bellows.anthropic;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.bellows.json.internal.Jackson;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
 import dev.bellows.http.ErrorBodies;
 import dev.bellows.http.SseConnection;
 import dev.bellows.http.SseEvent;
@@ -26,7 +27,7 @@ import java.util.Optional;
  */
 final class TreeEventReader implements ChatStream {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Jackson.JSON;
 
     private final SseConnection connection;
     private final URI endpoint;
@@ -75,14 +76,14 @@ final class TreeEventReader implements ChatStream {
         JsonNode data;
         try {
             data = JSON.readTree(event.data());
-        } catch (JsonProcessingException e) {
+        } catch (JacksonException e) {
             throw protocol("malformed JSON in a '" + event.event() + "' event: "
                     + dev.bellows.stream.JsonSyntax.problem(event.data()).orElse("it cannot be read"));
         }
         if (data == null || !data.isObject()) {
             throw protocol("a '" + event.event() + "' event whose data is not a JSON object");
         }
-        String type = data.path("type").isTextual() ? data.get("type").asText() : event.event();
+        String type = data.path("type").isString() ? data.get("type").asString() : event.event();
         switch (type) {
             case "message_start" -> {
                 JsonNode message = data.path("message");
@@ -96,18 +97,18 @@ final class TreeEventReader implements ChatStream {
             case "content_block_start" -> {
                 JsonNode block = data.path("content_block");
                 int index = data.path("index").asInt(-1);
-                return switch (block.path("type").asText("")) {
+                return switch (block.path("type").asString("")) {
                     case "text" -> chunk(block.path("text"), false);
                     case "thinking" -> {
                         signatures.put(index, new StringBuilder());
                         yield chunk(block.path("thinking"), true);
                     }
-                    case "redacted_thinking" -> StreamChunk.ThinkingSignature.redacted(block.path("data").asText(""));
+                    case "redacted_thinking" -> StreamChunk.ThinkingSignature.redacted(block.path("data").asString(""));
                     case "tool_use" -> {
                         int call = toolCalls.size();
                         toolCalls.put(index, call);
-                        yield new StreamChunk.ToolCallDelta(call, block.path("id").asText(""),
-                                block.path("name").asText(""), "");
+                        yield new StreamChunk.ToolCallDelta(call, block.path("id").asString(""),
+                                block.path("name").asString(""), "");
                     }
                     default -> null;
                 };
@@ -115,16 +116,16 @@ final class TreeEventReader implements ChatStream {
             case "content_block_delta" -> {
                 JsonNode delta = data.path("delta");
                 int index = data.path("index").asInt(-1);
-                return switch (delta.path("type").asText("")) {
+                return switch (delta.path("type").asString("")) {
                     case "text_delta" -> chunk(required(delta, "text", type), false);
                     case "thinking_delta" -> chunk(required(delta, "thinking", type), true);
                     case "signature_delta" -> {
-                        signatures.computeIfAbsent(index, i -> new StringBuilder()).append(delta.path("signature").asText(""));
+                        signatures.computeIfAbsent(index, i -> new StringBuilder()).append(delta.path("signature").asString(""));
                         yield null;
                     }
                     case "input_json_delta" -> {
                         Integer call = toolCalls.get(index);
-                        String json = delta.path("partial_json").asText("");
+                        String json = delta.path("partial_json").asString("");
                         yield call == null || json.isEmpty() ? null : new StreamChunk.ToolCallDelta(call, null, null, json);
                     }
                     default -> null;
@@ -138,13 +139,13 @@ final class TreeEventReader implements ChatStream {
             }
             case "message_delta" -> {
                 JsonNode stopReason = data.path("delta").path("stop_reason");
-                if (stopReason.isTextual()) {
-                    finishReason = stopReason.asText();
+                if (stopReason.isString()) {
+                    finishReason = stopReason.asString();
                 }
                 readUsage(data.path("usage"));
             }
             case "message_stop" -> done = true;
-            case "error" -> throw errorEvent(event.data(), data.path("error").path("type").asText(""));
+            case "error" -> throw errorEvent(event.data(), data.path("error").path("type").asString(""));
             default -> {
                 // ping, and event types added later
             }
@@ -153,23 +154,23 @@ final class TreeEventReader implements ChatStream {
     }
 
     private static String nonEmptyText(JsonNode node) {
-        return node.isTextual() && !node.asText().isEmpty() ? node.asText() : null;
+        return node.isString() && !node.asString().isEmpty() ? node.asString() : null;
     }
 
     private JsonNode required(JsonNode delta, String field, String type) throws ProviderException {
         JsonNode value = delta.path(field);
-        if (!value.isTextual()) {
-            throw protocol("a '" + type + "' event of type " + delta.path("type").asText() + " without its '"
+        if (!value.isString()) {
+            throw protocol("a '" + type + "' event of type " + delta.path("type").asString() + " without its '"
                     + field + "' text");
         }
         return value;
     }
 
     private static StreamChunk chunk(JsonNode text, boolean thinking) {
-        if (!text.isTextual() || text.asText().isEmpty()) {
+        if (!text.isString() || text.asString().isEmpty()) {
             return null;
         }
-        return thinking ? StreamChunk.thinking(text.asText()) : StreamChunk.message(text.asText());
+        return thinking ? StreamChunk.thinking(text.asString()) : StreamChunk.message(text.asString());
     }
 
     private void readUsage(JsonNode node) {
@@ -183,7 +184,11 @@ final class TreeEventReader implements ChatStream {
     }
 
     private static long count(JsonNode node, long otherwise) {
-        return node.canConvertToLong() && node.asLong() >= 0 ? node.asLong() : otherwise;
+        if (!node.isNumber()) {
+            return otherwise;
+        }
+        java.math.BigInteger whole = node.decimalValue().toBigInteger();   // a float truncated, as Jackson 2 did
+        return whole.signum() >= 0 && whole.bitLength() < Long.SIZE ? whole.longValue() : otherwise;
     }
 
     private ProviderException errorEvent(String data, String errorType) {

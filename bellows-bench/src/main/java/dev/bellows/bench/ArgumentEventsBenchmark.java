@@ -1,11 +1,11 @@
 package dev.bellows.bench;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.json.JsonFactory;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
 import dev.bellows.stream.StreamChunk;
 import dev.bellows.stream.StreamOptions;
-import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -236,16 +236,16 @@ public class ArgumentEventsBenchmark {
                         }
                         depth--;
                     }
-                    case FIELD_NAME -> { }
+                    case PROPERTY_NAME -> { }
                     default -> {
-                        parser.getText(); // a string is read lazily: reading it throws if it is cut off
+                        parser.getString(); // a string is read lazily: reading it throws if it is cut off
                         if (inArguments && depth == 2) {
                             complete++; // a scalar member: complete once its token is
                         }
                     }
                 }
             }
-        } catch (IOException endOfThePrefix) {
+        } catch (JacksonException endOfThePrefix) {
             // the prefix ends inside a value: what came before it counts
         }
         return complete;

@@ -1,6 +1,6 @@
 package dev.bellows.bench;
 
-import com.fasterxml.jackson.core.io.JsonStringEncoder;
+import tools.jackson.core.io.JsonStringEncoder;
 import dev.bellows.http.SseEvent;
 import dev.bellows.http.SseParser;
 import java.nio.charset.StandardCharsets;
@@ -144,7 +144,7 @@ public final class NativeAnswers {
     }
 
     private static String quote(String text) {
-        return "\"" + new String(JsonStringEncoder.getInstance().quoteAsString(text)) + "\"";
+        return "\"" + new String(JsonStringEncoder.getInstance().quoteAsCharArray(text)) + "\"";
     }
 
     private static List<SseEvent> events(String sse) {

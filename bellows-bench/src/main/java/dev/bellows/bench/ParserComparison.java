@@ -1,7 +1,7 @@
 package dev.bellows.bench;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.bellows.json.internal.Jackson;
+import tools.jackson.databind.JsonNode;
 import dev.bellows.event.StreamEvent;
 import dev.bellows.stream.StreamChunk;
 import dev.bellows.stream.StreamOptions;
@@ -55,7 +55,7 @@ public final class ParserComparison {
             }
             JsonNode vercel = runNode(node, script, transcript, seconds);
             System.out.printf(Locale.ROOT, "%d chars of the mixed transcript; JDK %s, node %s%n%n",
-                    text.length(), Runtime.version(), vercel.path("node").asText());
+                    text.length(), Runtime.version(), vercel.path("node").asString());
             System.out.println("| chunk chars | Bellows ns/chunk | AI SDK middleware ns/chunk "
                     + "| AI SDK stream alone ns/chunk | middleware / Bellows | (middleware - stream alone) / Bellows |");
             System.out.println("|---|---|---|---|---|---|");
@@ -115,6 +115,6 @@ public final class ParserComparison {
         if (process.waitFor() != 0) {
             throw new IllegalStateException("the node side failed (exit " + process.exitValue() + ")");
         }
-        return new ObjectMapper().readTree(output);
+        return Jackson.JSON.readTree(output);
     }
 }

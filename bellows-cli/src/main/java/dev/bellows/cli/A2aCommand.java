@@ -1,6 +1,8 @@
 package dev.bellows.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
+import tools.jackson.core.JacksonException;
+import dev.bellows.json.internal.Jackson;
+import tools.jackson.databind.ObjectMapper;
 import dev.bellows.a2a.A2aException;
 import dev.bellows.a2a.AgentCard;
 import dev.bellows.a2a.AgentInterface;
@@ -35,7 +37,7 @@ import picocli.CommandLine.Spec;
         subcommands = {A2aCommand.Card.class, A2aCommand.Send.class})
 final class A2aCommand implements Callable<Integer> {
 
-    static final ObjectMapper JSON = new ObjectMapper();
+    static final ObjectMapper JSON = Jackson.JSON;
 
     @ParentCommand
     BellowsCommand root;
@@ -147,7 +149,7 @@ final class A2aCommand implements Callable<Integer> {
                 return write(root, spec, mode.equals("json") ? text : Shown.text(text)) ? 0 : 1;
             } catch (A2aClientException | A2aException e) {
                 return fail(root, spec, e.getMessage(), 1);
-            } catch (IOException e) {
+            } catch (JacksonException e) {
                 return fail(root, spec, "cannot write the card: " + e.getMessage(), 1);
             }
         }

@@ -117,7 +117,7 @@ final class A2aSend {
         if (jsonl) {
             try {
                 out(A2aCommand.JSON.writeValueAsString(event) + "\n");
-            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            } catch (tools.jackson.core.JacksonException e) {
                 throw new IllegalStateException(e);
             }
         }

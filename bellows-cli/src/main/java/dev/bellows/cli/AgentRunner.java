@@ -217,7 +217,7 @@ final class AgentRunner {
         }
         try {
             // Shown keeps the JSON valid: its writer escapes C0 controls, Shown the rest the same way
-            com.fasterxml.jackson.databind.node.ObjectNode json = EventJson.toJson(event, false);
+            tools.jackson.databind.node.ObjectNode json = EventJson.toJson(event, false);
             if (agent != null && !json.has("agent")) {
                 json.put("agent", agent);       // a sub-agent's events name their own
             }

@@ -1,6 +1,6 @@
 package dev.bellows.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -161,10 +161,10 @@ final class AgentsConfig {
         if (value == null || value.isNull()) {
             return null;
         }
-        if (!value.isTextual() || value.asText().isBlank()) {
+        if (!value.isString() || value.asString().isBlank()) {
             throw new UsageException(path + ": must be a non-empty string");
         }
-        return value.asText();
+        return value.asString();
     }
 
     private static List<String> names(JsonNode value, String path) throws UsageException {
@@ -173,13 +173,13 @@ final class AgentsConfig {
         }
         List<String> names = new ArrayList<>();
         for (JsonNode item : value) {
-            if (!item.isTextual() || item.asText().isBlank()) {
+            if (!item.isString() || item.asString().isBlank()) {
                 throw new UsageException(path + ": must be an array of names");
             }
-            if (names.contains(item.asText())) {
-                throw new UsageException(path + ": names \"" + item.asText() + "\" twice");
+            if (names.contains(item.asString())) {
+                throw new UsageException(path + ": names \"" + item.asString() + "\" twice");
             }
-            names.add(item.asText());
+            names.add(item.asString());
         }
         return List.copyOf(names);
     }

@@ -1,11 +1,12 @@
 package dev.bellows.cli;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.databind.node.TextNode;
+import dev.bellows.json.internal.Jackson;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.node.StringNode;
 import dev.bellows.agent.AgentListener;
 import dev.bellows.agent.AgentResult;
 import dev.bellows.agent.AgentRun;
@@ -247,7 +248,7 @@ final class ChatCommand implements Callable<Integer> {
                                 && call.toolName().equals("ask_question")) {
                             askedSuggestions.clear();
                             for (JsonNode suggestion : call.arguments().path("suggestions")) {
-                                askedSuggestions.add(suggestion.asText());
+                                askedSuggestions.add(suggestion.asString());
                             }
                         }
                         renderer.get().onEvent(event);
@@ -507,28 +508,28 @@ final class ChatCommand implements Callable<Integer> {
             cutStrings(shown);
             try {
                 return PRETTY.writerWithDefaultPrettyPrinter().writeValueAsString(shown);
-            } catch (JsonProcessingException e) {
+            } catch (JacksonException e) {
                 return arguments.toString();
             }
         }
 
         /** Strings longer than this are cut where the arguments are shown. */
         private static final int LONGEST_SHOWN = 300;
-        private static final ObjectMapper PRETTY = new ObjectMapper();
+        private static final ObjectMapper PRETTY = Jackson.JSON;
 
         private static void cutStrings(JsonNode node) {
             if (node instanceof ObjectNode object) {
                 object.properties().forEach(entry -> {
-                    if (entry.getValue().isTextual() && entry.getValue().asText().length() > LONGEST_SHOWN) {
-                        entry.setValue(TextNode.valueOf(AgentRunner.cut(entry.getValue().asText(), LONGEST_SHOWN)));
+                    if (entry.getValue().isString() && entry.getValue().asString().length() > LONGEST_SHOWN) {
+                        entry.setValue(StringNode.valueOf(AgentRunner.cut(entry.getValue().asString(), LONGEST_SHOWN)));
                     } else {
                         cutStrings(entry.getValue());
                     }
                 });
             } else if (node instanceof ArrayNode array) {
                 for (int i = 0; i < array.size(); i++) {
-                    if (array.get(i).isTextual() && array.get(i).asText().length() > LONGEST_SHOWN) {
-                        array.set(i, TextNode.valueOf(AgentRunner.cut(array.get(i).asText(), LONGEST_SHOWN)));
+                    if (array.get(i).isString() && array.get(i).asString().length() > LONGEST_SHOWN) {
+                        array.set(i, StringNode.valueOf(AgentRunner.cut(array.get(i).asString(), LONGEST_SHOWN)));
                     } else {
                         cutStrings(array.get(i));
                     }

@@ -1,12 +1,11 @@
 package dev.bellows.cli;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.StreamReadConstraints;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.TextNode;
+import dev.bellows.json.internal.Jackson;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.node.StringNode;
 import dev.bellows.stream.StreamChunk;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -48,9 +47,7 @@ final class ChunkLineReader {
     private static final int SHOWN_TEXT = 60;
 
     /** No limit on string length: one chunk may carry a very large tool argument. */
-    private static final ObjectMapper MAPPER = new ObjectMapper(JsonFactory.builder()
-            .streamReadConstraints(StreamReadConstraints.builder().maxStringLength(Integer.MAX_VALUE).build())
-            .build());
+    private static final ObjectMapper MAPPER = Jackson.JSON;   // strings of any length: a chunk may be long
 
     private final InputStream in;
     private final CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder()
@@ -116,7 +113,7 @@ final class ChunkLineReader {
                         + parser.currentTokenLocation().getColumnNr() + "; put one value on each line)");
             }
             return json;
-        } catch (JsonProcessingException e) {
+        } catch (JacksonException e) {
             // One line of input: its column is what locates the problem.
             throw bad("not valid JSON (" + shorten(dev.bellows.stream.JsonSyntax.problem(text)
                     .orElse("it cannot be read").replace("line 1, column ", "column ")) + ")");
@@ -172,13 +169,13 @@ final class ChunkLineReader {
         boolean thinking = false;
         JsonNode typeName = json.get("type");
         if (typeName != null) {
-            if (!typeName.isTextual()) {
+            if (!typeName.isString()) {
                 throw bad(where + "\"type\" must be \"message\" or \"thinking\", got " + kind(typeName));
             }
-            thinking = switch (typeName.textValue()) {
+            thinking = switch (typeName.stringValue(null)) {
                 case "message" -> false;
                 case "thinking" -> true;
-                default -> throw bad(where + "unknown chunk type " + shown(typeName.textValue())
+                default -> throw bad(where + "unknown chunk type " + shown(typeName.stringValue(null))
                         + " (use \"message\" or \"thinking\")");
             };
         }
@@ -186,10 +183,10 @@ final class ChunkLineReader {
         if (content == null) {
             throw bad(where + "missing \"content\" (the chunk's text, a string)");
         }
-        if (!content.isTextual()) {
+        if (!content.isString()) {
             throw bad(where + "\"content\" must be a string, got " + kind(content));
         }
-        return thinking ? StreamChunk.thinking(content.textValue()) : StreamChunk.message(content.textValue());
+        return thinking ? StreamChunk.thinking(content.stringValue(null)) : StreamChunk.message(content.stringValue(null));
     }
 
     private BadLineException bad(String message) {
@@ -211,7 +208,7 @@ final class ChunkLineReader {
         return switch (json.getNodeType()) {
             case ARRAY -> "an array";
             case OBJECT -> "an object";
-            case STRING -> "a string " + shown(json.textValue());
+            case STRING -> "a string " + shown(json.stringValue(null));
             case NUMBER -> "a number";
             case BOOLEAN -> json.booleanValue() ? "true" : "false";
             case NULL, MISSING -> "null";
@@ -222,10 +219,10 @@ final class ChunkLineReader {
     /** A user's string, quoted as JSON and cut short so the error stays one readable line. */
     private static String shown(String text) {
         if (text.length() <= SHOWN_TEXT) {
-            return new TextNode(text).toString();
+            return new StringNode(text).toString();
         }
         int end = Character.isHighSurrogate(text.charAt(SHOWN_TEXT - 1)) ? SHOWN_TEXT - 1 : SHOWN_TEXT;
-        return new TextNode(text.substring(0, end)).toString() + "...";
+        return new StringNode(text.substring(0, end)).toString() + "...";
     }
 
     private static String shorten(String message) {

@@ -1,10 +1,11 @@
 package dev.bellows.cli;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import tools.jackson.databind.ObjectReader;
+import tools.jackson.core.StreamReadFeature;
+import dev.bellows.json.internal.Jackson;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JsonNode;
 import dev.bellows.mcp.McpConfig;
 import dev.bellows.mcp.McpConfigException;
 import dev.bellows.mcp.McpServerConfig;
@@ -41,9 +42,9 @@ final class ConfigFile {
     /** The agents by name (cli.md, "Agents that work together"), checked apart like {@code mcpServers}. */
     static final String AGENTS = "agents";
 
-    private static final ObjectMapper MAPPER = new ObjectMapper()
-            .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+    private static final ObjectReader MAPPER = Jackson.JSON.reader()
+            .with(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
     /** How the file is named in messages: as the user gave it. */
     final String label;
@@ -135,7 +136,7 @@ final class ConfigFile {
                         + MCP_SERVERS + ")");
             } else if (value.isNull()) {
                 continue; // null: as if absent
-            } else if (KEYS.get(key) == Type.STRING && !value.isTextual()) {
+            } else if (KEYS.get(key) == Type.STRING && !value.isString()) {
                 throw new UsageException(label + ": \"" + key + "\" must be a string, not " + kind(value));
             } else if (KEYS.get(key) == Type.INTEGER && value.isIntegralNumber() && !value.canConvertToInt()) {
                 throw new UsageException(label + ": \"" + key + "\" is too large");
@@ -146,7 +147,7 @@ final class ConfigFile {
                     throw new UsageException(label + ": \"" + key + "\" must be an array of strings, not " + kind(value));
                 }
                 for (JsonNode item : value) {
-                    if (!item.isTextual()) {
+                    if (!item.isString()) {
                         throw new UsageException(label + ": \"" + key + "\" must be an array of strings, not one"
                                 + " holding " + kind(item));
                     }
@@ -171,7 +172,7 @@ final class ConfigFile {
     /** The string value, or null when absent. */
     String string(String key) {
         JsonNode value = values.get(key);
-        return value == null ? null : value.asText();
+        return value == null ? null : value.asString();
     }
 
     /** The strings of an array value, or null when absent. */
@@ -181,7 +182,7 @@ final class ConfigFile {
             return null;
         }
         List<String> strings = new java.util.ArrayList<>();
-        value.forEach(item -> strings.add(item.asText()));
+        value.forEach(item -> strings.add(item.asString()));
         return List.copyOf(strings);
     }
 
@@ -231,9 +232,9 @@ final class ConfigFile {
     }
 
     /** A JSON Schema file ({@code --output-schema}): one JSON object. */
-    static com.fasterxml.jackson.databind.node.ObjectNode readSchema(Path file, String label) throws UsageException {
+    static tools.jackson.databind.node.ObjectNode readSchema(Path file, String label) throws UsageException {
         JsonNode root = readJson(file, label);
-        if (!(root instanceof com.fasterxml.jackson.databind.node.ObjectNode schema)) {
+        if (!(root instanceof tools.jackson.databind.node.ObjectNode schema)) {
             throw new UsageException(label + ": expected a JSON Schema object, not " + kind(root));
         }
         try {
@@ -264,7 +265,7 @@ final class ConfigFile {
                 throw new UsageException(label + ": the file is empty; expected a JSON object");
             }
             return root;
-        } catch (JsonProcessingException e) {
+        } catch (JacksonException e) {
             // What is wrong in plain words and where, never Jackson's wording, and no excerpt of
             // the content: it may be a secret.
             throw new UsageException(label + ": invalid JSON: " + dev.bellows.stream.JsonSyntax.problem(text)

@@ -1,9 +1,11 @@
 package dev.bellows.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.core.JacksonException;
+import dev.bellows.json.internal.Jackson;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.mcp.ElicitationHandler;
 import dev.bellows.mcp.ElicitationRequest;
 import dev.bellows.mcp.ElicitationResult;
@@ -31,7 +33,7 @@ final class Elicitations {
     static final String ENV = "BELLOWS_ELICITATION";
     static final String CONFIG_KEY = "elicitation";
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Jackson.JSON;
     private static final Pattern EMAIL = Pattern.compile("[^@\\s]+@[^@\\s]+\\.[^@\\s]+");
     private static final Pattern DATE = Pattern.compile("\\d{4}-\\d{2}-\\d{2}");
 
@@ -189,8 +191,8 @@ final class Elicitations {
         /** The field's value; a missing node when left out; null at the end of input. */
         private JsonNode askField(ElicitationRequest.Field field, Lines in) throws Cancelled {
             ObjectNode schema = field.schema();
-            String title = schema.path("title").asText(field.name());
-            String description = schema.path("description").asText("");
+            String title = schema.path("title").asString(field.name());
+            String description = schema.path("description").asString("");
             List<String> choices = field.choices();
             StringBuilder label = new StringBuilder("  ").append(visible(title)).append(" (").append(field.type());
             if (!choices.isEmpty()) {
@@ -200,8 +202,8 @@ final class Elicitations {
             if (!description.isBlank() && !description.equals(title)) {
                 label.append(" ").append(visible(description));
             }
-            field.defaultValue().ifPresent(value -> label.append(" [").append(visible(value.isTextual()
-                    ? value.asText() : value.toString())).append("]"));
+            field.defaultValue().ifPresent(value -> label.append(" [").append(visible(value.isString()
+                    ? value.asString() : value.toString())).append("]"));
             label.append(": ");
             while (true) {
                 String line = in.read(label.toString());
@@ -214,7 +216,7 @@ final class Elicitations {
                         return field.defaultValue().get();
                     }
                     if (!field.required()) {
-                        return com.fasterxml.jackson.databind.node.MissingNode.getInstance();
+                        return tools.jackson.databind.node.MissingNode.getInstance();
                     }
                     out.println("    an answer is required");
                     out.flush();
@@ -254,14 +256,14 @@ final class Elicitations {
                     throw new IllegalArgumentException("expected a whole number");
                 }
                 if (schema.has("minimum") && number.compareTo(schema.get("minimum").decimalValue()) < 0) {
-                    throw new IllegalArgumentException("at least " + schema.get("minimum").asText());
+                    throw new IllegalArgumentException("at least " + schema.get("minimum").asString());
                 }
                 if (schema.has("maximum") && number.compareTo(schema.get("maximum").decimalValue()) > 0) {
-                    throw new IllegalArgumentException("at most " + schema.get("maximum").asText());
+                    throw new IllegalArgumentException("at most " + schema.get("maximum").asString());
                 }
                 try {
                     return JSON.readTree(integer ? number.toBigInteger().toString() : number.toString()); // as JSON reads it
-                } catch (java.io.IOException e) {
+                } catch (JacksonException e) {
                     throw new IllegalArgumentException("expected a number");
                 }
             }
@@ -293,7 +295,7 @@ final class Elicitations {
                 if (schema.has("maxLength") && length > schema.get("maxLength").asInt()) {
                     throw new IllegalArgumentException("at most " + schema.get("maxLength").asInt() + " characters");
                 }
-                String format = schema.path("format").asText("");
+                String format = schema.path("format").asString("");
                 if (format.equals("email") && !EMAIL.matcher(text).matches()) {
                     throw new IllegalArgumentException("expected an email address");
                 }
@@ -309,7 +311,7 @@ final class Elicitations {
                         throw new IllegalArgumentException("expected a URI like https://example.com");
                     }
                 }
-                return JSON.getNodeFactory().textNode(text);
+                return JSON.getNodeFactory().stringNode(text);
             }
         }
     }

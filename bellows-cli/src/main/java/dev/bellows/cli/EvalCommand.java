@@ -1,6 +1,8 @@
 package dev.bellows.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.core.JacksonException;
+import dev.bellows.json.internal.Jackson;
+import tools.jackson.databind.JsonNode;
 import dev.bellows.agent.DefaultAgent;
 import dev.bellows.cli.ModelOptions.Settings;
 import dev.bellows.eval.AgentFactory;
@@ -65,7 +67,7 @@ final class EvalCommand implements Callable<Integer> {
             writer(EvalReports.HTML, EvalReports::writeHtml));
 
     private interface Render {
-        void write(com.fasterxml.jackson.databind.node.ObjectNode report, Path directory, java.io.Writer out)
+        void write(tools.jackson.databind.node.ObjectNode report, Path directory, java.io.Writer out)
                 throws IOException;
     }
 
@@ -77,7 +79,7 @@ final class EvalCommand implements Callable<Integer> {
             }
 
             @Override
-            public void write(com.fasterxml.jackson.databind.node.ObjectNode report, Path directory) throws IOException {
+            public void write(tools.jackson.databind.node.ObjectNode report, Path directory) throws IOException {
                 try (java.io.Writer out = Files.newBufferedWriter(directory.resolve(name))) {
                     render.write(report, directory, out);
                 }
@@ -85,7 +87,7 @@ final class EvalCommand implements Callable<Integer> {
         };
     }
 
-    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
+    private static final tools.jackson.databind.ObjectMapper JSON = Jackson.JSON;
 
     @ParentCommand
     BellowsCommand root;
@@ -216,13 +218,13 @@ final class EvalCommand implements Callable<Integer> {
                 throw new UsageException("--baseline: " + baseline + " is not an evaluation report (no \"cases\")");
             }
             return report;
-        } catch (IOException e) {
+        } catch (IOException | JacksonException e) {
             throw new UsageException("--baseline: cannot read " + baseline + ": " + reason(e));
         }
     }
 
-    private static String reason(IOException e) {
-        return e instanceof com.fasterxml.jackson.core.JsonProcessingException json ? "not JSON: " + json.getOriginalMessage()
+    private static String reason(Exception e) {
+        return e instanceof JacksonException json ? "not JSON: " + json.getOriginalMessage()
                 : e instanceof java.nio.file.NoSuchFileException ? "no such file"
                 : e instanceof java.nio.file.AccessDeniedException ? "permission denied"
                 : String.valueOf(e.getMessage());

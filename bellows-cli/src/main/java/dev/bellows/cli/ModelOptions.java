@@ -1,6 +1,6 @@
 package dev.bellows.cli;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.agent.Agent;
 import dev.bellows.agent.AgentListener;
 import dev.bellows.agent.DefaultAgent;

@@ -1,9 +1,11 @@
 package dev.bellows.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.core.JacksonException;
+import dev.bellows.json.internal.Jackson;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.JsonNodeFactory;
 import dev.bellows.event.EventJson;
 import dev.bellows.event.StreamEvent;
 import dev.bellows.stream.Dialect;
@@ -60,7 +62,7 @@ import picocli.CommandLine.Spec;
                         + " the events of the lines before it are already written)"})
 final class ParseCommand implements Callable<Integer> {
 
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final ObjectMapper MAPPER = Jackson.JSON;
 
     @ParentCommand
     private BellowsCommand root;
@@ -262,7 +264,7 @@ final class ParseCommand implements Callable<Integer> {
             list = MAPPER.readTree(java.nio.file.Files.readString(tools));
         } catch (java.nio.file.NoSuchFileException e) {
             throw new ParameterException(spec.commandLine(), "--tools: no such file: " + tools);
-        } catch (IOException e) {
+        } catch (IOException | JacksonException e) {
             throw new ParameterException(spec.commandLine(), "--tools: " + tools + " is not a readable JSON file: "
                     + BellowsCommand.oneLine(e.getMessage()));
         }

@@ -1,8 +1,9 @@
 package dev.bellows.cli;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.bellows.json.internal.Jackson;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
@@ -32,7 +33,7 @@ final class RememberedSettings {
     static final String OUTPUT_SCHEMA = "output_schema";
     static final String THINKING_BUDGET = "thinking_budget";
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Jackson.JSON;
 
     private final Map<String, String> stored;
 
@@ -53,7 +54,7 @@ final class RememberedSettings {
         entries.put(MCP_CONFIG, mcpConfig == null ? "" : mcpConfig.toAbsolutePath().normalize().toString());
         try {
             entries.put(APPROVE, JSON.writeValueAsString(approve == null ? List.of() : approve));
-        } catch (JsonProcessingException e) {
+        } catch (JacksonException e) {
             throw new IllegalStateException(e);     // a list of strings always writes
         }
         entries.put("max_iterations", Integer.toString(maxIterations));
@@ -117,9 +118,9 @@ final class RememberedSettings {
                 return null;
             }
             List<String> strings = new ArrayList<>();
-            array.forEach(item -> strings.add(item.asText()));
+            array.forEach(item -> strings.add(item.asString()));
             return strings.isEmpty() ? null : List.copyOf(strings);
-        } catch (JsonProcessingException e) {
+        } catch (JacksonException e) {
             return null;
         }
     }

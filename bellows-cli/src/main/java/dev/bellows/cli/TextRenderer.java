@@ -238,10 +238,10 @@ final class TextRenderer implements AgentListener, AutoCloseable {
             }
             case StreamEvent.ToolCallName e -> line("calling " + Shown.text(e.toolName()) + "\u2026");
             case StreamEvent.ToolCallArgument e -> {
-                if (!headlineShown && HEADLINE_ARGUMENTS.contains(e.name()) && e.value().isTextual()
-                        && !e.value().textValue().isBlank()) {
+                if (!headlineShown && HEADLINE_ARGUMENTS.contains(e.name()) && e.value().isString()
+                        && !e.value().stringValue(null).isBlank()) {
                     headlineShown = true;
-                    line(fit("  " + e.name() + ": " + Shown.text(summary(e.value().textValue()))));
+                    line(fit("  " + e.name() + ": " + Shown.text(summary(e.value().stringValue(null)))));
                 }
             }
             case StreamEvent.ToolCallContent e -> { }

@@ -1,10 +1,11 @@
 package dev.bellows.cli;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.bellows.json.internal.Jackson;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.tool.ToolCallOutcome;
 import dev.bellows.tool.ToolChain;
 import dev.bellows.format.Observation;
@@ -64,7 +65,7 @@ import picocli.CommandLine.Spec;
                 "130:--call was cancelled (Ctrl-C)"})
 final class ToolsCommand implements Callable<Integer> {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Jackson.JSON;
 
     @ParentCommand
     private BellowsCommand root;
@@ -149,7 +150,7 @@ final class ToolsCommand implements Callable<Integer> {
         JsonNode arguments;
         try {
             arguments = args == null ? JSON.createObjectNode() : JSON.readTree(args);
-        } catch (JsonProcessingException e) {
+        } catch (JacksonException e) {
             // Not Jackson's message: it quotes the text, which may hold a secret.
             var location = e.getLocation();
             throw new UsageException("--args: invalid JSON" + (location == null ? ""

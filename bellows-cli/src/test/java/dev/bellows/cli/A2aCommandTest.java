@@ -2,7 +2,7 @@ package dev.bellows.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.databind.JsonNode;
 import dev.bellows.a2a.TaskState;
 import dev.bellows.a2a.client.A2aClient;
 import dev.bellows.testkit.A2aJs;
@@ -56,8 +56,8 @@ class A2aCommandTest {
         Cli.Run json = bellows("a2a", "card", server.url(), "--output", "json", "--binding", "http-json");
         assertThat(json.status()).isZero();
         JsonNode card = Cli.json(json.out());
-        assertThat(card.path("name").asText()).isEqualTo("js-test-agent");
-        assertThat(card.at("/supportedInterfaces/1/protocolBinding").asText()).isEqualTo("HTTP+JSON");
+        assertThat(card.path("name").asString()).isEqualTo("js-test-agent");
+        assertThat(card.at("/supportedInterfaces/1/protocolBinding").asString()).isEqualTo("HTTP+JSON");
         Cli.Run missing = bellows("a2a", "card", server.url() + "/nothing-here");
         assertThat(missing.status()).isEqualTo(1);
         assertThat(missing.err()).contains("bellows a2a card: cannot read the agent card", "HTTP 404");
@@ -92,10 +92,10 @@ class A2aCommandTest {
         Cli.Run run = bellows("a2a", "send", server.url(), "hi", "--output", "jsonl");
         assertThat(run.status()).as(run.err()).isZero();
         List<JsonNode> events = run.outJson();
-        assertThat(events.getFirst().at("/task/status/state").asText()).isEqualTo("TASK_STATE_SUBMITTED");
-        assertThat(events).extracting(e -> e.fieldNames().next()).containsExactly("task", "statusUpdate",
+        assertThat(events.getFirst().at("/task/status/state").asString()).isEqualTo("TASK_STATE_SUBMITTED");
+        assertThat(events).extracting(e -> e.propertyNames().iterator().next()).containsExactly("task", "statusUpdate",
                 "artifactUpdate", "artifactUpdate", "artifactUpdate", "statusUpdate");
-        assertThat(events.getLast().at("/statusUpdate/status/state").asText()).isEqualTo("TASK_STATE_COMPLETED");
+        assertThat(events.getLast().at("/statusUpdate/status/state").asString()).isEqualTo("TASK_STATE_COMPLETED");
     }
 
     @Test

@@ -2,7 +2,7 @@ package dev.bellows.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.databind.JsonNode;
 import dev.bellows.testkit.A2aJs;
 import dev.bellows.testkit.Background;
 import dev.bellows.testkit.MockLlmServer;
@@ -96,7 +96,7 @@ class A2aServeInteropTest {
     }
 
     private static String state(JsonNode event) {
-        return event.has("task") ? event.at("/task/status/state").asText() : event.at("/statusUpdate/status/state").asText();
+        return event.has("task") ? event.at("/task/status/state").asString() : event.at("/statusUpdate/status/state").asString();
     }
 
     @Test
@@ -115,13 +115,13 @@ class A2aServeInteropTest {
                         [{"op":"card"},{"op":"stream","text":"What is the capital of France?"},{"op":"get"},{"op":"list"},
                          {"op":"stream","text":"Make a plan"},{"op":"stream","text":"approve","answer":true}]""");
                 JsonNode card = lines.getFirst().path("card");
-                assertThat(card.at("/supportedInterfaces/0/protocolVersion").asText()).isEqualTo("1.0");
+                assertThat(card.at("/supportedInterfaces/0/protocolVersion").asString()).isEqualTo("1.0");
                 assertThat(card.at("/capabilities/streaming").asBoolean()).isTrue();
                 List<JsonNode> answer = events(lines, 1);
                 assertThat(state(answer.getLast())).isEqualTo("TASK_STATE_COMPLETED");
                 assertThat(answer).anyMatch(e -> e.has("artifactUpdate"));
                 JsonNode task = lines.stream().filter(l -> l.has("task")).findFirst().orElseThrow().path("task");
-                assertThat(task.at("/status/state").asText()).isEqualTo("TASK_STATE_COMPLETED");
+                assertThat(task.at("/status/state").asString()).isEqualTo("TASK_STATE_COMPLETED");
                 assertThat(task.toString()).contains(turn == 0 ? "Paris is the capital of France." : "Lyon is second.");
                 JsonNode list = lines.stream().filter(l -> l.has("list")).findFirst().orElseThrow().path("list");
                 assertThat(list.path("tasks")).isNotEmpty();
@@ -151,13 +151,13 @@ class A2aServeInteropTest {
             assertThat(state(events(lines, 3).getFirst())).isEqualTo("TASK_STATE_WORKING");
             assertThat(state(events(lines, 3).getLast())).isEqualTo("TASK_STATE_CANCELED");
             JsonNode config = lines.stream().filter(l -> l.has("config")).findFirst().orElseThrow().path("config");
-            assertThat(config.path("url").asText()).endsWith("/hook");
+            assertThat(config.path("url").asString()).endsWith("/hook");
             assertThat(lines.stream().filter(l -> l.has("configs")).findFirst().orElseThrow().path("configs")).hasSize(1);
-            JsonNode cancelled = lines.stream().filter(l -> "cancel".equals(l.path("op").asText())).findFirst().orElseThrow();
-            assertThat(cancelled.at("/task/status/state").asText()).isEqualTo("TASK_STATE_CANCELED");
+            JsonNode cancelled = lines.stream().filter(l -> "cancel".equals(l.path("op").asString())).findFirst().orElseThrow();
+            assertThat(cancelled.at("/task/status/state").asString()).isEqualTo("TASK_STATE_CANCELED");
             JsonNode push = lines.stream().filter(l -> l.has("pushes")).findFirst().orElseThrow().at("/pushes/0");
-            assertThat(push.path("token").asText()).isEqualTo("push-token");
-            assertThat(push.path("body").toString()).contains(cancelled.at("/task/id").asText());
+            assertThat(push.path("token").asString()).isEqualTo("push-token");
+            assertThat(push.path("body").toString()).contains(cancelled.at("/task/id").asString());
         }
     }
 

@@ -5,7 +5,7 @@ import static dev.bellows.cli.RunCommandTest.complete;
 import static dev.bellows.cli.RunCommandTest.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.databind.JsonNode;
 import dev.bellows.testkit.MockLlmServer;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -70,28 +70,28 @@ class AgentsCliTest {
             assertThat(run.status()).as(run.err()).isZero();
             List<JsonNode> events = run.outJson();
             assertThat(events).allSatisfy(event -> assertThat(event.has("agent")).as(event.toString()).isTrue());
-            List<JsonNode> nested = events.stream().filter(e -> e.get("agent").asText().equals("researcher")).toList();
-            List<JsonNode> own = events.stream().filter(e -> e.get("agent").asText().equals("lead")).toList();
+            List<JsonNode> nested = events.stream().filter(e -> e.get("agent").asString().equals("researcher")).toList();
+            List<JsonNode> own = events.stream().filter(e -> e.get("agent").asString().equals("lead")).toList();
             assertThat(nested).isNotEmpty().allSatisfy(event ->
-                    assertThat(event.get("parent_call_id").asText()).isEqualTo(nested.getFirst().get("parent_call_id").asText()));
-            assertThat(nested.getFirst().get("parent_call_id").asText()).isNotBlank();
+                    assertThat(event.get("parent_call_id").asString()).isEqualTo(nested.getFirst().get("parent_call_id").asString()));
+            assertThat(nested.getFirst().get("parent_call_id").asString()).isNotBlank();
             assertThat(own).noneMatch(event -> event.has("parent_call_id"));
-            assertThat(nested.getFirst().get("type").asText()).isEqualTo("loop_start");
-            assertThat(nested.getFirst().get("task").asText()).isEqualTo("find the boiling point");
+            assertThat(nested.getFirst().get("type").asString()).isEqualTo("loop_start");
+            assertThat(nested.getFirst().get("task").asString()).isEqualTo("find the boiling point");
             // the sub-agent's events come while the lead's call runs: before that call's result
-            int result = indexOf(events, e -> e.get("type").asText().equals("tool_result")
-                    && e.get("tool_name").asText().equals("researcher") && e.get("agent").asText().equals("lead"));
-            assertThat(events.get(result).get("result").asText()).isEqualTo("100 C at sea level");
+            int result = indexOf(events, e -> e.get("type").asString().equals("tool_result")
+                    && e.get("tool_name").asString().equals("researcher") && e.get("agent").asString().equals("lead"));
+            assertThat(events.get(result).get("result").asString()).isEqualTo("100 C at sea level");
             assertThat(events.indexOf(nested.getLast())).isLessThan(result);
-            assertThat(events.getLast().get("result").asText()).isEqualTo("water boils at 100 C");
-            assertThat(events.getLast().get("agent").asText()).isEqualTo("lead");
+            assertThat(events.getLast().get("result").asString()).isEqualTo("water boils at 100 C");
+            assertThat(events.getLast().get("agent").asString()).isEqualTo("lead");
 
             JsonNode lead = server.requests().get(0).body();
             JsonNode researcher = server.requests().get(1).body();
-            assertThat(lead.get("model").asText()).isEqualTo("mock");
+            assertThat(lead.get("model").asString()).isEqualTo("mock");
             assertThat(lead.get("messages").toString()).contains("You plan and delegate.")
                     .contains("Gives a task to the agent researcher");
-            assertThat(researcher.get("model").asText()).isEqualTo("m2");
+            assertThat(researcher.get("model").asString()).isEqualTo("m2");
             assertThat(researcher.get("messages").toString()).contains("You find facts.")
                     .contains("find the boiling point").doesNotContain("When does water boil?");
         }
@@ -138,14 +138,14 @@ class AgentsCliTest {
             Cli.Run run = run(server, config, "--agent", "lead", "--output", "jsonl", "a poem about tea");
 
             assertThat(run.status()).as(run.err()).isZero();
-            assertThat(run.outJson()).filteredOn(e -> e.get("type").asText().equals("loop_start"))
-                    .extracting(e -> e.get("agent").asText()).containsExactly("lead", "researcher", "writer");
+            assertThat(run.outJson()).filteredOn(e -> e.get("type").asString().equals("loop_start"))
+                    .extracting(e -> e.get("agent").asString()).containsExactly("lead", "researcher", "writer");
             assertThat(server.requests().get(2).body().get("messages").toString()).contains("You write.")
                     .contains("tea is a leaf");
             assertThat(run.outJson()).anySatisfy(e -> {
-                assertThat(e.get("type").asText()).isEqualTo("tool_result");
-                assertThat(e.get("agent").asText()).isEqualTo("lead");
-                assertThat(e.get("result").asText()).isEqualTo("A poem: tea is a leaf");
+                assertThat(e.get("type").asString()).isEqualTo("tool_result");
+                assertThat(e.get("agent").asString()).isEqualTo("lead");
+                assertThat(e.get("result").asString()).isEqualTo("A poem: tea is a leaf");
             });
             Cli.Run root = run(server, config, "--agent", "pipeline", "x");
             assertThat(root.status()).isEqualTo(2);
@@ -164,8 +164,8 @@ class AgentsCliTest {
             assertThat(run.status()).as(run.err()).isZero();
             assertThat(run.out()).doesNotContain(key);
             StringBuilder said = new StringBuilder();
-            run.outJson().stream().filter(e -> e.get("type").asText().equals("message_content")
-                    && e.get("agent").asText().equals("researcher")).forEach(e -> said.append(e.get("content").asText()));
+            run.outJson().stream().filter(e -> e.get("type").asString().equals("message_content")
+                    && e.get("agent").asString().equals("researcher")).forEach(e -> said.append(e.get("content").asString()));
             assertThat(said.toString()).contains("The key is [REDACTED], I read it.");
         }
     }

@@ -4,7 +4,7 @@ import static dev.bellows.cli.RunCommandTest.call;
 import static dev.bellows.cli.RunCommandTest.complete;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.databind.JsonNode;
 import dev.bellows.testkit.MockLlmServer;
 import dev.bellows.testkit.MockScript;
 import dev.bellows.testkit.MockToolCall;
@@ -97,7 +97,7 @@ class ApprovalsCliTest {
 
     static String lastUserContent(RecordedRequest request) {
         JsonNode messages = RunCommandTest.messages(request);
-        return messages.get(messages.size() - 1).get("content").asText();
+        return messages.get(messages.size() - 1).get("content").asString();
     }
 
     @Nested
@@ -114,7 +114,7 @@ class ApprovalsCliTest {
                 assertThat(types(stopped)).containsExactly("loop_start", "iteration_start", "approval_required",
                         "approval_required", "approval_required", "loop_end");
                 List<JsonNode> events = stopped.outJson();
-                assertThat(events.stream().filter(e -> e.get("type").asText().equals("approval_required")).toList())
+                assertThat(events.stream().filter(e -> e.get("type").asString().equals("approval_required")).toList())
                         .containsExactly(
                                 Cli.json("{\"type\":\"approval_required\",\"id\":\"call_1_1\",\"server_name\":\"files\","
                                         + "\"tool_name\":\"write_file\",\"arguments\":{\"path\":\"a.txt\"}}"),
@@ -122,7 +122,7 @@ class ApprovalsCliTest {
                                         + "\"tool_name\":\"delete_file\",\"arguments\":{\"path\":\"b.txt\"}}"),
                                 Cli.json("{\"type\":\"approval_required\",\"id\":\"call_1_3\",\"server_name\":\"files\","
                                         + "\"tool_name\":\"write_file\",\"arguments\":{\"path\":\"c.txt\"}}"));
-                assertThat(events.getLast().get("reason").asText()).isEqualTo("interrupted");
+                assertThat(events.getLast().get("reason").asString()).isEqualTo("interrupted");
                 assertThat(recorded()).isEmpty();
 
                 Cli.Run resumed = bellows(server, "run", "--session", "s", "--output", "jsonl",
@@ -399,8 +399,8 @@ class ApprovalsCliTest {
                 Cli.Run stopped = bellows(server, "run", "--session", "c", "--output", "jsonl", "Plan and write");
                 assertThat(stopped.status()).as(stopped.err()).isEqualTo(3);
                 assertThat(types(stopped)).contains("plan_update").endsWith("approval_required", "loop_end");
-                assertThat(stopped.outJson().stream().filter(e -> e.get("type").asText().equals("approval_required"))
-                        .map(e -> e.get("id").asText()).toList()).containsExactly("call_2_1");
+                assertThat(stopped.outJson().stream().filter(e -> e.get("type").asString().equals("approval_required"))
+                        .map(e -> e.get("id").asString()).toList()).containsExactly("call_2_1");
             }
             Files.writeString(dir.resolve("bellows.json"), "{\"approve\": \"*\"}");
             try (MockLlmServer server = RunCommandTest.server(complete("x"))) {
@@ -424,9 +424,9 @@ class ApprovalsCliTest {
                 assertThat(denied.status()).as(denied.err()).isZero();
                 JsonNode sent = RunCommandTest.messages(server.requests().get(1));
                 JsonNode toolMessage = sent.get(sent.size() - 1);
-                assertThat(toolMessage.get("role").asText()).isEqualTo("tool");
-                assertThat(toolMessage.get("tool_call_id").asText()).isEqualTo("call_w1");
-                assertThat(toolMessage.get("content").asText()).isEqualTo("the user denied this call (it did not run)");
+                assertThat(toolMessage.get("role").asString()).isEqualTo("tool");
+                assertThat(toolMessage.get("tool_call_id").asString()).isEqualTo("call_w1");
+                assertThat(toolMessage.get("content").asString()).isEqualTo("the user denied this call (it did not run)");
             }
             assertThat(recorded()).isEmpty();
         }

@@ -2,7 +2,7 @@ package dev.bellows.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.databind.JsonNode;
 import dev.bellows.agent.ToolMode;
 import dev.bellows.memory.WaitingRun;
 import dev.bellows.sessions.sqlite.SqliteSessionStore;

@@ -1,9 +1,9 @@
 package dev.bellows.cli;
 
+import dev.bellows.json.internal.Jackson;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.event.AgentEvent;
 import dev.bellows.event.LoopEndReason;
 import dev.bellows.event.LoopEvent;
@@ -26,7 +26,7 @@ class ChatRenderingTest {
 
     private static final String D = TextRenderer.DIM;
     private static final String R = TextRenderer.RESET;
-    private static final ObjectNode ARGS = new ObjectMapper().createObjectNode().put("path", "a.txt");
+    private static final ObjectNode ARGS = Jackson.JSON.createObjectNode().put("path", "a.txt");
 
     /** One of each event, in the order a turn with a tool, a plan, a retry and an answer has them. */
     private static final List<AgentEvent> TURN = List.of(
@@ -113,17 +113,17 @@ class ChatRenderingTest {
     @Test
     void theArgumentThatSaysWhatACallIsAboutIsShownAsSoonAsItIsComplete() {
         var text = new StringWriter();
-        var nodes = new ObjectMapper().getNodeFactory();
+        var nodes = Jackson.JSON.getNodeFactory();
         try (TextRenderer renderer = new TextRenderer(new PrintWriter(text), false, 0)) {
             renderer.onEvent(new StreamEvent.ToolCallStart(0, "tool", Map.of()));
             renderer.onEvent(new StreamEvent.ToolCallName(0, "write_file"));
-            renderer.onEvent(new StreamEvent.ToolCallArgument(1, "mode", nodes.textNode("w")));
-            renderer.onEvent(new StreamEvent.ToolCallArgument(1, "path", nodes.textNode("src/Main.java")));
-            renderer.onEvent(new StreamEvent.ToolCallArgument(2, "content", nodes.textNode("x")));
+            renderer.onEvent(new StreamEvent.ToolCallArgument(1, "mode", nodes.stringNode("w")));
+            renderer.onEvent(new StreamEvent.ToolCallArgument(1, "path", nodes.stringNode("src/Main.java")));
+            renderer.onEvent(new StreamEvent.ToolCallArgument(2, "content", nodes.stringNode("x")));
             renderer.onEvent(new StreamEvent.ToolCallStart(3, "tool", Map.of()));
             renderer.onEvent(new StreamEvent.ToolCallName(3, "search"));
-            renderer.onEvent(new StreamEvent.ToolCallArgument(3, "query", nodes.textNode("jqwik\nchunks")));
-            renderer.onEvent(new StreamEvent.ToolCallArgument(3, "path", nodes.textNode("docs")));
+            renderer.onEvent(new StreamEvent.ToolCallArgument(3, "query", nodes.stringNode("jqwik\nchunks")));
+            renderer.onEvent(new StreamEvent.ToolCallArgument(3, "path", nodes.stringNode("docs")));
         }
         assertThat(text.toString().replace(System.lineSeparator(), "\n"))
                 .isEqualTo("calling write_file\u2026\n  path: src/Main.java\ncalling search\u2026\n  query: jqwik\u2026\n");

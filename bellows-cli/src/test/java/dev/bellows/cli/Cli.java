@@ -1,14 +1,14 @@
 package dev.bellows.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.bellows.json.internal.Jackson;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,7 +16,7 @@ import java.util.List;
 /** Runs {@code bellows} in-process with its own standard streams. */
 final class Cli {
 
-    static final ObjectMapper MAPPER = new ObjectMapper();
+    static final ObjectMapper MAPPER = Jackson.JSON;
 
     private Cli() {
     }
@@ -63,11 +63,7 @@ final class Cli {
     }
 
     static JsonNode json(String text) {
-        try {
-            return MAPPER.readTree(text);
-        } catch (java.io.IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return MAPPER.readTree(text);
     }
 
     /**
@@ -80,7 +76,7 @@ final class Cli {
         List<JsonNode> result = new ArrayList<>();
         int toolStart = -1;
         for (JsonNode event : events) {
-            String type = event.get("type").asText();
+            String type = event.get("type").asString();
             if (type.equals("tool_call_start")) {
                 toolStart = result.size();
             }
@@ -91,7 +87,7 @@ final class Cli {
             JsonNode last = result.isEmpty() ? null : result.get(result.size() - 1);
             if (type.endsWith("_content") && last != null
                     && last.get("type").equals(event.get("type")) && last.get("chunk").equals(event.get("chunk"))) {
-                ((ObjectNode) last).put("content", last.get("content").asText() + event.get("content").asText());
+                ((ObjectNode) last).put("content", last.get("content").asString() + event.get("content").asString());
                 continue;
             }
             result.add(event.deepCopy());

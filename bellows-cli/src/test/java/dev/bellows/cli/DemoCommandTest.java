@@ -2,7 +2,7 @@ package dev.bellows.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.databind.JsonNode;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -44,8 +44,8 @@ class DemoCommandTest {
         assertThat(run.status()).isEqualTo(0);
         assertThat(run.err()).isEmpty();
         List<JsonNode> events = run.outJson();
-        assertThat(events.getFirst().get("type").asText()).isEqualTo("loop_start");
-        assertThat(events.getFirst().get("task").asText()).isEqualTo(DemoCommand.TASK);
+        assertThat(events.getFirst().get("type").asString()).isEqualTo("loop_start");
+        assertThat(events.getFirst().get("task").asString()).isEqualTo(DemoCommand.TASK);
         assertThat(events).allSatisfy(event -> assertThat(event.has("chunk")).isFalse());
         assertThat(types(events)).contains("iteration_start", "thinking_start", "thinking_content", "message_content",
                 "tool_call_start", "tool_call_name", "tool_call_content", "tool_call_end");
@@ -56,9 +56,9 @@ class DemoCommandTest {
 
         // The real tools' outputs, and the calculator's error for the mistaken call, in order.
         List<String> tools = events.stream()
-                .filter(e -> e.get("type").asText().startsWith("tool_result"))
-                .map(e -> e.get("type").asText() + " " + e.get("tool_name").asText() + ": "
-                        + (e.has("error") ? e.get("error").asText() : e.get("result").asText()))
+                .filter(e -> e.get("type").asString().startsWith("tool_result"))
+                .map(e -> e.get("type").asString() + " " + e.get("tool_name").asString() + ": "
+                        + (e.has("error") ? e.get("error").asString() : e.get("result").asString()))
                 .filter(line -> !line.contains("update_plan"))
                 .toList();
         assertThat(tools).containsExactly(
@@ -68,21 +68,21 @@ class DemoCommandTest {
                 "tool_result calculator: 48",
                 "tool_result task_completion: " + ANSWER);
         JsonNode recovered = events.stream()
-                .filter(e -> e.get("type").asText().equals("tool_result") && e.get("tool_name").asText().equals("calculator"))
+                .filter(e -> e.get("type").asString().equals("tool_result") && e.get("tool_name").asString().equals("calculator"))
                 .findFirst().orElseThrow();
-        assertThat(recovered.get("server_name").asText()).isEqualTo("local");
-        assertThat(recovered.get("arguments").get("expression").asText()).isEqualTo("(120 / 150) * 60");
+        assertThat(recovered.get("server_name").asString()).isEqualTo("local");
+        assertThat(recovered.get("arguments").get("expression").asString()).isEqualTo("(120 / 150) * 60");
 
-        List<JsonNode> plans = events.stream().filter(e -> e.get("type").asText().equals("plan_update")).toList();
+        List<JsonNode> plans = events.stream().filter(e -> e.get("type").asString().equals("plan_update")).toList();
         assertThat(plans).hasSize(3);
-        assertThat(plans.get(0).get("steps").get(0).get("status").asText()).isEqualTo("in_progress");
-        assertThat(plans.get(2).get("steps")).allSatisfy(step -> assertThat(step.get("status").asText()).isEqualTo("completed"));
+        assertThat(plans.get(0).get("steps").get(0).get("status").asString()).isEqualTo("in_progress");
+        assertThat(plans.get(2).get("steps")).allSatisfy(step -> assertThat(step.get("status").asString()).isEqualTo("completed"));
 
-        assertThat(events.stream().filter(e -> e.get("type").asText().equals("iteration_start"))).hasSize(4);
+        assertThat(events.stream().filter(e -> e.get("type").asString().equals("iteration_start"))).hasSize(4);
         JsonNode end = events.getLast();
-        assertThat(end.get("type").asText()).isEqualTo("loop_end");
-        assertThat(end.get("reason").asText()).isEqualTo("task_completion");
-        assertThat(end.get("result").asText()).isEqualTo(ANSWER);
+        assertThat(end.get("type").asString()).isEqualTo("loop_end");
+        assertThat(end.get("reason").asString()).isEqualTo("task_completion");
+        assertThat(end.get("result").asString()).isEqualTo(ANSWER);
     }
 
     @Test
@@ -123,12 +123,12 @@ class DemoCommandTest {
     }
 
     private static List<String> types(List<JsonNode> events) {
-        return events.stream().map(e -> e.get("type").asText()).toList();
+        return events.stream().map(e -> e.get("type").asString()).toList();
     }
 
     private static String text(List<JsonNode> events, String type) {
         StringBuilder text = new StringBuilder();
-        events.stream().filter(e -> e.get("type").asText().equals(type)).forEach(e -> text.append(e.get("content").asText()));
+        events.stream().filter(e -> e.get("type").asString().equals(type)).forEach(e -> text.append(e.get("content").asString()));
         return text.toString();
     }
 }

@@ -3,7 +3,7 @@ package dev.bellows.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.JsonNodeFactory;
 import dev.bellows.event.StreamEvent;
 import dev.bellows.stream.StreamChunk;
 import dev.bellows.stream.StreamOptions;

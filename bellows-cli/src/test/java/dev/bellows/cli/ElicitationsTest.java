@@ -3,7 +3,7 @@ package dev.bellows.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.mcp.ElicitationHandler;
 import dev.bellows.mcp.ElicitationRequest;
 import dev.bellows.mcp.ElicitationResult;

@@ -2,8 +2,8 @@ package dev.bellows.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.testkit.MockLlmServer;
 import dev.bellows.testkit.MockScript;
 import java.nio.file.Files;
@@ -59,20 +59,20 @@ class EvalCommandTest {
 
         JsonNode report = Cli.MAPPER.readTree(dir.resolve("first/report.json").toFile());
         assertThat(report.get("summary").toString()).isEqualTo("{\"cases\":5,\"passed\":4,\"failed\":1,\"pass_rate\":0.8}");
-        assertThat(report.get("model").asText()).isEqualTo("mock");
-        assertThat(report.get("agent").asText()).isEqualTo("default");
+        assertThat(report.get("model").asString()).isEqualTo("mock");
+        assertThat(report.get("agent").asString()).isEqualTo("default");
         JsonNode plan = report.get("cases").get(1);
-        assertThat(plan.get("runs").get(0).get("scores").get(1).get("reason").asText()).startsWith("strict match:");
+        assertThat(plan.get("runs").get(0).get("scores").get(1).get("reason").asString()).startsWith("strict match:");
         assertThat(plan.get("runs").get(0).get("iterations").asInt()).isEqualTo(2);
         JsonNode judged = report.get("cases").get(3).get("runs").get(0);
         assertThat(judged.get("scores").get(0).get("score").asDouble()).isEqualTo(0.9);
         // the judge's call is not the subject's: one iteration, and the tokens of that one answer
         assertThat(judged.get("iterations").asInt()).isEqualTo(1);
-        String events = plan.get("runs").get(0).get("events").asText();
+        String events = plan.get("runs").get(0).get("events").asString();
         List<String> lines = Files.readAllLines(dir.resolve("first").resolve(events));
-        assertThat(Cli.json(lines.getFirst()).get("type").asText()).isEqualTo("loop_start");
-        assertThat(lines).anyMatch(line -> Cli.json(line).path("type").asText().equals("plan_update"));
-        assertThat(Cli.json(lines.getLast()).get("reason").asText()).isEqualTo("task_completion");
+        assertThat(Cli.json(lines.getFirst()).get("type").asString()).isEqualTo("loop_start");
+        assertThat(lines).anyMatch(line -> Cli.json(line).path("type").asString().equals("plan_update"));
+        assertThat(Cli.json(lines.getLast()).get("reason").asString()).isEqualTo("task_completion");
     }
 
     @Test
@@ -91,14 +91,14 @@ class EvalCommandTest {
         assertThat(comparison.get("cases")).hasSize(5);
         assertThat(withoutTimings(after)).isEqualTo(withoutTimings(before));
         for (JsonNode c : before.get("cases")) {
-            String events = c.get("runs").get(0).get("events").asText();
+            String events = c.get("runs").get(0).get("events").asString();
             assertThat(Files.readString(dir.resolve("after").resolve(events)))
                     .isEqualTo(Files.readString(dir.resolve("before").resolve(events)));
         }
     }
 
     static JsonNode withoutTimings(JsonNode report) {
-        ObjectNode copy = report.deepCopy();
+        ObjectNode copy = (ObjectNode) report.deepCopy();
         copy.remove(List.of("started", "duration_ms"));
         copy.get("cases").forEach(c -> c.get("runs").forEach(run -> ((ObjectNode) run).remove("duration_ms")));
         return copy;
@@ -165,7 +165,7 @@ class EvalCommandTest {
             assertThat(run.status()).as(run.out() + run.err()).isZero();
             JsonNode typed = Cli.MAPPER.readTree(dir.resolve("eval-out/report.json").toFile()).get("cases").get(0).get("runs").get(0);
             assertThat(typed.get("iterations").asInt()).isEqualTo(2);     // the first answer went back to be corrected
-            assertThat(Cli.json(typed.get("answer").asText())).isEqualTo(Cli.json("{\"city\": \"Oslo\", \"temp_c\": 5}"));
+            assertThat(Cli.json(typed.get("answer").asString())).isEqualTo(Cli.json("{\"city\": \"Oslo\", \"temp_c\": 5}"));
         }
     }
 

@@ -2,7 +2,7 @@ package dev.bellows.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.databind.JsonNode;
 import dev.bellows.testkit.MockLlmServer;
 import dev.bellows.testkit.MockScript;
 import dev.bellows.testkit.MockTurn;
@@ -91,14 +91,14 @@ class McpCommandsTest {
         assertThat(json.status()).isEqualTo(1);
         JsonNode document = Cli.json(json.out());
         List<String> names = new ArrayList<>();
-        document.get("tools").forEach(t -> names.add(t.get("server").asText() + "/" + t.get("name").asText()));
+        document.get("tools").forEach(t -> names.add(t.get("server").asString() + "/" + t.get("name").asString()));
         assertThat(names).contains("local/update_plan", "everything/echo");
         JsonNode echo = find(document.get("tools"), "echo");
-        assertThat(echo.get("description").asText()).isNotBlank();
-        assertThat(echo.at("/input_schema/properties/message/type").asText()).isEqualTo("string");
-        assertThat(document.get("servers").get(0).get("status").asText()).isEqualTo("started");
-        assertThat(document.get("servers").get(1).get("status").asText()).isEqualTo("retrying");
-        assertThat(document.get("servers").get(1).get("error").asText()).contains("status 3");
+        assertThat(echo.get("description").asString()).isNotBlank();
+        assertThat(echo.at("/input_schema/properties/message/type").asString()).isEqualTo("string");
+        assertThat(document.get("servers").get(0).get("status").asString()).isEqualTo("started");
+        assertThat(document.get("servers").get(1).get("status").asString()).isEqualTo("retrying");
+        assertThat(document.get("servers").get(1).get("error").asString()).contains("status 3");
         assertThat(document.get("servers").get(1).get("failed_attempts").asInt()).isEqualTo(1);
         assertThat(document.get("servers").get(1).get("max_attempts").asInt()).isEqualTo(5);
         assertThat(text.out() + text.err() + json.out() + json.err()).doesNotContain(KEY);
@@ -149,12 +149,12 @@ class McpCommandsTest {
             assertThat(run.status()).as(run.err()).isZero();
             assertThat(run.err()).contains("bellows run: MCP server \"broken\" is unavailable: the process exited "
                     + "with status 3").contains("running without its tools until it starts");
-            JsonNode result = run.outJson().stream().filter(e -> e.get("type").asText().equals("tool_result"))
+            JsonNode result = run.outJson().stream().filter(e -> e.get("type").asString().equals("tool_result"))
                     .findFirst().orElseThrow();
-            assertThat(result.get("server_name").asText()).isEqualTo("everything");
-            assertThat(result.get("result").asText()).contains("Echo: from the agent");
+            assertThat(result.get("server_name").asString()).isEqualTo("everything");
+            assertThat(result.get("result").asString()).contains("Echo: from the agent");
 
-            String system = server.requests().getFirst().body().get("messages").get(0).get("content").asText();
+            String system = server.requests().getFirst().body().get("messages").get(0).get("content").asString();
             assertThat(system).contains("everything").contains("echo").contains("get-sum");
             String observation = server.requests().get(1).body().get("messages").toString();
             assertThat(observation).contains("Echo: from the agent");
@@ -215,7 +215,7 @@ class McpCommandsTest {
 
     private static JsonNode find(JsonNode tools, String name) {
         for (JsonNode tool : tools) {
-            if (tool.get("name").asText().equals(name)) {
+            if (tool.get("name").asString().equals(name)) {
                 return tool;
             }
         }

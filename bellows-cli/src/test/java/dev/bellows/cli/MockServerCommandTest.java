@@ -2,7 +2,7 @@ package dev.bellows.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.databind.JsonNode;
 import java.io.ByteArrayInputStream;
 import java.io.OutputStream;
 import java.net.ServerSocket;
@@ -73,8 +73,8 @@ class MockServerCommandTest {
             for (String event : answer.body().split("\n\n")) {
                 if (event.startsWith("data: {")) {
                     JsonNode delta = Cli.json(event.substring(6)).path("choices").path(0).path("delta");
-                    content.append(delta.path("content").asText(""));
-                    reasoning.append(delta.path("reasoning_content").asText(""));
+                    content.append(delta.path("content").asString(""));
+                    reasoning.append(delta.path("reasoning_content").asString(""));
                 }
             }
             assertThat(content.toString()).isEqualTo("Hello 😀 there");
@@ -89,7 +89,7 @@ class MockServerCommandTest {
 
             HttpResponse<String> models = client.send(HttpRequest.newBuilder(URI.create(base + "/models")).build(),
                     HttpResponse.BodyHandlers.ofString());
-            assertThat(Cli.json(models.body()).path("data").path(0).path("id").asText()).isEqualTo("mock");
+            assertThat(Cli.json(models.body()).path("data").path(0).path("id").asString()).isEqualTo("mock");
         }
 
         thread.interrupt();
@@ -101,7 +101,7 @@ class MockServerCommandTest {
         List<String> recorded = Files.readAllLines(record);
         assertThat(recorded).hasSize(3);
         assertThat(String.join("\n", recorded)).doesNotContain("sk-live-secret");
-        assertThat(Cli.json(recorded.get(0)).path("headers").path("authorization").asText()).isEqualTo("Bearer [REDACTED]");
+        assertThat(Cli.json(recorded.get(0)).path("headers").path("authorization").asString()).isEqualTo("Bearer [REDACTED]");
 
         // stopped: the port no longer answers
         try (HttpClient client = HttpClient.newHttpClient()) {

@@ -2,8 +2,8 @@ package dev.bellows.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -22,7 +22,7 @@ class ParseArgumentEventsTest {
         text.codePoints().forEach(cp -> {
             try {
                 lines.append("{\"content\": ").append(Cli.MAPPER.writeValueAsString(Character.toString(cp))).append("}\n");
-            } catch (JsonProcessingException e) {
+            } catch (JacksonException e) {
                 throw new IllegalStateException(e);
             }
         });
@@ -40,13 +40,13 @@ class ParseArgumentEventsTest {
         // without the option: the same events, but for the argument events
         args.remove("--argument-events");
         Cli.Run off = Cli.run(input, args.toArray(String[]::new));
-        assertThat(on.outJson()).filteredOn(e -> !e.get("type").asText().equals("tool_call_argument"))
+        assertThat(on.outJson()).filteredOn(e -> !e.get("type").asString().equals("tool_call_argument"))
                 .as("the other events are the same without the option").containsExactlyElementsOf(off.outJson());
         List<String> out = new ArrayList<>();
         for (JsonNode e : on.outJson()) {
-            if (e.get("type").asText().equals("tool_call_argument")) {
+            if (e.get("type").asString().equals("tool_call_argument")) {
                 assertThat(e.properties()).hasSize(4); // type, chunk, name, value
-                out.add(e.get("name").asText() + "=" + e.get("value") + "@" + e.get("chunk").asInt());
+                out.add(e.get("name").asString() + "=" + e.get("value") + "@" + e.get("chunk").asInt());
             }
         }
         return out;

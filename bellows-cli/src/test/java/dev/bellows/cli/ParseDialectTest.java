@@ -2,7 +2,7 @@ package dev.bellows.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,12 +33,12 @@ class ParseDialectTest {
                         + chunk("<|tool_call_argument_begin|>{\"city\": \"Paris\"}<|tool_call_end|><|tool_calls_section_end|>"),
                 "parse", "--dialect", "kimi_k2");
         JsonNode complete = complete(run);
-        assertThat(complete.get("message").asText()).isEqualTo("Checking.");
+        assertThat(complete.get("message").asString()).isEqualTo("Checking.");
         assertThat(complete.get("tool_calls")).isEqualTo(Cli.json(
                 "[{\"server_name\":\"local\",\"tool_name\":\"get_weather\",\"arguments\":{\"city\":\"Paris\"}}]"));
         // The early name comes with the first chunk, which completes it.
         assertThat(run.outJson()).anySatisfy(e -> {
-            assertThat(e.get("type").asText()).isEqualTo("tool_call_name");
+            assertThat(e.get("type").asString()).isEqualTo("tool_call_name");
             assertThat(e.get("chunk").asInt()).isZero();
         });
     }
@@ -50,7 +50,7 @@ class ParseDialectTest {
         JsonNode complete = complete(run);
         assertThat(complete.get("thinking")).isEqualTo(Cli.json(
                 "[{\"name\":\"think\",\"content\":\"I need the list.\",\"attributes\":{}}]"));
-        assertThat(complete.get("tool_calls").get(0).get("tool_name").asText()).isEqualTo("ls");
+        assertThat(complete.get("tool_calls").get(0).get("tool_name").asString()).isEqualTo("ls");
     }
 
     @Test

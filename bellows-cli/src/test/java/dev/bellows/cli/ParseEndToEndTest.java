@@ -2,8 +2,8 @@ package dev.bellows.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -60,7 +60,7 @@ class ParseEndToEndTest {
         List<JsonNode> events = run.outJson();
         // Compact JSON, one event per line: each line is exactly its value written compactly.
         assertThat(run.out().split("\n")).containsExactlyElementsOf(events.stream().map(Object::toString).toList());
-        assertThat(events).allSatisfy(e -> assertThat(e.fieldNames().next()).isEqualTo("type"));
+        assertThat(events).allSatisfy(e -> assertThat(e.propertyNames().iterator().next()).isEqualTo("type"));
         assertThat(Cli.normalized(events)).containsExactlyElementsOf(SIMPLE_EVENTS);
     }
 
@@ -148,7 +148,7 @@ class ParseEndToEndTest {
         assertThat(run.status()).isZero();
         JsonNode complete = last(run);
         assertThat(complete.get("thinking")).isEqualTo(Cli.json("[{\"name\":\"a\",\"content\":\"x\",\"attributes\":{\"k\":\"v\"}}]"));
-        assertThat(complete.get("message").asText()).isEqualTo("<thinking>y");
+        assertThat(complete.get("message").asString()).isEqualTo("<thinking>y");
     }
 
     @Test
@@ -158,7 +158,7 @@ class ParseEndToEndTest {
         assertThat(run.status()).isZero();
         JsonNode complete = last(run);
         assertThat(complete.get("tool_calls")).isEqualTo(Cli.json("[{\"server_name\":\"local\",\"tool_name\":\"t\",\"arguments\":{}}]"));
-        assertThat(complete.get("message").asText()).isEqualTo("<tool>x</tool>");
+        assertThat(complete.get("message").asString()).isEqualTo("<tool>x</tool>");
     }
 
     @Test
@@ -169,12 +169,12 @@ class ParseEndToEndTest {
         Cli.Run off = Cli.run(input, "parse");
         assertThat(on.status()).isZero();
         assertThat(on.err()).isEmpty();
-        assertThat(on.outJson()).filteredOn(e -> e.get("type").asText().equals("tool_call_argument")).containsExactly(
+        assertThat(on.outJson()).filteredOn(e -> e.get("type").asString().equals("tool_call_argument")).containsExactly(
                 Cli.json("{\"type\":\"tool_call_argument\",\"chunk\":0,\"name\":\"path\",\"value\":\"a.txt\"}"),
                 Cli.json("{\"type\":\"tool_call_argument\",\"chunk\":1,\"name\":\"content\",\"value\":\"xy\"}"));
-        assertThat(on.outJson()).filteredOn(e -> !e.get("type").asText().equals("tool_call_argument"))
+        assertThat(on.outJson()).filteredOn(e -> !e.get("type").asString().equals("tool_call_argument"))
                 .containsExactlyElementsOf(off.outJson());
-        assertThat(off.outJson()).noneMatch(e -> e.get("type").asText().equals("tool_call_argument"));
+        assertThat(off.outJson()).noneMatch(e -> e.get("type").asString().equals("tool_call_argument"));
         // with --batch, and with a dialect
         Cli.Run batch = Cli.run("{\"chunks\": [{\"content\": \"<tool_call>get_weather<arg_key>city</arg_key><arg_value>"
                 + "Paris</arg_value></tool_call>\"}]}\n", "parse", "--batch", "--dialect", "glm45", "--argument-events");
@@ -190,7 +190,7 @@ class ParseEndToEndTest {
         JsonNode complete = last(run);
         assertThat(complete.get("thinking")).isEqualTo(Cli.json("[{\"name\":\"think\",\"content\":\"r\",\"attributes\":{}}]"));
         assertThat(complete.get("tool_calls")).isEqualTo(Cli.json("[{\"server_name\":\"local\",\"tool_name\":\"t\",\"arguments\":{}}]"));
-        assertThat(complete.get("message").asText()).isEqualTo("</think>");
+        assertThat(complete.get("message").asString()).isEqualTo("</think>");
     }
 
     @Test
@@ -258,21 +258,21 @@ class ParseEndToEndTest {
         assertThat(run.status()).isZero();
         JsonNode complete = last(run);
         assertThat(complete.get("chunk").asInt()).isEqualTo(10);
-        assertThat(complete.get("message").asText()).isEqualTo(
+        assertThat(complete.get("message").asString()).isEqualTo(
                 "Comparing the two values: a < b holds for a = 3 and b = 7, so the smaller one is a.\n\n"
                         + "Saving that now.\nDone: answer.txt now says min(3, 7) = 3.");
         assertThat(complete.get("tool_calls")).isEqualTo(Cli.json("[{\"server_name\":\"local\",\"tool_name\":\"write_file\","
                 + "\"arguments\":{\"path\":\"answer.txt\",\"text\":\"min(3, 7) = 3\\n\"}}]"));
         assertThat(complete.get("thinking")).hasSize(2);
         // The name is known in the chunk that completes it, long before the block closes.
-        assertThat(run.outJson()).filteredOn(e -> e.get("type").asText().equals("tool_call_name"))
+        assertThat(run.outJson()).filteredOn(e -> e.get("type").asString().equals("tool_call_name"))
                 .singleElement().isEqualTo(Cli.json("{\"type\":\"tool_call_name\",\"chunk\":5,\"tool_name\":\"write_file\"}"));
     }
 
     private static JsonNode last(Cli.Run run) {
         List<JsonNode> events = run.outJson();
         JsonNode complete = events.get(events.size() - 1);
-        assertThat(complete.get("type").asText()).isEqualTo("complete");
+        assertThat(complete.get("type").asString()).isEqualTo("complete");
         return complete;
     }
 }

@@ -3,7 +3,7 @@ package dev.bellows.cli;
 import dev.bellows.testkit.Background;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.databind.JsonNode;
 import dev.bellows.testkit.MockLlmServer;
 import dev.bellows.testkit.MockScript;
 import dev.bellows.testkit.MockToolCall;
@@ -76,7 +76,7 @@ class RunCommandTest {
     static List<String> types(Cli.Run run) {
         List<String> types = new ArrayList<>();
         for (JsonNode event : run.outJson()) {
-            String type = event.get("type").asText();
+            String type = event.get("type").asString();
             if (type.endsWith("_content") && !types.isEmpty() && types.get(types.size() - 1).equals(type)) {
                 continue; // how a text is split into deltas is free
             }
@@ -119,8 +119,8 @@ class RunCommandTest {
             try (MockLlmServer server = server(call("ask_question", "{\"question\": \"Which file?\"}"))) {
                 Cli.Run run = run(server, "--output", "jsonl", "read it");
                 assertThat(run.status()).isZero();
-                assertThat(last(run).get("reason").asText()).isEqualTo("ask_question");
-                assertThat(last(run).get("result").asText()).isEqualTo("Which file?");
+                assertThat(last(run).get("reason").asString()).isEqualTo("ask_question");
+                assertThat(last(run).get("result").asString()).isEqualTo("Which file?");
             }
         }
 
@@ -139,7 +139,7 @@ class RunCommandTest {
                 Cli.Run run = run(server, "--max-iterations", "2", "--output", "jsonl", "task");
                 assertThat(run.status()).isEqualTo(1);
                 assertThat(types(run)).filteredOn(t -> t.equals("no_tool_call")).hasSize(2);
-                assertThat(last(run).get("reason").asText()).isEqualTo("max_iterations");
+                assertThat(last(run).get("reason").asString()).isEqualTo("max_iterations");
                 assertThat(server.requests()).hasSize(2);
                 assertThat(run.err()).startsWith("bellows run: max_iterations: ");
             }
@@ -151,7 +151,7 @@ class RunCommandTest {
                 Cli.Run run = run(server, "--max-iterations", "2", "--output", "jsonl", "task");
                 assertThat(run.status()).isEqualTo(1);
                 assertThat(types(run)).filteredOn(t -> t.equals("tool_result_error")).hasSize(2);
-                assertThat(last(run).get("reason").asText()).isEqualTo("max_iterations");
+                assertThat(last(run).get("reason").asString()).isEqualTo("max_iterations");
             }
         }
 
@@ -160,7 +160,7 @@ class RunCommandTest {
             try (MockLlmServer server = server("a", "b", "c", "d")) {
                 Cli.Run run = run(server, "--output", "jsonl", "--max-consecutive-errors", "3", "task");
                 assertThat(run.status()).isEqualTo(1);
-                assertThat(last(run).get("reason").asText()).isEqualTo("circuit_breaker");
+                assertThat(last(run).get("reason").asString()).isEqualTo("circuit_breaker");
                 assertThat(server.requests()).hasSize(3);
             }
         }
@@ -195,7 +195,7 @@ class RunCommandTest {
                 interrupt.get().run();
                 Cli.Run run = result.get(30, TimeUnit.SECONDS);
                 assertThat(run.status()).isEqualTo(130);
-                assertThat(last(run).get("reason").asText()).isEqualTo("cancelled");
+                assertThat(last(run).get("reason").asString()).isEqualTo("cancelled");
                 assertThat(run.err()).isEqualTo("bellows run: cancelled\n");
             }
         }
@@ -213,7 +213,7 @@ class RunCommandTest {
                 List<String> lines = result.out().lines().toList();
                 assertThat(lines.get(lines.size() - 1))
                         .isEqualTo("{\"type\":\"loop_end\",\"reason\":\"task_completion\",\"result\":\"42\"}");
-                String systemPrompt = server.requests().get(0).body().get("messages").get(0).get("content").asText();
+                String systemPrompt = server.requests().get(0).body().get("messages").get(0).get("content").asString();
                 assertThat(systemPrompt).contains("# thought", "# action", "# answer");
                 assertThat(result.out() + result.err()).doesNotContain(KEY);
             }
@@ -235,10 +235,10 @@ class RunCommandTest {
                         "calling task_completion\u2026");
                 JsonNode first = server.requests().get(0).body();
                 assertThat(first.get("tools")).hasSize(4);
-                assertThat(first.get("messages").get(0).get("content").asText()).doesNotContain("tool_name \"");
+                assertThat(first.get("messages").get(0).get("content").asString()).doesNotContain("tool_name \"");
                 JsonNode second = messages(server.requests().get(1));
-                assertThat(second.get(second.size() - 1).get("role").asText()).isEqualTo("tool");
-                assertThat(second.get(second.size() - 2).get("tool_calls").get(0).get("function").get("name").asText())
+                assertThat(second.get(second.size() - 1).get("role").asString()).isEqualTo("tool");
+                assertThat(second.get(second.size() - 2).get("tool_calls").get(0).get("function").get("name").asString())
                         .isEqualTo("update_plan");
             }
         }
@@ -307,18 +307,18 @@ class RunCommandTest {
                 assertThat(events).allSatisfy(event -> assertThat(event.has("chunk")).isFalse());
                 assertThat(events.get(0)).isEqualTo(Cli.json("{\"type\":\"loop_start\",\"task\":\"do it\"}"));
                 assertThat(events.get(1)).isEqualTo(Cli.json("{\"type\":\"iteration_start\",\"iteration\":1}"));
-                JsonNode result = events.stream().filter(e -> e.get("type").asText().equals("tool_result")).findFirst().orElseThrow();
-                assertThat(result.get("server_name").asText()).isEqualTo("local");
-                assertThat(result.get("tool_name").asText()).isEqualTo("update_plan");
+                JsonNode result = events.stream().filter(e -> e.get("type").asString().equals("tool_result")).findFirst().orElseThrow();
+                assertThat(result.get("server_name").asString()).isEqualTo("local");
+                assertThat(result.get("tool_name").asString()).isEqualTo("update_plan");
                 assertThat(result.get("arguments")).isEqualTo(Cli.json(
                         "{\"steps\": [{\"description\": \"read\", \"status\": \"in_progress\"}]}"));
-                assertThat(result.get("result").isTextual()).isTrue();
+                assertThat(result.get("result").isString()).isTrue();
                 // each argument as soon as its value is complete, before the call's end
-                JsonNode argument = events.stream().filter(e -> e.get("type").asText().equals("tool_call_argument"))
+                JsonNode argument = events.stream().filter(e -> e.get("type").asString().equals("tool_call_argument"))
                         .findFirst().orElseThrow();
                 assertThat(argument).isEqualTo(Cli.json("{\"type\":\"tool_call_argument\",\"name\":\"steps\","
                         + "\"value\":[{\"description\":\"read\",\"status\":\"in_progress\"}]}"));
-                JsonNode plan = events.stream().filter(e -> e.get("type").asText().equals("plan_update")).findFirst().orElseThrow();
+                JsonNode plan = events.stream().filter(e -> e.get("type").asString().equals("plan_update")).findFirst().orElseThrow();
                 assertThat(plan.get("steps")).isEqualTo(Cli.json("[{\"description\": \"read\", \"status\": \"in_progress\"}]"));
                 assertThat(last(run)).isEqualTo(Cli.json("{\"type\":\"loop_end\",\"reason\":\"task_completion\",\"result\":\"all done\"}"));
             }
@@ -344,9 +344,9 @@ class RunCommandTest {
                     List<JsonNode> events = run.outJson();
                     List<JsonNode> firstCall = events.subList(
                             indexOf(events, "tool_call_start", 0), indexOf(events, "tool_call_end", 0) + 1);
-                    List<String> kinds = firstCall.stream().map(e -> e.get("type").asText()).toList();
+                    List<String> kinds = firstCall.stream().map(e -> e.get("type").asString()).toList();
                     assertThat(kinds.indexOf("tool_call_name")).as(mode).isLessThan(kinds.indexOf("tool_call_argument"));
-                    assertThat(firstCall).as(mode).filteredOn(e -> e.get("type").asText().equals("tool_call_argument"))
+                    assertThat(firstCall).as(mode).filteredOn(e -> e.get("type").asString().equals("tool_call_argument"))
                             .containsExactly(
                                     Cli.json("{\"type\":\"tool_call_argument\",\"name\":\"path\",\"value\":\"notes/today.md\"}"),
                                     Cli.json("{\"type\":\"tool_call_argument\",\"name\":\"content\",\"value\":\""
@@ -362,7 +362,7 @@ class RunCommandTest {
 
         private static int indexOf(List<JsonNode> events, String type, int from) {
             for (int i = from; i < events.size(); i++) {
-                if (events.get(i).get("type").asText().equals(type)) {
+                if (events.get(i).get("type").asString().equals(type)) {
                     return i;
                 }
             }
@@ -374,11 +374,11 @@ class RunCommandTest {
             try (MockLlmServer server = server(call("nope", "{}"), "no call here", complete("ok"))) {
                 Cli.Run run = run(server, "--output", "jsonl", "task");
                 assertThat(run.status()).isZero();
-                JsonNode error = run.outJson().stream().filter(e -> e.get("type").asText().equals("tool_result_error"))
+                JsonNode error = run.outJson().stream().filter(e -> e.get("type").asString().equals("tool_result_error"))
                         .findFirst().orElseThrow();
-                assertThat(error.get("tool_name").asText()).isEqualTo("nope");
-                assertThat(error.get("error").asText()).contains("nope");
-                JsonNode noCall = run.outJson().stream().filter(e -> e.get("type").asText().equals("no_tool_call"))
+                assertThat(error.get("tool_name").asString()).isEqualTo("nope");
+                assertThat(error.get("error").asString()).contains("nope");
+                JsonNode noCall = run.outJson().stream().filter(e -> e.get("type").asString().equals("no_tool_call"))
                         .findFirst().orElseThrow();
                 assertThat(noCall).isEqualTo(Cli.json("{\"type\":\"no_tool_call\",\"iteration\":2}"));
             }
@@ -391,15 +391,15 @@ class RunCommandTest {
                     MockTurn.content(complete("whole")))) {
                 Cli.Run run = run(server, "--output", "jsonl", "--api-key", KEY, "task");
                 assertThat(run.status()).isZero();
-                JsonNode retry = run.outJson().stream().filter(e -> e.get("type").asText().equals("retry"))
+                JsonNode retry = run.outJson().stream().filter(e -> e.get("type").asString().equals("retry"))
                         .findFirst().orElseThrow();
                 assertThat(retry.get("attempt").asInt()).isEqualTo(2);
-                assertThat(retry.get("reason").asText()).isNotEmpty();
+                assertThat(retry.get("reason").asString()).isNotEmpty();
                 assertThat(retry.get("delay_ms").asLong()).isGreaterThanOrEqualTo(500);
                 assertThat(server.requests()).hasSize(2);
                 assertThat(messages(server.requests().get(1))).isEqualTo(messages(server.requests().get(0)));
                 assertThat(messages(server.requests().get(1)).toString()).doesNotContain("partial");
-                assertThat(last(run).get("result").asText()).isEqualTo("whole");
+                assertThat(last(run).get("result").asString()).isEqualTo("whole");
                 assertNoSecret(run);
             }
         }
@@ -409,7 +409,7 @@ class RunCommandTest {
             try (MockLlmServer server = server(MockTurn.status(503).errorMessage("busy"), MockTurn.content(complete("x")))) {
                 Cli.Run run = run(server, "--output", "jsonl", "--max-retries", "0", "task");
                 assertThat(run.status()).isEqualTo(1);
-                assertThat(last(run).get("reason").asText()).isEqualTo("error");
+                assertThat(last(run).get("reason").asString()).isEqualTo("error");
                 assertThat(server.requests()).hasSize(1);
             }
         }
@@ -424,13 +424,13 @@ class RunCommandTest {
                 Cli.Run run = run(server, "--system", "Be brief.", "do it");
                 assertThat(run.status()).isZero();
                 RecordedRequest first = server.requests().get(0);
-                assertThat(first.body().get("model").asText()).isEqualTo("mock");
+                assertThat(first.body().get("model").asString()).isEqualTo("mock");
                 assertThat(first.body().get("stream").asBoolean()).isTrue();
                 assertThat(first.header("Authorization")).isNull();
                 JsonNode system = messages(first).get(0);
-                assertThat(system.get("role").asText()).isEqualTo("system");
+                assertThat(system.get("role").asString()).isEqualTo("system");
                 // the contract: every tool's server name, tool name, description and JSON Schema
-                String content = system.get("content").asText() + "\n";   // the last schema ends the message
+                String content = system.get("content").asString() + "\n";   // the last schema ends the message
                 assertThat(content).contains("Be brief.", "\nserver_name \"local\":\n");
                 for (dev.bellows.tool.Tool builtin : dev.bellows.tool.BuiltinTools.all()) {
                     assertThat(content).contains("\n" + builtin.name() + ": " + builtin.description() + "\n"
@@ -441,8 +441,8 @@ class RunCommandTest {
                 JsonNode second = messages(server.requests().get(1));
                 assertThat(second.get(0)).isEqualTo(system);
                 assertThat(second.get(2)).isEqualTo(Cli.MAPPER.createObjectNode().put("role", "assistant").put("content", PLAN));
-                assertThat(second.get(3).get("role").asText()).isEqualTo("user");
-                assertThat(second.get(3).get("content").asText()).contains("<update_plan>", "[>] read");
+                assertThat(second.get(3).get("role").asString()).isEqualTo("user");
+                assertThat(second.get(3).get("content").asString()).contains("<update_plan>", "[>] read");
             }
         }
 
@@ -460,8 +460,8 @@ class RunCommandTest {
                 Cli.Run impatient = run(server, "--timeout-seconds", "1", "--max-retries", "0", "--output", "jsonl",
                         "task");
                 assertThat(impatient.status()).isEqualTo(1);
-                assertThat(last(impatient).get("reason").asText()).isEqualTo("error");
-                assertThat(last(impatient).get("result").asText()).contains("for 1 s");
+                assertThat(last(impatient).get("reason").asString()).isEqualTo("error");
+                assertThat(last(impatient).get("result").asString()).contains("for 1 s");
             }
         }
     }
@@ -512,7 +512,7 @@ class RunCommandTest {
 
         String modelSent(MockLlmServer server) {
             List<RecordedRequest> requests = server.requests();
-            return requests.get(requests.size() - 1).body().get("model").asText();
+            return requests.get(requests.size() - 1).body().get("model").asString();
         }
 
         @Test
@@ -547,7 +547,7 @@ class RunCommandTest {
                         + " \"output\": \"jsonl\", \"mcpServers\": {}}");
                 Cli.Run viaEnv = run(Map.of("BELLOWS_CONFIG", "one.json"), "run", "t");
                 assertThat(viaEnv.status()).isEqualTo(1);
-                assertThat(last(viaEnv).get("reason").asText()).isEqualTo("max_iterations");
+                assertThat(last(viaEnv).get("reason").asString()).isEqualTo("max_iterations");
                 assertThat(server.requests()).hasSize(1);
                 Cli.Run viaFlag = run(Map.of(), "run", "--config", "one.json", "--max-iterations", "2", "--output", "text", "t");
                 assertThat(viaFlag.status()).isEqualTo(1);

@@ -6,7 +6,7 @@ import static dev.bellows.cli.RunCommandTest.messages;
 import static dev.bellows.cli.RunCommandTest.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.databind.JsonNode;
 import dev.bellows.memory.ConversationMemory;
 import dev.bellows.memory.EstimatingTokenCounter;
 import dev.bellows.testkit.MockLlmServer;
@@ -62,7 +62,7 @@ class RunContextLimitTest {
         EstimatingTokenCounter counter = new EstimatingTokenCounter();
         int total = 0;
         for (JsonNode message : messages) {
-            total += counter.count(message.get("content").asText()) + ConversationMemory.MESSAGE_OVERHEAD_TOKENS;
+            total += counter.count(message.get("content").asString()) + ConversationMemory.MESSAGE_OVERHEAD_TOKENS;
         }
         return total;
     }
@@ -80,8 +80,8 @@ class RunContextLimitTest {
     static List<Integer> stepsSent(JsonNode messages) {
         List<Integer> steps = new ArrayList<>();
         for (JsonNode message : messages) {
-            if (message.get("role").asText().equals("assistant")) {
-                String content = message.get("content").asText();
+            if (message.get("role").asString().equals("assistant")) {
+                String content = message.get("content").asString();
                 steps.add(Integer.parseInt(content.substring("<thinking>step ".length(), content.indexOf(' ', 15))));
             }
         }
@@ -109,13 +109,13 @@ class RunContextLimitTest {
                 JsonNode full = messages(unlimited.get(i));
                 // never the system message; the task stays right after it
                 assertThat(sent.get(0)).isEqualTo(system);
-                assertThat(sent.get(1).get("role").asText()).isEqualTo("user");
-                assertThat(sent.get(1).get("content").asText()).startsWith(TASK);
+                assertThat(sent.get(1).get("role").asString()).isEqualTo("user");
+                assertThat(sent.get(1).get("content").asString()).startsWith(TASK);
                 // user / assistant alternate: every tool call is followed by its observation
                 for (int m = 1; m < sent.size(); m++) {
-                    assertThat(sent.get(m).get("role").asText()).isEqualTo(m % 2 == 1 ? "user" : "assistant");
+                    assertThat(sent.get(m).get("role").asString()).isEqualTo(m % 2 == 1 ? "user" : "assistant");
                 }
-                assertThat(sent.get(sent.size() - 1).get("role").asText()).isEqualTo("user");
+                assertThat(sent.get(sent.size() - 1).get("role").asString()).isEqualTo("user");
                 // within the limit, as the memory counts it
                 assertThat(tokens(sent)).as("request %d", i + 1).isLessThanOrEqualTo(limit);
                 // what is kept is the newest steps, contiguous, each call with the very observation it had
@@ -183,11 +183,11 @@ class RunContextLimitTest {
                     "--max-context-tokens", Integer.toString(limit), TASK);
             assertThat(run.status()).as(run.err()).isZero();
             JsonNode last = messages(server.requests().get(STEPS));
-            assertThat(last.get(0).get("role").asText()).isEqualTo("system");
+            assertThat(last.get(0).get("role").asString()).isEqualTo("system");
             assertThat(last.get(1)).isEqualTo(messages(server.requests().get(0)).get(1)); // the task
             assertThat(last.size()).isLessThan(2 + 2 * STEPS).isEven();
-            assertThat(last.get(2).get("role").asText()).isEqualTo("assistant");
-            assertThat(last.get(2).get("content").asText()).doesNotContain("step 1 ");
+            assertThat(last.get(2).get("role").asString()).isEqualTo("assistant");
+            assertThat(last.get(2).get("content").asString()).doesNotContain("step 1 ");
             assertThat(tokens(last)).isLessThanOrEqualTo(limit);
         }
     }

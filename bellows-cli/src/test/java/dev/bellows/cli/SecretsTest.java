@@ -67,9 +67,9 @@ class SecretsTest {
     /** The contents of the events of one type, joined: what a reader of the deltas reassembles. */
     private static String joined(Cli.Run run, String type) {
         StringBuilder text = new StringBuilder();
-        for (com.fasterxml.jackson.databind.JsonNode event : run.outJson()) {
-            if (event.get("type").asText().equals(type)) {
-                text.append(event.get("content").asText());
+        for (tools.jackson.databind.JsonNode event : run.outJson()) {
+            if (event.get("type").asString().equals(type)) {
+                text.append(event.get("content").asString());
             }
         }
         return text.toString();
@@ -91,10 +91,10 @@ class SecretsTest {
             assertThat(thinking).contains("the key is [REDACTED] I think").doesNotContain(key);
             assertThat(joined(run, "tool_call_content")).doesNotContain(key);
             // the deltas really were pieces: many of them, none holding back more than the key
-            assertThat(run.outJson().stream().filter(e -> e.get("type").asText().equals("message_content")).count())
+            assertThat(run.outJson().stream().filter(e -> e.get("type").asString().equals("message_content")).count())
                     .isGreaterThan(5);
-            assertThat(run.outJson()).filteredOn(event -> event.get("type").asText().endsWith("_content"))
-                    .allSatisfy(event -> assertThat(event.path("content").asText().length())
+            assertThat(run.outJson()).filteredOn(event -> event.get("type").asString().endsWith("_content"))
+                    .allSatisfy(event -> assertThat(event.path("content").asString().length())
                             .isLessThanOrEqualTo(key.length() + 3 + Secrets.REDACTED.length()));
         }
     }

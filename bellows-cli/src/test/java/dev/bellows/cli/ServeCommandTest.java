@@ -1,12 +1,13 @@
 package dev.bellows.cli;
 
+import dev.bellows.json.internal.Jackson;
 import dev.bellows.testkit.Background;
 import static dev.bellows.cli.RunCommandTest.complete;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.sessions.postgres.EmbeddedPostgres;
 import dev.bellows.testkit.MockLlmServer;
 import dev.bellows.testkit.MockScript;
@@ -37,7 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ServeCommandTest {
 
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final ObjectMapper MAPPER = Jackson.JSON;
     private final HttpClient client = HttpClient.newHttpClient();
 
     @TempDir
@@ -137,9 +138,9 @@ class ServeCommandTest {
     private static String text(List<JsonNode> events) {
         StringBuilder text = new StringBuilder();
         for (JsonNode event : events) {
-            switch (event.get("type").asText()) {
+            switch (event.get("type").asString()) {
                 case "TEXT_MESSAGE_START" -> text.append(text.isEmpty() ? "" : " ");
-                case "TEXT_MESSAGE_CONTENT" -> text.append(event.get("delta").asText());
+                case "TEXT_MESSAGE_CONTENT" -> text.append(event.get("delta").asString());
                 default -> { }
             }
         }
@@ -147,7 +148,7 @@ class ServeCommandTest {
     }
 
     private static String last(List<JsonNode> events, String field) {
-        return events.get(events.size() - 1).path(field).asText();
+        return events.get(events.size() - 1).path(field).asString();
     }
 
     @Test
@@ -224,8 +225,8 @@ class ServeCommandTest {
             String alphaText = text(alphaEvents);
             String betaText = text(betaEvents);
             assertThat(List.of(alphaText, betaText)).containsExactlyInAnyOrder("ALPHA-TEXT alpha", "BETA-TEXT beta");
-            assertThat(alphaEvents).allSatisfy(e -> assertThat(e.path("threadId").asText("alpha")).isEqualTo("alpha"));
-            assertThat(betaEvents).allSatisfy(e -> assertThat(e.path("threadId").asText("beta")).isEqualTo("beta"));
+            assertThat(alphaEvents).allSatisfy(e -> assertThat(e.path("threadId").asString("alpha")).isEqualTo("alpha"));
+            assertThat(betaEvents).allSatisfy(e -> assertThat(e.path("threadId").asString("beta")).isEqualTo("beta"));
         }
     }
 
@@ -240,7 +241,7 @@ class ServeCommandTest {
             try (Server killed = serve("--base-url", model.baseUrl().toString(), "--model", "mock", "--data-dir", data,
                     "--mcp-config", config, "--approve", "files/*")) {
                 List<JsonNode> first = events(agui(killed, input("cut", "Hang")).body());
-                assertThat(first.get(first.size() - 1).at("/outcome/interrupts/0/id").asText()).isEqualTo("call_1_1");
+                assertThat(first.get(first.size() - 1).at("/outcome/interrupts/0/id").asString()).isEqualTo("call_1_1");
                 CompletableFuture<HttpResponse<String>> approving = client.sendAsync(HttpRequest.newBuilder(
                         killed.uri().resolve("/agui")).header("Content-Type", "application/json")
                         .POST(HttpRequest.BodyPublishers.ofString(approve("cut", "call_1_1", true).toString())).build(),
@@ -258,7 +259,7 @@ class ServeCommandTest {
             try (Server next = serve("--base-url", model.baseUrl().toString(), "--model", "mock", "--data-dir", data,
                     "--mcp-config", config, "--approve", "files/*")) {
                 List<JsonNode> carried = events(agui(next, input("cut", "Hang", "Are you there?")).body());
-                assertThat(carried.get(carried.size() - 1).get("type").asText()).as(carried.toString())
+                assertThat(carried.get(carried.size() - 1).get("type").asString()).as(carried.toString())
                         .isEqualTo("RUN_FINISHED");
                 assertThat(last(carried, "result")).isEqualTo("here again");
                 assertThat(recordedPaths()).containsExactly("h");          // not run twice
@@ -279,7 +280,7 @@ class ServeCommandTest {
         }
         List<String> paths = new ArrayList<>();
         for (String line : java.nio.file.Files.readAllLines(callLog(), StandardCharsets.UTF_8)) {
-            paths.add(MAPPER.readTree(line).at("/arguments/path").asText());
+            paths.add(MAPPER.readTree(line).at("/arguments/path").asString());
         }
         return paths;
     }
@@ -358,27 +359,27 @@ class ServeCommandTest {
                         output, errA, errB);
             }
             JsonNode out = MAPPER.readTree(output.strip().lines().reduce((x, y) -> y).orElse("{}"));
-            assertThat(out.path("crashed").asText("")).isEmpty();
+            assertThat(out.path("crashed").asString("")).isEmpty();
 
             JsonNode first = out.get("first");
             assertThat(first.get("error").isNull()).as(first.toString()).isTrue();
             assertThat(first.get("invalid")).as("events failing @ag-ui/core's schemas").isEmpty();
-            assertThat(first.at("/outcome/type").asText()).isEqualTo("interrupt");
+            assertThat(first.at("/outcome/type").asString()).isEqualTo("interrupt");
             assertThat(first.get("interrupts")).hasSize(1);
             JsonNode interrupt = first.get("interrupts").get(0);
-            assertThat(interrupt.get("id").asText()).isEqualTo("call_1_1");
-            assertThat(interrupt.get("reason").asText()).isEqualTo("tool_approval");
-            assertThat(interrupt.get("toolCallId").asText()).isEqualTo("call_1_1");
-            assertThat(interrupt.get("message").asText()).contains("files/write_file").contains("a.txt");
+            assertThat(interrupt.get("id").asString()).isEqualTo("call_1_1");
+            assertThat(interrupt.get("reason").asString()).isEqualTo("tool_approval");
+            assertThat(interrupt.get("toolCallId").asString()).isEqualTo("call_1_1");
+            assertThat(interrupt.get("message").asString()).contains("files/write_file").contains("a.txt");
 
-            assertThat(out.at("/unanswered/error").asText()).contains("pending interrupt");
+            assertThat(out.at("/unanswered/error").asString()).contains("pending interrupt");
 
             JsonNode approved = out.get("approved");
             assertThat(approved.get("error").isNull()).as(approved.toString()).isTrue();
             assertThat(approved.get("invalid")).isEmpty();
-            assertThat(approved.at("/results/0/toolCallId").asText()).isEqualTo("call_1_1");
-            assertThat(approved.at("/results/0/content").asText()).contains("wrote a.txt");
-            assertThat(approved.get("result").asText()).isEqualTo("wrote a.txt");
+            assertThat(approved.at("/results/0/toolCallId").asString()).isEqualTo("call_1_1");
+            assertThat(approved.at("/results/0/content").asString()).contains("wrote a.txt");
+            assertThat(approved.get("result").asString()).isEqualTo("wrote a.txt");
             assertThat(approved.get("interrupts")).isEmpty();
 
             JsonNode second = out.get("second");
@@ -387,14 +388,14 @@ class ServeCommandTest {
             JsonNode denied = out.get("denied");
             assertThat(denied.get("error").isNull()).as(denied.toString()).isTrue();
             assertThat(denied.get("invalid")).isEmpty();
-            assertThat(denied.at("/results/0/content").asText()).contains("not today");
-            assertThat(denied.get("result").asText()).isEqualTo("left b.txt alone");
+            assertThat(denied.at("/results/0/content").asString()).contains("not today");
+            assertThat(denied.get("result").asString()).isEqualTo("left b.txt alone");
             assertThat(out.get("warnings")).as("the client stripped nothing unknown").isEmpty();
             assertThat(recordedPaths()).containsExactly("a.txt");
 
             // a call waits on B; B stops (SIGTERM), and a new server carries the run on from the store
             List<JsonNode> third = events(agui(b, input("restart", "Write c.txt")).body());
-            assertThat(third.get(third.size() - 1).at("/outcome/interrupts/0/id").asText()).isEqualTo("call_1_1");
+            assertThat(third.get(third.size() - 1).at("/outcome/interrupts/0/id").asString()).isEqualTo("call_1_1");
             b.process().destroy();
             assertThat(b.process().waitFor(30, TimeUnit.SECONDS)).isTrue();
             try (Server again = serve("--base-url", model.baseUrl().toString(), "--model", "mock", "--session-store",
@@ -440,7 +441,7 @@ class ServeCommandTest {
             List<JsonNode> cut = events(rest.toString());
             assertThat(last(cut, "type")).isEqualTo("RUN_ERROR");
             assertThat(last(cut, "message")).contains("could not be stored");
-            assertThat(cut.stream().filter(e -> e.get("type").asText().startsWith("RUN_"))).hasSize(1);
+            assertThat(cut.stream().filter(e -> e.get("type").asString().startsWith("RUN_"))).hasSize(1);
 
             // while it is away: a clear 503, nothing run
             HttpResponse<String> away = agui(server, input("gone", "Question one?", "Question two?"));
@@ -480,7 +481,7 @@ class ServeCommandTest {
             }
             List<JsonNode> events = events(rest.toString());
             assertThat(last(events, "type")).isEqualTo("RUN_FINISHED");
-            assertThat(events.get(events.size() - 1).at("/outcome/type").asText()).isEqualTo("cancelled");
+            assertThat(events.get(events.size() - 1).at("/outcome/type").asString()).isEqualTo("cancelled");
             assertThat(server.process().waitFor(30, TimeUnit.SECONDS)).isTrue();
             assertThat(server.process().exitValue()).as(server.err().toString()).isZero();
         }
@@ -499,19 +500,19 @@ class ServeCommandTest {
                      dir.resolve("data").toString())) {
             JsonNode card = MAPPER.readTree(client.send(HttpRequest.newBuilder(server.uri().resolve("/.well-known/agent-card.json"))
                     .build(), HttpResponse.BodyHandlers.ofString()).body());
-            assertThat(card.at("/supportedInterfaces/0/protocolVersion").asText()).isEqualTo("1.0");
+            assertThat(card.at("/supportedInterfaces/0/protocolVersion").asString()).isEqualTo("1.0");
             assertThat(card.at("/capabilities/streaming").asBoolean()).isTrue();
-            String rpc = card.at("/supportedInterfaces/0/url").asText();
+            String rpc = card.at("/supportedInterfaces/0/url").asString();
             String first = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"SendMessage\",\"params\":{\"message\":"
                     + "{\"messageId\":\"m1\",\"role\":\"ROLE_USER\",\"contextId\":\"c1\",\"parts\":[{\"text\":\"Remember 7.\"}]}}}";
             JsonNode task = MAPPER.readTree(client.send(HttpRequest.newBuilder(URI.create(rpc)).header("A2A-Version", "1.0")
                     .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(first)).build(),
                     HttpResponse.BodyHandlers.ofString()).body()).at("/result/task");
-            assertThat(task.at("/status/state").asText()).as(server.err().toString()).isEqualTo("TASK_STATE_COMPLETED");
-            assertThat(task.at("/artifacts/0/parts/0/text").asText()).isEqualTo("Noted: 7.");
+            assertThat(task.at("/status/state").asString()).as(server.err().toString()).isEqualTo("TASK_STATE_COMPLETED");
+            assertThat(task.at("/artifacts/0/parts/0/text").asString()).isEqualTo("Noted: 7.");
             JsonNode got = MAPPER.readTree(client.send(HttpRequest.newBuilder(server.uri().resolve("/a2a/rest/tasks/"
-                    + task.path("id").asText())).header("A2A-Version", "1.0").build(), HttpResponse.BodyHandlers.ofString()).body());
-            assertThat(got.at("/artifacts/0/parts/0/text").asText()).isEqualTo("Noted: 7.");
+                    + task.path("id").asString())).header("A2A-Version", "1.0").build(), HttpResponse.BodyHandlers.ofString()).body());
+            assertThat(got.at("/artifacts/0/parts/0/text").asString()).isEqualTo("Noted: 7.");
             String second = first.replace("\"m1\"", "\"m2\"").replace("Remember 7.", "Which number?");
             client.send(HttpRequest.newBuilder(URI.create(rpc)).header("A2A-Version", "1.0")
                     .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(second)).build(),

@@ -106,13 +106,13 @@ class SessionsCommandTest {
                     "--session", "kept", "--data-dir", data().toString(), "plus one?");
             assertThat(second.status()).as(second.err()).isZero();
             assertThat(second.out()).isEqualTo("43\n");
-            assertThat(server.requests().getFirst().body().get("model").asText()).isEqualTo("stored-model");
+            assertThat(server.requests().getFirst().body().get("model").asString()).isEqualTo("stored-model");
         }
         try (MockLlmServer server = RunCommandTest.server(complete("44"))) {
             Cli.Run third = bellows("run", "--base-url", server.baseUrl().toString(), "--model", "other-model",
                     "--agent", "default", "--session", "kept", "--data-dir", data().toString(), "and again?");
             assertThat(third.status()).as(third.err()).isZero();
-            assertThat(server.requests().getFirst().body().get("model").asText()).isEqualTo("other-model");
+            assertThat(server.requests().getFirst().body().get("model").asString()).isEqualTo("other-model");
         }
         try (SqliteSessionStore store = SqliteSessionStore.open(data())) {
             assertThat(store.find("kept").orElseThrow().metadata())

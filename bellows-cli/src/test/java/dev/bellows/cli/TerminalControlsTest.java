@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.bellows.testkit.MockLlmServer;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -77,7 +76,7 @@ class TerminalControlsTest {
                     "--output", "jsonl", "do it");
             assertThat(run.status()).as(run.err()).isZero();
             assertNoControls(run.out());
-            assertThat(RunCommandTest.last(run).get("result").asText())
+            assertThat(RunCommandTest.last(run).get("result").asString())
                     .isEqualTo("answer \u001b[2Jcleared \u001b]0;pwned\u0007 \u001b]52;c;aGk=\u0007 nul\u0000 csi\u009b31m");
         }
     }

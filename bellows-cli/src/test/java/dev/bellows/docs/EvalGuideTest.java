@@ -1,10 +1,11 @@
 package dev.bellows.docs;
 
+import dev.bellows.json.internal.Jackson;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.eval.Dataset;
 import dev.bellows.testkit.MockLlmServer;
 import dev.bellows.testkit.MockScript;
@@ -28,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
 class EvalGuideTest {
 
     static final Path ROOT = Path.of("").toAbsolutePath().getParent();
-    static final ObjectMapper JSON = new ObjectMapper();
+    static final ObjectMapper JSON = Jackson.JSON;
 
     @TempDir
     Path dir;
@@ -86,7 +87,7 @@ class EvalGuideTest {
 
     private static List<String> names(JsonNode object) {
         List<String> names = new ArrayList<>();
-        for (Iterator<String> it = object.fieldNames(); it.hasNext(); ) {
+        for (Iterator<String> it = object.propertyNames().iterator(); it.hasNext(); ) {
             names.add(it.next());
         }
         return names;

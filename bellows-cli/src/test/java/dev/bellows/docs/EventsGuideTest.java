@@ -1,8 +1,9 @@
 package dev.bellows.docs;
 
+import dev.bellows.json.internal.Jackson;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
+import tools.jackson.databind.ObjectMapper;
 import dev.bellows.agent.AgentRun;
 import dev.bellows.agent.DefaultAgent;
 import dev.bellows.event.AgentEvent;
@@ -30,7 +31,7 @@ import org.junit.jupiter.api.Test;
  */
 class EventsGuideTest {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Jackson.JSON;
 
     /** The page's example: reasoning in a chunk of its own, then the answer in pieces of 20. */
     private static MockScript script() {

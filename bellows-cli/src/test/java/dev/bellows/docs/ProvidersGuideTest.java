@@ -73,7 +73,7 @@ class ProvidersGuideTest {
         assertThat(outcome.result().reason()).isEqualTo(LoopEndReason.TASK_COMPLETION);
         assertThat(outcome.result().result()).isEqualTo("42");
         assertThat(outcome.request().path()).isEqualTo("/v1/chat/completions");
-        assertThat(outcome.request().body().path("model").asText()).isEqualTo(model);
+        assertThat(outcome.request().body().path("model").asString()).isEqualTo(model);
         assertThat(outcome.request().body().path("stream").asBoolean()).isTrue();
     }
 

@@ -1,10 +1,11 @@
 package dev.bellows.docs;
 
+import dev.bellows.json.internal.Jackson;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.agent.DefaultAgent;
 import dev.bellows.openai.OpenAiProvider;
 import dev.bellows.provider.Provider;
@@ -35,7 +36,7 @@ import org.junit.jupiter.api.Test;
  */
 class ServeGuideTest {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Jackson.JSON;
 
     record Target(String path) {
     }
@@ -81,24 +82,24 @@ class ServeGuideTest {
             try (JettyAgentServer http = JettyAgentServer.start(AgentServer.builder(agent).build(), "127.0.0.1", 0)) {
                 List<JsonNode> waited = post(client, http, first);
                 JsonNode outcome = waited.get(waited.size() - 1).get("outcome");
-                assertThat(outcome.get("type").asText()).isEqualTo("interrupt");
+                assertThat(outcome.get("type").asString()).isEqualTo("interrupt");
                 List<String> interrupts = new ArrayList<>();
-                outcome.get("interrupts").forEach(i -> interrupts.add(i.get("id").asText()));
+                outcome.get("interrupts").forEach(i -> interrupts.add(i.get("id").asString()));
                 List<String> answered = new ArrayList<>();
-                resume.get("resume").forEach(r -> answered.add(r.get("interruptId").asText()));
+                resume.get("resume").forEach(r -> answered.add(r.get("interruptId").asString()));
                 assertThat(answered).as("the example answers the calls that wait").isEqualTo(interrupts);
 
                 List<JsonNode> carried = post(client, http, resume);
-                assertThat(carried.get(0).get("type").asText()).isEqualTo("RUN_STARTED");
-                assertThat(carried.subList(1, 3)).extracting(e -> e.get("type").asText())
+                assertThat(carried.get(0).get("type").asString()).isEqualTo("RUN_STARTED");
+                assertThat(carried.subList(1, 3)).extracting(e -> e.get("type").asString())
                         .containsExactly("TOOL_CALL_RESULT", "TOOL_CALL_RESULT");
-                assertThat(carried.get(1).get("toolCallId").asText()).isEqualTo("call_1_1");
-                assertThat(carried.get(1).get("content").asText()).isEqualTo("wrote notes.md");
-                assertThat(carried.get(2).get("toolCallId").asText()).isEqualTo("call_1_2");
-                assertThat(carried.get(2).get("content").asText()).contains("todo.md is generated; leave it alone");
+                assertThat(carried.get(1).get("toolCallId").asString()).isEqualTo("call_1_1");
+                assertThat(carried.get(1).get("content").asString()).isEqualTo("wrote notes.md");
+                assertThat(carried.get(2).get("toolCallId").asString()).isEqualTo("call_1_2");
+                assertThat(carried.get(2).get("content").asString()).contains("todo.md is generated; leave it alone");
                 JsonNode end = carried.get(carried.size() - 1);
-                assertThat(end.get("type").asText()).isEqualTo("RUN_FINISHED");
-                assertThat(end.get("result").asText()).isEqualTo("Wrote notes.md.");
+                assertThat(end.get("type").asString()).isEqualTo("RUN_FINISHED");
+                assertThat(end.get("result").asString()).isEqualTo("Wrote notes.md.");
                 assertThat(writes).containsExactly("notes.md");
                 assertThat(model.requests().get(1).body().toString()).contains("todo.md is generated; leave it alone");
             }

@@ -1,9 +1,10 @@
 package dev.bellows.docs;
 
+import dev.bellows.json.internal.Jackson;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.format.Observation;
 import dev.bellows.tool.ToolChain;
 import dev.bellows.tool.ToolChainResult;
@@ -21,7 +22,7 @@ import org.junit.jupiter.api.Test;
 /** The schema and the errors docs/tools.md shows for its read_file tool, as the library makes them. */
 class ToolsGuideTest {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Jackson.JSON;
 
     @Description("A file to read, and which of its lines")
     record ReadFile(@Description("Path relative to the project") String path,

@@ -51,7 +51,7 @@ final class AgentOptions {
     /** No executor was given: runs go on new virtual threads, and an awaiting caller may run one itself. */
     final boolean ownExecutor;
     /** The schema every run's answer must match, or null for a text answer. */
-    final com.fasterxml.jackson.databind.node.ObjectNode answerSchema;
+    final tools.jackson.databind.node.ObjectNode answerSchema;
     /** The agent's name, for interceptors ({@link RunContext#agentName()}). */
     final String name;
     final List<RunInterceptor> runInterceptors;

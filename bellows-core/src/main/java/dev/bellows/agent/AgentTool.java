@@ -1,8 +1,8 @@
 package dev.bellows.agent;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.event.AgentEvent;
 import dev.bellows.event.LoopEvent;
 import dev.bellows.tool.Tool;
@@ -163,10 +163,10 @@ public final class AgentTool implements Tool {
     @Override
     public ToolResult<?> call(ToolContext context, JsonNode arguments) throws ToolException {
         JsonNode task = arguments == null ? null : arguments.get("task");
-        if (task == null || !task.isTextual() || task.asText().isBlank()) {
+        if (task == null || !task.isString() || task.asString().isBlank()) {
             throw new ToolException("\"task\" is required: a string saying what " + name + " should do");
         }
-        return ToolResult.of(work.run(task.asText(), CallScope.current(), context));
+        return ToolResult.of(work.run(task.asString(), CallScope.current(), context));
     }
 
     /** Runs {@code agent} on {@code task} in a fresh session, passing its events on as they come. */

@@ -1,6 +1,6 @@
 package dev.bellows.agent;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.node.ObjectNode;
 import java.util.Objects;
 
 /**

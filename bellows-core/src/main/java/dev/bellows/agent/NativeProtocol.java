@@ -1,11 +1,10 @@
 package dev.bellows.agent;
 
-import com.fasterxml.jackson.core.util.JsonRecyclerPools;
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.bellows.json.internal.Jackson;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.event.AgentEvent;
 import dev.bellows.event.StreamEvent;
 import dev.bellows.tool.ToolCallOutcome;
@@ -45,9 +44,7 @@ final class NativeProtocol implements Protocol {
     /** The name {@code tool_call_start} carries: there is no tag. */
     static final String BLOCK_NAME = "tool_call";
 
-    // Buffers from a pool every thread shares: each run goes on on a new virtual thread, which
-    // Jackson's default per-thread pool would give new buffers every time.
-    private static final ObjectMapper JSON = new ObjectMapper(JsonFactory.builder().recyclerPool(JsonRecyclerPools.sharedConcurrentDequePool()).build());
+    private static final ObjectMapper JSON = Jackson.JSON;
 
     private final AgentOptions options;
     private final NativePrompts prompts;
@@ -288,7 +285,7 @@ final class NativeProtocol implements Protocol {
                 }
                 return new ToolCallError(arguments, "the arguments of your call to " + tool[1] + " are not a JSON"
                         + " object; send them as one object matching the tool's schema");
-            } catch (JsonProcessingException e) {
+            } catch (JacksonException e) {
                 return new ToolCallError(arguments, "the arguments of your call to " + tool[1] + " are not valid JSON ("
                         + e.getOriginalMessage() + "); send them as one JSON object matching the tool's schema");
             }

@@ -1,11 +1,12 @@
 package dev.bellows.agent;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.bellows.json.internal.Jackson;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.agent.Suspension.Entry;
 import dev.bellows.agent.Suspension.State;
 import dev.bellows.event.LoopEndReason;
@@ -34,7 +35,7 @@ import java.util.Locale;
 final class SuspensionJson {
 
     static final int VERSION = 1;
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final ObjectMapper MAPPER = Jackson.JSON;
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
     private SuspensionJson() {
@@ -188,7 +189,7 @@ final class SuspensionJson {
         for (JsonNode item : array(json, "head")) {
             Role role = role(string(item, "role"));
             JsonNode parts = item.get("parts");
-            head.add(SessionJson.message(role, string(item, "content"), parts == null ? null : parts.asText()));
+            head.add(SessionJson.message(role, string(item, "content"), parts == null ? null : parts.asString()));
         }
         List<Entry> calls = new ArrayList<>();
         for (JsonNode item : array(json, "calls")) {
@@ -196,7 +197,7 @@ final class SuspensionJson {
             try {
                 state = State.valueOf(string(item, "state").toUpperCase(Locale.ROOT));
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("a call has the unknown state \"" + item.get("state").asText() + "\"");
+                throw new IllegalArgumentException("a call has the unknown state \"" + item.get("state").asString() + "\"");
             }
             JsonNode outcome = item.get("outcome");
             JsonNode decision = item.get("decision");
@@ -271,7 +272,7 @@ final class SuspensionJson {
                         new IllegalArgumentException("an effect ends the run with the unknown reason "
                                 + json.get("reason")));
                 List<String> suggestions = new ArrayList<>();
-                array(json, "suggestions").forEach(s -> suggestions.add(s.asText()));
+                array(json, "suggestions").forEach(s -> suggestions.add(s.asString()));
                 yield new ToolEffect.EndRun(reason, string(json, "result"), suggestions);
             }
             case "replace_plan" -> new ToolEffect.ReplacePlan(SessionJson.planFromJson(string(json, "plan")));
@@ -307,17 +308,17 @@ final class SuspensionJson {
                 throw new IllegalArgumentException("it is not a JSON object: " + abbreviate(text));
             }
             return json;
-        } catch (JsonProcessingException e) {
+        } catch (JacksonException e) {
             throw new IllegalArgumentException("it is not JSON (" + e.getOriginalMessage() + "): " + abbreviate(text));
         }
     }
 
     private static String string(JsonNode json, String field) {
         JsonNode value = json.get(field);
-        if (value == null || !value.isTextual()) {
+        if (value == null || !value.isString()) {
             throw new IllegalArgumentException("\"" + field + "\" is missing or not a string");
         }
-        return value.asText();
+        return value.asString();
     }
 
     private static int integer(JsonNode json, String field) {

@@ -1,6 +1,6 @@
 package dev.bellows.agent;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.agent.Suspension.Entry;
 import dev.bellows.agent.Suspension.State;
 import dev.bellows.tool.PreparedCall;

@@ -1,6 +1,6 @@
 package dev.bellows.agent;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.tool.InvalidArgumentsException;
 import dev.bellows.tool.PreparedCall;
 import dev.bellows.tool.Tool;

@@ -1,13 +1,10 @@
 package dev.bellows.agent;
 
-import com.fasterxml.jackson.core.util.JsonRecyclerPools;
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
+import dev.bellows.json.internal.Jackson;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.tool.ArgumentProblem;
 import dev.bellows.tool.ArgumentValidator;
 import dev.bellows.tool.BuiltinTools;
@@ -26,10 +23,7 @@ import java.util.List;
  */
 final class TypedCompletion implements Tool {
 
-    static final ObjectMapper MAPPER = new ObjectMapper(JsonFactory.builder().recyclerPool(JsonRecyclerPools.sharedConcurrentDequePool()).build())
-            .registerModule(new Jdk8Module())
-            .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
-            .enable(DeserializationFeature.FAIL_ON_NUMBERS_FOR_ENUMS);
+    private static final ObjectMapper MAPPER = Jackson.JSON;
 
     private final ObjectNode schema;
     private final Class<?> type;
@@ -85,8 +79,8 @@ final class TypedCompletion implements Tool {
         JsonNode result = checked.get("result");
         if (type != null) {
             try {
-                result = MAPPER.valueToTree(MAPPER.treeToValue(result, type));   // as the record has it
-            } catch (JsonProcessingException | IllegalArgumentException e) {
+                result = MAPPER.valueToTree(Jackson.ARGUMENTS.forType(type).readValue(result));   // as the record has it
+            } catch (JacksonException | IllegalArgumentException e) {
                 throw new InvalidArgumentsException(name(), List.of(new ArgumentProblem("result",
                         "does not fit the answer's type: " + e.getMessage().lines().findFirst().orElse(""))),
                         schema.toString());

@@ -1,6 +1,7 @@
 package dev.bellows.agent;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.bellows.json.internal.Jackson;
+import tools.jackson.core.JacksonException;
 import dev.bellows.event.AgentEvent;
 import dev.bellows.event.LoopEndReason;
 import java.time.Duration;
@@ -44,8 +45,8 @@ public final class TypedRun<R extends Record> implements AgentRun {
                     + result.result());
         }
         try {
-            return TypedCompletion.MAPPER.readValue(result.result(), type);
-        } catch (JsonProcessingException e) {
+            return Jackson.ARGUMENTS.forType(type).readValue(result.result());
+        } catch (JacksonException e) {
             // task_completion checked and bound it already: this cannot happen but for a tool of the caller's own
             throw new IllegalStateException("the answer is not a " + type.getSimpleName() + ": " + e.getOriginalMessage());
         }

@@ -1,6 +1,6 @@
 package dev.bellows.agent;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.memory.WaitingRun;
 import dev.bellows.tool.ToolCall;
 import java.util.List;

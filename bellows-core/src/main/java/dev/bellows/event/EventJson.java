@@ -1,8 +1,8 @@
 package dev.bellows.event;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.plan.PlanStep;
 import dev.bellows.tool.DecodedToolCall;
 import dev.bellows.tool.ToolCall;
@@ -55,7 +55,7 @@ public final class EventJson {
      * Empty for a type this version does not know (a newer writer's); {@code complete} is not
      * read back (it is never sent on). Missing fields read as empty.
      */
-    public static java.util.Optional<AgentEvent> fromJson(com.fasterxml.jackson.databind.JsonNode json) {
+    public static java.util.Optional<AgentEvent> fromJson(tools.jackson.databind.JsonNode json) {
         return EventJsonReader.read(java.util.Objects.requireNonNull(json, "json"));
     }
 

@@ -1,8 +1,8 @@
 package dev.bellows.event;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.plan.PlanStatus;
 import dev.bellows.plan.PlanStep;
 import dev.bellows.tool.DecodedToolCall;
@@ -26,8 +26,8 @@ final class EventJsonReader {
 
     /** The event, or empty for a type this version does not know (a newer writer's). */
     static Optional<AgentEvent> read(JsonNode node) {
-        int chunk = node.path("chunk").asInt();
-        AgentEvent event = switch (node.path("type").asText()) {
+        int chunk = node.path("chunk").asInt(0);
+        AgentEvent event = switch (node.path("type").asString("")) {
             case "thinking_start" -> new StreamEvent.ThinkingStart(chunk, text(node, "name"), attributes(node));
             case "thinking_content" -> new StreamEvent.ThinkingContent(chunk, text(node, "content"));
             case "thinking_end" -> new StreamEvent.ThinkingEnd(chunk, text(node, "content"));
@@ -42,15 +42,15 @@ final class EventJsonReader {
             case "tool_call_end" -> new StreamEvent.ToolCallEnd(chunk, text(node, "content"), call(node));
             case "section" -> new StreamEvent.Section(chunk, text(node, "name"), text(node, "content"));
             case "loop_start" -> new LoopEvent.LoopStart(text(node, "task"));
-            case "iteration_start" -> new LoopEvent.IterationStart(node.path("iteration").asInt());
+            case "iteration_start" -> new LoopEvent.IterationStart(node.path("iteration").asInt(0));
             case "tool_result" -> new LoopEvent.ToolResultEvent(text(node, "server_name"), text(node, "tool_name"),
                     object(node.get("arguments")), text(node, "result"));
             case "tool_result_error" -> new LoopEvent.ToolResultError(optional(node, "server_name"),
                     optional(node, "tool_name"), text(node, "error"));
-            case "no_tool_call" -> new LoopEvent.NoToolCall(node.path("iteration").asInt());
+            case "no_tool_call" -> new LoopEvent.NoToolCall(node.path("iteration").asInt(0));
             case "plan_update" -> new LoopEvent.PlanUpdate(steps(node.path("steps")));
-            case "retry" -> new LoopEvent.Retry(node.path("attempt").asInt(), text(node, "reason"),
-                    node.path("delay_ms").asLong());
+            case "retry" -> new LoopEvent.Retry(node.path("attempt").asInt(0), text(node, "reason"),
+                    node.path("delay_ms").asLong(0));
             case "approval_required" -> new LoopEvent.ApprovalRequired(text(node, "id"), text(node, "server_name"),
                     text(node, "tool_name"), object(node.get("arguments")));
             case "approval" -> new LoopEvent.Approval(text(node, "id"), "approved".equals(text(node, "decision")),
@@ -64,17 +64,17 @@ final class EventJsonReader {
 
     private static String text(JsonNode node, String field) {
         JsonNode value = node.get(field);
-        return value == null || value.isNull() ? "" : value.asText();
+        return value == null || value.isNull() ? "" : value.asString("");
     }
 
     private static String optional(JsonNode node, String field) {
         JsonNode value = node.get(field);
-        return value == null || value.isNull() ? null : value.asText();
+        return value == null || value.isNull() ? null : value.asString("");
     }
 
     private static Map<String, String> attributes(JsonNode node) {
         Map<String, String> attributes = new LinkedHashMap<>();
-        node.path("attributes").properties().forEach(e -> attributes.put(e.getKey(), e.getValue().asText()));
+        node.path("attributes").properties().forEach(e -> attributes.put(e.getKey(), e.getValue().asString("")));
         return attributes;
     }
 

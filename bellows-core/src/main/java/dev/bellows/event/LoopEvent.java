@@ -1,6 +1,6 @@
 package dev.bellows.event;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.plan.PlanStep;
 import java.util.List;
 import java.util.Objects;

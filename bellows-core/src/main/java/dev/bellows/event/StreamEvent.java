@@ -1,6 +1,6 @@
 package dev.bellows.event;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.databind.JsonNode;
 import dev.bellows.tool.DecodedToolCall;
 import java.util.List;
 import java.util.Map;

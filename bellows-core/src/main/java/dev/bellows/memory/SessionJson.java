@@ -1,12 +1,12 @@
 package dev.bellows.memory;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.bellows.json.internal.Jackson;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.plan.Plan;
 import dev.bellows.provider.Message;
 import dev.bellows.provider.NativeToolCall;
@@ -32,7 +32,7 @@ import java.util.TreeMap;
  */
 public final class SessionJson {
 
-    private static final ObjectMapper MAPPER = JsonMapper.builder().build();
+    private static final ObjectMapper MAPPER = Jackson.JSON;
     private static final TypeReference<Map<String, String>> STRING_MAP = new TypeReference<>() { };
 
     private SessionJson() {
@@ -55,7 +55,7 @@ public final class SessionJson {
                 throw new SessionStoreException("stored plan is not a plan: " + abbreviate(json));
             }
             return plan;
-        } catch (JsonProcessingException | IllegalArgumentException | NullPointerException e) {
+        } catch (JacksonException | IllegalArgumentException | NullPointerException e) {
             throw new SessionStoreException("stored plan is not a plan: " + abbreviate(json), e);
         }
     }
@@ -77,7 +77,7 @@ public final class SessionJson {
                 throw new SessionStoreException("stored metadata is not an object of strings: " + abbreviate(json));
             }
             return Map.copyOf(map);
-        } catch (JsonProcessingException e) {
+        } catch (JacksonException e) {
             throw new SessionStoreException("stored metadata is not an object of strings: " + abbreviate(json), e);
         }
     }
@@ -155,21 +155,21 @@ public final class SessionJson {
             JsonNode parts = MAPPER.readTree(nativeParts);
             List<NativeToolCall> calls = new ArrayList<>();
             for (JsonNode call : parts.path("tool_calls")) {
-                calls.add(new NativeToolCall(call.get("id").asText(), call.get("name").asText(),
-                        call.get("arguments").asText()));
+                calls.add(new NativeToolCall(call.get("id").asString(), call.get("name").asString(),
+                        call.get("arguments").asString()));
             }
             List<SignedThinking> thinking = new ArrayList<>();
             for (JsonNode block : parts.path("thinking")) {
-                thinking.add(block.has("redacted_data") ? SignedThinking.redacted(block.get("redacted_data").asText())
-                        : SignedThinking.signed(block.get("thinking").asText(), block.get("signature").asText()));
+                thinking.add(block.has("redacted_data") ? SignedThinking.redacted(block.get("redacted_data").asString())
+                        : SignedThinking.signed(block.get("thinking").asString(), block.get("signature").asString()));
             }
             List<Media> media = new ArrayList<>();
             for (JsonNode medium : parts.path("media")) {
-                media.add(new Media(medium.get("media_type").asText(), Base64.getDecoder().decode(medium.get("data").asText())));
+                media.add(new Media(medium.get("media_type").asString(), Base64.getDecoder().decode(medium.get("data").asString())));
             }
             JsonNode callId = parts.get("tool_call_id");
-            return new Message(role, content, calls, callId == null ? null : callId.asText(), thinking, media);
-        } catch (JsonProcessingException | RuntimeException e) {
+            return new Message(role, content, calls, callId == null ? null : callId.asString(), thinking, media);
+        } catch (RuntimeException e) {
             throw new SessionStoreException("a stored " + role.wireName() + " message's tool calls, thinking or media are"
                     + " damaged: " + abbreviate(nativeParts), e);
         }
@@ -178,7 +178,7 @@ public final class SessionJson {
     private static String write(Object value) {
         try {
             return MAPPER.writeValueAsString(value);
-        } catch (JsonProcessingException e) {
+        } catch (JacksonException e) {
             throw new IllegalStateException("cannot write " + value.getClass().getSimpleName() + " as JSON", e);
         }
     }

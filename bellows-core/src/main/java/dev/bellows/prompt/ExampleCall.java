@@ -1,12 +1,12 @@
 package dev.bellows.prompt;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
-import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.bellows.json.internal.Jackson;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
+import tools.jackson.dataformat.yaml.YAMLMapper;
 import dev.bellows.tool.RegisteredTool;
 import dev.bellows.tool.ToolCall;
 import java.util.Iterator;
@@ -22,10 +22,7 @@ import java.util.Map;
 final class ExampleCall {
 
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
-    private static final YAMLMapper YAML = YAMLMapper.builder()
-            .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
-            .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
-            .build();
+    private static final YAMLMapper YAML = Jackson.YAML;
     /** Nesting beyond this is not followed: the example shows the form, not every level. */
     private static final int MAX_DEPTH = 4;
 
@@ -50,7 +47,7 @@ final class ExampleCall {
     static String yaml(RegisteredTool tool) {
         try {
             return YAML.writeValueAsString(call(tool)).stripTrailing();
-        } catch (JsonProcessingException e) {
+        } catch (JacksonException e) {
             // A tree of plain values always serialises; this is only here for the checked exception.
             throw new IllegalStateException("cannot write the example call as YAML", e);
         }
@@ -63,8 +60,8 @@ final class ExampleCall {
             xml.append("<server_name>").append(escape(tool.serverName())).append("</server_name>\n");
         }
         xml.append("<tool_name>").append(escape(tool.toolName())).append("</tool_name>\n<arguments>");
-        arguments(tool.tool().inputSchema(), 0).fields()
-                .forEachRemaining(field -> element(xml, field.getKey(), field.getValue()));
+        arguments(tool.tool().inputSchema(), 0).properties()
+                .forEach(field -> element(xml, field.getKey(), field.getValue()));
         return xml.append("</arguments>").toString();
     }
 
@@ -89,7 +86,7 @@ final class ExampleCall {
 
     private static JsonNode sample(JsonNode schema, int depth) {
         if (schema == null || !schema.isObject()) {
-            return NODES.textNode("…");
+            return NODES.stringNode("…");
         }
         if (schema.has("const")) {
             return schema.get("const");
@@ -111,14 +108,14 @@ final class ExampleCall {
         JsonNode type = schema.get("type");
         String name = type == null
                 ? (schema.has("properties") ? "object" : schema.has("items") ? "array" : "string")
-                : type.isArray() ? (type.isEmpty() ? "string" : type.get(0).asText()) : type.asText();
+                : type.isArray() ? (type.isEmpty() ? "string" : type.get(0).asString()) : type.asString();
         return switch (name) {
             case "object" -> {
                 ObjectNode object = NODES.objectNode();
                 if (depth < MAX_DEPTH) {
                     JsonNode properties = schema.path("properties");
                     for (JsonNode required : schema.path("required")) {
-                        object.set(required.asText(), sample(properties.get(required.asText()), depth + 1));
+                        object.set(required.asString(), sample(properties.get(required.asString()), depth + 1));
                     }
                 }
                 yield object;
@@ -135,7 +132,7 @@ final class ExampleCall {
             case "number" -> schema.path("minimum").isNumber() ? schema.get("minimum") : NODES.numberNode(1.5);
             case "boolean" -> NODES.booleanNode(true);
             case "null" -> NODES.nullNode();
-            default -> NODES.textNode("…");
+            default -> NODES.stringNode("…");
         };
     }
 
@@ -147,12 +144,12 @@ final class ExampleCall {
         }
         xml.append('<').append(name).append('>');
         if (value.isObject()) {
-            for (Iterator<Map.Entry<String, JsonNode>> it = value.fields(); it.hasNext(); ) {
+            for (Iterator<Map.Entry<String, JsonNode>> it = value.properties().iterator(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> field = it.next();
                 element(xml, field.getKey(), field.getValue());
             }
         } else if (!value.isNull()) {
-            xml.append(escape(value.asText()));
+            xml.append(escape(value.asString()));
         }
         xml.append("</").append(name).append('>');
     }

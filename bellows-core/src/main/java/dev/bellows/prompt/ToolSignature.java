@@ -1,8 +1,9 @@
 package dev.bellows.prompt;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.bellows.json.internal.Jackson;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
@@ -38,7 +39,7 @@ import java.util.regex.Pattern;
  */
 final class ToolSignature {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Jackson.JSON;
     private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_$][A-Za-z0-9_$]*");
     /** Keywords left out: they do not change what a valid call looks like. */
     private static final Set<String> IGNORED = Set.of("title", "$schema", "$id", "$comment");
@@ -66,7 +67,7 @@ final class ToolSignature {
             return out.append(name).append("(/* JSON Schema */ ").append(compact(schema)).append(')').toString();
         }
         if (schema.hasNonNull("description")) {
-            appendLineComments(out, schema.get("description").asText());
+            appendLineComments(out, schema.get("description").asString());
         }
         List<Member> members = members(schema, INDENT);
         boolean block = members.stream().anyMatch(member -> member.text().contains("\n") || !member.comment().isEmpty());
@@ -107,10 +108,10 @@ final class ToolSignature {
     /** The properties of an object schema, in schema order, then required names without a property, then extra keys. */
     private static List<Member> members(JsonNode schema, String indent) {
         Set<String> required = new LinkedHashSet<>();
-        schema.path("required").forEach(node -> required.add(node.asText()));
+        schema.path("required").forEach(node -> required.add(node.asString()));
         List<Member> members = new ArrayList<>();
         JsonNode properties = schema.path("properties");
-        for (Iterator<Map.Entry<String, JsonNode>> it = properties.fields(); it.hasNext(); ) {
+        for (Iterator<Map.Entry<String, JsonNode>> it = properties.properties().iterator(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> property = it.next();
             String key = key(property.getKey()) + (required.remove(property.getKey()) ? ": " : "?: ");
             members.add(new Member(key + type(property.getValue(), indent), comment(property.getValue())));
@@ -151,9 +152,9 @@ final class ToolSignature {
                 names.add(schema.has("properties") || schema.has("additionalProperties") || schema.has("required")
                         ? "object" : schema.has("items") ? "array" : "any");
             } else if (declared.isArray()) {
-                declared.forEach(name -> names.add(name.asText()));
+                declared.forEach(name -> names.add(name.asString()));
             } else {
-                names.add(declared.asText());
+                names.add(declared.asString());
             }
             List<String> types = new ArrayList<>();
             for (String name : names) {
@@ -228,14 +229,14 @@ final class ToolSignature {
     /** The description, then each annotation as {@code key: value}, on one line. */
     private static String comment(JsonNode schema) {
         List<String> parts = new ArrayList<>();
-        if (schema.hasNonNull("description") && !schema.get("description").asText().isBlank()) {
-            parts.add(schema.get("description").asText().strip().replaceAll("\\s*\\n\\s*", " "));
+        if (schema.hasNonNull("description") && !schema.get("description").asString().isBlank()) {
+            parts.add(schema.get("description").asString().strip().replaceAll("\\s*\\n\\s*", " "));
         }
         for (String annotation : ANNOTATIONS) {
             if (schema.has(annotation)) {
                 JsonNode value = schema.get(annotation);
-                parts.add(annotation + ": " + (value.isTextual() && !annotation.equals("default")
-                        && !annotation.equals("examples") ? value.asText() : compact(value)));
+                parts.add(annotation + ": " + (value.isString() && !annotation.equals("default")
+                        && !annotation.equals("examples") ? value.asString() : compact(value)));
             }
         }
         return String.join("; ", parts);
@@ -252,7 +253,7 @@ final class ToolSignature {
         if (!schema.isObject()) {
             return false;
         }
-        for (Iterator<String> it = schema.fieldNames(); it.hasNext(); ) {
+        for (Iterator<String> it = schema.propertyNames().iterator(); it.hasNext(); ) {
             String keyword = it.next();
             if (!STRUCTURE.contains(keyword) && !ANNOTATIONS.contains(keyword) && !IGNORED.contains(keyword)) {
                 return false;
@@ -264,11 +265,11 @@ final class ToolSignature {
             return false;   // a union that also constrains itself: TypeScript has no faithful form for it
         }
         JsonNode type = schema.get("type");
-        if (type != null && !(type.isTextual() || type.isArray() && !type.isEmpty())) {
+        if (type != null && !(type.isString() || type.isArray() && !type.isEmpty())) {
             return false;
         }
         JsonNode description = schema.get("description");
-        if (description != null && !description.isTextual()) {
+        if (description != null && !description.isString()) {
             return false;
         }
         JsonNode properties = schema.get("properties");
@@ -316,7 +317,7 @@ final class ToolSignature {
 
     private static boolean allTextual(JsonNode array) {
         for (JsonNode node : array) {
-            if (!node.isTextual()) {
+            if (!node.isString()) {
                 return false;
             }
         }
@@ -330,11 +331,11 @@ final class ToolSignature {
             return false;
         }
         JsonNode type = schema.get("type");
-        return type == null ? !schema.has("items") : type.isTextual() && type.asText().equals("object");
+        return type == null ? !schema.has("items") : type.isString() && type.asString().equals("object");
     }
 
     private static String key(String name) {
-        return IDENTIFIER.matcher(name).matches() ? name : compact(JSON.getNodeFactory().textNode(name));
+        return IDENTIFIER.matcher(name).matches() ? name : compact(JSON.getNodeFactory().stringNode(name));
     }
 
     private static String literal(JsonNode value) {
@@ -344,7 +345,7 @@ final class ToolSignature {
     static String compact(JsonNode node) {
         try {
             return JSON.writeValueAsString(node);
-        } catch (JsonProcessingException e) {
+        } catch (JacksonException e) {
             // A JsonNode always serialises; this is only here for the checked exception.
             throw new IllegalStateException("cannot write a schema as JSON", e);
         }

@@ -1,13 +1,13 @@
 package dev.bellows.stream;
 
-import com.fasterxml.jackson.core.JacksonException;
-import com.fasterxml.jackson.core.JsonLocation;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import tools.jackson.databind.ObjectReader;
+import dev.bellows.json.internal.Jackson;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.TokenStreamLocation;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.format.ActionFormat;
 import dev.bellows.tool.DecodedToolCall;
 import dev.bellows.tool.ToolCallError;
@@ -35,9 +35,7 @@ public final class ActionDecoder {
     private static final String YAML_HINT = "write a YAML mapping like \"tool_name: ...\" with an \"arguments:\" "
             + "mapping below it, or a YAML list of such mappings";
 
-    private static final ObjectMapper YAML = YAMLMapper.builder()
-            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-            .build();
+    private static final ObjectReader YAML = Jackson.YAML.reader().with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
 
     private ActionDecoder() {
     }
@@ -118,7 +116,7 @@ public final class ActionDecoder {
         try {
             return YAML.readTree(text);
         } catch (JacksonException e) {
-            JsonLocation location = e.getLocation();
+            TokenStreamLocation location = e.getLocation();
             String where = location == null || location.getLineNr() < 1 ? "" : " at line " + location.getLineNr();
             String problem = e.getOriginalMessage() == null ? "it cannot be read" : firstLine(e.getOriginalMessage());
             throw new ActionException("The action section is not valid YAML" + where + ": " + problem + "; " + hint + ".");

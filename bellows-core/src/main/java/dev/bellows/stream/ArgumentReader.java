@@ -1,6 +1,6 @@
 package dev.bellows.stream;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.databind.JsonNode;
 
 /**
  * Finds the arguments of one tool block while it streams and reports each one in the call that

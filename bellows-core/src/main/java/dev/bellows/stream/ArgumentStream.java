@@ -1,6 +1,6 @@
 package dev.bellows.stream;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.databind.JsonNode;
 import java.util.Objects;
 import java.util.function.BiConsumer;
 

@@ -1,7 +1,7 @@
 package dev.bellows.stream;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.tool.DecodedToolCall;
 import dev.bellows.tool.ToolCall;
 import dev.bellows.tool.ToolCallError;
@@ -52,7 +52,7 @@ final class DialectBodies {
         if (value.isArray()) {
             return "an array";
         }
-        if (value.isTextual()) {
+        if (value.isString()) {
             return "a string";
         }
         if (value.isNumber()) {

@@ -279,7 +279,7 @@ final class EventAssembler implements TagScanner.Sink {
     }
 
     /** An argument of the open tool block is complete. */
-    private void argument(String name, com.fasterxml.jackson.databind.JsonNode value) {
+    private void argument(String name, tools.jackson.databind.JsonNode value) {
         emit(new StreamEvent.ToolCallArgument(chunk, name, value));
     }
 

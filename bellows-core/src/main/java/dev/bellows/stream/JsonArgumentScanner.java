@@ -1,10 +1,10 @@
 package dev.bellows.stream;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.BooleanNode;
-import com.fasterxml.jackson.databind.node.IntNode;
-import com.fasterxml.jackson.databind.node.NullNode;
-import com.fasterxml.jackson.databind.node.TextNode;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.BooleanNode;
+import tools.jackson.databind.node.IntNode;
+import tools.jackson.databind.node.NullNode;
+import tools.jackson.databind.node.StringNode;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.Set;
@@ -377,7 +377,7 @@ final class JsonArgumentScanner implements ArgumentReader {
             if (keep == KEEP_RAW) {
                 report(memberName, readRaw());
             } else if (keep == KEEP_STRING) {
-                report(memberName, TextNode.valueOf(text.toString()));
+                report(memberName, StringNode.valueOf(text.toString()));
             }
             memberName = null;
             keep = KEEP_NOTHING;

@@ -1,7 +1,7 @@
 package dev.bellows.stream;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.tool.ToolCall;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,7 +40,7 @@ final class JsonToolCallDecoder {
         String nameKey = onlyKey(call, NAME_KEYS, "tool name",
                 "add \"tool_name\": \"...\" naming the tool to call", language, hint);
         JsonNode name = call.get(nameKey);
-        if (!name.isTextual() || name.textValue().isEmpty()) {
+        if (!name.isString() || name.stringValue(null).isEmpty()) {
             throw new DecodeFailure("\"" + nameKey + "\" must be a non-empty string naming the tool, not "
                     + describe(name) + "; " + hint);
         }
@@ -50,18 +50,18 @@ final class JsonToolCallDecoder {
         if (server != null) {
             // The contract allows null only for the arguments; a present server_name must
             // be a real name, so a null here is reported rather than guessed as local.
-            if (!server.isTextual() || server.textValue().isEmpty()) {
+            if (!server.isString() || server.stringValue(null).isEmpty()) {
                 throw new DecodeFailure("\"server_name\" must be a non-empty string, not " + describe(server)
                         + "; leave it out for local tools");
             }
-            serverName = server.textValue();
+            serverName = server.stringValue(null);
         }
 
         String argumentsKey = onlyKey(call, ARGUMENTS_KEYS, null, null, language, hint);
         ObjectNode arguments = argumentsKey == null
                 ? StrictJson.emptyObject()
                 : arguments(argumentsKey, call.get(argumentsKey));
-        return new ToolCall(serverName, name.textValue(), arguments);
+        return new ToolCall(serverName, name.stringValue(null), arguments);
     }
 
     private static ObjectNode readCall(String content, int start, int end) {
@@ -112,8 +112,8 @@ final class JsonToolCallDecoder {
         if (value.isNull()) {
             return StrictJson.emptyObject();
         }
-        if (value.isTextual()) {
-            return argumentsString(key, value.textValue());
+        if (value.isString()) {
+            return argumentsString(key, value.stringValue(null));
         }
         throw new DecodeFailure("\"" + key + "\" must be a JSON object, not " + describe(value)
                 + "; write \"" + key + "\": {\"name\": value, ...}");
@@ -142,7 +142,7 @@ final class JsonToolCallDecoder {
     /** "a string", "an array", ... for messages; the empty string gets its own words. */
     static String describe(JsonNode value) {
         return switch (value.getNodeType()) {
-            case STRING -> value.textValue().isEmpty() ? "an empty string" : "a string";
+            case STRING -> value.stringValue(null).isEmpty() ? "an empty string" : "a string";
             case NUMBER -> "a number";
             case BOOLEAN -> "a boolean";
             case NULL -> "null";

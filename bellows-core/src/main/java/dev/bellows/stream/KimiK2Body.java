@@ -1,6 +1,6 @@
 package dev.bellows.stream;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.tool.DecodedToolCall;
 import java.util.Map;
 
@@ -60,7 +60,7 @@ final class KimiK2Body implements ToolBodyFormat {
             if (name == null) {
                 // A bare counter ("0") or an id of its own: the tool is inferred from the tools offered,
                 // as vLLM and SGLang do, when that leaves exactly one.
-                name = schemas.toolFor(arguments::fieldNames, !id.isEmpty() && id.chars().allMatch(Character::isDigit));
+                name = schemas.toolFor(() -> arguments.propertyNames().iterator(), !id.isEmpty() && id.chars().allMatch(Character::isDigit));
             }
             if (name == null || PrefixNameSniffer.checkedName(name) == PrefixNameSniffer.NONE) {
                 throw new DecodeFailure("the call id " + ContentText.quote(id) + " is not functions.NAME:INDEX; " + HINT);

@@ -596,9 +596,9 @@ final class MarkerScanner implements BlockScanner {
     /** Whether a complete JSON object is a call as the peers read one: a name, and parameters or arguments. */
     private static boolean isBareCall(String json) {
         try {
-            com.fasterxml.jackson.databind.JsonNode node = StrictJson.read(json);
-            com.fasterxml.jackson.databind.JsonNode name = node.get("name");
-            return name != null && name.isTextual() && !name.textValue().isEmpty()
+            tools.jackson.databind.JsonNode node = StrictJson.read(json);
+            tools.jackson.databind.JsonNode name = node.get("name");
+            return name != null && name.isString() && !name.stringValue(null).isEmpty()
                     && (node.has("parameters") || node.has("arguments"));
         } catch (SyntaxError checkedAlready) {
             return false;

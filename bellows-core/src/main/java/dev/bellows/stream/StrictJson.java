@@ -1,18 +1,15 @@
 package dev.bellows.stream;
 
-import com.fasterxml.jackson.core.util.JsonRecyclerPools;
-import com.fasterxml.jackson.core.JacksonException;
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonLocation;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.StreamReadConstraints;
-import com.fasterxml.jackson.core.json.JsonReadFeature;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
-import com.fasterxml.jackson.databind.json.JsonMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.ObjectReader;
+import dev.bellows.json.internal.Jackson;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.TokenStreamLocation;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.json.JsonReadFeature;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.cfg.JsonNodeFeature;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Reads one strict RFC 8259 JSON value with Jackson and, when the text is not valid,
@@ -22,7 +19,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 final class StrictJson {
 
     /**
-     * The one mapper of the decoders. It is immutable once built, so sharing it is safe.
+     * The one reader of the decoders, on Bellows' mapper. It is immutable, so sharing it is safe.
      * Every leniency is off (they are off by default; listing them documents the
      * contract). Floats are read as exact decimals so that arguments keep the numbers
      * the model wrote: doubles would round long decimals and turn 1e400 into Infinity.
@@ -30,29 +27,22 @@ final class StrictJson {
      * expects tool arguments of many megabytes. Nesting keeps Jackson's default limit,
      * which protects the stack.
      */
-    private static final ObjectMapper MAPPER = JsonMapper.builder(JsonFactory.builder()
-                    // Buffers from a pool every thread shares: each run is a new virtual thread.
-                    .recyclerPool(JsonRecyclerPools.sharedConcurrentDequePool())
-                    .streamReadConstraints(StreamReadConstraints.builder()
-                            .maxStringLength(Integer.MAX_VALUE)
-                            .build())
-                    .build())
-            .disable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS,
-                    JsonReadFeature.ALLOW_TRAILING_COMMA,
-                    JsonReadFeature.ALLOW_MISSING_VALUES,
-                    JsonReadFeature.ALLOW_JAVA_COMMENTS,
-                    JsonReadFeature.ALLOW_YAML_COMMENTS,
-                    JsonReadFeature.ALLOW_SINGLE_QUOTES,
-                    JsonReadFeature.ALLOW_UNQUOTED_FIELD_NAMES,
-                    JsonReadFeature.ALLOW_UNESCAPED_CONTROL_CHARS,
-                    JsonReadFeature.ALLOW_BACKSLASH_ESCAPING_ANY_CHARACTER,
-                    JsonReadFeature.ALLOW_LEADING_ZEROS_FOR_NUMBERS,
-                    JsonReadFeature.ALLOW_LEADING_PLUS_SIGN_FOR_NUMBERS,
-                    JsonReadFeature.ALLOW_LEADING_DECIMAL_POINT_FOR_NUMBERS,
-                    JsonReadFeature.ALLOW_TRAILING_DECIMAL_POINT_FOR_NUMBERS)
-            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-            .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
-            .build();
+    private static final ObjectReader MAPPER = Jackson.JSON.reader()
+            .without(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
+            .without(JsonReadFeature.ALLOW_TRAILING_COMMA)
+            .without(JsonReadFeature.ALLOW_MISSING_VALUES)
+            .without(JsonReadFeature.ALLOW_JAVA_COMMENTS)
+            .without(JsonReadFeature.ALLOW_YAML_COMMENTS)
+            .without(JsonReadFeature.ALLOW_SINGLE_QUOTES)
+            .without(JsonReadFeature.ALLOW_UNQUOTED_PROPERTY_NAMES)
+            .without(JsonReadFeature.ALLOW_UNESCAPED_CONTROL_CHARS)
+            .without(JsonReadFeature.ALLOW_BACKSLASH_ESCAPING_ANY_CHARACTER)
+            .without(JsonReadFeature.ALLOW_LEADING_ZEROS_FOR_NUMBERS)
+            .without(JsonReadFeature.ALLOW_LEADING_PLUS_SIGN_FOR_NUMBERS)
+            .without(JsonReadFeature.ALLOW_LEADING_DECIMAL_POINT_FOR_NUMBERS)
+            .without(JsonReadFeature.ALLOW_TRAILING_DECIMAL_POINT_FOR_NUMBERS)
+            .with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            .without(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES);
 
 
     private StrictJson() {
@@ -67,13 +57,7 @@ final class StrictJson {
      * an object keeps its last value, as in common JSON parsers.
      */
     static JsonNode read(String text) throws SyntaxError {
-        JsonParser parser;
-        try {
-            parser = MAPPER.createParser(text);
-        } catch (java.io.IOException e) {
-            DecoderFallback.log("the JSON reader", e);
-            throw new SyntaxError(DecoderFallback.JSON, 0);
-        }
+        JsonParser parser = MAPPER.createParser(text);
         try (parser) {
             JsonNode value = MAPPER.readTree(parser);
             if (value == null || value.isMissingNode()) {
@@ -94,7 +78,7 @@ final class StrictJson {
             // Jackson lets these through for a number it cannot hold, like 1e999999999999.
             throw new SyntaxError("a number is too large to read: write it with a smaller exponent",
                     clamp(parser.currentTokenLocation().getCharOffset(), text));
-        } catch (java.io.IOException | RuntimeException e) {
+        } catch (RuntimeException e) {
             // Not expected from an in-memory string; still the model's text, so still
             // reported as the model's error rather than thrown.
             DecoderFallback.log("the JSON reader", e);
@@ -107,13 +91,20 @@ final class StrictJson {
     }
 
     private static int offset(JacksonException e, String text) {
-        JsonLocation location = e.getLocation();
+        TokenStreamLocation location = e.getLocation();
         int at = location == null || location.getCharOffset() < 0 ? text.length() : clamp(location.getCharOffset(), text);
         // For a stray control character Jackson reports the position after it.
         String message = e.getOriginalMessage();
         if (message != null && message.startsWith("Illegal character") && at > 0
                 && Character.isISOControl(text.charAt(at - 1))) {
             at--;
+        }
+        // Jackson 3 places an unknown word at its start; the position given is after it, as before.
+        if (message != null && message.startsWith("Unrecognized token '")) {
+            String word = message.substring("Unrecognized token '".length(), Math.max(message.indexOf('\'', 20), 20));
+            if (text.startsWith(word, at)) {
+                at += word.length();
+            }
         }
         return at;
     }
@@ -172,7 +163,7 @@ final class StrictJson {
         if (message.contains("comment")) {
             return "comments are not allowed in JSON";
         }
-        if (message.contains("double-quote to start field name")) {
+        if (message.contains("double-quote to start property name")) {
             return c == '}'
                     ? "expected a key in double quotes but found '}': remove the trailing comma"
                     : "expected a key in double quotes but found " + found;

@@ -1,9 +1,9 @@
 package dev.bellows.stream;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.BooleanNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.TextNode;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.BooleanNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.StringNode;
 import java.math.BigDecimal;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -64,7 +64,7 @@ public final class ToolSchemas {
                 tool = tool.get("function");
             }
             JsonNode name = tool.get("name");
-            if (name == null || !name.isTextual() || name.textValue().isEmpty()) {
+            if (name == null || !name.isString() || name.stringValue(null).isEmpty()) {
                 throw new IllegalArgumentException("tool " + (i + 1) + " of the list has no \"name\": give each tool"
                         + " a non-empty \"name\" and its \"parameters\" schema");
             }
@@ -72,10 +72,10 @@ public final class ToolSchemas {
             if (schema == null || schema.isNull()) {
                 schema = JsonNodeFactory.instance.objectNode();
             } else if (!schema.isObject()) {
-                throw new IllegalArgumentException("tool '" + name.textValue() + "': \"parameters\" must be a JSON"
+                throw new IllegalArgumentException("tool '" + name.stringValue(null) + "': \"parameters\" must be a JSON"
                         + " Schema object");
             }
-            byName.put(name.textValue(), schema);
+            byName.put(name.stringValue(null), schema);
         }
         return of(byName);
     }
@@ -100,7 +100,7 @@ public final class ToolSchemas {
     JsonNode value(String tool, String parameter, String text) {
         JsonNode property = property(tool, parameter);
         if (property == null) {
-            return TextNode.valueOf(text);
+            return StringNode.valueOf(text);
         }
         return typed(property, text);
     }
@@ -135,7 +135,7 @@ public final class ToolSchemas {
                 // the text, as written
             }
         }
-        return TextNode.valueOf(text);
+        return StringNode.valueOf(text);
     }
 
     /**
@@ -183,7 +183,7 @@ public final class ToolSchemas {
         }
         boolean string = allows(property, "string") || (!property.has("type") && !property.has("anyOf"));
         if (string && !allowsOtherThanString(property)) {
-            return TextNode.valueOf(text);
+            return StringNode.valueOf(text);
         }
         if (allows(property, "boolean")) {
             String lower = trimmed.toLowerCase(Locale.ROOT);
@@ -212,7 +212,7 @@ public final class ToolSchemas {
                 return value;
             }
         }
-        return TextNode.valueOf(text);
+        return StringNode.valueOf(text);
     }
 
     /**
@@ -229,7 +229,7 @@ public final class ToolSchemas {
         }
         try {
             JsonNode unescaped = StrictJson.read("\"" + trimmed + "\"");
-            return StrictJson.read(unescaped.textValue());
+            return StrictJson.read(unescaped.stringValue(null));
         } catch (SyntaxError stillNotJson) {
             return null;
         }
@@ -253,12 +253,12 @@ public final class ToolSchemas {
     private static boolean allows(JsonNode property, String type) {
         JsonNode declared = property.get("type");
         if (declared != null) {
-            if (declared.isTextual()) {
-                return sameType(declared.textValue(), type);
+            if (declared.isString()) {
+                return sameType(declared.stringValue(null), type);
             }
             if (declared.isArray()) {
                 for (JsonNode t : declared) {
-                    if (t.isTextual() && sameType(t.textValue(), type)) {
+                    if (t.isString() && sameType(t.stringValue(null), type)) {
                         return true;
                     }
                 }

@@ -1,6 +1,6 @@
 package dev.bellows.stream;
 
-import com.fasterxml.jackson.databind.node.TextNode;
+import tools.jackson.databind.node.StringNode;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -354,7 +354,7 @@ final class XmlArgumentScanner implements ArgumentReader {
             String value = cdataSections == 1 && textBlank
                     ? decoded.substring(cdataStart, cdataEnd)
                     : decoded.toString();
-            sink.argument(child, TextNode.valueOf(value));
+            sink.argument(child, StringNode.valueOf(value));
         }
         child = null;
         decoded.setLength(0);

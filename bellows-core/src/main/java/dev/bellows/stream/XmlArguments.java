@@ -1,9 +1,9 @@
 package dev.bellows.stream;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.databind.node.TextNode;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.node.StringNode;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -88,7 +88,7 @@ final class XmlArguments {
         if (field.hasElementChildren()) {
             return object(field, content, start);
         }
-        return TextNode.valueOf(onlyCData(field.children()) ? soleCData(field.children()) : field.text());
+        return StringNode.valueOf(onlyCData(field.children()) ? soleCData(field.children()) : field.text());
     }
 
     /** Whether the children are exactly one CDATA section, give or take whitespace text. */

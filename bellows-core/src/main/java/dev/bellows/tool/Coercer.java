@@ -1,9 +1,10 @@
 package dev.bellows.tool;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.MissingNode;
+import tools.jackson.databind.node.ObjectNode;
 import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
 import java.math.BigDecimal;
@@ -58,9 +59,14 @@ final class Coercer {
         return new Coercer(schema, holder).run(errors);
     }
 
+    /** A validator's schema fragment, or the missing node when the error has none. */
+    static JsonNode orMissing(JsonNode schemaNode) {
+        return schemaNode == null ? MissingNode.getInstance() : schemaNode;
+    }
+
     static List<Error> validate(Schema schema, JsonNode value) {
         try {
-            return schema.validate(ValidatorNodes.toValidator(value));
+            return schema.validate(value);
         } catch (StackOverflowError loop) {
             // A loop the compile-time check could not see (through a nested $id): the tool's
             // bug, reported as such to whoever runs the call, never a crash of its thread.
@@ -137,7 +143,7 @@ final class Coercer {
     }
 
     private Optional<Candidate> candidate(Error error, InstancePath path, JsonNode current) {
-        JsonNode rule = ValidatorNodes.fromValidator(error.getSchemaNode());
+        JsonNode rule = orMissing(error.getSchemaNode());
         if (current.isNull()) {
             // null for an optional argument means "not given" to the model (OpenAI's strict mode
             // even asks for it): taken as absent; put back if the property turns out required.
@@ -150,8 +156,8 @@ final class Coercer {
                 Optional<JsonNode> coerced = Coercions.coerce(type, current);
                 if (coerced.isPresent()) {
                     // Wrapping a value in an array is the boldest guess: any other repair goes first.
-                    boolean jsonText = current.isTextual() && (type.equals("object")
-                            || current.textValue().strip().startsWith("["));
+                    boolean jsonText = current.isString() && (type.equals("object")
+                            || current.stringValue(null).strip().startsWith("["));
                     int rank = type.equals("array") && !jsonText ? 8 : jsonText ? 5 : 1;
                     return Optional.of(new Candidate(path, coerced.get(), rank));
                 }
@@ -164,12 +170,12 @@ final class Coercer {
 
     /** The one allowed string that differs from the value only in case; empty when none or several. */
     private static Optional<JsonNode> sameButForCase(JsonNode allowed, JsonNode value) {
-        if (!value.isTextual() || !allowed.isArray()) {
+        if (!value.isString() || !allowed.isArray()) {
             return Optional.empty();
         }
         List<JsonNode> matches = new ArrayList<>();
         allowed.forEach(each -> {
-            if (each.isTextual() && each.textValue().equalsIgnoreCase(value.textValue())) {
+            if (each.isString() && each.stringValue(null).equalsIgnoreCase(value.stringValue(null))) {
                 matches.add(each);
             }
         });
@@ -197,7 +203,7 @@ final class Coercer {
         InstancePath at = wrapped(path);
         ObjectNode parent = (ObjectNode) at.parent().find(root);
         List<String> order = new ArrayList<>();
-        parent.fieldNames().forEachRemaining(order::add);
+        parent.propertyNames().forEach(order::add);
         String name = (String) at.last();
         JsonNode was = parent.remove(name);
         return new Removed(parent, name, was, order);
@@ -213,7 +219,7 @@ final class Coercer {
                     fields.put(field, current);
                 }
             }
-            parent.fieldNames().forEachRemaining(field -> fields.putIfAbsent(field, parent.get(field)));
+            parent.propertyNames().forEach(field -> fields.putIfAbsent(field, parent.get(field)));
             parent.removeAll();
             parent.setAll(fields);
         }
@@ -242,7 +248,7 @@ final class Coercer {
             boolean wantsNumber = false;
             for (Error error : validate(schema, probe.get("value"))) {
                 if ("type".equals(error.getKeyword()) && InstancePath.of(error.getInstanceLocation()).equals(path)) {
-                    List<String> types = SchemaTypes.of(ValidatorNodes.fromValidator(error.getSchemaNode()));
+                    List<String> types = SchemaTypes.of(orMissing(error.getSchemaNode()));
                     wantsInteger |= types.contains("integer");
                     wantsNumber |= types.contains("number");
                 }

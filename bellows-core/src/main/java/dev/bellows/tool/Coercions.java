@@ -1,13 +1,12 @@
 package dev.bellows.tool;
 
-import com.fasterxml.jackson.core.util.JsonRecyclerPools;
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.TextNode;
+import tools.jackson.databind.ObjectReader;
+import dev.bellows.json.internal.Jackson;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.StringNode;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.Optional;
@@ -37,8 +36,7 @@ final class Coercions {
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
     // Thread-safe once configured; parsing is all it does. Trailing text means it was not JSON.
-    private static final ObjectMapper JSON = new ObjectMapper(JsonFactory.builder().recyclerPool(JsonRecyclerPools.sharedConcurrentDequePool()).build())
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+    private static final ObjectReader JSON = Jackson.JSON.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
     // JSON's own number syntax, so that only text a JSON number could have been is read as one.
     private static final Pattern NUMBER = Pattern.compile("-?(?:0|[1-9]\\d*)(?:\\.\\d+)?(?:[eE][+-]?\\d+)?");
@@ -52,7 +50,7 @@ final class Coercions {
     /** True when the value is of the JSON Schema type; an unknown type name matches anything. */
     static boolean matches(String type, JsonNode value) {
         return switch (type) {
-            case "string" -> value.isTextual();
+            case "string" -> value.isString();
             case "integer" -> value.isIntegralNumber();
             case "number" -> value.isNumber();
             case "boolean" -> value.isBoolean();
@@ -67,10 +65,10 @@ final class Coercions {
     static Optional<JsonNode> coerce(String type, JsonNode value) {
         return switch (type) {
             case "integer" -> number(value).flatMap(Coercions::integral).map(Coercions::integerNode);
-            case "number" -> value.isTextual() ? number(value).map(Coercions::numberNode) : Optional.empty();
+            case "number" -> value.isString() ? number(value).map(Coercions::numberNode) : Optional.empty();
             case "boolean" -> bool(value);
             case "string" -> value.isIntegralNumber() || value.isBoolean()
-                    ? Optional.of(TextNode.valueOf(value.asText())) : Optional.empty();
+                    ? Optional.of(StringNode.valueOf(value.asString())) : Optional.empty();
             case "array" -> array(value);
             case "object" -> parsed(value, '{').filter(JsonNode::isObject);
             default -> Optional.empty();
@@ -84,8 +82,8 @@ final class Coercions {
             }
             return Optional.of(value.decimalValue());
         }
-        if (value.isTextual() && NUMBER.matcher(value.textValue()).matches()) {
-            BigDecimal number = new BigDecimal(value.textValue());
+        if (value.isString() && NUMBER.matcher(value.stringValue(null)).matches()) {
+            BigDecimal number = new BigDecimal(value.stringValue(null));
             return number.precision() - number.scale() > MAX_INTEGER_DIGITS ? Optional.empty() : Optional.of(number);
         }
         return Optional.empty();
@@ -116,11 +114,11 @@ final class Coercions {
     }
 
     private static Optional<JsonNode> bool(JsonNode value) {
-        if (value.isTextual()) {
-            if (value.textValue().equalsIgnoreCase("true")) {
+        if (value.isString()) {
+            if (value.stringValue(null).equalsIgnoreCase("true")) {
                 return Optional.of(NODES.booleanNode(true));
             }
-            if (value.textValue().equalsIgnoreCase("false")) {
+            if (value.stringValue(null).equalsIgnoreCase("false")) {
                 return Optional.of(NODES.booleanNode(false));
             }
         }
@@ -137,12 +135,12 @@ final class Coercions {
 
     /** JSON that the model put in a string by mistake ({@code "[1, 2]"}), parsed. */
     private static Optional<JsonNode> parsed(JsonNode value, char opening) {
-        if (!value.isTextual() || !value.textValue().strip().startsWith(String.valueOf(opening))) {
+        if (!value.isString() || !value.stringValue(null).strip().startsWith(String.valueOf(opening))) {
             return Optional.empty();
         }
         try {
-            return Optional.of(JSON.readTree(value.textValue()));
-        } catch (JsonProcessingException notJson) {
+            return Optional.of(JSON.readTree(value.stringValue(null)));
+        } catch (JacksonException notJson) {
             return Optional.empty();
         }
     }

@@ -1,7 +1,7 @@
 package dev.bellows.tool;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.TextNode;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.StringNode;
 import com.networknt.schema.path.NodePath;
 import java.util.ArrayList;
 import java.util.List;
@@ -78,7 +78,7 @@ record InstancePath(List<Object> steps) {
             } else if (PLAIN_NAME.matcher((String) step).matches()) {
                 out.append(out.isEmpty() ? "" : ".").append(step);
             } else {
-                out.append('[').append(TextNode.valueOf((String) step)).append(']');
+                out.append('[').append(StringNode.valueOf((String) step)).append(']');
             }
         }
         return out.toString();

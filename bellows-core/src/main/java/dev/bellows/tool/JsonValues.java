@@ -1,7 +1,7 @@
 package dev.bellows.tool;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.TextNode;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.StringNode;
 
 /** Small helpers for JSON values in validation messages and comparisons. */
 final class JsonValues {
@@ -14,10 +14,10 @@ final class JsonValues {
 
     /** A value as a message shows it: {@code "kelvin"}, {@code 3.5}, {@code null}, {@code an object}. */
     static String describe(JsonNode value) {
-        if (value.isTextual()) {
-            String text = value.textValue();
+        if (value.isString()) {
+            String text = value.stringValue(null);
             if (text.codePointCount(0, text.length()) > MAX_TEXT_IN_MESSAGE) {
-                return new TextNode(text.substring(0, text.offsetByCodePoints(0, MAX_TEXT_IN_MESSAGE)) + "…").toString();
+                return new StringNode(text.substring(0, text.offsetByCodePoints(0, MAX_TEXT_IN_MESSAGE)) + "…").toString();
             }
             return value.toString();
         }

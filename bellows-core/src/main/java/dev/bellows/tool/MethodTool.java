@@ -1,15 +1,12 @@
 package dev.bellows.tool;
 
-import com.fasterxml.jackson.core.util.JsonRecyclerPools;
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JavaType;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
+import dev.bellows.json.internal.Jackson;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JavaType;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.tool.annotation.ToolParam;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -29,10 +26,7 @@ import java.util.OptionalLong;
  */
 final class MethodTool implements Tool {
 
-    private static final ObjectMapper MAPPER = new ObjectMapper(JsonFactory.builder().recyclerPool(JsonRecyclerPools.sharedConcurrentDequePool()).build())
-            .registerModule(new Jdk8Module())
-            .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
-            .enable(DeserializationFeature.FAIL_ON_NUMBERS_FOR_ENUMS);
+    private static final ObjectMapper MAPPER = Jackson.JSON;
 
     /** A parameter: an argument by name, or the call's context. */
     private record Slot(String name, JavaType type, boolean context, boolean optional) {
@@ -88,7 +82,7 @@ final class MethodTool implements Tool {
         this.schema = JsonSchemas.forParameters(method.getDeclaringClass(), owner, elements, null);
         if (schema.get("required") instanceof ArrayNode required) {
             for (int i = required.size() - 1; i >= 0; i--) {
-                if (notRequired.contains(required.get(i).asText())) {
+                if (notRequired.contains(required.get(i).asString())) {
                     required.remove(i);
                 }
             }
@@ -133,11 +127,11 @@ final class MethodTool implements Tool {
             }
             JsonNode value = checked.get(slot.name());
             try {
-                // A left-out Optional is empty (Jdk8Module reads null so); any other is null.
+                // A left-out Optional is empty (Jackson reads null so); any other is null.
                 values[i] = value == null || value.isNull()
-                        ? slot.optional() ? MAPPER.readValue("null", slot.type()) : null
-                        : MAPPER.treeToValue(value, slot.type());
-            } catch (JsonProcessingException | IllegalArgumentException e) {
+                        ? slot.optional() ? Jackson.ARGUMENTS.forType(slot.type()).readValue("null") : null
+                        : Jackson.ARGUMENTS.forType(slot.type()).readValue(value);
+            } catch (JacksonException | IllegalArgumentException e) {
                 throw new InvalidArgumentsException(name, List.of(new ArgumentProblem(slot.name(),
                         "does not fit the expected type")), SchemaSummary.of(schema));
             }

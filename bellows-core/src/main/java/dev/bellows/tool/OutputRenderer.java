@@ -1,15 +1,10 @@
 package dev.bellows.tool;
 
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import com.fasterxml.jackson.core.util.JsonRecyclerPools;
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.json.JsonMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
-import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
-import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
+import tools.jackson.databind.ObjectWriter;
+import dev.bellows.json.internal.Jackson;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.SerializationFeature;
+import tools.jackson.dataformat.yaml.YAMLWriteFeature;
 import dev.bellows.format.OutputFormat;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -25,22 +20,11 @@ final class OutputRenderer {
 
     // Built once: a mapper is costly to build and safe to share, and a tool chain (with its
     // renderer) is made for every iteration of the loop.
-    private static final ObjectMapper JSON = JsonMapper.builder(JsonFactory.builder()
-                    .recyclerPool(JsonRecyclerPools.sharedConcurrentDequePool()).build())
-            .addModule(new Jdk8Module())
-            .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
-            .build();
-    private static final ObjectMapper YAML = YAMLMapper.builder(YAMLFactory.builder()
-                    .recyclerPool(JsonRecyclerPools.sharedConcurrentDequePool()).build())
-            .addModule(new Jdk8Module())
-            .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
-            .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
-            // Quotes only where YAML needs them; "123" and "true" stay quoted strings.
-            .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
-            .enable(YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS)
-            .build();
+    private static final ObjectWriter JSON = Jackson.JSON.writer().without(SerializationFeature.FAIL_ON_EMPTY_BEANS);
+    // Quotes only where YAML needs them; "123" and "true" stay quoted strings.
+    private static final ObjectWriter YAML = Jackson.YAML.writer().with(YAMLWriteFeature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS);
 
-    private final ObjectMapper mapper;
+    private final ObjectWriter mapper;
 
     OutputRenderer(OutputFormat format) {
         this.mapper = switch (format) {
@@ -68,7 +52,7 @@ final class OutputRenderer {
         }
         try {
             return mapper.writeValueAsString(output).strip();
-        } catch (JsonProcessingException e) {
+        } catch (JacksonException e) {
             // A type Jackson cannot write (java.time without its module, say): the tool has
             // already run, so the model gets what toString says rather than an error that
             // would make it repeat the call.

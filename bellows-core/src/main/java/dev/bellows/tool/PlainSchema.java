@@ -1,6 +1,6 @@
 package dev.bellows.tool;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -53,10 +53,10 @@ final class PlainSchema {
             JsonNode value = keyword.getValue();
             switch (keyword.getKey()) {
                 case "type" -> {
-                    if (!value.isTextual() || !(SCALARS.contains(value.textValue()) || "object".equals(value.textValue()))) {
+                    if (!value.isString() || !(SCALARS.contains(value.stringValue(null)) || "object".equals(value.stringValue(null)))) {
                         return null;
                     }
-                    type = value.textValue();
+                    type = value.stringValue(null);
                 }
                 case "properties" -> {
                     if (!value.isObject()) {
@@ -78,10 +78,10 @@ final class PlainSchema {
                     required = new ArrayList<>();
                     Set<String> seen = new HashSet<>();
                     for (JsonNode name : value) {
-                        if (!name.isTextual() || !seen.add(name.textValue())) {
+                        if (!name.isString() || !seen.add(name.stringValue(null))) {
                             return null;
                         }
-                        required.add(name.textValue());
+                        required.add(name.stringValue(null));
                     }
                 }
                 case "additionalProperties" -> {
@@ -113,7 +113,7 @@ final class PlainSchema {
             return !hasFraction(value);
         }
         return switch (type) {
-            case "string" -> value.isTextual();
+            case "string" -> value.isString();
             case "boolean" -> value.isBoolean();
             case "null" -> value.isNull();
             // 3.0 is an integer to JSON Schema, but the full check turns it into 3: not plain.
@@ -144,7 +144,7 @@ final class PlainSchema {
         if (value.isNumber()) {
             return !value.isIntegralNumber();
         }
-        if (value.isContainerNode()) {
+        if (value.isContainer()) {
             for (JsonNode item : value) {
                 if (hasFraction(item)) {
                     return true;

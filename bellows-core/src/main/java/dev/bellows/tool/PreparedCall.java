@@ -1,7 +1,7 @@
 package dev.bellows.tool;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.tool.ToolCallOutcome.Failed;
 import java.util.Objects;
 import java.util.Optional;

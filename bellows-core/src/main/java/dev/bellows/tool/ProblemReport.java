@@ -1,8 +1,8 @@
 package dev.bellows.tool;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
 import com.networknt.schema.Error;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -124,7 +124,7 @@ final class ProblemReport {
         InstancePath at = header != null ? InstancePath.of(header.getInstanceLocation())
                 : InstancePath.of(any.getInstanceLocation()).prefix(steps(elements(any), keywordAt));
         JsonNode given = at.find(value);
-        JsonNode choices = header != null ? ValidatorNodes.fromValidator(header.getSchemaNode())
+        JsonNode choices = header != null ? Coercer.orMissing(header.getSchemaNode())
                 : choices(prefix);
         String expected = choices == null ? "one of the schema's choices"
                 : SchemaSummary.of(NODES.objectNode().set("anyOf", choices), schemaRoot == null ? choices : schemaRoot);
@@ -193,8 +193,8 @@ final class ProblemReport {
             Object step = eval.get(i);
             if ("$ref".equals(step)) {
                 JsonNode ref = node.get("$ref");
-                node = ref != null && ref.isTextual() && ref.textValue().startsWith("#")
-                        ? missingToNull(schemaRoot.at(ref.textValue().substring(1))) : null;
+                node = ref != null && ref.isString() && ref.stringValue(null).startsWith("#")
+                        ? missingToNull(schemaRoot.at(ref.stringValue(null).substring(1))) : null;
             } else if (step instanceof String keyword && (NAMED.contains(keyword) || keyword.equals("items")
                     && i + 1 < eval.size() && eval.get(i + 1) instanceof Integer)) {
                 JsonNode container = node.get(keyword);
@@ -227,7 +227,7 @@ final class ProblemReport {
     private Found translate(Error error) {
         InstancePath at = InstancePath.of(error.getInstanceLocation());
         JsonNode given = Optional.ofNullable(at.find(value)).orElse(NODES.missingNode());
-        JsonNode rule = ValidatorNodes.fromValidator(error.getSchemaNode());
+        JsonNode rule = Coercer.orMissing(error.getSchemaNode());
         String keyword = error.getKeyword();
         return switch (keyword) {
             case "type" -> {
@@ -247,9 +247,9 @@ final class ProblemReport {
             case "maxLength" -> new Found(at, false,
                     "must be at most " + rule.asInt() + " characters long, got " + length(given));
             case "pattern" -> new Found(at, false,
-                    "must match the regular expression " + rule.asText() + ", got " + describe(given));
-            case "format" -> new Found(at, false, "must be a valid " + rule.asText()
-                    + FormatHints.of(rule.asText()) + ", got " + describe(given));
+                    "must match the regular expression " + rule.asString() + ", got " + describe(given));
+            case "format" -> new Found(at, false, "must be a valid " + rule.asString()
+                    + FormatHints.of(rule.asString()) + ", got " + describe(given));
             case "minItems" -> new Found(at, false, "must have at least " + count(rule.asInt(), "item")
                     + ", got " + given.size());
             case "maxItems" -> new Found(at, false, "must have at most " + count(rule.asInt(), "item")
@@ -308,8 +308,8 @@ final class ProblemReport {
         JsonNode needed = present == null ? null : rule.get(present);
         if (needed != null && needed.isArray()) {
             for (JsonNode name : needed) {
-                if (name.isTextual() && !given.has(name.textValue())) {
-                    return new Found(at.child(name.textValue()), true, "required when \"" + present + "\" is given");
+                if (name.isString() && !given.has(name.stringValue(null))) {
+                    return new Found(at.child(name.stringValue(null)), true, "required when \"" + present + "\" is given");
                 }
             }
         }
@@ -342,7 +342,7 @@ final class ProblemReport {
         JsonNode parent = schemaAt(eval.subList(0, eval.size() - 1));
         List<String> names = new ArrayList<>();
         if (parent != null && parent.path("properties").isObject()) {
-            parent.path("properties").fieldNames().forEachRemaining(names::add);
+            parent.path("properties").propertyNames().forEach(names::add);
         }
         if (names.isEmpty()) {
             return "unknown property; this object takes none";
@@ -373,7 +373,7 @@ final class ProblemReport {
     }
 
     private static int length(JsonNode text) {
-        String s = text.asText();
+        String s = text.asString();
         return s.codePointCount(0, s.length());
     }
 

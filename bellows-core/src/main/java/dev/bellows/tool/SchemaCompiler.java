@@ -1,7 +1,7 @@
 package dev.bellows.tool;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 import com.networknt.schema.Error;
 import com.networknt.schema.InvalidSchemaRefException;
 import com.networknt.schema.Schema;
@@ -83,9 +83,9 @@ final class SchemaCompiler {
     static Compiled compile(ObjectNode schema) {
         ObjectNode normalized = SchemaNormalizer.normalize(schema);
         SpecificationVersion version = normalized.has("$schema")
-                ? SchemaNormalizer.dialect(normalized.get("$schema").textValue()).orElseThrow()
+                ? SchemaNormalizer.dialect(normalized.get("$schema").stringValue(null)).orElseThrow()
                 : SpecificationVersion.DRAFT_2020_12;
-        tools.jackson.databind.JsonNode node = ValidatorNodes.toValidator(normalized);
+        JsonNode node = normalized;
         checkAgainstMetaSchema(node, version);
         try {
             // A registry per schema: schemas of different tools may use the same $id for different things.
@@ -101,13 +101,13 @@ final class SchemaCompiler {
         }
     }
 
-    private static void checkAgainstMetaSchema(tools.jackson.databind.JsonNode schema, SpecificationVersion version) {
+    private static void checkAgainstMetaSchema(JsonNode schema, SpecificationVersion version) {
         Schema meta = metaSchema(version);
         List<Error> errors = meta.validate(schema);
         if (errors.isEmpty()) {
             return;
         }
-        JsonNode document = ValidatorNodes.fromValidator(schema);
+        JsonNode document = schema;
         // One problem per place in the schema: the first the meta-schema found there says the most.
         Set<String> places = new LinkedHashSet<>();
         List<String> problems = new ArrayList<>();

@@ -1,9 +1,9 @@
 package dev.bellows.tool;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
 import com.networknt.schema.SpecificationVersion;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
@@ -58,7 +58,7 @@ final class SchemaNormalizer {
         SpecificationVersion version = SpecificationVersion.DRAFT_2020_12;
         JsonNode declared = copy.get("$schema");
         if (declared != null) {
-            Optional<SpecificationVersion> known = declared.isTextual() ? dialect(declared.textValue()) : Optional.empty();
+            Optional<SpecificationVersion> known = declared.isString() ? dialect(declared.stringValue(null)) : Optional.empty();
             if (known.isPresent()) {
                 version = known.get();
                 copy.put("$schema", version.getDialectId());
@@ -100,12 +100,12 @@ final class SchemaNormalizer {
             draft4Bound(object, "maximum", "exclusiveMaximum");
         }
         JsonNode pattern = object.get("pattern");
-        if (pattern != null && pattern.isTextual()) {
-            compile(pattern.textValue(), at + "/pattern");
+        if (pattern != null && pattern.isString()) {
+            compile(pattern.stringValue(null), at + "/pattern");
         }
         JsonNode ref = object.get("$ref");
-        if (ref != null && ref.isTextual()) {
-            resolve(ref.textValue(), at);
+        if (ref != null && ref.isString()) {
+            resolve(ref.stringValue(null), at);
         }
         for (String keyword : ONE_SCHEMA) {
             JsonNode child = object.get(keyword);
@@ -137,8 +137,8 @@ final class SchemaNormalizer {
 
     private static void allowNull(ObjectNode schema) {
         JsonNode type = schema.get("type");
-        if (type != null && type.isTextual() && !type.textValue().equals("null")) {
-            schema.set("type", NODES.arrayNode().add(type.textValue()).add("null"));
+        if (type != null && type.isString() && !type.stringValue(null).equals("null")) {
+            schema.set("type", NODES.arrayNode().add(type.stringValue(null)).add("null"));
         } else if (type instanceof ArrayNode types && !contains(types, "null")) {
             ArrayNode widened = types.deepCopy();
             widened.add("null");
@@ -154,7 +154,7 @@ final class SchemaNormalizer {
 
     private static boolean contains(ArrayNode array, String text) {
         for (JsonNode each : array) {
-            if (text == null ? each.isNull() : each.isTextual() && each.textValue().equals(text)) {
+            if (text == null ? each.isNull() : each.isString() && each.stringValue(null).equals(text)) {
                 return true;
             }
         }
@@ -229,9 +229,9 @@ final class SchemaNormalizer {
         }
         state.put(schema, false);
         JsonNode ref = schema.get("$ref");
-        JsonNode target = ref != null && ref.isTextual() ? resolve(ref.textValue(), "") : null;
+        JsonNode target = ref != null && ref.isString() ? resolve(ref.stringValue(null), "") : null;
         if (target != null) {
-            refs.add(ref.textValue());
+            refs.add(ref.stringValue(null));
             visit(target, state, refs, starts);
             refs.removeLast();
         }
@@ -273,7 +273,7 @@ final class SchemaNormalizer {
 
     private static boolean hasNestedId(JsonNode schema, boolean isRoot) {
         if (schema.isObject()) {
-            if (!isRoot && schema.has("$id") && schema.get("$id").isTextual()) {
+            if (!isRoot && schema.has("$id") && schema.get("$id").isString()) {
                 return true;
             }
             for (JsonNode child : schema) {

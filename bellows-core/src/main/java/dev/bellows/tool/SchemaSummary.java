@@ -1,6 +1,6 @@
 package dev.bellows.tool;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -46,8 +46,8 @@ public final class SchemaSummary {
                 return "…";
             }
             JsonNode ref = schema.get("$ref");
-            if (ref != null && ref.isTextual()) {
-                String target = ref.textValue();
+            if (ref != null && ref.isString()) {
+                String target = ref.stringValue(null);
                 JsonNode resolved = target.startsWith("#") ? root.at(target.substring(1)) : null;
                 return resolved == null || resolved.isMissingNode()
                         ? target.substring(target.lastIndexOf('/') + 1) : render(resolved, depth + 1);
@@ -95,10 +95,10 @@ public final class SchemaSummary {
                         ? "{string: " + render(additional, depth + 1) + "}" : "object";
             }
             Set<String> required = new HashSet<>();
-            schema.path("required").forEach(name -> required.add(name.asText()));
+            schema.path("required").forEach(name -> required.add(name.asString()));
             List<String> fields = new ArrayList<>();
             for (Map.Entry<String, JsonNode> property : properties.properties()) {
-                String name = com.fasterxml.jackson.databind.node.TextNode.valueOf(property.getKey()).toString();
+                String name = tools.jackson.databind.node.StringNode.valueOf(property.getKey()).toString();
                 fields.add(name + (required.contains(property.getKey()) ? "" : "?") + ": "
                         + render(property.getValue(), depth + 1));
             }

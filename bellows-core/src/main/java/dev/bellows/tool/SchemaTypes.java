@@ -1,6 +1,6 @@
 package dev.bellows.tool;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -15,13 +15,13 @@ final class SchemaTypes {
         if (type == null) {
             return List.of();
         }
-        if (type.isTextual()) {
-            return List.of(type.textValue());
+        if (type.isString()) {
+            return List.of(type.stringValue(null));
         }
         List<String> types = new ArrayList<>();
         type.forEach(each -> {
-            if (each.isTextual()) {
-                types.add(each.textValue());
+            if (each.isString()) {
+                types.add(each.stringValue(null));
             }
         });
         return types;

@@ -1,6 +1,6 @@
 package dev.bellows.tool;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.databind.JsonNode;
 import dev.bellows.event.LoopEndReason;
 import dev.bellows.tool.ToolCallOutcome.Cancelled;
 import dev.bellows.tool.ToolCallOutcome.Failed;

@@ -1,7 +1,7 @@
 package dev.bellows.tool;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.format.OutputFormat;
 import dev.bellows.tool.ToolCallOutcome.Cancelled;
 import dev.bellows.tool.ToolCallOutcome.Failed;

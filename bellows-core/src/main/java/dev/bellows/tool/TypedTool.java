@@ -1,18 +1,15 @@
 package dev.bellows.tool;
 
-import com.fasterxml.jackson.core.util.JsonRecyclerPools;
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.exc.InputCoercionException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonMappingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.ObjectReader;
-import com.fasterxml.jackson.databind.exc.MismatchedInputException;
-import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
+import dev.bellows.json.internal.Jackson;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.exc.InputCoercionException;
+import tools.jackson.databind.DatabindException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.ObjectReader;
+import tools.jackson.databind.exc.MismatchedInputException;
+import tools.jackson.databind.exc.ValueInstantiationException;
+import tools.jackson.databind.node.ObjectNode;
 import java.util.List;
 import java.util.Objects;
 
@@ -42,11 +39,7 @@ import java.util.Objects;
  */
 public final class TypedTool<I extends Record, O> implements Tool {
 
-    // Configured once, then only read: ObjectMapper is thread-safe for that.
-    private static final ObjectMapper MAPPER = new ObjectMapper(JsonFactory.builder().recyclerPool(JsonRecyclerPools.sharedConcurrentDequePool()).build())
-            .registerModule(new Jdk8Module())
-            .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
-            .enable(DeserializationFeature.FAIL_ON_NUMBERS_FOR_ENUMS);
+    private static final ObjectMapper MAPPER = Jackson.JSON;
 
     private final String name;
     private final String description;
@@ -62,7 +55,7 @@ public final class TypedTool<I extends Record, O> implements Tool {
     private TypedTool(Builder<I, O> builder) {
         this.name = ToolNames.requireValid(builder.name);
         this.argumentsType = Objects.requireNonNull(builder.argumentsType, "argumentsType");
-        this.reader = MAPPER.readerFor(argumentsType);
+        this.reader = Jackson.ARGUMENTS.forType(argumentsType);
         this.schema = JsonSchemas.forRecord(argumentsType);
         this.arguments = ArgumentSchema.compile(schema); // once: every call checks against it
         this.description = description(builder.description, argumentsType, name);
@@ -154,18 +147,19 @@ public final class TypedTool<I extends Record, O> implements Tool {
         JsonNode checked = this.arguments.checkForReading(name, arguments);
         try {
             return reader.readValue(checked);
-        } catch (JsonProcessingException e) {
+        } catch (JacksonException e) {
             // The schema let it through, so this is what the schema cannot say: an int out of
             // range, or a record's own constructor refusing the value.
             throw new InvalidArgumentsException(name, List.of(bindingProblem(e)), this.arguments.summary());
-        } catch (java.io.IOException e) {
-            // as ObjectMapper.treeToValue says it: a tree in memory has no I/O to fail on
-            throw new IllegalArgumentException(e.getMessage(), e);
         }
     }
 
-    private static ArgumentProblem bindingProblem(JsonProcessingException e) {
-        if (!(e instanceof JsonMappingException mapping)) {
+    private static ArgumentProblem bindingProblem(JacksonException e) {
+        if (e instanceof InputCoercionException range) {
+            // Jackson 3 throws it as it is, with the path: "Numeric value (...) out of range of int"
+            return new ArgumentProblem(path(range.getPath()), range.getOriginalMessage().replace("`", ""));
+        }
+        if (!(e instanceof DatabindException mapping)) {
             return new ArgumentProblem(ArgumentProblem.ROOT, e.getOriginalMessage());
         }
         String path = path(mapping.getPath());
@@ -174,7 +168,7 @@ public final class TypedTool<I extends Record, O> implements Tool {
             return new ArgumentProblem(path, mapping.getCause().getMessage()); // the record's own words
         }
         if (mapping.getCause() instanceof InputCoercionException range) {
-            return new ArgumentProblem(path, range.getOriginalMessage()); // "Numeric value (...) out of range of int"
+            return new ArgumentProblem(path, range.getOriginalMessage().replace("`", "")); // "Numeric value (...) out of range of int"
         }
         // Jackson's other messages name Java classes, which mean nothing to the model.
         String type = mapping instanceof MismatchedInputException mismatch && mismatch.getTargetType() != null
@@ -182,11 +176,11 @@ public final class TypedTool<I extends Record, O> implements Tool {
         return new ArgumentProblem(path, "does not fit the expected type" + type);
     }
 
-    private static String path(List<JsonMappingException.Reference> references) {
+    private static String path(List<JacksonException.Reference> references) {
         StringBuilder path = new StringBuilder();
-        for (JsonMappingException.Reference reference : references) {
-            if (reference.getFieldName() != null) {
-                path.append(path.isEmpty() ? "" : ".").append(reference.getFieldName());
+        for (JacksonException.Reference reference : references) {
+            if (reference.getPropertyName() != null) {
+                path.append(path.isEmpty() ? "" : ".").append(reference.getPropertyName());
             } else if (reference.getIndex() >= 0) {
                 path.append('[').append(reference.getIndex()).append(']');
             }

@@ -109,7 +109,7 @@ class AgentMachineTest {
         assertThat(t.effects()).isEmpty();
 
         dev.bellows.tool.ToolCall read = new dev.bellows.tool.ToolCall("local", "read_file",
-                com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode().put("path", "a"));
+                tools.jackson.databind.node.JsonNodeFactory.instance.objectNode().put("path", "a"));
         t = machine.next(t.state(), ran(t, List.of(new ToolCallOutcome.Succeeded(read, ToolResult.of("contents of a"), "contents of a"))));
         assertThat(t.step()).isInstanceOf(MachineStep.Continue.class);
         assertThat(t.events()).extracting(AgentEvent::type).containsExactly("tool_result");

@@ -1,5 +1,6 @@
 package dev.bellows.agent;
 
+import dev.bellows.json.internal.Jackson;
 import static dev.bellows.agent.DefaultAgentTest.READ_FILE;
 import static dev.bellows.agent.DefaultAgentTest.agent;
 import static dev.bellows.agent.DefaultAgentTest.call;
@@ -9,7 +10,7 @@ import static dev.bellows.agent.DefaultAgentTest.read;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.event.AgentEvent;
 import dev.bellows.event.EventJson;
 import dev.bellows.event.LoopEndReason;
@@ -92,11 +93,11 @@ class AgentToolTest {
         assertThat(deep.agent()).isEqualTo("researcher");
         assertThat(deep.deepest().agent()).isEqualTo("checker");
         ObjectNode json = EventJson.toJson(deep, false);
-        assertThat(json.get("type").asText()).isEqualTo("loop_end");
-        assertThat(json.get("result").asText()).isEqualTo("checked");
-        assertThat(json.get("agent").asText()).isEqualTo("checker");
-        assertThat(json.get("parent_call_id").asText()).isEqualTo(middleCalls.getFirst());
-        assertThat(EventJson.toJson((LoopEvent) deep).get("agent").asText()).isEqualTo("checker");
+        assertThat(json.get("type").asString()).isEqualTo("loop_end");
+        assertThat(json.get("result").asString()).isEqualTo("checked");
+        assertThat(json.get("agent").asString()).isEqualTo("checker");
+        assertThat(json.get("parent_call_id").asString()).isEqualTo(middleCalls.getFirst());
+        assertThat(EventJson.toJson((LoopEvent) deep).get("agent").asString()).isEqualTo("checker");
     }
 
     @Test
@@ -115,9 +116,9 @@ class AgentToolTest {
     void aCallWithoutATaskIsRefusedAndANameMustBeOne() {
         AgentTool tool = AgentTool.of("writer", "Writes", agent(provider(complete("x"))).build());
         assertThatThrownBy(() -> tool.call(ToolContext.of("local", "writer"),
-                new com.fasterxml.jackson.databind.ObjectMapper().createObjectNode()))
+                Jackson.JSON.createObjectNode()))
                 .hasMessageContaining("\"task\" is required");
-        assertThat(tool.inputSchema().at("/required/0").asText()).isEqualTo("task");
+        assertThat(tool.inputSchema().at("/required/0").asString()).isEqualTo("task");
         assertThatThrownBy(() -> AgentTool.of("no spaces", "x", agent(provider()).build()))
                 .isInstanceOf(IllegalArgumentException.class);
     }

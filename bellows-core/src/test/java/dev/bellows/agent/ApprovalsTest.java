@@ -123,9 +123,9 @@ class ApprovalsTest {
         void an_approval_may_edit_the_arguments_which_are_checked_first() {
             ScriptedProvider provider = provider(write("write_file", "/etc/passwd"), complete("done"));
             DefaultAgent agent = DefaultAgentTest.agent(provider, writeFile)
-                    .requireApproval(call -> call.arguments().path("path").asText().startsWith("/etc"))
+                    .requireApproval(call -> call.arguments().path("path").asString().startsWith("/etc"))
                     .toolInterceptor(chain -> {
-                        happened.add("interceptor sees " + chain.call().arguments().get("path").asText());
+                        happened.add("interceptor sees " + chain.call().arguments().get("path").asString());
                         return chain.proceed();
                     })
                     .build();
@@ -279,8 +279,8 @@ class ApprovalsTest {
             ScriptedProvider provider = provider(
                     write("write_file", "x") + read("a") + write("write_file", "y"), complete("done"));
             ApprovalHandler person = (call, run) -> {
-                happened.add("ask " + call.id() + " " + call.arguments().get("path").asText());
-                return call.arguments().get("path").asText().equals("x") ? Decision.approve(call.id())
+                happened.add("ask " + call.id() + " " + call.arguments().get("path").asString());
+                return call.arguments().get("path").asString().equals("x") ? Decision.approve(call.id())
                         : Decision.deny(call.id(), "not y");
             };
             AgentRun run = DefaultAgentTest.agent(provider, READ_FILE, writeFile).requireApproval("*/write_file")

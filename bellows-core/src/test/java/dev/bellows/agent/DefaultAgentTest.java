@@ -1,10 +1,10 @@
 package dev.bellows.agent;
 
+import dev.bellows.json.internal.Jackson;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.event.AgentEvent;
 import dev.bellows.event.EventJson;
 import dev.bellows.event.LoopEndReason;
@@ -100,7 +100,7 @@ class DefaultAgentTest {
 
     static ObjectNode json(String text) {
         try {
-            return (ObjectNode) new ObjectMapper().readTree(text);
+            return (ObjectNode) Jackson.JSON.readTree(text);
         } catch (Exception e) {
             throw new IllegalArgumentException(e);
         }
@@ -355,7 +355,7 @@ class DefaultAgentTest {
             assertThat(errors.get(0).error()).contains("path");
             assertThat(errors.get(1).serverName()).isNull();
             assertThat(errors.get(1).toolName()).isNull();
-            assertThat(EventJson.toJson(errors.get(1)).fieldNames()).toIterable().containsExactly("type", "error");
+            assertThat(EventJson.toJson(errors.get(1)).propertyNames()).containsExactly("type", "error");
         }
 
         @Test

@@ -50,7 +50,7 @@ class ExternalToolsTest {
         assertThat(stopped.waiting()).singleElement().satisfies(waiting -> {
             assertThat(waiting.id()).isEqualTo("call_1_1");
             assertThat(waiting.kind()).isEqualTo(WaitingCall.Kind.EXTERNAL);
-            assertThat(waiting.arguments().get("question").asText()).isEqualTo("Which file?");
+            assertThat(waiting.arguments().get("question").asString()).isEqualTo("Which file?");
         });
         // offered to the model for the run, not added to the agent's tools
         assertThat(model.requests().get(0).messages().toString()).contains("ask_user");

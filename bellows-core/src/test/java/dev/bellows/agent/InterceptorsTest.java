@@ -381,7 +381,7 @@ class InterceptorsTest {
                             return chain.proceed();
                         }
                         seen.add(chain.callId() + " " + chain.call().arguments() + " " + chain.tool().name());
-                        return switch (chain.call().arguments().get("city").asText()) {
+                        return switch (chain.call().arguments().get("city").asString()) {
                             case "Rome" -> chain.proceed(json("{\"city\": \"Milan\", \"days\": \"4\"}"));
                             case "Bern" -> chain.proceed(json("{\"city\": \"Bern\", \"days\": \"never\"}"));
                             default -> chain.proceed();

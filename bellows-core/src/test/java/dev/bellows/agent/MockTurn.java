@@ -3,9 +3,9 @@ package dev.bellows.agent;
 // A copy of bellows-testkit's dev.bellows.testkit.MockTurn for the loop's tests, which live in core: core
 // cannot depend on testkit (testkit depends on core). Change both together.
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -180,7 +180,7 @@ public record MockTurn(String content, String reasoning, int chunkSize, long del
             return Optional.empty();
         }
         JsonNode message = effectiveBody().path("error").path("message");
-        return message.isTextual() ? Optional.of(message.asText()) : Optional.empty();
+        return message.isString() ? Optional.of(message.asString()) : Optional.empty();
     }
 
     static ObjectNode errorBody(String message, int status) {

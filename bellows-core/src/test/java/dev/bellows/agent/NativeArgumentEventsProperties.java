@@ -1,9 +1,11 @@
 package dev.bellows.agent;
 
+import tools.jackson.core.JacksonException;
+import dev.bellows.json.internal.Jackson;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
 import dev.bellows.event.AgentEvent;
 import dev.bellows.event.StreamEvent;
 import dev.bellows.stream.ArgumentEventsProperties.Member;
@@ -38,7 +40,7 @@ import net.jqwik.api.Provide;
  */
 class NativeArgumentEventsProperties {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Jackson.JSON;
 
     /** Written calls, and the index of the frame where each of their arguments' pieces went. */
     private record Script(List<StreamChunk> frames, List<Written> calls) {
@@ -107,8 +109,8 @@ class NativeArgumentEventsProperties {
         reader.finish();
         var nodes = JSON.getNodeFactory();
         assertThat(events).filteredOn(StreamEvent.ToolCallArgument.class::isInstance).containsExactly(
-                new StreamEvent.ToolCallArgument(2, "path", nodes.textNode("src/Main.java")),
-                new StreamEvent.ToolCallArgument(3, "content", nodes.textNode("class A {}")));
+                new StreamEvent.ToolCallArgument(2, "path", nodes.stringNode("src/Main.java")),
+                new StreamEvent.ToolCallArgument(3, "content", nodes.stringNode("class A {}")));
     }
 
     // ---- the script ----------------------------------------------------------------------
@@ -316,7 +318,7 @@ class NativeArgumentEventsProperties {
     private static JsonNode readJson(String text) {
         try {
             return JSON.readTree(text);
-        } catch (java.io.IOException e) {
+        } catch (JacksonException e) {
             throw new AssertionError(text, e);
         }
     }

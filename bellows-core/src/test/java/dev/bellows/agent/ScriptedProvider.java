@@ -3,7 +3,7 @@ package dev.bellows.agent;
 // A copy of bellows-testkit's dev.bellows.testkit.ScriptedProvider for the loop's tests, which live in core: core
 // cannot depend on testkit (testkit depends on core). Change both together.
 
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.databind.JsonNode;
 import dev.bellows.provider.ChatRequest;
 import dev.bellows.provider.ChatStream;
 import dev.bellows.provider.Provider;
@@ -108,7 +108,7 @@ public final class ScriptedProvider implements Provider {
     }
 
     private static String bodyText(JsonNode body) {
-        String text = body.isTextual() ? body.asText() : body.toString();
+        String text = body.isString() ? body.asString() : body.toString();
         return text.length() > 200 ? text.substring(0, 200) + "..." : text;
     }
 

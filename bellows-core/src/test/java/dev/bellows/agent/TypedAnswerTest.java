@@ -1,10 +1,11 @@
 package dev.bellows.agent;
 
+import dev.bellows.json.internal.Jackson;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.event.AgentEvent;
 import dev.bellows.event.LoopEndReason;
 import dev.bellows.event.LoopEvent;
@@ -20,7 +21,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 /** Typed final answers: the record's schema goes with task_completion, and a mismatch is an error to correct. */
 class TypedAnswerTest {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Jackson.JSON;
     static final RetryPolicy NO_WAIT = new RetryPolicy(3, Duration.ZERO, Duration.ZERO);
 
     record Summary(String title, List<String> points, int count) {
@@ -57,12 +58,12 @@ class TypedAnswerTest {
         if (mode == ToolMode.NATIVE) {
             ToolSpec completion = provider.requests().get(0).tools().stream()
                     .filter(t -> t.name().equals("task_completion")).findFirst().orElseThrow();
-            assertThat(completion.parameters().at("/properties/result/properties/points/type").asText()).isEqualTo("array");
+            assertThat(completion.parameters().at("/properties/result/properties/points/type").asString()).isEqualTo("array");
         } else {
             // the catalog line after "task_completion: ..." is its schema, now with the record's shape
             List<String> lines = provider.requests().get(0).messages().getFirst().content().lines().toList();
             int head = lines.indexOf(lines.stream().filter(l -> l.startsWith("task_completion: ")).findFirst().orElseThrow());
-            assertThat(JSON.readTree(lines.get(head + 1)).at("/properties/result/properties/points/type").asText())
+            assertThat(JSON.readTree(lines.get(head + 1)).at("/properties/result/properties/points/type").asString())
                     .isEqualTo("array");
         }
         // the agent's own runs stay untyped
@@ -72,7 +73,7 @@ class TypedAnswerTest {
 
     @Test
     void an_answer_schema_for_every_run_and_a_run_that_ends_otherwise() throws Exception {
-        ObjectNode schema = (ObjectNode) new ObjectMapper().readTree(
+        ObjectNode schema = (ObjectNode) Jackson.JSON.readTree(
                 "{\"type\": \"object\", \"properties\": {\"n\": {\"type\": \"integer\"}}, \"required\": [\"n\"]}");
         ScriptedProvider provider = new ScriptedProvider(MockScript.of(complete(ToolMode.TAGS, "{\"n\": 7}")));
         DefaultAgent agent = DefaultAgent.builder().provider(provider).model("mock").retryPolicy(NO_WAIT)

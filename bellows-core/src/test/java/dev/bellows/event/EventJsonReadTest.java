@@ -1,9 +1,10 @@
 package dev.bellows.event;
 
+import dev.bellows.json.internal.Jackson;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.plan.PlanStatus;
 import dev.bellows.plan.PlanStep;
 import dev.bellows.tool.ToolCall;
@@ -16,7 +17,7 @@ import org.junit.jupiter.api.Test;
 /** Every event read back from its wire form is the event written: the reader lives beside the writer. */
 class EventJsonReadTest {
 
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final ObjectMapper MAPPER = Jackson.JSON;
 
     private static AgentEvent roundTrip(AgentEvent event, boolean chunk) throws Exception {
         String wire = MAPPER.writeValueAsString(EventJson.toJson(event, chunk));
@@ -64,5 +65,14 @@ class EventJsonReadTest {
     @Test
     void aTypeThisVersionDoesNotKnowIsSkipped() throws Exception {
         assertThat(EventJson.fromJson(MAPPER.readTree("{\"type\":\"from_the_future\",\"chunk\":1}"))).isEmpty();
+    }
+
+    /** A wire form from elsewhere: members of the wrong type read as 0 or "" (as on Jackson 2), not as an exception. */
+    @Test
+    void membersOfTheWrongTypeReadAsZeroOrEmpty() throws Exception {
+        assertThat(EventJson.fromJson(MAPPER.readTree("{\"type\":\"retry\",\"attempt\":\"two\",\"reason\":{\"a\":1},\"delay_ms\":[5]}")))
+                .contains(new LoopEvent.Retry(0, "", 0));
+        assertThat(EventJson.fromJson(MAPPER.readTree("{\"type\":\"iteration_start\",\"iteration\":2,\"chunk\":{}}")))
+                .contains(new LoopEvent.IterationStart(2));
     }
 }

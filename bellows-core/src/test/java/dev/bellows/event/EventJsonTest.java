@@ -1,9 +1,10 @@
 package dev.bellows.event;
 
+import dev.bellows.json.internal.Jackson;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.tool.DecodedToolCall;
 import dev.bellows.tool.ToolCall;
 import dev.bellows.tool.ToolCallError;
@@ -14,7 +15,7 @@ import org.junit.jupiter.api.Test;
 
 class EventJsonTest {
 
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final ObjectMapper MAPPER = Jackson.JSON;
 
     private static String wire(StreamEvent event) throws Exception {
         return MAPPER.writeValueAsString(EventJson.toJson(event));
@@ -123,6 +124,6 @@ class EventJsonTest {
         ObjectNode args = arguments("{\"path\":\"a\"}");
         var event = new StreamEvent.ToolCallEnd(0, "c", new ToolCall("local", "t", args));
         ((ObjectNode) EventJson.toJson(event).get("arguments")).put("path", "changed");
-        assertThat(args.get("path").asText()).isEqualTo("a");
+        assertThat(args.get("path").asString()).isEqualTo("a");
     }
 }

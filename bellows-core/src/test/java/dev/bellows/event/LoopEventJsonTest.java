@@ -1,10 +1,11 @@
 package dev.bellows.event;
 
+import dev.bellows.json.internal.Jackson;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.plan.PlanStatus;
 import dev.bellows.plan.PlanStep;
 import java.util.Arrays;
@@ -14,7 +15,7 @@ import org.junit.jupiter.api.Test;
 /** The loop events' wire form: exactly the fields of cli.md's jsonl table, in that order. */
 class LoopEventJsonTest {
 
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final ObjectMapper MAPPER = Jackson.JSON;
 
     private static String wire(AgentEvent event) throws Exception {
         return MAPPER.writeValueAsString(EventJson.toJson(event, false));

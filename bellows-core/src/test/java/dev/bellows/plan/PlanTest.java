@@ -1,9 +1,10 @@
 package dev.bellows.plan;
 
+import dev.bellows.json.internal.Jackson;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
+import tools.jackson.databind.ObjectMapper;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -33,7 +34,7 @@ class PlanTest {
 
     @Test
     void jsonRoundTripInTheSpecsLowerCase() throws Exception {
-        ObjectMapper mapper = new ObjectMapper();
+        ObjectMapper mapper = Jackson.JSON;
         String json = "{\"steps\":[{\"description\":\"a\",\"status\":\"in_progress\"}]}";
         Plan plan = mapper.readValue(json, Plan.class);
         assertThat(plan.steps()).containsExactly(new PlanStep("a", PlanStatus.IN_PROGRESS));

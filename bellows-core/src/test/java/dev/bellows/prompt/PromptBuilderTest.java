@@ -1,11 +1,12 @@
 package dev.bellows.prompt;
 
+import dev.bellows.json.internal.Jackson;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.plan.Plan;
 import dev.bellows.plan.PlanStatus;
 import dev.bellows.plan.PlanStep;
@@ -30,7 +31,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 class PromptBuilderTest {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Jackson.JSON;
 
     private static PromptBuilder withTools(ToolCallFormat format) {
         ToolRegistry registry = new ToolRegistry();
@@ -291,7 +292,7 @@ class PromptBuilderTest {
         assertThat(call.serverName()).isEqualTo("search");
         assertThat(call.toolName()).isEqualTo("find");
         JsonNode checked = ArgumentSchema.compile((ObjectNode) JSON.readTree(schema)).check("find", call.arguments());
-        assertThat(checked.get("filters").get(0).get("field").isTextual()).isTrue();
+        assertThat(checked.get("filters").get(0).get("field").isString()).isTrue();
         assertThat(system).doesNotContain("Calls that end the loop");   // no tool here ends it
     }
 

@@ -1,10 +1,9 @@
 package dev.bellows.prompt;
 
+import dev.bellows.json.internal.Jackson;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import tools.jackson.databind.JsonNode;
 import dev.bellows.format.ActionFormat;
 import dev.bellows.format.MarkdownFormat;
 import dev.bellows.format.TextSection;
@@ -40,12 +39,12 @@ class ReActPromptsTest {
         ToolRegistry registry = new ToolRegistry().register(SchemaTool.of("read", "Reads lines.", SCHEMA));
         String system = prompts(ActionFormat.JSON, registry).systemMessage().content();
 
-        JsonNode call = new ObjectMapper().readTree(example(system, "\"arguments\""));
-        assertThat(call.get("tool_name").asText()).isEqualTo("read");
+        JsonNode call = Jackson.JSON.readTree(example(system, "\"arguments\""));
+        assertThat(call.get("tool_name").asString()).isEqualTo("read");
         assertThat(call.get("arguments").get("lines").asInt()).isEqualTo(1);
         assertThat(system).startsWith("Be useful.\n\nDo the user's task in a loop.")
                 .contains("# action\nthe tool calls", "\"server_name\" defaults to \"local\".",
-                        "\n\nserver_name \"local\":\nread: Reads lines.\n" + new ObjectMapper().readTree(SCHEMA));
+                        "\n\nserver_name \"local\":\nread: Reads lines.\n" + Jackson.JSON.readTree(SCHEMA));
     }
 
     @Test
@@ -68,10 +67,10 @@ class ReActPromptsTest {
         ReActPrompts prompts = prompts(ActionFormat.YAML, registry);
         Message system = prompts.systemMessage();
 
-        JsonNode call = new YAMLMapper().readTree(example(system.content(), "arguments: a mapping"));
-        assertThat(call.get("server_name").asText()).isEqualTo("files");
-        assertThat(call.get("tool_name").asText()).isEqualTo("read");
-        assertThat(call.get("arguments").get("path").asText()).isEqualTo("…");
+        JsonNode call = Jackson.YAML.readTree(example(system.content(), "arguments: a mapping"));
+        assertThat(call.get("server_name").asString()).isEqualTo("files");
+        assertThat(call.get("tool_name").asString()).isEqualTo("read");
+        assertThat(call.get("arguments").get("path").asString()).isEqualTo("…");
         assertThat(system.content()).contains("server_name defaults to local.",
                 "\n\nserver_name \"files\":\nread: Reads lines.\n{\"type\":\"object\"");
         assertThat(prompts.systemMessage()).isSameAs(system);   // the registry did not change: not rendered again

@@ -1,24 +1,20 @@
 package dev.bellows.prompt;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.bellows.json.internal.Jackson;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.tool.Tool;
 import dev.bellows.tool.ToolContext;
 import dev.bellows.tool.ToolResult;
-import java.io.UncheckedIOException;
 
 /** A tool with a fixed description and schema, for prompt snapshots: only what the model sees matters. */
 record SchemaTool(String name, String description, ObjectNode inputSchema) implements Tool {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Jackson.JSON;
 
     static SchemaTool of(String name, String description, String schema) {
-        try {
-            return new SchemaTool(name, description, (ObjectNode) JSON.readTree(schema));
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new UncheckedIOException(e);
-        }
+        return new SchemaTool(name, description, (ObjectNode) JSON.readTree(schema));
     }
 
     @Override

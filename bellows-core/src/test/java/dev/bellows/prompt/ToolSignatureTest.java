@@ -1,9 +1,10 @@
 package dev.bellows.prompt;
 
+import dev.bellows.json.internal.Jackson;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -11,7 +12,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /** Each schema construct, as the tool catalog shows it. */
 class ToolSignatureTest {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Jackson.JSON;
 
     private static String render(String description, String schema) throws Exception {
         return ToolSignature.render("f", description, JSON.readTree(schema));

@@ -1,9 +1,10 @@
 package dev.bellows.readme;
 
+import dev.bellows.json.internal.Jackson;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.event.StreamEvent;
 import dev.bellows.format.Observation;
 import dev.bellows.tool.ToolChain;
@@ -62,7 +63,7 @@ class ReadmeExamplesTest {
 
     @Test
     void writeATool() throws Exception {
-        ObjectMapper json = new ObjectMapper();
+        ObjectMapper json = Jackson.JSON;
 
         Tool weather = TypedTool.of("get_weather", "Weather forecast for a city", WeatherQuery.class,
                 (context, query) -> ToolResult.of(new Forecast(query.city(),

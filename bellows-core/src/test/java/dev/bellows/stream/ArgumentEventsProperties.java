@@ -2,7 +2,7 @@ package dev.bellows.stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.databind.JsonNode;
 import dev.bellows.event.StreamEvent;
 import dev.bellows.event.StreamEvent.ToolCallArgument;
 import dev.bellows.tool.ToolCall;

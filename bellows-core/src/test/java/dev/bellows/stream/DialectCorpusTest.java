@@ -1,11 +1,12 @@
 package dev.bellows.stream;
 
+import tools.jackson.core.JacksonException;
+import dev.bellows.json.internal.Jackson;
 import static dev.bellows.stream.DialectTesting.namesByChar;
 import static dev.bellows.stream.DialectTesting.runAnyChunking;
 import static dev.bellows.stream.DialectTesting.thinking;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.bellows.event.StreamEvent;
 import dev.bellows.event.StreamEvent.Complete;
 import dev.bellows.event.StreamEvent.ToolCallArgument;
@@ -47,8 +48,8 @@ class DialectCorpusTest {
 
     static ToolSchemas schemas(String json) {
         try {
-            return ToolSchemas.fromJson(new ObjectMapper().readTree(json));
-        } catch (java.io.IOException e) {
+            return ToolSchemas.fromJson(Jackson.JSON.readTree(json));
+        } catch (JacksonException e) {
             throw new AssertionError(e);
         }
     }

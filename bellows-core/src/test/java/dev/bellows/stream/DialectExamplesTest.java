@@ -1,5 +1,7 @@
 package dev.bellows.stream;
 
+import tools.jackson.core.JacksonException;
+import dev.bellows.json.internal.Jackson;
 import static dev.bellows.stream.DialectTesting.calls;
 import static dev.bellows.stream.DialectTesting.namesByChar;
 import static dev.bellows.stream.DialectTesting.options;
@@ -7,7 +9,6 @@ import static dev.bellows.stream.DialectTesting.runAnyChunking;
 import static dev.bellows.stream.DialectTesting.thinking;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.bellows.event.StreamEvent;
 import dev.bellows.event.StreamEvent.Complete;
 import java.util.List;
@@ -53,8 +54,8 @@ class DialectExamplesTest {
 
     private static ToolSchemas schemas(String json) {
         try {
-            return ToolSchemas.fromJson(new ObjectMapper().readTree(json));
-        } catch (java.io.IOException e) {
+            return ToolSchemas.fromJson(Jackson.JSON.readTree(json));
+        } catch (JacksonException e) {
             throw new AssertionError(e);
         }
     }

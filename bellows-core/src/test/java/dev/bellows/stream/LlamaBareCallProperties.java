@@ -2,7 +2,7 @@ package dev.bellows.stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.JsonNodeFactory;
 import dev.bellows.event.StreamEvent;
 import dev.bellows.tool.ToolCallError;
 import java.util.ArrayList;

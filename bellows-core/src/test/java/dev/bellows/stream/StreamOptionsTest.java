@@ -28,7 +28,7 @@ class StreamOptionsTest {
     @Test
     void toBuilderKeepsEveryOption() {
         ToolSchemas schemas = ToolSchemas.of(java.util.Map.of("f",
-                com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode()));
+                tools.jackson.databind.node.JsonNodeFactory.instance.objectNode()));
         StreamOptions options = StreamOptions.builder().thinkingTags("r").toolTags("c").thinkingOpen(true)
                 .toolEndsThinking(true).dialect(Dialect.named("glm45")).toolSchemas(schemas).bellowsTagsToo(true).build();
         StreamOptions copy = options.toBuilder().build();

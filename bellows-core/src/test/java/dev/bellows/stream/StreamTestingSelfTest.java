@@ -6,8 +6,8 @@ import static dev.bellows.stream.StreamTesting.renderLines;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.event.StreamEvent;
 import dev.bellows.event.StreamEvent.Complete;
 import dev.bellows.event.StreamEvent.MessageContent;

@@ -1,10 +1,10 @@
 package dev.bellows.stream;
 
+import dev.bellows.json.internal.Jackson;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import tools.jackson.databind.JsonNode;
 import java.io.StringReader;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -535,8 +535,8 @@ class ToolNameSnifferTest {
             return;
         }
         if (content.json()) {
-            JsonNode tree = new ObjectMapper().readTree(content.body());
-            assertThat(tree.get(content.nameKey()).textValue()).isEqualTo(content.name());
+            JsonNode tree = Jackson.JSON.readTree(content.body());
+            assertThat(tree.get(content.nameKey()).stringValue(null)).isEqualTo(content.name());
         } else {
             Document document = DocumentBuilderFactory.newInstance().newDocumentBuilder()
                     .parse(new InputSource(new StringReader("<root>" + content.body() + "</root>")));

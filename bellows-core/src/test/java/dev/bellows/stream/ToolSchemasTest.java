@@ -1,22 +1,24 @@
 package dev.bellows.stream;
 
+import tools.jackson.core.JacksonException;
+import dev.bellows.json.internal.Jackson;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.node.ObjectNode;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ToolSchemasTest {
 
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final ObjectMapper MAPPER = Jackson.JSON;
 
     private static JsonNode json(String text) {
         try {
             return MAPPER.readTree(text);
-        } catch (java.io.IOException e) {
+        } catch (JacksonException e) {
             throw new AssertionError(e);
         }
     }

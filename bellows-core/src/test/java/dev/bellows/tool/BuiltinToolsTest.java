@@ -1,9 +1,9 @@
 package dev.bellows.tool;
 
+import dev.bellows.json.internal.Jackson;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.bellows.event.LoopEndReason;
 import dev.bellows.plan.Plan;
 import dev.bellows.plan.PlanStatus;
@@ -82,7 +82,7 @@ class BuiltinToolsTest {
         assertThat(plan.steps()).containsExactly(new PlanStep("Read the test", PlanStatus.COMPLETED),
                 new PlanStep("Fix the parser", PlanStatus.IN_PROGRESS),
                 new PlanStep("Run the suite", PlanStatus.PENDING));
-        assertThat(new ObjectMapper().writeValueAsString(plan)).isEqualTo("{\"steps\":[{\"description\":\"Read the"
+        assertThat(Jackson.JSON.writeValueAsString(plan)).isEqualTo("{\"steps\":[{\"description\":\"Read the"
                 + " test\",\"status\":\"completed\"},{\"description\":\"Fix the parser\",\"status\":\"in_progress\"},"
                 + "{\"description\":\"Run the suite\",\"status\":\"pending\"}]}");
     }

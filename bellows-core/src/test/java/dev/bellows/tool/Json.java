@@ -1,26 +1,21 @@
 package dev.bellows.tool;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.UncheckedIOException;
+import tools.jackson.databind.ObjectReader;
+import tools.jackson.core.json.JsonReadFeature;
+import dev.bellows.json.internal.Jackson;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /** Test JSON written with single quotes, so that schemas and arguments read as they would print. */
 final class Json {
 
-    private static final ObjectMapper MAPPER = new ObjectMapper().enable(JsonParser.Feature.ALLOW_SINGLE_QUOTES);
+    private static final ObjectReader MAPPER = Jackson.JSON.reader().with(JsonReadFeature.ALLOW_SINGLE_QUOTES);
 
     private Json() {
     }
 
     static JsonNode parse(String json) {
-        try {
-            return MAPPER.readTree(json);
-        } catch (JsonProcessingException e) {
-            throw new UncheckedIOException(e);
-        }
+        return MAPPER.readTree(json);
     }
 
     static ObjectNode object(String json) {

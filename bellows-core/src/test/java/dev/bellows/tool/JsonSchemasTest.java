@@ -123,7 +123,7 @@ class JsonSchemasTest {
     @Test
     void eachCallGivesANewSchema() {
         JsonSchemas.forRecord(Point.class).put("type", "changed");
-        assertThat(JsonSchemas.forRecord(Point.class).get("type").asText()).isEqualTo("object");
+        assertThat(JsonSchemas.forRecord(Point.class).get("type").asString()).isEqualTo("object");
     }
 
     // --- refused types: the message names the record, the component and what to use instead

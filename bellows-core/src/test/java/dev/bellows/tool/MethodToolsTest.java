@@ -1,11 +1,12 @@
 package dev.bellows.tool;
 
+import dev.bellows.json.internal.Jackson;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.format.XmlFormat;
 import dev.bellows.tool.annotation.Tool;
 import dev.bellows.tool.annotation.ToolParam;
@@ -16,7 +17,7 @@ import org.junit.jupiter.api.Test;
 /** Tools from annotated methods: a LangChain4j-style class moved over by changing its imports. */
 class MethodToolsTest {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Jackson.JSON;
 
     enum Units { CELSIUS, FAHRENHEIT }
 
@@ -65,8 +66,8 @@ class MethodToolsTest {
                  "required": ["city", "units"], "additionalProperties": false}"""));
         JsonNode keep = registry.lookup("local", "bookmark").inputSchema();
         assertThat(keep.get("required")).isEqualTo(JSON.readTree("[\"place\"]"));
-        assertThat(keep.at("/properties/place/properties/city/type").asText()).isEqualTo("string");
-        assertThat(keep.at("/properties/tags/description").asText()).isEqualTo("labels");
+        assertThat(keep.at("/properties/place/properties/city/type").asString()).isEqualTo("string");
+        assertThat(keep.at("/properties/tags/description").asString()).isEqualTo("labels");
     }
 
     @Test

@@ -3,7 +3,7 @@ package dev.bellows.tool;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.JsonNodeFactory;
 import dev.bellows.memory.EstimatingTokenCounter;
 import dev.bellows.tool.ToolCallOutcome.Failed;
 import dev.bellows.tool.ToolCallOutcome.Succeeded;

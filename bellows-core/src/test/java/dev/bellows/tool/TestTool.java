@@ -1,8 +1,9 @@
 package dev.bellows.tool;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.bellows.json.internal.Jackson;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.node.ObjectNode;
 
 /** A tool made of a lambda, with its flags, for the ToolChain tests. */
 record TestTool(String name, ObjectNode inputSchema, Handler handler, boolean validatesArguments,
@@ -12,7 +13,7 @@ record TestTool(String name, ObjectNode inputSchema, Handler handler, boolean va
         ToolResult<?> call(ToolContext context, JsonNode arguments) throws Exception;
     }
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Jackson.JSON;
 
     static TestTool of(String name, Handler handler) {
         return new TestTool(name, JSON.createObjectNode().put("type", "object"), handler, false, false, false);

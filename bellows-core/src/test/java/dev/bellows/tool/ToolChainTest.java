@@ -1,9 +1,10 @@
 package dev.bellows.tool;
 
+import dev.bellows.json.internal.Jackson;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.event.LoopEndReason;
 import dev.bellows.format.MarkdownFormat;
 import dev.bellows.format.Observation;
@@ -25,7 +26,7 @@ import org.junit.jupiter.api.Test;
 
 class ToolChainTest {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Jackson.JSON;
 
     record Weather(String city, int celsius, List<String> sky, Optional<String> warning) {
     }
@@ -34,7 +35,7 @@ class ToolChainTest {
 
     private final ToolRegistry registry = new ToolRegistry()
             .register(TestTool.of("weather", (context, args) -> ToolResult.of(PARIS)))
-            .register(TestTool.of("echo", (context, args) -> ToolResult.of(args.path("text").asText())));
+            .register(TestTool.of("echo", (context, args) -> ToolResult.of(args.path("text").asString())));
 
     private static ToolCall call(String tool) {
         return call(tool, "{}");
@@ -284,7 +285,7 @@ class ToolChainTest {
 
         @Test
         void loopBreakingToolAndItsOutput() {
-            registry.register(TestTool.of("task_completion", (c, a) -> ToolResult.of(a.path("result").asText()))
+            registry.register(TestTool.of("task_completion", (c, a) -> ToolResult.of(a.path("result").asString()))
                     .breakingTheLoop());
             ToolChainResult result = run(call("echo", "{\"text\": \"x\"}"), call("task_completion", "{\"result\": \"done\"}"));
 

@@ -3,8 +3,8 @@ package dev.bellows.tool;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.tool.ToolRegistryTest.FakeSource;
 import dev.bellows.tool.ToolRegistryTest.FakeTool;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package dev.bellows.eval;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -104,7 +104,7 @@ public record Comparison(String baseline, double margin, boolean regressed, List
         Map<String, Side> sides = new LinkedHashMap<>();
         for (int i = 0; i < cases.size(); i++) {
             JsonNode c = cases.get(i);
-            if (!c.path("id").isTextual() || !c.path("passed").isBoolean() || !c.path("runs").isArray()) {
+            if (!c.path("id").isString() || !c.path("passed").isBoolean() || !c.path("runs").isArray()) {
                 throw new IllegalArgumentException("not an evaluation report: cases[" + i + "] lacks an id, passed or runs");
             }
             JsonNode runs = c.get("runs");
@@ -115,7 +115,7 @@ public record Comparison(String baseline, double margin, boolean regressed, List
                     passed++;
                 }
                 for (JsonNode score : run.path("scores")) {
-                    double[] sum = sums.computeIfAbsent(score.path("evaluator").asText(""), e -> new double[2]);
+                    double[] sum = sums.computeIfAbsent(score.path("evaluator").asString(""), e -> new double[2]);
                     sum[0] += score.path("score").asDouble(0);
                     sum[1]++;
                 }
@@ -124,7 +124,7 @@ public record Comparison(String baseline, double margin, boolean regressed, List
                     : runs.isEmpty() ? 0 : (double) passed / runs.size();
             Map<String, Double> means = new LinkedHashMap<>();
             sums.forEach((name, sum) -> means.put(name, sum[0] / sum[1]));
-            sides.put(c.get("id").asText(), new Side(c.get("passed").asBoolean(), rate, means));
+            sides.put(c.get("id").asString(), new Side(c.get("passed").asBoolean(), rate, means));
         }
         return sides;
     }

@@ -1,12 +1,13 @@
 package dev.bellows.eval;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonPointer;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.bellows.json.internal.Jackson;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonPointer;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonToken;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.dataformat.yaml.YAMLFactory;
 import dev.bellows.provider.Message;
 import java.io.IOException;
 import java.io.Reader;
@@ -38,7 +39,7 @@ public final class DatasetReader {
     private static final Set<String> CASE_FIELDS = Set.of("id", "input", "expect", "repeat", "pass_rate", "tags");
     private static final Set<String> ROLES = Set.of("system", "user", "assistant");
 
-    private final ObjectMapper json = new ObjectMapper();
+    private final ObjectMapper json = Jackson.JSON;
     private final ObjectMapper yaml = new ObjectMapper(new YAMLFactory());
     private final Map<String, ExpectationFactory> expectations = new LinkedHashMap<>(Evaluators.builtIn());
 
@@ -84,7 +85,7 @@ public final class DatasetReader {
                 if (parser.nextToken() != null) {
                     throw new DatasetException(file, i + 1, "", "one case a line: more follows the case's object");
                 }
-            } catch (JsonProcessingException e) {
+            } catch (JacksonException e) {
                 throw new DatasetException(file, i + 1, "", "not valid JSON: " + e.getOriginalMessage());
             }
             cases.add(unique(file, ids, readCase(file, tree, i + 1)));
@@ -110,7 +111,7 @@ public final class DatasetReader {
                 LocatedTree tree = LocatedTree.read(parser, 0);
                 cases.add(unique(file, ids, readCase(file, tree, line)));
             }
-        } catch (JsonProcessingException e) {
+        } catch (JacksonException e) {
             int line = e.getLocation() == null ? 1 : e.getLocation().getLineNr();
             throw new DatasetException(file, line, "", "not valid YAML: " + e.getOriginalMessage());
         }
@@ -128,14 +129,14 @@ public final class DatasetReader {
     private EvalCase readCase(Path file, LocatedTree tree, int line) throws DatasetException {
         Problems at = new Problems(file, tree);
         JsonNode node = tree.value();
-        for (var names = node.fieldNames(); names.hasNext(); ) {
+        for (var names = node.propertyNames().iterator(); names.hasNext(); ) {
             String field = names.next();
             if (!CASE_FIELDS.contains(field)) {
                 throw at.problem("/" + field, field, "unknown field (a case has id, input, expect, repeat, pass_rate, tags)");
             }
         }
         JsonNode id = node.get("id");
-        if (id == null || !id.isTextual() || id.asText().isBlank()) {
+        if (id == null || !id.isString() || id.asString().isBlank()) {
             throw at.problem("/id", "id", id == null ? "missing: every case needs an id (a string)" : "must be a non-empty string");
         }
         JsonNode input = node.get("input");
@@ -143,32 +144,32 @@ public final class DatasetReader {
         List<Message> history = new ArrayList<>();
         if (input == null) {
             throw at.problem("", "input", "missing: the task (a string) or a conversation (a list of {role, content})");
-        } else if (input.isTextual()) {
-            task = input.asText();
+        } else if (input.isString()) {
+            task = input.asString();
         } else if (input.isArray() && !input.isEmpty()) {
             for (int i = 0; i < input.size(); i++) {
                 JsonNode message = input.get(i);
                 String field = "input[" + i + "]";
                 String pointer = "/input/" + i;
-                if (!message.isObject() || !message.path("content").isTextual()) {
+                if (!message.isObject() || !message.path("content").isString()) {
                     throw at.problem(pointer, field, "must be {\"role\": \"user\"|\"assistant\"|\"system\", \"content\": TEXT}");
                 }
-                String role = message.path("role").asText("");
+                String role = message.path("role").asString("");
                 if (!ROLES.contains(role)) {
                     throw at.problem(pointer + "/role", field + ".role", "must be user, assistant or system, got " + message.get("role"));
                 }
-                String content = message.get("content").asText();
+                String content = message.get("content").asString();
                 history.add(switch (role) {
                     case "system" -> Message.system(content);
                     case "assistant" -> Message.assistant(content);
                     default -> Message.user(content);
                 });
             }
-            if (!input.get(input.size() - 1).path("role").asText().equals("user")) {
+            if (!input.get(input.size() - 1).path("role").asString().equals("user")) {
                 throw at.problem("/input/" + (input.size() - 1), "input[" + (input.size() - 1) + "].role",
                         "the conversation's last message is the user's, the task the agent answers");
             }
-            task = input.get(input.size() - 1).get("content").asText();
+            task = input.get(input.size() - 1).get("content").asString();
             history.removeLast();
         } else {
             throw at.problem("/input", "input", "must be the task (a string) or a conversation (a non-empty list of {role, content})");
@@ -183,7 +184,7 @@ public final class DatasetReader {
             if (!expect.isObject()) {
                 throw at.problem("/expect", "expect", "must be an object of checks (equals, contains, tools, ...)");
             }
-            for (var fields = expect.fields(); fields.hasNext(); ) {
+            for (var fields = expect.properties().iterator(); fields.hasNext(); ) {
                 var field = fields.next();
                 ExpectationFactory factory = expectations.get(field.getKey());
                 String pointer = "/expect/" + field.getKey().replace("~", "~0").replace("/", "~1");
@@ -229,13 +230,13 @@ public final class DatasetReader {
                 throw at.problem("/tags", "tags", "must be a list of strings");
             }
             for (int i = 0; i < t.size(); i++) {
-                if (!t.get(i).isTextual()) {
+                if (!t.get(i).isString()) {
                     throw at.problem("/tags/" + i, "tags[" + i + "]", "must be a string");
                 }
-                tags.add(t.get(i).asText());
+                tags.add(t.get(i).asString());
             }
         }
-        return new EvalCase(id.asText(), input, task, history, evaluators, repeat, passRate, maxIterations, tags, line);
+        return new EvalCase(id.asString(), input, task, history, evaluators, repeat, passRate, maxIterations, tags, line);
     }
 
     /** {@code calls[1].name} as a JSON Pointer suffix, {@code /calls/1/name}, to find its line. */

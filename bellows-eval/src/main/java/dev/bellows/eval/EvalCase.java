@@ -1,6 +1,6 @@
 package dev.bellows.eval;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.databind.JsonNode;
 import dev.bellows.provider.Message;
 import java.util.List;
 import java.util.Objects;
@@ -42,7 +42,7 @@ public record EvalCase(String id, JsonNode input, String task, List<Message> his
 
     /** A case asking {@code task}, checked by {@code evaluators}, run once, all runs to pass: for cases built in Java. */
     public static EvalCase of(String id, String task, Evaluator... evaluators) {
-        return new EvalCase(id, com.fasterxml.jackson.databind.node.TextNode.valueOf(task), task, List.of(),
+        return new EvalCase(id, tools.jackson.databind.node.StringNode.valueOf(task), task, List.of(),
                 List.of(evaluators), OptionalInt.empty(), OptionalDouble.empty(), OptionalInt.empty(), List.of(), 0);
     }
 

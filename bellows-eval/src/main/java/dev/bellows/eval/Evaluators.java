@@ -1,13 +1,14 @@
 package dev.bellows.eval;
 
-import com.fasterxml.jackson.core.JsonPointer;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.core.JacksonException;
+import dev.bellows.json.internal.Jackson;
+import tools.jackson.core.JsonPointer;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.tool.ArgumentSchema;
 import dev.bellows.tool.InvalidArgumentsException;
 import dev.bellows.tool.InvalidSchemaException;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,7 +25,7 @@ import java.util.regex.PatternSyntaxException;
  */
 public final class Evaluators {
 
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final ObjectMapper MAPPER = Jackson.JSON;
     private static final Pattern NUMBER = Pattern.compile("-?[0-9]+(?:\\.[0-9]+)?(?:[eE][-+]?[0-9]+)?");
 
     private Evaluators() {
@@ -172,8 +173,8 @@ public final class Evaluators {
     /** The factories of the built-in {@code expect} keys, in the order docs/eval.md lists them. */
     static Map<String, ExpectationFactory> builtIn() {
         Map<String, ExpectationFactory> keys = new LinkedHashMap<>();
-        keys.put("equals", spec -> spec.isTextual() ? equalsTo(spec.asText())
-                : spec.isContainerNode() || spec.isNumber() || spec.isBoolean() ? equalsJson(spec)
+        keys.put("equals", spec -> spec.isString() ? equalsTo(spec.asString())
+                : spec.isContainer() || spec.isNumber() || spec.isBoolean() ? equalsJson(spec)
                 : fail("must be a string, or the JSON value of a typed result"));
         keys.put("contains", spec -> contains(strings(spec)));
         keys.put("regex", spec -> {
@@ -275,14 +276,14 @@ public final class Evaluators {
         for (int i = 0; i < calls.size(); i++) {
             JsonNode call = calls.get(i);
             String at = "calls[" + i + "]";
-            if (call.isTextual()) {
-                expected.add(new ToolTrajectory.ExpectedCall(call.asText(), Optional.empty()));
+            if (call.isString()) {
+                expected.add(new ToolTrajectory.ExpectedCall(call.asString(), Optional.empty()));
                 continue;
             }
             if (!call.isObject()) {
                 throw new ExpectationException(at, "must be a tool's name or {\"name\": TOOL, \"arguments\": {...}}");
             }
-            for (var names = call.fieldNames(); names.hasNext(); ) {
+            for (var names = call.propertyNames().iterator(); names.hasNext(); ) {
                 String name = names.next();
                 if (!name.equals("name") && !name.equals("arguments")) {
                     throw new ExpectationException(at + "." + name, "unknown field (a call has name and arguments)");
@@ -303,7 +304,7 @@ public final class Evaluators {
         for (E choice : choices) {
             String name = choice.name().toLowerCase(java.util.Locale.ROOT);
             names.add(name);
-            if (value.isTextual() && value.asText().equals(name)) {
+            if (value.isString() && value.asString().equals(name)) {
                 return choice;
             }
         }
@@ -313,7 +314,7 @@ public final class Evaluators {
 
     private static void only(JsonNode spec, String... fields) throws ExpectationException {
         List<String> known = List.of(fields);
-        for (var names = spec.fieldNames(); names.hasNext(); ) {
+        for (var names = spec.propertyNames().iterator(); names.hasNext(); ) {
             String name = names.next();
             if (!known.contains(name)) {
                 throw new ExpectationException(name, "unknown field (known: " + String.join(", ", known) + ")");
@@ -322,15 +323,15 @@ public final class Evaluators {
     }
 
     private static String text(JsonNode value, String field) throws ExpectationException {
-        if (value == null || !value.isTextual()) {
+        if (value == null || !value.isString()) {
             throw new ExpectationException(field, value == null ? "missing (a string)" : "must be a string");
         }
-        return value.asText();
+        return value.asString();
     }
 
     private static List<String> strings(JsonNode spec) throws ExpectationException {
-        if (spec.isTextual()) {
-            return List.of(spec.asText());
+        if (spec.isString()) {
+            return List.of(spec.asString());
         }
         if (!spec.isArray() || spec.isEmpty()) {
             throw new ExpectationException("must be a string or a non-empty array of strings");
@@ -363,7 +364,7 @@ public final class Evaluators {
         }
         try {
             return Optional.of(MAPPER.readTree(text));
-        } catch (IOException e) {
+        } catch (JacksonException e) {
             return Optional.empty();
         }
     }

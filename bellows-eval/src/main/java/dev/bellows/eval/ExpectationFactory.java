@@ -1,6 +1,6 @@
 package dev.bellows.eval;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.databind.JsonNode;
 
 /**
  * Makes the evaluator of one {@code expect} key from its value in a case, when the dataset is

@@ -1,6 +1,6 @@
 package dev.bellows.eval;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.databind.JsonNode;
 import java.util.Iterator;
 import java.util.Map;
 
@@ -32,7 +32,7 @@ final class JsonMatch {
         if (expected.isNumber() && actual.isNumber()) {
             return expected.decimalValue().compareTo(actual.decimalValue()) == 0;
         }
-        if (expected.isContainerNode() && expected.getNodeType() == actual.getNodeType()) {
+        if (expected.isContainer() && expected.getNodeType() == actual.getNodeType()) {
             if ((expected.isArray() || exact) ? expected.size() != actual.size() : expected.size() > actual.size()) {
                 return false;
             }
@@ -44,7 +44,7 @@ final class JsonMatch {
                 }
                 return true;
             }
-            for (Iterator<Map.Entry<String, JsonNode>> it = expected.fields(); it.hasNext(); ) {
+            for (Iterator<Map.Entry<String, JsonNode>> it = expected.properties().iterator(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> field = it.next();
                 JsonNode other = actual.get(field.getKey());
                 if (other == null || !matches(field.getValue(), other, exact)) {

@@ -1,7 +1,9 @@
 package dev.bellows.eval;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import tools.jackson.core.JacksonException;
+import dev.bellows.json.internal.Jackson;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
 import dev.bellows.provider.ChatRequest;
 import dev.bellows.provider.ChatStream;
 import dev.bellows.provider.Message;
@@ -20,7 +22,7 @@ import java.util.regex.Pattern;
 final class JudgeEvaluator implements Evaluator {
 
     static final String NAME = "judge";
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final ObjectMapper MAPPER = Jackson.JSON;
     private static final Pattern LOOSE_SCORE = Pattern.compile("\"?score\"?\\s*[:=]\\s*(-?[0-9]+(?:\\.[0-9]+)?)",
             Pattern.CASE_INSENSITIVE);
     private static final String INSTRUCTIONS = """
@@ -90,10 +92,10 @@ final class JudgeEvaluator implements Evaluator {
                 if (json.path("score").isNumber()) {
                     score = json.get("score").asDouble();
                 }
-                if (json.path("reason").isTextual()) {
-                    reason = json.get("reason").asText();
+                if (json.path("reason").isString()) {
+                    reason = json.get("reason").asString();
                 }
-            } catch (java.io.IOException e) {
+            } catch (JacksonException e) {
                 // not JSON after all: the loose reading below
             }
         }

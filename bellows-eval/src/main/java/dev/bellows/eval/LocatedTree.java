@@ -1,12 +1,12 @@
 package dev.bellows.eval;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonPointer;
-import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonPointer;
+import tools.jackson.core.JsonToken;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.Map;
@@ -62,7 +62,7 @@ final class LocatedTree {
         switch (token) {
             case START_OBJECT -> {
                 ObjectNode object = nodes.objectNode();
-                while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                while (parser.nextToken() == JsonToken.PROPERTY_NAME) {
                     String name = parser.currentName();
                     JsonPointer field = at.appendProperty(name);
                     lines.put(field.toString(), parser.currentTokenLocation().getLineNr());
@@ -80,7 +80,7 @@ final class LocatedTree {
                 return array;
             }
             case VALUE_STRING -> {
-                return nodes.textNode(parser.getText());
+                return nodes.stringNode(parser.getString());
             }
             case VALUE_NUMBER_INT -> {
                 return switch (parser.getNumberType()) {

@@ -1,10 +1,12 @@
 package dev.bellows.eval;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.ObjectWriter;
+import dev.bellows.json.internal.Jackson;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.SerializationFeature;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.secret.Secrets;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -35,7 +37,8 @@ public final class ReportJson {
         }
     };
 
-    private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    private static final ObjectMapper MAPPER = Jackson.JSON;
+    private static final ObjectWriter INDENTED = Jackson.JSON.writer(SerializationFeature.INDENT_OUTPUT);
 
     private ReportJson() {
     }
@@ -50,13 +53,13 @@ public final class ReportJson {
     /** Every text value of the tree passed through {@link Secrets#redact}, in place. */
     private static void redact(JsonNode node) {
         if (node instanceof ObjectNode object) {
-            for (var fields = object.fields(); fields.hasNext(); ) {
+            for (var fields = object.properties().iterator(); fields.hasNext(); ) {
                 var field = fields.next();
-                if (field.getValue().isTextual()) {
-                    String text = field.getValue().asText();
+                if (field.getValue().isString()) {
+                    String text = field.getValue().asString();
                     String redacted = Secrets.redact(text);
                     if (!redacted.equals(text)) {
-                        field.setValue(object.textNode(redacted));
+                        field.setValue(object.stringNode(redacted));
                     }
                 } else {
                     redact(field.getValue());
@@ -64,8 +67,8 @@ public final class ReportJson {
             }
         } else if (node instanceof ArrayNode array) {
             for (int i = 0; i < array.size(); i++) {
-                if (array.get(i).isTextual()) {
-                    array.set(i, array.textNode(Secrets.redact(array.get(i).asText())));
+                if (array.get(i).isString()) {
+                    array.set(i, array.stringNode(Secrets.redact(array.get(i).asString())));
                 } else {
                     redact(array.get(i));
                 }
@@ -152,7 +155,7 @@ public final class ReportJson {
 
     /** The JSON as the file holds it: indented, secrets redacted, a final newline. */
     public static String text(ObjectNode report) throws IOException {
-        return Secrets.redact(MAPPER.writeValueAsString(report)) + "\n";
+        return Secrets.redact(INDENTED.writeValueAsString(report)) + "\n";
     }
 
     /**

@@ -2,8 +2,8 @@ package dev.bellows.eval;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.agent.DefaultAgent;
 import dev.bellows.event.EventJson;
 import dev.bellows.event.StreamEvent;
@@ -143,7 +143,7 @@ class EvalRunnerTest {
         assertThat(one.path("summary").path("passed").asInt()).as(one.toPrettyString()).isEqualTo(6);
         for (JsonNode c : one.get("cases")) {
             for (JsonNode run : c.get("runs")) {
-                String events = run.get("events").asText();
+                String events = run.get("events").asString();
                 assertThat(Files.readString(dir.resolve("four").resolve(events)))
                         .isEqualTo(Files.readString(dir.resolve("one").resolve(events)));
             }
@@ -269,8 +269,8 @@ class EvalRunnerTest {
         StringBuilder deltas = new StringBuilder();
         for (String line : events.lines().toList()) {
             JsonNode event = Runs.MAPPER.readTree(line);
-            if (event.get("type").asText().equals("message_content")) {
-                deltas.append(event.get("content").asText());
+            if (event.get("type").asString().equals("message_content")) {
+                deltas.append(event.get("content").asString());
             }
         }
         assertThat(deltas.toString()).contains("The key is [REDACTED].").doesNotContain(secret);

@@ -2,7 +2,7 @@ package dev.bellows.eval;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.agent.DefaultAgent;
 import dev.bellows.eval.report.EvalReports;
 import dev.bellows.testkit.MockScript;

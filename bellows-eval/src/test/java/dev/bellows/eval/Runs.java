@@ -1,7 +1,8 @@
 package dev.bellows.eval;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.bellows.json.internal.Jackson;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.event.AgentEvent;
 import dev.bellows.event.LoopEndReason;
 import dev.bellows.event.LoopEvent;
@@ -13,7 +14,7 @@ import java.util.Optional;
 /** Runs built by hand, for evaluators' tests: a builder of a run's events. */
 final class Runs {
 
-    static final ObjectMapper MAPPER = new ObjectMapper();
+    static final ObjectMapper MAPPER = Jackson.JSON;
 
     private final List<AgentEvent> events = new ArrayList<>();
     private int iterations;

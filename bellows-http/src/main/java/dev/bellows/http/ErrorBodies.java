@@ -1,8 +1,9 @@
 package dev.bellows.http;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.bellows.json.internal.Jackson;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
 
 /**
  * Finds the provider's own error message in an error response body.
@@ -20,7 +21,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 public final class ErrorBodies {
 
     static final int MAX_LENGTH = 300;
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Jackson.JSON;
 
     private ErrorBodies() {
     }
@@ -37,7 +38,7 @@ public final class ErrorBodies {
                 if (found != null && !found.isBlank()) {
                     return cut(found.strip());
                 }
-            } catch (JsonProcessingException notJson) {
+            } catch (JacksonException notJson) {
                 // fall through to the raw body
             }
         }
@@ -51,16 +52,16 @@ public final class ErrorBodies {
             if (message != null) {
                 return message;
             }
-        } else if (error.isTextual()) {
-            return error.asText();
+        } else if (error.isString()) {
+            return error.asString();
         }
         String message = text(root.path("message"));
         if (message != null) {
             return message;
         }
         JsonNode detail = root.path("detail");
-        if (detail.isTextual()) {
-            return detail.asText();
+        if (detail.isString()) {
+            return detail.asString();
         }
         if (detail.isArray() && !detail.isEmpty()) {
             String msg = text(detail.get(0).path("msg"));
@@ -75,7 +76,7 @@ public final class ErrorBodies {
     }
 
     private static String text(JsonNode node) {
-        return node.isTextual() && !node.asText().isBlank() ? node.asText() : null;
+        return node.isString() && !node.asString().isBlank() ? node.asString() : null;
     }
 
     private static String cut(String text) {

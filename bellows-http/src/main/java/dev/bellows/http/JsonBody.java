@@ -1,8 +1,8 @@
 package dev.bellows.http;
 
-import com.fasterxml.jackson.core.JsonGenerator;
+import tools.jackson.core.JsonGenerator;
+import tools.jackson.databind.ObjectWriter;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Optional;
 
@@ -15,20 +15,17 @@ import java.util.Optional;
  */
 public final class JsonBody implements AutoCloseable {
 
+    // Values are written one at a time at the root, with the punctuation between them
+    // written by the provider: no separator of the generator's own between root values.
+    private static final ObjectWriter ROOT_VALUES = RequestJson.mapper().writer().withRootValueSeparator((String) null);
+
     private final PartedBody body;
     private final JsonGenerator generator;
 
     /** @param sizeHint about the body's length in bytes, so its buffer is rarely grown */
     public JsonBody(int sizeHint) {
         body = new PartedBody(sizeHint);
-        try {
-            generator = RequestJson.mapper().createGenerator(body.out());
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write the request body", e);   // memory: does not happen
-        }
-        // Values are written one at a time at the root, with the punctuation between them
-        // written by the provider: no separator of the generator's own between root values.
-        generator.setRootValueSeparator(null);
+        generator = ROOT_VALUES.createGenerator(body.out());
     }
 
     /** Appends fixed bytes (a field name with its punctuation, say), unchanged. */

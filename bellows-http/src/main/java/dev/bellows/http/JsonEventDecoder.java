@@ -1,11 +1,12 @@
 package dev.bellows.http;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.async.ByteArrayFeeder;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.NullNode;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
+import tools.jackson.core.async.ByteArrayFeeder;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.node.NullNode;
 import java.io.IOException;
 import java.util.Objects;
 
@@ -100,7 +101,7 @@ public abstract class JsonEventDecoder {
         if (parser != null) {
             try {
                 parser.close();
-            } catch (IOException ignored) {
+            } catch (JacksonException ignored) {
                 // a parser over bytes in memory has nothing to fail on
             }
             parser = null;
@@ -174,7 +175,7 @@ public abstract class JsonEventDecoder {
 
     /**
      * A token count whose first token was just read: a number of at least 0 that fits a long
-     * (a float truncated, as Jackson's {@code canConvertToLong()} and {@code asLong()} take it);
+     * (a float truncated, as Jackson 2's {@code canConvertToLong()} and {@code asLong()} took it);
      * else -1, as if absent.
      */
     protected final long count(JsonToken value) throws IOException {
@@ -190,7 +191,8 @@ public abstract class JsonEventDecoder {
             return -1;
         }
         JsonNode count = node(value);         // beyond a long, or a float
-        return count.canConvertToLong() && count.asLong() >= 0 ? count.asLong() : -1;
+        java.math.BigInteger whole = count.decimalValue().toBigInteger();   // a float truncated
+        return whole.signum() >= 0 && whole.bitLength() < Long.SIZE ? whole.longValue() : -1;
     }
 
     /** Empties the result and reads the event with {@link #readUsual}, if it can be. */
@@ -219,8 +221,8 @@ public abstract class JsonEventDecoder {
     /** Readies the parser for an event (the result is empty); the bytes it has taken before it (its offsets count on across events). */
     private long start() throws IOException {
         if (parser == null) {
-            parser = json.getFactory().createNonBlockingByteArrayParser();
-            feeder = (ByteArrayFeeder) parser.getNonBlockingInputFeeder();
+            parser = json.createNonBlockingByteArrayParser();
+            feeder = (ByteArrayFeeder) parser.nonBlockingInputFeeder();
             return 0;
         }
         return parser.currentLocation().getByteOffset();
@@ -233,6 +235,11 @@ public abstract class JsonEventDecoder {
             }
             readRoot();
             objectEnd = parser.currentLocation().getByteOffset();
+        } catch (JacksonException e) {
+            reset();
+            // Jackson 3's errors are unchecked; this decoder's contract is an IOException for an
+            // event that is not one JSON object, whatever found it.
+            throw new IOException(e.getOriginalMessage(), e);
         } catch (IOException | RuntimeException e) {
             reset();                         // the parser is mid-event: the next event gets a new one
             throw e;
@@ -242,7 +249,7 @@ public abstract class JsonEventDecoder {
         JsonToken after;
         try {
             after = parser.nextToken();
-        } catch (IOException e) {
+        } catch (JacksonException e) {
             after = null;
         }
         if (after != JsonToken.NOT_AVAILABLE) {

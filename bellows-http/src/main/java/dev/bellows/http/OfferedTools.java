@@ -1,6 +1,6 @@
 package dev.bellows.http;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.databind.JsonNode;
 import dev.bellows.provider.ToolSpec;
 import java.util.List;
 

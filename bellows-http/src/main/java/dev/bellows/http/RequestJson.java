@@ -1,9 +1,7 @@
 package dev.bellows.http;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.json.JsonWriteFeature;
-import com.fasterxml.jackson.core.util.JsonRecyclerPools;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.bellows.json.internal.Jackson;
+import tools.jackson.databind.ObjectMapper;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -13,14 +11,9 @@ import java.nio.charset.StandardCharsets;
  */
 public final class RequestJson {
 
-    // Buffers from a pool every thread shares: runs go on on new virtual threads, which the
-    // default per-thread pool would give new buffers each time.
-    private static final ObjectMapper MAPPER = new ObjectMapper(JsonFactory.builder()
-            .recyclerPool(JsonRecyclerPools.sharedConcurrentDequePool())
-            // Characters outside the BMP as their four UTF-8 bytes, as the text bodies this
-            // replaces sent them, not as two escaped surrogates.
-            .enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8)
-            .build());
+    // Bellows' one mapper. Jackson 3 writes characters outside the BMP as their four UTF-8 bytes, as the text bodies
+    // this replaced sent them, not as two escaped surrogates (COMBINE_UNICODE_SURROGATES_IN_UTF8).
+    private static final ObjectMapper MAPPER = Jackson.JSON;
 
     private RequestJson() {
     }

@@ -1,6 +1,6 @@
 package dev.bellows.http;
 
-import com.fasterxml.jackson.core.async.ByteArrayFeeder;
+import tools.jackson.core.async.ByteArrayFeeder;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;

@@ -1,9 +1,10 @@
 package dev.bellows.http;
 
+import dev.bellows.json.internal.Jackson;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
+import tools.jackson.databind.ObjectMapper;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import net.jqwik.api.ForAll;
@@ -16,7 +17,7 @@ import org.junit.jupiter.api.Test;
  */
 class JsonCursorTest {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Jackson.JSON;
 
     private static JsonCursor over(String json) {
         JsonCursor cursor = new JsonCursor();

@@ -1,10 +1,10 @@
 package dev.bellows.http;
 
+import dev.bellows.json.internal.Jackson;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import tools.jackson.core.JsonToken;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -25,7 +25,7 @@ class JsonEventDecoderTest {
         int cleared;
 
         Counts() {
-            super(new ObjectMapper());
+            super(Jackson.JSON);
         }
 
         @Override
@@ -35,7 +35,7 @@ class JsonEventDecoderTest {
 
         @Override
         protected void readRoot() throws IOException {
-            while (next() == JsonToken.FIELD_NAME) {
+            while (next() == JsonToken.PROPERTY_NAME) {
                 String name = parser().currentName();
                 JsonToken value = next();
                 if (name.equals("n")) {

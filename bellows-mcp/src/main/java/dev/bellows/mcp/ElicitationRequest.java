@@ -1,7 +1,7 @@
 package dev.bellows.mcp;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -32,7 +32,7 @@ public record ElicitationRequest(String serverName, String message, ObjectNode r
 
         /** {@code string}, {@code number}, {@code integer}, {@code boolean}; {@code string} when not said. */
         public String type() {
-            return schema.path("type").asText("string");
+            return schema.path("type").asString("string");
         }
 
         /** The field's default, if it has one. */
@@ -44,19 +44,19 @@ public record ElicitationRequest(String serverName, String message, ObjectNode r
         /** The allowed values ({@code enum}, or the {@code const} of each {@code oneOf}); empty when free. */
         public List<String> choices() {
             List<String> out = new ArrayList<>();
-            schema.path("enum").forEach(value -> out.add(value.asText()));
+            schema.path("enum").forEach(value -> out.add(value.asString()));
             if (out.isEmpty()) {
                 schema.path("oneOf").forEach(option -> {
                     if (option.has("const")) {
-                        out.add(option.get("const").asText());
+                        out.add(option.get("const").asString());
                     }
                 });
             }
             if (out.isEmpty() && schema.path("items").isObject()) {
-                schema.path("items").path("enum").forEach(value -> out.add(value.asText()));
+                schema.path("items").path("enum").forEach(value -> out.add(value.asString()));
                 schema.path("items").path("anyOf").forEach(option -> {
                     if (option.has("const")) {
-                        out.add(option.get("const").asText());
+                        out.add(option.get("const").asString());
                     }
                 });
             }
@@ -67,7 +67,7 @@ public record ElicitationRequest(String serverName, String message, ObjectNode r
     /** The fields, in the schema's order. */
     public List<Field> fields() {
         Set<String> required = new HashSet<>();
-        requestedSchema.path("required").forEach(name -> required.add(name.asText()));
+        requestedSchema.path("required").forEach(name -> required.add(name.asString()));
         List<Field> fields = new ArrayList<>();
         for (Map.Entry<String, JsonNode> property : requestedSchema.path("properties").properties()) {
             if (property.getValue() instanceof ObjectNode schema) {

@@ -1,6 +1,6 @@
 package dev.bellows.mcp;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.node.ObjectNode;
 import java.util.Objects;
 
 /** How the user answered an elicitation: accepted with content, declined, or cancelled. */

@@ -1,10 +1,11 @@
 package dev.bellows.mcp;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import tools.jackson.databind.ObjectReader;
+import tools.jackson.core.StreamReadFeature;
+import dev.bellows.json.internal.Jackson;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JsonNode;
 import dev.bellows.mcp.auth.OAuthConfig;
 import dev.bellows.mcp.auth.OAuthSecret;
 import java.net.URI;
@@ -56,9 +57,9 @@ public final class McpConfig {
             "callbackPort", "grantType", "privateKeyFile", "signingAlgorithm", "idp");
     private static final Set<String> IDP_KEYS = Set.of("tokenEndpoint", "clientId", "idTokenFile");
 
-    private static final ObjectMapper MAPPER = new ObjectMapper()
-            .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+    private static final ObjectReader MAPPER = Jackson.JSON.reader()
+            .with(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
     private McpConfig() {
     }
@@ -76,7 +77,7 @@ public final class McpConfig {
         JsonNode root;
         try {
             root = MAPPER.readTree(json);
-        } catch (JsonProcessingException e) {
+        } catch (JacksonException e) {
             var location = e.getLocation();
             throw new McpConfigException(label + ": invalid JSON"
                     + (location == null ? "" : " at line " + location.getLineNr() + ", column " + location.getColumnNr()));
@@ -213,9 +214,9 @@ public final class McpConfig {
         List<String> scopes = null;
         JsonNode scopeNode = oauth.get("scopes");
         if (scopeNode != null && !scopeNode.isNull()) {
-            if (scopeNode.isTextual()) {
-                scopes = List.of(scopeNode.textValue().trim().split("\\s+"));
-                if (scopeNode.textValue().isBlank()) {
+            if (scopeNode.isString()) {
+                scopes = List.of(scopeNode.stringValue(null).trim().split("\\s+"));
+                if (scopeNode.stringValue(null).isBlank()) {
                     scopes = List.of();
                 }
             } else {
@@ -304,10 +305,10 @@ public final class McpConfig {
         if (value == null || value.isNull()) {
             return null;
         }
-        if (!value.isTextual()) {
+        if (!value.isString()) {
             throw new McpConfigException(at + ": \"" + key + "\" must be a string, not " + kind(value));
         }
-        return value.textValue();
+        return value.stringValue(null);
     }
 
     private static List<String> strings(JsonNode server, String key, String at) {
@@ -320,11 +321,11 @@ public final class McpConfig {
         }
         List<String> strings = new ArrayList<>();
         for (JsonNode item : value) {
-            if (!item.isTextual()) {
+            if (!item.isString()) {
                 throw new McpConfigException(at + ": \"" + key + "\" must be an array of strings; item "
                         + (strings.size() + 1) + " is " + kind(item));
             }
-            strings.add(item.textValue());
+            strings.add(item.stringValue(null));
         }
         return strings;
     }
@@ -339,11 +340,11 @@ public final class McpConfig {
         }
         Map<String, String> map = new LinkedHashMap<>();
         for (Map.Entry<String, JsonNode> field : value.properties()) {
-            if (!field.getValue().isTextual()) {
+            if (!field.getValue().isString()) {
                 throw new McpConfigException(at + ": \"" + key + "\"." + field.getKey() + " must be a string, not "
                         + kind(field.getValue()));
             }
-            map.put(field.getKey(), field.getValue().textValue());
+            map.put(field.getKey(), field.getValue().stringValue(null));
         }
         return map;
     }

@@ -1,7 +1,7 @@
 package dev.bellows.mcp;
 
-import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.mcp.auth.McpAuthorization;
 import dev.bellows.tool.ToolException;
 import io.modelcontextprotocol.client.McpAsyncClient;

@@ -1,7 +1,7 @@
 package dev.bellows.mcp;
 
-import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.JsonNode;
 import dev.bellows.mcp.auth.McpAuthorization;
 import dev.bellows.secret.Secrets;
 import dev.bellows.tool.Tool;

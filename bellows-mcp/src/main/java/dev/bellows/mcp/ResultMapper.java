@@ -1,7 +1,8 @@
 package dev.bellows.mcp;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.bellows.json.internal.Jackson;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
 import dev.bellows.secret.Secrets;
 import dev.bellows.tool.Media;
 import dev.bellows.tool.ToolException;
@@ -21,7 +22,7 @@ import java.util.List;
  */
 final class ResultMapper {
 
-    static final ObjectMapper JSON = new ObjectMapper();
+    static final ObjectMapper JSON = Jackson.JSON;
 
     private ResultMapper() {
     }
@@ -70,7 +71,7 @@ final class ResultMapper {
         try {
             return JSON.readTree(Secrets.redact(json));
         } catch (Exception e) {
-            return JSON.getNodeFactory().textNode(Secrets.redact(json));
+            return JSON.getNodeFactory().stringNode(Secrets.redact(json));
         }
     }
 

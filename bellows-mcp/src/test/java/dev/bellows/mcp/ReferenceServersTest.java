@@ -1,9 +1,10 @@
 package dev.bellows.mcp;
 
+import dev.bellows.json.internal.Jackson;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.tool.ToolCallOutcome;
 import dev.bellows.tool.ToolChain;
 import dev.bellows.tool.ToolChainResult;
@@ -26,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ReferenceServersTest {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Jackson.JSON;
 
     @Test
     void everything_over_stdio_lists_its_tools_and_answers_calls() throws Exception {
@@ -68,7 +69,7 @@ class ReferenceServersTest {
         assertThat(names).contains("echo", "get-sum", "get-tiny-image", "get-structured-content",
                 "get-resource-reference");
         ObjectNode sumSchema = registry.lookup(server, "get-sum").inputSchema();
-        assertThat(sumSchema.at("/properties/a/type").asText()).isEqualTo("number");
+        assertThat(sumSchema.at("/properties/a/type").asString()).isEqualTo("number");
         assertThat(registry.lookup(server, "echo").description()).isNotBlank();
 
         ToolChain chain = new ToolChain(registry);

@@ -3,7 +3,7 @@ package dev.bellows.mcp;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.databind.JsonNode;
 import dev.bellows.tool.Media;
 import dev.bellows.tool.ToolException;
 import dev.bellows.tool.ToolResult;

@@ -1,9 +1,10 @@
 package dev.bellows.mcp;
 
+import dev.bellows.json.internal.Jackson;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.bellows.memory.EstimatingTokenCounter;
@@ -41,7 +42,7 @@ import org.junit.jupiter.api.Test;
  */
 class StreamableHttpBoundsTest {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Jackson.JSON;
     private static final int LIMIT = 64 << 10;
     /** Where a server writing without end gives up if the client never closes: far beyond every bound. */
     private static final long ENDLESS_CAP = 256L << 20;
@@ -219,13 +220,13 @@ class StreamableHttpBoundsTest {
 
     private void post(HttpExchange exchange) throws IOException {
         JsonNode message = JSON.readTree(exchange.getRequestBody());
-        String method = message.path("method").asText();
+        String method = message.path("method").asString();
         JsonNode id = message.get("id");
         switch (method) {
             case "initialize" -> {
                 sessions.incrementAndGet();
                 json(exchange, Map.of("jsonrpc", "2.0", "id", id, "result", Map.of(
-                        "protocolVersion", message.at("/params/protocolVersion").asText(),
+                        "protocolVersion", message.at("/params/protocolVersion").asString(),
                         "capabilities", Map.of("tools", Map.of()),
                         "serverInfo", Map.of("name", "bounded", "version", "1"))));
             }
@@ -237,7 +238,7 @@ class StreamableHttpBoundsTest {
                 }
                 json(exchange, Map.of("jsonrpc", "2.0", "id", id, "result", Map.of("tools", tools)));
             }
-            case "tools/call" -> call(exchange, message.at("/params/name").asText(), id);
+            case "tools/call" -> call(exchange, message.at("/params/name").asString(), id);
             default -> {
                 exchange.sendResponseHeaders(202, -1);
                 exchange.close();

@@ -1,9 +1,10 @@
 package dev.bellows.mcp;
 
+import dev.bellows.json.internal.Jackson;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.bellows.tool.ToolChain;
@@ -32,7 +33,7 @@ import org.junit.jupiter.api.Test;
  */
 class StreamableHttpResumeTest {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Jackson.JSON;
     private static final String SESSION = "session-42";
 
     private HttpServer server;
@@ -147,7 +148,7 @@ class StreamableHttpResumeTest {
 
     private void post(HttpExchange exchange) throws IOException {
         JsonNode message = JSON.readTree(exchange.getRequestBody());
-        String method = message.path("method").asText();
+        String method = message.path("method").asString();
         JsonNode id = message.get("id");
         String session = exchange.getRequestHeaders().getFirst("Mcp-Session-Id");
         if (session != null && !session.equals(liveSession)) {
@@ -161,13 +162,13 @@ class StreamableHttpResumeTest {
         }
         switch (method) {
             case "initialize" -> json(exchange, Map.of("jsonrpc", "2.0", "id", id, "result", Map.of(
-                    "protocolVersion", message.at("/params/protocolVersion").asText(),
+                    "protocolVersion", message.at("/params/protocolVersion").asString(),
                     "capabilities", Map.of("tools", Map.of()),
                     "serverInfo", Map.of("name", "resumable", "version", "1"))));
             case "tools/list" -> json(exchange, Map.of("jsonrpc", "2.0", "id", id, "result", Map.of("tools", List.of(
                     tool("resume"), tool("vanish"), tool("hang"), tool("forget")))));
             case "tools/call" -> {
-                String name = message.at("/params/name").asText();
+                String name = message.at("/params/name").asString();
                 pendingId = JSON.treeToValue(id, Object.class);
                 switch (name) {
                     case "resume" -> {
@@ -192,7 +193,7 @@ class StreamableHttpResumeTest {
                 }
             }
             case "notifications/cancelled" -> {
-                log.add("CANCELLED " + message.at("/params/requestId").asText());
+                log.add("CANCELLED " + message.at("/params/requestId").asString());
                 exchange.sendResponseHeaders(202, -1);
                 exchange.close();
             }

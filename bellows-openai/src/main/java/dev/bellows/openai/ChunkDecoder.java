@@ -1,9 +1,9 @@
 package dev.bellows.openai;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
 import dev.bellows.http.JsonCursor;
 import dev.bellows.http.JsonEventDecoder;
 import java.io.IOException;
@@ -177,7 +177,7 @@ final class ChunkDecoder extends JsonEventDecoder {
     @Override
     protected void readRoot() throws IOException {
         // Duplicate names: the last one counts, as in the tree.
-        while (next() == JsonToken.FIELD_NAME) {
+        while (next() == JsonToken.PROPERTY_NAME) {
             String name = parser().currentName();
             JsonToken value = next();
             switch (name) {
@@ -431,7 +431,7 @@ final class ChunkDecoder extends JsonEventDecoder {
     }
 
     private void readChoice(Choice into) throws IOException {
-        while (next() == JsonToken.FIELD_NAME) {
+        while (next() == JsonToken.PROPERTY_NAME) {
             String name = parser().currentName();
             JsonToken value = next();
             switch (name) {
@@ -452,7 +452,7 @@ final class ChunkDecoder extends JsonEventDecoder {
     }
 
     private void readDelta(Choice into) throws IOException {
-        while (next() == JsonToken.FIELD_NAME) {
+        while (next() == JsonToken.PROPERTY_NAME) {
             String name = parser().currentName();
             JsonToken value = next();
             switch (name) {
@@ -480,7 +480,7 @@ final class ChunkDecoder extends JsonEventDecoder {
                 continue;
             }
             ToolCall call = into.nextCall();
-            while (next() == JsonToken.FIELD_NAME) {
+            while (next() == JsonToken.PROPERTY_NAME) {
                 String name = parser().currentName();
                 JsonToken value = next();
                 switch (name) {
@@ -502,14 +502,14 @@ final class ChunkDecoder extends JsonEventDecoder {
     }
 
     private void readFunction(ToolCall call) throws IOException {
-        while (next() == JsonToken.FIELD_NAME) {
+        while (next() == JsonToken.PROPERTY_NAME) {
             String name = parser().currentName();
             JsonToken value = next();
             switch (name) {
                 case "name" -> call.name = nonEmptyText(value);
                 case "arguments" -> {
                     if (value == JsonToken.VALUE_STRING) {
-                        call.arguments = parser().getText();
+                        call.arguments = parser().getString();
                     } else if (value == JsonToken.VALUE_NULL) {
                         call.arguments = "";
                     } else {
@@ -522,7 +522,7 @@ final class ChunkDecoder extends JsonEventDecoder {
     }
 
     private void readUsage() throws IOException {
-        while (next() == JsonToken.FIELD_NAME) {
+        while (next() == JsonToken.PROPERTY_NAME) {
             String name = parser().currentName();
             JsonToken value = next();
             switch (name) {
@@ -534,7 +534,7 @@ final class ChunkDecoder extends JsonEventDecoder {
     }
 
     private void readTimings() throws IOException {
-        while (next() == JsonToken.FIELD_NAME) {
+        while (next() == JsonToken.PROPERTY_NAME) {
             String name = parser().currentName();
             JsonToken value = next();
             switch (name) {
@@ -568,14 +568,14 @@ final class ChunkDecoder extends JsonEventDecoder {
             skip(value);                      // a float, text, null, ...: as if it were missing
             return -1;
         }
-        JsonNode index = node(value);         // a long or beyond: as an int, the way the tree's asInt() cuts it
-        return index.asInt() >= 0 ? index.asInt() : -1;
+        int index = node(value).bigIntegerValue().intValue();   // a long or beyond, cut to an int as Jackson 2's asInt() did
+        return index >= 0 ? index : -1;
     }
 
     /** The text of a string value that is not empty, else null (null, numbers, objects, ""). */
     private String nonEmptyText(JsonToken value) throws IOException {
         if (value == JsonToken.VALUE_STRING) {
-            String text = parser().getText();
+            String text = parser().getString();
             return text.isEmpty() ? null : text;
         }
         skip(value);

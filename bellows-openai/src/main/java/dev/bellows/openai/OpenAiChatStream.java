@@ -1,12 +1,9 @@
 package dev.bellows.openai;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.StreamReadFeature;
-import com.fasterxml.jackson.core.util.JsonRecyclerPools;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.bellows.json.internal.Jackson;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
 import dev.bellows.http.ErrorBodies;
 import dev.bellows.http.JsonEvents;
 import dev.bellows.http.SseConnection;
@@ -38,13 +35,7 @@ import java.util.Optional;
  */
 final class OpenAiChatStream implements ChatStream {
 
-    private static final ObjectMapper JSON = JsonMapper.builder(JsonFactory.builder()
-                    // Buffers from a pool every thread shares: the default keeps them per thread,
-                    // and each run goes on on a new virtual thread, so it would allocate them anew.
-                    .recyclerPool(JsonRecyclerPools.sharedConcurrentDequePool())
-                    .build())
-            .disable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION)   // messages never quote the payload
-            .build();
+    private static final ObjectMapper JSON = Jackson.JSON;   // messages never quote the payload: Jackson 3 leaves the source out of locations
 
     private final SseConnection connection;
     private final String where;
@@ -186,7 +177,7 @@ final class OpenAiChatStream implements ChatStream {
         JsonNode root;
         try {
             root = JSON.readTree(data);
-        } catch (JsonProcessingException e) {
+        } catch (JacksonException e) {
             return malformed(data);
         }
         return new ProviderException(Kind.PROTOCOL, "event " + events + " from " + where
@@ -262,13 +253,13 @@ final class OpenAiChatStream implements ChatStream {
             if (error != null && error.isObject() && error.path("error").isObject()) {
                 error = error.get("error");             // a wrapper around the usual shape
             }
-            if (error != null && error.isTextual()) {
-                message = error.asText();
+            if (error != null && error.isString()) {
+                message = error.asString();
             } else if (error != null && error.isObject()) {
-                message = error.path("message").isTextual() ? error.get("message").asText() : null;
+                message = error.path("message").isString() ? error.get("message").asString() : null;
                 kind = kindOf(error.get("code"), error.get("type"));
             }
-        } catch (JsonProcessingException notJson) {
+        } catch (JacksonException notJson) {
             // a plain-text error: shown as it is
         }
         if (message == null || message.isBlank()) {
@@ -295,8 +286,8 @@ final class OpenAiChatStream implements ChatStream {
                 return Kind.SERVER_ERROR;
             }
         }
-        String name = ((code != null && code.isTextual() ? code.asText() : "") + " "
-                + (type != null && type.isTextual() ? type.asText() : "")).toLowerCase(Locale.ROOT);
+        String name = ((code != null && code.isString() ? code.asString() : "") + " "
+                + (type != null && type.isString() ? type.asString() : "")).toLowerCase(Locale.ROOT);
         if (name.contains("rate_limit") || name.contains("ratelimit") || name.contains("too_many_requests")) {
             return Kind.RATE_LIMITED;
         }

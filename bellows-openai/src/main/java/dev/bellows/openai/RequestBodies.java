@@ -2,8 +2,8 @@ package dev.bellows.openai;
 
 import static dev.bellows.http.RequestJson.wire;
 
-import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import tools.jackson.core.JsonGenerator;
+import tools.jackson.databind.ObjectMapper;
 import dev.bellows.http.JsonBody;
 import dev.bellows.http.OfferedTools;
 import dev.bellows.http.PartedBody;
@@ -161,11 +161,11 @@ final class RequestBodies {
             for (int i = 0; i < snapshot.size(); i++) {
                 ToolSpec tool = snapshot.tool(i);
                 generator.writeStartObject();
-                generator.writeStringField("type", "function");
-                generator.writeObjectFieldStart("function");
-                generator.writeStringField("name", tool.name());
-                generator.writeStringField("description", tool.description());
-                generator.writeFieldName("parameters");
+                generator.writeStringProperty("type", "function");
+                generator.writeObjectPropertyStart("function");
+                generator.writeStringProperty("name", tool.name());
+                generator.writeStringProperty("description", tool.description());
+                generator.writeName("parameters");
                 // From the copy that is compared later, so the bytes are what it holds.
                 generator.writeTree(snapshot.schema(i));
                 generator.writeEndObject();
@@ -180,9 +180,9 @@ final class RequestBodies {
 
     private void writeMessage(JsonGenerator json, Message message) throws IOException {
         json.writeStartObject();
-        json.writeStringField("role", message.role().wireName());
+        json.writeStringProperty("role", message.role().wireName());
         if (message.role() == Role.TOOL) {
-            json.writeStringField("tool_call_id", wire(message.toolCallId()));
+            json.writeStringProperty("tool_call_id", wire(message.toolCallId()));
         }
         if (!message.media().isEmpty()) {
             writeWithMedia(json, message);
@@ -190,24 +190,24 @@ final class RequestBodies {
             return;
         }
         if (message.toolCalls().isEmpty()) {
-            json.writeStringField("content", wire(message.content()));
+            json.writeStringProperty("content", wire(message.content()));
             json.writeEndObject();
             return;
         }
         // The assistant's native calls go back with it, each answered by a tool message.
         if (message.content().isEmpty()) {
-            json.writeNullField("content");
+            json.writeNullProperty("content");
         } else {
-            json.writeStringField("content", wire(message.content()));
+            json.writeStringProperty("content", wire(message.content()));
         }
-        json.writeArrayFieldStart("tool_calls");
+        json.writeArrayPropertyStart("tool_calls");
         for (NativeToolCall call : message.toolCalls()) {
             json.writeStartObject();
-            json.writeStringField("id", wire(call.id()));
-            json.writeStringField("type", "function");
-            json.writeObjectFieldStart("function");
-            json.writeStringField("name", wire(call.name()));
-            json.writeStringField("arguments", wire(call.arguments()));
+            json.writeStringProperty("id", wire(call.id()));
+            json.writeStringProperty("type", "function");
+            json.writeObjectPropertyStart("function");
+            json.writeStringProperty("name", wire(call.name()));
+            json.writeStringProperty("arguments", wire(call.arguments()));
             json.writeEndObject();
             json.writeEndObject();
         }
@@ -237,10 +237,10 @@ final class RequestBodies {
     private void writeWithMedia(JsonGenerator json, Message message) throws IOException {
         String text = message.content() + unsentNote(message.media());
         if (message.role() == Role.TOOL || !sendsAny(message.media())) {
-            json.writeStringField("content", wire(text));
+            json.writeStringProperty("content", wire(text));
             return;
         }
-        json.writeArrayFieldStart("content");
+        json.writeArrayPropertyStart("content");
         if (!text.isEmpty()) {
             writeTextPart(json, text);
         }
@@ -251,8 +251,8 @@ final class RequestBodies {
     /** The user message that shows the model the images of the tool messages before it, call by call. */
     private void writeToolMedia(JsonGenerator json, List<Message> toolMessages) throws IOException {
         json.writeStartObject();
-        json.writeStringField("role", "user");
-        json.writeArrayFieldStart("content");
+        json.writeStringProperty("role", "user");
+        json.writeArrayPropertyStart("content");
         for (Message message : toolMessages) {
             writeTextPart(json, "The images returned for call " + message.toolCallId() + ":");
             writeImageParts(json, message.media());
@@ -263,8 +263,8 @@ final class RequestBodies {
 
     private static void writeTextPart(JsonGenerator json, String text) throws IOException {
         json.writeStartObject();
-        json.writeStringField("type", "text");
-        json.writeStringField("text", wire(text));
+        json.writeStringProperty("type", "text");
+        json.writeStringProperty("text", wire(text));
         json.writeEndObject();
     }
 
@@ -272,9 +272,9 @@ final class RequestBodies {
         for (Media medium : media) {
             if (sends(medium)) {
                 json.writeStartObject();
-                json.writeStringField("type", "image_url");
-                json.writeObjectFieldStart("image_url");
-                json.writeStringField("url", "data:" + medium.mediaType() + ";base64," + medium.base64());
+                json.writeStringProperty("type", "image_url");
+                json.writeObjectPropertyStart("image_url");
+                json.writeStringProperty("url", "data:" + medium.mediaType() + ";base64," + medium.base64());
                 json.writeEndObject();
                 json.writeEndObject();
             }

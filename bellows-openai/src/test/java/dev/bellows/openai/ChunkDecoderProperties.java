@@ -187,7 +187,7 @@ class ChunkDecoderProperties {
      */
     @Test
     void theUsualEventsAreReadByTheCursor() throws Exception {
-        ChunkDecoder decoder = new ChunkDecoder(new com.fasterxml.jackson.databind.ObjectMapper());
+        ChunkDecoder decoder = new ChunkDecoder(new tools.jackson.databind.ObjectMapper());
         dev.bellows.http.JsonCursor cursor = new dev.bellows.http.JsonCursor();
         for (String event : List.of(
                 "{\"id\":\"chatcmpl-B9\",\"object\":\"chat.completion.chunk\",\"created\":1727384000,\"model\":\"gpt-4o-mini\","

@@ -1,8 +1,9 @@
 package dev.bellows.openai;
 
+import dev.bellows.json.internal.Jackson;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
+import tools.jackson.databind.ObjectMapper;
 import dev.bellows.provider.ChatStream;
 import dev.bellows.provider.ProviderException;
 import dev.bellows.stream.StreamChunk;
@@ -31,7 +32,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class DialectsTest {
 
     private static final Pattern BLOCK = Pattern.compile("```(sse|expect) (\\S+)\\n(.*?)\\n```", Pattern.DOTALL);
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Jackson.JSON;
 
     record Sample(String name, String sse, List<String> expect) {
         @Override

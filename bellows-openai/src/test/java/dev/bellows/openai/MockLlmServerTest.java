@@ -90,8 +90,8 @@ class MockLlmServerTest {
                 assertThat(recorded.path()).isEqualTo("/v1/chat/completions");
                 assertThat(recorded.header("Authorization")).isEqualTo("Bearer [REDACTED]");
                 assertThat(recorded.body().get("stream").asBoolean()).isTrue();
-                assertThat(recorded.body().get("model").asText()).isEqualTo("mock");
-                assertThat(recorded.body().get("messages").get(0).get("content").asText()).isEqualTo("hi");
+                assertThat(recorded.body().get("model").asString()).isEqualTo("mock");
+                assertThat(recorded.body().get("messages").get(0).get("content").asString()).isEqualTo("hi");
             });
         }
     }

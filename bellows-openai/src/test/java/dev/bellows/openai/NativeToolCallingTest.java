@@ -2,7 +2,7 @@ package dev.bellows.openai;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.databind.JsonNode;
 import dev.bellows.agent.AgentResult;
 import dev.bellows.agent.DefaultAgent;
 import dev.bellows.agent.Session;
@@ -11,7 +11,7 @@ import dev.bellows.event.AgentEvent;
 import dev.bellows.event.LoopEndReason;
 import dev.bellows.event.LoopEvent;
 import dev.bellows.event.StreamEvent;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.JsonNodeFactory;
 import dev.bellows.provider.RetryPolicy;
 import dev.bellows.testkit.MockLlmServer;
 import dev.bellows.testkit.MockScript;
@@ -61,24 +61,24 @@ class NativeToolCallingTest {
 
             JsonNode first = server.requests().get(0).body();
             assertThat(first.path("tools")).hasSize(5);
-            assertThat(first.path("tools").get(0).path("type").asText()).isEqualTo("function");
-            assertThat(first.path("tools").get(0).path("function").path("name").asText()).isEqualTo("read_file");
-            assertThat(first.path("tools").get(0).path("function").path("parameters").path("type").asText())
+            assertThat(first.path("tools").get(0).path("type").asString()).isEqualTo("function");
+            assertThat(first.path("tools").get(0).path("function").path("name").asString()).isEqualTo("read_file");
+            assertThat(first.path("tools").get(0).path("function").path("parameters").path("type").asString())
                     .isEqualTo("object");
 
             JsonNode messages = server.requests().get(1).body().path("messages");
             JsonNode assistant = messages.get(messages.size() - 3);
-            assertThat(assistant.path("role").asText()).isEqualTo("assistant");
-            assertThat(assistant.path("content").asText()).isEqualTo("Reading both.");
+            assertThat(assistant.path("role").asString()).isEqualTo("assistant");
+            assertThat(assistant.path("content").asString()).isEqualTo("Reading both.");
             assertThat(assistant.path("tool_calls")).hasSize(2);
-            assertThat(assistant.path("tool_calls").get(1).path("id").asText()).isEqualTo("call_b");
-            assertThat(assistant.path("tool_calls").get(1).path("function").path("arguments").asText())
+            assertThat(assistant.path("tool_calls").get(1).path("id").asString()).isEqualTo("call_b");
+            assertThat(assistant.path("tool_calls").get(1).path("function").path("arguments").asString())
                     .isEqualTo("{\"path\": \"b.txt\"}");
             JsonNode resultA = messages.get(messages.size() - 2);
-            assertThat(resultA.path("role").asText()).isEqualTo("tool");
-            assertThat(resultA.path("tool_call_id").asText()).isEqualTo("call_a");
-            assertThat(resultA.path("content").asText()).isEqualTo("contents of a.txt");
-            assertThat(messages.get(messages.size() - 1).path("tool_call_id").asText()).isEqualTo("call_b");
+            assertThat(resultA.path("role").asString()).isEqualTo("tool");
+            assertThat(resultA.path("tool_call_id").asString()).isEqualTo("call_a");
+            assertThat(resultA.path("content").asString()).isEqualTo("contents of a.txt");
+            assertThat(messages.get(messages.size() - 1).path("tool_call_id").asString()).isEqualTo("call_b");
         }
     }
 
@@ -121,9 +121,9 @@ class NativeToolCallingTest {
             assertThat(firstAnswer).filteredOn(StreamEvent.ToolCallArgument.class::isInstance)
                     .map(e -> (StreamEvent.ToolCallArgument) e)
                     .extracting(StreamEvent.ToolCallArgument::name, StreamEvent.ToolCallArgument::value)
-                    .containsExactly(org.assertj.core.groups.Tuple.tuple("path", nodes.textNode("notes/today.md")),
-                            org.assertj.core.groups.Tuple.tuple("content", nodes.textNode(content)),
-                            org.assertj.core.groups.Tuple.tuple("path", nodes.textNode("a.txt")));
+                    .containsExactly(org.assertj.core.groups.Tuple.tuple("path", nodes.stringNode("notes/today.md")),
+                            org.assertj.core.groups.Tuple.tuple("content", nodes.stringNode(content)),
+                            org.assertj.core.groups.Tuple.tuple("path", nodes.stringNode("a.txt")));
             // the path is known while the content still streams: more of the call's deltas follow it
             int path = firstAnswer.indexOf(firstAnswer.stream()
                     .filter(StreamEvent.ToolCallArgument.class::isInstance).findFirst().orElseThrow());

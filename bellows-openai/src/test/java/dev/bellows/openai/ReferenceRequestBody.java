@@ -1,7 +1,8 @@
 package dev.bellows.openai;
 
-import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.bellows.json.internal.Jackson;
+import tools.jackson.core.JsonGenerator;
+import tools.jackson.databind.ObjectMapper;
 import dev.bellows.openai.OpenAiProvider.MaxTokensField;
 import dev.bellows.provider.ChatRequest;
 import dev.bellows.provider.Message;
@@ -15,7 +16,7 @@ import java.io.UncheckedIOException;
 /** How the provider wrote request bodies before it wrote bytes with cached parts: the reference. */
 final class ReferenceRequestBody {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Jackson.JSON;
 
     private ReferenceRequestBody() {
     }
@@ -26,44 +27,44 @@ final class ReferenceRequestBody {
         StringWriter out = new StringWriter(sizeHint(request));
         try (JsonGenerator json = JSON.createGenerator(out)) {
             json.writeStartObject();
-            json.writeStringField("model", request.model());
-            json.writeArrayFieldStart("messages");
+            json.writeStringProperty("model", request.model());
+            json.writeArrayPropertyStart("messages");
             for (Message message : request.messages()) {
                 writeMessage(json, message);
             }
             json.writeEndArray();
             if (!request.tools().isEmpty()) {
-                json.writeArrayFieldStart("tools");
+                json.writeArrayPropertyStart("tools");
                 for (ToolSpec tool : request.tools()) {
                     json.writeStartObject();
-                    json.writeStringField("type", "function");
-                    json.writeObjectFieldStart("function");
-                    json.writeStringField("name", tool.name());
-                    json.writeStringField("description", tool.description());
-                    json.writeFieldName("parameters");
+                    json.writeStringProperty("type", "function");
+                    json.writeObjectPropertyStart("function");
+                    json.writeStringProperty("name", tool.name());
+                    json.writeStringProperty("description", tool.description());
+                    json.writeName("parameters");
                     json.writeTree(tool.parameters());
                     json.writeEndObject();
                     json.writeEndObject();
                 }
                 json.writeEndArray();
             }
-            json.writeBooleanField("stream", true);
+            json.writeBooleanProperty("stream", true);
             if (includeUsage) {
-                json.writeObjectFieldStart("stream_options");
-                json.writeBooleanField("include_usage", true);
+                json.writeObjectPropertyStart("stream_options");
+                json.writeBooleanProperty("include_usage", true);
                 json.writeEndObject();
             }
             if (request.temperature().isPresent()) {
-                json.writeNumberField("temperature", request.temperature().get());
+                json.writeNumberProperty("temperature", request.temperature().get());
             }
             if (request.topP().isPresent()) {
-                json.writeNumberField("top_p", request.topP().get());
+                json.writeNumberProperty("top_p", request.topP().get());
             }
             if (request.maxTokens().isPresent()) {
-                json.writeNumberField(maxTokensField.jsonName(), request.maxTokens().get());
+                json.writeNumberProperty(maxTokensField.jsonName(), request.maxTokens().get());
             }
             if (!request.stopSequences().isEmpty()) {
-                json.writeArrayFieldStart("stop");
+                json.writeArrayPropertyStart("stop");
                 for (String stop : request.stopSequences()) {
                     json.writeString(stop);
                 }
@@ -92,29 +93,29 @@ final class ReferenceRequestBody {
 
     private static void writeMessage(JsonGenerator json, Message message) throws IOException {
         json.writeStartObject();
-        json.writeStringField("role", message.role().wireName());
+        json.writeStringProperty("role", message.role().wireName());
         if (message.role() == Role.TOOL) {
-            json.writeStringField("tool_call_id", message.toolCallId());
+            json.writeStringProperty("tool_call_id", message.toolCallId());
         }
         if (message.toolCalls().isEmpty()) {
-            json.writeStringField("content", message.content());
+            json.writeStringProperty("content", message.content());
             json.writeEndObject();
             return;
         }
         // The assistant's native calls go back with it, each answered by a tool message.
         if (message.content().isEmpty()) {
-            json.writeNullField("content");
+            json.writeNullProperty("content");
         } else {
-            json.writeStringField("content", message.content());
+            json.writeStringProperty("content", message.content());
         }
-        json.writeArrayFieldStart("tool_calls");
+        json.writeArrayPropertyStart("tool_calls");
         for (NativeToolCall call : message.toolCalls()) {
             json.writeStartObject();
-            json.writeStringField("id", call.id());
-            json.writeStringField("type", "function");
-            json.writeObjectFieldStart("function");
-            json.writeStringField("name", call.name());
-            json.writeStringField("arguments", call.arguments());
+            json.writeStringProperty("id", call.id());
+            json.writeStringProperty("type", "function");
+            json.writeObjectPropertyStart("function");
+            json.writeStringProperty("name", call.name());
+            json.writeStringProperty("arguments", call.arguments());
             json.writeEndObject();
             json.writeEndObject();
         }

@@ -1,9 +1,10 @@
 package dev.bellows.openai;
 
+import dev.bellows.json.internal.Jackson;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.openai.OpenAiProvider.MaxTokensField;
 import dev.bellows.provider.ChatRequest;
 import dev.bellows.provider.Message;
@@ -26,7 +27,7 @@ import org.junit.jupiter.api.Test;
  */
 class RequestBodiesProperties {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Jackson.JSON;
 
     private static String written(RequestBodies bodies, ChatRequest request) {
         return bodies.write(request).text();

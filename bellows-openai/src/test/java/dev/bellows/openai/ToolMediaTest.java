@@ -1,9 +1,10 @@
 package dev.bellows.openai;
 
+import dev.bellows.json.internal.Jackson;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
 import dev.bellows.agent.AgentResult;
 import dev.bellows.agent.DefaultAgent;
 import dev.bellows.agent.ToolMode;
@@ -32,7 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ToolMediaTest {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Jackson.JSON;
     private static final byte[] PNG = {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n', 0, 0, 0, 13};
     private static final byte[] JPEG = {(byte) 0xFF, (byte) 0xD8, (byte) 0xFF, (byte) 0xE0};
     private static final String PNG_URL = "data:image/png;base64," + Base64.getEncoder().encodeToString(PNG);
@@ -69,11 +70,11 @@ class ToolMediaTest {
 
             JsonNode messages = server.requests().get(1).body().path("messages");
             JsonNode observation = messages.get(messages.size() - 1);
-            assertThat(observation.path("role").asText()).isEqualTo("user");
+            assertThat(observation.path("role").asString()).isEqualTo("user");
             JsonNode parts = observation.path("content");
             assertThat(parts).hasSize(3);
-            assertThat(parts.get(0).path("type").asText()).isEqualTo("text");
-            assertThat(parts.get(0).path("text").asText()).contains("two pictures")
+            assertThat(parts.get(0).path("type").asString()).isEqualTo("text");
+            assertThat(parts.get(0).path("text").asString()).contains("two pictures")
                     .contains("(3 files attached: image/png, 12 bytes; image/jpeg, 4 bytes; application/zip, 4 bytes)")
                     .endsWith("(not shown to you: application/zip, 4 bytes; only PNG, JPEG, GIF and WebP images can"
                             + " be sent to you)");
@@ -106,10 +107,10 @@ class ToolMediaTest {
             JsonNode toolA = messages.get(messages.size() - 3);
             JsonNode toolB = messages.get(messages.size() - 2);
             JsonNode images = messages.get(messages.size() - 1);
-            assertThat(toolA.path("role").asText()).isEqualTo("tool");
-            assertThat(toolA.path("tool_call_id").asText()).isEqualTo("call_a");
-            assertThat(toolA.path("content").asText()).isEqualTo("one picture\n(1 image attached: image/png, 12 bytes)");
-            assertThat(toolB.path("content").asText()).contains("two pictures")
+            assertThat(toolA.path("role").asString()).isEqualTo("tool");
+            assertThat(toolA.path("tool_call_id").asString()).isEqualTo("call_a");
+            assertThat(toolA.path("content").asString()).isEqualTo("one picture\n(1 image attached: image/png, 12 bytes)");
+            assertThat(toolB.path("content").asString()).contains("two pictures")
                     .endsWith("(not shown to you: application/zip, 4 bytes; only PNG, JPEG, GIF and WebP images can"
                             + " be sent to you)");
             assertThat(images).isEqualTo(JSON.readTree("""
@@ -135,8 +136,8 @@ class ToolMediaTest {
 
             JsonNode messages = server.requests().get(1).body().path("messages");
             JsonNode last = messages.get(messages.size() - 1);
-            assertThat(last.path("role").asText()).as("no user message of images").isEqualTo("tool");
-            assertThat(last.path("content").asText()).isEqualTo("one picture\n(1 image attached: image/png, 12 bytes)\n"
+            assertThat(last.path("role").asString()).as("no user message of images").isEqualTo("tool");
+            assertThat(last.path("content").asString()).isEqualTo("one picture\n(1 image attached: image/png, 12 bytes)\n"
                     + "(not shown to you: image/png, 12 bytes; images cannot be sent to this model)");
             assertThat(server.requests().get(1).body().toString()).doesNotContain("image_url");
         }

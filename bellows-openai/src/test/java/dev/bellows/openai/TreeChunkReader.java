@@ -1,8 +1,9 @@
 package dev.bellows.openai;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.bellows.json.internal.Jackson;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
 import dev.bellows.http.ErrorBodies;
 import dev.bellows.http.SseConnection;
 import dev.bellows.http.SseEvent;
@@ -24,7 +25,7 @@ import java.util.Optional;
  */
 final class TreeChunkReader implements ChatStream {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Jackson.JSON;
 
     private final SseConnection connection;
     private final String where;
@@ -106,7 +107,7 @@ final class TreeChunkReader implements ChatStream {
         JsonNode root;
         try {
             root = JSON.readTree(data);
-        } catch (JsonProcessingException e) {
+        } catch (JacksonException e) {
             throw new ProviderException(Kind.PROTOCOL, redactor.redact("malformed JSON in event " + events + " from "
                     + where + ": " + dev.bellows.stream.JsonSyntax.problem(data).orElse("it cannot be read")), null);
         }
@@ -164,8 +165,8 @@ final class TreeChunkReader implements ChatStream {
             }
         }
         JsonNode reason = choice.get("finish_reason");
-        if (reason != null && reason.isTextual() && !reason.asText().isEmpty()) {
-            finishReason = reason.asText();
+        if (reason != null && reason.isString() && !reason.asString().isEmpty()) {
+            finishReason = reason.asString();
         }
     }
 
@@ -174,13 +175,13 @@ final class TreeChunkReader implements ChatStream {
             return;
         }
         String id = text(call, "id");
-        int index = call.path("index").isIntegralNumber() && call.get("index").asInt() >= 0
-                ? call.get("index").asInt() : -1;
+        int index = call.path("index").isIntegralNumber() && call.get("index").bigIntegerValue().intValue() >= 0
+                ? call.get("index").bigIntegerValue().intValue() : -1;   // a long cut to an int, as Jackson 2's asInt() did
         JsonNode function = call.path("function");
         String name = text(function, "name");
         JsonNode arguments = function.get("arguments");
         String text = arguments == null || arguments.isNull() ? ""
-                : arguments.isTextual() ? arguments.asText() : arguments.toString();
+                : arguments.isString() ? arguments.asString() : arguments.toString();
         if (index < 0) {
             index = id != null ? toolCallsSeen : Math.max(toolCallsSeen - 1, 0);
         }
@@ -210,12 +211,16 @@ final class TreeChunkReader implements ChatStream {
     }
 
     private static long count(JsonNode node) {
-        return node != null && node.isNumber() && node.canConvertToLong() && node.asLong() >= 0 ? node.asLong() : -1;
+        if (node == null || !node.isNumber()) {
+            return -1;
+        }
+        java.math.BigInteger whole = node.decimalValue().toBigInteger();   // a float truncated, as Jackson 2 did
+        return whole.signum() >= 0 && whole.bitLength() < Long.SIZE ? whole.longValue() : -1;
     }
 
     private static String text(JsonNode node, String field) {
         JsonNode value = node.get(field);
-        return value != null && value.isTextual() && !value.asText().isEmpty() ? value.asText() : null;
+        return value != null && value.isString() && !value.asString().isEmpty() ? value.asString() : null;
     }
 
     private ProviderException streamError(String data) {
@@ -227,13 +232,13 @@ final class TreeChunkReader implements ChatStream {
             if (error != null && error.isObject() && error.path("error").isObject()) {
                 error = error.get("error");
             }
-            if (error != null && error.isTextual()) {
-                message = error.asText();
+            if (error != null && error.isString()) {
+                message = error.asString();
             } else if (error != null && error.isObject()) {
-                message = error.path("message").isTextual() ? error.get("message").asText() : null;
+                message = error.path("message").isString() ? error.get("message").asString() : null;
                 kind = OpenAiChatStream.kindOf(error.get("code"), error.get("type"));
             }
-        } catch (JsonProcessingException notJson) {
+        } catch (JacksonException notJson) {
             // shown as it is
         }
         if (message == null || message.isBlank()) {

@@ -1,11 +1,12 @@
 package dev.bellows.opentelemetry;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.bellows.json.internal.Jackson;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.provider.Message;
 import dev.bellows.provider.NativeToolCall;
 import dev.bellows.provider.Role;
@@ -22,7 +23,7 @@ import java.util.function.UnaryOperator;
  */
 final class Content {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Jackson.JSON;
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
     private final UnaryOperator<String> redactor;
@@ -128,7 +129,7 @@ final class Content {
         String redacted = redact(arguments == null ? "" : arguments);
         try {
             part.set("arguments", redacted.isBlank() ? NODES.objectNode() : JSON.readTree(redacted));
-        } catch (JsonProcessingException e) {
+        } catch (JacksonException e) {
             part.put("arguments", redacted);
         }
     }
@@ -136,7 +137,7 @@ final class Content {
     private static String write(JsonNode node) {
         try {
             return JSON.writeValueAsString(node);
-        } catch (JsonProcessingException e) {
+        } catch (JacksonException e) {
             throw new IllegalStateException("a JSON tree could not be written", e);
         }
     }

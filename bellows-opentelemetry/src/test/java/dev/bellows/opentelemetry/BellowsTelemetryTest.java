@@ -1,11 +1,12 @@
 package dev.bellows.opentelemetry;
 
+import dev.bellows.json.internal.Jackson;
 import static dev.bellows.opentelemetry.Telemetry.attribute;
 import static dev.bellows.opentelemetry.Telemetry.metric;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
 import dev.bellows.agent.AgentResult;
 import dev.bellows.agent.DefaultAgent;
 import dev.bellows.agent.ModelInterceptor;
@@ -58,7 +59,7 @@ class BellowsTelemetryTest {
 
     record Path1(String path) { }
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Jackson.JSON;
     private static final String ADD_CALL = "<tool>{\"tool_name\": \"add\", \"arguments\": {\"a\": 2, \"b\": 3}}</tool>";
     private static final String DONE = "<tool>{\"tool_name\": \"task_completion\", \"arguments\": {\"result\": \"5\"}}</tool>";
 
@@ -336,23 +337,23 @@ class BellowsTelemetryTest {
 
         SpanData run = telemetry.only("invoke_agent bellows");
         JsonNode task = JSON.readTree(attribute(run, GenAi.INPUT_MESSAGES));
-        assertThat(task.get(0).get("role").asText()).isEqualTo("user");
-        assertThat(task.get(0).get("parts").get(0).get("content").asText()).isEqualTo("What is 2 + 3? My password is [REDACTED], the database's [REDACTED]");
+        assertThat(task.get(0).get("role").asString()).isEqualTo("user");
+        assertThat(task.get(0).get("parts").get(0).get("content").asString()).isEqualTo("What is 2 + 3? My password is [REDACTED], the database's [REDACTED]");
         JsonNode answer = JSON.readTree(attribute(run, GenAi.OUTPUT_MESSAGES));
-        assertThat(answer.get(0).get("parts").get(0).get("content").asText()).isEqualTo("5");
+        assertThat(answer.get(0).get("parts").get(0).get("content").asString()).isEqualTo("5");
 
         SpanData first = telemetry.named("chat mock-model").get(0);
         JsonNode input = JSON.readTree(attribute(first, GenAi.INPUT_MESSAGES));
-        assertThat(input.get(0).get("role").asText()).isEqualTo("system");
-        assertThat(input.get(input.size() - 1).get("role").asText()).isEqualTo("user");
+        assertThat(input.get(0).get("role").asString()).isEqualTo("system");
+        assertThat(input.get(input.size() - 1).get("role").asString()).isEqualTo("user");
         JsonNode output = JSON.readTree(attribute(first, GenAi.OUTPUT_MESSAGES));
-        assertThat(output.get(0).get("role").asText()).isEqualTo("assistant");
-        assertThat(output.get(0).get("finish_reason").asText()).isEqualTo("stop");
+        assertThat(output.get(0).get("role").asString()).isEqualTo("assistant");
+        assertThat(output.get(0).get("finish_reason").asString()).isEqualTo("stop");
         // The thinking is a reasoning part, redacted; the call written in the text a tool call.
         assertThat(output.get(0).get("parts")).hasSize(2);
-        assertThat(output.get(0).get("parts").get(0).get("type").asText()).isEqualTo("reasoning");
-        assertThat(output.get(0).get("parts").get(0).get("content").asText()).isEqualTo("the token is [REDACTED]");
-        assertThat(output.get(0).get("parts").get(1).get("type").asText()).isEqualTo("tool_call");
+        assertThat(output.get(0).get("parts").get(0).get("type").asString()).isEqualTo("reasoning");
+        assertThat(output.get(0).get("parts").get(0).get("content").asString()).isEqualTo("the token is [REDACTED]");
+        assertThat(output.get(0).get("parts").get(1).get("type").asString()).isEqualTo("tool_call");
 
         SpanData tool = telemetry.only("execute_tool add");
         assertThat(JSON.readTree(attribute(tool, GenAi.TOOL_CALL_ARGUMENTS))).isEqualTo(JSON.readTree("{\"a\":2,\"b\":3}"));
@@ -383,12 +384,12 @@ class BellowsTelemetryTest {
         SpanData first = telemetry.named("chat mock-model").get(0);
         JsonNode parts = JSON.readTree(attribute(first, GenAi.OUTPUT_MESSAGES)).get(0).get("parts");
         assertThat(parts).hasSize(3);
-        assertThat(parts.get(0).get("type").asText()).isEqualTo("reasoning");
-        assertThat(parts.get(0).get("content").asText()).isEqualTo("two numbers: add them");
-        assertThat(parts.get(1).get("type").asText()).isEqualTo("text");
-        assertThat(parts.get(1).get("content").asText().strip()).isEqualTo("Let me add.");
-        assertThat(parts.get(2).get("type").asText()).isEqualTo("tool_call");
-        assertThat(parts.get(2).get("name").asText()).isEqualTo("add");
+        assertThat(parts.get(0).get("type").asString()).isEqualTo("reasoning");
+        assertThat(parts.get(0).get("content").asString()).isEqualTo("two numbers: add them");
+        assertThat(parts.get(1).get("type").asString()).isEqualTo("text");
+        assertThat(parts.get(1).get("content").asString().strip()).isEqualTo("Let me add.");
+        assertThat(parts.get(2).get("type").asString()).isEqualTo("tool_call");
+        assertThat(parts.get(2).get("name").asString()).isEqualTo("add");
         assertThat(parts.get(2).get("arguments")).isEqualTo(JSON.readTree("{\"a\":2,\"b\":3}"));
         assertThat(attribute(first, GenAi.OUTPUT_MESSAGES)).doesNotContain("<think>").doesNotContain("<tool>");
 
@@ -397,16 +398,16 @@ class BellowsTelemetryTest {
         JsonNode input = JSON.readTree(attribute(second, GenAi.INPUT_MESSAGES));
         JsonNode answered = null;
         for (JsonNode message : input) {
-            if (message.get("role").asText().equals("assistant")) {
+            if (message.get("role").asString().equals("assistant")) {
                 answered = message.get("parts");
             }
         }
         assertThat(answered).isNotNull();
-        assertThat(answered.get(0).get("type").asText()).isEqualTo("reasoning");
-        assertThat(answered.get(0).get("content").asText()).isEqualTo("two numbers: add them");
-        assertThat(answered.get(1).get("type").asText()).isEqualTo("text");
-        assertThat(answered.get(2).get("type").asText()).isEqualTo("tool_call");
-        assertThat(answered.get(2).get("name").asText()).isEqualTo("add");
+        assertThat(answered.get(0).get("type").asString()).isEqualTo("reasoning");
+        assertThat(answered.get(0).get("content").asString()).isEqualTo("two numbers: add them");
+        assertThat(answered.get(1).get("type").asString()).isEqualTo("text");
+        assertThat(answered.get(2).get("type").asString()).isEqualTo("tool_call");
+        assertThat(answered.get(2).get("name").asString()).isEqualTo("add");
         assertThat(answered.toString()).doesNotContain("<think>").doesNotContain("<tool>");
     }
 

@@ -1,9 +1,10 @@
 package dev.bellows.server;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.bellows.json.internal.Jackson;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.agent.Agent;
 import dev.bellows.agent.AgentResult;
 import dev.bellows.agent.AgentRun;
@@ -98,7 +99,7 @@ import java.util.function.Function;
 public final class AgentServer {
 
     private static final System.Logger LOG = System.getLogger(AgentServer.class.getName());
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final ObjectMapper MAPPER = Jackson.JSON;
     /** The paths whose POST body is JSON: {@link Admission} refuses any other content type there. */
     private static final Set<String> JSON_BODIES = Set.of("/agui", "/v1/chat/completions", "/chat/completions");
 
@@ -378,7 +379,7 @@ public final class AgentServer {
         }
         try {
             return MAPPER.readTree(body.toByteArray());
-        } catch (JsonProcessingException e) {
+        } catch (JacksonException e) {
             // Past Jackson's limits (nesting, a number's length) the exception has no location.
             String where = e.getLocation() == null ? ""
                     : " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")";

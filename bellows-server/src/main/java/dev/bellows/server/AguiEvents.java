@@ -1,10 +1,11 @@
 package dev.bellows.server;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.bellows.json.internal.Jackson;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.agent.WaitingCall;
 import dev.bellows.event.AgentEvent;
 import dev.bellows.event.LoopEndReason;
@@ -43,7 +44,7 @@ final class AguiEvents {
 
     static final String RETRY_EVENT = "bellows.retry";
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final ObjectMapper MAPPER = Jackson.JSON;
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private final String threadId;

@@ -1,6 +1,7 @@
 package dev.bellows.server;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.JsonNodeFactory;
 import dev.bellows.memory.SessionNames;
 import java.util.ArrayList;
 import java.util.List;
@@ -77,14 +78,14 @@ record AguiInput(String threadId, String runId, List<InMessage> messages, List<C
             }
             String name = requiredString(tool, "name", field + ".name");
             JsonNode description = tool.get("description");
-            if (description != null && !description.isTextual()) {
+            if (description != null && !description.isString()) {
                 throw HttpError.badRequest(field + ".description", "must be a string");
             }
             JsonNode parameters = tool.get("parameters");
             if (parameters != null && !parameters.isNull() && !parameters.isObject()) {
                 throw HttpError.badRequest(field + ".parameters", "must be a JSON Schema object");
             }
-            tools.add(new ClientTool(name, description == null ? "" : description.asText(),
+            tools.add(new ClientTool(name, description == null ? "" : description.asString(),
                     parameters == null || parameters.isNull() ? null : parameters));
         }
         List<String> context = new ArrayList<>();
@@ -134,14 +135,14 @@ record AguiInput(String threadId, String runId, List<InMessage> messages, List<C
         if (role.equals("user")) {
             text = userText(content, field + ".content");
         } else if (content != null && !content.isNull() && !role.equals("activity")) {
-            if (!content.isTextual()) {
+            if (!content.isString()) {
                 if (role.equals("tool") && content.isArray()) {
                     text = parts(content, field + ".content");
                 } else {
                     throw HttpError.badRequest(field + ".content", "must be a string, not " + kind(content));
                 }
             } else {
-                text = content.asText();
+                text = content.asString();
             }
         } else if (role.equals("system") || role.equals("developer") || role.equals("tool")) {
             throw HttpError.badRequest(field + ".content", "missing: a " + role + " message needs its text");
@@ -157,8 +158,8 @@ record AguiInput(String threadId, String runId, List<InMessage> messages, List<C
         if (content == null || content.isNull()) {
             throw HttpError.badRequest(field, "missing: a user message needs its text");
         }
-        if (content.isTextual()) {
-            return content.asText();
+        if (content.isString()) {
+            return content.asString();
         }
         if (content.isArray()) {
             return parts(content, field);
@@ -172,10 +173,10 @@ record AguiInput(String threadId, String runId, List<InMessage> messages, List<C
         for (int i = 0; i < content.size(); i++) {
             JsonNode part = content.get(i);
             String partField = field + "[" + i + "]";
-            if (!part.isObject() || !part.path("type").isTextual()) {
+            if (!part.isObject() || !part.path("type").isString()) {
                 throw HttpError.badRequest(partField, "must be a part object with a \"type\"");
             }
-            String type = part.get("type").asText();
+            String type = part.get("type").asString();
             if (!type.equals("text")) {
                 throw HttpError.badRequest(partField + ".type", "\"" + type + "\" parts are not supported: this agent"
                         + " reads text parts only");
@@ -191,7 +192,7 @@ record AguiInput(String threadId, String runId, List<InMessage> messages, List<C
     private static JsonNode optionalArray(JsonNode body, String name) throws HttpError {
         JsonNode node = body.get(name);
         if (node == null || node.isNull()) {
-            return com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode();
+            return JsonNodeFactory.instance.arrayNode();
         }
         if (!node.isArray()) {
             throw HttpError.badRequest(name, "must be an array, not " + kind(node));
@@ -208,13 +209,13 @@ record AguiInput(String threadId, String runId, List<InMessage> messages, List<C
         if (value == null || value.isNull()) {
             throw HttpError.badRequest(field, "missing (a string)");
         }
-        if (!value.isTextual()) {
+        if (!value.isString()) {
             throw HttpError.badRequest(field, "must be a string, not " + kind(value));
         }
-        if (!mayBeEmpty && value.asText().isEmpty()) {
+        if (!mayBeEmpty && value.asString().isEmpty()) {
             throw HttpError.badRequest(field, "must not be empty");
         }
-        return value.asText();
+        return value.asString();
     }
 
     static String kind(JsonNode node) {

@@ -1,6 +1,6 @@
 package dev.bellows.server;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.databind.JsonNode;
 import dev.bellows.agent.Decision;
 import dev.bellows.agent.WaitingCall;
 import java.util.ArrayList;
@@ -95,7 +95,7 @@ final class AguiResume {
         }
         if (approved != null && !approved.asBoolean()) {
             JsonNode reason = payload.get("reason");
-            return Decision.deny(call.id(), reason == null || !reason.isTextual() ? "" : reason.asText());
+            return Decision.deny(call.id(), reason == null || !reason.isString() ? "" : reason.asString());
         }
         if (call.kind() == WaitingCall.Kind.APPROVAL) {
             if (approved == null) {
@@ -104,7 +104,7 @@ final class AguiResume {
             // AG-UI's approveWithEdits: the person's own arguments (checked against the tool's schema)
             JsonNode edited = payload.get("editedArgs");
             if (edited != null && !edited.isNull()) {
-                if (!(edited instanceof com.fasterxml.jackson.databind.node.ObjectNode arguments)) {
+                if (!(edited instanceof tools.jackson.databind.node.ObjectNode arguments)) {
                     throw HttpError.badRequest(field + ".payload.editedArgs", "must be an object: the call's arguments");
                 }
                 return Decision.approve(call.id(), arguments.deepCopy());
@@ -112,9 +112,9 @@ final class AguiResume {
             return Decision.approve(call.id());
         }
         JsonNode result = payload.get("result");
-        if (result == null || !result.isTextual()) {
+        if (result == null || !result.isString()) {
             throw HttpError.badRequest(field + ".payload.result", "missing: the call's result as text");
         }
-        return Decision.respond(call.id(), result.asText());
+        return Decision.respond(call.id(), result.asString());
     }
 }

@@ -1,6 +1,6 @@
 package dev.bellows.server;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.databind.JsonNode;
 import dev.bellows.provider.Message;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,7 +23,7 @@ record CompletionInput(List<List<Message>> history, String task, boolean stream,
                     + " ({\"model\", \"messages\", \"stream\"})");
         }
         JsonNode model = body.get("model");
-        if (model != null && !model.isNull() && !model.isTextual()) {
+        if (model != null && !model.isNull() && !model.isString()) {
             throw HttpError.badRequest("model", "must be a string, not " + AguiInput.kind(model));
         }
         JsonNode stream = body.get("stream");
@@ -47,10 +47,10 @@ record CompletionInput(List<List<Message>> history, String task, boolean stream,
                 throw HttpError.badRequest(field, "must be an object {\"role\", \"content\"}, not " + AguiInput.kind(message));
             }
             JsonNode roleNode = message.get("role");
-            if (roleNode == null || !roleNode.isTextual()) {
+            if (roleNode == null || !roleNode.isString()) {
                 throw HttpError.badRequest(field + ".role", roleNode == null ? "missing" : "must be a string");
             }
-            String role = roleNode.asText();
+            String role = roleNode.asString();
             String text = text(message.get("content"), field + ".content", role);
             boolean last = i == messages.size() - 1;
             switch (role) {
@@ -89,7 +89,7 @@ record CompletionInput(List<List<Message>> history, String task, boolean stream,
             task = "Instructions from the application:\n" + String.join("\n\n", system) + "\n\n" + task;
         }
         return new CompletionInput(List.copyOf(turns), task, stream != null && stream.asBoolean(),
-                model == null || model.isNull() ? null : model.asText());
+                model == null || model.isNull() ? null : model.asString());
     }
 
     private static String text(JsonNode content, String field, String role) throws HttpError {
@@ -99,8 +99,8 @@ record CompletionInput(List<List<Message>> history, String task, boolean stream,
             }
             throw HttpError.badRequest(field, "missing: a " + role + " message needs its text");
         }
-        if (content.isTextual()) {
-            return content.asText();
+        if (content.isString()) {
+            return content.asString();
         }
         if (!content.isArray()) {
             throw HttpError.badRequest(field, "must be a string or an array of parts, not " + AguiInput.kind(content));
@@ -109,21 +109,21 @@ record CompletionInput(List<List<Message>> history, String task, boolean stream,
         for (int i = 0; i < content.size(); i++) {
             JsonNode part = content.get(i);
             String partField = field + "[" + i + "]";
-            if (!part.isObject() || !part.path("type").isTextual()) {
+            if (!part.isObject() || !part.path("type").isString()) {
                 throw HttpError.badRequest(partField, "must be a part object with a \"type\"");
             }
-            if (!part.get("type").asText().equals("text")) {
-                throw HttpError.badRequest(partField + ".type", "\"" + part.get("type").asText()
+            if (!part.get("type").asString().equals("text")) {
+                throw HttpError.badRequest(partField + ".type", "\"" + part.get("type").asString()
                         + "\" parts are not supported: this agent reads text parts only");
             }
             JsonNode partText = part.get("text");
-            if (partText == null || !partText.isTextual()) {
+            if (partText == null || !partText.isString()) {
                 throw HttpError.badRequest(partField + ".text", "must be a string");
             }
             if (!text.isEmpty()) {
                 text.append('\n');
             }
-            text.append(partText.asText());
+            text.append(partText.asString());
         }
         return text.toString();
     }

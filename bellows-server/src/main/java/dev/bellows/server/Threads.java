@@ -1,8 +1,9 @@
 package dev.bellows.server;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
+import dev.bellows.json.internal.Jackson;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.node.ArrayNode;
 import dev.bellows.agent.Session;
 import dev.bellows.memory.ConversationMemory;
 import dev.bellows.memory.InMemoryMemoryStore;
@@ -34,7 +35,7 @@ abstract sealed class Threads {
     /** The metadata key of the ids of the client messages a thread has taken, a JSON array. */
     static final String MESSAGE_IDS = "agui_message_ids";
 
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final ObjectMapper MAPPER = Jackson.JSON;
     private static final System.Logger LOG = System.getLogger(Threads.class.getName());
 
     /** A run's hold on a thread. */
@@ -86,7 +87,7 @@ abstract sealed class Threads {
             try {
                 JsonNode node = MAPPER.readTree(json);
                 List<String> calls = new java.util.ArrayList<>();
-                node.path("calls").forEach(id -> calls.add(id.asText()));
+                node.path("calls").forEach(id -> calls.add(id.asString()));
                 return new Pending(node.path("turnsAtStart").asInt(), calls);
             } catch (Exception e) {
                 LOG.log(System.Logger.Level.WARNING, "a thread's pending calls could not be read", e);
@@ -129,7 +130,7 @@ abstract sealed class Threads {
         }
         try {
             for (JsonNode id : MAPPER.readTree(json)) {
-                ids.add(id.asText());
+                ids.add(id.asString());
             }
         } catch (Exception e) {
             LOG.log(System.Logger.Level.WARNING, "a thread's message ids could not be read; its messages are taken anew", e);

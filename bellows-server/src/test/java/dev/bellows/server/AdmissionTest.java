@@ -5,7 +5,7 @@ import static dev.bellows.server.ServerFixture.runInput;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.databind.JsonNode;
 import dev.bellows.server.jetty.JettyAgentServer;
 import dev.bellows.testkit.Background;
 import dev.bellows.testkit.MockScript;
@@ -88,8 +88,8 @@ class AdmissionTest {
                 Raw refused = raw(fixture, "POST", "/agui", json("Host", host), input);
                 assertThat(refused.status()).as(host).isEqualTo(403);
                 assertThat(refused.headers().get("content-type")).isEqualTo("application/json");
-                assertThat(refused.json().at("/error/param").asText()).isEqualTo("Host");
-                assertThat(refused.json().at("/error/message").asText()).contains("--allow-host");
+                assertThat(refused.json().at("/error/param").asString()).isEqualTo("Host");
+                assertThat(refused.json().at("/error/message").asString()).contains("--allow-host");
             }
             assertThat(raw(fixture, "GET", "/", Map.of("Host", "attacker.example"), "").status()).isEqualTo(403);
             assertThat(fixture.provider.turnsTaken()).isZero();
@@ -115,14 +115,14 @@ class AdmissionTest {
                     "http://127.0.0.1:" + (fixture.http.port() + 1), "https://app.example.com:8443")) {
                 Raw refused = raw(fixture, "POST", "/agui", json("Origin", origin), input);
                 assertThat(refused.status()).as(origin).isEqualTo(403);
-                assertThat(refused.json().at("/error/param").asText()).isEqualTo("Origin");
-                assertThat(refused.json().at("/error/message").asText()).contains("--allow-origin " + origin);
+                assertThat(refused.json().at("/error/param").asString()).isEqualTo("Origin");
+                assertThat(refused.json().at("/error/message").asString()).contains("--allow-origin " + origin);
                 assertThat(refused.headers()).doesNotContainKey("access-control-allow-origin");
             }
             // a no-cors fetch from another site sends its Origin; a request without one that says so is refused too
             Raw crossSite = raw(fixture, "POST", "/agui", json("Sec-Fetch-Site", "cross-site"), input);
             assertThat(crossSite.status()).isEqualTo(403);
-            assertThat(crossSite.json().at("/error/param").asText()).isEqualTo("Sec-Fetch-Site");
+            assertThat(crossSite.json().at("/error/param").asString()).isEqualTo("Sec-Fetch-Site");
             assertThat(fixture.provider.turnsTaken()).isZero();
 
             // the server's own page
@@ -166,8 +166,8 @@ class AdmissionTest {
                 for (Map.Entry<String, String> call : Map.of("/agui", input, "/v1/chat/completions", completion).entrySet()) {
                     Raw refused = raw(fixture, "POST", call.getKey(), headers, call.getValue());
                     assertThat(refused.status()).as(call.getKey() + " " + type).isEqualTo(415);
-                    assertThat(refused.json().at("/error/param").asText()).isEqualTo("Content-Type");
-                    assertThat(refused.json().at("/error/message").asText()).contains("application/json");
+                    assertThat(refused.json().at("/error/param").asString()).isEqualTo("Content-Type");
+                    assertThat(refused.json().at("/error/message").asString()).contains("application/json");
                 }
             }
             assertThat(fixture.provider.turnsTaken()).isZero();
@@ -226,7 +226,7 @@ class AdmissionTest {
                     HttpResponse<String> response = fixture.post(path, body);
                     assertThat(response.statusCode()).as(path).isEqualTo(400);
                     assertThat(response.headers().firstValue("Content-Type")).hasValue("application/json");
-                    assertThat(ServerFixture.MAPPER.readTree(response.body()).at("/error/message").asText())
+                    assertThat(ServerFixture.MAPPER.readTree(response.body()).at("/error/message").asString())
                             .contains("not valid JSON");
                 }
             }

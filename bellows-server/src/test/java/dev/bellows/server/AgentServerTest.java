@@ -7,8 +7,8 @@ import static dev.bellows.server.ServerFixture.turn;
 import static dev.bellows.server.ServerFixture.types;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.provider.ChatRequest;
 import dev.bellows.provider.Message;
 import dev.bellows.provider.Role;
@@ -68,10 +68,10 @@ class AgentServerTest {
 
             assertThat(types.get(0)).isEqualTo("RUN_STARTED");
             assertThat(types.get(types.size() - 1)).isEqualTo("RUN_FINISHED");
-            assertThat(events.get(0).get("threadId").asText()).isEqualTo("t1");
+            assertThat(events.get(0).get("threadId").asString()).isEqualTo("t1");
             JsonNode finished = events.get(events.size() - 1);
-            assertThat(finished.get("result").asText()).isEqualTo("It is **42**.");
-            assertThat(finished.path("outcome").path("type").asText()).isEqualTo("success");
+            assertThat(finished.get("result").asString()).isEqualTo("It is **42**.");
+            assertThat(finished.path("outcome").path("type").asString()).isEqualTo("success");
             assertThat(types).containsSubsequence("STEP_STARTED", "REASONING_START", "REASONING_MESSAGE_START",
                     "REASONING_MESSAGE_CONTENT", "REASONING_MESSAGE_END", "REASONING_END", "TEXT_MESSAGE_START",
                     "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "TOOL_CALL_START", "TOOL_CALL_ARGS", "TOOL_CALL_END",
@@ -79,24 +79,24 @@ class AgentServerTest {
                     "STEP_STARTED", "STEP_FINISHED", "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END",
                     "RUN_FINISHED");
 
-            JsonNode start = events.stream().filter(e -> e.get("type").asText().equals("TOOL_CALL_START")
-                    && e.get("toolCallName").asText().equals("add")).findFirst().orElseThrow();
-            String callId = start.get("toolCallId").asText();
+            JsonNode start = events.stream().filter(e -> e.get("type").asString().equals("TOOL_CALL_START")
+                    && e.get("toolCallName").asString().equals("add")).findFirst().orElseThrow();
+            String callId = start.get("toolCallId").asString();
             StringBuilder args = new StringBuilder();
-            events.stream().filter(e -> e.get("type").asText().equals("TOOL_CALL_ARGS")
-                    && e.get("toolCallId").asText().equals(callId)).forEach(e -> args.append(e.get("delta").asText()));
+            events.stream().filter(e -> e.get("type").asString().equals("TOOL_CALL_ARGS")
+                    && e.get("toolCallId").asString().equals(callId)).forEach(e -> args.append(e.get("delta").asString()));
             assertThat(ServerFixture.MAPPER.readTree(args.toString()))
                     .isEqualTo(ServerFixture.MAPPER.readTree("{\"a\": 40, \"b\": 2}"));
-            JsonNode result = events.stream().filter(e -> e.get("type").asText().equals("TOOL_CALL_RESULT")
-                    && e.get("toolCallId").asText().equals(callId)).findFirst().orElseThrow();
-            assertThat(result.get("content").asText()).isEqualTo("42");
+            JsonNode result = events.stream().filter(e -> e.get("type").asString().equals("TOOL_CALL_RESULT")
+                    && e.get("toolCallId").asString().equals(callId)).findFirst().orElseThrow();
+            assertThat(result.get("content").asString()).isEqualTo("42");
 
-            JsonNode snapshot = events.stream().filter(e -> e.get("type").asText().equals("STATE_SNAPSHOT"))
+            JsonNode snapshot = events.stream().filter(e -> e.get("type").asString().equals("STATE_SNAPSHOT"))
                     .findFirst().orElseThrow();
-            assertThat(snapshot.at("/snapshot/plan/0/description").asText()).isEqualTo("add the numbers");
-            assertThat(snapshot.at("/snapshot/plan/1/status").asText()).isEqualTo("in_progress");
-            assertThat(events).filteredOn(e -> e.get("type").asText().equals("TEXT_MESSAGE_CONTENT"))
-                    .extracting(e -> e.get("delta").asText()).contains("It is **42**.");
+            assertThat(snapshot.at("/snapshot/plan/0/description").asString()).isEqualTo("add the numbers");
+            assertThat(snapshot.at("/snapshot/plan/1/status").asString()).isEqualTo("in_progress");
+            assertThat(events).filteredOn(e -> e.get("type").asString().equals("TEXT_MESSAGE_CONTENT"))
+                    .extracting(e -> e.get("delta").asString()).contains("It is **42**.");
         }
     }
 
@@ -161,7 +161,7 @@ class AgentServerTest {
         assertThat(types).endsWith("RUN_FINISHED").doesNotContain("STATE_DELTA");
         assertThat(types.get(1)).isEqualTo("STEP_STARTED");
         assertThat(types).containsSubsequence("TOOL_CALL_END", "STATE_SNAPSHOT", "STEP_FINISHED");
-        assertThat(events.get(types.indexOf("STATE_SNAPSHOT")).at("/snapshot/plan/0/description").asText())
+        assertThat(events.get(types.indexOf("STATE_SNAPSHOT")).at("/snapshot/plan/0/description").asString())
                 .isEqualTo("add the numbers");
     }
 
@@ -191,7 +191,7 @@ class AgentServerTest {
             fixture.agui(runInput("t1", "What is 40 + 2?"));
             // the whole conversation again, with one new message
             List<JsonNode> second = fixture.agui(runInput("t1", "What is 40 + 2?", "And 40 + 3?"));
-            assertThat(second.get(second.size() - 1).get("result").asText()).isEqualTo("43");
+            assertThat(second.get(second.size() - 1).get("result").asString()).isEqualTo("43");
             // only the new message (the ids are the client's: u2 is new)
             ObjectNode third = runInput("t1");
             third.withArray("messages").addObject().put("id", "t1-u2").put("role", "user").put("content", "And 40 + 4?");
@@ -223,17 +223,17 @@ class AgentServerTest {
             ((ObjectNode) badRole.withArray("messages").get(0)).put("role", "robot");
             HttpResponse<String> role = fixture.post("/agui", badRole.toString());
             assertThat(role.statusCode()).isEqualTo(400);
-            assertThat(ServerFixture.MAPPER.readTree(role.body()).at("/error/param").asText()).isEqualTo("messages[0].role");
+            assertThat(ServerFixture.MAPPER.readTree(role.body()).at("/error/param").asString()).isEqualTo("messages[0].role");
 
             ObjectNode wrongType = runInput("t1", "hi");
             wrongType.put("messages", 12);
             assertThat(ServerFixture.MAPPER.readTree(fixture.post("/agui", wrongType.toString()).body())
-                    .at("/error/param").asText()).isEqualTo("messages");
+                    .at("/error/param").asString()).isEqualTo("messages");
 
             ObjectNode noThread = runInput("t1", "hi");
             noThread.remove("threadId");
             assertThat(ServerFixture.MAPPER.readTree(fixture.post("/agui", noThread.toString()).body())
-                    .at("/error/param").asText()).isEqualTo("threadId");
+                    .at("/error/param").asString()).isEqualTo("threadId");
 
             ObjectNode unknownResume = runInput("t1", "hi");
             unknownResume.putArray("resume").addObject().put("interruptId", "nope").put("status", "resolved");
@@ -456,12 +456,12 @@ class AgentServerTest {
         try (ServerFixture fixture = new ServerFixture(script, b -> { })) {
             List<JsonNode> failed = fixture.agui(runInput("t1", "hello"));
             JsonNode last = failed.get(failed.size() - 1);
-            assertThat(last.get("type").asText()).isEqualTo("RUN_ERROR");
-            assertThat(last.get("message").asText()).contains("the model broke");
+            assertThat(last.get("type").asString()).isEqualTo("RUN_ERROR");
+            assertThat(last.get("message").asString()).contains("the model broke");
             assertThat(types(failed)).doesNotContain("RUN_FINISHED");
 
             List<JsonNode> again = fixture.agui(runInput("t1", "hello"));
-            assertThat(again.get(again.size() - 1).get("result").asText()).isEqualTo("fine now");
+            assertThat(again.get(again.size() - 1).get("result").asString()).isEqualTo("fine now");
             // the failed run stored nothing, so its message is taken again, once
             List<Message> sent = fixture.provider.requests().get(1).messages();
             assertThat(sent.stream().filter(m -> m.role() == Role.USER && m.content().contains("hello"))).hasSize(1);
@@ -539,9 +539,9 @@ class AgentServerTest {
                     "{\"model\": \"x\", \"messages\": [{\"role\": \"user\", \"content\": \"40 + 2?\"}]}");
             assertThat(plain.statusCode()).isEqualTo(200);
             JsonNode completion = ServerFixture.MAPPER.readTree(plain.body().strip());
-            assertThat(completion.get("object").asText()).isEqualTo("chat.completion");
-            assertThat(completion.at("/choices/0/message/content").asText()).isEqualTo("42");
-            assertThat(completion.at("/choices/0/finish_reason").asText()).isEqualTo("stop");
+            assertThat(completion.get("object").asString()).isEqualTo("chat.completion");
+            assertThat(completion.at("/choices/0/message/content").asString()).isEqualTo("42");
+            assertThat(completion.at("/choices/0/finish_reason").asString()).isEqualTo("stop");
 
             HttpResponse<String> streamed = fixture.post("/v1/chat/completions",
                     "{\"stream\": true, \"messages\": [{\"role\": \"user\", \"content\": \"40 + 2?\"},"
@@ -550,8 +550,8 @@ class AgentServerTest {
             assertThat(streamed.body()).endsWith("data: [DONE]\n\n");
             StringBuilder content = new StringBuilder();
             for (JsonNode chunk : ServerFixture.events(streamed.body())) {
-                assertThat(chunk.get("object").asText()).isEqualTo("chat.completion.chunk");
-                content.append(chunk.at("/choices/0/delta/content").asText(""));
+                assertThat(chunk.get("object").asString()).isEqualTo("chat.completion.chunk");
+                content.append(chunk.at("/choices/0/delta/content").asString(""));
             }
             assertThat(content.toString()).isEqualTo("43");
             List<Message> sent = fixture.provider.requests().get(1).messages();

@@ -6,8 +6,8 @@ import static dev.bellows.server.ServerFixture.turn;
 import static dev.bellows.server.ServerFixture.types;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.memory.SessionStore;
 import dev.bellows.server.jetty.JettyAgentServer;
 import dev.bellows.sessions.sqlite.SqliteSessionStore;
@@ -67,7 +67,7 @@ class ApprovalsOverAguiTest {
     }
 
     static List<String> ids(List<JsonNode> events, String type) {
-        return events.stream().filter(e -> e.get("type").asText().equals(type)).map(e -> e.get("toolCallId").asText()).toList();
+        return events.stream().filter(e -> e.get("type").asString().equals(type)).map(e -> e.get("toolCallId").asString()).toList();
     }
 
     @Test
@@ -86,14 +86,14 @@ class ApprovalsOverAguiTest {
         assertThat(ids(first, "TOOL_CALL_START")).containsExactly("call_1_1", "call_2_1", "call_2_2");
         assertThat(ids(first, "TOOL_CALL_RESULT")).containsExactly("call_1_1");
         JsonNode outcome = last(first).get("outcome");
-        assertThat(last(first).get("type").asText()).isEqualTo("RUN_FINISHED");
-        assertThat(outcome.get("type").asText()).isEqualTo("interrupt");
+        assertThat(last(first).get("type").asString()).isEqualTo("RUN_FINISHED");
+        assertThat(outcome.get("type").asString()).isEqualTo("interrupt");
         assertThat(outcome.get("interrupts")).hasSize(1);
         JsonNode interrupt = outcome.get("interrupts").get(0);
-        assertThat(interrupt.get("id").asText()).isEqualTo("call_2_1");
-        assertThat(interrupt.get("reason").asText()).isEqualTo("tool_approval");
-        assertThat(interrupt.get("toolCallId").asText()).isEqualTo("call_2_1");
-        assertThat(interrupt.get("message").asText()).contains("write_file").contains("a.txt");
+        assertThat(interrupt.get("id").asString()).isEqualTo("call_2_1");
+        assertThat(interrupt.get("reason").asString()).isEqualTo("tool_approval");
+        assertThat(interrupt.get("toolCallId").asString()).isEqualTo("call_2_1");
+        assertThat(interrupt.get("message").asString()).contains("write_file").contains("a.txt");
         assertThat(writes).isEmpty();
 
         // a new server process on the same store: the waiting run is there
@@ -101,27 +101,27 @@ class ApprovalsOverAguiTest {
             List<JsonNode> second = b.agui(resume("tidy", "call_2_1", "resolved", "{\"approved\": true}"));
             assertThat(types(second)).startsWith("RUN_STARTED", "TOOL_CALL_RESULT", "TOOL_CALL_RESULT", "STEP_STARTED");
             assertThat(ids(second, "TOOL_CALL_RESULT")).startsWith("call_2_1", "call_2_2");
-            assertThat(second.get(1).get("content").asText()).isEqualTo("wrote a.txt");
-            assertThat(second.get(2).get("content").asText()).isEqualTo("7");
+            assertThat(second.get(1).get("content").asString()).isEqualTo("wrote a.txt");
+            assertThat(second.get(2).get("content").asString()).isEqualTo("7");
             assertThat(writes).containsExactly("a.txt");
             // the next iteration's call waits in its turn, named as its TOOL_CALL_START named it
             String next = ids(second, "TOOL_CALL_START").get(0);
             assertThat(next).isEqualTo("call_3_1");
-            assertThat(last(second).at("/outcome/interrupts/0/id").asText()).isEqualTo(next);
+            assertThat(last(second).at("/outcome/interrupts/0/id").asString()).isEqualTo(next);
             assertThat(b.provider.turnsTaken()).isEqualTo(1);     // the approved answer was not asked for again
 
             // denied with a reason: the model reads it; nothing ran
             List<JsonNode> third = b.agui(resume("tidy", next, "resolved",
                     "{\"approved\": false, \"reason\": \"not in the root folder\"}"));
             assertThat(ids(third, "TOOL_CALL_RESULT")).startsWith(next);
-            assertThat(third.get(1).get("content").asText()).contains("not in the root folder");
-            assertThat(last(third).get("result").asText()).isEqualTo("Tidied.");
+            assertThat(third.get(1).get("content").asString()).contains("not in the root folder");
+            assertThat(last(third).get("result").asString()).isEqualTo("Tidied.");
             assertThat(writes).containsExactly("a.txt");
             assertThat(b.provider.requests().get(1).messages().toString()).contains("not in the root folder");
 
             // the thread takes new messages again, the old ones not twice
             List<JsonNode> fourth = b.agui(runInput("tidy", "Tidy up.", "Thanks."));
-            assertThat(last(fourth).get("type").asText()).isIn("RUN_FINISHED", "RUN_ERROR");
+            assertThat(last(fourth).get("type").asString()).isIn("RUN_FINISHED", "RUN_ERROR");
             String sent = b.provider.requests().get(2).messages().toString();
             assertThat(sent.split("Tidy up\\.", -1)).hasSize(2);
             assertThat(sent).contains("Thanks.");
@@ -136,8 +136,8 @@ class ApprovalsOverAguiTest {
                 turn(call("task_completion", "{\"result\": \"Tidied.\"}")),
                 turn(call("task_completion", "{\"result\": \"You are welcome.\"}")));
         try (SessionStore store = SqliteSessionStore.open(dir); ServerFixture server = server(store, script)) {
-            assertThat(last(server.agui(runInput("count", "Tidy up."))).at("/outcome/type").asText()).isEqualTo("interrupt");
-            assertThat(last(server.agui(resume("count", "call_2_1", "resolved", "{\"approved\": true}"))).get("result").asText())
+            assertThat(last(server.agui(runInput("count", "Tidy up."))).at("/outcome/type").asString()).isEqualTo("interrupt");
+            assertThat(last(server.agui(resume("count", "call_2_1", "resolved", "{\"approved\": true}"))).get("result").asString())
                     .isEqualTo("Tidied.");
             // one request so far: "Tidy up.", answered over two runs
             assertThat(store.find("count").orElseThrow().requests()).isEqualTo(1);
@@ -152,7 +152,7 @@ class ApprovalsOverAguiTest {
     void anApprovalOnAServerWithoutTheToolIs400NamingItAndADenialNeedsNoTool() throws Exception {
         MockScript before = MockScript.of(turn(call("write_file", "{\"path\": \"a.txt\"}")));
         try (SessionStore store = SqliteSessionStore.open(dir); ServerFixture a = server(store, before)) {
-            assertThat(last(a.agui(runInput("moved", "Tidy up."))).at("/outcome/interrupts/0/id").asText())
+            assertThat(last(a.agui(runInput("moved", "Tidy up."))).at("/outcome/interrupts/0/id").asString())
                     .isEqualTo("call_1_1");
             // the thread's session records the model and tool mode, as bellows run --session does
             assertThat(store.find("moved").orElseThrow().metadata())
@@ -169,14 +169,14 @@ class ApprovalsOverAguiTest {
                     "{\"approved\": true}").toString());
             assertThat(refused.statusCode()).as(refused.body()).isEqualTo(400);
             JsonNode error = ServerFixture.MAPPER.readTree(refused.body()).get("error");
-            assertThat(error.get("param").asText()).isEqualTo("resume[0]");
-            assertThat(error.get("message").asText()).contains("call_1_1", "local/write_file");
+            assertThat(error.get("param").asString()).isEqualTo("resume[0]");
+            assertThat(error.get("message").asString()).contains("call_1_1", "local/write_file");
             assertThat(store.waitingRun("moved").orElseThrow().toString()).isEqualTo(waitingBefore);
             assertThat(b.provider.turnsTaken()).isZero();
 
             List<JsonNode> denied = b.agui(resume("moved", "call_1_1", "resolved",
                     "{\"approved\": false, \"reason\": \"leave it\"}"));
-            assertThat(last(denied).get("result").asText()).isEqualTo("Left as it was.");
+            assertThat(last(denied).get("result").asString()).isEqualTo("Left as it was.");
             assertThat(b.provider.requests().get(0).messages().toString()).contains("leave it");
             assertThat(writes).isEmpty();
         }
@@ -211,7 +211,7 @@ class ApprovalsOverAguiTest {
             for (int i = 0; i < bad.size(); i++) {
                 HttpResponse<String> answer = server.post("/agui", bad.get(i).toString());
                 assertThat(answer.statusCode()).as(answer.body()).isEqualTo(400);
-                assertThat(ServerFixture.MAPPER.readTree(answer.body()).at("/error/param").asText()).as(answer.body())
+                assertThat(ServerFixture.MAPPER.readTree(answer.body()).at("/error/param").asString()).as(answer.body())
                         .isEqualTo(params.get(i));
             }
             // every call answered, but the edited arguments do not fit the tool's schema
@@ -233,7 +233,7 @@ class ApprovalsOverAguiTest {
             both.withArray("resume").addObject().put("interruptId", "call_1_2").put("status", "cancelled");
             List<JsonNode> done = server.agui(both);
             assertThat(ids(done, "TOOL_CALL_RESULT")).startsWith("call_1_1", "call_1_2");
-            assertThat(last(done).get("result").asText()).isEqualTo("Done.");
+            assertThat(last(done).get("result").asString()).isEqualTo("Done.");
             assertThat(writes).containsExactly("edited.txt");
             assertThat(store.waitingRun("bad")).isEmpty();
         }

@@ -6,8 +6,8 @@ import static dev.bellows.server.ServerFixture.turn;
 import static dev.bellows.server.ServerFixture.types;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.testkit.MockScript;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
@@ -47,14 +47,14 @@ class ClientToolsTest {
             NodeScripts.Result result = NodeScripts.run(List.of("node", script.toString(), fixture.uri("/agui").toString()),
                     Map.of("NODE_PATH", modules.toString()), 180);
             JsonNode out = ServerFixture.MAPPER.readTree(result.out().strip().lines().reduce((a, b) -> b).orElse("{}"));
-            assertThat(out.path("crashed").asText("")).as(result.err()).isEmpty();
+            assertThat(out.path("crashed").asString("")).as(result.err()).isEmpty();
 
             JsonNode first = out.get("first");
             assertThat(first.get("error").isNull()).as(first.toString()).isTrue();
             assertThat(first.get("invalid")).as("events failing @ag-ui/core's schemas").isEmpty();
-            assertThat(first.at("/calls/0/name").asText()).isEqualTo("pick_colour");
-            assertThat(first.at("/calls/0/args/options/1").asText()).isEqualTo("blue");
-            String id = first.at("/calls/0/id").asText();
+            assertThat(first.at("/calls/0/name").asString()).isEqualTo("pick_colour");
+            assertThat(first.at("/calls/0/args/options/1").asString()).isEqualTo("blue");
+            String id = first.at("/calls/0/id").asString();
             assertThat(first.get("pending").toString()).isEqualTo("[\"" + id + "\"]");
             List<String> types = ServerFixture.MAPPER.convertValue(first.get("types"),
                     ServerFixture.MAPPER.getTypeFactory().constructCollectionType(List.class, String.class));
@@ -64,7 +64,7 @@ class ClientToolsTest {
             JsonNode second = out.get("second");
             assertThat(second.get("error").isNull()).as(second.toString()).isTrue();
             assertThat(second.get("invalid")).isEmpty();
-            assertThat(second.get("result").asText()).isEqualTo("Painted it blue.");
+            assertThat(second.get("result").asString()).isEqualTo("Painted it blue.");
             assertThat(out.get("warnings")).isEmpty();
             // the model read the client's result, and was not asked for the first answer again
             assertThat(fixture.provider.turnsTaken()).isEqualTo(2);
@@ -93,26 +93,26 @@ class ClientToolsTest {
 
             // calls in order: add runs, ask_user waits for the client, the second add is held behind it
             List<JsonNode> first = fixture.agui(withTool(runInput("held", "Add twice."), "ask_user"));
-            assertThat(last(first).at("/outcome/type").asText()).isEqualTo("success");
+            assertThat(last(first).at("/outcome/type").asString()).isEqualTo("success");
             assertThat(last(first).at("/outcome/pendingToolCallIds").toString()).isEqualTo("[\"call_1_2\"]");
-            assertThat(first.stream().filter(e -> e.get("type").asText().equals("TOOL_CALL_RESULT"))
-                    .map(e -> e.get("toolCallId").asText()).toList()).containsExactly("call_1_1");
+            assertThat(first.stream().filter(e -> e.get("type").asString().equals("TOOL_CALL_RESULT"))
+                    .map(e -> e.get("toolCallId").asString()).toList()).containsExactly("call_1_1");
 
             ObjectNode answer = withTool(runInput("held", "Add twice."), "ask_user");
             answer.withArray("messages").addObject().put("id", "t1").put("role", "tool").put("toolCallId", "call_1_2")
                     .put("content", "yes");
             List<JsonNode> second = fixture.agui(answer);
             assertThat(types(second)).startsWith("RUN_STARTED", "TOOL_CALL_RESULT", "TOOL_CALL_RESULT");
-            assertThat(second.get(1).get("toolCallId").asText()).isEqualTo("call_1_2");
-            assertThat(second.get(1).get("content").asText()).isEqualTo("yes");
-            assertThat(second.get(2).get("toolCallId").asText()).isEqualTo("call_1_3");
-            assertThat(second.get(2).get("content").asText()).isEqualTo("7");
-            assertThat(last(second).get("result").asText()).isEqualTo("Done.");
+            assertThat(second.get(1).get("toolCallId").asString()).isEqualTo("call_1_2");
+            assertThat(second.get(1).get("content").asString()).isEqualTo("yes");
+            assertThat(second.get(2).get("toolCallId").asString()).isEqualTo("call_1_3");
+            assertThat(second.get(2).get("content").asString()).isEqualTo("7");
+            assertThat(last(second).get("result").asString()).isEqualTo("Done.");
 
             // another thread without the tool: the model's call of it is an unknown tool, not a wait
             List<JsonNode> other = fixture.agui(runInput("other", "Ask me."));
-            assertThat(other.stream().filter(e -> e.get("type").asText().equals("TOOL_CALL_RESULT")).findFirst()
-                    .orElseThrow().get("content").asText()).contains("ask_user");
+            assertThat(other.stream().filter(e -> e.get("type").asString().equals("TOOL_CALL_RESULT")).findFirst()
+                    .orElseThrow().get("content").asString()).contains("ask_user");
             assertThat(last(other).at("/outcome/pendingToolCallIds").isMissingNode()).isTrue();
         }
     }

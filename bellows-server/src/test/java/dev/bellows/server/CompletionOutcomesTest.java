@@ -4,8 +4,8 @@ import static dev.bellows.server.ServerFixture.call;
 import static dev.bellows.server.ServerFixture.turn;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.server.jetty.JettyAgentServer;
 import dev.bellows.testkit.MockScript;
 import dev.bellows.testkit.MockTurn;
@@ -70,8 +70,8 @@ class CompletionOutcomesTest {
             HttpResponse<String> plain = server.post("/v1/chat/completions", request(false));
             assertThat(plain.statusCode()).as(plain.body()).isEqualTo(200);
             JsonNode completion = ServerFixture.MAPPER.readTree(plain.body());
-            assertThat(completion.at("/choices/0/message/content").asText()).isEqualTo("I could not write a.txt here.");
-            assertThat(completion.at("/choices/0/finish_reason").asText()).isEqualTo("stop");
+            assertThat(completion.at("/choices/0/message/content").asString()).isEqualTo("I could not write a.txt here.");
+            assertThat(completion.at("/choices/0/finish_reason").asString()).isEqualTo("stop");
             assertThat(writes).isEmpty();
             assertThat(server.provider.requests().get(1).messages().toString())
                     .contains("needs a person's approval").contains("chat completion cannot ask for")
@@ -83,7 +83,7 @@ class CompletionOutcomesTest {
             StringBuilder content = new StringBuilder();
             for (JsonNode chunk : ServerFixture.events(streamed.body())) {
                 assertThat(chunk.has("error")).as(chunk.toString()).isFalse();
-                content.append(chunk.at("/choices/0/delta/content").asText(""));
+                content.append(chunk.at("/choices/0/delta/content").asString(""));
             }
             assertThat(content.toString()).isEqualTo("I could not write a.txt here.");
             assertThat(streamed.body()).endsWith("data: [DONE]\n\n");
@@ -106,10 +106,10 @@ class CompletionOutcomesTest {
             assertThat(failed.body()).as("no heartbeat before the body").startsWith("{");
             JsonNode error = ServerFixture.MAPPER.readTree(failed.body()).get("error");
             assertThat(error).isNotNull();
-            assertThat(error.get("message").asText()).contains("refused");
-            assertThat(error.get("type").asText()).isEqualTo("server_error");
+            assertThat(error.get("message").asString()).contains("refused");
+            assertThat(error.get("type").asString()).isEqualTo("server_error");
             assertThat(error.has("param")).isTrue();
-            assertThat(error.get("code").asText()).isEqualTo("error");
+            assertThat(error.get("code").asString()).isEqualTo("error");
         }
     }
 
@@ -121,10 +121,10 @@ class CompletionOutcomesTest {
             List<JsonNode> events = ServerFixture.events(failed.body());
             JsonNode error = events.get(events.size() - 1).get("error");
             assertThat(error).as(failed.body()).isNotNull();
-            assertThat(error.get("message").asText()).contains("refused");
-            assertThat(error.get("type").asText()).isEqualTo("server_error");
+            assertThat(error.get("message").asString()).contains("refused");
+            assertThat(error.get("type").asString()).isEqualTo("server_error");
             assertThat(error.has("param")).isTrue();
-            assertThat(error.get("code").asText()).isEqualTo("error");
+            assertThat(error.get("code").asString()).isEqualTo("error");
         }
     }
 

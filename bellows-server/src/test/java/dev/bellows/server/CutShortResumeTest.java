@@ -5,8 +5,8 @@ import static dev.bellows.server.ServerFixture.runInput;
 import static dev.bellows.server.ServerFixture.turn;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.memory.SessionStore;
 import dev.bellows.server.jetty.JettyAgentServer;
 import dev.bellows.sessions.sqlite.SqliteSessionStore;
@@ -79,7 +79,7 @@ class CutShortResumeTest {
     /** Interrupts at call_1_1, then approves it on a stream read until the tool runs, and returns that stream. */
     HttpResponse<InputStream> approveAndWaitForTheCall(ServerFixture server) throws Exception {
         List<JsonNode> first = server.agui(runInput("t", "Pack the books."));
-        assertThat(first.get(first.size() - 1).at("/outcome/interrupts/0/id").asText()).isEqualTo("call_1_1");
+        assertThat(first.get(first.size() - 1).at("/outcome/interrupts/0/id").asString()).isEqualTo("call_1_1");
         HttpResponse<InputStream> stream = server.client.send(HttpRequest.newBuilder(server.uri("/agui"))
                 .POST(HttpRequest.BodyPublishers.ofString(approve("t", "call_1_1").toString()))
                 .header("Content-Type", "application/json").build(), HttpResponse.BodyHandlers.ofInputStream());
@@ -90,8 +90,8 @@ class CutShortResumeTest {
 
     void assertCarriedOn(ServerFixture server, List<JsonNode> next) {
         JsonNode end = next.get(next.size() - 1);
-        assertThat(end.get("type").asText()).as(next.toString()).isEqualTo("RUN_FINISHED");
-        assertThat(end.get("result").asText()).isEqualTo("Hello again.");
+        assertThat(end.get("type").asString()).as(next.toString()).isEqualTo("RUN_FINISHED");
+        assertThat(end.get("result").asString()).isEqualTo("Hello again.");
         assertThat(started).hasValue(1);                  // never run twice
         String sent = server.provider.requests().get(server.provider.requests().size() - 1).messages().toString();
         assertThat(sent).contains("outcome of this call is unknown").contains("Are you there?");
@@ -134,10 +134,10 @@ class CutShortResumeTest {
             stream.body().close();
             List<JsonNode> again = whenFree(server, approve("t", "call_1_1"));
             JsonNode end = again.get(again.size() - 1);
-            assertThat(end.get("type").asText()).as(again.toString()).isEqualTo("RUN_FINISHED");
-            assertThat(end.get("result").asText()).isEqualTo("Checked the box.");
-            assertThat(again.stream().filter(e -> e.get("type").asText().equals("TOOL_CALL_RESULT"))
-                    .map(e -> e.get("content").asText()).toList()).anyMatch(c -> c.contains("unknown"));
+            assertThat(end.get("type").asString()).as(again.toString()).isEqualTo("RUN_FINISHED");
+            assertThat(end.get("result").asString()).isEqualTo("Checked the box.");
+            assertThat(again.stream().filter(e -> e.get("type").asString().equals("TOOL_CALL_RESULT"))
+                    .map(e -> e.get("content").asString()).toList()).anyMatch(c -> c.contains("unknown"));
             assertThat(started).hasValue(1);
             assertThat(server.provider.requests().get(1).messages().toString()).contains("outcome of this call is unknown");
         }

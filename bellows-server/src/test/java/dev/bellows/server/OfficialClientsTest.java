@@ -4,7 +4,7 @@ import static dev.bellows.server.ServerFixture.call;
 import static dev.bellows.server.ServerFixture.turn;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.databind.JsonNode;
 import dev.bellows.testkit.MockScript;
 import dev.bellows.testkit.MockTurn;
 import java.nio.file.Path;
@@ -44,12 +44,12 @@ class OfficialClientsTest {
             NodeScripts.Result result = NodeScripts.run(List.of("node", script.toString(), fixture.uri("/agui").toString()),
                     Map.of("NODE_PATH", modules.toString()), 180);
             JsonNode out = ServerFixture.MAPPER.readTree(result.out().strip().lines().reduce((a, b) -> b).orElse("{}"));
-            assertThat(out.path("crashed").asText("")).as(result.err()).isEmpty();
+            assertThat(out.path("crashed").asString("")).as(result.err()).isEmpty();
 
             JsonNode first = out.get("first");
             assertThat(first.get("error").isNull()).as(first.toString()).isTrue();
             assertThat(first.get("invalid")).as("events failing @ag-ui/core's schemas").isEmpty();
-            assertThat(first.get("result").asText()).isEqualTo("42");
+            assertThat(first.get("result").asString()).isEqualTo("42");
             List<String> types = ServerFixture.MAPPER.convertValue(first.get("types"),
                     ServerFixture.MAPPER.getTypeFactory().constructCollectionType(List.class, String.class));
             assertThat(types).contains("RUN_STARTED", "RUN_FINISHED", "STEP_STARTED", "STEP_FINISHED",
@@ -57,13 +57,13 @@ class OfficialClientsTest {
                     "REASONING_END", "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "TOOL_CALL_START",
                     "TOOL_CALL_ARGS", "TOOL_CALL_END", "TOOL_CALL_RESULT", "STATE_SNAPSHOT", "STATE_DELTA", "CUSTOM");
             assertThat(first.get("toolNames").toString()).contains("add", "update_plan", "task_completion");
-            assertThat(first.at("/stateAfter/plan/0/status").asText()).isEqualTo("completed");
+            assertThat(first.at("/stateAfter/plan/0/status").asString()).isEqualTo("completed");
 
             // the same thread again: the client sends the whole history back, echoes included
             JsonNode second = out.get("second");
             assertThat(second.get("error").isNull()).as(second.toString()).isTrue();
             assertThat(second.get("invalid")).isEmpty();
-            assertThat(second.get("result").asText()).isEqualTo("43");
+            assertThat(second.get("result").asString()).isEqualTo("43");
 
             JsonNode failing = out.get("failing");
             assertThat(failing.get("types").toString()).contains("RUN_ERROR");
@@ -84,12 +84,12 @@ class OfficialClientsTest {
             NodeScripts.Result result = NodeScripts.run(List.of("node", script.toString(), fixture.uri("/v1").toString(),
                     "tok-interop-1"), Map.of("NODE_PATH", modules.toString()), 180);
             JsonNode out = ServerFixture.MAPPER.readTree(result.out().strip().lines().reduce((a, b) -> b).orElse("{}"));
-            assertThat(out.path("crashed").asText("")).as(result.err()).isEmpty();
+            assertThat(out.path("crashed").asString("")).as(result.err()).isEmpty();
             assertThat(out.get("models").toString()).contains("mock");
-            assertThat(out.get("streamed").asText()).isEqualTo("It is 42.");
-            assertThat(out.get("reasoning").asText()).isEqualTo("Easy.");
-            assertThat(out.get("finish").asText()).isEqualTo("stop");
-            assertThat(out.get("whole").asText()).isEqualTo("43");
+            assertThat(out.get("streamed").asString()).isEqualTo("It is 42.");
+            assertThat(out.get("reasoning").asString()).isEqualTo("Easy.");
+            assertThat(out.get("finish").asString()).isEqualTo("stop");
+            assertThat(out.get("whole").asString()).isEqualTo("43");
             assertThat(out.get("wrongKey").asInt()).isEqualTo(401);
         }
     }
@@ -113,11 +113,11 @@ class OfficialClientsTest {
             NodeScripts.Result result = NodeScripts.run(List.of("node", script.toString(), fixture.uri("/v1").toString()),
                     Map.of("NODE_PATH", modules.toString()), 180);
             JsonNode out = ServerFixture.MAPPER.readTree(result.out().strip().lines().reduce((a, b) -> b).orElse("{}"));
-            assertThat(out.path("crashed").asText("")).as(result.err()).isEmpty();
+            assertThat(out.path("crashed").asString("")).as(result.err()).isEmpty();
             assertThat(out.at("/whole/status").asInt()).as(out.toString()).isEqualTo(502);
-            assertThat(out.at("/whole/message").asText()).contains("refused");
-            assertThat(out.at("/whole/type").asText()).isEqualTo("server_error");
-            assertThat(out.at("/streamed/message").asText()).as(out.toString()).contains("refused");
+            assertThat(out.at("/whole/message").asString()).contains("refused");
+            assertThat(out.at("/whole/type").asString()).isEqualTo("server_error");
+            assertThat(out.at("/streamed/message").asString()).as(out.toString()).contains("refused");
             assertThat(out.at("/streamed/returned").isMissingNode()).as(out.toString()).isTrue();
         }
     }

@@ -4,7 +4,7 @@ import dev.bellows.testkit.Background;
 import static dev.bellows.server.ServerFixture.call;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.databind.JsonNode;
 import dev.bellows.testkit.MockScript;
 import dev.bellows.testkit.MockTurn;
 import dev.bellows.tool.ToolRegistry;
@@ -59,8 +59,8 @@ class PageTest {
             }
         }).get(300, TimeUnit.SECONDS);
         JsonNode started = ServerFixture.MAPPER.readTree(line == null ? "{}" : line);
-        assertThat(started.path("ws").asText("")).as("page-browser.cjs said %s; its log: %s", line, log).startsWith("ws://");
-        browserEndpoint = started.get("ws").asText();
+        assertThat(started.path("ws").asString("")).as("page-browser.cjs said %s; its log: %s", line, log).startsWith("ws://");
+        browserEndpoint = started.get("ws").asString();
     }
 
     @AfterAll
@@ -136,16 +136,16 @@ class PageTest {
                     shots.toString()), driverEnv(Map.of("TOOL_SEEN", toolSeen.toString())), 300);
             String lastLine = result.out().strip().lines().reduce((a, b) -> b).orElse("{}");
             JsonNode seen = ServerFixture.MAPPER.readTree(lastLine);
-            assertThat(seen.path("error").asText("")).as(result.err()).isEmpty();
+            assertThat(seen.path("error").asString("")).as(result.err()).isEmpty();
             assertThat(result.status()).isZero();
 
-            assertThat(seen.get("shiftEnterValue").asText()).isEqualTo("first line\nsecond line");
+            assertThat(seen.get("shiftEnterValue").asString()).isEqualTo("first line\nsecond line");
             assertThat(seen.get("turnsAfterShiftEnter").asInt()).isZero();
-            assertThat(seen.get("userText").asText()).isEqualTo("What is 40 + 2?");
+            assertThat(seen.get("userText").asString()).isEqualTo("What is 40 + 2?");
             assertThat(seen.get("thinkingOpen").asBoolean()).isFalse();
-            assertThat(seen.get("toolStateAtName").asText()).isIn("Writing arguments\u2026", "Running\u2026");
+            assertThat(seen.get("toolStateAtName").asString()).isIn("Writing arguments\u2026", "Running\u2026");
             assertThat(seen.get("toolNames").toString()).contains("add").doesNotContain("task_completion", "update_plan");
-            assertThat(seen.get("toolResult").asText()).isEqualTo("42");
+            assertThat(seen.get("toolResult").asString()).isEqualTo("42");
             assertThat(seen.get("planSteps").toString()).contains("completed:\u2713Add 40 and 2");
 
             JsonNode answer = seen.get("answer").get(seen.get("answer").size() - 1);
@@ -157,18 +157,18 @@ class PageTest {
             assertThat(answer.get("scripts").asInt()).isZero();
             assertThat(seen.get("answerWhileRunning").asBoolean()).isTrue();
             assertThat(seen.get("answerHeadingCount").asInt()).isEqualTo(1);
-            assertThat(answer.get("text").asText()).contains("<script>alert('x')</script>");   // shown as text
+            assertThat(answer.get("text").asString()).contains("<script>alert('x')</script>");   // shown as text
             assertThat(seen.get("dialogs")).isEmpty();
             assertThat(seen.get("consoleErrors")).isEmpty();
 
-            assertThat(seen.at("/afterReload/user").asText()).isEqualTo("What is 40 + 2?");
+            assertThat(seen.at("/afterReload/user").asString()).isEqualTo("What is 40 + 2?");
             assertThat(seen.at("/afterReload/threads").toString()).contains("What is 40 + 2?");
-            assertThat(seen.get("theme").asText()).isEqualTo("dark");
+            assertThat(seen.get("theme").asString()).isEqualTo("dark");
 
             assertThat(seen.get("stopVisible").asBoolean()).isTrue();
             assertThat(waitInterrupted.get(30, TimeUnit.SECONDS)).isTrue();     // Stop reached the tool on the server
             assertThat(seen.get("threadsAtEnd").size()).isEqualTo(2);
-            assertThat(seen.get("narrowOpened").asText()).isEqualTo("What is 40 + 2?");   // from the menu, on a narrow screen
+            assertThat(seen.get("narrowOpened").asString()).isEqualTo("What is 40 + 2?");   // from the menu, on a narrow screen
             assertThat(seen.get("narrowSidebarHidden").asBoolean()).isTrue();
             for (String name : List.of("01-empty", "02-thinking", "03-tool-call", "04-plan", "04b-answer-streaming", "05-answer", "06-reloaded",
                     "07-dark", "08-running", "09-stopped", "10-narrow")) {
@@ -202,12 +202,12 @@ class PageTest {
             NodeScripts.Result result = NodeScripts.run(List.of("node", driver.toString(), fixture.uri("/").toString(),
                     shots.toString()), driverEnv(Map.of()), 300);
             JsonNode seen = ServerFixture.MAPPER.readTree(result.out().strip().lines().reduce((a, b) -> b).orElse("{}"));
-            assertThat(seen.path("error").asText("")).as(result.err()).isEmpty();
+            assertThat(seen.path("error").asString("")).as(result.err()).isEmpty();
             assertThat(result.status()).isZero();
 
-            assertThat(seen.get("waitingName").asText()).isEqualTo("write_file");
-            assertThat(seen.get("waitingState").asText()).isEqualTo("Waiting for you");
-            assertThat(seen.get("question").asText()).contains("write_file").contains("notes.md");
+            assertThat(seen.get("waitingName").asString()).isEqualTo("write_file");
+            assertThat(seen.get("waitingState").asString()).isEqualTo("Waiting for you");
+            assertThat(seen.get("question").asString()).contains("write_file").contains("notes.md");
             assertThat(seen.get("reasonHiddenAtFirst").asBoolean()).isTrue();
             assertThat(seen.get("waitingAfterReload").asInt()).isEqualTo(1);
             assertThat(seen.get("reasonFocused").asBoolean()).isTrue();
@@ -218,12 +218,12 @@ class PageTest {
             assertThat(seen.get("approvalsLeft").asInt()).isZero();
             // each its own check, all reported at once
             SoftAssertions.assertSoftly(soft -> {
-                soft.assertThat(seen.get("statusWhileWaiting").asText()).as("top bar while a call waits")
+                soft.assertThat(seen.get("statusWhileWaiting").asString()).as("top bar while a call waits")
                         .isEqualTo("A call waits for your decision");
-                soft.assertThat(seen.get("statusAfterReload").asText()).as("top bar after a reload")
+                soft.assertThat(seen.get("statusAfterReload").asString()).as("top bar after a reload")
                         .isEqualTo("A call waits for your decision");
-                soft.assertThat(seen.get("statusAfterDecision").asText()).as("top bar once decided and done").isEmpty();
-                soft.assertThat(seen.get("planAnimationWhileWaiting").asText()).as("plan step once its run ended")
+                soft.assertThat(seen.get("statusAfterDecision").asString()).as("top bar once decided and done").isEmpty();
+                soft.assertThat(seen.get("planAnimationWhileWaiting").asString()).as("plan step once its run ended")
                         .isEqualTo("none");
                 soft.assertThat(seen.get("planAnimationAtEnd").toString()).as("plan steps at the end").doesNotContain("spin");
                 soft.assertThat(seen.get("refusedNotices").asInt()).as("decide-first notices, a message sent twice").isEqualTo(1);
@@ -253,10 +253,10 @@ class PageTest {
             NodeScripts.Result result = NodeScripts.run(List.of("node", driver.toString(), fixture.uri("/").toString(),
                     shots.toString(), token), driverEnv(Map.of()), 300);
             JsonNode seen = ServerFixture.MAPPER.readTree(result.out().strip().lines().reduce((a, b) -> b).orElse("{}"));
-            assertThat(seen.path("error").asText("")).as(result.err()).isEmpty();
+            assertThat(seen.path("error").asString("")).as(result.err()).isEmpty();
             assertThat(seen.get("refusedAtFirst").asBoolean()).isFalse();
-            assertThat(seen.get("refusedText").asText()).contains("refused");
-            assertThat(seen.get("answer").asText()).isEqualTo("Hello, you are in.");
+            assertThat(seen.get("refusedText").asString()).contains("refused");
+            assertThat(seen.get("answer").asString()).isEqualTo("Hello, you are in.");
             assertThat(seen.get("errors")).isEmpty();
             assertThat(seen.get("pageHasToken").asBoolean()).isFalse();
             assertThat(seen.get("consoleErrors")).isEmpty();
@@ -325,10 +325,10 @@ class PageTest {
             NodeScripts.Result result = NodeScripts.run(List.of("node", driver.toString(), attacker,
                     Integer.toString(fixture.http.port())), driverEnv(Map.of()), 300);
             JsonNode seen = ServerFixture.MAPPER.readTree(result.out().strip().lines().reduce((a, b) -> b).orElse("{}"));
-            assertThat(seen.path("error").asText("")).as(result.err()).isEmpty();
-            assertThat(seen.at("/crossOrigin/textPlain").asText()).isEqualTo("sent");     // the browser sent them
-            assertThat(seen.at("/crossOrigin/untypedBlob").asText()).isEqualTo("sent");
-            assertThat(seen.at("/crossOrigin/cors").asText()).startsWith("failed");     // its preflight refused
+            assertThat(seen.path("error").asString("")).as(result.err()).isEmpty();
+            assertThat(seen.at("/crossOrigin/textPlain").asString()).isEqualTo("sent");     // the browser sent them
+            assertThat(seen.at("/crossOrigin/untypedBlob").asString()).isEqualTo("sent");
+            assertThat(seen.at("/crossOrigin/cors").asString()).startsWith("failed");     // its preflight refused
             assertThat(seen.get("reboundPageStatus").asInt()).isEqualTo(403);
             assertThat(seen.get("reboundRunStatus").asInt()).isEqualTo(403);
 

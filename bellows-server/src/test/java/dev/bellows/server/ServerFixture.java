@@ -1,8 +1,9 @@
 package dev.bellows.server;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.bellows.json.internal.Jackson;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.agent.DefaultAgent;
 import dev.bellows.server.jetty.JettyAgentServer;
 import dev.bellows.testkit.MockScript;
@@ -25,7 +26,7 @@ import java.util.function.Consumer;
 /** A real server on 127.0.0.1 (Jetty, a free port) of an agent with a scripted model, and an HTTP client for it. */
 final class ServerFixture implements AutoCloseable {
 
-    static final ObjectMapper MAPPER = new ObjectMapper();
+    static final ObjectMapper MAPPER = Jackson.JSON;
 
     record Add(int a, int b) {
     }
@@ -125,7 +126,7 @@ final class ServerFixture implements AutoCloseable {
     }
 
     static List<String> types(List<JsonNode> events) {
-        return events.stream().map(e -> e.get("type").asText()).toList();
+        return events.stream().map(e -> e.get("type").asString()).toList();
     }
 
     static BufferedReader lines(HttpResponse<java.io.InputStream> response) {

@@ -4,8 +4,8 @@ import static dev.bellows.server.ServerFixture.call;
 import static dev.bellows.server.ServerFixture.runInput;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.server.jetty.JettyAgentServer;
 import dev.bellows.testkit.MockScript;
 import dev.bellows.testkit.MockTurn;
@@ -52,7 +52,7 @@ class StreamedSecretsTest {
     /** The deltas of the events of {@code type}, joined in order. */
     static String joined(List<JsonNode> events, String type) {
         StringBuilder text = new StringBuilder();
-        events.stream().filter(e -> e.get("type").asText().equals(type)).forEach(e -> text.append(e.get("delta").asText()));
+        events.stream().filter(e -> e.get("type").asString().equals(type)).forEach(e -> text.append(e.get("delta").asString()));
         return text.toString();
     }
 
@@ -86,8 +86,8 @@ class StreamedSecretsTest {
             for (String line : response.body().split("\n")) {
                 if (line.startsWith("data: {")) {
                     JsonNode delta = ServerFixture.MAPPER.readTree(line.substring(6)).at("/choices/0/delta");
-                    reasoning.append(delta.path("reasoning_content").asText(""));
-                    content.append(delta.path("content").asText(""));
+                    reasoning.append(delta.path("reasoning_content").asString(""));
+                    content.append(delta.path("content").asString(""));
                 }
             }
             assertThat(reasoning.toString()).doesNotContain(secret).contains("The key [REDACTED] is in my prompt.");

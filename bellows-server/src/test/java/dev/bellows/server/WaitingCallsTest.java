@@ -6,8 +6,8 @@ import static dev.bellows.server.ServerFixture.turn;
 import static dev.bellows.server.ServerFixture.types;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.server.jetty.JettyAgentServer;
 import dev.bellows.testkit.MockScript;
 import dev.bellows.tool.ToolRegistry;
@@ -48,13 +48,13 @@ class WaitingCallsTest {
                 turn(call("task_completion", "{\"result\": \"Blue it is.\"}")));
         try (ServerFixture fixture = fixture(script)) {
             List<JsonNode> first = fixture.agui(runInput("w1", "Paint it."));
-            JsonNode start = first.stream().filter(e -> e.get("type").asText().equals("TOOL_CALL_START")).findFirst().orElseThrow();
-            String callId = start.get("toolCallId").asText();
+            JsonNode start = first.stream().filter(e -> e.get("type").asString().equals("TOOL_CALL_START")).findFirst().orElseThrow();
+            String callId = start.get("toolCallId").asString();
             assertThat(callId).isEqualTo("call_1_1");
             JsonNode finished = first.get(first.size() - 1);
-            assertThat(finished.get("type").asText()).isEqualTo("RUN_FINISHED");
-            assertThat(finished.at("/outcome/type").asText()).isEqualTo("success");
-            assertThat(finished.at("/outcome/pendingToolCallIds/0").asText()).isEqualTo(callId);
+            assertThat(finished.get("type").asString()).isEqualTo("RUN_FINISHED");
+            assertThat(finished.at("/outcome/type").asString()).isEqualTo("success");
+            assertThat(finished.at("/outcome/pendingToolCallIds/0").asString()).isEqualTo(callId);
             assertThat(types(first)).doesNotContain("TOOL_CALL_RESULT");
 
             // a new user message alone does not answer it
@@ -68,9 +68,9 @@ class WaitingCallsTest {
             List<JsonNode> second = fixture.agui(answer);
             assertThat(types(second)).startsWith("RUN_STARTED", "TOOL_CALL_RESULT").endsWith("RUN_FINISHED");
             JsonNode result = second.get(1);
-            assertThat(result.get("toolCallId").asText()).isEqualTo(callId);
-            assertThat(result.get("content").asText()).isEqualTo("blue");
-            assertThat(second.get(second.size() - 1).get("result").asText()).isEqualTo("Blue it is.");
+            assertThat(result.get("toolCallId").asString()).isEqualTo(callId);
+            assertThat(result.get("content").asString()).isEqualTo("blue");
+            assertThat(second.get(second.size() - 1).get("result").asString()).isEqualTo("Blue it is.");
             assertThat(fixture.provider.requests().get(1).messages().toString()).contains("blue");
             assertThat(fixture.provider.turnsTaken()).isEqualTo(2);     // the waiting answer was not asked again
         }
@@ -97,8 +97,8 @@ class WaitingCallsTest {
             ObjectNode answers = runInput("w2", "Ask twice.");
             var resume = answers.putArray("resume");
             for (JsonNode id : outcome.get("pendingToolCallIds")) {
-                resume.addObject().put("interruptId", id.asText()).put("status", "resolved")
-                        .putObject("payload").put("result", "answer to " + id.asText());
+                resume.addObject().put("interruptId", id.asString()).put("status", "resolved")
+                        .putObject("payload").put("result", "answer to " + id.asString());
             }
             List<JsonNode> second = fixture.agui(answers);
             // the held call runs on resume, and is deferred in its turn
@@ -109,7 +109,7 @@ class WaitingCallsTest {
             last.putArray("resume").addObject().put("interruptId", "call_1_2").put("status", "resolved")
                     .putObject("payload").put("result", "two");
             List<JsonNode> third = fixture.agui(last);
-            assertThat(third.get(third.size() - 1).get("result").asText()).isEqualTo("Both answered.");
+            assertThat(third.get(third.size() - 1).get("result").asString()).isEqualTo("Both answered.");
             assertThat(fixture.provider.turnsTaken()).isEqualTo(2);
         }
     }
@@ -123,12 +123,12 @@ class WaitingCallsTest {
         try (dev.bellows.memory.SessionStore store = dev.bellows.sessions.sqlite.SqliteSessionStore.open(dir)) {
             try (ServerFixture fixture = fixture(script, b -> b.sessionStore(store))) {
                 List<JsonNode> first = fixture.agui(runInput("w3", "Paint it."));
-                assertThat(first.get(first.size() - 1).at("/outcome/pendingToolCallIds/0").asText()).isEqualTo("call_1_1");
+                assertThat(first.get(first.size() - 1).at("/outcome/pendingToolCallIds/0").asString()).isEqualTo("call_1_1");
                 ObjectNode answer = runInput("w3", "Paint it.");
                 answer.withArray("messages").addObject().put("id", "tool-1").put("role", "tool")
                         .put("toolCallId", "call_1_1").put("content", "blue");
                 List<JsonNode> second = fixture.agui(answer);
-                assertThat(second.get(second.size() - 1).get("result").asText()).isEqualTo("Blue it is.");
+                assertThat(second.get(second.size() - 1).get("result").asString()).isEqualTo("Blue it is.");
             }
             String stored = store.turns("w3").orElseThrow().toString();
             assertThat(stored).contains("Paint it.").contains("blue").contains("Blue it is.");

@@ -1,5 +1,6 @@
 package dev.bellows.spring;
 
+import dev.bellows.json.internal.Jackson;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.bellows.agent.Agent;
@@ -30,7 +31,6 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.StandardEnvironment;
-import tools.jackson.databind.json.JsonMapper;
 
 /** The auto-configuration's conditions and properties, each in a context of its own. */
 class BellowsAutoConfigurationTest {
@@ -226,7 +226,7 @@ class BellowsAutoConfigurationTest {
                     assertThat(properties.apiKey().reveal()).isEqualTo(SECRET);
                     assertThat(properties.toString()).doesNotContain(SECRET).contains("ApiKey[REDACTED]");
                     // What Actuator's configprops and any JSON dump of the bean see: its getters.
-                    assertThat(JsonMapper.builder().build().writeValueAsString(properties))
+                    assertThat(Jackson.JSON.writeValueAsString(properties))
                             .doesNotContain(SECRET).doesNotContain("apiKey");
                     assertThat(context.getBean(Provider.class).toString()).doesNotContain(SECRET);
                 });

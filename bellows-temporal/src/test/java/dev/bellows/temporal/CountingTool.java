@@ -1,8 +1,8 @@
 package dev.bellows.temporal;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.bellows.json.internal.Jackson;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.tool.Tool;
 import dev.bellows.tool.ToolContext;
 import dev.bellows.tool.ToolResult;
@@ -25,7 +25,7 @@ final class CountingTool implements Tool {
 
     @Override
     public ObjectNode inputSchema() {
-        ObjectNode schema = new ObjectMapper().createObjectNode();
+        ObjectNode schema = Jackson.JSON.createObjectNode();
         schema.put("type", "object");
         schema.putObject("properties").putObject("text").put("type", "string");
         return schema;
@@ -34,7 +34,7 @@ final class CountingTool implements Tool {
     @Override
     public ToolResult<?> call(ToolContext context, JsonNode arguments) {
         int n = calls.incrementAndGet();
-        String text = arguments.path("text").asText("");
+        String text = arguments.path("text").asString("");
         return ToolResult.of("call " + n + (text.isEmpty() ? "" : ": " + text.length() + " characters"));
     }
 

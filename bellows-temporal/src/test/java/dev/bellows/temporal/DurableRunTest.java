@@ -81,18 +81,13 @@ class DurableRunTest {
      */
     private static List<String> deltasJoined(List<String> events) {
         List<String> joined = new java.util.ArrayList<>();
-        com.fasterxml.jackson.databind.node.ObjectNode pending = null;
+        tools.jackson.databind.node.ObjectNode pending = null;
         for (String json : events) {
-            com.fasterxml.jackson.databind.node.ObjectNode event;
-            try {
-                event = (com.fasterxml.jackson.databind.node.ObjectNode) Json.MAPPER.readTree(json);
-            } catch (java.io.IOException e) {
-                throw new java.io.UncheckedIOException(e);
-            }
+            tools.jackson.databind.node.ObjectNode event = (tools.jackson.databind.node.ObjectNode) Json.MAPPER.readTree(json);
             event.remove("chunk");
-            boolean delta = event.path("type").asText().endsWith("_content") && event.has("content");
+            boolean delta = event.path("type").asString().endsWith("_content") && event.has("content");
             if (delta && pending != null && pending.path("type").equals(event.path("type"))) {
-                pending.put("content", pending.path("content").asText() + event.path("content").asText());
+                pending.put("content", pending.path("content").asString() + event.path("content").asString());
                 continue;
             }
             if (pending != null) {
@@ -402,7 +397,7 @@ class DurableRunTest {
             assertThat(stopped.reason()).isEqualTo(LoopEndReason.INTERRUPTED);
             assertThat(stopped.waiting()).singleElement().satisfies(call -> {
                 assertThat(call.toolName()).isEqualTo("count");
-                assertThat(call.arguments().path("text").asText()).isEqualTo("abc");
+                assertThat(call.arguments().path("text").asString()).isEqualTo("abc");
             });
             assertThat(tool.calls).hasValue(0);
             String callId = stopped.waiting().getFirst().id();
@@ -474,17 +469,17 @@ class DurableRunTest {
             DurableAgent agent = DurableAgent.builder(env.getWorkflowClient()).build();
             id = agent.start("count abc");
             String callId = agent.follow(id).await().waiting().getFirst().id();
-            com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+            tools.jackson.databind.ObjectMapper json = new tools.jackson.databind.ObjectMapper();
 
             // Arguments the tool's schema refuses are refused by the update: nothing recorded, the run waits on.
-            com.fasterxml.jackson.databind.node.ObjectNode wrong = json.createObjectNode();
+            tools.jackson.databind.node.ObjectNode wrong = json.createObjectNode();
             wrong.putArray("text").add("a");       // no lossless coercion makes a list a string
             assertThatThrownBy(() -> agent.decide(id, List.of(Decision.approve(callId, wrong))))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("the edited arguments of call " + callId + " do not match the tool's schema");
             assertThat(tool.calls).hasValue(0);
 
-            com.fasterxml.jackson.databind.node.ObjectNode edited = json.createObjectNode().put("text", "abcdefg");
+            tools.jackson.databind.node.ObjectNode edited = json.createObjectNode().put("text", "abcdefg");
             List<AgentEvent> resumed = agent.decide(id, List.of(Decision.approve(callId, edited))).events().toList();
             assertThat(resumed.getLast()).isEqualTo(new LoopEvent.LoopEnd(LoopEndReason.TASK_COMPLETION, "approved"));
             assertThat(resumed).filteredOn(LoopEvent.ToolResultEvent.class::isInstance)

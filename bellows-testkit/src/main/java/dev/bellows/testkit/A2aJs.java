@@ -1,5 +1,6 @@
 package dev.bellows.testkit;
 
+import dev.bellows.json.internal.Jackson;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -193,12 +194,12 @@ public final class A2aJs {
     public record ClientRun(int status, List<String> lines, String stderr) {
 
         /** The lines parsed, each a JSON object ({@code {"step": N, "op": OP, ...}}). */
-        public List<com.fasterxml.jackson.databind.JsonNode> json() {
-            List<com.fasterxml.jackson.databind.JsonNode> parsed = new ArrayList<>();
+        public List<tools.jackson.databind.JsonNode> json() {
+            List<tools.jackson.databind.JsonNode> parsed = new ArrayList<>();
             for (String line : lines) {
                 try {
                     parsed.add(JSON.readTree(line));
-                } catch (IOException e) {
+                } catch (tools.jackson.core.JacksonException e) {
                     throw new AssertionError("the A2A client driver printed a line that is not JSON: " + line, e);
                 }
             }
@@ -212,15 +213,15 @@ public final class A2aJs {
          */
         public List<String> events(int step) {
             return json().stream().filter(l -> l.path("step").asInt() == step && l.has("event"))
-                    .map(l -> l.path("event")).map(e -> e.has("task") ? "task:" + e.at("/task/status/state").asText()
-                            : e.has("statusUpdate") ? e.at("/statusUpdate/status/state").asText()
-                            : e.has("artifactUpdate") ? "artifact:" + e.at("/artifactUpdate/artifact/parts/0/text").asText()
-                            : "message:" + e.at("/message/parts/0/text").asText())
+                    .map(l -> l.path("event")).map(e -> e.has("task") ? "task:" + e.at("/task/status/state").asString()
+                            : e.has("statusUpdate") ? e.at("/statusUpdate/status/state").asString()
+                            : e.has("artifactUpdate") ? "artifact:" + e.at("/artifactUpdate/artifact/parts/0/text").asString()
+                            : "message:" + e.at("/message/parts/0/text").asString())
                     .toList();
         }
     }
 
-    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
+    private static final tools.jackson.databind.ObjectMapper JSON = Jackson.JSON;
 
     private static String read(InputStream in) {
         try (in) {

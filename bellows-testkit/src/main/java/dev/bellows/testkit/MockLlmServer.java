@@ -1,11 +1,12 @@
 package dev.bellows.testkit;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.databind.node.TextNode;
+import dev.bellows.json.internal.Jackson;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.node.StringNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
@@ -52,7 +53,7 @@ public final class MockLlmServer implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(MockLlmServer.class.getName());
 
 
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final ObjectMapper MAPPER = Jackson.JSON;
     private static final InetAddress LOOPBACK = loopback();
 
     private final MockScript script;
@@ -268,7 +269,7 @@ public final class MockLlmServer implements AutoCloseable {
         }
         try {
             return MAPPER.readTree(raw);
-        } catch (JsonProcessingException e) {
+        } catch (JacksonException e) {
             return null;
         }
     }
@@ -283,7 +284,7 @@ public final class MockLlmServer implements AutoCloseable {
             headers.put(name, shown);
         });
         String query = exchange.getRequestURI().getRawQuery();
-        JsonNode recordedBody = body != null ? body : raw.isEmpty() ? null : TextNode.valueOf(raw);
+        JsonNode recordedBody = body != null ? body : raw.isEmpty() ? null : StringNode.valueOf(raw);
         RecordedRequest request = new RecordedRequest(method, query == null ? path : path + "?" + query,
                 headers, recordedBody, turn);
         requests.add(request);
@@ -306,7 +307,7 @@ public final class MockLlmServer implements AutoCloseable {
             return;
         }
         JsonNode modelNode = request.get("model");
-        String model = modelNode != null && modelNode.isTextual() ? modelNode.asText() : "mock";
+        String model = modelNode != null && modelNode.isString() ? modelNode.asString() : "mock";
         String id = "chatcmpl-mock-" + (index + 1);
         long created = clock.millis() / 1000;
         long promptTokens = promptTokens(request);
@@ -340,12 +341,12 @@ public final class MockLlmServer implements AutoCloseable {
         long codePoints = 0;
         for (JsonNode message : request.path("messages")) {
             JsonNode content = message.path("content");
-            if (content.isTextual()) {
-                codePoints += Pieces.codePoints(content.asText());
+            if (content.isString()) {
+                codePoints += Pieces.codePoints(content.asString());
             } else if (content.isArray()) {
                 for (JsonNode part : content) {
-                    if (part.path("text").isTextual()) {
-                        codePoints += Pieces.codePoints(part.path("text").asText());
+                    if (part.path("text").isString()) {
+                        codePoints += Pieces.codePoints(part.path("text").asString());
                     }
                 }
             }

@@ -1,9 +1,10 @@
 package dev.bellows.testkit;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.JsonNodeType;
+import dev.bellows.json.internal.Jackson;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.node.JsonNodeType;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -35,7 +36,7 @@ import java.util.Set;
  */
 public record MockScript(List<MockTurn> turns) {
 
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final ObjectMapper MAPPER = Jackson.JSON;
     private static final Set<String> TURN_FIELDS =
             Set.of("content", "reasoning", "chunk_size", "delay_ms", "status", "headers", "body", "cut_after",
                     "tool_calls");
@@ -76,14 +77,14 @@ public record MockScript(List<MockTurn> turns) {
         JsonNode root;
         try {
             root = MAPPER.readTree(json);
-        } catch (JsonProcessingException e) {
+        } catch (JacksonException e) {
             throw new IllegalArgumentException("not valid JSON: " + dev.bellows.stream.JsonSyntax.problem(json)
                     .orElse("it cannot be read"));
         }
         if (root == null || root.isMissingNode() || !root.isObject()) {
             throw new IllegalArgumentException("a script is a JSON object {\"turns\": [...]}");
         }
-        for (Iterator<String> names = root.fieldNames(); names.hasNext(); ) {
+        for (Iterator<String> names = root.propertyNames().iterator(); names.hasNext(); ) {
             String name = names.next();
             if (!name.equals("turns")) {
                 throw new IllegalArgumentException("unknown field \"" + name + "\"; a script is {\"turns\": [...]}");
@@ -105,7 +106,7 @@ public record MockScript(List<MockTurn> turns) {
         if (!turn.isObject()) {
             throw new IllegalArgumentException(where + ": a turn is a JSON object, got " + describe(turn));
         }
-        for (Iterator<String> names = turn.fieldNames(); names.hasNext(); ) {
+        for (Iterator<String> names = turn.propertyNames().iterator(); names.hasNext(); ) {
             String name = names.next();
             if (!TURN_FIELDS.contains(name)) {
                 throw new IllegalArgumentException(where + ": unknown field \"" + name + "\"; a turn has "
@@ -128,7 +129,7 @@ public record MockScript(List<MockTurn> turns) {
             }
             for (Map.Entry<String, JsonNode> header : headersNode.properties()) {
                 JsonNode value = header.getValue();
-                if (!value.isTextual() && !value.isNumber()) {
+                if (!value.isString() && !value.isNumber()) {
                     throw new IllegalArgumentException(where + ".headers." + header.getKey()
                             + ": must be a string, got " + describe(value));
                 }
@@ -136,7 +137,7 @@ public record MockScript(List<MockTurn> turns) {
                     throw new IllegalArgumentException(where + ".headers: \"" + header.getKey()
                             + "\" is not a valid header name");
                 }
-                headers.put(header.getKey(), value.asText());
+                headers.put(header.getKey(), value.asString());
             }
         }
         JsonNode body = turn.get("body");
@@ -178,7 +179,7 @@ public record MockScript(List<MockTurn> turns) {
             if (!call.isObject()) {
                 throw new IllegalArgumentException(at + ": a call is an object with name and arguments, got " + describe(call));
             }
-            for (Iterator<String> names = call.fieldNames(); names.hasNext(); ) {
+            for (Iterator<String> names = call.propertyNames().iterator(); names.hasNext(); ) {
                 String name = names.next();
                 if (!CALL_FIELDS.contains(name)) {
                     throw new IllegalArgumentException(at + ": unknown field \"" + name + "\"; a call has id, name, arguments");
@@ -193,8 +194,8 @@ public record MockScript(List<MockTurn> turns) {
             String text;
             if (arguments == null || arguments.isNull()) {
                 text = "{}";
-            } else if (arguments.isTextual()) {
-                text = arguments.asText();
+            } else if (arguments.isString()) {
+                text = arguments.asString();
             } else if (arguments.isObject()) {
                 text = arguments.toString();
             } else {
@@ -215,10 +216,10 @@ public record MockScript(List<MockTurn> turns) {
         if (value == null || value.isNull()) {
             return null;
         }
-        if (!value.isTextual()) {
+        if (!value.isString()) {
             throw new IllegalArgumentException(where + "." + field + ": must be a string, got " + describe(value));
         }
-        return value.asText();
+        return value.asString();
     }
 
     private static Long integer(String where, JsonNode turn, String field) {

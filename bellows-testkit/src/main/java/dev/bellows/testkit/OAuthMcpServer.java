@@ -1,8 +1,9 @@
 package dev.bellows.testkit;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.bellows.json.internal.Jackson;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
@@ -35,7 +36,7 @@ import java.util.concurrent.Executors;
  */
 public final class OAuthMcpServer implements AutoCloseable {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Jackson.JSON;
 
     /** One request the server received, with its W3C {@code traceparent} header (null when it had none). */
     public record Request(String method, String path, String authorization, String body, String traceparent) {
@@ -232,9 +233,9 @@ public final class OAuthMcpServer implements AutoCloseable {
             return;
         }
         ObjectNode result = JSON.createObjectNode();
-        switch (message.path("method").asText()) {
+        switch (message.path("method").asString()) {
             case "initialize" -> {
-                result.put("protocolVersion", message.path("params").path("protocolVersion").asText());
+                result.put("protocolVersion", message.path("params").path("protocolVersion").asString());
                 result.putObject("capabilities").putObject("tools");
                 result.putObject("serverInfo").put("name", "oauth-test").put("version", "1");
             }

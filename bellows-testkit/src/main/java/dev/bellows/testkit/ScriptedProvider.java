@@ -1,6 +1,6 @@
 package dev.bellows.testkit;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.databind.JsonNode;
 import dev.bellows.provider.ChatRequest;
 import dev.bellows.provider.ChatStream;
 import dev.bellows.provider.Provider;
@@ -105,7 +105,7 @@ public final class ScriptedProvider implements Provider {
     }
 
     private static String bodyText(JsonNode body) {
-        String text = body.isTextual() ? body.asText() : body.toString();
+        String text = body.isString() ? body.asString() : body.toString();
         return text.length() > 200 ? text.substring(0, 200) + "..." : text;
     }
 

@@ -2,7 +2,7 @@ package dev.bellows.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.databind.JsonNode;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
@@ -40,13 +40,13 @@ class A2aJsTest {
                      {"op":"subscribe","name":"s"},{"op":"await","name":"s","events":1},{"op":"cancel"},
                      {"op":"join","name":"h"},{"op":"join","name":"s"}]""");
             List<JsonNode> lines = driven.json();
-            assertThat(lines.getFirst().at("/card/supportedInterfaces/0/protocolBinding").asText()).isEqualTo("JSONRPC");
+            assertThat(lines.getFirst().at("/card/supportedInterfaces/0/protocolBinding").asString()).isEqualTo("JSONRPC");
             assertThat(driven.events(1)).as(transport).containsExactly("task:TASK_STATE_SUBMITTED", "TASK_STATE_WORKING",
                     "artifact:Echo: ", "artifact:hi", "artifact:!", "TASK_STATE_COMPLETED");
             assertThat(driven.events(4)).containsExactly("task:TASK_STATE_SUBMITTED", "TASK_STATE_WORKING",
                     "TASK_STATE_INPUT_REQUIRED");
             JsonNode answered = lines.stream().filter(l -> l.path("step").asInt() == 5).findFirst().orElseThrow();
-            assertThat(answered.at("/result/task/artifacts/0/parts/0/text").asText()).isEqualTo("Weather in Oslo: sunny");
+            assertThat(answered.at("/result/task/artifacts/0/parts/0/text").asString()).isEqualTo("Weather in Oslo: sunny");
             assertThat(driven.events(6)).containsExactly("task:TASK_STATE_SUBMITTED", "TASK_STATE_WORKING",
                     "TASK_STATE_CANCELED");
             assertThat(driven.events(8)).containsExactly("task:TASK_STATE_WORKING", "TASK_STATE_CANCELED");
@@ -62,8 +62,8 @@ class A2aJsTest {
                  {"op":"cancel"},{"op":"join","name":"h"}]""");
         List<JsonNode> lines = driven.json();
         JsonNode pushes = lines.stream().filter(l -> l.has("pushes")).findFirst().orElseThrow().path("pushes");
-        assertThat(pushes.get(0).path("token").asText()).isEqualTo("push-token");
-        assertThat(pushes.get(0).at("/body/task/status/state").asText()).isEqualTo("TASK_STATE_SUBMITTED");
+        assertThat(pushes.get(0).path("token").asString()).isEqualTo("push-token");
+        assertThat(pushes.get(0).at("/body/task/status/state").asString()).isEqualTo("TASK_STATE_SUBMITTED");
         List<JsonNode> lists = lines.stream().filter(l -> l.has("configs")).toList();
         assertThat(lists.get(0).path("configs")).hasSize(1);
         assertThat(lists.get(1).path("configs")).isEmpty();

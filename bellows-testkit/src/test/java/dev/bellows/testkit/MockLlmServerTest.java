@@ -1,9 +1,11 @@
 package dev.bellows.testkit;
 
+import tools.jackson.core.JacksonException;
+import dev.bellows.json.internal.Jackson;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -28,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 class MockLlmServerTest {
 
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final ObjectMapper MAPPER = Jackson.JSON;
     private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private static final String HI = "{\"model\":\"gpt-test\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]";
     private static final String STREAM = HI + ",\"stream\":true}";
@@ -56,8 +58,8 @@ class MockLlmServerTest {
             StringBuilder text = new StringBuilder();
             for (JsonNode event : events()) {
                 JsonNode value = event.path("choices").path(0).path("delta").path(field);
-                if (value.isTextual()) {
-                    text.append(value.asText());
+                if (value.isString()) {
+                    text.append(value.asString());
                 }
             }
             return text.toString();
@@ -67,7 +69,7 @@ class MockLlmServerTest {
     static JsonNode json(String text) {
         try {
             return MAPPER.readTree(text);
-        } catch (IOException e) {
+        } catch (JacksonException e) {
             throw new AssertionError(e);
         }
     }
@@ -144,8 +146,8 @@ class MockLlmServerTest {
             List<String> pieces = new ArrayList<>();
             for (JsonNode event : body.events()) {
                 JsonNode content = event.path("choices").path(0).path("delta").path("content");
-                if (content.isTextual() && !content.asText().isEmpty()) {
-                    pieces.add(content.asText());
+                if (content.isString() && !content.asString().isEmpty()) {
+                    pieces.add(content.asString());
                 }
             }
             assertThat(pieces).containsExactly("a😀", "b😀", "c");
@@ -160,7 +162,7 @@ class MockLlmServerTest {
             List<String> deltas = new ArrayList<>();
             for (JsonNode event : body.events()) {
                 event.path("choices").path(0).path("delta").properties()
-                        .forEach(field -> deltas.add(field.getKey() + "=" + field.getValue().asText()));
+                        .forEach(field -> deltas.add(field.getKey() + "=" + field.getValue().asString()));
             }
             assertThat(deltas).containsExactly("role=assistant", "content=", "reasoning_content=deep ",
                     "reasoning_content=thoug", "reasoning_content=hts", "content=Done.");
@@ -202,8 +204,8 @@ class MockLlmServerTest {
             HttpResponse<InputStream> response = post(server, "/v1/chat/completions", NO_STREAM);
             assertThat(response.statusCode()).isEqualTo(503);
             JsonNode error = json(read(response).text()).path("error");
-            assertThat(error.path("message").asText()).isEqualTo("scripted status 503");
-            assertThat(error.path("type").asText()).isEqualTo("server_error");
+            assertThat(error.path("message").asString()).isEqualTo("scripted status 503");
+            assertThat(error.path("type").asString()).isEqualTo("server_error");
         }
     }
 
@@ -244,8 +246,8 @@ class MockLlmServerTest {
             assertThat(response.statusCode()).isEqualTo(500);
             assertThat(response.headers().firstValue("Content-Type")).hasValue("application/json");
             JsonNode error = json(read(response).text()).path("error");
-            assertThat(error.path("message").asText()).isEqualTo("mock script has no more turns (1 were scripted)");
-            assertThat(error.path("type").asText()).isEqualTo("server_error");
+            assertThat(error.path("message").asString()).isEqualTo("mock script has no more turns (1 were scripted)");
+            assertThat(error.path("type").asString()).isEqualTo("server_error");
             assertThat(server.requests()).extracting(RecordedRequest::turn).containsExactly(0, -1);
         }
     }
@@ -257,12 +259,12 @@ class MockLlmServerTest {
                 HttpResponse<String> response = get(server, path);
                 assertThat(response.statusCode()).isEqualTo(200);
                 JsonNode models = json(response.body());
-                assertThat(models.path("object").asText()).isEqualTo("list");
+                assertThat(models.path("object").asString()).isEqualTo("list");
                 assertThat(models.path("data")).hasSize(1);
                 JsonNode model = models.path("data").path(0);
-                assertThat(model.path("id").asText()).isEqualTo("mock");
-                assertThat(model.path("object").asText()).isEqualTo("model");
-                assertThat(model.path("owned_by").asText()).isEqualTo("bellows");
+                assertThat(model.path("id").asString()).isEqualTo("mock");
+                assertThat(model.path("object").asString()).isEqualTo("model");
+                assertThat(model.path("owned_by").asString()).isEqualTo("bellows");
                 assertThat(model.path("created").isIntegralNumber()).isTrue();
             }
         }
@@ -276,15 +278,15 @@ class MockLlmServerTest {
             assertThat(response.statusCode()).isEqualTo(200);
             assertThat(response.headers().firstValue("Content-Type")).hasValue("application/json");
             JsonNode completion = json(read(response).text());
-            assertThat(completion.path("object").asText()).isEqualTo("chat.completion");
-            assertThat(completion.path("id").asText()).isEqualTo("chatcmpl-mock-1");
-            assertThat(completion.path("model").asText()).isEqualTo("gpt-test");
+            assertThat(completion.path("object").asString()).isEqualTo("chat.completion");
+            assertThat(completion.path("id").asString()).isEqualTo("chatcmpl-mock-1");
+            assertThat(completion.path("model").asString()).isEqualTo("gpt-test");
             JsonNode choice = completion.path("choices").path(0);
             assertThat(choice.path("index").asInt()).isZero();
-            assertThat(choice.path("message").path("role").asText()).isEqualTo("assistant");
-            assertThat(choice.path("message").path("content").asText()).isEqualTo("Hello there");
-            assertThat(choice.path("message").path("reasoning_content").asText()).isEqualTo("hmm");
-            assertThat(choice.path("finish_reason").asText()).isEqualTo("stop");
+            assertThat(choice.path("message").path("role").asString()).isEqualTo("assistant");
+            assertThat(choice.path("message").path("content").asString()).isEqualTo("Hello there");
+            assertThat(choice.path("message").path("reasoning_content").asString()).isEqualTo("hmm");
+            assertThat(choice.path("finish_reason").asString()).isEqualTo("stop");
             assertThat(completion.path("usage")).isEqualTo(json(
                     "{\"prompt_tokens\":1,\"completion_tokens\":4,\"total_tokens\":5}"));
         }
@@ -311,8 +313,8 @@ class MockLlmServerTest {
             RecordedRequest second = requests.get(1);
             assertThat(second.path()).isEqualTo("/v1/chat/completions?x=1");
             assertThat(second.header("X-Api-Key")).isEqualTo("[REDACTED]");
-            assertThat(second.body().isTextual()).isTrue();
-            assertThat(second.body().asText()).isEqualTo("not json");
+            assertThat(second.body().isString()).isTrue();
+            assertThat(second.body().asString()).isEqualTo("not json");
             assertThat(second.turn()).isEqualTo(-1);
             assertThat(requests.get(2).method()).isEqualTo("GET");
             assertThat(requests.get(2).body().isNull()).isTrue();
@@ -321,9 +323,9 @@ class MockLlmServerTest {
             assertThat(lines).hasSize(3);
             assertThat(String.join("\n", lines)).doesNotContain("sk-secret");
             JsonNode line = json(lines.get(0));
-            assertThat(line.path("method").asText()).isEqualTo("POST");
-            assertThat(line.path("path").asText()).isEqualTo("/v1/chat/completions");
-            assertThat(line.path("headers").path("authorization").asText()).isEqualTo("Bearer [REDACTED]");
+            assertThat(line.path("method").asString()).isEqualTo("POST");
+            assertThat(line.path("path").asString()).isEqualTo("/v1/chat/completions");
+            assertThat(line.path("headers").path("authorization").asString()).isEqualTo("Bearer [REDACTED]");
             assertThat(line.path("body")).isEqualTo(json(STREAM));
         }
         // appended, not overwritten, by the next server
@@ -339,10 +341,10 @@ class MockLlmServerTest {
             HttpResponse<InputStream> response = post(server, "/v1/chat/completions", "{\"model\": ");
             assertThat(response.statusCode()).isEqualTo(400);
             JsonNode error = json(read(response).text()).path("error");
-            assertThat(error.path("type").asText()).isEqualTo("invalid_request_error");
-            assertThat(error.path("message").asText()).isNotBlank();
+            assertThat(error.path("type").asString()).isEqualTo("invalid_request_error");
+            assertThat(error.path("message").asString()).isNotBlank();
             assertThat(json(read(post(server, "/v1/chat/completions", NO_STREAM)).text())
-                    .path("choices").path(0).path("message").path("content").asText()).isEqualTo("kept");
+                    .path("choices").path(0).path("message").path("content").asString()).isEqualTo("kept");
         }
     }
 
@@ -351,7 +353,7 @@ class MockLlmServerTest {
         try (MockLlmServer server = MockLlmServer.start(MockScript.of())) {
             HttpResponse<String> notFound = get(server, "/v1/embeddings");
             assertThat(notFound.statusCode()).isEqualTo(404);
-            assertThat(json(notFound.body()).path("error").path("message").asText()).contains("/v1/embeddings");
+            assertThat(json(notFound.body()).path("error").path("message").asString()).contains("/v1/embeddings");
             HttpResponse<String> wrongMethod = get(server, "/v1/chat/completions");
             assertThat(wrongMethod.statusCode()).isEqualTo(405);
             assertThat(wrongMethod.headers().firstValue("Allow")).hasValue("POST");
@@ -376,7 +378,7 @@ class MockLlmServerTest {
                     try {
                         Body read = read(post(server, "/v1/chat/completions", body));
                         return stream ? read.content("content")
-                                : json(read.text()).path("choices").path(0).path("message").path("content").asText();
+                                : json(read.text()).path("choices").path(0).path("message").path("content").asString();
                     } catch (Exception e) {
                         throw new IllegalStateException(e);
                     }
@@ -423,7 +425,7 @@ class MockLlmServerTest {
                 String line = lines.readLine();
                 assertThat(line).as("the stream ended before the hold").isNotNull();
                 if (line.startsWith("data: {")) {
-                    before.append(json(line.substring("data: ".length())).at("/choices/0/delta/content").asText(""));
+                    before.append(json(line.substring("data: ".length())).at("/choices/0/delta/content").asString(""));
                 }
             }
             hold.reached().get(30, java.util.concurrent.TimeUnit.SECONDS);     // a hang guard
@@ -435,7 +437,7 @@ class MockLlmServerTest {
                 if (line.equals("data: [DONE]")) {
                     done = true;
                 } else if (line.startsWith("data: {")) {
-                    after.append(json(line.substring("data: ".length())).at("/choices/0/delta/content").asText(""));
+                    after.append(json(line.substring("data: ".length())).at("/choices/0/delta/content").asString(""));
                 }
             }
             assertThat(after.toString()).isEqualTo("cdef");

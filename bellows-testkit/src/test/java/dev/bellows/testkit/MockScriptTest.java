@@ -1,9 +1,9 @@
 package dev.bellows.testkit;
 
+import dev.bellows.json.internal.Jackson;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -30,7 +30,7 @@ class MockScriptTest {
                 MockTurn.content("<thinking>plan</thinking>\nHello").chunkSize(4),
                 MockTurn.reasoning("deep thoughts").withContent("Done.").delayMs(5),
                 MockTurn.status(429).header("Retry-After", "1")
-                        .body(new ObjectMapper().readTree("{\"error\": {\"message\": \"slow down\"}}")),
+                        .body(Jackson.JSON.readTree("{\"error\": {\"message\": \"slow down\"}}")),
                 MockTurn.content("This breaks off somewhere in the middle").cutAfter(12));
         assertThat(script.turns().get(2).errorMessage()).hasValue("slow down");
     }

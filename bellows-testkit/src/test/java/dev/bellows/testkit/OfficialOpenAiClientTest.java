@@ -1,10 +1,11 @@
 package dev.bellows.testkit;
 
+import dev.bellows.json.internal.Jackson;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -103,23 +104,23 @@ class OfficialOpenAiClientTest {
         StringBuilder reasoning = new StringBuilder();
         for (JsonNode line : lines) {
             if (line.has("content")) {
-                content.append(line.get("content").asText());
+                content.append(line.get("content").asString());
             }
             if (line.has("reasoning")) {
-                reasoning.append(line.get("reasoning").asText());
+                reasoning.append(line.get("reasoning").asString());
             }
         }
         assertThat(content.toString()).as(output).isEqualTo("Hello, wörld 😀! Done.");
         assertThat(reasoning.toString()).as(output).isEqualTo("deep thoughts");
-        assertThat(find(lines, "finish_reason").path("finish_reason").asText()).as(output).isEqualTo("stop");
+        assertThat(find(lines, "finish_reason").path("finish_reason").asString()).as(output).isEqualTo("stop");
         assertThat(find(lines, "usage").path("usage").path("total_tokens").asInt()).as(output).isPositive();
-        assertThat(find(lines, "completion").path("completion").asText()).as(output).isEqualTo("Not streamed.");
+        assertThat(find(lines, "completion").path("completion").asString()).as(output).isEqualTo("Not streamed.");
         assertThat(find(lines, "models").path("models").toString()).as(output).isEqualTo("[\"mock\"]");
         JsonNode rateLimit = find(lines, "rate_limit");
         assertThat(rateLimit.path("rate_limit").asInt()).as(output).isEqualTo(429);
-        assertThat(rateLimit.path("message").asText()).as(output).contains("slow down");
+        assertThat(rateLimit.path("message").asString()).as(output).contains("slow down");
         // the client notices the broken stream instead of taking the partial text as the answer
-        assertThat(find(lines, "cut").path("cut").asText()).as(output).isEqualTo("failed");
+        assertThat(find(lines, "cut").path("cut").asString()).as(output).isEqualTo("failed");
     }
 
     private static JsonNode find(List<JsonNode> lines, String field) {
@@ -128,7 +129,7 @@ class OfficialOpenAiClientTest {
     }
 
     private static List<JsonNode> jsonLines(String text) throws IOException {
-        ObjectMapper mapper = new ObjectMapper();
+        ObjectMapper mapper = Jackson.JSON;
         List<JsonNode> lines = new ArrayList<>();
         for (String line : text.split("\n")) {
             if (!line.isBlank()) {

@@ -1,8 +1,8 @@
 package dev.bellows.a2a.client;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.a2a.Artifact;
 import dev.bellows.a2a.Message;
 import dev.bellows.a2a.Part;
@@ -128,10 +128,10 @@ public final class A2aAgentTool implements Tool {
     @Override
     public ToolResult<String> call(ToolContext context, JsonNode arguments) throws ToolException {
         JsonNode task = arguments == null ? null : arguments.get("task");
-        if (task == null || !task.isTextual() || task.asText().isBlank()) {
+        if (task == null || !task.isString() || task.asString().isBlank()) {
             throw new ToolException("give the remote agent a \"task\": a non-empty string");
         }
-        return ToolResult.of(run(Message.of(Role.USER, List.of(Part.text(task.asText()))), context));
+        return ToolResult.of(run(Message.of(Role.USER, List.of(Part.text(task.asString()))), context));
     }
 
     /**
@@ -314,7 +314,7 @@ public final class A2aAgentTool implements Tool {
             } else if (part.data() != null) {
                 try {
                     out.append(Http.JSON.writeValueAsString(part.data()));
-                } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                } catch (tools.jackson.core.JacksonException e) {
                     out.append(part.data());
                 }
             } else if (part.url() != null || part.raw() != null) {

@@ -1,6 +1,6 @@
 package dev.bellows.a2a.client;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.databind.JsonNode;
 import dev.bellows.a2a.AgentCard;
 import dev.bellows.a2a.AgentInterface;
 import dev.bellows.a2a.ListTaskPushNotificationConfigsResponse;
@@ -188,7 +188,7 @@ public final class A2aClient implements AutoCloseable {
         if (!json.isObject()) {
             throw new A2aClientException(A2aClientException.Kind.BAD_CARD, where + " is not a JSON object");
         }
-        if (!json.path("name").isTextual() || json.path("name").asText().isBlank()) {
+        if (!json.path("name").isString() || json.path("name").asString().isBlank()) {
             throw new A2aClientException(A2aClientException.Kind.BAD_CARD, where + " has no \"name\"");
         }
         if (!json.path("supportedInterfaces").isArray() || json.path("supportedInterfaces").isEmpty()) {
@@ -197,9 +197,9 @@ public final class A2aClient implements AutoCloseable {
         }
         try {
             return Http.JSON.treeToValue(json, AgentCard.class);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException | IllegalArgumentException e) {
+        } catch (tools.jackson.core.JacksonException | IllegalArgumentException e) {
             throw new A2aClientException(A2aClientException.Kind.BAD_CARD, where + " is not an A2A 1.0 agent card: "
-                    + Http.oneLine(e instanceof com.fasterxml.jackson.core.JsonProcessingException j ? j.getOriginalMessage()
+                    + Http.oneLine(e instanceof tools.jackson.core.JacksonException j ? j.getOriginalMessage()
                     : String.valueOf(e.getMessage())));
         }
     }

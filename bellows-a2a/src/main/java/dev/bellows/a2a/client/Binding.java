@@ -1,6 +1,6 @@
 package dev.bellows.a2a.client;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.databind.JsonNode;
 import dev.bellows.a2a.ListTaskPushNotificationConfigsResponse;
 import dev.bellows.a2a.ListTasksRequest;
 import dev.bellows.a2a.ListTasksResponse;
@@ -41,7 +41,7 @@ interface Binding {
                 throw new IllegalArgumentException("null");
             }
             return value;
-        } catch (com.fasterxml.jackson.core.JsonProcessingException | IllegalArgumentException e) {
+        } catch (tools.jackson.core.JacksonException | IllegalArgumentException e) {
             throw new A2aClientException(A2aClientException.Kind.BAD_RESPONSE, 0, Http.display(uri)
                     + " answered with something that is not an A2A " + type.getSimpleName(), null);
         }

@@ -1,7 +1,9 @@
 package dev.bellows.a2a.client;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import tools.jackson.core.JacksonException;
+import dev.bellows.json.internal.Jackson;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
 import dev.bellows.a2a.A2aError;
 import dev.bellows.a2a.A2aException;
 import java.io.IOException;
@@ -26,7 +28,7 @@ import java.util.Map;
  */
 final class Http implements AutoCloseable {
 
-    static final ObjectMapper JSON = new ObjectMapper();
+    static final ObjectMapper JSON = Jackson.JSON;
     static final String VERSION_HEADER = "A2A-Version";
     static final String VERSION = "1.0";
     private static final int MAX_ERROR_BODY = 64 * 1024;
@@ -64,7 +66,7 @@ final class Http implements AutoCloseable {
                 return JSON.missingNode();
             }
             return JSON.readTree(bytes);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (tools.jackson.core.JacksonException e) {
             throw new A2aClientException(A2aClientException.Kind.BAD_RESPONSE, 0,
                     display(uri) + " answered with something that is not JSON", null);
         } catch (IOException e) {
@@ -83,7 +85,7 @@ final class Http implements AutoCloseable {
                 throw errorIn(json, uri).orElseGet(() -> new A2aClientException(A2aClientException.Kind.BAD_RESPONSE, 0,
                         display(uri) + " did not answer with an event stream (Content-Type " + (type.isEmpty() ? "none" : type)
                                 + ")", null));
-            } catch (IOException e) {
+            } catch (IOException | JacksonException e) {
                 throw new A2aClientException(A2aClientException.Kind.BAD_RESPONSE, 0, display(uri)
                         + " did not answer with an event stream (Content-Type " + (type.isEmpty() ? "none" : type) + ")", null);
             }
@@ -110,7 +112,7 @@ final class Http implements AutoCloseable {
             byte[] bytes;
             try {
                 bytes = JSON.writeValueAsBytes(body);
-            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            } catch (tools.jackson.core.JacksonException e) {
                 throw new IllegalArgumentException("the request cannot be written as JSON: " + e.getOriginalMessage(), e);
             }
             builder.setHeader("Content-Type", contentType).method(method, HttpRequest.BodyPublishers.ofByteArray(bytes));
@@ -137,7 +139,7 @@ final class Http implements AutoCloseable {
         try (InputStream in = response.body()) {
             byte[] bytes = in.readNBytes(MAX_ERROR_BODY);
             json = bytes.length == 0 ? null : JSON.readTree(bytes);
-        } catch (IOException e) {
+        } catch (IOException | JacksonException e) {
             // not JSON: the status says enough
         }
         if (json != null) {
@@ -146,7 +148,7 @@ final class Http implements AutoCloseable {
                 throw error.get();
             }
         }
-        String message = json == null ? "" : redact(oneLine(json.at("/error/message").asText(json.path("message").asText(""))));
+        String message = json == null ? "" : redact(oneLine(json.at("/error/message").asString(json.path("message").asString(""))));
         String redirect = status >= 300 && status <= 399 ? response.headers().firstValue("Location")
                 .map(location -> " (a redirect to " + display(uri.resolve(location)) + ": redirects are not followed,"
                         + " since they would carry the headers elsewhere; use that URL)").orElse("") : "";
@@ -164,11 +166,11 @@ final class Http implements AutoCloseable {
         if (!error.isObject()) {
             return java.util.Optional.empty();
         }
-        String message = redact(oneLine(error.path("message").asText("")));
+        String message = redact(oneLine(error.path("message").asString("")));
         A2aError kind = null;
         for (JsonNode detail : error.has("details") ? error.path("details") : error.path("data")) {
-            String reason = detail.path("reason").asText("");
-            if (detail.path("@type").asText("").endsWith("google.rpc.ErrorInfo") && !reason.isEmpty()) {
+            String reason = detail.path("reason").asString("");
+            if (detail.path("@type").asString("").endsWith("google.rpc.ErrorInfo") && !reason.isEmpty()) {
                 kind = java.util.Arrays.stream(A2aError.values()).filter(e -> e.reason().equals(reason)).findFirst()
                         .orElse(null);
             }

@@ -1,6 +1,6 @@
 package dev.bellows.a2a.client;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.databind.JsonNode;
 import dev.bellows.a2a.CancelTaskRequest;
 import dev.bellows.a2a.DeleteTaskPushNotificationConfigRequest;
 import dev.bellows.a2a.GetTaskPushNotificationConfigRequest;

@@ -1,6 +1,6 @@
 package dev.bellows.a2a.client;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -60,17 +60,17 @@ public record RemoteAgentConfig(String name, String url, Map<String, String> hea
             if (!agent.isObject()) {
                 throw new IllegalArgumentException(at + " must be an object with \"url\"");
             }
-            for (String key : (Iterable<String>) () -> agent.fieldNames()) {
+            for (String key : agent.propertyNames()) {
                 if (!KEYS.contains(key)) {
                     throw new IllegalArgumentException(at + ": unknown key \"" + key + "\" (known: headers, url)");
                 }
             }
             JsonNode url = agent.get("url");
-            if (url == null || !url.isTextual() || url.asText().isBlank()) {
+            if (url == null || !url.isString() || url.asString().isBlank()) {
                 throw new IllegalArgumentException(at + ".url: the agent's URL (its base URL or its card's) is required");
             }
             try {
-                A2aClient.cardUrl(url.asText());
+                A2aClient.cardUrl(url.asString());
             } catch (A2aClientException e) {
                 throw new IllegalArgumentException(at + ".url: " + e.getMessage());
             }
@@ -84,13 +84,13 @@ public record RemoteAgentConfig(String name, String url, Map<String, String> hea
                     if (!HEADER.matcher(header.getKey()).matches()) {
                         throw new IllegalArgumentException(at + ".headers: \"" + header.getKey() + "\" is not a header name");
                     }
-                    if (!header.getValue().isTextual()) {
+                    if (!header.getValue().isString()) {
                         throw new IllegalArgumentException(at + ".headers." + header.getKey() + " must be a string");
                     }
-                    headers.put(header.getKey(), header.getValue().asText());
+                    headers.put(header.getKey(), header.getValue().asString());
                 }
             }
-            agents.add(new RemoteAgentConfig(name, url.asText().strip(), headers));
+            agents.add(new RemoteAgentConfig(name, url.asString().strip(), headers));
         }
         return List.copyOf(agents);
     }

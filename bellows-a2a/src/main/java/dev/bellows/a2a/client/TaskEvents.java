@@ -1,6 +1,7 @@
 package dev.bellows.a2a.client;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
 import dev.bellows.a2a.StreamResponse;
 import dev.bellows.a2a.TaskState;
 import dev.bellows.http.SseEvent;
@@ -93,7 +94,7 @@ public final class TaskEvents implements AutoCloseable, Iterable<StreamResponse>
         JsonNode json;
         try {
             json = Http.JSON.readTree(data);
-        } catch (IOException e) {
+        } catch (JacksonException e) {
             end();
             throw new A2aClientException(A2aClientException.Kind.BAD_RESPONSE, 0, Http.display(uri)
                     + " sent an event that is not JSON", null);

@@ -1,6 +1,6 @@
 package dev.bellows.a2a.server;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.databind.JsonNode;
 import dev.bellows.a2a.A2aError;
 import dev.bellows.a2a.A2aException;
 import dev.bellows.a2a.AgentCapabilities;

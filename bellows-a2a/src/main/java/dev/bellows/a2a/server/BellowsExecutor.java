@@ -1,6 +1,7 @@
 package dev.bellows.a2a.server;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
 import dev.bellows.a2a.A2aError;
 import dev.bellows.a2a.A2aException;
 import dev.bellows.a2a.Message;
@@ -241,8 +242,8 @@ public final class BellowsExecutor implements A2aExecutor {
         }
         try {
             JsonNode node = Json.MAPPER.readTree(text);
-            return node != null && node.isContainerNode() ? node : null;
-        } catch (java.io.IOException e) {
+            return node != null && node.isContainer() ? node : null;
+        } catch (JacksonException e) {
             return null;
         }
     }

@@ -1,7 +1,7 @@
 package dev.bellows.a2a.server;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.a2a.A2aError;
 import dev.bellows.secret.Secrets;
 import dev.bellows.server.ServerExchange;

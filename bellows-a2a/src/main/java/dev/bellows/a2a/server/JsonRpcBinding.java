@@ -1,8 +1,8 @@
 package dev.bellows.a2a.server;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.a2a.A2aError;
 import dev.bellows.a2a.A2aException;
 import dev.bellows.a2a.CancelTaskRequest;
@@ -20,7 +20,6 @@ import dev.bellows.a2a.SubscribeToTaskRequest;
 import dev.bellows.a2a.TaskPushNotificationConfig;
 import dev.bellows.server.ServerExchange;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -41,7 +40,7 @@ final class JsonRpcBinding extends Binding {
         JsonNode request;
         try {
             request = Json.MAPPER.readTree(body);
-        } catch (IOException e) {
+        } catch (JacksonException e) {
             error(exchange, null, new A2aException(A2aError.PARSE_ERROR, "the body is not valid JSON"));
             return;
         }
@@ -51,10 +50,10 @@ final class JsonRpcBinding extends Binding {
         }
         JsonNode idNode = request.get("id");
         Object id = idNode == null || idNode.isNull() ? null
-                : idNode.isTextual() ? idNode.asText() : idNode.isIntegralNumber() ? (Object) idNode.asLong() : null;
-        boolean idValid = idNode == null || idNode.isNull() || idNode.isTextual() || idNode.isIntegralNumber();
+                : idNode.isString() ? idNode.asString() : idNode.isIntegralNumber() ? (Object) idNode.asLong() : null;
+        boolean idValid = idNode == null || idNode.isNull() || idNode.isString() || idNode.isIntegralNumber();
         JsonNode method = request.get("method");
-        if (!"2.0".equals(request.path("jsonrpc").asText(null)) || method == null || !method.isTextual() || !idValid) {
+        if (!"2.0".equals(request.path("jsonrpc").asString(null)) || method == null || !method.isString() || !idValid) {
             error(exchange, id, new A2aException(A2aError.INVALID_REQUEST, "not a JSON-RPC 2.0 request: it needs"
                     + " \"jsonrpc\": \"2.0\", a string \"method\" and a string or number \"id\""));
             return;
@@ -65,7 +64,7 @@ final class JsonRpcBinding extends Binding {
             return;
         }
         ObjectNode given = params == null || params.isNull() ? Json.MAPPER.createObjectNode() : (ObjectNode) params;
-        String name = method.asText();
+        String name = method.asString();
         if (!METHODS.contains(name)) {
             error(exchange, id, new A2aException(A2aError.METHOD_NOT_FOUND, "no method \"" + name + "\""));
             return;
@@ -134,8 +133,8 @@ final class JsonRpcBinding extends Binding {
     static <T> T params(JsonNode params, Class<T> type) {
         try {
             return Json.MAPPER.treeToValue(Json.camelCase(params.deepCopy()), type);
-        } catch (JsonProcessingException | IllegalArgumentException e) {
-            String detail = e instanceof JsonProcessingException json ? json.getOriginalMessage() : e.getMessage();
+        } catch (JacksonException | IllegalArgumentException e) {
+            String detail = e instanceof JacksonException json ? json.getOriginalMessage() : e.getMessage();
             throw new A2aException(A2aError.INVALID_PARAMS, "invalid parameters: " + firstLine(detail));
         }
     }
@@ -150,11 +149,7 @@ final class JsonRpcBinding extends Binding {
 
     private static Function<StreamResponse, byte[]> frames(Object id) {
         return event -> {
-            try {
-                return Json.MAPPER.writeValueAsBytes(JsonRpcResponse.result(id, event));
-            } catch (JsonProcessingException e) {
-                throw new UncheckedIOException(e);
-            }
+            return Json.MAPPER.writeValueAsBytes(JsonRpcResponse.result(id, event));
         };
     }
 
@@ -170,11 +165,7 @@ final class JsonRpcBinding extends Binding {
     static byte[] errorBody(Object id, A2aException error) {
         A2aError kind = error.error();
         List<Map<String, Object>> data = List.of(Json.MAPPER.convertValue(Http.errorInfo(kind), Map.class));
-        try {
-            return Json.MAPPER.writeValueAsBytes(JsonRpcResponse.error(id, new JsonRpcError(kind.code(),
+        return Json.MAPPER.writeValueAsBytes(JsonRpcResponse.error(id, new JsonRpcError(kind.code(),
                     error.getMessage(), data)));
-        } catch (JsonProcessingException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

@@ -1,6 +1,6 @@
 package dev.bellows.a2a.server;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
+import tools.jackson.core.JacksonException;
 import dev.bellows.a2a.A2aError;
 import dev.bellows.a2a.A2aException;
 import dev.bellows.a2a.AuthenticationInfo;
@@ -133,7 +133,7 @@ final class PushDelivery implements AutoCloseable {
         byte[] body;
         try {
             body = Json.MAPPER.writeValueAsBytes(event);
-        } catch (JsonProcessingException e) {
+        } catch (JacksonException e) {
             LOG.log(System.Logger.Level.WARNING, "a push notification could not be written", e);
             return;
         }

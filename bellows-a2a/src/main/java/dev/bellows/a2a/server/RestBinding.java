@@ -1,7 +1,7 @@
 package dev.bellows.a2a.server;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
 import dev.bellows.a2a.A2aError;
 import dev.bellows.a2a.A2aException;
 import dev.bellows.a2a.ListTaskPushNotificationConfigsResponse;
@@ -12,7 +12,6 @@ import dev.bellows.a2a.TaskPushNotificationConfig;
 import dev.bellows.a2a.TaskState;
 import dev.bellows.server.ServerExchange;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.regex.Matcher;
@@ -113,18 +112,14 @@ final class RestBinding extends Binding {
     }
 
     private static final Function<StreamResponse, byte[]> FRAMES = event -> {
-        try {
-            return Json.MAPPER.writeValueAsBytes(event);
-        } catch (JsonProcessingException e) {
-            throw new UncheckedIOException(e);
-        }
+        return Json.MAPPER.writeValueAsBytes(event);
     };
 
     private static <T> T body(byte[] body, Class<T> type) {
         JsonNode tree;
         try {
             tree = Json.MAPPER.readTree(body);
-        } catch (IOException e) {
+        } catch (JacksonException e) {
             throw new A2aException(A2aError.PARSE_ERROR, "the body is not valid JSON");
         }
         if (tree == null || !tree.isObject()) {

@@ -1,6 +1,6 @@
 package dev.bellows.a2a.server;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
+import tools.jackson.core.JacksonException;
 import dev.bellows.a2a.Task;
 import dev.bellows.a2a.TaskPushNotificationConfig;
 import dev.bellows.memory.SessionInfo;
@@ -57,7 +57,7 @@ public final class SessionTaskStore implements TaskStore {
         String json;
         try {
             json = Json.MAPPER.writeValueAsString(task);
-        } catch (JsonProcessingException e) {
+        } catch (JacksonException e) {
             throw new IllegalArgumentException("the task cannot be written as JSON: " + e.getOriginalMessage(), e);
         }
         write(name(principal, task.id()), Map.of(TASK, json, PRINCIPAL, principal));
@@ -86,7 +86,7 @@ public final class SessionTaskStore implements TaskStore {
         }
         try {
             return Optional.of(Json.MAPPER.readValue(json, Task.class));
-        } catch (JsonProcessingException e) {
+        } catch (JacksonException e) {
             return Optional.empty();
         }
     }
@@ -96,7 +96,7 @@ public final class SessionTaskStore implements TaskStore {
         String json;
         try {
             json = Json.MAPPER.writeValueAsString(configs);
-        } catch (JsonProcessingException e) {
+        } catch (JacksonException e) {
             throw new IllegalArgumentException("the push configs cannot be written as JSON: " + e.getOriginalMessage(), e);
         }
         write(name(principal, taskId), Map.of(PUSH, json));
@@ -110,7 +110,7 @@ public final class SessionTaskStore implements TaskStore {
         }
         try {
             return List.of(Json.MAPPER.readValue(json, TaskPushNotificationConfig[].class));
-        } catch (JsonProcessingException e) {
+        } catch (JacksonException e) {
             return List.of();
         }
     }

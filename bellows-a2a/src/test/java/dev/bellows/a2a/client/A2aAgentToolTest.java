@@ -1,9 +1,10 @@
 package dev.bellows.a2a.client;
 
+import dev.bellows.json.internal.Jackson;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
+import tools.jackson.databind.ObjectMapper;
 import dev.bellows.a2a.TaskState;
 import dev.bellows.agent.AgentResult;
 import dev.bellows.agent.Decision;
@@ -33,7 +34,7 @@ import org.junit.jupiter.api.Test;
  */
 class A2aAgentToolTest {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Jackson.JSON;
     private static A2aJs.Server server;
     private static A2aClient client;
 

@@ -1,9 +1,10 @@
 package dev.bellows.a2a.client;
 
+import dev.bellows.json.internal.Jackson;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
+import tools.jackson.databind.ObjectMapper;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -11,7 +12,7 @@ import org.junit.jupiter.api.Test;
 /** The "a2a" entries of bellows.json: checked with messages naming the place, headers from the environment. */
 class RemoteAgentConfigTest {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Jackson.JSON;
 
     private static List<RemoteAgentConfig> parse(String json) throws Exception {
         return RemoteAgentConfig.parse(JSON.readTree(json), "bellows.json: a2a");

@@ -1,9 +1,10 @@
 package dev.bellows.a2a.interop;
 
+import dev.bellows.json.internal.Jackson;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
 import dev.bellows.a2a.AgentCard;
 import dev.bellows.a2a.AgentCapabilities;
 import dev.bellows.a2a.AgentSkill;
@@ -40,7 +41,7 @@ import org.junit.jupiter.api.Test;
  */
 class SdkClientInteropTest {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Jackson.JSON;
     private static JettyAgentServer http;
     private static String url;
 
@@ -130,23 +131,23 @@ class SdkClientInteropTest {
                  {"op":"subscribe","name":"s"},{"op":"await","name":"s","events":1},{"op":"cancel"},
                  {"op":"join","name":"h"},{"op":"join","name":"s"}]""");
         List<JsonNode> lines = driven.json();
-        assertThat(step(lines, 0).at("/card/name").asText()).isEqualTo("bellows-test-agent");
+        assertThat(step(lines, 0).at("/card/name").asString()).isEqualTo("bellows-test-agent");
         assertThat(driven.events(1)).containsSubsequence("TASK_STATE_WORKING", "artifact:Echo: ", "artifact:hi",
                 "artifact:!", "TASK_STATE_COMPLETED");
         assertThat(driven.events(1)).last().isEqualTo("TASK_STATE_COMPLETED");
         JsonNode task = step(lines, 2).path("task");
-        assertThat(task.at("/status/state").asText()).isEqualTo("TASK_STATE_COMPLETED");
+        assertThat(task.at("/status/state").asString()).isEqualTo("TASK_STATE_COMPLETED");
         assertThat(task.path("history").size()).isLessThanOrEqualTo(1);
-        assertThat(step(lines, 3).at("/list/tasks/0/id").asText()).isEqualTo(task.path("id").asText());
-        assertThat(step(lines, 4).at("/result/task/status/state").asText()).isEqualTo("TASK_STATE_COMPLETED");
-        assertThat(step(lines, 5).at("/result/message/parts/0/text").asText()).isEqualTo("Direct: direct please");
+        assertThat(step(lines, 3).at("/list/tasks/0/id").asString()).isEqualTo(task.path("id").asString());
+        assertThat(step(lines, 4).at("/result/task/status/state").asString()).isEqualTo("TASK_STATE_COMPLETED");
+        assertThat(step(lines, 5).at("/result/message/parts/0/text").asString()).isEqualTo("Direct: direct please");
         assertThat(driven.events(6)).last().isEqualTo("TASK_STATE_INPUT_REQUIRED");
         assertThat(driven.events(7)).contains("artifact:Weather in Oslo: sunny").last().isEqualTo("TASK_STATE_COMPLETED");
-        assertThat(step(lines, 8).at("/task/status/state").asText()).isEqualTo("TASK_STATE_COMPLETED");
+        assertThat(step(lines, 8).at("/task/status/state").asString()).isEqualTo("TASK_STATE_COMPLETED");
         assertThat(driven.events(9)).last().isEqualTo("TASK_STATE_CANCELED");
         assertThat(driven.events(11)).first().isEqualTo("task:TASK_STATE_WORKING");
         assertThat(driven.events(11)).last().isEqualTo("TASK_STATE_CANCELED");
-        assertThat(step(lines, 13).at("/task/status/state").asText()).isEqualTo("TASK_STATE_CANCELED");
+        assertThat(step(lines, 13).at("/task/status/state").asString()).isEqualTo("TASK_STATE_CANCELED");
     }
 
     @Test
@@ -158,7 +159,7 @@ class SdkClientInteropTest {
                  {"op":"cancel"},{"op":"join","name":"h"}]""");
         List<JsonNode> lines = driven.json();
         JsonNode pushes = lines.stream().filter(l -> l.has("pushes")).findFirst().orElseThrow().path("pushes");
-        assertThat(pushes.get(0).path("token").asText()).isEqualTo("push-token");
+        assertThat(pushes.get(0).path("token").asString()).isEqualTo("push-token");
         List<JsonNode> lists = lines.stream().filter(l -> l.has("configs")).toList();
         assertThat(lists.get(0).path("configs")).hasSize(1);
         assertThat(lists.get(1).path("configs")).isEmpty();

@@ -1,8 +1,9 @@
 package dev.bellows.a2a.server;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.bellows.json.internal.Jackson;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.agent.DefaultAgent;
 import dev.bellows.memory.SessionStore;
 import dev.bellows.server.AgentServer;
@@ -33,7 +34,7 @@ import java.util.function.Consumer;
  */
 final class A2aFixture implements AutoCloseable {
 
-    static final ObjectMapper MAPPER = new ObjectMapper();
+    static final ObjectMapper MAPPER = Jackson.JSON;
     static final String TOKEN = "a2a-test-token";
 
     record Target(String path) {

@@ -4,7 +4,7 @@ import static dev.bellows.a2a.server.A2aFixture.MAPPER;
 import static dev.bellows.a2a.server.A2aFixture.call;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.databind.JsonNode;
 import dev.bellows.testkit.MockScript;
 import dev.bellows.testkit.MockTurn;
 import java.net.http.HttpRequest;
@@ -58,7 +58,7 @@ class A2aGuideTest {
         try (A2aFixture f = new A2aFixture(script)) {
             JsonNode task = post(f, examples.get(0)).path("result").path("task");
             JsonNode shown = MAPPER.readTree(examples.get(1));
-            assertThat(task.path("status").path("state").asText()).isEqualTo(shown.path("state").asText());
+            assertThat(task.path("status").path("state").asString()).isEqualTo(shown.path("state").asString());
             JsonNode parts = task.path("status").path("message").path("parts");
             JsonNode waiting = parts.get(0).path("data").path("waiting");
             JsonNode shownWaiting = shown.path("message").path("parts").get(0).path("data").path("waiting");
@@ -67,14 +67,14 @@ class A2aGuideTest {
                 assertThat(waiting.get(i).path("tool")).isEqualTo(shownWaiting.get(i).path("tool"));
                 assertThat(waiting.get(i).path("arguments")).isEqualTo(shownWaiting.get(i).path("arguments"));
             }
-            assertThat(parts.get(1).path("text").asText()).startsWith(shown.path("message").path("parts").get(1)
-                    .path("text").asText().replace("CALL_1", waiting.get(0).path("id").asText()).replace(" ...", ""));
+            assertThat(parts.get(1).path("text").asString()).startsWith(shown.path("message").path("parts").get(1)
+                    .path("text").asString().replace("CALL_1", waiting.get(0).path("id").asString()).replace(" ...", ""));
 
-            String decision = examples.get(2).replace("TASK_ID", task.path("id").asText())
-                    .replace("CALL_1", waiting.get(0).path("id").asText())
-                    .replace("CALL_2", waiting.get(1).path("id").asText());
+            String decision = examples.get(2).replace("TASK_ID", task.path("id").asString())
+                    .replace("CALL_1", waiting.get(0).path("id").asString())
+                    .replace("CALL_2", waiting.get(1).path("id").asString());
             JsonNode done = post(f, decision).path("result").path("task");
-            assertThat(done.path("status").path("state").asText()).isEqualTo("TASK_STATE_COMPLETED");
+            assertThat(done.path("status").path("state").asString()).isEqualTo("TASK_STATE_COMPLETED");
             assertThat(f.writes).containsExactly("notes.md");
             assertThat(f.provider.requests().get(1).messages().toString()).contains("todo.md is someone else's");
         }

@@ -7,8 +7,8 @@ import static dev.bellows.a2a.server.A2aFixture.message;
 import static dev.bellows.a2a.server.A2aFixture.send;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.testkit.MockScript;
 import dev.bellows.testkit.MockTurn;
 import java.net.http.HttpRequest;
@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 class A2aServerTest {
 
     static String state(JsonNode task) {
-        return task.path("status").path("state").asText();
+        return task.path("status").path("state").asString();
     }
 
     @Test
@@ -36,14 +36,14 @@ class A2aServerTest {
             assertThat(response.statusCode()).isEqualTo(200);
             assertThat(response.headers().firstValue("ETag")).isPresent();
             JsonNode card = MAPPER.readTree(response.body());
-            assertThat(card.path("supportedInterfaces").findValuesAsText("protocolBinding")).containsExactly("JSONRPC", "HTTP+JSON");
-            assertThat(card.path("supportedInterfaces").findValuesAsText("protocolVersion")).containsOnly("1.0");
-            assertThat(card.path("supportedInterfaces").get(0).path("url").asText()).isEqualTo(f.uri(A2aServer.JSONRPC_PATH).toString());
+            assertThat(card.path("supportedInterfaces").findValuesAsString("protocolBinding")).containsExactly("JSONRPC", "HTTP+JSON");
+            assertThat(card.path("supportedInterfaces").findValuesAsString("protocolVersion")).containsOnly("1.0");
+            assertThat(card.path("supportedInterfaces").get(0).path("url").asString()).isEqualTo(f.uri(A2aServer.JSONRPC_PATH).toString());
             assertThat(card.path("capabilities").path("streaming").asBoolean()).isTrue();
             assertThat(card.path("capabilities").path("pushNotifications").asBoolean()).isTrue();
-            assertThat(card.path("securitySchemes").path("bearer").path("httpAuthSecurityScheme").path("scheme").asText())
+            assertThat(card.path("securitySchemes").path("bearer").path("httpAuthSecurityScheme").path("scheme").asString())
                     .isEqualTo("Bearer");
-            assertThat(card.path("skills").findValuesAsText("name")).contains("helper", "write_file");
+            assertThat(card.path("skills").findValuesAsString("name")).contains("helper", "write_file");
 
             HttpResponse<String> refused = f.client.send(f.rpcRequest("GetTask", MAPPER.createObjectNode().put("id", "x"),
                     "Bearer wrong").build(), HttpResponse.BodyHandlers.ofString());
@@ -60,12 +60,12 @@ class A2aServerTest {
                     .build();
             JsonNode error = MAPPER.readTree(f.client.send(none, HttpResponse.BodyHandlers.ofString()).body()).path("error");
             assertThat(error.path("code").asInt()).isEqualTo(-32009);
-            assertThat(error.path("message").asText()).contains("0.3");
+            assertThat(error.path("message").asString()).contains("0.3");
             HttpResponse<String> rest = f.client.send(HttpRequest.newBuilder(f.uri(A2aServer.REST_PATH + "/tasks/x"))
                     .header("A2A-Version", "2.0").header("Authorization", "Bearer " + A2aFixture.TOKEN).build(),
                     HttpResponse.BodyHandlers.ofString());
             assertThat(rest.statusCode()).isEqualTo(400);
-            assertThat(MAPPER.readTree(rest.body()).path("error").path("details").get(0).path("reason").asText())
+            assertThat(MAPPER.readTree(rest.body()).path("error").path("details").get(0).path("reason").asString())
                     .isEqualTo("VERSION_NOT_SUPPORTED");
             // a patch number is not considered
             HttpResponse<String> patch = f.client.send(HttpRequest.newBuilder(f.uri(A2aServer.REST_PATH + "/tasks/x"))
@@ -86,24 +86,24 @@ class A2aServerTest {
             assertThat(chunks.size()).as("chunks as the answer streams, then the whole answer").isGreaterThan(2);
             StringBuilder text = new StringBuilder();
             for (JsonNode chunk : chunks.subList(0, chunks.size() - 1)) {
-                assertThat(chunk.path("artifact").path("artifactId").asText()).isEqualTo(BellowsExecutor.ANSWER);
+                assertThat(chunk.path("artifact").path("artifactId").asString()).isEqualTo(BellowsExecutor.ANSWER);
                 assertThat(chunk.path("lastChunk").asBoolean()).isFalse();
                 if (!chunk.path("append").asBoolean()) {
                     text.setLength(0);
                 }
-                text.append(chunk.path("artifact").path("parts").get(0).path("text").asText());
+                text.append(chunk.path("artifact").path("parts").get(0).path("text").asString());
             }
             assertThat(text.toString()).isEqualTo(streamed.strip());
             JsonNode last = chunks.get(chunks.size() - 1);
             assertThat(last.path("lastChunk").asBoolean()).isTrue();
             assertThat(last.path("append").asBoolean()).isFalse();
-            assertThat(last.path("artifact").path("parts").get(0).path("text").asText()).isEqualTo("It is 42.");
+            assertThat(last.path("artifact").path("parts").get(0).path("text").asString()).isEqualTo("It is 42.");
             assertThat(state(events.get(events.size() - 1).path("statusUpdate"))).isEqualTo("TASK_STATE_COMPLETED");
 
-            String id = events.get(0).path("task").path("id").asText();
+            String id = events.get(0).path("task").path("id").asString();
             HttpResponse<String> got = f.rest("GET", "/tasks/" + id + "?historyLength=1", null);
             JsonNode task = MAPPER.readTree(got.body());
-            assertThat(task.path("artifacts").get(0).path("parts").get(0).path("text").asText()).isEqualTo("It is 42.");
+            assertThat(task.path("artifacts").get(0).path("parts").get(0).path("text").asString()).isEqualTo("It is 42.");
             assertThat(task.path("history")).hasSize(1);
         }
     }
@@ -116,7 +116,7 @@ class A2aServerTest {
                 "It is " + secret + ".")))) {
             List<JsonNode> events = f.rpcStream("SendStreamingMessage", send(message("Show the key.", null, null)));
             assertThat(events.toString()).doesNotContain(secret).contains("[REDACTED]");
-            String id = events.get(0).path("task").path("id").asText();
+            String id = events.get(0).path("task").path("id").asString();
             assertThat(f.rest("GET", "/tasks/" + id, null).body()).doesNotContain(secret).contains("[REDACTED]");
         }
     }
@@ -128,7 +128,7 @@ class A2aServerTest {
             JsonNode task = f.rpc("SendMessage", send(message("Weather?", null, null))).path("result").path("task");
             assertThat(state(task)).isEqualTo("TASK_STATE_COMPLETED");
             JsonNode parts = task.path("artifacts").get(0).path("parts");
-            assertThat(parts.get(1).path("data").path("city").asText()).isEqualTo("Oslo");
+            assertThat(parts.get(1).path("data").path("city").asString()).isEqualTo("Oslo");
             assertThat(parts.get(1).path("data").path("celsius").asInt()).isEqualTo(21);
         }
     }
@@ -145,11 +145,11 @@ class A2aServerTest {
             assertThat(state(task)).isEqualTo("TASK_STATE_INPUT_REQUIRED");
             JsonNode parts = task.path("status").path("message").path("parts");
             JsonNode waiting = parts.get(0).path("data").path("waiting").get(0);
-            assertThat(waiting.path("tool").asText()).isEqualTo("write_file");
-            assertThat(waiting.path("arguments").path("path").asText()).isEqualTo("a.txt");
-            assertThat(parts.get(1).path("text").asText()).contains("approve");
+            assertThat(waiting.path("tool").asString()).isEqualTo("write_file");
+            assertThat(waiting.path("arguments").path("path").asString()).isEqualTo("a.txt");
+            assertThat(parts.get(1).path("text").asString()).contains("approve");
             assertThat(f.writes).isEmpty();
-            String id = task.path("id").asText();
+            String id = task.path("id").asString();
 
             JsonNode unclear = f.rpc("SendMessage", send(message("maybe later", id, null)));
             assertThat(unclear.path("error").path("code").asInt()).isEqualTo(-32602);
@@ -158,13 +158,13 @@ class A2aServerTest {
 
             JsonNode done = f.rpc("SendMessage", send(message("approve", id, null))).path("result").path("task");
             assertThat(state(done)).isEqualTo("TASK_STATE_COMPLETED");
-            assertThat(done.path("artifacts").get(0).path("parts").get(0).path("text").asText()).isEqualTo("Wrote a.txt.");
+            assertThat(done.path("artifacts").get(0).path("parts").get(0).path("text").asString()).isEqualTo("Wrote a.txt.");
             assertThat(f.writes).containsExactly("a.txt");
 
             JsonNode second = f.rpc("SendMessage", send(message("Write b.txt", null, null))).path("result").path("task");
             String callId = second.path("status").path("message").path("parts").get(0).path("data").path("waiting").get(0)
-                    .path("id").asText();
-            ObjectNode decision = message("", second.path("id").asText(), null);
+                    .path("id").asString();
+            ObjectNode decision = message("", second.path("id").asString(), null);
             decision.putArray("parts").addObject().putObject("data").putArray("deny").addObject().put("id", callId)
                     .put("reason", "b.txt is read-only");
             JsonNode denied = f.rpc("SendMessage", send(decision)).path("result").path("task");
@@ -178,9 +178,9 @@ class A2aServerTest {
     void aNewTaskOfTheSameContextContinuesTheConversation() throws Exception {
         try (A2aFixture f = new A2aFixture(MockScript.of(answer("", "Noted."), answer("", "It was 7.")))) {
             JsonNode first = f.rpc("SendMessage", send(message("Remember the number 7.", null, "ctx-1"))).path("result").path("task");
-            assertThat(first.path("contextId").asText()).isEqualTo("ctx-1");
+            assertThat(first.path("contextId").asString()).isEqualTo("ctx-1");
             JsonNode second = f.rpc("SendMessage", send(message("Which number?", null, "ctx-1"))).path("result").path("task");
-            assertThat(second.path("id").asText()).isNotEqualTo(first.path("id").asText());
+            assertThat(second.path("id").asString()).isNotEqualTo(first.path("id").asString());
             assertThat(f.provider.requests().get(1).messages().toString()).contains("Remember the number 7.", "Noted.");
             assertThat(state(second)).isEqualTo("TASK_STATE_COMPLETED");
         }
@@ -193,12 +193,12 @@ class A2aServerTest {
         try (A2aFixture f = new A2aFixture(MockScript.of(slow))) {
             ObjectNode params = send(message("Count.", null, null));
             params.putObject("configuration").put("returnImmediately", true);
-            String id = f.rpc("SendMessage", params).path("result").path("task").path("id").asText();
+            String id = f.rpc("SendMessage", params).path("result").path("task").path("id").asString();
             JsonNode canceled = f.rpc("CancelTask", MAPPER.createObjectNode().put("id", id)).path("result");
             assertThat(state(canceled)).isEqualTo("TASK_STATE_CANCELED");
             JsonNode task = f.rpc("GetTask", MAPPER.createObjectNode().put("id", id)).path("result");
             assertThat(state(task)).isEqualTo("TASK_STATE_CANCELED");
-            assertThat(task.path("artifacts").findValuesAsText("text")).doesNotContain("Counted.");
+            assertThat(task.path("artifacts").findValuesAsString("text")).doesNotContain("Counted.");
             assertThat(f.rpc("CancelTask", MAPPER.createObjectNode().put("id", id)).path("error").path("code").asInt())
                     .isEqualTo(-32002);
         }
@@ -211,12 +211,12 @@ class A2aServerTest {
         try (A2aFixture f = new A2aFixture(MockScript.of(slow))) {
             ObjectNode params = send(message("Count.", null, null));
             params.putObject("configuration").put("returnImmediately", true);
-            String id = f.rpc("SendMessage", params).path("result").path("task").path("id").asText();
+            String id = f.rpc("SendMessage", params).path("result").path("task").path("id").asString();
             Thread.sleep(100);      // some chunks were streamed before the subscriber arrives: it must get them from the snapshot
             List<JsonNode> events = f.rpcStream("SubscribeToTask", MAPPER.createObjectNode().put("id", id));
             JsonNode snapshot = events.get(0).path("task");
-            assertThat(snapshot.path("id").asText()).isEqualTo(id);
-            StringBuilder text = new StringBuilder(String.join("", snapshot.path("artifacts").findValuesAsText("text")));
+            assertThat(snapshot.path("id").asString()).isEqualTo(id);
+            StringBuilder text = new StringBuilder(String.join("", snapshot.path("artifacts").findValuesAsString("text")));
             boolean finished = false;
             for (JsonNode event : events.subList(1, events.size())) {
                 JsonNode chunk = event.path("artifactUpdate");
@@ -227,7 +227,7 @@ class A2aServerTest {
                     if (!chunk.path("append").asBoolean()) {
                         text.setLength(0);
                     }
-                    text.append(chunk.path("artifact").path("parts").get(0).path("text").asText());
+                    text.append(chunk.path("artifact").path("parts").get(0).path("text").asString());
                 }
             }
             assertThat(finished).isTrue();
@@ -241,23 +241,23 @@ class A2aServerTest {
     void tasksAreListedNewestFirstByPageWithFiltersAndEachCallerSeesItsOwn() throws Exception {
         try (A2aFixture f = new A2aFixture(MockScript.of(answer("", "A"), answer("", "B"), answer("", "C")), null, b -> { },
                 null)) {
-            String first = f.rpc("SendMessage", send(message("a", null, "x"))).path("result").path("task").path("id").asText();
+            String first = f.rpc("SendMessage", send(message("a", null, "x"))).path("result").path("task").path("id").asString();
             f.rpc("SendMessage", send(message("b", null, "y")));
-            String third = f.rpc("SendMessage", send(message("c", null, "x"))).path("result").path("task").path("id").asText();
+            String third = f.rpc("SendMessage", send(message("c", null, "x"))).path("result").path("task").path("id").asString();
 
             HttpResponse<String> page1 = f.rest("GET", "/tasks?contextId=x&pageSize=1", null);
             JsonNode one = MAPPER.readTree(page1.body());
             assertThat(one.path("tasks")).hasSize(1);
-            assertThat(one.path("tasks").get(0).path("id").asText()).isEqualTo(third);
+            assertThat(one.path("tasks").get(0).path("id").asString()).isEqualTo(third);
             assertThat(one.path("tasks").get(0).has("artifacts")).isFalse();
             assertThat(one.path("totalSize").asInt()).isEqualTo(2);
-            String token = one.path("nextPageToken").asText();
+            String token = one.path("nextPageToken").asString();
             assertThat(token).isNotEmpty();
             JsonNode two = MAPPER.readTree(f.rest("GET", "/tasks?contextId=x&pageSize=1&includeArtifacts=true&pageToken="
                     + token, null).body());
-            assertThat(two.path("tasks").get(0).path("id").asText()).isEqualTo(first);
+            assertThat(two.path("tasks").get(0).path("id").asString()).isEqualTo(first);
             assertThat(two.path("tasks").get(0).path("artifacts")).hasSize(1);
-            assertThat(two.path("nextPageToken").asText()).isEmpty();
+            assertThat(two.path("nextPageToken").asString()).isEmpty();
             JsonNode completed = f.rpc("ListTasks", MAPPER.createObjectNode().put("status", "TASK_STATE_COMPLETED")).path("result");
             assertThat(completed.path("totalSize").asInt()).isEqualTo(3);
             assertThat(f.rpc("ListTasks", MAPPER.createObjectNode().put("pageSize", 1000)).path("error").path("code").asInt())
@@ -283,7 +283,7 @@ class A2aServerTest {
             assertThat(f.rpc("NoSuchMethod", MAPPER.createObjectNode()).path("error").path("code").asInt()).isEqualTo(-32601);
             HttpResponse<String> missing = f.rest("GET", "/tasks/nope", null);
             assertThat(missing.statusCode()).isEqualTo(404);
-            assertThat(MAPPER.readTree(missing.body()).path("error").path("details").get(0).path("reason").asText())
+            assertThat(MAPPER.readTree(missing.body()).path("error").path("details").get(0).path("reason").asString())
                     .isEqualTo("TASK_NOT_FOUND");
             HttpResponse<String> big = f.rest("POST", "/message:send", "{\"message\": {\"parts\": [{\"text\": \""
                     + "x".repeat(5000) + "\"}]}}");

@@ -1,9 +1,10 @@
 package dev.bellows.bench.loop;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.bellows.json.internal.Jackson;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -25,7 +26,7 @@ import java.util.concurrent.Executors;
  */
 final class Floor implements Contestant {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Jackson.JSON;
 
     private final ExecutorService executor;
     private final HttpClient http;
@@ -108,16 +109,16 @@ final class Floor implements Contestant {
                 }
                 JsonNode delta = JSON.readTree(line.substring(6)).path("choices").path(0).path("delta");
                 JsonNode content = delta.get("content");
-                if (content != null && content.isTextual()) {
-                    answer.text.append(content.asText());
+                if (content != null && content.isString()) {
+                    answer.text.append(content.asString());
                 }
                 JsonNode toolCall = delta.path("tool_calls").path(0);
                 if (!toolCall.isMissingNode()) {
                     if (toolCall.hasNonNull("id")) {
-                        answer.toolCallId = toolCall.get("id").asText();
-                        answer.toolName = toolCall.path("function").path("name").asText();
+                        answer.toolCallId = toolCall.get("id").asString();
+                        answer.toolName = toolCall.path("function").path("name").asString();
                     }
-                    answer.arguments.append(toolCall.path("function").path("arguments").asText(""));
+                    answer.arguments.append(toolCall.path("function").path("arguments").asString(""));
                 }
             }
         }

@@ -1,9 +1,9 @@
 package dev.bellows.bench.loop;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.bellows.json.internal.Jackson;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.agent.DefaultAgent;
 import dev.bellows.agent.ToolMode;
 import dev.bellows.memory.TokenCounter;
@@ -35,12 +35,12 @@ import java.util.Locale;
  */
 public final class PromptTokens {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Jackson.JSON;
 
     private PromptTokens() {
     }
 
-    public static void main(String[] args) throws JsonProcessingException {
+    public static void main(String[] args) {
         boolean show = List.of(args).contains("--show");
         TokenCounter counter = TokenCounters.forModel("gpt-4o");
         Tool add = TypedTool.of("add", "Adds two integers", BellowsAgent.AddArguments.class,

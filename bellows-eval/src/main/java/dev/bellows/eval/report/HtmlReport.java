@@ -1,7 +1,7 @@
 package dev.bellows.eval.report;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
 import dev.bellows.eval.report.Report.CaseResult;
 import dev.bellows.eval.report.Report.Change;
 import dev.bellows.eval.report.Report.RunResult;
@@ -258,12 +258,12 @@ final class HtmlReport {
         html.raw("<div class=\"input\">");
         if (input.isArray()) {
             for (JsonNode message : input) {
-                html.raw("<div><span class=\"role\">").text(message.path("role").asText("?")).raw("</span>")
-                        .text(message.path("content").isTextual() ? message.path("content").asText() : message.path("content").toString(),
+                html.raw("<div><span class=\"role\">").text(message.path("role").asString("?")).raw("</span>")
+                        .text(message.path("content").isString() ? message.path("content").asString() : message.path("content").toString(),
                                 TEXT_LIMIT).raw("</div>");
             }
         } else {
-            html.text(input.isTextual() ? input.asText() : input.toString(), TEXT_LIMIT);
+            html.text(input.isString() ? input.asString() : input.toString(), TEXT_LIMIT);
         }
         html.raw("</div>\n");
     }
@@ -396,7 +396,7 @@ final class HtmlReport {
     private static String pretty(JsonNode json) {
         try {
             return ReportReader.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(json);
-        } catch (JsonProcessingException e) {
+        } catch (JacksonException e) {
             return json.toString();
         }
     }

@@ -1,8 +1,9 @@
 package dev.bellows.eval.report;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.bellows.json.internal.Jackson;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
 import dev.bellows.eval.report.Report.CaseResult;
 import dev.bellows.eval.report.Report.Change;
 import dev.bellows.eval.report.Report.Comparison;
@@ -28,7 +29,7 @@ import java.util.function.Predicate;
  */
 final class ReportReader {
 
-    static final ObjectMapper MAPPER = new ObjectMapper();
+    static final ObjectMapper MAPPER = Jackson.JSON;
 
     private final String file;
 
@@ -41,7 +42,7 @@ final class ReportReader {
             return MAPPER.readTree(Files.readString(path));
         } catch (NoSuchFileException e) {
             throw new InvalidReportException(path + ": no such file");
-        } catch (JsonProcessingException e) {
+        } catch (JacksonException e) {
             throw new InvalidReportException(path + ": not JSON (" + e.getOriginalMessage() + " at line "
                     + e.getLocation().getLineNr() + ")", e);
         } catch (IOException e) {
@@ -171,20 +172,20 @@ final class ReportReader {
     }
 
     private String text(JsonNode parent, String name, String at) throws InvalidReportException {
-        JsonNode node = field(parent, name, at, false, JsonNode::isTextual, "a string");
-        return node == null ? null : node.asText();
+        JsonNode node = field(parent, name, at, false, JsonNode::isString, "a string");
+        return node == null ? null : node.asString();
     }
 
     private String requiredText(JsonNode parent, String name, String at) throws InvalidReportException {
-        return field(parent, name, at, true, JsonNode::isTextual, "a string").asText();
+        return field(parent, name, at, true, JsonNode::isString, "a string").asString();
     }
 
     private String requiredText(JsonNode array, int index, String at) throws InvalidReportException {
         JsonNode node = array.get(index);
-        if (!node.isTextual()) {
+        if (!node.isString()) {
             throw wrong(at, "a string", node);
         }
-        return node.asText();
+        return node.asString();
     }
 
     private boolean bool(JsonNode parent, String name, String at) throws InvalidReportException {

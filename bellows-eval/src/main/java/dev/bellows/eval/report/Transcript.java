@@ -1,7 +1,7 @@
 package dev.bellows.eval.report;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -124,7 +124,7 @@ final class Transcript {
         JsonNode event;
         try {
             event = ReportReader.MAPPER.readTree(line);
-        } catch (JsonProcessingException e) {
+        } catch (JacksonException e) {
             entries.add(new Problem(events + " line " + number + " is not JSON"));
             return;
         }
@@ -134,10 +134,10 @@ final class Transcript {
     }
 
     private void event(JsonNode event) {
-        String content = event.path("content").asText("");
-        switch (event.path("type").asText("")) {
-            case "loop_start" -> entries.add(new Task(event.path("task").asText("")));
-            case "iteration_start" -> entries.add(new Step(event.path("iteration").asInt()));
+        String content = event.path("content").asString("");
+        switch (event.path("type").asString("")) {
+            case "loop_start" -> entries.add(new Task(event.path("task").asString("")));
+            case "iteration_start" -> entries.add(new Step(event.path("iteration").asInt(0)));
             case "thinking_start" -> thinking = new StringBuilder();
             case "thinking_content" -> append(thinking, content);
             case "thinking_end" -> {
@@ -155,17 +155,17 @@ final class Transcript {
                 }
             }
             case "tool_call_end" -> {
-                if (!event.has("error") && !"task_completion".equals(event.path("tool_name").asText())) {
-                    decoded.add(new ToolCall(text(event, "server_name"), event.path("tool_name").asText(""),
+                if (!event.has("error") && !"task_completion".equals(event.path("tool_name").asString(""))) {
+                    decoded.add(new ToolCall(text(event, "server_name"), event.path("tool_name").asString(""),
                             event.get("arguments"), null, null));
                 }
             }
             case "tool_result" -> {
-                String name = event.path("tool_name").asText("");
+                String name = event.path("tool_name").asString("");
                 resolved(name);
                 if (!"task_completion".equals(name)) {      // its result is the answer, shown at the end
                     entries.add(new ToolCall(text(event, "server_name"), name, event.get("arguments"),
-                            event.path("result").asText(""), null));
+                            event.path("result").asString(""), null));
                 }
             }
             case "tool_result_error" -> {
@@ -173,28 +173,28 @@ final class Transcript {
                 if (name != null) {
                     resolved(name);
                 }
-                entries.add(new ToolCall(text(event, "server_name"), name, null, null, event.path("error").asText("")));
+                entries.add(new ToolCall(text(event, "server_name"), name, null, null, event.path("error").asString("")));
             }
             case "plan_update" -> {
                 List<PlanItem> steps = new ArrayList<>();
                 for (JsonNode step : event.path("steps")) {
-                    steps.add(new PlanItem(step.path("description").asText(""), step.path("status").asText("")));
+                    steps.add(new PlanItem(step.path("description").asString(""), step.path("status").asString("")));
                 }
                 entries.add(new Plan(steps));
             }
             case "retry" -> {
                 unfinished();
-                entries.add(new Note("retry " + event.path("attempt").asInt() + " in " + event.path("delay_ms").asLong()
-                        + " ms: " + event.path("reason").asText("")));
+                entries.add(new Note("retry " + event.path("attempt").asInt(0) + " in " + event.path("delay_ms").asLong(0)
+                        + " ms: " + event.path("reason").asString("")));
             }
             case "no_tool_call" -> entries.add(new Note("the answer called no tool"));
-            case "approval_required" -> entries.add(new Note("waits for approval: " + event.path("tool_name").asText("")
+            case "approval_required" -> entries.add(new Note("waits for approval: " + event.path("tool_name").asString("")
                     + " " + event.path("arguments")));
-            case "approval" -> entries.add(new Note(event.path("decision").asText("") + ": " + event.path("id").asText("")
-                    + (event.path("reason").asText("").isEmpty() ? "" : " (" + event.path("reason").asText("") + ")")));
+            case "approval" -> entries.add(new Note(event.path("decision").asString("") + ": " + event.path("id").asString("")
+                    + (event.path("reason").asString("").isEmpty() ? "" : " (" + event.path("reason").asString("") + ")")));
             case "loop_end" -> {
                 finish();
-                entries.add(new End(event.path("reason").asText(""), event.path("result").asText("")));
+                entries.add(new End(event.path("reason").asString(""), event.path("result").asString("")));
             }
             default -> {
                 // the deltas of tool calls, sections: what the end events above already hold
@@ -210,7 +210,7 @@ final class Transcript {
 
     private static String text(JsonNode event, String field) {
         JsonNode value = event.get(field);
-        return value == null || value.isNull() ? null : value.asText();
+        return value == null || value.isNull() ? null : value.asString("");
     }
 
     private void resolved(String name) {

@@ -2,7 +2,7 @@ package dev.bellows.eval.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.databind.JsonNode;
 import dev.bellows.testkit.Background;
 import dev.bellows.testkit.Chromium;
 import java.io.IOException;
@@ -42,32 +42,32 @@ class HtmlReportBrowserTest {
         assertThat(process.waitFor(180, TimeUnit.SECONDS)).as("a hang guard: the driver ends").isTrue();
         String lastLine = out.get(30, TimeUnit.SECONDS).strip().lines().reduce((a, b) -> b).orElse("{}");
         JsonNode seen = ReportReader.MAPPER.readTree(lastLine);
-        assertThat(seen.path("error").asText("")).as(Files.readString(dir.resolve("driver.err"))).isEmpty();
+        assertThat(seen.path("error").asString("")).as(Files.readString(dir.resolve("driver.err"))).isEmpty();
         assertThat(process.exitValue()).isZero();
 
         assertThat(seen.get("consoleErrors")).as("console errors and warnings").isEmpty();
         assertThat(seen.get("requests")).as("the page loads nothing").isEmpty();
         assertThat(seen.get("dialogs")).isEmpty();
-        assertThat(seen.get("title").asText()).isEqualTo("examples/eval/weather.jsonl: 4 of 5 passed");
-        assertThat(seen.get("verdict").asText()).isEqualTo("Regressed");
+        assertThat(seen.get("title").asString()).isEqualTo("examples/eval/weather.jsonl: 4 of 5 passed");
+        assertThat(seen.get("verdict").asString()).isEqualTo("Regressed");
 
         assertThat(seen.get("failedRows").asInt()).isEqualTo(1);
-        assertThat(seen.get("failedCase").asText()).isEqualTo("capital-france");
+        assertThat(seen.get("failedCase").asString()).isEqualTo("capital-france");
         assertThat(seen.get("failedReasonsVisible").asBoolean()).isTrue();
-        assertThat(seen.get("failedReasons").asText()).contains("contains (run 1): the answer does not contain \"Paris\"",
+        assertThat(seen.get("failedReasons").asString()).contains("contains (run 1): the answer does not contain \"Paris\"",
                 "judge (run 1): Names Lyon, which is not the capital");
 
         assertThat(seen.get("caseOpenedByLink").asBoolean()).isTrue();
         assertThat(seen.get("transcriptVisibleBefore").asBoolean()).isFalse();
         assertThat(seen.get("transcriptVisibleAfter").asBoolean()).isTrue();
-        assertThat(seen.get("toolName").asText()).isEqualTo("get_weather");
-        assertThat(seen.get("toolArguments").asText()).contains("\"city\" : \"Oslo\"");
-        assertThat(seen.get("toolResult").asText()).isEqualTo("{\"temp_c\": 4, \"sky\": \"light snow\"}");
-        assertThat(seen.get("answer").asText()).contains("It is 4 °C with light snow in Oslo.");
+        assertThat(seen.get("toolName").asString()).isEqualTo("get_weather");
+        assertThat(seen.get("toolArguments").asString()).contains("\"city\" : \"Oslo\"");
+        assertThat(seen.get("toolResult").asString()).isEqualTo("{\"temp_c\": 4, \"sky\": \"light snow\"}");
+        assertThat(seen.get("answer").asString()).contains("It is 4 °C with light snow in Oslo.");
 
-        assertThat(seen.get("hostileId").asText()).isEqualTo("hostile-<script>alert(5)</script>");
-        assertThat(seen.get("hostileAnswer").asText()).contains("Done: <script>alert('pwned')</script> <img src=x onerror=alert(2)> & \"quotes\"");
-        assertThat(seen.get("hostileArguments").asText()).contains("<iframe src=//evil.example></iframe>");
+        assertThat(seen.get("hostileId").asString()).isEqualTo("hostile-<script>alert(5)</script>");
+        assertThat(seen.get("hostileAnswer").asString()).contains("Done: <script>alert('pwned')</script> <img src=x onerror=alert(2)> & \"quotes\"");
+        assertThat(seen.get("hostileArguments").asString()).contains("<iframe src=//evil.example></iframe>");
         assertThat(seen.get("scripts").asInt()).as("the page's own script only").isEqualTo(1);
         assertThat(seen.get("images").asInt()).isZero();
 

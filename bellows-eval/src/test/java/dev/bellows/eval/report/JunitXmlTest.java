@@ -2,7 +2,7 @@ package dev.bellows.eval.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.node.ObjectNode;
 import java.io.StringReader;
 import java.io.StringWriter;
 import java.nio.file.Files;

@@ -3,7 +3,7 @@ package dev.bellows.eval.report;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.node.ObjectNode;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -59,6 +59,19 @@ class TranscriptTest {
         });
     }
 
+    /** An events file is outside input: members of the wrong type read as Jackson 2 read them (0, ""), never an exception. */
+    @Test
+    void membersOfTheWrongTypeReadAsZeroOrEmptyAndTheRestOfTheRunIsShown(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("odd.jsonl"), """
+                {"type":"loop_start","task":"Add"}
+                {"type":"iteration_start","iteration":"one"}
+                {"type":"retry","attempt":{"n":2},"reason":"HTTP 503","delay_ms":"soon"}
+                {"type":"tool_result_error","error":"could not decode the call","server_name":["local"]}
+                """);
+        assertThat(Transcript.read(dir, "odd.jsonl")).containsExactly(new Task("Add"), new Step(0),
+                new Note("retry 0 in 0 ms: HTTP 503"), new ToolCall("", null, null, null, "could not decode the call"));
+    }
+
     @Test
     void anEventsPathOutsideTheReportsFolderIsNotRead(@TempDir Path dir) throws Exception {
         Path report = Files.createDirectories(dir.resolve("out"));

@@ -1,7 +1,9 @@
 package dev.bellows.mcp.auth;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import tools.jackson.core.JacksonException;
+import dev.bellows.json.internal.Jackson;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
 import com.nimbusds.oauth2.sdk.as.AuthorizationServerMetadata;
 import com.nimbusds.oauth2.sdk.auth.ClientAuthenticationMethod;
 import com.nimbusds.oauth2.sdk.pkce.CodeChallengeMethod;
@@ -25,7 +27,7 @@ import java.util.Set;
  */
 final class Discovery {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Jackson.JSON;
     private static final String PRM = "/.well-known/oauth-protected-resource";
 
     private Discovery() {
@@ -109,7 +111,7 @@ final class Discovery {
             if (document == null) {
                 continue;
             }
-            String named = document.path("resource").asText(null);
+            String named = document.path("resource").asString(null);
             if (named == null) {
                 throw new OAuthException("the protected-resource metadata at " + candidate + " names no resource");
             }
@@ -127,7 +129,7 @@ final class Discovery {
             List<URI> servers = new ArrayList<>();
             for (JsonNode as : document.path("authorization_servers")) {
                 try {
-                    servers.add(new URI(as.asText()));
+                    servers.add(new URI(as.asString()));
                 } catch (URISyntaxException e) {
                     // skipped: not a URL
                 }
@@ -240,7 +242,7 @@ final class Discovery {
         try {
             JsonNode node = JSON.readTree(body);
             return node != null && node.isObject() ? node : null;
-        } catch (IOException e) {
+        } catch (JacksonException e) {
             return null;
         }
     }
@@ -248,8 +250,8 @@ final class Discovery {
     private static List<String> strings(JsonNode array) {
         List<String> out = new ArrayList<>();
         for (JsonNode item : array) {
-            if (item.isTextual() && !item.asText().isBlank()) {
-                out.add(item.asText());
+            if (item.isString() && !item.asString().isBlank()) {
+                out.add(item.asString());
             }
         }
         return out;

@@ -1,8 +1,10 @@
 package dev.bellows.mcp.auth;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.core.JacksonException;
+import dev.bellows.json.internal.Jackson;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -40,7 +42,7 @@ import java.util.function.UnaryOperator;
  */
 final class FileTokenStore implements TokenStore {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Jackson.JSON;
     private static final int VERSION = 1;
     private static final FileAttribute<?> PRIVATE_FILE =
             PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"));
@@ -69,7 +71,7 @@ final class FileTokenStore implements TokenStore {
         try (FileChannel channel = open(lock, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
              FileLock held = channel.lock()) {
             ObjectNode root = readAll();
-            ObjectNode servers = root.with("servers");
+            ObjectNode servers = root.withObjectProperty("servers");
             String key = TokenStore.key(server);
             JsonNode entry = servers.path(key);
             StoredCredentials next = change.apply(entry.isObject() ? credentials(entry) : StoredCredentials.NONE);
@@ -101,7 +103,7 @@ final class FileTokenStore implements TokenStore {
             if (root instanceof ObjectNode object) {
                 return object;
             }
-        } catch (IOException e) {
+        } catch (JacksonException e) {
             // reported below, without quoting the content: it holds tokens
         }
         throw new OAuthException(file + " is not a valid token file (remove it and log in again)");
@@ -182,23 +184,23 @@ final class FileTokenStore implements TokenStore {
         StoredCredentials.Client client = null;
         JsonNode c = entry.path("client");
         if (c.isObject() && c.hasNonNull("client_id") && c.hasNonNull("issuer")) {
-            client = new StoredCredentials.Client(c.get("issuer").asText(), c.get("client_id").asText(),
-                    c.hasNonNull("client_secret") ? OAuthSecret.of(c.get("client_secret").asText()) : null,
-                    c.hasNonNull("token_endpoint_auth_method") ? c.get("token_endpoint_auth_method").asText() : null,
+            client = new StoredCredentials.Client(c.get("issuer").asString(), c.get("client_id").asString(),
+                    c.hasNonNull("client_secret") ? OAuthSecret.of(c.get("client_secret").asString()) : null,
+                    c.hasNonNull("token_endpoint_auth_method") ? c.get("token_endpoint_auth_method").asString() : null,
                     c.path("redirect_port").asInt(0));
         }
         StoredCredentials.Tokens tokens = null;
         JsonNode t = entry.path("tokens");
         if (t.isObject() && t.hasNonNull("access_token") && t.hasNonNull("token_endpoint")) {
             List<String> scopes = new ArrayList<>();
-            for (String scope : t.path("scope").asText("").split(" ")) {
+            for (String scope : t.path("scope").asString("").split(" ")) {
                 if (!scope.isBlank()) {
                     scopes.add(scope);
                 }
             }
-            tokens = new StoredCredentials.Tokens(t.path("issuer").asText(null), URI.create(t.get("token_endpoint").asText()),
-                    t.path("resource").asText(null), OAuthSecret.of(t.get("access_token").asText()),
-                    t.hasNonNull("refresh_token") ? OAuthSecret.of(t.get("refresh_token").asText()) : null,
+            tokens = new StoredCredentials.Tokens(t.path("issuer").asString(null), URI.create(t.get("token_endpoint").asString()),
+                    t.path("resource").asString(null), OAuthSecret.of(t.get("access_token").asString()),
+                    t.hasNonNull("refresh_token") ? OAuthSecret.of(t.get("refresh_token").asString()) : null,
                     t.hasNonNull("expires_at") ? Instant.ofEpochSecond(t.get("expires_at").asLong()) : null, scopes,
                     t.hasNonNull("obtained_at") ? Instant.ofEpochSecond(t.get("obtained_at").asLong()) : null);
         }

@@ -1,9 +1,11 @@
 package dev.bellows.spring.web;
 
+import tools.jackson.core.JacksonException;
+import dev.bellows.json.internal.Jackson;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
 import dev.bellows.agent.Agent;
 import dev.bellows.agent.Session;
 import dev.bellows.testkit.MockLlmServer;
@@ -115,36 +117,36 @@ class AgentEventsSseTest {
         assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
                 type -> assertThat(type).startsWith("text/event-stream"));
         List<String> lines = response.body().toList();   // ends when the server completes the response
-        ObjectMapper mapper = new ObjectMapper();
+        ObjectMapper mapper = Jackson.JSON;
         List<JsonNode> events = lines.stream()
                 .filter(line -> line.startsWith("data:"))
                 .map(line -> read(mapper, line.substring("data:".length())))
                 .toList();
         List<String> ids = lines.stream().filter(line -> line.startsWith("id:")).map(line -> line.substring(3)).toList();
 
-        assertThat(events).extracting(event -> event.get("type").asText())
+        assertThat(events).extracting(event -> event.get("type").asString())
                 .startsWith("loop_start", "iteration_start")
                 .contains("thinking_content", "tool_call_name", "tool_result", "loop_end")
                 .endsWith("loop_end");
         assertThat(ids).hasSameSizeAs(events).startsWith("0", "1");
-        assertThat(events).filteredOn(event -> event.get("type").asText().equals("tool_call_name"))
-                .first().satisfies(event -> assertThat(event.get("tool_name").asText()).isEqualTo("word_count"));
-        assertThat(events).filteredOn(event -> event.get("type").asText().equals("tool_result")
-                        && event.get("tool_name").asText().equals("word_count"))
+        assertThat(events).filteredOn(event -> event.get("type").asString().equals("tool_call_name"))
+                .first().satisfies(event -> assertThat(event.get("tool_name").asString()).isEqualTo("word_count"));
+        assertThat(events).filteredOn(event -> event.get("type").asString().equals("tool_result")
+                        && event.get("tool_name").asString().equals("word_count"))
                 .singleElement().satisfies(event -> {
-                    assertThat(event.get("result").asText()).isEqualTo("4");
+                    assertThat(event.get("result").asString()).isEqualTo("4");
                     assertThat(event.has("chunk")).as("the agent's log form has no chunk indices").isFalse();
                 });
-        assertThat(events.getLast().get("reason").asText()).isEqualTo("task_completion");
-        assertThat(events.getLast().get("result").asText()).isEqualTo("4 words");
+        assertThat(events.getLast().get("reason").asString()).isEqualTo("task_completion");
+        assertThat(events.getLast().get("result").asString()).isEqualTo("4 words");
         assertThat(MODEL.requests()).hasSize(2);
     }
 
     private static JsonNode read(ObjectMapper mapper, String json) {
         try {
             return mapper.readTree(json);
-        } catch (IOException e) {
-            throw new UncheckedIOException("not JSON: " + json, e);
+        } catch (JacksonException e) {
+            throw new IllegalStateException("not JSON: " + json, e);
         }
     }
 

@@ -1,6 +1,6 @@
 package dev.bellows.temporal.internal;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * A tool the workers offer, as a run records it once at its start: the loop in the workflow

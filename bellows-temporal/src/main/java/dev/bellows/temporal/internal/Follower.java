@@ -290,7 +290,7 @@ public final class Follower {
     private static Optional<AgentEvent> event(String json) {
         try {
             return EventJson.fromJson(Json.MAPPER.readTree(json));
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (tools.jackson.core.JacksonException e) {
             throw new IllegalArgumentException("not an event: " + e.getOriginalMessage(), e);
         }
     }

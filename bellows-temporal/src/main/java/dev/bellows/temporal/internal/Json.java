@@ -2,14 +2,15 @@ package dev.bellows.temporal.internal;
 
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.bellows.json.internal.Jackson;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.SerializationFeature;
 import dev.bellows.stream.StreamChunk;
 import io.temporal.common.converter.CodecDataConverter;
 import io.temporal.common.converter.DataConverter;
 import io.temporal.common.converter.DefaultDataConverter;
-import io.temporal.common.converter.JacksonJsonPayloadConverter;
+import io.temporal.common.converter.Jackson3JsonPayloadConverter;
 import java.util.List;
 
 /**
@@ -20,15 +21,22 @@ import java.util.List;
  */
 public final class Json {
 
-    /** Records of core and of this module, written by their components; unknown fields are skipped. */
-    public static final ObjectMapper MAPPER = new ObjectMapper()
-            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false)
-            .configure(SerializationFeature.FAIL_ON_EMPTY_BEANS, false)
-            .addMixIn(StreamChunk.class, Frames.class);
+    /**
+     * Records of core and of this module, written by their components; unknown fields are
+     * skipped. Bellows' one mapper, plus what Temporal's records need: the frames' kinds.
+     */
+    public static final JsonMapper MAPPER = Jackson.JSON.rebuild()
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
+            .addMixIn(StreamChunk.class, Frames.class)
+            .build();
 
+    // Every Bellows value goes through Jackson 3 here (the SDK's converter for it, on this
+    // mapper): Temporal's default JSON converter is on its Jackson 2 and would write a Jackson 3
+    // tree as a bean.
     private static final DataConverter CONVERTER = new CodecDataConverter(
             DefaultDataConverter.newDefaultInstance()
-                    .withPayloadConverterOverrides(new JacksonJsonPayloadConverter(MAPPER)),
+                    .withPayloadConverterOverrides(new Jackson3JsonPayloadConverter(MAPPER)),
             List.of(new DeflateCodec()));
 
     private Json() {

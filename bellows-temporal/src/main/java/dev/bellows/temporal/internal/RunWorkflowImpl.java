@@ -1,9 +1,10 @@
 package dev.bellows.temporal.internal;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.bellows.json.internal.Jackson;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.agent.AgentResult;
 import dev.bellows.agent.Decision;
 import dev.bellows.agent.DefaultAgent;
@@ -48,7 +49,7 @@ public final class RunWorkflowImpl implements RunWorkflow {
 
     private static final System.Logger LOG = System.getLogger(RunWorkflowImpl.class.getName());
 
-    private static final ObjectMapper ARGUMENTS = new ObjectMapper();
+    private static final ObjectMapper ARGUMENTS = Jackson.JSON;
 
     private final WorkerSetup setup;
     private final Consumer<EndedRun> ended;
@@ -263,7 +264,7 @@ public final class RunWorkflowImpl implements RunWorkflow {
         JsonNode arguments;
         try {
             arguments = ARGUMENTS.readTree(decision.arguments());
-        } catch (JsonProcessingException e) {
+        } catch (JacksonException e) {
             arguments = null;
         }
         if (!(arguments instanceof ObjectNode object)) {

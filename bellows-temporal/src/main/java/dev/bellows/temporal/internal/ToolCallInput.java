@@ -1,6 +1,6 @@
 package dev.bellows.temporal.internal;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * One tool call as it travels to the tool-call activity.

@@ -3,8 +3,8 @@ package dev.bellows.examples.a2atck;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
 import dev.bellows.a2a.server.A2aServer;
 import dev.bellows.server.jetty.JettyAgentServer;
 import java.net.http.HttpClient;
@@ -33,13 +33,13 @@ class TckSutTest {
             JsonNode task = JSON.readTree(client.send(post.POST(HttpRequest.BodyPublishers.ofString(
                     send("tck-complete-task-1", "SendMessage"))).build(), HttpResponse.BodyHandlers.ofString()).body())
                     .at("/result/task");
-            assertEquals("TASK_STATE_COMPLETED", task.at("/status/state").asText());
-            assertEquals("Hello from TCK", task.at("/status/message/parts/0/text").asText());
+            assertEquals("TASK_STATE_COMPLETED", task.at("/status/state").asString());
+            assertEquals("Hello from TCK", task.at("/status/message/parts/0/text").asString());
 
             JsonNode message = JSON.readTree(client.send(post.POST(HttpRequest.BodyPublishers.ofString(
                     send("tck-message-response-1", "SendMessage"))).build(), HttpResponse.BodyHandlers.ofString()).body())
                     .at("/result/message");
-            assertEquals("Direct message response", message.at("/parts/0/text").asText());
+            assertEquals("Direct message response", message.at("/parts/0/text").asString());
 
             String stream = client.send(post.POST(HttpRequest.BodyPublishers.ofString(
                     send("tck-stream-artifact-chunked-1", "SendStreamingMessage"))).build(),

@@ -1,9 +1,10 @@
 package dev.bellows.examples.springboot;
 
+import tools.jackson.core.JacksonException;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
 import dev.bellows.testkit.MockLlmServer;
 import dev.bellows.testkit.MockScript;
 import java.io.IOException;
@@ -59,13 +60,13 @@ class WeatherApplicationTest {
                 .toList();
 
         assertThat(response.headers().firstValue("Content-Type").orElseThrow()).startsWith("text/event-stream");
-        assertThat(events).extracting(event -> event.get("type").asText())
+        assertThat(events).extracting(event -> event.get("type").asString())
                 .startsWith("loop_start").contains("tool_call_name", "tool_result").endsWith("loop_end");
-        assertThat(events).filteredOn(event -> event.path("tool_name").asText().equals("get_weather")
-                        && event.get("type").asText().equals("tool_result"))
+        assertThat(events).filteredOn(event -> event.path("tool_name").asString().equals("get_weather")
+                        && event.get("type").asString().equals("tool_result"))
                 .singleElement()
-                .satisfies(event -> assertThat(event.get("result").asText()).isEqualTo("{\"city\":\"Oslo\",\"days\":3,\"celsius\":21.5}"));
-        assertThat(events.getLast().get("result").asText()).isEqualTo("It will be 21.5 °C in Oslo in three days.");
+                .satisfies(event -> assertThat(event.get("result").asString()).isEqualTo("{\"city\":\"Oslo\",\"days\":3,\"celsius\":21.5}"));
+        assertThat(events.getLast().get("result").asString()).isEqualTo("It will be 21.5 °C in Oslo in three days.");
         // The instructions of application.properties reached the model.
         assertThat(MODEL.requests().getFirst().body().toString()).contains("You answer questions about the weather.");
     }
@@ -81,8 +82,8 @@ class WeatherApplicationTest {
     private static JsonNode read(ObjectMapper mapper, String json) {
         try {
             return mapper.readTree(json);
-        } catch (IOException e) {
-            throw new UncheckedIOException("not JSON: " + json, e);
+        } catch (JacksonException e) {
+            throw new IllegalStateException("not JSON: " + json, e);
         }
     }
 
