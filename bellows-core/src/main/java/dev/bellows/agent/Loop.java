@@ -66,6 +66,8 @@ final class Loop implements Runnable, RunContext {
     private Provider wholeCalls;
     /** The attempts of the model request under way. */
     private int attempts;
+    /** The tool call of another run this one works inside (a sub-agent's), or null. */
+    private final ParentCall parentCall;
 
     Loop(AgentOptions options, Protocol protocol, Session session, RunHandle run, String task, Tool completion) {
         this(options, protocol, session, run, task, completion, null, Map.of(), false);
@@ -78,6 +80,9 @@ final class Loop implements Runnable, RunContext {
 
     Loop(AgentOptions options, Protocol protocol, Session session, RunHandle run, String task, Tool completion,
          Suspension resumeFrom, Map<String, Decision> decisions, boolean givingUp, List<Tool> external) {
+        // made on the thread that starts the run: inside a tool call, that call's (AgentTool)
+        CallScope caller = CallScope.current();
+        this.parentCall = caller == null ? null : new ParentCall(caller.run, caller.callId);
         this.external = external;
         this.externalNames = new HashSet<>();
         external.forEach(tool -> externalNames.add(tool.name()));
@@ -176,6 +181,11 @@ final class Loop implements Runnable, RunContext {
     @Override
     public Optional<String> sessionName() {
         return session.name();
+    }
+
+    @Override
+    public Optional<ParentCall> parentCall() {
+        return Optional.ofNullable(parentCall);
     }
 
     @Override

@@ -62,6 +62,29 @@ public interface RunContext {
     ConcurrentMap<String, Object> attributes();
 
     /**
+     * The tool call of another run that this run works inside, when a tool of that run started
+     * it (an agent offered as a tool, {@link AgentTool}, to any depth): that run's context and
+     * the call's id, so that an interceptor can place this run under the call (a tracer puts its
+     * span under the call's). Empty for a run started anywhere else.
+     */
+    default Optional<ParentCall> parentCall() {
+        return Optional.empty();
+    }
+
+    /**
+     * A tool call of a run, the one a nested run works inside ({@link #parentCall()}).
+     *
+     * @param run    the context of the run that made the call
+     * @param callId the call's id in that run
+     */
+    record ParentCall(RunContext run, String callId) {
+        public ParentCall {
+            java.util.Objects.requireNonNull(run, "run");
+            java.util.Objects.requireNonNull(callId, "callId");
+        }
+    }
+
+    /**
      * The context of a run as a driver that does one of its steps away from the run's own
      * process knows it (a durable run's worker): what the run's own context would say, with
      * attributes of its own (empty: the driver puts what it carries over, such as

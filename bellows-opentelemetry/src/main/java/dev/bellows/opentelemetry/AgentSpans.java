@@ -17,6 +17,8 @@ import java.time.Instant;
 /**
  * One {@code invoke_agent {agent}} span (kind INTERNAL) per run, current on the run's thread
  * for the whole run: the parent of the run's {@code chat} and {@code execute_tool} spans. A run
+ * started inside a tool call of another run (a sub-agent) has its span under that call's
+ * {@code execute_tool} span, to any depth; any other under the current span, if any. A run
  * that ends {@code error}, {@code max_iterations}, {@code circuit_breaker} or {@code cancelled}
  * has that end reason as its {@code error.type} and status ERROR; one that ends with the model's
  * answer, or {@code interrupted} (waiting for approval), has no error.
@@ -36,7 +38,12 @@ final class AgentSpans implements RunInterceptor {
     @Override
     public AgentResult intercept(Chain chain) {
         RunContext run = chain.run();
-        Span span = started(builder(run).startSpan(), run);
+        SpanBuilder builder = builder(run);
+        Context caller = run.parentCall().map(ToolSpans::callContext).orElse(null);
+        if (caller != null) {
+            builder.setParent(caller);
+        }
+        Span span = started(builder.startSpan(), run);
         Context context = Context.current().with(span);
         RunState.start(run, span, context);
         AgentResult result;

@@ -14,7 +14,10 @@ import io.opentelemetry.context.Scope;
 /**
  * One {@code execute_tool {tool}} span (kind INTERNAL) per tool call that runs, a child of the
  * run's {@code invoke_agent} span whichever thread the call runs on, and current while it runs
- * (so an HTTP MCP call made for it carries its trace context). A failed call has the
+ * (so an HTTP MCP call made for it carries its trace context). While it runs, its context is kept
+ * in the run's attributes under the call's id: a run a tool starts inside it (a sub-agent,
+ * {@link dev.bellows.agent.RunContext#parentCall()}) has its {@code invoke_agent} span under
+ * it, whichever thread that run goes on. A failed call has the
  * exception's class as {@code error.type} ({@code _OTHER} when there is none) and counts in
  * {@code bellows.tool.errors}.
  */
@@ -24,6 +27,9 @@ final class ToolSpans implements ToolInterceptor {
     private final Instruments instruments;
     private final Content content;
     private final boolean capture;
+
+    /** The run attribute that holds a running call's context: this prefix and the call's id. */
+    private static final String CALL_CONTEXT = ToolSpans.class.getName() + ".call:";
 
     ToolSpans(Tracer tracer, Instruments instruments, Content content, boolean capture) {
         this.tracer = tracer;
@@ -51,12 +57,18 @@ final class ToolSpans implements ToolInterceptor {
             span.setAttribute(GenAi.TOOL_CALL_ARGUMENTS, content.json(call.arguments()));
         }
         ToolCallOutcome outcome;
-        try (Scope ignored = parent.with(span).makeCurrent()) {
+        Context running = parent.with(span);
+        java.util.Map<String, Object> attributes = chain.run().attributes();
+        String key = CALL_CONTEXT + chain.callId();
+        attributes.put(key, running);
+        try (Scope ignored = running.makeCurrent()) {
             outcome = chain.proceed();
         } catch (RuntimeException | Error e) {
             failed(span, call, e.getClass().getName(), e.getMessage());
             span.end();
             throw e;
+        } finally {
+            attributes.remove(key, running);
         }
         switch (outcome) {
             case ToolCallOutcome.Succeeded succeeded -> {
@@ -80,6 +92,11 @@ final class ToolSpans implements ToolInterceptor {
         }
         span.end();
         return outcome;
+    }
+
+    /** The context of the call a nested run works inside, while that call runs; null when it has none of ours. */
+    static Context callContext(dev.bellows.agent.RunContext.ParentCall call) {
+        return call.run().attributes().get(CALL_CONTEXT + call.callId()) instanceof Context context ? context : null;
     }
 
     private void failed(Span span, ToolCall call, String errorType, String message) {

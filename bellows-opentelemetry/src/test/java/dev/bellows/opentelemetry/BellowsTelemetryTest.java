@@ -305,6 +305,53 @@ class BellowsTelemetryTest {
     }
 
     @Test
+    void aSubAgentsRunIsAChildOfItsParentsExecuteToolSpanToAnyDepth() throws Exception {
+        BellowsTelemetry tracing = tracing(false);
+        // each sub-agent runs on an executor's thread: the tool's thread has the call's span as
+        // its current context, the sub-agent's thread has none, so only the run's parent call
+        // can place it
+        java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor();
+        closing.add(threads::shutdown);
+        DefaultAgent checker = tracing.instrument(DefaultAgent.builder().name("checker").executor(threads)
+                .provider(new dev.bellows.testkit.ScriptedProvider(MockScript.of(MockTurn.content(
+                        "<tool>{\"tool_name\": \"task_completion\", \"arguments\": {\"result\": \"checked\"}}</tool>"))))
+                .model("mock-model")).build();
+        DefaultAgent researcher = tracing.instrument(DefaultAgent.builder().name("researcher").executor(threads)
+                .provider(new dev.bellows.testkit.ScriptedProvider(MockScript.of(
+                        MockTurn.content("<tool>{\"tool_name\": \"checker\", \"arguments\": {\"task\": \"check 5\"}}</tool>"),
+                        MockTurn.content(DONE))))
+                .model("mock-model")
+                .toolRegistry(new ToolRegistry().register(dev.bellows.agent.AgentTool.of("checker", "Checks", checker))))
+                .build();
+        DefaultAgent lead = tracing.instrument(DefaultAgent.builder().name("lead")
+                .provider(new dev.bellows.testkit.ScriptedProvider(MockScript.of(
+                        MockTurn.content("<tool>{\"tool_name\": \"researcher\", \"arguments\": {\"task\": \"add 2 and 3\"}}</tool>"),
+                        MockTurn.content(DONE))))
+                .model("mock-model")
+                .toolRegistry(new ToolRegistry().register(dev.bellows.agent.AgentTool.of("researcher", "Finds", researcher))))
+                .build();
+
+        assertThat(lead.run("What is 2 + 3?").await().reason()).isEqualTo(LoopEndReason.TASK_COMPLETION);
+
+        SpanData root = telemetry.only("invoke_agent lead");
+        SpanData callsResearcher = telemetry.only("execute_tool researcher");
+        SpanData researcherRun = telemetry.only("invoke_agent researcher");
+        SpanData callsChecker = telemetry.only("execute_tool checker");
+        SpanData checkerRun = telemetry.only("invoke_agent checker");
+        assertThat(root.getParentSpanContext().isValid()).isFalse();
+        assertThat(callsResearcher.getParentSpanId()).isEqualTo(root.getSpanId());
+        assertThat(researcherRun.getParentSpanId()).isEqualTo(callsResearcher.getSpanId());
+        assertThat(callsChecker.getParentSpanId()).isEqualTo(researcherRun.getSpanId());
+        assertThat(checkerRun.getParentSpanId()).isEqualTo(callsChecker.getSpanId());
+        assertThat(List.of(callsResearcher, researcherRun, callsChecker, checkerRun))
+                .allSatisfy(span -> assertThat(span.getTraceId()).isEqualTo(root.getTraceId()));
+        assertThat(attribute(researcherRun, GenAi.AGENT_NAME)).isEqualTo("researcher");
+        // the sub-agent's own calls stay under its own run
+        assertThat(telemetry.named("chat mock-model")).filteredOn(span -> span.getParentSpanId().equals(researcherRun.getSpanId()))
+                .hasSize(2);
+    }
+
+    @Test
     void aStoredSessionIsTheConversationId(@TempDir Path directory) throws Exception {
         MockLlmServer server = server(MockTurn.content(DONE));
         DefaultAgent agent = agent(server, tracing(false)).build();

@@ -32,6 +32,15 @@ import java.util.Locale;
  * {@code TOOL_CALL_RESULT}; the plan as {@code STATE_SNAPSHOT} then {@code STATE_DELTA}; and
  * {@code RUN_FINISHED} or {@code RUN_ERROR} last, with everything still open closed before it.
  *
+ * <p>A sub-agent's work (an agent offered as a tool, {@link LoopEvent.SubAgentEvent}) is streamed
+ * between {@code SUBAGENT_STARTED} ({@code subagentRunId}, {@code name}, {@code parentToolCallId},
+ * and {@code parentSubagentRunId} when it is itself a sub-agent's) and {@code SUBAGENT_FINISHED}
+ * or {@code SUBAGENT_ERROR}, each of its events mapped as the run's own are and carrying its
+ * {@code subagentRunId}: one child instance per sub-agent invocation, sharing the run's sink and
+ * ids. A sub-agent's tool calls are named {@code PARENT_CALL/ITS_CALL} (its own loop's id under
+ * the AG-UI id of the call that runs it), so that ids stay unique in the run and say where a call
+ * sits; a sub-agent's plan is not sent (the thread's state is its own agent's plan).
+ *
  * <p>Ids are minted per run from a random prefix, so that no two runs of a thread share one.
  * One instance per run, used by one thread.
  */
@@ -50,11 +59,19 @@ final class AguiEvents {
     private final String threadId;
     private final String runId;
     private final boolean nativeToolCalls;
-    private final Sink sink;
-    private final String prefix;
+    private final Ids ids;
     private final int turnsAtStart;
-    private int counter;
     private int iteration;
+    /** A sub-agent's: its AG-UI id, and what its calls' ids start with; null and "" for the run's own agent. */
+    private final String subagentRunId;
+    private final String callPrefix;
+    /** The AG-UI ids of this agent's calls, by its loop's ids (the ids its sub-agents' events name). */
+    private final java.util.Map<String, String> shownIds = new java.util.HashMap<>();
+    /** The sub-agents running in this agent's calls, by the call's loop id and the sub-agent's name. */
+    private final java.util.Map<String, AguiEvents> children = new java.util.LinkedHashMap<>();
+    /** A sub-agent's: the AG-UI ids of its calls that wait for approval, and whether it has ended. */
+    private final List<String> waitingIds = new java.util.ArrayList<>();
+    private boolean subagentEnded;
     /** The tool blocks of the answer so far, and the native ids they used. */
     private int blocks;
     private final java.util.Set<String> nativeIds = new java.util.HashSet<>();
@@ -76,6 +93,7 @@ final class AguiEvents {
 
     private static final class ToolBlock {
         String id;
+        String loopId;                      // the loop's own id (the id above without a sub-agent's prefix)
         String name;                        // null until known
         boolean started;                    // TOOL_CALL_START sent
         final ArgumentsStream arguments = new ArgumentsStream();
@@ -84,7 +102,45 @@ final class AguiEvents {
         final Secrets.Streaming secrets = Secrets.streaming();     // its streamed arguments' own
     }
 
-    private record EndedCall(String id, String name, boolean decoded) {
+    private record EndedCall(String id, String loopId, String name, boolean decoded) {
+    }
+
+    /**
+     * What a run's agent and its sub-agents share: the sink, the random prefix ids are minted
+     * from, and which agent (its subagentRunId, "" for the run's own) showed each tool call id.
+     */
+    private static final class Ids {
+        final Sink sink;
+        final String prefix;
+        int counter;
+        final java.util.Map<String, String> callOwners = new java.util.HashMap<>();
+
+        Ids(Sink sink) {
+            this.sink = sink;
+            byte[] bytes = new byte[6];
+            RANDOM.nextBytes(bytes);
+            StringBuilder hex = new StringBuilder("b");
+            for (byte b : bytes) {
+                hex.append(String.format(Locale.ROOT, "%02x", b));
+            }
+            this.prefix = hex.toString();
+        }
+
+        /**
+         * {@code wanted}, or, when another agent of the run showed a call with that id already
+         * (two agents of a sequence under one call), {@code wanted~N}: AG-UI ties an id to the
+         * agent that opened it. The same agent may show an id again (a retried answer).
+         */
+        String callId(String wanted, String owner) {
+            String id = wanted;
+            for (int n = 2; ; n++) {
+                String had = callOwners.putIfAbsent(id, owner);
+                if (had == null || had.equals(owner)) {
+                    return id;
+                }
+                id = wanted + "~" + n;
+            }
+        }
     }
 
     /**
@@ -97,18 +153,28 @@ final class AguiEvents {
         this.threadId = threadId;
         this.runId = runId;
         this.nativeToolCalls = nativeToolCalls;
-        this.sink = sink;
-        byte[] bytes = new byte[6];
-        RANDOM.nextBytes(bytes);
-        StringBuilder hex = new StringBuilder("b");
-        for (byte b : bytes) {
-            hex.append(String.format(Locale.ROOT, "%02x", b));
-        }
-        this.prefix = hex.toString();
+        this.ids = new Ids(sink);
+        this.subagentRunId = null;
+        this.callPrefix = "";
+    }
+
+    /** A sub-agent's, running in the call {@code parentCallId} (its AG-UI id) of {@code parent}'s agent. */
+    private AguiEvents(AguiEvents parent, String parentCallId) {
+        this.threadId = parent.threadId;
+        this.runId = parent.runId;
+        this.nativeToolCalls = false;       // its own calls' ids are read from their start (see callId)
+        this.ids = parent.ids;
+        this.turnsAtStart = 0;              // a sub-agent starts a fresh session
+        this.subagentRunId = id("s");
+        this.callPrefix = parentCallId + "/";
     }
 
     private String id(String kind) {
-        return prefix + "-" + kind + (++counter);
+        return ids.prefix + "-" + kind + (++ids.counter);
+    }
+
+    private void send(ObjectNode event) throws IOException {
+        ids.sink.send(event);
     }
 
     /** {@code RUN_STARTED}, then the plan the thread has, if any. */
@@ -116,7 +182,7 @@ final class AguiEvents {
         ObjectNode started = event("RUN_STARTED");
         started.put("threadId", threadId);
         started.put("runId", runId);
-        sink.send(started);
+        send(started);
         if (!plan.isEmpty()) {
             sendPlan(plan);
         }
@@ -133,9 +199,7 @@ final class AguiEvents {
         }
         switch (event) {
             case LoopEvent.LoopStart e -> { }
-            // a sub-agent's work (AG-UI's SUBAGENT_* events are not streamed yet): its answer reaches
-            // the client as the tool call's result, like any tool's
-            case LoopEvent.SubAgentEvent e -> { }
+            case LoopEvent.SubAgentEvent e -> nested(e);
             case LoopEvent.IterationStart e -> {
                 closeAll();
                 finishStep();
@@ -149,7 +213,7 @@ final class AguiEvents {
                 step = "iteration " + e.iteration();
                 ObjectNode started = event("STEP_STARTED");
                 started.put("stepName", step);
-                sink.send(started);
+                send(started);
             }
             case StreamEvent.ThinkingStart e -> {
                 closeText();
@@ -158,11 +222,11 @@ final class AguiEvents {
                 reasoningSecrets = Secrets.streaming();
                 ObjectNode start = event("REASONING_START");
                 start.put("messageId", reasoning);
-                sink.send(start);
+                send(start);
                 ObjectNode message = event("REASONING_MESSAGE_START");
                 message.put("messageId", reasoning);
                 message.put("role", "reasoning");
-                sink.send(message);
+                send(message);
             }
             case StreamEvent.ThinkingContent e -> {
                 if (reasoning != null) {
@@ -179,7 +243,7 @@ final class AguiEvents {
                 ObjectNode start = event("TEXT_MESSAGE_START");
                 start.put("messageId", text);
                 start.put("role", "assistant");
-                sink.send(start);
+                send(start);
             }
             case StreamEvent.MessageContent e -> {
                 if (text != null) {
@@ -193,7 +257,7 @@ final class AguiEvents {
                 closeReasoning();
                 closeTool(null);
                 tool = new ToolBlock();
-                tool.id = callId(e);
+                named(tool, e);
             }
             case StreamEvent.ToolCallArgument e -> {
                 // AG-UI streams the arguments' text itself (TOOL_CALL_ARGS); a member read whole adds nothing
@@ -224,8 +288,17 @@ final class AguiEvents {
             case LoopEvent.ToolResultEvent e -> result(e.toolName(), e.result());
             case LoopEvent.ToolResultError e -> result(e.toolName(), e.error());
             case LoopEvent.NoToolCall e -> { }
-            case LoopEvent.PlanUpdate e -> sendPlan(e.steps());
-            case LoopEvent.ApprovalRequired e -> { }   // the interrupt of RUN_FINISHED says it
+            case LoopEvent.PlanUpdate e -> {
+                if (subagentRunId == null) {
+                    sendPlan(e.steps());
+                }
+            }
+            case LoopEvent.ApprovalRequired e -> {
+                // the interrupt of RUN_FINISHED says it; a sub-agent's suspended outcome names it
+                if (subagentRunId != null) {
+                    waitingIds.add(shownIds.getOrDefault(e.id(), callPrefix + e.id()));
+                }
+            }
             case LoopEvent.Approval e -> { }
             case LoopEvent.Retry e -> {
                 // What the failed attempt streamed is void: close it, and say so, so that a UI
@@ -242,7 +315,7 @@ final class AguiEvents {
                 value.put("attempt", e.attempt());
                 value.put("reason", e.reason());
                 value.put("delayMs", e.delayMs());
-                sink.send(custom);
+                send(custom);
             }
             case LoopEvent.LoopEnd e -> end(e);
         }
@@ -259,13 +332,17 @@ final class AguiEvents {
         error.put("message", message);
         error.put("code", code);
         finished = true;
-        sink.send(error);
+        send(error);
     }
 
     private void end(LoopEvent.LoopEnd end) throws IOException {
         closeAll();
         finishStep();
         LoopEndReason reason = end.reason();
+        if (subagentRunId != null) {
+            subagentEnded(reason, end.result());
+            return;
+        }
         if (reason == LoopEndReason.INTERRUPTED) {
             return;     // interrupted(...) ends it, with the calls that wait
         }
@@ -278,14 +355,14 @@ final class AguiEvents {
                 ObjectNode start = event("TEXT_MESSAGE_START");
                 start.put("messageId", id);
                 start.put("role", "assistant");
-                sink.send(start);
+                send(start);
                 ObjectNode content = event("TEXT_MESSAGE_CONTENT");
                 content.put("messageId", id);
                 content.put("delta", answer);
-                sink.send(content);
+                send(content);
                 ObjectNode endText = event("TEXT_MESSAGE_END");
                 endText.put("messageId", id);
-                sink.send(endText);
+                send(endText);
             }
             ObjectNode finishedEvent = event("RUN_FINISHED");
             finishedEvent.put("threadId", threadId);
@@ -293,20 +370,20 @@ final class AguiEvents {
             finishedEvent.put("result", answer);
             finishedEvent.putObject("outcome").put("type", "success");
             finished = true;
-            sink.send(finishedEvent);
+            send(finishedEvent);
         } else if (reason == LoopEndReason.CANCELLED) {
             ObjectNode finishedEvent = event("RUN_FINISHED");
             finishedEvent.put("threadId", threadId);
             finishedEvent.put("runId", runId);
             finishedEvent.putObject("outcome").put("type", "cancelled");
             finished = true;
-            sink.send(finishedEvent);
+            send(finishedEvent);
         } else {
             ObjectNode error = event("RUN_ERROR");
             error.put("message", end.result());
             error.put("code", reason.wireName());
             finished = true;
-            sink.send(error);
+            send(error);
         }
     }
 
@@ -355,7 +432,7 @@ final class AguiEvents {
             waiting.forEach(call -> pending.add(call.id()));
         }
         finished = true;
-        sink.send(finishedEvent);
+        send(finishedEvent);
     }
 
     /** A resumed run: the results that come before its first iteration are those of these calls, in order. */
@@ -379,14 +456,96 @@ final class AguiEvents {
         return ids;
     }
 
-    /** The loop's id of the tool block starting now (see the constructor). */
-    private String callId(StreamEvent.ToolCallStart start) {
+    /**
+     * The loop's id of the tool block starting now (see the constructor), or for a sub-agent's
+     * block that id under its parent call's (a sub-agent's tool mode is its own: the provider's
+     * id is taken when its start carries one).
+     */
+    private void named(ToolBlock block, StreamEvent.ToolCallStart start) {
         blocks++;
-        String provided = nativeToolCalls ? start.attributes().get("id") : null;
-        if (provided != null && !provided.isEmpty() && nativeIds.add(provided)) {
-            return provided;
+        String provided = nativeToolCalls || subagentRunId != null ? start.attributes().get("id") : null;
+        String loopId = provided != null && !provided.isEmpty() && nativeIds.add(provided) ? provided
+                : "call_" + (turnsAtStart + iteration) + "_" + blocks;
+        block.loopId = loopId;
+        block.id = ids.callId(callPrefix + loopId, subagentRunId == null ? "" : subagentRunId);
+        shownIds.put(loopId, block.id);
+    }
+
+    /** The AG-UI id of this agent's call that the loop names {@code loopId}. */
+    private String shownId(String loopId) {
+        return shownIds.getOrDefault(loopId, callPrefix + loopId);
+    }
+
+    /**
+     * A sub-agent's event: to the sub-agent's own mapper, started ({@code SUBAGENT_STARTED}) by
+     * its first event and let go of after its last ({@code loop_end}). Deeper levels go on down.
+     */
+    private void nested(LoopEvent.SubAgentEvent nested) throws IOException {
+        String key = nested.parentCallId() + " " + nested.agent();
+        AguiEvents child = children.get(key);
+        if (child == null) {
+            String parentCallId = shownId(nested.parentCallId());
+            child = new AguiEvents(this, parentCallId);
+            children.put(key, child);
+            ObjectNode started = event("SUBAGENT_STARTED");
+            started.remove("subagentRunId");    // here it names the sub-agent; its parent's is parentSubagentRunId
+            started.put("subagentRunId", child.subagentRunId);
+            started.put("name", nested.agent());
+            started.put("parentToolCallId", parentCallId);
+            if (subagentRunId != null) {
+                started.put("parentSubagentRunId", subagentRunId);
+            }
+            send(started);
         }
-        return "call_" + (turnsAtStart + iteration) + "_" + blocks;
+        child.on(nested.event());
+        if (child.subagentEnded) {
+            children.remove(key);
+        }
+    }
+
+    /**
+     * A sub-agent's end: {@code SUBAGENT_FINISHED} with its answer when it answered, with
+     * {@code outcome} {@code suspended} (its waiting calls' ids) when it stopped at calls that
+     * wait, else {@code SUBAGENT_ERROR} with the reason in words and its name as the code.
+     */
+    private void subagentEnded(LoopEndReason reason, String result) throws IOException {
+        if (subagentEnded) {
+            return;
+        }
+        subagentEnded = true;
+        if (reason.successful() || reason == LoopEndReason.INTERRUPTED) {
+            ObjectNode finishedEvent = event("SUBAGENT_FINISHED");
+            ObjectNode outcome = finishedEvent.putObject("outcome");
+            if (reason.successful()) {
+                finishedEvent.put("result", result);
+                outcome.put("type", "success");
+            } else {
+                outcome.put("type", "suspended");
+                ArrayNode waiting = outcome.putArray("interruptIds");
+                waitingIds.forEach(waiting::add);
+            }
+            send(finishedEvent);
+        } else {
+            ObjectNode error = event("SUBAGENT_ERROR");
+            error.put("message", result.isBlank() ? "the sub-agent ended " + reason.wireName() : result);
+            error.put("code", reason.wireName());
+            send(error);
+        }
+    }
+
+    /** Ends the sub-agents still open in this agent's calls ({@code under} one call's loop id, or all when null). */
+    private void closeChildren(String under) throws IOException {
+        for (Iterator<java.util.Map.Entry<String, AguiEvents>> it = children.entrySet().iterator(); it.hasNext(); ) {
+            java.util.Map.Entry<String, AguiEvents> entry = it.next();
+            if (under == null || entry.getKey().startsWith(under + " ")) {
+                AguiEvents child = entry.getValue();
+                child.closeAll();
+                child.finishStep();
+                // no loop_end reached us: the call that ran it ended first (cancelled, or failed)
+                child.subagentEnded(LoopEndReason.CANCELLED, "the call that ran it ended before it did");
+                it.remove();
+            }
+        }
     }
 
     private void sendPlan(List<PlanStep> steps) throws IOException {
@@ -400,14 +559,14 @@ final class AguiEvents {
             ObjectNode snapshot = event("STATE_SNAPSHOT");
             snapshot.putObject("snapshot").set("plan", plan);
             stateSent = true;
-            sink.send(snapshot);
+            send(snapshot);
         } else {
             ObjectNode delta = event("STATE_DELTA");
             ObjectNode replace = delta.putArray("delta").addObject();
             replace.put("op", "replace");
             replace.put("path", "/plan");
             replace.set("value", plan);
-            sink.send(delta);
+            send(delta);
         }
     }
 
@@ -420,7 +579,7 @@ final class AguiEvents {
             start.put("parentMessageId", iterationTextId);
         }
         tool.started = true;
-        sink.send(start);
+        send(start);
     }
 
     /** Streamed argument text: the native call's own, or the "arguments" value of a tag's JSON. */
@@ -437,7 +596,7 @@ final class AguiEvents {
             ObjectNode args = event("TOOL_CALL_ARGS");
             args.put("toolCallId", tool.id);
             args.put("delta", delta);
-            sink.send(args);
+            send(args);
         }
     }
 
@@ -464,15 +623,15 @@ final class AguiEvents {
                     ObjectNode args = event("TOOL_CALL_ARGS");
                     args.put("toolCallId", block.id);
                     args.put("delta", whole);
-                    sink.send(args);
+                    send(args);
                 }
             }
             sendArguments(block.secrets.flush());
             ObjectNode endEvent = event("TOOL_CALL_END");
             endEvent.put("toolCallId", block.id);
-            sink.send(endEvent);
+            send(endEvent);
             if (end != null) {
-                awaitingResults.add(new EndedCall(block.id, block.name, decoded));
+                awaitingResults.add(new EndedCall(block.id, block.loopId, block.name, decoded));
             }
         }
         tool = null;
@@ -488,7 +647,7 @@ final class AguiEvents {
                 result.put("toolCallId", id);
                 result.put("content", content);
                 result.put("role", "tool");
-                sink.send(result);
+                send(result);
             }
             return;
         }
@@ -504,12 +663,13 @@ final class AguiEvents {
         if (call == null) {
             return;     // a call that was never shown (no name, not decodable)
         }
+        closeChildren(call.loopId());
         ObjectNode result = event("TOOL_CALL_RESULT");
         result.put("messageId", id("t"));
         result.put("toolCallId", call.id());
         result.put("content", content);
         result.put("role", "tool");
-        sink.send(result);
+        send(result);
     }
 
     /** A delta of the open text message, unless redaction held it all back. */
@@ -518,7 +678,7 @@ final class AguiEvents {
             ObjectNode content = event("TEXT_MESSAGE_CONTENT");
             content.put("messageId", text);
             content.put("delta", delta);
-            sink.send(content);
+            send(content);
         }
     }
 
@@ -527,11 +687,12 @@ final class AguiEvents {
             ObjectNode content = event("REASONING_MESSAGE_CONTENT");
             content.put("messageId", reasoning);
             content.put("delta", delta);
-            sink.send(content);
+            send(content);
         }
     }
 
     private void closeAll() throws IOException {
+        closeChildren(null);
         closeText();
         closeReasoning();
         closeTool(null);
@@ -543,7 +704,7 @@ final class AguiEvents {
             ObjectNode end = event("TEXT_MESSAGE_END");
             end.put("messageId", text);
             text = null;
-            sink.send(end);
+            send(end);
         }
     }
 
@@ -552,11 +713,11 @@ final class AguiEvents {
             reasoningContent(reasoningSecrets.flush());
             ObjectNode end = event("REASONING_MESSAGE_END");
             end.put("messageId", reasoning);
-            sink.send(end);
+            send(end);
             ObjectNode span = event("REASONING_END");
             span.put("messageId", reasoning);
             reasoning = null;
-            sink.send(span);
+            send(span);
         }
     }
 
@@ -565,14 +726,18 @@ final class AguiEvents {
             ObjectNode finishedStep = event("STEP_FINISHED");
             finishedStep.put("stepName", step);
             step = null;
-            sink.send(finishedStep);
+            send(finishedStep);
         }
     }
 
-    private static ObjectNode event(String type) {
+    /** An event of this agent's: a sub-agent's carries its {@code subagentRunId}. */
+    private ObjectNode event(String type) {
         ObjectNode event = NODES.objectNode();
         event.put("type", type);
         event.put("timestamp", System.currentTimeMillis());
+        if (subagentRunId != null) {
+            event.put("subagentRunId", subagentRunId);
+        }
         return event;
     }
 
