@@ -32,6 +32,8 @@ final class AgentTree implements AutoCloseable {
     private final Map<String, Provider> endpoints = new HashMap<>();
     private final Map<String, DefaultAgent> built = new HashMap<>();
     private final Map<String, AgentTool> tools = new HashMap<>();
+    /** Traces of the sub-agents' runs, as of the root's (their spans under the calls that run them). */
+    private Telemetry telemetry = Telemetry.OFF;
 
     /** How many agents of a parallel workflow run at once: enough for a handful, few enough for a local model. */
     static final int PARALLEL_BOUND = 4;
@@ -46,6 +48,12 @@ final class AgentTree implements AutoCloseable {
         this.provider = provider;
         this.streamOptions = streamOptions;
         this.registry = registry;
+    }
+
+    /** Traces and metrics for the sub-agents' runs too; set before the first {@link #configure}. */
+    AgentTree traced(Telemetry telemetry) {
+        this.telemetry = telemetry;
+        return this;
     }
 
     /** Gives the root agent's builder what {@code spec} says: the run's own settings fill the rest. */
@@ -103,7 +111,7 @@ final class AgentTree implements AutoCloseable {
         DefaultAgent agent = built.get(key);
         if (agent == null) {
             AgentsConfig.Spec spec = agents.get(name);
-            DefaultAgent.Builder builder = DefaultAgent.builder()
+            DefaultAgent.Builder builder = telemetry.instrument(DefaultAgent.builder())
                     .streamOptions(streamOptions)
                     .maxIterations(settings.maxIterations())
                     .maxToolResultTokens(settings.maxToolResultTokens())

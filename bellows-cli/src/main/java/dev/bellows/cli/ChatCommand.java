@@ -158,7 +158,7 @@ final class ChatCommand implements Callable<Integer> {
             stored.checkWaitingToolMode(settings.toolMode());
         }
         java.nio.file.Path history = options.dataDirectory(root.host).resolve("chat_history");
-        try (AgentTree agents = new AgentTree(settings, provider, streamOptions, registry);
+        try (AgentTree agents = new AgentTree(settings, provider, streamOptions, registry).traced(telemetry);
              ChatIo io = ChatIo.open(root, history)) {
             // A server's question is asked on the chat's own line reader, with the turn's spinner stopped.
             AtomicReference<Runnable> quiet = new AtomicReference<>(() -> { });
@@ -253,6 +253,9 @@ final class ChatCommand implements Callable<Integer> {
                         }
                         renderer.get().onEvent(event);
                     });
+            if (stored != null) {
+                builder.listener(stored.keepingSubAgents());
+            }
             if (settings.configuredAgent() != null) {
                 try {
                     agents.configure(builder, settings.configuredAgent()).model(model);

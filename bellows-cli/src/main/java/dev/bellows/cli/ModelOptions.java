@@ -436,11 +436,12 @@ final class ModelOptions {
     void commandLinesAgentOnly(Settings settings, String command) throws UsageException {
         if (settings.configuredAgent() != null) {
             throw new UsageException("--agent " + settings.configuredAgent().name() + ": " + command + " runs the"
-                    + " command line's agent (default or react); the config file's agents run with bellows run and"
-                    + " bellows chat");
+                    + " command line's agent (default or react); the config file's agents run with bellows run,"
+                    + " bellows chat and bellows serve");
         }
         if (maxDepth != null) {
-            throw new UsageException("--max-depth: only for the config file's agents, with bellows run and bellows chat");
+            throw new UsageException("--max-depth: only for the config file's agents, with bellows run, bellows chat and"
+                    + " bellows serve");
         }
     }
 

@@ -301,7 +301,7 @@ final class RunCommand implements Callable<Integer> {
         for (String pattern : settings.approve()) {
             builder.requireApproval(pattern);
         }
-        try (AgentTree tree = new AgentTree(settings, chosen, streamOptions, registry)) {
+        try (AgentTree tree = new AgentTree(settings, chosen, streamOptions, registry).traced(telemetry)) {
             if (settings.configuredAgent() != null) {
                 tree.configure(builder, settings.configuredAgent());
                 runner.agent(settings.configuredAgent().name());

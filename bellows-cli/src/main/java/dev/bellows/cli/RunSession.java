@@ -26,10 +26,12 @@ final class RunSession implements AutoCloseable {
 
     private final SessionStore store;
     private final StoredSession session;
+    private final SubAgentLog subAgents;
 
     private RunSession(SessionStore store, StoredSession session) {
         this.store = store;
         this.session = session;
+        this.subAgents = new SubAgentLog(session);
     }
 
     /**
@@ -89,14 +91,20 @@ final class RunSession implements AutoCloseable {
         return session;
     }
 
-    /** The listener, plus keeping each new plan for the session. */
+    /** The listener, plus keeping each new plan and the sub-agents' work ({@link SubAgentLog}) for the session. */
     AgentListener keepingPlans(AgentListener listener) {
         return event -> {
             if (event instanceof LoopEvent.PlanUpdate update) {
                 session.plan(new Plan(update.steps()));
             }
+            subAgents.onEvent(event);
             listener.onEvent(event);
         };
+    }
+
+    /** A listener that keeps the sub-agents' work for the session ({@link SubAgentLog}). */
+    AgentListener keepingSubAgents() {
+        return subAgents::onEvent;
     }
 
     /**

@@ -129,7 +129,6 @@ final class ServeCommand implements Callable<Integer> {
             options.sessionStore = null;
             options.dataDir = null;
             settings = options.resolve(root.host, null, null, false);
-            options.commandLinesAgentOnly(settings, "bellows serve");
             location = SessionStoreLocation.resolve(root.host, storeFlag, dataDirFlag,
                     ConfigFile.locate(root.host, options.config));
             token = authToken != null ? authToken : root.host.envValue(TOKEN_ENV);
@@ -222,7 +221,17 @@ final class ServeCommand implements Callable<Integer> {
         for (String pattern : settings.approve()) {
             builder.requireApproval(pattern);
         }
-        DefaultAgent agent = builder.build();
+        // --agent NAME: an agent of the config file, its sub-agents streamed over AG-UI as they work
+        try (AgentTree tree = new AgentTree(settings, provider, streamOptions, registry).traced(telemetry)) {
+            if (settings.configuredAgent() != null) {
+                tree.configure(builder, settings.configuredAgent());
+            }
+            return serve(settings, builder.build(), registry, location, token);
+        }
+    }
+
+    private int serve(Settings settings, DefaultAgent agent, ToolRegistry registry, SessionStoreLocation location,
+                      String token) throws UsageException {
         SessionStore store;
         try {
             store = location.open();
@@ -253,7 +262,8 @@ final class ServeCommand implements Callable<Integer> {
             }
             A2aServer a2aServer = null;
             if (a2a) {
-                a2aServer = A2aServer.builder(AgentCards.of("bellows", description(settings, registry), agent, token != null),
+                String name = settings.configuredAgent() != null ? settings.configuredAgent().name() : "bellows";
+                a2aServer = A2aServer.builder(AgentCards.of(name, description(settings, registry), agent, token != null),
                                 BellowsExecutor.of(agent, store, memoryStore -> RunCommand.memory(settings, memoryStore)))
                         .taskStore(new SessionTaskStore(store))
                         .pushNotifications(true)

@@ -244,20 +244,58 @@ final class SessionsCommand implements Callable<Integer> {
                 + (turns.size() == 1 ? " step, " : " steps, ") + turns.stream().mapToInt(List::size).sum() + " messages"
                 + (waits ? " stored; 1 request waits for decisions on its tool calls, below" : "") + ")");
         info.metadata().entrySet().stream().filter(entry -> !entry.getValue().isEmpty())
+                .filter(entry -> !entry.getKey().startsWith(SubAgentLog.PREFIX))
                 .sorted(java.util.Map.Entry.comparingByKey())
                 .forEach(entry -> field(out, entry.getKey(), entry.getValue()));
         if (!info.plan().steps().isEmpty()) {
             out.append("plan:\n");
             info.plan().toChecklist().lines().forEach(line -> out.append("  ").append(printable(line)).append('\n'));
         }
+        // the sub-agents' work, under the step whose calls ran it (a call's id is call_T_K, T the
+        // step's number in the session, or the provider's own id in native tool mode)
+        List<String> subAgentCalls = new java.util.ArrayList<>(SubAgentLog.calls(info.metadata()));
+        int number = 0;
         for (int request = 1; request <= exchanges.size(); request++) {
             List<List<Message>> steps = exchanges.get(request - 1);
             for (int step = 1; step <= steps.size(); step++) {
+                number++;
                 out.append("\n--- request ").append(request).append(", step ").append(step).append(" ---\n");
                 renderTurn(out, steps.get(step - 1));
+                List<String> here = callsOf(steps.get(step - 1), number, subAgentCalls);
+                subAgentCalls.removeAll(here);
+                subAgents(out, info, here);
             }
         }
+        if (!subAgentCalls.isEmpty()) {
+            out.append("\n--- sub-agents of calls not stored ---\n");
+            subAgents(out, info, subAgentCalls);
+        }
         return out.toString();
+    }
+
+    /** Of {@code calls}, those of the step numbered {@code number} ({@code turn}), in call order. */
+    private static List<String> callsOf(List<Message> turn, int number, List<String> calls) {
+        java.util.Set<String> ids = new java.util.HashSet<>();
+        turn.forEach(message -> message.toolCalls().forEach(call -> ids.add(call.id())));
+        return calls.stream().filter(call -> ids.contains(call) || call.startsWith("call_" + number + "_"))
+                .sorted(java.util.Comparator.comparingInt(SessionsCommand::place)).toList();
+    }
+
+    /** K of {@code call_T_K}; 0 for another id. */
+    private static int place(String call) {
+        int at = call.lastIndexOf('_');
+        try {
+            return call.startsWith("call_") ? Integer.parseInt(call.substring(at + 1)) : 0;
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
+    private static void subAgents(StringBuilder out, SessionInfo info, List<String> calls) {
+        String shown = SubAgentLog.render(info.metadata(), calls);
+        if (!shown.isBlank()) {
+            out.append("[sub-agents]\n").append(shown.stripTrailing()).append('\n');
+        }
     }
 
     /** The calls the session's stopped run waits on, and how to carry it on. */

@@ -110,6 +110,61 @@ class AgentsCliTest {
         }
     }
 
+    /**
+     * A stored session keeps its sub-agents' work, each event with its agent and the parent call
+     * of every level, and {@code sessions show} prints it under the step whose call ran it, nested
+     * as the run's own text output showed it.
+     */
+    @Test
+    void sessionsShowPrintsTheSubAgentTreeUnderTheStepThatRanIt() {
+        String tree = """
+                {"agents": {
+                  "lead": {"instructions": "You plan and delegate.", "agents": ["researcher"]},
+                  "researcher": {"instructions": "You find facts.", "agents": ["checker"]},
+                  "checker": {"instructions": "You check."}
+                }}""";
+        String data = dir.resolve("data").toString();
+        try (MockLlmServer server = server(DELEGATE, call("checker", "{\"task\": \"check 100 C\"}"), complete("checked"),
+                complete("100 C"), complete("it boils at 100 C"))) {
+            Cli.Run run = run(server, tree, "--agent", "lead", "--session", "team", "--data-dir", data,
+                    "When does water boil?");
+            assertThat(run.status()).as(run.err()).isZero();
+
+            Cli.Run show = bellows(tree, "sessions", "show", "team", "--data-dir", data);
+            assertThat(show.status()).as(show.err()).isZero();
+            String[] printed = show.out().split("\n");
+            List<String> nested = new ArrayList<>();
+            boolean under = false;
+            for (String line : printed) {
+                if (line.equals("[sub-agents]")) {
+                    under = true;
+                } else if (under && line.startsWith("  ")) {
+                    nested.add(line);
+                } else {
+                    under = false;
+                }
+            }
+            assertThat(nested).containsExactly(
+                    "  agent researcher: find the boiling point",
+                    "    researcher calls checker\u2026",
+                    "    agent checker: check 100 C",
+                    "      checker calls task_completion\u2026",
+                    "      \u2713 task_completion: checked",
+                    "      checker task_completion: checked",
+                    "    \u2713 checker: checked",
+                    "    researcher calls task_completion\u2026",
+                    "    \u2713 task_completion: 100 C",
+                    "    researcher task_completion: 100 C");
+            // as the run's own text output showed it
+            assertThat(run.err().lines().filter(line -> line.startsWith("    ") || line.startsWith("  agent ")).toList())
+                    .containsExactlyElementsOf(nested);
+            // under the step whose call ran it: the first, the lead's call of researcher
+            assertThat(show.out().indexOf("[sub-agents]")).isGreaterThan(show.out().indexOf("--- request 1, step 1 ---"))
+                    .isLessThan(show.out().indexOf("--- request 1, step 2 ---"));
+            assertThat(show.out()).doesNotContain(SubAgentLog.PREFIX);
+        }
+    }
+
     @Test
     void maxDepthBoundsAgentsThatCallEachOther() {
         String loop = """

@@ -488,6 +488,47 @@ class ServeCommandTest {
     }
 
     /**
+     * cli.md "Agents that work together": {@code bellows serve --agent NAME} serves an agent of the
+     * config file, and streams its sub-agent's work between SUBAGENT_STARTED and SUBAGENT_FINISHED.
+     */
+    @Test
+    void serveAgentServesAConfiguredAgentAndStreamsItsSubAgent() throws Exception {
+        Path config = dir.resolve("bellows.json");
+        java.nio.file.Files.writeString(config, """
+                {"agents": {
+                  "lead": {"instructions": "You plan and delegate.", "agents": ["researcher"]},
+                  "researcher": {"instructions": "You find facts."}
+                }}""");
+        MockScript script = MockScript.of(
+                MockTurn.content(RunCommandTest.call("researcher", "{\"task\": \"find the boiling point\"}")),
+                MockTurn.content(complete("100 C")), MockTurn.content(complete("it boils at 100 C")));
+        try (MockLlmServer model = MockLlmServer.start(script);
+             Server server = serve("--agent", "lead", "--config", config.toString(), "--base-url",
+                     model.baseUrl().toString(), "--model", "mock", "--data-dir", dir.resolve("data").toString())) {
+            HttpResponse<String> response = agui(server, input("team", "When does water boil?"));
+            assertThat(response.statusCode()).as(server.err().toString()).isEqualTo(200);
+            List<JsonNode> events = events(response.body());
+            JsonNode call = events.stream().filter(e -> e.get("type").asString().equals("TOOL_CALL_START")).findFirst()
+                    .orElseThrow();
+            assertThat(call.get("toolCallName").asString()).isEqualTo("researcher");
+            JsonNode started = events.stream().filter(e -> e.get("type").asString().equals("SUBAGENT_STARTED"))
+                    .findFirst().orElseThrow();
+            assertThat(started.get("name").asString()).isEqualTo("researcher");
+            assertThat(started.get("parentToolCallId").asString()).isEqualTo(call.get("toolCallId").asString());
+            JsonNode finished = events.stream().filter(e -> e.get("type").asString().equals("SUBAGENT_FINISHED"))
+                    .findFirst().orElseThrow();
+            assertThat(finished.get("subagentRunId").asString()).isEqualTo(started.get("subagentRunId").asString());
+            assertThat(finished.get("result").asString()).isEqualTo("100 C");
+            assertThat(events.indexOf(started)).isLessThan(events.indexOf(finished));
+            assertThat(last(events, "type")).isEqualTo("RUN_FINISHED");
+            assertThat(last(events, "result")).isEqualTo("it boils at 100 C");
+            assertThat(model.requests().get(0).body().get("messages").toString()).contains("You plan and delegate.");
+            assertThat(model.requests().get(1).body().get("messages").toString()).contains("You find facts.")
+                    .doesNotContain("When does water boil?");
+        }
+    }
+
+    /**
      * cli.md "A2A": {@code bellows serve --a2a} serves the agent card and A2A's two bindings beside
      * AG-UI; a message is a task that completes with the answer as an artifact, read back over
      * HTTP+JSON, and the next task of its context continues the conversation.
