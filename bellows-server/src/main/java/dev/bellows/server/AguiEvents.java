@@ -495,6 +495,10 @@ final class AguiEvents {
             if (subagentRunId != null) {
                 started.put("parentSubagentRunId", subagentRunId);
             }
+            if (nested.event() instanceof LoopEvent.LoopStart start) {
+                // the task it was given (a workflow's later agents get another than the call's)
+                started.putObject("metadata").put("task", start.task());
+            }
             send(started);
         }
         child.on(nested.event());

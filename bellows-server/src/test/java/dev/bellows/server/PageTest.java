@@ -180,6 +180,76 @@ class PageTest {
     record Notes(String path) {
     }
 
+    /**
+     * Each sub-agent is a nested card in the card of the call that runs it, streaming its work
+     * while it runs (seen while the inner one's tool is held until the driver has looked), done
+     * after, and kept over a reload.
+     */
+    @Test
+    void aPersonSeesEachSubAgentAsANestedCardThatStreams(@TempDir Path dir) throws Exception {
+        Path driver = NodeScripts.resource("page-subagents.cjs", dir);
+        Path shots = Path.of("target", "page-screenshots").toAbsolutePath();
+        Files.createDirectories(shots);
+        Path release = dir.resolve("release");
+        ToolRegistry holding = new ToolRegistry().register(TypedTool.of("hold", "Holds.", Wait.class, (context, args) -> {
+            for (int i = 0; i < 6000 && !Files.exists(release); i++) {      // a hang guard, not a measure
+                Thread.sleep(20);
+            }
+            return ToolResult.of("held");
+        }));
+        dev.bellows.agent.DefaultAgent checker = dev.bellows.agent.DefaultAgent.builder().name("checker")
+                .provider(new dev.bellows.testkit.ScriptedProvider(MockScript.of(
+                        MockTurn.content("Checking the sum. " + call("hold", "{\"why\": \"to be seen\"}")).chunkSize(5),
+                        MockTurn.content(call("task_completion", "{\"result\": \"42 is right.\"}")).chunkSize(5))))
+                .model("mock").toolRegistry(holding).build();
+        dev.bellows.agent.DefaultAgent researcher = dev.bellows.agent.DefaultAgent.builder().name("researcher")
+                .provider(new dev.bellows.testkit.ScriptedProvider(MockScript.of(
+                        MockTurn.content("<thinking>40 + 2 is 42; the checker should confirm it.</thinking>"
+                                + call("checker", "{\"task\": \"Check that 40 + 2 = 42\"}")).chunkSize(5),
+                        MockTurn.content(call("task_completion", "{\"result\": \"40 + 2 = 42, checked.\"}")).chunkSize(5))))
+                .model("mock").toolRegistry(new ToolRegistry().register(
+                        dev.bellows.agent.AgentTool.of("checker", "Checks a result", checker))).build();
+        ToolRegistry tools = new ToolRegistry().register(dev.bellows.agent.AgentTool.of("researcher", "Finds facts", researcher));
+        MockScript script = MockScript.of(
+                MockTurn.content("I will ask the researcher. " + call("researcher", "{\"task\": \"Find 40 + 2 and have it checked\"}"))
+                        .chunkSize(5),
+                MockTurn.content(call("task_completion", "{\"result\": \"The researcher found **42**, and it was checked.\"}"))
+                        .chunkSize(5));
+        try (ServerFixture fixture = new ServerFixture(script, b -> { }, tools)) {
+            NodeScripts.Result result = NodeScripts.run(List.of("node", driver.toString(), fixture.uri("/").toString(),
+                    shots.toString(), release.toString()), driverEnv(Map.of()), 300);
+            JsonNode seen = ServerFixture.MAPPER.readTree(result.out().strip().lines().reduce((a, b) -> b).orElse("{}"));
+            assertThat(seen.path("error").asString("")).as(result.err()).isEmpty();
+            assertThat(result.status()).isZero();
+
+            SoftAssertions.assertSoftly(soft -> {
+                soft.assertThat(seen.at("/working/0/name").asString()).isEqualTo("researcher");
+                soft.assertThat(seen.at("/working/0/depth").asInt()).isZero();
+                soft.assertThat(seen.at("/working/0/inCallOf").asString()).as("in the card of the lead's call").isEqualTo("researcher");
+                soft.assertThat(seen.at("/working/0/state").asString()).isEqualTo("Working\u2026");
+                soft.assertThat(seen.at("/working/0/task").asString()).isEqualTo("Find 40 + 2 and have it checked");
+                soft.assertThat(seen.at("/working/1/name").asString()).isEqualTo("checker");
+                soft.assertThat(seen.at("/working/1/depth").asInt()).as("inside the researcher's card").isEqualTo(1);
+                soft.assertThat(seen.at("/working/1/inCallOf").asString()).isEqualTo("checker");
+                soft.assertThat(seen.at("/working/1/state").asString()).isEqualTo("Working\u2026");
+                soft.assertThat(seen.at("/working/1/text").asString()).as("its text streamed in").contains("Checking the sum.");
+                soft.assertThat(seen.get("researcherThinking").asInt()).as("the researcher's thinking in its card").isEqualTo(1);
+                soft.assertThat(seen.at("/done/0/state").asString()).isEqualTo("Done");
+                soft.assertThat(seen.at("/done/1/state").asString()).isEqualTo("Done");
+                soft.assertThat(seen.at("/done/1/text").asString()).contains("42 is right.");
+                soft.assertThat(seen.at("/done/0/text").asString()).contains("40 + 2 = 42, checked.");
+                soft.assertThat(seen.get("topLevelCards").toString()).as("the sub-agents' calls are not the lead's")
+                        .isEqualTo("[\"researcher\"]");
+                soft.assertThat(seen.get("afterReload").toString()).as("kept over a reload").isEqualTo(seen.get("done").toString());
+            });
+            assertThat(seen.get("consoleErrors")).isEmpty();
+            for (String name : List.of("21-subagents-working", "22-subagents-done")) {
+                assertThat(shots.resolve(name + ".png")).isNotEmptyFile();
+            }
+        }
+    }
+
+
     @Test
     void aPersonApprovesAndDeniesWaitingCallsOnThePage(@TempDir Path dir) throws Exception {
         Path driver = NodeScripts.resource("page-approvals.cjs", dir);

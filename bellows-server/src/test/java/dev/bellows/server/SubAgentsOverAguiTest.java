@@ -85,6 +85,7 @@ class SubAgentsOverAguiTest {
             String researcherId = researcher.get("subagentRunId").asString();
             assertThat(researcher.get("parentToolCallId").asString()).isEqualTo(callsResearcher.get("toolCallId").asString());
             assertThat(researcher.has("parentSubagentRunId")).isFalse();
+            assertThat(researcher.at("/metadata/task").asString()).isEqualTo("find 40 + 2");
 
             JsonNode callsChecker = first(events, e -> type(e, "TOOL_CALL_START")
                     && e.path("toolCallName").asString("").equals("checker"));

@@ -286,7 +286,14 @@
 
   function strip(item) {
     if (item.kind !== "assistant") return { ...item };
-    return { kind: "assistant", parts: item.parts.map(({ node, ...rest }) => rest) };
+    return { kind: "assistant", parts: item.parts.map(stripPart) };
+  }
+
+  /** A part as it is kept: no DOM nodes, the sub-agents in a call's card kept with their own parts. */
+  function stripPart({ node, ...rest }) {
+    if (rest.agents) rest.agents = rest.agents.map(stripPart);
+    if (rest.parts) rest.parts = rest.parts.map(stripPart);
+    return rest;
   }
 
   function openThread(id) {
@@ -376,6 +383,15 @@
         card.append(head);
         return card;
       }
+      case "agent": {
+        // a sub-agent: a nested card in the card of the call that runs it; its own work streams in it
+        const card = el("div", "agent");
+        const head = el("div", "agent-head");
+        head.append(el("span", "agent-icon", "\u2937"), el("span", "agent-name"), el("span", "agent-task"),
+            el("span", "agent-state"));
+        card.append(head, el("div", "agent-body"));
+        return card;
+      }
       case "plan": {
         const card = el("div", "plan");
         const title = el("h3");
@@ -400,6 +416,7 @@
         node.classList.toggle("streaming", !!part.live);
         break;
       case "tool": updateTool(part); break;
+      case "agent": updateAgent(part); break;
       case "plan": updatePlan(part); break;
       default: node.textContent = part.text;
     }
@@ -414,12 +431,12 @@
   }
 
   function section(card, cls, label, text, open) {
-    let details = card.querySelector("details." + cls);
+    let details = card.querySelector(":scope > details." + cls);
     if (!details) {
       details = el("details", cls);
       details.append(el("summary", null, label), el("pre", cls));
       if (open) details.open = true;
-      const approval = card.querySelector(".approval");
+      const approval = card.querySelector(":scope > .approval");
       card.insertBefore(details, approval);
     }
     details.querySelector("pre").textContent = shown(text);
@@ -427,22 +444,60 @@
 
   function updateTool(part) {
     const card = part.node;
-    card.querySelector(".tool-name").textContent = part.name;
-    const state = card.querySelector(".tool-state");
+    card.querySelector(":scope > .tool-head > .tool-name").textContent = part.name;
+    const state = card.querySelector(":scope > .tool-head > .tool-state");
     state.className = "tool-state " + (part.state || "");
     state.replaceChildren();
     const labels = { streaming: "Writing arguments\u2026", running: "Running\u2026", ok: "Done", waiting: "Waiting for you", denied: "Denied", stopped: "Stopped" };
     if (part.state === "streaming" || part.state === "running") state.append(el("span", "spinner"));
     state.append(document.createTextNode(labels[part.state] || ""));
     if (part.args) section(card, "args", "Arguments", pretty(part.args), false);
+    if (part.agents && part.agents.length) {
+      // the sub-agents this call runs, between its arguments and its result
+      let box = card.querySelector(":scope > .tool-agents");
+      if (!box) {
+        box = el("div", "tool-agents");
+        card.insertBefore(box, card.querySelector(":scope > details.result") || card.querySelector(":scope > .approval"));
+      }
+      for (const agent of part.agents) {
+        if (!agent.node) {
+          agent.node = partNode(agent);
+          box.append(agent.node);
+        }
+        updatePart(agent);
+      }
+    }
     if (part.result != null) section(card, "result", "Result", part.result, false);
     if (part.decision) {
-      let box = card.querySelector(".approval");
+      let box = card.querySelector(":scope > .approval");
       if (!box) {
         box = el("div", "approval");
         card.append(box);
       }
       box.replaceChildren(el("p", null, part.decision));
+    }
+  }
+
+  function updateAgent(part) {
+    const card = part.node;
+    card.querySelector(":scope > .agent-head > .agent-name").textContent = part.name;
+    const task = card.querySelector(":scope > .agent-head > .agent-task");
+    task.textContent = part.task || "";
+    task.title = part.task || "";
+    const state = card.querySelector(":scope > .agent-head > .agent-state");
+    state.className = "agent-state " + (part.state || "");
+    state.replaceChildren();
+    const labels = { running: "Working\u2026", ok: "Done", waiting: "Waiting for you", error: "Failed", stopped: "Stopped" };
+    if (part.state === "running") state.append(el("span", "spinner"));
+    state.append(document.createTextNode(labels[part.state] || ""));
+    card.classList.toggle("live", part.state === "running");
+    const body = card.querySelector(":scope > .agent-body");
+    for (const child of part.parts) {
+      if (!child.node) {           // shown again from what was kept
+        child.node = partNode(child);
+        body.append(child.node);
+      }
+      updatePart(child);
     }
   }
 
@@ -464,7 +519,7 @@
   function addPart(turn, part) {
     turn.parts.push(part);
     part.node = partNode(part);
-    turn.node.append(part.node);
+    (turn.kind === "agent" ? turn.node.querySelector(":scope > .agent-body") : turn.node).append(part.node);
     updatePart(part);
     scrollDown();
     return part;
@@ -621,7 +676,9 @@
         part.live = false;
         updatePart(part);
       }
-      if (part.kind === "tool" && (part.state === "streaming" || part.state === "running")) {
+      for (const agent of part.agents || []) closeLive(agent);
+      if ((part.kind === "tool" && (part.state === "streaming" || part.state === "running"))
+          || (part.kind === "agent" && part.state === "running")) {
         part.state = "stopped";
         updatePart(part);
       }
@@ -631,7 +688,7 @@
   async function readEvents(response, turn) {
     const reader = response.body.getReader();
     const decoder = new TextDecoder();
-    const ctx = { turn, byId: new Map(), attempt: [] };
+    const ctx = { turn, byId: new Map(), attempt: [], subs: new Map() };
     let buffer = "";
     for (;;) {
       const { value, done } = await reader.read();
@@ -648,6 +705,10 @@
   }
 
   function handle(event, ctx) {
+    if (event.type === "SUBAGENT_STARTED") return startAgent(event, ctx);
+    if (event.type === "SUBAGENT_FINISHED" || event.type === "SUBAGENT_ERROR") return endAgent(event, ctx);
+    // a sub-agent's event goes to its card, as the run's own go to the turn
+    if (event.subagentRunId && ctx.subs.has(event.subagentRunId)) ctx = ctx.subs.get(event.subagentRunId);
     const turn = ctx.turn;
     const part = (id) => ctx.byId.get(id);
     switch (event.type) {
@@ -655,7 +716,7 @@
         if (ctx.answer && turn.parts.includes(ctx.answer.part)) removePart(turn, ctx.answer.part);   // it did not end the run
         ctx.answer = null;
         ctx.attempt = [];
-        setBusy(true, "Working\u2026 (" + event.stepName + ")");
+        setBusy(true, (turn.kind === "agent" ? turn.name + " working" : "Working") + "\u2026 (" + event.stepName + ")");
         break;
       case "REASONING_MESSAGE_START":
         ctx.byId.set(event.messageId, track(ctx, addPart(turn, { kind: "thinking", text: "", live: true })));
@@ -773,12 +834,67 @@
     }
   }
 
+  /** A sub-agent's card, in the card of the call that runs it (or, for a call not shown, in its caller's). */
+  function startAgent(event, ctx) {
+    const caller = (event.parentSubagentRunId && ctx.subs.get(event.parentSubagentRunId)) || ctx;
+    const call = ctx.byId.get(event.parentToolCallId);
+    const agent = { kind: "agent", id: event.subagentRunId, name: event.name, task: (event.metadata && typeof event.metadata.task === "string" && event.metadata.task) || taskOf(call), parts: [], state: "running" };
+    if (call && call.kind === "tool") {
+      (call.agents = call.agents || []).push(agent);
+      updatePart(call);
+      scrollDown();
+    } else {
+      addPart(caller.turn, agent);
+    }
+    ctx.subs.set(agent.id, { turn: agent, byId: ctx.byId, attempt: [], subs: ctx.subs });
+  }
+
+  /** The task a call gave its agent (its "task" argument), for the card's head; "" when there is none. */
+  function taskOf(call) {
+    try {
+      const task = call && call.args ? JSON.parse(call.args).task : "";
+      return typeof task === "string" ? task : "";
+    } catch (e) {
+      return "";
+    }
+  }
+
+  function endAgent(event, ctx) {
+    const sub = ctx.subs.get(event.subagentRunId);
+    if (!sub) return;
+    const agent = sub.turn;
+    closeLive(agent);
+    if (event.type === "SUBAGENT_ERROR") {
+      agent.state = "error";
+      addPart(agent, { kind: "notice", text: event.message || "The sub-agent failed.", error: true });
+    } else {
+      agent.state = event.outcome && event.outcome.type === "suspended" ? "waiting" : "ok";
+    }
+    touch(agent);
+  }
+
+  /** The call {@code id} among {@code parts}, or in the sub-agents' cards they hold; undefined when none. */
+  function findTool(parts, id) {
+    for (const p of parts) {
+      if (p.kind === "tool" && p.id === id) return p;
+      for (const agent of p.agents || []) {
+        const found = findTool(agent.parts, id);
+        if (found) return found;
+      }
+      if (p.kind === "agent") {
+        const found = findTool(p.parts, id);
+        if (found) return found;
+      }
+    }
+    return undefined;
+  }
+
   /** The card of a call an earlier run of this conversation showed, or undefined. */
   function earlierTool(id) {
     for (let i = current.items.length - 1; i >= 0; i--) {
       const item = current.items[i];
       if (item.kind !== "assistant") continue;
-      const found = item.parts.find((p) => p.kind === "tool" && p.id === id);
+      const found = findTool(item.parts, id);
       if (found) return found;
     }
     return undefined;
@@ -859,13 +975,13 @@
     if (!turn || turn.kind !== "assistant" || !turn.node) return;
     const decisions = new Map();
     for (const interrupt of interrupts) {
-      let part = turn.parts.find((p) => p.kind === "tool" && p.id === interrupt.toolCallId);
+      let part = findTool(turn.parts, interrupt.toolCallId);
       if (!part) {
         part = addPart(turn, { kind: "tool", id: interrupt.toolCallId || interrupt.id, name: (interrupt.metadata && interrupt.metadata.toolName) || "tool call", args: "", result: null });
       }
       part.state = "waiting";
       delete part.decision;
-      for (const old of part.node.querySelectorAll(".approval")) old.remove();
+      for (const old of part.node.querySelectorAll(":scope > .approval")) old.remove();
       updatePart(part);
       const box = el("div", "approval");
       box.append(el("p", null, interrupt.message || "This call waits for your approval."));
