@@ -26,12 +26,12 @@ final class RunSession implements AutoCloseable {
 
     private final SessionStore store;
     private final StoredSession session;
-    private final SubAgentLog subAgents;
+    private final dev.bellows.agent.SubAgentTrail subAgents;
 
     private RunSession(SessionStore store, StoredSession session) {
         this.store = store;
         this.session = session;
-        this.subAgents = new SubAgentLog(session);
+        this.subAgents = new dev.bellows.agent.SubAgentTrail(session);
     }
 
     /**
@@ -91,7 +91,7 @@ final class RunSession implements AutoCloseable {
         return session;
     }
 
-    /** The listener, plus keeping each new plan and the sub-agents' work ({@link SubAgentLog}) for the session. */
+    /** The listener, plus keeping each new plan and the sub-agents' work ({@link dev.bellows.agent.SubAgentTrail}) for the session. */
     AgentListener keepingPlans(AgentListener listener) {
         return event -> {
             if (event instanceof LoopEvent.PlanUpdate update) {
@@ -102,9 +102,9 @@ final class RunSession implements AutoCloseable {
         };
     }
 
-    /** A listener that keeps the sub-agents' work for the session ({@link SubAgentLog}). */
+    /** A listener that keeps the sub-agents' work for the session ({@link dev.bellows.agent.SubAgentTrail}). */
     AgentListener keepingSubAgents() {
-        return subAgents::onEvent;
+        return subAgents;
     }
 
     /**

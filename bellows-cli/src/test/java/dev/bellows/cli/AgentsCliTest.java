@@ -161,7 +161,7 @@ class AgentsCliTest {
             // under the step whose call ran it: the first, the lead's call of researcher
             assertThat(show.out().indexOf("[sub-agents]")).isGreaterThan(show.out().indexOf("--- request 1, step 1 ---"))
                     .isLessThan(show.out().indexOf("--- request 1, step 2 ---"));
-            assertThat(show.out()).doesNotContain(SubAgentLog.PREFIX);
+            assertThat(show.out()).doesNotContain(dev.bellows.agent.SubAgentTrail.KEY_PREFIX);
         }
     }
 

@@ -525,6 +525,17 @@ class ServeCommandTest {
             assertThat(model.requests().get(0).body().get("messages").toString()).contains("You plan and delegate.");
             assertThat(model.requests().get(1).body().get("messages").toString()).contains("You find facts.")
                     .doesNotContain("When does water boil?");
+
+            // the thread is a session that keeps the sub-agent's work: sessions show prints it nested
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            int status = BellowsCommand.commandLine(new ByteArrayInputStream(new byte[0]), out, err, false,
+                    new Host(Map.of("HOME", dir.toString()), dir, Interrupts.NONE, false))
+                    .execute("sessions", "show", "team", "--data-dir", dir.resolve("data").toString());
+            assertThat(status).as(err.toString(StandardCharsets.UTF_8)).isZero();
+            assertThat(out.toString(StandardCharsets.UTF_8)).contains("[sub-agents]\n  agent researcher: find the boiling point\n"
+                    + "    researcher calls task_completion\u2026\n    \u2713 task_completion: 100 C\n"
+                    + "    researcher task_completion: 100 C\n");
         }
     }
 

@@ -484,11 +484,13 @@ public final class AgentServer {
                 events.resumed(pending != null ? pending.calls() : decisions.stream().map(Decision::callId).toList());
             }
             AgentRun run = starting;
+            dev.bellows.agent.AgentListener subAgents = lease.subAgents();
             boolean stayed;
             try {
                 stayed = RunPump.pump(run, new RunPump.Output() {
                     @Override
                     public void event(AgentEvent event) throws IOException {
+                        subAgents.onEvent(event);
                         events.on(event);
                         if (event instanceof LoopEvent.LoopEnd end && end.reason() == LoopEndReason.INTERRUPTED) {
                             events.interrupted(run.await().waiting());

@@ -54,6 +54,14 @@ abstract sealed class Threads {
          */
         void remember(Collection<String> ids, Pending pending);
 
+        /**
+         * Told the run's events: keeps what its sub-agents did with a stored thread
+         * ({@link dev.bellows.agent.SubAgentTrail}), for {@code bellows sessions show}.
+         */
+        default dev.bellows.agent.AgentListener subAgents() {
+            return event -> { };
+        }
+
         @Override
         void close();
     }
@@ -191,10 +199,16 @@ abstract sealed class Threads {
 
         private Lease lease(String threadId, StoredSession stored, Session session, Set<String> known, Pending pending,
                             Runnable release) {
+            dev.bellows.agent.SubAgentTrail trail = new dev.bellows.agent.SubAgentTrail(stored);
             return new Lease() {
                 @Override
                 public Session session() {
                     return session;
+                }
+
+                @Override
+                public dev.bellows.agent.AgentListener subAgents() {
+                    return trail;
                 }
 
                 @Override
