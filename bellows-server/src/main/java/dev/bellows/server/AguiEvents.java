@@ -72,6 +72,11 @@ final class AguiEvents {
     /** A sub-agent's: the AG-UI ids of its calls that wait for approval, and whether it has ended. */
     private final List<String> waitingIds = new java.util.ArrayList<>();
     private boolean subagentEnded;
+    /**
+     * A sub-agent's run ended at calls that wait: it is told once it is known whether the whole
+     * run waits for them (suspended) or the call that ran it failed (an error).
+     */
+    private boolean endsWaiting;
     /** The tool blocks of the answer so far, and the native ids they used. */
     private int blocks;
     private final java.util.Set<String> nativeIds = new java.util.HashSet<>();
@@ -114,6 +119,8 @@ final class AguiEvents {
         final String prefix;
         int counter;
         final java.util.Map<String, String> callOwners = new java.util.HashMap<>();
+        /** The run ends waiting for calls: a sub-agent that stopped at its own waits with it. */
+        boolean runWaits;
 
         Ids(Sink sink) {
             this.sink = sink;
@@ -336,6 +343,9 @@ final class AguiEvents {
     }
 
     private void end(LoopEvent.LoopEnd end) throws IOException {
+        if (subagentRunId == null && end.reason() == LoopEndReason.INTERRUPTED) {
+            ids.runWaits = true;        // its sub-agents that stopped at waiting calls wait with it
+        }
         closeAll();
         finishStep();
         LoopEndReason reason = end.reason();
@@ -399,6 +409,7 @@ final class AguiEvents {
         if (finished) {
             return;
         }
+        ids.runWaits = true;
         closeAll();
         finishStep();
         ObjectNode finishedEvent = event("RUN_FINISHED");
@@ -510,10 +521,15 @@ final class AguiEvents {
     /**
      * A sub-agent's end: {@code SUBAGENT_FINISHED} with its answer when it answered, with
      * {@code outcome} {@code suspended} (its waiting calls' ids) when it stopped at calls that
-     * wait, else {@code SUBAGENT_ERROR} with the reason in words and its name as the code.
+     * wait and the whole run waits for them, else {@code SUBAGENT_ERROR} with the reason in words
+     * and its name as the code. A stop at waiting calls is told later ({@link #closeChildren}).
      */
     private void subagentEnded(LoopEndReason reason, String result) throws IOException {
         if (subagentEnded) {
+            return;
+        }
+        if (reason == LoopEndReason.INTERRUPTED && !ids.runWaits) {
+            endsWaiting = true;
             return;
         }
         subagentEnded = true;
@@ -530,11 +546,16 @@ final class AguiEvents {
             }
             send(finishedEvent);
         } else {
-            ObjectNode error = event("SUBAGENT_ERROR");
-            error.put("message", result.isBlank() ? "the sub-agent ended " + reason.wireName() : result);
-            error.put("code", reason.wireName());
-            send(error);
+            subagentError(result.isBlank() ? "the sub-agent ended " + reason.wireName() : result, reason.wireName());
         }
+    }
+
+    private void subagentError(String message, String code) throws IOException {
+        subagentEnded = true;
+        ObjectNode error = event("SUBAGENT_ERROR");
+        error.put("message", message);
+        error.put("code", code);
+        send(error);
     }
 
     /** Ends the sub-agents still open in this agent's calls ({@code under} one call's loop id, or all when null). */
@@ -545,8 +566,16 @@ final class AguiEvents {
                 AguiEvents child = entry.getValue();
                 child.closeAll();
                 child.finishStep();
-                // no loop_end reached us: the call that ran it ended first (cancelled, or failed)
-                child.subagentEnded(LoopEndReason.CANCELLED, "the call that ran it ended before it did");
+                if (child.endsWaiting && ids.runWaits) {
+                    child.subagentEnded(LoopEndReason.INTERRUPTED, "");
+                } else if (child.endsWaiting) {
+                    // the run goes on: the call that ran it failed, and its waiting calls never run
+                    child.subagentError("it stopped at calls that wait for approval (" + String.join(", ", child.waitingIds)
+                            + "), which its caller's run does not wait for", LoopEndReason.INTERRUPTED.wireName());
+                } else {
+                    // no loop_end reached us: the call that ran it ended first (cancelled, or failed)
+                    child.subagentEnded(LoopEndReason.CANCELLED, "the call that ran it ended before it did");
+                }
                 it.remove();
             }
         }

@@ -48,14 +48,20 @@ class SubAgentsOverAguiTest {
                 turn(call("task_completion", "{\"result\": \"researcher says 42\"}")),
                 turn("<thinking>Sub-agent thought.</thinking>" + call("task_completion", "{\"result\": \"sub answer\"}")));
         DefaultAgent broken = agent("broken", new ToolRegistry(), MockTurn.status(400).errorMessage("the model refused"));
+        DefaultAgent guarded = DefaultAgent.builder().name("guarded").model("mock").toolRegistry(adding)
+                .provider(new ScriptedProvider(MockScript.of(turn(call("add", "{\"a\": 1, \"b\": 1}")))))
+                .requireApproval("local/add").build();
         ToolRegistry leads = new ToolRegistry()
                 .register(AgentTool.of("researcher", "Finds facts", researcher))
-                .register(AgentTool.of("broken", "Always fails", broken));
+                .register(AgentTool.of("broken", "Always fails", broken))
+                .register(AgentTool.of("guarded", "Asks first", guarded));
         MockScript lead = MockScript.of(
                 turn(call("researcher", "{\"task\": \"find 40 + 2\"}")),
                 turn(call("task_completion", "{\"result\": \"lead says 42\"}")),
                 turn(call("broken", "{\"task\": \"try\"}")),
                 turn(call("task_completion", "{\"result\": \"went on without it\"}")),
+                turn(call("guarded", "{\"task\": \"add 1 and 1\"}")),
+                turn(call("task_completion", "{\"result\": \"nothing waits\"}")),
                 turn(call("researcher", "{\"task\": \"once more\"}")),
                 turn("<thinking>Root thought.</thinking>" + call("task_completion", "{\"result\": \"root answer\"}")));
         return new ServerFixture(lead, b -> { }, leads);
@@ -67,7 +73,7 @@ class SubAgentsOverAguiTest {
         Path script = NodeScripts.resource("agui-subagents.cjs", dir);
         try (ServerFixture fixture = server()) {
             NodeScripts.Result result = NodeScripts.run(List.of("node", script.toString(), fixture.uri("/agui").toString(),
-                    "nested", "failing"), Map.of("NODE_PATH", modules.toString()), 180);
+                    "nested", "failing", "waiting"), Map.of("NODE_PATH", modules.toString()), 180);
             JsonNode out = ServerFixture.MAPPER.readTree(result.out().strip().lines().reduce((a, b) -> b).orElse("{}"));
             assertThat(out.path("crashed").asString("")).as(result.err()).isEmpty();
 
@@ -142,6 +148,20 @@ class SubAgentsOverAguiTest {
             assertThat(error.get("subagentRunId").asString())
                     .isEqualTo(first(failed, e -> type(e, "SUBAGENT_STARTED")).get("subagentRunId").asString());
             assertThat(failed.stream().filter(e -> type(e, "SUBAGENT_FINISHED"))).isEmpty();
+            // a sub-agent that stops at a call waiting for approval, in a run that does not wait for it:
+            // its call fails (the run goes on), so it ends in an error, naming the waiting call
+            JsonNode waiting = out.get("waiting");
+            assertThat(waiting.get("error").isNull()).as(waiting.toString()).isTrue();
+            assertThat(waiting.get("invalid")).isEmpty();
+            assertThat(waiting.get("result").asString()).isEqualTo("nothing waits");
+            List<JsonNode> stopped = new ArrayList<>();
+            waiting.get("events").forEach(stopped::add);
+            JsonNode guardedCall = first(stopped, e -> type(e, "TOOL_CALL_START") && e.get("toolCallName").asString().equals("guarded"));
+            JsonNode stoppedError = first(stopped, e -> type(e, "SUBAGENT_ERROR"));
+            assertThat(stoppedError.get("code").asString()).isEqualTo("interrupted");
+            assertThat(stoppedError.get("message").asString()).contains(guardedCall.get("toolCallId").asString() + "/call_1_1");
+            assertThat(index(stopped, e -> e == stoppedError)).isLessThan(index(stopped, e -> type(e, "TOOL_CALL_RESULT")
+                    && e.get("toolCallId").asString().equals(guardedCall.get("toolCallId").asString())));
             assertThat(out.get("warnings")).as("the client stripped nothing unknown").isEmpty();
 
             // a chat completion answers with the root agent's answer: nothing of the sub-agents'
