@@ -311,6 +311,25 @@ class AgentsCliTest {
         }
     }
 
+    @Test
+    void aStoredChatKeepsItsSubAgentsWorkForSessionsShow() throws IOException {
+        Files.writeString(dir.resolve("bellows.json"), TEAM);
+        String data = dir.resolve("data").toString();
+        try (MockLlmServer server = server(DELEGATE, complete("100 C"), call("converse", "{\"message\": \"100 C it is\"}"))) {
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            int status = BellowsCommand.commandLine(new ByteArrayInputStream("When does water boil?\n"
+                            .getBytes(StandardCharsets.UTF_8)), new ByteArrayOutputStream(), err, false,
+                    new Host(Map.of(), dir, Interrupts.NONE, false)).execute("chat", "--base-url",
+                    server.baseUrl().toString(), "--model", "mock", "--data-dir", data, "--agent", "lead",
+                    "--session", "talk");
+            assertThat(status).as(err.toString(StandardCharsets.UTF_8)).isZero();
+        }
+        Cli.Run show = bellows(TEAM, "sessions", "show", "talk", "--data-dir", data);
+        assertThat(show.status()).as(show.err()).isZero();
+        assertThat(show.out()).contains("[sub-agents]\n  agent researcher: find the boiling point\n")
+                .contains("    researcher task_completion: 100 C\n");
+    }
+
     private static int indexOf(List<JsonNode> events, java.util.function.Predicate<JsonNode> test) {
         for (int i = 0; i < events.size(); i++) {
             if (test.test(events.get(i))) {
