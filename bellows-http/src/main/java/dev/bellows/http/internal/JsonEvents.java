@@ -1,4 +1,6 @@
-package dev.bellows.http;
+package dev.bellows.http.internal;
+
+import dev.bellows.http.SseEvent;
 
 /**
  * Checks on an event's data bytes for JSON readers that read them in place: whether the

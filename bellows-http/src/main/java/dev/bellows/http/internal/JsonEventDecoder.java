@@ -1,5 +1,7 @@
-package dev.bellows.http;
+package dev.bellows.http.internal;
 
+import dev.bellows.http.SseEvent;
+import dev.bellows.http.internal.JsonCursor;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
