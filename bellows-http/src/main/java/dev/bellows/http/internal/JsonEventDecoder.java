@@ -64,7 +64,7 @@ public abstract class JsonEventDecoder {
      * @throws IOException when the event is not one JSON object (truncated, malformed)
      */
     public final void decode(SseEvent event) throws IOException {
-        if (usual(event.bytes(), event.dataLength())) {
+        if (usual(EventBytes.of(event), event.dataLength())) {
             return;
         }
         long base = start();
