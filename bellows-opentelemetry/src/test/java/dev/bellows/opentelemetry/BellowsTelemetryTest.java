@@ -312,24 +312,15 @@ class BellowsTelemetryTest {
         // can place it
         java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor();
         closing.add(threads::shutdown);
-        DefaultAgent checker = tracing.instrument(DefaultAgent.builder().name("checker").executor(threads)
-                .provider(new dev.bellows.testkit.ScriptedProvider(MockScript.of(MockTurn.content(
-                        "<tool>{\"tool_name\": \"task_completion\", \"arguments\": {\"result\": \"checked\"}}</tool>"))))
-                .model("mock-model")).build();
-        DefaultAgent researcher = tracing.instrument(DefaultAgent.builder().name("researcher").executor(threads)
-                .provider(new dev.bellows.testkit.ScriptedProvider(MockScript.of(
-                        MockTurn.content("<tool>{\"tool_name\": \"checker\", \"arguments\": {\"task\": \"check 5\"}}</tool>"),
-                        MockTurn.content(DONE))))
-                .model("mock-model")
-                .toolRegistry(new ToolRegistry().register(dev.bellows.agent.AgentTool.of("checker", "Checks", checker))))
-                .build();
-        DefaultAgent lead = tracing.instrument(DefaultAgent.builder().name("lead")
-                .provider(new dev.bellows.testkit.ScriptedProvider(MockScript.of(
-                        MockTurn.content("<tool>{\"tool_name\": \"researcher\", \"arguments\": {\"task\": \"add 2 and 3\"}}</tool>"),
-                        MockTurn.content(DONE))))
-                .model("mock-model")
-                .toolRegistry(new ToolRegistry().register(dev.bellows.agent.AgentTool.of("researcher", "Finds", researcher))))
-                .build();
+        DefaultAgent checker = scripted(tracing, "checker", threads, new ToolRegistry(), MockTurn.content(DONE));
+        DefaultAgent researcher = scripted(tracing, "researcher", threads,
+                new ToolRegistry().register(dev.bellows.agent.AgentTool.of("checker", "Checks", checker)),
+                MockTurn.content("<tool>{\"tool_name\": \"checker\", \"arguments\": {\"task\": \"check 5\"}}</tool>"),
+                MockTurn.content(DONE));
+        DefaultAgent lead = scripted(tracing, "lead", threads,
+                new ToolRegistry().register(dev.bellows.agent.AgentTool.of("researcher", "Finds", researcher)),
+                MockTurn.content("<tool>{\"tool_name\": \"researcher\", \"arguments\": {\"task\": \"add 2 and 3\"}}</tool>"),
+                MockTurn.content(DONE));
 
         assertThat(lead.run("What is 2 + 3?").await().reason()).isEqualTo(LoopEndReason.TASK_COMPLETION);
 
@@ -349,6 +340,14 @@ class BellowsTelemetryTest {
         // the sub-agent's own calls stay under its own run
         assertThat(telemetry.named("chat mock-model")).filteredOn(span -> span.getParentSpanId().equals(researcherRun.getSpanId()))
                 .hasSize(2);
+    }
+
+    /** An instrumented agent named {@code name} on a scripted model, its runs going on on {@code executor}. */
+    private static DefaultAgent scripted(BellowsTelemetry tracing, String name, java.util.concurrent.Executor executor,
+                                         ToolRegistry tools, MockTurn... turns) {
+        return tracing.instrument(DefaultAgent.builder().name(name).executor(executor)
+                .provider(new dev.bellows.testkit.ScriptedProvider(MockScript.of(turns)))
+                .model("mock-model").toolRegistry(tools)).build();
     }
 
     @Test

@@ -136,12 +136,7 @@ class SubAgentsOverAguiTest {
             }
             assertThat(nested.get("subagentMessages").asInt()).as("the client's messages keep who wrote them").isPositive();
 
-            JsonNode failing = out.get("failing");
-            assertThat(failing.get("error").isNull()).as(failing.toString()).isTrue();
-            assertThat(failing.get("invalid")).isEmpty();
-            assertThat(failing.get("result").asString()).isEqualTo("went on without it");
-            List<JsonNode> failed = new ArrayList<>();
-            failing.get("events").forEach(failed::add);
+            List<JsonNode> failed = verified(out.get("failing"), "went on without it");
             JsonNode error = first(failed, e -> type(e, "SUBAGENT_ERROR"));
             assertThat(error.get("code").asString()).isEqualTo("error");
             assertThat(error.get("message").asString()).contains("the model refused");
@@ -150,12 +145,7 @@ class SubAgentsOverAguiTest {
             assertThat(failed.stream().filter(e -> type(e, "SUBAGENT_FINISHED"))).isEmpty();
             // a sub-agent that stops at a call waiting for approval, in a run that does not wait for it:
             // its call fails (the run goes on), so it ends in an error, naming the waiting call
-            JsonNode waiting = out.get("waiting");
-            assertThat(waiting.get("error").isNull()).as(waiting.toString()).isTrue();
-            assertThat(waiting.get("invalid")).isEmpty();
-            assertThat(waiting.get("result").asString()).isEqualTo("nothing waits");
-            List<JsonNode> stopped = new ArrayList<>();
-            waiting.get("events").forEach(stopped::add);
+            List<JsonNode> stopped = verified(out.get("waiting"), "nothing waits");
             JsonNode guardedCall = first(stopped, e -> type(e, "TOOL_CALL_START") && e.get("toolCallName").asString().equals("guarded"));
             JsonNode stoppedError = first(stopped, e -> type(e, "SUBAGENT_ERROR"));
             assertThat(stoppedError.get("code").asString()).isEqualTo("interrupted");
@@ -177,6 +167,16 @@ class SubAgentsOverAguiTest {
             assertThat(content.toString()).isEqualTo("root answer");
             assertThat(reasoning.toString()).isEqualTo("Root thought.");
         }
+    }
+
+    /** A thread's events, once the client took the run without an error, every event valid, with {@code result}. */
+    private static List<JsonNode> verified(JsonNode thread, String result) {
+        assertThat(thread.get("error").isNull()).as(thread.toString()).isTrue();
+        assertThat(thread.get("invalid")).as("events failing @ag-ui/core's schemas").isEmpty();
+        assertThat(thread.get("result").asString()).isEqualTo(result);
+        List<JsonNode> events = new ArrayList<>();
+        thread.get("events").forEach(events::add);
+        return events;
     }
 
     private static boolean type(JsonNode event, String type) {
