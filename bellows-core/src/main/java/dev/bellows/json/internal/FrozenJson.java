@@ -11,8 +11,9 @@ import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Read-only JSON trees for the public API (issue 32, point 3; the start of step B, not yet
- * used): Jackson 3's own node classes, so the schema validator, the writers and every
+ * Read-only JSON trees for the public API (DEVELOPERS.md, "JSON in the public API"): every
+ * record that takes JSON freezes it in its constructor, and the tools Bellows makes freeze their
+ * schemas once. Jackson 3's own node classes, so the schema validator, the writers and every
  * {@code JsonNode} reader take them as they are, but every mutator refuses with
  * {@link UnsupportedOperationException} (the children live in unmodifiable collections,
  * entries' {@code setValue} included). {@link JsonNode#deepCopy()} gives a mutable copy.
