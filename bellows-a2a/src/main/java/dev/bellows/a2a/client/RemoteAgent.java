@@ -28,7 +28,8 @@ import java.util.function.Supplier;
  * <li>{@code loop_end}: {@code task_completion} with the artifacts' text once the task
  *     completed; {@code ask_question} with the agent's question when it asks for input (the
  *     session's next run answers it, in the same remote task); {@code error} when it failed, was
- *     rejected or the agent could not be used; {@code cancelled} when it was canceled.</li>
+ *     rejected or canceled (by someone else) or the agent could not be used; {@code cancelled}
+ *     when the run was cancelled ({@link AgentRun#cancel()}).</li>
  * </ul>
  *
  * <p>The runs of one {@link Session} are one remote conversation (one {@code contextId});

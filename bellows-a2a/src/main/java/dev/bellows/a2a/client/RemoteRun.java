@@ -266,10 +266,6 @@ final class RemoteRun implements AgentRun {
                     ? "(the remote agent " + agent.name() + " asks for " + (state == TaskState.AUTH_REQUIRED
                     ? "authentication" : "input") + " without a word)" : said);
         }
-        if (state == TaskState.CANCELED) {
-            return new LoopEvent.LoopEnd(LoopEndReason.CANCELLED, "the remote task was canceled"
-                    + (said.isEmpty() ? "" : ": " + said));
-        }
         return new LoopEvent.LoopEnd(LoopEndReason.ERROR, "the remote agent " + agent.name() + "'s task "
                 + (state == null ? "did not finish" : "ended " + state.name().toLowerCase(Locale.ROOT))
                 + (said.isEmpty() ? "" : ": " + said));
