@@ -2,8 +2,11 @@ package dev.bellows.a2a.client;
 
 import dev.bellows.agent.Agent;
 import dev.bellows.agent.AgentListener;
+import dev.bellows.agent.AgentResult;
 import dev.bellows.agent.AgentRun;
+import dev.bellows.agent.Decision;
 import dev.bellows.agent.Session;
+import dev.bellows.agent.WaitingCall;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -45,6 +48,7 @@ public final class RemoteAgent implements Agent, AutoCloseable {
     private final String name;
     private final Supplier<A2aClient> connect;
     private final List<AgentListener> listeners;
+    private final boolean interrupting;
     private final Session own = new Session();
     /** Per session: the remote conversation, and a task that waits for the session's next message. */
     private final Map<Session, Conversation> conversations = Collections.synchronizedMap(new WeakHashMap<>());
@@ -54,10 +58,67 @@ public final class RemoteAgent implements Agent, AutoCloseable {
     record Conversation(String contextId, String waitingTaskId, String question) {
     }
 
-    private RemoteAgent(String name, Supplier<A2aClient> connect, List<AgentListener> listeners) {
+    private RemoteAgent(String name, Supplier<A2aClient> connect, List<AgentListener> listeners, boolean interrupting) {
         this.name = Objects.requireNonNull(name, "name");
         this.connect = Objects.requireNonNull(connect, "connect");
         this.listeners = List.copyOf(listeners);
+        this.interrupting = interrupting;
+    }
+
+    /** The name of the waiting call of a remote task that asks for input ({@link #interrupting()}). */
+    public static final String INPUT_CALL = "input";
+    /** The server the waiting call of a remote task names: A2A. */
+    public static final String SERVER = "a2a";
+
+    /**
+     * The same agent, whose runs end {@code interrupted} instead of {@code ask_question} when the
+     * remote task asks for input: with one waiting call ({@link AgentResult#waiting()}), id
+     * {@value #INPUT_CALL}, server {@value #SERVER}, tool the agent's name, kind
+     * {@link WaitingCall.Kind#EXTERNAL}, arguments {@code {"question", "task_id", "context_id"}}:
+     * all that {@link #resume} needs to carry the task on, in this process or another. For a
+     * remote agent that runs inside another agent's run, whose waits make the whole run wait.
+     * It makes its own client (the same way).
+     */
+    public RemoteAgent interrupting() {
+        return new RemoteAgent(name, connect, listeners, true);
+    }
+
+    /** Whether its runs end interrupted when the remote task asks for input. */
+    boolean interrupts() {
+        return interrupting;
+    }
+
+    /**
+     * Carries on a remote task that asked for input, from the waiting call a run of an
+     * {@link #interrupting()} agent ended with: a {@link Decision.Respond} sends its text into the
+     * task as the person's answer, and the run follows the task on from there (to its end, or
+     * to its next question); a {@link Decision.Deny} cancels the remote task, and the run ends
+     * {@code error} with the reason.
+     *
+     * @throws IllegalArgumentException when {@code waiting} is not one such call, or no decision is for it
+     */
+    public AgentRun resume(List<WaitingCall> waiting, List<Decision> decisions) {
+        if (waiting.size() != 1 || !waiting.getFirst().id().equals(INPUT_CALL)
+                || !waiting.getFirst().toolName().equals(name)) {
+            throw new IllegalArgumentException("not the waiting call of a remote task of " + name + ": " + waiting);
+        }
+        tools.jackson.databind.JsonNode arguments = waiting.getFirst().arguments();
+        String taskId = arguments.path("task_id").asString("");
+        if (taskId.isEmpty()) {
+            throw new IllegalArgumentException("the waiting call of " + name + " names no remote task");
+        }
+        Decision decision = decisions.stream().filter(d -> d.callId().equals(INPUT_CALL)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no decision for the call " + INPUT_CALL));
+        Conversation asked = new Conversation(arguments.path("context_id").asString(""), taskId,
+                arguments.path("question").asString(""));
+        if (decision instanceof Decision.Deny deny) {
+            return RemoteRun.declined(this, asked, deny.reason(), listeners);
+        }
+        if (!(decision instanceof Decision.Respond respond)) {
+            throw new IllegalArgumentException("the remote agent " + name + " asked a question: answer it"
+                    + " (Decision.respond) or deny it, not " + decision);
+        }
+        return new RemoteRun(this, respond.result(), asked, next -> { }, listeners);
     }
 
     /**
@@ -67,7 +128,7 @@ public final class RemoteAgent implements Agent, AutoCloseable {
      * @param listeners see every event of every run, on the run's thread, as it happens
      */
     public static RemoteAgent of(String name, Supplier<A2aClient> connect, List<AgentListener> listeners) {
-        return new RemoteAgent(name, connect, listeners);
+        return new RemoteAgent(name, connect, listeners, false);
     }
 
     /** The agent {@code config} names, its headers resolved from the environment when it is first used. */

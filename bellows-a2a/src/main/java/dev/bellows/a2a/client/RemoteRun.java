@@ -15,6 +15,10 @@ import dev.bellows.a2a.TaskStatus;
 import dev.bellows.agent.AgentListener;
 import dev.bellows.agent.AgentResult;
 import dev.bellows.agent.AgentRun;
+import dev.bellows.agent.WaitingCall;
+import dev.bellows.tool.ToolCall;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.event.AgentEvent;
 import dev.bellows.event.LoopEndReason;
 import dev.bellows.event.LoopEvent;
@@ -99,9 +103,55 @@ final class RemoteRun implements AgentRun {
         remember(end.reason(), end.result());
         emit(end);
         synchronized (this) {
-            result = new AgentResult(end.reason(), end.result());
+            result = end.reason() == LoopEndReason.INTERRUPTED
+                    ? new AgentResult(end.reason(), end.result(), List.of(waitingCall(end.result())))
+                    : new AgentResult(end.reason(), end.result());
             notifyAll();
         }
+    }
+
+    /** The call an interrupting agent's run waits on: everything {@link RemoteAgent#resume} needs. */
+    private WaitingCall waitingCall(String question) {
+        ObjectNode arguments = JsonNodeFactory.instance.objectNode().put("question", question)
+                .put("task_id", taskId == null ? "" : taskId).put("context_id", contextId == null ? "" : contextId);
+        return new WaitingCall(RemoteAgent.INPUT_CALL, new ToolCall(RemoteAgent.SERVER, agent.name(), arguments),
+                WaitingCall.Kind.EXTERNAL);
+    }
+
+    /**
+     * A run that gives a remote task's question up: the task is cancelled, and the run ends
+     * {@code error} with the reason.
+     */
+    static RemoteRun declined(RemoteAgent agent, RemoteAgent.Conversation asked, String reason,
+                              List<AgentListener> listeners) {
+        return new RemoteRun(agent, asked, reason, listeners);
+    }
+
+    private RemoteRun(RemoteAgent agent, RemoteAgent.Conversation asked, String reason, List<AgentListener> listeners) {
+        this.agent = agent;
+        this.task = "(declined) " + reason;
+        this.before = asked;
+        this.after = next -> { };
+        this.listeners = listeners;
+        this.contextId = asked.contextId();
+        this.taskId = asked.waitingTaskId();
+        this.thread = Thread.ofVirtual().name("bellows-a2a-" + agent.name()).start(() -> {
+            emit(new LoopEvent.LoopStart(task));
+            try {
+                cancelRemote(agent.client());
+            } catch (RuntimeException e) {
+                // the agent cannot be reached: its task is given up all the same
+                LOG.log(System.Logger.Level.DEBUG, "cancelling a declined task of " + agent.name() + " failed", e);
+            }
+            LoopEvent.LoopEnd end = new LoopEvent.LoopEnd(LoopEndReason.ERROR, "the question of the remote agent "
+                    + agent.name() + " was declined" + (reason.isBlank() ? "" : ": " + reason)
+                    + "; its task " + asked.waitingTaskId() + " was cancelled");
+            emit(end);
+            synchronized (this) {
+                result = new AgentResult(end.reason(), end.result());
+                notifyAll();
+            }
+        });
     }
 
     /** Sends the task and follows it to its end (or pause); the loop_end it came to. */
@@ -109,7 +159,8 @@ final class RemoteRun implements AgentRun {
         A2aClient client = agent.client();
         Message message = Message.of(Role.USER, List.of(Part.text(task)));
         if (before != null) {
-            message = message.inTask(before.waitingTaskId(), before.contextId());
+            message = message.inTask(before.waitingTaskId(), before.contextId() == null || before.contextId().isEmpty()
+                    ? null : before.contextId());
         }
         if (client.streams()) {
             try (TaskEvents events = client.stream(message)) {
@@ -262,7 +313,8 @@ final class RemoteRun implements AgentRun {
             return new LoopEvent.LoopEnd(LoopEndReason.TASK_COMPLETION, text.isEmpty() ? said : text);
         }
         if (state != null && state.interrupted()) {
-            return new LoopEvent.LoopEnd(LoopEndReason.ASK_QUESTION, said.isEmpty()
+            return new LoopEvent.LoopEnd(agent.interrupts() ? LoopEndReason.INTERRUPTED : LoopEndReason.ASK_QUESTION,
+                    said.isEmpty()
                     ? "(the remote agent " + agent.name() + " asks for " + (state == TaskState.AUTH_REQUIRED
                     ? "authentication" : "input") + " without a word)" : said);
         }
