@@ -263,6 +263,18 @@ class RemoteAgentsCliTest {
     }
 
     @Test
+    void bellowsAgentsListsTheRemoteOnesWithTheirUrlAndHeaderNames() {
+        Cli.Run list = bellows("""
+                {"a2a": {"echo": {"url": "http://127.0.0.1:9/", "headers": {"Authorization": "Bearer ${TOKEN_X}"}}},
+                 "agents": {"lead": {"instructions": "I lead.", "agents": ["echo"]}}}""", Map.of("TOKEN_X", "tok-zz-1"),
+                "agents");
+        assertThat(list.status()).as(list.err()).isZero();
+        assertThat(list.out()).isEqualTo("lead  default  calls: echo  tools: the command line's\n"
+                + "echo  remote  url: http://127.0.0.1:9/  headers: Authorization\n");
+        assertThat(list.out()).doesNotContain("tok-zz-1").doesNotContain("TOKEN_X");
+    }
+
+    @Test
     void namesAreCheckedAcrossLocalAndRemoteAgents() {
         Cli.Run both = bellows("""
                 {"a2a": {"echo": {"url": "http://127.0.0.1:9/"}},

@@ -58,6 +58,15 @@ class RemoteAgentTest {
     }
 
     @Test
+    void aFailedTaskEndsTheRunWithAnErrorSayingWhy() {
+        try (RemoteAgent echo = agent(server.url())) {
+            AgentResult result = echo.run("fail now").await();
+            assertThat(result).isEqualTo(new AgentResult(LoopEndReason.ERROR,
+                    "the remote agent echo's task ended failed: the agent failed on purpose"));
+        }
+    }
+
+    @Test
     void anAgentThatDoesNotStreamIsFollowedAllTheSame() throws Exception {
         try (A2aJs.Server plain = A2aJs.startServer(Map.of("STREAMING", "false")); RemoteAgent echo = agent(plain.url())) {
             AgentRun run = echo.run("not streamed");
