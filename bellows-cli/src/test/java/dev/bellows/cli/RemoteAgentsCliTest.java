@@ -191,6 +191,22 @@ class RemoteAgentsCliTest {
     }
 
     @Test
+    void chatWithARemoteAgentIsOneConversationWhoseNextLineAnswersItsQuestion() {
+        write(team(remote.url()));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status = BellowsCommand.commandLine(new ByteArrayInputStream(
+                        "hello there\nask me about the weather\nOslo\nfail now\n".getBytes(StandardCharsets.UTF_8)),
+                out, err, false, new Host(Map.of(), dir, Interrupts.NONE, false))
+                .execute("chat", "--agent", "echo", "--data-dir", dir.resolve("data").toString());
+        String said = err.toString(StandardCharsets.UTF_8);
+        assertThat(status).as(said).isEqualTo(1);      // a script whose turn failed
+        assertThat(out.toString(StandardCharsets.UTF_8))
+                .isEqualTo("Echo: hello there!\nWhich city?\nWeather in Oslo: sunny\n");
+        assertThat(said).contains("> Oslo\n", "error: the remote agent echo's task ended failed: the agent failed on purpose");
+    }
+
+    @Test
     void aRemoteQuestionEndsRunWithStatusThreeAndTheCommandThatAnswersIt() {
         Cli.Run asked = bellows(team(remote.url()), Map.of(), "run", "--agent", "echo", "ask me about the weather");
         assertThat(asked.status()).as(asked.err()).isEqualTo(3);
