@@ -11,7 +11,6 @@ import dev.bellows.tool.ToolRegistry;
 import dev.bellows.tool.ToolResult;
 import dev.bellows.tool.TypedTool;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
@@ -143,7 +142,7 @@ public final class A2aAtScale {
                     out.write(head);
                     out.write(body);
                     out.flush();
-                    Lines lines = new Lines(socket.getInputStream());
+                    ServeAtScale.Lines lines = new ServeAtScale.Lines(socket.getInputStream());
                     String line;
                     boolean answered = false;
                     while ((line = lines.next()) != null) {
@@ -175,35 +174,5 @@ public final class A2aAtScale {
 
     private static long cpuNanos() {
         return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
-    }
-
-    /** Lines of a response, read with a 512-byte buffer: a client that holds little. */
-    private static final class Lines {
-        private final InputStream in;
-        private final byte[] buffer = new byte[512];
-        private int position;
-        private int limit;
-
-        Lines(InputStream in) {
-            this.in = in;
-        }
-
-        String next() throws IOException {
-            java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream(128);
-            while (true) {
-                if (position == limit) {
-                    limit = in.read(buffer);
-                    position = 0;
-                    if (limit <= 0) {
-                        return line.size() == 0 ? null : line.toString(StandardCharsets.UTF_8);
-                    }
-                }
-                byte b = buffer[position++];
-                if (b == '\n') {
-                    return line.toString(StandardCharsets.UTF_8);
-                }
-                line.write(b);
-            }
-        }
     }
 }
