@@ -1,5 +1,8 @@
 package dev.bellows.cli;
 
+import dev.bellows.a2a.client.A2aClientException;
+import dev.bellows.a2a.client.RemoteAgent;
+import dev.bellows.a2a.client.RemoteAgentConfig;
 import dev.bellows.agent.AgentTool;
 import dev.bellows.agent.DefaultAgent;
 import dev.bellows.agent.ToolMode;
@@ -34,6 +37,8 @@ final class AgentTree implements AutoCloseable {
     private final Map<String, AgentTool> tools = new HashMap<>();
     /** Traces of the sub-agents' runs, as of the root's (their spans under the calls that run them). */
     private Telemetry telemetry = Telemetry.OFF;
+    private final Map<String, RemoteAgent> remotes = new HashMap<>();
+    private final java.util.function.Function<String, String> env;
 
     /** How many agents of a parallel workflow run at once: enough for a handful, few enough for a local model. */
     static final int PARALLEL_BOUND = 4;
@@ -41,8 +46,11 @@ final class AgentTree implements AutoCloseable {
     /**
      * @param provider the command line's provider, for agents without a {@code base_url}
      * @param registry the run's tools (its MCP servers'), from which each agent takes its own
+     * @param env the environment the remote agents' {@code ${VAR}} headers are read from
      */
-    AgentTree(Settings settings, Provider provider, StreamOptions streamOptions, ToolRegistry registry) {
+    AgentTree(Settings settings, Provider provider, StreamOptions streamOptions, ToolRegistry registry,
+              java.util.function.Function<String, String> env) {
+        this.env = env;
         this.agents = settings.agents();
         this.settings = settings;
         this.provider = provider;
@@ -86,6 +94,11 @@ final class AgentTree implements AutoCloseable {
     private AgentTool tool(String name, int depth) throws UsageException {
         String key = name + "@" + depth;
         AgentTool tool = tools.get(key);
+        if (tool == null && agents.remote(name) != null) {
+            RemoteAgent remote = remote(name);
+            tool = AgentTool.of(name, remoteDescription(remote), remote);
+            tools.put(key, tool);
+        }
         if (tool == null) {
             AgentsConfig.Spec spec = agents.get(name);
             if (spec.workflow()) {
@@ -170,6 +183,40 @@ final class AgentTree implements AutoCloseable {
         return own;
     }
 
+    /**
+     * The remote agent {@code name} of {@code "a2a"}, made once: its headers resolved now (a
+     * variable that is not set is a usage error naming the header), its card read when first needed.
+     */
+    RemoteAgent remote(String name) throws UsageException {
+        RemoteAgent remote = remotes.get(name);
+        if (remote == null) {
+            RemoteAgentConfig config = agents.remote(name);
+            java.util.Map<String, String> headers;
+            try {
+                headers = config.headers(env);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException(e.getMessage());      // names the header and the variable, never a value
+            }
+            remote = RemoteAgent.of(name, () -> dev.bellows.a2a.client.A2aClient.builder(config.url()).headers(headers)
+                    .connect(), List.of());
+            remotes.put(name, remote);
+        }
+        return remote;
+    }
+
+    /** What the calling model reads about a remote agent: its card's words, or why they could not be read. */
+    private static String remoteDescription(RemoteAgent remote) {
+        String does;
+        try {
+            does = remote.description();
+        } catch (A2aClientException | dev.bellows.a2a.A2aException e) {
+            // tried again when it is called: the model may still try it, and reads why it failed
+            does = "The remote agent " + remote.name() + " (its card could not be read now: "
+                    + BellowsCommand.oneLine(e.getMessage()) + ").";
+        }
+        return "Gives a task to the remote agent " + remote.name() + " and returns its answer. " + does;
+    }
+
     private static String description(AgentsConfig.Spec spec) {
         if (spec.kind() == AgentsConfig.Kind.SEQUENCE) {
             return "Gives a task to the agents " + String.join(", then ", spec.members()) + ", each given the one"
@@ -197,6 +244,9 @@ final class AgentTree implements AutoCloseable {
 
     @Override
     public void close() {
+        for (RemoteAgent remote : remotes.values()) {
+            remote.close();
+        }
         for (Provider own : endpoints.values()) {
             try {
                 own.close();

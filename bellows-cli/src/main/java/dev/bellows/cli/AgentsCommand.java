@@ -44,13 +44,19 @@ final class AgentsCommand implements Callable<Integer> {
             return e.status();
         }
         StringBuilder out = new StringBuilder();
-        if (agents.agents().isEmpty()) {
-            root.stderr.println(spec.qualifiedName() + ": the config file defines no agents (\"agents\")");
+        if (agents.agents().isEmpty() && agents.remotes().isEmpty()) {
+            root.stderr.println(spec.qualifiedName() + ": the config file defines no agents (\"agents\" or \"a2a\")");
             root.stderr.flush();
             return 0;
         }
         for (AgentsConfig.Spec agent : agents.agents().values()) {
             out.append(Shown.text(line(agent))).append('\n');
+        }
+        for (dev.bellows.a2a.client.RemoteAgentConfig remote : agents.remotes().values()) {
+            // the URL and the headers' names; never a header's value
+            out.append(Shown.text(remote.name() + "  remote  url: " + remote.url()
+                    + (remote.headers().isEmpty() ? "" : "  headers: " + String.join(", ", remote.headers().keySet()))))
+                    .append('\n');
         }
         root.stdout.write(out.toString().getBytes(StandardCharsets.UTF_8));
         root.stdout.flush();

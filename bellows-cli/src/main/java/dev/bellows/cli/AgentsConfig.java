@@ -1,5 +1,6 @@
 package dev.bellows.cli;
 
+import dev.bellows.a2a.client.RemoteAgentConfig;
 import tools.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -45,7 +46,7 @@ final class AgentsConfig {
         }
     }
 
-    static final AgentsConfig NONE = new AgentsConfig(Map.of());
+    static final AgentsConfig NONE = new AgentsConfig(Map.of(), Map.of());
 
     private static final Set<String> MODEL_KEYS = Set.of("instructions", "model", "base_url", "tools", "mcp_servers",
             "agents", "handoffs", "kind");
@@ -53,9 +54,40 @@ final class AgentsConfig {
     private static final java.util.regex.Pattern NAME = java.util.regex.Pattern.compile("[A-Za-z0-9_-]{1,64}");
 
     private final Map<String, Spec> agents;
+    /** The remote A2A agents of the file's {@code "a2a"}, usable by name wherever a local agent's name goes. */
+    private final Map<String, RemoteAgentConfig> remote;
 
-    private AgentsConfig(Map<String, Spec> agents) {
+    private AgentsConfig(Map<String, Spec> agents, Map<String, RemoteAgentConfig> remote) {
         this.agents = agents;
+        this.remote = remote;
+    }
+
+    /** No local agent, the remote ones of {@code "a2a"}. */
+    static AgentsConfig remoteOnly(List<RemoteAgentConfig> remote) {
+        return remote.isEmpty() ? NONE : new AgentsConfig(Map.of(), byName(remote));
+    }
+
+    private static Map<String, RemoteAgentConfig> byName(List<RemoteAgentConfig> remote) {
+        Map<String, RemoteAgentConfig> byName = new LinkedHashMap<>();
+        remote.forEach(agent -> byName.put(agent.name(), agent));
+        return java.util.Collections.unmodifiableMap(byName);
+    }
+
+    /** The remote agent of that name ({@code "a2a"}), or null. */
+    RemoteAgentConfig remote(String name) {
+        return remote.get(name);
+    }
+
+    /** The remote agents in the file's order. */
+    Map<String, RemoteAgentConfig> remotes() {
+        return remote;
+    }
+
+    /** Every agent's name, local then remote: for messages. */
+    List<String> names() {
+        List<String> names = new ArrayList<>(agents.keySet());
+        names.addAll(remote.keySet());
+        return names;
     }
 
     /** The agents in the file's order. */
@@ -73,8 +105,11 @@ final class AgentsConfig {
      *
      * @param label the file as messages name it
      * @param mcpServers the names of the file's MCP servers, which {@code mcp_servers} may name
+     * @param remote     the file's remote agents ({@code "a2a"}), whose names the agents may use too
      */
-    static AgentsConfig read(JsonNode node, String label, Set<String> mcpServers) throws UsageException {
+    static AgentsConfig read(JsonNode node, String label, Set<String> mcpServers, List<RemoteAgentConfig> remote)
+            throws UsageException {
+        Map<String, RemoteAgentConfig> remotes = byName(remote);
         if (!node.isObject()) {
             throw new UsageException(label + ": agents: must be an object of agents by name");
         }
@@ -89,9 +124,13 @@ final class AgentsConfig {
             if (!NAME.matcher(name).matches()) {
                 throw new UsageException(path + ": an agent's name is letters, digits, _ and - (at most 64)");
             }
+            if (remotes.containsKey(name)) {
+                throw new UsageException(path + ": \"" + name + "\" names a remote agent of \"a2a\" too; give one of"
+                        + " them another name");
+            }
             agents.put(name, spec(name, field.getValue(), path, mcpServers));
         }
-        AgentsConfig config = new AgentsConfig(java.util.Collections.unmodifiableMap(agents));
+        AgentsConfig config = new AgentsConfig(java.util.Collections.unmodifiableMap(agents), remotes);
         config.checkNames(label);
         config.checkWorkflowCycles(label);
         return config;
@@ -198,9 +237,9 @@ final class AgentsConfig {
 
     private void check(String label, Spec spec, String key, List<String> names) throws UsageException {
         for (String name : names) {
-            if (!agents.containsKey(name)) {
+            if (!agents.containsKey(name) && !remote.containsKey(name)) {
                 throw new UsageException(label + ": agents." + spec.name() + "." + key + ": no agent \"" + name
-                        + "\" (the agents: " + String.join(", ", agents.keySet()) + ")");
+                        + "\" (the agents: " + String.join(", ", names()) + ")");
             }
         }
     }
@@ -234,7 +273,7 @@ final class AgentsConfig {
             if (name.equals(start)) {
                 return String.join(" -> ", path) + " -> " + name;
             }
-            if (member.workflow() && !path.contains(name)) {
+            if (member != null && member.workflow() && !path.contains(name)) {   // null: a remote agent
                 path.add(name);
                 String found = cycle(member, start, path);
                 if (found != null) {

@@ -108,6 +108,15 @@ final class ChatCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        try {
+            dev.bellows.a2a.client.RemoteAgentConfig remote = options.remoteAgent(root.host);
+            if (remote != null) {
+                return RemoteAgentRun.chat(root, options, remote);
+            }
+        } catch (UsageException e) {
+            usage(e.getMessage());
+            return e.status();
+        }
         Settings settings;
         Provider chosen;
         StreamOptions streamOptions;
@@ -158,7 +167,7 @@ final class ChatCommand implements Callable<Integer> {
             stored.checkWaitingToolMode(settings.toolMode());
         }
         java.nio.file.Path history = options.dataDirectory(root.host).resolve("chat_history");
-        try (AgentTree agents = new AgentTree(settings, provider, streamOptions, registry).traced(telemetry);
+        try (AgentTree agents = new AgentTree(settings, provider, streamOptions, registry, root.host::envValue).traced(telemetry);
              ChatIo io = ChatIo.open(root, history)) {
             // A server's question is asked on the chat's own line reader, with the turn's spinner stopped.
             AtomicReference<Runnable> quiet = new AtomicReference<>(() -> { });

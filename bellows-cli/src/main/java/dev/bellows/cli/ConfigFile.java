@@ -160,7 +160,8 @@ final class ConfigFile {
             serverNames.add(server.name());
         }
         AgentsConfig agents = root.has(AGENTS) && !root.get(AGENTS).isNull()
-                ? AgentsConfig.read(root.get(AGENTS), label, serverNames) : AgentsConfig.NONE;
+                ? AgentsConfig.read(root.get(AGENTS), label, serverNames, remoteAgents)
+                : AgentsConfig.remoteOnly(remoteAgents);
         return new ConfigFile(label, parent, values, servers, remoteAgents, agents);
     }
 

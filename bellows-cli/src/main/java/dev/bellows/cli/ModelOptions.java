@@ -275,11 +275,16 @@ final class ModelOptions {
         AgentsConfig.Spec configured = null;
         if (!AgentsConfig.BUILT_IN.contains(agentKind.value)) {
             configured = file.agents().get(agentKind.value);
+            if (configured == null && file.agents().remote(agentKind.value) != null) {
+                throw new UsageException(agentKind.source + ": " + agentKind.value + " is a remote A2A agent (\"a2a\"),"
+                        + " which this command cannot run as its own agent (bellows run and bellows chat run it; here,"
+                        + " name it in a model agent's \"agents\")");
+            }
             if (configured == null) {
                 throw new UsageException(agentKind.source + ": unknown agent (default or react"
-                        + (file.agents().agents().isEmpty() ? ", or the name of an agent of the config file's"
-                        + " \"agents\")" : ", or one of the config file's agents: "
-                        + String.join(", ", file.agents().agents().keySet()) + ")"));
+                        + (file.agents().names().isEmpty() ? ", or the name of an agent of the config file's"
+                        + " \"agents\" or \"a2a\")" : ", or one of the config file's agents: "
+                        + String.join(", ", file.agents().names()) + ")"));
             }
             if (configured.workflow()) {
                 throw new UsageException(agentKind.source + ": " + configured.name() + " is a "
@@ -372,6 +377,16 @@ final class ModelOptions {
 
     ConfigFile configFile(Host host) throws UsageException {
         return ConfigFile.locate(host, config);
+    }
+
+    /**
+     * The remote A2A agent {@code --agent} (or the config file's {@code "agent"}) names, which
+     * runs without a model of this command's; null when it names none.
+     */
+    dev.bellows.a2a.client.RemoteAgentConfig remoteAgent(Host host) throws UsageException {
+        ConfigFile file = configFile(host);
+        String name = agent != null ? agent : file.string("agent");
+        return name == null ? null : file.agents().remote(name);
     }
 
     /** A value and where it came from: the flag, the variable, the file's key, or the default. */

@@ -123,6 +123,16 @@ final class RunCommand implements Callable<Integer> {
             return TemporalRun.run(root, spec, options, temporal, output, detach, follow, task,
                     new TemporalRun.Decisions(approveCalls, denyCalls, denyReason));
         }
+        try {
+            dev.bellows.a2a.client.RemoteAgentConfig remote = options.remoteAgent(root.host);
+            if (remote != null) {
+                return RemoteAgentRun.run(root, spec.qualifiedName(), options, remote, output, text(),
+                        approveCalls != null || denyCalls != null);
+            }
+        } catch (UsageException e) {
+            usage(e.getMessage());
+            return e.status();
+        }
         Settings settings;
         Provider chosen;
         StreamOptions streamOptions;
@@ -301,7 +311,7 @@ final class RunCommand implements Callable<Integer> {
         for (String pattern : settings.approve()) {
             builder.requireApproval(pattern);
         }
-        try (AgentTree tree = new AgentTree(settings, chosen, streamOptions, registry).traced(telemetry)) {
+        try (AgentTree tree = new AgentTree(settings, chosen, streamOptions, registry, root.host::envValue).traced(telemetry)) {
             if (settings.configuredAgent() != null) {
                 tree.configure(builder, settings.configuredAgent());
                 runner.agent(settings.configuredAgent().name());

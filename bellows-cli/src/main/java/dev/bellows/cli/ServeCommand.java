@@ -106,6 +106,9 @@ final class ServeCommand implements Callable<Integer> {
             + " its contextId the session; tasks kept in the session store.")
     boolean a2a;
 
+    @Mixin
+    TemporalOptions temporal;
+
     /** Traces and metrics, when an OpenTelemetry exporter is configured (cli.md "Traces and metrics"). */
     private Telemetry telemetry = Telemetry.OFF;
 
@@ -123,6 +126,13 @@ final class ServeCommand implements Callable<Integer> {
                         + " leave --session out");
             }
             checkLimits();
+            if (temporal.given()) {
+                if (!a2a) {
+                    throw new UsageException("--temporal: only with --a2a, whose tasks are then durable runs (the other"
+                            + " endpoints run in this process)");
+                }
+                temporal.check();
+            }
             // The store options mean "where threads are kept" here, with no --session: resolved apart.
             String storeFlag = options.sessionStore;
             String dataDirFlag = options.dataDir;
@@ -222,7 +232,7 @@ final class ServeCommand implements Callable<Integer> {
             builder.requireApproval(pattern);
         }
         // --agent NAME: an agent of the config file, its sub-agents streamed over AG-UI as they work
-        try (AgentTree tree = new AgentTree(settings, provider, streamOptions, registry).traced(telemetry)) {
+        try (AgentTree tree = new AgentTree(settings, provider, streamOptions, registry, root.host::envValue).traced(telemetry)) {
             if (settings.configuredAgent() != null) {
                 tree.configure(builder, settings.configuredAgent());
             }
@@ -261,10 +271,19 @@ final class ServeCommand implements Callable<Integer> {
                 server.secrets(List.of(settings.apiKey().reveal()));
             }
             A2aServer a2aServer = null;
+            if (temporal.given()) {
+                // the tasks are durable runs on the task queue's workers; this process starts and follows them
+                durableClient = temporal.connect(root.host, line -> {
+                    root.stderr.println(spec.qualifiedName() + ": " + line);
+                    root.stderr.flush();
+                });
+            }
             if (a2a) {
                 String name = settings.configuredAgent() != null ? settings.configuredAgent().name() : "bellows";
+                dev.bellows.agent.Agent runs = durableClient == null ? agent : new DurableTasks(
+                        dev.bellows.temporal.DurableAgent.builder(durableClient).taskQueue(temporal.taskQueue()).build());
                 a2aServer = A2aServer.builder(AgentCards.of(name, description(settings, registry), agent, token != null),
-                                BellowsExecutor.of(agent, store, memoryStore -> RunCommand.memory(settings, memoryStore)))
+                                BellowsExecutor.of(runs, store, memoryStore -> RunCommand.memory(settings, memoryStore)))
                         .taskStore(new SessionTaskStore(store))
                         .pushNotifications(true)
                         .maxRequestBytes(maxRequestBytes)
@@ -315,8 +334,15 @@ final class ServeCommand implements Callable<Integer> {
                 }
             }
             return 0;
+        } finally {
+            if (durableClient != null) {
+                durableClient.getWorkflowServiceStubs().shutdown();
+            }
         }
     }
+
+    /** The Temporal client of --temporal, once connected; null without it. */
+    private io.temporal.client.WorkflowClient durableClient;
 
     /** What the agent card says the agent is: its instructions' first line, else its model and tools. */
     private static String description(Settings settings, ToolRegistry registry) {

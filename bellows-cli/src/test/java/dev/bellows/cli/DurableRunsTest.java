@@ -2,7 +2,15 @@ package dev.bellows.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.bellows.a2a.Part;
+import dev.bellows.a2a.Role;
+import dev.bellows.a2a.StreamResponse;
+import dev.bellows.a2a.TaskState;
+import dev.bellows.a2a.client.A2aAgentTool;
+import dev.bellows.a2a.client.A2aClient;
+import dev.bellows.a2a.client.TaskEvents;
 import dev.bellows.temporal.DurableAgent;
+import dev.bellows.testkit.Background;
 import dev.bellows.testkit.MockLlmServer;
 import dev.bellows.testkit.MockScript;
 import dev.bellows.testkit.MockTurn;
@@ -501,6 +509,77 @@ class DurableRunsTest {
             assertThat(all.getLast()).isEqualTo(end);
             assertThat(all.stream().filter(l -> l.startsWith("{\"type\":\"tool_result\""))).hasSize(3);
             noSecretAnywhere(id);
+        }
+    }
+
+    /**
+     * bellows serve --a2a --temporal: an A2A task is a durable run. Its only worker is killed once
+     * the run's first tool call is made; a new worker carries the run on, and the A2A stream (the
+     * server follows the workflow) ends with the task completed: the whole answer, each tool call
+     * made once, no model turn lost or made twice.
+     */
+    @Test
+    void anA2aTaskOfServeWithTemporalIsADurableRunThatOutlivesItsWorker() throws Exception {
+        String queue = "q-" + UUID.randomUUID();
+        Path calls = dir.resolve("calls.txt");
+        MockScript script = MockScript.builder()
+                .turn(MockTurn.content("First " + call("b")).chunkSize(8))
+                // Lost with the killed worker or answered, this call ends the same way: a retry.
+                .turn(MockTurn.status(503).header("Retry-After", "2"))
+                .turn(MockTurn.content("Then " + call("c")).chunkSize(8))
+                .turn(MockTurn.content(done("b and c")))
+                .build();
+        try (MockLlmServer model = MockLlmServer.start(script)) {
+            Process first = workers(1, queue, model, calls).getFirst();
+            List<String> command = new ArrayList<>(java());
+            // the server needs no key: the model is the workers' (its own endpoints' model is never called here)
+            command.addAll(List.of(BellowsCommand.class.getName(), "serve", "--a2a", "--temporal", frontend(),
+                    "--task-queue", queue, "--base-url", "http://127.0.0.1:9/v1", "--model", "mock",
+                    "--data-dir", dir.resolve("serve-data").toString()));
+            ProcessBuilder builder = new ProcessBuilder(command).redirectError(dir.resolve("serve.err").toFile());
+            builder.environment().keySet().removeIf(name -> name.endsWith("_API_KEY"));
+            Process serve = builder.start();
+            processes.add(serve);
+            String listening = readUntil(lines(serve), new ArrayList<>(), l -> l.startsWith("listening on "));
+            assertThat(listening).as("serve started: %s", Files.readString(dir.resolve("serve.err"))).isNotNull();
+            String url = listening.substring("listening on ".length()).strip();
+
+            try (A2aClient a2a = A2aClient.builder(url).connect()) {
+                java.util.concurrent.CompletableFuture<List<StreamResponse>> streamed = Background.supply(() -> {
+                    List<StreamResponse> events = new ArrayList<>();
+                    try (TaskEvents stream = a2a.stream(dev.bellows.a2a.Message.of(Role.USER,
+                            List.of(Part.text("count b then c"))))) {
+                        stream.forEach(events::add);
+                    }
+                    return events;
+                });
+                // the second model call comes once the tool call's result is recorded
+                for (int i = 0; model.turnsTaken() < 2; i++) {
+                    assertThat(streamed).as("the task ended before its second model call").isNotDone();
+                    assertThat(i).as("no second model call").isLessThan(1200);
+                    Thread.sleep(50);
+                }
+                assertThat(callsMade(calls)).containsExactly("b");
+                kill(first);                                    // after its tool call, mid-run
+                workers(1, queue, model, calls);
+                List<StreamResponse> events = streamed.get(3, TimeUnit.MINUTES);
+
+                StreamResponse last = events.getLast();
+                assertThat(last.statusUpdate()).as("%s", events).isNotNull();
+                assertThat(last.statusUpdate().status().state()).isEqualTo(TaskState.COMPLETED);
+                String taskId = last.statusUpdate().taskId();
+                List<dev.bellows.a2a.Artifact> answer = events.stream().filter(e -> e.artifactUpdate() != null
+                        && Boolean.TRUE.equals(e.artifactUpdate().lastChunk())).map(e -> e.artifactUpdate().artifact())
+                        .toList();
+                assertThat(answer).hasSize(1);
+                assertThat(A2aAgentTool.text(answer.getFirst().parts())).isEqualTo("b and c");
+                assertThat(events.stream().filter(e -> e.statusUpdate() != null
+                        && e.statusUpdate().status().state() == TaskState.COMPLETED)).hasSize(1);
+                assertThat(callsMade(calls)).containsExactly("b", "c");
+                assertThat(model.turnsTaken()).isEqualTo(4);
+                // the store has the task as it ended
+                assertThat(a2a.getTask(taskId).status().state()).isEqualTo(TaskState.COMPLETED);
+            }
         }
     }
 

@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The command-line examples of docs/a2a.md (the blocks marked {@code <!-- example: a2a -->}) run
@@ -22,8 +23,12 @@ import org.junit.jupiter.api.Test;
 class A2aDocsExamplesTest {
 
     private static final String DOCUMENTED_URL = "http://127.0.0.1:41241";
-    private static final Pattern BLOCK = Pattern.compile("<!-- example: a2a -->\\n```\\n(.*?)```", Pattern.DOTALL);
+    private static final Pattern BLOCK = Pattern.compile("<!-- example: a2a( with the bellows.json above)? -->\\n```\\n(.*?)```",
+            Pattern.DOTALL);
     private static final Pattern HINT = Pattern.compile("--task-id (\\S+) --context-id (\\S+)");
+
+    @TempDir
+    Path dir;
 
     @Test
     void theExamplesPrintWhatThePageShows() throws Exception {
@@ -35,7 +40,13 @@ class A2aDocsExamplesTest {
             String taskId = "";
             String contextId = "";
             while (blocks.find()) {
-                List<String> lines = blocks.group(1).lines().toList();
+                boolean configured = blocks.group(1) != null;
+                if (configured) {   // the page's last jsonc block before the example, in the folder the commands run in
+                    int start = page.lastIndexOf("```jsonc\n", blocks.start()) + "```jsonc\n".length();
+                    Files.writeString(dir.resolve("bellows.json"), page.substring(start, page.indexOf("```", start))
+                            .replace(DOCUMENTED_URL, server.url()));
+                }
+                List<String> lines = blocks.group(2).lines().toList();
                 for (int i = 0; i < lines.size(); i++) {
                     String command = lines.get(i);
                     assertThat(command).startsWith("$ bellows ");
@@ -47,7 +58,9 @@ class A2aDocsExamplesTest {
                             .replace("TASK_ID", taskId).replace("CONTEXT_ID", contextId));
                     ByteArrayOutputStream out = new ByteArrayOutputStream();
                     ByteArrayOutputStream err = new ByteArrayOutputStream();
-                    int status = dev.bellows.cli.CliAccess.commandLine(new ByteArrayInputStream(new byte[0]), out, err)
+                    int status = (configured
+                            ? dev.bellows.cli.CliAccess.commandLine(new ByteArrayInputStream(new byte[0]), out, err, dir)
+                            : dev.bellows.cli.CliAccess.commandLine(new ByteArrayInputStream(new byte[0]), out, err))
                             .execute(args.toArray(String[]::new));
                     String stderr = err.toString(StandardCharsets.UTF_8);
                     assertThat(out.toString(StandardCharsets.UTF_8)).as(command + "\n" + stderr).isEqualTo(expected.toString());
@@ -61,7 +74,7 @@ class A2aDocsExamplesTest {
                 }
             }
         }
-        assertThat(commands).as("examples found in docs/a2a.md").isEqualTo(4);
+        assertThat(commands).as("examples found in docs/a2a.md").isEqualTo(7);
     }
 
     /** The words of a command line: spaces split, double quotes group. */

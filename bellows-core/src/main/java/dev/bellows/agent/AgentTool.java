@@ -186,6 +186,7 @@ public final class AgentTool implements Tool {
         } catch (CancellationException e) {
             // this thread was interrupted: the calling run was cancelled, and so is this one
             run.cancel();
+            awaitEnd(run);
             throw new ToolException(name + " was cancelled");
         }
         AgentResult result = run.await();
@@ -195,6 +196,27 @@ public final class AgentTool implements Tool {
         throw new ToolException(name + " ended " + result.reason().wireName()
                 + (result.result().isEmpty() ? "" : ": " + result.result()));
     }
+
+    /**
+     * Waits a little for a cancelled sub-agent's run to end, the interrupt held back meanwhile: a
+     * run that stops something outside (a remote agent's task) does so before it ends, and the
+     * calling run, and its process, should not end before that.
+     */
+    private static void awaitEnd(AgentRun run) {
+        boolean interrupted = Thread.interrupted();
+        try {
+            run.await(CANCEL_GRACE);
+        } catch (InterruptedException e) {
+            interrupted = true;
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** How long a cancelled sub-agent may take to stop what it started. */
+    private static final java.time.Duration CANCEL_GRACE = java.time.Duration.ofSeconds(10);
 
     @Override
     public String toString() {

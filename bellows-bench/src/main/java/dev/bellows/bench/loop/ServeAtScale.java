@@ -272,8 +272,8 @@ public final class ServeAtScale {
         return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
     }
 
-    /** Lines of a response, read with a 512-byte buffer: a client that holds little. */
-    private static final class Lines {
+    /** Lines of a response, read with a 512-byte buffer: a client that holds little (A2aAtScale's too). */
+    static final class Lines {
         private final InputStream in;
         private final byte[] buffer = new byte[512];
         private int position;

@@ -1,0 +1,313 @@
+package dev.bellows.cli;
+
+import static dev.bellows.cli.RunCommandTest.call;
+import static dev.bellows.cli.RunCommandTest.complete;
+import static dev.bellows.cli.RunCommandTest.server;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.bellows.a2a.Task;
+import dev.bellows.a2a.TaskState;
+import dev.bellows.a2a.client.A2aAgentTool;
+import dev.bellows.a2a.client.A2aClient;
+import dev.bellows.testkit.A2aJs;
+import dev.bellows.testkit.Background;
+import dev.bellows.testkit.MockLlmServer;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Remote A2A agents by name (cli.md, "A2A: agents calling agents"): an {@code "a2a"} entry of
+ * {@code bellows.json} used where a local agent's name goes, against the official
+ * {@code @a2a-js/sdk} test agent and the mock model, over real HTTP on 127.0.0.1.
+ */
+class RemoteAgentsCliTest {
+
+    private static A2aJs.Server remote;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void start() throws IOException {
+        remote = A2aJs.shared();
+    }
+
+    private String team(String url) {
+        return """
+                {"a2a": {"echo": {"url": "%s"}},
+                 "agents": {"lead": {"instructions": "You delegate.", "agents": ["echo"]}}}""".formatted(url);
+    }
+
+    private Cli.Run bellows(String config, Map<String, String> env, String... args) {
+        write(config);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status = BellowsCommand.commandLine(new ByteArrayInputStream(new byte[0]), out, err, false,
+                new Host(env, dir, Interrupts.NONE, false)).execute(args);
+        return new Cli.Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    private void write(String config) {
+        try {
+            Files.writeString(dir.resolve("bellows.json"), config);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** The JSON lines written so far, the last one left out while it is still being written. */
+    private static List<JsonNode> completeLines(String out) {
+        String done = out.substring(0, out.lastIndexOf('\n') + 1);
+        return done.isEmpty() ? List.of() : Cli.lines(done.split("\n"));
+    }
+
+    private static List<String> run(MockLlmServer server, String... args) {
+        List<String> all = new ArrayList<>(List.of("run", "--base-url", server.baseUrl().toString(), "--model", "mock"));
+        all.addAll(List.of(args));
+        return all;
+    }
+
+    @Test
+    void aRemoteAgentInAgentsIsCalledAsAToolItsTaskStreamingAsNestedEvents() {
+        try (MockLlmServer server = server(call("echo", "{\"task\": \"hello there\"}"), complete("it said hello"))) {
+            Cli.Run run = bellows(team(remote.url()), Map.of(),
+                    run(server, "--agent", "lead", "--output", "jsonl", "Say hello through echo.").toArray(String[]::new));
+
+            assertThat(run.status()).as(run.err()).isZero();
+            List<JsonNode> events = run.outJson();
+            List<JsonNode> nested = events.stream().filter(e -> e.get("agent").asString().equals("echo")).toList();
+            assertThat(nested).isNotEmpty().allSatisfy(e -> assertThat(e.get("parent_call_id").asString())
+                    .isEqualTo(nested.getFirst().get("parent_call_id").asString()).isNotBlank());
+            assertThat(nested.getFirst().get("type").asString()).isEqualTo("loop_start");
+            assertThat(nested.getFirst().get("task").asString()).isEqualTo("hello there");
+            // the remote task's status and its artifact's chunks, as they came
+            assertThat(nested.stream().filter(e -> e.get("type").asString().equals("thinking_content"))
+                    .map(e -> e.get("content").asString())).containsExactly("working on it");
+            assertThat(nested.stream().filter(e -> e.get("type").asString().equals("message_content"))
+                    .map(e -> e.get("content").asString())).containsExactly("Echo: ", "hello there", "!");
+            assertThat(nested.getLast().get("type").asString()).isEqualTo("loop_end");
+            assertThat(nested.getLast().get("reason").asString()).isEqualTo("task_completion");
+            JsonNode result = events.stream().filter(e -> e.get("type").asString().equals("tool_result")
+                    && e.get("agent").asString().equals("lead")).findFirst().orElseThrow();
+            assertThat(result.get("tool_name").asString()).isEqualTo("echo");
+            assertThat(result.get("result").asString()).isEqualTo("Echo: hello there!");
+            assertThat(events.indexOf(nested.getLast())).isLessThan(events.indexOf(result));
+            // the lead's model read the card's words in the tool's description
+            assertThat(server.requests().getFirst().body().get("messages").toString())
+                    .contains("Gives a task to the remote agent echo", "js-test-agent", "Echoes the text back.");
+        }
+    }
+
+    @Test
+    void inTextASubAgentsRemoteWorkIsIndentedUnderItsName() {
+        try (MockLlmServer server = server(call("echo", "{\"task\": \"hi\"}"), complete("done"))) {
+            Cli.Run run = bellows(team(remote.url()), Map.of(),
+                    run(server, "--agent", "lead", "go").toArray(String[]::new));
+
+            assertThat(run.status()).as(run.err()).isZero();
+            assertThat(run.out()).isEqualTo("done\n");
+            assertThat(run.err()).contains("\n  agent echo: hi", "\n    echo task_completion: Echo: hi!");
+        }
+    }
+
+    @Test
+    void aRemoteTaskThatFailsIsAFailedCallTheModelReads() {
+        try (MockLlmServer server = server(call("echo", "{\"task\": \"fail now\"}"), complete("it failed"))) {
+            Cli.Run run = bellows(team(remote.url()), Map.of(),
+                    run(server, "--agent", "lead", "--output", "jsonl", "go").toArray(String[]::new));
+
+            assertThat(run.status()).as(run.err()).isZero();
+            JsonNode error = run.outJson().stream().filter(e -> e.get("type").asString().equals("tool_result_error")
+                    && e.get("agent").asString().equals("lead")).findFirst().orElseThrow();
+            assertThat(error.get("error").asString()).contains("echo ended error",
+                    "the remote agent echo's task ended failed: the agent failed on purpose");
+        }
+    }
+
+    @Test
+    void cancellingTheLocalRunCancelsTheRemoteTask() throws Exception {
+        write(team(remote.url()));
+        AtomicReference<Runnable> ctrlC = new AtomicReference<>();
+        Interrupts interrupts = action -> {
+            ctrlC.set(action);
+            return () -> ctrlC.set(null);
+        };
+        try (MockLlmServer server = server(call("echo", "{\"task\": \"hold on\"}"), complete("never"))) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            CompletableFuture<Integer> status = Background.supply(() -> BellowsCommand.commandLine(
+                    new ByteArrayInputStream(new byte[0]), out, err, false, new Host(Map.of(), dir, interrupts, false))
+                    .execute(run(server, "--agent", "lead", "--output", "jsonl", "go").toArray(String[]::new)));
+            String task = null;
+            while (task == null) {
+                assertThat(status).as(err.toString(StandardCharsets.UTF_8)).isNotDone();
+                Thread.sleep(20);
+                task = completeLines(out.toString(StandardCharsets.UTF_8)).stream()
+                        .filter(e -> e.get("type").asString().equals("thinking_start") && e.has("parent_call_id"))
+                        .map(e -> e.at("/attributes/task").asString()).findFirst().orElse(null);
+            }
+            ctrlC.get().run();
+            assertThat(status.get(60, TimeUnit.SECONDS)).as(err.toString(StandardCharsets.UTF_8)).isEqualTo(130);
+            // the remote agent was asked to cancel (its hold ends only on CancelTask) before the run ended
+            try (A2aClient client = A2aClient.builder(remote.url()).connect()) {
+                Task cancelled = client.getTask(task);
+                assertThat(cancelled.status().state()).isEqualTo(TaskState.CANCELED);
+                assertThat(A2aAgentTool.text(cancelled.status().message().parts())).isEqualTo("cancelled by the client");
+            }
+        }
+    }
+
+    @Test
+    void runAgentNameRunsTheRemoteAgentDirectlyWithoutAModel() {
+        write(team(remote.url()));
+        Cli.Run run = bellows(team(remote.url()), Map.of(), "run", "--agent", "echo", "hello there");
+        assertThat(run.status()).as(run.err()).isZero();
+        assertThat(run.out()).isEqualTo("Echo: hello there!\n");
+
+        Cli.Run jsonl = bellows(team(remote.url()), Map.of(), "run", "--agent", "echo", "--output", "jsonl", "hi");
+        assertThat(jsonl.status()).as(jsonl.err()).isZero();
+        List<JsonNode> events = jsonl.outJson();
+        assertThat(events).allSatisfy(e -> assertThat(e.get("agent").asString()).isEqualTo("echo"));
+        assertThat(events.getLast().get("result").asString()).isEqualTo("Echo: hi!");
+
+        Cli.Run failed = bellows(team(remote.url()), Map.of(), "run", "--agent", "echo", "fail please");
+        assertThat(failed.status()).isEqualTo(1);
+        assertThat(failed.err()).contains("error: the remote agent echo's task ended failed: the agent failed on purpose");
+    }
+
+    @Test
+    void chatWithARemoteAgentIsOneConversationWhoseNextLineAnswersItsQuestion() {
+        write(team(remote.url()));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status = BellowsCommand.commandLine(new ByteArrayInputStream(
+                        "hello there\nask me about the weather\nOslo\nfail now\n".getBytes(StandardCharsets.UTF_8)),
+                out, err, false, new Host(Map.of(), dir, Interrupts.NONE, false))
+                .execute("chat", "--agent", "echo", "--data-dir", dir.resolve("data").toString());
+        String said = err.toString(StandardCharsets.UTF_8);
+        assertThat(status).as(said).isEqualTo(1);      // a script whose turn failed
+        assertThat(out.toString(StandardCharsets.UTF_8))
+                .isEqualTo("Echo: hello there!\nWhich city?\nWeather in Oslo: sunny\n");
+        assertThat(said).contains("> Oslo\n", "error: the remote agent echo's task ended failed: the agent failed on purpose");
+    }
+
+    @Test
+    void aRemoteQuestionEndsRunWithStatusThreeAndTheCommandThatAnswersIt() {
+        Cli.Run asked = bellows(team(remote.url()), Map.of(), "run", "--agent", "echo", "ask me about the weather");
+        assertThat(asked.status()).as(asked.err()).isEqualTo(3);
+        assertThat(asked.out()).isEqualTo("Which city?\n");
+        java.util.regex.Matcher hint = java.util.regex.Pattern.compile(
+                "answer with: bellows a2a send echo ANSWER --task-id (\\S+) --context-id (\\S+)").matcher(asked.err());
+        assertThat(hint.find()).as(asked.err()).isTrue();
+        Cli.Run answered = bellows(team(remote.url()), Map.of(), "a2a", "send", "echo", "Oslo", "--task-id", hint.group(1),
+                "--context-id", hint.group(2));
+        assertThat(answered.status()).as(answered.err()).isZero();
+        assertThat(answered.out()).isEqualTo("Weather in Oslo: sunny\n");
+    }
+
+    @Test
+    void aHeaderFromTheEnvironmentIsSentAndNeverWrittenAnywhere() throws Exception {
+        String secret = "tok-5ecret-77aa";
+        try (A2aJs.Server guarded = A2aJs.startServer(Map.of("A2A_TOKEN", secret));
+             MockLlmServer server = server(call("echo", "{\"task\": \"hello there\"}"), complete("it said hello"))) {
+            String config = """
+                    {"a2a": {"echo": {"url": "%s", "headers": {"Authorization": "Bearer ${ECHO_TOKEN}"}}},
+                     "agents": {"lead": {"instructions": "You delegate.", "agents": ["echo"]}}}""".formatted(guarded.url());
+            // every record the library logs, at every level, while it runs
+            List<String> logged = java.util.Collections.synchronizedList(new ArrayList<>());
+            java.util.logging.Logger library = java.util.logging.Logger.getLogger("dev.bellows");
+            java.util.logging.Level level = library.getLevel();
+            java.util.logging.Handler handler = new java.util.logging.Handler() {
+                @Override
+                public void publish(java.util.logging.LogRecord record) {
+                    logged.add(record.getMessage() + " " + record.getThrown());
+                }
+
+                @Override
+                public void flush() {
+                }
+
+                @Override
+                public void close() {
+                }
+            };
+            handler.setLevel(java.util.logging.Level.ALL);
+            library.setLevel(java.util.logging.Level.ALL);
+            library.addHandler(handler);
+            Cli.Run run;
+            try {
+                run = bellows(config, Map.of("ECHO_TOKEN", secret), run(server, "--agent", "lead", "--output",
+                        "jsonl", "--session", "s1", "--data-dir", "data", "go").toArray(String[]::new));
+            } finally {
+                library.removeHandler(handler);
+                library.setLevel(level);
+            }
+            assertThat(String.join("\n", logged)).doesNotContain(secret);
+            assertThat(run.status()).as(run.err()).isZero();
+            assertThat(run.outJson().stream().filter(e -> e.get("type").asString().equals("tool_result"))
+                    .map(e -> e.get("result").asString())).contains("Echo: hello there!");
+            assertThat(run.out() + run.err()).doesNotContain(secret);
+            try (Stream<Path> files = Files.walk(dir)) {
+                for (Path file : files.filter(Files::isRegularFile).toList()) {
+                    assertThat(new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1)).as(file.toString())
+                            .doesNotContain(secret);
+                }
+            }
+            Cli.Run wrong = bellows(config, Map.of("ECHO_TOKEN", "wrong-4455"),
+                    "run", "--agent", "echo", "hello");
+            assertThat(wrong.status()).isEqualTo(1);
+            assertThat(wrong.err()).contains("HTTP 401").doesNotContain("wrong-4455");
+            Cli.Run unset = bellows(config, Map.of(), run(server, "--agent", "lead", "go").toArray(String[]::new));
+            assertThat(unset.status()).isEqualTo(2);
+            assertThat(unset.err()).contains("a2a.echo.headers.Authorization: the environment variable ECHO_TOKEN is not set");
+        }
+    }
+
+    @Test
+    void bellowsAgentsListsTheRemoteOnesWithTheirUrlAndHeaderNames() {
+        Cli.Run list = bellows("""
+                {"a2a": {"echo": {"url": "http://127.0.0.1:9/", "headers": {"Authorization": "Bearer ${TOKEN_X}"}}},
+                 "agents": {"lead": {"instructions": "I lead.", "agents": ["echo"]}}}""", Map.of("TOKEN_X", "tok-zz-1"),
+                "agents");
+        assertThat(list.status()).as(list.err()).isZero();
+        assertThat(list.out()).isEqualTo("lead  default  calls: echo  tools: the command line's\n"
+                + "echo  remote  url: http://127.0.0.1:9/  headers: Authorization\n");
+        assertThat(list.out()).doesNotContain("tok-zz-1").doesNotContain("TOKEN_X");
+    }
+
+    @Test
+    void namesAreCheckedAcrossLocalAndRemoteAgents() {
+        Cli.Run both = bellows("""
+                {"a2a": {"echo": {"url": "http://127.0.0.1:9/"}},
+                 "agents": {"echo": {"instructions": "I am local."}}}""", Map.of(), "agents");
+        assertThat(both.status()).isEqualTo(2);
+        assertThat(both.err()).contains("bellows.json: agents.echo: \"echo\" names a remote agent of \"a2a\" too");
+
+        Cli.Run unknown = bellows("""
+                {"a2a": {"echo": {"url": "http://127.0.0.1:9/"}},
+                 "agents": {"lead": {"instructions": "I lead.", "handoffs": ["ecko"]}}}""", Map.of(), "agents");
+        assertThat(unknown.status()).isEqualTo(2);
+        assertThat(unknown.err()).contains("agents.lead.handoffs: no agent \"ecko\" (the agents: lead, echo)");
+
+        Cli.Run flag = bellows("""
+                {"a2a": {"echo": {"url": "http://127.0.0.1:9/"}}}""", Map.of(), "run", "--base-url",
+                "http://127.0.0.1:9/v1", "--model", "mock", "--agent", "ecko", "hi");
+        assertThat(flag.status()).isEqualTo(2);
+        assertThat(flag.err()).contains("--agent: unknown agent", "echo");
+    }
+}
