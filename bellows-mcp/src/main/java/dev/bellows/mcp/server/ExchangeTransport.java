@@ -89,6 +89,11 @@ final class ExchangeTransport implements McpStreamableServerTransportProvider {
         return Mono.fromRunnable(this::closeAll);
     }
 
+    /** Takes no new request (503); the calls running go on, and their cancels and answers are still taken. */
+    void stopTaking() {
+        closing = true;
+    }
+
     /** Takes no new request; cancels every call and ends every session. */
     void closeAll() {
         closing = true;
@@ -103,10 +108,6 @@ final class ExchangeTransport implements McpStreamableServerTransportProvider {
     }
 
     void handle(ServerExchange exchange) throws IOException {
-        if (closing) {
-            error(exchange, 503, McpSchema.ErrorCodes.INTERNAL_ERROR, "the server is stopping");
-            return;
-        }
         switch (exchange.method()) {
             case "POST" -> post(exchange);
             case "DELETE" -> delete(exchange);
@@ -141,6 +142,11 @@ final class ExchangeTransport implements McpStreamableServerTransportProvider {
         } catch (IOException | RuntimeException e) {
             error(exchange, 400, McpSchema.ErrorCodes.PARSE_ERROR, "not one JSON-RPC message: "
                     + oneLine(e.getMessage()));
+            return;
+        }
+        if (closing && message instanceof McpSchema.JSONRPCRequest) {
+            // notifications and responses still reach the calls that are ending (a cancel, an answer)
+            error(exchange, 503, McpSchema.ErrorCodes.INTERNAL_ERROR, "the server is stopping");
             return;
         }
         if (message instanceof McpSchema.JSONRPCRequest request && request.method().equals(McpSchema.METHOD_INITIALIZE)) {

@@ -117,6 +117,19 @@ public final class McpAgentServer implements Endpoint, AutoCloseable {
         return transport.runningCalls();
     }
 
+    /**
+     * Stops: takes no new request (503), lets the calls running go on for up to {@code grace},
+     * then cancels those left and ends every session.
+     */
+    public void shutdown(Duration grace) throws InterruptedException {
+        transport.stopTaking();
+        long deadline = System.nanoTime() + grace.toNanos();
+        while (transport.runningCalls() > 0 && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        close();
+    }
+
     /** Takes no new request (503), cancels the calls running and ends every session. Idempotent. */
     @Override
     public void close() {
