@@ -51,11 +51,22 @@ final class ExchangeTransport implements McpStreamableServerTransportProvider {
 
     static final long HEARTBEAT_MILLIS = 500;
 
+    /**
+     * The most sessions kept: a client that never ends its session (one that crashed) must not
+     * grow the server forever. A new session past it ends the one used least recently that has
+     * no call running; its client gets 404 on its next request and initializes again, as the
+     * specification has it do.
+     */
+    static final int MAX_SESSIONS = 1024;
+
     private static final byte[] HEARTBEAT = ":\n\n".getBytes(StandardCharsets.US_ASCII);
 
     private final McpJsonMapper mapper;
     private final long maxRequestBytes;
+    private final int maxSessions;
     private final Map<String, McpStreamableServerSession> sessions = new ConcurrentHashMap<>();
+    /** When each session was last used (System.nanoTime), to end the least recent when there are too many. */
+    private final Map<String, Long> lastUsed = new ConcurrentHashMap<>();
     /** The calls streaming now, by session id and request id, for notifications/cancelled. */
     private final Map<CallKey, Cancellation> calls = new ConcurrentHashMap<>();
     private volatile McpStreamableServerSession.Factory sessionFactory;
@@ -67,9 +78,10 @@ final class ExchangeTransport implements McpStreamableServerTransportProvider {
         }
     }
 
-    ExchangeTransport(McpJsonMapper mapper, long maxRequestBytes) {
+    ExchangeTransport(McpJsonMapper mapper, long maxRequestBytes, int maxSessions) {
         this.mapper = mapper;
         this.maxRequestBytes = maxRequestBytes;
+        this.maxSessions = maxSessions;
     }
 
     @Override
@@ -100,6 +112,7 @@ final class ExchangeTransport implements McpStreamableServerTransportProvider {
         calls.values().forEach(Cancellation::cancel);
         sessions.values().forEach(McpStreamableServerSession::close);
         sessions.clear();
+        lastUsed.clear();
     }
 
     /** How many calls are streaming now. */
@@ -164,6 +177,7 @@ final class ExchangeTransport implements McpStreamableServerTransportProvider {
                     + " (it ended, or the server restarted): initialize again");
             return;
         }
+        lastUsed.put(sessionId, System.nanoTime());
         switch (message) {
             case McpSchema.JSONRPCRequest request -> stream(exchange, session, request);
             case McpSchema.JSONRPCNotification notification -> {
@@ -199,11 +213,48 @@ final class ExchangeTransport implements McpStreamableServerTransportProvider {
         }
         McpStreamableServerSession.McpStreamableServerSessionInit init = sessionFactory.startSession(initialize);
         McpSchema.InitializeResult result = init.initResult().block();
+        if (sessions.size() >= maxSessions) {
+            endLeastRecent();
+        }
         sessions.put(init.session().getId(), init.session());
+        lastUsed.put(init.session().getId(), System.nanoTime());
         Map<String, String> headers = new LinkedHashMap<>();
         headers.put("Content-Type", "application/json");
         headers.put(HttpHeaders.MCP_SESSION_ID, init.session().getId());
         send(exchange, 200, headers, mapper.writeValueAsBytes(McpSchema.JSONRPCResponse.result(request.id(), result)));
+    }
+
+    /** Ends the session used least recently that has no call running (all have one: none ends). */
+    private void endLeastRecent() {
+        String oldest = null;
+        long oldestUse = Long.MAX_VALUE;
+        for (Map.Entry<String, Long> entry : lastUsed.entrySet()) {
+            String id = entry.getKey();
+            boolean busy = calls.keySet().stream().anyMatch(key -> key.session().equals(id));
+            if (!busy && entry.getValue() - oldestUse < 0) {
+                oldest = id;
+                oldestUse = entry.getValue();
+            }
+        }
+        if (oldest != null) {
+            end(oldest);
+        }
+    }
+
+    /** Ends a session: its calls cancelled, the SDK's session closed. */
+    private boolean end(String sessionId) {
+        McpStreamableServerSession session = sessions.remove(sessionId);
+        lastUsed.remove(sessionId);
+        if (session == null) {
+            return false;
+        }
+        calls.forEach((key, call) -> {
+            if (key.session().equals(sessionId)) {
+                call.cancel();
+            }
+        });
+        session.close();
+        return true;
     }
 
     /** The client cancelled a request of its session: its call (if still running) is cancelled. */
@@ -281,18 +332,11 @@ final class ExchangeTransport implements McpStreamableServerTransportProvider {
 
     private void delete(ServerExchange exchange) throws IOException {
         String sessionId = exchange.header(HttpHeaders.MCP_SESSION_ID).orElse("");
-        McpStreamableServerSession session = sessionId.isBlank() ? null : sessions.remove(sessionId);
-        if (session == null) {
+        if (sessionId.isBlank() || !end(sessionId)) {
             error(exchange, 404, McpSchema.ErrorCodes.INVALID_REQUEST, sessionId.isBlank()
                     ? "no Mcp-Session-Id header" : "no session " + sessionId);
             return;
         }
-        calls.forEach((key, call) -> {
-            if (key.session().equals(sessionId)) {
-                call.cancel();
-            }
-        });
-        session.close();
         send(exchange, 204, new LinkedHashMap<>(), new byte[0]);
     }
 

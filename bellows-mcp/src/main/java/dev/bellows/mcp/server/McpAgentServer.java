@@ -67,7 +67,7 @@ public final class McpAgentServer implements Endpoint, AutoCloseable {
     private McpAgentServer(Builder builder) {
         this.path = builder.path;
         McpJsonMapper mapper = McpJsonDefaults.getMapper();
-        this.transport = new ExchangeTransport(mapper, builder.maxRequestBytes);
+        this.transport = new ExchangeTransport(mapper, builder.maxRequestBytes, ExchangeTransport.MAX_SESSIONS);
         this.calls = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("mcp-agent-call-", 0).factory());
         List<McpServerFeatures.AsyncToolSpecification> tools = new ArrayList<>();
         for (Offered offered : builder.agents.values()) {
