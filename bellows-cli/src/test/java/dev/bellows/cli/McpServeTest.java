@@ -2,21 +2,16 @@ package dev.bellows.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.bellows.testkit.Background;
 import dev.bellows.testkit.MockLlmServer;
 import dev.bellows.testkit.MockScript;
 import dev.bellows.testkit.MockTurn;
 import dev.bellows.testkit.NpmPackages;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -31,7 +26,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class McpServeTest {
 
-    private static final Pattern LISTENING = Pattern.compile("listening on (http://127\\.0\\.0\\.1:\\d+)/");
     private static final Pattern JSON_BLOCK = Pattern.compile("(?s)```json\\n(.*?)```");
     private static final String DOC_URL = "http://127.0.0.1:8931/mcp";
 
@@ -58,28 +52,9 @@ class McpServeTest {
 
     /** {@code bellows serve ARGS} in this JVM until the returned handle is closed. */
     private AutoCloseable serve(Map<String, String> env, AtomicReference<String> url, String... args) throws Exception {
-        AtomicReference<Runnable> stop = new AtomicReference<>();
-        Interrupts interrupts = action -> {
-            stop.set(action);
-            return () -> { };
-        };
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        CompletableFuture<Integer> status = Background.supply(() -> BellowsCommand.commandLine(
-                new ByteArrayInputStream(new byte[0]), out, err, false, new Host(env, dir, interrupts, false))
-                .execute(args));
-        Matcher listening = LISTENING.matcher("");
-        long bound = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!listening.reset(out.toString(StandardCharsets.UTF_8)).find()) {
-            assertThat(status).as(err.toString(StandardCharsets.UTF_8)).isNotDone();
-            assertThat(System.nanoTime()).as("the server did not start").isLessThan(bound);
-            Thread.sleep(20);
-        }
-        url.set(listening.group(1));
-        return () -> {
-            stop.get().run();
-            assertThat(status.get(60, TimeUnit.SECONDS)).as(err.toString(StandardCharsets.UTF_8)).isZero();
-        };
+        ServeInProcess server = ServeInProcess.start(dir, env, args);
+        url.set(server.url());
+        return server;
     }
 
     @Test
@@ -118,6 +93,25 @@ class McpServeTest {
                 // the lead's model was offered both agents of the team as tools
                 assertThat(leadModel.requests().getFirst().body().toString()).contains("researcher", "writer");
                 assertThat(run.out() + run.err()).doesNotContain(token);
+            }
+        }
+    }
+
+    @Test
+    void withNoAgentsConfiguredTheCommandLinesAgentIsTheToolBellows() throws Exception {
+        MockScript turns = MockScript.of(MockTurn.content(call(null, "task_completion", "{\"result\": \"42\"}")));
+        try (MockLlmServer model = MockLlmServer.start(turns)) {
+            AtomicReference<String> url = new AtomicReference<>();
+            try (AutoCloseable server = serve(Map.of(), url, "serve", "--mcp", "--port", "0", "--base-url",
+                    model.baseUrl().toString(), "--model", "mock", "--data-dir", dir.resolve("data").toString())) {
+                Path config = dir.resolve("mcp.json");
+                Files.writeString(config, "{\"mcpServers\": {\"self\": {\"url\": \"" + url.get() + "/mcp\"}}}");
+                Cli.Run run = Cli.run(new Host(Map.of(), dir, Interrupts.sigint(), false), "tools", "--mcp-config",
+                        config.toString(), "--data-dir", dir.resolve("client").toString(), "--call", "self/bellows",
+                        "--args", "{\"task\": \"What is six times seven?\"}");
+                assertThat(run.status()).as(run.err()).isZero();
+                assertThat(run.out()).contains("42");
+                assertThat(model.requests().getFirst().body().toString()).contains("What is six times seven?");
             }
         }
     }
