@@ -262,6 +262,55 @@ class McpAgentServerTest {
     }
 
     @Test
+    void shuttingDownCancelsTheCallsStillRunningAndTakesNoNewRequest() throws Exception {
+        StreamHold held = StreamHold.after(0, 9);
+        List<AgentEvent> events = new CopyOnWriteArrayList<>();
+        HttpClient client = HttpClient.newHttpClient();
+        try (MockLlmServer model = MockLlmServer.builder(MockScript.of(MockTurn.content(
+                        call("lookup", "{\"query\": \"the boiling point of water at sea level\"}")))).hold(held).start()) {
+            McpAgentServer own = McpAgentServer.builder().agent("slow", "Looks things up",
+                    agent(model).listener(events::add).build()).build();
+            try (JettyAgentServer server = JettyAgentServer.start(AgentServer.builder().mount(own).build(), "127.0.0.1", 0)) {
+                URI mcpUri = URI.create(server.uri().toString().replaceAll("/$", "") + "/mcp");
+                HttpResponse<String> initialized = client.send(HttpRequest.newBuilder(mcpUri)
+                        .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(
+                                "{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"initialize\", \"params\": {"
+                                        + "\"protocolVersion\": \"2025-06-18\", \"capabilities\": {}, \"clientInfo\": "
+                                        + "{\"name\": \"t\", \"version\": \"1\"}}}")).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                String session = initialized.headers().firstValue("Mcp-Session-Id").orElseThrow();
+                CompletableFuture<HttpResponse<String>> call = client.sendAsync(HttpRequest.newBuilder(mcpUri)
+                        .header("Content-Type", "application/json").header("Mcp-Session-Id", session)
+                        .POST(HttpRequest.BodyPublishers.ofString("{\"jsonrpc\": \"2.0\", \"id\": 2, \"method\":"
+                                + " \"tools/call\", \"params\": {\"name\": \"slow\", \"arguments\": {\"task\": \"Look\"}}}"))
+                        .build(), HttpResponse.BodyHandlers.ofString());
+                held.reached().get(60, TimeUnit.SECONDS);     // the model is answering
+                assertThat(own.runningCalls()).isEqualTo(1);
+
+                own.shutdown(java.time.Duration.ZERO);
+
+                String streamed = call.get(60, TimeUnit.SECONDS).body();
+                assertThat(streamed).as("no result for a cancelled call").doesNotContain("\"result\"");
+                assertThat(streamed).as("no progress without a progress token").doesNotContain("notifications/progress");
+                long bound = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                while (events.stream().noneMatch(e -> e instanceof LoopEvent.LoopEnd) && System.nanoTime() < bound) {
+                    Thread.sleep(20);
+                }
+                assertThat(events).filteredOn(e -> e instanceof LoopEvent.LoopEnd).singleElement()
+                        .extracting(e -> ((LoopEvent.LoopEnd) e).reason()).isEqualTo(LoopEndReason.CANCELLED);
+                HttpResponse<String> after = client.send(HttpRequest.newBuilder(mcpUri)
+                        .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(
+                                "{\"jsonrpc\": \"2.0\", \"id\": 3, \"method\": \"ping\"}")).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                assertThat(after.statusCode()).isEqualTo(503);
+            }
+        } finally {
+            held.release();
+            client.close();
+        }
+    }
+
+    @Test
     void aBuilderRefusesWhatMcpCannotName() {
         DefaultAgent any = DefaultAgent.builder().provider(new dev.bellows.testkit.ScriptedProvider(MockScript.of()))
                 .model("m").build();
