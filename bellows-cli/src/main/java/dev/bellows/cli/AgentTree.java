@@ -217,7 +217,8 @@ final class AgentTree implements AutoCloseable {
         return "Gives a task to the remote agent " + remote.name() + " and returns its answer. " + does;
     }
 
-    private static String description(AgentsConfig.Spec spec) {
+    /** What the agent is offered as (to a model, or over MCP). */
+    static String description(AgentsConfig.Spec spec) {
         if (spec.kind() == AgentsConfig.Kind.SEQUENCE) {
             return "Gives a task to the agents " + String.join(", then ", spec.members()) + ", each given the one"
                     + " before's answer, and returns the last one's answer.";

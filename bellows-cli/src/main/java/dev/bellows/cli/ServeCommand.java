@@ -109,6 +109,11 @@ final class ServeCommand implements Callable<Integer> {
     @Mixin
     TemporalOptions temporal;
 
+    @Option(names = "--mcp", description = "Also offer agents as MCP tools at POST /mcp (Streamable HTTP): each model"
+            + " agent of the config file's \"agents\" (or, when it has none, this command line's agent, as the tool"
+            + " bellows), named after it, input {\"task\": string}, result its answer.")
+    boolean mcp;
+
     /** Traces and metrics, when an OpenTelemetry exporter is configured (cli.md "Traces and metrics"). */
     private Telemetry telemetry = Telemetry.OFF;
 
@@ -139,6 +144,10 @@ final class ServeCommand implements Callable<Integer> {
             options.sessionStore = null;
             options.dataDir = null;
             settings = options.resolve(root.host, null, null, false);
+            if (mcp && settings.configuredAgent() != null) {
+                throw new UsageException("--agent " + settings.configuredAgent().name() + ": with --mcp every model"
+                        + " agent of the config file is offered; leave --agent out");
+            }
             location = SessionStoreLocation.resolve(root.host, storeFlag, dataDirFlag,
                     ConfigFile.locate(root.host, options.config));
             token = authToken != null ? authToken : root.host.envValue(TOKEN_ENV);
@@ -211,8 +220,9 @@ final class ServeCommand implements Callable<Integer> {
         return List.of("0.0.0.0", "::", "[::]").contains(bare) ? List.of() : List.of(bare);
     }
 
-    private int serve(Settings settings, Provider provider, StreamOptions streamOptions, ToolRegistry registry,
-                      SessionStoreLocation location, String token) throws UsageException {
+    /** The served agent's builder, with the command line's settings (each --mcp agent's too, before its own). */
+    private DefaultAgent.Builder agentBuilder(Settings settings, Provider provider, StreamOptions streamOptions,
+                                              ToolRegistry registry) {
         DefaultAgent.Builder builder = DefaultAgent.builder();
         if (settings.answerSchema() != null) {
             builder.answerSchema(settings.answerSchema());
@@ -231,24 +241,37 @@ final class ServeCommand implements Callable<Integer> {
         for (String pattern : settings.approve()) {
             builder.requireApproval(pattern);
         }
+        return builder;
+    }
+
+    private int serve(Settings settings, Provider provider, StreamOptions streamOptions, ToolRegistry registry,
+                      SessionStoreLocation location, String token) throws UsageException {
+        DefaultAgent.Builder builder = agentBuilder(settings, provider, streamOptions, registry);
         // --agent NAME: an agent of the config file, its sub-agents streamed over AG-UI as they work
         try (AgentTree tree = new AgentTree(settings, provider, streamOptions, registry, root.host::envValue).traced(telemetry)) {
             if (settings.configuredAgent() != null) {
                 tree.configure(builder, settings.configuredAgent());
             }
-            return serve(settings, builder.build(), registry, location, token);
+            DefaultAgent agent = builder.build();
+            McpAgents offered = !mcp ? null : McpAgents.of(settings, provider, streamOptions, registry,
+                    () -> agentBuilder(settings, provider, streamOptions, registry), agent, description(settings, registry),
+                    maxRequestBytes, root.host::envValue, telemetry);
+            return serve(settings, agent, offered, registry, location, token);
         }
     }
 
-    private int serve(Settings settings, DefaultAgent agent, ToolRegistry registry, SessionStoreLocation location,
-                      String token) throws UsageException {
+    private int serve(Settings settings, DefaultAgent agent, McpAgents offered, ToolRegistry registry,
+                      SessionStoreLocation location, String token) throws UsageException {
         SessionStore store;
         try {
             store = location.open();
         } catch (SessionStoreException e) {
+            if (offered != null) {
+                offered.close();
+            }
             throw new UsageException(location.source() + ": " + location.explain(e));
         }
-        try (store) {
+        try (store; offered) {
             AgentServer.Builder server = AgentServer.builder(agent)
                     .sessionStore(store)
                     .memory(memoryStore -> RunCommand.memory(settings, memoryStore))
@@ -290,6 +313,9 @@ final class ServeCommand implements Callable<Integer> {
                         .build();
                 server.mount(a2aServer);
             }
+            if (offered != null) {
+                server.mount(offered.endpoint());
+            }
             A2aServer a2aStopping = a2aServer;
             AgentServer handler = server.build();
             JettyAgentServer http;
@@ -319,6 +345,9 @@ final class ServeCommand implements Callable<Integer> {
                     handler.shutdown(Duration.ofSeconds(graceSeconds));
                     if (a2aStopping != null) {
                         a2aStopping.shutdown(Duration.ofSeconds(graceSeconds));
+                    }
+                    if (offered != null) {
+                        offered.endpoint().shutdown(Duration.ofSeconds(graceSeconds));
                     }
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();

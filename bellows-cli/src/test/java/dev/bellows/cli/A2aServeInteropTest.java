@@ -4,19 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import tools.jackson.databind.JsonNode;
 import dev.bellows.testkit.A2aJs;
-import dev.bellows.testkit.Background;
 import dev.bellows.testkit.MockLlmServer;
 import dev.bellows.testkit.MockScript;
 import dev.bellows.testkit.MockTurn;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -30,8 +24,6 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code bellows a2a send} against it.
  */
 class A2aServeInteropTest {
-
-    private static final Pattern LISTENING = Pattern.compile("listening on (http://127\\.0\\.0\\.1:\\d+)/");
 
     @TempDir
     Path dir;
@@ -55,29 +47,12 @@ class A2aServeInteropTest {
 
     /** {@code bellows serve --a2a} in this JVM until the returned handle is closed. */
     private AutoCloseable serve(MockLlmServer model, AtomicReference<String> url, String... more) throws Exception {
-        AtomicReference<Runnable> stop = new AtomicReference<>();
-        Interrupts interrupts = action -> {
-            stop.set(action);
-            return () -> { };
-        };
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
         List<String> args = new ArrayList<>(List.of("serve", "--a2a", "--port", "0", "--base-url", model.baseUrl().toString(),
                 "--model", "mock", "--data-dir", dir.resolve("data").toString()));
         args.addAll(List.of(more));
-        CompletableFuture<Integer> status = Background.supply(() -> BellowsCommand.commandLine(
-                new ByteArrayInputStream(new byte[0]), out, err, false, new Host(Map.of(), dir, interrupts, false))
-                .execute(args.toArray(String[]::new)));
-        Matcher listening = LISTENING.matcher("");
-        while (!listening.reset(out.toString(StandardCharsets.UTF_8)).find()) {
-            assertThat(status).as(err.toString(StandardCharsets.UTF_8)).isNotDone();
-            Thread.sleep(20);
-        }
-        url.set(listening.group(1));
-        return () -> {
-            stop.get().run();
-            assertThat(status.get(60, TimeUnit.SECONDS)).as(err.toString(StandardCharsets.UTF_8)).isZero();
-        };
+        ServeInProcess server = ServeInProcess.start(dir, Map.of(), args.toArray(String[]::new));
+        url.set(server.url());
+        return server;
     }
 
     private static List<JsonNode> drive(String url, String transport, String steps) throws Exception {
