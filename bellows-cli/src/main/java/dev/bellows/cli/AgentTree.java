@@ -32,6 +32,7 @@ final class AgentTree implements AutoCloseable {
     private final Provider provider;
     private final StreamOptions streamOptions;
     private final ToolRegistry registry;
+    private final dev.bellows.agent.ModelInterceptor interceptor;
     private final Map<String, Provider> endpoints = new HashMap<>();
     private final Map<String, DefaultAgent> built = new HashMap<>();
     private final Map<String, AgentTool> tools = new HashMap<>();
@@ -50,7 +51,17 @@ final class AgentTree implements AutoCloseable {
      */
     AgentTree(Settings settings, Provider provider, StreamOptions streamOptions, ToolRegistry registry,
               java.util.function.Function<String, String> env) {
+        this(settings, provider, streamOptions, registry, env, null);
+    }
+
+    /**
+     * As above, every sub-agent also given {@code interceptor} (an evaluation's token counter,
+     * so that a run's tokens are its sub-agents' too); null for none.
+     */
+    AgentTree(Settings settings, Provider provider, StreamOptions streamOptions, ToolRegistry registry,
+              java.util.function.Function<String, String> env, dev.bellows.agent.ModelInterceptor interceptor) {
         this.env = env;
+        this.interceptor = interceptor;
         this.agents = settings.agents();
         this.settings = settings;
         this.provider = provider;
@@ -132,6 +143,9 @@ final class AgentTree implements AutoCloseable {
                     .retryPolicy(RetryPolicy.defaults().withMaxRetries(settings.maxRetries()));
             for (String pattern : settings.approve()) {
                 builder.requireApproval(pattern);
+            }
+            if (interceptor != null) {
+                builder.modelInterceptor(interceptor);
             }
             agent = own(builder, spec, depth).build();
             built.put(key, agent);

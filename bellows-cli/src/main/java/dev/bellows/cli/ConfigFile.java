@@ -42,6 +42,9 @@ final class ConfigFile {
     /** The agents by name (cli.md, "Agents that work together"), checked apart like {@code mcpServers}. */
     static final String AGENTS = "agents";
 
+    /** The models' prices, for {@code bellows eval}'s costs (docs/eval.md), checked apart. */
+    static final String PRICES = "prices";
+
     private static final ObjectReader MAPPER = Jackson.JSON.reader()
             .with(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
@@ -53,6 +56,7 @@ final class ConfigFile {
     private final List<McpServerConfig> servers;
     private final List<RemoteAgentConfig> remoteAgents;
     private final AgentsConfig agents;
+    private Map<String, dev.bellows.eval.Price> prices = Map.of();
 
     private ConfigFile(String label, Path directory, Map<String, JsonNode> values, List<McpServerConfig> servers,
                        List<RemoteAgentConfig> remoteAgents, AgentsConfig agents) {
@@ -130,10 +134,12 @@ final class ConfigFile {
                 }
             } else if (key.equals(AGENTS)) {
                 continue;   // read below, once the servers it may name are known
+            } else if (key.equals(PRICES)) {
+                continue;   // read below
             } else if (!KEYS.containsKey(key)) {
                 throw new UsageException(label + ": unknown key \"" + key + "\" (known: "
                         + String.join(", ", KEYS.keySet().stream().sorted().toList()) + ", " + A2A + ", " + AGENTS + ", "
-                        + MCP_SERVERS + ")");
+                        + MCP_SERVERS + ", " + PRICES + ")");
             } else if (value.isNull()) {
                 continue; // null: as if absent
             } else if (KEYS.get(key) == Type.STRING && !value.isString()) {
@@ -162,7 +168,20 @@ final class ConfigFile {
         AgentsConfig agents = root.has(AGENTS) && !root.get(AGENTS).isNull()
                 ? AgentsConfig.read(root.get(AGENTS), label, serverNames, remoteAgents)
                 : AgentsConfig.remoteOnly(remoteAgents);
-        return new ConfigFile(label, parent, values, servers, remoteAgents, agents);
+        ConfigFile config = new ConfigFile(label, parent, values, servers, remoteAgents, agents);
+        if (root.has(PRICES) && !root.get(PRICES).isNull()) {
+            try {
+                config.prices = dev.bellows.eval.Price.read(root.get(PRICES));
+            } catch (IllegalArgumentException e) {
+                throw new UsageException(label + ": " + PRICES + ": " + e.getMessage());
+            }
+        }
+        return config;
+    }
+
+    /** The models' prices of its {@code "prices"}, by model name; empty when absent. */
+    Map<String, dev.bellows.eval.Price> prices() {
+        return prices;
     }
 
     /** The agents of its {@code "agents"}, checked; none when absent. */

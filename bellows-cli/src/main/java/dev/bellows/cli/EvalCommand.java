@@ -15,6 +15,7 @@ import dev.bellows.eval.EvalRunner;
 import dev.bellows.eval.JudgeModel;
 import dev.bellows.eval.ReportJson;
 import dev.bellows.eval.ReportWriter;
+import dev.bellows.eval.RunProbe;
 import dev.bellows.eval.RunResult;
 import dev.bellows.eval.report.EvalReports;
 import dev.bellows.mcp.McpClientOptions;
@@ -50,8 +51,8 @@ import picocli.CommandLine.Spec;
         subcommands = {EvalReportCommand.class},
         description = {
                 "Runs each case of an evaluation dataset (JSONL, or YAML: a list) through the agent, scores every run,"
-                        + " and writes report.json, junit.xml, report.html and each run's events (in events/, a file per"
-                        + " run) into the output directory. eval report FILE writes a report's page again."},
+                        + " and writes report.json, junit.xml, report.html and every run's events (events.jsonl, a block of"
+                        + " lines a run) into the output directory. eval report FILE writes a report's page again."},
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {
                 "0:every case passed; with --baseline: no case regressed",
@@ -150,11 +151,6 @@ final class EvalCommand implements Callable<Integer> {
                 before = readBaseline();
             }
             settings = options.resolve(root.host, null, outputSchema, true);
-            if (settings.configuredAgent() != null) {
-                // refused rather than run as the built-in agent with the name ignored
-                throw new UsageException("--agent: bellows eval runs the built-in agents (default, react) in this"
-                        + " version, not the config file's \"" + settings.configuredAgent().name() + "\"");
-            }
             streamOptions = DialectOption.streamOptions(options.dialect(root.host), settings.model());
             // nobody answers a server's questions in the middle of an evaluation
             client = settings.mcpServers().isEmpty() ? McpClientOptions.DEFAULTS
@@ -238,16 +234,26 @@ final class EvalCommand implements Callable<Integer> {
         } catch (IOException e) {
             throw new UsageException("--out: cannot create " + (out == null ? "eval-out" : out) + ": " + reason(e));
         }
-        String agentName = settings.toolMode() == dev.bellows.agent.ToolMode.REACT ? "react" : "default";
-        EvalRunner runner = EvalRunner.builder(agentFactory(settings, provider, streamOptions, registry))
-                .repeat(repeat == null ? 1 : repeat)
-                .concurrency(concurrency == null ? 1 : concurrency)
-                .judge(new JudgeModel(provider, judgeModel == null ? settings.model() : judgeModel))
-                .outputDirectory(directory)
-                .progress(new EvalProgressLines(root.stderr, root.host.terminal()))
-                .agentName(agentName)
-                .model(settings.model())
-                .build();
+        String agentName = settings.configuredAgent() != null ? settings.configuredAgent().name()
+                : settings.toolMode() == dev.bellows.agent.ToolMode.REACT ? "react" : "default";
+        try (AgentTree tree = new AgentTree(settings, provider, streamOptions, registry, root.host::envValue, RunProbe.counter())) {
+            EvalRunner runner = EvalRunner.builder(agentFactory(settings, provider, streamOptions, registry, tree, cases))
+                    .repeat(repeat == null ? 1 : repeat)
+                    .concurrency(concurrency == null ? 1 : concurrency)
+                    .judge(new JudgeModel(provider, judgeModel == null ? settings.model() : judgeModel))
+                    .outputDirectory(directory)
+                    .progress(new EvalProgressLines(root.stderr, root.host.terminal()))
+                    .agentName(agentName)
+                    .model(settings.configuredAgent() != null && settings.configuredAgent().model() != null
+                            ? settings.configuredAgent().model() : settings.model())
+                    .memory(() -> RunCommand.memory(settings))
+                    .prices(options.configFile(root.host).prices())
+                    .build();
+            return evaluate(runner, directory, cases, before);
+        }
+    }
+
+    private int evaluate(EvalRunner runner, Path directory, Dataset cases, JsonNode before) {
         EvalReport report;
         Thread evaluating = Thread.currentThread();
         try (AutoCloseable interrupt = root.host.interrupts().onInterrupt(evaluating::interrupt)) {
@@ -283,11 +289,23 @@ final class EvalCommand implements Callable<Integer> {
         return report.passed() ? 0 : 1;
     }
 
-    private AgentFactory agentFactory(Settings settings, Provider provider, StreamOptions streamOptions,
-                                      ToolRegistry registry) {
+    /**
+     * The agents under test: built before any run, once for each iteration limit the cases need
+     * (a case's {@code max_iterations} is a limit as well as a check), each shared by its cases'
+     * runs, a fresh session a run; the tool list, the prompts and the sub-agents are not rebuilt
+     * per run. A configured agent ({@code --agent NAME}) is built as {@code bellows run} builds it,
+     * its sub-agents counting their tokens into the run's.
+     */
+    private static AgentFactory agentFactory(Settings settings, Provider provider, StreamOptions streamOptions,
+                                             ToolRegistry registry, AgentTree tree, Dataset cases) throws UsageException {
         RetryPolicy retryPolicy = RetryPolicy.defaults().withMaxRetries(settings.maxRetries());
-        return (evalCase, probe) -> {
-            DefaultAgent.Builder builder = probe.install(DefaultAgent.builder());
+        java.util.Map<Integer, DefaultAgent> agents = new java.util.HashMap<>();
+        for (dev.bellows.eval.EvalCase evalCase : cases.cases()) {
+            int limit = limit(settings, evalCase);
+            if (agents.containsKey(limit)) {
+                continue;
+            }
+            DefaultAgent.Builder builder = DefaultAgent.builder().modelInterceptor(RunProbe.counter());
             if (settings.answerSchema() != null) {
                 builder.answerSchema(settings.answerSchema());
             }
@@ -297,17 +315,24 @@ final class EvalCommand implements Callable<Integer> {
                     .streamOptions(streamOptions)
                     .instructions(settings.system())
                     .toolRegistry(registry)
-                    .memory(RunCommand.memory(settings))
-                    // a case's max_iterations is a limit as well as a check: no call beyond it is made
-                    .maxIterations(Math.min(settings.maxIterations(), evalCase.maxIterations().orElse(Integer.MAX_VALUE)))
+                    .maxIterations(limit)
                     .maxToolResultTokens(settings.maxToolResultTokens())
                     .maxConsecutiveErrors(settings.maxConsecutiveErrors())
                     .retryPolicy(retryPolicy);
             for (String pattern : settings.approve()) {
                 builder.requireApproval(pattern);
             }
-            return builder.build();
-        };
+            if (settings.configuredAgent() != null) {
+                tree.configure(builder, settings.configuredAgent());
+            }
+            agents.put(limit, builder.build());
+        }
+        java.util.Map<Integer, DefaultAgent> built = java.util.Map.copyOf(agents);
+        return (evalCase, probe) -> built.get(limit(settings, evalCase));
+    }
+
+    private static int limit(Settings settings, dev.bellows.eval.EvalCase evalCase) {
+        return Math.min(settings.maxIterations(), evalCase.maxIterations().orElse(Integer.MAX_VALUE));
     }
 
     /** The verdicts on standard output: a line per case, the totals, and what changed against the baseline. */

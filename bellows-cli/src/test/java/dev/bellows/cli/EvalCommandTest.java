@@ -69,7 +69,7 @@ class EvalCommandTest {
         // the judge's call is not the subject's: one iteration, and the tokens of that one answer
         assertThat(judged.get("iterations").asInt()).isEqualTo(1);
         String events = plan.get("runs").get(0).get("events").asString();
-        List<String> lines = Files.readAllLines(dir.resolve("first").resolve(events));
+        List<String> lines = eventLines(dir.resolve("first"), events);
         assertThat(Cli.json(lines.getFirst()).get("type").asString()).isEqualTo("loop_start");
         assertThat(lines).anyMatch(line -> Cli.json(line).path("type").asString().equals("plan_update"));
         assertThat(Cli.json(lines.getLast()).get("reason").asString()).isEqualTo("task_completion");
@@ -90,11 +90,16 @@ class EvalCommandTest {
         assertThat(comparison.get("regressed").asBoolean()).isFalse();
         assertThat(comparison.get("cases")).hasSize(5);
         assertThat(withoutTimings(after)).isEqualTo(withoutTimings(before));
-        for (JsonNode c : before.get("cases")) {
-            String events = c.get("runs").get(0).get("events").asString();
-            assertThat(Files.readString(dir.resolve("after").resolve(events)))
-                    .isEqualTo(Files.readString(dir.resolve("before").resolve(events)));
-        }
+        // every run's events, in one file, in dataset order
+        assertThat(Files.readString(dir.resolve("after/events.jsonl"))).isEqualTo(Files.readString(dir.resolve("before/events.jsonl")));
+    }
+
+    /** The lines of a run's events reference ({@code events.jsonl#L85-L167}). */
+    static List<String> eventLines(Path reportDir, String reference) throws java.io.IOException {
+        java.util.regex.Matcher block = java.util.regex.Pattern.compile("events\\.jsonl#L(\\d+)-L(\\d+)").matcher(reference);
+        assertThat(block.matches()).as(reference).isTrue();
+        return Files.readAllLines(reportDir.resolve("events.jsonl"))
+                .subList(Integer.parseInt(block.group(1)) - 1, Integer.parseInt(block.group(2)));
     }
 
     static JsonNode withoutTimings(JsonNode report) {
@@ -188,10 +193,9 @@ class EvalCommandTest {
     void usageErrorsSendNothing() throws Exception {
         try (MockLlmServer server = MockLlmServer.start(MockScript.of())) {
             assertThat(eval(server, "--agent", "researcher").err()).contains("--agent: unknown agent (default or react");
-            Files.writeString(dir.resolve("bellows.json"), "{\"agents\": {\"researcher\": {\"instructions\": \"Find facts.\"}}}");
-            assertThat(eval(server, "--agent", "researcher").err())
-                    .contains("--agent: bellows eval runs the built-in agents (default, react) in this version,"
-                            + " not the config file's \"researcher\"");
+            Files.writeString(dir.resolve("bellows.json"), "{\"agents\": {\"lead\": {\"instructions\": \"Lead.\","
+                    + " \"handoffs\": [\"writer\"]}, \"writer\": {\"instructions\": \"Write.\"}}}");
+            assertThat(eval(server, "--agent", "lead").err()).contains("agents.lead.handoffs: handing the conversation off");
             Files.delete(dir.resolve("bellows.json"));
             assertThat(eval(server, "--repeat", "0").err()).contains("--repeat: must be from 1 to 10000, got 0");
             assertThat(eval(server, "--margin", "0.1").err()).contains("--margin: only with --baseline REPORT.json");
@@ -201,6 +205,78 @@ class EvalCommandTest {
             assertThat(Cli.run(new Host(Map.of(), dir, Interrupts.NONE, false), "eval", "nothing.jsonl", "--model", "m")
                     .err()).isEqualTo("bellows eval: DATASET: cannot read nothing.jsonl: no such file\n");
             assertThat(server.requests()).isEmpty();
+        }
+    }
+
+    /**
+     * {@code --agent NAME}: the config file's agent runs each case as {@code bellows run --agent}
+     * runs it: its sub-agents' (a sequence's) events in the run's, the trajectory the root agent's
+     * own calls, the tokens every model call's of the run.
+     */
+    @Test
+    void aConfiguredAgentRunsEachCaseWithItsSubAgentsEventsAndItsOwnTrajectory() throws Exception {
+        Files.writeString(dir.resolve("bellows.json"), """
+                {"agents": {
+                  "lead": {"instructions": "You plan and delegate.", "agents": ["pipeline"]},
+                  "researcher": {"instructions": "You find facts.", "model": "m2"},
+                  "writer": {"instructions": "You write."},
+                  "pipeline": {"sequence": ["researcher", "writer"]}
+                },
+                 "prices": {"mock": {"input": 3.0, "output": 15.0}, "m2": {"input": 1.0, "output": 2.0}}}""");
+        Files.writeString(dir.resolve("cases.jsonl"), "{\"id\": \"boil\", \"input\": \"When does water boil?\", \"expect\":"
+                + " {\"contains\": \"100 C\", \"tools\": {\"match\": \"strict\", \"calls\": [\"pipeline\"]}, \"max_cost\": 0.5}}\n");
+        try (MockLlmServer server = RunCommandTest.server(RunCommandTest.call("pipeline", "{\"task\": \"find the boiling point\"}"),
+                RunCommandTest.complete("100 C at sea level"), RunCommandTest.complete("Water boils at 100 C."),
+                RunCommandTest.complete("water boils at 100 C"))) {
+            Cli.Run run = Cli.run(new Host(Map.of(), dir, Interrupts.NONE, false), "eval", "cases.jsonl",
+                    "--base-url", server.baseUrl().toString(), "--model", "mock", "--agent", "lead");
+            assertThat(run.status()).as(run.out() + run.err()).isZero();
+            assertThat(run.out()).contains("PASS  boil  1/1 runs passed");
+            assertThat(server.requests()).hasSize(4);
+            assertThat(server.requests().get(1).body().get("model").asString()).isEqualTo("m2");
+
+            JsonNode report = Cli.MAPPER.readTree(dir.resolve("eval-out/report.json").toFile());
+            assertThat(report.get("agent").asString()).isEqualTo("lead");
+            JsonNode result = report.get("cases").get(0).get("runs").get(0);
+            assertThat(result.get("iterations").asInt()).as("the lead's own model calls").isEqualTo(2);
+            List<JsonNode> events = eventLines(dir.resolve("eval-out"), result.get("events").asString()).stream()
+                    .map(Cli::json).toList();
+            assertThat(events).anySatisfy(e -> assertThat(e.path("agent").asString()).isEqualTo("researcher"))
+                    .anySatisfy(e -> assertThat(e.path("agent").asString()).isEqualTo("writer"));
+            assertThat(events.getLast().get("result").asString()).isEqualTo("water boils at 100 C");
+            // the tokens are the whole run's: the sub-agents' two calls as well as the lead's two
+            long sent = 0;
+            for (var request : server.requests()) {
+                long codePoints = 0;
+                for (JsonNode message : request.body().get("messages")) {
+                    codePoints += message.path("content").asString("").codePointCount(0, message.path("content").asString("").length());
+                }
+                sent += (codePoints + 3) / 4;       // the mock's estimate of a request's prompt tokens
+            }
+            assertThat(result.get("tokens").get("input").asLong()).isEqualTo(sent);
+            // priced by model: the lead's and the writer's calls at mock's price, the researcher's at m2's
+            long mockIn = 0;
+            long m2In = 0;
+            for (var request : server.requests()) {
+                long codePoints = 0;
+                for (JsonNode message : request.body().get("messages")) {
+                    codePoints += message.path("content").asString("").codePointCount(0, message.path("content").asString("").length());
+                }
+                if (request.body().get("model").asString().equals("m2")) {
+                    m2In += (codePoints + 3) / 4;
+                } else {
+                    mockIn += (codePoints + 3) / 4;
+                }
+            }
+            long out = result.get("tokens").get("output").asLong();
+            double cost = result.get("cost").asDouble();
+            assertThat(cost).isGreaterThan(mockIn * 3.0 / 1e6 + m2In * 1.0 / 1e6)
+                    .isLessThanOrEqualTo(mockIn * 3.0 / 1e6 + m2In * 1.0 / 1e6 + out * 15.0 / 1e6);
+            assertThat(report.get("summary").get("cost").asDouble()).isEqualTo(cost);
+            assertThat(result.get("scores").get(2).get("reason").asString())
+                    .isEqualTo(String.format(java.util.Locale.ROOT, "cost %.6f, at most 0.500000", cost));
+            String page = Files.readString(dir.resolve("eval-out/report.html"));
+            assertThat(page).contains("pipeline").contains("Water boils at 100 C.");
         }
     }
 }

@@ -21,6 +21,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 /**
  * Runs a dataset through an agent: each case {@code repeat} times, at most {@code concurrency}
@@ -48,6 +49,8 @@ public final class EvalRunner {
     private final String agentName;
     private final String model;
     private final Clock clock;
+    private final Supplier<ConversationMemory> memory;
+    private final java.util.Map<String, Price> prices;
 
     private EvalRunner(Builder builder) {
         this.factory = builder.factory;
@@ -60,6 +63,8 @@ public final class EvalRunner {
         this.agentName = builder.agentName;
         this.model = builder.model;
         this.clock = builder.clock;
+        this.memory = builder.memory;
+        this.prices = java.util.Map.copyOf(builder.prices);
     }
 
     public static Builder builder(AgentFactory factory) {
@@ -76,7 +81,6 @@ public final class EvalRunner {
         Instant started = clock.instant();
         long start = System.nanoTime();
         List<EvalCase> cases = dataset.cases();
-        EventFiles files = outputDirectory == null ? null : new EventFiles(outputDirectory, cases);
         int total = cases.stream().mapToInt(c -> c.repeatOr(repeat)).sum();
         Progress shown = new Progress(progress, total);
         // One job per run, in dataset order, taken in that order by a fixed set of workers: with
@@ -90,6 +94,7 @@ public final class EvalRunner {
                 jobs.add(new int[] {c, i});
             }
         }
+        EventFiles files = outputDirectory == null ? null : new EventFiles(outputDirectory, jobs.size());
         AtomicInteger next = new AtomicInteger();
         java.util.concurrent.atomic.AtomicBoolean stopped = new java.util.concurrent.atomic.AtomicBoolean();
         progress.started(total);
@@ -100,7 +105,7 @@ public final class EvalRunner {
                     for (int j = next.getAndIncrement(); j < jobs.size(); j = next.getAndIncrement()) {
                         EvalCase evalCase = cases.get(jobs.get(j)[0]);
                         int index = jobs.get(j)[1];
-                        RunResult result = runOnce(evalCase, jobs.get(j)[0], index, files);
+                        RunResult result = runOnce(evalCase, j, index, files);
                         if (stopped.get()) {
                             return null;    // a run cut short by the stop is no result (the loop may end it "cancelled")
                         }
@@ -121,7 +126,13 @@ public final class EvalRunner {
                 throw e;
             }
             if (files != null) {
-                files.finish();     // every events file on disk before the report names it
+                files.finish();     // every run's events on disk before the report names them
+                for (int j = 0; j < jobs.size(); j++) {
+                    RunResult[] ofCase = results[jobs.get(j)[0]];
+                    RunResult r = ofCase[jobs.get(j)[1] - 1];
+                    ofCase[jobs.get(j)[1] - 1] = new RunResult(r.index(), r.passed(), r.answer(), r.scores(),
+                            files.reference(j), r.durationMs(), r.iterations(), r.tokens(), r.error(), r.cost());
+                }
             }
         }
         List<CaseResult> caseResults = new ArrayList<>();
@@ -147,17 +158,17 @@ public final class EvalRunner {
         }
     }
 
-    /** One run: the agent built, the task run to its end, the evaluators asked, the events written. */
-    private RunResult runOnce(EvalCase evalCase, int caseNumber, int index, EventFiles files)
+    /** One run (job {@code job} in dataset order): the agent asked for, the task run to its end, the evaluators asked, the events handed to the file. */
+    private RunResult runOnce(EvalCase evalCase, int job, int index, EventFiles files)
             throws IOException, InterruptedException {
         RunProbe probe = new RunProbe(index);
         long start = System.nanoTime();
         RunRecord record;
         AgentRun run = null;
+        RunProbe.CURRENT.set(probe);        // for RunProbe.counter() in an agent shared by the runs
         try {
             Agent agent = factory.create(evalCase, probe);
-            run = evalCase.history().isEmpty() ? agent.run(evalCase.task())
-                    : agent.run(evalCase.task(), conversation(evalCase));
+            run = agent.run(evalCase.task(), session(evalCase));
             AgentResult result = run.await();
             long duration = (System.nanoTime() - start) / 1_000_000;
             List<AgentEvent> events = run.events().toList();
@@ -165,7 +176,8 @@ public final class EvalRunner {
             LoopEndReason reason = result.reason();
             record = new RunRecord(evalCase, index, reason.successful() ? result.result() : "", Optional.of(reason),
                     events, iterations, probe.tokens(), duration,
-                    reason.successful() ? Optional.empty() : Optional.of(reason.wireName() + ": " + result.result()));
+                    reason.successful() ? Optional.empty() : Optional.of(reason.wireName() + ": " + result.result()),
+                    probe.cost(prices));
         } catch (java.util.concurrent.CancellationException e) {
             if (run != null) {
                 run.cancel();
@@ -176,16 +188,20 @@ public final class EvalRunner {
                 throw (InterruptedException) e;
             }
             record = new RunRecord(evalCase, index, "", Optional.empty(), List.of(), 0, probe.tokens(),
-                    (System.nanoTime() - start) / 1_000_000, Optional.of("the agent could not run: " + e));
+                    (System.nanoTime() - start) / 1_000_000, Optional.of("the agent could not run: " + e), probe.cost(prices));
+        } finally {
+            RunProbe.CURRENT.remove();
         }
         List<Score> scores = new ArrayList<>();
         for (Evaluator evaluator : evaluators(evalCase)) {
             scores.add(score(evaluator, record));
         }
-        String events = files == null || record.events().isEmpty() ? "" : files.write(caseNumber, index, record.events());
+        if (files != null) {
+            files.write(job, record.events());     // its reference is known once the runs before it are written
+        }
         boolean passed = record.error().isEmpty() && scores.stream().allMatch(Score::passed);
-        return new RunResult(index, passed, record.answer(), scores, events, record.durationMs(), record.iterations(),
-                record.tokens(), record.error());
+        return new RunResult(index, passed, record.answer(), scores, "", record.durationMs(), record.iterations(),
+                record.tokens(), record.error(), record.cost());
     }
 
     private List<Evaluator> evaluators(EvalCase evalCase) {
@@ -206,10 +222,12 @@ public final class EvalRunner {
         }
     }
 
-    /** A session holding the case's conversation before its task. */
-    private static Session conversation(EvalCase evalCase) {
-        ConversationMemory memory = ConversationMemory.builder().build();
-        memory.addTurn(evalCase.history());
+    /** The run's own session: a fresh memory, holding the case's conversation (if any) before its task. */
+    private Session session(EvalCase evalCase) {
+        ConversationMemory memory = Objects.requireNonNull(this.memory.get(), "the runner's memory supplier returned null");
+        if (!evalCase.history().isEmpty()) {
+            memory.addTurn(evalCase.history());
+        }
         return new Session(memory);
     }
 
@@ -241,6 +259,8 @@ public final class EvalRunner {
         private String agentName = "default";
         private String model = "";
         private Clock clock = Clock.systemUTC();
+        private Supplier<ConversationMemory> memory = () -> ConversationMemory.builder().build();
+        private java.util.Map<String, Price> prices = java.util.Map.of();
 
         private Builder(AgentFactory factory) {
             this.factory = Objects.requireNonNull(factory, "factory");
@@ -276,7 +296,7 @@ public final class EvalRunner {
             return this;
         }
 
-        /** Where each run's events file is written (under {@code events/}); none are written without it. */
+        /** Where the runs' events are written ({@code events.jsonl}, a block of lines a run); none are written without it. */
         public Builder outputDirectory(Path directory) {
             this.outputDirectory = directory;
             return this;
@@ -302,6 +322,26 @@ public final class EvalRunner {
         /** The clock the report's start time is read from (default UTC). */
         public Builder clock(Clock clock) {
             this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /**
+         * Each run's conversation memory (default: {@code ConversationMemory.builder().build()}):
+         * every run goes in a fresh {@link Session} of a memory from {@code memory}, the case's
+         * conversation in it, whatever memory the agent was built with. Called once per run.
+         */
+        public Builder memory(Supplier<ConversationMemory> memory) {
+            this.memory = Objects.requireNonNull(memory, "memory");
+            return this;
+        }
+
+        /**
+         * The models' prices, by the model name each call names: with them each run has a cost
+         * ({@link RunResult#cost()}) and {@code max_cost} can pass. A run's tokens must be counted
+         * ({@link RunProbe}).
+         */
+        public Builder prices(java.util.Map<String, Price> prices) {
+            this.prices = java.util.Map.copyOf(prices);
             return this;
         }
 

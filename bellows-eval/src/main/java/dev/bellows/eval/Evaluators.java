@@ -136,6 +136,23 @@ public final class Evaluators {
         });
     }
 
+    /**
+     * {@code max_cost}: what the run's tokens cost at the runner's prices is at most {@code max}
+     * (in the prices' currency).
+     */
+    public static Evaluator maxCost(double max) {
+        return Evaluator.of("max_cost", run -> {
+            if (run.cost().isEmpty()) {
+                return Score.fail("max_cost", "the run's cost is unknown (no prices given, a model it called has no"
+                        + " price, or its tokens were not counted)");
+            }
+            double cost = run.cost().get();
+            String figures = String.format(java.util.Locale.ROOT, "%.6f", cost) + ", at most "
+                    + String.format(java.util.Locale.ROOT, "%.6f", max);
+            return cost <= max ? Score.pass("max_cost", "cost " + figures) : Score.fail("max_cost", "cost " + figures + " allowed");
+        });
+    }
+
     /** {@code max_tokens}: the model's input and output tokens over the run, together, are at most {@code max}. */
     public static Evaluator maxTokens(long max) {
         return Evaluator.of("max_tokens", run -> {
@@ -203,6 +220,12 @@ public final class Evaluators {
         });
         keys.put("max_iterations", spec -> maxIterations((int) positive(spec, "", Integer.MAX_VALUE)));
         keys.put("max_tokens", spec -> maxTokens(positive(spec, "", Long.MAX_VALUE)));
+        keys.put("max_cost", spec -> {
+            if (!spec.isNumber() || !(spec.asDouble() >= 0) || Double.isInfinite(spec.asDouble())) {
+                throw new ExpectationException("must be a number of at least 0 (in the prices' currency)");
+            }
+            return maxCost(spec.asDouble());
+        });
         keys.put("max_latency_ms", spec -> maxLatencyMs(positive(spec, "", Long.MAX_VALUE)));
         keys.put("judge", spec -> {
             if (!spec.isObject()) {

@@ -5,165 +5,160 @@ import dev.bellows.event.EventJson;
 import dev.bellows.event.StreamEvent;
 import dev.bellows.event.StreamRedaction;
 import dev.bellows.secret.Secrets;
+import java.io.BufferedOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.io.StringWriter;
+import dev.bellows.json.internal.Jackson;
+import tools.jackson.databind.ObjectWriter;
+import tools.jackson.databind.SequenceWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
-import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 
 /**
- * Where each run's events go: {@code events/CASE/run-N.jsonl} under the output directory, one
- * JSON object a line as {@code bellows run --output jsonl} writes them (secrets redacted, those
- * split across a stream's deltas too). The
- * case's folder is its id made safe for any file system, unique even where names differ only
- * in case.
+ * Where the runs' events go: one file, {@code events.jsonl} in the output directory, each run's
+ * events a block of lines (one JSON object a line as {@code bellows run --output jsonl} writes
+ * them, secrets redacted, those split across a stream's deltas too), the blocks in dataset
+ * order (case by case, repeat by repeat). A run's reference is the file and its block's lines,
+ * {@code events.jsonl#L85-L167} (from 1, both included).
  *
- * <p>A run's thread only turns its events into the file's bytes (redacted there, so no secret
- * leaves the run); a few platform threads of its own create the folders and write the files,
- * in the order the runs hand them over. File I/O on the runner's virtual threads held their
- * carriers (the JDK cannot unmount a thread blocked in the file system), so 1,000 runs' folders
- * and files left the runs' CPU idle; here a run slot is free as soon as its bytes are queued.
- * The files' names never depend on that order: they are chosen up front, in dataset order.
- * Thread-safe: {@link #write} is called from every run at once; {@link #finish} and
- * {@link #close} by the runner alone.
+ * <p>Why one file: on a busy disk, a folder and a file per run (1,000 of each for 1,000 runs)
+ * cost more than the runs themselves (every creation waits on the file system's journal). One
+ * file, written through a buffer, costs one creation. A run's thread only turns its events
+ * into the block's bytes (redacted there, so no secret leaves the run); one platform thread of
+ * its own writes the blocks, in dataset order: a block whose predecessors are still running
+ * waits in memory, as bytes, until they are written. So the file, and every reference, is the
+ * same whatever order the runs finish in.
+ *
+ * <p>Thread-safe: {@link #write} is called from every run at once; {@link #finish},
+ * {@link #reference} and {@link #close} by the runner alone.
  */
 final class EventFiles implements AutoCloseable {
 
-    static final String FOLDER = "events";
+    static final String FILE = "events.jsonl";
 
-    /** The writer's signal that no file follows. */
-    private static final Pending END = new Pending(-1, 0, new byte[0]);
+    /** Events as JSON lines: the shared mapper's writer, a line break between values. */
+    private static final ObjectWriter LINES = Jackson.JSON.writer().withRootValueSeparator("\n");
 
-    /**
-     * How many writer threads: a file system call waits on the disk far longer than it computes,
-     * and several in flight overlap (1,000 folders and files took 1.35 s from one thread on a
-     * busy disk, 0.76 s from four). A case's files all go to one writer, which makes its folder.
-     */
-    private static final int WRITERS = 4;
+    /** The writer's signal that no block follows. */
+    private static final Block END = new Block(-1, new byte[0], 0);
 
-    private final Path directory;
-    private final List<String> folders;
-    private final List<BlockingQueue<Pending>> queues;
-    private final List<Thread> writers;
+    private final BlockingQueue<Block> queue = new LinkedBlockingQueue<>();
+    private final OutputStream out;
+    private final Thread writer;
+    /** Per run (in job order): its first line, set by the writer once its block is written; 0 for none. */
+    private final long[] firstLine;
+    private final int[] lines;
     private volatile IOException failure;
     private volatile boolean abandoned;
 
-    /** Chooses each case's folder up front, in dataset order, so the names never depend on which run ends first. */
-    EventFiles(Path directory, List<EvalCase> cases) {
-        this.directory = directory;
-        Set<String> taken = new HashSet<>();
-        this.folders = cases.stream().map(c -> {
-            String safe = c.id().replaceAll("[^A-Za-z0-9._-]", "_");
-            if (safe.startsWith(".")) {
-                safe = "_" + safe.substring(1);
-            }
-            if (safe.length() > 80) {
-                safe = safe.substring(0, 80);
-            }
-            String name = safe;
-            for (int n = 2; !taken.add(name.toLowerCase(Locale.ROOT)); n++) {
-                name = safe + "-" + n;
-            }
-            return name;
-        }).toList();
-        int count = Math.max(1, Math.min(WRITERS, folders.size()));
-        List<BlockingQueue<Pending>> made = new ArrayList<>();
-        for (int i = 0; i < count; i++) {
-            made.add(new LinkedBlockingQueue<>());
-        }
-        this.queues = List.copyOf(made);
-        this.writers = queues.stream().map(queue -> Thread.ofPlatform().daemon().name("eval-events-writer")
-                .start(() -> writeAll(queue))).toList();
-    }
-
-    /** The file of a run, relative to the output directory, {@code /}-separated. */
-    String relative(int caseNumber, int index) {
-        return FOLDER + "/" + folders.get(caseNumber) + "/run-" + index + ".jsonl";
+    /**
+     * Creates (or empties) {@code directory/events.jsonl} for {@code runs} runs, numbered in
+     * dataset order from 0.
+     *
+     * @throws IOException when the folder or the file cannot be made
+     */
+    EventFiles(Path directory, int runs) throws IOException {
+        Files.createDirectories(directory);
+        this.out = new BufferedOutputStream(Files.newOutputStream(directory.resolve(FILE)), 1 << 16);
+        this.firstLine = new long[runs];
+        this.lines = new int[runs];
+        this.writer = Thread.ofPlatform().daemon().name("eval-events-writer").start(this::writeAll);
     }
 
     /**
-     * Hands the run's events to the writer; returns the file's relative name. The file is on disk
-     * once {@link #finish} returns.
+     * Hands run {@code job}'s events to the writer (every run, in any order, exactly once; a run
+     * without events too, so that the ones after it are not held back).
      *
-     * @throws IOException when an earlier file could not be written (the evaluation stops there)
+     * @throws IOException when an earlier block could not be written (the evaluation stops there)
      */
-    String write(int caseNumber, int index, List<AgentEvent> events) throws IOException {
+    void write(int job, List<AgentEvent> events) throws IOException {
         IOException failed = failure;
         if (failed != null) {
             throw new IOException(failed.getMessage(), failed);
         }
-        queues.get(caseNumber % queues.size()).add(new Pending(caseNumber, index, lines(events)));
-        return relative(caseNumber, index);
-    }
-
-    /** The file's bytes: each event a line, redacted, as {@code bellows run --output jsonl} prints them. */
-    private static byte[] lines(List<AgentEvent> events) {
-        StringBuilder text = new StringBuilder(events.size() * 64);
+        StringWriter text = new StringWriter(events.size() * 64);
+        int count = 0;
         StreamRedaction deltas = new StreamRedaction();   // a secret split across deltas is in no one line
-        for (AgentEvent event : events) {
-            for (AgentEvent redacted : deltas.apply(event)) {
-                if (redacted instanceof StreamEvent.Complete) {
-                    continue;       // not written by run --output jsonl either: it repeats the answer
+        // one generator for the run's lines, not one per line; a JSON line holds no line break, so
+        // redacting the block at once is redacting each line
+        try (SequenceWriter lines = LINES.writeValues(text)) {
+            for (AgentEvent event : events) {
+                for (AgentEvent redacted : deltas.apply(event)) {
+                    if (redacted instanceof StreamEvent.Complete) {
+                        continue;       // not written by run --output jsonl either: it repeats the answer
+                    }
+                    lines.write(EventJson.toJson(redacted, false));
+                    count++;
                 }
-                text.append(Secrets.redact(EventJson.toJson(redacted, false).toString())).append('\n');
             }
         }
-        return text.toString().getBytes(StandardCharsets.UTF_8);
+        String block = count == 0 ? "" : Secrets.redact(text.append('\n').toString());
+        queue.add(new Block(job, block.getBytes(StandardCharsets.UTF_8), count));
     }
 
     /**
-     * Waits until every file handed over is written.
+     * Waits until every block handed over is written and the file closed.
      *
      * @throws IOException when one could not be
      */
     void finish() throws IOException, InterruptedException {
-        queues.forEach(queue -> queue.add(END));
-        for (Thread writer : writers) {
-            writer.join();
-        }
+        queue.add(END);
+        writer.join();
         IOException failed = failure;
         if (failed != null) {
             throw new IOException(failed.getMessage(), failed);
         }
     }
 
-    /** Stops the writer without waiting: the files not yet written are dropped (the evaluation failed or was cancelled). */
+    /** Run {@code job}'s reference once {@link #finish} returned: {@code events.jsonl#Lfirst-Llast}, or empty for no events. */
+    String reference(int job) {
+        return lines[job] == 0 ? "" : FILE + "#L" + firstLine[job] + "-L" + (firstLine[job] + lines[job] - 1);
+    }
+
+    /** Stops the writer without waiting: the blocks not yet written are dropped (the evaluation failed or was cancelled). */
     @Override
     public void close() {
         abandoned = true;
-        queues.forEach(queue -> queue.add(END));
+        queue.add(END);
     }
 
-    /** A writer thread: each of its cases' folder created on its first file, then the files, until the end. */
-    private void writeAll(BlockingQueue<Pending> queue) {
-        boolean[] made = new boolean[folders.size()];
-        try {
-            for (Pending next = queue.take(); next != END; next = queue.take()) {
+    /** The writer thread: the blocks in job order, each as soon as the ones before it are written. */
+    private void writeAll() {
+        TreeMap<Integer, Block> early = new TreeMap<>();     // blocks whose predecessors are still running
+        int next = 0;
+        long line = 1;
+        try (OutputStream file = out) {
+            for (Block block = queue.take(); block != END; block = queue.take()) {
                 if (failure != null || abandoned) {
                     continue;       // drained, not written: the evaluation stops
                 }
-                try {
-                    Path folder = directory.resolve(FOLDER).resolve(folders.get(next.caseNumber()));
-                    if (!made[next.caseNumber()]) {
-                        Files.createDirectories(folder);
-                        made[next.caseNumber()] = true;
+                early.put(block.job(), block);
+                for (Block ready = early.remove(next); ready != null; ready = early.remove(next)) {
+                    file.write(ready.bytes());
+                    if (ready.lines() > 0) {
+                        firstLine[ready.job()] = line;
+                        lines[ready.job()] = ready.lines();
+                        line += ready.lines();
                     }
-                    Files.write(folder.resolve("run-" + next.index() + ".jsonl"), next.bytes());
-                } catch (IOException e) {
-                    failure = e;
+                    next++;
                 }
             }
+            if (!early.isEmpty() && !abandoned && failure == null) {
+                failure = new IOException("the events of run " + (next + 1) + " never came: blocks after it were not written");
+            }
+        } catch (IOException e) {
+            failure = e;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();     // nobody interrupts this thread but the JVM's end
         }
     }
 
-    private record Pending(int caseNumber, int index, byte[] bytes) {
+    private record Block(int job, byte[] bytes, int lines) {
     }
 }

@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -85,8 +86,13 @@ public final class ReportJson {
         json.put("started", report.started().toString());
         json.put("duration_ms", report.durationMs());
         EvalReport.Summary summary = report.summary();
-        json.putObject("summary").put("cases", summary.cases()).put("passed", summary.passed())
+        ObjectNode sums = json.putObject("summary").put("cases", summary.cases()).put("passed", summary.passed())
                 .put("failed", summary.failed()).put("pass_rate", summary.passRate());
+        // the evaluation's cost when every run's is known
+        List<RunResult> all = report.cases().stream().flatMap(c -> c.runs().stream()).toList();
+        if (!all.isEmpty() && all.stream().allMatch(run -> run.cost().isPresent())) {
+            sums.put("cost", all.stream().mapToDouble(run -> run.cost().get()).sum());
+        }
         ArrayNode cases = json.putArray("cases");
         for (CaseResult result : report.cases()) {
             ObjectNode c = cases.addObject();
@@ -119,6 +125,7 @@ public final class ReportJson {
                 r.put("iterations", run.iterations());
                 run.tokens().ifPresent(tokens -> r.putObject("tokens")
                         .put("input", tokens.inputTokens()).put("output", tokens.outputTokens()));
+                run.cost().ifPresent(cost -> r.put("cost", cost));
             }
         }
         report.comparison().ifPresent(comparison -> json.set("comparison", toJson(comparison)));

@@ -25,10 +25,13 @@ import java.util.Optional;
  * @param durationMs from start to {@code loop_end}, wall-clock
  * @param error      why the run failed (did not end through {@code task_completion},
  *                   {@code ask_question} or {@code converse}, or could not start); empty otherwise
+ * @param cost       what the run's tokens cost at the runner's {@link Price prices}, its sub-agents'
+ *                   included; empty without prices, when the tokens are unknown, or when it called a
+ *                   model without a price
  */
 public record RunRecord(EvalCase evalCase, int index, String answer, Optional<LoopEndReason> endReason,
                         List<AgentEvent> events, int iterations, Optional<TokenUsage> tokens, long durationMs,
-                        Optional<String> error) {
+                        Optional<String> error, Optional<Double> cost) {
 
     public RunRecord {
         Objects.requireNonNull(evalCase, "evalCase");
@@ -37,6 +40,14 @@ public record RunRecord(EvalCase evalCase, int index, String answer, Optional<Lo
         events = List.copyOf(events);
         Objects.requireNonNull(tokens, "tokens");
         Objects.requireNonNull(error, "error");
+        Objects.requireNonNull(cost, "cost");
+    }
+
+    /** A run whose cost is unknown. */
+    public RunRecord(EvalCase evalCase, int index, String answer, Optional<LoopEndReason> endReason,
+                     List<AgentEvent> events, int iterations, Optional<TokenUsage> tokens, long durationMs,
+                     Optional<String> error) {
+        this(evalCase, index, answer, endReason, events, iterations, tokens, durationMs, error, Optional.empty());
     }
 
     /**

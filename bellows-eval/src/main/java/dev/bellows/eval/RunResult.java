@@ -18,9 +18,10 @@ import java.util.Optional;
  * @param iterations the loop's model calls
  * @param tokens     the subject's tokens; empty when unknown
  * @param error      why the run failed before its evaluators could pass it; empty when it ended by itself
+ * @param cost       what the run cost at the runner's {@link Price prices}; empty when unknown
  */
 public record RunResult(int index, boolean passed, String answer, List<Score> scores, String events, long durationMs,
-                        int iterations, Optional<TokenUsage> tokens, Optional<String> error) {
+                        int iterations, Optional<TokenUsage> tokens, Optional<String> error, Optional<Double> cost) {
 
     public RunResult {
         Objects.requireNonNull(answer, "answer");
@@ -28,5 +29,12 @@ public record RunResult(int index, boolean passed, String answer, List<Score> sc
         Objects.requireNonNull(events, "events");
         Objects.requireNonNull(tokens, "tokens");
         Objects.requireNonNull(error, "error");
+        Objects.requireNonNull(cost, "cost");
+    }
+
+    /** A run whose cost is unknown. */
+    public RunResult(int index, boolean passed, String answer, List<Score> scores, String events, long durationMs,
+                     int iterations, Optional<TokenUsage> tokens, Optional<String> error) {
+        this(index, passed, answer, scores, events, durationMs, iterations, tokens, error, Optional.empty());
     }
 }

@@ -120,6 +120,8 @@ class DatasetReaderTest {
         assertProblem("{\"id\": \"a\", \"input\": \"x\", \"expect\": {\"judge\": {\"rubric\": \"r\", \"min_score\": 2}}}", 1,
                 "expect.judge.min_score", "must be a number in 0..1");
         assertProblem("{\"id\": \"a\", \"input\": \"x\", \"expect\": {\"max_iterations\": 0}}", 1, "expect.max_iterations", "at least 1");
+        assertProblem("{\"id\": \"a\", \"input\": \"x\", \"expect\": {\"max_cost\": \"cheap\"}}", 1, "expect.max_cost",
+                "must be a number of at least 0");
         assertProblem("{\"id\": \"a\", \"input\": \"x\", \"repeat\": 0}", 1, "repeat", "from 1 to 10000");
         assertProblem("{\"id\": \"a\", \"input\": \"x\", \"pass_rate\": 1.5}", 1, "pass_rate", "in 0..1");
         assertProblem("{\"id\": \"a\", \"input\": [{\"role\": \"assistant\", \"content\": \"hi\"}]}", 1, "input[0].role",

@@ -141,13 +141,22 @@ class EvalRunnerTest {
                 .outputDirectory(dir.resolve("four")).build().run(dataset));
         assertThat(withoutTimings(four)).isEqualTo(withoutTimings(one));
         assertThat(one.path("summary").path("passed").asInt()).as(one.toPrettyString()).isEqualTo(6);
+        // the events file too: each run's block where the report says, in dataset order
+        assertThat(Files.readString(dir.resolve("four/events.jsonl"))).isEqualTo(Files.readString(dir.resolve("one/events.jsonl")));
         for (JsonNode c : one.get("cases")) {
             for (JsonNode run : c.get("runs")) {
-                String events = run.get("events").asString();
-                assertThat(Files.readString(dir.resolve("four").resolve(events)))
-                        .isEqualTo(Files.readString(dir.resolve("one").resolve(events)));
+                assertThat(eventLines(dir.resolve("four"), run.get("events").asString()).getLast())
+                        .contains(c.get("id").asString().replace("case-", "city ") + " is cloudy");
             }
         }
+    }
+
+    /** The lines a run's events reference names: {@code events.jsonl#L85-L167}. */
+    static List<String> eventLines(Path reportDir, String reference) throws java.io.IOException {
+        java.util.regex.Matcher block = java.util.regex.Pattern.compile("events\\.jsonl#L(\\d+)-L(\\d+)").matcher(reference);
+        assertThat(block.matches()).as(reference).isTrue();
+        List<String> lines = Files.readAllLines(reportDir.resolve("events.jsonl"));
+        return lines.subList(Integer.parseInt(block.group(1)) - 1, Integer.parseInt(block.group(2)));
     }
 
     /** The report's JSON without its wall-clock figures. */
@@ -213,8 +222,8 @@ class EvalRunnerTest {
                 })).build();
         EvalReport report = EvalRunner.builder(factory).outputDirectory(dir).build().run(dataset);
         RunResult run = report.cases().getFirst().runs().getFirst();
-        assertThat(run.events()).isEqualTo("events/weather_oslo/run-1.jsonl");
-        List<String> lines = Files.readAllLines(dir.resolve(run.events()));
+        assertThat(run.events()).isEqualTo("events.jsonl#L1-L" + written.size());
+        List<String> lines = Files.readAllLines(dir.resolve("events.jsonl"));
         assertThat(lines).isEqualTo(written);
         assertThat(lines.getFirst()).contains("\"type\":\"loop_start\"");
         assertThat(lines).anyMatch(line -> line.contains("\"type\":\"tool_result\"") && line.contains("get_weather"));
@@ -222,23 +231,30 @@ class EvalRunnerTest {
     }
 
     @Test
-    void everyRunsFileIsOnDiskWhenTheReportNamesItWhateverOrderTheRunsEnd() throws Exception {
+    void everyRunsEventsAreOnDiskWhenTheReportNamesThemInDatasetOrderWhateverOrderTheRunsEnd() throws Exception {
         StringBuilder jsonl = new StringBuilder();
         for (int i = 1; i <= 12; i++) {
             jsonl.append("{\"id\": \"case-").append(i).append("\", \"input\": \"Weather in Oslo?\", \"repeat\": 3}\n");
         }
         List<ScriptedProvider> providers = new CopyOnWriteArrayList<>();
-        EvalReport report = EvalRunner.builder(scripted((c, i) -> MockScript.of(MockTurn.content(weather("Oslo")),
+        // the later runs answer sooner, so that blocks come to the writer before the ones they follow
+        EvalReport report = EvalRunner.builder(scripted((c, i) -> MockScript.of(MockTurn.content(weather("Oslo"))
+                                .delayMs(Math.max(0, 40 - 3L * Integer.parseInt(c.id().substring(5)))),
                         MockTurn.content(done(c.id() + " run " + i))), providers))
                 .concurrency(4).outputDirectory(dir).build().run(dataset(jsonl.toString()));
+        int next = 1;
         for (CaseResult result : report.cases()) {
             for (RunResult run : result.runs()) {
-                assertThat(run.events()).isEqualTo("events/" + result.id() + "/run-" + run.index() + ".jsonl");
-                List<String> lines = Files.readAllLines(dir.resolve(run.events()));
+                List<String> lines = eventLines(dir, run.events());
+                assertThat(run.events()).startsWith("events.jsonl#L" + next + "-");     // the blocks follow each other
+                next += lines.size();
+                assertThat(lines.getFirst()).contains("\"type\":\"loop_start\"");
                 assertThat(lines.getLast()).contains("\"type\":\"loop_end\"");
-                assertThat(String.join("\n", lines)).contains(result.id() + " run " + run.index());
+                assertThat(String.join("\n", lines)).contains(result.id() + " run " + run.index() + "\"");
             }
         }
+        assertThat(Files.readAllLines(dir.resolve("events.jsonl"))).hasSize(next - 1);
+        assertThat(dir.resolve("events")).doesNotExist();
     }
 
     @Test
@@ -264,7 +280,7 @@ class EvalRunnerTest {
                         + done("no")).chunkSize(3))))).build();
         RunResult run = EvalRunner.builder(factory).outputDirectory(dir).build().run(dataset).cases().getFirst()
                 .runs().getFirst();
-        String events = Files.readString(dir.resolve(run.events()));
+        String events = String.join("\n", eventLines(dir, run.events()));
         assertThat(events).contains("[REDACTED]").doesNotContain("sk-split");
         StringBuilder deltas = new StringBuilder();
         for (String line : events.lines().toList()) {
@@ -298,6 +314,115 @@ class EvalRunnerTest {
         assertThat(alone.tokens().get().totalTokens()).isPositive();
         assertThat(run.tokens()).isEqualTo(alone.tokens());
         assertThat(run.iterations()).isEqualTo(alone.iterations()).isEqualTo(1);
+    }
+
+    /** A model whose answer to a task "Count N" is N words, each run's usage its own; the runs take different times. */
+    private static Provider counting() {
+        return new Provider() {
+            @Override
+            public String name() {
+                return "by-task";
+            }
+
+            @Override
+            public ChatStream stream(ChatRequest request) throws ProviderException {
+                String task = request.messages().stream().map(Message::content).filter(c -> c.contains("Count "))
+                        .findFirst().orElseThrow();
+                int n = Integer.parseInt(task.replaceAll("(?s).*Count (\\d+).*", "$1"));
+                return new ScriptedProvider(MockScript.of(MockTurn.content(done("word ".repeat(n).trim()))
+                        .delayMs((7 - n % 7) * 2L))).stream(request);
+            }
+        };
+    }
+
+    @Test
+    void anAgentSharedByEveryRunCountsEachRunsTokensAndKeepsEachRunsConversationApart() throws Exception {
+        StringBuilder jsonl = new StringBuilder();
+        for (int n = 1; n <= 12; n++) {
+            jsonl.append("{\"id\": \"count-").append(n).append("\", \"input\": \"Count ").append(n)
+                    .append("\", \"expect\": {\"regex\": \"^(word ?){").append(n).append("}$\"}, \"repeat\": 2}\n");
+        }
+        Dataset dataset = dataset(jsonl.toString());
+        AtomicInteger built = new AtomicInteger();
+        DefaultAgent shared = DefaultAgent.builder().provider(counting()).model("mock").toolRegistry(new ToolRegistry())
+                .modelInterceptor(RunProbe.counter()).build();
+        EvalReport together = EvalRunner.builder((c, probe) -> shared).concurrency(6).build().run(dataset);
+        // the same cases, one agent per run, one after another: the tokens each run is known to use
+        EvalReport apart = EvalRunner.builder((c, probe) -> {
+            built.incrementAndGet();
+            return probe.install(DefaultAgent.builder().provider(counting()).model("mock").toolRegistry(new ToolRegistry())).build();
+        }).build().run(dataset);
+        assertThat(built.get()).isEqualTo(24);
+        assertThat(together.summary().passed()).as("each run answered its own task alone").isEqualTo(12);
+        for (int c = 0; c < 12; c++) {
+            for (int r = 0; r < 2; r++) {
+                RunResult run = together.cases().get(c).runs().get(r);
+                assertThat(run.tokens()).as(together.cases().get(c).id()).isPresent()
+                        .isEqualTo(apart.cases().get(c).runs().get(r).tokens());
+            }
+        }
+        assertThat(together.cases().get(11).runs().getFirst().tokens().get().outputTokens())
+                .isGreaterThan(together.cases().getFirst().runs().getFirst().tokens().get().outputTokens());
+    }
+
+    @Test
+    void anAgentWithoutTheCounterHasNoTokensAndACallOutsideAnEvaluationIsNotCounted() throws Exception {
+        DefaultAgent shared = DefaultAgent.builder().provider(counting()).model("mock").toolRegistry(new ToolRegistry()).build();
+        RunResult run = EvalRunner.builder((c, probe) -> shared).build().run(dataset("{\"id\": \"a\", \"input\": \"Count 2\"}\n"))
+                .cases().getFirst().runs().getFirst();
+        assertThat(run.passed()).isTrue();
+        assertThat(run.tokens()).isEmpty();
+        DefaultAgent counted = DefaultAgent.builder().provider(counting()).model("mock").toolRegistry(new ToolRegistry())
+                .modelInterceptor(RunProbe.counter()).build();
+        assertThat(counted.run("Count 3").await().result()).isEqualTo("word word word");
+    }
+
+    @Test
+    void withPricesEachRunHasItsCostAndMaxCostChecksIt() throws Exception {
+        Dataset dataset = dataset("""
+                {"id": "cheap", "input": "Count 1", "expect": {"max_cost": 0.5}}
+                {"id": "dear", "input": "Count 30", "expect": {"max_cost": 0.0001}}
+                """);
+        DefaultAgent agent = DefaultAgent.builder().provider(counting()).model("mock").toolRegistry(new ToolRegistry())
+                .modelInterceptor(RunProbe.counter()).build();
+        Price price = new Price(2.0, 8.0);
+        EvalReport report = EvalRunner.builder((c, probe) -> agent).concurrency(2)
+                .prices(Map.of("mock", price)).build().run(dataset);
+        RunResult cheap = report.cases().get(0).runs().getFirst();
+        RunResult dear = report.cases().get(1).runs().getFirst();
+        assertThat(cheap.cost()).hasValue(price.cost(cheap.tokens().orElseThrow()));
+        assertThat(cheap.cost().get()).isEqualTo(cheap.tokens().get().inputTokens() * 2.0 / 1e6
+                + cheap.tokens().get().outputTokens() * 8.0 / 1e6, org.assertj.core.data.Offset.offset(1e-12));
+        assertThat(cheap.passed()).isTrue();
+        assertThat(dear.cost().get()).isGreaterThan(0.0001);
+        assertThat(dear.scores()).singleElement().satisfies(score -> {
+            assertThat(score.passed()).isFalse();
+            assertThat(score.reason()).isEqualTo(String.format(java.util.Locale.ROOT, "cost %.6f, at most 0.000100 allowed",
+                    dear.cost().get()));
+        });
+        ObjectNode json = ReportJson.toJson(report);
+        assertThat(json.get("cases").get(0).get("runs").get(0).get("cost").asDouble()).isEqualTo(cheap.cost().get());
+        assertThat(json.get("summary").get("cost").asDouble()).isCloseTo(cheap.cost().get() + dear.cost().get(),
+                org.assertj.core.data.Offset.offset(1e-12));
+
+        // a model without a price: no cost, and max_cost says why it cannot pass
+        EvalReport unpriced = EvalRunner.builder((c, probe) -> agent).prices(Map.of("other-model", price)).build().run(dataset);
+        RunResult unknown = unpriced.cases().getFirst().runs().getFirst();
+        assertThat(unknown.cost()).isEmpty();
+        assertThat(unknown.scores().getFirst().reason()).startsWith("the run's cost is unknown");
+        assertThat(ReportJson.toJson(unpriced).get("summary").has("cost")).isFalse();
+    }
+
+    @Test
+    void pricesAreReadFromJsonNamingTheModelAndFieldThatIsWrong() throws Exception {
+        assertThat(Price.read(Runs.MAPPER.readTree("{\"gpt-4.1-mini\": {\"input\": 0.4, \"output\": 1.6}}")))
+                .isEqualTo(Map.of("gpt-4.1-mini", new Price(0.4, 1.6)));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Price.read(Runs.MAPPER.readTree("{\"m\": {\"input\": -1, \"output\": 1}}")))
+                .hasMessage("m.input: must be a number of at least 0 (the price of a million input tokens)");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Price.read(Runs.MAPPER.readTree("{\"m\": {\"input\": 1, \"outptu\": 1}}")))
+                .hasMessage("m.outptu: unknown field (input, output)");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Price.read(Runs.MAPPER.readTree("[1]")))
+                .hasMessageStartingWith("must be an object of models");
     }
 
     @Test

@@ -8,6 +8,7 @@ import dev.bellows.eval.Dataset;
 import dev.bellows.eval.EvalReport;
 import dev.bellows.eval.EvalRunner;
 import dev.bellows.eval.ReportJson;
+import dev.bellows.eval.RunProbe;
 import dev.bellows.eval.report.EvalReports;
 import dev.bellows.openai.OpenAiProvider;
 import dev.bellows.tool.ToolRegistry;
@@ -41,11 +42,12 @@ import java.util.stream.Stream;
  *       next case and running {@code agent.run(task, new Session()).await()} on one agent built
  *       once, checking that the run ended with an answer;</li>
  *   <li><b>harness</b>: what {@code bellows eval} does: the dataset read from its JSONL file,
- *       {@link EvalRunner} at concurrency C (an agent per run with the token probe installed,
+ *       {@link EvalRunner} at concurrency C (one agent built once with the token counter,
+ *       {@link RunProbe#counter()}, a fresh session a run, as {@code bellows eval} builds it;
  *       each run scored by the case's evaluators: contains, the tool trajectory, max
- *       iterations, no tool errors; its events written to a file), then {@code report.json},
- *       {@code junit.xml} and {@code report.html} (every transcript read back from the events
- *       files) written.</li>
+ *       iterations, no tool errors; its events written to {@code events.jsonl}), then
+ *       {@code report.json}, {@code junit.xml} and {@code report.html} (every transcript read
+ *       back from the events file) written.</li>
  * </ul>
  *
  * <p>The mock ({@link JdkServerMock}, the JDK's HTTP server on 127.0.0.1, {@code Content-Length}
@@ -103,10 +105,12 @@ public final class EvalOverhead {
             ways.put("plain", out -> plain(agent, null, cases, concurrency));
             ways.put("harness", out -> harness(dataset, out, provider, tools, concurrency, true));
             if (!options.get("breakdown").equals("0")) {
-                // where the harness's time goes: an agent built per run, then the runner without events files or reports
+                // where the harness's time goes: an agent built per run (as the runner once did), then the runner
+                // without the events file or reports
                 ways.put("plain, an agent per run", out -> plain(null, () -> DefaultAgent.builder().provider(provider).model("mock")
                         .toolRegistry(tools).build(), cases, concurrency));
                 ways.put("runner alone (no files)", out -> harness(dataset, null, provider, tools, concurrency, false));
+                ways.put("harness, an agent per run", out -> harness(dataset, out, provider, tools, concurrency, true, true));
             }
             Map<String, List<Batch>> measured = new LinkedHashMap<>();
             List<String> names = new ArrayList<>(ways.keySet());
@@ -178,10 +182,19 @@ public final class EvalOverhead {
     /** {@code bellows eval}'s work; without {@code reports}, the runner alone (and with {@code out} null, no events files). */
     static Batch harness(Path dataset, Path out, OpenAiProvider provider, ToolRegistry tools, int concurrency, boolean reports)
             throws Exception {
+        return harness(dataset, out, provider, tools, concurrency, reports, false);
+    }
+
+    /** As above; {@code perRun}: an agent built for every run with the run's probe, as the runner's factories once did. */
+    static Batch harness(Path dataset, Path out, OpenAiProvider provider, ToolRegistry tools, int concurrency, boolean reports,
+                         boolean perRun) throws Exception {
         long cpu = cpu();
         long start = System.nanoTime();
-        EvalReport report = EvalRunner.builder((evalCase, probe) -> probe.install(DefaultAgent.builder()
-                        .provider(provider).model("mock").toolRegistry(tools)).build())
+        // as bellows eval does: the agent built once, with the token counter, shared by every run
+        DefaultAgent agent = DefaultAgent.builder().provider(provider).model("mock").toolRegistry(tools)
+                .modelInterceptor(RunProbe.counter()).build();
+        EvalReport report = EvalRunner.builder((evalCase, probe) -> perRun ? probe.install(DefaultAgent.builder()
+                        .provider(provider).model("mock").toolRegistry(tools)).build() : agent)
                 .concurrency(concurrency).outputDirectory(out).agentName("bench").model("mock").build()
                 .run(Dataset.read(dataset));
         long runs = System.nanoTime() - start;

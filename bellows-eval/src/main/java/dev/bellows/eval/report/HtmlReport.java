@@ -48,14 +48,14 @@ final class HtmlReport {
     private static final int FLUSH_AT = 64 * 1024;
 
     private final Report report;
-    private final Path reportDir;
+    private final EventSource events;
     private final Writer out;
     private final Html html = new Html();
     private final Map<String, Change> changes = new HashMap<>();
 
-    private HtmlReport(Report report, Path reportDir, Writer out) {
+    private HtmlReport(Report report, EventSource events, Writer out) {
         this.report = report;
-        this.reportDir = reportDir;
+        this.events = events;
         this.out = out;
         if (report.comparison() != null) {
             report.comparison().cases().forEach(change -> changes.put(change.id(), change));
@@ -63,7 +63,9 @@ final class HtmlReport {
     }
 
     static void write(Report report, Path reportDir, Writer out) throws IOException {
-        new HtmlReport(report, reportDir, out).page();
+        try (EventSource events = new EventSource(reportDir)) {     // one reader, forward through the file, for every run
+            new HtmlReport(report, events, out).page();
+        }
     }
 
     private void page() throws IOException {
@@ -138,7 +140,11 @@ final class HtmlReport {
             long regressed = report.comparison().cases().stream().filter(Change::regressed).count();
             card(regressed > 0 ? "bad" : "ok", String.valueOf(regressed), "regressed", null);
         }
-        card("", String.format(Locale.ROOT, "%,d", runs), tokens > 0 ? String.format(Locale.ROOT, "runs \u00b7 %,d tokens", tokens) : "runs", null);
+        card("", Figures.grouped(runs), tokens > 0 ? "runs \u00b7 " + Figures.grouped(tokens) + " tokens" : "runs", null);
+        List<RunResult> all = report.cases().stream().flatMap(c -> c.runs().stream()).toList();
+        if (!all.isEmpty() && all.stream().allMatch(run -> run.cost() != null)) {
+            card("", cost(all.stream().mapToDouble(RunResult::cost).sum()), "cost", null);
+        }
         html.raw("</section>\n");
     }
 
@@ -277,8 +283,11 @@ final class HtmlReport {
             facts.add(run.iterations() == 1 ? "1 iteration" : run.iterations() + " iterations");
         }
         if (run.inputTokens() != null || run.outputTokens() != null) {
-            facts.add(String.format(Locale.ROOT, "%,d tokens in, %,d out", run.inputTokens() == null ? 0 : run.inputTokens(),
-                    run.outputTokens() == null ? 0 : run.outputTokens()));
+            facts.add(Figures.grouped(run.inputTokens() == null ? 0 : run.inputTokens()) + " tokens in, "
+                    + Figures.grouped(run.outputTokens() == null ? 0 : run.outputTokens()) + " out");
+        }
+        if (run.cost() != null) {
+            facts.add("cost " + cost(run.cost()));
         }
         String preview = run.error() != null ? "error: " + run.error()
                 : run.answer() == null || run.answer().isBlank() ? "(no answer)" : run.answer();
@@ -302,7 +311,7 @@ final class HtmlReport {
         if (run.events() == null) {
             html.raw("<div class=\"t-problem\">no events file in the report</div>\n");
         }
-        List<Entry> transcript = run.events() == null ? List.of() : Transcript.read(reportDir, run.events());
+        List<Entry> transcript = run.events() == null ? List.of() : Transcript.read(events, run.events());
         transcript.forEach(entry -> entry(entry, run.passed()));
         if (run.answer() != null && !run.answer().isEmpty() && transcript.stream().noneMatch(entry -> entry instanceof Transcript.End)) {
             html.raw("<div class=\"t-end\"><span class=\"label\">Answer</span>").text(run.answer(), TEXT_LIMIT).raw("</div>\n");
@@ -401,18 +410,23 @@ final class HtmlReport {
         }
     }
 
+    /** A cost, in the prices' currency: a run of a cheap model costs a few millionths. */
+    static String cost(double value) {
+        return Figures.fixed(value, value >= 1 ? 2 : value >= 0.01 ? 4 : 6);
+    }
+
     static String decimal(double value) {
-        return String.format(Locale.ROOT, "%.2f", value);
+        return Figures.fixed(value, 2);
     }
 
     private static String percent(double rate) {
-        return String.format(Locale.ROOT, "%.0f%%", rate * 100);
+        return Figures.fixed(rate * 100, 0) + "%";
     }
 
     /** A CSS width for a rate in 0..1, clamped: a report's number never writes more than a percentage. */
     static String width(double rate) {
         double clamped = Double.isNaN(rate) ? 0 : Math.max(0, Math.min(1, rate));
-        return String.format(Locale.ROOT, "%.1f%%", clamped * 100);
+        return Figures.fixed(clamped * 100, 1) + "%";
     }
 
     static String duration(long millis) {
@@ -420,7 +434,7 @@ final class HtmlReport {
             return millis + " ms";
         }
         if (millis < 60_000) {
-            return String.format(Locale.ROOT, "%.1f s", millis / 1000.0);
+            return Figures.fixed(millis / 1000.0, 1) + " s";
         }
         return String.format(Locale.ROOT, "%d min %02d s", millis / 60_000, millis / 1000 % 60);
     }

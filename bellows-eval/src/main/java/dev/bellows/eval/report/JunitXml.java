@@ -106,7 +106,7 @@ final class JunitXml {
     }
 
     private static String seconds(long millis) {
-        return String.format(Locale.ROOT, "%.3f", millis / 1000.0);
+        return Figures.fixed(millis / 1000.0, 3);
     }
 
     /** Ant writes the timestamp without a zone ({@code 2026-12-02T01:30:00}); some readers refuse one with a zone. */

@@ -25,7 +25,7 @@ record Report(String dataset, String agent, String model, String started, Long d
 
     /** One run of a case ({@code index} from 1); {@code events} is a JSONL file's path relative to the report's directory. */
     record RunResult(int index, boolean passed, String answer, List<Score> scores, Long durationMs, Integer iterations,
-            Long inputTokens, Long outputTokens, String error, String events) {
+            Long inputTokens, Long outputTokens, String error, String events, Double cost) {
     }
 
     record Score(String evaluator, boolean passed, Double score, String reason) {

@@ -115,7 +115,7 @@ final class ReportReader {
                 iterations == null ? null : iterations.intValue(),
                 tokens == null ? null : integer(tokens, "input", at + ".tokens.input"),
                 tokens == null ? null : integer(tokens, "output", at + ".tokens.output"),
-                text(node, "error", at + ".error"), text(node, "events", at + ".events"));
+                text(node, "error", at + ".error"), text(node, "events", at + ".events"), number(node, "cost", at + ".cost"));
     }
 
     private Comparison comparison(JsonNode node) throws InvalidReportException {

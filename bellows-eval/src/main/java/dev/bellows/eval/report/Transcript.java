@@ -2,11 +2,6 @@ package dev.bellows.eval.report;
 
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -21,7 +16,7 @@ import java.util.List;
  * the deltas count only for a block the run never finished (it stopped mid-answer), which is
  * shown as far as it came. A call is shown from its result, which carries its arguments; a
  * decoded call whose result never came is shown as such. Only files inside the report's folder
- * are read, links followed.
+ * are read, links followed ({@link EventSource}).
  */
 final class Transcript {
 
@@ -63,47 +58,68 @@ final class Transcript {
 
     private final List<Entry> entries = new ArrayList<>();
     private final Deque<ToolCall> decoded = new ArrayDeque<>();     // calls decoded, their results to come
-    private StringBuilder thinking;
-    private StringBuilder message;
+    private String file = "";       // the events file's name, for the notes
+    private Block thinking;
+    private Block message;
 
     private Transcript() {
     }
 
     /**
-     * The transcript of {@code events}, a path relative to {@code reportDir}; a path that leaves
-     * that folder is not read (a report names its own runs' files, nothing else).
+     * The transcript of {@code events}, a reference relative to {@code reportDir} (a file, or a
+     * block of its lines: see {@link EventSource}); a path that leaves that folder is not read (a
+     * report names its own runs' events, nothing else).
      */
     static List<Entry> read(Path reportDir, String events) {
-        Transcript transcript = new Transcript();
-        Path base = reportDir.toAbsolutePath().normalize();
-        Path file = base.resolve(events).normalize();
-        if (Path.of(events).isAbsolute() || !file.startsWith(base) || !inside(file, base)) {
-            transcript.entries.add(new Problem("events file " + events + " is outside the report's folder: not read"));
-            return transcript.entries;
+        try (EventSource source = new EventSource(reportDir)) {
+            return read(source, events);
         }
-        try (BufferedReader lines = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            int number = 0;
-            for (String line = lines.readLine(); line != null; line = lines.readLine()) {
-                number++;
+    }
+
+    /** The transcript of {@code events}, read through {@code source} (one for a whole page). */
+    static List<Entry> read(EventSource source, String events) {
+        Transcript transcript = new Transcript();
+        transcript.file = BLOCK.matcher(events).replaceFirst("");
+        try {
+            source.read(events, (line, number) -> {
                 if (!line.isBlank()) {
-                    transcript.line(line, number, events);
+                    transcript.line(line, number, transcript.file);
                 }
-            }
-        } catch (NoSuchFileException e) {
-            transcript.entries.add(new Problem("events file " + events + " not found"));
-        } catch (IOException e) {
-            transcript.entries.add(new Problem("events file " + events + " could not be read: " + e.getMessage()));
+            });
+        } catch (EventSource.Unreadable e) {
+            transcript.entries.add(new Problem(e.getMessage()));
+            return transcript.entries;
         }
         transcript.finish();
         return transcript.entries;
     }
 
-    /** Whether {@code file}, links followed, is still under {@code base} (a missing file is, for the not-found note). */
-    private static boolean inside(Path file, Path base) {
+    private static final java.util.regex.Pattern BLOCK = java.util.regex.Pattern.compile("#L\\d+-L\\d+$");
+
+    /**
+     * The deltas of a text block, which its end event repeats whole: kept as they are and parsed
+     * only when the block never ends (the run stopped mid-answer, or a retry dropped it).
+     */
+    private static final String MESSAGE_DELTA = "{\"type\":\"message_content\"";
+    private static final String THINKING_DELTA = "{\"type\":\"thinking_content\"";
+
+    /**
+     * A sub-agent's event (a configured agent's, run by one of the root agent's calls) carries
+     * its parent's call; the member is written unescaped only as a member, never inside a text.
+     */
+    private static final String SUB_AGENT = "\"parent_call_id\":";
+    private static final String LOOP_START = "{\"type\":\"loop_start\"";
+
+    /** A sub-agent's work shows as the task it was given; its answer is the root's call's result, shown there. */
+    private void subAgent(String line) {
+        if (!line.startsWith(LOOP_START)) {
+            return;
+        }
         try {
-            return !Files.exists(file) || file.toRealPath().startsWith(base.toRealPath());
-        } catch (IOException e) {
-            return false;
+            JsonNode event = ReportReader.MAPPER.readTree(line);
+            entries.add(new Note("agent " + event.path("agent").asString("") + " works on: " + event.path("task").asString("")));
+        } catch (JacksonException e) {
+            entries.add(new Problem(file + ": a sub-agent's line is not JSON"));
         }
     }
 
@@ -115,11 +131,23 @@ final class Transcript {
     private static final List<String> SKIPPED = List.of("{\"type\":\"tool_call_content\"", "{\"type\":\"tool_call_argument\"",
             "{\"type\":\"tool_call_start\"", "{\"type\":\"tool_call_name\"", "{\"type\":\"section\"");
 
-    private void line(String line, int number, String events) {
+    private void line(String line, long number, String events) {
+        if (line.contains(SUB_AGENT)) {
+            subAgent(line);
+            return;
+        }
         for (String skipped : SKIPPED) {
             if (line.startsWith(skipped)) {
                 return;
             }
+        }
+        if (line.startsWith(MESSAGE_DELTA)) {
+            keep(message, line, number);
+            return;
+        }
+        if (line.startsWith(THINKING_DELTA)) {
+            keep(thinking, line, number);
+            return;
         }
         JsonNode event;
         try {
@@ -138,7 +166,7 @@ final class Transcript {
         switch (event.path("type").asString("")) {
             case "loop_start" -> entries.add(new Task(event.path("task").asString("")));
             case "iteration_start" -> entries.add(new Step(event.path("iteration").asInt(0)));
-            case "thinking_start" -> thinking = new StringBuilder();
+            case "thinking_start" -> thinking = new Block(file);
             case "thinking_content" -> append(thinking, content);
             case "thinking_end" -> {
                 thinking = null;
@@ -146,7 +174,7 @@ final class Transcript {
                     entries.add(new Thinking(content, false));
                 }
             }
-            case "message_start" -> message = new StringBuilder();
+            case "message_start" -> message = new Block(file);
             case "message_content" -> append(message, content);
             case "message_end" -> {
                 message = null;
@@ -202,9 +230,42 @@ final class Transcript {
         }
     }
 
-    private static void append(StringBuilder block, String content) {
+    private static void append(Block block, String content) {
         if (block != null) {
-            block.append(content);
+            block.text.append(content);
+        }
+    }
+
+    /** A delta's line kept unparsed for its open block (none open: ignored, as a parsed one would be). */
+    private static void keep(Block block, String line, long number) {
+        if (block != null) {
+            block.lines.add(line);
+            block.numbers.add(number);
+        }
+    }
+
+    /** An open text block: its deltas' lines, parsed into its text only if it never ends. */
+    private static final class Block {
+        final String events;
+        final List<String> lines = new ArrayList<>();
+        final List<Long> numbers = new ArrayList<>();
+        final StringBuilder text = new StringBuilder();
+
+        Block(String events) {
+            this.events = events;
+        }
+
+        /** The text the deltas came to, or null when one of them is not JSON (noted in {@code problems}). */
+        String text(List<Entry> problems) {
+            for (int i = 0; i < lines.size(); i++) {
+                try {
+                    JsonNode delta = ReportReader.MAPPER.readTree(lines.get(i));
+                    text.append(delta.path("content").asString(""));
+                } catch (JacksonException e) {
+                    problems.add(new Problem(events + " line " + numbers.get(i) + " is not JSON"));
+                }
+            }
+            return text.toString();
         }
     }
 
@@ -224,11 +285,13 @@ final class Transcript {
 
     /** Blocks the run left open (a retry discards the answer, or the run stopped), as far as they came. */
     private void unfinished() {
-        if (thinking != null && !thinking.isEmpty()) {
-            entries.add(new Thinking(thinking.toString(), true));
+        String thought = thinking == null ? "" : thinking.text(entries);
+        if (!thought.isEmpty()) {
+            entries.add(new Thinking(thought, true));
         }
-        if (message != null && !message.isEmpty()) {
-            entries.add(new Message(message.toString(), true));
+        String said = message == null ? "" : message.text(entries);
+        if (!said.isEmpty()) {
+            entries.add(new Message(said, true));
         }
         thinking = null;
         message = null;

@@ -84,4 +84,53 @@ class TranscriptTest {
         assertThat(Transcript.read(report, "link.jsonl"))
                 .containsExactly(new Problem("events file link.jsonl is outside the report's folder: not read"));
     }
+
+    @Test
+    void aBlockOfOneFileIsReadForEachRunForwardAndAgainWhenAPageGoesBack(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("events.jsonl"), """
+                {"type":"loop_start","task":"First"}
+                {"type":"loop_end","reason":"task_completion","result":"one"}
+                {"type":"loop_start","task":"Second"}
+                {"type":"message_start"}
+                {"type":"message_content","content":"Half "}
+                {"type":"message_content","content":"said"}
+                {"type":"loop_end","reason":"error","result":"broke"}
+                """);
+        try (EventSource source = new EventSource(dir)) {
+            assertThat(Transcript.read(source, "events.jsonl#L1-L2")).containsExactly(new Task("First"),
+                    new End("task_completion", "one"));
+            assertThat(Transcript.read(source, "events.jsonl#L3-L7")).containsExactly(new Task("Second"),
+                    new Message("Half said", true), new End("error", "broke"));
+            assertThat(Transcript.read(source, "events.jsonl#L1-L1")).containsExactly(new Task("First"));
+            assertThat(Transcript.read(source, "events.jsonl#L6-L9")).containsExactly(new End("error", "broke"),
+                    new Problem("events file events.jsonl ends at line 7, before 9"));     // what there is, then what is not
+            assertThat(Transcript.read(source, "../events.jsonl#L1-L2"))
+                    .containsExactly(new Problem("events file ../events.jsonl is outside the report's folder: not read"));
+        }
+    }
+
+    @Test
+    void aSubAgentsWorkShowsAsItsTaskAndTheRootsCallWithItsAnswer(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("team.jsonl"), """
+                {"type":"loop_start","task":"When does water boil?","agent":"lead"}
+                {"type":"iteration_start","iteration":1,"agent":"lead"}
+                {"type":"loop_start","task":"find the boiling point","agent":"researcher","parent_call_id":"call_1"}
+                {"type":"iteration_start","iteration":1,"agent":"researcher","parent_call_id":"call_1"}
+                {"type":"message_start","agent":"researcher","parent_call_id":"call_1"}
+                {"type":"message_content","content":"Looking","agent":"researcher","parent_call_id":"call_1"}
+                {"type":"tool_result","server_name":"local","tool_name":"task_completion","arguments":{},"result":"100 C","agent":"researcher","parent_call_id":"call_1"}
+                {"type":"loop_end","reason":"task_completion","result":"100 C","agent":"researcher","parent_call_id":"call_1"}
+                {"type":"tool_result","server_name":"local","tool_name":"researcher","arguments":{"task":"find the boiling point"},"result":"100 C","agent":"lead"}
+                {"type":"loop_end","reason":"task_completion","result":"At 100 C.","agent":"lead"}
+                """);
+        List<Transcript.Entry> entries = Transcript.read(dir, "team.jsonl");
+        assertThat(entries).hasSize(5);
+        assertThat(entries.subList(0, 3)).containsExactly(new Task("When does water boil?"), new Step(1),
+                new Note("agent researcher works on: find the boiling point"));
+        assertThat(entries.get(3)).isInstanceOfSatisfying(ToolCall.class, call -> {
+            assertThat(call.name()).isEqualTo("researcher");
+            assertThat(call.result()).isEqualTo("100 C");
+        });
+        assertThat(entries.get(4)).isEqualTo(new End("task_completion", "At 100 C."));
+    }
 }
