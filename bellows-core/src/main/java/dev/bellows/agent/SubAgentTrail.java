@@ -83,7 +83,7 @@ public final class SubAgentTrail implements AgentListener {
         for (AgentEvent level = nested; level instanceof LoopEvent.SubAgentEvent sub; level = sub.event()) {
             path.addObject().put("agent", sub.agent()).put("parent_call_id", sub.parentCallId());
         }
-        entry.set("event", cut(EventJson.toJson(nested.innermost())));
+        entry.set("event", cut((ObjectNode) EventJson.toJson(nested.innermost()).deepCopy()));
         unwritten.add(nested.parentCallId());
     }
 
