@@ -201,6 +201,36 @@ class ApprovalsCliTest {
         }
 
         @Test
+        void a_sub_agents_call_stops_the_whole_run_and_the_printed_command_decides_it_where_it_waits()
+                throws Exception {
+            Files.writeString(dir.resolve("bellows.json"), """
+                    {"agents": {
+                      "lead": {"instructions": "You delegate.", "agents": ["writer"]},
+                      "writer": {"instructions": "You write files."}
+                    }}""");
+            try (MockLlmServer server = RunCommandTest.server(
+                    RunCommandTest.call("writer", "{\"task\": \"write a.txt\"}"),
+                    files("write_file", "a.txt"), complete("a.txt written"), complete("done"))) {
+                Cli.Run stopped = bellows(server, "run", "--session", "team", "--agent", "lead", "--approve", "files/*",
+                        "Get a.txt written");
+                assertThat(stopped.status()).as(stopped.err()).isEqualTo(3);
+                assertThat(stopped.err()).contains("  call_1_1/call_1_1  files/write_file  {\"path\":\"a.txt\"}");
+                List<String> words = printedCommand(stopped);
+                assertThat(words).containsSubsequence("--approve-call", "call_1_1/call_1_1").doesNotContain("--agent");
+                assertThat(recorded()).isEmpty();
+
+                Cli.Run resumed = asPrinted(words);
+                assertThat(resumed.status()).as(resumed.err()).isZero();
+                assertThat(resumed.out()).endsWith("done\n");
+                assertThat(recorded()).containsExactly("{\"tool\":\"write_file\",\"arguments\":{\"path\":\"a.txt\"}}");
+                // the writer went on where it stopped (it read its call's result), then the lead read its answer
+                assertThat(server.requests()).hasSize(4);
+                assertThat(lastUserContent(server.requests().get(2))).contains("wrote a.txt");
+                assertThat(lastUserContent(server.requests().get(3))).contains("a.txt written");
+            }
+        }
+
+        @Test
         void a_resume_without_the_server_of_an_approved_call_is_refused_naming_it_and_uses_nothing_up()
                 throws Exception {
             try (MockLlmServer server = RunCommandTest.server(

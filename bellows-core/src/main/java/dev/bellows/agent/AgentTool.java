@@ -32,20 +32,30 @@ import java.util.regex.Pattern;
  * happens, as a {@link LoopEvent.SubAgentEvent} that names the agent and the id of the call
  * that runs it; a sub-agent's own sub-agents nest the same way, to any depth. Cancelling the
  * calling run cancels the sub-agent's run (its model request and tools). A sub-agent that ends
- * other than successfully (its iteration cap, its circuit breaker, an error, a call waiting for
- * approval) is a failed call the calling model reads.
+ * other than successfully (its iteration cap, its circuit breaker, an error) is a failed call the
+ * calling model reads. A sub-agent ({@link DefaultAgent} or {@link ReActAgent}) that stops at
+ * calls waiting for a decision suspends the call ({@link ToolSuspended}): the whole calling run
+ * waits, its waiting calls named {@code CALLID/THEIRS}, and the decisions carry the sub-agent on
+ * where it stopped ({@link ResumableTool}), in this process or another; its state is kept in the
+ * calling run's waiting run (docs/agents.md shows its form).
  *
  * <p>Thread-safe: calls of it may run at the same time (each has its own session).
  */
-public final class AgentTool implements Tool {
+public final class AgentTool implements ResumableTool {
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-]{1,64}");
 
     /** What a call does with its task: runs one agent, or a workflow of agent tools. */
-    @FunctionalInterface
     private interface Work {
-        /** The answer to {@code task}; the events go to {@code caller} (null outside a run). */
+        /**
+         * The answer to {@code task}; the events go to {@code caller} (null outside a run).
+         *
+         * @throws ToolSuspended when a sub-agent waits for decisions
+         */
         String run(String task, CallScope caller, ToolContext context) throws ToolException;
+
+        /** The answer, carrying on where {@link #run} suspended (as {@link ResumableTool#resume}). */
+        String resume(Resumption resumption, CallScope caller, ToolContext context) throws ToolException;
     }
 
     private final String name;
@@ -77,7 +87,7 @@ public final class AgentTool implements Tool {
     public static AgentTool of(String name, String description, Agent agent) {
         Objects.requireNonNull(agent, "agent");
         return new AgentTool(checked(name), Objects.requireNonNull(description, "description"),
-                (task, caller, context) -> runAgent(name, agent, task, caller, context));
+                new SubAgent(name, agent));
     }
 
     /**
@@ -93,14 +103,7 @@ public final class AgentTool implements Tool {
         if (copy.isEmpty()) {
             throw new IllegalArgumentException("a sequence needs at least one agent");
         }
-        return new AgentTool(checked(name), Objects.requireNonNull(description, "description"),
-                (task, caller, context) -> {
-                    String answer = task;
-                    for (AgentTool step : copy) {
-                        answer = step.work.run(answer, caller, context);
-                    }
-                    return answer;
-                });
+        return new AgentTool(checked(name), Objects.requireNonNull(description, "description"), new Sequence(copy));
     }
 
     /**
@@ -122,12 +125,39 @@ public final class AgentTool implements Tool {
         if (maxConcurrent < 1) {
             throw new IllegalArgumentException("maxConcurrent must be at least 1, not " + maxConcurrent);
         }
-        return new AgentTool(checked(name), Objects.requireNonNull(description, "description"),
-                (task, caller, context) -> {
-                    String merged = Branches.run(copy, maxConcurrent, branch -> branch.work.run(task, caller, context),
-                            AgentTool::name);
-                    return then == null ? merged : then.work.run(merged, caller, context);
-                });
+        return new AgentTool(checked(name), Objects.requireNonNull(description, "description"), new Work() {
+            @Override
+            public String run(String task, CallScope caller, ToolContext context) throws ToolException {
+                String merged = Branches.run(copy, maxConcurrent,
+                        branch -> notWaiting(branch.name, () -> branch.work.run(task, caller, context)), AgentTool::name);
+                return then == null ? merged : notWaiting(then.name, () -> then.work.run(merged, caller, context));
+            }
+
+            @Override
+            public String resume(Resumption resumption, CallScope caller, ToolContext context) throws ToolException {
+                throw new ToolException(name + " cannot carry on a waiting call");
+            }
+        });
+    }
+
+    /** Work whose waiting is not carried on. */
+    @FunctionalInterface
+    private interface Answer {
+        String get() throws ToolException;
+    }
+
+    /**
+     * The answer of an agent of a parallel workflow, which does not wait yet: one that stops at
+     * calls waiting for decisions fails, as it did before waits went through nesting.
+     */
+    private static String notWaiting(String name, Answer answer) throws ToolException {
+        try {
+            return answer.get();
+        } catch (ToolSuspended waits) {
+            throw new ToolException(name + " ended interrupted: its calls "
+                    + String.join(", ", waits.waiting().stream().map(WaitingCall::id).toList())
+                    + " wait for a decision, and an agent of a parallel workflow cannot wait yet");
+        }
     }
 
     private static String checked(String name) {
@@ -169,10 +199,114 @@ public final class AgentTool implements Tool {
         return ToolResult.of(work.run(task.asString(), CallScope.current(), context));
     }
 
-    /** Runs {@code agent} on {@code task} in a fresh session, passing its events on as they come. */
-    private static String runAgent(String name, Agent agent, String task, CallScope caller, ToolContext context)
+    @Override
+    public ToolResult<?> resume(ToolContext context, JsonNode arguments, Resumption resumption) throws ToolException {
+        return ToolResult.of(work.resume(resumption, CallScope.current(), context));
+    }
+
+    /** One agent: a fresh session per call; a call that waits keeps the session in its state. */
+    private record SubAgent(String name, Agent agent) implements Work {
+
+        @Override
+        public String run(String task, CallScope caller, ToolContext context) throws ToolException {
+            Session session = new Session();
+            return finish(name, agent.run(task, session), session, caller, context);
+        }
+
+        @Override
+        public String resume(Resumption resumption, CallScope caller, ToolContext context) throws ToolException {
+            DefaultAgent resumable = resumable(agent);
+            if (resumable == null) {
+                throw new ToolException(name + " cannot carry on a waiting run");
+            }
+            Session session = SubAgentState.read(resumption, name);
+            AgentRun run;
+            try {
+                run = resumable.resume(session, resumption.decisions());
+            } catch (IllegalArgumentException | IllegalStateException e) {
+                throw new ToolException(name + " could not carry on: " + e.getMessage(), e);
+            }
+            return finish(name, run, session, caller, context);
+        }
+    }
+
+    /** The loop under {@code agent} that can stop and carry on, or null for an agent of another kind. */
+    static DefaultAgent resumable(Agent agent) {
+        return switch (agent) {
+            case DefaultAgent loop -> loop;
+            case ReActAgent react -> react.agent();
+            default -> null;
+        };
+    }
+
+    /** Steps one after another, each answer the next one's task; a step that waits suspends the sequence there. */
+    private record Sequence(List<AgentTool> steps) implements Work {
+
+        @Override
+        public String run(String task, CallScope caller, ToolContext context) throws ToolException {
+            return from(0, task, caller, context);
+        }
+
+        @Override
+        public String resume(Resumption resumption, CallScope caller, ToolContext context) throws ToolException {
+            JsonNode state = resumption.state();
+            int step = state.path("step").asInt(-1);
+            if (step < 0 || step >= steps.size() || !state.has("inner")) {
+                throw new ToolException("the sequence's waiting state is damaged: " + state);
+            }
+            String answer;
+            try {
+                answer = steps.get(step).work.resume(new Inner(resumption, state.get("inner")), caller, context);
+            } catch (ToolSuspended waits) {
+                throw at(step, waits);
+            }
+            return from(step + 1, answer, caller, context);
+        }
+
+        private String from(int first, String task, CallScope caller, ToolContext context) throws ToolException {
+            String answer = task;
+            for (int i = first; i < steps.size(); i++) {
+                try {
+                    answer = steps.get(i).work.run(answer, caller, context);
+                } catch (ToolSuspended waits) {
+                    throw at(i, waits);
+                }
+            }
+            return answer;
+        }
+
+        /** Step {@code step}'s suspension as the sequence's: only one step waits, so the ids stay its own. */
+        private static ToolSuspended at(int step, ToolSuspended waits) {
+            ObjectNode state = JsonNodeFactory.instance.objectNode().put("step", step);
+            state.set("inner", waits.state());
+            return new ToolSuspended(state, waits.waiting());
+        }
+    }
+
+    /** A resumption with another state: a workflow's step's own. */
+    private record Inner(Resumption outer, JsonNode state) implements Resumption {
+        @Override
+        public List<Decision> decisions() {
+            return outer.decisions();
+        }
+
+        @Override
+        public List<JsonNode> notes() {
+            return outer.notes();
+        }
+
+        @Override
+        public void note(JsonNode note) {
+            outer.note(note);
+        }
+    }
+
+    /**
+     * Passes the sub-agent's events on as they come and gives its answer; a run that stopped
+     * at calls waiting for decisions suspends the call with the sub-agent's session.
+     */
+    private static String finish(String name, AgentRun run, Session session, CallScope caller, ToolContext context)
             throws ToolException {
-        AgentRun run = agent.run(task, new Session());
         try {
             for (AgentEvent event : run) {
                 if (caller != null) {
@@ -190,6 +324,9 @@ public final class AgentTool implements Tool {
         AgentResult result = run.await();
         if (result.reason().successful()) {
             return result.result();
+        }
+        if (result.reason() == dev.bellows.event.LoopEndReason.INTERRUPTED && session.hasWaitingRun()) {
+            throw new ToolSuspended(SubAgentState.write(session), session.waiting());
         }
         throw new ToolException(name + " ended " + result.reason().wireName()
                 + (result.result().isEmpty() ? "" : ": " + result.result()));

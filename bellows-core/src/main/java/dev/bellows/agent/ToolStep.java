@@ -77,7 +77,7 @@ record ToolStep(List<ToolInterceptor> interceptors, Predicate<ToolCall> approval
     private static boolean callsAnAgent(MachineStep.RunTools step) {
         for (Suspension.Entry entry : step.entries) {
             if (entry.decoded() instanceof dev.bellows.tool.ToolCall call && step.tools != null
-                    && step.tools.find(call.serverName(), call.toolName()).orElse(null) instanceof AgentTool) {
+                    && step.tools.find(call.serverName(), call.toolName()).orElse(null) instanceof ResumableTool) {
                 return true;
             }
         }
