@@ -127,11 +127,7 @@ class ApprovalsKillTest {
      */
     @Test
     void a_resume_killed_mid_call_of_a_sub_agent_runs_nothing_twice_and_the_sub_agent_goes_on() throws Exception {
-        Files.writeString(dir.resolve("bellows.json"), """
-                {"agents": {
-                  "lead": {"instructions": "You delegate.", "agents": ["writer"]},
-                  "writer": {"instructions": "You write files."}
-                }}""");
+        ApprovalsCliTest.team(dir);
         MockScript script = MockScript.of(
                 MockTurn.content(RunCommandTest.call("writer", "{\"task\": \"write and hang\"}")),
                 MockTurn.content(ApprovalsCliTest.files("write_file", "a.txt") + ApprovalsCliTest.files("hang", "h")),

@@ -9,7 +9,9 @@ import dev.bellows.tool.Tool;
 import dev.bellows.tool.ToolContext;
 import dev.bellows.tool.ToolException;
 import dev.bellows.tool.ToolResult;
+import java.util.ArrayList;
 import java.util.List;
+import tools.jackson.databind.node.ArrayNode;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.regex.Pattern;
@@ -125,39 +127,8 @@ public final class AgentTool implements ResumableTool {
         if (maxConcurrent < 1) {
             throw new IllegalArgumentException("maxConcurrent must be at least 1, not " + maxConcurrent);
         }
-        return new AgentTool(checked(name), Objects.requireNonNull(description, "description"), new Work() {
-            @Override
-            public String run(String task, CallScope caller, ToolContext context) throws ToolException {
-                String merged = Branches.run(copy, maxConcurrent,
-                        branch -> notWaiting(branch.name, () -> branch.work.run(task, caller, context)), AgentTool::name);
-                return then == null ? merged : notWaiting(then.name, () -> then.work.run(merged, caller, context));
-            }
-
-            @Override
-            public String resume(Resumption resumption, CallScope caller, ToolContext context) throws ToolException {
-                throw new ToolException(name + " cannot carry on a waiting call");
-            }
-        });
-    }
-
-    /** Work whose waiting is not carried on. */
-    @FunctionalInterface
-    private interface Answer {
-        String get() throws ToolException;
-    }
-
-    /**
-     * The answer of an agent of a parallel workflow, which does not wait yet: one that stops at
-     * calls waiting for decisions fails, as it did before waits went through nesting.
-     */
-    private static String notWaiting(String name, Answer answer) throws ToolException {
-        try {
-            return answer.get();
-        } catch (ToolSuspended waits) {
-            throw new ToolException(name + " ended interrupted: its calls "
-                    + String.join(", ", waits.waiting().stream().map(WaitingCall::id).toList())
-                    + " wait for a decision, and an agent of a parallel workflow cannot wait yet");
-        }
+        return new AgentTool(checked(name), Objects.requireNonNull(description, "description"),
+                new Parallel(copy, then, maxConcurrent));
     }
 
     private static String checked(String name) {
@@ -280,6 +251,196 @@ public final class AgentTool implements ResumableTool {
             ObjectNode state = JsonNodeFactory.instance.objectNode().put("step", step);
             state.set("inner", waits.state());
             return new ToolSuspended(state, waits.waiting());
+        }
+    }
+
+    /**
+     * Branches at once, then {@code then}. A branch that waits does not hold up the others: once
+     * they have all ended, the workflow waits for every waiting branch's calls (each known as
+     * {@code BRANCH/THEIRS}, the branch's name, or {@code NAME~K} for the K-th of one name), and a
+     * resume carries those branches on, side by side, before {@code then} runs. A waiting
+     * {@code then} waits as the workflow's, with its own ids.
+     *
+     * <p>State: {@code {"task", "answers": [ANSWER or null], "waiting": {BRANCH: STATE}}} while
+     * branches wait, {@code {"task", "answers", "then": STATE}} while {@code then} does. A
+     * branch's notes are kept as {@code {"branch": BRANCH, "note": NOTE}}.
+     */
+    private record Parallel(List<AgentTool> branches, AgentTool then, int maxConcurrent) implements Work {
+
+        /** A branch's end: its answer, or the calls it waits on. */
+        private record Settled(String answer, ToolSuspended waits) {
+        }
+
+        @FunctionalInterface
+        private interface BranchWork {
+            String run(int branch) throws ToolException;
+        }
+
+        @Override
+        public String run(String task, CallScope caller, ToolContext context) throws ToolException {
+            List<Integer> all = new ArrayList<>();
+            for (int i = 0; i < branches.size(); i++) {
+                all.add(i);
+            }
+            List<Settled> settled = settle(all, i -> branches.get(i).work.run(task, caller, context));
+            return carryOn(task, new String[branches.size()], all, settled, caller, context);
+        }
+
+        @Override
+        public String resume(Resumption resumption, CallScope caller, ToolContext context) throws ToolException {
+            JsonNode state = resumption.state();
+            JsonNode kept = state.get("answers");
+            if (!state.path("task").isString() || kept == null || !kept.isArray() || kept.size() != branches.size()) {
+                throw new ToolException("the parallel workflow's waiting state is damaged");
+            }
+            String task = state.get("task").asString();
+            String[] answers = new String[branches.size()];
+            for (int i = 0; i < answers.length; i++) {
+                answers[i] = kept.get(i).isNull() ? null : kept.get(i).asString();
+            }
+            if (state.has("then")) {
+                return thenOn(task, answers, new Inner(resumption, state.get("then")), caller, context);
+            }
+            JsonNode waiting = state.path("waiting");
+            List<Integer> resumed = new ArrayList<>();
+            for (int i = 0; i < branches.size(); i++) {
+                if (waiting.has(key(i))) {
+                    resumed.add(i);
+                }
+            }
+            if (resumed.isEmpty()) {
+                throw new ToolException("the parallel workflow's waiting state is damaged: no branch waits");
+            }
+            Object noteLock = new Object();
+            List<Settled> settled = settle(resumed, i -> branches.get(i).work.resume(
+                    new BranchResumption(resumption, key(i), waiting.get(key(i)), noteLock), caller, context));
+            return carryOn(task, answers, resumed, settled, caller, context);
+        }
+
+        /** Runs {@code which} branches side by side: a failure cancels the others, a wait does not. */
+        private List<Settled> settle(List<Integer> which, BranchWork work) throws ToolException {
+            return Branches.all(which, maxConcurrent, i -> {
+                try {
+                    return new Settled(work.run(i), null);
+                } catch (ToolSuspended waits) {
+                    return new Settled(null, waits);
+                }
+            }, i -> branches.get(i).name);
+        }
+
+        /** These branches ended: the workflow waits for those that wait, else {@code then} runs on the answers. */
+        private String carryOn(String task, String[] answers, List<Integer> ran, List<Settled> settled,
+                               CallScope caller, ToolContext context) throws ToolException {
+            ObjectNode waiting = JsonNodeFactory.instance.objectNode();
+            List<WaitingCall> calls = new ArrayList<>();
+            for (int k = 0; k < ran.size(); k++) {
+                int i = ran.get(k);
+                Settled end = settled.get(k);
+                if (end.waits() == null) {
+                    answers[i] = end.answer();
+                    continue;
+                }
+                waiting.set(key(i), end.waits().state());
+                for (WaitingCall call : end.waits().waiting()) {
+                    calls.add(new WaitingCall(key(i) + Suspension.NESTING + call.id(), call.call(), call.kind()));
+                }
+            }
+            if (!calls.isEmpty()) {
+                ObjectNode state = state(task, answers);
+                state.set("waiting", waiting);
+                throw new ToolSuspended(state, calls);
+            }
+            return thenOn(task, answers, null, caller, context);
+        }
+
+        /** {@code then} on the headed answers (carried on with {@code resumption} when it waited); without it, those. */
+        private String thenOn(String task, String[] answers, Resumption resumption, CallScope caller,
+                              ToolContext context) throws ToolException {
+            StringBuilder merged = new StringBuilder();
+            for (int i = 0; i < branches.size(); i++) {
+                if (!merged.isEmpty()) {
+                    merged.append("\n\n");
+                }
+                merged.append("## ").append(branches.get(i).name).append('\n').append(answers[i]);
+            }
+            if (then == null) {
+                return merged.toString();
+            }
+            try {
+                return resumption == null ? then.work.run(merged.toString(), caller, context)
+                        : then.work.resume(resumption, caller, context);
+            } catch (ToolSuspended waits) {
+                ObjectNode state = state(task, answers);
+                state.set("then", waits.state());
+                throw new ToolSuspended(state, waits.waiting());
+            }
+        }
+
+        private static ObjectNode state(String task, String[] answers) {
+            ObjectNode state = JsonNodeFactory.instance.objectNode().put("task", task);
+            ArrayNode kept = state.putArray("answers");
+            for (String answer : answers) {
+                if (answer == null) {
+                    kept.addNull();
+                } else {
+                    kept.add(answer);
+                }
+            }
+            return state;
+        }
+
+        /** Branch {@code i}'s name in ids and state: its name, or {@code NAME~K} when earlier branches have it. */
+        private String key(int i) {
+            String name = branches.get(i).name;
+            int same = 0;
+            for (int j = 0; j < i; j++) {
+                if (branches.get(j).name.equals(name)) {
+                    same++;
+                }
+            }
+            return same == 0 ? name : name + "~" + (same + 1);
+        }
+    }
+
+    /** A waiting branch's share of its workflow's resumption: its decisions, its notes, its state. */
+    private record BranchResumption(Resumption outer, String key, JsonNode state, Object noteLock)
+            implements Resumption {
+
+        @Override
+        public List<Decision> decisions() {
+            String prefix = key + Suspension.NESTING;
+            List<Decision> own = new ArrayList<>();
+            for (Decision decision : outer.decisions()) {
+                if (decision.callId().startsWith(prefix)) {
+                    String id = decision.callId().substring(prefix.length());
+                    own.add(switch (decision) {
+                        case Decision.Approve approve -> new Decision.Approve(id, approve.arguments());
+                        case Decision.Deny deny -> new Decision.Deny(id, deny.reason());
+                        case Decision.Respond respond -> new Decision.Respond(id, respond.result());
+                    });
+                }
+            }
+            return own;
+        }
+
+        @Override
+        public List<JsonNode> notes() {
+            List<JsonNode> own = new ArrayList<>();
+            for (JsonNode note : outer.notes()) {
+                if (key.equals(note.path("branch").asString(null)) && note.has("note")) {
+                    own.add(note.get("note"));
+                }
+            }
+            return own;
+        }
+
+        @Override
+        public void note(JsonNode note) {
+            ObjectNode wrapped = JsonNodeFactory.instance.objectNode().put("branch", key);
+            wrapped.set("note", note);
+            synchronized (noteLock) {       // branches resume side by side; the log takes one note at a time
+                outer.note(wrapped);
+            }
         }
     }
 

@@ -71,8 +71,9 @@ record ToolStep(List<ToolInterceptor> interceptors, Predicate<ToolCall> approval
     }
 
     /**
-     * Whether a call of the step runs an agent ({@link AgentTool}): it needs its call's id
-     * ({@link CallScope}), which only the batch gives, so such a step never takes the plain path.
+     * Whether a call of the step may suspend ({@link ResumableTool}, an {@link AgentTool} among
+     * them): it needs its call's id ({@link CallScope}) and may wait, which only the batch
+     * handles, so such a step never takes the plain path.
      */
     private static boolean callsAnAgent(MachineStep.RunTools step) {
         for (Suspension.Entry entry : step.entries) {

@@ -209,6 +209,35 @@ class NestedWaitsTest {
     }
 
     @Test
+    void theBranchesOfAParallelWorkflowWaitTogetherAndTheOthersAnswersAreKept() {
+        ScriptedProvider leftModel = provider(write("write_file", "left.txt"), complete("left written"));
+        ScriptedProvider rightModel = provider(write("write_file", "right.txt"), complete("right not written"));
+        ScriptedProvider quietModel = provider(complete("nothing to write"));
+        ScriptedProvider editorModel = provider(complete("merged"));
+        DefaultAgent left = agent(leftModel, writeFile).requireApproval("local/write_file").build();
+        DefaultAgent right = agent(rightModel, writeFile).requireApproval("local/write_file").build();
+        AgentTool all = AgentTool.parallel("all", "Writes side by side", List.of(
+                AgentTool.of("left", "Writes", left), AgentTool.of("right", "Writes", right),
+                AgentTool.of("quiet", "Writes nothing", agent(quietModel).build())),
+                AgentTool.of("editor", "Merges", agent(editorModel).build()), 3);
+        ScriptedProvider leadModel = provider(delegate("all", "write"), complete("done"));
+        DefaultAgent lead = agent(leadModel, all).build();
+        Session session = new Session();
+
+        assertThat(lead.run("go", session).await().waiting()).extracting(WaitingCall::id)
+                .containsExactly("call_1_1/left/call_1_1", "call_1_1/right/call_1_1");
+        assertThat(editorModel.requests()).isEmpty();
+
+        assertThat(lead.resume(session, List.of(Decision.approve("call_1_1/left/call_1_1"),
+                Decision.deny("call_1_1/right/call_1_1", "not now"))).await().result()).isEqualTo("done");
+        assertThat(happened).containsExactly("write left.txt");
+        assertThat(quietModel.requests()).as("a branch that answered does not run again").hasSize(1);
+        assertThat(rightModel.requests().get(1).messages().getLast().content()).contains("not now");
+        assertThat(editorModel.requests().getFirst().messages().toString())
+                .contains("## left", "left written", "## right", "right not written", "## quiet", "nothing to write");
+    }
+
+    @Test
     void aToolOfItsOwnCanWaitForAnAnswerFromOutsideAndIsResumedWithIt() {
         List<String> notes = new CopyOnWriteArrayList<>();
         ResumableTool asking = new ResumableTool() {
