@@ -70,7 +70,7 @@ final class RememberedSettings {
         entries.put(OUTPUT_SCHEMA, outputSchema == null ? "" : outputSchema.toAbsolutePath().normalize().toString());
         entries.put(THINKING_BUDGET, thinkingBudget == null ? "" : thinkingBudget.toString());
         entries.put(AGENT, agent == null ? "" : agent);
-        entries.put(MAX_DEPTH, Integer.toString(maxDepth));
+        entries.put(MAX_DEPTH, agent == null ? "" : Integer.toString(maxDepth));     // only the agents' concern
         return Map.copyOf(entries);
     }
 
