@@ -413,11 +413,7 @@ public final class AgentTool implements ResumableTool {
             for (Decision decision : outer.decisions()) {
                 if (decision.callId().startsWith(prefix)) {
                     String id = decision.callId().substring(prefix.length());
-                    own.add(switch (decision) {
-                        case Decision.Approve approve -> new Decision.Approve(id, approve.arguments());
-                        case Decision.Deny deny -> new Decision.Deny(id, deny.reason());
-                        case Decision.Respond respond -> new Decision.Respond(id, respond.result());
-                    });
+                    own.add(ToolBatch.retarget(decision, id));
                 }
             }
             return own;

@@ -285,7 +285,7 @@ final class ToolBatch {
     }
 
     /** {@code decision} as an answer to the tool's own call {@code ownId}. */
-    private static Decision retarget(Decision decision, String ownId) {
+    static Decision retarget(Decision decision, String ownId) {
         return switch (decision) {
             case Decision.Approve approve -> new Decision.Approve(ownId, approve.arguments());
             case Decision.Deny deny -> new Decision.Deny(ownId, deny.reason());
