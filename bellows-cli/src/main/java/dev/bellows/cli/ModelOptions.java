@@ -270,8 +270,10 @@ final class ModelOptions {
         Value instructions = string(host, system, "--system", null, file, "system",
                 carried.string(RememberedSettings.SYSTEM, ""));
 
+        // a run of a configured agent is carried on by the same agent: its sub-agents' calls wait in it
         Value agentKind = string(host, agent, "--agent", null, file, "agent",
-                "react".equals(stored.get(StoredSession.TOOL_MODE)) ? "react" : "default");
+                carried.string(RememberedSettings.AGENT, "react".equals(stored.get(StoredSession.TOOL_MODE)) ? "react"
+                        : "default"));
         AgentsConfig.Spec configured = null;
         if (!AgentsConfig.BUILT_IN.contains(agentKind.value)) {
             configured = file.agents().get(agentKind.value);
@@ -296,6 +298,7 @@ final class ModelOptions {
         if (maxDepth != null && maxDepth < 1) {
             throw new UsageException("--max-depth: must be at least 1");
         }
+        int depth = maxDepth != null ? maxDepth : carried.integer(RememberedSettings.MAX_DEPTH, 5);
         Value mode = string(host, toolMode, "--tool-mode", null, file, "tool_mode",
                 "native".equals(stored.get(StoredSession.TOOL_MODE)) ? "native" : "tags");
         if (!mode.value.equals("tags") && !mode.value.equals("native")) {
@@ -360,8 +363,9 @@ final class ModelOptions {
                 patterns == null ? List.of() : patterns,
                 RememberedSettings.of(providerId, base.value, dialectValue,
                         mcpFile == null ? null : host.workingDirectory().resolve(mcpFile), patterns, iterations, errors,
-                        retries, timeout, contextTokens, resultTokens, instructions.value, schemaPath, budget),
-                file.agents(), configured, maxDepth == null ? 5 : maxDepth);
+                        retries, timeout, contextTokens, resultTokens, instructions.value, schemaPath, budget,
+                        configured == null ? null : configured.name(), depth),
+                file.agents(), configured, depth);
     }
 
     /** {@code --dialect}, else the config file's {@code "dialect"}; null when neither says. */

@@ -15,7 +15,7 @@ import java.util.Map;
 /**
  * What a session's run began with that it needs to carry on once it waits for decisions (the
  * provider, base URL, dialect, MCP config file, approval patterns, loop limits, system prompt,
- * answer schema), kept in the session's metadata so that {@code bellows run --session NAME
+ * answer schema, the configured agent and how deep agents may call agents), kept in the session's metadata so that {@code bellows run --session NAME
  * --approve-call ID}, as printed, runs the calls with the same servers against the same model.
  *
  * <p>Never a secret: keys stay in the environment or the config file, the MCP servers are kept
@@ -32,6 +32,9 @@ final class RememberedSettings {
     static final String SYSTEM = "system";
     static final String OUTPUT_SCHEMA = "output_schema";
     static final String THINKING_BUDGET = "thinking_budget";
+    /** The config file's agent the run began with ({@code --agent NAME}); empty for the built-in ones. */
+    static final String AGENT = "agent";
+    static final String MAX_DEPTH = "max_depth";
 
     private static final ObjectMapper JSON = Jackson.JSON;
 
@@ -46,7 +49,7 @@ final class RememberedSettings {
     static Map<String, String> of(String provider, String baseUrl, String dialect, Path mcpConfig, List<String> approve,
                                   int maxIterations, int maxConsecutiveErrors, int maxRetries, int timeoutSeconds,
                                   int maxContextTokens, int maxToolResultTokens, String system, Path outputSchema,
-                                  Integer thinkingBudget) {
+                                  Integer thinkingBudget, String agent, int maxDepth) {
         Map<String, String> entries = new LinkedHashMap<>();
         entries.put(PROVIDER, provider);
         entries.put(BASE_URL, keepable(baseUrl) ? baseUrl : "");
@@ -66,6 +69,8 @@ final class RememberedSettings {
         entries.put(SYSTEM, system == null ? "" : system);
         entries.put(OUTPUT_SCHEMA, outputSchema == null ? "" : outputSchema.toAbsolutePath().normalize().toString());
         entries.put(THINKING_BUDGET, thinkingBudget == null ? "" : thinkingBudget.toString());
+        entries.put(AGENT, agent == null ? "" : agent);
+        entries.put(MAX_DEPTH, agent == null ? "" : Integer.toString(maxDepth));     // only the agents' concern
         return Map.copyOf(entries);
     }
 

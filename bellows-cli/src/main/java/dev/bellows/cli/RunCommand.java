@@ -243,13 +243,13 @@ final class RunCommand implements Callable<Integer> {
     /** A call id as the flag gave it, checked to look like one, so that messages may name it. */
     private static String checkedId(String flag, String id) throws UsageException {
         if (!CALL_ID.matcher(id).matches()) {
-            throw new UsageException(flag + ": not a tool call id (an id is like call_1_2, or the provider's own, as"
-                    + " approval_required and the text output show them)");
+            throw new UsageException(flag + ": not a tool call id (an id is like call_1_2, call_1_2/call_1_1 for a"
+                    + " sub-agent's call, or the provider's own, as approval_required and the text output show them)");
         }
         return id;
     }
 
-    private static final java.util.regex.Pattern CALL_ID = java.util.regex.Pattern.compile("[A-Za-z0-9_.:-]{1,128}");
+    private static final java.util.regex.Pattern CALL_ID = java.util.regex.Pattern.compile("[A-Za-z0-9_.:-]{1,128}(/[A-Za-z0-9_.:-]{1,128}){0,32}");
 
     // --- running ---
 

@@ -66,6 +66,15 @@ class ApprovalsCliTest {
         return config;
     }
 
+    /** A bellows.json in {@code folder} whose agent "lead" may call "writer", which writes files; its path. */
+    static Path team(Path folder) throws IOException {
+        return Files.writeString(folder.resolve("bellows.json"), """
+                {"agents": {
+                  "lead": {"instructions": "You delegate.", "agents": ["writer"]},
+                  "writer": {"instructions": "You write files."}
+                }}""");
+    }
+
     static String files(String tool, String path) {
         return "<tool>{\"server_name\": \"files\", \"tool_name\": \"" + tool + "\", \"arguments\": {\"path\": \""
                 + path + "\"}}</tool>";
@@ -197,6 +206,32 @@ class ApprovalsCliTest {
                 assertThat(server.requests()).hasSize(2);
                 assertThat(lastUserContent(server.requests().get(1))).contains("wrote a.txt",
                         "the user denied this call (it did not run): keep b");
+            }
+        }
+
+        @Test
+        void a_sub_agents_call_stops_the_whole_run_and_the_printed_command_decides_it_where_it_waits()
+                throws Exception {
+            team(dir);
+            try (MockLlmServer server = RunCommandTest.server(
+                    RunCommandTest.call("writer", "{\"task\": \"write a.txt\"}"),
+                    files("write_file", "a.txt"), complete("a.txt written"), complete("done"))) {
+                Cli.Run stopped = bellows(server, "run", "--session", "team", "--agent", "lead", "--approve", "files/*",
+                        "Get a.txt written");
+                assertThat(stopped.status()).as(stopped.err()).isEqualTo(3);
+                assertThat(stopped.err()).contains("  call_1_1/call_1_1  files/write_file  {\"path\":\"a.txt\"}");
+                List<String> words = printedCommand(stopped);
+                assertThat(words).containsSubsequence("--approve-call", "call_1_1/call_1_1").doesNotContain("--agent");
+                assertThat(recorded()).isEmpty();
+
+                Cli.Run resumed = asPrinted(words);
+                assertThat(resumed.status()).as(resumed.err()).isZero();
+                assertThat(resumed.out()).endsWith("done\n");
+                assertThat(recorded()).containsExactly("{\"tool\":\"write_file\",\"arguments\":{\"path\":\"a.txt\"}}");
+                // the writer went on where it stopped (it read its call's result), then the lead read its answer
+                assertThat(server.requests()).hasSize(4);
+                assertThat(lastUserContent(server.requests().get(2))).contains("wrote a.txt");
+                assertThat(lastUserContent(server.requests().get(3))).contains("a.txt written");
             }
         }
 
@@ -484,6 +519,31 @@ class ApprovalsCliTest {
                 assertThat(lastUserContent(server.requests().get(1)))
                         .contains("wrote one.txt", "the user denied this call (it did not run): use the staging folder");
                 assertThat(server.requests()).hasSize(5);
+            }
+        }
+
+        @Test
+        void a_sub_agents_call_is_asked_about_in_the_chat_and_the_answer_goes_down_to_it() throws Exception {
+            Path config = team(dir);
+            try (MockLlmServer server = RunCommandTest.server(
+                    RunCommandTest.call("writer", "{\"task\": \"write two\"}"),
+                    files("write_file", "one.txt") + files("write_file", "two.txt"),
+                    complete("one written, two not"), complete("done"))) {
+                Cli.Run chat = bellowsWithInput(server, """
+                        Get them written
+                        y
+                        n not two
+                        """, "chat", "--config", config.toString(), "--agent", "lead",
+                        "--approve", "files/*");
+                assertThat(chat.status()).as(chat.err()).isZero();
+                assertThat(chat.out()).contains("done");
+                assertThat(chat.err()).contains(
+                        "tool call files/write_file (call_1_1/call_1_1) waits for your approval:",
+                        "tool call files/write_file (call_1_1/call_1_2) waits for your approval:");
+                assertThat(recorded()).containsExactly("{\"tool\":\"write_file\",\"arguments\":{\"path\":\"one.txt\"}}");
+                assertThat(server.requests()).hasSize(4);
+                assertThat(lastUserContent(server.requests().get(2)))
+                        .contains("wrote one.txt", "the user denied this call (it did not run): not two");
             }
         }
 

@@ -120,6 +120,58 @@ class ApprovalsKillTest {
         }
     }
 
+    /**
+     * The same through a sub-agent: the lead's run waits on the writer's calls; the process that
+     * approves them is killed while the writer's approved call runs; the next one carries the
+     * writer on where it stopped, from what the lead's waiting run keeps: nothing runs twice.
+     */
+    @Test
+    void a_resume_killed_mid_call_of_a_sub_agent_runs_nothing_twice_and_the_sub_agent_goes_on() throws Exception {
+        ApprovalsCliTest.team(dir);
+        MockScript script = MockScript.of(
+                MockTurn.content(RunCommandTest.call("writer", "{\"task\": \"write and hang\"}")),
+                MockTurn.content(ApprovalsCliTest.files("write_file", "a.txt") + ApprovalsCliTest.files("hang", "h")),
+                MockTurn.content(RunCommandTest.complete("a.txt written, h unknown")),
+                MockTurn.content(RunCommandTest.complete("done")));
+        try (MockLlmServer server = MockLlmServer.start(script)) {
+            Finished stopped = finish(bellows(server, "run", "--session", "n", "--agent", "lead",
+                    "--approve", "files/*", "--output", "jsonl", "Get it written"));
+            assertThat(stopped.status()).as(stopped.out()).isEqualTo(3);
+            assertThat(stopped.out()).contains("\"id\":\"call_1_1/call_1_1\"", "\"id\":\"call_1_1/call_1_2\"");
+
+            Process approving = bellows(server, "run", "--session", "n", "--output", "jsonl",
+                    "--approve-call", "call_1_1/call_1_1", "--approve-call", "call_1_1/call_1_2");
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(GUARD_SECONDS);
+            while (recorded().size() < 2 && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertThat(recorded()).hasSize(2);
+            approving.toHandle().destroyForcibly();     // SIGKILL, the writer's call in flight
+            approving.waitFor();
+            try (SqliteSessionStore store = SqliteSessionStore.open(dir.resolve("data"))) {
+                WaitingRun waiting = store.waitingRun("n").orElseThrow();
+                // the lead's log holds the writer's own log, as notes of the lead's call
+                assertThat(String.join("\n", waiting.log())).contains("\"decided\":\"call_1_1/call_1_2\"",
+                        "\"noted\":\"call_1_1\"", "\"started\":\"call_1_2\"")
+                        .doesNotContain("\"finished\":\"call_1_2\"");
+            }
+
+            Finished carried = finish(bellows(server, "run", "--session", "n", "--output", "jsonl"));
+            assertThat(carried.status()).as(carried.out()).isZero();
+            assertThat(recorded()).containsExactly(
+                    "{\"tool\":\"write_file\",\"arguments\":{\"path\":\"a.txt\"}}",
+                    "{\"tool\":\"hang\",\"arguments\":{\"path\":\"h\"}}");
+            assertThat(server.requests()).hasSize(4);
+            JsonNode writerSaw = RunCommandTest.messages(server.requests().get(2));
+            assertThat(writerSaw.toString()).contains("You write files.", "wrote a.txt",
+                    "the outcome of this call is unknown");
+            assertThat(RunCommandTest.messages(server.requests().get(3)).toString()).contains("a.txt written, h unknown");
+            try (SqliteSessionStore store = SqliteSessionStore.open(dir.resolve("data"))) {
+                assertThat(store.waitingRun("n")).isEmpty();
+            }
+        }
+    }
+
     @Test
     void a_chat_killed_at_its_question_leaves_the_run_for_bellows_run() throws Exception {
         try (MockLlmServer server = RunCommandTest.server(ApprovalsCliTest.files("delete_file", "old.log"),

@@ -4,7 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.bellows.agent.AgentResult;
 import dev.bellows.agent.AgentTool;
+import dev.bellows.agent.Decision;
 import dev.bellows.agent.DefaultAgent;
+import dev.bellows.agent.Session;
+import dev.bellows.event.LoopEndReason;
+import dev.bellows.tool.Tool;
+import dev.bellows.tool.ToolResult;
+import dev.bellows.tool.TypedTool;
 import dev.bellows.event.AgentEvent;
 import dev.bellows.event.LoopEvent;
 import dev.bellows.provider.Provider;
@@ -45,5 +51,37 @@ class AgentsGuideTest {
         assertThat(nested.getFirst().innermost().type()).isEqualTo("loop_start");
         assertThat(nested.getLast().innermost().type()).isEqualTo("loop_end");
         assertThat(nested).extracting(LoopEvent.SubAgentEvent::parentCallId).containsOnly(nested.getFirst().parentCallId());
+    }
+
+    /** The page's nested wait: the writer's call waits, the whole run stops, the resume runs it once. */
+    @Test
+    void aSubAgentsCallWaitsForTheWholeRunAndTheResumeRunsItOnce() {
+        record NoteFile(String path) { }
+
+        List<String> written = new ArrayList<>();
+        Tool writeFile = TypedTool.of("write_file", "Writes a file", NoteFile.class, (context, args) -> {
+            written.add(args.path());
+            return ToolResult.of("wrote " + args.path());
+        });
+        Provider writerModel = new ScriptedProvider(MockScript.of(
+                MockTurn.content("<tool>{\"tool_name\": \"write_file\", \"arguments\": {\"path\": \"notes.md\"}}</tool>"),
+                MockTurn.content("<tool>{\"tool_name\": \"task_completion\", \"arguments\": {\"result\": \"notes.md written\"}}</tool>")));
+        Provider bossModel = new ScriptedProvider(MockScript.of(
+                MockTurn.content("<tool>{\"tool_name\": \"writer\", \"arguments\": {\"task\": \"Write notes.md\"}}</tool>"),
+                MockTurn.content("<tool>{\"tool_name\": \"task_completion\", \"arguments\": {\"result\": \"notes written\"}}</tool>")));
+
+        DefaultAgent writer = DefaultAgent.builder().provider(writerModel).model("mock")
+                .toolRegistry(new ToolRegistry().register(writeFile))
+                .requireApproval("local/write_file").build();
+        DefaultAgent boss = DefaultAgent.builder().provider(bossModel).model("mock")
+                .toolRegistry(new ToolRegistry().register(AgentTool.of("writer", "Writes files", writer))).build();
+
+        Session session = new Session();
+        AgentResult stopped = boss.run("Write the notes", session).await();
+        assertThat(stopped.reason()).isEqualTo(LoopEndReason.INTERRUPTED);
+        assertThat(stopped.waiting().getFirst().id()).isEqualTo("call_1_1/call_1_1");
+        assertThat(written).isEmpty();
+        AgentResult done = boss.resume(session, List.of(Decision.approve("call_1_1/call_1_1"))).await();
+        assertThat(done.result() + " " + written).isEqualTo("notes written [notes.md]");
     }
 }

@@ -218,11 +218,9 @@ public final class AgentMachine {
             throw new IllegalStateException("no run of this session waits for decisions: there is nothing to resume");
         }
         ResumeLog log = session.resumeLog();
-        Map<String, Suspension.Entry> open = new java.util.LinkedHashMap<>();
-        for (Suspension.Entry entry : waiting.calls()) {
-            if (entry.state() == Suspension.State.APPROVAL || entry.state() == Suspension.State.EXTERNAL) {
-                open.put(entry.id(), entry);
-            }
+        Map<String, Suspension.Open> open = new java.util.LinkedHashMap<>();
+        for (Suspension.Open call : waiting.open()) {
+            open.put(call.id(), call);
         }
         Map<String, Decision> given = new java.util.LinkedHashMap<>();
         ToolRegistry tools = null;
@@ -232,17 +230,17 @@ public final class AgentMachine {
             if (given.containsKey(id)) {
                 throw new IllegalArgumentException("two decisions for call " + id + ": give one per waiting call");
             }
-            Suspension.Entry entry = open.get(id);
-            if (entry == null) {
+            Suspension.Open call = open.get(id);
+            if (call == null) {
                 throw new IllegalArgumentException("no call waits with id " + id + "; the waiting calls: "
                         + String.join(", ", open.keySet()));
             }
-            Decision earlier = entry.decision() != null ? entry.decision() : log.decision(id);
+            Decision earlier = call.held() != null ? call.held() : log.decision(id);
             if (earlier != null && !earlier.equals(decision)) {
                 throw new IllegalArgumentException("call " + id + " was decided already (" + describe(earlier)
                         + "): a decision stands once given");
             }
-            boolean approval = entry.state() == Suspension.State.APPROVAL;
+            boolean approval = call.kind() == WaitingCall.Kind.APPROVAL;
             if (approval && decision instanceof Decision.Respond) {
                 throw new IllegalArgumentException("call " + id + " waits for approval: approve or deny it");
             }
@@ -250,11 +248,13 @@ public final class AgentMachine {
                 throw new IllegalArgumentException("call " + id + " is carried out outside the run: give its result"
                         + " (Decision.respond) or deny it");
             }
-            if (decision instanceof Decision.Approve approve && approve.arguments() != null) {
+            // a nested call's edited arguments are its own tool's to check, when it resumes
+            if (decision instanceof Decision.Approve approve && approve.arguments() != null
+                    && call.entry().state() != Suspension.State.NESTED) {
                 if (tools == null) {
                     tools = options.tools.current(null);
                 }
-                dev.bellows.tool.PreparedCall prepared = protocol.toolChain(tools).prepare(entry.decoded());
+                dev.bellows.tool.PreparedCall prepared = protocol.toolChain(tools).prepare(call.entry().decoded());
                 if (prepared.failure().isEmpty()) {
                     try {
                         prepared.check(approve.arguments());
@@ -267,10 +267,10 @@ public final class AgentMachine {
             given.put(id, decision);
         }
         List<String> missing = new java.util.ArrayList<>();
-        for (Suspension.Entry entry : open.values()) {
-            boolean decided = entry.decision() != null || log.decision(entry.id()) != null;
-            if (!decided && !given.containsKey(entry.id())) {
-                missing.add(entry.id());
+        for (Suspension.Open call : open.values()) {
+            boolean decided = call.held() != null || log.decision(call.id()) != null;
+            if (!decided && !given.containsKey(call.id())) {
+                missing.add(call.id());
             }
         }
         if (!missing.isEmpty()) {
@@ -284,16 +284,18 @@ public final class AgentMachine {
     /**
      * Refuses approvals of calls whose tool this agent does not have (a run carried on without
      * the server it began with): such a call would only fail, its approval spent. Calls that ran
-     * already, or began (a resume cut short), need nothing; a denial never needs the tool.
+     * already, or began (a resume cut short), need nothing; a denial never needs the tool. A
+     * nested call's tool is its suspended tool's to find.
      *
      * @throws MissingToolException naming the first such call and its tool
      */
-    private void checkToolsOfApproved(java.util.Collection<Suspension.Entry> open, Map<String, Decision> given,
+    private void checkToolsOfApproved(java.util.Collection<Suspension.Open> open, Map<String, Decision> given,
                                       ResumeLog log, ToolRegistry known) {
         ToolRegistry tools = known;
-        for (Suspension.Entry entry : open) {
-            Decision decision = given.containsKey(entry.id()) ? given.get(entry.id())
-                    : entry.decision() != null ? entry.decision() : log.decision(entry.id());
+        for (Suspension.Open call : open) {
+            Suspension.Entry entry = call.entry();
+            Decision decision = given.containsKey(call.id()) ? given.get(call.id())
+                    : call.held() != null ? call.held() : log.decision(call.id());
             if (!(decision instanceof Decision.Approve) || entry.state() != Suspension.State.APPROVAL
                     || log.started(entry.id()) || log.finished(entry.id()) != null) {
                 continue;
@@ -570,27 +572,27 @@ public final class AgentMachine {
         ResumeLog log = resume.log();
         List<ResumeLog.Entry> decided = new ArrayList<>();
         Map<String, Decision> all = new LinkedHashMap<>();
-        for (Entry entry : waiting.calls()) {
-            Decision given = resume.decisions().get(entry.id());
-            Decision earlier = entry.decision() != null ? entry.decision() : log.decision(entry.id());
+        List<Suspension.Open> approvals = new ArrayList<>();
+        for (Suspension.Open call : waiting.open()) {
+            Decision given = resume.decisions().get(call.id());
+            Decision earlier = call.held() != null ? call.held() : log.decision(call.id());
             if (earlier != null) {
-                all.put(entry.id(), earlier);
+                all.put(call.id(), earlier);
             } else if (given != null) {
-                all.put(entry.id(), given);
-                decided.add(new ResumeLog.Decided(entry.id(), given));
+                all.put(call.id(), given);
+                decided.add(new ResumeLog.Decided(call.id(), given));
+                if (call.kind() == WaitingCall.Kind.APPROVAL) {
+                    approvals.add(call);
+                }
             }
         }
         if (!decided.isEmpty()) {
             out.add(new LogResume(decided));         // every decision kept before a call runs
         }
-        for (ResumeLog.Entry entry : decided) {
-            Decision decision = ((ResumeLog.Decided) entry).decision();
-            boolean approval = waiting.calls().stream()
-                    .anyMatch(e -> e.id().equals(entry.id()) && e.state() == State.APPROVAL);
-            if (approval) {
-                out.emit(new LoopEvent.Approval(entry.id(), decision instanceof Decision.Approve,
-                        decision instanceof Decision.Deny deny ? deny.reason() : ""));
-            }
+        for (Suspension.Open call : approvals) {
+            Decision decision = all.get(call.id());
+            out.emit(new LoopEvent.Approval(call.id(), decision instanceof Decision.Approve,
+                    decision instanceof Decision.Deny deny ? deny.reason() : ""));
         }
         ToolRegistry tools = tools();
         MachineState next = new MachineState(Phase.RUNNING_TOOLS, waiting.task(), false, waiting.iteration(),

@@ -10,7 +10,9 @@ import dev.bellows.tool.Tool;
 import dev.bellows.tool.ToolContext;
 import dev.bellows.tool.ToolException;
 import dev.bellows.tool.ToolResult;
+import java.util.ArrayList;
 import java.util.List;
+import tools.jackson.databind.node.ArrayNode;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.regex.Pattern;
@@ -33,20 +35,30 @@ import java.util.regex.Pattern;
  * happens, as a {@link LoopEvent.SubAgentEvent} that names the agent and the id of the call
  * that runs it; a sub-agent's own sub-agents nest the same way, to any depth. Cancelling the
  * calling run cancels the sub-agent's run (its model request and tools). A sub-agent that ends
- * other than successfully (its iteration cap, its circuit breaker, an error, a call waiting for
- * approval) is a failed call the calling model reads.
+ * other than successfully (its iteration cap, its circuit breaker, an error) is a failed call the
+ * calling model reads. A sub-agent ({@link DefaultAgent} or {@link ReActAgent}) that stops at
+ * calls waiting for a decision suspends the call ({@link ToolSuspended}): the whole calling run
+ * waits, its waiting calls named {@code CALLID/THEIRS}, and the decisions carry the sub-agent on
+ * where it stopped ({@link ResumableTool}), in this process or another; its state is kept in the
+ * calling run's waiting run (docs/agents.md shows its form).
  *
  * <p>Thread-safe: calls of it may run at the same time (each has its own session).
  */
-public final class AgentTool implements Tool {
+public final class AgentTool implements ResumableTool {
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-]{1,64}");
 
     /** What a call does with its task: runs one agent, or a workflow of agent tools. */
-    @FunctionalInterface
     private interface Work {
-        /** The answer to {@code task}; the events go to {@code caller} (null outside a run). */
+        /**
+         * The answer to {@code task}; the events go to {@code caller} (null outside a run).
+         *
+         * @throws ToolSuspended when a sub-agent waits for decisions
+         */
         String run(String task, CallScope caller, ToolContext context) throws ToolException;
+
+        /** The answer, carrying on where {@link #run} suspended (as {@link ResumableTool#resume}). */
+        String resume(Resumption resumption, CallScope caller, ToolContext context) throws ToolException;
     }
 
     private final String name;
@@ -78,7 +90,7 @@ public final class AgentTool implements Tool {
     public static AgentTool of(String name, String description, Agent agent) {
         Objects.requireNonNull(agent, "agent");
         return new AgentTool(checked(name), Objects.requireNonNull(description, "description"),
-                (task, caller, context) -> runAgent(name, agent, task, caller, context));
+                new SubAgent(name, agent));
     }
 
     /**
@@ -94,14 +106,7 @@ public final class AgentTool implements Tool {
         if (copy.isEmpty()) {
             throw new IllegalArgumentException("a sequence needs at least one agent");
         }
-        return new AgentTool(checked(name), Objects.requireNonNull(description, "description"),
-                (task, caller, context) -> {
-                    String answer = task;
-                    for (AgentTool step : copy) {
-                        answer = step.work.run(answer, caller, context);
-                    }
-                    return answer;
-                });
+        return new AgentTool(checked(name), Objects.requireNonNull(description, "description"), new Sequence(copy));
     }
 
     /**
@@ -124,11 +129,7 @@ public final class AgentTool implements Tool {
             throw new IllegalArgumentException("maxConcurrent must be at least 1, not " + maxConcurrent);
         }
         return new AgentTool(checked(name), Objects.requireNonNull(description, "description"),
-                (task, caller, context) -> {
-                    String merged = Branches.run(copy, maxConcurrent, branch -> branch.work.run(task, caller, context),
-                            AgentTool::name);
-                    return then == null ? merged : then.work.run(merged, caller, context);
-                });
+                new Parallel(copy, then, maxConcurrent));
     }
 
     private static String checked(String name) {
@@ -170,10 +171,300 @@ public final class AgentTool implements Tool {
         return ToolResult.of(work.run(task.asString(), CallScope.current(), context));
     }
 
-    /** Runs {@code agent} on {@code task} in a fresh session, passing its events on as they come. */
-    private static String runAgent(String name, Agent agent, String task, CallScope caller, ToolContext context)
+    @Override
+    public ToolResult<?> resume(ToolContext context, JsonNode arguments, Resumption resumption) throws ToolException {
+        return ToolResult.of(work.resume(resumption, CallScope.current(), context));
+    }
+
+    /** One agent: a fresh session per call; a call that waits keeps the session in its state. */
+    private record SubAgent(String name, Agent agent) implements Work {
+
+        @Override
+        public String run(String task, CallScope caller, ToolContext context) throws ToolException {
+            Session session = new Session();
+            return finish(name, agent.run(task, session), session, caller, context);
+        }
+
+        @Override
+        public String resume(Resumption resumption, CallScope caller, ToolContext context) throws ToolException {
+            DefaultAgent resumable = resumable(agent);
+            if (resumable == null) {
+                throw new ToolException(name + " cannot carry on a waiting run");
+            }
+            Session session = SubAgentState.read(resumption, name);
+            AgentRun run;
+            try {
+                run = resumable.resume(session, resumption.decisions());
+            } catch (IllegalArgumentException | IllegalStateException e) {
+                throw new ToolException(name + " could not carry on: " + e.getMessage(), e);
+            }
+            return finish(name, run, session, caller, context);
+        }
+    }
+
+    /** The loop under {@code agent} that can stop and carry on, or null for an agent of another kind. */
+    static DefaultAgent resumable(Agent agent) {
+        return switch (agent) {
+            case DefaultAgent loop -> loop;
+            case ReActAgent react -> react.agent();
+            default -> null;
+        };
+    }
+
+    /** Steps one after another, each answer the next one's task; a step that waits suspends the sequence there. */
+    private record Sequence(List<AgentTool> steps) implements Work {
+
+        @Override
+        public String run(String task, CallScope caller, ToolContext context) throws ToolException {
+            return from(0, task, caller, context);
+        }
+
+        @Override
+        public String resume(Resumption resumption, CallScope caller, ToolContext context) throws ToolException {
+            JsonNode state = resumption.state();
+            int step = state.path("step").asInt(-1);
+            if (step < 0 || step >= steps.size() || !state.has("inner")) {
+                throw new ToolException("the sequence's waiting state is damaged: " + state);
+            }
+            String answer;
+            try {
+                answer = steps.get(step).work.resume(new Inner(resumption, state.get("inner")), caller, context);
+            } catch (ToolSuspended waits) {
+                throw at(step, waits);
+            }
+            return from(step + 1, answer, caller, context);
+        }
+
+        private String from(int first, String task, CallScope caller, ToolContext context) throws ToolException {
+            String answer = task;
+            for (int i = first; i < steps.size(); i++) {
+                try {
+                    answer = steps.get(i).work.run(answer, caller, context);
+                } catch (ToolSuspended waits) {
+                    throw at(i, waits);
+                }
+            }
+            return answer;
+        }
+
+        /** Step {@code step}'s suspension as the sequence's: only one step waits, so the ids stay its own. */
+        private static ToolSuspended at(int step, ToolSuspended waits) {
+            ObjectNode state = JsonNodeFactory.instance.objectNode().put("step", step);
+            state.set("inner", waits.state());
+            return new ToolSuspended(state, waits.waiting());
+        }
+    }
+
+    /**
+     * Branches at once, then {@code then}. A branch that waits does not hold up the others: once
+     * they have all ended, the workflow waits for every waiting branch's calls (each known as
+     * {@code BRANCH/THEIRS}, the branch's name, or {@code NAME~K} for the K-th of one name), and a
+     * resume carries those branches on, side by side, before {@code then} runs. A waiting
+     * {@code then} waits as the workflow's, with its own ids.
+     *
+     * <p>State: {@code {"task", "answers": [ANSWER or null], "waiting": {BRANCH: STATE}}} while
+     * branches wait, {@code {"task", "answers", "then": STATE}} while {@code then} does. A
+     * branch's notes are kept as {@code {"branch": BRANCH, "note": NOTE}}.
+     */
+    private record Parallel(List<AgentTool> branches, AgentTool then, int maxConcurrent) implements Work {
+
+        /** A branch's end: its answer, or the calls it waits on. */
+        private record Settled(String answer, ToolSuspended waits) {
+        }
+
+        @FunctionalInterface
+        private interface BranchWork {
+            String run(int branch) throws ToolException;
+        }
+
+        @Override
+        public String run(String task, CallScope caller, ToolContext context) throws ToolException {
+            List<Integer> all = new ArrayList<>();
+            for (int i = 0; i < branches.size(); i++) {
+                all.add(i);
+            }
+            List<Settled> settled = settle(all, i -> branches.get(i).work.run(task, caller, context));
+            return carryOn(task, new String[branches.size()], all, settled, caller, context);
+        }
+
+        @Override
+        public String resume(Resumption resumption, CallScope caller, ToolContext context) throws ToolException {
+            JsonNode state = resumption.state();
+            JsonNode kept = state.get("answers");
+            if (!state.path("task").isString() || kept == null || !kept.isArray() || kept.size() != branches.size()) {
+                throw new ToolException("the parallel workflow's waiting state is damaged");
+            }
+            String task = state.get("task").asString();
+            String[] answers = new String[branches.size()];
+            for (int i = 0; i < answers.length; i++) {
+                answers[i] = kept.get(i).isNull() ? null : kept.get(i).asString();
+            }
+            if (state.has("then")) {
+                return thenOn(task, answers, new Inner(resumption, state.get("then")), caller, context);
+            }
+            JsonNode waiting = state.path("waiting");
+            List<Integer> resumed = new ArrayList<>();
+            for (int i = 0; i < branches.size(); i++) {
+                if (waiting.has(key(i))) {
+                    resumed.add(i);
+                }
+            }
+            if (resumed.isEmpty()) {
+                throw new ToolException("the parallel workflow's waiting state is damaged: no branch waits");
+            }
+            Object noteLock = new Object();
+            List<Settled> settled = settle(resumed, i -> branches.get(i).work.resume(
+                    new BranchResumption(resumption, key(i), waiting.get(key(i)), noteLock), caller, context));
+            return carryOn(task, answers, resumed, settled, caller, context);
+        }
+
+        /** Runs {@code which} branches side by side: a failure cancels the others, a wait does not. */
+        private List<Settled> settle(List<Integer> which, BranchWork work) throws ToolException {
+            return Branches.all(which, maxConcurrent, i -> {
+                try {
+                    return new Settled(work.run(i), null);
+                } catch (ToolSuspended waits) {
+                    return new Settled(null, waits);
+                }
+            }, i -> branches.get(i).name);
+        }
+
+        /** These branches ended: the workflow waits for those that wait, else {@code then} runs on the answers. */
+        private String carryOn(String task, String[] answers, List<Integer> ran, List<Settled> settled,
+                               CallScope caller, ToolContext context) throws ToolException {
+            ObjectNode waiting = JsonNodeFactory.instance.objectNode();
+            List<WaitingCall> calls = new ArrayList<>();
+            for (int k = 0; k < ran.size(); k++) {
+                int i = ran.get(k);
+                Settled end = settled.get(k);
+                if (end.waits() == null) {
+                    answers[i] = end.answer();
+                    continue;
+                }
+                waiting.set(key(i), end.waits().state());
+                for (WaitingCall call : end.waits().waiting()) {
+                    calls.add(new WaitingCall(key(i) + Suspension.NESTING + call.id(), call.call(), call.kind()));
+                }
+            }
+            if (!calls.isEmpty()) {
+                ObjectNode state = state(task, answers);
+                state.set("waiting", waiting);
+                throw new ToolSuspended(state, calls);
+            }
+            return thenOn(task, answers, null, caller, context);
+        }
+
+        /** {@code then} on the headed answers (carried on with {@code resumption} when it waited); without it, those. */
+        private String thenOn(String task, String[] answers, Resumption resumption, CallScope caller,
+                              ToolContext context) throws ToolException {
+            StringBuilder merged = new StringBuilder();
+            for (int i = 0; i < branches.size(); i++) {
+                if (!merged.isEmpty()) {
+                    merged.append("\n\n");
+                }
+                merged.append("## ").append(branches.get(i).name).append('\n').append(answers[i]);
+            }
+            if (then == null) {
+                return merged.toString();
+            }
+            try {
+                return resumption == null ? then.work.run(merged.toString(), caller, context)
+                        : then.work.resume(resumption, caller, context);
+            } catch (ToolSuspended waits) {
+                ObjectNode state = state(task, answers);
+                state.set("then", waits.state());
+                throw new ToolSuspended(state, waits.waiting());
+            }
+        }
+
+        private static ObjectNode state(String task, String[] answers) {
+            ObjectNode state = JsonNodeFactory.instance.objectNode().put("task", task);
+            ArrayNode kept = state.putArray("answers");
+            for (String answer : answers) {
+                if (answer == null) {
+                    kept.addNull();
+                } else {
+                    kept.add(answer);
+                }
+            }
+            return state;
+        }
+
+        /** Branch {@code i}'s name in ids and state: its name, or {@code NAME~K} when earlier branches have it. */
+        private String key(int i) {
+            String name = branches.get(i).name;
+            int same = 0;
+            for (int j = 0; j < i; j++) {
+                if (branches.get(j).name.equals(name)) {
+                    same++;
+                }
+            }
+            return same == 0 ? name : name + "~" + (same + 1);
+        }
+    }
+
+    /** A waiting branch's share of its workflow's resumption: its decisions, its notes, its state. */
+    private record BranchResumption(Resumption outer, String key, JsonNode state, Object noteLock)
+            implements Resumption {
+
+        @Override
+        public List<Decision> decisions() {
+            String prefix = key + Suspension.NESTING;
+            List<Decision> own = new ArrayList<>();
+            for (Decision decision : outer.decisions()) {
+                if (decision.callId().startsWith(prefix)) {
+                    String id = decision.callId().substring(prefix.length());
+                    own.add(ToolBatch.retarget(decision, id));
+                }
+            }
+            return own;
+        }
+
+        @Override
+        public List<JsonNode> notes() {
+            List<JsonNode> own = new ArrayList<>();
+            for (JsonNode note : outer.notes()) {
+                if (key.equals(note.path("branch").asString(null)) && note.has("note")) {
+                    own.add(note.get("note"));
+                }
+            }
+            return own;
+        }
+
+        @Override
+        public void note(JsonNode note) {
+            ObjectNode wrapped = JsonNodeFactory.instance.objectNode().put("branch", key);
+            wrapped.set("note", note);
+            synchronized (noteLock) {       // branches resume side by side; the log takes one note at a time
+                outer.note(wrapped);
+            }
+        }
+    }
+
+    /** A resumption with another state: a workflow's step's own. */
+    private record Inner(Resumption outer, JsonNode state) implements Resumption {
+        @Override
+        public List<Decision> decisions() {
+            return outer.decisions();
+        }
+
+        @Override
+        public List<JsonNode> notes() {
+            return outer.notes();
+        }
+
+        @Override
+        public void note(JsonNode note) {
+            outer.note(note);
+        }
+    }
+
+    /**
+     * Passes the sub-agent's events on as they come and gives its answer; a run that stopped
+     * at calls waiting for decisions suspends the call with the sub-agent's session.
+     */
+    private static String finish(String name, AgentRun run, Session session, CallScope caller, ToolContext context)
             throws ToolException {
-        AgentRun run = agent.run(task, new Session());
         try {
             for (AgentEvent event : run) {
                 if (caller != null) {
@@ -192,6 +483,9 @@ public final class AgentTool implements Tool {
         AgentResult result = run.await();
         if (result.reason().successful()) {
             return result.result();
+        }
+        if (result.reason() == dev.bellows.event.LoopEndReason.INTERRUPTED && session.hasWaitingRun()) {
+            throw new ToolSuspended(SubAgentState.write(session), session.waiting());
         }
         throw new ToolException(name + " ended " + result.reason().wireName()
                 + (result.result().isEmpty() ? "" : ": " + result.result()));

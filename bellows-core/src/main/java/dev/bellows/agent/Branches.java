@@ -30,10 +30,30 @@ final class Branches {
 
     static <B> String run(List<B> branches, int maxConcurrent, Work<B> work, Function<B, String> name)
             throws ToolException {
+        List<String> answers = all(branches, maxConcurrent, work::run, name);
+        StringBuilder merged = new StringBuilder();
+        for (int i = 0; i < branches.size(); i++) {
+            if (!merged.isEmpty()) {
+                merged.append("\n\n");
+            }
+            merged.append("## ").append(name.apply(branches.get(i))).append('\n').append(answers.get(i));
+        }
+        return merged.toString();
+    }
+
+    /** What a branch gives. */
+    @FunctionalInterface
+    interface Outcome<B, R> {
+        R run(B branch) throws ToolException;
+    }
+
+    /** Every branch's result, in the branches' order; the first failure cancels the others and is thrown. */
+    static <B, R> List<R> all(List<B> branches, int maxConcurrent, Outcome<B, R> work, Function<B, String> name)
+            throws ToolException {
         Semaphore slots = new Semaphore(maxConcurrent);
-        List<Future<String>> answers = new ArrayList<>(branches.size());
+        List<Future<R>> answers = new ArrayList<>(branches.size());
         try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
-            CompletionService<String> done = new ExecutorCompletionService<>(threads);
+            CompletionService<R> done = new ExecutorCompletionService<>(threads);
             for (B branch : branches) {
                 answers.add(done.submit(() -> {
                     slots.acquire();
@@ -46,7 +66,7 @@ final class Branches {
             }
             // in the order they end, so that the first failure cancels the branches still running
             for (int ended = 0; ended < branches.size(); ended++) {
-                Future<String> next = null;
+                Future<R> next = null;
                 try {
                     next = done.take();
                     next.get();
@@ -62,14 +82,9 @@ final class Branches {
                             : new ToolException(name.apply(branches.get(failed)) + " failed: " + cause, cause);
                 }
             }
-            StringBuilder merged = new StringBuilder();
-            for (int i = 0; i < branches.size(); i++) {
-                if (!merged.isEmpty()) {
-                    merged.append("\n\n");
-                }
-                merged.append("## ").append(name.apply(branches.get(i))).append('\n').append(answers.get(i).resultNow());
-            }
-            return merged.toString();
+            List<R> results = new ArrayList<>(branches.size());
+            answers.forEach(future -> results.add(future.resultNow()));
+            return results;
         }
     }
 }

@@ -111,16 +111,33 @@ final class Loop implements Runnable, RunContext {
                 !options.interceptsTools() && external.isEmpty(), this.run::runTools);
     }
 
-    /** Serializes the events of sub-agents that run in parallel calls: the handle takes one emitter at a time. */
-    private final Object fromTools = new Object();
+    /** The events of sub-agents running in this run's calls, made for the first: most runs have none. */
+    private volatile ForwardedEvents fromTools;
 
     /**
-     * Passes on an event of a sub-agent running in one of this run's tool calls ({@link CallScope}):
-     * the run's thread waits for its calls meanwhile, so only parallel calls compete.
+     * Passes on an event of a sub-agent running in one of this run's tool calls ({@link CallScope}),
+     * from any thread: told to the listeners in order, one at a time (the handle takes one emitter
+     * at a time), without the call's thread waiting for them.
      */
     void emitFromTool(AgentEvent event) {
-        synchronized (fromTools) {
-            run.emit(event);
+        ForwardedEvents events = fromTools;
+        if (events == null) {
+            synchronized (this) {
+                events = fromTools;
+                if (events == null) {
+                    events = new ForwardedEvents(run::emit);
+                    fromTools = events;
+                }
+            }
+        }
+        events.offer(event);
+    }
+
+    /** Waits until the sub-agents' events passed on so far are told: before the run's thread emits again. */
+    void flushFromTools() {
+        ForwardedEvents events = fromTools;
+        if (events != null) {
+            events.flush();
         }
     }
 
@@ -238,7 +255,11 @@ final class Loop implements Runnable, RunContext {
 
     /** Runs an answer's calls as every driver does ({@link ToolStep}), where a cancel interrupts them. */
     private MachineInput runTools(MachineStep.RunTools step) {
-        return toolStep.run(step, machine.toolChain(step.tools), this, session, run::emit);
+        try {
+            return toolStep.run(step, machine.toolChain(step.tools), this, session, run::emit);
+        } finally {
+            flushFromTools();       // the sub-agents' events before their calls' results
+        }
     }
 
     /**

@@ -1,5 +1,7 @@
 package dev.bellows.agent;
 
+import tools.jackson.databind.JsonNode;
+
 import dev.bellows.tool.ToolCallOutcome;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -41,6 +43,17 @@ final class ResumeLog {
         }
     }
 
+    /**
+     * A note of a suspended call's tool while it resumed ({@link Resumption#note}), for a later
+     * attempt of the same resume.
+     */
+    record Noted(String id, JsonNode note) implements Entry {
+        Noted {
+            Objects.requireNonNull(note, "note");
+        }
+    }
+
+    private final Map<String, List<JsonNode>> notes = new HashMap<>();
     private final Map<String, Decision> decisions = new HashMap<>();
     private final Set<String> started = new HashSet<>();
     private final Map<String, ToolCallOutcome> finished = new HashMap<>();
@@ -56,6 +69,7 @@ final class ResumeLog {
             case Decided d -> decisions.put(d.id(), d.decision());
             case Started s -> started.add(s.id());
             case Finished f -> finished.put(f.id(), f.outcome());
+            case Noted n -> notes.computeIfAbsent(n.id(), id -> new ArrayList<>()).add(n.note());
         }
     }
 
@@ -73,6 +87,11 @@ final class ResumeLog {
 
     boolean started(String id) {
         return started.contains(id);
+    }
+
+    /** The notes of the suspended call {@code id}, in order. */
+    List<JsonNode> notes(String id) {
+        return List.copyOf(notes.getOrDefault(id, List.of()));
     }
 
     ToolCallOutcome finished(String id) {

@@ -45,6 +45,8 @@ public final class Session {
     private Suspension suspension;
     /** What resuming it has done so far, when not stored; guarded by this. */
     private ResumeLog resumeLog;
+    /** Where a session that is not stored also notes what resuming does (a sub-agent's: in its caller's log), or null. */
+    private java.util.function.Consumer<List<ResumeLog.Entry>> journal;
     /** A stored session's waiting run as last read, and its text, so that it is read once; guarded by this. */
     private String readState;
     private Suspension read;
@@ -240,11 +242,30 @@ public final class Session {
         }
     }
 
+    /**
+     * Makes this session, one that is not stored, wait with {@code waiting} as a run that stopped
+     * and was partly resumed ({@code done}), and note what resuming it does next to
+     * {@code journal} too, before it goes on: a sub-agent's session rebuilt from its caller's
+     * waiting run ({@link AgentTool}), whose log is kept in its caller's.
+     */
+    synchronized void waitFrom(Suspension waiting, List<ResumeLog.Entry> done,
+                               java.util.function.Consumer<List<ResumeLog.Entry>> journal) {
+        if (exchanges != null) {
+            throw new IllegalStateException("a stored session keeps its own waiting run");
+        }
+        suspension = Objects.requireNonNull(waiting, "waiting");
+        resumeLog = new ResumeLog(done);
+        this.journal = journal;
+    }
+
     /** Adds to what resuming did, kept (a stored session: stored) before the resume goes on. */
     synchronized void logResume(List<ResumeLog.Entry> entries) {
         if (exchanges != null) {
             exchanges.logWaitingRun(entries.stream().map(SuspensionJson::write).toList());
         } else {
+            if (journal != null) {
+                journal.accept(entries);
+            }
             ResumeLog log = resumeLog();
             entries.forEach(log::add);
         }

@@ -6,6 +6,8 @@ import dev.bellows.tool.ToolCall;
 import dev.bellows.tool.ToolCallOutcome;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import tools.jackson.databind.JsonNode;
 import java.util.Objects;
 
 /**
@@ -36,7 +38,49 @@ record Suspension(String task, int iteration, int errors, String lastError, List
         /** It waits for its result from outside the run. */
         EXTERNAL,
         /** It needs no decision; it runs once the calls before it are decided. */
-        HELD
+        HELD,
+        /**
+         * Its tool suspended it ({@link ToolSuspended}): it waits for decisions on the tool's own
+         * waiting calls ({@link Entry#nested()}), known outside as {@code ID/THEIRS}.
+         */
+        NESTED
+    }
+
+    /** The separator of a nested waiting call's id: the suspended call's id, then the tool's own. */
+    static final String NESTING = "/";
+
+    /**
+     * What a suspended call ({@link State#NESTED}) keeps.
+     *
+     * @param state   the tool's state ({@link ToolSuspended#state()})
+     * @param waiting the tool's waiting calls, with its own ids
+     * @param held    decisions on them (by the tool's ids) given while an earlier call of the
+     *                answer still waited, so that it could not run yet
+     */
+    record Nested(JsonNode state, List<WaitingCall> waiting, Map<String, Decision> held) {
+        Nested {
+            Objects.requireNonNull(state, "state");
+            waiting = List.copyOf(waiting);
+            held = Map.copyOf(held);
+        }
+
+        /** The decision on the tool's call {@code ownId} given in the decisions by outside id, or held. */
+        Decision decision(String callId, String ownId, java.util.function.Function<String, Decision> given) {
+            Decision decision = held.get(ownId);
+            return decision != null ? decision : given.apply(callId + NESTING + ownId);
+        }
+    }
+
+    /**
+     * A call that waits for a decision, as the outside knows it.
+     *
+     * @param id    its id outside (a nested one's {@code ID/THEIRS})
+     * @param kind  what it waits for
+     * @param entry the call of the answer it belongs to
+     * @param call  the call that waits (a nested one's: the tool's)
+     * @param held  a decision given already and held, or null
+     */
+    record Open(String id, WaitingCall.Kind kind, Entry entry, ToolCall call, Decision held) {
     }
 
     /**
@@ -48,8 +92,10 @@ record Suspension(String task, int iteration, int errors, String lastError, List
      * @param outcome  for {@link State#DONE}, its outcome; else null
      * @param decision for a waiting call decided on but not yet run (a call before it was
      *                 deferred again), the decision; else null
+     * @param nested   for {@link State#NESTED}, what its tool kept; else null
      */
-    record Entry(String id, DecodedToolCall decoded, State state, ToolCallOutcome outcome, Decision decision) {
+    record Entry(String id, DecodedToolCall decoded, State state, ToolCallOutcome outcome, Decision decision,
+                 Nested nested) {
         Entry {
             Objects.requireNonNull(id, "id");
             Objects.requireNonNull(decoded, "decoded");
@@ -57,10 +103,33 @@ record Suspension(String task, int iteration, int errors, String lastError, List
             if ((state == State.DONE) != (outcome != null)) {
                 throw new IllegalArgumentException("a call has an outcome exactly when it is done: " + id);
             }
+            if ((state == State.NESTED) != (nested != null)) {
+                throw new IllegalArgumentException("a call keeps its tool's suspension exactly when it is nested: " + id);
+            }
+        }
+
+        Entry(String id, DecodedToolCall decoded, State state, ToolCallOutcome outcome, Decision decision) {
+            this(id, decoded, state, outcome, decision, null);
         }
 
         boolean waits() {
-            return (state == State.APPROVAL || state == State.EXTERNAL) && decision == null;
+            return switch (state) {
+                case APPROVAL, EXTERNAL -> decision == null;
+                case NESTED -> nested.waiting().stream().anyMatch(call -> !nested.held().containsKey(call.id()));
+                case DONE, HELD -> false;
+            };
+        }
+
+        /** The calls of this entry that wait or waited for a decision, as the outside knows them. */
+        List<Open> open() {
+            return switch (state) {
+                case APPROVAL, EXTERNAL -> decoded instanceof ToolCall call ? List.of(new Open(id,
+                        state == State.APPROVAL ? WaitingCall.Kind.APPROVAL : WaitingCall.Kind.EXTERNAL, this, call,
+                        decision)) : List.of();
+                case NESTED -> nested.waiting().stream().map(call -> new Open(id + NESTING + call.id(), call.kind(),
+                        this, call.call(), nested.held().get(call.id()))).toList();
+                case DONE, HELD -> List.of();
+            };
         }
     }
 
@@ -83,13 +152,21 @@ record Suspension(String task, int iteration, int errors, String lastError, List
     /** The calls that wait for a decision, in call order. */
     List<WaitingCall> waiting() {
         List<WaitingCall> waiting = new ArrayList<>();
-        for (Entry entry : calls) {
-            if (entry.waits() && entry.decoded() instanceof ToolCall call) {
-                waiting.add(new WaitingCall(entry.id(), call,
-                        entry.state() == State.APPROVAL ? WaitingCall.Kind.APPROVAL : WaitingCall.Kind.EXTERNAL));
+        for (Open open : open()) {
+            if (open.held() == null) {
+                waiting.add(new WaitingCall(open.id(), open.call(), open.kind()));
             }
         }
         return waiting;
+    }
+
+    /** Every call that waits or waited for a decision (held ones too), as the outside knows them, in call order. */
+    List<Open> open() {
+        List<Open> open = new ArrayList<>();
+        for (Entry entry : calls) {
+            open.addAll(entry.open());
+        }
+        return open;
     }
 
     /** The ids of the calls that wait, for messages. */

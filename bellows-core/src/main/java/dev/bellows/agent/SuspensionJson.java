@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * A waiting run ({@link Suspension}) and the entries of its {@link ResumeLog} as JSON text, the
@@ -44,6 +45,10 @@ final class SuspensionJson {
     // --- writing ---
 
     static String write(Suspension suspension) {
+        return toJson(suspension).toString();
+    }
+
+    static ObjectNode toJson(Suspension suspension) {
         ObjectNode json = NODES.objectNode();
         json.put("version", VERSION);
         json.put("task", suspension.task());
@@ -51,16 +56,7 @@ final class SuspensionJson {
         json.put("errors", suspension.errors());
         json.put("last_error", suspension.lastError());
         json.put("note", suspension.note());
-        ArrayNode head = json.putArray("head");
-        for (Message message : suspension.head()) {
-            ObjectNode item = head.addObject();
-            item.put("role", message.role().wireName());
-            item.put("content", message.content());
-            String parts = SessionJson.nativePartsToJson(message);
-            if (parts != null) {
-                item.put("parts", parts);
-            }
-        }
+        json.set("head", messages(suspension.head()));
         ArrayNode calls = json.putArray("calls");
         for (Entry entry : suspension.calls()) {
             ObjectNode item = calls.addObject();
@@ -73,11 +69,47 @@ final class SuspensionJson {
             if (entry.decision() != null) {
                 item.set("decision", decision(entry.decision()));
             }
+            if (entry.nested() != null) {
+                item.set("nested", nested(entry.nested()));
+            }
         }
-        return json.toString();
+        return json;
+    }
+
+    /** Messages as a JSON array: each its role, content and, when it has them, its native parts. */
+    static ArrayNode messages(List<Message> messages) {
+        ArrayNode array = NODES.arrayNode();
+        for (Message message : messages) {
+            ObjectNode item = array.addObject();
+            item.put("role", message.role().wireName());
+            item.put("content", message.content());
+            String parts = SessionJson.nativePartsToJson(message);
+            if (parts != null) {
+                item.put("parts", parts);
+            }
+        }
+        return array;
+    }
+
+    /** @throws IllegalArgumentException saying what is wrong */
+    static List<Message> messages(JsonNode array) {
+        if (array == null || !array.isArray()) {
+            throw new IllegalArgumentException("messages are not an array");
+        }
+        List<Message> messages = new ArrayList<>();
+        for (JsonNode item : array) {
+            Role role = role(string(item, "role"));
+            JsonNode parts = item.get("parts");
+            messages.add(SessionJson.message(role, string(item, "content"), parts == null ? null : parts.asString()));
+        }
+        return messages;
     }
 
     static String write(ResumeLog.Entry entry) {
+        return toJson(entry).toString();
+    }
+
+    static ObjectNode toJson(ResumeLog.Entry entry) {
         ObjectNode json = NODES.objectNode();
         switch (entry) {
             case ResumeLog.Decided d -> {
@@ -89,8 +121,58 @@ final class SuspensionJson {
                 json.put("finished", f.id());
                 json.set("outcome", outcome(f.outcome()));
             }
+            case ResumeLog.Noted n -> {
+                json.put("noted", n.id());
+                json.set("note", n.note().deepCopy());
+            }
         }
-        return json.toString();
+        return json;
+    }
+
+    /** A suspended call's tool state, its waiting calls and the decisions held for them. */
+    private static ObjectNode nested(Suspension.Nested nested) {
+        ObjectNode json = NODES.objectNode();
+        json.set("state", nested.state().deepCopy());
+        ArrayNode waiting = json.putArray("waiting");
+        for (WaitingCall call : nested.waiting()) {
+            ObjectNode item = waiting.addObject();
+            item.put("id", call.id());
+            item.put("kind", call.kind().name().toLowerCase(Locale.ROOT));
+            item.set("call", decoded(call.call()));
+            Decision held = nested.held().get(call.id());
+            if (held != null) {
+                item.set("decision", decision(held));
+            }
+        }
+        return json;
+    }
+
+    private static Suspension.Nested nested(JsonNode json) {
+        List<WaitingCall> waiting = new ArrayList<>();
+        Map<String, Decision> held = new java.util.LinkedHashMap<>();
+        for (JsonNode item : array(json, "waiting")) {
+            String id = string(item, "id");
+            WaitingCall.Kind kind;
+            try {
+                kind = WaitingCall.Kind.valueOf(string(item, "kind").toUpperCase(Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("nested call " + id + " waits for the unknown \""
+                        + item.get("kind").asString() + "\"");
+            }
+            if (!(decoded(object(item, "call")) instanceof ToolCall call)) {
+                throw new IllegalArgumentException("nested call " + id + " is not a tool call");
+            }
+            waiting.add(new WaitingCall(id, call, kind));
+            JsonNode decision = item.get("decision");
+            if (decision != null) {
+                held.put(id, decision(decision, id));
+            }
+        }
+        JsonNode state = json.get("state");
+        if (state == null) {
+            throw new IllegalArgumentException("a nested call has no \"state\"");
+        }
+        return new Suspension.Nested(state, waiting, held);
     }
 
     private static ObjectNode decoded(DecodedToolCall decoded) {
@@ -179,18 +261,17 @@ final class SuspensionJson {
 
     /** @throws IllegalArgumentException saying what is wrong */
     static Suspension readSuspension(String text) {
-        JsonNode json = parse(text);
+        return readSuspension(parse(text));
+    }
+
+    /** @throws IllegalArgumentException saying what is wrong */
+    static Suspension readSuspension(JsonNode json) {
         int version = integer(json, "version");
         if (version != VERSION) {
             throw new IllegalArgumentException("it was written by another version of Bellows (format " + version
                     + ", this one reads " + VERSION + ")");
         }
-        List<Message> head = new ArrayList<>();
-        for (JsonNode item : array(json, "head")) {
-            Role role = role(string(item, "role"));
-            JsonNode parts = item.get("parts");
-            head.add(SessionJson.message(role, string(item, "content"), parts == null ? null : parts.asString()));
-        }
+        List<Message> head = messages(array(json, "head"));
         List<Entry> calls = new ArrayList<>();
         for (JsonNode item : array(json, "calls")) {
             State state;
@@ -203,9 +284,11 @@ final class SuspensionJson {
             JsonNode decision = item.get("decision");
             DecodedToolCall decoded = decoded(object(item, "call"));
             String id = string(item, "id");
+            JsonNode nested = item.get("nested");
             calls.add(new Entry(id, decoded, state,
                     outcome == null ? null : outcome(outcome),
-                    decision == null ? null : decision(decision, id)));
+                    decision == null ? null : decision(decision, id),
+                    nested == null ? null : nested(nested)));
         }
         return new Suspension(string(json, "task"), integer(json, "iteration"), integer(json, "errors"),
                 string(json, "last_error"), head, string(json, "note"), calls);
@@ -213,12 +296,24 @@ final class SuspensionJson {
 
     /** @throws IllegalArgumentException saying what is wrong */
     static ResumeLog.Entry readLogEntry(String text) {
-        JsonNode json = parse(text);
+        return readLogEntry(parse(text));
+    }
+
+    /** @throws IllegalArgumentException saying what is wrong */
+    static ResumeLog.Entry readLogEntry(JsonNode json) {
+        String text = json.toString();
         if (json.has("decided")) {
             return new ResumeLog.Decided(string(json, "decided"), decision(object(json, "decision"), string(json, "decided")));
         }
         if (json.has("started")) {
             return new ResumeLog.Started(string(json, "started"));
+        }
+        if (json.has("noted")) {
+            JsonNode note = json.get("note");
+            if (note == null) {
+                throw new IllegalArgumentException("a note has no \"note\": " + abbreviate(text));
+            }
+            return new ResumeLog.Noted(string(json, "noted"), note);
         }
         if (json.has("finished")) {
             return new ResumeLog.Finished(string(json, "finished"), outcome(object(json, "outcome")));

@@ -71,18 +71,19 @@ final class ToolBatch {
                 entries.set(i, new Entry(entry.id(), call.call(), State.HELD, null, null));
             }
         }
+        Map<String, Decision> decisions = new java.util.HashMap<>();
         if (!waits && parallel && parallelSafe(prepared)) {
             runInParallel(prepared);
+            answerNested(handler, prepared, decisions, decided);
             return;
         }
-        Map<String, Decision> decisions = Map.of();
         if (waits && handler != null) {
-            decisions = new java.util.HashMap<>();
             for (Entry entry : entries) {
                 if (entry.state() != State.APPROVAL) {
                     continue;
                 }
-                Decision decision = ask(handler, entry);
+                Decision decision = ask(handler, new WaitingCall(entry.id(), (ToolCall) entry.decoded(),
+                        WaitingCall.Kind.APPROVAL));
                 if (cancelled.getAsBoolean()) {
                     return;                 // Ctrl-C at the question: nothing runs, the run ends cancelled
                 }
@@ -91,25 +92,60 @@ final class ToolBatch {
             }
         }
         runInOrder(prepared, decisions, null, null);
+        answerNested(handler, prepared, decisions, decided);
     }
 
-    private Decision ask(ApprovalHandler handler, Entry entry) {
-        WaitingCall call = new WaitingCall(entry.id(), (ToolCall) entry.decoded(), WaitingCall.Kind.APPROVAL);
+    /**
+     * With a {@code handler}, a call whose tool suspended for approvals only (a sub-agent's call
+     * that needs approval) is decided at once as any call is, and carried on in this batch; the
+     * batch then goes on. Without one, or for a call that waits for something else, it waits.
+     */
+    private void answerNested(ApprovalHandler handler, List<PreparedCall> prepared, Map<String, Decision> decisions,
+                              Consumer<Decision> decided) {
+        while (suspended && handler != null) {
+            Entry nested = null;
+            for (Entry entry : entries) {
+                if (entry.waits()) {
+                    nested = entry;
+                    break;
+                }
+            }
+            if (nested == null || nested.state() != State.NESTED
+                    || nested.open().stream().anyMatch(open -> open.kind() != WaitingCall.Kind.APPROVAL)) {
+                return;
+            }
+            if (context instanceof Loop loop) {
+                loop.flushFromTools();              // the sub-agent's events before the question about its call
+            }
+            for (Suspension.Open open : nested.open()) {
+                Decision decision = ask(handler, new WaitingCall(open.id(), open.call(), WaitingCall.Kind.APPROVAL));
+                if (cancelled.getAsBoolean()) {
+                    return;
+                }
+                decisions.put(open.id(), decision);
+                decided.accept(decision);
+            }
+            suspended = false;
+            runInOrder(prepared, decisions, null, null);
+        }
+    }
+
+    private Decision ask(ApprovalHandler handler, WaitingCall call) {
         Decision decision;
         try {
             decision = handler.decide(call, context);
         } catch (RuntimeException e) {
             if (cancelled.getAsBoolean()) {
-                return Decision.deny(entry.id(), "cancelled");
+                return Decision.deny(call.id(), "cancelled");
             }
             throw InterceptorFailure.of("approval handler", handler, e);
         }
         if (decision == null) {
             throw InterceptorFailure.returnedNull("approval handler", handler);
         }
-        if (!decision.callId().equals(entry.id()) || decision instanceof Decision.Respond) {
+        if (!decision.callId().equals(call.id()) || decision instanceof Decision.Respond) {
             throw new InterceptorFailure("approval handler " + handler.getClass().getName() + " answered call "
-                    + entry.id() + " with " + decision + ": approve or deny that call", null);
+                    + call.id() + " with " + decision + ": approve or deny that call", null);
         }
         return decision;
     }
@@ -147,6 +183,10 @@ final class ToolBatch {
             if (suspended) {
                 continue;                                   // waits, or is held, behind an earlier call
             }
+            if (entry.state() == State.NESTED) {
+                resumeNested(i, call, decisions, log, logSink);
+                continue;
+            }
             JsonNode arguments = null;
             if (entry.state() == State.APPROVAL || entry.state() == State.EXTERNAL) {
                 switch (decision) {
@@ -181,18 +221,125 @@ final class ToolBatch {
                     step(log, logSink, new ResumeLog.Finished(entry.id(), outcome));
                 }
             }
-            settle(i, outcome);
+            settle(i, call, outcome);
         }
         if (suspended) {
             // A decision taken now for a call that could not run yet goes with the waiting run.
             for (int i = 0; i < entries.size(); i++) {
                 Entry entry = entries.get(i);
+                if (entry.state() == State.NESTED) {
+                    Map<String, Decision> held = new java.util.LinkedHashMap<>(entry.nested().held());
+                    for (WaitingCall own : entry.nested().waiting()) {
+                        Decision decision = decisions.get(entry.id() + Suspension.NESTING + own.id());
+                        if (decision != null) {
+                            held.putIfAbsent(own.id(), decision);
+                        }
+                    }
+                    entries.set(i, new Entry(entry.id(), entry.decoded(), State.NESTED, null, null,
+                            new Suspension.Nested(entry.nested().state(), entry.nested().waiting(), held)));
+                    continue;
+                }
                 Decision decision = decisions.get(entry.id());
                 if (entry.waits() && decision != null) {
                     entries.set(i, new Entry(entry.id(), entry.decoded(), entry.state(), null, decision));
                 }
             }
         }
+    }
+
+    /**
+     * Carries on a call its tool suspended, once every one of the tool's waiting calls has a
+     * decision: through the interceptors to {@link ResumableTool#resume}, with what an earlier
+     * attempt cut short noted. Its outcome is logged as an approved call's is; a call that
+     * waits again is not (its new suspension is stored with the run instead), and neither is
+     * its start: a resume cut short is carried on again from its notes, which is how its tool
+     * keeps exactly once.
+     */
+    private void resumeNested(int i, PreparedCall call, Map<String, Decision> decisions, ResumeLog log,
+                              Consumer<List<ResumeLog.Entry>> logSink) {
+        Entry entry = entries.get(i);
+        Suspension.Nested nested = entry.nested();
+        List<Decision> own = new ArrayList<>();
+        for (WaitingCall waiting : nested.waiting()) {
+            Decision decision = nested.decision(entry.id(), waiting.id(), decisions::get);
+            if (decision == null) {
+                suspended = true;
+                return;
+            }
+            own.add(retarget(decision, waiting.id()));
+        }
+        ToolCallOutcome outcome;
+        if (log != null && log.finished(entry.id()) != null) {
+            outcome = log.finished(entry.id());
+        } else if (cancelled.getAsBoolean() || Thread.currentThread().isInterrupted()) {
+            outcome = new ToolCallOutcome.Cancelled(call.call());
+        } else {
+            NestedResumption resumption = new NestedResumption(entry.id(), nested.state(), own,
+                    log == null ? List.of() : log.notes(entry.id()), log, logSink);
+            outcome = ToolCallChain.resume(interceptors, context, entry.id(), call, resumption, cancelled);
+            if (log != null && !cutShort(outcome) && suspension(call, outcome) == null) {
+                step(log, logSink, new ResumeLog.Finished(entry.id(), outcome));
+            }
+        }
+        settle(i, call, outcome);
+    }
+
+    /** {@code decision} as an answer to the tool's own call {@code ownId}. */
+    static Decision retarget(Decision decision, String ownId) {
+        return switch (decision) {
+            case Decision.Approve approve -> new Decision.Approve(ownId, approve.arguments());
+            case Decision.Deny deny -> new Decision.Deny(ownId, deny.reason());
+            case Decision.Respond respond -> new Decision.Respond(ownId, respond.result());
+        };
+    }
+
+    /** A resumed call's {@link Resumption}: its notes go to the resume's log before the tool goes on. */
+    private static final class NestedResumption implements Resumption {
+        private final String id;
+        private final tools.jackson.databind.JsonNode state;
+        private final List<Decision> decisions;
+        private final List<tools.jackson.databind.JsonNode> notes;
+        private final ResumeLog log;
+        private final Consumer<List<ResumeLog.Entry>> sink;
+
+        NestedResumption(String id, tools.jackson.databind.JsonNode state, List<Decision> decisions,
+                         List<tools.jackson.databind.JsonNode> notes, ResumeLog log,
+                         Consumer<List<ResumeLog.Entry>> sink) {
+            this.id = id;
+            this.state = state;
+            this.decisions = List.copyOf(decisions);
+            this.notes = List.copyOf(notes);
+            this.log = log;
+            this.sink = sink;
+        }
+
+        @Override
+        public tools.jackson.databind.JsonNode state() {
+            return state;
+        }
+
+        @Override
+        public List<Decision> decisions() {
+            return decisions;
+        }
+
+        @Override
+        public List<tools.jackson.databind.JsonNode> notes() {
+            return notes;
+        }
+
+        @Override
+        public void note(tools.jackson.databind.JsonNode note) {
+            if (log != null) {
+                step(log, sink, new ResumeLog.Noted(id, note.deepCopy()));
+            }
+        }
+    }
+
+    /** The suspension of a resumable tool's call, or null when the outcome is not one. */
+    private static ToolSuspended suspension(PreparedCall call, ToolCallOutcome outcome) {
+        return outcome instanceof ToolCallOutcome.Failed failed && failed.cause() instanceof ToolSuspended suspended
+                && call.tool() instanceof ResumableTool ? suspended : null;
     }
 
     /**
@@ -226,7 +373,7 @@ final class ToolBatch {
         List<ToolCallOutcome> outcomes = ToolChain.runAll(calls, true, cancelled,
                 (call, stop) -> ToolCallChain.run(interceptors, context, ids.get(call), call, null, stop));
         for (int k = 0; k < ready.size(); k++) {
-            settle(ready.get(k), outcomes.get(k));
+            settle(ready.get(k), calls.get(k), outcomes.get(k));
         }
     }
 
@@ -243,11 +390,20 @@ final class ToolBatch {
         return tools > 1;
     }
 
-    /** A call that ran: deferred by an interceptor, it waits (carried out outside the run) and the batch stops. */
-    private void settle(int i, ToolCallOutcome outcome) {
+    /**
+     * A call that ran: deferred by an interceptor, it waits (carried out outside the run); its
+     * tool suspended it, it waits for the tool's calls; either way the batch stops.
+     */
+    private void settle(int i, PreparedCall call, ToolCallOutcome outcome) {
+        ToolSuspended suspension = suspension(call, outcome);
         if (outcome instanceof ToolCallOutcome.Deferred) {
             Entry entry = entries.get(i);
             entries.set(i, new Entry(entry.id(), entry.decoded(), State.EXTERNAL, null, null));
+            suspended = true;
+        } else if (suspension != null) {
+            Entry entry = entries.get(i);
+            entries.set(i, new Entry(entry.id(), entry.decoded(), State.NESTED, null, null,
+                    new Suspension.Nested(suspension.state(), suspension.waiting(), Map.of())));
             suspended = true;
         } else {
             finish(i, outcome);

@@ -6,6 +6,8 @@ import dev.bellows.tool.PreparedCall;
 import dev.bellows.tool.Tool;
 import dev.bellows.tool.ToolCall;
 import dev.bellows.tool.ToolCallOutcome;
+import dev.bellows.tool.ToolContext;
+import dev.bellows.tool.ToolException;
 import dev.bellows.tool.ToolResult;
 import java.util.List;
 import java.util.Objects;
@@ -28,15 +30,18 @@ final class ToolCallChain implements ToolInterceptor.Chain {
     private final Tool tool;
     /** For a call made already (see {@link #recorded}), its outcome, which the chain's end gives; else null. */
     private final ToolCallOutcome recorded;
+    /** For a suspended call carried on (see {@link #resume}), what its tool resumes with; else null. */
+    private final Resumption resumption;
 
     ToolCallChain(List<ToolInterceptor> interceptors, int index, RunContext run, String callId, PreparedCall prepared,
                   ToolCall call, BooleanSupplier cancelled) {
-        this(interceptors, index, run, callId, prepared, call, cancelled, prepared.tool(), null);
+        this(interceptors, index, run, callId, prepared, call, cancelled, prepared.tool(), null, null);
     }
 
     private ToolCallChain(List<ToolInterceptor> interceptors, int index, RunContext run, String callId,
                           PreparedCall prepared, ToolCall call, BooleanSupplier cancelled, Tool tool,
-                          ToolCallOutcome recorded) {
+                          ToolCallOutcome recorded, Resumption resumption) {
+        this.resumption = resumption;
         this.interceptors = interceptors;
         this.index = index;
         this.run = run;
@@ -55,7 +60,7 @@ final class ToolCallChain implements ToolInterceptor.Chain {
      */
     static ToolCallOutcome recorded(List<ToolInterceptor> interceptors, RunContext run, String callId, Tool tool,
                                     ToolCall call, ToolCallOutcome outcome) {
-        return new ToolCallChain(interceptors, 0, run, callId, null, call, () -> false, tool, outcome).proceed();
+        return new ToolCallChain(interceptors, 0, run, callId, null, call, () -> false, tool, outcome, null).proceed();
     }
 
     /**
@@ -69,6 +74,40 @@ final class ToolCallChain implements ToolInterceptor.Chain {
         // proceed checks arguments other than the call's before the first interceptor sees them
         return CallScope.within(callId, run, () -> new ToolCallChain(interceptors, 0, run, callId, prepared, call,
                 cancelled).proceed(arguments != null ? arguments : call.arguments()));
+    }
+
+    /**
+     * Carries on a suspended call of a {@link ResumableTool} through every interceptor, as the
+     * call itself went: the chain's end resumes the tool instead of calling it. An interceptor
+     * sees the call again, with its arguments; what it does sees no difference.
+     */
+    static ToolCallOutcome resume(List<ToolInterceptor> interceptors, RunContext run, String callId,
+                                  PreparedCall prepared, Resumption resumption, BooleanSupplier cancelled) {
+        ToolCall call = prepared.call();
+        return CallScope.within(callId, run, () -> new ToolCallChain(interceptors, 0, run, callId, prepared, call,
+                cancelled, prepared.tool(), null, resumption).proceed(call.arguments()));
+    }
+
+    /** The chain's end for a resumed call: whatever the tool does is an outcome, as a call's is. */
+    private ToolCallOutcome resumeTool(ToolCall call) {
+        if (cancelled.getAsBoolean() || Thread.currentThread().isInterrupted()) {
+            return new ToolCallOutcome.Cancelled(call);
+        }
+        if (!(tool instanceof ResumableTool resumable)) {
+            return new ToolCallOutcome.Failed(call, "tool " + call.toolName() + " cannot carry on a waiting call", null);
+        }
+        try {
+            ToolResult<?> result = resumable.resume(new ToolContext(call.serverName(), call.toolName(), cancelled),
+                    call.arguments(), resumption);
+            return prepared.respond(call.arguments(), result == null ? ToolResult.of(null) : result);
+        } catch (ToolException e) {
+            String message = e.getMessage();
+            return new ToolCallOutcome.Failed(call, message == null || message.isBlank()
+                    ? "tool " + call.toolName() + " failed" : message, e);
+        } catch (RuntimeException e) {
+            return new ToolCallOutcome.Failed(call, "tool " + call.toolName() + " failed: "
+                    + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()), e);
+        }
     }
 
     @Override
@@ -114,6 +153,9 @@ final class ToolCallChain implements ToolInterceptor.Chain {
                         e.getMessage(), e);
             }
         }
+        if (index == interceptors.size() && resumption != null) {
+            return resumeTool(next);
+        }
         if (index == interceptors.size()) {
             return next.arguments() == prepared.call().arguments() ? prepared.run(cancelled)
                     : prepared.run(next.arguments(), cancelled);
@@ -125,7 +167,7 @@ final class ToolCallChain implements ToolInterceptor.Chain {
     private ToolCallOutcome next(ToolCall next) {
         ToolInterceptor interceptor = interceptors.get(index);
         ToolCallChain chain = new ToolCallChain(interceptors, index + 1, run, callId, prepared, next, cancelled, tool,
-                recorded);
+                recorded, resumption);
         ToolCallOutcome outcome;
         try {
             outcome = interceptor.intercept(chain);

@@ -71,13 +71,14 @@ record ToolStep(List<ToolInterceptor> interceptors, Predicate<ToolCall> approval
     }
 
     /**
-     * Whether a call of the step runs an agent ({@link AgentTool}): it needs its call's id
-     * ({@link CallScope}), which only the batch gives, so such a step never takes the plain path.
+     * Whether a call of the step may suspend ({@link ResumableTool}, an {@link AgentTool} among
+     * them): it needs its call's id ({@link CallScope}) and may wait, which only the batch
+     * handles, so such a step never takes the plain path.
      */
     private static boolean callsAnAgent(MachineStep.RunTools step) {
         for (Suspension.Entry entry : step.entries) {
             if (entry.decoded() instanceof dev.bellows.tool.ToolCall call && step.tools != null
-                    && step.tools.find(call.serverName(), call.toolName()).orElse(null) instanceof AgentTool) {
+                    && step.tools.find(call.serverName(), call.toolName()).orElse(null) instanceof ResumableTool) {
                 return true;
             }
         }

@@ -128,6 +128,48 @@ class ApprovalsOverAguiTest {
         }
     }
 
+    /** A lead whose one tool is a writer agent, whose write_file needs approval. */
+    ServerFixture leadServer(SessionStore store, MockScript lead, MockScript writer) throws Exception {
+        dev.bellows.agent.DefaultAgent writerAgent = dev.bellows.agent.DefaultAgent.builder()
+                .provider(new dev.bellows.testkit.ScriptedProvider(writer)).model("mock")
+                .toolRegistry(new ToolRegistry().register(TypedTool.of("write_file", "Writes a file.", Target.class,
+                        (context, args) -> {
+                            writes.add(args.path());
+                            return ToolResult.of("wrote " + args.path());
+                        })))
+                .requireApproval("local/write_file").build();
+        ToolRegistry tools = new ToolRegistry().register(dev.bellows.agent.AgentTool.of("writer", "Writes files",
+                writerAgent));
+        return new ServerFixture(lead, b -> b.sessionStore(store), tools);
+    }
+
+    @Test
+    void aSubAgentsWaitingCallIsTheRunsInterruptAndTheResumeGoesDownToItAfterARestart() throws Exception {
+        List<JsonNode> first;
+        try (SessionStore store = SqliteSessionStore.open(dir);
+             ServerFixture a = leadServer(store, MockScript.of(turn(call("writer", "{\"task\": \"write a.txt\"}"))),
+                     MockScript.of(turn(call("write_file", "{\"path\": \"a.txt\"}"))))) {
+            first = a.agui(runInput("team", "Get a.txt written."));
+        }
+        JsonNode outcome = last(first).get("outcome");
+        assertThat(outcome.get("type").asString()).isEqualTo("interrupt");
+        JsonNode interrupt = outcome.get("interrupts").get(0);
+        assertThat(interrupt.get("id").asString()).isEqualTo("call_1_1/call_1_1");
+        assertThat(interrupt.get("reason").asString()).isEqualTo("tool_approval");
+        assertThat(interrupt.get("message").asString()).contains("write_file").contains("a.txt");
+        assertThat(writes).isEmpty();
+
+        try (SessionStore store = SqliteSessionStore.open(dir);
+             ServerFixture b = leadServer(store, MockScript.of(turn(call("task_completion", "{\"result\": \"Done.\"}"))),
+                     MockScript.of(turn(call("task_completion", "{\"result\": \"a.txt written\"}"))))) {
+            List<JsonNode> second = b.agui(resume("team", "call_1_1/call_1_1", "resolved", "{\"approved\": true}"));
+            assertThat(last(second).get("result").asString()).isEqualTo("Done.");
+            assertThat(writes).containsExactly("a.txt");
+            assertThat(b.provider.requests()).singleElement().satisfies(request ->
+                    assertThat(request.messages().getLast().content()).contains("a.txt written"));
+        }
+    }
+
     @Test
     void aResumeCarriesOnTheRequestItAnswersAndStartsNoNewOne() throws Exception {
         MockScript script = MockScript.of(
