@@ -400,7 +400,7 @@ class EvalRunnerTest {
             assertThat(score.reason()).isEqualTo(String.format(java.util.Locale.ROOT, "cost %.6f, at most 0.000100 allowed",
                     dear.cost().get()));
         });
-        ObjectNode json = ReportJson.toJson(report);
+        JsonNode json = ReportJson.toJson(report);
         assertThat(json.get("cases").get(0).get("runs").get(0).get("cost").asDouble()).isEqualTo(cheap.cost().get());
         assertThat(json.get("summary").get("cost").asDouble()).isCloseTo(cheap.cost().get() + dear.cost().get(),
                 org.assertj.core.data.Offset.offset(1e-12));
