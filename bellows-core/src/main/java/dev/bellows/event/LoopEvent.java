@@ -1,5 +1,6 @@
 package dev.bellows.event;
 
+import dev.bellows.tool.LoopEndReason;
 import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.plan.PlanStep;
 import java.util.List;
