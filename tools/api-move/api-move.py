@@ -15,7 +15,9 @@ main or test code; `#` starts a comment). For each move, in the file's order:
    package with `*` and names the type, unless it imports the new package or the type;
 4. rewrite every fully qualified name (`old.package.Type`, `old.package.Type.Nested`,
    `old.package.Type$Nested`, `old/package/Type`) in every tracked text file: sources of every
-   module, docs, examples, README, DEVELOPERS, api/ files, service files, poms.
+   module, docs, examples, README, DEVELOPERS, api/ files, service files, poms; not in the
+   moves files (tools/api-move/) nor in a file that holds the text "api-move: keeps old names"
+   (docs/modules.md, which lists the old names on purpose).
 
 Every step looks at the tree as it is, so the script is idempotent and can run again on a
 newer tree with new code (it moves nothing twice, and fixes only what still names the old
@@ -32,6 +34,8 @@ ROOT = subprocess.run(["git", "rev-parse", "--show-toplevel"], capture_output=Tr
 TEXT_SUFFIXES = (".java", ".md", ".api", ".txt", ".xml", ".properties", ".html", ".yml", ".yaml",
                  ".json", ".imports", ".factories")
 SOURCE_SETS = ("src/main/java", "src/test/java")
+# A file holding this text keeps the old names it mentions (a page listing what moved).
+KEEP = "api-move: keeps old names"
 
 
 def git_files():
@@ -201,15 +205,20 @@ def move(files, old, new):
             changed = True
         if changed:
             write(f, "".join(parts))
-    # 4. fully qualified names, dotted and slashed, everywhere
+    # 4. fully qualified names, dotted and slashed, everywhere (but in the moves files and the
+    #    pages that list the old names on purpose, marked with KEEP)
     dotted = re.compile(r"(?<![\w.])" + re.escape(old) + r"(?![\w])")
     slashed = re.compile(r"(?<![\w/])" + re.escape(old.replace(".", "/")) + r"(?![\w])")
     for f in files:
         if not f.endswith(TEXT_SUFFIXES) and "/META-INF/services/" not in f:
             continue
+        if f.startswith("tools/api-move/"):
+            continue
         try:
             text = read(f)
         except UnicodeDecodeError:
+            continue
+        if KEEP in text:
             continue
         updated = dotted.sub(new, text)
         updated = slashed.sub(new.replace(".", "/"), updated)
