@@ -11,11 +11,14 @@ main or test code; `#` starts a comment). For each move, in the file's order:
 2. give the moved file an import for each public type of its old package it names (it no
    longer sees them without one), unless it already imports that simple name;
 3. give every Java file still in the old package that names the type an import of it (they
-   saw it without one), and every Java file or Markdown code block that imports the old
-   package with `*` and names the type, unless it imports the new package or the type;
+   saw it without one), and every Java file or Markdown page (its java snippets read as one
+   program) that imports the old package with `*` and names the type, unless it imports the
+   new package or the type;
 4. rewrite every fully qualified name (`old.package.Type`, `old.package.Type.Nested`,
    `old.package.Type$Nested`, `old/package/Type`) in every tracked text file: sources of every
-   module, docs, examples, README, DEVELOPERS, api/ files, service files, poms.
+   module, docs, examples, README, DEVELOPERS, api/ files, service files, poms; not in the
+   moves files (tools/api-move/) nor in a file that holds the text "api-move: keeps old names"
+   (docs/modules.md, which lists the old names on purpose).
 
 Every step looks at the tree as it is, so the script is idempotent and can run again on a
 newer tree with new code (it moves nothing twice, and fixes only what still names the old
@@ -32,6 +35,8 @@ ROOT = subprocess.run(["git", "rev-parse", "--show-toplevel"], capture_output=Tr
 TEXT_SUFFIXES = (".java", ".md", ".api", ".txt", ".xml", ".properties", ".html", ".yml", ".yaml",
                  ".json", ".imports", ".factories")
 SOURCE_SETS = ("src/main/java", "src/test/java")
+# A file holding this text keeps the old names it mentions (a page listing what moved).
+KEEP = "api-move: keeps old names"
 
 
 def git_files():
@@ -185,31 +190,35 @@ def move(files, old, new):
         if not f.endswith(".md"):
             continue
         text = read(f)
+        if KEEP in text:
+            continue
+        # A page's java snippets are read as one program (DocumentationSnippetsTest): the import
+        # goes next to the first snippet's `import old.package.*;` when any snippet names the type.
         parts = re.split(r"(```[a-z]*\n.*?```)", text, flags=re.S)
-        changed = False
-        for i, part in enumerate(parts):
-            if not part.startswith("```java"):
-                continue
-            if not re.search(r"^import\s+" + re.escape(old_pkg) + r"\.\*;", part, re.M):
-                continue
-            if re.search(r"^import\s+(" + re.escape(new_pkg) + r"\.\*|" + re.escape(new) + r");", part, re.M):
-                continue
-            if not uses(part, name):
-                continue
-            parts[i] = re.sub(r"^(import\s+" + re.escape(old_pkg) + r"\.\*;)", r"\1\nimport " + new + ";", part,
-                              count=1, flags=re.M)
-            changed = True
-        if changed:
-            write(f, "".join(parts))
-    # 4. fully qualified names, dotted and slashed, everywhere
+        java = [i for i, part in enumerate(parts) if part.startswith("```java")]
+        program = "\n".join(parts[i] for i in java)
+        wildcard = re.compile(r"^import\s+" + re.escape(old_pkg) + r"\.\*;", re.M)
+        if not wildcard.search(program) or not uses(program, name):
+            continue
+        if re.search(r"^import\s+(" + re.escape(new_pkg) + r"\.\*|" + re.escape(new) + r");", program, re.M):
+            continue
+        first = next(i for i in java if wildcard.search(parts[i]))
+        parts[first] = wildcard.sub(lambda m: m.group(0) + "\nimport " + new + ";", parts[first], count=1)
+        write(f, "".join(parts))
+    # 4. fully qualified names, dotted and slashed, everywhere (but in the moves files and the
+    #    pages that list the old names on purpose, marked with KEEP)
     dotted = re.compile(r"(?<![\w.])" + re.escape(old) + r"(?![\w])")
     slashed = re.compile(r"(?<![\w/])" + re.escape(old.replace(".", "/")) + r"(?![\w])")
     for f in files:
         if not f.endswith(TEXT_SUFFIXES) and "/META-INF/services/" not in f:
             continue
+        if f.startswith("tools/api-move/"):
+            continue
         try:
             text = read(f)
         except UnicodeDecodeError:
+            continue
+        if KEEP in text:
             continue
         updated = dotted.sub(new, text)
         updated = slashed.sub(new.replace(".", "/"), updated)

@@ -19,6 +19,7 @@ module dev.bellows.core {
     exports dev.bellows.secret;
     exports dev.bellows.stream;
     exports dev.bellows.tool;
+    exports dev.bellows.tool.chain;
     exports dev.bellows.tool.annotation;
 
     // The one shared, configured Jackson mapper (issue 32's "one JSON"): every Bellows module

@@ -12,7 +12,7 @@ import dev.bellows.agent.AgentResult;
 import dev.bellows.agent.DefaultAgent;
 import dev.bellows.agent.ToolMode;
 import dev.bellows.event.AgentEvent;
-import dev.bellows.event.LoopEndReason;
+import dev.bellows.tool.LoopEndReason;
 import dev.bellows.event.StreamEvent;
 import dev.bellows.provider.RetryPolicy;
 import dev.bellows.tool.ToolRegistry;

@@ -7,7 +7,7 @@ import tools.jackson.databind.JsonNode;
 import dev.bellows.agent.AgentResult;
 import dev.bellows.agent.DefaultAgent;
 import dev.bellows.agent.ToolMode;
-import dev.bellows.event.LoopEndReason;
+import dev.bellows.tool.LoopEndReason;
 import dev.bellows.provider.ApiKey;
 import dev.bellows.tool.ToolRegistry;
 import org.junit.jupiter.api.AfterEach;

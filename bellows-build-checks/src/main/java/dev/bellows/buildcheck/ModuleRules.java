@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.stream.Stream;
 
 /**
  * The module rules of a library (docs/modules.md): it has a {@code module-info}, every package
@@ -61,24 +60,12 @@ final class ModuleRules {
                         + ": a package that is not API for everyone belongs in an .internal package.");
             }
         }
-        for (String pkg : packages(classes)) {
+        for (String pkg : PackageCycles.ownPackages(classes)) {
             if (!everyone.contains(pkg) && !PublicApi.isInternal(pkg)) {
                 problems.add(artifact + "'s package " + pkg + " is neither exported nor .internal: export it in"
                         + " module-info.java when it is API, or move it (tools/api-move) under an .internal package.");
             }
         }
         return problems;
-    }
-
-    private static Set<String> packages(Path classes) throws IOException {
-        try (Stream<Path> files = Files.walk(classes)) {
-            Set<String> packages = new TreeSet<>();
-            files.filter(f -> f.toString().endsWith(".class") && !f.getFileName().toString().equals("module-info.class"))
-                    .forEach(f -> {
-                        Path dir = classes.relativize(f).getParent();
-                        packages.add(dir == null ? "" : dir.toString().replace(classes.getFileSystem().getSeparator(), "."));
-                    });
-            return packages;
-        }
     }
 }

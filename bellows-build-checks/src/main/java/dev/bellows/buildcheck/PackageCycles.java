@@ -59,7 +59,8 @@ final class PackageCycles {
         return at < 0 ? pkg : pkg.substring(0, Math.max(at - 1, 0));
     }
 
-    private static Set<String> ownPackages(Path classes) throws Exception {
+    /** The packages of the classes under {@code classes} (module-info aside). */
+    static Set<String> ownPackages(Path classes) throws IOException {
         try (Stream<Path> files = Files.walk(classes)) {
             Set<String> packages = new TreeSet<>();
             files.filter(f -> f.toString().endsWith(".class") && !f.getFileName().toString().equals("module-info.class"))

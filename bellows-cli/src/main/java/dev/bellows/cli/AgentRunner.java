@@ -6,7 +6,7 @@ import dev.bellows.agent.AgentResult;
 import dev.bellows.agent.AgentRun;
 import dev.bellows.event.AgentEvent;
 import dev.bellows.event.EventJson;
-import dev.bellows.event.LoopEndReason;
+import dev.bellows.tool.LoopEndReason;
 import dev.bellows.event.StreamEvent;
 import dev.bellows.event.StreamRedaction;
 import dev.bellows.provider.ApiKey;

@@ -16,7 +16,7 @@ import dev.bellows.agent.Session;
 import dev.bellows.agent.ToolPattern;
 import dev.bellows.agent.WaitingCall;
 import dev.bellows.cli.ModelOptions.Settings;
-import dev.bellows.event.LoopEndReason;
+import dev.bellows.tool.LoopEndReason;
 import dev.bellows.event.StreamEvent;
 import dev.bellows.memory.ConversationMemory;
 import dev.bellows.plan.Plan;

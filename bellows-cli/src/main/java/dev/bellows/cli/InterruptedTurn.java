@@ -2,7 +2,7 @@ package dev.bellows.cli;
 
 import dev.bellows.agent.AgentListener;
 import dev.bellows.event.AgentEvent;
-import dev.bellows.event.LoopEndReason;
+import dev.bellows.tool.LoopEndReason;
 import dev.bellows.event.LoopEvent;
 import dev.bellows.event.StreamEvent;
 import dev.bellows.memory.ConversationMemory;

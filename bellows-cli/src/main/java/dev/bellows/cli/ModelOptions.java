@@ -21,7 +21,7 @@ import dev.bellows.stream.StreamOptions;
 import dev.bellows.tokenizers.TokenCounters;
 import dev.bellows.mcp.McpServerConfig;
 import dev.bellows.mcp.McpServers;
-import dev.bellows.tool.ResultLimit;
+import dev.bellows.memory.ResultLimit;
 import dev.bellows.tool.SourceFailure;
 import dev.bellows.tool.ToolRegistry;
 import java.time.Duration;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.event.AgentEvent;
-import dev.bellows.event.LoopEndReason;
+import dev.bellows.tool.LoopEndReason;
 import dev.bellows.event.LoopEvent;
 import dev.bellows.event.StreamEvent;
 import dev.bellows.plan.PlanStatus;

@@ -103,7 +103,7 @@ class EventsGuideTest {
         assertThat(observed.heard()).isEqualTo(observed.iterated());
         assertThat(observed.iterated().getFirst()).isInstanceOf(LoopEvent.LoopStart.class);
         assertThat(observed.iterated().getLast()).isEqualTo(new LoopEvent.LoopEnd(
-                dev.bellows.event.LoopEndReason.TASK_COMPLETION, "42"));
+                dev.bellows.tool.LoopEndReason.TASK_COMPLETION, "42"));
     }
 
     @Test

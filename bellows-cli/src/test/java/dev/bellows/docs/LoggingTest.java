@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.bellows.agent.AgentResult;
 import dev.bellows.agent.DefaultAgent;
-import dev.bellows.event.LoopEndReason;
+import dev.bellows.tool.LoopEndReason;
 import dev.bellows.openai.OpenAiProvider;
 import dev.bellows.provider.ApiKey;
 import dev.bellows.provider.RetryPolicy;

@@ -56,7 +56,7 @@ public abstract sealed class AgentBuilder<B extends AgentBuilder<B, A>, A extend
     TextFormat textFormat;
     ActionFormat actionFormat = ActionFormat.JSON;
     OutputFormat outputFormat = OutputFormat.JSON;
-    int maxToolResultTokens = dev.bellows.tool.ResultLimit.DEFAULT_MAX_TOKENS;
+    int maxToolResultTokens = dev.bellows.memory.ResultLimit.DEFAULT_MAX_TOKENS;
     final List<AgentListener> listeners = new ArrayList<>();
     String name = "bellows";
     final List<RunInterceptor> runInterceptors = new ArrayList<>();
@@ -135,7 +135,7 @@ public abstract sealed class AgentBuilder<B extends AgentBuilder<B, A>, A extend
 
     /**
      * The most one tool result may cost the model, in tokens (default
-     * {@value dev.bellows.tool.ResultLimit#DEFAULT_MAX_TOKENS}, at least 1;
+     * {@value dev.bellows.memory.ResultLimit#DEFAULT_MAX_TOKENS}, at least 1;
      * {@link Integer#MAX_VALUE} for no limit): a longer result reaches the model cut, with a note
      * saying how much was left out. Counted with the memory's token counter when a memory is set.
      */

@@ -4,7 +4,7 @@ import dev.bellows.agent.MachineState.Phase;
 import dev.bellows.agent.Suspension.Entry;
 import dev.bellows.agent.Suspension.State;
 import dev.bellows.event.AgentEvent;
-import dev.bellows.event.LoopEndReason;
+import dev.bellows.tool.LoopEndReason;
 import dev.bellows.event.LoopEvent;
 import dev.bellows.memory.ConversationMemory;
 import dev.bellows.provider.ChatRequest;
@@ -16,8 +16,8 @@ import dev.bellows.tool.DecodedToolCall;
 import dev.bellows.tool.Tool;
 import dev.bellows.tool.ToolCall;
 import dev.bellows.tool.ToolCallOutcome;
-import dev.bellows.tool.ToolChain;
-import dev.bellows.tool.ToolChainResult;
+import dev.bellows.tool.chain.ToolChain;
+import dev.bellows.tool.chain.ToolChainResult;
 import dev.bellows.tool.ToolEffect;
 import dev.bellows.tool.ToolRegistry;
 import java.util.ArrayList;
@@ -303,7 +303,7 @@ public final class AgentMachine {
             if (tools == null) {
                 tools = options.tools.current(null);
             }
-            dev.bellows.tool.PreparedCall prepared = protocol.toolChain(tools).prepare(entry.decoded());
+            dev.bellows.tool.chain.PreparedCall prepared = protocol.toolChain(tools).prepare(entry.decoded());
             if (prepared.failure().isPresent()
                     && prepared.failure().get().cause() instanceof dev.bellows.tool.UnknownToolException unknown) {
                 throw new MissingToolException(entry.id(), unknown.serverName(), unknown.toolName());

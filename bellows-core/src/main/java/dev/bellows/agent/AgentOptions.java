@@ -45,7 +45,7 @@ final class AgentOptions {
     final ActionFormat actionFormat;
     final OutputFormat outputFormat;
     /** The most one tool result may cost the model. */
-    final dev.bellows.tool.ResultLimit resultLimit;
+    final dev.bellows.memory.ResultLimit resultLimit;
     final List<AgentListener> listeners;
     final Executor executor;
     /** No executor was given: runs go on new virtual threads, and an awaiting caller may run one itself. */
@@ -90,7 +90,7 @@ final class AgentOptions {
         this.chainOfThought = b.chainOfThought;
         this.actionFormat = b.actionFormat;
         this.outputFormat = b.outputFormat;
-        this.resultLimit = new dev.bellows.tool.ResultLimit(b.maxToolResultTokens, b.memory != null
+        this.resultLimit = new dev.bellows.memory.ResultLimit(b.maxToolResultTokens, b.memory != null
                 ? b.memory.tokenCounter() : new dev.bellows.memory.EstimatingTokenCounter());
         this.listeners = List.copyOf(b.listeners);
         this.name = b.name;

@@ -1,6 +1,6 @@
 package dev.bellows.agent;
 
-import dev.bellows.event.LoopEndReason;
+import dev.bellows.tool.LoopEndReason;
 import java.util.List;
 import java.util.Objects;
 

@@ -34,7 +34,7 @@ import java.util.concurrent.RejectedExecutionException;
  * {@link dev.bellows.stream.StreamProcessor}: every stream event reaches the listeners as it
  * happens, except {@code complete}. Then:
  * <ul>
- *   <li>tool calls run in order through a {@link dev.bellows.tool.ToolChain}; each gives a
+ *   <li>tool calls run in order through a {@link dev.bellows.tool.chain.ToolChain}; each gives a
  *       {@code tool_result} or a {@code tool_result_error} event, and the observation of them
  *       all is the next user message. What a result does to the loop is its
  *       {@linkplain dev.bellows.tool.ToolEffect effect}: {@code update_plan}'s replaces the plan

@@ -1,6 +1,6 @@
 package dev.bellows.agent;
 
-import dev.bellows.event.LoopEndReason;
+import dev.bellows.tool.LoopEndReason;
 import dev.bellows.event.LoopEvent;
 import dev.bellows.provider.ProviderException;
 import dev.bellows.tool.ToolEffect;

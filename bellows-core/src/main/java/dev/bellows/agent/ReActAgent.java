@@ -39,7 +39,7 @@ import java.util.Optional;
  *   <li>an {@code answer} and no {@code action}: the loop ends {@code task_completion} with the
  *       answer's text (several {@code answer} sections are joined by a blank line);</li>
  *   <li>an {@code action}: its calls (one or a list, see {@link ActionFormat}) run in order
- *       through a {@link dev.bellows.tool.ToolChain}, each giving {@code tool_result} or
+ *       through a {@link dev.bellows.tool.chain.ToolChain}, each giving {@code tool_result} or
  *       {@code tool_result_error}; the chain's observation is the next user message. A
  *       loop-breaking tool ({@code ask_question}, {@code converse}, {@code task_completion},
  *       or your own) ends the loop as in {@link DefaultAgent}. <b>An action and an answer in

@@ -6,7 +6,7 @@ import dev.bellows.format.SectionListener;
 import dev.bellows.format.SectionReader;
 import dev.bellows.format.TextFormatException;
 import dev.bellows.format.TextFormat;
-import dev.bellows.tool.ToolChain;
+import dev.bellows.tool.chain.ToolChain;
 import dev.bellows.plan.Plan;
 import dev.bellows.prompt.ReActPrompts;
 import dev.bellows.provider.Message;

@@ -9,7 +9,7 @@ import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.agent.Suspension.Entry;
 import dev.bellows.agent.Suspension.State;
-import dev.bellows.event.LoopEndReason;
+import dev.bellows.tool.LoopEndReason;
 import dev.bellows.memory.SessionJson;
 import dev.bellows.provider.Message;
 import dev.bellows.provider.Role;

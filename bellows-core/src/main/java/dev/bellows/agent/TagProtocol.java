@@ -3,7 +3,7 @@ package dev.bellows.agent;
 import dev.bellows.event.AgentEvent;
 import dev.bellows.event.StreamEvent;
 import dev.bellows.format.TextFormat;
-import dev.bellows.tool.ToolChain;
+import dev.bellows.tool.chain.ToolChain;
 import dev.bellows.plan.Plan;
 import dev.bellows.prompt.PromptBuilder;
 import dev.bellows.provider.Message;

@@ -60,7 +60,7 @@ public interface ToolInterceptor {
      * @param callId the call's id, as the interceptors see it
      */
     static ToolCallOutcome proceed(java.util.List<? extends ToolInterceptor> interceptors, RunContext run,
-                                   String callId, dev.bellows.tool.PreparedCall call,
+                                   String callId, dev.bellows.tool.chain.PreparedCall call,
                                    java.util.function.BooleanSupplier cancelled) {
         if (call.failure().isPresent()) {
             return call.failure().get();

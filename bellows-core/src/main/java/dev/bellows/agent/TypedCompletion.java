@@ -13,7 +13,7 @@ import dev.bellows.tool.InvalidArgumentsException;
 import dev.bellows.tool.Tool;
 import dev.bellows.tool.ToolContext;
 import dev.bellows.tool.ToolResult;
-import dev.bellows.event.LoopEndReason;
+import dev.bellows.tool.LoopEndReason;
 import java.util.List;
 
 /**

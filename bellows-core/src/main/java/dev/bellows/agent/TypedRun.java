@@ -3,7 +3,7 @@ package dev.bellows.agent;
 import dev.bellows.json.internal.Jackson;
 import tools.jackson.core.JacksonException;
 import dev.bellows.event.AgentEvent;
-import dev.bellows.event.LoopEndReason;
+import dev.bellows.tool.LoopEndReason;
 import java.time.Duration;
 import java.util.Iterator;
 import java.util.Optional;

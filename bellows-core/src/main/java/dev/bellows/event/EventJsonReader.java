@@ -1,5 +1,6 @@
 package dev.bellows.event;
 
+import dev.bellows.tool.LoopEndReason;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;

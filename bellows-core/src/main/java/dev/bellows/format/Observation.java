@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Writes the outcomes of a batch of tool calls ({@link dev.bellows.tool.ToolChain}) as one
+ * Writes the outcomes of a batch of tool calls ({@link dev.bellows.tool.chain.ToolChain}) as one
  * observation for the model, in a {@link TextFormat}:
  *
  * <pre>

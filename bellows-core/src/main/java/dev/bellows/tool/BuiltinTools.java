@@ -1,6 +1,6 @@
 package dev.bellows.tool;
 
-import dev.bellows.event.LoopEndReason;
+import dev.bellows.tool.LoopEndReason;
 import dev.bellows.plan.Plan;
 import dev.bellows.plan.PlanStep;
 import java.util.List;

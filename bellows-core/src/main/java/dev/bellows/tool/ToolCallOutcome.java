@@ -1,5 +1,6 @@
 package dev.bellows.tool;
 
+import dev.bellows.tool.chain.ToolChain;
 import java.util.Objects;
 
 /**

@@ -1,7 +1,8 @@
 package dev.bellows.tool;
 
-import dev.bellows.event.LoopEndReason;
+import dev.bellows.tool.LoopEndReason;
 import dev.bellows.plan.Plan;
+import dev.bellows.tool.chain.ToolChain;
 import java.util.List;
 import java.util.Objects;
 

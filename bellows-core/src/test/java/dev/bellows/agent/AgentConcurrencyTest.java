@@ -3,7 +3,7 @@ package dev.bellows.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.bellows.event.LoopEndReason;
+import dev.bellows.tool.LoopEndReason;
 import dev.bellows.format.MarkdownFormat;
 import dev.bellows.format.TextSection;
 import dev.bellows.format.XmlFormat;

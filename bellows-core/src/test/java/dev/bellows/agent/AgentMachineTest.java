@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.bellows.event.AgentEvent;
-import dev.bellows.event.LoopEndReason;
+import dev.bellows.tool.LoopEndReason;
 import dev.bellows.event.LoopEvent;
 import dev.bellows.provider.ChatRequest;
 import dev.bellows.provider.ChatStream;
@@ -14,7 +14,7 @@ import dev.bellows.provider.ProviderException;
 import dev.bellows.provider.Role;
 import dev.bellows.stream.StreamChunk;
 import dev.bellows.tool.ToolCallOutcome;
-import dev.bellows.tool.ToolChainResult;
+import dev.bellows.tool.chain.ToolChainResult;
 import dev.bellows.tool.ToolRegistry;
 import dev.bellows.tool.ToolResult;
 import dev.bellows.tool.TypedTool;

@@ -6,7 +6,7 @@ import static dev.bellows.agent.DefaultAgentTest.provider;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.bellows.event.LoopEndReason;
+import dev.bellows.tool.LoopEndReason;
 import dev.bellows.tool.Tool;
 import dev.bellows.tool.ToolRegistry;
 import dev.bellows.tool.TypedTool;

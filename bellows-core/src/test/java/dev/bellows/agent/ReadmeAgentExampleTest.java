@@ -2,7 +2,7 @@ package dev.bellows.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.bellows.event.LoopEndReason;
+import dev.bellows.tool.LoopEndReason;
 import dev.bellows.event.StreamEvent;
 import dev.bellows.provider.Provider;
 import dev.bellows.tool.Description;

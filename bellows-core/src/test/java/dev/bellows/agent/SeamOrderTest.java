@@ -3,7 +3,7 @@ package dev.bellows.agent;
 import static dev.bellows.agent.DefaultAgentTest.call;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.bellows.event.LoopEndReason;
+import dev.bellows.tool.LoopEndReason;
 import dev.bellows.tool.Tool;
 import dev.bellows.tool.ToolResult;
 import dev.bellows.tool.TypedTool;

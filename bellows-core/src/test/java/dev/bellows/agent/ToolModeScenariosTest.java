@@ -3,7 +3,7 @@ package dev.bellows.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.bellows.event.AgentEvent;
-import dev.bellows.event.LoopEndReason;
+import dev.bellows.tool.LoopEndReason;
 import dev.bellows.event.LoopEvent;
 import dev.bellows.event.StreamEvent;
 import dev.bellows.provider.ChatRequest;

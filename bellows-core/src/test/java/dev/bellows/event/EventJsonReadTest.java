@@ -3,6 +3,7 @@ package dev.bellows.event;
 import dev.bellows.json.internal.Jackson;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.bellows.tool.LoopEndReason;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.plan.PlanStatus;

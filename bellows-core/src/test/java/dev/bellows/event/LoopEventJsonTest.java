@@ -4,6 +4,7 @@ import dev.bellows.json.internal.Jackson;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.bellows.tool.LoopEndReason;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.plan.PlanStatus;

@@ -4,7 +4,7 @@ import dev.bellows.json.internal.Jackson;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.bellows.event.LoopEndReason;
+import dev.bellows.tool.LoopEndReason;
 import dev.bellows.plan.Plan;
 import dev.bellows.plan.PlanStatus;
 import dev.bellows.plan.PlanStep;

@@ -4,6 +4,8 @@ import dev.bellows.json.internal.Jackson;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.bellows.tool.chain.ToolChain;
+import dev.bellows.tool.chain.ToolChainResult;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.node.ObjectNode;

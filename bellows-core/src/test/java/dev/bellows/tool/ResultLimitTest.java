@@ -3,6 +3,8 @@ package dev.bellows.tool;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.bellows.memory.ResultLimit;
+import dev.bellows.tool.chain.ToolChain;
 import tools.jackson.databind.node.JsonNodeFactory;
 import dev.bellows.memory.EstimatingTokenCounter;
 import dev.bellows.tool.ToolCallOutcome.Failed;

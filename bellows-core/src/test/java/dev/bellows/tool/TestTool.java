@@ -1,6 +1,7 @@
 package dev.bellows.tool;
 
 import dev.bellows.json.internal.Jackson;
+import dev.bellows.tool.chain.ToolChain;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.node.ObjectNode;

@@ -5,7 +5,7 @@ import dev.bellows.agent.AgentResult;
 import dev.bellows.agent.AgentRun;
 import dev.bellows.agent.Session;
 import dev.bellows.event.AgentEvent;
-import dev.bellows.event.LoopEndReason;
+import dev.bellows.tool.LoopEndReason;
 import dev.bellows.event.LoopEvent;
 import dev.bellows.memory.ConversationMemory;
 import java.io.IOException;

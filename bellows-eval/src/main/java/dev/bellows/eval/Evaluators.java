@@ -128,7 +128,7 @@ public final class Evaluators {
     /** {@code max_iterations}: the loop made at most {@code max} model calls and ended by itself. */
     public static Evaluator maxIterations(int max) {
         return Evaluator.of("max_iterations", run -> {
-            boolean stopped = run.endReason().filter(r -> r == dev.bellows.event.LoopEndReason.MAX_ITERATIONS).isPresent();
+            boolean stopped = run.endReason().filter(r -> r == dev.bellows.tool.LoopEndReason.MAX_ITERATIONS).isPresent();
             return run.iterations() <= max && !stopped
                     ? Score.pass("max_iterations", run.iterations() + " iteration(s), at most " + max)
                     : Score.fail("max_iterations", run.iterations() + " iteration(s)" + (stopped ? ", stopped at the limit" : "")

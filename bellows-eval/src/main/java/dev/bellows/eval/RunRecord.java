@@ -2,7 +2,7 @@ package dev.bellows.eval;
 
 import tools.jackson.databind.node.JsonNodeFactory;
 import dev.bellows.event.AgentEvent;
-import dev.bellows.event.LoopEndReason;
+import dev.bellows.tool.LoopEndReason;
 import dev.bellows.event.LoopEvent;
 import dev.bellows.provider.TokenUsage;
 import java.util.ArrayList;

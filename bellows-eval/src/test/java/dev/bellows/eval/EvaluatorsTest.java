@@ -2,7 +2,7 @@ package dev.bellows.eval;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.bellows.event.LoopEndReason;
+import dev.bellows.tool.LoopEndReason;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;

@@ -4,7 +4,7 @@ import dev.bellows.json.internal.Jackson;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.event.AgentEvent;
-import dev.bellows.event.LoopEndReason;
+import dev.bellows.tool.LoopEndReason;
 import dev.bellows.event.LoopEvent;
 import dev.bellows.provider.TokenUsage;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package dev.bellows.mcp;
 
-import dev.bellows.tool.ResultLimit;
+import dev.bellows.memory.ResultLimit;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,8 +1,8 @@
 package dev.bellows.mcp;
 
-import dev.bellows.tool.ResultLimit;
-import dev.bellows.tool.ToolChain;
-import dev.bellows.tool.ToolChainResult;
+import dev.bellows.memory.ResultLimit;
+import dev.bellows.tool.chain.ToolChain;
+import dev.bellows.tool.chain.ToolChainResult;
 import dev.bellows.tool.ToolRegistry;
 import java.util.List;
 import java.util.Map;

@@ -4,8 +4,8 @@ import dev.bellows.testkit.Background;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.bellows.tool.ToolCallOutcome;
-import dev.bellows.tool.ToolChain;
-import dev.bellows.tool.ToolChainResult;
+import dev.bellows.tool.chain.ToolChain;
+import dev.bellows.tool.chain.ToolChainResult;
 import dev.bellows.format.XmlFormat;
 import dev.bellows.tool.SourceFailure;
 import dev.bellows.tool.ToolRegistry;

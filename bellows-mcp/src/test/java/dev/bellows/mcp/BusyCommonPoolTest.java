@@ -3,7 +3,7 @@ package dev.bellows.mcp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.bellows.tool.SourceFailure;
-import dev.bellows.tool.ToolChain;
+import dev.bellows.tool.chain.ToolChain;
 import dev.bellows.tool.ToolRegistry;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -2,7 +2,7 @@ package dev.bellows.mcp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.bellows.tool.ToolChain;
+import dev.bellows.tool.chain.ToolChain;
 import dev.bellows.format.XmlFormat;
 import dev.bellows.tool.ToolRegistry;
 import java.io.BufferedReader;

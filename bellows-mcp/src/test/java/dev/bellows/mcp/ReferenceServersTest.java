@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import tools.jackson.databind.ObjectMapper;
 import dev.bellows.tool.ToolCallOutcome;
-import dev.bellows.tool.ToolChain;
-import dev.bellows.tool.ToolChainResult;
+import dev.bellows.tool.chain.ToolChain;
+import dev.bellows.tool.chain.ToolChainResult;
 import dev.bellows.format.XmlFormat;
 import dev.bellows.tool.RegisteredTool;
 import dev.bellows.tool.ToolCall;

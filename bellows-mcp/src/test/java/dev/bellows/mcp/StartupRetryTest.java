@@ -3,8 +3,8 @@ package dev.bellows.mcp;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.bellows.tool.ToolChain;
-import dev.bellows.tool.ToolChainResult;
+import dev.bellows.tool.chain.ToolChain;
+import dev.bellows.tool.chain.ToolChainResult;
 import dev.bellows.format.XmlFormat;
 import dev.bellows.tool.SourceFailure;
 import dev.bellows.tool.ToolException;

@@ -1,7 +1,7 @@
 package dev.bellows.mcp;
 
-import dev.bellows.tool.ToolChain;
-import dev.bellows.tool.ToolChainResult;
+import dev.bellows.tool.chain.ToolChain;
+import dev.bellows.tool.chain.ToolChainResult;
 import dev.bellows.tool.SourceFailure;
 import dev.bellows.tool.ToolRegistry;
 import java.time.Duration;

@@ -3,10 +3,10 @@ package dev.bellows.mcp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.bellows.memory.EstimatingTokenCounter;
-import dev.bellows.tool.ResultLimit;
+import dev.bellows.memory.ResultLimit;
 import dev.bellows.tool.ToolCallOutcome;
-import dev.bellows.tool.ToolChain;
-import dev.bellows.tool.ToolChainResult;
+import dev.bellows.tool.chain.ToolChain;
+import dev.bellows.tool.chain.ToolChainResult;
 import dev.bellows.tool.ToolRegistry;
 import java.util.List;
 import java.util.Map;

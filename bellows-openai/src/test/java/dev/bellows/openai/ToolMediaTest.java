@@ -8,7 +8,7 @@ import tools.jackson.databind.ObjectMapper;
 import dev.bellows.agent.AgentResult;
 import dev.bellows.agent.DefaultAgent;
 import dev.bellows.agent.ToolMode;
-import dev.bellows.event.LoopEndReason;
+import dev.bellows.tool.LoopEndReason;
 import dev.bellows.provider.RetryPolicy;
 import dev.bellows.testkit.MockLlmServer;
 import dev.bellows.testkit.MockScript;

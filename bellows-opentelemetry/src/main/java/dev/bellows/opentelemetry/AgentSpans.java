@@ -3,7 +3,7 @@ package dev.bellows.opentelemetry;
 import dev.bellows.agent.AgentResult;
 import dev.bellows.agent.RunContext;
 import dev.bellows.agent.RunInterceptor;
-import dev.bellows.event.LoopEndReason;
+import dev.bellows.tool.LoopEndReason;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanBuilder;
 import io.opentelemetry.api.trace.SpanContext;

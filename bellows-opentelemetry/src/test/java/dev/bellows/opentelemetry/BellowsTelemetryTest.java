@@ -12,7 +12,7 @@ import dev.bellows.agent.DefaultAgent;
 import dev.bellows.agent.ModelInterceptor;
 import dev.bellows.agent.Session;
 import dev.bellows.agent.ToolMode;
-import dev.bellows.event.LoopEndReason;
+import dev.bellows.tool.LoopEndReason;
 import dev.bellows.memory.StoredSession;
 import dev.bellows.openai.OpenAiProvider;
 import dev.bellows.provider.ApiKey;

@@ -14,7 +14,7 @@ import dev.bellows.agent.Session;
 import dev.bellows.agent.ToolMode;
 import dev.bellows.agent.WaitingCall;
 import dev.bellows.event.AgentEvent;
-import dev.bellows.event.LoopEndReason;
+import dev.bellows.tool.LoopEndReason;
 import dev.bellows.event.LoopEvent;
 import dev.bellows.event.StreamEvent;
 import dev.bellows.memory.ConversationMemory;

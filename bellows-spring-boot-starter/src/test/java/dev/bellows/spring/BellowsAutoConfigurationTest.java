@@ -11,7 +11,7 @@ import dev.bellows.agent.Session;
 import dev.bellows.agent.ToolMode;
 import dev.bellows.anthropic.AnthropicProvider;
 import dev.bellows.event.AgentEvent;
-import dev.bellows.event.LoopEndReason;
+import dev.bellows.tool.LoopEndReason;
 import dev.bellows.openai.OpenAiProvider;
 import dev.bellows.provider.Provider;
 import dev.bellows.testkit.MockScript;

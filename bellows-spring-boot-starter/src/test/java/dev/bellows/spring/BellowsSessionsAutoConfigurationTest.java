@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.bellows.agent.Agent;
 import dev.bellows.agent.AgentResult;
 import dev.bellows.agent.Session;
-import dev.bellows.event.LoopEndReason;
+import dev.bellows.tool.LoopEndReason;
 import dev.bellows.memory.ConversationMemory;
 import dev.bellows.memory.SessionStore;
 import dev.bellows.memory.StoredSession;

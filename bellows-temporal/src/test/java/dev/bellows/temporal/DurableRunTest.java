@@ -11,7 +11,7 @@ import dev.bellows.event.LoopEvent;
 import java.util.function.Consumer;
 import dev.bellows.event.AgentEvent;
 import dev.bellows.event.EventJson;
-import dev.bellows.event.LoopEndReason;
+import dev.bellows.tool.LoopEndReason;
 import dev.bellows.provider.RetryPolicy;
 import dev.bellows.event.StreamEvent;
 import dev.bellows.provider.ChatRequest;

@@ -6,7 +6,7 @@ import dev.bellows.agent.AgentResult;
 import dev.bellows.agent.AgentRun;
 import dev.bellows.event.AgentEvent;
 import dev.bellows.event.LoopEvent;
-import dev.bellows.event.LoopEndReason;
+import dev.bellows.tool.LoopEndReason;
 import dev.bellows.openai.OpenAiProvider;
 import dev.bellows.opentelemetry.BellowsTelemetry;
 import dev.bellows.opentelemetry.RunSpanIds;

@@ -11,7 +11,7 @@ import dev.bellows.agent.Decision;
 import dev.bellows.agent.DefaultAgent;
 import dev.bellows.agent.Session;
 import dev.bellows.agent.WaitingCall;
-import dev.bellows.event.LoopEndReason;
+import dev.bellows.tool.LoopEndReason;
 import dev.bellows.testkit.A2aJs;
 import dev.bellows.testkit.MockScript;
 import dev.bellows.testkit.MockTurn;

@@ -4,7 +4,7 @@ import dev.bellows.agent.AgentResult;
 import dev.bellows.agent.DefaultAgent;
 import dev.bellows.agent.Session;
 import dev.bellows.agent.ToolMode;
-import dev.bellows.event.LoopEndReason;
+import dev.bellows.tool.LoopEndReason;
 import dev.bellows.openai.OpenAiProvider;
 import dev.bellows.tool.Description;
 import dev.bellows.tool.ToolRegistry;

@@ -8,7 +8,7 @@ import dev.bellows.agent.Decision;
 import dev.bellows.agent.DefaultAgent;
 import dev.bellows.agent.Session;
 import dev.bellows.agent.WaitingCall;
-import dev.bellows.event.LoopEndReason;
+import dev.bellows.tool.LoopEndReason;
 import dev.bellows.memory.StoredSession;
 import dev.bellows.memory.WaitingRun;
 import dev.bellows.provider.Message;

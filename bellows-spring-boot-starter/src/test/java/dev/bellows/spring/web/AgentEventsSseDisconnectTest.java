@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.bellows.agent.Agent;
 import dev.bellows.agent.AgentListener;
 import dev.bellows.agent.Session;
-import dev.bellows.event.LoopEndReason;
+import dev.bellows.tool.LoopEndReason;
 import dev.bellows.event.LoopEvent;
 import dev.bellows.testkit.MockLlmServer;
 import dev.bellows.testkit.MockScript;

@@ -2,7 +2,7 @@ package dev.bellows.temporal.internal;
 
 import dev.bellows.event.AgentEvent;
 import dev.bellows.event.EventJson;
-import dev.bellows.event.LoopEndReason;
+import dev.bellows.tool.LoopEndReason;
 import dev.bellows.event.LoopEvent;
 import io.grpc.StatusRuntimeException;
 import io.temporal.api.common.v1.WorkflowExecution;

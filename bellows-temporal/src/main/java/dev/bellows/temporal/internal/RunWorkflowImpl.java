@@ -10,7 +10,7 @@ import dev.bellows.agent.Decision;
 import dev.bellows.agent.DefaultAgent;
 import dev.bellows.agent.Session;
 import dev.bellows.agent.WaitingCall;
-import dev.bellows.event.LoopEndReason;
+import dev.bellows.tool.LoopEndReason;
 import dev.bellows.agent.RunContext;
 import dev.bellows.provider.RetryingProvider;
 import dev.bellows.temporal.EndedRun;

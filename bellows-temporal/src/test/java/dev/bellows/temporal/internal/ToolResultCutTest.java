@@ -3,7 +3,7 @@ package dev.bellows.temporal.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.bellows.memory.EstimatingTokenCounter;
-import dev.bellows.tool.ResultLimit;
+import dev.bellows.memory.ResultLimit;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.bellows.agent.AgentResult;
-import dev.bellows.event.LoopEndReason;
+import dev.bellows.tool.LoopEndReason;
 import dev.bellows.testkit.MockLlmServer;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;

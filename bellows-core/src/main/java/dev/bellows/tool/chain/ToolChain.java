@@ -1,5 +1,19 @@
-package dev.bellows.tool;
+package dev.bellows.tool.chain;
 
+import dev.bellows.memory.ResultLimit;
+import dev.bellows.tool.ArgumentSchema;
+import dev.bellows.tool.DecodedToolCall;
+import dev.bellows.tool.InvalidArgumentsException;
+import dev.bellows.tool.chain.PreparedCall;
+import dev.bellows.tool.Tool;
+import dev.bellows.tool.ToolCall;
+import dev.bellows.tool.ToolCallError;
+import dev.bellows.tool.ToolCallOutcome;
+import dev.bellows.tool.chain.ToolChainResult;
+import dev.bellows.tool.ToolContext;
+import dev.bellows.tool.ToolEffect;
+import dev.bellows.tool.ToolException;
+import dev.bellows.tool.ToolRegistry;
 import tools.jackson.databind.JsonNode;
 import dev.bellows.format.OutputFormat;
 import dev.bellows.tool.ToolCallOutcome.Cancelled;

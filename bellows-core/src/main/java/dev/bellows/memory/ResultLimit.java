@@ -1,4 +1,4 @@
-package dev.bellows.tool;
+package dev.bellows.memory;
 
 import dev.bellows.memory.EstimatingTokenCounter;
 import dev.bellows.memory.TokenCounter;

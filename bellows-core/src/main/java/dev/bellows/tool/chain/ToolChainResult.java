@@ -1,7 +1,11 @@
-package dev.bellows.tool;
+package dev.bellows.tool.chain;
 
+import dev.bellows.tool.Media;
 import dev.bellows.tool.ToolCallOutcome.Failed;
 import dev.bellows.tool.ToolCallOutcome.Succeeded;
+import dev.bellows.tool.ToolCallOutcome;
+import dev.bellows.tool.ToolEffect;
+import dev.bellows.tool.chain.ToolChain;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;

@@ -1,4 +1,4 @@
-package dev.bellows.event;
+package dev.bellows.tool;
 
 import java.util.Locale;
 import java.util.Optional;

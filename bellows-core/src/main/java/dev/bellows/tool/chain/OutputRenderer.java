@@ -1,5 +1,7 @@
-package dev.bellows.tool;
+package dev.bellows.tool.chain;
 
+import dev.bellows.tool.Media;
+import dev.bellows.tool.ToolResult;
 import tools.jackson.databind.ObjectWriter;
 import dev.bellows.json.internal.Jackson;
 import tools.jackson.core.JacksonException;

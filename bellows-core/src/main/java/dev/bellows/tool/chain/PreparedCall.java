@@ -1,5 +1,14 @@
-package dev.bellows.tool;
+package dev.bellows.tool.chain;
 
+import dev.bellows.tool.ArgumentSchema;
+import dev.bellows.tool.DecodedToolCall;
+import dev.bellows.tool.InvalidArgumentsException;
+import dev.bellows.tool.Tool;
+import dev.bellows.tool.ToolCall;
+import dev.bellows.tool.ToolCallOutcome;
+import dev.bellows.tool.ToolContext;
+import dev.bellows.tool.ToolResult;
+import dev.bellows.tool.chain.ToolChain;
 import tools.jackson.databind.JsonNode;
 import dev.bellows.json.internal.FrozenJson;
 import dev.bellows.tool.ToolCallOutcome.Failed;

@@ -1,7 +1,16 @@
-package dev.bellows.tool;
+package dev.bellows.tool.chain;
 
+import dev.bellows.memory.ResultLimit;
+import dev.bellows.tool.ArgumentSchema;
+import dev.bellows.tool.Tool;
+import dev.bellows.tool.ToolCall;
+import dev.bellows.tool.ToolCallOutcome;
+import dev.bellows.tool.ToolContext;
+import dev.bellows.tool.ToolEffect;
+import dev.bellows.tool.ToolException;
+import dev.bellows.tool.ToolResult;
 import tools.jackson.databind.JsonNode;
-import dev.bellows.event.LoopEndReason;
+import dev.bellows.tool.LoopEndReason;
 import dev.bellows.tool.ToolCallOutcome.Cancelled;
 import dev.bellows.tool.ToolCallOutcome.Failed;
 import dev.bellows.tool.ToolCallOutcome.Succeeded;
