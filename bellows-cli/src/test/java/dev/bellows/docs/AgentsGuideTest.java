@@ -7,7 +7,7 @@ import dev.bellows.agent.AgentTool;
 import dev.bellows.agent.Decision;
 import dev.bellows.agent.DefaultAgent;
 import dev.bellows.agent.Session;
-import dev.bellows.event.LoopEndReason;
+import dev.bellows.tool.LoopEndReason;
 import dev.bellows.tool.Tool;
 import dev.bellows.tool.ToolResult;
 import dev.bellows.tool.TypedTool;

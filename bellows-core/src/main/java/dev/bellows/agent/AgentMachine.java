@@ -254,7 +254,7 @@ public final class AgentMachine {
                 if (tools == null) {
                     tools = options.tools.current(null);
                 }
-                dev.bellows.tool.PreparedCall prepared = protocol.toolChain(tools).prepare(call.entry().decoded());
+                dev.bellows.tool.chain.PreparedCall prepared = protocol.toolChain(tools).prepare(call.entry().decoded());
                 if (prepared.failure().isEmpty()) {
                     try {
                         prepared.check(approve.arguments());

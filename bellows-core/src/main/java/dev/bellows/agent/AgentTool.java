@@ -484,7 +484,7 @@ public final class AgentTool implements ResumableTool {
         if (result.reason().successful()) {
             return result.result();
         }
-        if (result.reason() == dev.bellows.event.LoopEndReason.INTERRUPTED && session.hasWaitingRun()) {
+        if (result.reason() == dev.bellows.tool.LoopEndReason.INTERRUPTED && session.hasWaitingRun()) {
             throw new ToolSuspended(SubAgentState.write(session), session.waiting());
         }
         throw new ToolException(name + " ended " + result.reason().wireName()

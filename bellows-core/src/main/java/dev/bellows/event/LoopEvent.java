@@ -1,6 +1,7 @@
 package dev.bellows.event;
 
 import dev.bellows.json.internal.FrozenJson;
+import dev.bellows.tool.LoopEndReason;
 import tools.jackson.databind.JsonNode;
 import dev.bellows.plan.PlanStep;
 import java.util.List;

@@ -6,7 +6,7 @@ import dev.bellows.agent.AgentResult;
 import dev.bellows.agent.AgentRun;
 import dev.bellows.agent.AgentTool;
 import dev.bellows.agent.DefaultAgent;
-import dev.bellows.event.LoopEndReason;
+import dev.bellows.tool.LoopEndReason;
 import dev.bellows.provider.ChatStream;
 import dev.bellows.provider.ForwardingChatStream;
 import dev.bellows.provider.RetryPolicy;

@@ -11,7 +11,7 @@ import dev.bellows.agent.Session;
 import dev.bellows.agent.WaitingCall;
 import dev.bellows.event.AgentEvent;
 import dev.bellows.event.EventJson;
-import dev.bellows.event.LoopEndReason;
+import dev.bellows.tool.LoopEndReason;
 import dev.bellows.event.StreamEvent;
 import dev.bellows.testkit.A2aJs;
 import java.util.ArrayList;

@@ -7,7 +7,7 @@ import dev.bellows.agent.AgentTool;
 import dev.bellows.agent.DefaultAgent;
 import dev.bellows.agent.ToolMode;
 import dev.bellows.event.AgentEvent;
-import dev.bellows.event.LoopEndReason;
+import dev.bellows.tool.LoopEndReason;
 import dev.bellows.event.LoopEvent;
 import dev.bellows.json.internal.Jackson;
 import dev.bellows.openai.OpenAiProvider;
