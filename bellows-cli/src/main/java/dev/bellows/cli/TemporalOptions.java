@@ -23,8 +23,12 @@ import picocli.CommandLine.Option;
  */
 final class TemporalOptions {
 
-    /** How long a worker or client waits for the frontend's first answer before saying it cannot reach it. */
-    static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(30);
+    /**
+     * How long a worker or client waits, by default, for a frontend that does not answer: its first
+     * answer before saying it cannot reach it, and (a client) an answer again once it stopped
+     * answering mid-run ({@link DurableAgent#FRONTEND_PATIENCE}).
+     */
+    static final Duration DEFAULT_PATIENCE = DurableAgent.FRONTEND_PATIENCE;
 
     @Option(names = "--temporal", paramLabel = "HOST:PORT",
             description = "A Temporal frontend: the run is a durable workflow there (run), or this process serves them (worker).")
@@ -49,6 +53,11 @@ final class TemporalOptions {
     @Option(names = "--tls-key", paramLabel = "FILE", description = "PEM private key (PKCS#8) of --tls-cert.")
     File tlsKey;
 
+    @Option(names = "--temporal-patience-seconds", paramLabel = "N",
+            description = "How long to wait for a Temporal frontend that does not answer, at the start and (run) when it"
+                    + " stops answering mid-run, before exit 1 (default 30).")
+    Integer patienceSeconds;
+
     boolean given() {
         return address != null;
     }
@@ -61,8 +70,16 @@ final class TemporalOptions {
         return taskQueue == null ? DurableWorker.DEFAULT_TASK_QUEUE : taskQueue;
     }
 
+    /** How long to wait for a frontend that does not answer (--temporal-patience-seconds). */
+    Duration patience() {
+        return patienceSeconds == null ? DEFAULT_PATIENCE : Duration.ofSeconds(patienceSeconds);
+    }
+
     /** Checks the options, before anything connects. */
     void check() throws UsageException {
+        if (patienceSeconds != null && patienceSeconds < 1) {
+            throw new UsageException("--temporal-patience-seconds: must be at least 1");
+        }
         if (address == null || address.isBlank()) {
             throw new UsageException("--temporal: give the frontend's HOST:PORT, e.g. 127.0.0.1:7233");
         }
@@ -87,7 +104,7 @@ final class TemporalOptions {
 
     /**
      * A client of the namespace, with the data converter of durable runs, once the frontend
-     * answers: tried for up to {@link #CONNECT_TIMEOUT}; {@code notice} is told in one line, within
+     * answers: tried for up to {@link #patience()}; {@code notice} is told in one line, within
      * seconds, when it does not answer at first.
      */
     WorkflowClient connect(Host host, Consumer<String> notice) throws UsageException {
@@ -97,9 +114,9 @@ final class TemporalOptions {
                 // The SDK's own first calls (health check, system info) give up after 5 s each, and do not
                 // try again: a frontend across a network, or a busy machine (a JVM starting its gRPC channel
                 // takes seconds on a loaded two-core one), may need longer to answer the first time.
-                .setHealthCheckAttemptTimeout(CONNECT_TIMEOUT)
-                .setHealthCheckTimeout(CONNECT_TIMEOUT)
-                .setSystemInfoTimeout(CONNECT_TIMEOUT);
+                .setHealthCheckAttemptTimeout(patience())
+                .setHealthCheckTimeout(patience())
+                .setSystemInfoTimeout(patience());
         if (tls || tlsCa != null || tlsCert != null) {
             try {
                 SslContextBuilder ssl = GrpcSslContexts.forClient();
@@ -121,7 +138,7 @@ final class TemporalOptions {
         }
         WorkflowServiceStubs service = WorkflowServiceStubs.newServiceStubs(options.build());
         CountDownLatch answered = new CountDownLatch(1);
-        // The connection is tried for CONNECT_TIMEOUT; a frontend that does not answer at once is said
+        // The connection is tried for patience(); a frontend that does not answer at once is said
         // within seconds, not only when that time is up.
         Thread watch = Thread.ofVirtual().name("bellows-temporal-connect").start(() -> {
             try {
@@ -137,13 +154,13 @@ final class TemporalOptions {
                 notice.accept((service.getRawChannel().getState(false) == ConnectivityState.TRANSIENT_FAILURE
                         ? "cannot reach Temporal at " + address.strip() + " yet (the connection fails)"
                         : "no answer from Temporal at " + address.strip() + " yet")
-                        + "; trying for up to " + CONNECT_TIMEOUT.toSeconds() + " s in all");
+                        + "; trying for up to " + patience().toSeconds() + " s in all");
             } catch (InterruptedException e) {
                 // connected, or gave up
             }
         });
         try {
-            service.connect(CONNECT_TIMEOUT);
+            service.connect(patience());
         } catch (RuntimeException e) {
             service.shutdownNow();
             throw e;

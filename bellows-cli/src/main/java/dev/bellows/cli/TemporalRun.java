@@ -116,12 +116,13 @@ final class TemporalRun {
             return 2;
         } catch (RuntimeException e) {
             root.stderr.println(command + ": cannot reach Temporal at " + temporal.address + " (tried for "
-                    + TemporalOptions.CONNECT_TIMEOUT.toSeconds() + " s): " + BellowsCommand.oneLine(e.getMessage()));
+                    + temporal.patience().toSeconds() + " s): " + BellowsCommand.oneLine(e.getMessage()));
             return 1;
         }
         try {
             AgentRunner runner = new AgentRunner(root, command, jsonl, null);
             DurableAgent agent = DurableAgent.builder(client).taskQueue(temporal.taskQueue())
+                    .frontendPatience(temporal.patience())
                     .listener(runner.listener())
                     .notices(notice -> say(root, command, notice.kind() == FollowNotice.Kind.NO_WORKER
                             ? notice.text() + " (start one: bellows worker --temporal " + temporal.address

@@ -122,7 +122,7 @@ final class WorkerCommand implements Callable<Integer> {
             return usage(e.getMessage());
         } catch (RuntimeException e) {
             return fail("cannot reach Temporal at " + temporal.address + " (tried for "
-                    + TemporalOptions.CONNECT_TIMEOUT.toSeconds() + " s): " + BellowsCommand.oneLine(e.getMessage()));
+                    + temporal.patience().toSeconds() + " s): " + BellowsCommand.oneLine(e.getMessage()));
         }
         DurableWorker.Builder builder = DurableWorker.builder(client)
                 .taskQueue(temporal.taskQueue())

@@ -77,6 +77,13 @@ class DurableRunsTest {
      */
     private static final String HEARTBEAT_TIMEOUT = "10";
 
+    /**
+     * The frontend patience of the clients that wait one out (a lost frontend, a closed port), in
+     * place of the default 30 s: well above the 2 to 3 s in which they say they wait, so that a
+     * loaded machine still sees them say it while they run.
+     */
+    private static final String PATIENCE = "10";
+
     private static TemporalTestServer temporal;
     private static WorkflowClient client;
     private static ChildJvm jvm;
@@ -624,6 +631,14 @@ class DurableRunsTest {
         Cli.Run noTask = Cli.run(new Host(Map.of(), dir, Interrupts.NONE, false), "run", "--temporal", temporal.address());
         assertThat(noTask.status()).isEqualTo(2);
         assertThat(noTask.err()).contains("TASK");
+        for (List<String> command : List.of(List.of("run", "hello"), List.of("worker"))) {
+            List<String> args = new ArrayList<>(List.of(command.getFirst(), "--temporal", temporal.address(),
+                    "--temporal-patience-seconds", "0"));
+            args.addAll(command.subList(1, command.size()));
+            Cli.Run noPatience = Cli.run(new Host(Map.of(), dir, Interrupts.NONE, false), args.toArray(String[]::new));
+            assertThat(noPatience.status()).as(command.getFirst()).isEqualTo(2);
+            assertThat(noPatience.err()).as(command.getFirst()).contains("--temporal-patience-seconds: must be at least 1");
+        }
     }
 
     /** The value of a JSON line's {@code "id"}. */
@@ -794,9 +809,10 @@ class DurableRunsTest {
     /**
      * docs/temporal.md's way to try durable runs: bellows temporal-dev (Temporal's Java test
      * server, a process of its own), a worker and a client on it. Then the server is killed with
-     * SIGKILL mid-answer: both followers say at once that they lost the frontend; one ends on
-     * SIGTERM within its grace period, the other gives up after DurableAgent.FRONTEND_PATIENCE
-     * with exit status 1 (they used to print nothing and wait for minutes, and SIGTERM took 61 s).
+     * SIGKILL mid-answer: both followers say at once that they lost the frontend; one (the default
+     * patience, 30 s) ends on SIGTERM within its grace period, the other gives up after the
+     * patience it was given ({@code --temporal-patience-seconds}) with exit status 1 (they used to
+     * print nothing and wait for minutes, and SIGTERM took 61 s).
      */
     @Test
     void temporalDevServesRunsAndAFollowerSaysWhenItDiesThenGivesUpOrEndsOnSigterm() throws Exception {
@@ -821,7 +837,7 @@ class DurableRunsTest {
             assertThat(first.waitFor()).as(errorOf(first)).isZero();
             assertThat(shown).contains("it works");
 
-            Process waiting = client(queue, "--output", "jsonl", "think long");
+            Process waiting = client(queue, "--output", "jsonl", "--temporal-patience-seconds", PATIENCE, "think long");
             BufferedReader out = lines(waiting);
             List<String> lines = new ArrayList<>();
             assertThat(readUntil(out, lines, l -> l.contains("\"thinking_content\""))).isNotNull();
@@ -832,16 +848,19 @@ class DurableRunsTest {
             String lost = "lost the Temporal frontend at " + frontend;
             assertThat(saidWhileRunning(waiting, lost)).isTrue();
             assertThat(saidWhileRunning(terminated, lost)).isTrue();
+            assertThat(errorOf(waiting)).contains("trying again for up to " + PATIENCE + " s");
+            assertThat(errorOf(terminated)).contains("trying again for up to "
+                    + DurableAgent.FRONTEND_PATIENCE.toSeconds() + " s");
 
             assertThat(new ProcessBuilder("kill", "-TERM", Long.toString(terminated.pid())).start().waitFor()).isZero();
             assertThat(terminated.waitFor(20, TimeUnit.SECONDS)).as("SIGTERM ends it within its grace period").isTrue();
             assertThat(terminated.exitValue()).isEqualTo(143);
 
             String end = readUntil(out, lines, l -> l.contains("\"loop_end\""));
-            assertThat(waiting.waitFor(DurableAgent.FRONTEND_PATIENCE.toSeconds() + 60, TimeUnit.SECONDS))
+            assertThat(waiting.waitFor(Integer.parseInt(PATIENCE) + 60, TimeUnit.SECONDS))
                     .as("gives up: %s", errorOf(waiting)).isTrue();
             assertThat(waiting.exitValue()).isEqualTo(1);
-            assertThat(end).contains("\"reason\":\"error\"").contains(lost).contains("no answer for 30 s");
+            assertThat(end).contains("\"reason\":\"error\"").contains(lost).contains("no answer for " + PATIENCE + " s");
         }
     }
 
@@ -862,7 +881,10 @@ class DurableRunsTest {
         }
     }
 
-    /** A frontend that cannot be reached (a closed port) is said within seconds; exit 1 once the 30 s are up. */
+    /**
+     * A frontend that cannot be reached (a closed port) is said within seconds; exit 1 once the
+     * patience ({@code --temporal-patience-seconds}; 30 s by default) is up.
+     */
     @Test
     void aFrontendThatCannotBeReachedIsSaidAtOnceThenExitStatus1() throws Exception {
         int port;
@@ -870,10 +892,11 @@ class DurableRunsTest {
             port = socket.getLocalPort();
         }
         frontend = "127.0.0.1:" + port;
-        Process run = client("q-" + UUID.randomUUID(), "hello");
+        Process run = client("q-" + UUID.randomUUID(), "--temporal-patience-seconds", PATIENCE, "hello");
         assertThat(saidWhileRunning(run, "cannot reach Temporal at " + frontend + " yet")).isTrue();
         assertThat(run.waitFor()).isEqualTo(1);
-        assertThat(errorOf(run)).contains("cannot reach Temporal at " + frontend + " (tried for 30 s)");
+        assertThat(errorOf(run)).contains("trying for up to " + PATIENCE + " s in all")
+                .contains("cannot reach Temporal at " + frontend + " (tried for " + PATIENCE + " s)");
     }
 
     /**

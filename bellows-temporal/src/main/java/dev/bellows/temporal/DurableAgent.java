@@ -47,10 +47,12 @@ public final class DurableAgent implements Agent {
     private final String taskQueue;
     private final List<AgentListener> listeners;
     private final Consumer<FollowNotice> notices;
+    private final Duration frontendPatience;
 
     /**
-     * How long a follower tries again when the Temporal frontend stops answering before its run
-     * ends with an error (the run's workflow may go on: follow it again).
+     * How long a follower tries again, by default, when the Temporal frontend stops answering
+     * before its run ends with an error (the run's workflow may go on: follow it again); see
+     * {@link Builder#frontendPatience(Duration)}.
      */
     public static final Duration FRONTEND_PATIENCE = Duration.ofSeconds(30);
 
@@ -59,6 +61,7 @@ public final class DurableAgent implements Agent {
         this.taskQueue = b.taskQueue;
         this.listeners = List.copyOf(b.listeners);
         this.notices = b.notices;
+        this.frontendPatience = b.frontendPatience;
     }
 
     /**
@@ -184,7 +187,7 @@ public final class DurableAgent implements Agent {
 
     /** Follows the run with this workflow id from its first event. */
     public AgentRun follow(String workflowId) {
-        return new FollowedRun(client, workflowId, 0, listeners, notices);
+        return new FollowedRun(client, workflowId, 0, listeners, notices, frontendPatience);
     }
 
     /**
@@ -230,7 +233,7 @@ public final class DurableAgent implements Agent {
             }
             throw e;
         }
-        return new FollowedRun(client, workflowId, from, listeners, notices);
+        return new FollowedRun(client, workflowId, from, listeners, notices, frontendPatience);
     }
 
     /** Cancels the run with this workflow id: its loop ends {@code cancelled}. */
@@ -244,6 +247,7 @@ public final class DurableAgent implements Agent {
         private String taskQueue = DurableWorker.DEFAULT_TASK_QUEUE;
         private final List<AgentListener> listeners = new ArrayList<>();
         private Consumer<FollowNotice> notices = notice -> { };
+        private Duration frontendPatience = FRONTEND_PATIENCE;
 
         private Builder(WorkflowClient client) {
             this.client = Objects.requireNonNull(client, "client");
@@ -267,6 +271,21 @@ public final class DurableAgent implements Agent {
          */
         public Builder notices(Consumer<FollowNotice> notices) {
             this.notices = Objects.requireNonNull(notices, "notices");
+            return this;
+        }
+
+        /**
+         * How long a follower tries again when the frontend stops answering before the run's
+         * following ends with an error (default {@link #FRONTEND_PATIENCE}, 30 s). Shorter gives
+         * up sooner on a frontend that is gone; longer rides out a longer restart.
+         *
+         * @throws IllegalArgumentException when it is not positive
+         */
+        public Builder frontendPatience(Duration patience) {
+            if (Objects.requireNonNull(patience, "patience").isNegative() || patience.isZero()) {
+                throw new IllegalArgumentException("the frontend patience must be positive: " + patience);
+            }
+            this.frontendPatience = patience;
             return this;
         }
 

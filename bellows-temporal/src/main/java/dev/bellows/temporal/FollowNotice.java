@@ -16,7 +16,7 @@ public record FollowNotice(Kind kind, String text) {
     public enum Kind {
         /**
          * The Temporal frontend stopped answering: the follower tries again for up to
-         * {@link DurableAgent#FRONTEND_PATIENCE}, then the run's following ends with an error
+         * its patience ({@link DurableAgent.Builder#frontendPatience}), then the run's following ends with an error
          * (the run itself may go on: follow it again).
          */
         FRONTEND_LOST,

@@ -38,14 +38,16 @@ final class FollowedRun implements AgentRun {
     private final String workflowId;
     private final List<AgentListener> listeners;
     private final Consumer<FollowNotice> notices;
+    private final Duration frontendPatience;
     private final List<AgentEvent> log = new ArrayList<>();    // guarded by this
     private AgentResult result;                                 // guarded by this
     private final List<WaitingCall> waiting = new ArrayList<>(); // guarded by this: since the last loop_start
     private volatile boolean stopped;
 
     FollowedRun(WorkflowClient client, String workflowId, long from, List<AgentListener> listeners,
-                Consumer<FollowNotice> notices) {
+                Consumer<FollowNotice> notices, Duration frontendPatience) {
         this.client = client;
+        this.frontendPatience = frontendPatience;
         this.workflowId = workflowId;
         this.listeners = listeners;
         this.notices = notices;
@@ -60,7 +62,7 @@ final class FollowedRun implements AgentRun {
     private void follow(long from) {
         LoopEvent.LoopEnd end;
         try {
-            end = new Follower(client, workflowId, from, this::deliver, this::notice).follow(() -> stopped)
+            end = new Follower(client, workflowId, from, this::deliver, this::notice, frontendPatience).follow(() -> stopped)
                     .orElse(new LoopEvent.LoopEnd(LoopEndReason.CANCELLED, "cancelled"));
         } catch (InterruptedException e) {
             end = new LoopEvent.LoopEnd(LoopEndReason.CANCELLED, "cancelled");

@@ -147,7 +147,11 @@ class DurableRunTest {
         try (DurableWorker worker = worker(provider, new ToolRegistry().register(tool))) {
             worker.start();
             List<String> durable = new CopyOnWriteArrayList<>();
-            DurableAgent agent = DurableAgent.builder(env.getWorkflowClient())
+            // A frontend patience that is not positive is refused when the agent is built, not found out
+            // when a frontend goes silent (that a given one is kept: bellows-cli's DurableRunsTest).
+            assertThatThrownBy(() -> DurableAgent.builder(env.getWorkflowClient()).frontendPatience(Duration.ZERO))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must be positive");
+            DurableAgent agent = DurableAgent.builder(env.getWorkflowClient()).frontendPatience(Duration.ofSeconds(45))
                     .listener(e -> durable.add(EventJson.toJson(e, true).toString())).build();
             AgentRun run = agent.run("count twice");
             AgentResult result = run.await();

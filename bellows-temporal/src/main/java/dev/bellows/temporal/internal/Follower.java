@@ -64,12 +64,13 @@ public final class Follower {
      * @param notices told why the run shows nothing for a while (the frontend lost, no worker)
      */
     public Follower(WorkflowClient client, String workflowId, long from, Consumer<AgentEvent> deliver,
-                    Consumer<FollowNotice> notices) {
+                    Consumer<FollowNotice> notices, Duration frontendPatience) {
         this.client = client;
         this.workflowId = workflowId;
         this.deliver = deliver;
         this.next = from;
-        this.frontend = new FrontendWatch(client.getWorkflowServiceStubs().getOptions().getTarget(), notices);
+        this.frontend = new FrontendWatch(client.getWorkflowServiceStubs().getOptions().getTarget(), notices,
+                frontendPatience);
         this.workers = new WorkerWatch(client, notices);
     }
 
