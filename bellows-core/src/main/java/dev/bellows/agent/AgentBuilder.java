@@ -58,6 +58,7 @@ public abstract sealed class AgentBuilder<B extends AgentBuilder<B, A>, A extend
     int maxToolResultTokens = dev.bellows.tool.ResultLimit.DEFAULT_MAX_TOKENS;
     final List<AgentListener> listeners = new ArrayList<>();
     String name = "bellows";
+    final java.util.LinkedHashMap<String, Handoff> handoffs = new java.util.LinkedHashMap<>();
     final List<RunInterceptor> runInterceptors = new ArrayList<>();
     final List<ModelInterceptor> modelInterceptors = new ArrayList<>();
     final List<ModelInterceptor> modelCallInterceptors = new ArrayList<>();
@@ -298,6 +299,20 @@ public abstract sealed class AgentBuilder<B extends AgentBuilder<B, A>, A extend
      */
     public B toolInterceptor(ToolInterceptor interceptor) {
         this.toolInterceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
+        return self();
+    }
+
+    /**
+     * Another agent this one may hand the conversation to ({@link Handoff}): its model is offered
+     * {@code transfer_to_NAME}. Repeatable; without any, nothing of handoffs is made.
+     *
+     * @throws IllegalArgumentException when a handoff of that name was given already
+     */
+    public B handoff(Handoff handoff) {
+        Objects.requireNonNull(handoff, "handoff");
+        if (handoffs.putIfAbsent(handoff.name(), handoff) != null) {
+            throw new IllegalArgumentException("two handoffs named " + handoff.name() + ": give each its own name");
+        }
         return self();
     }
 

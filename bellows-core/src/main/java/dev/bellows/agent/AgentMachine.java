@@ -360,7 +360,7 @@ public final class AgentMachine {
         out.emit(new LoopEvent.IterationStart(1));
         Protocol.Frame frame = new Protocol.Frame(
                 options.instructions.isBlank() ? null : Message.system(options.instructions), List.of(user));
-        List<Message> history = History.within(memory, runStart, user, frame.all(), List.of());
+        List<Message> history = History.within(memory, runStart, user, frame.all(), List.of(), session.historyFrom());
         MachineState at = new MachineState(Phase.CALLING_MODEL, task, true, 1, 0, "", runStart, user, List.of(user),
                 false, List.of(), null, "", null, null, false, null);
         return out.then(at, new MachineStep.CallModel(request(frame, history, null), null));
@@ -394,7 +394,7 @@ public final class AgentMachine {
         ToolRegistry tools = tools();
         Protocol.Frame frame = protocol.frame(tools, pending, session.plan());
         List<Message> history = History.within(memory, at.runStart, at.taskMessage, frame.all(),
-                pendingInMemory ? pending : List.of());
+                pendingInMemory ? pending : List.of(), session.historyFrom());
         if (pendingInMemory && history.size() >= pending.size()
                 && history.subList(history.size() - pending.size(), history.size()).equals(pending)) {
             history = history.subList(0, history.size() - pending.size());
@@ -473,7 +473,13 @@ public final class AgentMachine {
             out.add(new MachineEffect.Remember(turn));
             return out.end(at, LoopEnds.ended(ending.get()), List.of());
         }
-        return endIteration(at, at.iteration, counts, turn, protocol.observation(at.answer, result, at.note), out);
+        List<Message> observation = protocol.observation(at.answer, result, at.note);
+        Handoff handoff = handoff(result);
+        if (handoff != null) {
+            turn.addAll(observation);
+            return handOff(at, handoff, result.handingOff().get().message(), turn, out);
+        }
+        return endIteration(at, at.iteration, counts, turn, observation, out);
     }
 
     /**
@@ -493,6 +499,27 @@ public final class AgentMachine {
                 counts.lastError, at.runStart, at.taskMessage, pending, true, List.of(), null, "", at.tools, null,
                 false, null);
         return out.then(next, new MachineStep.Continue());
+    }
+
+    /** The agent the answer's first handing-off call gives the conversation to, or null (none, or not one of this agent's). */
+    private Handoff handoff(ToolChainResult result) {
+        if (options.handoffs.isEmpty()) {
+            return null;
+        }
+        return result.handingOff().map(handing -> options.handoffs.get(handing.agent())).orElse(null);
+    }
+
+    /**
+     * The conversation goes to {@code handoff}'s agent: the turn is kept whole (the call and its
+     * observation), {@code handoff} is said, the session gives it the conversation, and the driver
+     * carries the run on with it.
+     */
+    private Transition handOff(MachineState at, Handoff handoff, String message, List<Message> turn, Out out) {
+        out.add(new MachineEffect.Remember(turn));
+        String from = session.control().map(Session.Control::agent).orElse(options.name);
+        out.emit(new LoopEvent.Handoff(from, handoff.name()));
+        out.add(new HandOver(handoff));
+        return out.then(at.with(Phase.ENDED), new MachineStep.HandOff(handoff, message.isEmpty() ? at.task : message));
     }
 
     /** The circuit breaker, then the iteration cap, after an iteration; null to go on. */
@@ -623,6 +650,10 @@ public final class AgentMachine {
         List<Message> pending = protocol.observation(waiting.answer(), result, waiting.note());
         out.add(Resolved.INSTANCE);
         turn.addAll(pending);
+        Handoff handoff = at.givingUp ? null : handoff(result);
+        if (handoff != null) {
+            return handOff(at, handoff, result.handingOff().get().message(), turn, out);
+        }
         if (at.givingUp) {
             turn.add(Message.assistant(GAVE_UP));
             out.add(new MachineEffect.Remember(turn));
@@ -700,6 +731,23 @@ public final class AgentMachine {
         @Override
         public void applyTo(Session session, Consumer<? super AgentEvent> events) {
             session.logResume(entries);
+        }
+    }
+
+    /**
+     * The session's conversation goes to {@code handoff}'s agent, which sees the turns its
+     * history lets it: all that the agent handing over saw, the last N, or none.
+     */
+    record HandOver(Handoff handoff) implements MachineEffect {
+        @Override
+        public void applyTo(Session session, Consumer<? super AgentEvent> events) {
+            int size = session.memory().turns().size();
+            int from = switch (handoff.history()) {
+                case Handoff.History.All all -> Math.min(session.historyFrom(), size);
+                case Handoff.History.LastTurns last -> Math.max(0, size - last.turns());
+                case Handoff.History.Summary summary -> size;
+            };
+            session.control(new Session.Control(handoff.name(), from));
         }
     }
 

@@ -173,10 +173,14 @@ public final class AgentTool implements Tool {
     private static String runAgent(String name, Agent agent, String task, CallScope caller, ToolContext context)
             throws ToolException {
         AgentRun run = agent.run(task, new Session());
+        String speaking = name;         // after a handoff inside it, the agent that took over
         try {
             for (AgentEvent event : run) {
                 if (caller != null) {
-                    caller.emit(new LoopEvent.SubAgentEvent(name, caller.callId, event));
+                    caller.emit(new LoopEvent.SubAgentEvent(speaking, caller.callId, event));
+                }
+                if (event instanceof LoopEvent.Handoff handoff) {
+                    speaking = handoff.to();
                 }
                 if (context.isCancelled()) {
                     run.cancel();

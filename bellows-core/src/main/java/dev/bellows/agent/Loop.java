@@ -159,11 +159,29 @@ final class Loop implements Runnable, RunContext {
                             input = run.isCancelled() ? MachineInput.cancelled() : MachineInput.proceed();
                     case MachineStep.CallModel call -> input = callModel(call);
                     case MachineStep.RunTools tools -> input = runTools(tools);
+                    case MachineStep.HandOff handOff -> {
+                        return handOff(handOff);
+                    }
                 }
             }
         } catch (InterceptorFailure e) {
             return new LoopEvent.LoopEnd(LoopEndReason.ERROR, e.getMessage());
         }
+    }
+
+    /**
+     * Carries the run on with the agent a handoff gave the conversation to: a {@link DefaultAgent}
+     * in this run (the same session, events and cancellation; its own options), any other agent
+     * through {@link HandedRun}. Its end is the run's.
+     */
+    private LoopEvent.LoopEnd handOff(MachineStep.HandOff step) {
+        if (run.isCancelled()) {
+            return LoopEnds.cancelled();
+        }
+        if (step.handoff().agent() instanceof DefaultAgent target) {
+            return new Loop(target.options, target.protocol, session, run, step.task(), null).body();
+        }
+        return HandedRun.run(step, session, run);
     }
 
     // --- RunContext ---

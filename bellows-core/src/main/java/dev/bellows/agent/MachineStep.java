@@ -11,7 +11,7 @@ import java.util.Objects;
  * call the model, run an answer's calls, go on, or end the run. Immutable values.
  */
 public sealed interface MachineStep permits MachineStep.CallModel, MachineStep.RunTools, MachineStep.Continue,
-        MachineStep.End {
+        MachineStep.HandOff, MachineStep.End {
 
     /**
      * Send {@code request} to the model (through the agent's retries and model interceptors)
@@ -68,6 +68,23 @@ public sealed interface MachineStep permits MachineStep.CallModel, MachineStep.R
 
     /** Apply the effects, then give {@link MachineInput#proceed()} (or {@link MachineInput#cancelled()}). */
     record Continue() implements MachineStep {
+    }
+
+    /**
+     * This agent's part of the run ended with a handoff ({@link Handoff}): the effects before it
+     * kept the turn, emitted {@code handoff} and gave the session's conversation to the other
+     * agent. The driver carries the run on with {@code handoff}'s agent, in the same session, on
+     * {@code task}; that agent's end is the run's (its {@code loop_end}, the driver's to emit).
+     * This machine takes no more input.
+     *
+     * @param handoff the agent that takes over
+     * @param task    its task: what the model wrote for it, or the run's task when it wrote nothing
+     */
+    record HandOff(Handoff handoff, String task) implements MachineStep {
+        public HandOff {
+            Objects.requireNonNull(handoff, "handoff");
+            Objects.requireNonNull(task, "task");
+        }
     }
 
     /**

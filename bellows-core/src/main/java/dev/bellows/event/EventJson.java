@@ -143,6 +143,7 @@ public final class EventJson {
                 json.put("reason", e.reason().wireName());
                 json.put("result", e.result());
             }
+            case LoopEvent.Handoff e -> json.put("from", e.from()).put("to", e.to());
             case LoopEvent.SubAgentEvent e -> throw new AssertionError("written above");
         }
         return json;

@@ -55,6 +55,7 @@ final class EventJsonReader {
                     text(node, "tool_name"), object(node.get("arguments")));
             case "approval" -> new LoopEvent.Approval(text(node, "id"), "approved".equals(text(node, "decision")),
                     text(node, "reason"));
+            case "handoff" -> new LoopEvent.Handoff(text(node, "from"), text(node, "to"));
             case "loop_end" -> new LoopEvent.LoopEnd(LoopEndReason.fromWireName(text(node, "reason"))
                     .orElse(LoopEndReason.ERROR), text(node, "result"));
             default -> null;

@@ -183,6 +183,26 @@ public sealed interface LoopEvent extends AgentEvent {
     }
 
     /**
+     * The agent in control handed the conversation to another ({@code transfer_to_NAME},
+     * {@link dev.bellows.agent.Handoff}): the events after this one, up to {@code loop_end},
+     * are the new agent's, and its answer is the run's result.
+     *
+     * @param from the agent that had the conversation
+     * @param to   the agent that has it now
+     */
+    record Handoff(String from, String to) implements LoopEvent {
+        public Handoff {
+            Objects.requireNonNull(from, "from");
+            Objects.requireNonNull(to, "to");
+        }
+
+        @Override
+        public String type() {
+            return "handoff";
+        }
+    }
+
+    /**
      * An event of a sub-agent, an agent that runs inside a tool call of this run
      * ({@link dev.bellows.agent.AgentTool}), passed on to this run's listeners as it happens.
      * A sub-agent's own sub-agents nest: {@code event} is then itself a {@code SubAgentEvent}.

@@ -136,6 +136,8 @@ final class AguiEvents {
             // a sub-agent's work (AG-UI's SUBAGENT_* events are not streamed yet): its answer reaches
             // the client as the tool call's result, like any tool's
             case LoopEvent.SubAgentEvent e -> { }
+            // the new agent's events follow as the run's own
+            case LoopEvent.Handoff e -> { }
             case LoopEvent.IterationStart e -> {
                 closeAll();
                 finishStep();
