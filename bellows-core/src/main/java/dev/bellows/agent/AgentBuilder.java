@@ -59,6 +59,8 @@ public abstract sealed class AgentBuilder<B extends AgentBuilder<B, A>, A extend
     final List<AgentListener> listeners = new ArrayList<>();
     String name = "bellows";
     final java.util.LinkedHashMap<String, Handoff> handoffs = new java.util.LinkedHashMap<>();
+    Limits limits;
+    Limits treeLimits;
     final List<RunInterceptor> runInterceptors = new ArrayList<>();
     final List<ModelInterceptor> modelInterceptors = new ArrayList<>();
     final List<ModelInterceptor> modelCallInterceptors = new ArrayList<>();
@@ -299,6 +301,29 @@ public abstract sealed class AgentBuilder<B extends AgentBuilder<B, A>, A extend
      */
     public B toolInterceptor(ToolInterceptor interceptor) {
         this.toolInterceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
+        return self();
+    }
+
+    /**
+     * Limits on each run of this agent ({@link Limits}): its model calls (the same as
+     * {@link #maxIterations}, when given), its tokens, its time. A run of it as another agent's
+     * tool is a run of its own.
+     */
+    public B limits(Limits limits) {
+        this.limits = Objects.requireNonNull(limits, "limits");
+        if (limits.maxIterations() != Integer.MAX_VALUE) {
+            maxIterations(limits.maxIterations());
+        }
+        return self();
+    }
+
+    /**
+     * Limits on a run of this agent together with every agent it runs, as tools or by handoffs,
+     * to any depth ({@link Limits}): their model calls, tokens and time counted together. An
+     * agent it runs that has tree limits of its own is bound by both.
+     */
+    public B treeLimits(Limits limits) {
+        this.treeLimits = Objects.requireNonNull(limits, "limits");
         return self();
     }
 

@@ -54,6 +54,9 @@ final class AgentOptions {
     final tools.jackson.databind.node.ObjectNode answerSchema;
     /** The agent's name, for interceptors ({@link RunContext#agentName()}). */
     final String name;
+    /** The limits of each of its runs, and of its runs' trees; null for none. */
+    final Limits limits;
+    final Limits treeLimits;
     /** The agents it may hand the conversation to, by name; empty for most agents. */
     final java.util.Map<String, Handoff> handoffs;
     final List<RunInterceptor> runInterceptors;
@@ -96,6 +99,8 @@ final class AgentOptions {
                 ? b.memory.tokenCounter() : new dev.bellows.memory.EstimatingTokenCounter());
         this.listeners = List.copyOf(b.listeners);
         this.name = b.name;
+        this.limits = b.limits == null || b.limits.isNone() ? null : b.limits;
+        this.treeLimits = b.treeLimits == null || b.treeLimits.isNone() ? null : b.treeLimits;
         this.handoffs = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(b.handoffs));
         this.runInterceptors = List.copyOf(b.runInterceptors);
         this.modelInterceptors = List.copyOf(b.modelInterceptors);

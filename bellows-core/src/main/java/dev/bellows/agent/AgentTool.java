@@ -9,9 +9,14 @@ import dev.bellows.tool.Tool;
 import dev.bellows.tool.ToolContext;
 import dev.bellows.tool.ToolException;
 import dev.bellows.tool.ToolResult;
+import dev.bellows.event.LoopEndReason;
+import dev.bellows.tool.ToolCall;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
+import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
 
 /**
@@ -130,6 +135,143 @@ public final class AgentTool implements Tool {
                 });
     }
 
+    /**
+     * A workflow that is an agent: {@code body} again and again, the task going to its first
+     * round and each round's answer being the next one's task, until {@code until} says an
+     * answer will do or {@code maxRounds} rounds have run; the last answer is its answer. A round
+     * that fails ends it, failed. {@code until} runs on the calling run's thread, where
+     * {@link SharedState#current()} is the run's state.
+     *
+     * @throws IllegalArgumentException for a name that is not one, or fewer than 1 round
+     */
+    public static AgentTool loop(String name, String description, AgentTool body, Predicate<String> until,
+                                 int maxRounds) {
+        Objects.requireNonNull(body, "body");
+        Objects.requireNonNull(until, "until");
+        if (maxRounds < 1) {
+            throw new IllegalArgumentException("a loop needs at least 1 round, not " + maxRounds);
+        }
+        return new AgentTool(checked(name), Objects.requireNonNull(description, "description"),
+                (task, caller, context) -> {
+                    String answer = task;
+                    for (int round = 1; round <= maxRounds; round++) {
+                        answer = body.work.run(answer, caller, context);
+                        if (until.test(answer)) {
+                            break;
+                        }
+                    }
+                    return answer;
+                });
+    }
+
+    /**
+     * A workflow that is an agent: {@code pick} chooses, from the task, the name of the one of
+     * {@code routes} that works on it, and that one's answer is its answer. A name that is none
+     * of them fails it. {@code pick} runs on the calling run's thread, where
+     * {@link SharedState#current()} is the run's state.
+     *
+     * @throws IllegalArgumentException for a name that is not one, no route, or two of a name
+     */
+    public static AgentTool router(String name, String description, List<AgentTool> routes,
+                                   Function<String, String> pick) {
+        Objects.requireNonNull(pick, "pick");
+        List<AgentTool> copy = routes(routes);
+        return new AgentTool(checked(name), Objects.requireNonNull(description, "description"),
+                (task, caller, context) -> route(name, copy, pick.apply(task)).work.run(task, caller, context));
+    }
+
+    /**
+     * A workflow that is an agent: {@code chooser}, an agent (a small model will do), is given the
+     * task and the routes' names and descriptions and answers with the name of the one that
+     * works on it; that one's answer is its answer. The chooser's events are marked with this
+     * workflow's name. An answer that names none of them fails it.
+     *
+     * @throws IllegalArgumentException for a name that is not one, no route, or two of a name
+     */
+    public static AgentTool router(String name, String description, List<AgentTool> routes, Agent chooser) {
+        Objects.requireNonNull(chooser, "chooser");
+        List<AgentTool> copy = routes(routes);
+        StringBuilder menu = new StringBuilder("Pick the agent that should work on the task below. Answer with"
+                + " its name alone.\n\nThe agents:\n");
+        copy.forEach(route -> menu.append("- ").append(route.name).append(": ").append(route.description).append('\n'));
+        String asked = menu.append("\nThe task:\n").toString();
+        return new AgentTool(checked(name), Objects.requireNonNull(description, "description"),
+                (task, caller, context) -> {
+                    String choice = runAgent(name, chooser, asked + task, caller, context);
+                    return route(name, copy, choice).work.run(task, caller, context);
+                });
+    }
+
+    private static List<AgentTool> routes(List<AgentTool> routes) {
+        List<AgentTool> copy = List.copyOf(routes);
+        if (copy.isEmpty()) {
+            throw new IllegalArgumentException("a router needs at least one agent to pick from");
+        }
+        if (copy.stream().map(AgentTool::name).distinct().count() != copy.size()) {
+            throw new IllegalArgumentException("a router's agents need names of their own");
+        }
+        return copy;
+    }
+
+    /** The route {@code choice} names: exactly, or as the one route name in a longer answer. */
+    private static AgentTool route(String router, List<AgentTool> routes, String choice) throws ToolException {
+        String said = choice == null ? "" : choice.strip().replaceAll("^[`'\"*]+|[`'\".*]+$", "");
+        for (AgentTool route : routes) {
+            if (route.name.equalsIgnoreCase(said)) {
+                return route;
+            }
+        }
+        List<AgentTool> named = routes.stream().filter(route -> Pattern.compile("\\b" + Pattern.quote(route.name)
+                + "\\b", Pattern.CASE_INSENSITIVE).matcher(said).find()).toList();
+        if (named.size() == 1) {
+            return named.getFirst();
+        }
+        throw new ToolException(router + " could not pick an agent: \"" + (said.length() > 80 ? said.substring(0, 80)
+                + "\u2026" : said) + "\" names none of " + String.join(", ", routes.stream().map(AgentTool::name).toList()));
+    }
+
+    /**
+     * This agent or workflow as an {@link Agent} of its own, to run by itself (the CLI's
+     * {@code --agent} naming a workflow): its run's events are {@code loop_start}, the events of
+     * the agents it runs, each a {@link LoopEvent.SubAgentEvent} whose {@code parentCallId()} is
+     * this tool's name (no model call runs them), and {@code loop_end} with its answer
+     * ({@code task_completion}) or its failure ({@code error}). The agents it runs share the
+     * session's {@linkplain Session#state() state}, and keep no conversation in it: each run starts
+     * afresh. Cancelling the run cancels them.
+     */
+    public Agent asAgent() {
+        return new Agent() {
+            @Override
+            public AgentRun run(String task) {
+                return run(task, new Session());
+            }
+
+            @Override
+            public AgentRun run(String task, Session session) {
+                Objects.requireNonNull(task, "task");
+                Objects.requireNonNull(session, "session");
+                RunHandle run = new RunHandle(List.of());
+                CallScope scope = new CallScope(name, null, run::emit, session.state(), session.tree());
+                ToolContext context = new ToolContext(ToolCall.LOCAL_SERVER, name, run::isCancelled);
+                Thread.ofVirtual().name("bellows-workflow-" + name).start(() -> LoopEnds.runBetweenStartAndEnd(run, task,
+                        () -> run.runTools(() -> scope.enter(() -> {
+                            try {
+                                return new LoopEvent.LoopEnd(LoopEndReason.TASK_COMPLETION, work.run(task, scope, context));
+                            } catch (ToolException e) {
+                                return run.isCancelled() ? LoopEnds.cancelled()
+                                        : new LoopEvent.LoopEnd(LoopEndReason.ERROR, e.getMessage());
+                            }
+                        }))));
+                return run.view();
+            }
+
+            @Override
+            public String toString() {
+                return "Agent[" + name + "]";
+            }
+        };
+    }
+
     private static String checked(String name) {
         Objects.requireNonNull(name, "name");
         if (!NAME.matcher(name).matches()) {
@@ -172,7 +314,8 @@ public final class AgentTool implements Tool {
     /** Runs {@code agent} on {@code task} in a fresh session, passing its events on as they come. */
     private static String runAgent(String name, Agent agent, String task, CallScope caller, ToolContext context)
             throws ToolException {
-        AgentRun run = agent.run(task, new Session());
+        SharedState state = caller == null ? null : caller.state();
+        AgentRun run = agent.run(task, state == null ? new Session() : Session.sharing(state, caller.tree()));
         String speaking = name;         // after a handoff inside it, the agent that took over
         try {
             for (AgentEvent event : run) {

@@ -20,7 +20,7 @@ final class HandedRun {
     }
 
     static LoopEvent.LoopEnd run(MachineStep.HandOff step, Session session, RunHandle run) {
-        Session handed = new Session();
+        Session handed = Session.sharing(session.state(), session.tree());      // the run's state goes along
         List<List<Message>> turns = session.memory().turns();
         for (List<Message> turn : turns.subList(Math.min(session.historyFrom(), turns.size()), turns.size())) {
             handed.memory().addTurn(turn);

@@ -66,6 +66,9 @@ final class Loop implements Runnable, RunContext {
     private Provider wholeCalls;
     /** The attempts of the model request under way. */
     private int attempts;
+    /** The budgets of the trees this run belongs to (its callers', its own), and those with its own limits. */
+    private List<Budget> tree;
+    private List<Budget> budgets;
 
     Loop(AgentOptions options, Protocol protocol, Session session, RunHandle run, String task, Tool completion) {
         this(options, protocol, session, run, task, completion, null, Map.of(), false);
@@ -102,8 +105,32 @@ final class Loop implements Runnable, RunContext {
         this.resumeFrom = resumeFrom;
         this.decisions = decisions;
         this.machine = new AgentMachine(options, protocol, session, completion, external);
+        budgets(session.tree());
         this.toolStep = new ToolStep(toolInterceptors, approvals(), options.approvalHandler, options.parallelToolCalls,
                 !options.interceptsTools() && external.isEmpty(), this.run::runTools);
+    }
+
+    /** Counts this run in {@code inherited} (its callers' trees) and its own limits: nothing when there are none. */
+    private void budgets(List<Budget> inherited) {
+        if (inherited.isEmpty() && options.treeLimits == null && options.limits == null) {
+            tree = List.of();
+            budgets = List.of();
+            return;
+        }
+        List<Budget> trees = new ArrayList<>(inherited);
+        if (options.treeLimits != null) {
+            trees.add(new Budget(options.treeLimits, "the run's agents' together"));
+        }
+        tree = List.copyOf(trees);
+        if (options.limits != null) {
+            trees.add(new Budget(options.limits, "agent " + options.name + "'s"));
+        }
+        budgets = List.copyOf(trees);
+    }
+
+    /** The tree budgets a sub-agent of this run counts in. */
+    List<Budget> tree() {
+        return tree;
     }
 
     /** Serializes the events of sub-agents that run in parallel calls: the handle takes one emitter at a time. */
@@ -157,7 +184,10 @@ final class Loop implements Runnable, RunContext {
                     }
                     case MachineStep.Continue next ->
                             input = run.isCancelled() ? MachineInput.cancelled() : MachineInput.proceed();
-                    case MachineStep.CallModel call -> input = callModel(call);
+                    case MachineStep.CallModel call -> {
+                        String spent = budgets.isEmpty() ? null : Budget.beginModelCall(budgets);
+                        input = spent != null ? MachineInput.failed(spent) : callModel(call);
+                    }
                     case MachineStep.RunTools tools -> input = runTools(tools);
                     case MachineStep.HandOff handOff -> {
                         return handOff(handOff);
@@ -179,9 +209,16 @@ final class Loop implements Runnable, RunContext {
             return LoopEnds.cancelled();
         }
         if (step.handoff().agent() instanceof DefaultAgent target) {
-            return new Loop(target.options, target.protocol, session, run, step.task(), null).body();
+            Loop handed = new Loop(target.options, target.protocol, session, run, step.task(), null);
+            handed.budgets(tree);           // the same run: the same trees
+            return handed.body();
         }
         return HandedRun.run(step, session, run);
+    }
+
+    /** The run's session. */
+    Session session() {
+        return session;
     }
 
     // --- RunContext ---
@@ -236,7 +273,8 @@ final class Loop implements Runnable, RunContext {
         MachineInput answer;
         try {
             answer = ModelCall.stream(options.modelCallInterceptors.isEmpty() ? modelProvider() : wholeCalls(),
-                    call.request(), run, () -> machine.reader(call, run::emit));
+                    call.request(), run, () -> machine.reader(call, run::emit),
+                    budgets.isEmpty() ? null : tokens -> Budget.used(budgets, tokens));
         } catch (ProviderException e) {
             return e.kind() == ProviderException.Kind.CANCELLED || run.isCancelled() ? MachineInput.cancelled()
                     : MachineInput.modelFailed(e);

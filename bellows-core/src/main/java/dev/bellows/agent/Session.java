@@ -73,6 +73,9 @@ public final class Session {
         }
     }
 
+    /** The values the agents and tools of its runs share; made when first asked for, or given by the calling run. */
+    private volatile SharedState state;
+
     /** A session with a new {@link ConversationMemory} of default limits. */
     public Session() {
         this(ConversationMemory.builder().build());
@@ -187,6 +190,40 @@ public final class Session {
     /** The first turn of memory the agent in control sees: 0 until a handoff says otherwise. */
     int historyFrom() {
         return control().map(Control::historyFrom).orElse(0);
+    }
+
+    /**
+     * The typed values the agents and tools of this session's runs share ({@link SharedState}):
+     * a sub-agent's run shares its caller's. In this JVM only: never stored.
+     */
+    public SharedState state() {
+        SharedState made = state;
+        if (made == null) {
+            synchronized (this) {
+                made = state;
+                if (made == null) {
+                    made = new SharedState();
+                    state = made;
+                }
+            }
+        }
+        return made;
+    }
+
+    /** The tree limits of the runs that run this session's runs (a sub-agent's callers'); empty for most. */
+    private List<Budget> tree = List.of();
+
+    /** A fresh session for a sub-agent's run, sharing {@code state} and the tree budgets of its caller. */
+    static Session sharing(SharedState state, List<Budget> tree) {
+        Session session = new Session();
+        session.state = state;
+        session.tree = tree;
+        return session;
+    }
+
+    /** The budgets of the trees this session's runs belong to (their callers'). */
+    List<Budget> tree() {
+        return tree;
     }
 
     /** The conversation so far; {@link ConversationMemory#clear()} starts a new one. */
