@@ -7,6 +7,7 @@ import dev.bellows.agent.AgentRun;
 import dev.bellows.event.AgentEvent;
 import dev.bellows.event.EventJson;
 import dev.bellows.event.LoopEndReason;
+import dev.bellows.event.LoopEvent;
 import dev.bellows.event.StreamEvent;
 import dev.bellows.event.StreamRedaction;
 import dev.bellows.provider.ApiKey;
@@ -220,6 +221,9 @@ final class AgentRunner {
             tools.jackson.databind.node.ObjectNode json = EventJson.toJson(event, false);
             if (agent != null && !json.has("agent")) {
                 json.put("agent", agent);       // a sub-agent's events name their own
+            }
+            if (event instanceof LoopEvent.Handoff handoff && agent != null) {
+                agent = handoff.to();           // the events from here on are the new agent's
             }
             root.stdout.write((Shown.text(json.toString()) + "\n").getBytes(StandardCharsets.UTF_8));
             root.stdout.flush();

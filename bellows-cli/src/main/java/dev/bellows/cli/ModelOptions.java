@@ -281,11 +281,6 @@ final class ModelOptions {
                         + " \"agents\")" : ", or one of the config file's agents: "
                         + String.join(", ", file.agents().agents().keySet()) + ")"));
             }
-            if (configured.workflow()) {
-                throw new UsageException(agentKind.source + ": " + configured.name() + " is a "
-                        + configured.kind().name().toLowerCase(java.util.Locale.ROOT) + " workflow, which this"
-                        + " version runs only as another agent's tool (name it in a model agent's \"agents\")");
-            }
             agentKind = new Value(configured.kind() == AgentsConfig.Kind.REACT ? "react" : "default", agentKind.source);
         }
         if (maxDepth != null && maxDepth < 1) {

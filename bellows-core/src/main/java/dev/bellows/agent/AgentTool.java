@@ -238,8 +238,11 @@ public final class AgentTool implements Tool {
      * ({@code task_completion}) or its failure ({@code error}). The agents it runs share the
      * session's {@linkplain Session#state() state}, and keep no conversation in it: each run starts
      * afresh. Cancelling the run cancels them.
+     *
+     * @param listeners hear each run's events as they happen, on the run's thread
      */
-    public Agent asAgent() {
+    public Agent asAgent(AgentListener... listeners) {
+        List<AgentListener> heard = List.of(listeners);
         return new Agent() {
             @Override
             public AgentRun run(String task) {
@@ -250,7 +253,7 @@ public final class AgentTool implements Tool {
             public AgentRun run(String task, Session session) {
                 Objects.requireNonNull(task, "task");
                 Objects.requireNonNull(session, "session");
-                RunHandle run = new RunHandle(List.of());
+                RunHandle run = new RunHandle(heard);
                 CallScope scope = new CallScope(name, null, run::emit, session.state(), session.tree());
                 ToolContext context = new ToolContext(ToolCall.LOCAL_SERVER, name, run::isCancelled);
                 Thread.ofVirtual().name("bellows-workflow-" + name).start(() -> LoopEnds.runBetweenStartAndEnd(run, task,

@@ -6,6 +6,7 @@ import dev.bellows.tool.ToolEffect;
 import dev.bellows.tool.ToolException;
 import dev.bellows.tool.ToolResult;
 import java.util.Objects;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.JsonNodeFactory;
@@ -78,11 +79,12 @@ public final class Handoff {
 
     private final String name;
     private final String description;
-    private final Agent agent;
+    /** The agent, resolved at the first handoff (agents that hand over to each other are built one after the other). */
+    private final Supplier<? extends Agent> agent;
     private final History history;
     private final Tool tool;
 
-    private Handoff(String name, String description, Agent agent, History history) {
+    private Handoff(String name, String description, Supplier<? extends Agent> agent, History history) {
         this.name = name;
         this.description = description;
         this.agent = agent;
@@ -99,12 +101,49 @@ public final class Handoff {
      * @throws IllegalArgumentException for a name that is not one
      */
     public static Handoff to(String name, Agent agent) {
+        Objects.requireNonNull(agent, "agent");
+        return to(name, () -> agent);
+    }
+
+    /**
+     * A handoff to the agent {@code agent} gives when first asked for (once): for agents that
+     * hand the conversation to each other, which cannot each be built with the other.
+     *
+     * @throws IllegalArgumentException for a name that is not one
+     */
+    public static Handoff to(String name, Supplier<? extends Agent> agent) {
         Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(agent, "agent");
         if (!NAME.matcher(name).matches()) {
             throw new IllegalArgumentException("a handoff's name is letters, digits, _ and - (at most 52): \""
                     + name + "\" is not");
         }
-        return new Handoff(name, "", Objects.requireNonNull(agent, "agent"), History.all());
+        return new Handoff(name, "", new Once(agent), History.all());
+    }
+
+    /** A supplier asked once, its answer kept. */
+    private static final class Once implements Supplier<Agent> {
+        private final Supplier<? extends Agent> source;
+        private volatile Agent made;
+
+        Once(Supplier<? extends Agent> source) {
+            this.source = source;
+        }
+
+        @Override
+        public Agent get() {
+            Agent agent = made;
+            if (agent == null) {
+                synchronized (this) {
+                    agent = made;
+                    if (agent == null) {
+                        agent = Objects.requireNonNull(source.get(), "the handoff's agent supplier gave null");
+                        made = agent;
+                    }
+                }
+            }
+            return agent;
+        }
     }
 
     /** This handoff with {@code history} as what the other agent sees. */
@@ -122,9 +161,9 @@ public final class Handoff {
         return name;
     }
 
-    /** The agent that takes over. */
+    /** The agent that takes over (for a handoff given a supplier, asked for now, once). */
     public Agent agent() {
-        return agent;
+        return agent.get();
     }
 
     /** What it sees of the conversation. */
