@@ -82,6 +82,14 @@ class AgentsCliTest {
             int result = indexOf(events, e -> e.get("type").asString().equals("tool_result")
                     && e.get("tool_name").asString().equals("researcher") && e.get("agent").asString().equals("lead"));
             assertThat(events.get(result).get("result").asString()).isEqualTo("100 C at sea level");
+            // the parent's call, its result and the sub-agent's events name the same call id
+            String callId = nested.getFirst().get("parent_call_id").asString();
+            assertThat(events.get(result).get("call_id").asString()).isEqualTo(callId);
+            int called = indexOf(events, e -> e.get("type").asString().equals("tool_call_end")
+                    && e.get("agent").asString().equals("lead"));
+            assertThat(events.get(called).get("call_id").asString()).isEqualTo(callId);
+            assertThat(events).filteredOn(e -> e.get("type").asString().matches("tool_call_end|tool_result(_error)?"))
+                    .allSatisfy(e -> assertThat(e.has("call_id")).as(e.toString()).isTrue());
             assertThat(events.indexOf(nested.getLast())).isLessThan(result);
             assertThat(events.getLast().get("result").asString()).isEqualTo("water boils at 100 C");
             assertThat(events.getLast().get("agent").asString()).isEqualTo("lead");

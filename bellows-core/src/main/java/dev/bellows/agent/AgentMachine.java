@@ -154,7 +154,34 @@ public final class AgentMachine {
      */
     public Reader reader(MachineStep.CallModel step, Consumer<? super AgentEvent> emit) {
         Objects.requireNonNull(step, "step");
-        return reader(protocol.reader(step.tools(), emitter(emit)));
+        Consumer<AgentEvent> events = emitter(emit);
+        return reader(protocol.reader(step.tools(), step.turn() > 0 ? withCallIds(step.turn(), events) : events));
+    }
+
+    /**
+     * {@code emit} with each {@code tool_call_end} of one answer given the id its call will run
+     * under, as {@link #callIds} gives it: the provider's (a native call's {@code tool_call_start}
+     * says it), else {@code call_T_K}.
+     */
+    private static Consumer<AgentEvent> withCallIds(int turn, Consumer<AgentEvent> emit) {
+        return new Consumer<>() {
+            private int calls;
+            private String provided;
+
+            @Override
+            public void accept(AgentEvent event) {
+                if (event instanceof dev.bellows.event.StreamEvent.ToolCallStart start) {
+                    provided = start.attributes().get("id");
+                } else if (event instanceof dev.bellows.event.StreamEvent.ToolCallEnd end) {
+                    calls++;
+                    String id = provided == null || provided.isBlank() ? "call_" + turn + "_" + calls : provided;
+                    provided = null;
+                    emit.accept(end.withCallId(id));
+                    return;
+                }
+                emit.accept(event);
+            }
+        };
     }
 
     /**
@@ -401,7 +428,7 @@ public final class AgentMachine {
         }
         MachineState next = new MachineState(Phase.CALLING_MODEL, at.task, false, iteration, errors, lastError,
                 at.runStart, at.taskMessage, pending, pendingInMemory, List.of(), null, "", tools, null, false, null);
-        return out.then(next, new MachineStep.CallModel(request(frame, history, tools), tools));
+        return out.then(next, new MachineStep.CallModel(request(frame, history, tools), tools, at.runStart + iteration));
     }
 
     /** The system message (when there is one), the history, then the current turn, within the memory's limit. */
@@ -460,7 +487,7 @@ public final class AgentMachine {
 
     private Transition toolsRan(MachineState at, ToolsRan ran, Out out) {
         Counts counts = new Counts(at.errors, at.lastError);
-        report(ran.newOutcomes(), counts, out);
+        report(ran.newOutcomes(), ran.newIds(), counts, out);
         List<Message> turn = new ArrayList<>(at.turn);
         if (ran.suspended()) {
             return suspend(at, new Suspension(at.task, at.iteration, counts.errors, counts.lastError, turn, at.note,
@@ -534,14 +561,16 @@ public final class AgentMachine {
     }
 
     /** The events of a batch, in call order; each success resets the error count, each failure adds to it. */
-    private static void report(List<ToolCallOutcome> outcomes, Counts counts, Out out) {
-        for (ToolCallOutcome outcome : outcomes) {
+    private static void report(List<ToolCallOutcome> outcomes, List<String> ids, Counts counts, Out out) {
+        for (int i = 0; i < outcomes.size(); i++) {
+            ToolCallOutcome outcome = outcomes.get(i);
+            String id = i < ids.size() ? ids.get(i) : null;
             switch (outcome) {
                 case ToolCallOutcome.Succeeded s -> {
                     counts.errors = 0;
                     String text = s.effect() instanceof ToolEffect.EndRun end ? end.result() : s.text();
                     out.emit(new LoopEvent.ToolResultEvent(s.call().serverName(), s.call().toolName(),
-                            s.call().arguments(), text));
+                            s.call().arguments(), text, id));
                     if (s.effect() instanceof ToolEffect.ReplacePlan replace) {
                         out.add(new MachineEffect.ReplacePlan(replace.plan()));
                         out.emit(new LoopEvent.PlanUpdate(replace.plan().steps()));
@@ -550,14 +579,14 @@ public final class AgentMachine {
                 case ToolCallOutcome.Failed f -> {
                     counts.error(f.error());
                     if (f.call() instanceof ToolCall call) {
-                        out.emit(new LoopEvent.ToolResultError(call.serverName(), call.toolName(), f.error()));
+                        out.emit(new LoopEvent.ToolResultError(call.serverName(), call.toolName(), f.error(), id));
                     } else {
-                        out.emit(new LoopEvent.ToolResultError(null, null, f.error()));
+                        out.emit(new LoopEvent.ToolResultError(null, null, f.error(), id));
                     }
                 }
                 case ToolCallOutcome.Denied d ->
                         // a person's no is not the model's error: it neither counts nor resets the count
-                        out.emit(new LoopEvent.ToolResultError(d.call().serverName(), d.call().toolName(), d.text()));
+                        out.emit(new LoopEvent.ToolResultError(d.call().serverName(), d.call().toolName(), d.text(), id));
                 case ToolCallOutcome.Cancelled c -> {
                     // only when cancelled, which ended the run before its outcomes came here
                 }
@@ -630,7 +659,7 @@ public final class AgentMachine {
     private Transition resumed(MachineState at, ToolsRan ran, Out out) {
         Suspension waiting = at.resuming;
         Counts counts = new Counts(at.errors, at.lastError);
-        report(ran.newOutcomes(), counts, out);
+        report(ran.newOutcomes(), ran.newIds(), counts, out);
         if (ran.suspended()) {
             return suspend(at, new Suspension(waiting.task(), waiting.iteration(), counts.errors, counts.lastError,
                     waiting.head(), waiting.note(), ran.entries()), out);
@@ -715,7 +744,12 @@ public final class AgentMachine {
      * @param suspended   whether a call waits: the run stops
      */
     record ToolsRan(ToolChainResult result, List<ToolCallOutcome> newOutcomes, List<Entry> entries,
-                    boolean suspended) implements MachineInput {
+                    boolean suspended, List<String> newIds) implements MachineInput {
+
+        /** Without the calls' ids: the events then carry none. */
+        ToolsRan(ToolChainResult result, List<ToolCallOutcome> newOutcomes, List<Entry> entries, boolean suspended) {
+            this(result, newOutcomes, entries, suspended, List.of());
+        }
     }
 
     /** The session keeps the waiting run (a stored session stores it). */

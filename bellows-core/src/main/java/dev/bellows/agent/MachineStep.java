@@ -20,10 +20,17 @@ public sealed interface MachineStep permits MachineStep.CallModel, MachineStep.R
      *
      * @param request the request, history and current turn, within the memory's limits
      * @param tools   the tools offered (the answer is read against them); null for a plain chat
+     * @param turn    the turn the answer will be kept as, which names its calls ({@code call_T_K});
+     *                0 when not known
      */
-    record CallModel(ChatRequest request, ToolRegistry tools) implements MachineStep {
+    record CallModel(ChatRequest request, ToolRegistry tools, int turn) implements MachineStep {
         public CallModel {
             Objects.requireNonNull(request, "request");
+        }
+
+        /** A step whose answer's calls are named when it is read, not while it streams. */
+        public CallModel(ChatRequest request, ToolRegistry tools) {
+            this(request, tools, 0);
         }
     }
 

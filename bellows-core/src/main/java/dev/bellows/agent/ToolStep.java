@@ -62,7 +62,7 @@ record ToolStep(List<ToolInterceptor> interceptors, Predicate<ToolCall> approval
             if (run.isCancelled()) {
                 return MachineInput.cancelled();
             }
-            return new AgentMachine.ToolsRan(result, result.outcomes(), List.of(), false);
+            return new AgentMachine.ToolsRan(result, result.outcomes(), List.of(), false, step.callIds());
         }
         ToolBatch batch = new ToolBatch(run, interceptors, chain, run::isCancelled, step.entries);
         around.run(() -> {
@@ -89,6 +89,6 @@ record ToolStep(List<ToolInterceptor> interceptors, Predicate<ToolCall> approval
 
     private static MachineInput ran(ToolBatch batch) {
         return new AgentMachine.ToolsRan(batch.suspended() ? null : new ToolChainResult(batch.outcomes()),
-                batch.newOutcomes(), batch.entries(), batch.suspended());
+                batch.newOutcomes(), batch.entries(), batch.suspended(), batch.newIds());
     }
 }

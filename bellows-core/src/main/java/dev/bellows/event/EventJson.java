@@ -104,6 +104,9 @@ public final class EventJson {
                 json.put("tool_name", e.toolName());
                 json.set("arguments", e.arguments().deepCopy());
                 json.put("result", e.result());
+                if (e.callId() != null) {
+                    json.put("call_id", e.callId());
+                }
             }
             case LoopEvent.ToolResultError e -> {
                 if (e.serverName() != null) {
@@ -113,6 +116,9 @@ public final class EventJson {
                     json.put("tool_name", e.toolName());
                 }
                 json.put("error", e.error());
+                if (e.callId() != null) {
+                    json.put("call_id", e.callId());
+                }
             }
             case LoopEvent.NoToolCall e -> json.put("iteration", e.iteration());
             case LoopEvent.PlanUpdate e -> {
@@ -190,6 +196,9 @@ public final class EventJson {
                 switch (e.call()) {
                     case ToolCall call -> putCall(json, call);
                     case ToolCallError error -> json.put("error", error.error());
+                }
+                if (e.callId() != null) {
+                    json.put("call_id", e.callId());
                 }
             }
             case StreamEvent.Complete e -> {
