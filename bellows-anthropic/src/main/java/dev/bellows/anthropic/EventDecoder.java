@@ -3,8 +3,8 @@ package dev.bellows.anthropic;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
 import tools.jackson.databind.ObjectMapper;
-import dev.bellows.http.JsonCursor;
-import dev.bellows.http.JsonEventDecoder;
+import dev.bellows.http.internal.JsonCursor;
+import dev.bellows.http.internal.JsonEventDecoder;
 import java.io.IOException;
 
 /**

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
-import dev.bellows.http.PartedBody;
+import dev.bellows.http.internal.PartedBody;
 import dev.bellows.provider.ChatRequest;
 import dev.bellows.provider.Message;
 import dev.bellows.provider.NativeToolCall;

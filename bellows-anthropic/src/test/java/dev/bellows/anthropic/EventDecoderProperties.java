@@ -141,7 +141,7 @@ class EventDecoderProperties {
     @Test
     void theDocumentedEventsAreReadByTheCursor() throws Exception {
         EventDecoder decoder = new EventDecoder(new tools.jackson.databind.ObjectMapper());
-        dev.bellows.http.JsonCursor cursor = new dev.bellows.http.JsonCursor();
+        dev.bellows.http.internal.JsonCursor cursor = new dev.bellows.http.internal.JsonCursor();
         int read = 0;
         for (String docs : List.of(DocsStreams.BASIC, DocsStreams.THINKING)) {
             Events events = new Events(docs.getBytes(StandardCharsets.UTF_8));

@@ -30,6 +30,12 @@ public class ModuleChecksTest {
         report(BuildChecks.api(module(), artifact, classes(), getClass().getClassLoader(), record()));
     }
 
+    /** A library has a module-info; what it exports to everyone is API, every other package is .internal. */
+    @Test
+    void modulesExportTheirApiAndHideTheRest() throws Exception {
+        report(ModuleRules.check(artifact, classes(), System.getProperty("bellows.moduleInfo", "none")));
+    }
+
     /** No package cycle but the accepted ones, and each of them still there. */
     @Test
     void noPackageCyclesButTheAcceptedOnes() throws Exception {

@@ -45,6 +45,31 @@ class BuildChecksTest {
     }
 
     @Test
+    void aModuleExportsItsApiToEveryoneAndNothingElseButInternalPackages() throws Exception {
+        Path good = Compiled.classes(module.resolve("good"), Map.of(
+                "module-info.java", "module x.good { exports a; exports a.internal to java.base; }",
+                "a/A.java", "package a; public class A { }",
+                "a/internal/I.java", "package a.internal; public class I { }",
+                "b/internal/J.java", "package b.internal; public class J { }"));
+        assertThat(ModuleRules.check("good", good, "required")).isEmpty();
+        Path bad = Compiled.classes(module.resolve("bad"), Map.of(
+                "module-info.java", "module x.bad { exports a; exports c.internal; exports d to java.base; }",
+                "a/A.java", "package a; public class A { }",
+                "b/B.java", "package b; public class B { }",
+                "c/internal/C.java", "package c.internal; public class C { }",
+                "d/D.java", "package d; public class D { }"));
+        assertThat(ModuleRules.check("bad", bad, "required")).hasSize(4).anySatisfy(problem ->
+                assertThat(problem).contains("bad's package b is neither exported nor .internal"))
+                .anySatisfy(problem -> assertThat(problem).contains("exports c.internal to everyone"))
+                .anySatisfy(problem -> assertThat(problem).contains("exports d only to [java.base]"))
+                .anySatisfy(problem -> assertThat(problem).contains("bad's package d is neither exported nor .internal"));
+        Path plain = Compiled.classes(module.resolve("plain"), Map.of("a/A.java", "package a; public class A { }"));
+        assertThat(ModuleRules.check("plain", plain, "required")).singleElement().asString()
+                .contains("plain is a library without a module-info.java");
+        assertThat(ModuleRules.check("plain", plain, "none")).isEmpty();
+    }
+
+    @Test
     void aNamedModuleShowsOnlyItsExportedApiAndIsReadWithoutWhatItRequires() throws Exception {
         Path dependency = Compiled.classes(module.resolve("dep"), Map.of(
                 "module-info.java", "module x.dep { exports d; }",

@@ -1,5 +1,6 @@
 package dev.bellows.http;
 
+import dev.bellows.http.internal.ErrorBodies;
 import dev.bellows.provider.ApiKey;
 import dev.bellows.provider.ProviderException;
 import dev.bellows.provider.ProviderException.Kind;

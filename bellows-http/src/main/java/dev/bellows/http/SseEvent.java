@@ -1,5 +1,6 @@
 package dev.bellows.http;
 
+import dev.bellows.http.internal.EventBytes;
 import tools.jackson.core.async.ByteArrayFeeder;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -14,6 +15,10 @@ import java.util.Objects;
  * Immutable; safe to share between threads.
  */
 public final class SseEvent {
+
+    static {
+        EventBytes.install(SseEvent::bytes);
+    }
 
     private final String event;
     private final String id;
@@ -70,7 +75,7 @@ public final class SseEvent {
         return id;
     }
 
-    /** The data's UTF-8 bytes, for readers in this package: never to be changed or handed out. */
+    /** The data's UTF-8 bytes, for this module's readers ({@link EventBytes}): never to be changed or handed out. */
     byte[] bytes() {
         if (sourceBytes != null) {
             return sourceBytes;

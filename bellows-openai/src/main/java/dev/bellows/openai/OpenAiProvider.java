@@ -1,7 +1,7 @@
 package dev.bellows.openai;
 
 import dev.bellows.http.HttpSettings;
-import dev.bellows.http.PartedBody;
+import dev.bellows.http.internal.PartedBody;
 import dev.bellows.http.SafeUris;
 import dev.bellows.http.SseClient;
 import dev.bellows.http.SseConnection;

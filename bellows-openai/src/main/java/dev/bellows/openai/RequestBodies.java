@@ -1,13 +1,13 @@
 package dev.bellows.openai;
 
-import static dev.bellows.http.RequestJson.wire;
+import static dev.bellows.http.internal.RequestJson.wire;
 
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.databind.ObjectMapper;
-import dev.bellows.http.JsonBody;
-import dev.bellows.http.OfferedTools;
-import dev.bellows.http.PartedBody;
-import dev.bellows.http.RequestJson;
+import dev.bellows.http.internal.JsonBody;
+import dev.bellows.http.internal.OfferedTools;
+import dev.bellows.http.internal.PartedBody;
+import dev.bellows.http.internal.RequestJson;
 import dev.bellows.provider.ChatRequest;
 import dev.bellows.provider.Message;
 import dev.bellows.provider.NativeToolCall;

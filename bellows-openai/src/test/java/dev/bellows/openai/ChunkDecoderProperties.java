@@ -134,7 +134,7 @@ class ChunkDecoderProperties {
         } catch (java.nio.charset.CharacterCodingException e) {
             strict = false;
         }
-        assertThat(dev.bellows.http.JsonEvents.wellFormedUtf8(event, 0, event.dataLength())).isEqualTo(strict);
+        assertThat(dev.bellows.http.internal.JsonEvents.wellFormedUtf8(event, 0, event.dataLength())).isEqualTo(strict);
     }
 
     @Provide
@@ -188,7 +188,7 @@ class ChunkDecoderProperties {
     @Test
     void theUsualEventsAreReadByTheCursor() throws Exception {
         ChunkDecoder decoder = new ChunkDecoder(new tools.jackson.databind.ObjectMapper());
-        dev.bellows.http.JsonCursor cursor = new dev.bellows.http.JsonCursor();
+        dev.bellows.http.internal.JsonCursor cursor = new dev.bellows.http.internal.JsonCursor();
         for (String event : List.of(
                 "{\"id\":\"chatcmpl-B9\",\"object\":\"chat.completion.chunk\",\"created\":1727384000,\"model\":\"gpt-4o-mini\","
                         + "\"service_tier\":\"default\",\"system_fingerprint\":\"fp_44709d6fcb\",\"choices\":[{\"index\":0,"

@@ -4,7 +4,7 @@ import dev.bellows.json.internal.Jackson;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
-import dev.bellows.http.ErrorBodies;
+import dev.bellows.http.internal.ErrorBodies;
 import dev.bellows.http.SseConnection;
 import dev.bellows.http.SseEvent;
 import dev.bellows.provider.ChatStream;

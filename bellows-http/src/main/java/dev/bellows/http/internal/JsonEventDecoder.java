@@ -1,5 +1,7 @@
-package dev.bellows.http;
+package dev.bellows.http.internal;
 
+import dev.bellows.http.SseEvent;
+import dev.bellows.http.internal.JsonCursor;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
@@ -62,7 +64,7 @@ public abstract class JsonEventDecoder {
      * @throws IOException when the event is not one JSON object (truncated, malformed)
      */
     public final void decode(SseEvent event) throws IOException {
-        if (usual(event.bytes(), event.dataLength())) {
+        if (usual(EventBytes.of(event), event.dataLength())) {
             return;
         }
         long base = start();

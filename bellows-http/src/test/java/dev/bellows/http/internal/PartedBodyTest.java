@@ -1,7 +1,8 @@
-package dev.bellows.http;
+package dev.bellows.http.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.bellows.http.internal.PartedBody;
 import java.io.ByteArrayOutputStream;
 import java.net.http.HttpRequest;
 import java.nio.ByteBuffer;

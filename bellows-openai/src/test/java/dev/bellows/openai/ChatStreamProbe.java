@@ -1,27 +1,27 @@
-package dev.bellows.anthropic;
+package dev.bellows.openai;
 
 import dev.bellows.http.SseConnection;
 import dev.bellows.http.SseEvent;
 import dev.bellows.provider.ChatStream;
-import java.net.URI;
 import java.util.List;
 import java.util.Map;
 
 /**
  * The benchmarks' way to the provider's package-private stream decoder: in the provider's
- * package, but in bellows-bench, so that the library's API stays as it is. Decodes events
- * already received, exactly as {@link AnthropicProvider#stream} decodes those of a response.
+ * package, in this module's tests (bellows-bench gets it from the test jar), so that the
+ * library's API stays as it is. Decodes events
+ * already received, exactly as {@link OpenAiProvider#stream} decodes those of a response.
  */
 public final class ChatStreamProbe {
 
-    private static final URI ENDPOINT = URI.create("http://127.0.0.1/v1/messages");
+    private static final Redactor NO_SECRETS = new Redactor(null, List.of());
 
     private ChatStreamProbe() {
     }
 
     /** A stream over {@code events}, read in order (the list is not changed). */
     public static ChatStream over(List<SseEvent> events) {
-        return new AnthropicStream(new Replay(events), ENDPOINT, null);
+        return new OpenAiChatStream(new Replay(events), "http://127.0.0.1/v1/chat/completions", NO_SECRETS);
     }
 
     /** Events received earlier, handed out one by one as a connection would. */

@@ -1,5 +1,7 @@
-package dev.bellows.http;
+package dev.bellows.http.internal;
 
+import dev.bellows.http.internal.PartedBody;
+import dev.bellows.http.internal.RequestJson;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.databind.ObjectWriter;
 import java.io.IOException;

@@ -1,4 +1,6 @@
-package dev.bellows.http;
+package dev.bellows.http.internal;
+
+import dev.bellows.http.SseEvent;
 
 /**
  * Checks on an event's data bytes for JSON readers that read them in place: whether the
@@ -16,7 +18,7 @@ public final class JsonEvents {
      * where the decoded text has U+FFFD: such data is for a reader of the text).
      */
     public static boolean startsAnObjectInWellFormedUtf8(SseEvent event) {
-        byte[] data = event.bytes();
+        byte[] data = EventBytes.of(event);
         int length = data.length;
         for (int i = 0; i < length; i++) {
             byte b = data[i];
@@ -29,7 +31,7 @@ public final class JsonEvents {
 
     /** Whether the data's bytes {@code [from, to)} are well-formed UTF-8 (RFC 3629: no overlong forms, surrogates or code points above U+10FFFF). */
     public static boolean wellFormedUtf8(SseEvent event, int from, int to) {
-        return wellFormedUtf8(event.bytes(), from, to);
+        return wellFormedUtf8(EventBytes.of(event), from, to);
     }
 
     private static boolean wellFormedUtf8(byte[] data, int from, int to) {

@@ -1,4 +1,4 @@
-package dev.bellows.http;
+package dev.bellows.http.internal;
 
 import tools.jackson.databind.JsonNode;
 import dev.bellows.provider.ToolSpec;

@@ -1,4 +1,4 @@
-package dev.bellows.http;
+package dev.bellows.http.internal;
 
 import java.nio.charset.StandardCharsets;
 

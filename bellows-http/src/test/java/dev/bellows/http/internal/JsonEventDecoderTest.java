@@ -1,5 +1,6 @@
-package dev.bellows.http;
+package dev.bellows.http.internal;
 
+import dev.bellows.http.internal.JsonEventDecoder;
 import dev.bellows.json.internal.Jackson;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,5 +1,6 @@
-package dev.bellows.http;
+package dev.bellows.http.internal;
 
+import dev.bellows.http.internal.JsonBody;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.net.http.HttpRequest;

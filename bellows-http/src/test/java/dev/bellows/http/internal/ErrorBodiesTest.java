@@ -1,7 +1,8 @@
-package dev.bellows.http;
+package dev.bellows.http.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.bellows.http.internal.ErrorBodies;
 import org.junit.jupiter.api.Test;
 
 class ErrorBodiesTest {

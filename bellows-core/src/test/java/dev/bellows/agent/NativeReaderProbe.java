@@ -10,7 +10,8 @@ import java.util.function.Consumer;
 
 /**
  * The benchmarks' way to the native tool-calling reader, which is package-private: in its
- * package, but in bellows-bench, so that the library's API stays as it is. The loop always turns
+ * package, in this module's tests (bellows-bench gets it from the test jar), so that the
+ * library's API stays as it is. The loop always turns
  * {@code argument-events} on; here it can be off too, to measure what it adds.
  */
 public final class NativeReaderProbe {

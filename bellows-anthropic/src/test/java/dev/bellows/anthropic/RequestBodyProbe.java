@@ -6,7 +6,8 @@ import java.net.http.HttpRequest;
 
 /**
  * The benchmarks' way to the provider's package-private request writer: in the provider's
- * package, but in bellows-bench, so that the library's API stays as it is. Writes bodies
+ * package, in this module's tests (bellows-bench gets it from the test jar), so that the
+ * library's API stays as it is. Writes bodies
  * exactly as {@link AnthropicProvider#stream} does before it sends one.
  */
 public final class RequestBodyProbe {

@@ -1,4 +1,4 @@
-package dev.bellows.http;
+package dev.bellows.http.internal;
 
 import dev.bellows.json.internal.Jackson;
 import tools.jackson.core.JacksonException;
