@@ -349,6 +349,35 @@ class AgentsCliTest {
         }
     }
 
+    @Test
+    void chatWithAWorkflowRunsItForEachMessage() {
+        String config = """
+                {"agents": {
+                  "researcher": {"instructions": "You find facts."},
+                  "writer": {"instructions": "You write."},
+                  "pipeline": {"sequence": ["researcher", "writer"]}
+                }}""";
+        try (MockLlmServer server = server(complete("tea is a leaf"), complete("A poem: tea is a leaf"))) {
+            List<String> args = List.of("chat", "--base-url", server.baseUrl().toString(), "--model", "mock",
+                    "--data-dir", dir.resolve("data").toString(), "--agent", "pipeline");
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            try {
+                Files.writeString(dir.resolve("bellows.json"), config);
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            int status = BellowsCommand.commandLine(new ByteArrayInputStream("a poem about tea\n"
+                            .getBytes(StandardCharsets.UTF_8)), out, err, false,
+                    new Host(Map.of(), dir, Interrupts.NONE, false)).execute(args.toArray(String[]::new));
+
+            assertThat(status).as(err.toString(StandardCharsets.UTF_8)).isZero();
+            assertThat(out.toString(StandardCharsets.UTF_8)).contains("A poem: tea is a leaf");
+            assertThat(err.toString(StandardCharsets.UTF_8)).contains("agent researcher: a poem about tea");
+            assertThat(server.requests().get(1).body().get("messages").toString()).contains("You write.");
+        }
+    }
+
     private static int indexOf(List<JsonNode> events, java.util.function.Predicate<JsonNode> test) {
         for (int i = 0; i < events.size(); i++) {
             if (test.test(events.get(i))) {
