@@ -106,8 +106,8 @@ final class ModelOptions {
 
     @Option(names = "--agent", paramLabel = "default|react|NAME",
             description = "The loop: default (tool calls in <tool> tags) or react (thought / action / answer"
-                    + " sections, actions as JSON); or NAME, an agent of the config file's \"agents\" (see bellows"
-                    + " agents).")
+                    + " sections, actions as JSON); or NAME, an agent or workflow of the config file's \"agents\""
+                    + " (see bellows agents).")
     String agent;
 
     @Option(names = "--max-depth", paramLabel = "N",
