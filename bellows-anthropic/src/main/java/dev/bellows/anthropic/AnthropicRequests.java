@@ -69,8 +69,8 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>What does not change from one model call to the next is encoded once: the {@code system}
  * value (the agent passes the same {@code String} on every call; another string with the same
- * text is recognised too) and the {@code tools} array (the same {@link ToolSpec}s, whose schemas
- * are compared with a copy kept of them, so a schema changed in place is noticed). They are
+ * text is recognised too) and the {@code tools} array (the same {@link ToolSpec} instances, whose
+ * schemas are frozen, so the same instances mean the same bytes). They are
  * never encoded again, only copied into the body's one array as it is sent (one socket write
  * for the body, see {@code PartedBody#publisher}). The {@code input} of
  * each earlier tool call, sent again on every later request of a conversation, is encoded once

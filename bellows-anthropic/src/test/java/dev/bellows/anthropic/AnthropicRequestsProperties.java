@@ -1,5 +1,6 @@
 package dev.bellows.anthropic;
 
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.bellows.json.internal.Jackson;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -116,14 +117,21 @@ class AnthropicRequestsProperties {
     }
 
     @Test
-    void aSchemaChangedInPlaceIsNoticed() throws Exception {
+    void aSchemaCannotChangeInPlaceSoTheCachedToolsStayRight() throws Exception {
         AnthropicRequests requests = new AnthropicRequests(4096, null, false);
         ToolSpec tool = tool("add", "Adds");
         ChatRequest request = ChatRequest.builder().model("m").message(Message.user("hi")).tools(List.of(tool)).build();
-        assertThat(written(requests, request)).isEqualTo(reference(request, 4096, null));
-        ((ObjectNode) tool.parameters().get("properties")).putObject("c").put("type", "string");
-        assertThat(written(requests, request)).contains("\"c\":{\"type\":\"string\"}")
-                .isEqualTo(reference(request, 4096, null));
+        String before = written(requests, request);
+        assertThat(before).isEqualTo(reference(request, 4096, null));
+        assertThatThrownBy(() -> ((ObjectNode) tool.parameters().get("properties")).putObject("c"))
+                .isInstanceOf(UnsupportedOperationException.class);
+        assertThat(written(requests, request)).isEqualTo(before).doesNotContain("\"c\"");
+        ObjectNode changed = (ObjectNode) tool.parameters().deepCopy();
+        changed.withObjectProperty("properties").putObject("c").put("type", "string");
+        ChatRequest other = ChatRequest.builder().model("m").message(Message.user("hi"))
+                .tools(List.of(new ToolSpec("add", "Adds", changed))).build();
+        assertThat(written(requests, other)).contains("\"c\":{\"type\":\"string\"}")
+                .isEqualTo(reference(other, 4096, null));
     }
 
     @Test

@@ -7,12 +7,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
 
 /**
  * The two checks of a module ({@link ModuleChecksTest} runs them in each one):
  *
  * <ol>
- *   <li>its public API ({@link PublicApi}) is the one recorded in {@code api/ARTIFACT.api};</li>
+ *   <li>its public API ({@link PublicApi}) is the one recorded in {@code api/ARTIFACT.api}, and
+ *       no signature of it mentions a mutable Jackson tree ({@link #MUTABLE_JSON});</li>
  *   <li>its package cycles ({@link PackageCycles}) are exactly those accepted in
  *       {@code api/package-cycles.txt} (none when there is no such file).</li>
  * </ol>
@@ -27,6 +29,13 @@ final class BuildChecks {
 
     static final String CYCLES_FILE = "package-cycles.txt";
 
+    /**
+     * Jackson's mutable tree types, of Jackson 3 and 2: JSON in the public API is read-only
+     * ({@code JsonNode}, frozen where it enters), so these appear in no public signature.
+     */
+    static final Pattern MUTABLE_JSON = Pattern.compile(
+            "\\b(?:tools|com\\.fasterxml)\\.jackson\\.databind\\.node\\.(?:ObjectNode|ArrayNode|ContainerNode)\\b");
+
     private BuildChecks() {
     }
 
@@ -36,6 +45,14 @@ final class BuildChecks {
         Path file = module.resolve("api").resolve(artifact + ".api");
         List<String> current = PublicApi.render(classes, loader);
         String shown = module.relativize(file).toString();
+        List<String> mutable = mutableJson(current);
+        if (!mutable.isEmpty()) {
+            // Before recording too: recording must not accept a mutable tree into the API.
+            return List.of(artifact + "'s public API hands out mutable JSON trees (ObjectNode, ArrayNode or"
+                    + " ContainerNode), in:\n  " + String.join("\n  ", mutable)
+                    + "\nTake and give tools.jackson.databind.JsonNode instead, frozen where it enters"
+                    + " (dev.bellows.json.internal.FrozenJson.freeze; DEVELOPERS.md, \"JSON in the public API\").");
+        }
         if (record) {
             Files.createDirectories(file.getParent());
             Files.write(file, current, StandardCharsets.UTF_8);
@@ -53,6 +70,11 @@ final class BuildChecks {
                 + String.join("\n  ", changes)
                 + "\nIf the change is meant, record the API (every module's) and commit the api/ files with it:\n  "
                 + RECORD_COMMAND);
+    }
+
+    /** The signatures ({@link ApiDiff#signatures}) of an API text that mention a mutable Jackson tree. */
+    static List<String> mutableJson(List<String> api) {
+        return ApiDiff.signatures(api).stream().filter(s -> MUTABLE_JSON.matcher(s).find()).toList();
     }
 
     /** The cycle check, or record (of the cycles left) when {@code record}. */

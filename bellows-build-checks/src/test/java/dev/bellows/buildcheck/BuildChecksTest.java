@@ -124,12 +124,43 @@ class BuildChecksTest {
                 .hasMessageContaining(BuildChecks.RECORD_COMMAND);
     }
 
+    @Test
+    void aMutableJacksonTreeInTheApiFailsNamingTheSignatureEvenWhenRecording() throws Exception {
+        // Stand-ins with Jackson's names (the check reads names, and this module has no Jackson), outside the module.
+        Path jackson = Compiled.classes(module.resolve("jackson"), Map.of(
+                "tools/jackson/databind/JsonNode.java", "package tools.jackson.databind; public class JsonNode { }",
+                "tools/jackson/databind/node/ObjectNode.java",
+                "package tools.jackson.databind.node; public class ObjectNode extends tools.jackson.databind.JsonNode { }",
+                "com/fasterxml/jackson/databind/node/ArrayNode.java",
+                "package com.fasterxml.jackson.databind.node; public class ArrayNode { }"));
+        Path classes = Compiled.classes(module.resolve("json"), Map.of(
+                "a/Call.java", "package a; public record Call(String name, tools.jackson.databind.node.ObjectNode arguments) {"
+                        + " public static java.util.List<com.fasterxml.jackson.databind.node.ArrayNode> all() { return null; }"
+                        + " public tools.jackson.databind.JsonNode read() { return null; } }"),
+                "-cp", jackson.toString());
+        for (String mode : List.of("check", "record")) {
+            assertThatThrownBy(() -> run(mode, classes, Compiled.loader(classes, jackson)))
+                    .hasMessageContaining("m's public API hands out mutable JSON trees")
+                    .hasMessageContaining("public record a.Call(java.lang.String name, tools.jackson.databind.node.ObjectNode arguments)")
+                    .hasMessageContaining("a.Call :: public tools.jackson.databind.node.ObjectNode arguments()")
+                    .hasMessageContaining("a.Call :: public static java.util.List<com.fasterxml.jackson.databind.node.ArrayNode> all()")
+                    .hasMessageNotContaining("read()")
+                    .hasMessageContaining("JsonNode instead");
+        }
+        assertThat(module.resolve("api/m.api")).doesNotExist();
+    }
+
     /** As ModuleChecksTest runs the checks: throws with the problems found. */
     private void run(String mode, Path classes, boolean api) throws Exception {
+        run(mode, classes, api ? Compiled.loader(classes) : null);
+    }
+
+    /** As {@link #run(String, Path, boolean)}, the API checked (when {@code loader} is not null) with that loader. */
+    private void run(String mode, Path classes, ClassLoader loader) throws Exception {
         boolean record = mode.equals("record");
         List<String> problems = new java.util.ArrayList<>();
-        if (api) {
-            problems.addAll(BuildChecks.api(module, "m", classes, Compiled.loader(classes), record));
+        if (loader != null) {
+            problems.addAll(BuildChecks.api(module, "m", classes, loader, record));
         }
         problems.addAll(BuildChecks.cycles(module, "m", classes, record));
         if (!problems.isEmpty()) {

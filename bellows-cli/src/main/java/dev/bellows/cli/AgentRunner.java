@@ -218,9 +218,10 @@ final class AgentRunner {
         }
         try {
             // Shown keeps the JSON valid: its writer escapes C0 controls, Shown the rest the same way
-            tools.jackson.databind.node.ObjectNode json = EventJson.toJson(event, false);
+            tools.jackson.databind.JsonNode json = EventJson.toJson(event, false);
             if (agent != null && !json.has("agent")) {
-                json.put("agent", agent);       // a sub-agent's events name their own
+                // a sub-agent's events name their own; a copy, since the event's tree is read-only
+                json = ((tools.jackson.databind.node.ObjectNode) json.deepCopy()).put("agent", agent);
             }
             if (event instanceof LoopEvent.Handoff handoff && agent != null) {
                 agent = handoff.to();           // the events from here on are the new agent's

@@ -519,8 +519,8 @@ final class ChatCommand implements Callable<Integer> {
         }
 
         /** The arguments as indented JSON, long strings cut. */
-        private static String indented(ObjectNode arguments) {
-            ObjectNode shown = arguments.deepCopy();
+        private static String indented(JsonNode arguments) {
+            JsonNode shown = arguments.deepCopy();
             cutStrings(shown);
             try {
                 return PRETTY.writerWithDefaultPrettyPrinter().writeValueAsString(shown);

@@ -190,7 +190,7 @@ final class Elicitations {
 
         /** The field's value; a missing node when left out; null at the end of input. */
         private JsonNode askField(ElicitationRequest.Field field, Lines in) throws Cancelled {
-            ObjectNode schema = field.schema();
+            JsonNode schema = field.schema();
             String title = schema.path("title").asString(field.name());
             String description = schema.path("description").asString("");
             List<String> choices = field.choices();
@@ -234,7 +234,7 @@ final class Elicitations {
 
     /** The typed text as the field's type, checked against its schema; the message says what is wrong. */
     static JsonNode check(ElicitationRequest.Field field, String text) {
-        ObjectNode schema = field.schema();
+        JsonNode schema = field.schema();
         List<String> choices = field.choices();
         switch (field.type()) {
             case "boolean" -> {

@@ -67,7 +67,7 @@ final class EvalCommand implements Callable<Integer> {
             writer(EvalReports.HTML, EvalReports::writeHtml));
 
     private interface Render {
-        void write(tools.jackson.databind.node.ObjectNode report, Path directory, java.io.Writer out)
+        void write(tools.jackson.databind.JsonNode report, Path directory, java.io.Writer out)
                 throws IOException;
     }
 
@@ -79,7 +79,7 @@ final class EvalCommand implements Callable<Integer> {
             }
 
             @Override
-            public void write(tools.jackson.databind.node.ObjectNode report, Path directory) throws IOException {
+            public void write(tools.jackson.databind.JsonNode report, Path directory) throws IOException {
                 try (java.io.Writer out = Files.newBufferedWriter(directory.resolve(name))) {
                     render.write(report, directory, out);
                 }

@@ -1,6 +1,7 @@
 package dev.bellows.agent;
 
-import tools.jackson.databind.node.ObjectNode;
+import dev.bellows.json.internal.FrozenJson;
+import tools.jackson.databind.JsonNode;
 import dev.bellows.format.ActionFormat;
 import dev.bellows.format.MarkdownFormat;
 import dev.bellows.format.OutputFormat;
@@ -69,7 +70,7 @@ public abstract sealed class AgentBuilder<B extends AgentBuilder<B, A>, A extend
     final List<Predicate<ToolCall>> approvalPolicies = new ArrayList<>();
     ApprovalHandler approvalHandler;
     Executor executor;
-    ObjectNode answerSchema;
+    JsonNode answerSchema;
 
     AgentBuilder(ToolMode toolMode) {
         this.toolMode = toolMode;
@@ -237,10 +238,12 @@ public abstract sealed class AgentBuilder<B extends AgentBuilder<B, A>, A extend
      * Makes every run's final answer structured: {@code task_completion}'s {@code result} must
      * match this JSON Schema (checked and coerced as tool arguments are; a mismatch goes back to
      * the model as an error), and the run's result is the answer's JSON. For a record type per
-     * run, see {@link DefaultAgent#run(String, Class)}. Tags and native tool modes only.
+     * run, see {@link DefaultAgent#run(String, Class)}. Tags and native tool modes only. The
+     * builder keeps a frozen copy (none of a tree frozen already): changing {@code answerSchema}
+     * later changes nothing.
      */
-    public B answerSchema(ObjectNode answerSchema) {
-        this.answerSchema = Objects.requireNonNull(answerSchema, "answerSchema").deepCopy();
+    public B answerSchema(JsonNode answerSchema) {
+        this.answerSchema = FrozenJson.freeze(Objects.requireNonNull(answerSchema, "answerSchema"));
         return self();
     }
 

@@ -51,7 +51,7 @@ final class AgentOptions {
     /** No executor was given: runs go on new virtual threads, and an awaiting caller may run one itself. */
     final boolean ownExecutor;
     /** The schema every run's answer must match, or null for a text answer. */
-    final tools.jackson.databind.node.ObjectNode answerSchema;
+    final tools.jackson.databind.JsonNode answerSchema;      // frozen
     /** The agent's name, for interceptors ({@link RunContext#agentName()}). */
     final String name;
     /** The limits of each of its runs, and of its runs' trees; null for none. */
@@ -110,7 +110,7 @@ final class AgentOptions {
         Approvals approvals = new Approvals(b.approvalPatterns, b.approvalPolicies);
         this.approvals = approvals.isEmpty() ? null : approvals;
         this.approvalHandler = b.approvalHandler;
-        this.answerSchema = b.answerSchema == null ? null : b.answerSchema.deepCopy();
+        this.answerSchema = b.answerSchema;
         if (answerSchema != null && toolMode == ToolMode.REACT) {
             throw new IllegalArgumentException("a structured answer is for the tags and native tool modes: a ReAct"
                     + " agent answers in its answer section");

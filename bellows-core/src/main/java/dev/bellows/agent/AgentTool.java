@@ -1,5 +1,6 @@
 package dev.bellows.agent;
 
+import dev.bellows.json.internal.FrozenJson;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -56,7 +57,7 @@ public final class AgentTool implements Tool {
     private final String name;
     private final String description;
     private final Work work;
-    private final ObjectNode schema;
+    private final JsonNode schema;      // frozen
 
     private AgentTool(String name, String description, Work work) {
         this.name = name;
@@ -68,7 +69,7 @@ public final class AgentTool implements Tool {
                         + " nothing of this conversation");
         schema.putArray("required").add("task");
         schema.put("additionalProperties", false);
-        this.schema = schema;
+        this.schema = FrozenJson.freeze(schema);
     }
 
     /**
@@ -295,7 +296,7 @@ public final class AgentTool implements Tool {
     }
 
     @Override
-    public ObjectNode inputSchema() {
+    public JsonNode inputSchema() {
         return schema;
     }
 

@@ -1,6 +1,7 @@
 package dev.bellows.agent;
 
-import tools.jackson.databind.node.ObjectNode;
+import dev.bellows.json.internal.FrozenJson;
+import tools.jackson.databind.JsonNode;
 import java.util.Objects;
 
 /**
@@ -26,7 +27,7 @@ public sealed interface Decision permits Decision.Approve, Decision.Deny, Decisi
     }
 
     /** Runs the call with these arguments instead, checked against the tool's schema first. */
-    static Approve approve(String callId, ObjectNode arguments) {
+    static Approve approve(String callId, JsonNode arguments) {
         return new Approve(callId, Objects.requireNonNull(arguments, "arguments"));
     }
 
@@ -44,18 +45,17 @@ public sealed interface Decision permits Decision.Approve, Decision.Deny, Decisi
      * Run the call.
      *
      * @param callId    the call's id
-     * @param arguments the arguments to run it with instead of the model's, or null for the model's
+     * @param arguments the arguments (a JSON object) to run it with instead of the model's, or null
+     *                  for the model's; the record keeps them frozen (read-only, a copy unless
+     *                  frozen already), so the caller's tree is never shared
      */
-    record Approve(String callId, ObjectNode arguments) implements Decision {
+    record Approve(String callId, JsonNode arguments) implements Decision {
         public Approve {
             Objects.requireNonNull(callId, "callId");
-            arguments = arguments == null ? null : arguments.deepCopy();
-        }
-
-        /** The edited arguments, a copy; null when the call runs as the model wrote it. */
-        @Override
-        public ObjectNode arguments() {
-            return arguments == null ? null : arguments.deepCopy();
+            if (arguments != null && !arguments.isObject()) {
+                throw new IllegalArgumentException("arguments must be a JSON object, not " + arguments.getNodeType());
+            }
+            arguments = arguments == null ? null : FrozenJson.freeze(arguments);
         }
     }
 

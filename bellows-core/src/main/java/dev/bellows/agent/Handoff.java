@@ -216,7 +216,7 @@ public final class Handoff {
         }
 
         @Override
-        public ObjectNode inputSchema() {
+        public JsonNode inputSchema() {
             return schema;
         }
 

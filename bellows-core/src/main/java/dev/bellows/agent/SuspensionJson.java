@@ -99,7 +99,7 @@ final class SuspensionJson {
             case ToolCall call -> {
                 json.put("server", call.serverName());
                 json.put("tool", call.toolName());
-                json.set("arguments", call.arguments().deepCopy());
+                json.set("arguments", call.arguments());     // frozen: shared, not copied
             }
             case ToolCallError error -> {
                 json.put("content", error.content());

@@ -1,6 +1,6 @@
 package dev.bellows.agent;
 
-import tools.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.JsonNode;
 import dev.bellows.agent.Suspension.Entry;
 import dev.bellows.agent.Suspension.State;
 import dev.bellows.tool.PreparedCall;
@@ -147,7 +147,7 @@ final class ToolBatch {
             if (suspended) {
                 continue;                                   // waits, or is held, behind an earlier call
             }
-            ObjectNode arguments = null;
+            JsonNode arguments = null;
             if (entry.state() == State.APPROVAL || entry.state() == State.EXTERNAL) {
                 switch (decision) {
                     case null -> {

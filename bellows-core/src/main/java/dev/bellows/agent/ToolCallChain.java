@@ -1,6 +1,6 @@
 package dev.bellows.agent;
 
-import tools.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.JsonNode;
 import dev.bellows.tool.InvalidArgumentsException;
 import dev.bellows.tool.PreparedCall;
 import dev.bellows.tool.Tool;
@@ -64,7 +64,7 @@ final class ToolCallChain implements ToolInterceptor.Chain {
      * interceptors see them checked, and a mismatch is a failure the model reads.
      */
     static ToolCallOutcome run(List<ToolInterceptor> interceptors, RunContext run, String callId, PreparedCall prepared,
-                               ObjectNode arguments, BooleanSupplier cancelled) {
+                               JsonNode arguments, BooleanSupplier cancelled) {
         ToolCall call = prepared.call();
         // proceed checks arguments other than the call's before the first interceptor sees them
         return CallScope.within(callId, run, () -> new ToolCallChain(interceptors, 0, run, callId, prepared, call,
@@ -97,8 +97,11 @@ final class ToolCallChain implements ToolInterceptor.Chain {
     }
 
     @Override
-    public ToolCallOutcome proceed(ObjectNode arguments) {
+    public ToolCallOutcome proceed(JsonNode arguments) {
         Objects.requireNonNull(arguments, "arguments");
+        if (!arguments.isObject()) {
+            throw new IllegalArgumentException("arguments must be a JSON object, not " + arguments.getNodeType());
+        }
         if (recorded != null) {
             return index == interceptors.size() ? recorded : next(call);    // made already, with its own arguments
         }

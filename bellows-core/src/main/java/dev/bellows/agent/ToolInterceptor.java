@@ -1,6 +1,6 @@
 package dev.bellows.agent;
 
-import tools.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.JsonNode;
 import dev.bellows.tool.Tool;
 import dev.bellows.tool.ToolCall;
 import dev.bellows.tool.ToolCallOutcome;
@@ -8,7 +8,7 @@ import dev.bellows.tool.ToolResult;
 
 /**
  * Around every tool call that runs: it sees the call (its id, server, tool and arguments) and
- * may run it ({@link Chain#proceed()}, or {@link Chain#proceed(ObjectNode)} with changed
+ * may run it ({@link Chain#proceed()}, or {@link Chain#proceed(JsonNode)} with changed
  * arguments), skip it with a result of its own ({@link Chain#respond}, or any
  * {@link ToolCallOutcome} it makes, such as a {@link ToolCallOutcome.Failed} the model reads),
  * or suspend it ({@link Chain#defer()}): the run then stops, {@code interrupted}, with the call
@@ -116,9 +116,12 @@ public interface ToolInterceptor {
 
         /**
          * Runs the call on with other arguments, checked against the tool's schema first (a
-         * mismatch is a {@link ToolCallOutcome.Failed} and nothing runs).
+         * mismatch is a {@link ToolCallOutcome.Failed} and nothing runs). The call the next
+         * interceptors see keeps a frozen copy; {@code arguments} itself is never changed.
+         *
+         * @throws IllegalArgumentException when {@code arguments} is not a JSON object
          */
-        ToolCallOutcome proceed(ObjectNode arguments);
+        ToolCallOutcome proceed(JsonNode arguments);
 
         /**
          * The outcome of this call had the tool returned {@code result}, without running it:

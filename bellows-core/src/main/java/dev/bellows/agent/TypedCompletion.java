@@ -1,5 +1,6 @@
 package dev.bellows.agent;
 
+import dev.bellows.json.internal.FrozenJson;
 import dev.bellows.json.internal.Jackson;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
@@ -25,19 +26,20 @@ final class TypedCompletion implements Tool {
 
     private static final ObjectMapper MAPPER = Jackson.JSON;
 
-    private final ObjectNode schema;
+    private final JsonNode schema;      // frozen
     private final Class<?> type;
 
     /**
      * @param resultSchema the JSON Schema of {@code result}
      * @param type         the record to bind the result to, or null to check it against the schema only
      */
-    TypedCompletion(ObjectNode resultSchema, Class<?> type) {
+    TypedCompletion(JsonNode resultSchema, Class<?> type) {
         this.type = type;
-        this.schema = MAPPER.createObjectNode().put("type", "object");
-        schema.putObject("properties").set("result", resultSchema.deepCopy());
+        ObjectNode schema = MAPPER.createObjectNode().put("type", "object");
+        schema.putObject("properties").set("result", resultSchema);
         schema.putArray("required").add("result");
         schema.put("additionalProperties", false);
+        this.schema = FrozenJson.freeze(schema);
     }
 
     @Override
@@ -53,8 +55,8 @@ final class TypedCompletion implements Tool {
     }
 
     @Override
-    public ObjectNode inputSchema() {
-        return schema.deepCopy();
+    public JsonNode inputSchema() {
+        return schema;
     }
 
     @Override

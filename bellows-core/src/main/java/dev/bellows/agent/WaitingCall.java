@@ -1,6 +1,6 @@
 package dev.bellows.agent;
 
-import tools.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.JsonNode;
 import dev.bellows.memory.WaitingRun;
 import dev.bellows.tool.ToolCall;
 import java.util.List;
@@ -61,8 +61,8 @@ public record WaitingCall(String id, ToolCall call, Kind kind) {
         return call.toolName();
     }
 
-    /** The call's arguments; treat as read-only. */
-    public ObjectNode arguments() {
+    /** The call's arguments, frozen (read-only; {@link JsonNode#deepCopy()} gives a tree to edit). */
+    public JsonNode arguments() {
         return call.arguments();
     }
 }

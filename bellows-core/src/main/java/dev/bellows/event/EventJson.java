@@ -1,5 +1,6 @@
 package dev.bellows.event;
 
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -39,8 +40,9 @@ import java.util.Map;
  * // {"type":"tool_call_name","tool_name":"read_file"}
  * }</pre>
  *
- * <p>The returned objects are new and owned by the caller; tool arguments are copied, so
- * changing a returned object never changes the event.
+ * <p>The returned trees are new JSON objects, typed {@code JsonNode} to be read: the tool
+ * arguments and argument values inside them are the events' own frozen trees (read-only, shared,
+ * not copied). {@link JsonNode#deepCopy()} gives a tree to change.
  */
 public final class EventJson {
 
@@ -60,13 +62,13 @@ public final class EventJson {
     }
 
     /** The event as a JSON object, with {@code chunk}. */
-    public static ObjectNode toJson(StreamEvent event) {
-        return toJson(event, true);
+    public static JsonNode toJson(StreamEvent event) {
+        return object(event, true);
     }
 
     /** Any event as a JSON object; stream events with {@code chunk}. */
-    public static ObjectNode toJson(AgentEvent event) {
-        return toJson(event, true);
+    public static JsonNode toJson(AgentEvent event) {
+        return object(event, true);
     }
 
     /**
@@ -76,22 +78,30 @@ public final class EventJson {
      *                     agent loop's event log ({@code --output jsonl}), where chunk indices
      *                     mean nothing. Loop events have no {@code chunk} either way.
      */
-    public static ObjectNode toJson(AgentEvent event, boolean includeChunk) {
+    public static JsonNode toJson(AgentEvent event, boolean includeChunk) {
+        return object(event, includeChunk);
+    }
+
+    private static ObjectNode object(AgentEvent event, boolean includeChunk) {
         if (event instanceof LoopEvent.SubAgentEvent nested) {
             LoopEvent.SubAgentEvent deepest = nested.deepest();
-            return toJson(nested.innermost(), includeChunk).put("agent", deepest.agent())
+            return object(nested.innermost(), includeChunk).put("agent", deepest.agent())
                     .put("parent_call_id", deepest.parentCallId());
         }
         return switch (event) {
-            case StreamEvent e -> toJson(e, includeChunk);
-            case LoopEvent e -> toJson(e);
+            case StreamEvent e -> object(e, includeChunk);
+            case LoopEvent e -> object(e);
         };
     }
 
     /** A loop event as a JSON object, with the fields of the CLI's jsonl table. */
-    public static ObjectNode toJson(LoopEvent event) {
+    public static JsonNode toJson(LoopEvent event) {
+        return object(event);
+    }
+
+    private static ObjectNode object(LoopEvent event) {
         if (event instanceof LoopEvent.SubAgentEvent nested) {
-            return toJson(nested, false);
+            return object(nested, false);
         }
         ObjectNode json = NODES.objectNode();
         json.put("type", event.type());
@@ -102,7 +112,7 @@ public final class EventJson {
             case LoopEvent.ToolResultEvent e -> {
                 json.put("server_name", e.serverName());
                 json.put("tool_name", e.toolName());
-                json.set("arguments", e.arguments().deepCopy());
+                json.set("arguments", e.arguments());    // frozen: shared, not copied
                 json.put("result", e.result());
                 if (e.callId() != null) {
                     json.put("call_id", e.callId());
@@ -138,7 +148,7 @@ public final class EventJson {
                 json.put("id", e.id());
                 json.put("server_name", e.serverName());
                 json.put("tool_name", e.toolName());
-                json.set("arguments", e.arguments().deepCopy());
+                json.set("arguments", e.arguments());    // frozen: shared, not copied
             }
             case LoopEvent.Approval e -> {
                 json.put("id", e.id());
@@ -162,7 +172,11 @@ public final class EventJson {
      *                     {@code false} for outputs where chunk indices mean nothing, such as
      *                     the agent loop's event log
      */
-    public static ObjectNode toJson(StreamEvent event, boolean includeChunk) {
+    public static JsonNode toJson(StreamEvent event, boolean includeChunk) {
+        return object(event, includeChunk);
+    }
+
+    private static ObjectNode object(StreamEvent event, boolean includeChunk) {
         ObjectNode json = NODES.objectNode();
         json.put("type", event.type());
         if (includeChunk) {
@@ -187,7 +201,7 @@ public final class EventJson {
             case StreamEvent.ToolCallName e -> json.put("tool_name", e.toolName());
             case StreamEvent.ToolCallArgument e -> {
                 json.put("name", e.name());
-                json.set("value", e.value().deepCopy());
+                json.set("value", e.value());    // frozen: shared, not copied
             }
             case StreamEvent.Section e -> json.put("name", e.name()).put("content", e.content());
             case StreamEvent.ToolCallContent e -> json.put("content", e.content());
@@ -229,7 +243,7 @@ public final class EventJson {
     private static void putCall(ObjectNode json, ToolCall call) {
         json.put("server_name", call.serverName());
         json.put("tool_name", call.toolName());
-        json.set("arguments", call.arguments().deepCopy());
+        json.set("arguments", call.arguments());    // frozen: shared, not copied
     }
 
     private static ObjectNode attributes(Map<String, String> attributes) {

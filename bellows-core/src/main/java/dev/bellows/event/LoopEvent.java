@@ -1,6 +1,7 @@
 package dev.bellows.event;
 
-import tools.jackson.databind.node.ObjectNode;
+import dev.bellows.json.internal.FrozenJson;
+import tools.jackson.databind.JsonNode;
 import dev.bellows.plan.PlanStep;
 import java.util.List;
 import java.util.Objects;
@@ -46,23 +47,23 @@ public sealed interface LoopEvent extends AgentEvent {
     /**
      * A tool call ran and returned.
      *
-     * @param arguments the call's arguments; treat as read-only
+     * @param arguments the call's arguments, frozen (read-only; {@link JsonNode#deepCopy()} to edit)
      * @param result    the text sent back to the model for this call (for a loop-breaking
      *                  tool, which sends nothing back, the text that ends the loop)
      * @param callId    the call's id ({@code call_1_1}, or the provider's), as a sub-agent's
      *                  {@code parent_call_id} names it; null when not known
      */
-    record ToolResultEvent(String serverName, String toolName, ObjectNode arguments, String result, String callId)
+    record ToolResultEvent(String serverName, String toolName, JsonNode arguments, String result, String callId)
             implements LoopEvent {
         public ToolResultEvent {
             Objects.requireNonNull(serverName, "serverName");
             Objects.requireNonNull(toolName, "toolName");
-            Objects.requireNonNull(arguments, "arguments");
+            arguments = FrozenJson.freeze(Objects.requireNonNull(arguments, "arguments"));
             Objects.requireNonNull(result, "result");
         }
 
         /** An event without the call's id. */
-        public ToolResultEvent(String serverName, String toolName, ObjectNode arguments, String result) {
+        public ToolResultEvent(String serverName, String toolName, JsonNode arguments, String result) {
             this(serverName, toolName, arguments, result, null);
         }
 
@@ -141,14 +142,15 @@ public sealed interface LoopEvent extends AgentEvent {
      * {@code interrupted} after these events).
      *
      * @param id        the call's id, which a decision names
-     * @param arguments the call's arguments (checked against the tool's schema); treat as read-only
+     * @param arguments the call's arguments (checked against the tool's schema), frozen (read-only;
+     *                  {@link JsonNode#deepCopy()} to edit)
      */
-    record ApprovalRequired(String id, String serverName, String toolName, ObjectNode arguments) implements LoopEvent {
+    record ApprovalRequired(String id, String serverName, String toolName, JsonNode arguments) implements LoopEvent {
         public ApprovalRequired {
             Objects.requireNonNull(id, "id");
             Objects.requireNonNull(serverName, "serverName");
             Objects.requireNonNull(toolName, "toolName");
-            Objects.requireNonNull(arguments, "arguments");
+            arguments = FrozenJson.freeze(Objects.requireNonNull(arguments, "arguments"));
         }
 
         @Override

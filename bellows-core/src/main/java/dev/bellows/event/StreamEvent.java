@@ -1,5 +1,6 @@
 package dev.bellows.event;
 
+import dev.bellows.json.internal.FrozenJson;
 import tools.jackson.databind.JsonNode;
 import dev.bellows.tool.DecodedToolCall;
 import java.util.List;
@@ -120,13 +121,13 @@ public sealed interface StreamEvent extends AgentEvent {
      *
      * @param name  the argument's name (its decoded JSON key, or its element name)
      * @param value its value: the member's JSON value, or the text (typed by the tool's schema for
-     *              the dialects that write arguments as text). A new node per event, owned by the
-     *              event: do not modify it.
+     *              the dialects that write arguments as text), frozen (read-only; a copy unless
+     *              frozen already; {@link JsonNode#deepCopy()} gives one to change)
      */
     record ToolCallArgument(int chunk, String name, JsonNode value) implements StreamEvent {
         public ToolCallArgument {
             Objects.requireNonNull(name, "name");
-            Objects.requireNonNull(value, "value");
+            value = FrozenJson.freeze(Objects.requireNonNull(value, "value"));
         }
 
         @Override

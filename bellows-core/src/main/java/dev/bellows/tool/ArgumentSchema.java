@@ -1,7 +1,7 @@
 package dev.bellows.tool;
 
+import dev.bellows.json.internal.FrozenJson;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ObjectNode;
 import com.networknt.schema.SpecificationVersion;
 import java.util.List;
 import java.util.Objects;
@@ -42,12 +42,16 @@ public final class ArgumentSchema {
     }
 
     /**
-     * Compiles a schema; the schema given is not kept or changed.
+     * Compiles a schema (a JSON object); the schema given is not kept or changed.
      *
-     * @throws InvalidSchemaException when the schema cannot be used, saying where and why
+     * @throws InvalidSchemaException when the schema cannot be used (not an object included),
+     *                                saying where and why
      */
-    public static ArgumentSchema compile(ObjectNode schema) {
+    public static ArgumentSchema compile(JsonNode schema) {
         Objects.requireNonNull(schema, "schema");
+        if (!schema.isObject()) {
+            throw new InvalidSchemaException("the tool's JSON Schema must be a JSON object, not " + schema.getNodeType());
+        }
         SchemaCompiler.Compiled compiled = SchemaCompiler.compile(schema);
         return new ArgumentSchema(compiled, SchemaSummary.of(compiled.source()));
     }
@@ -66,7 +70,8 @@ public final class ArgumentSchema {
 
     /**
      * The arguments, checked, with lossless coercions applied, as a new value (the input is
-     * never changed).
+     * never changed); frozen arguments that need no coercion are returned as they are, since
+     * nothing can change them.
      *
      * @param toolName the tool's name for the message, or {@code null} to leave it out
      * @throws InvalidArgumentsException listing every problem, for the model to read
@@ -74,7 +79,8 @@ public final class ArgumentSchema {
     public JsonNode check(String toolName, JsonNode arguments) throws InvalidArgumentsException {
         Objects.requireNonNull(arguments, "arguments");
         if (plain != null && plain.accepts(arguments)) {
-            return arguments.deepCopy();    // what the validator would say, without its copies and error lists
+            // what the validator would say, without its copies and error lists
+            return FrozenJson.isFrozen(arguments) ? arguments : arguments.deepCopy();
         }
         Coercer.Outcome outcome = Coercer.check(compiled.schema(), arguments.deepCopy());
         if (outcome.errors().isEmpty()) {

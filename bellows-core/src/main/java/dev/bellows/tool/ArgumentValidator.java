@@ -52,17 +52,17 @@ public final class ArgumentValidator {
      *                                   nothing, or to itself without end, a keyword with a
      *                                   value JSON Schema does not allow)
      */
-    public static JsonNode validate(ObjectNode schema, JsonNode arguments) throws InvalidArgumentsException {
+    public static JsonNode validate(JsonNode schema, JsonNode arguments) throws InvalidArgumentsException {
         return validate(null, schema, arguments);
     }
 
     /**
-     * As {@link #validate(ObjectNode, JsonNode)}, with the tool's name in the error message
+     * As {@link #validate(JsonNode, JsonNode)}, with the tool's name in the error message
      * ({@code invalid arguments for get_weather: ...}).
      *
      * @param toolName the tool's name, or {@code null} to leave it out
      */
-    public static JsonNode validate(String toolName, ObjectNode schema, JsonNode arguments)
+    public static JsonNode validate(String toolName, JsonNode schema, JsonNode arguments)
             throws InvalidArgumentsException {
         Objects.requireNonNull(schema, "schema");
         Objects.requireNonNull(arguments, "arguments");
@@ -70,7 +70,7 @@ public final class ArgumentValidator {
     }
 
     /** The schema compiled, from the cache when it was seen lately. */
-    static ArgumentSchema compiled(ObjectNode schema) {
+    static ArgumentSchema compiled(JsonNode schema) {
         String key = schema.toString();
         synchronized (COMPILED) {
             ArgumentSchema cached = COMPILED.get(key);

@@ -1,5 +1,7 @@
 package dev.bellows.tool;
 
+import tools.jackson.databind.JsonNode;
+import dev.bellows.json.internal.FrozenJson;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
@@ -67,16 +69,17 @@ public final class JsonSchemas {
     /**
      * The JSON Schema of a record's components, as
      * {@code {"type":"object","properties":{...},"required":[...],"additionalProperties":false}}.
-     * The result is a new object owned by the caller.
+     * The result is frozen (read-only: its mutators throw {@link UnsupportedOperationException});
+     * {@link JsonNode#deepCopy()} gives a copy to extend.
      *
      * @throws IllegalArgumentException when a component's type has no JSON Schema mapping
      */
-    public static ObjectNode forRecord(Class<? extends Record> type) {
+    public static JsonNode forRecord(Class<? extends Record> type) {
         if (!type.isRecord()) {
             // Reachable through raw types and casts only, but then the message should still help.
             throw new IllegalArgumentException(type.getName() + " is not a record; declare the arguments as a record");
         }
-        return new Generator(type).record(type);
+        return FrozenJson.freeze(new Generator(type).record(type));
     }
 
     /** A property to generate: a record component, or a method parameter ({@code component} null). */

@@ -1,5 +1,6 @@
 package dev.bellows.tool;
 
+import dev.bellows.json.internal.FrozenJson;
 import dev.bellows.json.internal.Jackson;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JavaType;
@@ -36,7 +37,7 @@ final class MethodTool implements Tool {
     private final Method method;
     private final String name;
     private final String description;
-    private final ObjectNode schema;
+    private final JsonNode schema;      // frozen
     private final List<Slot> slots = new ArrayList<>();
 
     MethodTool(Object target, Method method, dev.bellows.tool.annotation.Tool annotation) {
@@ -79,7 +80,7 @@ final class MethodTool implements Tool {
             slots.add(new Slot(argument, MAPPER.getTypeFactory().constructType(type), false,
                     optional || notRequired.contains(argument)));
         }
-        this.schema = JsonSchemas.forParameters(method.getDeclaringClass(), owner, elements, null);
+        ObjectNode schema = JsonSchemas.forParameters(method.getDeclaringClass(), owner, elements, null);
         if (schema.get("required") instanceof ArrayNode required) {
             for (int i = required.size() - 1; i >= 0; i--) {
                 if (notRequired.contains(required.get(i).asString())) {
@@ -90,6 +91,7 @@ final class MethodTool implements Tool {
                 schema.remove("required");
             }
         }
+        this.schema = FrozenJson.freeze(schema);
         method.setAccessible(true);     // a public method of a class that is not public
     }
 
@@ -104,8 +106,8 @@ final class MethodTool implements Tool {
     }
 
     @Override
-    public ObjectNode inputSchema() {
-        return schema.deepCopy();
+    public JsonNode inputSchema() {
+        return schema;
     }
 
     /** The arguments are checked here, as a typed tool checks them. */

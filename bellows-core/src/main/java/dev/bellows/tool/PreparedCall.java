@@ -1,7 +1,7 @@
 package dev.bellows.tool;
 
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ObjectNode;
+import dev.bellows.json.internal.FrozenJson;
 import dev.bellows.tool.ToolCallOutcome.Failed;
 import java.util.Objects;
 import java.util.Optional;
@@ -73,16 +73,17 @@ public final class PreparedCall {
 
     /**
      * Checks other arguments for this call against the tool's schema (arguments a person or an
-     * interceptor edited), with lossless coercions applied.
+     * interceptor edited), with lossless coercions applied. The result is frozen (read-only);
+     * {@code arguments} is never changed.
      *
      * @throws InvalidArgumentsException when they do not match, saying what is wrong
      * @throws IllegalStateException     when the call cannot run ({@link #failure()})
      */
-    public ObjectNode check(ObjectNode arguments) throws InvalidArgumentsException {
+    public JsonNode check(JsonNode arguments) throws InvalidArgumentsException {
         Objects.requireNonNull(arguments, "arguments");
         requireReady();
         JsonNode checked = schema.check(call.toolName(), arguments);
-        return checked instanceof ObjectNode object ? object : arguments.deepCopy();
+        return FrozenJson.freeze(checked != null && checked.isObject() ? checked : arguments);
     }
 
     /**
@@ -104,7 +105,7 @@ public final class PreparedCall {
      *
      * @throws IllegalStateException when it cannot run ({@link #failure()})
      */
-    public ToolCallOutcome run(ObjectNode arguments, BooleanSupplier cancelled) {
+    public ToolCallOutcome run(JsonNode arguments, BooleanSupplier cancelled) {
         requireReady();
         ToolCall edited = new ToolCall(call.serverName(), call.toolName(), arguments);
         return runner.run(edited, tool, schema, cancelled);
@@ -118,7 +119,7 @@ public final class PreparedCall {
      * @param arguments the arguments to record with the call, or null for the checked ones
      * @throws IllegalStateException when it cannot run ({@link #failure()})
      */
-    public ToolCallOutcome.Succeeded respond(ObjectNode arguments, ToolResult<?> result) {
+    public ToolCallOutcome.Succeeded respond(JsonNode arguments, ToolResult<?> result) {
         Objects.requireNonNull(result, "result");
         requireReady();
         ToolCall answered = arguments == null ? call : new ToolCall(call.serverName(), call.toolName(), arguments);

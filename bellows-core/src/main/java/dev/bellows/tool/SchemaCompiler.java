@@ -80,7 +80,7 @@ final class SchemaCompiler {
     /**
      * @throws InvalidSchemaException when the schema cannot be used; the message says where and why
      */
-    static Compiled compile(ObjectNode schema) {
+    static Compiled compile(JsonNode schema) {
         ObjectNode normalized = SchemaNormalizer.normalize(schema);
         SpecificationVersion version = normalized.has("$schema")
                 ? SchemaNormalizer.dialect(normalized.get("$schema").stringValue(null)).orElseThrow()

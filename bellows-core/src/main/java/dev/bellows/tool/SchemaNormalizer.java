@@ -53,8 +53,8 @@ final class SchemaNormalizer {
     }
 
     /** The normalized copy; its {@code $schema}, if any, is one the validator knows. */
-    static ObjectNode normalize(ObjectNode schema) {
-        ObjectNode copy = schema.deepCopy();
+    static ObjectNode normalize(JsonNode schema) {
+        ObjectNode copy = (ObjectNode) schema.deepCopy();
         SpecificationVersion version = SpecificationVersion.DRAFT_2020_12;
         JsonNode declared = copy.get("$schema");
         if (declared != null) {

@@ -1,7 +1,6 @@
 package dev.bellows.tool;
 
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Something the model can ask the agent to do: a name, a description and the JSON Schema of
@@ -19,8 +18,12 @@ public interface Tool {
     /** What it does and when to use it, for the model. */
     String description();
 
-    /** The JSON Schema ({@code "type": "object"}) of the arguments. Treat it as read-only. */
-    ObjectNode inputSchema();
+    /**
+     * The JSON Schema ({@code "type": "object"}) of the arguments. Bellows never changes it; the
+     * tools Bellows makes return a frozen tree (its mutators throw
+     * {@link UnsupportedOperationException}; {@link JsonNode#deepCopy()} gives one to edit).
+     */
+    JsonNode inputSchema();
 
     /**
      * Runs the tool. The arguments have not been checked against {@link #inputSchema()} unless

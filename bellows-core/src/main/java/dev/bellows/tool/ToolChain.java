@@ -1,7 +1,6 @@
 package dev.bellows.tool;
 
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.format.OutputFormat;
 import dev.bellows.tool.ToolCallOutcome.Cancelled;
 import dev.bellows.tool.ToolCallOutcome.Failed;
@@ -152,8 +151,9 @@ public final class ToolChain {
                 }
                 try {
                     JsonNode checked = schema.check(call.toolName(), call.arguments());
-                    ToolCall ready = checked instanceof ObjectNode object
-                            ? new ToolCall(call.serverName(), call.toolName(), object) : call;
+                    // the call itself when nothing was coerced (its frozen arguments came back as they are)
+                    ToolCall ready = checked != call.arguments() && checked.isObject()
+                            ? new ToolCall(call.serverName(), call.toolName(), checked) : call;
                     yield new PreparedCall(call, ready, tool, schema, null, runner);
                 } catch (InvalidArgumentsException e) {
                     yield failed(call, e.getMessage(), e);

@@ -476,7 +476,7 @@ public final class ToolRegistry implements AutoCloseable {
         if (tool instanceof TypedTool<?, ?> typed) {
             return typed.argumentSchema();
         }
-        tools.jackson.databind.node.ObjectNode schema = tool.inputSchema();
+        tools.jackson.databind.JsonNode schema = tool.inputSchema();
         if (schema == null) {
             throw new InvalidSchemaException("the tool has no input schema (inputSchema() returned null)");
         }

@@ -9,7 +9,6 @@ import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.ObjectReader;
 import tools.jackson.databind.exc.MismatchedInputException;
 import tools.jackson.databind.exc.ValueInstantiationException;
-import tools.jackson.databind.node.ObjectNode;
 import java.util.List;
 import java.util.Objects;
 
@@ -47,7 +46,7 @@ public final class TypedTool<I extends Record, O> implements Tool {
     /** Binds arguments to {@link #argumentsType}: made once, so a call looks up neither the type nor its deserializer. */
     private final ObjectReader reader;
     private final Handler<I, O> handler;
-    private final ObjectNode schema;
+    private final JsonNode schema;      // frozen
     private final ArgumentSchema arguments;
     private final boolean loopBreaking;
     private final boolean parallelSafe;
@@ -95,10 +94,10 @@ public final class TypedTool<I extends Record, O> implements Tool {
         return description;
     }
 
-    /** The schema generated from the arguments' record; a copy, so changing it changes nothing here. */
+    /** The schema generated from the arguments' record, frozen ({@link JsonNode#deepCopy()} to edit a copy). */
     @Override
-    public ObjectNode inputSchema() {
-        return schema.deepCopy();
+    public JsonNode inputSchema() {
+        return schema;
     }
 
     /** The schema as compiled for checking arguments; the registry reuses it rather than compiling again. */

@@ -1,5 +1,6 @@
 package dev.bellows.agent;
 
+import tools.jackson.databind.JsonNode;
 import dev.bellows.json.internal.Jackson;
 import static dev.bellows.agent.DefaultAgentTest.READ_FILE;
 import static dev.bellows.agent.DefaultAgentTest.agent;
@@ -10,7 +11,6 @@ import static dev.bellows.agent.DefaultAgentTest.read;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.event.AgentEvent;
 import dev.bellows.event.EventJson;
 import dev.bellows.event.LoopEndReason;
@@ -92,7 +92,7 @@ class AgentToolTest {
                 .findFirst().orElseThrow();
         assertThat(deep.agent()).isEqualTo("researcher");
         assertThat(deep.deepest().agent()).isEqualTo("checker");
-        ObjectNode json = EventJson.toJson(deep, false);
+        JsonNode json = EventJson.toJson(deep, false);
         assertThat(json.get("type").asString()).isEqualTo("loop_end");
         assertThat(json.get("result").asString()).isEqualTo("checked");
         assertThat(json.get("agent").asString()).isEqualTo("checker");

@@ -1,5 +1,7 @@
 package dev.bellows.event;
 
+import tools.jackson.databind.JsonNode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.bellows.json.internal.Jackson;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -120,10 +122,14 @@ class EventJsonTest {
     }
 
     @Test
-    void changingTheResultNeverChangesTheEvent() throws Exception {
+    void theResultCannotChangeTheEventItsArgumentsAreTheEventsFrozenOnes() throws Exception {
         ObjectNode args = arguments("{\"path\":\"a\"}");
         var event = new StreamEvent.ToolCallEnd(0, "c", new ToolCall("local", "t", args));
-        ((ObjectNode) EventJson.toJson(event).get("arguments")).put("path", "changed");
+        JsonNode json = EventJson.toJson(event);
+        assertThatThrownBy(() -> ((ObjectNode) json.get("arguments")).put("path", "changed"))
+                .isInstanceOf(UnsupportedOperationException.class);
+        ((ObjectNode) json.get("arguments").deepCopy()).put("path", "changed");
+        assertThat(((ToolCall) event.call()).arguments().get("path").asString()).isEqualTo("a");
         assertThat(args.get("path").asString()).isEqualTo("a");
     }
 }

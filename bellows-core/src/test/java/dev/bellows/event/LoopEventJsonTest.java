@@ -64,10 +64,12 @@ class LoopEventJsonTest {
     }
 
     @Test
-    void theArgumentsAreCopiedSoChangingTheJsonLeavesTheEventAlone() throws Exception {
+    void theJsonSharesTheEventsFrozenArgumentsSoNothingCanChangeTheEvent() throws Exception {
         ObjectNode arguments = (ObjectNode) MAPPER.readTree("{\"a\":1}");
         var event = new LoopEvent.ToolResultEvent("local", "t", arguments, "r");
-        ((ObjectNode) EventJson.toJson(event).get("arguments")).put("a", 2);
+        arguments.put("a", 3);
+        assertThatThrownBy(() -> ((ObjectNode) EventJson.toJson(event).get("arguments")).put("a", 2))
+                .isInstanceOf(UnsupportedOperationException.class);
         assertThat(event.arguments().get("a").asInt()).isEqualTo(1);
     }
 

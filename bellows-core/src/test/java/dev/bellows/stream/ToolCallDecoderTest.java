@@ -1,8 +1,13 @@
 package dev.bellows.stream;
 
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+import dev.bellows.json.internal.FrozenJson;
+import java.util.List;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import tools.jackson.databind.JsonNode;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.tool.DecodedToolCall;
 import dev.bellows.tool.ToolCall;
 import dev.bellows.tool.ToolCallError;
@@ -34,6 +39,23 @@ class ToolCallDecoderTest {
 
     static String args(String content) {
         return call(content).arguments().toString();
+    }
+
+    @Test
+    void decodedArgumentsAreFrozenInEveryForm() {
+        for (String content : List.of("{\"name\": \"a\", \"arguments\": {\"p\": [1, {\"q\": 2}]}}",
+                "{\"name\": \"a\", \"arguments\": \"{\\\"p\\\": [1, {\\\"q\\\": 2}]}\"}",
+                "<tool_name>a</tool_name><arguments><p>1</p><p>2</p></arguments>",
+                "{\"name\": \"a\"}")) {
+            JsonNode arguments = call(content).arguments();
+            assertThat(FrozenJson.isFrozen(arguments)).as(content).isTrue();
+            assertThatThrownBy(() -> ((ObjectNode) arguments).put("x", 1)).as(content)
+                    .isInstanceOf(UnsupportedOperationException.class);
+            if (arguments.has("p")) {
+                assertThatThrownBy(() -> ((ArrayNode) arguments.get("p")).add(3)).as(content)
+                        .isInstanceOf(UnsupportedOperationException.class);
+            }
+        }
     }
 
     @Nested
@@ -278,7 +300,7 @@ class ToolCallDecoderTest {
 
         @Test
         void numbersKeepTheirExactValue() {
-            ObjectNode arguments = call("{\"name\": \"a\", \"arguments\": "
+            JsonNode arguments = call("{\"name\": \"a\", \"arguments\": "
                     + "{\"price\": 1.10, \"huge\": 1e400, \"long\": 123456789012345678901234567890, \"i\": 7}}").arguments();
             assertThat(arguments.get("price").decimalValue()).isEqualTo(new BigDecimal("1.10"));
             assertThat(arguments.get("huge").decimalValue()).isEqualTo(new BigDecimal("1e400"));

@@ -1,5 +1,7 @@
 package dev.bellows.tool;
 
+import tools.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.JsonNode;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -121,8 +123,15 @@ class JsonSchemasTest {
     }
 
     @Test
-    void eachCallGivesANewSchema() {
-        JsonSchemas.forRecord(Point.class).put("type", "changed");
+    void theSchemaIsFrozenAndACopyCanBeChanged() {
+        JsonNode schema = JsonSchemas.forRecord(Point.class);
+        assertThatThrownBy(() -> ((ObjectNode) schema).put("type", "changed"))
+                .isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> ((ObjectNode) schema.get("properties")).remove("x"))
+                .isInstanceOf(UnsupportedOperationException.class);
+        ObjectNode copy = (ObjectNode) schema.deepCopy();
+        copy.put("type", "changed");
+        assertThat(schema.get("type").asString()).isEqualTo("object");
         assertThat(JsonSchemas.forRecord(Point.class).get("type").asString()).isEqualTo("object");
     }
 

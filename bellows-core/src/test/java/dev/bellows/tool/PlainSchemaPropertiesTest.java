@@ -1,5 +1,6 @@
 package dev.bellows.tool;
 
+import dev.bellows.json.internal.FrozenJson;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import tools.jackson.databind.JsonNode;
@@ -80,6 +81,8 @@ class PlainSchemaPropertiesTest {
         JsonNode given = Json.parse("{'a':2,'b':3}");
         JsonNode checked = arguments.check("add", given);
         assertThat(checked).isEqualTo(given).isNotSameAs(given);
+        JsonNode frozen = FrozenJson.freeze(given);     // nothing can change it: no copy is needed
+        assertThat(arguments.check("add", frozen)).isSameAs(frozen);
         assertThat(arguments.check("add", Json.parse("{'a':2.0,'b':'3'}"))).isEqualTo(given);
     }
 

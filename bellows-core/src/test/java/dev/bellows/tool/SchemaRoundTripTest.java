@@ -41,7 +41,7 @@ class SchemaRoundTripTest {
                   Map<String, Integer> counts, Optional<String> note, OptionalInt maybe, Inner inner,
                   Optional<List<Inner>> more, Optional<Double> fraction) {}
 
-    private static final ObjectNode SCHEMA = JsonSchemas.forRecord(Sample.class);
+    private static final JsonNode SCHEMA = JsonSchemas.forRecord(Sample.class);
 
     private final TypedTool<Sample, Sample> identity = TypedTool.of("identity", "Returns its arguments",
             Sample.class, (context, sample) -> ToolResult.of(sample));

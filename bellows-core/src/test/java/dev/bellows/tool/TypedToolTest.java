@@ -1,5 +1,6 @@
 package dev.bellows.tool;
 
+import tools.jackson.databind.node.ObjectNode;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -162,9 +163,11 @@ class TypedToolTest {
     }
 
     @Test
-    void theSchemaHandedOutIsACopy() {
-        createTicket.inputSchema().removeAll();
+    void theSchemaHandedOutIsFrozen() {
+        assertThatThrownBy(() -> ((ObjectNode) createTicket.inputSchema()).removeAll())
+                .isInstanceOf(UnsupportedOperationException.class);
         assertThat(createTicket.inputSchema().get("properties").size()).isEqualTo(5);
+        assertThat(createTicket.inputSchema()).isSameAs(createTicket.inputSchema());   // no copy per call
     }
 
     @Test

@@ -1,6 +1,7 @@
 package dev.bellows.eval;
 
-import tools.jackson.databind.node.ObjectNode;
+import dev.bellows.json.internal.FrozenJson;
+import tools.jackson.databind.JsonNode;
 import java.util.Objects;
 
 /**
@@ -8,14 +9,15 @@ import java.util.Objects;
  *
  * @param serverName the call's server ({@code local} for built-ins); empty when the call could not be decoded
  * @param toolName   the tool's name; empty when the call could not be decoded
- * @param arguments  the call's arguments; empty for a failed call, whose event does not carry them. Read-only
+ * @param arguments  the call's arguments (a JSON object); empty for a failed call, whose event does not carry
+ *                   them. Frozen (read-only; a copy unless frozen already)
  * @param failed     whether the call ended in an error (unknown tool, bad arguments, the tool threw)
  */
-public record CalledTool(String serverName, String toolName, ObjectNode arguments, boolean failed) {
+public record CalledTool(String serverName, String toolName, JsonNode arguments, boolean failed) {
 
     public CalledTool {
         Objects.requireNonNull(serverName, "serverName");
         Objects.requireNonNull(toolName, "toolName");
-        Objects.requireNonNull(arguments, "arguments");
+        arguments = FrozenJson.freeze(Objects.requireNonNull(arguments, "arguments"));
     }
 }

@@ -1,5 +1,6 @@
 package dev.bellows.eval;
 
+import dev.bellows.json.internal.FrozenJson;
 import tools.jackson.databind.JsonNode;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -10,7 +11,7 @@ import java.util.Objects;
  * A case's runs and what they add up to.
  *
  * @param id               the case's id
- * @param input            the case's input as written; read-only
+ * @param input            the case's input as written, frozen (read-only; a copy unless frozen already)
  * @param tags             the case's tags
  * @param requiredPassRate the share of runs that must pass
  * @param runs             the runs, by index
@@ -19,7 +20,7 @@ public record CaseResult(String id, JsonNode input, List<String> tags, double re
 
     public CaseResult {
         Objects.requireNonNull(id, "id");
-        Objects.requireNonNull(input, "input");
+        input = FrozenJson.freeze(Objects.requireNonNull(input, "input"));
         tags = List.copyOf(tags);
         runs = List.copyOf(runs);
     }

@@ -1,5 +1,6 @@
 package dev.bellows.eval;
 
+import dev.bellows.json.internal.FrozenJson;
 import tools.jackson.databind.JsonNode;
 import dev.bellows.provider.Message;
 import java.util.List;
@@ -13,7 +14,7 @@ import java.util.OptionalInt;
  * @param id                   unique in its dataset
  * @param input                the case's {@code input} as written: a string (the task) or a
  *                             conversation (an array of {@code {"role", "content"}}, the last the
- *                             user's); read-only
+ *                             user's); frozen (read-only; a copy unless frozen already)
  * @param task                 the user's message the run starts on (the conversation's last)
  * @param history              the conversation before the task (empty for a string input)
  * @param evaluators           one per {@code expect} key, in the order written
@@ -30,7 +31,7 @@ public record EvalCase(String id, JsonNode input, String task, List<Message> his
 
     public EvalCase {
         Objects.requireNonNull(id, "id");
-        input = Objects.requireNonNull(input, "input").deepCopy();
+        input = FrozenJson.freeze(Objects.requireNonNull(input, "input"));
         Objects.requireNonNull(task, "task");
         history = List.copyOf(history);
         evaluators = List.copyOf(evaluators);
@@ -44,12 +45,6 @@ public record EvalCase(String id, JsonNode input, String task, List<Message> his
     public static EvalCase of(String id, String task, Evaluator... evaluators) {
         return new EvalCase(id, tools.jackson.databind.node.StringNode.valueOf(task), task, List.of(),
                 List.of(evaluators), OptionalInt.empty(), OptionalDouble.empty(), OptionalInt.empty(), List.of(), 0);
-    }
-
-    /** The case's input as written (a copy: the record's own is never handed out). */
-    @Override
-    public JsonNode input() {
-        return input.deepCopy();
     }
 
     /** How many times the case runs when the runner is told {@code defaultRepeat}. */

@@ -5,7 +5,6 @@ import dev.bellows.json.internal.Jackson;
 import tools.jackson.core.JsonPointer;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
-import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.tool.ArgumentSchema;
 import dev.bellows.tool.InvalidArgumentsException;
 import dev.bellows.tool.InvalidSchemaException;
@@ -75,7 +74,7 @@ public final class Evaluators {
      *
      * @throws InvalidSchemaException when the schema cannot be used
      */
-    public static Evaluator schema(ObjectNode schema) {
+    public static Evaluator schema(JsonNode schema) {
         ArgumentSchema compiled = ArgumentSchema.compile(schema);
         return Evaluator.of("schema", run -> {
             Optional<JsonNode> answer = json(run.answer());
@@ -189,7 +188,7 @@ public final class Evaluators {
                 throw new ExpectationException("must be a JSON Schema (an object)");
             }
             try {
-                return schema((ObjectNode) spec);
+                return schema(spec);
             } catch (InvalidSchemaException e) {
                 throw new ExpectationException("not a usable JSON Schema: " + e.getMessage());
             }
@@ -294,7 +293,7 @@ public final class Evaluators {
             if (args != null && !args.isObject()) {
                 throw new ExpectationException(at + ".arguments", "must be an object");
             }
-            expected.add(new ToolTrajectory.ExpectedCall(name, Optional.ofNullable((ObjectNode) args)));
+            expected.add(new ToolTrajectory.ExpectedCall(name, Optional.ofNullable(args)));
         }
         return tools(new ToolTrajectory(match, arguments, expected));
     }

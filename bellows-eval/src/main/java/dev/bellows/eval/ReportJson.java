@@ -1,5 +1,6 @@
 package dev.bellows.eval;
 
+import dev.bellows.json.internal.FrozenJson;
 import tools.jackson.databind.ObjectWriter;
 import dev.bellows.json.internal.Jackson;
 import tools.jackson.databind.JsonNode;
@@ -32,7 +33,7 @@ public final class ReportJson {
         }
 
         @Override
-        public void write(ObjectNode report, Path directory) throws IOException {
+        public void write(JsonNode report, Path directory) throws IOException {
             Files.writeString(directory.resolve(FILE), text(report), StandardCharsets.UTF_8);
         }
     };
@@ -43,11 +44,11 @@ public final class ReportJson {
     private ReportJson() {
     }
 
-    /** The report's JSON, secrets redacted. */
-    public static ObjectNode toJson(EvalReport report) {
+    /** The report's JSON, secrets redacted; frozen (read-only; {@link JsonNode#deepCopy()} to change a copy). */
+    public static JsonNode toJson(EvalReport report) {
         ObjectNode json = tree(report);
         redact(json);
-        return json;
+        return FrozenJson.freeze(json);
     }
 
     /** Every text value of the tree passed through {@link Secrets#redact}, in place. */
@@ -154,7 +155,7 @@ public final class ReportJson {
     }
 
     /** The JSON as the file holds it: indented, secrets redacted, a final newline. */
-    public static String text(ObjectNode report) throws IOException {
+    public static String text(JsonNode report) throws IOException {
         return Secrets.redact(INDENTED.writeValueAsString(report)) + "\n";
     }
 

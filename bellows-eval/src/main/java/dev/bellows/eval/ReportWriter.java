@@ -1,6 +1,6 @@
 package dev.bellows.eval;
 
-import tools.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.file.Path;
 
@@ -21,5 +21,5 @@ public interface ReportWriter {
      * @param report    the report's JSON, as {@link ReportJson#toJson} makes it; read-only
      * @param directory the output directory, which exists; event files are named relative to it
      */
-    void write(ObjectNode report, Path directory) throws IOException;
+    void write(JsonNode report, Path directory) throws IOException;
 }

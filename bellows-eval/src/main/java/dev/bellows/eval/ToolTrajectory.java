@@ -1,6 +1,7 @@
 package dev.bellows.eval;
 
-import tools.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.JsonNode;
+import dev.bellows.json.internal.FrozenJson;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -56,12 +57,13 @@ public record ToolTrajectory(Match match, ArgumentsMatch arguments, List<Expecte
      * One expected call.
      *
      * @param name      the tool's name, or {@code server/tool}
-     * @param arguments the arguments to compare; empty: any arguments match. Read-only
+     * @param arguments the arguments to compare (a JSON object); empty: any arguments match. Frozen
+     *                  (read-only; a copy unless frozen already)
      */
-    public record ExpectedCall(String name, Optional<ObjectNode> arguments) {
+    public record ExpectedCall(String name, Optional<JsonNode> arguments) {
         public ExpectedCall {
             Objects.requireNonNull(name, "name");
-            Objects.requireNonNull(arguments, "arguments");
+            arguments = Objects.requireNonNull(arguments, "arguments").map(FrozenJson::freeze);
         }
 
         boolean matches(CalledTool call, ArgumentsMatch mode) {

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ObjectNode;
 import tools.jackson.databind.node.StringNode;
 import dev.bellows.provider.TokenUsage;
 import java.time.Instant;
@@ -78,7 +77,7 @@ class ComparisonTest {
     void theComparisonIsWrittenIntoTheReport() {
         EvalReport now = report(judged("a", 1, 0.3));
         JsonNode before = json(report(judged("a", 1, 0.9)));
-        ObjectNode json = ReportJson.toJson(now.withComparison(Comparison.of("old.json", before, now, 0.05)));
+        JsonNode json = ReportJson.toJson(now.withComparison(Comparison.of("old.json", before, now, 0.05)));
         JsonNode comparison = json.get("comparison");
         assertThat(comparison.get("baseline").asString()).isEqualTo("old.json");
         assertThat(comparison.get("margin").asDouble()).isEqualTo(0.05);
@@ -98,7 +97,7 @@ class ComparisonTest {
 
     @Test
     void theReportHasEveryFieldOfTheContract() {
-        ObjectNode json = ReportJson.toJson(report(judged("a", 1, 0.9)));
+        JsonNode json = ReportJson.toJson(report(judged("a", 1, 0.9)));
         assertThat(json.propertyNames()).containsExactly("dataset", "agent", "model", "started", "duration_ms",
                 "summary", "cases");
         assertThat(json.get("started").asString()).isEqualTo("1970-01-01T00:00:00Z");

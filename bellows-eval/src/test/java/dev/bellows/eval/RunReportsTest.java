@@ -1,8 +1,8 @@
 package dev.bellows.eval;
 
+import tools.jackson.databind.JsonNode;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.agent.DefaultAgent;
 import dev.bellows.eval.report.EvalReports;
 import dev.bellows.testkit.MockScript;
@@ -55,7 +55,7 @@ class RunReportsTest {
             return probe.install(DefaultAgent.builder().provider(new ScriptedProvider(script)).model("mock")
                     .toolRegistry(new ToolRegistry().registerMethods(new Weather()))).build();
         }).outputDirectory(out).model("mock").build().run(Dataset.read(dataset));
-        ObjectNode json = ReportJson.toJson(report);
+        JsonNode json = ReportJson.toJson(report);
         ReportJson.WRITER.write(json, out);
 
         Path xml = EvalReports.writeJunitXml(out.resolve(ReportJson.FILE));

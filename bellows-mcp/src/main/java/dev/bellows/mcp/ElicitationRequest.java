@@ -1,6 +1,7 @@
 package dev.bellows.mcp;
 
 import tools.jackson.databind.JsonNode;
+import dev.bellows.json.internal.FrozenJson;
 import tools.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -17,18 +18,31 @@ import java.util.Set;
  * @param message         what it says to the user
  * @param requestedSchema the fields: a JSON Schema object of primitive properties (string,
  *                        number, integer, boolean, enums), each with {@code title},
- *                        {@code description}, {@code default} as the server gave them
+ *                        {@code description}, {@code default} as the server gave them; frozen
+ *                        (read-only; a copy unless frozen already), {@code {}} for null
  */
-public record ElicitationRequest(String serverName, String message, ObjectNode requestedSchema) {
+public record ElicitationRequest(String serverName, String message, JsonNode requestedSchema) {
 
     public ElicitationRequest {
         Objects.requireNonNull(serverName, "serverName");
         message = message == null ? "" : message;
-        requestedSchema = requestedSchema == null ? ResultMapper.JSON.createObjectNode() : requestedSchema.deepCopy();
+        if (requestedSchema != null && !requestedSchema.isObject()) {
+            throw new IllegalArgumentException("requestedSchema must be a JSON object, not " + requestedSchema.getNodeType());
+        }
+        requestedSchema = FrozenJson.freeze(requestedSchema == null ? ResultMapper.JSON.createObjectNode() : requestedSchema);
     }
 
-    /** One field of the form. */
-    public record Field(String name, ObjectNode schema, boolean required) {
+    /**
+     * One field of the form.
+     *
+     * @param schema the field's JSON Schema (an object), frozen (read-only; a copy unless frozen already)
+     */
+    public record Field(String name, JsonNode schema, boolean required) {
+
+        public Field {
+            Objects.requireNonNull(name, "name");
+            schema = FrozenJson.freeze(Objects.requireNonNull(schema, "schema"));
+        }
 
         /** {@code string}, {@code number}, {@code integer}, {@code boolean}; {@code string} when not said. */
         public String type() {
@@ -38,7 +52,7 @@ public record ElicitationRequest(String serverName, String message, ObjectNode r
         /** The field's default, if it has one. */
         public Optional<JsonNode> defaultValue() {
             JsonNode value = schema.get("default");
-            return value == null || value.isNull() ? Optional.empty() : Optional.of(value.deepCopy());
+            return value == null || value.isNull() ? Optional.empty() : Optional.of(value);     // frozen
         }
 
         /** The allowed values ({@code enum}, or the {@code const} of each {@code oneOf}); empty when free. */
@@ -70,15 +84,15 @@ public record ElicitationRequest(String serverName, String message, ObjectNode r
         requestedSchema.path("required").forEach(name -> required.add(name.asString()));
         List<Field> fields = new ArrayList<>();
         for (Map.Entry<String, JsonNode> property : requestedSchema.path("properties").properties()) {
-            if (property.getValue() instanceof ObjectNode schema) {
-                fields.add(new Field(property.getKey(), schema.deepCopy(), required.contains(property.getKey())));
+            if (property.getValue().isObject()) {       // frozen already: shared, not copied
+                fields.add(new Field(property.getKey(), property.getValue(), required.contains(property.getKey())));
             }
         }
         return fields;
     }
 
-    /** Every field's default; empty when a required field has none. */
-    public Optional<ObjectNode> defaults() {
+    /** Every field's default, a frozen object; empty when a required field has none. */
+    public Optional<JsonNode> defaults() {
         ObjectNode content = ResultMapper.JSON.createObjectNode();
         for (Field field : fields()) {
             Optional<JsonNode> value = field.defaultValue();
@@ -88,17 +102,23 @@ public record ElicitationRequest(String serverName, String message, ObjectNode r
                 return Optional.empty();
             }
         }
-        return Optional.of(content);
+        return Optional.of(FrozenJson.freeze(content));
     }
 
-    /** The content with the default of each field it leaves out (SEP-1034); a new object. */
-    public ObjectNode withDefaults(ObjectNode content) {
-        ObjectNode out = content.deepCopy();
+    /**
+     * The content (a JSON object) with the default of each field it leaves out (SEP-1034): a new
+     * object, frozen; {@code content} is not changed.
+     */
+    public JsonNode withDefaults(JsonNode content) {
+        if (!content.isObject()) {
+            throw new IllegalArgumentException("content must be a JSON object, not " + content.getNodeType());
+        }
+        ObjectNode out = (ObjectNode) content.deepCopy();
         for (Field field : fields()) {
             if (!out.has(field.name()) || out.get(field.name()).isNull()) {
                 field.defaultValue().ifPresent(value -> out.set(field.name(), value));
             }
         }
-        return out;
+        return FrozenJson.freeze(out);
     }
 }

@@ -1,15 +1,23 @@
 package dev.bellows.mcp;
 
-import tools.jackson.databind.node.ObjectNode;
+import dev.bellows.json.internal.FrozenJson;
+import tools.jackson.databind.JsonNode;
 import java.util.Objects;
 
 /** How the user answered an elicitation: accepted with content, declined, or cancelled. */
 public sealed interface ElicitationResult {
 
-    /** Accepted: the fields the user gave (defaults are added for the others). */
-    record Accept(ObjectNode content) implements ElicitationResult {
+    /**
+     * Accepted: the fields the user gave (defaults are added for the others).
+     *
+     * @param content a JSON object, frozen (read-only; a copy unless frozen already)
+     */
+    record Accept(JsonNode content) implements ElicitationResult {
         public Accept {
-            content = Objects.requireNonNull(content, "content").deepCopy();
+            if (!Objects.requireNonNull(content, "content").isObject()) {
+                throw new IllegalArgumentException("content must be a JSON object, not " + content.getNodeType());
+            }
+            content = FrozenJson.freeze(content);
         }
     }
 

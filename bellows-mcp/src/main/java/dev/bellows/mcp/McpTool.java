@@ -1,5 +1,6 @@
 package dev.bellows.mcp;
 
+import dev.bellows.json.internal.FrozenJson;
 import dev.bellows.secret.Secrets;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -19,7 +20,7 @@ final class McpTool implements Tool {
     private final McpToolSource source;
     private final String name;
     private final String description;
-    private final ObjectNode inputSchema;
+    private final JsonNode inputSchema;     // frozen
 
     McpTool(McpToolSource source, McpSchema.Tool tool) {
         this.source = source;
@@ -33,7 +34,7 @@ final class McpTool implements Tool {
         if (!schema.has("type")) {
             schema.put("type", "object");
         }
-        this.inputSchema = schema;
+        this.inputSchema = FrozenJson.freeze(schema);
     }
 
     @Override
@@ -47,7 +48,7 @@ final class McpTool implements Tool {
     }
 
     @Override
-    public ObjectNode inputSchema() {
+    public JsonNode inputSchema() {
         return inputSchema;
     }
 

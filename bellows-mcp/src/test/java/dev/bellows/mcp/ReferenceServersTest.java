@@ -1,10 +1,10 @@
 package dev.bellows.mcp;
 
+import tools.jackson.databind.JsonNode;
 import dev.bellows.json.internal.Jackson;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import tools.jackson.databind.ObjectMapper;
-import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.tool.ToolCallOutcome;
 import dev.bellows.tool.ToolChain;
 import dev.bellows.tool.ToolChainResult;
@@ -68,7 +68,7 @@ class ReferenceServersTest {
                 .filter(t -> t.serverName().equals(server)).map(RegisteredTool::toolName).toList();
         assertThat(names).contains("echo", "get-sum", "get-tiny-image", "get-structured-content",
                 "get-resource-reference");
-        ObjectNode sumSchema = registry.lookup(server, "get-sum").inputSchema();
+        JsonNode sumSchema = registry.lookup(server, "get-sum").inputSchema();
         assertThat(sumSchema.at("/properties/a/type").asString()).isEqualTo("number");
         assertThat(registry.lookup(server, "echo").description()).isNotBlank();
 

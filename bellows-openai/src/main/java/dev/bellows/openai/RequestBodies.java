@@ -27,8 +27,8 @@ import java.util.Set;
  *
  * <p>What does not change from one model call to the next is encoded once: the system message
  * (the loop passes the same {@code String} while its tools are unchanged) and the {@code tools}
- * array (the same {@link ToolSpec}s, whose schemas are compared with a copy kept of them, so a
- * schema changed in place is noticed). A body is then mostly copies of those bytes plus the
+ * array (the same {@link ToolSpec} instances, whose schemas are frozen, so the same instances
+ * mean the same bytes: nothing is copied or compared tree by tree). A body is then mostly copies of those bytes plus the
  * conversation's new messages, and the cached parts are not even copied into it: the body
  * goes to the HTTP client as its parts. Thread-safe: the caches are immutable snapshots
  * swapped whole, and nothing ever writes into a cached array.
@@ -166,7 +166,6 @@ final class RequestBodies {
                 generator.writeStringProperty("name", tool.name());
                 generator.writeStringProperty("description", tool.description());
                 generator.writeName("parameters");
-                // From the copy that is compared later, so the bytes are what it holds.
                 generator.writeTree(snapshot.schema(i));
                 generator.writeEndObject();
                 generator.writeEndObject();

@@ -1,5 +1,6 @@
 package dev.bellows.openai;
 
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.bellows.json.internal.Jackson;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -61,14 +62,21 @@ class RequestBodiesProperties {
     }
 
     @Test
-    void aSchemaChangedInPlaceIsNoticed() {
+    void aSchemaCannotChangeInPlaceSoTheCachedToolsStayRight() {
         RequestBodies bodies = new RequestBodies("max_tokens", true, true);
         ToolSpec tool = tool("add", "Adds");
         ChatRequest request = ChatRequest.builder().model("m").message(Message.user("hi")).tools(List.of(tool)).build();
-        assertThat(written(bodies, request)).isEqualTo(reference(request, MaxTokensField.MAX_TOKENS, true));
-        ((ObjectNode) tool.parameters().get("properties")).putObject("c").put("type", "string");
-        assertThat(written(bodies, request)).contains("\"c\":{\"type\":\"string\"}")
-                .isEqualTo(reference(request, MaxTokensField.MAX_TOKENS, true));
+        String before = written(bodies, request);
+        assertThat(before).isEqualTo(reference(request, MaxTokensField.MAX_TOKENS, true));
+        assertThatThrownBy(() -> ((ObjectNode) tool.parameters().get("properties")).putObject("c"))
+                .isInstanceOf(UnsupportedOperationException.class);
+        assertThat(written(bodies, request)).isEqualTo(before).doesNotContain("\"c\"");
+        ObjectNode changed = (ObjectNode) tool.parameters().deepCopy();
+        changed.withObjectProperty("properties").putObject("c").put("type", "string");
+        ChatRequest other = ChatRequest.builder().model("m").message(Message.user("hi"))
+                .tools(List.of(new ToolSpec("add", "Adds", changed))).build();
+        assertThat(written(bodies, other)).contains("\"c\":{\"type\":\"string\"}")
+                .isEqualTo(reference(other, MaxTokensField.MAX_TOKENS, true));
     }
 
     @Test

@@ -345,7 +345,7 @@ final class AguiEvents {
                 ObjectNode metadata = interrupt.putObject("metadata");
                 metadata.put("serverName", call.serverName());
                 metadata.put("toolName", call.toolName());
-                metadata.set("arguments", call.arguments().deepCopy());
+                metadata.set("arguments", call.arguments());     // frozen: shared, not copied
             }
             if (waiting.isEmpty()) {
                 outcome.removeAll();

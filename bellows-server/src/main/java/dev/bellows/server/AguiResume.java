@@ -104,10 +104,10 @@ final class AguiResume {
             // AG-UI's approveWithEdits: the person's own arguments (checked against the tool's schema)
             JsonNode edited = payload.get("editedArgs");
             if (edited != null && !edited.isNull()) {
-                if (!(edited instanceof tools.jackson.databind.node.ObjectNode arguments)) {
+                if (!edited.isObject()) {
                     throw HttpError.badRequest(field + ".payload.editedArgs", "must be an object: the call's arguments");
                 }
-                return Decision.approve(call.id(), arguments.deepCopy());
+                return Decision.approve(call.id(), edited);     // the decision keeps a frozen copy
             }
             return Decision.approve(call.id());
         }

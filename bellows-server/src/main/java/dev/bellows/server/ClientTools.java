@@ -1,5 +1,6 @@
 package dev.bellows.server;
 
+import dev.bellows.json.internal.FrozenJson;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -29,22 +30,23 @@ final class ClientTools {
         return external;
     }
 
-    /** The client's schema as given (a copy: the tool's own), or an object of any properties when it gave none. */
-    private static ObjectNode schema(JsonNode parameters) {
+    /** The client's schema as given (a frozen copy: the tool's own), or an object of any properties when it gave none. */
+    private static JsonNode schema(JsonNode parameters) {
         if (parameters instanceof ObjectNode object) {
-            ObjectNode copy = object.deepCopy();
-            if (!copy.has("type")) {
-                copy.put("type", "object");
+            if (object.has("type")) {
+                return FrozenJson.freeze(object);
             }
-            return copy;
+            ObjectNode copy = object.deepCopy();
+            copy.put("type", "object");
+            return FrozenJson.freeze(copy);
         }
         ObjectNode any = JsonNodeFactory.instance.objectNode().put("type", "object");
         any.putObject("properties");
-        return any;
+        return FrozenJson.freeze(any);
     }
 
     /** A tool the client carries out: the loop never calls it (its calls wait for the client's result). */
-    record ClientTool(String name, String description, ObjectNode inputSchema) implements Tool {
+    record ClientTool(String name, String description, JsonNode inputSchema) implements Tool {
         @Override
         public ToolResult<?> call(ToolContext context, JsonNode arguments) {
             throw new IllegalStateException("the client's tool " + name + " is carried out by the client, not here");

@@ -194,7 +194,7 @@ public final class DurableAgent implements Agent {
      * original task) and the {@code approval} events, as {@code DefaultAgent.resume} does locally.
      * Approved calls run once, on a worker; denied ones reach the model as denials, with the
      * reason. Takes {@link Decision#approve(String)}, {@link Decision#approve(String,
-     * tools.jackson.databind.node.ObjectNode)} (the call runs with these arguments
+     * tools.jackson.databind.JsonNode)} (the call runs with these arguments
      * instead, checked against the tool's schema first; they are recorded in the workflow's
      * history, as the model's are) and {@link Decision#deny(String, String)}.
      *

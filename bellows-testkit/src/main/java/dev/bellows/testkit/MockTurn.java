@@ -1,5 +1,6 @@
 package dev.bellows.testkit;
 
+import dev.bellows.json.internal.FrozenJson;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -30,7 +31,8 @@ import java.util.OptionalInt;
  * @param delayMs   milliseconds to wait between two pieces, at least 0
  * @param status    an HTTP status (100-599) to answer with instead of an answer, or null
  * @param headers   response headers of a status turn (never null)
- * @param body      the JSON body of a status turn, or null for a default error body
+ * @param body      the JSON body of a status turn, or null for a default error body; frozen
+ *                  (read-only; a copy unless frozen already)
  * @param cutAfter  close the connection after this many characters of content (then of the
  *                  tool calls' arguments), or null
  * @param toolCalls native tool calls, streamed after the content; empty for none
@@ -45,6 +47,7 @@ public record MockTurn(String content, String reasoning, int chunkSize, long del
      * @throws IllegalArgumentException naming the script field that is wrong
      */
     public MockTurn {
+        body = body == null ? null : FrozenJson.freeze(body);
         headers = Collections.unmodifiableMap(new LinkedHashMap<>(Objects.requireNonNull(headers, "headers")));
         List<MockToolCall> numbered = new java.util.ArrayList<>();
         for (MockToolCall call : Objects.requireNonNull(toolCalls, "toolCalls")) {

@@ -1,5 +1,6 @@
 package dev.bellows.testkit;
 
+import dev.bellows.json.internal.FrozenJson;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -20,7 +21,7 @@ import java.util.TreeMap;
  *                of {@code authorization}, {@code proxy-authorization}, {@code x-api-key} and
  *                {@code api-key} are redacted ({@code Bearer [REDACTED]} or {@code [REDACTED]})
  * @param body    the body as JSON; a body that is not JSON is a text node of its raw text; an
- *                empty body is a null node
+ *                empty body is a null node; frozen (read-only)
  * @param turn    the index (from 0) of the script turn the request took, or -1 for none
  *                (not a chat request, a bad request, or the turns had run out)
  */
@@ -35,7 +36,7 @@ public record RecordedRequest(String method, String path, Map<String, List<Strin
         TreeMap<String, List<String>> copy = new TreeMap<>();
         headers.forEach((name, values) -> copy.put(name.toLowerCase(Locale.ROOT), List.copyOf(values)));
         headers = Collections.unmodifiableMap(copy);
-        body = body == null ? JsonNodeFactory.instance.nullNode() : body;
+        body = body == null ? JsonNodeFactory.instance.nullNode() : FrozenJson.freeze(body);
     }
 
     /** The first value of a header (name in any case), or null. */
@@ -49,8 +50,8 @@ public record RecordedRequest(String method, String path, Map<String, List<Strin
         return turn < 0 ? OptionalInt.empty() : OptionalInt.of(turn);
     }
 
-    /** The line {@code --record} writes: method, path, headers (redacted), body, turn. */
-    public ObjectNode toJson() {
+    /** The line {@code --record} writes: method, path, headers (redacted), body, turn; a new object. */
+    public JsonNode toJson() {
         ObjectNode json = JsonNodeFactory.instance.objectNode();
         json.put("method", method);
         json.put("path", path);

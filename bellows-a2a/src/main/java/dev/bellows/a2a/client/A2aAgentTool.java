@@ -1,5 +1,6 @@
 package dev.bellows.a2a.client;
 
+import dev.bellows.json.internal.FrozenJson;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -48,6 +49,9 @@ import java.util.stream.Collectors;
  * <p>Thread-safe: calls may run at the same time, each its own remote task.
  */
 public final class A2aAgentTool implements Tool {
+
+    /** The same for every remote agent, and frozen: built once. */
+    private static final JsonNode SCHEMA = schema();
 
     /** Sees every event of the remote tasks as it arrives. Called on the calling thread; must not block. */
     @FunctionalInterface
@@ -105,13 +109,17 @@ public final class A2aAgentTool implements Tool {
     }
 
     @Override
-    public ObjectNode inputSchema() {
+    public JsonNode inputSchema() {
+        return SCHEMA;
+    }
+
+    private static JsonNode schema() {
         ObjectNode schema = JsonNodeFactory.instance.objectNode().put("type", "object");
         schema.putObject("properties").putObject("task").put("type", "string")
                 .put("description", "The task for the remote agent, in words.");
         schema.putArray("required").add("task");
         schema.put("additionalProperties", false);
-        return schema;
+        return FrozenJson.freeze(schema);
     }
 
     /** Remote tasks take a while and share nothing: calls may run side by side. */

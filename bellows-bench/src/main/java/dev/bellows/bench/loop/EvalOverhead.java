@@ -1,6 +1,6 @@
 package dev.bellows.bench.loop;
 
-import tools.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.JsonNode;
 import dev.bellows.agent.AgentResult;
 import dev.bellows.agent.DefaultAgent;
 import dev.bellows.agent.Session;
@@ -191,7 +191,7 @@ public final class EvalOverhead {
         if (!reports) {
             return new Batch(runs, cpu() - cpu, runs);
         }
-        ObjectNode json = ReportJson.toJson(report);
+        JsonNode json = ReportJson.toJson(report);
         ReportJson.WRITER.write(json, out);
         try (Writer xml = Files.newBufferedWriter(out.resolve(EvalReports.JUNIT_XML), StandardCharsets.UTF_8)) {
             EvalReports.writeJunitXml(json, xml);

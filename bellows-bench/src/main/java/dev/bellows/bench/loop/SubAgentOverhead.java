@@ -155,7 +155,7 @@ public final class SubAgentOverhead {
         }
 
         @Override
-        public ObjectNode inputSchema() {
+        public JsonNode inputSchema() {
             return ADD.inputSchema();
         }
 

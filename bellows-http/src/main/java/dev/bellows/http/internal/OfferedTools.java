@@ -7,9 +7,10 @@ import java.util.List;
 /**
  * Internal to the Bellows providers, not for users (it may change in any release): the tools
  * a request offered, kept with an encoding of them so that the next request's tools can be
- * recognised and the encoding reused. Holds the same {@link ToolSpec} instances and copies of
- * their schemas, taken when this is made: a schema changed in place since is noticed. Never
- * changed after it is made.
+ * recognised and the encoding reused. Holds the same {@link ToolSpec} instances; their schemas
+ * are frozen (a {@code ToolSpec} keeps a read-only tree), so the same instances mean the same
+ * schemas, and recognising them takes no copy and no comparison of trees. Never changed after
+ * it is made.
  */
 public final class OfferedTools {
 
@@ -21,12 +22,12 @@ public final class OfferedTools {
         this.schemas = schemas;
     }
 
-    /** The tools as offered now, their schemas copied. */
+    /** The tools as offered now (their frozen schemas shared, not copied). */
     public static OfferedTools copyOf(List<ToolSpec> offered) {
         ToolSpec[] specs = offered.toArray(new ToolSpec[0]);
         JsonNode[] schemas = new JsonNode[specs.length];
         for (int i = 0; i < specs.length; i++) {
-            schemas[i] = specs[i].parameters().deepCopy();
+            schemas[i] = specs[i].parameters();
         }
         return new OfferedTools(specs, schemas);
     }
@@ -41,21 +42,18 @@ public final class OfferedTools {
         return specs[index];
     }
 
-    /**
-     * The copy of the tool's schema: write the encoding from it, so the bytes are what
-     * {@link #sameAs} compares with. Never change it.
-     */
+    /** The tool's schema (frozen), to write the encoding from. */
     public JsonNode schema(int index) {
         return schemas[index];
     }
 
-    /** Whether {@code offered} are the same tool instances, in order, with unchanged schemas. */
+    /** Whether {@code offered} are the same tool instances, in order (so with the same schemas: they are frozen). */
     public boolean sameAs(List<ToolSpec> offered) {
         if (offered.size() != specs.length) {
             return false;
         }
         for (int i = 0; i < specs.length; i++) {
-            if (offered.get(i) != specs[i] || !schemas[i].equals(specs[i].parameters())) {
+            if (offered.get(i) != specs[i]) {
                 return false;
             }
         }

@@ -125,7 +125,7 @@ final class RemoteTools {
         }
 
         @Override
-        public ObjectNode inputSchema() {
+        public JsonNode inputSchema() {
             return entry.inputSchema();
         }
 
