@@ -6,6 +6,7 @@ import dev.bellows.agent.AgentResult;
 import dev.bellows.agent.AgentRun;
 import dev.bellows.event.AgentEvent;
 import dev.bellows.event.EventJson;
+import dev.bellows.event.LoopEvent;
 import dev.bellows.tool.LoopEndReason;
 import dev.bellows.event.StreamEvent;
 import dev.bellows.event.StreamRedaction;
@@ -221,6 +222,9 @@ final class AgentRunner {
             if (agent != null && !json.has("agent")) {
                 // a sub-agent's events name their own; a copy, since the event's tree is read-only
                 json = ((tools.jackson.databind.node.ObjectNode) json.deepCopy()).put("agent", agent);
+            }
+            if (event instanceof LoopEvent.Handoff handoff && agent != null) {
+                agent = handoff.to();           // the events from here on are the new agent's
             }
             root.stdout.write((Shown.text(json.toString()) + "\n").getBytes(StandardCharsets.UTF_8));
             root.stdout.flush();

@@ -5,6 +5,7 @@ import dev.bellows.a2a.client.RemoteAgent;
 import dev.bellows.a2a.client.RemoteAgentConfig;
 import dev.bellows.agent.AgentTool;
 import dev.bellows.agent.DefaultAgent;
+import dev.bellows.agent.Handoff;
 import dev.bellows.agent.ToolMode;
 import dev.bellows.cli.ModelOptions.Settings;
 import dev.bellows.provider.Provider;
@@ -75,17 +76,61 @@ final class AgentTree implements AutoCloseable {
         return this;
     }
 
-    /** Gives the root agent's builder what {@code spec} says: the run's own settings fill the rest. */
+    /**
+     * Gives the root agent's builder what {@code spec} says: the run's own settings fill the rest.
+     * Every agent it may hand the conversation to, and theirs in turn, is built now, so that a
+     * problem of theirs is a usage error before the run begins.
+     */
     DefaultAgent.Builder configure(DefaultAgent.Builder builder, AgentsConfig.Spec spec) throws UsageException {
-        return own(builder, spec, 0);
+        DefaultAgent.Builder configured = own(builder, spec, 0);
+        java.util.Deque<String> next = new java.util.ArrayDeque<>(spec.handoffs());
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        while (!next.isEmpty()) {
+            String name = next.poll();
+            if (seen.add(name)) {
+                handoffTarget(name, 0);
+                if (agents.remote(name) == null) {      // a remote agent's own handoffs are its business
+                    next.addAll(agents.get(name).handoffs());
+                }
+            }
+        }
+        return configured;
+    }
+
+    /**
+     * The workflow {@code spec} as an agent of its own ({@code --agent} naming a workflow): its
+     * agents run at depth 1, and {@code listener} hears its events.
+     */
+    dev.bellows.agent.Agent workflow(AgentsConfig.Spec spec, dev.bellows.agent.AgentListener listener)
+            throws UsageException {
+        return tool(spec.name(), 0).asAgent(listener);
+    }
+
+    /**
+     * The agent {@code name} as the target of a handoff made at {@code depth}: it takes over the
+     * conversation at the same depth. A model agent (the same one for every handoff to it), or a
+     * workflow run as an agent of its own.
+     */
+    dev.bellows.agent.Agent handoffTarget(String name, int depth) throws UsageException {
+        if (agents.remote(name) != null) {
+            return remote(name);
+        }
+        AgentsConfig.Spec spec = agents.get(name);
+        return spec.workflow() ? tool(name, depth).asAgent() : agent(name, depth);
     }
 
     private DefaultAgent.Builder own(DefaultAgent.Builder builder, AgentsConfig.Spec spec, int depth)
             throws UsageException {
         String path = "agents." + spec.name();
-        if (!spec.handoffs().isEmpty()) {
-            throw new UsageException(path + ".handoffs: handing the conversation off is not supported by this version"
-                    + " yet; offer the agent with \"agents\" instead");
+        for (String target : spec.handoffs()) {
+            builder.handoff(Handoff.to(target, () -> {
+                try {
+                    return handoffTarget(target, depth);
+                } catch (UsageException e) {
+                    // configure() built every target before the run began: this one was fine then
+                    throw new IllegalStateException(path + ".handoffs: " + e.getMessage(), e);
+                }
+            }).description(handoffDescription(target)));
         }
         String model = spec.model() != null ? spec.model() : settings.model();
         builder.name(spec.name())
@@ -229,6 +274,16 @@ final class AgentTree implements AutoCloseable {
                     + BellowsCommand.oneLine(e.getMessage()) + ").";
         }
         return "Gives a task to the remote agent " + remote.name() + " and returns its answer. " + does;
+    }
+
+    /** What the model reads about handing the conversation to {@code name}. */
+    private String handoffDescription(String name) throws UsageException {
+        if (agents.remote(name) != null) {
+            return remoteDescription(remote(name));
+        }
+        AgentsConfig.Spec spec = agents.get(name);
+        return spec.workflow() ? description(spec)
+                : spec.instructions() == null ? "" : "Its instructions: " + spec.instructions();
     }
 
     /** What the agent is offered as (to a model, or over MCP). */

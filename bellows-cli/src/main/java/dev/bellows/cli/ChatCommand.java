@@ -172,7 +172,13 @@ final class ChatCommand implements Callable<Integer> {
             // A server's question is asked on the chat's own line reader, with the turn's spinner stopped.
             AtomicReference<Runnable> quiet = new AtomicReference<>(() -> { });
             lines.set(Elicitations.chat(io, () -> quiet.get().run()));
-            if (settings.configuredAgent() != null) {
+            if (settings.configuredAgent() != null && settings.configuredAgent().workflow()) {
+                if (stored != null) {
+                    throw new UsageException("--session: " + settings.configuredAgent().name() + " is a workflow,"
+                            + " which keeps no conversation: chat with it without --session");
+                }
+                agents.workflow(settings.configuredAgent(), event -> { });      // its problems: usage errors now
+            } else if (settings.configuredAgent() != null) {
                 // checked before the first turn: a problem of the config's agents is a usage error
                 agents.configure(DefaultAgent.builder(), settings.configuredAgent());
             }
@@ -211,6 +217,8 @@ final class ChatCommand implements Callable<Integer> {
         private List<String> suggestions = List.of();
         private String model;
         private DefaultAgent agent;
+        /** The workflow a chat with --agent WORKFLOW runs for each message, or null. */
+        private final dev.bellows.agent.Agent workflow;
         /** Whether a turn failed or a command was unknown: a script then ends with status 1. */
         private boolean failed;
         /** Stops the running turn's spinner before a server's question is asked. */
@@ -232,6 +240,13 @@ final class ChatCommand implements Callable<Integer> {
             this.model = settings.configuredAgent() != null && settings.configuredAgent().model() != null
                     ? settings.configuredAgent().model() : settings.model();
             this.approve = settings.approve().stream().map(ToolPattern::of).toList();
+            boolean runsWorkflow = settings.configuredAgent() != null && settings.configuredAgent().workflow();
+            try {
+                this.workflow = runsWorkflow ? agents.workflow(settings.configuredAgent(),
+                        event -> renderer.get().onEvent(event)) : null;
+            } catch (UsageException e) {
+                throw new IllegalStateException(e.getMessage());    // checked before the chat began
+            }
             this.agent = agent();
         }
 
@@ -265,7 +280,7 @@ final class ChatCommand implements Callable<Integer> {
             if (stored != null) {
                 builder.listener(stored.keepingSubAgents());
             }
-            if (settings.configuredAgent() != null) {
+            if (settings.configuredAgent() != null && !settings.configuredAgent().workflow()) {
                 try {
                     agents.configure(builder, settings.configuredAgent()).model(model);
                 } catch (UsageException e) {
@@ -366,7 +381,8 @@ final class ChatCommand implements Callable<Integer> {
             suggestions = List.of();
             AgentResult result;
             try {
-                result = follow(() -> agent.run(text, session), new InterruptedTurn(session.memory(), text));
+                result = follow(() -> workflow != null ? workflow.run(text, session) : agent.run(text, session),
+                        new InterruptedTurn(session.memory(), text));
             } catch (IllegalStateException e) {
                 failed = true;
                 io.progress().println(BellowsCommand.oneLine(e.getMessage()));

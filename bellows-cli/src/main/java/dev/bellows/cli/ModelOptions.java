@@ -106,8 +106,8 @@ final class ModelOptions {
 
     @Option(names = "--agent", paramLabel = "default|react|NAME",
             description = "The loop: default (tool calls in <tool> tags) or react (thought / action / answer"
-                    + " sections, actions as JSON); or NAME, an agent of the config file's \"agents\" (see bellows"
-                    + " agents).")
+                    + " sections, actions as JSON); or NAME, an agent or workflow of the config file's \"agents\""
+                    + " (see bellows agents).")
     String agent;
 
     @Option(names = "--max-depth", paramLabel = "N",
@@ -287,11 +287,6 @@ final class ModelOptions {
                         + (file.agents().names().isEmpty() ? ", or the name of an agent of the config file's"
                         + " \"agents\" or \"a2a\")" : ", or one of the config file's agents: "
                         + String.join(", ", file.agents().names()) + ")"));
-            }
-            if (configured.workflow()) {
-                throw new UsageException(agentKind.source + ": " + configured.name() + " is a "
-                        + configured.kind().name().toLowerCase(java.util.Locale.ROOT) + " workflow, which this"
-                        + " version runs only as another agent's tool (name it in a model agent's \"agents\")");
             }
             agentKind = new Value(configured.kind() == AgentsConfig.Kind.REACT ? "react" : "default", agentKind.source);
         }

@@ -311,12 +311,27 @@ final class RunCommand implements Callable<Integer> {
         for (String pattern : settings.approve()) {
             builder.requireApproval(pattern);
         }
-        try (AgentTree tree = new AgentTree(settings, chosen, streamOptions, registry, root.host::envValue).traced(telemetry)) {
-            if (settings.configuredAgent() != null) {
-                tree.configure(builder, settings.configuredAgent());
-                runner.agent(settings.configuredAgent().name());
+        try (AgentTree tree = new AgentTree(settings, chosen, streamOptions, registry, root.host::envValue)
+                .traced(telemetry)) {
+            AgentsConfig.Spec configured = settings.configuredAgent();
+            if (configured != null && configured.workflow()) {
+                if (stored != null) {
+                    return usage("--session: " + configured.name() + " is a workflow, which keeps no conversation:"
+                            + " run it without --session");
+                }
+                runner.agent(configured.name());
+                return runner.run(tree.workflow(configured, listener), text);
             }
-            return run(settings, stored, text, memory, builder.build(), runner);
+            if (configured != null) {
+                tree.configure(builder, configured);
+                runner.agent(configured.name());
+            }
+            DefaultAgent agent = builder.build();
+            if (configured != null) {
+                // the session's next run goes to the agent a handoff gave it to: its events carry that name
+                agent.session().control().ifPresent(control -> runner.agent(control.agent()));
+            }
+            return run(settings, stored, text, memory, agent, runner);
         } catch (UsageException e) {
             return usage(e.getMessage());
         }

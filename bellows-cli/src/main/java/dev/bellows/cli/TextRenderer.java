@@ -292,6 +292,10 @@ final class TextRenderer implements AgentListener, AutoCloseable {
                     line(fit("  ? " + e.toolName() + " (" + e.serverName() + ") waits for approval: " + e.id()));
             case LoopEvent.Approval e -> line(fit(e.approved() ? "  approved " + e.id()
                     : "  denied " + e.id() + (e.reason().isBlank() ? "" : ": " + summary(e.reason()))));
+            case LoopEvent.Handoff e -> {
+                newLine();
+                line(fit(Shown.text(e.from()) + " hands the conversation to " + Shown.text(e.to())));
+            }
             case LoopEvent.LoopEnd e -> {
                 if (inThinking && color) {
                     write(RESET);
@@ -322,6 +326,8 @@ final class TextRenderer implements AgentListener, AutoCloseable {
             case LoopEvent.Approval decided -> decided.approved() ? "  approved " + decided.id()
                     : "  denied " + decided.id();
             case LoopEvent.LoopEnd end -> "  " + agent + " " + end.reason().wireName() + ": " + summary(end.result());
+            case LoopEvent.Handoff handoff -> "  " + Shown.text(handoff.from()) + " hands the conversation to "
+                    + Shown.text(handoff.to());
             default -> null;
         };
         if (shown != null) {

@@ -82,6 +82,14 @@ class AgentsCliTest {
             int result = indexOf(events, e -> e.get("type").asString().equals("tool_result")
                     && e.get("tool_name").asString().equals("researcher") && e.get("agent").asString().equals("lead"));
             assertThat(events.get(result).get("result").asString()).isEqualTo("100 C at sea level");
+            // the parent's call, its result and the sub-agent's events name the same call id
+            String callId = nested.getFirst().get("parent_call_id").asString();
+            assertThat(events.get(result).get("call_id").asString()).isEqualTo(callId);
+            int called = indexOf(events, e -> e.get("type").asString().equals("tool_call_end")
+                    && e.get("agent").asString().equals("lead"));
+            assertThat(events.get(called).get("call_id").asString()).isEqualTo(callId);
+            assertThat(events).filteredOn(e -> e.get("type").asString().matches("tool_call_end|tool_result(_error)?"))
+                    .allSatisfy(e -> assertThat(e.has("call_id")).as(e.toString()).isTrue());
             assertThat(events.indexOf(nested.getLast())).isLessThan(result);
             assertThat(events.getLast().get("result").asString()).isEqualTo("water boils at 100 C");
             assertThat(events.getLast().get("agent").asString()).isEqualTo("lead");
@@ -202,9 +210,94 @@ class AgentsCliTest {
                 assertThat(e.get("agent").asString()).isEqualTo("lead");
                 assertThat(e.get("result").asString()).isEqualTo("A poem: tea is a leaf");
             });
-            Cli.Run root = run(server, config, "--agent", "pipeline", "x");
-            assertThat(root.status()).isEqualTo(2);
-            assertThat(root.err()).contains("--agent: pipeline is a sequence workflow");
+        }
+    }
+
+    @Test
+    void aWorkflowNamedByAgentRunsByItselfItsAgentsEventsMarked() {
+        String config = """
+                {"agents": {
+                  "researcher": {"instructions": "You find facts."},
+                  "writer": {"instructions": "You write."},
+                  "pipeline": {"sequence": ["researcher", "writer"]}
+                }}""";
+        try (MockLlmServer server = server(complete("tea is a leaf"), complete("A poem: tea is a leaf"))) {
+            Cli.Run run = run(server, config, "--agent", "pipeline", "--output", "jsonl", "a poem about tea");
+
+            assertThat(run.status()).as(run.err()).isZero();
+            List<JsonNode> events = run.outJson();
+            assertThat(events).filteredOn(e -> e.get("type").asString().equals("loop_start"))
+                    .extracting(e -> e.get("agent").asString()).containsExactly("pipeline", "researcher", "writer");
+            assertThat(events.getLast().get("type").asString()).isEqualTo("loop_end");
+            assertThat(events.getLast().get("agent").asString()).isEqualTo("pipeline");
+            assertThat(events.getLast().get("result").asString()).isEqualTo("A poem: tea is a leaf");
+            assertThat(server.requests().get(1).body().get("messages").toString()).contains("You write.")
+                    .contains("tea is a leaf");
+
+            Cli.Run text = run(server, config, "--agent", "pipeline", "--session", "s", "x");
+            assertThat(text.status()).isEqualTo(2);
+            assertThat(text.err()).contains("--session: pipeline is a workflow, which keeps no conversation");
+        }
+    }
+
+    /** lead may hand the conversation to writer, who may hand it back. */
+    private static final String DESK = """
+            {"agents": {
+              "lead": {"instructions": "You plan and delegate.", "handoffs": ["writer"]},
+              "writer": {"instructions": "You write the final text.", "handoffs": ["lead"]}
+            }}""";
+
+    @Test
+    void aHandoffGivesTheRestOfTheRunToTheOtherAgentWhoseEventsAndAnswerFollow() {
+        try (MockLlmServer server = server(call("transfer_to_writer", "{}"), complete("a poem"))) {
+            Cli.Run run = run(server, DESK, "--agent", "lead", "--output", "jsonl", "write me a poem");
+
+            assertThat(run.status()).as(run.err()).isZero();
+            List<JsonNode> events = run.outJson();
+            int handoff = indexOf(events, e -> e.get("type").asString().equals("handoff"));
+            assertThat(events.get(handoff).get("from").asString()).isEqualTo("lead");
+            assertThat(events.get(handoff).get("to").asString()).isEqualTo("writer");
+            assertThat(events.subList(0, handoff + 1)).allSatisfy(e -> assertThat(e.get("agent").asString()).isEqualTo("lead"));
+            assertThat(events.subList(handoff + 1, events.size()))
+                    .allSatisfy(e -> assertThat(e.get("agent").asString()).isEqualTo("writer"));
+            assertThat(events.getLast().get("result").asString()).isEqualTo("a poem");
+            assertThat(events).filteredOn(e -> e.get("type").asString().equals("loop_start")).hasSize(1);
+            assertThat(server.requests().get(0).body().get("messages").toString()).contains("transfer_to_writer");
+            assertThat(server.requests().get(1).body().get("messages").toString()).contains("You write the final text.")
+                    .contains("write me a poem");
+        }
+    }
+
+    @Test
+    void theSessionRemembersWhoHasTheConversationForTheNextRun() {
+        try (MockLlmServer server = server(call("transfer_to_writer", "{}"), complete("a poem"), complete("a second poem"))) {
+            List<String> common = List.of("--data-dir", dir.resolve("data").toString(), "--session", "desk",
+                    "--agent", "lead", "--output", "jsonl");
+            List<String> first = new ArrayList<>(common);
+            first.add("write me a poem");
+            assertThat(run(server, DESK, first.toArray(String[]::new)).status()).isZero();
+            List<String> second = new ArrayList<>(common);
+            second.add("another one");
+
+            Cli.Run next = run(server, DESK, second.toArray(String[]::new));
+
+            assertThat(next.status()).as(next.err()).isZero();
+            assertThat(next.outJson()).allSatisfy(e -> assertThat(e.get("agent").asString()).isEqualTo("writer"));
+            assertThat(next.outJson().getLast().get("result").asString()).isEqualTo("a second poem");
+            assertThat(server.requests()).hasSize(3);
+            assertThat(server.requests().get(2).body().get("messages").toString()).contains("You write the final text.")
+                    .contains("write me a poem").contains("another one");
+        }
+    }
+
+    @Test
+    void textOutputSaysWhoTookOver() {
+        try (MockLlmServer server = server(call("transfer_to_writer", "{}"), complete("a poem"))) {
+            Cli.Run run = run(server, DESK, "--agent", "lead", "write me a poem");
+
+            assertThat(run.status()).as(run.err()).isZero();
+            assertThat(run.out()).isEqualTo("a poem\n");
+            assertThat(run.err()).contains("lead hands the conversation to writer");
         }
     }
 
@@ -328,6 +421,35 @@ class AgentsCliTest {
         assertThat(show.status()).as(show.err()).isZero();
         assertThat(show.out()).contains("[sub-agents]\n  agent researcher: find the boiling point\n")
                 .contains("    researcher task_completion: 100 C\n");
+    }
+
+    @Test
+    void chatWithAWorkflowRunsItForEachMessage() {
+        String config = """
+                {"agents": {
+                  "researcher": {"instructions": "You find facts."},
+                  "writer": {"instructions": "You write."},
+                  "pipeline": {"sequence": ["researcher", "writer"]}
+                }}""";
+        try (MockLlmServer server = server(complete("tea is a leaf"), complete("A poem: tea is a leaf"))) {
+            List<String> args = List.of("chat", "--base-url", server.baseUrl().toString(), "--model", "mock",
+                    "--data-dir", dir.resolve("data").toString(), "--agent", "pipeline");
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            try {
+                Files.writeString(dir.resolve("bellows.json"), config);
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            int status = BellowsCommand.commandLine(new ByteArrayInputStream("a poem about tea\n"
+                            .getBytes(StandardCharsets.UTF_8)), out, err, false,
+                    new Host(Map.of(), dir, Interrupts.NONE, false)).execute(args.toArray(String[]::new));
+
+            assertThat(status).as(err.toString(StandardCharsets.UTF_8)).isZero();
+            assertThat(out.toString(StandardCharsets.UTF_8)).contains("A poem: tea is a leaf");
+            assertThat(err.toString(StandardCharsets.UTF_8)).contains("agent researcher: a poem about tea");
+            assertThat(server.requests().get(1).body().get("messages").toString()).contains("You write.");
+        }
     }
 
     private static int indexOf(List<JsonNode> events, java.util.function.Predicate<JsonNode> test) {

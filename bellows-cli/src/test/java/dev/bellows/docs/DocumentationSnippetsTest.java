@@ -28,7 +28,8 @@ import org.junit.jupiter.api.TestFactory;
 
 /**
  * Every Java snippet of the project's Markdown (README.md, docs/, the modules' own pages)
- * compiles against the real modules, so that what a reader copies works.
+ * compiles against the real modules, so that what a reader copies works; the program of a page
+ * listed in {@code RUN} (docs/agents.md) is also run, and prints what its comments say.
  *
  * <p>A page is read as its reader reads it: its {@code java} snippets, in order, form one
  * program, so a later snippet may use what an earlier one declared, and every variable a
@@ -57,7 +58,13 @@ class DocumentationSnippetsTest {
                 Program program = programs.get(i);
                 String name = root.relativize(page) + (programs.size() > 1 ? " #" + (i + 1) : "")
                         + " (line " + program.firstLine + ")";
-                tests.add(DynamicTest.dynamicTest(name, () -> assertCompiles(program)));
+                boolean run = RUN.contains(root.relativize(page).toString().replace('\\', '/'));
+                tests.add(DynamicTest.dynamicTest(name, () -> {
+                    Path classes = compiled(program);
+                    if (run) {
+                        assertPrintsWhatItSays(program, classes);
+                    }
+                }));
             }
         }
         assertThat(tests).as("Java snippets found in the Markdown pages").isNotEmpty();
@@ -89,7 +96,40 @@ class DocumentationSnippetsTest {
         return programs;
     }
 
-    private static void assertCompiles(Program program) throws IOException {
+    /** The pages whose program is also run: each of its printing lines that ends in a comment prints that. */
+    private static final Set<String> RUN = Set.of("docs/agents.md");
+    private static final Pattern SAYS = Pattern.compile("System\\.out\\.println\\(.*\\);\\s*// (.*)$");
+
+    /**
+     * Runs the compiled program: every {@code System.out.println(...)} whose line ends in a
+     * comment prints what the comment says, in order.
+     */
+    private static void assertPrintsWhatItSays(Program program, Path classes) throws Exception {
+        List<String> expected = new ArrayList<>();
+        for (String line : program.source().split("\n")) {
+            Matcher says = SAYS.matcher(line.strip());
+            if (says.find()) {
+                expected.add(says.group(1).strip());
+            }
+        }
+        assertThat(expected).as("the page's printed lines").isNotEmpty();
+        java.io.PrintStream original = System.out;
+        java.io.ByteArrayOutputStream printed = new java.io.ByteArrayOutputStream();
+        try (java.net.URLClassLoader loader = new java.net.URLClassLoader(new java.net.URL[] {classes.toUri().toURL()},
+                DocumentationSnippetsTest.class.getClassLoader())) {
+            java.lang.reflect.Method snippets = loader.loadClass(program.className()).getDeclaredMethod("snippets");
+            snippets.setAccessible(true);
+            System.setOut(new java.io.PrintStream(printed, true, StandardCharsets.UTF_8));
+            snippets.invoke(null);
+        } finally {
+            System.setOut(original);
+        }
+        assertThat(printed.toString(StandardCharsets.UTF_8).lines().map(String::strip).toList())
+                .containsSubsequence(expected);
+    }
+
+    /** Compiles {@code program} (failing the test when it does not) into a new folder, which it returns. */
+    private static Path compiled(Program program) throws IOException {
         JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
         assertThat(compiler).as("a JDK's compiler (the build runs on a JDK)").isNotNull();
         Path out = Files.createTempDirectory("snippets");
@@ -117,6 +157,7 @@ class DocumentationSnippetsTest {
             }
             assertThat(compiled).as("the snippets compile:%n%s%nas this program:%n%s", errors, numbered(source)).isTrue();
         }
+        return out;
     }
 
     private static String numbered(String source) {

@@ -125,7 +125,7 @@ class EventsGuideTest {
                 "{\"type\":\"tool_call_start\",\"chunk\":0,\"name\":\"tool\",\"attributes\":{}}",
                 "{\"type\":\"tool_call_name\",\"chunk\":1,\"tool_name\":\"task_completion\"}",
                 "{\"type\":\"tool_result\",\"server_name\":\"local\",\"tool_name\":\"task_completion\","
-                        + "\"arguments\":{\"result\":\"42\"},\"result\":\"42\"}",
+                        + "\"arguments\":{\"result\":\"42\"},\"result\":\"42\",\"call_id\":\"call_2_1\"}",
                 "{\"type\":\"loop_end\",\"reason\":\"task_completion\",\"result\":\"42\"}");
         assertThat(observe().iterated()).noneMatch(StreamEvent.Complete.class::isInstance);
     }

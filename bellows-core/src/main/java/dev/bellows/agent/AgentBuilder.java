@@ -59,6 +59,9 @@ public abstract sealed class AgentBuilder<B extends AgentBuilder<B, A>, A extend
     int maxToolResultTokens = dev.bellows.memory.ResultLimit.DEFAULT_MAX_TOKENS;
     final List<AgentListener> listeners = new ArrayList<>();
     String name = "bellows";
+    final java.util.LinkedHashMap<String, Handoff> handoffs = new java.util.LinkedHashMap<>();
+    Limits limits;
+    Limits treeLimits;
     final List<RunInterceptor> runInterceptors = new ArrayList<>();
     final List<ModelInterceptor> modelInterceptors = new ArrayList<>();
     final List<ModelInterceptor> modelCallInterceptors = new ArrayList<>();
@@ -301,6 +304,43 @@ public abstract sealed class AgentBuilder<B extends AgentBuilder<B, A>, A extend
      */
     public B toolInterceptor(ToolInterceptor interceptor) {
         this.toolInterceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
+        return self();
+    }
+
+    /**
+     * Limits on each run of this agent ({@link Limits}): its model calls (the same as
+     * {@link #maxIterations}, when given), its tokens, its time. A run of it as another agent's
+     * tool is a run of its own.
+     */
+    public B limits(Limits limits) {
+        this.limits = Objects.requireNonNull(limits, "limits");
+        if (limits.maxIterations() != Integer.MAX_VALUE) {
+            maxIterations(limits.maxIterations());
+        }
+        return self();
+    }
+
+    /**
+     * Limits on a run of this agent together with every agent it runs, as tools or by handoffs,
+     * to any depth ({@link Limits}): their model calls, tokens and time counted together. An
+     * agent it runs that has tree limits of its own is bound by both.
+     */
+    public B treeLimits(Limits limits) {
+        this.treeLimits = Objects.requireNonNull(limits, "limits");
+        return self();
+    }
+
+    /**
+     * Another agent this one may hand the conversation to ({@link Handoff}): its model is offered
+     * {@code transfer_to_NAME}. Repeatable; without any, nothing of handoffs is made.
+     *
+     * @throws IllegalArgumentException when a handoff of that name was given already
+     */
+    public B handoff(Handoff handoff) {
+        Objects.requireNonNull(handoff, "handoff");
+        if (handoffs.putIfAbsent(handoff.name(), handoff) != null) {
+            throw new IllegalArgumentException("two handoffs named " + handoff.name() + ": give each its own name");
+        }
         return self();
     }
 

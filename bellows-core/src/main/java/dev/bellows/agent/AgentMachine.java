@@ -154,7 +154,34 @@ public final class AgentMachine {
      */
     public Reader reader(MachineStep.CallModel step, Consumer<? super AgentEvent> emit) {
         Objects.requireNonNull(step, "step");
-        return reader(protocol.reader(step.tools(), emitter(emit)));
+        Consumer<AgentEvent> events = emitter(emit);
+        return reader(protocol.reader(step.tools(), step.turn() > 0 ? withCallIds(step.turn(), events) : events));
+    }
+
+    /**
+     * {@code emit} with each {@code tool_call_end} of one answer given the id its call will run
+     * under, as {@link #callIds} gives it: the provider's (a native call's {@code tool_call_start}
+     * says it), else {@code call_T_K}.
+     */
+    private static Consumer<AgentEvent> withCallIds(int turn, Consumer<AgentEvent> emit) {
+        return new Consumer<>() {
+            private int calls;
+            private String provided;
+
+            @Override
+            public void accept(AgentEvent event) {
+                if (event instanceof dev.bellows.event.StreamEvent.ToolCallStart start) {
+                    provided = start.attributes().get("id");
+                } else if (event instanceof dev.bellows.event.StreamEvent.ToolCallEnd end) {
+                    calls++;
+                    String id = provided == null || provided.isBlank() ? "call_" + turn + "_" + calls : provided;
+                    provided = null;
+                    emit.accept(end.withCallId(id));
+                    return;
+                }
+                emit.accept(event);
+            }
+        };
     }
 
     /**
@@ -362,7 +389,7 @@ public final class AgentMachine {
         out.emit(new LoopEvent.IterationStart(1));
         Protocol.Frame frame = new Protocol.Frame(
                 options.instructions.isBlank() ? null : Message.system(options.instructions), List.of(user));
-        List<Message> history = History.within(memory, runStart, user, frame.all(), List.of());
+        List<Message> history = History.within(memory, runStart, user, frame.all(), List.of(), session.historyFrom());
         MachineState at = new MachineState(Phase.CALLING_MODEL, task, true, 1, 0, "", runStart, user, List.of(user),
                 false, List.of(), null, "", null, null, false, null);
         return out.then(at, new MachineStep.CallModel(request(frame, history, null), null));
@@ -396,14 +423,14 @@ public final class AgentMachine {
         ToolRegistry tools = tools();
         Protocol.Frame frame = protocol.frame(tools, pending, session.plan());
         List<Message> history = History.within(memory, at.runStart, at.taskMessage, frame.all(),
-                pendingInMemory ? pending : List.of());
+                pendingInMemory ? pending : List.of(), session.historyFrom());
         if (pendingInMemory && history.size() >= pending.size()
                 && history.subList(history.size() - pending.size(), history.size()).equals(pending)) {
             history = history.subList(0, history.size() - pending.size());
         }
         MachineState next = new MachineState(Phase.CALLING_MODEL, at.task, false, iteration, errors, lastError,
                 at.runStart, at.taskMessage, pending, pendingInMemory, List.of(), null, "", tools, null, false, null);
-        return out.then(next, new MachineStep.CallModel(request(frame, history, tools), tools));
+        return out.then(next, new MachineStep.CallModel(request(frame, history, tools), tools, at.runStart + iteration));
     }
 
     /** The system message (when there is one), the history, then the current turn, within the memory's limit. */
@@ -462,7 +489,7 @@ public final class AgentMachine {
 
     private Transition toolsRan(MachineState at, ToolsRan ran, Out out) {
         Counts counts = new Counts(at.errors, at.lastError);
-        report(ran.newOutcomes(), counts, out);
+        report(ran.newOutcomes(), ran.newIds(), counts, out);
         List<Message> turn = new ArrayList<>(at.turn);
         if (ran.suspended()) {
             return suspend(at, new Suspension(at.task, at.iteration, counts.errors, counts.lastError, turn, at.note,
@@ -475,7 +502,13 @@ public final class AgentMachine {
             out.add(new MachineEffect.Remember(turn));
             return out.end(at, LoopEnds.ended(ending.get()), List.of());
         }
-        return endIteration(at, at.iteration, counts, turn, protocol.observation(at.answer, result, at.note), out);
+        List<Message> observation = protocol.observation(at.answer, result, at.note);
+        Handoff handoff = handoff(result);
+        if (handoff != null) {
+            turn.addAll(observation);
+            return handOff(at, handoff, result.handingOff().get().message(), turn, out);
+        }
+        return endIteration(at, at.iteration, counts, turn, observation, out);
     }
 
     /**
@@ -497,6 +530,27 @@ public final class AgentMachine {
         return out.then(next, new MachineStep.Continue());
     }
 
+    /** The agent the answer's first handing-off call gives the conversation to, or null (none, or not one of this agent's). */
+    private Handoff handoff(ToolChainResult result) {
+        if (options.handoffs.isEmpty()) {
+            return null;
+        }
+        return result.handingOff().map(handing -> options.handoffs.get(handing.agent())).orElse(null);
+    }
+
+    /**
+     * The conversation goes to {@code handoff}'s agent: the turn is kept whole (the call and its
+     * observation), {@code handoff} is said, the session gives it the conversation, and the driver
+     * carries the run on with it.
+     */
+    private Transition handOff(MachineState at, Handoff handoff, String message, List<Message> turn, Out out) {
+        out.add(new MachineEffect.Remember(turn));
+        String from = session.control().map(Session.Control::agent).orElse(options.name);
+        out.emit(new LoopEvent.Handoff(from, handoff.name()));
+        out.add(new HandOver(handoff));
+        return out.then(at.with(Phase.ENDED), new MachineStep.HandOff(handoff, message.isEmpty() ? at.task : message));
+    }
+
     /** The circuit breaker, then the iteration cap, after an iteration; null to go on. */
     private LoopEvent.LoopEnd limits(int iteration, Counts counts) {
         if (counts.errors >= options.maxConsecutiveErrors) {
@@ -509,14 +563,16 @@ public final class AgentMachine {
     }
 
     /** The events of a batch, in call order; each success resets the error count, each failure adds to it. */
-    private static void report(List<ToolCallOutcome> outcomes, Counts counts, Out out) {
-        for (ToolCallOutcome outcome : outcomes) {
+    private static void report(List<ToolCallOutcome> outcomes, List<String> ids, Counts counts, Out out) {
+        for (int i = 0; i < outcomes.size(); i++) {
+            ToolCallOutcome outcome = outcomes.get(i);
+            String id = i < ids.size() ? ids.get(i) : null;
             switch (outcome) {
                 case ToolCallOutcome.Succeeded s -> {
                     counts.errors = 0;
                     String text = s.effect() instanceof ToolEffect.EndRun end ? end.result() : s.text();
                     out.emit(new LoopEvent.ToolResultEvent(s.call().serverName(), s.call().toolName(),
-                            s.call().arguments(), text));
+                            s.call().arguments(), text, id));
                     if (s.effect() instanceof ToolEffect.ReplacePlan replace) {
                         out.add(new MachineEffect.ReplacePlan(replace.plan()));
                         out.emit(new LoopEvent.PlanUpdate(replace.plan().steps()));
@@ -525,14 +581,14 @@ public final class AgentMachine {
                 case ToolCallOutcome.Failed f -> {
                     counts.error(f.error());
                     if (f.call() instanceof ToolCall call) {
-                        out.emit(new LoopEvent.ToolResultError(call.serverName(), call.toolName(), f.error()));
+                        out.emit(new LoopEvent.ToolResultError(call.serverName(), call.toolName(), f.error(), id));
                     } else {
-                        out.emit(new LoopEvent.ToolResultError(null, null, f.error()));
+                        out.emit(new LoopEvent.ToolResultError(null, null, f.error(), id));
                     }
                 }
                 case ToolCallOutcome.Denied d ->
                         // a person's no is not the model's error: it neither counts nor resets the count
-                        out.emit(new LoopEvent.ToolResultError(d.call().serverName(), d.call().toolName(), d.text()));
+                        out.emit(new LoopEvent.ToolResultError(d.call().serverName(), d.call().toolName(), d.text(), id));
                 case ToolCallOutcome.Cancelled c -> {
                     // only when cancelled, which ended the run before its outcomes came here
                 }
@@ -605,7 +661,7 @@ public final class AgentMachine {
     private Transition resumed(MachineState at, ToolsRan ran, Out out) {
         Suspension waiting = at.resuming;
         Counts counts = new Counts(at.errors, at.lastError);
-        report(ran.newOutcomes(), counts, out);
+        report(ran.newOutcomes(), ran.newIds(), counts, out);
         if (ran.suspended()) {
             return suspend(at, new Suspension(waiting.task(), waiting.iteration(), counts.errors, counts.lastError,
                     waiting.head(), waiting.note(), ran.entries()), out);
@@ -625,6 +681,10 @@ public final class AgentMachine {
         List<Message> pending = protocol.observation(waiting.answer(), result, waiting.note());
         out.add(Resolved.INSTANCE);
         turn.addAll(pending);
+        Handoff handoff = at.givingUp ? null : handoff(result);
+        if (handoff != null) {
+            return handOff(at, handoff, result.handingOff().get().message(), turn, out);
+        }
         if (at.givingUp) {
             turn.add(Message.assistant(GAVE_UP));
             out.add(new MachineEffect.Remember(turn));
@@ -686,7 +746,12 @@ public final class AgentMachine {
      * @param suspended   whether a call waits: the run stops
      */
     record ToolsRan(ToolChainResult result, List<ToolCallOutcome> newOutcomes, List<Entry> entries,
-                    boolean suspended) implements MachineInput {
+                    boolean suspended, List<String> newIds) implements MachineInput {
+
+        /** Without the calls' ids: the events then carry none. */
+        ToolsRan(ToolChainResult result, List<ToolCallOutcome> newOutcomes, List<Entry> entries, boolean suspended) {
+            this(result, newOutcomes, entries, suspended, List.of());
+        }
     }
 
     /** The session keeps the waiting run (a stored session stores it). */
@@ -702,6 +767,23 @@ public final class AgentMachine {
         @Override
         public void applyTo(Session session, Consumer<? super AgentEvent> events) {
             session.logResume(entries);
+        }
+    }
+
+    /**
+     * The session's conversation goes to {@code handoff}'s agent, which sees the turns its
+     * history lets it: all that the agent handing over saw, the last N, or none.
+     */
+    record HandOver(Handoff handoff) implements MachineEffect {
+        @Override
+        public void applyTo(Session session, Consumer<? super AgentEvent> events) {
+            int size = session.memory().turns().size();
+            int from = switch (handoff.history()) {
+                case Handoff.History.All all -> Math.min(session.historyFrom(), size);
+                case Handoff.History.LastTurns last -> Math.max(0, size - last.turns());
+                case Handoff.History.Summary summary -> size;
+            };
+            session.control(new Session.Control(handoff.name(), from));
         }
     }
 

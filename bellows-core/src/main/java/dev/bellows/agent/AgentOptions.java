@@ -54,6 +54,11 @@ final class AgentOptions {
     final tools.jackson.databind.JsonNode answerSchema;      // frozen
     /** The agent's name, for interceptors ({@link RunContext#agentName()}). */
     final String name;
+    /** The limits of each of its runs, and of its runs' trees; null for none. */
+    final Limits limits;
+    final Limits treeLimits;
+    /** The agents it may hand the conversation to, by name; empty for most agents. */
+    final java.util.Map<String, Handoff> handoffs;
     final List<RunInterceptor> runInterceptors;
     final List<ModelInterceptor> modelInterceptors;
     /** Around each model call as a whole, outside the retries. */
@@ -94,6 +99,9 @@ final class AgentOptions {
                 ? b.memory.tokenCounter() : new dev.bellows.memory.EstimatingTokenCounter());
         this.listeners = List.copyOf(b.listeners);
         this.name = b.name;
+        this.limits = b.limits == null || b.limits.isNone() ? null : b.limits;
+        this.treeLimits = b.treeLimits == null || b.treeLimits.isNone() ? null : b.treeLimits;
+        this.handoffs = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(b.handoffs));
         this.runInterceptors = List.copyOf(b.runInterceptors);
         this.modelInterceptors = List.copyOf(b.modelInterceptors);
         this.modelCallInterceptors = List.copyOf(b.modelCallInterceptors);
@@ -114,6 +122,11 @@ final class AgentOptions {
                         // the answer section replaces task_completion; this loop shows no plan
                         ? List.of(BuiltinTools.askQuestion(), BuiltinTools.converse())
                         : BuiltinTools.all();
+        if (!handoffs.isEmpty()) {
+            List<Tool> withTransfers = new java.util.ArrayList<>(builtins);
+            handoffs.values().forEach(handoff -> withTransfers.add(handoff.tool()));
+            builtins = withTransfers;
+        }
         if (b.toolRegistry != null) {
             this.tools = new AgentTools(b.toolRegistry, builtins);
         } else if (toolMode == ToolMode.REACT) {

@@ -10,11 +10,15 @@ import dev.bellows.tool.Tool;
 import dev.bellows.tool.ToolContext;
 import dev.bellows.tool.ToolException;
 import dev.bellows.tool.ToolResult;
+import dev.bellows.event.LoopEndReason;
+import dev.bellows.tool.ToolCall;
 import java.util.ArrayList;
 import java.util.List;
 import tools.jackson.databind.node.ArrayNode;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
+import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
 
 /**
@@ -132,6 +136,139 @@ public final class AgentTool implements ResumableTool {
                 new Parallel(copy, then, maxConcurrent));
     }
 
+    /**
+     * A workflow that is an agent: {@code body} again and again, the task going to its first
+     * round and each round's answer being the next one's task, until {@code until} says an
+     * answer will do or {@code maxRounds} rounds have run; the last answer is its answer. A round
+     * that fails ends it, failed. {@code until} runs on the calling run's thread, where
+     * {@link SharedState#current()} is the run's state.
+     *
+     * @throws IllegalArgumentException for a name that is not one, or fewer than 1 round
+     */
+    public static AgentTool loop(String name, String description, AgentTool body, Predicate<String> until,
+                                 int maxRounds) {
+        Objects.requireNonNull(body, "body");
+        Objects.requireNonNull(until, "until");
+        if (maxRounds < 1) {
+            throw new IllegalArgumentException("a loop needs at least 1 round, not " + maxRounds);
+        }
+        return new AgentTool(checked(name), Objects.requireNonNull(description, "description"),
+                new Rounds(body, until, maxRounds));
+    }
+
+    /**
+     * A workflow that is an agent: {@code pick} chooses, from the task, the name of the one of
+     * {@code routes} that works on it, and that one's answer is its answer. A name that is none
+     * of them fails it. {@code pick} runs on the calling run's thread, where
+     * {@link SharedState#current()} is the run's state.
+     *
+     * @throws IllegalArgumentException for a name that is not one, no route, or two of a name
+     */
+    public static AgentTool router(String name, String description, List<AgentTool> routes,
+                                   Function<String, String> pick) {
+        Objects.requireNonNull(pick, "pick");
+        List<AgentTool> copy = routes(routes);
+        return new AgentTool(checked(name), Objects.requireNonNull(description, "description"),
+                new Router(name, copy, pick, null, null));
+    }
+
+    /**
+     * A workflow that is an agent: {@code chooser}, an agent (a small model will do), is given the
+     * task and the routes' names and descriptions and answers with the name of the one that
+     * works on it; that one's answer is its answer. The chooser's events are marked with this
+     * workflow's name. An answer that names none of them fails it.
+     *
+     * @throws IllegalArgumentException for a name that is not one, no route, or two of a name
+     */
+    public static AgentTool router(String name, String description, List<AgentTool> routes, Agent chooser) {
+        Objects.requireNonNull(chooser, "chooser");
+        List<AgentTool> copy = routes(routes);
+        StringBuilder menu = new StringBuilder("Pick the agent that should work on the task below. Answer with"
+                + " its name alone.\n\nThe agents:\n");
+        copy.forEach(route -> menu.append("- ").append(route.name).append(": ").append(route.description).append('\n'));
+        String asked = menu.append("\nThe task:\n").toString();
+        return new AgentTool(checked(name), Objects.requireNonNull(description, "description"),
+                new Router(name, copy, null, new SubAgent(name, chooser), asked));
+    }
+
+    private static List<AgentTool> routes(List<AgentTool> routes) {
+        List<AgentTool> copy = List.copyOf(routes);
+        if (copy.isEmpty()) {
+            throw new IllegalArgumentException("a router needs at least one agent to pick from");
+        }
+        if (copy.stream().map(AgentTool::name).distinct().count() != copy.size()) {
+            throw new IllegalArgumentException("a router's agents need names of their own");
+        }
+        return copy;
+    }
+
+    /** The route {@code choice} names: exactly, or as the one route name in a longer answer. */
+    private static AgentTool route(String router, List<AgentTool> routes, String choice) throws ToolException {
+        String said = choice == null ? "" : choice.strip().replaceAll("^[`'\"*]+|[`'\".*]+$", "");
+        for (AgentTool route : routes) {
+            if (route.name.equalsIgnoreCase(said)) {
+                return route;
+            }
+        }
+        List<AgentTool> named = routes.stream().filter(route -> Pattern.compile("\\b" + Pattern.quote(route.name)
+                + "\\b", Pattern.CASE_INSENSITIVE).matcher(said).find()).toList();
+        if (named.size() == 1) {
+            return named.getFirst();
+        }
+        throw new ToolException(router + " could not pick an agent: \"" + (said.length() > 80 ? said.substring(0, 80)
+                + "\u2026" : said) + "\" names none of " + String.join(", ", routes.stream().map(AgentTool::name).toList()));
+    }
+
+    /**
+     * This agent or workflow as an {@link Agent} of its own, to run by itself (the CLI's
+     * {@code --agent} naming a workflow): its run's events are {@code loop_start}, the events of
+     * the agents it runs, each a {@link LoopEvent.SubAgentEvent} whose {@code parentCallId()} is
+     * this tool's name (no model call runs them), and {@code loop_end} with its answer
+     * ({@code task_completion}) or its failure ({@code error}). The agents it runs share the
+     * session's {@linkplain Session#state() state}, and keep no conversation in it: each run starts
+     * afresh. Cancelling the run cancels them.
+     *
+     * @param listeners hear each run's events as they happen, on the run's thread
+     */
+    public Agent asAgent(AgentListener... listeners) {
+        List<AgentListener> heard = List.of(listeners);
+        return new Agent() {
+            @Override
+            public AgentRun run(String task) {
+                return run(task, new Session());
+            }
+
+            @Override
+            public AgentRun run(String task, Session session) {
+                Objects.requireNonNull(task, "task");
+                Objects.requireNonNull(session, "session");
+                RunHandle run = new RunHandle(heard);
+                CallScope scope = new CallScope(name, null, run::emit, session.state(), session.tree());
+                ToolContext context = new ToolContext(ToolCall.LOCAL_SERVER, name, run::isCancelled);
+                Thread.ofVirtual().name("bellows-workflow-" + name).start(() -> LoopEnds.runBetweenStartAndEnd(run, task,
+                        () -> run.runTools(() -> scope.enter(() -> {
+                            try {
+                                return new LoopEvent.LoopEnd(LoopEndReason.TASK_COMPLETION, work.run(task, scope, context));
+                            } catch (ToolSuspended waits) {
+                                // no calling run keeps the state: a workflow run by itself cannot wait
+                                return new LoopEvent.LoopEnd(LoopEndReason.ERROR, name + " stopped "
+                                        + waits.getMessage() + ", which a workflow run as an agent by itself"
+                                        + " cannot wait for: run it as a tool of an agent to decide");
+                            } catch (ToolException e) {
+                                return run.isCancelled() ? LoopEnds.cancelled()
+                                        : new LoopEvent.LoopEnd(LoopEndReason.ERROR, e.getMessage());
+                            }
+                        }))));
+                return run.view();
+            }
+
+            @Override
+            public String toString() {
+                return "Agent[" + name + "]";
+            }
+        };
+    }
+
     private static String checked(String name) {
         Objects.requireNonNull(name, "name");
         if (!NAME.matcher(name).matches()) {
@@ -181,7 +318,7 @@ public final class AgentTool implements ResumableTool {
 
         @Override
         public String run(String task, CallScope caller, ToolContext context) throws ToolException {
-            Session session = new Session();
+            Session session = sharing(caller);
             return finish(name, agent.run(task, session), session, caller, context);
         }
 
@@ -191,7 +328,7 @@ public final class AgentTool implements ResumableTool {
             if (resumable == null) {
                 throw new ToolException(name + " cannot carry on a waiting run");
             }
-            Session session = SubAgentState.read(resumption, name);
+            Session session = SubAgentState.read(resumption, name, sharing(caller));
             AgentRun run;
             try {
                 run = resumable.resume(session, resumption.decisions());
@@ -200,6 +337,15 @@ public final class AgentTool implements ResumableTool {
             }
             return finish(name, run, session, caller, context);
         }
+    }
+
+    /**
+     * A fresh session for a sub-agent: in a call of a run, one sharing the run's state and tree
+     * budgets ({@link SharedState}, {@link Limits}).
+     */
+    private static Session sharing(CallScope caller) {
+        SharedState state = caller == null ? null : caller.state();
+        return state == null ? new Session() : Session.sharing(state, caller.tree());
     }
 
     /** The loop under {@code agent} that can stop and carry on, or null for an agent of another kind. */
@@ -250,6 +396,125 @@ public final class AgentTool implements ResumableTool {
         /** Step {@code step}'s suspension as the sequence's: only one step waits, so the ids stay its own. */
         private static ToolSuspended at(int step, ToolSuspended waits) {
             ObjectNode state = JsonNodeFactory.instance.objectNode().put("step", step);
+            state.set("inner", waits.state());
+            return new ToolSuspended(state, waits.waiting());
+        }
+    }
+
+    /**
+     * {@code body} round after round, each answer the next round's task, until {@code until} takes
+     * an answer or {@code maxRounds} have run. A round that waits suspends the loop there (its
+     * ids its own: one round waits at a time). State: {@code {"round": R, "inner": STATE}}, R
+     * counted from 1.
+     */
+    private record Rounds(AgentTool body, Predicate<String> until, int maxRounds) implements Work {
+
+        @Override
+        public String run(String task, CallScope caller, ToolContext context) throws ToolException {
+            return from(1, task, caller, context);
+        }
+
+        @Override
+        public String resume(Resumption resumption, CallScope caller, ToolContext context) throws ToolException {
+            JsonNode state = resumption.state();
+            int round = state.path("round").asInt(0);
+            if (round < 1 || round > maxRounds || !state.has("inner")) {
+                throw new ToolException("the loop's waiting state is damaged: " + state);
+            }
+            String answer;
+            try {
+                answer = body.work.resume(new Inner(resumption, state.get("inner")), caller, context);
+            } catch (ToolSuspended waits) {
+                throw at(round, waits);
+            }
+            return until.test(answer) ? answer : from(round + 1, answer, caller, context);
+        }
+
+        private String from(int first, String task, CallScope caller, ToolContext context) throws ToolException {
+            String answer = task;
+            for (int round = first; round <= maxRounds; round++) {
+                try {
+                    answer = body.work.run(answer, caller, context);
+                } catch (ToolSuspended waits) {
+                    throw at(round, waits);
+                }
+                if (until.test(answer)) {
+                    break;
+                }
+            }
+            return answer;
+        }
+
+        private static ToolSuspended at(int round, ToolSuspended waits) {
+            ObjectNode state = JsonNodeFactory.instance.objectNode().put("round", round);
+            state.set("inner", waits.state());
+            return new ToolSuspended(state, waits.waiting());
+        }
+    }
+
+    /**
+     * Picks one of {@code routes} ({@code pick} on the task, or the {@code chooser} agent asked
+     * {@code asked} and the task) and runs it. A waiting chooser or route suspends the router (the
+     * ids their own): state {@code {"task": TASK, "chooser": STATE}} while the chooser waits,
+     * {@code {"route": NAME, "inner": STATE}} while the route does.
+     */
+    private record Router(String name, List<AgentTool> routes, Function<String, String> pick, SubAgent chooser,
+                          String asked) implements Work {
+
+        @Override
+        public String run(String task, CallScope caller, ToolContext context) throws ToolException {
+            String choice;
+            if (chooser == null) {
+                choice = pick.apply(task);
+            } else {
+                try {
+                    choice = chooser.run(asked + task, caller, context);
+                } catch (ToolSuspended waits) {
+                    ObjectNode state = JsonNodeFactory.instance.objectNode().put("task", task);
+                    state.set("chooser", waits.state());
+                    throw new ToolSuspended(state, waits.waiting());
+                }
+            }
+            return routed(route(name, routes, choice), task, caller, context);
+        }
+
+        @Override
+        public String resume(Resumption resumption, CallScope caller, ToolContext context) throws ToolException {
+            JsonNode state = resumption.state();
+            if (chooser != null && state.path("task").isString() && state.has("chooser")) {
+                String choice;
+                try {
+                    choice = chooser.resume(new Inner(resumption, state.get("chooser")), caller, context);
+                } catch (ToolSuspended waits) {
+                    ObjectNode again = JsonNodeFactory.instance.objectNode().put("task", state.get("task").asString());
+                    again.set("chooser", waits.state());
+                    throw new ToolSuspended(again, waits.waiting());
+                }
+                return routed(route(name, routes, choice), state.get("task").asString(), caller, context);
+            }
+            String named = state.path("route").asString(null);
+            AgentTool route = routes.stream().filter(r -> r.name.equals(named)).findFirst().orElse(null);
+            if (route == null || !state.has("inner")) {
+                throw new ToolException("the router's waiting state is damaged: " + state);
+            }
+            try {
+                return route.work.resume(new Inner(resumption, state.get("inner")), caller, context);
+            } catch (ToolSuspended waits) {
+                throw at(route, waits);
+            }
+        }
+
+        private static String routed(AgentTool route, String task, CallScope caller, ToolContext context)
+                throws ToolException {
+            try {
+                return route.work.run(task, caller, context);
+            } catch (ToolSuspended waits) {
+                throw at(route, waits);
+            }
+        }
+
+        private static ToolSuspended at(AgentTool route, ToolSuspended waits) {
+            ObjectNode state = JsonNodeFactory.instance.objectNode().put("route", route.name);
             state.set("inner", waits.state());
             return new ToolSuspended(state, waits.waiting());
         }
@@ -465,10 +730,14 @@ public final class AgentTool implements ResumableTool {
      */
     private static String finish(String name, AgentRun run, Session session, CallScope caller, ToolContext context)
             throws ToolException {
+        String speaking = name;         // after a handoff inside it, the agent that took over
         try {
             for (AgentEvent event : run) {
                 if (caller != null) {
-                    caller.emit(new LoopEvent.SubAgentEvent(name, caller.callId, event));
+                    caller.emit(new LoopEvent.SubAgentEvent(speaking, caller.callId, event));
+                }
+                if (event instanceof LoopEvent.Handoff handoff) {
+                    speaking = handoff.to();
                 }
                 if (context.isCancelled()) {
                     run.cancel();

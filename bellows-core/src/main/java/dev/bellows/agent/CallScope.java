@@ -1,6 +1,8 @@
 package dev.bellows.agent;
 
 import dev.bellows.event.AgentEvent;
+import java.util.List;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -16,21 +18,50 @@ final class CallScope {
 
     final String callId;
     final RunContext run;
+    /** Where a sub-agent's events go: the run's listeners; null for a step done for another process. */
+    private final Consumer<AgentEvent> sink;
+    /** The run's shared state, or null for a step done for another process. */
+    private final SharedState state;
+    /** The tree budgets of a workflow run as an agent; else the run's own. */
+    private final List<Budget> tree;
 
     private CallScope(String callId, RunContext run) {
         this.callId = callId;
         this.run = run;
+        this.sink = run instanceof Loop loop ? loop::emitFromTool : null;
+        this.state = null;      // the run's session's, made when first asked for
+        this.tree = null;
     }
 
-    /** The call this thread runs, or null outside a tool call. */
-    static CallScope current() {
-        return CURRENT.get();
+    /** A scope of a workflow run as an agent of its own ({@link AgentTool#asAgent()}): no model run around it. */
+    CallScope(String callId, RunContext run, Consumer<AgentEvent> sink, SharedState state, List<Budget> tree) {
+        this.callId = callId;
+        this.run = run;
+        this.sink = sink;
+        this.state = state;
+        this.tree = tree;
     }
 
-    /** Runs {@code body} as the call {@code callId} of {@code run}, then puts back what was there. */
-    static <T> T within(String callId, RunContext run, Supplier<T> body) {
+    /** The tree budgets a sub-agent run in this call counts in. */
+    List<Budget> tree() {
+        if (tree != null) {
+            return tree;
+        }
+        return run instanceof Loop loop ? loop.tree() : List.of();
+    }
+
+    /** The run's shared state; null for a step done for another process. */
+    SharedState state() {
+        if (state != null) {
+            return state;
+        }
+        return run instanceof Loop loop ? loop.session().state() : null;
+    }
+
+    /** Runs {@code body} with this scope as this thread's, then puts back what was there. */
+    <T> T enter(Supplier<T> body) {
         CallScope outer = CURRENT.get();
-        CURRENT.set(new CallScope(callId, run));
+        CURRENT.set(this);
         try {
             return body.get();
         } finally {
@@ -42,13 +73,23 @@ final class CallScope {
         }
     }
 
+    /** The call this thread runs, or null outside a tool call. */
+    static CallScope current() {
+        return CURRENT.get();
+    }
+
+    /** Runs {@code body} as the call {@code callId} of {@code run}, then puts back what was there. */
+    static <T> T within(String callId, RunContext run, Supplier<T> body) {
+        return new CallScope(callId, run).enter(body);
+    }
+
     /**
      * Tells the run's listeners of {@code event} (a sub-agent's), when the run is one of this
      * process's; a step done in another process (a durable run's worker) has no listeners here.
      */
     void emit(AgentEvent event) {
-        if (run instanceof Loop loop) {
-            loop.emitFromTool(event);
+        if (sink != null) {
+            sink.accept(event);
         }
     }
 }

@@ -240,7 +240,8 @@ public final class DefaultAgent implements Agent {
         RunHandle run = new RunHandle(options.listeners);
         run.keepNoEvents();
         session.begin(run, false);
-        new Loop(options, protocol, session, run, task,
+        DefaultAgent at = inControl(session);
+        new Loop(at.options, at.protocol, session, run, task,
                 options.answerSchema == null ? null : new TypedCompletion(options.answerSchema, null)).run();
         return run.await();             // loop_end has been emitted: returns at once
     }
@@ -296,7 +297,8 @@ public final class DefaultAgent implements Agent {
         RunHandle run = new RunHandle(options.listeners);
         run.keepNoEvents();
         session.begin(run, true);
-        new Loop(options, protocol, session, run, waiting.task(), completion(), waiting, checked, false).run();
+        DefaultAgent at = inControl(session);
+        new Loop(at.options, at.protocol, session, run, waiting.task(), completion(), waiting, checked, false).run();
         return run.await();
     }
 
@@ -329,7 +331,8 @@ public final class DefaultAgent implements Agent {
         RunHandle run = new RunHandle(options.listeners);
         run.keepNoEvents();
         session.begin(run, true);
-        new Loop(options, protocol, session, run, waiting.task(), completion(), waiting, checked, true).run();
+        DefaultAgent at = inControl(session);
+        new Loop(at.options, at.protocol, session, run, waiting.task(), completion(), waiting, checked, true).run();
         return run.await();
     }
 
@@ -339,7 +342,48 @@ public final class DefaultAgent implements Agent {
 
     /** The decisions by call id, checked against the session's waiting run; see {@link #resume}. */
     private Map<String, Decision> checkedDecisions(Session session, List<? extends Decision> decisions) {
-        return machine(session).checked(decisions);
+        return inControl(session).machine(session).checked(decisions);
+    }
+
+    /**
+     * The agent that has the session's conversation ({@link Session#control()}): this one, or
+     * one it hands over to, directly or through the agents it hands to. A session whose agent in
+     * control this one cannot reach goes back to this one, whole (after {@code begin}, the run's
+     * own). Costs nothing for an agent without handoffs on a session never handed over.
+     */
+    private DefaultAgent inControl(Session session) {
+        Optional<Session.Control> control = session.control();
+        if (control.isEmpty()) {
+            return this;
+        }
+        DefaultAgent found = find(control.get().agent(), new java.util.HashSet<>());
+        if (found != null) {
+            return found;
+        }
+        if (!options.handoffs.isEmpty() || !control.get().agent().equals(options.name)) {
+            session.control(null);
+        }
+        return this;
+    }
+
+    /** The agent a handoff named {@code name} reaches, searching this one's handoffs and theirs; null if none. */
+    private DefaultAgent find(String name, java.util.Set<DefaultAgent> seen) {
+        if (!seen.add(this)) {
+            return null;
+        }
+        Handoff direct = options.handoffs.get(name);
+        if (direct != null) {
+            return direct.agent() instanceof DefaultAgent agent ? agent : null;
+        }
+        for (Handoff handoff : options.handoffs.values()) {
+            if (handoff.agent() instanceof DefaultAgent next) {
+                DefaultAgent found = next.find(name, seen);
+                if (found != null) {
+                    return found;
+                }
+            }
+        }
+        return null;
     }
 
     /**
@@ -391,7 +435,9 @@ public final class DefaultAgent implements Agent {
         RunHandle run = new RunHandle(options.listeners);
         session.begin(run, resumeFrom != null);
         try {
-            Runnable loop = new Loop(options, protocol, session, run, task, completion, resumeFrom, decisions, false, external);
+            DefaultAgent at = inControl(session);
+            Runnable loop = new Loop(at.options, at.protocol, session, run, task, completion, resumeFrom, decisions,
+                    false, external);
             if (options.ownExecutor) {
                 RunStart start = new RunStart(loop);
                 run.offer(start);

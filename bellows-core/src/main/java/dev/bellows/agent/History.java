@@ -36,10 +36,17 @@ final class History {
      * @param frame    the rest of the request: the system message and the current turn as sent
      * @param pending  the current turn's messages when memory already holds them as the last
      *                 messages of its newest turn (then their tokens are not reserved twice), else empty
+     * @param from     the first turn the agent may see at all (after a handoff that hands on part
+     *                 of the history, {@link Session#historyFrom()}); 0 for all of it
      * @return the history, oldest first; the loop removes {@code pending} from its end
      */
     static List<Message> within(ConversationMemory memory, int runStart, Message task, List<Message> frame,
                                 List<Message> pending) {
+        return within(memory, runStart, task, frame, pending, 0);
+    }
+
+    static List<Message> within(ConversationMemory memory, int runStart, Message task, List<Message> frame,
+                                List<Message> pending, int from) {
         int reserve = 0;
         if (memory.maxTokens() != Integer.MAX_VALUE) {
             long tokens = 0;
@@ -54,6 +61,10 @@ final class History {
         List<List<Message>> all = memory.turns();
         List<List<Message>> kept = memory.turnsWithin(reserve);
         int first = all.size() - kept.size();
+        if (from > first) {
+            // A handoff's cut, not the limit's: the agent sees what it was handed, as it is.
+            return flatten(all.subList(Math.min(from, all.size()), all.size()), null);
+        }
         if (first <= runStart || runStart >= all.size()) {
             // The kept turns hold this run's first turn (or the run has none yet).
             while (first < Math.min(runStart, all.size()) && all.get(first).getFirst().role() != Role.USER) {

@@ -68,6 +68,9 @@ final class Loop implements Runnable, RunContext {
     private int attempts;
     /** The tool call of another run this one works inside (a sub-agent's), or null. */
     private final ParentCall parentCall;
+    /** The budgets of the trees this run belongs to (its callers', its own), and those with its own limits. */
+    private List<Budget> tree;
+    private List<Budget> budgets;
 
     Loop(AgentOptions options, Protocol protocol, Session session, RunHandle run, String task, Tool completion) {
         this(options, protocol, session, run, task, completion, null, Map.of(), false);
@@ -80,9 +83,10 @@ final class Loop implements Runnable, RunContext {
 
     Loop(AgentOptions options, Protocol protocol, Session session, RunHandle run, String task, Tool completion,
          Suspension resumeFrom, Map<String, Decision> decisions, boolean givingUp, List<Tool> external) {
-        // made on the thread that starts the run: inside a tool call, that call's (AgentTool)
+        // made on the thread that starts the run: inside a tool call, that call's (AgentTool); a
+        // workflow run as an agent by itself has no run around its agents
         CallScope caller = CallScope.current();
-        this.parentCall = caller == null ? null : new ParentCall(caller.run, caller.callId);
+        this.parentCall = caller == null || caller.run == null ? null : new ParentCall(caller.run, caller.callId);
         this.external = external;
         this.externalNames = new HashSet<>();
         external.forEach(tool -> externalNames.add(tool.name()));
@@ -107,8 +111,32 @@ final class Loop implements Runnable, RunContext {
         this.resumeFrom = resumeFrom;
         this.decisions = decisions;
         this.machine = new AgentMachine(options, protocol, session, completion, external);
+        budgets(session.tree());
         this.toolStep = new ToolStep(toolInterceptors, approvals(), options.approvalHandler, options.parallelToolCalls,
                 !options.interceptsTools() && external.isEmpty(), this.run::runTools);
+    }
+
+    /** Counts this run in {@code inherited} (its callers' trees) and its own limits: nothing when there are none. */
+    private void budgets(List<Budget> inherited) {
+        if (inherited.isEmpty() && options.treeLimits == null && options.limits == null) {
+            tree = List.of();
+            budgets = List.of();
+            return;
+        }
+        List<Budget> trees = new ArrayList<>(inherited);
+        if (options.treeLimits != null) {
+            trees.add(new Budget(options.treeLimits, "the run's agents' together"));
+        }
+        tree = List.copyOf(trees);
+        if (options.limits != null) {
+            trees.add(new Budget(options.limits, "agent " + options.name + "'s"));
+        }
+        budgets = List.copyOf(trees);
+    }
+
+    /** The tree budgets a sub-agent of this run counts in. */
+    List<Budget> tree() {
+        return tree;
     }
 
     /** The events of sub-agents running in this run's calls, made for the first: most runs have none. */
@@ -179,13 +207,41 @@ final class Loop implements Runnable, RunContext {
                     }
                     case MachineStep.Continue next ->
                             input = run.isCancelled() ? MachineInput.cancelled() : MachineInput.proceed();
-                    case MachineStep.CallModel call -> input = callModel(call);
+                    case MachineStep.CallModel call -> {
+                        String spent = budgets.isEmpty() ? null : Budget.beginModelCall(budgets);
+                        input = spent != null ? MachineInput.failed(spent) : callModel(call);
+                    }
                     case MachineStep.RunTools tools -> input = runTools(tools);
+                    case MachineStep.HandOff handOff -> {
+                        return handOff(handOff);
+                    }
                 }
             }
         } catch (InterceptorFailure e) {
             return new LoopEvent.LoopEnd(LoopEndReason.ERROR, e.getMessage());
         }
+    }
+
+    /**
+     * Carries the run on with the agent a handoff gave the conversation to: a {@link DefaultAgent}
+     * in this run (the same session, events and cancellation; its own options), any other agent
+     * through {@link HandedRun}. Its end is the run's.
+     */
+    private LoopEvent.LoopEnd handOff(MachineStep.HandOff step) {
+        if (run.isCancelled()) {
+            return LoopEnds.cancelled();
+        }
+        if (step.handoff().agent() instanceof DefaultAgent target) {
+            Loop handed = new Loop(target.options, target.protocol, session, run, step.task(), null);
+            handed.budgets(tree);           // the same run: the same trees
+            return handed.body();
+        }
+        return HandedRun.run(step, session, run);
+    }
+
+    /** The run's session. */
+    Session session() {
+        return session;
     }
 
     // --- RunContext ---
@@ -245,7 +301,8 @@ final class Loop implements Runnable, RunContext {
         MachineInput answer;
         try {
             answer = ModelCall.stream(options.modelCallInterceptors.isEmpty() ? modelProvider() : wholeCalls(),
-                    call.request(), run, () -> machine.reader(call, run::emit));
+                    call.request(), run, () -> machine.reader(call, run::emit),
+                    budgets.isEmpty() ? null : tokens -> Budget.used(budgets, tokens));
         } catch (ProviderException e) {
             return e.kind() == ProviderException.Kind.CANCELLED || run.isCancelled() ? MachineInput.cancelled()
                     : MachineInput.modelFailed(e);

@@ -14,7 +14,7 @@ import java.util.function.Consumer;
  * ({@link #applyTo}). Immutable values.
  */
 public sealed interface MachineEffect permits MachineEffect.Emit, MachineEffect.Remember, MachineEffect.ReplacePlan,
-        AgentMachine.Suspend, AgentMachine.LogResume, AgentMachine.Resolved {
+        AgentMachine.Suspend, AgentMachine.LogResume, AgentMachine.Resolved, AgentMachine.HandOver {
 
     /**
      * Applies this effect: an event goes to {@code events}, the rest to {@code session} (a

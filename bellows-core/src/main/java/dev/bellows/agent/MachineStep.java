@@ -11,7 +11,7 @@ import java.util.Objects;
  * call the model, run an answer's calls, go on, or end the run. Immutable values.
  */
 public sealed interface MachineStep permits MachineStep.CallModel, MachineStep.RunTools, MachineStep.Continue,
-        MachineStep.End {
+        MachineStep.HandOff, MachineStep.End {
 
     /**
      * Send {@code request} to the model (through the agent's retries and model interceptors)
@@ -20,10 +20,17 @@ public sealed interface MachineStep permits MachineStep.CallModel, MachineStep.R
      *
      * @param request the request, history and current turn, within the memory's limits
      * @param tools   the tools offered (the answer is read against them); null for a plain chat
+     * @param turn    the turn the answer will be kept as, which names its calls ({@code call_T_K});
+     *                0 when not known
      */
-    record CallModel(ChatRequest request, ToolRegistry tools) implements MachineStep {
+    record CallModel(ChatRequest request, ToolRegistry tools, int turn) implements MachineStep {
         public CallModel {
             Objects.requireNonNull(request, "request");
+        }
+
+        /** A step whose answer's calls are named when it is read, not while it streams. */
+        public CallModel(ChatRequest request, ToolRegistry tools) {
+            this(request, tools, 0);
         }
     }
 
@@ -68,6 +75,23 @@ public sealed interface MachineStep permits MachineStep.CallModel, MachineStep.R
 
     /** Apply the effects, then give {@link MachineInput#proceed()} (or {@link MachineInput#cancelled()}). */
     record Continue() implements MachineStep {
+    }
+
+    /**
+     * This agent's part of the run ended with a handoff ({@link Handoff}): the effects before it
+     * kept the turn, emitted {@code handoff} and gave the session's conversation to the other
+     * agent. The driver carries the run on with {@code handoff}'s agent, in the same session, on
+     * {@code task}; that agent's end is the run's (its {@code loop_end}, the driver's to emit).
+     * This machine takes no more input.
+     *
+     * @param handoff the agent that takes over
+     * @param task    its task: what the model wrote for it, or the run's task when it wrote nothing
+     */
+    record HandOff(Handoff handoff, String task) implements MachineStep {
+        public HandOff {
+            Objects.requireNonNull(handoff, "handoff");
+            Objects.requireNonNull(task, "task");
+        }
     }
 
     /**

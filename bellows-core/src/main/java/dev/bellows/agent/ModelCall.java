@@ -21,6 +21,13 @@ final class ModelCall {
 
     static MachineInput stream(Provider provider, ChatRequest request, RunHandle run,
                                Supplier<AgentMachine.Reader> readers) throws ProviderException {
+        return stream(provider, request, run, readers, null);
+    }
+
+    /** As above; {@code usage}, when given, hears the tokens the call reported (when it did). */
+    static MachineInput stream(Provider provider, ChatRequest request, RunHandle run,
+                               Supplier<AgentMachine.Reader> readers, java.util.function.LongConsumer usage)
+            throws ProviderException {
         if (run.isCancelled()) {
             throw new ProviderException(ProviderException.Kind.CANCELLED, "the run was cancelled");
         }
@@ -37,6 +44,9 @@ final class ModelCall {
                 } else {
                     reader.accept(chunk);
                 }
+            }
+            if (usage != null) {
+                stream.usage().ifPresent(used -> usage.accept(used.totalTokens()));
             }
         } finally {
             run.streamEnded();

@@ -51,6 +51,33 @@ public final class Session {
     private String readState;
     private Suspension read;
 
+    /** The metadata keys of a stored session that keep who has the conversation ({@link #control()}). */
+    static final String CONTROL_AGENT = "bellows.control.agent";
+    static final String CONTROL_FROM = "bellows.control.history_from";
+    /** Who has the conversation after a handoff, when not stored; null: the agent the session is run with. */
+    private volatile Control control;
+    /** Whether {@link #control} holds a stored session's, read from its metadata. */
+    private volatile boolean controlRead;
+
+    /**
+     * Which agent has the conversation after a handoff ({@link Handoff}), and from which turn of
+     * the memory on it sees it.
+     *
+     * @param agent       the name of the handoff that gave it the conversation
+     * @param historyFrom the index of the first turn of {@link ConversationMemory#turns()} it sees
+     */
+    public record Control(String agent, int historyFrom) {
+        public Control {
+            Objects.requireNonNull(agent, "agent");
+            if (historyFrom < 0) {
+                throw new IllegalArgumentException("historyFrom is a turn's index, not " + historyFrom);
+            }
+        }
+    }
+
+    /** The values the agents and tools of its runs share; made when first asked for, or given by the calling run. */
+    private volatile SharedState state;
+
     /** A session with a new {@link ConversationMemory} of default limits. */
     public Session() {
         this(ConversationMemory.builder().build());
@@ -123,6 +150,82 @@ public final class Session {
      */
     public synchronized boolean hasWaitingRun() {
         return suspension() != null;
+    }
+
+    /**
+     * The agent a handoff gave the conversation to, which the session's next run goes to when the
+     * agent it is run with can hand over to it (directly or through the agents it hands to);
+     * empty until a handoff. A stored session keeps it in its metadata.
+     */
+    public Optional<Control> control() {
+        if (exchanges == null || controlRead) {
+            return Optional.ofNullable(control);
+        }
+        control = readControl().orElse(null);       // read once: this object writes every change
+        controlRead = true;
+        return Optional.ofNullable(control);
+    }
+
+    private Optional<Control> readControl() {
+        java.util.Map<String, String> metadata = exchanges.metadata();
+        String agent = metadata.get(CONTROL_AGENT);
+        if (agent == null || agent.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(new Control(agent, Integer.parseInt(metadata.getOrDefault(CONTROL_FROM, "0"))));
+        } catch (IllegalArgumentException e) {
+            return Optional.of(new Control(agent, 0));      // a damaged index: the whole history
+        }
+    }
+
+    /** Gives the conversation to {@code control}'s agent, or back to the agent the session is run with (null). */
+    void control(Control control) {
+        this.control = control;
+        this.controlRead = true;
+        if (exchanges != null) {
+            exchanges.putMetadata(java.util.Map.of(CONTROL_AGENT, control == null ? "" : control.agent(),
+                    CONTROL_FROM, control == null ? "0" : Integer.toString(control.historyFrom())));
+        }
+    }
+
+    /** The first turn of memory the agent in control sees: 0 until a handoff says otherwise. */
+    int historyFrom() {
+        return control().map(Control::historyFrom).orElse(0);
+    }
+
+    /**
+     * The typed values the agents and tools of this session's runs share ({@link SharedState}):
+     * a sub-agent's run shares its caller's. In this JVM only: never stored.
+     */
+    public SharedState state() {
+        SharedState made = state;
+        if (made == null) {
+            synchronized (this) {
+                made = state;
+                if (made == null) {
+                    made = new SharedState();
+                    state = made;
+                }
+            }
+        }
+        return made;
+    }
+
+    /** The tree limits of the runs that run this session's runs (a sub-agent's callers'); empty for most. */
+    private List<Budget> tree = List.of();
+
+    /** A fresh session for a sub-agent's run, sharing {@code state} and the tree budgets of its caller. */
+    static Session sharing(SharedState state, List<Budget> tree) {
+        Session session = new Session();
+        session.state = state;
+        session.tree = tree;
+        return session;
+    }
+
+    /** The budgets of the trees this session's runs belong to (their callers'). */
+    List<Budget> tree() {
+        return tree;
     }
 
     /** The conversation so far; {@link ConversationMemory#clear()} starts a new one. */

@@ -41,12 +41,12 @@ final class SubAgentState {
      * The sub-agent's session waiting again as it stopped, with what earlier attempts of this
      * resume did, noting what it does next in the caller's log.
      *
+     * @param session a fresh session to fill (one sharing the caller's state)
      * @throws ToolException when the state is damaged, saying how
      */
-    static Session read(Resumption resumption, String name) throws ToolException {
+    static Session read(Resumption resumption, String name, Session session) throws ToolException {
         JsonNode state = resumption.state();
         try {
-            Session session = new Session();
             JsonNode turns = state.get("turns");
             if (turns == null || !turns.isArray()) {
                 throw new IllegalArgumentException("no \"turns\"");

@@ -213,6 +213,12 @@ final class SuspensionJson {
                         effect.put("type", "replace_plan");
                         effect.put("plan", SessionJson.planToJson(replace.plan()));
                     }
+                    case ToolEffect.HandOff handOff -> {
+                        ObjectNode effect = json.putObject("effect");
+                        effect.put("type", "hand_off");
+                        effect.put("agent", handOff.agent());
+                        effect.put("message", handOff.message());
+                    }
                 }
                 if (!s.result().media().isEmpty()) {
                     ArrayNode media = json.putArray("media");
@@ -371,6 +377,7 @@ final class SuspensionJson {
                 yield new ToolEffect.EndRun(reason, string(json, "result"), suggestions);
             }
             case "replace_plan" -> new ToolEffect.ReplacePlan(SessionJson.planFromJson(string(json, "plan")));
+            case "hand_off" -> new ToolEffect.HandOff(string(json, "agent"), string(json, "message"));
             default -> throw new IllegalArgumentException("an effect has the unknown type \"" + type + "\"");
         };
     }

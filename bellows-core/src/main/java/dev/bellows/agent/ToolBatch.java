@@ -433,6 +433,13 @@ final class ToolBatch {
         return order.stream().map(i -> entries.get(i).outcome()).toList();
     }
 
+    /** The ids of {@link #newOutcomes()}' calls, in the same order. */
+    List<String> newIds() {
+        List<Integer> order = new ArrayList<>(done);
+        order.sort(null);
+        return order.stream().map(i -> entries.get(i).id()).toList();
+    }
+
     /** Every call's outcome, in call order; for a batch that did not stop. */
     List<ToolCallOutcome> outcomes() {
         return entries.stream().map(Entry::outcome).toList();

@@ -53,13 +53,16 @@ record ToolStep(List<ToolInterceptor> interceptors, Predicate<ToolCall> approval
             }
             return ran(batch);
         }
-        if (plain && !callsAnAgent(step)) {
+        if (plain && step.entries.size() == 1 && !callsAnAgent(step)) {
+            // One call, on this thread, in the run's scope (its shared state); several may run on
+            // threads of their own, which only the batch gives the scope.
             List<DecodedToolCall> calls = step.entries.stream().map(Suspension.Entry::decoded).toList();
-            ToolChainResult result = around.run(() -> chain.execute(calls, run::isCancelled));
+            ToolChainResult result = around.run(() -> CallScope.within(step.entries.getFirst().id(), run,
+                    () -> chain.execute(calls, run::isCancelled)));
             if (run.isCancelled()) {
                 return MachineInput.cancelled();
             }
-            return new AgentMachine.ToolsRan(result, result.outcomes(), List.of(), false);
+            return new AgentMachine.ToolsRan(result, result.outcomes(), List.of(), false, step.callIds());
         }
         ToolBatch batch = new ToolBatch(run, interceptors, chain, run::isCancelled, step.entries);
         around.run(() -> {
@@ -87,6 +90,6 @@ record ToolStep(List<ToolInterceptor> interceptors, Predicate<ToolCall> approval
 
     private static MachineInput ran(ToolBatch batch) {
         return new AgentMachine.ToolsRan(batch.suspended() ? null : new ToolChainResult(batch.outcomes()),
-                batch.newOutcomes(), batch.entries(), batch.suspended());
+                batch.newOutcomes(), batch.entries(), batch.suspended(), batch.newIds());
     }
 }

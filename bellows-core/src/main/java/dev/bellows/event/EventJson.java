@@ -114,6 +114,9 @@ public final class EventJson {
                 json.put("tool_name", e.toolName());
                 json.set("arguments", e.arguments());    // frozen: shared, not copied
                 json.put("result", e.result());
+                if (e.callId() != null) {
+                    json.put("call_id", e.callId());
+                }
             }
             case LoopEvent.ToolResultError e -> {
                 if (e.serverName() != null) {
@@ -123,6 +126,9 @@ public final class EventJson {
                     json.put("tool_name", e.toolName());
                 }
                 json.put("error", e.error());
+                if (e.callId() != null) {
+                    json.put("call_id", e.callId());
+                }
             }
             case LoopEvent.NoToolCall e -> json.put("iteration", e.iteration());
             case LoopEvent.PlanUpdate e -> {
@@ -153,6 +159,7 @@ public final class EventJson {
                 json.put("reason", e.reason().wireName());
                 json.put("result", e.result());
             }
+            case LoopEvent.Handoff e -> json.put("from", e.from()).put("to", e.to());
             case LoopEvent.SubAgentEvent e -> throw new AssertionError("written above");
         }
         return json;
@@ -203,6 +210,9 @@ public final class EventJson {
                 switch (e.call()) {
                     case ToolCall call -> putCall(json, call);
                     case ToolCallError error -> json.put("error", error.error());
+                }
+                if (e.callId() != null) {
+                    json.put("call_id", e.callId());
                 }
             }
             case StreamEvent.Complete e -> {

@@ -40,14 +40,15 @@ final class EventJsonReader {
             case "tool_call_argument" -> new StreamEvent.ToolCallArgument(chunk, text(node, "name"),
                     node.has("value") ? node.get("value") : JsonNodeFactory.instance.nullNode());
             case "tool_call_content" -> new StreamEvent.ToolCallContent(chunk, text(node, "content"));
-            case "tool_call_end" -> new StreamEvent.ToolCallEnd(chunk, text(node, "content"), call(node));
+            case "tool_call_end" -> new StreamEvent.ToolCallEnd(chunk, text(node, "content"), call(node),
+                    optional(node, "call_id"));
             case "section" -> new StreamEvent.Section(chunk, text(node, "name"), text(node, "content"));
             case "loop_start" -> new LoopEvent.LoopStart(text(node, "task"));
             case "iteration_start" -> new LoopEvent.IterationStart(node.path("iteration").asInt(0));
             case "tool_result" -> new LoopEvent.ToolResultEvent(text(node, "server_name"), text(node, "tool_name"),
-                    object(node.get("arguments")), text(node, "result"));
+                    object(node.get("arguments")), text(node, "result"), optional(node, "call_id"));
             case "tool_result_error" -> new LoopEvent.ToolResultError(optional(node, "server_name"),
-                    optional(node, "tool_name"), text(node, "error"));
+                    optional(node, "tool_name"), text(node, "error"), optional(node, "call_id"));
             case "no_tool_call" -> new LoopEvent.NoToolCall(node.path("iteration").asInt(0));
             case "plan_update" -> new LoopEvent.PlanUpdate(steps(node.path("steps")));
             case "retry" -> new LoopEvent.Retry(node.path("attempt").asInt(0), text(node, "reason"),
@@ -56,6 +57,7 @@ final class EventJsonReader {
                     text(node, "tool_name"), object(node.get("arguments")));
             case "approval" -> new LoopEvent.Approval(text(node, "id"), "approved".equals(text(node, "decision")),
                     text(node, "reason"));
+            case "handoff" -> new LoopEvent.Handoff(text(node, "from"), text(node, "to"));
             case "loop_end" -> new LoopEvent.LoopEnd(LoopEndReason.fromWireName(text(node, "reason"))
                     .orElse(LoopEndReason.ERROR), text(node, "result"));
             default -> null;

@@ -51,14 +51,21 @@ public sealed interface LoopEvent extends AgentEvent {
      * @param arguments the call's arguments, frozen (read-only; {@link JsonNode#deepCopy()} to edit)
      * @param result    the text sent back to the model for this call (for a loop-breaking
      *                  tool, which sends nothing back, the text that ends the loop)
+     * @param callId    the call's id ({@code call_1_1}, or the provider's), as a sub-agent's
+     *                  {@code parent_call_id} names it; null when not known
      */
-    record ToolResultEvent(String serverName, String toolName, JsonNode arguments, String result)
+    record ToolResultEvent(String serverName, String toolName, JsonNode arguments, String result, String callId)
             implements LoopEvent {
         public ToolResultEvent {
             Objects.requireNonNull(serverName, "serverName");
             Objects.requireNonNull(toolName, "toolName");
             arguments = FrozenJson.freeze(Objects.requireNonNull(arguments, "arguments"));
             Objects.requireNonNull(result, "result");
+        }
+
+        /** An event without the call's id. */
+        public ToolResultEvent(String serverName, String toolName, JsonNode arguments, String result) {
+            this(serverName, toolName, arguments, result, null);
         }
 
         @Override
@@ -73,10 +80,16 @@ public sealed interface LoopEvent extends AgentEvent {
      *
      * @param serverName the call's server, or null when the call could not be decoded
      * @param toolName   the call's tool name, or null when the call could not be decoded
+     * @param callId     the call's id; null when the call could not be decoded (it has none) or not known
      */
-    record ToolResultError(String serverName, String toolName, String error) implements LoopEvent {
+    record ToolResultError(String serverName, String toolName, String error, String callId) implements LoopEvent {
         public ToolResultError {
             Objects.requireNonNull(error, "error");
+        }
+
+        /** An event without the call's id. */
+        public ToolResultError(String serverName, String toolName, String error) {
+            this(serverName, toolName, error, null);
         }
 
         @Override
@@ -182,6 +195,26 @@ public sealed interface LoopEvent extends AgentEvent {
         @Override
         public String type() {
             return "loop_end";
+        }
+    }
+
+    /**
+     * The agent in control handed the conversation to another ({@code transfer_to_NAME},
+     * {@link dev.bellows.agent.Handoff}): the events after this one, up to {@code loop_end},
+     * are the new agent's, and its answer is the run's result.
+     *
+     * @param from the agent that had the conversation
+     * @param to   the agent that has it now
+     */
+    record Handoff(String from, String to) implements LoopEvent {
+        public Handoff {
+            Objects.requireNonNull(from, "from");
+            Objects.requireNonNull(to, "to");
+        }
+
+        @Override
+        public String type() {
+            return "handoff";
         }
     }
 

@@ -153,11 +153,24 @@ public sealed interface StreamEvent extends AgentEvent {
      *
      * @param content the whole block's content (trimmed)
      * @param call    what the content decoded to: a call, or an error the model can act on
+     * @param callId  in an agent run, the id the call runs under ({@code call_1_1}, or the
+     *                provider's), as its {@code tool_result} and a sub-agent's
+     *                {@code parent_call_id} say it; null in a plain stream
      */
-    record ToolCallEnd(int chunk, String content, DecodedToolCall call) implements StreamEvent {
+    record ToolCallEnd(int chunk, String content, DecodedToolCall call, String callId) implements StreamEvent {
         public ToolCallEnd {
             Objects.requireNonNull(content, "content");
             Objects.requireNonNull(call, "call");
+        }
+
+        /** The end of a block outside an agent run: no call id. */
+        public ToolCallEnd(int chunk, String content, DecodedToolCall call) {
+            this(chunk, content, call, null);
+        }
+
+        /** This event with the id its call runs under. */
+        public ToolCallEnd withCallId(String id) {
+            return new ToolCallEnd(chunk, content, call, id);
         }
 
         @Override

@@ -21,7 +21,8 @@ import java.util.Objects;
  * result without an effect ends the run all the same, with its result's text as the answer
  * (the {@link ToolChain} gives it that {@link EndRun}).
  */
-public sealed interface ToolEffect permits ToolEffect.None, ToolEffect.EndRun, ToolEffect.ReplacePlan {
+public sealed interface ToolEffect permits ToolEffect.None, ToolEffect.EndRun, ToolEffect.ReplacePlan,
+        ToolEffect.HandOff {
 
     /** No effect: the loop goes on. */
     ToolEffect NONE = new None();
@@ -67,6 +68,23 @@ public sealed interface ToolEffect permits ToolEffect.None, ToolEffect.EndRun, T
 
         public ReplacePlan {
             Objects.requireNonNull(plan, "plan");
+        }
+    }
+
+    /**
+     * The conversation goes to another agent for the rest of the run: the agent's
+     * {@code transfer_to_NAME} tools give it (see {@code dev.bellows.agent.Handoff}). This
+     * agent's loop ends there and the one named carries the run on; a call that ends the run
+     * ({@link EndRun}) in the same answer wins over it.
+     *
+     * @param agent   the name of the handoff that takes over (the {@code NAME} of its tool)
+     * @param message what the model wrote for the next agent; empty when it wrote nothing
+     */
+    record HandOff(String agent, String message) implements ToolEffect {
+
+        public HandOff {
+            Objects.requireNonNull(agent, "agent");
+            Objects.requireNonNull(message, "message");
         }
     }
 }

@@ -86,7 +86,8 @@ class ApprovalsTest {
             AgentRun stopped = agent.run("write them", session);
             List<LoopEvent> events = DefaultAgentTest.loopEvents(DefaultAgentTest.events(stopped));
             assertThat(events.subList(events.size() - 4, events.size())).containsExactly(
-                    new LoopEvent.ToolResultEvent("local", "read_file", json("{\"path\": \"a.txt\"}"), "contents of a.txt"),
+                    new LoopEvent.ToolResultEvent("local", "read_file", json("{\"path\": \"a.txt\"}"), "contents of a.txt",
+                            "call_1_1"),
                     new LoopEvent.ApprovalRequired("call_1_2", "local", "write_file", json("{\"path\": \"x.txt\"}")),
                     new LoopEvent.ApprovalRequired("call_1_4", "local", "write_file", json("{\"path\": \"y.txt\"}")),
                     new LoopEvent.LoopEnd(LoopEndReason.INTERRUPTED,
@@ -108,7 +109,7 @@ class ApprovalsTest {
                     new LoopEvent.Approval("call_1_2", true, ""),
                     new LoopEvent.Approval("call_1_4", false, "use the staging folder"),
                     new LoopEvent.ToolResultError("local", "write_file",
-                            "the user denied this call (it did not run): use the staging folder"));
+                            "the user denied this call (it did not run): use the staging folder", "call_1_4"));
             assertThat(happened).containsExactly("write x.txt");
             assertThat(provider.requests()).hasSize(2);
             String observation = provider.requests().get(1).messages().getLast().content();

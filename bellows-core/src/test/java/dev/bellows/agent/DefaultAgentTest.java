@@ -168,10 +168,10 @@ class DefaultAgentTest {
                     new LoopEvent.LoopStart(TASK),
                     new LoopEvent.IterationStart(1),
                     new LoopEvent.ToolResultEvent("local", "read_file", json("{\"path\": \"a.txt\"}"),
-                            "contents of a.txt"),
+                            "contents of a.txt", "call_1_1"),
                     new LoopEvent.IterationStart(2),
                     new LoopEvent.ToolResultEvent("local", "task_completion", json("{\"result\": \"a.txt says hi\"}"),
-                            "a.txt says hi"),
+                            "a.txt says hi", "call_2_1"),
                     new LoopEvent.LoopEnd(LoopEndReason.TASK_COMPLETION, "a.txt says hi"));
 
             // Exactly what the model was sent: the assistant's raw output verbatim, the observation as a user message.
@@ -336,7 +336,8 @@ class DefaultAgentTest {
             AgentRun run = agent(provider, boom).build().run(TASK);
             List<LoopEvent> events = loopEvents(events(run));
             assertThat(run.await()).isEqualTo(new AgentResult(LoopEndReason.TASK_COMPLETION, "recovered"));
-            assertThat(events).contains(new LoopEvent.ToolResultError("local", "boom", "tool boom failed: IllegalStateException: kaput"));
+            assertThat(events).contains(new LoopEvent.ToolResultError("local", "boom", "tool boom failed: IllegalStateException: kaput",
+                    "call_1_1"));
             assertThat(provider.requests().get(1).messages()).anySatisfy(m ->
                     assertThat(m.content()).contains("<boom>\n<error>\ntool boom failed: IllegalStateException: kaput"));
         }
@@ -355,7 +356,9 @@ class DefaultAgentTest {
             assertThat(errors.get(0).error()).contains("path");
             assertThat(errors.get(1).serverName()).isNull();
             assertThat(errors.get(1).toolName()).isNull();
-            assertThat(EventJson.toJson(errors.get(1)).propertyNames()).containsExactly("type", "error");
+            // a call that could not be read has no server or tool, but its place in the answer gives it an id
+            assertThat(EventJson.toJson(errors.get(1)).propertyNames()).containsExactly("type", "error", "call_id");
+            assertThat(errors.get(1).callId()).isEqualTo("call_2_1");
         }
 
         @Test
@@ -650,7 +653,7 @@ class DefaultAgentTest {
             assertThat(lines).contains("{\"type\":\"iteration_start\",\"iteration\":1}",
                     "{\"type\":\"message_start\"}",
                     "{\"type\":\"tool_result\",\"server_name\":\"local\",\"tool_name\":\"task_completion\","
-                            + "\"arguments\":{\"result\":\"ok\"},\"result\":\"ok\"}");
+                            + "\"arguments\":{\"result\":\"ok\"},\"result\":\"ok\",\"call_id\":\"call_1_1\"}");
             assertThat(lines.getLast()).isEqualTo("{\"type\":\"loop_end\",\"reason\":\"task_completion\",\"result\":\"ok\"}");
         }
 

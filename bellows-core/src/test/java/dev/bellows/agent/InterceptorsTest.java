@@ -429,7 +429,7 @@ class InterceptorsTest {
                     .build();
             AgentRun run = agent.run("go");
             assertThat(loopEvents(run)).contains(new LoopEvent.ToolResultEvent("local", "write_file",
-                    json("{\"path\": \"a.txt\"}"), "dry run: not written"));
+                    json("{\"path\": \"a.txt\"}"), "dry run: not written", "call_1_1"));
             assertThat(run.await().result()).isEqualTo("done");
             assertThat(files.calls).isEmpty();
         }

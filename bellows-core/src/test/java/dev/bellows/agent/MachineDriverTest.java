@@ -89,6 +89,7 @@ class MachineDriverTest {
                 }
                 case MachineStep.RunTools tools -> input = machine.runTools(tools, context, heard::add);
                 case MachineStep.Continue next -> input = MachineInput.proceed();
+                case MachineStep.HandOff handOff -> throw new AssertionError("no handoff here: " + handOff);
                 case MachineStep.End end -> {
                     heard.add(end.end());
                     return end;

@@ -209,6 +209,65 @@ class NestedWaitsTest {
     }
 
     @Test
+    void aLoopWaitsAtItsRoundAndGoesOnFromThere() {
+        ScriptedProvider bodyModel = provider(complete("round one"), write("write_file", "x.txt"),
+                complete("final text"));
+        DefaultAgent body = agent(bodyModel, writeFile).requireApproval("local/write_file").build();
+        AgentTool polish = AgentTool.loop("polish", "Polishes", AgentTool.of("editor", "Edits", body),
+                answer -> answer.contains("final"), 3);
+        ScriptedProvider leadModel = provider(delegate("polish", "go"), complete("done"));
+        DefaultAgent lead = agent(leadModel, polish).build();
+        Session session = new Session();
+
+        assertThat(lead.run("go", session).await().waiting()).extracting(WaitingCall::id)
+                .containsExactly("call_1_1/call_1_1");
+        assertThat(happened).isEmpty();
+
+        assertThat(lead.resume(session, List.of(Decision.approve("call_1_1/call_1_1"))).await().result())
+                .isEqualTo("done");
+        assertThat(happened).containsExactly("write x.txt");
+        assertThat(bodyModel.requests()).as("round one does not run again, no round after the final one")
+                .hasSize(3);
+        assertThat(leadModel.requests().get(1).messages().getLast().content()).contains("final text");
+    }
+
+    @Test
+    void aRouterWaitsAtItsRouteAndTheChooserIsNotAskedAgain() {
+        ScriptedProvider chooserModel = provider(complete("writer"));
+        DefaultAgent chooser = agent(chooserModel).build();
+        DefaultAgent writer = agent(provider(write("write_file", "x.txt"), complete("x written")), writeFile)
+                .requireApproval("local/write_file").build();
+        ScriptedProvider reviewModel = provider(complete("reviewed"));
+        AgentTool desk = AgentTool.router("desk", "Routes", List.of(AgentTool.of("writer", "Writes", writer),
+                AgentTool.of("reviewer", "Reviews", agent(reviewModel).build())), chooser);
+        ScriptedProvider leadModel = provider(delegate("desk", "write x"), complete("done"));
+        DefaultAgent lead = agent(leadModel, desk).build();
+        Session session = new Session();
+
+        assertThat(lead.run("go", session).await().waiting()).extracting(WaitingCall::id)
+                .containsExactly("call_1_1/call_1_1");
+
+        assertThat(lead.resume(session, List.of(Decision.approve("call_1_1/call_1_1"))).await().result())
+                .isEqualTo("done");
+        assertThat(happened).containsExactly("write x.txt");
+        assertThat(chooserModel.requests()).hasSize(1);
+        assertThat(reviewModel.requests()).isEmpty();
+        assertThat(leadModel.requests().get(1).messages().getLast().content()).contains("x written");
+    }
+
+    @Test
+    void aWorkflowRunByItselfThatWouldWaitEndsWithAnErrorSayingWhy() {
+        DefaultAgent writer = agent(provider(write("write_file", "x.txt"), complete("x written")), writeFile)
+                .requireApproval("local/write_file").build();
+        AgentResult ended = AgentTool.sequence("pipeline", "Writes", List.of(AgentTool.of("writer", "Writes", writer)))
+                .asAgent().run("go").await();
+
+        assertThat(ended.reason()).isEqualTo(LoopEndReason.ERROR);
+        assertThat(ended.result()).contains("call_1_1").contains("cannot wait for");
+        assertThat(happened).isEmpty();
+    }
+
+    @Test
     void theBranchesOfAParallelWorkflowWaitTogetherAndTheOthersAnswersAreKept() {
         ScriptedProvider leftModel = provider(write("write_file", "left.txt"), complete("left written"));
         ScriptedProvider rightModel = provider(write("write_file", "right.txt"), complete("right not written"));

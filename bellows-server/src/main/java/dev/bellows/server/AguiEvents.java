@@ -52,6 +52,7 @@ final class AguiEvents {
     }
 
     static final String RETRY_EVENT = "bellows.retry";
+    static final String HANDOFF_EVENT = "bellows.handoff";
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
     private static final ObjectMapper MAPPER = Jackson.JSON;
     private static final SecureRandom RANDOM = new SecureRandom();
@@ -207,6 +208,13 @@ final class AguiEvents {
         switch (event) {
             case LoopEvent.LoopStart e -> { }
             case LoopEvent.SubAgentEvent e -> nested(e);
+            case LoopEvent.Handoff e -> {
+                // the new agent's events follow as the run's own: a UI may show who took over
+                ObjectNode custom = event("CUSTOM");
+                custom.put("name", HANDOFF_EVENT);
+                custom.putObject("value").put("from", e.from()).put("to", e.to());
+                send(custom);
+            }
             case LoopEvent.IterationStart e -> {
                 closeAll();
                 finishStep();

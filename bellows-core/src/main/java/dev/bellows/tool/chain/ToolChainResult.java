@@ -62,4 +62,17 @@ public record ToolChainResult(List<ToolCallOutcome> outcomes) {
         }
         return Optional.empty();
     }
+
+    /**
+     * The effect of the first successful call that hands the conversation to another agent
+     * ({@link ToolEffect.HandOff}), if any.
+     */
+    public Optional<ToolEffect.HandOff> handingOff() {
+        for (ToolCallOutcome outcome : outcomes) {
+            if (outcome instanceof Succeeded s && s.effect() instanceof ToolEffect.HandOff handOff) {
+                return Optional.of(handOff);
+            }
+        }
+        return Optional.empty();
+    }
 }

@@ -1,0 +1,150 @@
+package dev.bellows.agent;
+
+import static dev.bellows.agent.DefaultAgentTest.agent;
+import static dev.bellows.agent.DefaultAgentTest.call;
+import static dev.bellows.agent.DefaultAgentTest.complete;
+import static dev.bellows.agent.DefaultAgentTest.provider;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.bellows.event.AgentEvent;
+import dev.bellows.event.EventJson;
+import dev.bellows.event.LoopEndReason;
+import dev.bellows.event.LoopEvent;
+import dev.bellows.provider.Message;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+
+/** {@link Handoff}: an agent hands the conversation to another, which answers and keeps it. */
+class HandoffTest {
+
+    private static String transfer(String to, String message) {
+        return call("transfer_to_" + to, message == null ? "{}" : "{\"message\": \"" + message + "\"}");
+    }
+
+    @Test
+    void theAgentHandedToAnswersInTheSameRunAndItsEventsFollowTheHandoff() {
+        ScriptedProvider billingModel = provider(complete("your invoice is paid"));
+        DefaultAgent billing = agent(billingModel).name("billing").instructions("You answer about invoices.").build();
+        List<AgentEvent> heard = new CopyOnWriteArrayList<>();
+        ScriptedProvider triageModel = provider(transfer("billing", null));
+        DefaultAgent triage = agent(triageModel).name("triage").handoff(Handoff.to("billing", billing))
+                .listener(heard::add).build();
+        Session session = new Session();
+
+        AgentResult result = triage.run("Is my invoice paid?", session).await();
+
+        assertThat(result).isEqualTo(new AgentResult(LoopEndReason.TASK_COMPLETION, "your invoice is paid"));
+        assertThat(heard.stream().filter(e -> e instanceof LoopEvent.LoopStart || e instanceof LoopEvent.LoopEnd))
+                .hasSize(2);
+        int handoff = heard.indexOf(new LoopEvent.Handoff("triage", "billing"));
+        assertThat(handoff).isPositive();
+        assertThat(heard.subList(handoff + 1, heard.size())).extracting(AgentEvent::type)
+                .startsWith("iteration_start").endsWith("loop_end");
+        assertThat(EventJson.toJson(heard.get(handoff)).toString())
+                .isEqualTo("{\"type\":\"handoff\",\"from\":\"triage\",\"to\":\"billing\"}");
+        // all of the history: billing's model saw the user's question and its own instructions
+        String sent = billingModel.requests().getFirst().messages().toString();
+        assertThat(sent).contains("Is my invoice paid?", "You answer about invoices.");
+        assertThat(triageModel.requests().getFirst().tools().toString() + triageModel.requests().getFirst()
+                .messages().toString()).contains("transfer_to_billing");
+        assertThat(session.control()).contains(new Session.Control("billing", 0));
+    }
+
+    @Test
+    void theSessionsNextRunGoesToTheAgentInControlThroughTheAgentItWasRunWith() {
+        ScriptedProvider billingModel = provider(complete("paid"), complete("due on the 5th"));
+        DefaultAgent billing = agent(billingModel).name("billing").build();
+        ScriptedProvider triageModel = provider(transfer("billing", null));
+        List<AgentEvent> heard = new CopyOnWriteArrayList<>();
+        DefaultAgent triage = agent(triageModel).name("triage").handoff(Handoff.to("billing", billing))
+                .listener(heard::add).build();
+        Session session = new Session();
+        triage.run("Is my invoice paid?", session).await();
+        heard.clear();
+
+        AgentResult next = triage.run("When is the next one due?", session).await();
+
+        assertThat(next.result()).isEqualTo("due on the 5th");
+        assertThat(triageModel.requests()).hasSize(1);       // triage's model was not asked again
+        assertThat(heard).extracting(AgentEvent::type).doesNotContain("handoff");   // the run's listeners heard it
+        assertThat(heard.getLast()).isEqualTo(new LoopEvent.LoopEnd(LoopEndReason.TASK_COMPLETION, "due on the 5th"));
+    }
+
+    @Test
+    void aSummaryHandoffShowsNoHistoryButTheMessageTheModelWrote() {
+        ScriptedProvider writerModel = provider(complete("a poem"));
+        DefaultAgent writer = agent(writerModel).name("writer").build();
+        DefaultAgent lead = agent(provider(transfer("writer", "Write a poem about rain")))
+                .handoff(Handoff.to("writer", writer).history(Handoff.History.summary())).build();
+        Session session = new Session();
+        session.memory().addTurn(List.of(Message.user("an earlier secret question"), Message.assistant("an answer")));
+
+        AgentResult result = lead.run("I would like a rain poem, please", session).await();
+
+        assertThat(result.result()).isEqualTo("a poem");
+        String sent = writerModel.requests().getFirst().messages().toString();
+        assertThat(sent).contains("Write a poem about rain").doesNotContain("earlier secret question")
+                .doesNotContain("I would like a rain poem");
+    }
+
+    @Test
+    void aSummaryHandoffWithoutAMessageIsAnErrorTheModelReads() {
+        DefaultAgent writer = agent(provider(complete("never"))).build();
+        DefaultAgent lead = agent(provider(transfer("writer", null), complete("kept it")))
+                .handoff(Handoff.to("writer", writer).history(Handoff.History.summary())).build();
+
+        assertThat(lead.run("write").await().result()).isEqualTo("kept it");
+    }
+
+    @Test
+    void lastTurnsKeepsOnlyTheNewestTurns() {
+        ScriptedProvider nextModel = provider(complete("done"));
+        DefaultAgent next = agent(nextModel).name("next").build();
+        DefaultAgent lead = agent(provider(transfer("next", null)))
+                .handoff(Handoff.to("next", next).history(Handoff.History.lastTurns(1))).build();
+        Session session = new Session();
+        session.memory().addTurn(List.of(Message.user("old question"), Message.assistant("old answer")));
+
+        lead.run("new question", session).await();
+
+        String sent = nextModel.requests().getFirst().messages().toString();
+        assertThat(sent).contains("transfer_to_next").doesNotContain("old question");
+    }
+
+    @Test
+    void anotherKindOfAgentRunsOnTheHandedHistoryAndItsEndIsTheRuns() {
+        ScriptedProvider remoteModel = provider(complete("from afar"));
+        DefaultAgent inner = agent(remoteModel).build();
+        Agent remote = new Agent() {        // not a DefaultAgent: as a remote agent is
+            @Override
+            public AgentRun run(String task) {
+                return inner.run(task);
+            }
+
+            @Override
+            public AgentRun run(String task, Session session) {
+                return inner.run(task, session);
+            }
+        };
+        List<AgentEvent> heard = new CopyOnWriteArrayList<>();
+        DefaultAgent lead = agent(provider(transfer("remote", "go on"))).name("lead")
+                .handoff(Handoff.to("remote", remote)).listener(heard::add).build();
+
+        AgentResult result = lead.run("ask far away").await();
+
+        assertThat(result).isEqualTo(new AgentResult(LoopEndReason.TASK_COMPLETION, "from afar"));
+        assertThat(heard.stream().filter(LoopEvent.LoopStart.class::isInstance)).hasSize(1);
+        assertThat(remoteModel.requests().getFirst().messages().toString()).contains("ask far away", "go on");
+    }
+
+    @Test
+    void namesAreCheckedAndTwoHandoffsOfOneNameAreRefused() {
+        DefaultAgent other = agent(provider()).build();
+        assertThatThrownBy(() -> Handoff.to("no spaces", other)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> agent(provider()).handoff(Handoff.to("a", other)).handoff(Handoff.to("a", other)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("two handoffs named a");
+        assertThatThrownBy(() -> Handoff.History.lastTurns(0)).isInstanceOf(IllegalArgumentException.class);
+    }
+}
