@@ -10,7 +10,7 @@ import dev.bellows.tool.Tool;
 import dev.bellows.tool.ToolContext;
 import dev.bellows.tool.ToolException;
 import dev.bellows.tool.ToolResult;
-import dev.bellows.event.LoopEndReason;
+import dev.bellows.tool.LoopEndReason;
 import dev.bellows.tool.ToolCall;
 import java.util.ArrayList;
 import java.util.List;

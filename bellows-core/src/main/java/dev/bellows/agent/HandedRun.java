@@ -1,7 +1,7 @@
 package dev.bellows.agent;
 
 import dev.bellows.event.AgentEvent;
-import dev.bellows.event.LoopEndReason;
+import dev.bellows.tool.LoopEndReason;
 import dev.bellows.event.LoopEvent;
 import dev.bellows.provider.Message;
 import java.util.List;

@@ -9,7 +9,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.bellows.event.AgentEvent;
 import dev.bellows.event.EventJson;
-import dev.bellows.event.LoopEndReason;
+import dev.bellows.tool.LoopEndReason;
 import dev.bellows.event.LoopEvent;
 import dev.bellows.provider.Message;
 import java.util.List;

@@ -6,7 +6,7 @@ import static dev.bellows.agent.DefaultAgentTest.complete;
 import static dev.bellows.agent.DefaultAgentTest.provider;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.bellows.event.LoopEndReason;
+import dev.bellows.tool.LoopEndReason;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
