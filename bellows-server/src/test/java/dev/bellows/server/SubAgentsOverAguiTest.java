@@ -61,7 +61,6 @@ class SubAgentsOverAguiTest {
                 turn(call("broken", "{\"task\": \"try\"}")),
                 turn(call("task_completion", "{\"result\": \"went on without it\"}")),
                 turn(call("guarded", "{\"task\": \"add 1 and 1\"}")),
-                turn(call("task_completion", "{\"result\": \"nothing waits\"}")),
                 turn(call("researcher", "{\"task\": \"once more\"}")),
                 turn("<thinking>Root thought.</thinking>" + call("task_completion", "{\"result\": \"root answer\"}")));
         return new ServerFixture(lead, b -> { }, leads);
@@ -143,15 +142,26 @@ class SubAgentsOverAguiTest {
             assertThat(error.get("subagentRunId").asString())
                     .isEqualTo(first(failed, e -> type(e, "SUBAGENT_STARTED")).get("subagentRunId").asString());
             assertThat(failed.stream().filter(e -> type(e, "SUBAGENT_FINISHED"))).isEmpty();
-            // a sub-agent that stops at a call waiting for approval, in a run that does not wait for it:
-            // its call fails (the run goes on), so it ends in an error, naming the waiting call
-            List<JsonNode> stopped = verified(out.get("waiting"), "nothing waits");
+            // a sub-agent that stops at a call waiting for approval makes the whole run wait: it ends
+            // suspended, naming the waiting call by its outside id, and the run ends with the interrupt
+            JsonNode waiting = out.get("waiting");
+            assertThat(waiting.get("error").isNull()).as(waiting.toString()).isTrue();
+            assertThat(waiting.get("invalid")).as("events failing @ag-ui/core's schemas").isEmpty();
+            List<JsonNode> stopped = new ArrayList<>();
+            waiting.get("events").forEach(stopped::add);
             JsonNode guardedCall = first(stopped, e -> type(e, "TOOL_CALL_START") && e.get("toolCallName").asString().equals("guarded"));
-            JsonNode stoppedError = first(stopped, e -> type(e, "SUBAGENT_ERROR"));
-            assertThat(stoppedError.get("code").asString()).isEqualTo("interrupted");
-            assertThat(stoppedError.get("message").asString()).contains(guardedCall.get("toolCallId").asString() + "/call_1_1");
-            assertThat(index(stopped, e -> e == stoppedError)).isLessThan(index(stopped, e -> type(e, "TOOL_CALL_RESULT")
-                    && e.get("toolCallId").asString().equals(guardedCall.get("toolCallId").asString())));
+            String waitingId = guardedCall.get("toolCallId").asString() + "/call_1_1";
+            JsonNode suspended = first(stopped, e -> type(e, "SUBAGENT_FINISHED"));
+            assertThat(suspended.at("/outcome/type").asString()).isEqualTo("suspended");
+            assertThat(suspended.at("/outcome/interruptIds/0").asString()).isEqualTo(waitingId);
+            assertThat(stopped.stream().filter(e -> type(e, "SUBAGENT_ERROR"))).isEmpty();
+            JsonNode runEnd = stopped.get(stopped.size() - 1);
+            assertThat(type(runEnd, "RUN_FINISHED")).as(runEnd.toString()).isTrue();
+            assertThat(runEnd.at("/outcome/type").asString()).isEqualTo("interrupt");
+            assertThat(runEnd.at("/outcome/interrupts/0/id").asString()).isEqualTo(waitingId);
+            assertThat(stopped.stream().filter(e -> type(e, "TOOL_CALL_RESULT")
+                    && e.get("toolCallId").asString().equals(guardedCall.get("toolCallId").asString())))
+                    .as("the call that runs the sub-agent has no result while it waits").isEmpty();
             assertThat(out.get("warnings")).as("the client stripped nothing unknown").isEmpty();
 
             // a chat completion answers with the root agent's answer: nothing of the sub-agents'
