@@ -193,10 +193,6 @@ class EvalCommandTest {
     void usageErrorsSendNothing() throws Exception {
         try (MockLlmServer server = MockLlmServer.start(MockScript.of())) {
             assertThat(eval(server, "--agent", "researcher").err()).contains("--agent: unknown agent (default or react");
-            Files.writeString(dir.resolve("bellows.json"), "{\"agents\": {\"lead\": {\"instructions\": \"Lead.\","
-                    + " \"handoffs\": [\"writer\"]}, \"writer\": {\"instructions\": \"Write.\"}}}");
-            assertThat(eval(server, "--agent", "lead").err()).contains("agents.lead.handoffs: handing the conversation off");
-            Files.delete(dir.resolve("bellows.json"));
             assertThat(eval(server, "--repeat", "0").err()).contains("--repeat: must be from 1 to 10000, got 0");
             assertThat(eval(server, "--margin", "0.1").err()).contains("--margin: only with --baseline REPORT.json");
             assertThat(eval(server, "--baseline", "missing.json").err())
