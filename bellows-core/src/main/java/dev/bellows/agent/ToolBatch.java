@@ -16,10 +16,13 @@ import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 /**
- * The calls of one answer the long way: each with its id, approvals first, then through the
- * tool interceptors. The rule: the calls run in call order; from the first call that waits (for
- * a decision, or deferred by an interceptor) on, none runs, each either waiting too or held
- * until the ones before it are decided. A resume takes the same batch where it stopped, with
+ * The calls of one answer the long way: each with its id, through one chain of tool
+ * interceptors, approvals' ({@link ApprovalGate}) outermost when a call waits for approval. The
+ * rule: the calls run in call order; from the first call that waits (for a decision, or deferred
+ * by an interceptor) on, none runs, each either waiting too or held until the ones before it are
+ * decided. What an interceptor cannot know, the batch does before any call runs: which calls of
+ * the answer wait for approval (so that they all wait together), and the approval handler's
+ * decisions on them, asked in call order. A resume takes the same batch where it stopped, with
  * the decisions, and keeps a {@link ResumeLog} of what it does.
  */
 final class ToolBatch {
@@ -34,6 +37,12 @@ final class ToolBatch {
     private final ToolChain chain;
     private final BooleanSupplier cancelled;
     private final List<Entry> entries;
+    /** The chain's interceptors: {@link #interceptors}, or the approvals' gate before them when a call waits for approval. */
+    private List<ToolInterceptor> chained;
+    /** The approvals' gate, or null when no call of the batch waits for approval. */
+    private ApprovalGate gate;
+    /** The decisions of the batch's waiting calls, by id: the handler's, or a resume's. */
+    private Map<String, Decision> decisions = Map.of();
     /** Indices of the calls that got their outcome in this batch, in call order. */
     private final List<Integer> done = new ArrayList<>();
     private boolean suspended;
@@ -42,6 +51,7 @@ final class ToolBatch {
               List<Entry> entries) {
         this.context = context;
         this.interceptors = interceptors;
+        this.chained = interceptors;
         this.chain = chain;
         this.cancelled = cancelled;
         this.entries = new ArrayList<>(entries);
@@ -71,11 +81,14 @@ final class ToolBatch {
                 entries.set(i, new Entry(entry.id(), call.call(), State.HELD, null, null));
             }
         }
-        Map<String, Decision> decisions = new java.util.HashMap<>();
+        decisions = new java.util.HashMap<>();
         if (!waits && parallel && parallelSafe(prepared)) {
             runInParallel(prepared);
-            answerNested(handler, prepared, decisions, decided);
+            answerNested(handler, prepared, decided);
             return;
+        }
+        if (waits) {
+            openGate();
         }
         if (waits && handler != null) {
             for (Entry entry : entries) {
@@ -91,8 +104,33 @@ final class ToolBatch {
                 decided.accept(decision);
             }
         }
-        runInOrder(prepared, decisions, null, null);
-        answerNested(handler, prepared, decisions, decided);
+        runInOrder(prepared, null, null);
+        answerNested(handler, prepared, decided);
+    }
+
+    /** Puts the approvals' gate outermost in the calls' chain, for the calls that wait for approval now. */
+    private void openGate() {
+        java.util.Set<String> gated = new java.util.HashSet<>();
+        for (Entry entry : entries) {
+            if (entry.state() == State.APPROVAL) {
+                gated.add(entry.id());
+            }
+        }
+        gate = new ApprovalGate(gated, this::decision);
+        List<ToolInterceptor> all = new ArrayList<>(interceptors.size() + 1);
+        all.add(gate);
+        all.addAll(interceptors);
+        chained = List.copyOf(all);
+    }
+
+    /** The decision on the call {@code id}: one kept with the waiting run, or this batch's; null when none. */
+    private Decision decision(String id) {
+        for (Entry entry : entries) {
+            if (entry.id().equals(id) && entry.decision() != null) {
+                return entry.decision();
+            }
+        }
+        return decisions.get(id);
     }
 
     /**
@@ -100,8 +138,7 @@ final class ToolBatch {
      * that needs approval) is decided at once as any call is, and carried on in this batch; the
      * batch then goes on. Without one, or for a call that waits for something else, it waits.
      */
-    private void answerNested(ApprovalHandler handler, List<PreparedCall> prepared, Map<String, Decision> decisions,
-                              Consumer<Decision> decided) {
+    private void answerNested(ApprovalHandler handler, List<PreparedCall> prepared, Consumer<Decision> decided) {
         while (suspended && handler != null) {
             Entry nested = null;
             for (Entry entry : entries) {
@@ -126,7 +163,7 @@ final class ToolBatch {
                 decided.accept(decision);
             }
             suspended = false;
-            runInOrder(prepared, decisions, null, null);
+            runInOrder(prepared, null, null);
         }
     }
 
@@ -159,11 +196,14 @@ final class ToolBatch {
         for (Entry entry : entries) {
             prepared.add(entry.state() == State.DONE ? null : chain.prepare(entry.decoded()));
         }
-        runInOrder(prepared, decisions, log, logSink);
+        this.decisions = decisions;
+        if (entries.stream().anyMatch(entry -> entry.state() == State.APPROVAL)) {
+            openGate();
+        }
+        runInOrder(prepared, log, logSink);
     }
 
-    private void runInOrder(List<PreparedCall> prepared, Map<String, Decision> decisions, ResumeLog log,
-                            Consumer<List<ResumeLog.Entry>> logSink) {
+    private void runInOrder(List<PreparedCall> prepared, ResumeLog log, Consumer<List<ResumeLog.Entry>> logSink) {
         for (int i = 0; i < entries.size(); i++) {
             Entry entry = entries.get(i);
             if (entry.state() == State.DONE) {
@@ -184,11 +224,11 @@ final class ToolBatch {
                 continue;                                   // waits, or is held, behind an earlier call
             }
             if (entry.state() == State.NESTED) {
-                resumeNested(i, call, decisions, log, logSink);
+                resumeNested(i, call, log, logSink);
                 continue;
             }
             JsonNode arguments = null;
-            if (entry.state() == State.APPROVAL || entry.state() == State.EXTERNAL) {
+            if (entry.state() == State.EXTERNAL) {
                 switch (decision) {
                     case null -> {
                         suspended = true;
@@ -205,19 +245,23 @@ final class ToolBatch {
                     case Decision.Approve approve -> arguments = approve.arguments();
                 }
             }
+            // A denial runs nothing (the gate gives it): nothing is logged for it, its decision is
+            // logged already, and it is the model's to read even when the run is given up.
+            boolean denial = entry.state() == State.APPROVAL && decision instanceof Decision.Deny;
+            boolean logs = log != null && !denial;
             ToolCallOutcome outcome;
             if (log != null && log.finished(entry.id()) != null) {
                 outcome = log.finished(entry.id());         // it ran (or was deferred) in an earlier attempt
             } else if (log != null && log.started(entry.id())) {
                 outcome = new ToolCallOutcome.Failed(call.call(), UNKNOWN_OUTCOME, null);
-            } else if (cancelled.getAsBoolean() || Thread.currentThread().isInterrupted()) {
+            } else if (!denial && (cancelled.getAsBoolean() || Thread.currentThread().isInterrupted())) {
                 outcome = new ToolCallOutcome.Cancelled(call.call());  // the run ends cancelled: reported nowhere
             } else {
-                if (log != null) {
+                if (logs) {
                     step(log, logSink, new ResumeLog.Started(entry.id()));
                 }
-                outcome = ToolCallChain.run(interceptors, context, entry.id(), call, arguments, cancelled);
-                if (log != null && !cutShort(outcome)) {
+                outcome = ToolCallChain.run(chained, context, entry.id(), call, arguments, cancelled);
+                if (logs && !cutShort(outcome)) {
                     step(log, logSink, new ResumeLog.Finished(entry.id(), outcome));
                 }
             }
@@ -255,8 +299,7 @@ final class ToolBatch {
      * its start: a resume cut short is carried on again from its notes, which is how its tool
      * keeps exactly once.
      */
-    private void resumeNested(int i, PreparedCall call, Map<String, Decision> decisions, ResumeLog log,
-                              Consumer<List<ResumeLog.Entry>> logSink) {
+    private void resumeNested(int i, PreparedCall call, ResumeLog log, Consumer<List<ResumeLog.Entry>> logSink) {
         Entry entry = entries.get(i);
         Suspension.Nested nested = entry.nested();
         List<Decision> own = new ArrayList<>();
@@ -276,7 +319,7 @@ final class ToolBatch {
         } else {
             NestedResumption resumption = new NestedResumption(entry.id(), nested.state(), own,
                     log == null ? List.of() : log.notes(entry.id()), log, logSink);
-            outcome = ToolCallChain.resume(interceptors, context, entry.id(), call, resumption, cancelled);
+            outcome = ToolCallChain.resume(chained, context, entry.id(), call, resumption, cancelled);
             if (log != null && !cutShort(outcome) && suspension(call, outcome) == null) {
                 step(log, logSink, new ResumeLog.Finished(entry.id(), outcome));
             }
@@ -397,8 +440,10 @@ final class ToolBatch {
     private void settle(int i, PreparedCall call, ToolCallOutcome outcome) {
         ToolSuspended suspension = suspension(call, outcome);
         if (outcome instanceof ToolCallOutcome.Deferred) {
+            // the gate's: it waits for approval; any other interceptor's: for its result from outside
             Entry entry = entries.get(i);
-            entries.set(i, new Entry(entry.id(), entry.decoded(), State.EXTERNAL, null, null));
+            entries.set(i, new Entry(entry.id(), entry.decoded(),
+                    gate != null && gate.deferred(entry.id()) ? State.APPROVAL : State.EXTERNAL, null, null));
             suspended = true;
         } else if (suspension != null) {
             Entry entry = entries.get(i);
