@@ -43,6 +43,12 @@ class ApprovalsOverAguiTest {
     final List<String> writes = new CopyOnWriteArrayList<>();
 
     ServerFixture server(SessionStore store, MockScript script) throws Exception {
+        return server(store, script, agent -> { });
+    }
+
+    /** The server's agent needs approval for write_file; {@code more} adds to its settings. */
+    ServerFixture server(SessionStore store, MockScript script,
+                         java.util.function.Consumer<dev.bellows.agent.DefaultAgent.Builder> more) throws Exception {
         ToolRegistry tools = new ToolRegistry()
                 .register(TypedTool.of("add", "Adds two numbers.", Add.class, (context, args) -> ToolResult.of(args.a() + args.b())))
                 .register(TypedTool.of("write_file", "Writes a file.", Target.class, (context, args) -> {
@@ -50,7 +56,7 @@ class ApprovalsOverAguiTest {
                     return ToolResult.of("wrote " + args.path());
                 }));
         return new ServerFixture(script, b -> b.sessionStore(store), tools, JettyAgentServer.IDLE_TIMEOUT,
-                agent -> agent.requireApproval("local/write_file"));
+                agent -> more.accept(agent.requireApproval("local/write_file")));
     }
 
     static ObjectNode resume(String threadId, String id, String status, String payload) throws Exception {
@@ -278,6 +284,51 @@ class ApprovalsOverAguiTest {
             assertThat(last(done).get("result").asString()).isEqualTo("Done.");
             assertThat(writes).containsExactly("edited.txt");
             assertThat(store.waitingRun("bad")).isEmpty();
+        }
+    }
+
+    /**
+     * docs/machine.md "The seam", over AG-UI and across a restart: an interceptor of the agent's
+     * sees a call that needs approval only once approved, with the person's editedArgs; never a
+     * denied call, never a call of the client's own tools.
+     */
+    @Test
+    void anInterceptorOfTheAgentSeesApprovedCallsWithTheirEditsAndNeitherDeniedNorClientCalls() throws Exception {
+        List<String> seen = new CopyOnWriteArrayList<>();
+        MockScript script = MockScript.of(
+                turn(call("write_file", "{\"path\": \"a.txt\"}") + call("write_file", "{\"path\": \"c.txt\"}")
+                        + call("ask_user", "{\"question\": \"Go on?\"}") + call("add", "{\"a\": 1, \"b\": 2}")));
+        java.util.function.Consumer<dev.bellows.agent.DefaultAgent.Builder> watched = agent -> agent.toolInterceptor(chain -> {
+            seen.add(chain.callId() + " " + chain.call().toolName() + " " + chain.call().arguments());
+            return chain.proceed();
+        });
+        try (SessionStore store = SqliteSessionStore.open(dir); ServerFixture a = server(store, script, watched)) {
+            List<JsonNode> first = a.agui(ClientToolsTest.withTool(runInput("seam", "Tidy up."), "ask_user"));
+            assertThat(last(first).at("/outcome/interrupts").findValuesAsString("id")).containsExactly("call_1_1", "call_1_2");
+            assertThat(seen).isEmpty();
+        }
+        // a new server process on the same store carries the run on
+        try (SessionStore store = SqliteSessionStore.open(dir);
+             ServerFixture b = server(store, MockScript.of(turn(call("task_completion", "{\"result\": \"Tidied.\"}"))),
+                     watched)) {
+            ObjectNode decided = ClientToolsTest.withTool(resume("seam", "call_1_1", "resolved",
+                    "{\"approved\": true, \"editedArgs\": {\"path\": \"b.txt\"}}"), "ask_user");
+            decided.withArray("resume").addObject().put("interruptId", "call_1_2").put("status", "resolved")
+                    .set("payload", ServerFixture.MAPPER.readTree("{\"approved\": false, \"reason\": \"not that one\"}"));
+            List<JsonNode> second = b.agui(decided);
+            assertThat(last(second).at("/outcome/pendingToolCallIds").toString()).isEqualTo("[\"call_1_3\"]");
+            assertThat(seen).containsExactly("call_1_1 write_file {\"path\":\"b.txt\"}");
+            assertThat(writes).containsExactly("b.txt");
+
+            ObjectNode answer = ClientToolsTest.withTool(runInput("seam", "Tidy up."), "ask_user");
+            answer.withArray("messages").addObject().put("id", "t1").put("role", "tool").put("toolCallId", "call_1_3")
+                    .put("content", "yes");
+            List<JsonNode> third = b.agui(answer);
+            assertThat(last(third).get("result").asString()).isEqualTo("Tidied.");
+            assertThat(seen).containsExactly("call_1_1 write_file {\"path\":\"b.txt\"}",
+                    "call_1_4 add {\"a\":1,\"b\":2}", "call_2_1 task_completion {\"result\":\"Tidied.\"}");
+            assertThat(writes).containsExactly("b.txt");
+            assertThat(b.provider.requests().getFirst().messages().toString()).contains("not that one");
         }
     }
 }
