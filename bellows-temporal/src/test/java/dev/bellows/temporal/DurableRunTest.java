@@ -381,12 +381,17 @@ class DurableRunTest {
 
     /** A worker whose model calls count once ("abc"), then completes with "approved"; the call waits for approval. */
     private DurableWorker approvingWorker(CountingTool tool) {
+        return approvingWorker(tool, chain -> chain.proceed());
+    }
+
+    /** As {@link #approvingWorker(CountingTool)}, with a tool interceptor of the worker's. */
+    private DurableWorker approvingWorker(CountingTool tool, dev.bellows.agent.ToolInterceptor interceptor) {
         ScriptedProvider provider = new ScriptedProvider(MockScript.builder()
                 .turn(MockTurn.content("Counting. " + CountingTool.call("abc")).chunkSize(6))
                 .turn(MockTurn.content(CountingTool.done("approved")))
                 .build());
         return DurableWorker.builder(env.getWorkflowClient()).provider(provider).tools(new ToolRegistry().register(tool))
-                .loop(APPROVE_COUNTS).heartbeatTimeout(Duration.ofSeconds(30)).build();
+                .loop(APPROVE_COUNTS).heartbeatTimeout(Duration.ofSeconds(30)).toolInterceptor(interceptor).build();
     }
 
     @Test
@@ -445,8 +450,13 @@ class DurableRunTest {
         }
         ScriptedProvider after = new ScriptedProvider(MockScript.builder()
                 .turn(MockTurn.content(CountingTool.done("left alone"))).build());
+        List<String> seen = new CopyOnWriteArrayList<>();
         try (DurableWorker without = DurableWorker.builder(env.getWorkflowClient()).provider(after)
-                .tools(new ToolRegistry()).loop(APPROVE_COUNTS).heartbeatTimeout(Duration.ofSeconds(30)).build()) {
+                .tools(new ToolRegistry()).loop(APPROVE_COUNTS).heartbeatTimeout(Duration.ofSeconds(30))
+                .toolInterceptor(chain -> {
+                    seen.add(chain.call().toolName());
+                    return chain.proceed();
+                }).build()) {
             without.start();
             assertThatThrownBy(() -> agent.decide(id, List.of(Decision.approve(callId))))
                     .isInstanceOf(IllegalArgumentException.class)
@@ -455,6 +465,7 @@ class DurableRunTest {
             assertThat(resumed.getLast()).isEqualTo(new LoopEvent.LoopEnd(LoopEndReason.TASK_COMPLETION, "left alone"));
             assertThat(after.requests().getFirst().messages().toString()).contains("not today");
         }
+        assertThat(seen).doesNotContain("count");      // a denied call reaches no interceptor
         assertThat(tool.calls).hasValue(0);
     }
 
@@ -468,7 +479,12 @@ class DurableRunTest {
     void anApprovedCallRunsWithEditedArgumentsCheckedAgainstTheToolsSchemaAndTheHistoryReplays() throws Exception {
         CountingTool tool = new CountingTool();
         String id;
-        try (DurableWorker worker = approvingWorker(tool)) {
+        // docs/machine.md "The seam": the worker's interceptor sees the call only once approved, with the edit
+        List<String> seen = new CopyOnWriteArrayList<>();
+        try (DurableWorker worker = approvingWorker(tool, chain -> {
+            seen.add(chain.call().toolName() + " " + chain.call().arguments());
+            return chain.proceed();
+        })) {
             worker.start();
             DurableAgent agent = DurableAgent.builder(env.getWorkflowClient()).build();
             id = agent.start("count abc");
@@ -482,6 +498,7 @@ class DurableRunTest {
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("the edited arguments of call " + callId + " do not match the tool's schema");
             assertThat(tool.calls).hasValue(0);
+            assertThat(seen).isEmpty();
 
             tools.jackson.databind.node.ObjectNode edited = json.createObjectNode().put("text", "abcdefg");
             List<AgentEvent> resumed = agent.decide(id, List.of(Decision.approve(callId, edited))).events().toList();
@@ -493,6 +510,7 @@ class DurableRunTest {
                         assertThat(result.result()).isEqualTo("call 1: 7 characters");
                     });
             assertThat(tool.calls).hasValue(1);
+            assertThat(seen).filteredOn(call -> call.startsWith("count ")).containsExactly("count {\"text\":\"abcdefg\"}");
         }
         Worker replaying = env.newWorker("replay-edited");
         replaying.registerWorkflowImplementationFactory(RunWorkflow.class,
