@@ -12,9 +12,7 @@ import dev.bellows.provider.ChatRequest;
 import dev.bellows.tool.Tool;
 import dev.bellows.tool.ToolCall;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashSet;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -27,7 +25,7 @@ import java.util.function.Predicate;
  * One run in this process: the driver of the run's {@link AgentMachine}. It applies each
  * transition's effects to the session and the run's listeners, and does its steps: the model
  * call (through the agent's retries and model interceptors, the answer read as it streams),
- * the answer's calls (through approvals and the tool interceptors, {@link ToolBatch}), the
+ * the answer's calls (through one chain of tool interceptors, approvals' first, {@link ToolBatch}), the
  * checks for cancellation between them; around it all, the run interceptors and exactly one
  * {@code loop_start} and one {@code loop_end}.
  *
@@ -53,7 +51,7 @@ final class Loop implements Runnable, RunContext {
     private final List<Tool> external;
     /** The names of the external tools (local ones). */
     private final Set<String> externalNames;
-    /** The tool interceptors of this run: the agent's, after the one that defers external calls when there are any. */
+    /** The tool interceptors of this run: the agent's, after the one that defers external calls ({@link ExternalCalls}) when there are any. */
     private final List<ToolInterceptor> toolInterceptors;
     /** Where the run stands: the machine's last state. */
     private volatile MachineState state = MachineState.initial();
@@ -93,12 +91,9 @@ final class Loop implements Runnable, RunContext {
         if (external.isEmpty()) {
             this.toolInterceptors = options.toolInterceptors;
         } else {
-            // Outermost, so that no interceptor of the agent's runs a call that is not the agent's to run.
-            Set<Tool> externals = Collections.newSetFromMap(new IdentityHashMap<>());
-            externals.addAll(external);
+            // Before the agent's, so that no interceptor of the agent's runs a call that is not the agent's to run.
             List<ToolInterceptor> all = new ArrayList<>();
-            all.add(chain -> chain.call().serverName().equals(ToolCall.LOCAL_SERVER)
-                    && externals.contains(chain.tool()) ? chain.defer() : chain.proceed());
+            all.add(new ExternalCalls(external));
             all.addAll(options.toolInterceptors);
             this.toolInterceptors = List.copyOf(all);
         }

@@ -14,8 +14,8 @@ import java.util.function.Supplier;
 /**
  * Does a {@link MachineStep.RunTools} step, the same for every driver: straight through the
  * tool chain when nothing steps in (no approvals, no tool interceptors, no calls deferred),
- * else the long way ({@link ToolBatch}: each call with its id, approvals first, then the tool
- * interceptors, a resume's log written before each call runs). The outcomes of a batch the
+ * else the long way ({@link ToolBatch}: each call with its id through one chain of tool
+ * interceptors, the approvals' gate outermost, a resume's log written before each call runs). The outcomes of a batch the
  * run was cancelled in are not reported: the answer is {@link MachineInput#cancelled()}.
  *
  * @param interceptors the tool interceptors, the first outermost
