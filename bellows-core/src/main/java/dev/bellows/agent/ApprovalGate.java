@@ -4,6 +4,7 @@ import dev.bellows.tool.ToolCallOutcome;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * Approvals as a tool interceptor: the outermost one of a batch's chain, before the run's
@@ -23,14 +24,14 @@ import java.util.function.Function;
  */
 final class ApprovalGate implements ToolInterceptor {
 
-    /** The ids of the batch's calls that wait for approval. */
-    private final Set<String> gated;
+    /** Whether the batch's call of this id waits for approval now (not once it ran, or its tool suspended it). */
+    private final Predicate<String> gated;
     /** A call's decision by its id, or null while it has none. */
     private final Function<String, Decision> decisions;
     /** The calls this gate made wait. */
     private final Set<String> deferred = new HashSet<>();
 
-    ApprovalGate(Set<String> gated, Function<String, Decision> decisions) {
+    ApprovalGate(Predicate<String> gated, Function<String, Decision> decisions) {
         this.gated = gated;
         this.decisions = decisions;
     }
@@ -38,7 +39,7 @@ final class ApprovalGate implements ToolInterceptor {
     @Override
     public ToolCallOutcome intercept(Chain chain) {
         String id = chain.callId();
-        if (!gated.contains(id)) {
+        if (!gated.test(id)) {
             return chain.proceed();
         }
         return switch (decisions.apply(id)) {

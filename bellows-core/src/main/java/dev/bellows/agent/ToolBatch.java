@@ -108,19 +108,26 @@ final class ToolBatch {
         answerNested(handler, prepared, decided);
     }
 
-    /** Puts the approvals' gate outermost in the calls' chain, for the calls that wait for approval now. */
+    /** Puts the approvals' gate outermost in the calls' chain: made once a call of the batch waits for approval. */
     private void openGate() {
-        java.util.Set<String> gated = new java.util.HashSet<>();
-        for (Entry entry : entries) {
-            if (entry.state() == State.APPROVAL) {
-                gated.add(entry.id());
-            }
-        }
-        gate = new ApprovalGate(gated, this::decision);
+        gate = new ApprovalGate(this::waitsForApproval, this::decision);
         List<ToolInterceptor> all = new ArrayList<>(interceptors.size() + 1);
         all.add(gate);
         all.addAll(interceptors);
         chained = List.copyOf(all);
+    }
+
+    /**
+     * Whether the call {@code id} waits for approval: its entry's state, kept with a waiting run,
+     * so that a resume goes by what waited, not by the resuming agent's patterns.
+     */
+    private boolean waitsForApproval(String id) {
+        for (Entry entry : entries) {
+            if (entry.id().equals(id)) {
+                return entry.state() == State.APPROVAL;
+            }
+        }
+        return false;
     }
 
     /** The decision on the call {@code id}: one kept with the waiting run, or this batch's; null when none. */
