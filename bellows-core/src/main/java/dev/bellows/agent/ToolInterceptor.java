@@ -30,8 +30,10 @@ import dev.bellows.tool.ToolResult;
  * schema (lossless coercions applied) before an interceptor sees them, so a call its schema
  * would refuse never reaches one. Arguments given to {@code proceed(arguments)} are checked
  * again: a mismatch is a {@link ToolCallOutcome.Failed} saying what is wrong, and the tool is
- * not called. Calls that wait for a person's approval reach the interceptors only once
- * approved, with the arguments the person approved.
+ * not called. Approvals and a run's external tools are interceptors too, built in and before
+ * every one registered: a call that waits for a person's approval reaches the registered ones
+ * only once approved, with the arguments the person approved, a denied one never, and neither
+ * does a call of the run's external tools (docs/machine.md, "The seam").
  *
  * <h2>Order, threads, failures</h2>
  * Interceptors run in the order they were registered, the first outermost. The calls of one
