@@ -631,6 +631,23 @@ class DurableRunsTest {
         Cli.Run noTask = Cli.run(new Host(Map.of(), dir, Interrupts.NONE, false), "run", "--temporal", temporal.address());
         assertThat(noTask.status()).isEqualTo(2);
         assertThat(noTask.err()).contains("TASK");
+        Cli.Run builtIn = Cli.run(new Host(Map.of(), dir, Interrupts.NONE, false), "run", "--temporal",
+                temporal.address(), "--agent", "react", "hello");
+        assertThat(builtIn.status()).isEqualTo(2);
+        assertThat(builtIn.err()).contains("--agent react: set it on the workers");
+        // What a durable run cannot hold is refused when the worker starts, naming the path.
+        Path config = dir.resolve("endpoints.json");
+        try {
+            Files.writeString(config, "{\"agents\": {\"lead\": {\"agents\": [\"helper\"]},"
+                    + " \"helper\": {\"base_url\": \"http://127.0.0.1:9/v1\"}}}");
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        Cli.Run ownEndpoint = Cli.run(new Host(Map.of("OPENAI_API_KEY", "sk-unused"), dir, Interrupts.NONE, false),
+                "worker", "--temporal", temporal.address(), "--base-url", "http://127.0.0.1:9/v1", "--model", "mock",
+                "--config", config.toString(), "--agent", "lead");
+        assertThat(ownEndpoint.status()).as(ownEndpoint.err()).isEqualTo(2);
+        assertThat(ownEndpoint.err()).contains("agents.helper.base_url: not for a durable run");
         for (List<String> command : List.of(List.of("run", "hello"), List.of("worker"))) {
             List<String> args = new ArrayList<>(List.of(command.getFirst(), "--temporal", temporal.address(),
                     "--temporal-patience-seconds", "0"));
