@@ -63,7 +63,27 @@ public final class DurableWorker implements AutoCloseable {
         // A worker-side agent configured as the runs are: it reads answers while they stream, for followers.
         DefaultAgent.Builder readers = DefaultAgent.builder();
         b.loop.accept(readers);
-        DefaultAgent reader = readers.provider(b.provider).toolRegistry(b.tools).build();
+        readers.provider(b.provider).toolRegistry(b.tools);
+        if (b.agents != null) {
+            // Shaped as the runs' agent is (its tool mode, the agents it calls), so that it reads an answer as the run does.
+            b.agents.configure(readers, new RunAgents.Parts() {
+                @Override
+                public ToolRegistry tools() {
+                    return b.tools;
+                }
+
+                @Override
+                public Provider provider() {
+                    return b.provider;
+                }
+
+                @Override
+                public DefaultAgent.Builder builder() {
+                    return DefaultAgent.builder().provider(b.provider);
+                }
+            });
+        }
+        DefaultAgent reader = readers.build();
         this.taskQueue = b.taskQueue;
         this.factory = WorkerFactory.newInstance(b.client, WorkerFactoryOptions.newBuilder()
                 .setWorkflowCacheSize(b.workflowCacheSize).build());

@@ -69,7 +69,7 @@ class DurableSubAgentTest {
     private static MockScript script() {
         return MockScript.builder()
                 .turn(MockTurn.content("Asking. <tool>{\"tool_name\": \"counter\", \"arguments\": {\"task\": \"count abc\"}}</tool>")
-                        .chunkSize(7))
+                        .chunkSize(7).delayMs(40))    // slow enough for the follower to show it live, read as the run reads it
                 .turn(MockTurn.content("Counting. " + CountingTool.call("abc")).chunkSize(5))
                 .turn(MockTurn.content(CountingTool.done("counted")).chunkSize(9))
                 .turn(MockTurn.content(CountingTool.done("lead done")).chunkSize(9))
@@ -96,9 +96,19 @@ class DurableSubAgentTest {
         CountingTool tool = new CountingTool();
         ScriptedProvider model = new ScriptedProvider(script());
         String id;
+        List<String> seen = new CopyOnWriteArrayList<>();
         try (DurableWorker worker = DurableWorker.builder(env.getWorkflowClient()).provider(model)
                 .tools(new ToolRegistry().register(tool)).loop(LOOP).agents("lead", AGENTS)
-                .retryPolicy(RetryPolicy.defaults()).heartbeatTimeout(Duration.ofSeconds(30)).build()) {
+                .retryPolicy(RetryPolicy.defaults()).heartbeatTimeout(Duration.ofSeconds(30))
+                .modelInterceptor(chain -> {
+                    seen.add("model " + chain.run().agentName() + " " + chain.run().task() + " " + chain.run().iteration());
+                    return chain.proceed(chain.request());
+                })
+                .toolInterceptor(chain -> {
+                    seen.add("tool " + chain.run().agentName() + " " + chain.run().task() + " " + chain.run().iteration());
+                    return chain.proceed();
+                })
+                .build()) {
             worker.start();
             DurableAgent agent = DurableAgent.builder(env.getWorkflowClient()).agent("lead").build();
             id = agent.start("count with the counter");
@@ -124,6 +134,9 @@ class DurableSubAgentTest {
                     .allSatisfy(e -> assertThat(((LoopEvent.SubAgentEvent) e).agent()).isEqualTo("counter"));
             assertThat(DurableRunTest.deltasJoined(durable)).containsExactlyElementsOf(DurableRunTest.deltasJoined(local));
             assertThat(localEnd.result()).isEqualTo("lead done");
+            // The worker's interceptors see each call as the run of the agent that made it.
+            assertThat(seen).containsExactly("model lead count with the counter 1", "model counter count abc 1",
+                    "tool counter count abc 1", "model counter count abc 2", "model lead count with the counter 2");
 
             // A client asking for another agent is told which one these workers serve.
             AgentResult wrong = DurableAgent.builder(env.getWorkflowClient()).agent("writer").build().run("x").await();

@@ -57,6 +57,7 @@ public final class RunWorkflowImpl implements RunWorkflow {
     private final Consumer<EndedRun> ended;
     private final EventLog log = new EventLog();
     private RunContext runContext;      // the run as its interceptors see it, for the listener of its end
+    private RunContext speaking;        // the run of the agent making calls now: the run's, or a sub-agent's
     private String sessionName;         // the session the run belongs to, or null
     private Session session;            // the agent's own: its builder memory's, when the loop's settings give one
     private List<Decision> decided;     // the decisions the update brought, until the run is resumed with them
@@ -95,8 +96,8 @@ public final class RunWorkflowImpl implements RunWorkflow {
         WorkerSetup.Catalog catalog = Workflow.sideEffect(WorkerSetup.Catalog.class, setup::catalog);
         ActivityProvider models = new ActivityProvider(setup, log);
         RemoteTools tools = new RemoteTools(setup, Workflow.getInfo().getWorkflowId(), models::cancelled,
-                () -> runContext == null ? null : new ToolCallInput.RunInfo(runContext.agentName(), sessionName,
-                        runContext.task(), runContext.iteration()));
+                () -> speaking == null ? null : new ToolCallInput.RunInfo(speaking.agentName(), sessionName,
+                        speaking.task(), speaking.iteration()));
         RetryingProvider provider = new RetryingProvider(models, setup.retryPolicy(),
                 notice -> models.retrying(notice.attempt()), sleeper(models), Workflow.newRandom());
         DefaultAgent.Builder builder = DefaultAgent.builder();
@@ -123,7 +124,18 @@ public final class RunWorkflowImpl implements RunWorkflow {
 
                 @Override
                 public DefaultAgent.Builder builder() {
-                    return inWorkflow(DefaultAgent.builder().provider(nested));
+                    // The worker's interceptors see a sub-agent's calls as its own run's (its name, task, iteration).
+                    return inWorkflow(DefaultAgent.builder().provider(nested)).runInterceptor(chain -> {
+                        RunContext outer = speaking;
+                        speaking = chain.run();
+                        models.run(chain.run(), sessionName);
+                        try {
+                            return chain.proceed();
+                        } finally {
+                            speaking = outer;
+                            models.run(outer, sessionName);
+                        }
+                    });
                 }
             });
         } else if (input.agent() != null) {
@@ -143,6 +155,7 @@ public final class RunWorkflowImpl implements RunWorkflow {
                 })
                 .runInterceptor(chain -> {
                     runContext = chain.run();
+                    speaking = chain.run();
                     models.run(chain.run(), sessionName);
                     return chain.proceed();
                 })
