@@ -41,6 +41,10 @@ final class AgentTree implements AutoCloseable {
     private Telemetry telemetry = Telemetry.OFF;
     private final Map<String, RemoteAgent> remotes = new HashMap<>();
     private final java.util.function.Function<String, String> env;
+    /** Where a sub-agent's builder comes from: a fresh one, or a durable run's workflow's. */
+    private java.util.function.Supplier<DefaultAgent.Builder> builders = DefaultAgent::builder;
+    /** The root's builder has its provider already (a durable run's): configure leaves it. */
+    private boolean rootHasProvider;
 
     /** How many agents of a parallel workflow run at once: enough for a handful, few enough for a local model. */
     static final int PARALLEL_BOUND = 4;
@@ -70,6 +74,46 @@ final class AgentTree implements AutoCloseable {
         this.registry = registry;
     }
 
+    /**
+     * For a durable run's workflow (bellows worker): the sub-agents' builders come from
+     * {@code builders} (the workflow's, with its provider), and the root keeps the provider it has.
+     */
+    AgentTree inWorkflow(java.util.function.Supplier<DefaultAgent.Builder> builders) {
+        this.builders = builders;
+        this.rootHasProvider = true;
+        return this;
+    }
+
+    /**
+     * Refuses, naming the path, what a durable run cannot hold: a workflow run as the root, and
+     * among the agents {@code spec} may reach, a remote agent or one with a {@code base_url} of
+     * its own (the workers' model calls go to the worker's one provider, and the workflow makes
+     * no I/O of its own).
+     */
+    void checkDurable(AgentsConfig.Spec spec) throws UsageException {
+        if (spec.workflow()) {
+            throw new UsageException("--agent " + spec.name() + ": a workflow (sequence or parallel) is not yet a durable"
+                    + " run's agent: give it to an agent that calls it (\"agents\": [\"" + spec.name() + "\"])");
+        }
+        java.util.Deque<String> next = new java.util.ArrayDeque<>(List.of(spec.name()));
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        while (!next.isEmpty()) {
+            String name = next.poll();
+            if (!seen.add(name)) {
+                continue;
+            }
+            if (agents.remote(name) != null) {
+                throw new UsageException("agents." + name + ": a remote agent (a2a) cannot be part of a durable run yet");
+            }
+            AgentsConfig.Spec at = agents.get(name);
+            if (at.baseUrl() != null) {
+                throw new UsageException("agents." + name + ".base_url: not for a durable run: every agent's model calls"
+                        + " go to the worker's endpoint (--base-url)");
+            }
+            next.addAll(at.uses());
+        }
+    }
+
     /** Traces and metrics for the sub-agents' runs too; set before the first {@link #configure}. */
     AgentTree traced(Telemetry telemetry) {
         this.telemetry = telemetry;
@@ -82,7 +126,7 @@ final class AgentTree implements AutoCloseable {
      * problem of theirs is a usage error before the run begins.
      */
     DefaultAgent.Builder configure(DefaultAgent.Builder builder, AgentsConfig.Spec spec) throws UsageException {
-        DefaultAgent.Builder configured = own(builder, spec, 0);
+        DefaultAgent.Builder configured = own(builder, spec, 0, !rootHasProvider);
         java.util.Deque<String> next = new java.util.ArrayDeque<>(spec.handoffs());
         java.util.Set<String> seen = new java.util.HashSet<>();
         while (!next.isEmpty()) {
@@ -121,6 +165,11 @@ final class AgentTree implements AutoCloseable {
 
     private DefaultAgent.Builder own(DefaultAgent.Builder builder, AgentsConfig.Spec spec, int depth)
             throws UsageException {
+        return own(builder, spec, depth, true);
+    }
+
+    private DefaultAgent.Builder own(DefaultAgent.Builder builder, AgentsConfig.Spec spec, int depth,
+                                     boolean setProvider) throws UsageException {
         String path = "agents." + spec.name();
         for (String target : spec.handoffs()) {
             builder.handoff(Handoff.to(target, () -> {
@@ -133,8 +182,10 @@ final class AgentTree implements AutoCloseable {
             }).description(handoffDescription(target)));
         }
         String model = spec.model() != null ? spec.model() : settings.model();
+        if (setProvider) {
+            builder.provider(provider(spec, model));
+        }
         builder.name(spec.name())
-                .provider(provider(spec, model))
                 .model(model)
                 .instructions(spec.instructions() != null ? spec.instructions() : settings.system())
                 .toolRegistry(tools(spec, depth))
@@ -180,7 +231,7 @@ final class AgentTree implements AutoCloseable {
         DefaultAgent agent = built.get(key);
         if (agent == null) {
             AgentsConfig.Spec spec = agents.get(name);
-            DefaultAgent.Builder builder = telemetry.instrument(DefaultAgent.builder())
+            DefaultAgent.Builder builder = telemetry.instrument(builders.get())
                     .streamOptions(streamOptions)
                     .maxIterations(settings.maxIterations())
                     .maxToolResultTokens(settings.maxToolResultTokens())

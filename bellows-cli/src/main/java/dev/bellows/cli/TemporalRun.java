@@ -103,6 +103,10 @@ final class TemporalRun {
                 throw new UsageException("--output: text or jsonl, not " + output);
             }
             jsonl = "jsonl".equals(output);
+            if (options.agent != null && (options.agent.equals("default") || options.agent.equals("react"))) {
+                throw new UsageException("--agent " + options.agent + ": set it on the workers (bellows worker): a durable"
+                        + " run's loop is theirs; a client names only a configured agent the workers serve");
+            }
         } catch (UsageException e) {
             root.stderr.println(command + ": " + BellowsCommand.oneLine(UsageErrors.redact(e.getMessage(), spec)));
             root.stderr.flush();
@@ -121,7 +125,13 @@ final class TemporalRun {
         }
         try {
             AgentRunner runner = new AgentRunner(root, command, jsonl, null);
-            DurableAgent agent = DurableAgent.builder(client).taskQueue(temporal.taskQueue())
+            DurableAgent.Builder agents = DurableAgent.builder(client);
+            if (options.agent != null) {
+                // the workers must serve this configured agent (bellows worker --agent NAME): else the run ends error
+                agents.agent(options.agent);
+                runner.agent(options.agent);
+            }
+            DurableAgent agent = agents.taskQueue(temporal.taskQueue())
                     .frontendPatience(temporal.patience())
                     .listener(runner.listener())
                     .notices(notice -> say(root, command, notice.kind() == FollowNotice.Kind.NO_WORKER
@@ -213,7 +223,6 @@ final class TemporalRun {
         given.put("--max-context-tokens", options.maxContextTokens);
         given.put("--system", options.system);
         given.put("--mcp-config", options.mcpConfig);
-        given.put("--agent", options.agent);
         given.put("--max-depth", options.maxDepth);
         given.put("--dialect", options.dialect);
         given.put("--tool-mode", options.toolMode);

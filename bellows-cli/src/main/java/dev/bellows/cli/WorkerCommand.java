@@ -32,7 +32,8 @@ import picocli.CommandLine.Spec;
         sortOptions = false,
         description = {"Serves durable runs on Temporal: the agent loop as a workflow, each model call and tool call an"
                 + " activity. The model, key, MCP servers and loop settings are this worker's; every worker of a task"
-                + " queue must be configured alike."},
+                + " queue must be configured alike. --agent NAME serves a configured agent of bellows.json: the agents"
+                + " it calls run inside its durable run."},
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {"0:stopped (SIGINT or SIGTERM)", "1:Temporal could not be reached", "2:usage or configuration error"})
 final class WorkerCommand implements Callable<Integer> {
@@ -88,7 +89,9 @@ final class WorkerCommand implements Callable<Integer> {
                 throw new UsageException("--max-concurrent-calls: must be at least 1");
             }
             settings = options.resolve(root.host, null, null, true);
-            options.commandLinesAgentOnly(settings, "bellows worker");
+            if (settings.configuredAgent() == null) {
+                options.commandLinesAgentOnly(settings, "bellows worker");
+            }
             streamOptions = DialectOption.streamOptions(options.dialect, settings.model());
             // Nobody sits at a worker's terminal: a server that needs a login says so (bellows mcp
             // login), and servers' questions are declined, as bellows serve does.
@@ -143,6 +146,26 @@ final class WorkerCommand implements Callable<Integer> {
                         b.requireApproval(pattern);
                     }
                 });
+        AgentsConfig.Spec configured = settings.configuredAgent();
+        if (configured != null) {
+            // Its problems (a remote agent, a tool the worker lacks) are usage errors now, not a run's failure.
+            try (AgentTree check = new AgentTree(settings, provider, streamOptions, registry, root.host::envValue)) {
+                check.checkDurable(configured);
+                check.configure(dev.bellows.agent.DefaultAgent.builder(), configured);
+            } catch (UsageException e) {
+                client.getWorkflowServiceStubs().shutdown();
+                return usage(e.getMessage());
+            }
+            // Each run builds the agent and those it calls in its workflow, from the workflow's provider and tools.
+            builder.agents(configured.name(), (agent, parts) -> {
+                try {
+                    new AgentTree(settings, parts.provider(), streamOptions, parts.tools(), name -> null)
+                            .inWorkflow(parts::builder).configure(agent, configured);
+                } catch (UsageException e) {
+                    throw new IllegalStateException(e.getMessage(), e);     // checked above, at the start
+                }
+            });
+        }
         telemetry.instrument(builder);
         if (heartbeatTimeoutSeconds != null) {
             builder.heartbeatTimeout(Duration.ofSeconds(heartbeatTimeoutSeconds));

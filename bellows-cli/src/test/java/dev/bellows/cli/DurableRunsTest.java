@@ -631,6 +631,23 @@ class DurableRunsTest {
         Cli.Run noTask = Cli.run(new Host(Map.of(), dir, Interrupts.NONE, false), "run", "--temporal", temporal.address());
         assertThat(noTask.status()).isEqualTo(2);
         assertThat(noTask.err()).contains("TASK");
+        Cli.Run builtIn = Cli.run(new Host(Map.of(), dir, Interrupts.NONE, false), "run", "--temporal",
+                temporal.address(), "--agent", "react", "hello");
+        assertThat(builtIn.status()).isEqualTo(2);
+        assertThat(builtIn.err()).contains("--agent react: set it on the workers");
+        // What a durable run cannot hold is refused when the worker starts, naming the path.
+        Path config = dir.resolve("endpoints.json");
+        try {
+            Files.writeString(config, "{\"agents\": {\"lead\": {\"agents\": [\"helper\"]},"
+                    + " \"helper\": {\"base_url\": \"http://127.0.0.1:9/v1\"}}}");
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        Cli.Run ownEndpoint = Cli.run(new Host(Map.of("OPENAI_API_KEY", "sk-unused"), dir, Interrupts.NONE, false),
+                "worker", "--temporal", temporal.address(), "--base-url", "http://127.0.0.1:9/v1", "--model", "mock",
+                "--config", config.toString(), "--agent", "lead");
+        assertThat(ownEndpoint.status()).as(ownEndpoint.err()).isEqualTo(2);
+        assertThat(ownEndpoint.err()).contains("agents.helper.base_url: not for a durable run");
         for (List<String> command : List.of(List.of("run", "hello"), List.of("worker"))) {
             List<String> args = new ArrayList<>(List.of(command.getFirst(), "--temporal", temporal.address(),
                     "--temporal-patience-seconds", "0"));
@@ -704,6 +721,66 @@ class DurableRunsTest {
             assertThat(all).containsSequence(lines.getLast(), after.getFirst());
             assertThat(all.getLast()).isEqualTo(after.getLast());
             noSecretAnywhere(id);
+        }
+    }
+
+    /**
+     * A configured agent's sub-agent is part of the durable run: the only worker killed in the
+     * middle of the sub-agent's answer, a new one makes the call again; the sub-agent's call that
+     * needs approval makes the run wait; the decision, given after the death, runs the call once.
+     * The follower's jsonl marks the sub-agent's events with its name and the lead's call. (That
+     * a wait outlives every worker: the approval test above.)
+     */
+    @Test
+    void aSubAgentSurvivesAWorkerKilledMidAnswerAndItsApprovalGivenAfterTheWorkersDiedRunsOnce() throws Exception {
+        String queue = "q-" + UUID.randomUUID();
+        Path calls = dir.resolve("calls.txt");
+        Path config = dir.resolve("bellows.json");
+        Files.writeString(config, "{\"agents\": {\"lead\": {\"instructions\": \"You delegate.\", \"agents\": [\"counter\"]},"
+                + " \"counter\": {\"instructions\": \"You count.\"}}}");
+        MockScript script = MockScript.builder()
+                .turn(MockTurn.content("Delegating. <tool>{\"tool_name\": \"counter\", \"arguments\": {\"task\": \"count y\"}}</tool>"))
+                .turn(MockTurn.content("<thinking>" + "weighing it ".repeat(20) + "</thinking>" + call("y")).chunkSize(6))
+                .turn(MockTurn.content("Again. " + call("y")).chunkSize(6))    // made again on the other worker
+                .turn(MockTurn.content(done("counted y")))
+                .turn(MockTurn.content(done("the counter counted y")))
+                .build();
+        dev.bellows.testkit.StreamHold midAnswer = dev.bellows.testkit.StreamHold.after(1, 8);
+        try (MockLlmServer model = MockLlmServer.builder(script).hold(midAnswer).start()) {
+            String[] agent = {"--config", config.toString(), "--agent", "lead", "--approve", "counter/count"};
+            workers(1, queue, model, calls, agent);
+            Process run = client(queue, "--output", "jsonl", "--agent", "lead", "count with the counter");
+            midAnswer.reached().get(60, TimeUnit.SECONDS);
+            String id = workflowId(run);
+            kill(makingTheModelCall(id));                           // in the middle of the sub-agent's answer
+            midAnswer.release();
+            workers(1, queue, model, calls, agent);                 // takes the call over once its heartbeat times out
+            List<String> lines = new String(run.getInputStream().readAllBytes(), StandardCharsets.UTF_8).lines().toList();
+            assertThat(run.waitFor()).as("exit status; %s", lines).isEqualTo(3);
+            String required = lines.stream().filter(l -> l.contains("\"type\":\"approval_required\"")
+                    && !l.contains("parent_call_id")).findFirst().orElseThrow(() -> new AssertionError(lines));
+            String callId = idOf(required);
+            String parentCall = callId.substring(0, callId.indexOf('/'));
+            assertThat(required).contains("\"tool_name\":\"count\"").contains("\"arguments\":{\"text\":\"y\"}");
+            assertThat(lines.getLast()).contains("\"type\":\"loop_end\"").contains("\"reason\":\"interrupted\"");
+            // The sub-agent's events, its retry after the death among them, name it and the lead's call.
+            List<String> nested = lines.stream().filter(l -> l.contains("\"agent\":\"counter\"")).toList();
+            assertThat(nested).isNotEmpty().allMatch(l -> l.contains("\"parent_call_id\":\"" + parentCall + "\""));
+            assertThat(nested).anyMatch(l -> l.startsWith("{\"type\":\"loop_start\"") && l.contains("count y"));
+            assertThat(nested).anyMatch(l -> l.startsWith("{\"type\":\"retry\"") && l.contains("stopped"));
+            assertThat(callsMade(calls)).isEmpty();
+
+            // The decision, after the death: the call runs once.
+            Process decide = client(queue, "--output", "jsonl", "--follow", id, "--approve-call", callId);
+            List<String> after = new String(decide.getInputStream().readAllBytes(), StandardCharsets.UTF_8)
+                    .lines().toList();
+            assertThat(decide.waitFor()).as("exit status; %s", after).isZero();
+            assertThat(after).anyMatch(l -> l.startsWith("{\"type\":\"tool_result\"") && l.contains("counted y")
+                    && l.contains("\"agent\":\"counter\""));
+            assertThat(after.getLast()).startsWith("{\"type\":\"loop_end\",\"reason\":\"task_completion\"")
+                    .contains("the counter counted y");
+            assertThat(callsMade(calls)).containsExactly("y");
+            assertThat(model.turnsTaken()).isEqualTo(5);
         }
     }
 

@@ -382,7 +382,13 @@ public abstract sealed class AgentBuilder<B extends AgentBuilder<B, A>, A extend
 
     /**
      * Where runs go on (default: a new virtual thread each). A run whose executor rejects it
-     * ends at once with {@code error}.
+     * ends at once with {@code error}. A run given one also tells its sub-agents' events
+     * ({@link AgentTool}) there, and runs a parallel workflow's branches there: an executor
+     * that runs each task on the calling thread ({@code Runnable::run}) keeps a run and the
+     * agents it calls on one thread, one step after another (a driver that allows no other
+     * thread, a Temporal workflow, needs that; turn parallel tool calls off there too:
+     * {@link ToolInterceptor#allowsParallelCalls()}). Such a run's {@code run} returns once it
+     * has ended.
      */
     public B executor(Executor executor) {
         this.executor = Objects.requireNonNull(executor, "executor");

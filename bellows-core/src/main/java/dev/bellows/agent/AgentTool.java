@@ -548,7 +548,7 @@ public final class AgentTool implements ResumableTool {
             for (int i = 0; i < branches.size(); i++) {
                 all.add(i);
             }
-            List<Settled> settled = settle(all, i -> branches.get(i).work.run(task, caller, context));
+            List<Settled> settled = settle(all, i -> branches.get(i).work.run(task, caller, context), caller);
             return carryOn(task, new String[branches.size()], all, settled, caller, context);
         }
 
@@ -579,19 +579,19 @@ public final class AgentTool implements ResumableTool {
             }
             Object noteLock = new Object();
             List<Settled> settled = settle(resumed, i -> branches.get(i).work.resume(
-                    new BranchResumption(resumption, key(i), waiting.get(key(i)), noteLock), caller, context));
+                    new BranchResumption(resumption, key(i), waiting.get(key(i)), noteLock), caller, context), caller);
             return carryOn(task, answers, resumed, settled, caller, context);
         }
 
         /** Runs {@code which} branches side by side: a failure cancels the others, a wait does not. */
-        private List<Settled> settle(List<Integer> which, BranchWork work) throws ToolException {
+        private List<Settled> settle(List<Integer> which, BranchWork work, CallScope caller) throws ToolException {
             return Branches.all(which, maxConcurrent, i -> {
                 try {
                     return new Settled(work.run(i), null);
                 } catch (ToolSuspended waits) {
                     return new Settled(null, waits);
                 }
-            }, i -> branches.get(i).name);
+            }, i -> branches.get(i).name, caller == null ? null : caller.executor());
         }
 
         /** These branches ended: the workflow waits for those that wait, else {@code then} runs on the answers. */

@@ -50,10 +50,20 @@ final class Branches {
     /** Every branch's result, in the branches' order; the first failure cancels the others and is thrown. */
     static <B, R> List<R> all(List<B> branches, int maxConcurrent, Outcome<B, R> work, Function<B, String> name)
             throws ToolException {
+        return all(branches, maxConcurrent, work, name, null);
+    }
+
+    /**
+     * As above, the branches run by {@code executor} (the calling run's, given to its agent), or
+     * each on a virtual thread of its own when it is null. An executor that runs each task on the
+     * calling thread runs the branches one after another there.
+     */
+    static <B, R> List<R> all(List<B> branches, int maxConcurrent, Outcome<B, R> work, Function<B, String> name,
+                              java.util.concurrent.Executor executor) throws ToolException {
         Semaphore slots = new Semaphore(maxConcurrent);
         List<Future<R>> answers = new ArrayList<>(branches.size());
-        try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
-            CompletionService<R> done = new ExecutorCompletionService<>(threads);
+        try (ExecutorService threads = executor == null ? Executors.newVirtualThreadPerTaskExecutor() : null) {
+            CompletionService<R> done = new ExecutorCompletionService<>(executor == null ? threads : executor);
             for (B branch : branches) {
                 answers.add(done.submit(() -> {
                     slots.acquire();

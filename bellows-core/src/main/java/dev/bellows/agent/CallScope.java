@@ -50,6 +50,11 @@ final class CallScope {
         return run instanceof Loop loop ? loop.tree() : List.of();
     }
 
+    /** The executor the run was given (for its sub-agents' work side by side), or null for virtual threads. */
+    java.util.concurrent.Executor executor() {
+        return run instanceof Loop loop ? loop.executor() : null;
+    }
+
     /** The run's shared state; null for a step done for another process. */
     SharedState state() {
         if (state != null) {

@@ -9,21 +9,27 @@ import java.util.function.Consumer;
 /**
  * The events a run's tool calls pass on from their sub-agents ({@link CallScope#emit}), told to
  * the run one at a time and in the order they came, on a virtual thread that lives while there
- * are some: calls running side by side never call a listener at once, and none of them waits for
- * a listener (a slow one holds up only the events behind it). The run's thread
+ * are some (or on the run's {@linkplain AgentBuilder#executor executor}, when one was given: an
+ * executor that runs a task on the calling thread tells each event there, before its call goes
+ * on, as a driver with threads of its own needs it): calls running side by side never call a
+ * listener at once, and none of them waits for a listener (a slow one holds up only the events
+ * behind it). The run's thread
  * {@linkplain #flush() flushes} them before it goes on, so they all come before the
  * {@code tool_result} of their call. The lock guards the queue only: no listener runs under it.
  */
 final class ForwardedEvents {
 
     private final Consumer<AgentEvent> emit;
+    private final java.util.concurrent.Executor executor;     // null: a virtual thread of its own
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition idle = lock.newCondition();
     private final ArrayDeque<AgentEvent> queue = new ArrayDeque<>();
     private boolean draining;       // guarded by lock: a thread tells the queue's events
 
-    ForwardedEvents(Consumer<AgentEvent> emit) {
+    /** @param executor where the events are told; null for a virtual thread of their own */
+    ForwardedEvents(Consumer<AgentEvent> emit, java.util.concurrent.Executor executor) {
         this.emit = emit;
+        this.executor = executor;
     }
 
     void offer(AgentEvent event) {
@@ -37,7 +43,11 @@ final class ForwardedEvents {
         } finally {
             lock.unlock();
         }
-        Thread.ofVirtual().name("bellows-forwarded-events").start(this::drain);
+        if (executor == null) {
+            Thread.ofVirtual().name("bellows-forwarded-events").start(this::drain);
+        } else {
+            executor.execute(this::drain);
+        }
     }
 
     private void drain() {

@@ -129,6 +129,11 @@ final class Loop implements Runnable, RunContext {
         budgets = List.copyOf(trees);
     }
 
+    /** The executor the agent was given for its runs, or null: its own threads are virtual ones. */
+    java.util.concurrent.Executor executor() {
+        return options.ownExecutor ? null : options.executor;
+    }
+
     /** The tree budgets a sub-agent of this run counts in. */
     List<Budget> tree() {
         return tree;
@@ -148,7 +153,7 @@ final class Loop implements Runnable, RunContext {
             synchronized (this) {
                 events = fromTools;
                 if (events == null) {
-                    events = new ForwardedEvents(run::emit);
+                    events = new ForwardedEvents(run::emit, executor());
                     fromTools = events;
                 }
             }

@@ -25,7 +25,11 @@ final class EventJsonReader {
     private EventJsonReader() {
     }
 
-    /** The event, or empty for a type this version does not know (a newer writer's). */
+    /**
+     * The event, or empty for a type this version does not know (a newer writer's). One with a
+     * {@code parent_call_id} is a sub-agent's: a {@link LoopEvent.SubAgentEvent} of one level,
+     * the agent and the call the wire names (a deeper one's levels above it are not on the wire).
+     */
     static Optional<AgentEvent> read(JsonNode node) {
         int chunk = node.path("chunk").asInt(0);
         AgentEvent event = switch (node.path("type").asString("")) {
@@ -62,6 +66,11 @@ final class EventJsonReader {
                     .orElse(LoopEndReason.ERROR), text(node, "result"));
             default -> null;
         };
+        String parentCallId = optional(node, "parent_call_id");
+        if (event != null && parentCallId != null) {
+            // a sub-agent's event: the wire names its agent and the call that runs it (the deepest level's)
+            event = new LoopEvent.SubAgentEvent(text(node, "agent"), parentCallId, event);
+        }
         return Optional.ofNullable(event);
     }
 

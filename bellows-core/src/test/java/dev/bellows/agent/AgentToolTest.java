@@ -172,6 +172,48 @@ class AgentToolTest {
     }
 
     @Test
+    void withAnExecutorThatRunsOnTheCallingThreadEverySubAgentAndBranchRunsAndIsHeardOnTheCallersThread() {
+        // A driver that allows no thread of another's (a Temporal workflow) gives its agents Runnable::run.
+        java.util.concurrent.Executor here = Runnable::run;
+        Thread caller = Thread.currentThread();
+        List<Thread> threads = new CopyOnWriteArrayList<>();
+        Provider onThread = new Provider() {
+            private final ScriptedProvider answers = provider(complete("cold"), complete("warm"), complete("merged"));
+
+            @Override
+            public String name() {
+                return "on-thread";
+            }
+
+            @Override
+            public ChatStream stream(ChatRequest request) throws ProviderException {
+                threads.add(Thread.currentThread());
+                return answers.stream(request);
+            }
+        };
+        AgentTool both = AgentTool.parallel("both", "Asks both", List.of(
+                AgentTool.of("north", "North", agent(onThread).executor(here).build()),
+                AgentTool.of("south", "South", agent(onThread).executor(here).build())),
+                AgentTool.of("merge", "Merges", agent(onThread).executor(here).build()), 2);
+        List<AgentEvent> heard = new CopyOnWriteArrayList<>();
+        DefaultAgent lead = agent(provider(delegate("both", "weather?"), complete("done")), both).executor(here)
+                .listener(event -> {
+                    threads.add(Thread.currentThread());
+                    heard.add(event);
+                }).build();
+
+        assertThat(lead.runBlocking("go").result()).isEqualTo("done");
+        assertThat(heard).filteredOn(LoopEvent.SubAgentEvent.class::isInstance).hasSizeGreaterThan(6);
+        assertThat(threads).hasSizeGreaterThan(10).containsOnly(caller);
+        // one after another: north's run ended before south's began, and merge came last
+        assertThat(heard).filteredOn(e -> e instanceof LoopEvent.SubAgentEvent s && (s.innermost() instanceof LoopEvent.LoopStart
+                        || s.innermost() instanceof LoopEvent.LoopEnd))
+                .map(e -> ((LoopEvent.SubAgentEvent) e).agent() + ":" + ((LoopEvent.SubAgentEvent) e).innermost().type())
+                .containsExactly("north:loop_start", "north:loop_end", "south:loop_start", "south:loop_end",
+                        "merge:loop_start", "merge:loop_end");
+    }
+
+    @Test
     void aFailingBranchCancelsTheOthersModelRequests() throws Exception {
         HangingProvider hanging = new HangingProvider();
         AgentTool both = AgentTool.parallel("both", "Both", List.of(

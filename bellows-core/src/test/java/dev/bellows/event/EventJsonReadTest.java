@@ -64,6 +64,18 @@ class EventJsonReadTest {
     }
 
     @Test
+    void aSubAgentsEventComesBackNestedUnderItsAgentAndTheCallThatRunsIt() throws Exception {
+        LoopEvent.SubAgentEvent nested = new LoopEvent.SubAgentEvent("researcher", "call_1_1",
+                new StreamEvent.MessageContent(3, "hi"));
+        assertThat(EventJson.fromJson(EventJson.toJson(nested, true))).contains(nested);
+        // deeper: the wire names the deepest level, which is what comes back
+        LoopEvent.SubAgentEvent deeper = new LoopEvent.SubAgentEvent("lead", "call_1_1",
+                new LoopEvent.SubAgentEvent("helper", "call_2_1", new LoopEvent.LoopStart("look")));
+        assertThat(EventJson.fromJson(EventJson.toJson(deeper, true)))
+                .contains(new LoopEvent.SubAgentEvent("helper", "call_2_1", new LoopEvent.LoopStart("look")));
+    }
+
+    @Test
     void aTypeThisVersionDoesNotKnowIsSkipped() throws Exception {
         assertThat(EventJson.fromJson(MAPPER.readTree("{\"type\":\"from_the_future\",\"chunk\":1}"))).isEmpty();
     }

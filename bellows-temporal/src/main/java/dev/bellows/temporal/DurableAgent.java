@@ -56,12 +56,15 @@ public final class DurableAgent implements Agent {
      */
     public static final Duration FRONTEND_PATIENCE = Duration.ofSeconds(30);
 
+    private final String agent;         // the agent the runs ask for, or null for the workers' own
+
     private DurableAgent(Builder b) {
         this.client = b.client;
         this.taskQueue = b.taskQueue;
         this.listeners = List.copyOf(b.listeners);
         this.notices = b.notices;
         this.frontendPatience = b.frontendPatience;
+        this.agent = b.agent;
     }
 
     /**
@@ -82,7 +85,7 @@ public final class DurableAgent implements Agent {
     /** Starts a run and returns its workflow id at once, without following it. */
     public String start(String task) {
         Objects.requireNonNull(task, "task");
-        return start("bellows-" + UUID.randomUUID(), new RunInput(task));
+        return start("bellows-" + UUID.randomUUID(), new RunInput(task, null, null, agent));
     }
 
     /**
@@ -109,7 +112,7 @@ public final class DurableAgent implements Agent {
         }
         String id = sessionRun(session, last + 1);
         try {
-            return start(id, new RunInput(task, previous, session));
+            return start(id, new RunInput(task, previous, session, agent));
         } catch (WorkflowExecutionAlreadyStarted e) {
             throw new IllegalStateException("the session " + session + " is in use: another client has just started"
                     + " its run " + id, e);
@@ -248,6 +251,7 @@ public final class DurableAgent implements Agent {
         private final List<AgentListener> listeners = new ArrayList<>();
         private Consumer<FollowNotice> notices = notice -> { };
         private Duration frontendPatience = FRONTEND_PATIENCE;
+        private String agent;
 
         private Builder(WorkflowClient client) {
             this.client = Objects.requireNonNull(client, "client");
@@ -286,6 +290,16 @@ public final class DurableAgent implements Agent {
                 throw new IllegalArgumentException("the frontend patience must be positive: " + patience);
             }
             this.frontendPatience = patience;
+            return this;
+        }
+
+        /**
+         * The agent the runs are for ({@link DurableWorker.Builder#agents}): a worker serving
+         * another agent, or none by name, ends such a run {@code error} at once, saying which it
+         * serves. Without it, the run is the workers' agent, whichever it is.
+         */
+        public Builder agent(String name) {
+            this.agent = Objects.requireNonNull(name, "name");
             return this;
         }
 

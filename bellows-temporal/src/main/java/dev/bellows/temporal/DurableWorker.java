@@ -59,11 +59,31 @@ public final class DurableWorker implements AutoCloseable {
 
     private DurableWorker(Builder b) {
         WorkerSetup setup = new WorkerSetup(b.loop, b.retryPolicy, b.tools, b.heartbeatTimeout, b.modelCallTimeout,
-                b.toolCallTimeout);
+                b.toolCallTimeout, b.agents, b.agentName);
         // A worker-side agent configured as the runs are: it reads answers while they stream, for followers.
         DefaultAgent.Builder readers = DefaultAgent.builder();
         b.loop.accept(readers);
-        DefaultAgent reader = readers.provider(b.provider).toolRegistry(b.tools).build();
+        readers.provider(b.provider).toolRegistry(b.tools);
+        if (b.agents != null) {
+            // Shaped as the runs' agent is (its tool mode, the agents it calls), so that it reads an answer as the run does.
+            b.agents.configure(readers, new RunAgents.Parts() {
+                @Override
+                public ToolRegistry tools() {
+                    return b.tools;
+                }
+
+                @Override
+                public Provider provider() {
+                    return b.provider;
+                }
+
+                @Override
+                public DefaultAgent.Builder builder() {
+                    return DefaultAgent.builder().provider(b.provider);
+                }
+            });
+        }
+        DefaultAgent reader = readers.build();
         this.taskQueue = b.taskQueue;
         this.factory = WorkerFactory.newInstance(b.client, WorkerFactoryOptions.newBuilder()
                 .setWorkflowCacheSize(b.workflowCacheSize).build());
@@ -127,6 +147,8 @@ public final class DurableWorker implements AutoCloseable {
         private final List<ModelInterceptor> modelInterceptors = new ArrayList<>();
         private final List<ToolInterceptor> toolInterceptors = new ArrayList<>();
         private Consumer<EndedRun> runEnded;
+        private RunAgents agents;
+        private String agentName;
 
         private Builder(WorkflowClient client) {
             this.client = Objects.requireNonNull(client, "client");
@@ -203,6 +225,19 @@ public final class DurableWorker implements AutoCloseable {
          */
         public Builder onRunEnded(Consumer<EndedRun> listener) {
             this.runEnded = Objects.requireNonNull(listener, "listener");
+            return this;
+        }
+
+        /**
+         * The runs' agent as {@code agents} shapes it in each run's workflow, with the agents it
+         * calls, which run inside the same workflow (their model and tool calls activities of the
+         * run). {@code name} is the agent's name: a client that names an agent
+         * ({@link DurableAgent.Builder#agent}) is served by workers of that agent only (its run
+         * ends {@code error} on another).
+         */
+        public Builder agents(String name, RunAgents agents) {
+            this.agentName = Objects.requireNonNull(name, "name");
+            this.agents = Objects.requireNonNull(agents, "agents");
             return this;
         }
 

@@ -79,7 +79,7 @@ class DurableRunTest {
      * when this JVM has a secret registered (another test class's key) the deltas of a durable run
      * are split otherwise than a local run's, the text and every other event the same.
      */
-    private static List<String> deltasJoined(List<String> events) {
+    static List<String> deltasJoined(List<String> events) {
         List<String> joined = new java.util.ArrayList<>();
         tools.jackson.databind.node.ObjectNode pending = null;
         for (String json : events) {

@@ -75,6 +75,29 @@ final class ActivityProvider implements Provider {
 
     @Override
     public ChatStream stream(ChatRequest request) throws ProviderException {
+        return stream(request, true);
+    }
+
+    /**
+     * The provider of the run's sub-agents: the same activities, numbered in the same series, but
+     * not shown live (a follower shows a nested answer from the run's log, marked with its agent,
+     * once the sub-agent's call has passed its events on).
+     */
+    Provider nested() {
+        return new Provider() {
+            @Override
+            public String name() {
+                return ActivityProvider.this.name();
+            }
+
+            @Override
+            public ChatStream stream(ChatRequest request) throws ProviderException {
+                return ActivityProvider.this.stream(request, false);
+            }
+        };
+    }
+
+    private ChatStream stream(ChatRequest request, boolean live) throws ProviderException {
         if (cancelled) {
             throw new ProviderException(ProviderException.Kind.CANCELLED, "the run was cancelled");
         }
@@ -84,7 +107,9 @@ final class ActivityProvider implements Provider {
                 run == null ? 0 : run.iteration());
         attempt = 1;
         ModelActivities models = Workflow.newActivityStub(ModelActivities.class, options);
-        log.streaming(id);
+        if (live) {
+            log.streaming(id);
+        }
         WireRequest wire = WireRequest.of(request);
         String tooBig = RecordLimit.tooBig("the conversation sent to the model", wire);
         if (tooBig != null) {
@@ -96,16 +121,22 @@ final class ActivityProvider implements Provider {
         try {
             answer = models.stream(id, wire, made);
         } catch (ActivityFailure failure) {
-            log.reading(null);
+            if (live) {
+                log.reading(null);
+            }
             ProviderException e = providerException(failure);
             lastFailure = errorType(e);
             throw e;
         } catch (CanceledFailure e) {
-            log.reading(null);
+            if (live) {
+                log.reading(null);
+            }
             cancelled = true;
             throw new ProviderException(ProviderException.Kind.CANCELLED, "the run was cancelled");
         }
-        log.reading(id);
+        if (live) {
+            log.reading(id);
+        }
         return new Recorded(answer);
     }
 

@@ -14,6 +14,8 @@ import dev.bellows.tool.LoopEndReason;
 import dev.bellows.agent.RunContext;
 import dev.bellows.provider.RetryingProvider;
 import dev.bellows.temporal.EndedRun;
+import dev.bellows.temporal.RunAgents;
+import dev.bellows.tool.ToolRegistry;
 import io.temporal.workflow.WorkflowInfo;
 import java.time.Instant;
 import java.util.function.Consumer;
@@ -55,6 +57,7 @@ public final class RunWorkflowImpl implements RunWorkflow {
     private final Consumer<EndedRun> ended;
     private final EventLog log = new EventLog();
     private RunContext runContext;      // the run as its interceptors see it, for the listener of its end
+    private RunContext speaking;        // the run of the agent making calls now: the run's, or a sub-agent's
     private String sessionName;         // the session the run belongs to, or null
     private Session session;            // the agent's own: its builder memory's, when the loop's settings give one
     private List<Decision> decided;     // the decisions the update brought, until the run is resumed with them
@@ -93,21 +96,53 @@ public final class RunWorkflowImpl implements RunWorkflow {
         WorkerSetup.Catalog catalog = Workflow.sideEffect(WorkerSetup.Catalog.class, setup::catalog);
         ActivityProvider models = new ActivityProvider(setup, log);
         RemoteTools tools = new RemoteTools(setup, Workflow.getInfo().getWorkflowId(), models::cancelled,
-                () -> runContext == null ? null : new ToolCallInput.RunInfo(runContext.agentName(), sessionName,
-                        runContext.task(), runContext.iteration()));
+                () -> speaking == null ? null : new ToolCallInput.RunInfo(speaking.agentName(), sessionName,
+                        speaking.task(), speaking.iteration()));
         RetryingProvider provider = new RetryingProvider(models, setup.retryPolicy(),
-                notice -> models.retrying(notice.attempt()),
-                delay -> {
-                    try {
-                        Workflow.sleep(delay);
-                    } catch (CanceledFailure e) {
-                        models.cancelled();     // the next attempt ends the run as cancelled
-                    }
-                },
-                Workflow.newRandom());
+                notice -> models.retrying(notice.attempt()), sleeper(models), Workflow.newRandom());
         DefaultAgent.Builder builder = DefaultAgent.builder();
         setup.loop().accept(builder);
-        agent = builder.provider(provider).toolRegistry(tools.registry(catalog))
+        ToolRegistry recorded = tools.registry(catalog);
+        builder.provider(provider).toolRegistry(recorded);
+        if (setup.agents() != null) {
+            if (input.agent() != null && !input.agent().equals(setup.agentName())) {
+                return wrongAgent(input, "the workers of this task queue run the agent " + setup.agentName()
+                        + ", not " + input.agent());
+            }
+            RetryingProvider nested = new RetryingProvider(models.nested(), setup.retryPolicy(),
+                    notice -> models.retrying(notice.attempt()), sleeper(models), Workflow.newRandom());
+            setup.agents().configure(inWorkflow(builder), new RunAgents.Parts() {
+                @Override
+                public ToolRegistry tools() {
+                    return recorded;
+                }
+
+                @Override
+                public dev.bellows.provider.Provider provider() {
+                    return nested;
+                }
+
+                @Override
+                public DefaultAgent.Builder builder() {
+                    // The worker's interceptors see a sub-agent's calls as its own run's (its name, task, iteration).
+                    return inWorkflow(DefaultAgent.builder().provider(nested)).runInterceptor(chain -> {
+                        RunContext outer = speaking;
+                        speaking = chain.run();
+                        models.run(chain.run(), sessionName);
+                        try {
+                            return chain.proceed();
+                        } finally {
+                            speaking = outer;
+                            models.run(outer, sessionName);
+                        }
+                    });
+                }
+            });
+        } else if (input.agent() != null) {
+            return wrongAgent(input, "the workers of this task queue run no configured agent, not " + input.agent()
+                    + " (start them with it: bellows worker --agent " + input.agent() + ")");
+        }
+        agent = builder
                 .listener(log::add)
                 // Learns the run (agent, task, iteration) for the calls' interceptors on the workers; no side effect.
                 // Keeps the task_completion call for the workers' interceptors at the run's end; no side effect.
@@ -120,6 +155,7 @@ public final class RunWorkflowImpl implements RunWorkflow {
                 })
                 .runInterceptor(chain -> {
                     runContext = chain.run();
+                    speaking = chain.run();
                     models.run(chain.run(), sessionName);
                     return chain.proceed();
                 })
@@ -149,6 +185,48 @@ public final class RunWorkflowImpl implements RunWorkflow {
         }
         tellEnded(result);
         return new RunOutcome(result.reason().wireName(), result.result());
+    }
+
+    /** The retry policy's waits: durable timers; a cancel while one runs ends the run at the next attempt. */
+    private static RetryingProvider.Sleeper sleeper(ActivityProvider models) {
+        return delay -> {
+            try {
+                Workflow.sleep(delay);
+            } catch (CanceledFailure e) {
+                models.cancelled();     // the next attempt ends the run as cancelled
+            }
+        };
+    }
+
+    /**
+     * What every agent of a run needs in the workflow: the workflow's thread for everything (its
+     * sub-agents' runs and events, a parallel workflow's branches) and its tool calls one after
+     * another (each an activity scheduled from that thread).
+     */
+    private static DefaultAgent.Builder inWorkflow(DefaultAgent.Builder builder) {
+        return builder.executor(Runnable::run).toolInterceptor(OneAtATime.INSTANCE);
+    }
+
+    /** Asks for the calls of an answer one after another; changes nothing else. */
+    private enum OneAtATime implements ToolInterceptor {
+        INSTANCE;
+
+        @Override
+        public ToolCallOutcome intercept(Chain chain) {
+            return chain.proceed();
+        }
+
+        @Override
+        public boolean allowsParallelCalls() {
+            return false;
+        }
+    }
+
+    /** A run asking for an agent these workers do not serve: it ends {@code error} at once, saying so. */
+    private RunOutcome wrongAgent(RunInput input, String why) {
+        log.add(new dev.bellows.event.LoopEvent.LoopStart(input.task()));
+        log.add(new dev.bellows.event.LoopEvent.LoopEnd(LoopEndReason.ERROR, why));
+        return new RunOutcome(LoopEndReason.ERROR.wireName(), why);
     }
 
     /** The run's end to the worker's listener: by the worker that ends it, not by one that replays it. */

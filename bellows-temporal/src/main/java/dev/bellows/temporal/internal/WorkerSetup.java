@@ -24,9 +24,17 @@ import java.util.function.Consumer;
  *                         for dead and run again elsewhere
  * @param modelCallTimeout the longest one attempt of a model call may take
  * @param toolCallTimeout  the longest one tool call may take
+ * @param agents           shapes each run's agent and the agents it calls, in the workflow; or null
+ * @param agentName        the name of the agent {@code agents} shapes; null without them
  */
 public record WorkerSetup(Consumer<DefaultAgent.Builder> loop, RetryPolicy retryPolicy, ToolRegistry tools,
-                          Duration heartbeatTimeout, Duration modelCallTimeout, Duration toolCallTimeout) {
+                          Duration heartbeatTimeout, Duration modelCallTimeout, Duration toolCallTimeout,
+                          dev.bellows.temporal.RunAgents agents, String agentName) {
+
+    public WorkerSetup(Consumer<DefaultAgent.Builder> loop, RetryPolicy retryPolicy, ToolRegistry tools,
+                       Duration heartbeatTimeout, Duration modelCallTimeout, Duration toolCallTimeout) {
+        this(loop, retryPolicy, tools, heartbeatTimeout, modelCallTimeout, toolCallTimeout, null, null);
+    }
 
     public WorkerSetup {
         Objects.requireNonNull(loop, "loop");
