@@ -40,8 +40,9 @@ import java.util.regex.Pattern;
  * that runs it; a sub-agent's own sub-agents nest the same way, to any depth. Cancelling the
  * calling run cancels the sub-agent's run (its model request and tools). A sub-agent that ends
  * other than successfully (its iteration cap, its circuit breaker, an error) is a failed call the
- * calling model reads. A sub-agent ({@link DefaultAgent} or {@link ReActAgent}) that stops at
- * calls waiting for a decision suspends the call ({@link ToolSuspended}): the whole calling run
+ * calling model reads. A sub-agent ({@link DefaultAgent} or {@link ReActAgent}, or a
+ * {@link ResumableAgent} of another kind) that stops at calls waiting for a decision suspends the
+ * call ({@link ToolSuspended}): the whole calling run
  * waits, its waiting calls named {@code CALLID/THEIRS}, and the decisions carry the sub-agent on
  * where it stopped ({@link ResumableTool}), in this process or another; its state is kept in the
  * calling run's waiting run (docs/agents.md shows its form).
@@ -319,23 +320,25 @@ public final class AgentTool implements ResumableTool {
         @Override
         public String run(String task, CallScope caller, ToolContext context) throws ToolException {
             Session session = sharing(caller);
-            return finish(name, agent.run(task, session), session, caller, context);
+            return finish(name, agent, agent.run(task, session), session, caller, context);
         }
 
         @Override
         public String resume(Resumption resumption, CallScope caller, ToolContext context) throws ToolException {
             DefaultAgent resumable = resumable(agent);
-            if (resumable == null) {
+            if (resumable == null && !(agent instanceof ResumableAgent)) {
                 throw new ToolException(name + " cannot carry on a waiting run");
             }
-            Session session = SubAgentState.read(resumption, name, sharing(caller));
+            Session session = resumable == null ? sharing(caller)
+                    : SubAgentState.read(resumption, name, sharing(caller));
             AgentRun run;
             try {
-                run = resumable.resume(session, resumption.decisions());
+                run = resumable != null ? resumable.resume(session, resumption.decisions())
+                        : ((ResumableAgent) agent).resume(resumption, session);
             } catch (IllegalArgumentException | IllegalStateException e) {
                 throw new ToolException(name + " could not carry on: " + e.getMessage(), e);
             }
-            return finish(name, run, session, caller, context);
+            return finish(name, agent, run, session, caller, context);
         }
     }
 
@@ -726,9 +729,11 @@ public final class AgentTool implements ResumableTool {
 
     /**
      * Passes the sub-agent's events on as they come and gives its answer; a run that stopped
-     * at calls waiting for decisions suspends the call with the sub-agent's session.
+     * at calls waiting for decisions suspends the call with the sub-agent's session (a loop's), or
+     * with the state a {@link ResumableAgent} keeps.
      */
-    private static String finish(String name, AgentRun run, Session session, CallScope caller, ToolContext context)
+    private static String finish(String name, Agent agent, AgentRun run, Session session, CallScope caller,
+                                 ToolContext context)
             throws ToolException {
         String speaking = name;         // after a handoff inside it, the agent that took over
         try {
@@ -755,6 +760,11 @@ public final class AgentTool implements ResumableTool {
         }
         if (result.reason() == dev.bellows.tool.LoopEndReason.INTERRUPTED && session.hasWaitingRun()) {
             throw new ToolSuspended(SubAgentState.write(session), session.waiting());
+        }
+        if (result.reason() == dev.bellows.tool.LoopEndReason.INTERRUPTED && agent instanceof ResumableAgent own
+                && !result.waiting().isEmpty()) {
+            // an agent of a kind of its own that waits: the state is its own to keep
+            throw new ToolSuspended(own.waitingState(result, session), result.waiting());
         }
         throw new ToolException(name + " ended " + result.reason().wireName()
                 + (result.result().isEmpty() ? "" : ": " + result.result()));
