@@ -40,6 +40,7 @@ final class AgentTree implements AutoCloseable {
     /** Traces of the sub-agents' runs, as of the root's (their spans under the calls that run them). */
     private Telemetry telemetry = Telemetry.OFF;
     private final Map<String, RemoteAgent> remotes = new HashMap<>();
+    private final Map<String, RemoteAgent> askingRemotes = new HashMap<>();
     private final java.util.function.Function<String, String> env;
 
     /** How many agents of a parallel workflow run at once: enough for a handful, few enough for a local model. */
@@ -151,8 +152,8 @@ final class AgentTree implements AutoCloseable {
         String key = name + "@" + depth;
         AgentTool tool = tools.get(key);
         if (tool == null && agents.remote(name) != null) {
-            RemoteAgent remote = remote(name);
-            tool = AgentTool.of(name, remoteDescription(remote), remote);
+            // its question makes the calling run wait (exit 3, a chat's question, an AG-UI interrupt)
+            tool = AgentTool.of(name, remoteDescription(remote(name)), asking(name));
             tools.put(key, tool);
         }
         if (tool == null) {
@@ -263,6 +264,19 @@ final class AgentTree implements AutoCloseable {
         return remote;
     }
 
+    /**
+     * The remote agent {@code name} as a sub-agent: its runs end {@code interrupted} when its
+     * task asks for input ({@link RemoteAgent#interrupting()}), made once.
+     */
+    RemoteAgent asking(String name) throws UsageException {
+        RemoteAgent asking = askingRemotes.get(name);
+        if (asking == null) {
+            asking = remote(name).interrupting();
+            askingRemotes.put(name, asking);
+        }
+        return asking;
+    }
+
     /** What the calling model reads about a remote agent: its card's words, or why they could not be read. */
     private static String remoteDescription(RemoteAgent remote) {
         String does;
@@ -315,6 +329,9 @@ final class AgentTree implements AutoCloseable {
     @Override
     public void close() {
         for (RemoteAgent remote : remotes.values()) {
+            remote.close();
+        }
+        for (RemoteAgent remote : askingRemotes.values()) {
             remote.close();
         }
         for (Provider own : endpoints.values()) {

@@ -14,6 +14,7 @@ import dev.bellows.agent.Decision;
 import dev.bellows.agent.DefaultAgent;
 import dev.bellows.agent.Session;
 import dev.bellows.agent.ToolPattern;
+import dev.bellows.a2a.client.RemoteAgent;
 import dev.bellows.agent.WaitingCall;
 import dev.bellows.cli.ModelOptions.Settings;
 import dev.bellows.tool.LoopEndReason;
@@ -408,7 +409,14 @@ final class ChatCommand implements Callable<Integer> {
                 List<Decision> decisions = new ArrayList<>();
                 for (WaitingCall call : waiting) {
                     String tool = call.serverName() + "/" + call.toolName();
-                    if (call.kind() != WaitingCall.Kind.APPROVAL) {
+                    String question = AgentRunner.question(call);
+                    if (question != null) {
+                        Decision answer = answer(call, question);
+                        if (answer == null) {
+                            return cancelWaiting();
+                        }
+                        decisions.add(answer);
+                    } else if (call.kind() != WaitingCall.Kind.APPROVAL) {
                         decisions.add(Decision.deny(call.id(), "nobody here can carry it out"));
                     } else if (always.contains(tool)) {
                         io.progress().println("(approved: " + Shown.text(tool) + " is approved for this chat)");
@@ -476,6 +484,11 @@ final class ChatCommand implements Callable<Integer> {
         private boolean cancelWaiting() {
             TextRenderer shown = renderer(null);
             try {
+                for (WaitingCall call : session.waiting()) {
+                    if (AgentRunner.question(call) != null) {
+                        declineRemote(call, "the user pressed Ctrl-C instead of answering");
+                    }
+                }
                 agent.cancelWaiting(session, "the user pressed Ctrl-C instead of answering");
             } finally {
                 shown.close();
@@ -484,6 +497,45 @@ final class ChatCommand implements Callable<Integer> {
             io.progress().println("(cancelled: the calls were denied, and nothing more was done)");
             io.progress().flush();
             return false;
+        }
+
+        /**
+         * A remote sub-agent's question, shown as an answer is; the next line answers it. Null
+         * for Ctrl-C; at the end of the input, the chat ends (the run stays waiting).
+         */
+        private Decision answer(WaitingCall call, String question) {
+            PrintWriter out = io.out();
+            out.print(MarkdownText.render(Shown.text(question), io.colorAnswers(), io.answersWidth()));
+            out.flush();
+            while (true) {
+                ChatIo.Input input = io.read(io.color() ? MarkdownText.BOLD + "> " + MarkdownText.RESET : "> ");
+                switch (input) {
+                    case ChatIo.Interrupt interrupt -> {
+                        return null;
+                    }
+                    case ChatIo.End end -> throw new EndOfInput();
+                    case ChatIo.Line line -> {
+                        if (!line.text().isBlank()) {
+                            return Decision.respond(call.id(), line.text().strip());
+                        }
+                    }
+                }
+            }
+        }
+
+        /**
+         * Cancels the remote task a waiting remote question belongs to, as a run given up does not
+         * reach it (the remote agent of the call's name declines it: CancelTask).
+         */
+        private void declineRemote(WaitingCall call, String reason) {
+            try {
+                agents.remote(call.toolName()).resume(List.of(new WaitingCall(RemoteAgent.INPUT_CALL, call.call(),
+                        WaitingCall.Kind.EXTERNAL)), List.of(Decision.deny(RemoteAgent.INPUT_CALL, reason))).await();
+            } catch (UsageException | RuntimeException e) {
+                // the agent is no longer configured or cannot be reached: its task is given up all the same
+                io.progress().println("(the remote task of " + Shown.text(call.toolName()) + " could not be cancelled: "
+                        + Shown.text(BellowsCommand.oneLine(e.getMessage())) + ")");
+            }
         }
 
         /**

@@ -224,6 +224,99 @@ class RemoteAgentsCliTest {
         assertThat(answered.out()).isEqualTo("Weather in Oslo: sunny\n");
     }
 
+    /** The remote task whose first message is {@code task} (tasks' texts are unique to each test). */
+    private static Task remoteTask(String task) {
+        try (A2aClient client = A2aClient.builder(remote.url()).connect()) {
+            return client.listTasks(new dev.bellows.a2a.ListTasksRequest(null, null, null, 100, null, 50, null, false))
+                    .tasks().stream().filter(t -> t.history() != null && !t.history().isEmpty()
+                            && A2aAgentTool.text(t.history().getFirst().parts()).equals(task))
+                    .findFirst().orElseThrow(() -> new AssertionError("no remote task began with " + task));
+        }
+    }
+
+    /** How many of the task's messages say {@code text}. */
+    private static long said(Task task, String text) {
+        return task.history().stream().filter(m -> A2aAgentTool.text(m.parts()).equals(text)).count();
+    }
+
+    @Test
+    void aSubAgentsRemoteQuestionStopsTheRunAndThePrintedCommandAnswersItInTheSameTaskInANewProcess()
+            throws Exception {
+        String task = "ask me about the weather (a sub-agent's question, answered later)";
+        try (MockLlmServer server = server(call("echo", "{\"task\": \"" + task + "\"}"), complete("sunny in Oslo"))) {
+            Cli.Run asked = bellows(team(remote.url()), Map.of(), run(server, "--agent", "lead", "--session", "s1",
+                    "--data-dir", "data", "What is the weather?").toArray(String[]::new));
+            assertThat(asked.status()).as(asked.err()).isEqualTo(3);
+            assertThat(asked.out()).isEqualTo("Which city?\n");
+            assertThat(asked.err()).contains("bellows run: interrupted: a tool call waits for an answer:",
+                    "  call_1_1/input  a2a/echo  asks: Which city?");
+            assertThat(remoteTask(task).status().state()).isEqualTo(TaskState.INPUT_REQUIRED);
+            String line = asked.err().lines().filter(l -> l.startsWith("to carry it on: ")).findFirst().orElseThrow();
+            String command = line.substring("to carry it on: ".length(), line.indexOf("   ("));
+            assertThat(command).startsWith("bellows run --session s1 --data-dir ")
+                    .endsWith(" --answer-call call_1_1/input=ANSWER").doesNotContain("'");
+
+            // the command as printed, ANSWER given, in a bellows process of its own
+            List<String> words = new ArrayList<>(ChildJvm.bellows().java());
+            words.add(BellowsCommand.class.getName());
+            words.addAll(List.of(command.substring("bellows ".length()).replace("=ANSWER", "=Oslo").split(" ")));
+            Process child = new ProcessBuilder(words).directory(dir.toFile())
+                    .redirectError(dir.resolve("resume.err").toFile()).start();
+            String out = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(child.waitFor(120, TimeUnit.SECONDS)).isTrue();
+            assertThat(child.exitValue()).as(Files.readString(dir.resolve("resume.err"))).isZero();
+            assertThat(out).isEqualTo("sunny in Oslo\n");
+            // the remote task took the answer, once, and its answer is the result lead's model read
+            Task answered = remoteTask(task);
+            assertThat(answered.status().state()).isEqualTo(TaskState.COMPLETED);
+            assertThat(said(answered, "Oslo")).isEqualTo(1);
+            assertThat(server.requests()).hasSize(2);
+            assertThat(server.requests().getLast().body().get("messages").toString()).contains("Weather in Oslo: sunny");
+        }
+    }
+
+    @Test
+    void aSubAgentsRemoteQuestionDeniedCancelsTheRemoteTaskAndLeadsModelReadsWhy() {
+        String task = "ask me about the weather (a question denied)";
+        try (MockLlmServer server = server(call("echo", "{\"task\": \"" + task + "\"}"), complete("no weather then"))) {
+            Cli.Run asked = bellows(team(remote.url()), Map.of(), run(server, "--agent", "lead", "--session", "s2",
+                    "--data-dir", "data", "--output", "jsonl", "What is the weather?").toArray(String[]::new));
+            assertThat(asked.status()).as(asked.err()).isEqualTo(3);
+            Cli.Run denied = bellows(team(remote.url()), Map.of(), run(server, "--session", "s2", "--data-dir", "data",
+                    "--deny-call", "call_1_1/input", "--deny-reason", "not today").toArray(String[]::new));
+            assertThat(denied.status()).as(denied.err()).isZero();
+            assertThat(denied.out()).isEqualTo("no weather then\n");
+            Task cancelled = remoteTask(task);
+            assertThat(cancelled.status().state()).isEqualTo(TaskState.CANCELED);
+            assertThat(said(cancelled, "not today")).isZero();
+            assertThat(server.requests().getLast().body().get("messages").toString())
+                    .contains("was declined: not today");
+        }
+    }
+
+    @Test
+    void inAChatASubAgentsRemoteQuestionIsShownAndTheNextLineAnswersIt() {
+        String task = "ask me about the weather (in a chat)";
+        write(team(remote.url()));
+        try (MockLlmServer server = server(call("echo", "{\"task\": \"" + task + "\"}"), complete("sunny in Bergen"))) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            int status = BellowsCommand.commandLine(new ByteArrayInputStream(
+                            "What is the weather?\nBergen\n".getBytes(StandardCharsets.UTF_8)),
+                    out, err, false, new Host(Map.of(), dir, Interrupts.NONE, false))
+                    .execute("chat", "--base-url", server.baseUrl().toString(), "--model", "mock", "--agent", "lead",
+                            "--data-dir", dir.resolve("data").toString());
+            String said = err.toString(StandardCharsets.UTF_8);
+            assertThat(status).as(said).isZero();
+            assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo("Which city?\nsunny in Bergen\n");
+            assertThat(said).contains("> Bergen\n");
+            Task answered = remoteTask(task);
+            assertThat(answered.status().state()).isEqualTo(TaskState.COMPLETED);
+            assertThat(said(answered, "Bergen")).isEqualTo(1);
+            assertThat(server.requests().getLast().body().get("messages").toString()).contains("Weather in Bergen: sunny");
+        }
+    }
+
     @Test
     void aHeaderFromTheEnvironmentIsSentAndNeverWrittenAnywhere() throws Exception {
         String secret = "tok-5ecret-77aa";
