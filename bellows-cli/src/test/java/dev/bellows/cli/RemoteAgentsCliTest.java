@@ -317,6 +317,76 @@ class RemoteAgentsCliTest {
         }
     }
 
+    /** One AG-UI run of {@code bellows serve}: its events. */
+    private static List<JsonNode> agui(String url, String input) throws Exception {
+        java.net.http.HttpResponse<String> response = java.net.http.HttpClient.newHttpClient().send(
+                java.net.http.HttpRequest.newBuilder(java.net.URI.create(url + "/agui"))
+                        .header("Content-Type", "application/json")
+                        .POST(java.net.http.HttpRequest.BodyPublishers.ofString(input)).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        List<JsonNode> events = new ArrayList<>();
+        for (String line : response.body().split("\n")) {
+            if (line.startsWith("data: ")) {
+                events.add(Cli.json(line.substring("data: ".length())));
+            }
+        }
+        return events;
+    }
+
+    private static JsonNode first(List<JsonNode> events, String type) {
+        return events.stream().filter(e -> e.get("type").asString().equals(type)).findFirst()
+                .orElseThrow(() -> new AssertionError("no " + type + " in " + events));
+    }
+
+    @Test
+    void overAguiASubAgentsRemoteQuestionEndsTheRunWithAnInterruptThatTheNextRunAnswersOrCancels() throws Exception {
+        String asked = "ask me about the weather (over AG-UI)";
+        String cancelled = "ask me about the weather (over AG-UI, cancelled)";
+        write(team(remote.url()));
+        try (MockLlmServer model = server(call("echo", "{\"task\": \"" + asked + "\"}"), complete("sunny in Trondheim"),
+                call("echo", "{\"task\": \"" + cancelled + "\"}"), complete("no weather then"));
+             ServeInProcess served = ServeInProcess.start(dir, Map.of(), "serve", "--port", "0", "--base-url",
+                     model.baseUrl().toString(), "--model", "mock", "--agent", "lead", "--data-dir",
+                     dir.resolve("data").toString())) {
+            String message = "{\"id\": \"m1\", \"role\": \"user\", \"content\": \"What is the weather?\"}";
+            List<JsonNode> stopped = agui(served.url(), "{\"threadId\": \"t1\", \"runId\": \"r1\", \"messages\": ["
+                    + message + "]}");
+            JsonNode end = stopped.getLast();
+            assertThat(end.get("type").asString()).as(end.toString()).isEqualTo("RUN_FINISHED");
+            assertThat(end.at("/outcome/type").asString()).isEqualTo("interrupt");
+            JsonNode interrupt = end.at("/outcome/interrupts/0");
+            String id = interrupt.get("id").asString();
+            assertThat(id).endsWith("/input");
+            assertThat(interrupt.get("reason").asString()).isEqualTo("tool_result");
+            assertThat(interrupt.at("/metadata/arguments/question").asString()).isEqualTo("Which city?");
+            JsonNode suspended = first(stopped, "SUBAGENT_FINISHED");
+            assertThat(suspended.at("/outcome/type").asString()).isEqualTo("suspended");
+            assertThat(suspended.at("/outcome/interruptIds/0").asString()).as(stopped.toString()).isEqualTo(id);
+            assertThat(stopped).noneMatch(e -> e.get("type").asString().equals("SUBAGENT_ERROR"));
+            assertThat(remoteTask(asked).status().state()).isEqualTo(TaskState.INPUT_REQUIRED);
+
+            List<JsonNode> answered = agui(served.url(), "{\"threadId\": \"t1\", \"runId\": \"r2\", \"messages\": ["
+                    + message + "], \"resume\": [{\"interruptId\": \"" + id + "\", \"status\": \"resolved\","
+                    + " \"payload\": {\"result\": \"Trondheim\"}}]}");
+            assertThat(answered.getLast().get("type").asString()).as(answered.toString()).isEqualTo("RUN_FINISHED");
+            assertThat(answered.getLast().get("result").asString()).isEqualTo("sunny in Trondheim");
+            Task task = remoteTask(asked);
+            assertThat(task.status().state()).isEqualTo(TaskState.COMPLETED);
+            assertThat(said(task, "Trondheim")).isEqualTo(1);
+            assertThat(model.requests().get(1).body().get("messages").toString()).contains("Weather in Trondheim: sunny");
+
+            // a client that cancels the interrupt gives the question up: the remote task is cancelled
+            String again = "{\"id\": \"m2\", \"role\": \"user\", \"content\": \"And now?\"}";
+            String other = agui(served.url(), "{\"threadId\": \"t2\", \"runId\": \"r3\", \"messages\": [" + again
+                    + "]}").getLast().at("/outcome/interrupts/0/id").asString();
+            List<JsonNode> given = agui(served.url(), "{\"threadId\": \"t2\", \"runId\": \"r4\", \"messages\": ["
+                    + again + "], \"resume\": [{\"interruptId\": \"" + other + "\", \"status\": \"cancelled\"}]}");
+            assertThat(given.getLast().get("result").asString()).as(given.toString()).isEqualTo("no weather then");
+            assertThat(remoteTask(cancelled).status().state()).isEqualTo(TaskState.CANCELED);
+        }
+    }
+
     @Test
     void aHeaderFromTheEnvironmentIsSentAndNeverWrittenAnywhere() throws Exception {
         String secret = "tok-5ecret-77aa";
