@@ -14,7 +14,6 @@ import dev.bellows.agent.Decision;
 import dev.bellows.agent.DefaultAgent;
 import dev.bellows.agent.Session;
 import dev.bellows.agent.ToolPattern;
-import dev.bellows.a2a.client.RemoteAgent;
 import dev.bellows.agent.WaitingCall;
 import dev.bellows.cli.ModelOptions.Settings;
 import dev.bellows.tool.LoopEndReason;
@@ -484,11 +483,6 @@ final class ChatCommand implements Callable<Integer> {
         private boolean cancelWaiting() {
             TextRenderer shown = renderer(null);
             try {
-                for (WaitingCall call : session.waiting()) {
-                    if (AgentRunner.question(call) != null) {
-                        declineRemote(call, "the user pressed Ctrl-C instead of answering");
-                    }
-                }
                 agent.cancelWaiting(session, "the user pressed Ctrl-C instead of answering");
             } finally {
                 shown.close();
@@ -520,21 +514,6 @@ final class ChatCommand implements Callable<Integer> {
                         }
                     }
                 }
-            }
-        }
-
-        /**
-         * Cancels the remote task a waiting remote question belongs to, as a run given up does not
-         * reach it (the remote agent of the call's name declines it: CancelTask).
-         */
-        private void declineRemote(WaitingCall call, String reason) {
-            try {
-                agents.remote(call.toolName()).resume(List.of(new WaitingCall(RemoteAgent.INPUT_CALL, call.call(),
-                        WaitingCall.Kind.EXTERNAL)), List.of(Decision.deny(RemoteAgent.INPUT_CALL, reason))).await();
-            } catch (UsageException | RuntimeException e) {
-                // the agent is no longer configured or cannot be reached: its task is given up all the same
-                io.progress().println("(the remote task of " + Shown.text(call.toolName()) + " could not be cancelled: "
-                        + Shown.text(BellowsCommand.oneLine(e.getMessage())) + ")");
             }
         }
 

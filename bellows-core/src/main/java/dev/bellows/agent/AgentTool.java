@@ -64,6 +64,9 @@ public final class AgentTool implements ResumableTool {
 
         /** The answer, carrying on where {@link #run} suspended (as {@link ResumableTool#resume}). */
         String resume(Resumption resumption, CallScope caller, ToolContext context) throws ToolException;
+
+        /** Lets go of what a suspension of {@link #run} holds: its run is given up ({@link ResumableTool#giveUp}). */
+        void giveUp(Resumption resumption, CallScope caller);
     }
 
     private final String name;
@@ -314,6 +317,12 @@ public final class AgentTool implements ResumableTool {
         return ToolResult.of(work.resume(resumption, CallScope.current(), context));
     }
 
+    /** The waiting sub-agents give their waiting runs up too (a remote agent's task is cancelled). */
+    @Override
+    public void giveUp(ToolContext context, JsonNode arguments, Resumption resumption) {
+        work.giveUp(resumption, CallScope.current());
+    }
+
     /** One agent: a fresh session per call; a call that waits keeps the session in its state. */
     private record SubAgent(String name, Agent agent) implements Work {
 
@@ -339,6 +348,23 @@ public final class AgentTool implements ResumableTool {
                 throw new ToolException(name + " could not carry on: " + e.getMessage(), e);
             }
             return finish(name, agent, run, session, caller, context);
+        }
+
+        /** A loop gives its waiting run up; a {@link ResumableAgent} is resumed with the denials (it lets go). */
+        @Override
+        public void giveUp(Resumption resumption, CallScope caller) {
+            DefaultAgent resumable = resumable(agent);
+            if (resumable != null) {
+                String reason = resumption.decisions().stream().filter(d -> d instanceof Decision.Deny)
+                        .map(d -> ((Decision.Deny) d).reason()).findFirst().orElse("the run was given up");
+                try {
+                    resumable.cancelWaiting(SubAgentState.read(resumption, name, sharing(caller)), reason);
+                } catch (ToolException damaged) {
+                    // a state that cannot be read holds nothing to let go of
+                }
+            } else if (agent instanceof ResumableAgent own) {
+                own.resume(resumption, sharing(caller)).await();
+            }
         }
     }
 
@@ -382,6 +408,14 @@ public final class AgentTool implements ResumableTool {
                 throw at(step, waits);
             }
             return from(step + 1, answer, caller, context);
+        }
+
+        @Override
+        public void giveUp(Resumption resumption, CallScope caller) {
+            int step = resumption.state().path("step").asInt(-1);
+            if (step >= 0 && step < steps.size()) {
+                steps.get(step).work.giveUp(new Inner(resumption, resumption.state().path("inner")), caller);
+            }
         }
 
         private String from(int first, String task, CallScope caller, ToolContext context) throws ToolException {
@@ -431,6 +465,11 @@ public final class AgentTool implements ResumableTool {
                 throw at(round, waits);
             }
             return until.test(answer) ? answer : from(round + 1, answer, caller, context);
+        }
+
+        @Override
+        public void giveUp(Resumption resumption, CallScope caller) {
+            body.work.giveUp(new Inner(resumption, resumption.state().path("inner")), caller);
         }
 
         private String from(int first, String task, CallScope caller, ToolContext context) throws ToolException {
@@ -505,6 +544,17 @@ public final class AgentTool implements ResumableTool {
             } catch (ToolSuspended waits) {
                 throw at(route, waits);
             }
+        }
+
+        @Override
+        public void giveUp(Resumption resumption, CallScope caller) {
+            JsonNode state = resumption.state();
+            if (chooser != null && state.has("chooser")) {
+                chooser.giveUp(new Inner(resumption, state.get("chooser")), caller);
+            }
+            String named = state.path("route").asString(null);
+            routes.stream().filter(r -> r.name.equals(named)).findFirst()
+                    .ifPresent(route -> route.work.giveUp(new Inner(resumption, state.path("inner")), caller));
         }
 
         private static String routed(AgentTool route, String task, CallScope caller, ToolContext context)
@@ -584,6 +634,21 @@ public final class AgentTool implements ResumableTool {
             List<Settled> settled = settle(resumed, i -> branches.get(i).work.resume(
                     new BranchResumption(resumption, key(i), waiting.get(key(i)), noteLock), caller, context));
             return carryOn(task, answers, resumed, settled, caller, context);
+        }
+
+        @Override
+        public void giveUp(Resumption resumption, CallScope caller) {
+            JsonNode state = resumption.state();
+            if (state.has("then") && then != null) {
+                then.work.giveUp(new Inner(resumption, state.get("then")), caller);
+            }
+            Object noteLock = new Object();
+            for (int i = 0; i < branches.size(); i++) {
+                if (state.path("waiting").has(key(i))) {
+                    branches.get(i).work.giveUp(new BranchResumption(resumption, key(i), state.get("waiting").get(key(i)),
+                            noteLock), caller);
+                }
+            }
         }
 
         /** Runs {@code which} branches side by side: a failure cancels the others, a wait does not. */

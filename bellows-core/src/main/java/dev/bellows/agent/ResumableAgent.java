@@ -13,7 +13,10 @@ import tools.jackson.databind.JsonNode;
  * calls ({@link AgentResult#waiting()}, with ids of its own) suspends the call
  * ({@link ToolSuspended}) with {@link #waitingState} and those calls; once each of them has a
  * decision, {@link #resume} carries the run on, and its answer is the call's result. A run that
- * ends {@code interrupted} with no waiting call is a failed call.
+ * ends {@code interrupted} with no waiting call is a failed call. When the calling run's wait is
+ * given up instead ({@link DefaultAgent#cancelWaiting}), {@link #resume} is called with denials
+ * of every waiting call and awaited, so that the agent lets go of what it holds (a remote agent
+ * cancels its task); its answer then goes nowhere.
  *
  * <p>An implementation says in its own Javadoc which of its runs end so (a remote agent's
  * {@code interrupting()} ones, say); it must be safe to call from any thread.

@@ -112,6 +112,21 @@ class RemoteSubAgentTest {
         }
     }
 
+    @Test
+    void givingTheWaitingRunUpCancelsTheRemoteTask() {
+        ScriptedProvider model = model("unused");
+        Session session = new Session();
+        try (RemoteAgent weather = weather()) {
+            DefaultAgent lead = lead(model, weather);
+            AgentResult stopped = lead.run("What is the weather?", session).await();
+            String taskId = stopped.waiting().getFirst().arguments().get("task_id").asString();
+            lead.cancelWaiting(session, "the user pressed Ctrl-C");
+            assertThat(state(taskId)).isEqualTo(TaskState.CANCELED);
+            assertThat(session.hasWaitingRun()).isFalse();
+            assertThat(model.requests()).as("nothing more went to the model").hasSize(1);
+        }
+    }
+
     /** A resumption as the loop gives one: the state, the decision, the notes kept so far. */
     private record Kept(JsonNode state, List<Decision> decisions, List<JsonNode> notes) implements Resumption {
         @Override
