@@ -11,6 +11,7 @@ import dev.bellows.tool.LoopEndReason;
 import dev.bellows.event.StreamEvent;
 import dev.bellows.event.StreamRedaction;
 import dev.bellows.provider.ApiKey;
+import dev.bellows.a2a.client.RemoteAgent;
 import dev.bellows.agent.WaitingCall;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -154,15 +155,36 @@ final class AgentRunner {
         return reason == LoopEndReason.CANCELLED ? CANCELLED : 1;
     }
 
-    /** The calls a stopped run waits on, and the command that carries it on (text mode, standard error). */
+    /**
+     * The calls a stopped run waits on, and the command that carries it on (text mode, standard
+     * error); a remote sub-agent's question goes to standard output too, as a question that ends
+     * a run does.
+     */
     private void waiting(List<WaitingCall> calls) {
+        boolean approvals = calls.stream().allMatch(call -> call.kind() == WaitingCall.Kind.APPROVAL);
+        boolean answers = calls.stream().noneMatch(call -> call.kind() == WaitingCall.Kind.APPROVAL);
+        StringBuilder questions = new StringBuilder();
         StringBuilder text = new StringBuilder();
         text.append(command).append(": interrupted: ").append(calls.size() == 1 ? "a tool call waits" : calls.size()
-                + " tool calls wait").append(" for approval:").append(System.lineSeparator());
+                + " tool calls wait").append(approvals ? " for approval:" : answers ? " for an answer:"
+                : " for a decision:").append(System.lineSeparator());
         for (WaitingCall call : calls) {
+            String question = question(call);
+            if (question != null) {
+                questions.append(question).append('\n');
+            }
             text.append("  ").append(call.id()).append("  ").append(call.serverName()).append('/')
-                    .append(call.toolName()).append("  ").append(cut(call.arguments().toString(), 300))
+                    .append(call.toolName()).append("  ").append(question != null ? "asks: " + cut(question, 300)
+                            : cut(call.arguments().toString(), 300))
                     .append(System.lineSeparator());
+        }
+        if (!questions.isEmpty()) {
+            try {
+                root.stdout.write(Shown.text(questions.toString()).getBytes(StandardCharsets.UTF_8));
+                root.stdout.flush();
+            } catch (IOException e) {
+                cannotWrite(e);
+            }
         }
         if (carryOn != null) {
             text.append("to carry it on: ").append(carryOn);
@@ -176,13 +198,21 @@ final class AgentRunner {
         } else {
             text.append("to carry it on: ").append(command).append(" --session ").append(session).append(sessionOptions);
             for (WaitingCall call : calls) {
-                text.append(" --approve-call ").append(call.id());
+                text.append(call.kind() == WaitingCall.Kind.APPROVAL ? " --approve-call " + call.id()
+                        : " --answer-call " + Shell.quote(call.id() + "=ANSWER"));
             }
-            text.append("   (or --deny-call ID, with --deny-reason TEXT)");
+            text.append(approvals ? "   (or --deny-call ID, with --deny-reason TEXT)"
+                    : "   (ANSWER your answer; or --deny-call ID, with --deny-reason TEXT)");
         }
         String shown = Shown.text(text.toString());
         root.stderr.println(keyToRedact == null ? shown : keyToRedact.redact(shown));
         root.stderr.flush();
+    }
+
+    /** The question a remote sub-agent's waiting call asks, or null for another call. */
+    static String question(WaitingCall call) {
+        return call.kind() == WaitingCall.Kind.EXTERNAL && call.serverName().equals(RemoteAgent.SERVER)
+                && call.arguments().path("question").isString() ? call.arguments().get("question").asString() : null;
     }
 
     static String cut(String text, int max) {

@@ -40,6 +40,7 @@ final class AgentTree implements AutoCloseable {
     /** Traces of the sub-agents' runs, as of the root's (their spans under the calls that run them). */
     private Telemetry telemetry = Telemetry.OFF;
     private final Map<String, RemoteAgent> remotes = new HashMap<>();
+    private final Map<String, RemoteAgent> askingRemotes = new HashMap<>();
     private final java.util.function.Function<String, String> env;
     /** Where a sub-agent's builder comes from: a fresh one, or a durable run's workflow's. */
     private java.util.function.Supplier<DefaultAgent.Builder> builders = DefaultAgent::builder;
@@ -202,8 +203,8 @@ final class AgentTree implements AutoCloseable {
         String key = name + "@" + depth;
         AgentTool tool = tools.get(key);
         if (tool == null && agents.remote(name) != null) {
-            RemoteAgent remote = remote(name);
-            tool = AgentTool.of(name, remoteDescription(remote), remote);
+            // its question makes the calling run wait (exit 3, a chat's question, an AG-UI interrupt)
+            tool = AgentTool.of(name, remoteDescription(remote(name)), asking(name));
             tools.put(key, tool);
         }
         if (tool == null) {
@@ -314,6 +315,19 @@ final class AgentTree implements AutoCloseable {
         return remote;
     }
 
+    /**
+     * The remote agent {@code name} as a sub-agent: its runs end {@code interrupted} when its
+     * task asks for input ({@link RemoteAgent#interrupting()}), made once.
+     */
+    RemoteAgent asking(String name) throws UsageException {
+        RemoteAgent asking = askingRemotes.get(name);
+        if (asking == null) {
+            asking = remote(name).interrupting();
+            askingRemotes.put(name, asking);
+        }
+        return asking;
+    }
+
     /** What the calling model reads about a remote agent: its card's words, or why they could not be read. */
     private static String remoteDescription(RemoteAgent remote) {
         String does;
@@ -366,6 +380,9 @@ final class AgentTree implements AutoCloseable {
     @Override
     public void close() {
         for (RemoteAgent remote : remotes.values()) {
+            remote.close();
+        }
+        for (RemoteAgent remote : askingRemotes.values()) {
             remote.close();
         }
         for (Provider own : endpoints.values()) {

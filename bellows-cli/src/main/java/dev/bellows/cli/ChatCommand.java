@@ -408,7 +408,14 @@ final class ChatCommand implements Callable<Integer> {
                 List<Decision> decisions = new ArrayList<>();
                 for (WaitingCall call : waiting) {
                     String tool = call.serverName() + "/" + call.toolName();
-                    if (call.kind() != WaitingCall.Kind.APPROVAL) {
+                    String question = AgentRunner.question(call);
+                    if (question != null) {
+                        Decision answer = answer(call, question);
+                        if (answer == null) {
+                            return cancelWaiting();
+                        }
+                        decisions.add(answer);
+                    } else if (call.kind() != WaitingCall.Kind.APPROVAL) {
                         decisions.add(Decision.deny(call.id(), "nobody here can carry it out"));
                     } else if (always.contains(tool)) {
                         io.progress().println("(approved: " + Shown.text(tool) + " is approved for this chat)");
@@ -484,6 +491,30 @@ final class ChatCommand implements Callable<Integer> {
             io.progress().println("(cancelled: the calls were denied, and nothing more was done)");
             io.progress().flush();
             return false;
+        }
+
+        /**
+         * A remote sub-agent's question, shown as an answer is; the next line answers it. Null
+         * for Ctrl-C; at the end of the input, the chat ends (the run stays waiting).
+         */
+        private Decision answer(WaitingCall call, String question) {
+            PrintWriter out = io.out();
+            out.print(MarkdownText.render(Shown.text(question), io.colorAnswers(), io.answersWidth()));
+            out.flush();
+            while (true) {
+                ChatIo.Input input = io.read(io.color() ? MarkdownText.BOLD + "> " + MarkdownText.RESET : "> ");
+                switch (input) {
+                    case ChatIo.Interrupt interrupt -> {
+                        return null;
+                    }
+                    case ChatIo.End end -> throw new EndOfInput();
+                    case ChatIo.Line line -> {
+                        if (!line.text().isBlank()) {
+                            return Decision.respond(call.id(), line.text().strip());
+                        }
+                    }
+                }
+            }
         }
 
         /**

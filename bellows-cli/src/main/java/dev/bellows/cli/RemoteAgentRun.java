@@ -53,7 +53,7 @@ final class RemoteAgentRun {
                     + ": unknown output (text or jsonl)");
         }
         if (options.session != null || deciding) {
-            throw new UsageException((deciding ? "--approve-call/--deny-call" : "--session") + ": "
+            throw new UsageException((deciding ? "--approve-call/--deny-call/--answer-call" : "--session") + ": "
                     + config.name() + " is a remote A2A agent, which keeps its own tasks and conversations: answer"
                     + " a question it asks with the command it prints");
         }

@@ -56,8 +56,8 @@ import picocli.CommandLine.Spec;
                 "1:max_iterations, circuit_breaker or error; the session store cannot be opened or read, or the"
                         + " session is in use (nothing was sent to a model)",
                 "2:usage or configuration error (nothing was sent to a model)",
-                "3:interrupted: tool calls wait for approval (--approve); carry the run on with --session NAME"
-                        + " --approve-call ID / --deny-call ID",
+                "3:interrupted: tool calls wait for approval (--approve) or an answer (a sub-agent's question);"
+                        + " carry the run on with --session NAME --approve-call ID / --deny-call ID / --answer-call ID=TEXT",
                 "130:cancelled (Ctrl-C)"})
 final class RunCommand implements Callable<Integer> {
 
@@ -97,6 +97,11 @@ final class RunCommand implements Callable<Integer> {
                     + " call ID (repeatable): it does not run, and the model reads that you denied it.")
     List<String> denyCalls;
 
+    @Option(names = "--answer-call", paramLabel = "ID=TEXT",
+            description = "With --session NAME and no TASK: answer the waiting call ID (a remote sub-agent's question,"
+                    + " or another call whose result comes from outside) with TEXT (repeatable); the run goes on with it.")
+    List<String> answerCalls;
+
     @Option(names = "--deny-reason", paramLabel = "TEXT",
             description = "Why the --deny-call calls are denied: the model reads it.")
     String denyReason;
@@ -120,6 +125,10 @@ final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         if (temporal.given() || detach || follow != null) {
+            if (answerCalls != null) {
+                return usage("--answer-call: not for a durable run (--temporal, --follow): its waiting calls wait for"
+                        + " approval, decided with --approve-call / --deny-call");
+            }
             return TemporalRun.run(root, spec, options, temporal, output, detach, follow, task,
                     new TemporalRun.Decisions(approveCalls, denyCalls, denyReason));
         }
@@ -127,7 +136,7 @@ final class RunCommand implements Callable<Integer> {
             dev.bellows.a2a.client.RemoteAgentConfig remote = options.remoteAgent(root.host);
             if (remote != null) {
                 return RemoteAgentRun.run(root, spec.qualifiedName(), options, remote, output, text(),
-                        approveCalls != null || denyCalls != null);
+                        approveCalls != null || denyCalls != null || answerCalls != null);
             }
         } catch (UsageException e) {
             usage(e.getMessage());
@@ -192,12 +201,12 @@ final class RunCommand implements Callable<Integer> {
 
     /** Whether this carries a stopped run on (decisions, or no TASK in a session) rather than starting a task. */
     private boolean resuming() {
-        return approveCalls != null || denyCalls != null || text().isBlank();
+        return approveCalls != null || denyCalls != null || answerCalls != null || text().isBlank();
     }
 
     Settings resolve() throws UsageException {
-        boolean deciding = approveCalls != null || denyCalls != null;
-        String flag = approveCalls != null ? "--approve-call" : "--deny-call";
+        boolean deciding = approveCalls != null || denyCalls != null || answerCalls != null;
+        String flag = approveCalls != null ? "--approve-call" : denyCalls != null ? "--deny-call" : "--answer-call";
         if (deciding && !text().isBlank()) {
             throw new UsageException(flag + ": decides on the calls a stopped run waits on, which goes on with its own"
                     + " task: give no TASK with it");
@@ -217,7 +226,8 @@ final class RunCommand implements Callable<Integer> {
     }
 
     /**
-     * The decisions of {@code --approve-call} and {@code --deny-call}, in that order.
+     * The decisions of {@code --approve-call}, {@code --deny-call} and {@code --answer-call}, in
+     * that order.
      *
      * @throws UsageException for a call named twice
      */
@@ -236,6 +246,18 @@ final class RunCommand implements Callable<Integer> {
                         + " once)", true);
             }
             decisions.add(Decision.deny(id, denyReason == null ? "" : denyReason));
+        }
+        for (String answer : answerCalls == null ? List.<String>of() : answerCalls) {
+            int equals = answer.indexOf('=');
+            if (equals < 0) {
+                throw new UsageException("--answer-call: give ID=TEXT, the call's id and its answer (e.g."
+                        + " call_1_1/input=Oslo)");
+            }
+            String id = answer.substring(0, equals);
+            if (!named.add(checkedId("--answer-call", id))) {
+                throw new UsageException("--answer-call: call " + id + " is named twice (a call is decided once)", true);
+            }
+            decisions.add(Decision.respond(id, answer.substring(equals + 1)));
         }
         return decisions;
     }
@@ -395,7 +417,8 @@ final class RunCommand implements Callable<Integer> {
                 return "--deny-call";
             }
         }
-        return approveCalls != null ? "--approve-call" : denyCalls != null ? "--deny-call" : "--session";
+        return approveCalls != null ? "--approve-call" : denyCalls != null ? "--deny-call"
+                : answerCalls != null ? "--answer-call" : "--session";
     }
 
     /**
@@ -412,13 +435,13 @@ final class RunCommand implements Callable<Integer> {
         }
         if (message.startsWith("no run of this session waits")) {
             return shown("--session: session " + options.session + " has no run waiting for a decision"
-                    + (text().isBlank() && approveCalls == null && denyCalls == null
-                    ? " (give a TASK to start one)" : ": there is nothing to approve or deny"));
+                    + (text().isBlank() && approveCalls == null && denyCalls == null && answerCalls == null
+                    ? " (give a TASK to start one)" : ": there is nothing to approve, deny or answer"));
         }
         if (message.startsWith("a run of this session waits")) {
             String ids = message.substring(message.indexOf('(') + 1, message.indexOf(')'));
             return shown("TASK: session " + options.session + " has a run waiting for decisions on tool calls " + ids
-                    + ": carry it on first, with --approve-call ID / --deny-call ID (and no TASK)");
+                    + ": carry it on first, with --approve-call ID / --deny-call ID / --answer-call ID=TEXT (and no TASK)");
         }
         return usage(message);
     }

@@ -224,6 +224,169 @@ class RemoteAgentsCliTest {
         assertThat(answered.out()).isEqualTo("Weather in Oslo: sunny\n");
     }
 
+    /** The remote task whose first message is {@code task} (tasks' texts are unique to each test). */
+    private static Task remoteTask(String task) {
+        try (A2aClient client = A2aClient.builder(remote.url()).connect()) {
+            return client.listTasks(new dev.bellows.a2a.ListTasksRequest(null, null, null, 100, null, 50, null, false))
+                    .tasks().stream().filter(t -> t.history() != null && !t.history().isEmpty()
+                            && A2aAgentTool.text(t.history().getFirst().parts()).equals(task))
+                    .findFirst().orElseThrow(() -> new AssertionError("no remote task began with " + task));
+        }
+    }
+
+    /** How many of the task's messages say {@code text}. */
+    private static long said(Task task, String text) {
+        return task.history().stream().filter(m -> A2aAgentTool.text(m.parts()).equals(text)).count();
+    }
+
+    @Test
+    void aSubAgentsRemoteQuestionStopsTheRunAndThePrintedCommandAnswersItInTheSameTaskInANewProcess()
+            throws Exception {
+        String task = "ask me about the weather (a sub-agent's question, answered later)";
+        try (MockLlmServer server = server(call("echo", "{\"task\": \"" + task + "\"}"), complete("sunny in Oslo"))) {
+            Cli.Run asked = bellows(team(remote.url()), Map.of(), run(server, "--agent", "lead", "--session", "s1",
+                    "--data-dir", "data", "What is the weather?").toArray(String[]::new));
+            assertThat(asked.status()).as(asked.err()).isEqualTo(3);
+            assertThat(asked.out()).isEqualTo("Which city?\n");
+            assertThat(asked.err()).contains("bellows run: interrupted: a tool call waits for an answer:",
+                    "  call_1_1/input  a2a/echo  asks: Which city?");
+            assertThat(remoteTask(task).status().state()).isEqualTo(TaskState.INPUT_REQUIRED);
+            String line = asked.err().lines().filter(l -> l.startsWith("to carry it on: ")).findFirst().orElseThrow();
+            String command = line.substring("to carry it on: ".length(), line.indexOf("   ("));
+            assertThat(command).startsWith("bellows run --session s1 --data-dir ")
+                    .endsWith(" --answer-call call_1_1/input=ANSWER").doesNotContain("'");
+
+            // the command as printed, ANSWER given, in a bellows process of its own
+            List<String> words = new ArrayList<>(ChildJvm.bellows().java());
+            words.add(BellowsCommand.class.getName());
+            words.addAll(List.of(command.substring("bellows ".length()).replace("=ANSWER", "=Oslo").split(" ")));
+            Process child = new ProcessBuilder(words).directory(dir.toFile())
+                    .redirectError(dir.resolve("resume.err").toFile()).start();
+            String out = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(child.waitFor(120, TimeUnit.SECONDS)).isTrue();
+            assertThat(child.exitValue()).as(Files.readString(dir.resolve("resume.err"))).isZero();
+            assertThat(out).isEqualTo("sunny in Oslo\n");
+            // the remote task took the answer, once, and its answer is the result lead's model read
+            Task answered = remoteTask(task);
+            assertThat(answered.status().state()).isEqualTo(TaskState.COMPLETED);
+            assertThat(said(answered, "Oslo")).isEqualTo(1);
+            assertThat(server.requests()).hasSize(2);
+            assertThat(server.requests().getLast().body().get("messages").toString()).contains("Weather in Oslo: sunny");
+        }
+    }
+
+    @Test
+    void aSubAgentsRemoteQuestionDeniedCancelsTheRemoteTaskAndLeadsModelReadsWhy() {
+        String task = "ask me about the weather (a question denied)";
+        try (MockLlmServer server = server(call("echo", "{\"task\": \"" + task + "\"}"), complete("no weather then"))) {
+            Cli.Run asked = bellows(team(remote.url()), Map.of(), run(server, "--agent", "lead", "--session", "s2",
+                    "--data-dir", "data", "--output", "jsonl", "What is the weather?").toArray(String[]::new));
+            assertThat(asked.status()).as(asked.err()).isEqualTo(3);
+            Cli.Run denied = bellows(team(remote.url()), Map.of(), run(server, "--session", "s2", "--data-dir", "data",
+                    "--deny-call", "call_1_1/input", "--deny-reason", "not today").toArray(String[]::new));
+            assertThat(denied.status()).as(denied.err()).isZero();
+            assertThat(denied.out()).isEqualTo("no weather then\n");
+            Task cancelled = remoteTask(task);
+            assertThat(cancelled.status().state()).isEqualTo(TaskState.CANCELED);
+            assertThat(said(cancelled, "not today")).isZero();
+            assertThat(server.requests().getLast().body().get("messages").toString())
+                    .contains("was declined: not today");
+        }
+    }
+
+    @Test
+    void inAChatASubAgentsRemoteQuestionIsShownAndTheNextLineAnswersIt() {
+        String task = "ask me about the weather (in a chat)";
+        write(team(remote.url()));
+        try (MockLlmServer server = server(call("echo", "{\"task\": \"" + task + "\"}"), complete("sunny in Bergen"))) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            int status = BellowsCommand.commandLine(new ByteArrayInputStream(
+                            "What is the weather?\nBergen\n".getBytes(StandardCharsets.UTF_8)),
+                    out, err, false, new Host(Map.of(), dir, Interrupts.NONE, false))
+                    .execute("chat", "--base-url", server.baseUrl().toString(), "--model", "mock", "--agent", "lead",
+                            "--data-dir", dir.resolve("data").toString());
+            String said = err.toString(StandardCharsets.UTF_8);
+            assertThat(status).as(said).isZero();
+            assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo("Which city?\nsunny in Bergen\n");
+            assertThat(said).contains("> Bergen\n");
+            Task answered = remoteTask(task);
+            assertThat(answered.status().state()).isEqualTo(TaskState.COMPLETED);
+            assertThat(said(answered, "Bergen")).isEqualTo(1);
+            assertThat(server.requests().getLast().body().get("messages").toString()).contains("Weather in Bergen: sunny");
+        }
+    }
+
+    /** One AG-UI run of {@code bellows serve}: its events. */
+    private static List<JsonNode> agui(String url, String input) throws Exception {
+        java.net.http.HttpResponse<String> response = java.net.http.HttpClient.newHttpClient().send(
+                java.net.http.HttpRequest.newBuilder(java.net.URI.create(url + "/agui"))
+                        .header("Content-Type", "application/json")
+                        .POST(java.net.http.HttpRequest.BodyPublishers.ofString(input)).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        List<JsonNode> events = new ArrayList<>();
+        for (String line : response.body().split("\n")) {
+            if (line.startsWith("data: ")) {
+                events.add(Cli.json(line.substring("data: ".length())));
+            }
+        }
+        return events;
+    }
+
+    private static JsonNode first(List<JsonNode> events, String type) {
+        return events.stream().filter(e -> e.get("type").asString().equals(type)).findFirst()
+                .orElseThrow(() -> new AssertionError("no " + type + " in " + events));
+    }
+
+    @Test
+    void overAguiASubAgentsRemoteQuestionEndsTheRunWithAnInterruptThatTheNextRunAnswersOrCancels() throws Exception {
+        String asked = "ask me about the weather (over AG-UI)";
+        String cancelled = "ask me about the weather (over AG-UI, cancelled)";
+        write(team(remote.url()));
+        try (MockLlmServer model = server(call("echo", "{\"task\": \"" + asked + "\"}"), complete("sunny in Trondheim"),
+                call("echo", "{\"task\": \"" + cancelled + "\"}"), complete("no weather then"));
+             ServeInProcess served = ServeInProcess.start(dir, Map.of(), "serve", "--port", "0", "--base-url",
+                     model.baseUrl().toString(), "--model", "mock", "--agent", "lead", "--data-dir",
+                     dir.resolve("data").toString())) {
+            String message = "{\"id\": \"m1\", \"role\": \"user\", \"content\": \"What is the weather?\"}";
+            List<JsonNode> stopped = agui(served.url(), "{\"threadId\": \"t1\", \"runId\": \"r1\", \"messages\": ["
+                    + message + "]}");
+            JsonNode end = stopped.getLast();
+            assertThat(end.get("type").asString()).as(end.toString()).isEqualTo("RUN_FINISHED");
+            assertThat(end.at("/outcome/type").asString()).isEqualTo("interrupt");
+            JsonNode interrupt = end.at("/outcome/interrupts/0");
+            String id = interrupt.get("id").asString();
+            assertThat(id).endsWith("/input");
+            assertThat(interrupt.get("reason").asString()).isEqualTo("tool_result");
+            assertThat(interrupt.at("/metadata/arguments/question").asString()).isEqualTo("Which city?");
+            JsonNode suspended = first(stopped, "SUBAGENT_FINISHED");
+            assertThat(suspended.at("/outcome/type").asString()).isEqualTo("suspended");
+            assertThat(suspended.at("/outcome/interruptIds/0").asString()).as(stopped.toString()).isEqualTo(id);
+            assertThat(stopped).noneMatch(e -> e.get("type").asString().equals("SUBAGENT_ERROR"));
+            assertThat(remoteTask(asked).status().state()).isEqualTo(TaskState.INPUT_REQUIRED);
+
+            List<JsonNode> answered = agui(served.url(), "{\"threadId\": \"t1\", \"runId\": \"r2\", \"messages\": ["
+                    + message + "], \"resume\": [{\"interruptId\": \"" + id + "\", \"status\": \"resolved\","
+                    + " \"payload\": {\"result\": \"Trondheim\"}}]}");
+            assertThat(answered.getLast().get("type").asString()).as(answered.toString()).isEqualTo("RUN_FINISHED");
+            assertThat(answered.getLast().get("result").asString()).isEqualTo("sunny in Trondheim");
+            Task task = remoteTask(asked);
+            assertThat(task.status().state()).isEqualTo(TaskState.COMPLETED);
+            assertThat(said(task, "Trondheim")).isEqualTo(1);
+            assertThat(model.requests().get(1).body().get("messages").toString()).contains("Weather in Trondheim: sunny");
+
+            // a client that cancels the interrupt gives the question up: the remote task is cancelled
+            String again = "{\"id\": \"m2\", \"role\": \"user\", \"content\": \"And now?\"}";
+            String other = agui(served.url(), "{\"threadId\": \"t2\", \"runId\": \"r3\", \"messages\": [" + again
+                    + "]}").getLast().at("/outcome/interrupts/0/id").asString();
+            List<JsonNode> given = agui(served.url(), "{\"threadId\": \"t2\", \"runId\": \"r4\", \"messages\": ["
+                    + again + "], \"resume\": [{\"interruptId\": \"" + other + "\", \"status\": \"cancelled\"}]}");
+            assertThat(given.getLast().get("result").asString()).as(given.toString()).isEqualTo("no weather then");
+            assertThat(remoteTask(cancelled).status().state()).isEqualTo(TaskState.CANCELED);
+        }
+    }
+
     @Test
     void aHeaderFromTheEnvironmentIsSentAndNeverWrittenAnywhere() throws Exception {
         String secret = "tok-5ecret-77aa";

@@ -40,8 +40,9 @@ import java.util.regex.Pattern;
  * that runs it; a sub-agent's own sub-agents nest the same way, to any depth. Cancelling the
  * calling run cancels the sub-agent's run (its model request and tools). A sub-agent that ends
  * other than successfully (its iteration cap, its circuit breaker, an error) is a failed call the
- * calling model reads. A sub-agent ({@link DefaultAgent} or {@link ReActAgent}) that stops at
- * calls waiting for a decision suspends the call ({@link ToolSuspended}): the whole calling run
+ * calling model reads. A sub-agent ({@link DefaultAgent} or {@link ReActAgent}, or a
+ * {@link ResumableAgent} of another kind) that stops at calls waiting for a decision suspends the
+ * call ({@link ToolSuspended}): the whole calling run
  * waits, its waiting calls named {@code CALLID/THEIRS}, and the decisions carry the sub-agent on
  * where it stopped ({@link ResumableTool}), in this process or another; its state is kept in the
  * calling run's waiting run (docs/agents.md shows its form).
@@ -63,6 +64,9 @@ public final class AgentTool implements ResumableTool {
 
         /** The answer, carrying on where {@link #run} suspended (as {@link ResumableTool#resume}). */
         String resume(Resumption resumption, CallScope caller, ToolContext context) throws ToolException;
+
+        /** Lets go of what a suspension of {@link #run} holds: its run is given up ({@link ResumableTool#giveUp}). */
+        void giveUp(Resumption resumption, CallScope caller);
     }
 
     private final String name;
@@ -313,29 +317,54 @@ public final class AgentTool implements ResumableTool {
         return ToolResult.of(work.resume(resumption, CallScope.current(), context));
     }
 
+    /** The waiting sub-agents give their waiting runs up too (a remote agent's task is cancelled). */
+    @Override
+    public void giveUp(ToolContext context, JsonNode arguments, Resumption resumption) {
+        work.giveUp(resumption, CallScope.current());
+    }
+
     /** One agent: a fresh session per call; a call that waits keeps the session in its state. */
     private record SubAgent(String name, Agent agent) implements Work {
 
         @Override
         public String run(String task, CallScope caller, ToolContext context) throws ToolException {
             Session session = sharing(caller);
-            return finish(name, agent.run(task, session), session, caller, context);
+            return finish(name, agent, agent.run(task, session), session, caller, context);
         }
 
         @Override
         public String resume(Resumption resumption, CallScope caller, ToolContext context) throws ToolException {
             DefaultAgent resumable = resumable(agent);
-            if (resumable == null) {
+            if (resumable == null && !(agent instanceof ResumableAgent)) {
                 throw new ToolException(name + " cannot carry on a waiting run");
             }
-            Session session = SubAgentState.read(resumption, name, sharing(caller));
+            Session session = resumable == null ? sharing(caller)
+                    : SubAgentState.read(resumption, name, sharing(caller));
             AgentRun run;
             try {
-                run = resumable.resume(session, resumption.decisions());
+                run = resumable != null ? resumable.resume(session, resumption.decisions())
+                        : ((ResumableAgent) agent).resume(resumption, session);
             } catch (IllegalArgumentException | IllegalStateException e) {
                 throw new ToolException(name + " could not carry on: " + e.getMessage(), e);
             }
-            return finish(name, run, session, caller, context);
+            return finish(name, agent, run, session, caller, context);
+        }
+
+        /** A loop gives its waiting run up; a {@link ResumableAgent} is resumed with the denials (it lets go). */
+        @Override
+        public void giveUp(Resumption resumption, CallScope caller) {
+            DefaultAgent resumable = resumable(agent);
+            if (resumable != null) {
+                String reason = resumption.decisions().stream().filter(d -> d instanceof Decision.Deny)
+                        .map(d -> ((Decision.Deny) d).reason()).findFirst().orElse("the run was given up");
+                try {
+                    resumable.cancelWaiting(SubAgentState.read(resumption, name, sharing(caller)), reason);
+                } catch (ToolException damaged) {
+                    // a state that cannot be read holds nothing to let go of
+                }
+            } else if (agent instanceof ResumableAgent own) {
+                own.resume(resumption, sharing(caller)).await();
+            }
         }
     }
 
@@ -379,6 +408,14 @@ public final class AgentTool implements ResumableTool {
                 throw at(step, waits);
             }
             return from(step + 1, answer, caller, context);
+        }
+
+        @Override
+        public void giveUp(Resumption resumption, CallScope caller) {
+            int step = resumption.state().path("step").asInt(-1);
+            if (step >= 0 && step < steps.size()) {
+                steps.get(step).work.giveUp(new Inner(resumption, resumption.state().path("inner")), caller);
+            }
         }
 
         private String from(int first, String task, CallScope caller, ToolContext context) throws ToolException {
@@ -428,6 +465,11 @@ public final class AgentTool implements ResumableTool {
                 throw at(round, waits);
             }
             return until.test(answer) ? answer : from(round + 1, answer, caller, context);
+        }
+
+        @Override
+        public void giveUp(Resumption resumption, CallScope caller) {
+            body.work.giveUp(new Inner(resumption, resumption.state().path("inner")), caller);
         }
 
         private String from(int first, String task, CallScope caller, ToolContext context) throws ToolException {
@@ -502,6 +544,17 @@ public final class AgentTool implements ResumableTool {
             } catch (ToolSuspended waits) {
                 throw at(route, waits);
             }
+        }
+
+        @Override
+        public void giveUp(Resumption resumption, CallScope caller) {
+            JsonNode state = resumption.state();
+            if (chooser != null && state.has("chooser")) {
+                chooser.giveUp(new Inner(resumption, state.get("chooser")), caller);
+            }
+            String named = state.path("route").asString(null);
+            routes.stream().filter(r -> r.name.equals(named)).findFirst()
+                    .ifPresent(route -> route.work.giveUp(new Inner(resumption, state.path("inner")), caller));
         }
 
         private static String routed(AgentTool route, String task, CallScope caller, ToolContext context)
@@ -581,6 +634,21 @@ public final class AgentTool implements ResumableTool {
             List<Settled> settled = settle(resumed, i -> branches.get(i).work.resume(
                     new BranchResumption(resumption, key(i), waiting.get(key(i)), noteLock), caller, context), caller);
             return carryOn(task, answers, resumed, settled, caller, context);
+        }
+
+        @Override
+        public void giveUp(Resumption resumption, CallScope caller) {
+            JsonNode state = resumption.state();
+            if (state.has("then") && then != null) {
+                then.work.giveUp(new Inner(resumption, state.get("then")), caller);
+            }
+            Object noteLock = new Object();
+            for (int i = 0; i < branches.size(); i++) {
+                if (state.path("waiting").has(key(i))) {
+                    branches.get(i).work.giveUp(new BranchResumption(resumption, key(i), state.get("waiting").get(key(i)),
+                            noteLock), caller);
+                }
+            }
         }
 
         /** Runs {@code which} branches side by side: a failure cancels the others, a wait does not. */
@@ -726,9 +794,11 @@ public final class AgentTool implements ResumableTool {
 
     /**
      * Passes the sub-agent's events on as they come and gives its answer; a run that stopped
-     * at calls waiting for decisions suspends the call with the sub-agent's session.
+     * at calls waiting for decisions suspends the call with the sub-agent's session (a loop's), or
+     * with the state a {@link ResumableAgent} keeps.
      */
-    private static String finish(String name, AgentRun run, Session session, CallScope caller, ToolContext context)
+    private static String finish(String name, Agent agent, AgentRun run, Session session, CallScope caller,
+                                 ToolContext context)
             throws ToolException {
         String speaking = name;         // after a handoff inside it, the agent that took over
         try {
@@ -755,6 +825,11 @@ public final class AgentTool implements ResumableTool {
         }
         if (result.reason() == dev.bellows.tool.LoopEndReason.INTERRUPTED && session.hasWaitingRun()) {
             throw new ToolSuspended(SubAgentState.write(session), session.waiting());
+        }
+        if (result.reason() == dev.bellows.tool.LoopEndReason.INTERRUPTED && agent instanceof ResumableAgent own
+                && !result.waiting().isEmpty()) {
+            // an agent of a kind of its own that waits: the state is its own to keep
+            throw new ToolSuspended(own.waitingState(result, session), result.waiting());
         }
         throw new ToolException(name + " ended " + result.reason().wireName()
                 + (result.result().isEmpty() ? "" : ": " + result.result()));

@@ -30,4 +30,15 @@ public interface ResumableTool extends Tool {
      * @throws ToolException when the call fails; the model reads the message
      */
     ToolResult<?> resume(ToolContext context, JsonNode arguments, Resumption resumption) throws ToolException;
+
+    /**
+     * The run that waits on a call of it is given up ({@link DefaultAgent#cancelWaiting}): the
+     * call will never be carried on. Lets go of what its suspension holds outside the run (a
+     * remote agent's task, which it cancels) and must not carry the call on; what it throws is
+     * ignored. Does nothing by default.
+     *
+     * @param resumption as for {@link #resume}; its decisions deny the waiting calls, with the reason
+     */
+    default void giveUp(ToolContext context, JsonNode arguments, Resumption resumption) {
+    }
 }

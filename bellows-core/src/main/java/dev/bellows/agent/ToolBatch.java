@@ -7,6 +7,7 @@ import dev.bellows.tool.chain.PreparedCall;
 import dev.bellows.tool.ToolCall;
 import dev.bellows.tool.ToolCallOutcome;
 import dev.bellows.tool.chain.ToolChain;
+import dev.bellows.tool.ToolContext;
 import dev.bellows.tool.ToolResult;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,6 +47,8 @@ final class ToolBatch {
     /** Indices of the calls that got their outcome in this batch, in call order. */
     private final List<Integer> done = new ArrayList<>();
     private boolean suspended;
+    /** A resume that gives the waiting run up: the suspended calls' tools are told ({@link ResumableTool#giveUp}). */
+    private boolean givingUp;
 
     ToolBatch(RunContext context, List<ToolInterceptor> interceptors, ToolChain chain, BooleanSupplier cancelled,
               List<Entry> entries) {
@@ -55,6 +58,12 @@ final class ToolBatch {
         this.chain = chain;
         this.cancelled = cancelled;
         this.entries = new ArrayList<>(entries);
+    }
+
+    /** This batch as one that gives the waiting run up (nothing runs; suspended calls' tools let go). */
+    ToolBatch givingUp(boolean givingUp) {
+        this.givingUp = givingUp;
+        return this;
     }
 
     /**
@@ -322,6 +331,10 @@ final class ToolBatch {
         if (log != null && log.finished(entry.id()) != null) {
             outcome = log.finished(entry.id());
         } else if (cancelled.getAsBoolean() || Thread.currentThread().isInterrupted()) {
+            if (givingUp && call.tool() instanceof ResumableTool resumable) {
+                giveUp(entry.id(), call, resumable, new NestedResumption(entry.id(), nested.state(), own,
+                        log == null ? List.of() : log.notes(entry.id()), log, logSink));
+            }
             outcome = new ToolCallOutcome.Cancelled(call.call());
         } else {
             NestedResumption resumption = new NestedResumption(entry.id(), nested.state(), own,
@@ -332,6 +345,20 @@ final class ToolBatch {
             }
         }
         settle(i, call, outcome);
+    }
+
+    /** Tells a suspended call's tool that its run was given up, in the call's scope; what it throws is ignored. */
+    private void giveUp(String id, PreparedCall call, ResumableTool tool, Resumption resumption) {
+        ToolCall made = call.call();
+        try {
+            CallScope.within(id, context, () -> {
+                tool.giveUp(new ToolContext(made.serverName(), made.toolName(), () -> true), made.arguments(), resumption);
+                return null;
+            });
+        } catch (RuntimeException e) {
+            System.getLogger(ToolBatch.class.getName()).log(System.Logger.Level.DEBUG,
+                    "tool " + made.toolName() + " failed to give up its suspended call " + id, e);
+        }
     }
 
     /** {@code decision} as an answer to the tool's own call {@code ownId}. */

@@ -43,7 +43,7 @@ record ToolStep(List<ToolInterceptor> interceptors, Predicate<ToolCall> approval
                 return MachineInput.cancelled();
             }
             ToolBatch batch = new ToolBatch(run, interceptors, chain, givingUp ? () -> true : run::isCancelled,
-                    step.entries);
+                    step.entries).givingUp(givingUp);
             around.run(() -> {
                 batch.resume(step.decisions, step.log, session::logResume);
                 return null;

@@ -350,6 +350,61 @@ class NestedWaitsTest {
         assertThat(model.requests().get(1).messages().getLast().content()).contains("the remote agent heard: Paris");
     }
 
+    @Test
+    void aWaitingRunGivenUpTellsTheSuspendedToolDownThroughAWorkflowAndASubAgent() {
+        List<String> gaveUp = new CopyOnWriteArrayList<>();
+        ResumableTool asking = new ResumableTool() {
+            @Override
+            public String name() {
+                return "ask_remote";
+            }
+
+            @Override
+            public String description() {
+                return "Asks a remote agent";
+            }
+
+            @Override
+            public tools.jackson.databind.node.ObjectNode inputSchema() {
+                return json("{\"type\": \"object\"}");
+            }
+
+            @Override
+            public ToolResult<?> call(dev.bellows.tool.ToolContext context, tools.jackson.databind.JsonNode arguments)
+                    throws ToolException {
+                throw new ToolSuspended(json("{\"task\": \"t-9\"}"), List.of(new WaitingCall("input",
+                        new ToolCall("remote", "planner", json("{\"question\": \"which city?\"}")),
+                        WaitingCall.Kind.EXTERNAL)));
+            }
+
+            @Override
+            public ToolResult<?> resume(dev.bellows.tool.ToolContext context, tools.jackson.databind.JsonNode arguments,
+                                        Resumption resumption) {
+                gaveUp.add("resumed");
+                return ToolResult.of("resumed");
+            }
+
+            @Override
+            public void giveUp(dev.bellows.tool.ToolContext context, tools.jackson.databind.JsonNode arguments,
+                               Resumption resumption) {
+                gaveUp.add(resumption.state().get("task").asString() + " "
+                        + ((Decision.Deny) resumption.decisions().getFirst()).reason());
+            }
+        };
+        DefaultAgent asker = agent(provider(call("ask_remote", "{}"), complete("asked")), asking).build();
+        AgentTool pipeline = AgentTool.sequence("pipeline", "Asks", List.of(AgentTool.of("asker", "Asks", asker)));
+        ScriptedProvider leadModel = provider(delegate("pipeline", "go"), complete("never"));
+        DefaultAgent lead = agent(leadModel, pipeline).build();
+        Session session = new Session();
+
+        assertThat(lead.run("go", session).await().waiting()).extracting(WaitingCall::id)
+                .containsExactly("call_1_1/call_1_1/input");
+        lead.cancelWaiting(session, "the user moved on");
+        assertThat(gaveUp).containsExactly("t-9 the user moved on");
+        assertThat(session.hasWaitingRun()).isFalse();
+        assertThat(leadModel.requests()).as("nothing went to a model").hasSize(1);
+    }
+
     static int indexOf(List<AgentEvent> events, java.util.function.Predicate<AgentEvent> test) {
         for (int i = 0; i < events.size(); i++) {
             if (test.test(events.get(i))) {

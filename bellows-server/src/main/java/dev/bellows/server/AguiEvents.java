@@ -353,6 +353,7 @@ final class AguiEvents {
     private void end(LoopEvent.LoopEnd end) throws IOException {
         if (subagentRunId == null && end.reason() == LoopEndReason.INTERRUPTED) {
             ids.runWaits = true;        // its sub-agents that stopped at waiting calls wait with it
+            return;     // interrupted(...) ends it, with the calls that wait (its sub-agents' named first)
         }
         closeAll();
         finishStep();
@@ -360,9 +361,6 @@ final class AguiEvents {
         if (subagentRunId != null) {
             subagentEnded(reason, end.result());
             return;
-        }
-        if (reason == LoopEndReason.INTERRUPTED) {
-            return;     // interrupted(...) ends it, with the calls that wait
         }
         if (reason.successful()) {
             String answer = end.result();
@@ -406,10 +404,11 @@ final class AguiEvents {
     }
 
     /**
-     * Ends a run that stopped for waiting calls. Calls waiting for a person's approval make AG-UI
-     * interrupts ({@code outcome} {@code interrupt}, one per waiting call, reason
-     * {@code tool_approval} or, for a call whose result comes from outside, {@code tool_result});
-     * when only such outside calls wait (the client's own tools), the run finished with them
+     * Ends a run that stopped for waiting calls. Calls waiting for a person's approval, or a
+     * sub-agent's calls waiting for an answer (a remote agent's question), make AG-UI interrupts
+     * ({@code outcome} {@code interrupt}, one per waiting call, reason {@code tool_approval} or,
+     * for a call whose result comes from outside, {@code tool_result}); when only the run's own
+     * outside calls wait (the client's own tools), the run finished with them
      * pending ({@code outcome} {@code success}, {@code pendingToolCallIds}), and the client sends
      * each result as a {@code tool} message next.
      */
@@ -418,14 +417,19 @@ final class AguiEvents {
             return;
         }
         ids.runWaits = true;
+        for (WaitingCall call : waiting) {
+            noteWaiting(call.id(), call.id());
+        }
         closeAll();
         finishStep();
         ObjectNode finishedEvent = event("RUN_FINISHED");
         finishedEvent.put("threadId", threadId);
         finishedEvent.put("runId", runId);
         ObjectNode outcome = finishedEvent.putObject("outcome");
-        boolean approvals = waiting.stream().anyMatch(w -> w.kind() == WaitingCall.Kind.APPROVAL);
-        if (approvals || waiting.isEmpty()) {
+        // a sub-agent's call (ID/THEIRS) is never one of the client's own tools: it is asked as an interrupt
+        boolean asked = waiting.stream().anyMatch(w -> w.kind() == WaitingCall.Kind.APPROVAL
+                || w.id().contains("/"));
+        if (asked || waiting.isEmpty()) {
             outcome.put("type", "interrupt");
             ArrayNode interrupts = outcome.putArray("interrupts");
             for (WaitingCall call : waiting) {
@@ -523,6 +527,29 @@ final class AguiEvents {
         child.on(nested.event());
         if (child.subagentEnded) {
             children.remove(key);
+        }
+    }
+
+    /**
+     * The waiting call {@code id} as one its sub-agents wait on (each level down to the one that
+     * made it), for their {@code suspended} outcome: a call that waits for an answer from outside
+     * (a remote agent's question) has no {@code approval_required} to name it. {@code below} is
+     * the part of the id under this agent: its call's loop id, {@code /}, the sub-agent's own.
+     */
+    private void noteWaiting(String id, String below) {
+        int slash = below.indexOf('/');
+        if (slash < 0) {
+            return;
+        }
+        String loopId = below.substring(0, slash);
+        for (java.util.Map.Entry<String, AguiEvents> entry : children.entrySet()) {
+            if (entry.getKey().startsWith(loopId + " ")) {
+                AguiEvents child = entry.getValue();
+                if (!child.waitingIds.contains(id)) {
+                    child.waitingIds.add(id);
+                }
+                child.noteWaiting(id, below.substring(slash + 1));
+            }
         }
     }
 

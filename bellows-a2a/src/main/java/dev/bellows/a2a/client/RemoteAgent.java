@@ -1,13 +1,16 @@
 package dev.bellows.a2a.client;
 
-import dev.bellows.agent.Agent;
 import dev.bellows.agent.AgentListener;
 import dev.bellows.agent.AgentResult;
 import dev.bellows.agent.AgentRun;
 import dev.bellows.agent.Decision;
+import dev.bellows.agent.ResumableAgent;
+import dev.bellows.agent.Resumption;
 import dev.bellows.agent.Session;
 import dev.bellows.agent.WaitingCall;
 import java.util.Collections;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.JsonNodeFactory;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -43,7 +46,7 @@ import java.util.function.Supplier;
  *
  * <p>Thread-safe: runs of different sessions go on at the same time.
  */
-public final class RemoteAgent implements Agent, AutoCloseable {
+public final class RemoteAgent implements ResumableAgent, AutoCloseable {
 
     private final String name;
     private final Supplier<A2aClient> connect;
@@ -76,8 +79,10 @@ public final class RemoteAgent implements Agent, AutoCloseable {
      * {@value #INPUT_CALL}, server {@value #SERVER}, tool the agent's name, kind
      * {@link WaitingCall.Kind#EXTERNAL}, arguments {@code {"question", "task_id", "context_id"}}:
      * all that {@link #resume} needs to carry the task on, in this process or another. For a
-     * remote agent that runs inside another agent's run, whose waits make the whole run wait.
-     * It makes its own client (the same way).
+     * remote agent that runs inside another agent's run, whose waits make the whole run wait:
+     * offered with {@link dev.bellows.agent.AgentTool#of}, its question is the calling run's
+     * waiting call {@code CALLID/input} ({@link ResumableAgent}). It makes its own client (the
+     * same way).
      */
     public RemoteAgent interrupting() {
         return new RemoteAgent(name, connect, listeners, true);
@@ -102,23 +107,68 @@ public final class RemoteAgent implements Agent, AutoCloseable {
                 || !waiting.getFirst().toolName().equals(name)) {
             throw new IllegalArgumentException("not the waiting call of a remote task of " + name + ": " + waiting);
         }
-        tools.jackson.databind.JsonNode arguments = waiting.getFirst().arguments();
-        String taskId = arguments.path("task_id").asString("");
+        return carryOn(waiting.getFirst().arguments(), decisions, null, null);
+    }
+
+    /**
+     * What {@link #resume(Resumption, Session)} needs of a run of an {@link #interrupting()} agent
+     * that ended waiting: its waiting call's arguments, {@code {"question", "task_id",
+     * "context_id"}} (ids, no secret).
+     *
+     * @throws IllegalArgumentException when {@code stopped} does not wait on this agent's remote task
+     */
+    @Override
+    public JsonNode waitingState(AgentResult stopped, Session session) {
+        List<WaitingCall> waiting = stopped.waiting();
+        if (waiting.size() != 1 || !waiting.getFirst().id().equals(INPUT_CALL)
+                || !waiting.getFirst().toolName().equals(name)) {
+            throw new IllegalArgumentException("not a run of " + name + " waiting on its remote task: " + waiting);
+        }
+        return waiting.getFirst().arguments();
+    }
+
+    /**
+     * Carries on the remote task {@code resumption}'s state names (as {@link #resume(List, List)}
+     * does), exactly once: the answer's message id is {@linkplain Resumption#note noted} before
+     * it is sent, and a resume cut short that noted it sends it only if the task's history does
+     * not hold that message yet; else it follows the task on from where it stands.
+     */
+    @Override
+    public AgentRun resume(Resumption resumption, Session session) {
+        String sent = null;
+        for (JsonNode note : resumption.notes()) {
+            sent = note.path("sent").asString(sent);
+        }
+        return carryOn(resumption.state(), resumption.decisions(), sent == null ? resumption::note : null, sent);
+    }
+
+    /**
+     * The run that answers, or declines, the question {@code asked} ({@code {"question",
+     * "task_id", "context_id"}}) describes: the answer sent as the message {@code sent} when an
+     * attempt cut short may have sent it, else as a fresh one, noted to {@code noting} first.
+     */
+    private AgentRun carryOn(JsonNode asked, List<Decision> decisions, java.util.function.Consumer<JsonNode> noting,
+                             String sent) {
+        String taskId = asked.path("task_id").asString("");
         if (taskId.isEmpty()) {
             throw new IllegalArgumentException("the waiting call of " + name + " names no remote task");
         }
         Decision decision = decisions.stream().filter(d -> d.callId().equals(INPUT_CALL)).findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("no decision for the call " + INPUT_CALL));
-        Conversation asked = new Conversation(arguments.path("context_id").asString(""), taskId,
-                arguments.path("question").asString(""));
+        Conversation conversation = new Conversation(asked.path("context_id").asString(""), taskId,
+                asked.path("question").asString(""));
         if (decision instanceof Decision.Deny deny) {
-            return RemoteRun.declined(this, asked, deny.reason(), listeners);
+            return RemoteRun.declined(this, conversation, deny.reason(), listeners);
         }
         if (!(decision instanceof Decision.Respond respond)) {
             throw new IllegalArgumentException("the remote agent " + name + " asked a question: answer it"
                     + " (Decision.respond) or deny it, not " + decision);
         }
-        return new RemoteRun(this, respond.result(), asked, next -> { }, listeners);
+        String messageId = sent != null ? sent : java.util.UUID.randomUUID().toString();
+        if (noting != null) {
+            noting.accept(JsonNodeFactory.instance.objectNode().put("sent", messageId).put("task_id", taskId));
+        }
+        return new RemoteRun(this, respond.result(), conversation, next -> { }, listeners, messageId, sent != null);
     }
 
     /**

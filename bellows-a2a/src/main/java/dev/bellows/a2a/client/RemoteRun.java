@@ -57,6 +57,10 @@ final class RemoteRun implements AgentRun {
     private final RemoteAgent.Conversation before;
     private final Consumer<RemoteAgent.Conversation> after;
     private final List<AgentListener> listeners;
+    /** The id of the message to send (an answer's, noted before it is sent), or null for a fresh one. */
+    private final String messageId;
+    /** Whether an attempt cut short may have sent the message already: the task is looked at first. */
+    private final boolean maybeSent;
     private final Thread thread;
 
     private final List<AgentEvent> log = new ArrayList<>();    // guarded by this
@@ -76,11 +80,24 @@ final class RemoteRun implements AgentRun {
 
     RemoteRun(RemoteAgent agent, String task, RemoteAgent.Conversation before,
               Consumer<RemoteAgent.Conversation> after, List<AgentListener> listeners) {
+        this(agent, task, before, after, listeners, null, false);
+    }
+
+    /**
+     * A run that sends {@code task} as the message {@code messageId}; when {@code maybeSent}, it
+     * sends it only if the waiting task's history does not hold that message yet, and otherwise
+     * follows the task on from where it is.
+     */
+    RemoteRun(RemoteAgent agent, String task, RemoteAgent.Conversation before,
+              Consumer<RemoteAgent.Conversation> after, List<AgentListener> listeners, String messageId,
+              boolean maybeSent) {
         this.agent = agent;
         this.task = task;
         this.before = before;
         this.after = after;
         this.listeners = listeners;
+        this.messageId = messageId;
+        this.maybeSent = maybeSent;
         this.contextId = before == null ? null : before.contextId();
         this.thread = Thread.ofVirtual().name("bellows-a2a-" + agent.name()).start(this::follow);
     }
@@ -133,6 +150,8 @@ final class RemoteRun implements AgentRun {
         this.before = asked;
         this.after = next -> { };
         this.listeners = listeners;
+        this.messageId = null;
+        this.maybeSent = false;
         this.contextId = asked.contextId();
         this.taskId = asked.waitingTaskId();
         this.thread = Thread.ofVirtual().name("bellows-a2a-" + agent.name()).start(() -> {
@@ -157,7 +176,11 @@ final class RemoteRun implements AgentRun {
     /** Sends the task and follows it to its end (or pause); the loop_end it came to. */
     private LoopEvent.LoopEnd work() {
         A2aClient client = agent.client();
-        Message message = Message.of(Role.USER, List.of(Part.text(task)));
+        if (maybeSent && received(client.getTask(before.waitingTaskId()))) {
+            return cancelled ? cancelRemote(client) : ending();
+        }
+        Message message = messageId == null ? Message.of(Role.USER, List.of(Part.text(task)))
+                : new Message(messageId, null, null, Role.USER, List.of(Part.text(task)), null, null, null);
         if (before != null) {
             message = message.inTask(before.waitingTaskId(), before.contextId() == null || before.contextId().isEmpty()
                     ? null : before.contextId());
@@ -197,13 +220,32 @@ final class RemoteRun implements AgentRun {
         return ending();
     }
 
+    /**
+     * Whether {@code now}, the waiting task as it stands, got the message already (an attempt cut
+     * short sent it): then it is followed on from there by looking at it, and true.
+     */
+    private boolean received(Task now) {
+        if (now.history() == null || now.history().stream().noneMatch(m -> messageId.equals(m.messageId()))) {
+            return false;
+        }
+        LOG.log(System.Logger.Level.DEBUG, "the remote task " + now.id() + " of " + agent.name()
+                + " has the answer already: followed, not sent again");
+        watch(agent.client(), now);
+        return true;
+    }
+
     /** Follows the task of an agent that does not stream by asking for it, less and less often. */
     private void poll(A2aClient client, SendMessageResponse response) {
         if (response.message() != null) {
             seeDirect(response.message());
             return;
         }
-        seeTask(response.task());
+        watch(client, response.task());
+    }
+
+    /** Follows {@code task} to its end (or its next question) by asking for it, less and less often. */
+    private void watch(A2aClient client, Task task) {
+        seeTask(task);
         long pause = 50;
         while (!cancelled && !state.terminal() && !state.interrupted()) {
             try {
