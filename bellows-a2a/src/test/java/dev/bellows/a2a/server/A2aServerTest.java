@@ -336,14 +336,17 @@ class A2aServerTest {
         }
     }
 
+    /** The model held after {@code chunks} chunks of its first answer, kept in {@code held} for the test. */
+    private static HeldModel holding(AtomicReference<HeldModel> held, dev.bellows.provider.Provider model, int chunks) {
+        held.set(new HeldModel(model, chunks));
+        return held.get();
+    }
+
     @Test
     void theAnswersChunksGoOutWhileTheModelIsStillWriting() throws Exception {
         AtomicReference<HeldModel> held = new AtomicReference<>();
         try (A2aFixture f = new A2aFixture(MockScript.of(answer("Let me think about that question. ", "It is 42.")),
-                model -> {
-                    held.set(new HeldModel(model, 5));
-                    return held.get();
-                })) {
+                model -> holding(held, model, 5))) {
             HttpResponse<InputStream> response = f.client.send(f.rpcRequest("SendStreamingMessage",
                     send(message("What is six times seven?", null, null)), "Bearer " + A2aFixture.TOKEN).build(),
                     HttpResponse.BodyHandlers.ofInputStream());
@@ -365,10 +368,7 @@ class A2aServerTest {
     void cancelTaskCancelsTheModelRequestInFlight() throws Exception {
         AtomicReference<HeldModel> held = new AtomicReference<>();
         try (A2aFixture f = new A2aFixture(MockScript.of(answer("Counting one two three. ", "Counted.")),
-                model -> {
-                    held.set(new HeldModel(model, 3));
-                    return held.get();
-                })) {
+                model -> holding(held, model, 3))) {
             ObjectNode params = send(message("Count.", null, null));
             params.putObject("configuration").put("returnImmediately", true);
             String id = f.rpc("SendMessage", params).path("result").path("task").path("id").asString();

@@ -2,11 +2,10 @@ package dev.bellows.a2a.server;
 
 import dev.bellows.provider.ChatRequest;
 import dev.bellows.provider.ChatStream;
+import dev.bellows.provider.ForwardingChatStream;
 import dev.bellows.provider.Provider;
 import dev.bellows.provider.ProviderException;
-import dev.bellows.provider.TokenUsage;
 import dev.bellows.stream.StreamChunk;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 
@@ -43,7 +42,7 @@ final class HeldModel implements Provider {
             return inner;
         }
         first = false;
-        return new ChatStream() {
+        return new ForwardingChatStream(inner) {
             private int given;
 
             @Override
@@ -62,28 +61,13 @@ final class HeldModel implements Provider {
                         throw new ProviderException(ProviderException.Kind.CANCELLED, "the model call was cancelled");
                     }
                 }
-                return inner.next();
-            }
-
-            @Override
-            public Optional<String> finishReason() {
-                return inner.finishReason();
-            }
-
-            @Override
-            public Optional<TokenUsage> usage() {
-                return inner.usage();
+                return super.next();
             }
 
             @Override
             public void cancel() {
                 cancelled.complete(null);
-                inner.cancel();
-            }
-
-            @Override
-            public void close() {
-                inner.close();
+                super.cancel();
             }
         };
     }

@@ -35,6 +35,12 @@ class PushAndStoreTest {
     record Delivery(String authorization, String token, JsonNode body) {
     }
 
+    /** A call of write_file, which waits for approval, then the answer. */
+    private static MockScript writeThenDone() {
+        return MockScript.of(MockTurn.content(call("write_file", "{\"path\": \"a.txt\"}")),
+                MockTurn.content(call("task_completion", "{\"result\": \"Wrote it.\"}")));
+    }
+
     @Test
     void eachEventIsPushedWithTheClientsCredentialsAndUnsafeUrlsAreRefused() throws Exception {
         LinkedBlockingQueue<Delivery> deliveries = new LinkedBlockingQueue<>();
@@ -48,9 +54,7 @@ class PushAndStoreTest {
             exchange.close();
         });
         webhook.start();
-        MockScript script = MockScript.of(MockTurn.content(call("write_file", "{\"path\": \"a.txt\"}")),
-                MockTurn.content(call("task_completion", "{\"result\": \"Wrote it.\"}")));
-        try (A2aFixture f = new A2aFixture(script)) {
+        try (A2aFixture f = new A2aFixture(writeThenDone())) {
             String id = f.rpc("SendMessage", send(message("Write a.txt", null, null))).path("result").path("task")
                     .path("id").asString();
             String url = "http://127.0.0.1:" + webhook.getAddress().getPort() + "/hook";
@@ -166,9 +170,7 @@ class PushAndStoreTest {
             exchange.close();
         });
         webhook.start();
-        MockScript script = MockScript.of(MockTurn.content(call("write_file", "{\"path\": \"a.txt\"}")),
-                MockTurn.content(call("task_completion", "{\"result\": \"Wrote it.\"}")));
-        try (A2aFixture f = new A2aFixture(script)) {
+        try (A2aFixture f = new A2aFixture(writeThenDone())) {
             String id = f.rpc("SendMessage", send(message("Write a.txt", null, null))).path("result").path("task")
                     .path("id").asString();
             for (String path : List.of("/moved", "/sink")) {     // delivered in this order, event by event
