@@ -304,7 +304,8 @@ final class ServeCommand implements Callable<Integer> {
             if (a2a) {
                 String name = settings.configuredAgent() != null ? settings.configuredAgent().name() : "bellows";
                 dev.bellows.agent.Agent runs = durableClient == null ? agent : new DurableTasks(
-                        dev.bellows.temporal.DurableAgent.builder(durableClient).taskQueue(temporal.taskQueue()).build());
+                        dev.bellows.temporal.DurableAgent.builder(durableClient).taskQueue(temporal.taskQueue()).build(),
+                        durableClient);
                 a2aServer = A2aServer.builder(AgentCards.of(name, description(settings, registry), agent, token != null),
                                 BellowsExecutor.of(runs, store, memoryStore -> RunCommand.memory(settings, memoryStore)))
                         .taskStore(new SessionTaskStore(store))

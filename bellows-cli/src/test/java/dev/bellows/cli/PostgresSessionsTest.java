@@ -3,8 +3,18 @@ package dev.bellows.cli;
 import static dev.bellows.cli.RunCommandTest.complete;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.bellows.a2a.ListTasksRequest;
+import dev.bellows.a2a.Message;
+import dev.bellows.a2a.Part;
+import dev.bellows.a2a.Role;
+import dev.bellows.a2a.Task;
+import dev.bellows.a2a.TaskState;
+import dev.bellows.a2a.client.A2aAgentTool;
+import dev.bellows.a2a.client.A2aClient;
 import dev.bellows.sessions.postgres.EmbeddedPostgres;
 import dev.bellows.testkit.MockLlmServer;
+import dev.bellows.testkit.MockScript;
+import dev.bellows.testkit.MockTurn;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -180,6 +190,47 @@ class PostgresSessionsTest {
     private static int freePort() throws IOException {
         try (ServerSocket socket = new ServerSocket(0)) {
             return socket.getLocalPort();
+        }
+    }
+
+    /**
+     * a2a.md "A run is a task": {@code bellows serve --a2a} keeps its tasks in PostgreSQL, so the
+     * next server on the database (here: the same one restarted) answers GetTask and ListTasks
+     * and carries a task that waits for approval on with the task's next message.
+     */
+    @Test
+    void serveA2aKeepsItsTasksInPostgresForTheNextServer() throws Exception {
+        Path config = dir.resolve("mcp.json");
+        Files.writeString(config, "{\"mcpServers\": {\"files\": {\"command\": \"node\", \"args\": ["
+                + Cli.MAPPER.writeValueAsString(ApprovalsCliTest.script()) + "], \"env\": {\"CALL_LOG\": "
+                + Cli.MAPPER.writeValueAsString(dir.resolve("calls.jsonl").toString()) + "}}}}");
+        String write = "<tool>{\"server_name\": \"files\", \"tool_name\": \"write_file\", \"arguments\": {\"path\": \"a.txt\"}}</tool>";
+        MockScript script = MockScript.of(MockTurn.content(complete("Noted.")), MockTurn.content(write),
+                MockTurn.content(complete("Wrote a.txt.")));
+        try (MockLlmServer model = MockLlmServer.start(script)) {
+            String[] serve = {"serve", "--a2a", "--port", "0", "--base-url", model.baseUrl().toString(), "--model", "mock",
+                    "--session-store", url(), "--mcp-config", config.toString(), "--approve", "files/write_file"};
+            String done;
+            String waiting;
+            try (ServeInProcess server = ServeInProcess.start(dir, Map.of("HOME", dir.toString()), serve);
+                 A2aClient a2a = A2aClient.builder(server.url()).connect()) {
+                done = a2a.send(Message.of(Role.USER, List.of(Part.text("Note this."))).inTask(null, "c1")).task().id();
+                Task asks = a2a.send(Message.of(Role.USER, List.of(Part.text("Write a.txt"))).inTask(null, "c1")).task();
+                assertThat(asks.status().state()).isEqualTo(TaskState.INPUT_REQUIRED);
+                waiting = asks.id();
+            }
+            try (ServeInProcess server = ServeInProcess.start(dir, Map.of("HOME", dir.toString()), serve);
+                 A2aClient a2a = A2aClient.builder(server.url()).connect()) {
+                Task first = a2a.getTask(done);
+                assertThat(first.status().state()).isEqualTo(TaskState.COMPLETED);
+                assertThat(A2aAgentTool.text(first.artifacts().getLast().parts())).isEqualTo("Noted.");
+                Task approved = a2a.send(Message.of(Role.USER, List.of(Part.text("approve"))).inTask(waiting, "c1")).task();
+                assertThat(approved.status().state()).isEqualTo(TaskState.COMPLETED);
+                assertThat(A2aAgentTool.text(approved.artifacts().getLast().parts())).isEqualTo("Wrote a.txt.");
+                assertThat(Files.readString(dir.resolve("calls.jsonl"))).contains("a.txt");
+                assertThat(a2a.listTasks(new ListTasksRequest(null, "c1", null, null, null, null, null, null)).tasks())
+                        .extracting(Task::id).containsExactlyInAnyOrder(done, waiting);
+            }
         }
     }
 }

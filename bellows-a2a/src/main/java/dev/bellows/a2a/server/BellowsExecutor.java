@@ -13,6 +13,7 @@ import dev.bellows.agent.AgentRun;
 import dev.bellows.agent.Decision;
 import dev.bellows.agent.DefaultAgent;
 import dev.bellows.agent.Session;
+import dev.bellows.agent.WaitingCall;
 import dev.bellows.event.AgentEvent;
 import dev.bellows.tool.LoopEndReason;
 import dev.bellows.event.LoopEvent;
@@ -57,11 +58,15 @@ public final class BellowsExecutor implements A2aExecutor {
     public static final String ANSWER = "answer";
 
     private final Agent agent;
+    /** How the agent's waiting runs are carried on; null for an agent whose runs never wait. */
+    private final ResumableAgent waits;
     private final Conversations conversations;
     private final Map<String, AgentRun> running = new ConcurrentHashMap<>();
 
     private BellowsExecutor(Agent agent, SessionStore store, Function<MemoryStore, ConversationMemory> memory) {
         this.agent = Objects.requireNonNull(agent, "agent");
+        this.waits = agent instanceof ResumableAgent resumable ? resumable
+                : agent instanceof DefaultAgent loop ? inSession(loop) : null;
         this.conversations = new Conversations(store, memory);
     }
 
@@ -72,7 +77,10 @@ public final class BellowsExecutor implements A2aExecutor {
 
     /**
      * The agent's tasks, their conversations kept in {@code store} (null: in memory), each
-     * conversation's memory made by {@code memory} over its store.
+     * conversation's memory made by {@code memory} over its store. The waiting runs of a
+     * {@link DefaultAgent} (kept in the session) or of a {@link ResumableAgent} are
+     * {@code input-required} tasks that the task's next message decides; another agent's run
+     * that stops waiting makes a task no message can carry on.
      */
     public static BellowsExecutor of(Agent agent, SessionStore store, Function<MemoryStore, ConversationMemory> memory) {
         return new BellowsExecutor(agent, store, Objects.requireNonNull(memory, "memory"));
@@ -83,15 +91,19 @@ public final class BellowsExecutor implements A2aExecutor {
         try (Conversations.Lease lease = conversations.take(context.principal(), context.contextId())) {
             Session session = lease.session();
             AgentRun run;
-            boolean answersWait = context.task() != null
-                    && context.task().status().state() == TaskState.INPUT_REQUIRED && !session.waiting().isEmpty();
-            if (answersWait) {
-                List<Decision> decisions = Approvals.decisions(context.message(), session.waiting());
-                run = resumable().resume(session, decisions);
+            boolean mayWait = context.task() != null && context.task().status().state() == TaskState.INPUT_REQUIRED;
+            List<WaitingCall> waiting = mayWait && waits != null ? waits.waiting(session) : List.of();
+            if (!waiting.isEmpty()) {
+                List<Decision> decisions = Approvals.decisions(context.message(), waiting);
+                try {
+                    run = waits.resume(session, decisions);
+                } catch (IllegalArgumentException refused) {
+                    throw new A2aException(A2aError.INVALID_PARAMS, refused.getMessage());
+                }
             } else {
-                if (!session.waiting().isEmpty() && agent instanceof DefaultAgent loop) {
+                if (waits != null) {
                     // the context's earlier task was left waiting: the conversation moves on without those calls
-                    loop.cancelWaiting(session, "the conversation moved on to a new task before this call was decided");
+                    waits.giveUp(session, "the conversation moved on to a new task before this call was decided");
                 }
                 String task = task(context.message());
                 if (task.isBlank()) {
@@ -109,11 +121,36 @@ public final class BellowsExecutor implements A2aExecutor {
         }
     }
 
-    private DefaultAgent resumable() {
-        if (agent instanceof DefaultAgent loop) {
-            return loop;
-        }
-        throw new A2aException(A2aError.UNSUPPORTED_OPERATION, "this agent cannot carry a waiting run on");
+    /** A DefaultAgent's waiting runs: kept in the session. */
+    private static ResumableAgent inSession(DefaultAgent loop) {
+        return new ResumableAgent() {
+            @Override
+            public List<WaitingCall> waiting(Session session) {
+                return session.waiting();
+            }
+
+            @Override
+            public AgentRun resume(Session session, List<Decision> decisions) {
+                return loop.resume(session, decisions);
+            }
+
+            @Override
+            public void giveUp(Session session, String reason) {
+                if (!session.waiting().isEmpty()) {
+                    loop.cancelWaiting(session, reason);
+                }
+            }
+
+            @Override
+            public AgentRun run(String task) {
+                return loop.run(task);
+            }
+
+            @Override
+            public AgentRun run(String task, Session session) {
+                return loop.run(task, session);
+            }
+        };
     }
 
     /** The message as the run's task: its text parts, then each data part as JSON. */
@@ -256,11 +293,9 @@ public final class BellowsExecutor implements A2aExecutor {
             run.cancel();       // its loop_end (cancelled) reports the cancellation
             return;
         }
-        if (agent instanceof DefaultAgent loop) {
+        if (waits != null) {
             try (Conversations.Lease lease = conversations.take(context.principal(), context.contextId())) {
-                if (!lease.session().waiting().isEmpty()) {
-                    loop.cancelWaiting(lease.session(), "the task was canceled before this call was decided");
-                }
+                waits.giveUp(lease.session(), "the task was canceled before this call was decided");
             } catch (A2aException busy) {
                 // another task of the context runs: the waiting calls are given up by the next task
             }

@@ -56,6 +56,16 @@ final class A2aFixture implements AutoCloseable {
 
     /** @param token the server's bearer token, or null for none (callers then told apart by what they send) */
     A2aFixture(MockScript script, SessionStore store, Consumer<A2aServer.Builder> settings, String token) throws IOException {
+        this(script, store, settings, token, java.util.function.UnaryOperator.identity());
+    }
+
+    /** The agent's model the scripted one as {@code model} wraps it (to hold or watch its answers). */
+    A2aFixture(MockScript script, java.util.function.UnaryOperator<dev.bellows.provider.Provider> model) throws IOException {
+        this(script, null, b -> { }, TOKEN, model);
+    }
+
+    A2aFixture(MockScript script, SessionStore store, Consumer<A2aServer.Builder> settings, String token,
+               java.util.function.UnaryOperator<dev.bellows.provider.Provider> model) throws IOException {
         this.token = token;
         this.provider = new ScriptedProvider(script);
         ToolRegistry tools = new ToolRegistry().register(TypedTool.of("write_file", "Writes a file.", Target.class,
@@ -63,7 +73,7 @@ final class A2aFixture implements AutoCloseable {
                     writes.add(args.path());
                     return ToolResult.of("wrote " + args.path());
                 }));
-        DefaultAgent agent = DefaultAgent.builder().provider(provider).model("mock").toolRegistry(tools)
+        DefaultAgent agent = DefaultAgent.builder().provider(model.apply(provider)).model("mock").toolRegistry(tools)
                 .requireApproval("local/write_file").build();
         BellowsExecutor executor = store == null ? BellowsExecutor.of(agent)
                 : BellowsExecutor.of(agent, store, s -> dev.bellows.memory.ConversationMemory.builder().store(s).build());

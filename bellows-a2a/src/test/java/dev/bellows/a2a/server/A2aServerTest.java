@@ -11,9 +11,16 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.testkit.MockScript;
 import dev.bellows.testkit.MockTurn;
+import dev.bellows.testkit.Background;
+import java.io.BufferedReader;
+import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -258,10 +265,20 @@ class A2aServerTest {
             assertThat(two.path("tasks").get(0).path("id").asString()).isEqualTo(first);
             assertThat(two.path("tasks").get(0).path("artifacts")).hasSize(1);
             assertThat(two.path("nextPageToken").asString()).isEmpty();
+            String firstEnded = f.rpc("GetTask", MAPPER.createObjectNode().put("id", first)).path("result").path("status")
+                    .path("timestamp").asString();
+            JsonNode later = f.rpc("ListTasks", MAPPER.createObjectNode().put("statusTimestampAfter", firstEnded)).path("result");
+            assertThat(later.path("tasks").findValuesAsString("id")).doesNotContain(first).contains(third).hasSize(2);
+            assertThat(f.rpc("ListTasks", MAPPER.createObjectNode().put("statusTimestampAfter", "yesterday"))
+                    .path("error").path("code").asInt()).isEqualTo(-32602);
             JsonNode completed = f.rpc("ListTasks", MAPPER.createObjectNode().put("status", "TASK_STATE_COMPLETED")).path("result");
             assertThat(completed.path("totalSize").asInt()).isEqualTo(3);
             assertThat(f.rpc("ListTasks", MAPPER.createObjectNode().put("pageSize", 1000)).path("error").path("code").asInt())
                     .isEqualTo(-32602);
+
+            JsonNode openCard = MAPPER.readTree(f.client.send(HttpRequest.newBuilder(f.uri(A2aServer.CARD_PATH)).build(),
+                    HttpResponse.BodyHandlers.ofString()).body());
+            assertThat(openCard.path("securitySchemes").size()).as("no --auth-token, no scheme").isZero();
 
             JsonNode stranger = f.rpc("GetTask", MAPPER.createObjectNode().put("id", first), "Bearer someone-else");
             assertThat(stranger.path("error").path("code").asInt()).isEqualTo(-32001);
@@ -294,6 +311,102 @@ class A2aServerTest {
                     HttpResponse.BodyHandlers.ofString());
             assertThat(plain.statusCode()).isEqualTo(415);
             assertThat(plain.body()).contains("CONTENT_TYPE_NOT_SUPPORTED");
+        }
+    }
+
+    /** Reads a stream's events up to its first artifact chunk; null when the stream ends first. */
+    private static JsonNode firstChunk(BufferedReader reader) {
+        String line;
+        while ((line = readLine(reader)) != null) {
+            if (line.startsWith("data: ")) {
+                JsonNode event = MAPPER.readTree(line.substring(6)).path("result");
+                if (event.has("artifactUpdate")) {
+                    return event.get("artifactUpdate");
+                }
+            }
+        }
+        return null;
+    }
+
+    private static String readLine(BufferedReader reader) {
+        try {
+            return reader.readLine();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** The model held after {@code chunks} chunks of its first answer, kept in {@code held} for the test. */
+    private static HeldModel holding(AtomicReference<HeldModel> held, dev.bellows.provider.Provider model, int chunks) {
+        held.set(new HeldModel(model, chunks));
+        return held.get();
+    }
+
+    @Test
+    void theAnswersChunksGoOutWhileTheModelIsStillWriting() throws Exception {
+        AtomicReference<HeldModel> held = new AtomicReference<>();
+        try (A2aFixture f = new A2aFixture(MockScript.of(answer("Let me think about that question. ", "It is 42.")),
+                model -> holding(held, model, 5))) {
+            HttpResponse<InputStream> response = f.client.send(f.rpcRequest("SendStreamingMessage",
+                    send(message("What is six times seven?", null, null)), "Bearer " + A2aFixture.TOKEN).build(),
+                    HttpResponse.BodyHandlers.ofInputStream());
+            try (BufferedReader reader = new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
+                // the model stands still after its first pieces until released: a chunk now comes from them alone
+                JsonNode chunk = Background.supply(() -> firstChunk(reader)).get(30, TimeUnit.SECONDS);
+                assertThat(chunk).as("a chunk before the stream's end").isNotNull();
+                assertThat(held.get().released).isNotDone();
+                assertThat(chunk.path("artifact").path("parts").get(0).path("text").asString()).isNotEmpty()
+                        .isSubstringOf("Let me think about that question.");
+                held.get().released.complete(null);
+                String rest = reader.lines().collect(java.util.stream.Collectors.joining("\n"));
+                assertThat(rest).contains("TASK_STATE_COMPLETED", "It is 42.");
+            }
+        }
+    }
+
+    @Test
+    void cancelTaskCancelsTheModelRequestInFlight() throws Exception {
+        AtomicReference<HeldModel> held = new AtomicReference<>();
+        try (A2aFixture f = new A2aFixture(MockScript.of(answer("Counting one two three. ", "Counted.")),
+                model -> holding(held, model, 3))) {
+            ObjectNode params = send(message("Count.", null, null));
+            params.putObject("configuration").put("returnImmediately", true);
+            String id = f.rpc("SendMessage", params).path("result").path("task").path("id").asString();
+            held.get().reached.get(30, TimeUnit.SECONDS);
+            JsonNode canceled = f.rpc("CancelTask", MAPPER.createObjectNode().put("id", id)).path("result");
+            assertThat(state(canceled)).isEqualTo("TASK_STATE_CANCELED");
+            held.get().cancelled.get(30, TimeUnit.SECONDS);    // the model request itself, not only the task
+            assertThat(held.get().released).isNotDone();
+            assertThat(f.provider.turnsTaken()).isEqualTo(1);
+            assertThat(f.rpc("GetTask", MAPPER.createObjectNode().put("id", id)).path("result").path("artifacts")
+                    .findValuesAsString("text")).doesNotContain("Counted.");
+        }
+    }
+
+    @Test
+    void aRunThatEndsInAnErrorIsAFailedTaskThatSaysWhy() throws Exception {
+        try (A2aFixture f = new A2aFixture(MockScript.of(MockTurn.status(400)))) {
+            JsonNode task = f.rpc("SendMessage", send(message("Hello", null, null))).path("result").path("task");
+            assertThat(state(task)).isEqualTo("TASK_STATE_FAILED");
+            JsonNode parts = task.path("status").path("message").path("parts");
+            assertThat(parts.get(0).path("text").asString()).isNotBlank();
+            assertThat(parts.get(1).path("data").path("reason").asString()).isEqualTo("error");
+            assertThat(task.path("artifacts").findValuesAsString("text")).isEmpty();
+        }
+    }
+
+    @Test
+    void aTasksHistoryKeepsOnlyItsNewestMessages() throws Exception {
+        MockScript script = MockScript.of(MockTurn.content(call("write_file", "{\"path\": \"a.txt\"}")),
+                MockTurn.content(call("task_completion", "{\"result\": \"Wrote a.txt.\"}")));
+        try (A2aFixture f = new A2aFixture(script, null, b -> b.maxHistory(2))) {
+            String id = f.rpc("SendMessage", send(message("Write a.txt", null, null))).path("result").path("task")
+                    .path("id").asString();
+            assertThat(state(f.rpc("SendMessage", send(message("approve", id, null))).path("result").path("task")))
+                    .isEqualTo("TASK_STATE_COMPLETED");
+            JsonNode history = f.rpc("GetTask", MAPPER.createObjectNode().put("id", id)).path("result").path("history");
+            assertThat(history).hasSize(2);
+            assertThat(history.toString()).doesNotContain("Write a.txt").contains("approve");
         }
     }
 }

@@ -5,6 +5,7 @@ import static dev.bellows.a2a.server.A2aFixture.call;
 import static dev.bellows.a2a.server.A2aFixture.message;
 import static dev.bellows.a2a.server.A2aFixture.send;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -34,6 +35,12 @@ class PushAndStoreTest {
     record Delivery(String authorization, String token, JsonNode body) {
     }
 
+    /** A call of write_file, which waits for approval, then the answer. */
+    private static MockScript writeThenDone() {
+        return MockScript.of(MockTurn.content(call("write_file", "{\"path\": \"a.txt\"}")),
+                MockTurn.content(call("task_completion", "{\"result\": \"Wrote it.\"}")));
+    }
+
     @Test
     void eachEventIsPushedWithTheClientsCredentialsAndUnsafeUrlsAreRefused() throws Exception {
         LinkedBlockingQueue<Delivery> deliveries = new LinkedBlockingQueue<>();
@@ -47,9 +54,7 @@ class PushAndStoreTest {
             exchange.close();
         });
         webhook.start();
-        MockScript script = MockScript.of(MockTurn.content(call("write_file", "{\"path\": \"a.txt\"}")),
-                MockTurn.content(call("task_completion", "{\"result\": \"Wrote it.\"}")));
-        try (A2aFixture f = new A2aFixture(script)) {
+        try (A2aFixture f = new A2aFixture(writeThenDone())) {
             String id = f.rpc("SendMessage", send(message("Write a.txt", null, null))).path("result").path("task")
                     .path("id").asString();
             String url = "http://127.0.0.1:" + webhook.getAddress().getPort() + "/hook";
@@ -120,6 +125,67 @@ class PushAndStoreTest {
                 JsonNode listed = f.rpc("ListTasks", MAPPER.createObjectNode().put("contextId", "ctx")).path("result");
                 assertThat(listed.path("totalSize").asInt()).isEqualTo(2);
             }
+        }
+    }
+
+    @Test
+    void theAllowListTakesHttpsAnywhereAndHttpOnLoopbackOnlyButNeverLinkLocalOrMetadata() {
+        for (String taken : List.of("https://hooks.example.com/a2a", "https://203.0.113.7/x", "https://[2001:db8::1]/x",
+                "http://localhost:8080/h", "http://127.0.0.1/h", "http://127.8.9.10/h", "http://[::1]:9/h")) {
+            assertThat(PushDelivery.checkUrl(taken)).as(taken).isNotNull();
+        }
+        for (String refused : List.of("http://hooks.example.com/a2a", "http://10.0.0.5/h", "http://127.0.0.1.nip.io/h",
+                "https://169.254.169.254/latest", "http://169.254.169.254/latest", "https://[fe80::1]/h",
+                "https://[::ffff:169.254.169.254]/h", "https://0.0.0.0/h", "https://[::]/h", "https://224.0.0.1/h",
+                "https://100.100.100.200/h", "https://metadata.google.internal/x", "https://METADATA/x",
+                "https://user:pw@hooks.example.com/h", "ftp://127.0.0.1/h", "file:///etc/passwd", "not a url")) {
+            assertThatThrownBy(() -> PushDelivery.checkUrl(refused)).as(refused).isInstanceOfSatisfying(
+                    dev.bellows.a2a.A2aException.class,
+                    e -> assertThat(e.error()).isEqualTo(dev.bellows.a2a.A2aError.INVALID_PARAMS));
+        }
+    }
+
+    @Test
+    void aWebhooksRedirectIsNotFollowed() throws Exception {
+        LinkedBlockingQueue<String> hits = new LinkedBlockingQueue<>();
+        HttpServer webhook = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        String base = "http://127.0.0.1:" + webhook.getAddress().getPort();
+        webhook.createContext("/moved", exchange -> {
+            exchange.getRequestBody().readAllBytes();
+            hits.add("moved");
+            exchange.getResponseHeaders().add("Location", base + "/elsewhere");
+            exchange.sendResponseHeaders(307, -1);
+            exchange.close();
+        });
+        webhook.createContext("/elsewhere", exchange -> {
+            exchange.getRequestBody().readAllBytes();
+            hits.add("elsewhere");
+            exchange.sendResponseHeaders(204, -1);
+            exchange.close();
+        });
+        webhook.createContext("/sink", exchange -> {
+            JsonNode body = MAPPER.readTree(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+            hits.add("sink " + body.path("statusUpdate").path("status").path("state").asString());
+            exchange.sendResponseHeaders(204, -1);
+            exchange.close();
+        });
+        webhook.start();
+        try (A2aFixture f = new A2aFixture(writeThenDone())) {
+            String id = f.rpc("SendMessage", send(message("Write a.txt", null, null))).path("result").path("task")
+                    .path("id").asString();
+            for (String path : List.of("/moved", "/sink")) {     // delivered in this order, event by event
+                f.rpc("CreateTaskPushNotificationConfig", MAPPER.createObjectNode().put("taskId", id).put("url", base + path));
+            }
+            f.rpc("SendMessage", send(message("approve", id, null)));
+            List<String> seen = new java.util.ArrayList<>();
+            while (!seen.contains("sink TASK_STATE_COMPLETED")) {
+                String hit = hits.poll(20, TimeUnit.SECONDS);
+                assertThat(hit).as("a delivery after %s", seen).isNotNull();
+                seen.add(hit);
+            }
+            assertThat(seen).contains("moved").doesNotContain("elsewhere");
+        } finally {
+            webhook.stop(0);
         }
     }
 }
