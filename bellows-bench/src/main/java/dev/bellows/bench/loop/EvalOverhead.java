@@ -66,7 +66,7 @@ import java.util.stream.Stream;
 public final class EvalOverhead {
 
     private static final Map<String, String> DEFAULTS = Map.of("cases", "1000", "concurrency", "16", "rounds", "3", "warmup", "1",
-            "breakdown", "0");
+            "breakdown", "0", "ways", "");
 
     private EvalOverhead() {
     }
@@ -112,6 +112,11 @@ public final class EvalOverhead {
                 ways.put("runner alone (no files)", out -> harness(dataset, null, provider, tools, concurrency, false));
                 ways.put("harness, an agent per run", out -> harness(dataset, out, provider, tools, concurrency, true, true));
             }
+            if (!options.get("ways").isEmpty()) {
+                // only these (plain always, for the ratio): e.g. to profile the harness alone
+                List<String> only = List.of(options.get("ways").split(","));
+                ways.keySet().removeIf(name -> !name.equals("plain") && !only.contains(name));
+            }
             Map<String, List<Batch>> measured = new LinkedHashMap<>();
             List<String> names = new ArrayList<>(ways.keySet());
             for (int round = 0; round < warmup + rounds; round++) {
@@ -134,7 +139,17 @@ public final class EvalOverhead {
                                 m.runNanos / 1e6, (m.wallNanos - m.runNanos) / 1e6),
                         m.cpuNanos / 1e6, (double) m.wallNanos / p.wallNanos, (double) m.cpuNanos / p.cpuNanos);
             }
-            System.out.println("target: the harness within 1.2x plain's wall time");
+            for (String name : names) {
+                List<Batch> all = measured.get(name);
+                System.out.printf(Locale.ROOT, "spread  %-24s %7.0f to %.0f ms wall over %d rounds%n", name,
+                        all.stream().mapToLong(Batch::wallNanos).min().getAsLong() / 1e6,
+                        all.stream().mapToLong(Batch::wallNanos).max().getAsLong() / 1e6, all.size());
+            }
+            Batch h = median(measured.get("harness"));
+            double ratio = (double) h.wallNanos / p.wallNanos;
+            System.out.printf(Locale.ROOT, "RESULT  harness / plain, medians of %d rounds: %.2fx wall (%.0f ms / %.0f ms), %.2fx CPU;"
+                            + " target 1.20x: %s%n", rounds, ratio, h.wallNanos / 1e6, p.wallNanos / 1e6,
+                    (double) h.cpuNanos / p.cpuNanos, ratio <= 1.2 ? "met" : "not met");
         } finally {
             delete(work);
         }
@@ -204,15 +219,34 @@ public final class EvalOverhead {
         if (!reports) {
             return new Batch(runs, cpu() - cpu, runs);
         }
-        JsonNode json = ReportJson.toJson(report);
-        ReportJson.WRITER.write(json, out);
-        try (Writer xml = Files.newBufferedWriter(out.resolve(EvalReports.JUNIT_XML), StandardCharsets.UTF_8)) {
-            EvalReports.writeJunitXml(json, xml);
-        }
-        try (Writer html = Files.newBufferedWriter(out.resolve(EvalReports.HTML), StandardCharsets.UTF_8)) {
-            EvalReports.writeHtml(json, out, html);
-        }
+        writeReports(ReportJson.toJson(report), out);
         return new Batch(System.nanoTime() - start, cpu() - cpu, runs);
+    }
+
+    /** The report files as {@code bellows eval} writes them (EvalCommand.writeReports): all three at once, a thread each. */
+    static void writeReports(JsonNode json, Path out) throws Exception {
+        List<Future<Void>> written = new ArrayList<>();
+        try (ExecutorService threads = Executors.newThreadPerTaskExecutor(Thread.ofPlatform().daemon().name("eval-report-", 0).factory())) {
+            written.add(threads.submit(() -> {
+                ReportJson.WRITER.write(json, out);
+                return null;
+            }));
+            written.add(threads.submit(() -> {
+                try (Writer xml = Files.newBufferedWriter(out.resolve(EvalReports.JUNIT_XML), StandardCharsets.UTF_8)) {
+                    EvalReports.writeJunitXml(json, xml);
+                }
+                return null;
+            }));
+            written.add(threads.submit(() -> {
+                try (Writer html = Files.newBufferedWriter(out.resolve(EvalReports.HTML), StandardCharsets.UTF_8)) {
+                    EvalReports.writeHtml(json, out, html);
+                }
+                return null;
+            }));
+            for (Future<Void> file : written) {
+                file.get();
+            }
+        }
     }
 
     private static void print(int round, boolean measured, String name, Batch batch) {
