@@ -47,7 +47,7 @@ import java.util.stream.Stream;
  *       each run scored by the case's evaluators: contains, the tool trajectory, max
  *       iterations, no tool errors; its events written to {@code events.jsonl}), then
  *       {@code report.json}, {@code junit.xml} and {@code report.html} (every transcript read
- *       back from the events file) written.</li>
+ *       back from the events file) written side by side, as {@code bellows eval} writes them.</li>
  * </ul>
  *
  * <p>The mock ({@link JdkServerMock}, the JDK's HTTP server on 127.0.0.1, {@code Content-Length}
@@ -55,12 +55,16 @@ import java.util.stream.Stream;
  * with 2 and 3, then, once {@code sum=5} is in the conversation, a {@code task_completion} with
  * "The sum is 5." ({@link MockAnswers}): two model calls per run. The machine is the bottleneck,
  * so what the harness adds shows in full. {@code --warmup} rounds of both come first and are not
- * counted; then {@code --rounds} measured rounds, the order of the two alternating. Printed: each
- * batch's wall time and the process's CPU time, the medians, and the harness's ratio to plain.
+ * counted; then {@code --rounds} measured rounds, the order of the ways rotating. Printed: each
+ * batch's wall time and the process's CPU time, the medians (wall time: the median batch's;
+ * CPU: the median of the batches'), each way's ratio to plain and spread, and last a line
+ * {@code RESULT} with the harness's ratio to plain, medians against medians. {@code --breakdown 1}
+ * adds ways that say where the harness's time goes; {@code --ways a,b} runs only those (and
+ * plain), e.g. to profile the harness alone.
  *
  * <pre>
  * java -cp bellows-bench/target/benchmarks.jar dev.bellows.bench.loop.EvalOverhead \
- *     [--cases 1000] [--concurrency 16] [--rounds 3] [--warmup 1]
+ *     [--cases 1000] [--concurrency 16] [--rounds 3] [--warmup 1] [--breakdown 0] [--ways harness]
  * </pre>
  */
 public final class EvalOverhead {
@@ -256,10 +260,13 @@ public final class EvalOverhead {
                                 (batch.wallNanos - batch.runNanos) / 1e6));
     }
 
+    /** The batch of the median wall time, with the median of the batches' CPU times (on a busy machine the two vary apart). */
     private static Batch median(List<Batch> batches) {
         List<Batch> sorted = new ArrayList<>(batches);
         sorted.sort(Comparator.comparingLong(Batch::wallNanos));
-        return sorted.get(sorted.size() / 2);
+        Batch middle = sorted.get(sorted.size() / 2);
+        long[] cpu = batches.stream().mapToLong(Batch::cpuNanos).sorted().toArray();
+        return new Batch(middle.wallNanos, cpu[cpu.length / 2], middle.runNanos);
     }
 
     /** The process's CPU time so far, all threads (the mock's share counts alike for both). */
