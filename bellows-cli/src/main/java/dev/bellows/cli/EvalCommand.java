@@ -62,10 +62,40 @@ import picocli.CommandLine.Spec;
                 "130:cancelled (Ctrl-C)"})
 final class EvalCommand implements Callable<Integer> {
 
-    /** The files the report is written as, each from the report's JSON: report.json first, then the pages made of it. */
+    /** The files the report is written as, each from the report's JSON alone (none reads another's file). */
     static final List<ReportWriter> WRITERS = List.of(ReportJson.WRITER,
             writer(EvalReports.JUNIT_XML, (report, directory, out) -> EvalReports.writeJunitXml(report, out)),
             writer(EvalReports.HTML, EvalReports::writeHtml));
+
+    /**
+     * Writes every report file at once, each on a thread of its own (they share only the
+     * read-only tree), and waits for all of them: the page, by far the longest, no longer waits
+     * for the others. The first failure, in {@link #WRITERS}' order, is thrown once all are done.
+     */
+    static void writeReports(tools.jackson.databind.JsonNode report, Path directory) throws IOException, InterruptedException {
+        List<java.util.concurrent.Future<Void>> written = new java.util.ArrayList<>();
+        try (var threads = java.util.concurrent.Executors.newThreadPerTaskExecutor(
+                Thread.ofPlatform().daemon().name("eval-report-", 0).factory())) {
+            for (ReportWriter writer : WRITERS) {
+                written.add(threads.submit(() -> {
+                    writer.write(report, directory);
+                    return null;
+                }));
+            }
+            for (var file : written) {
+                try {
+                    file.get();
+                } catch (java.util.concurrent.ExecutionException e) {
+                    switch (e.getCause()) {
+                        case IOException io -> throw io;
+                        case RuntimeException runtime -> throw runtime;
+                        case Error error -> throw error;
+                        default -> throw new IllegalStateException(e.getCause());
+                    }
+                }
+            }
+        }
+    }
 
     private interface Render {
         void write(tools.jackson.databind.JsonNode report, Path directory, java.io.Writer out)
@@ -274,9 +304,11 @@ final class EvalCommand implements Callable<Integer> {
         }
         var json = ReportJson.toJson(report);
         try {
-            for (ReportWriter writer : WRITERS) {
-                writer.write(json, directory);
-            }
+            writeReports(json, directory);
+        } catch (InterruptedException e) {
+            root.stderr.println(spec.qualifiedName() + ": cancelled");
+            root.stderr.flush();
+            return AgentRunner.CANCELLED;
         } catch (IOException e) {
             root.stderr.println(spec.qualifiedName() + ": cannot write the report: " + BellowsCommand.oneLine(e.getMessage()));
             root.stderr.flush();

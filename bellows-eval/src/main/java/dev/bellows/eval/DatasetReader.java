@@ -81,7 +81,7 @@ public final class DatasetReader {
                 if (parser.nextToken() != JsonToken.START_OBJECT) {
                     throw new DatasetException(file, i + 1, "", "a case must be a JSON object");
                 }
-                tree = LocatedTree.read(parser, i);
+                tree = LocatedTree.readOneLine(parser, i);     // a line holds no line break: every value is on it
                 if (parser.nextToken() != null) {
                     throw new DatasetException(file, i + 1, "", "one case a line: more follows the case's object");
                 }

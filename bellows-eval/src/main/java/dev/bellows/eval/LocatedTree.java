@@ -39,6 +39,16 @@ final class LocatedTree {
         return new LocatedTree(value, lines, lineOffset);
     }
 
+    /**
+     * Reads the value the parser is at, all of it on one line (a JSONL case): every value's line
+     * is that line, so none is recorded (building each value's pointer cost more than the parse).
+     *
+     * @param lineOffset added to the line, 1
+     */
+    static LocatedTree readOneLine(JsonParser parser, int lineOffset) throws IOException {
+        return new LocatedTree(value(parser, null, null), Map.of(), lineOffset);
+    }
+
     JsonNode value() {
         return value;
     }
@@ -54,9 +64,12 @@ final class LocatedTree {
         return lines.getOrDefault("", 1) + lineOffset;
     }
 
+    /** {@code lines} null: no line recorded (nor {@code at} known). */
     private static JsonNode value(JsonParser parser, JsonPointer at, Map<String, Integer> lines) throws IOException {
         // a field's line is its name's (set by the caller), where a person looks for it
-        lines.putIfAbsent(at.toString(), parser.currentTokenLocation().getLineNr());
+        if (lines != null) {
+            lines.putIfAbsent(at.toString(), parser.currentTokenLocation().getLineNr());
+        }
         JsonToken token = parser.currentToken();
         JsonNodeFactory nodes = JsonNodeFactory.instance;
         switch (token) {
@@ -64,8 +77,10 @@ final class LocatedTree {
                 ObjectNode object = nodes.objectNode();
                 while (parser.nextToken() == JsonToken.PROPERTY_NAME) {
                     String name = parser.currentName();
-                    JsonPointer field = at.appendProperty(name);
-                    lines.put(field.toString(), parser.currentTokenLocation().getLineNr());
+                    JsonPointer field = lines == null ? null : at.appendProperty(name);
+                    if (lines != null) {
+                        lines.put(field.toString(), parser.currentTokenLocation().getLineNr());
+                    }
                     parser.nextToken();
                     object.set(name, value(parser, field, lines));
                 }
@@ -75,7 +90,8 @@ final class LocatedTree {
                 ArrayNode array = nodes.arrayNode();
                 int index = 0;
                 while (parser.nextToken() != JsonToken.END_ARRAY) {
-                    array.add(value(parser, at.appendIndex(index++), lines));
+                    array.add(value(parser, lines == null ? null : at.appendIndex(index), lines));
+                    index++;
                 }
                 return array;
             }

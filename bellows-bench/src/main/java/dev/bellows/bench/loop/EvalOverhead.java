@@ -47,7 +47,7 @@ import java.util.stream.Stream;
  *       each run scored by the case's evaluators: contains, the tool trajectory, max
  *       iterations, no tool errors; its events written to {@code events.jsonl}), then
  *       {@code report.json}, {@code junit.xml} and {@code report.html} (every transcript read
- *       back from the events file) written.</li>
+ *       back from the events file) written side by side, as {@code bellows eval} writes them.</li>
  * </ul>
  *
  * <p>The mock ({@link JdkServerMock}, the JDK's HTTP server on 127.0.0.1, {@code Content-Length}
@@ -55,18 +55,22 @@ import java.util.stream.Stream;
  * with 2 and 3, then, once {@code sum=5} is in the conversation, a {@code task_completion} with
  * "The sum is 5." ({@link MockAnswers}): two model calls per run. The machine is the bottleneck,
  * so what the harness adds shows in full. {@code --warmup} rounds of both come first and are not
- * counted; then {@code --rounds} measured rounds, the order of the two alternating. Printed: each
- * batch's wall time and the process's CPU time, the medians, and the harness's ratio to plain.
+ * counted; then {@code --rounds} measured rounds, the order of the ways rotating. Printed: each
+ * batch's wall time and the process's CPU time, the medians (wall time: the median batch's;
+ * CPU: the median of the batches'), each way's ratio to plain and spread, and last a line
+ * {@code RESULT} with the harness's ratio to plain, medians against medians. {@code --breakdown 1}
+ * adds ways that say where the harness's time goes; {@code --ways a,b} runs only those (and
+ * plain), e.g. to profile the harness alone.
  *
  * <pre>
  * java -cp bellows-bench/target/benchmarks.jar dev.bellows.bench.loop.EvalOverhead \
- *     [--cases 1000] [--concurrency 16] [--rounds 3] [--warmup 1]
+ *     [--cases 1000] [--concurrency 16] [--rounds 3] [--warmup 1] [--breakdown 0] [--ways harness]
  * </pre>
  */
 public final class EvalOverhead {
 
     private static final Map<String, String> DEFAULTS = Map.of("cases", "1000", "concurrency", "16", "rounds", "3", "warmup", "1",
-            "breakdown", "0");
+            "breakdown", "0", "ways", "");
 
     private EvalOverhead() {
     }
@@ -112,6 +116,11 @@ public final class EvalOverhead {
                 ways.put("runner alone (no files)", out -> harness(dataset, null, provider, tools, concurrency, false));
                 ways.put("harness, an agent per run", out -> harness(dataset, out, provider, tools, concurrency, true, true));
             }
+            if (!options.get("ways").isEmpty()) {
+                // only these (plain always, for the ratio): e.g. to profile the harness alone
+                List<String> only = List.of(options.get("ways").split(","));
+                ways.keySet().removeIf(name -> !name.equals("plain") && !only.contains(name));
+            }
             Map<String, List<Batch>> measured = new LinkedHashMap<>();
             List<String> names = new ArrayList<>(ways.keySet());
             for (int round = 0; round < warmup + rounds; round++) {
@@ -134,7 +143,17 @@ public final class EvalOverhead {
                                 m.runNanos / 1e6, (m.wallNanos - m.runNanos) / 1e6),
                         m.cpuNanos / 1e6, (double) m.wallNanos / p.wallNanos, (double) m.cpuNanos / p.cpuNanos);
             }
-            System.out.println("target: the harness within 1.2x plain's wall time");
+            for (String name : names) {
+                List<Batch> all = measured.get(name);
+                System.out.printf(Locale.ROOT, "spread  %-24s %7.0f to %.0f ms wall over %d rounds%n", name,
+                        all.stream().mapToLong(Batch::wallNanos).min().getAsLong() / 1e6,
+                        all.stream().mapToLong(Batch::wallNanos).max().getAsLong() / 1e6, all.size());
+            }
+            Batch h = median(measured.get("harness"));
+            double ratio = (double) h.wallNanos / p.wallNanos;
+            System.out.printf(Locale.ROOT, "RESULT  harness / plain, medians of %d rounds: %.2fx wall (%.0f ms / %.0f ms), %.2fx CPU;"
+                            + " target 1.20x: %s%n", rounds, ratio, h.wallNanos / 1e6, p.wallNanos / 1e6,
+                    (double) h.cpuNanos / p.cpuNanos, ratio <= 1.2 ? "met" : "not met");
         } finally {
             delete(work);
         }
@@ -204,15 +223,34 @@ public final class EvalOverhead {
         if (!reports) {
             return new Batch(runs, cpu() - cpu, runs);
         }
-        JsonNode json = ReportJson.toJson(report);
-        ReportJson.WRITER.write(json, out);
-        try (Writer xml = Files.newBufferedWriter(out.resolve(EvalReports.JUNIT_XML), StandardCharsets.UTF_8)) {
-            EvalReports.writeJunitXml(json, xml);
-        }
-        try (Writer html = Files.newBufferedWriter(out.resolve(EvalReports.HTML), StandardCharsets.UTF_8)) {
-            EvalReports.writeHtml(json, out, html);
-        }
+        writeReports(ReportJson.toJson(report), out);
         return new Batch(System.nanoTime() - start, cpu() - cpu, runs);
+    }
+
+    /** The report files as {@code bellows eval} writes them (EvalCommand.writeReports): all three at once, a thread each. */
+    static void writeReports(JsonNode json, Path out) throws Exception {
+        List<Future<Void>> written = new ArrayList<>();
+        try (ExecutorService threads = Executors.newThreadPerTaskExecutor(Thread.ofPlatform().daemon().name("eval-report-", 0).factory())) {
+            written.add(threads.submit(() -> {
+                ReportJson.WRITER.write(json, out);
+                return null;
+            }));
+            written.add(threads.submit(() -> {
+                try (Writer xml = Files.newBufferedWriter(out.resolve(EvalReports.JUNIT_XML), StandardCharsets.UTF_8)) {
+                    EvalReports.writeJunitXml(json, xml);
+                }
+                return null;
+            }));
+            written.add(threads.submit(() -> {
+                try (Writer html = Files.newBufferedWriter(out.resolve(EvalReports.HTML), StandardCharsets.UTF_8)) {
+                    EvalReports.writeHtml(json, out, html);
+                }
+                return null;
+            }));
+            for (Future<Void> file : written) {
+                file.get();
+            }
+        }
     }
 
     private static void print(int round, boolean measured, String name, Batch batch) {
@@ -222,10 +260,13 @@ public final class EvalOverhead {
                                 (batch.wallNanos - batch.runNanos) / 1e6));
     }
 
+    /** The batch of the median wall time, with the median of the batches' CPU times (on a busy machine the two vary apart). */
     private static Batch median(List<Batch> batches) {
         List<Batch> sorted = new ArrayList<>(batches);
         sorted.sort(Comparator.comparingLong(Batch::wallNanos));
-        return sorted.get(sorted.size() / 2);
+        Batch middle = sorted.get(sorted.size() / 2);
+        long[] cpu = batches.stream().mapToLong(Batch::cpuNanos).sorted().toArray();
+        return new Batch(middle.wallNanos, cpu[cpu.length / 2], middle.runNanos);
     }
 
     /** The process's CPU time so far, all threads (the mock's share counts alike for both). */

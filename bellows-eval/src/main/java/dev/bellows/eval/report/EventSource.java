@@ -6,6 +6,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -30,6 +32,23 @@ final class EventSource implements AutoCloseable {
     static final class Unreadable extends Exception {
         Unreadable(String message) {
             super(message, null, false, false);
+        }
+    }
+
+    /**
+     * A reference's lines read ahead, for a transcript made later on another thread: the lines
+     * with their numbers, or why they could not be read.
+     */
+    record Lines(List<String> lines, List<Long> numbers, Unreadable problem) {
+
+        /** Gives {@code sink} the lines, as {@link #read} would have. */
+        void replay(LineSink sink) throws Unreadable {
+            if (problem != null) {
+                throw problem;
+            }
+            for (int i = 0; i < lines.size(); i++) {
+                sink.line(lines.get(i), numbers.get(i));
+            }
         }
     }
 
@@ -77,6 +96,21 @@ final class EventSource implements AutoCloseable {
         } catch (IOException e) {
             forget();
             throw new Unreadable("events file " + name + " could not be read: " + e.getMessage());
+        }
+    }
+
+    /** The lines {@code reference} names, read now (as {@link #read} reads them), to be replayed later. */
+    Lines readAhead(String reference) {
+        List<String> lines = new ArrayList<>();
+        List<Long> numbers = new ArrayList<>();
+        try {
+            read(reference, (line, number) -> {
+                lines.add(line);
+                numbers.add(number);
+            });
+            return new Lines(lines, numbers, null);
+        } catch (Unreadable e) {
+            return new Lines(List.of(), List.of(), e);
         }
     }
 

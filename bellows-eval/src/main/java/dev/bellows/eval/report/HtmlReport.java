@@ -9,6 +9,7 @@ import dev.bellows.eval.report.Report.Score;
 import dev.bellows.eval.report.Transcript.Entry;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
@@ -19,13 +20,19 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
  * A report as one self-contained HTML page: summary, the chart of scores against the baseline
@@ -46,29 +53,55 @@ final class HtmlReport {
     /** The most of one text (an answer, a tool's result) written into the page. */
     static final int TEXT_LIMIT = 20_000;
     private static final int FLUSH_AT = 64 * 1024;
+    /** About how many runs one part of the page holds, when the parts are written on several threads. */
+    static final int RUNS_PER_PART = 64;
 
     private final Report report;
-    private final EventSource events;
+    private final Transcripts transcripts;
     private final Writer out;
     private final Html html = new Html();
-    private final Map<String, Change> changes = new HashMap<>();
+    private final Map<String, Change> changes;
 
-    private HtmlReport(Report report, EventSource events, Writer out) {
+    /** Where a run's transcript comes from: its events read now, or read ahead. */
+    private interface Transcripts {
+        List<Entry> of(RunResult run);
+    }
+
+    private HtmlReport(Report report, Map<String, Change> changes, Transcripts transcripts, Writer out) {
         this.report = report;
-        this.events = events;
+        this.changes = changes;
+        this.transcripts = transcripts;
         this.out = out;
-        if (report.comparison() != null) {
-            report.comparison().cases().forEach(change -> changes.put(change.id(), change));
-        }
     }
 
     static void write(Report report, Path reportDir, Writer out) throws IOException {
+        write(report, reportDir, out, Runtime.getRuntime().availableProcessors());
+    }
+
+    /**
+     * Writes the page; with {@code threads} above 1 and more than one part's worth of runs, the
+     * table and the runs' parts are made on that many threads of the page's own, side by side,
+     * and written in order: the same page, sooner. The events file is still read once, forward,
+     * by the calling thread, a part's lines ahead of its making.
+     */
+    static void write(Report report, Path reportDir, Writer out, int threads) throws IOException {
+        Map<String, Change> changes = new HashMap<>();
+        if (report.comparison() != null) {
+            report.comparison().cases().forEach(change -> changes.put(change.id(), change));
+        }
         try (EventSource events = new EventSource(reportDir)) {     // one reader, forward through the file, for every run
-            new HtmlReport(report, events, out).page();
+            HtmlReport page = new HtmlReport(report, changes, run -> Transcript.read(events, run.events()), out);
+            long runs = report.cases().stream().mapToLong(c -> c.runs().size()).sum();
+            if (threads <= 1 || runs <= RUNS_PER_PART) {
+                page.page(null);
+            } else {
+                page.page(new Parts(report, changes, events, threads, out));
+            }
         }
     }
 
-    private void page() throws IOException {
+    /** With {@code parts}, the table and the runs are made by its threads; without, here. */
+    private void page(Parts parts) throws IOException {
         String dataset = report.dataset() == null ? "Evaluation" : report.dataset();
         html.raw("<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
                 .raw("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
@@ -83,21 +116,129 @@ final class HtmlReport {
             ScoreChart.write(report.comparison(), html);
             html.raw("</section>\n");
         }
-        table();
-        flush();
-        html.raw("<section class=\"panel\" id=\"runs\">\n<div class=\"bar\"><h2>Runs and transcripts</h2><div class=\"buttons\">")
-                .raw("<button type=\"button\" data-runs=\"open\">Expand all</button>")
-                .raw("<button type=\"button\" data-runs=\"close\">Collapse all</button></div></div>\n");
-        for (int i = 0; i < report.cases().size(); i++) {
-            caseDetails(report.cases().get(i), i);
-            if (html.length() > FLUSH_AT) {
-                flush();
+        if (parts == null) {
+            table();
+            flush();
+        } else {
+            flush();
+            parts.table();
+        }
+        String runsHeader = "<section class=\"panel\" id=\"runs\">\n<div class=\"bar\"><h2>Runs and transcripts</h2><div class=\"buttons\">"
+                + "<button type=\"button\" data-runs=\"open\">Expand all</button>"
+                + "<button type=\"button\" data-runs=\"close\">Collapse all</button></div></div>\n";
+        if (parts == null) {
+            html.raw(runsHeader);
+            for (int i = 0; i < report.cases().size(); i++) {
+                caseDetails(report.cases().get(i), i);
+                if (html.length() > FLUSH_AT) {
+                    flush();
+                }
+            }
+        } else {
+            try (parts) {
+                parts.text(runsHeader);
+                parts.cases();
+                parts.drain();
             }
         }
         html.raw("</section>\n<footer>Written by <b>bellows eval</b>. This page is self-contained: it loads nothing.</footer>\n")
                 .raw("</main>\n<script>").raw(SCRIPT).raw("</script>\n</body>\n</html>\n");
         flush();
         out.flush();
+    }
+
+    /**
+     * The page's parts made on threads of its own: the table, then the cases a part at a time
+     * (about {@link #RUNS_PER_PART} runs each), each part's events read ahead by the page's
+     * thread (in the file's order, as a page made on one thread reads them) and its HTML made
+     * by a worker; the parts are written in order, at most a few ahead of the writing held in
+     * memory. Not thread-safe: the page's thread's.
+     */
+    private static final class Parts implements AutoCloseable {
+        private final Report report;
+        private final Map<String, Change> changes;
+        private final EventSource events;
+        private final int ahead;
+        private final ExecutorService workers;
+        private final ArrayDeque<Future<String>> pending = new ArrayDeque<>();
+        private final Writer out;
+
+        Parts(Report report, Map<String, Change> changes, EventSource events, int threads, Writer out) {
+            this.report = report;
+            this.out = out;
+            this.changes = changes;
+            this.events = events;
+            this.ahead = 2 * threads;
+            this.workers = Executors.newFixedThreadPool(threads, Thread.ofPlatform().daemon().name("eval-page-", 0).factory());
+        }
+
+        void table() {
+            pending.add(workers.submit(() -> {
+                HtmlReport part = new HtmlReport(report, changes, run -> List.of(), null);
+                part.table();
+                return part.html.take();
+            }));
+        }
+
+        void text(String text) {
+            pending.add(java.util.concurrent.CompletableFuture.completedFuture(text));
+        }
+
+        /** Every case, a part at a time, written as the parts before it are done. */
+        void cases() throws IOException {
+            List<CaseResult> cases = report.cases();
+            for (int from = 0; from < cases.size(); ) {
+                Map<RunResult, EventSource.Lines> lines = new IdentityHashMap<>();
+                int to = from;
+                for (int runs = 0; to < cases.size() && runs < RUNS_PER_PART; to++) {
+                    for (RunResult run : cases.get(to).runs()) {
+                        if (run.events() != null) {
+                            lines.put(run, events.readAhead(run.events()));
+                        }
+                    }
+                    runs += cases.get(to).runs().size();
+                }
+                int first = from;
+                int end = to;
+                pending.add(workers.submit(() -> {
+                    HtmlReport part = new HtmlReport(report, changes, run -> Transcript.read(lines.get(run), run.events()), null);
+                    for (int i = first; i < end; i++) {
+                        part.caseDetails(cases.get(i), i);
+                    }
+                    return part.html.take();
+                }));
+                while (pending.size() > ahead) {
+                    write(pending.poll());
+                }
+                from = to;
+            }
+        }
+
+        void drain() throws IOException {
+            while (!pending.isEmpty()) {
+                write(pending.poll());
+            }
+        }
+
+        private void write(Future<String> part) throws IOException {
+            try {
+                out.write(part.get());
+            } catch (ExecutionException e) {
+                switch (e.getCause()) {
+                    case RuntimeException runtime -> throw runtime;
+                    case Error error -> throw error;
+                    default -> throw new IllegalStateException(e.getCause());
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException("interrupted while the page was written");
+            }
+        }
+
+        @Override
+        public void close() {
+            workers.shutdownNow();
+        }
     }
 
     private void header(String dataset) {
@@ -311,7 +452,7 @@ final class HtmlReport {
         if (run.events() == null) {
             html.raw("<div class=\"t-problem\">no events file in the report</div>\n");
         }
-        List<Entry> transcript = run.events() == null ? List.of() : Transcript.read(events, run.events());
+        List<Entry> transcript = run.events() == null ? List.of() : transcripts.of(run);
         transcript.forEach(entry -> entry(entry, run.passed()));
         if (run.answer() != null && !run.answer().isEmpty() && transcript.stream().noneMatch(entry -> entry instanceof Transcript.End)) {
             html.raw("<div class=\"t-end\"><span class=\"label\">Answer</span>").text(run.answer(), TEXT_LIMIT).raw("</div>\n");

@@ -78,10 +78,24 @@ final class Transcript {
 
     /** The transcript of {@code events}, read through {@code source} (one for a whole page). */
     static List<Entry> read(EventSource source, String events) {
+        return transcript(events, sink -> source.read(events, sink));
+    }
+
+    /** The transcript of {@code events} from its lines read ahead ({@link EventSource#readAhead}). */
+    static List<Entry> read(EventSource.Lines lines, String events) {
+        return transcript(events, lines::replay);
+    }
+
+    /** Where a transcript's lines come from: read now, or replayed. */
+    private interface Lines {
+        void into(EventSource.LineSink sink) throws EventSource.Unreadable;
+    }
+
+    private static List<Entry> transcript(String events, Lines lines) {
         Transcript transcript = new Transcript();
         transcript.file = BLOCK.matcher(events).replaceFirst("");
         try {
-            source.read(events, (line, number) -> {
+            lines.into((line, number) -> {
                 if (!line.isBlank()) {
                     transcript.line(line, number, transcript.file);
                 }

@@ -2,6 +2,8 @@ package dev.bellows.eval.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
@@ -97,5 +99,31 @@ class HtmlReportTest {
                 .contains("x".repeat(200) + "</span>")          // the preview in the run's summary line
                 .contains("x".repeat(HtmlReport.TEXT_LIMIT) + "<span class=\"cut\"> \u2026 (5 more characters not shown)</span>")
                 .doesNotContain("x".repeat(HtmlReport.TEXT_LIMIT + 1));
+    }
+
+    @Test
+    void aPageMadeOnSeveralThreadsIsThePageMadeOnOne(@TempDir Path dir) throws Exception {
+        // the sample's cases forty times over (200 cases, 280 runs: several parts), their events read
+        // back and forth (each copy goes back to the first files), one file missing
+        ObjectNode report = (ObjectNode) ReportReader.readTree(Sample.copyTo(dir));
+        ArrayNode cases = (ArrayNode) report.get("cases");
+        List<JsonNode> sample = new ArrayList<>();
+        cases.forEach(sample::add);
+        for (int copy = 1; copy < 40; copy++) {
+            for (JsonNode c : sample) {
+                ObjectNode again = (ObjectNode) c.deepCopy();
+                again.put("id", c.get("id").asString() + "-" + copy);
+                cases.add(again);
+            }
+        }
+        Report parsed = ReportReader.read(report, "report");
+        assertThat(parsed.cases().stream().mapToLong(c -> c.runs().size()).sum()).isGreaterThan(4L * HtmlReport.RUNS_PER_PART);
+        StringWriter one = new StringWriter();
+        HtmlReport.write(parsed, dir, one, 1);
+        StringWriter three = new StringWriter();
+        HtmlReport.write(parsed, dir, three, 3);
+        assertThat(three.toString()).isEqualTo(one.toString())
+                .contains("<span class=\"case-id\">capital-france-39</span>")
+                .contains("events file events/multi-turn/run-1.jsonl not found");
     }
 }
