@@ -448,12 +448,14 @@ class RunCommandTest {
 
         @Test
         void timeout_seconds_bounds_the_wait_for_the_next_byte() {
-            // One answer in two pieces 2 s apart: waiting 20 s for the next byte sees it
-            // through (20 ms would not: the value is seconds), waiting 1 s gives up at the gap.
-            // A loaded machine can only lengthen the gap, so neither outcome depends on speed.
+            // One answer in two pieces 200 ms apart: waiting 20 s for the next byte sees it
+            // through (20 ms would not: the value is seconds); the same 2 s apart: waiting 1 s
+            // gives up at the gap. A loaded machine can only lengthen a gap, so neither outcome
+            // depends on speed.
             String answer = "ab" + complete("patient");
-            MockTurn twoPieces = MockTurn.content(answer).chunkSize((answer.length() + 1) / 2).delayMs(2000);
-            try (MockLlmServer server = server(twoPieces, twoPieces)) {
+            MockTurn twoPieces = MockTurn.content(answer).chunkSize((answer.length() + 1) / 2).delayMs(200);
+            MockTurn twoPiecesFarApart = MockTurn.content(answer).chunkSize((answer.length() + 1) / 2).delayMs(2000);
+            try (MockLlmServer server = server(twoPieces, twoPiecesFarApart)) {
                 Cli.Run patient = run(server, "--timeout-seconds", "20", "task");
                 assertThat(patient.status()).as(patient.err()).isZero();
                 assertThat(patient.out()).isEqualTo("patient\n");

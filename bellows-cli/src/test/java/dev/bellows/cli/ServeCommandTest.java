@@ -13,6 +13,7 @@ import dev.bellows.testkit.MockLlmServer;
 import dev.bellows.testkit.MockScript;
 import dev.bellows.testkit.MockTurn;
 import dev.bellows.testkit.RecordedRequest;
+import dev.bellows.testkit.StreamHold;
 import java.io.BufferedReader;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -418,9 +419,12 @@ class ServeCommandTest {
         MockScript script = MockScript.of(
                 MockTurn.content(complete("first answer")),
                 MockTurn.content("<thinking>" + "slowly ".repeat(60) + "</thinking>" + complete("LOST answer"))
-                        .chunkSize(4).delayMs(25),
+                        .chunkSize(4),
                 MockTurn.content(complete("third answer")));
-        try (MockLlmServer model = MockLlmServer.start(script);
+        // the second answer is held in its thinking ("<thinking>" and ten "slowly " out) until the
+        // database is gone: it goes away while the model answers, however slow the machine is
+        StreamHold midAnswer = StreamHold.after(1, 20);
+        try (MockLlmServer model = MockLlmServer.builder(script).hold(midAnswer).start();
              Server server = serve("--base-url", model.baseUrl().toString(), "--model", "mock", "--session-store", store)) {
             List<JsonNode> first = events(agui(server, input("gone", "Question one?")).body());
             assertThat(last(first, "result")).isEqualTo("first answer");
@@ -434,6 +438,7 @@ class ServeCommandTest {
                 // until the run is under way
             }
             own.kill();                         // the database goes away while the model answers
+            midAnswer.release();
             StringBuilder rest = new StringBuilder();
             while ((line = lines.readLine()) != null) {
                 rest.append(line).append('\n');
