@@ -70,6 +70,19 @@ final class AgentTree implements AutoCloseable {
         this.registry = registry;
     }
 
+    /** Which of the sub-agents' calls need approval; null: those {@code --approve} names. */
+    private java.util.function.Predicate<dev.bellows.tool.ToolCall> approvals;
+
+    /**
+     * The sub-agents ask for approval of the calls {@code needsApproval} accepts, instead of
+     * those {@code --approve} names: a chat's, which leaves out the tools its user approved for
+     * the rest of the chat ({@code a}). Set before the first {@link #configure}.
+     */
+    AgentTree approving(java.util.function.Predicate<dev.bellows.tool.ToolCall> needsApproval) {
+        this.approvals = needsApproval;
+        return this;
+    }
+
     /** Traces and metrics for the sub-agents' runs too; set before the first {@link #configure}. */
     AgentTree traced(Telemetry telemetry) {
         this.telemetry = telemetry;
@@ -186,8 +199,12 @@ final class AgentTree implements AutoCloseable {
                     .maxToolResultTokens(settings.maxToolResultTokens())
                     .maxConsecutiveErrors(settings.maxConsecutiveErrors())
                     .retryPolicy(RetryPolicy.defaults().withMaxRetries(settings.maxRetries()));
-            for (String pattern : settings.approve()) {
-                builder.requireApproval(pattern);
+            if (approvals != null) {
+                builder.requireApproval(approvals);
+            } else {
+                for (String pattern : settings.approve()) {
+                    builder.requireApproval(pattern);
+                }
             }
             if (interceptor != null) {
                 builder.modelInterceptor(interceptor);
