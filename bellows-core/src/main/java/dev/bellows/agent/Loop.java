@@ -224,7 +224,8 @@ final class Loop implements Runnable, RunContext {
 
     /**
      * Carries the run on with the agent a handoff gave the conversation to: a {@link DefaultAgent}
-     * in this run (the same session, events and cancellation; its own options), any other agent
+     * in this run (the same session, events and cancellation; its own options, its run
+     * interceptors around what it runs, inside the first agent's), any other agent
      * through {@link HandedRun}. Its end is the run's.
      */
     private LoopEvent.LoopEnd handOff(MachineStep.HandOff step) {
@@ -234,7 +235,8 @@ final class Loop implements Runnable, RunContext {
         if (step.handoff().agent() instanceof DefaultAgent target) {
             Loop handed = new Loop(target.options, target.protocol, session, run, step.task(), null);
             handed.budgets(tree);           // the same run: the same trees
-            return handed.body();
+            // its run interceptors go around the rest of the run, which is its (a span, a policy)
+            return handed.options.runInterceptors.isEmpty() ? handed.body() : handed.new RunChain(0).intercepted();
         }
         return HandedRun.run(step, session, run);
     }
