@@ -121,18 +121,35 @@ final class Loop implements Runnable, RunContext {
         if (inherited.isEmpty() && options.treeLimits == null && options.limits == null) {
             tree = List.of();
             budgets = List.of();
+            ownTree = List.of();
+            own = List.of();
             return;
         }
         List<Budget> trees = new ArrayList<>(inherited);
         if (options.treeLimits != null) {
-            trees.add(new Budget(options.treeLimits, "the run's agents' together"));
+            Budget mine = new Budget(options.treeLimits, "the run's agents' together");
+            trees.add(mine);
+            ownTree = List.of(mine);
+        } else {
+            ownTree = List.of();
         }
         tree = List.copyOf(trees);
         if (options.limits != null) {
-            trees.add(new Budget(options.limits, "agent " + options.name + "'s"));
+            Budget mine = new Budget(options.limits, "agent " + options.name + "'s");
+            trees.add(mine);
+            own = List.of(mine);
+        } else {
+            own = List.of();
         }
         budgets = List.copyOf(trees);
     }
+
+    /**
+     * The budgets whose time this run watches: the tree it begins (its callers watch theirs),
+     * and its agent's own limits, which end with its part of the run (a handoff's agent has its own).
+     */
+    private List<Budget> ownTree;
+    private List<Budget> own;
 
     /** The tree budgets a sub-agent of this run counts in. */
     List<Budget> tree() {
@@ -179,8 +196,26 @@ final class Loop implements Runnable, RunContext {
         }
     }
 
-    /** The machine's steps, until it ends. */
+    /**
+     * The machine's steps, until it ends, cut short when the time of a limit it watches is up:
+     * then it ends {@code error}, saying which limit, not {@code cancelled}.
+     */
     private LoopEvent.LoopEnd body() {
+        TimeLimit trees = TimeLimit.watch(ownTree, run);
+        TimeLimit mine = TimeLimit.watch(own, run);
+        try {
+            LoopEvent.LoopEnd end = steps(mine);
+            String cut = run.cutShortBy();
+            return cut != null && end.reason() == LoopEndReason.CANCELLED
+                    ? new LoopEvent.LoopEnd(LoopEndReason.ERROR, cut) : end;
+        } finally {
+            mine.stop();
+            trees.stop();
+        }
+    }
+
+    /** The machine's steps, until it ends; {@code mine} (its agent's own time) stops at a handoff. */
+    private LoopEvent.LoopEnd steps(TimeLimit mine) {
         try {
             MachineInput input;
             if (resumeFrom != null) {
@@ -213,6 +248,7 @@ final class Loop implements Runnable, RunContext {
                     }
                     case MachineStep.RunTools tools -> input = runTools(tools);
                     case MachineStep.HandOff handOff -> {
+                        mine.stop();        // this agent's own limits end with its part of the run
                         return handOff(handOff);
                     }
                 }
