@@ -119,6 +119,11 @@ final class AgentTree implements AutoCloseable {
         return tool(spec.name(), 0).asAgent(listener);
     }
 
+    /** The workflow {@code spec} as an agent of its own, whose runs' events their callers read. */
+    dev.bellows.agent.Agent workflow(AgentsConfig.Spec spec) throws UsageException {
+        return tool(spec.name(), 0).asAgent();
+    }
+
     /**
      * The agent {@code name} as the target of a handoff made at {@code depth}: it takes over the
      * conversation at the same depth. A model agent (the same one for every handoff to it), or a
