@@ -180,10 +180,17 @@ final class AgentTree implements AutoCloseable {
                 for (String member : spec.members()) {
                     members.add(tool(member, depth + 1));
                 }
-                tool = spec.kind() == AgentsConfig.Kind.SEQUENCE
-                        ? AgentTool.sequence(name, description(spec), members)
-                        : AgentTool.parallel(name, description(spec), members,
-                                spec.then() == null ? null : tool(spec.then(), depth + 1), PARALLEL_BOUND);
+                tool = switch (spec.kind()) {
+                    case SEQUENCE -> AgentTool.sequence(name, description(spec), members);
+                    case PARALLEL -> AgentTool.parallel(name, description(spec), members,
+                            spec.then() == null ? null : tool(spec.then(), depth + 1), PARALLEL_BOUND);
+                    case LOOP -> AgentTool.loop(name, description(spec), members.getFirst(),
+                            spec.until() == null ? answer -> false : answer -> answer.contains(spec.until()),
+                            spec.maxRounds());
+                    case ROUTER -> AgentTool.router(name, description(spec), members,
+                            handoffTarget(spec.then(), depth + 1));
+                    case DEFAULT, REACT -> throw new IllegalStateException(name + " is no workflow");
+                };
             } else {
                 tool = AgentTool.of(name, description(spec), agent(name, depth));
             }
@@ -313,6 +320,15 @@ final class AgentTree implements AutoCloseable {
         if (spec.kind() == AgentsConfig.Kind.SEQUENCE) {
             return "Gives a task to the agents " + String.join(", then ", spec.members()) + ", each given the one"
                     + " before's answer, and returns the last one's answer.";
+        }
+        if (spec.kind() == AgentsConfig.Kind.LOOP) {
+            return "Gives a task to the agent " + spec.members().getFirst() + ", then its answer to it again, until"
+                    + (spec.until() == null ? "" : " an answer says " + spec.until() + " or") + " " + spec.maxRounds()
+                    + " rounds have run, and returns the last answer.";
+        }
+        if (spec.kind() == AgentsConfig.Kind.ROUTER) {
+            return "Gives a task to the one of the agents " + String.join(", ", spec.members()) + " that "
+                    + spec.then() + " picks for it, and returns its answer.";
         }
         if (spec.kind() == AgentsConfig.Kind.PARALLEL) {
             return "Gives a task to the agents " + String.join(", ", spec.members()) + " at once and returns their"

@@ -332,6 +332,20 @@ class AgentsCliTest {
             "{\"agents\": {\"p\": {\"sequence\": [\"q\"]}, \"q\": {\"parallel\": [\"p\"]}}}"
                     + "|bellows.json: agents.p: the workflows run each other without end: p -> q -> p",
             "{\"agents\": {\"a\": {\"mcp_servers\": [\"search\"]}}}|bellows.json: agents.a.mcp_servers: no MCP server \"search\"",
+            "{\"agents\": {\"l\": {\"loop\": \"l\", \"max_rounds\": 2}}}|bellows.json: agents.l.loop: names the workflow itself",
+            "{\"agents\": {\"l\": {\"loop\": \"nobody\", \"max_rounds\": 2}}}|bellows.json: agents.l.loop: no agent \"nobody\"",
+            "{\"agents\": {\"l\": {\"loop\": \"a\"}, \"a\": {}}}|bellows.json: agents.l.max_rounds: a loop needs its most rounds",
+            "{\"agents\": {\"l\": {\"loop\": \"a\", \"max_rounds\": 0}, \"a\": {}}}"
+                    + "|bellows.json: agents.l.max_rounds: must be a whole number from 1",
+            "{\"agents\": {\"a\": {\"until\": \"done\"}}}|bellows.json: agents.a.until: only for a loop, which it ends",
+            "{\"agents\": {\"r\": {\"router\": [\"a\"]}, \"a\": {}}}"
+                    + "|bellows.json: agents.r.chooser: a router needs the agent that picks its route",
+            "{\"agents\": {\"r\": {\"router\": [\"a\"], \"chooser\": \"ghost\"}, \"a\": {}}}"
+                    + "|bellows.json: agents.r.chooser: no agent \"ghost\"",
+            "{\"agents\": {\"r\": {\"router\": [\"a\"], \"loop\": \"a\", \"chooser\": \"a\"}, \"a\": {}}}"
+                    + "|bellows.json: agents.r: is neither a model agent nor one workflow: it has both \"loop\" and \"router\"",
+            "{\"agents\": {\"l\": {\"loop\": \"r\", \"max_rounds\": 2}, \"r\": {\"router\": [\"l\"], \"chooser\": \"c\"},"
+                    + " \"c\": {}}}|bellows.json: agents.l: the workflows run each other without end: l -> r -> l",
     })
     void aConfigWhoseAgentsDoNotHoldTogetherIsAUsageErrorNamingThePath(String config, String message) {
         try (MockLlmServer server = server(complete("never"))) {
@@ -618,6 +632,65 @@ class AgentsCliTest {
                 pipeline  sequence  runs: researcher -> writer
                 both  parallel  runs: researcher, writer  then: lead
                 """);
+    }
+
+    /** A loop gives its agent the task, then each answer again, until an answer says its until text. */
+    @Test
+    void aLoopRunsItsAgentAgainOnItsAnswerUntilAnAnswerSaysItsUntilText() {
+        String config = """
+                {"agents": {
+                  "editor": {"instructions": "You improve the text; say FINAL when it is done."},
+                  "polish": {"loop": "editor", "until": "FINAL", "max_rounds": 3}
+                }}""";
+        try (MockLlmServer server = server(complete("draft two"), complete("FINAL draft three"), complete("never"))) {
+            Cli.Run run = run(server, config, "--agent", "polish", "--output", "jsonl", "draft one");
+
+            assertThat(run.status()).as(run.err()).isZero();
+            assertThat(run.outJson().getLast().get("agent").asString()).isEqualTo("polish");
+            assertThat(run.outJson().getLast().get("result").asString()).isEqualTo("FINAL draft three");
+            assertThat(server.requests()).hasSize(2);
+            assertThat(server.requests().get(0).body().get("messages").toString()).contains("draft one");
+            assertThat(server.requests().get(1).body().get("messages").toString()).contains("draft two")
+                    .doesNotContain("draft one");
+        }
+        String bounded = config.replace("\"until\": \"FINAL\", \"max_rounds\": 3", "\"max_rounds\": 2");
+        try (MockLlmServer server = server(complete("FINAL two"), complete("FINAL three"), complete("never"))) {
+            Cli.Run run = run(server, bounded, "--agent", "polish", "--output", "jsonl", "draft one");
+
+            assertThat(run.status()).as(run.err()).isZero();
+            assertThat(run.outJson().getLast().get("result").asString()).isEqualTo("FINAL three");
+            assertThat(server.requests()).hasSize(2);
+        }
+    }
+
+    /** A router's chooser (an agent) picks the route; that agent's answer is the router's. */
+    @Test
+    void aRouterRunsTheAgentItsChooserPicks() {
+        String config = """
+                {"agents": {
+                  "triage": {"instructions": "You pick."},
+                  "billing": {"instructions": "You answer about invoices."},
+                  "tech": {"instructions": "You fix computers."},
+                  "desk": {"router": ["billing", "tech"], "chooser": "triage"},
+                  "lead": {"agents": ["desk"]}
+                }}""";
+        try (MockLlmServer server = server(complete("tech"), complete("reboot it"))) {
+            Cli.Run run = run(server, config, "--agent", "desk", "--output", "jsonl", "my laptop hangs");
+
+            assertThat(run.status()).as(run.err()).isZero();
+            assertThat(run.outJson().getLast().get("result").asString()).isEqualTo("reboot it");
+            String asked = server.requests().get(0).body().get("messages").toString();
+            assertThat(asked).contains("You pick.", "billing", "tech", "my laptop hangs");
+            assertThat(server.requests().get(1).body().get("messages").toString()).contains("You fix computers.",
+                    "my laptop hangs").doesNotContain("You answer about invoices.");
+        }
+        Cli.Run listed = bellows(config, "agents");
+        assertThat(listed.status()).as(listed.err()).isZero();
+        assertThat(listed.out()).contains("desk  router  routes: billing, tech  chooser: triage\n",
+                "lead  default  calls: desk  tools: the command line's\n");
+        Cli.Run loop = bellows("{\"agents\": {\"e\": {}, \"p\": {\"loop\": \"e\", \"until\": \"FINAL\", \"max_rounds\": 3}}}",
+                "agents");
+        assertThat(loop.out()).contains("p  loop  runs: e  until: FINAL  max_rounds: 3\n");
     }
 
     private static int indexOf(List<JsonNode> events, java.util.function.Predicate<JsonNode> test) {
