@@ -236,10 +236,19 @@ final class AgentRunner {
 
     /** The event as JSON lines, its deltas redacted across their boundaries. */
     private void writeJsonLine(AgentEvent event) {
+        if (approvals.hold(event)) {
+            return;
+        }
+        if (event instanceof LoopEvent.LoopEnd) {
+            approvals.unclaimed().forEach(this::writeJsonLineAsIs);
+        }
         for (AgentEvent redacted : deltas.apply(event)) {
             writeJsonLineAsIs(redacted);
         }
     }
+
+    /** A sub-agent's waiting call on one line: the run's, with the sub-agent's agent and parent call. */
+    private final NestedApprovals approvals = new NestedApprovals();
 
     /** One event as one JSON line, flushed at once; a broken standard output cancels the run. */
     private void writeJsonLineAsIs(AgentEvent event) {
@@ -249,6 +258,9 @@ final class AgentRunner {
         try {
             // Shown keeps the JSON valid: its writer escapes C0 controls, Shown the rest the same way
             tools.jackson.databind.JsonNode json = EventJson.toJson(event, false);
+            if (event instanceof LoopEvent.ApprovalRequired waiting) {
+                json = approvals.mark(waiting, ((tools.jackson.databind.node.ObjectNode) json.deepCopy()));
+            }
             if (agent != null && !json.has("agent")) {
                 // a sub-agent's events name their own; a copy, since the event's tree is read-only
                 json = ((tools.jackson.databind.node.ObjectNode) json.deepCopy()).put("agent", agent);

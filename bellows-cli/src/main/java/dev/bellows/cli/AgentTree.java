@@ -115,6 +115,19 @@ final class AgentTree implements AutoCloseable {
         }
     }
 
+    /** Which of the sub-agents' calls need approval; null: those {@code --approve} names. */
+    private java.util.function.Predicate<dev.bellows.tool.ToolCall> approvals;
+
+    /**
+     * The sub-agents ask for approval of the calls {@code needsApproval} accepts, instead of
+     * those {@code --approve} names: a chat's, which leaves out the tools its user approved for
+     * the rest of the chat ({@code a}). Set before the first {@link #configure}.
+     */
+    AgentTree approving(java.util.function.Predicate<dev.bellows.tool.ToolCall> needsApproval) {
+        this.approvals = needsApproval;
+        return this;
+    }
+
     /** Traces and metrics for the sub-agents' runs too; set before the first {@link #configure}. */
     AgentTree traced(Telemetry telemetry) {
         this.telemetry = telemetry;
@@ -149,6 +162,11 @@ final class AgentTree implements AutoCloseable {
     dev.bellows.agent.Agent workflow(AgentsConfig.Spec spec, dev.bellows.agent.AgentListener listener)
             throws UsageException {
         return tool(spec.name(), 0).asAgent(listener);
+    }
+
+    /** The workflow {@code spec} as an agent of its own, whose runs' events their callers read. */
+    dev.bellows.agent.Agent workflow(AgentsConfig.Spec spec) throws UsageException {
+        return tool(spec.name(), 0).asAgent();
     }
 
     /**
@@ -214,10 +232,17 @@ final class AgentTree implements AutoCloseable {
                 for (String member : spec.members()) {
                     members.add(tool(member, depth + 1));
                 }
-                tool = spec.kind() == AgentsConfig.Kind.SEQUENCE
-                        ? AgentTool.sequence(name, description(spec), members)
-                        : AgentTool.parallel(name, description(spec), members,
-                                spec.then() == null ? null : tool(spec.then(), depth + 1), PARALLEL_BOUND);
+                tool = switch (spec.kind()) {
+                    case SEQUENCE -> AgentTool.sequence(name, description(spec), members);
+                    case PARALLEL -> AgentTool.parallel(name, description(spec), members,
+                            spec.then() == null ? null : tool(spec.then(), depth + 1), PARALLEL_BOUND);
+                    case LOOP -> AgentTool.loop(name, description(spec), members.getFirst(),
+                            spec.until() == null ? answer -> false : answer -> answer.contains(spec.until()),
+                            spec.maxRounds());
+                    case ROUTER -> AgentTool.router(name, description(spec), members,
+                            handoffTarget(spec.then(), depth + 1));
+                    case DEFAULT, REACT -> throw new IllegalStateException(name + " is no workflow");
+                };
             } else {
                 tool = AgentTool.of(name, description(spec), agent(name, depth));
             }
@@ -238,8 +263,12 @@ final class AgentTree implements AutoCloseable {
                     .maxToolResultTokens(settings.maxToolResultTokens())
                     .maxConsecutiveErrors(settings.maxConsecutiveErrors())
                     .retryPolicy(RetryPolicy.defaults().withMaxRetries(settings.maxRetries()));
-            for (String pattern : settings.approve()) {
-                builder.requireApproval(pattern);
+            if (approvals != null) {
+                builder.requireApproval(approvals);
+            } else {
+                for (String pattern : settings.approve()) {
+                    builder.requireApproval(pattern);
+                }
             }
             if (interceptor != null) {
                 builder.modelInterceptor(interceptor);
@@ -356,6 +385,15 @@ final class AgentTree implements AutoCloseable {
         if (spec.kind() == AgentsConfig.Kind.SEQUENCE) {
             return "Gives a task to the agents " + String.join(", then ", spec.members()) + ", each given the one"
                     + " before's answer, and returns the last one's answer.";
+        }
+        if (spec.kind() == AgentsConfig.Kind.LOOP) {
+            return "Gives a task to the agent " + spec.members().getFirst() + ", then its answer to it again, until"
+                    + (spec.until() == null ? "" : " an answer says " + spec.until() + " or") + " " + spec.maxRounds()
+                    + " rounds have run, and returns the last answer.";
+        }
+        if (spec.kind() == AgentsConfig.Kind.ROUTER) {
+            return "Gives a task to the one of the agents " + String.join(", ", spec.members()) + " that "
+                    + spec.then() + " picks for it, and returns its answer.";
         }
         if (spec.kind() == AgentsConfig.Kind.PARALLEL) {
             return "Gives a task to the agents " + String.join(", ", spec.members()) + " at once and returns their"

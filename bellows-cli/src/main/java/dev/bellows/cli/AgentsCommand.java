@@ -75,6 +75,15 @@ final class AgentsCommand implements Callable<Integer> {
                     line.append("  then: ").append(agent.then());
                 }
             }
+            case LOOP -> {
+                line.append("  runs: ").append(agent.members().getFirst());
+                if (agent.until() != null) {
+                    line.append("  until: ").append(agent.until());
+                }
+                line.append("  max_rounds: ").append(agent.maxRounds());
+            }
+            case ROUTER -> line.append("  routes: ").append(String.join(", ", agent.members()))
+                    .append("  chooser: ").append(agent.then());
             case DEFAULT, REACT -> {
                 part(line, "calls", agent.agents());
                 part(line, "handoffs", agent.handoffs());

@@ -19,19 +19,36 @@ final class AgentsConfig {
     /** The values of {@code --agent} that are the loop's own, never a configured agent's name. */
     static final Set<String> BUILT_IN = Set.of("default", "react");
 
-    enum Kind { DEFAULT, REACT, SEQUENCE, PARALLEL }
+    enum Kind { DEFAULT, REACT, SEQUENCE, PARALLEL, LOOP, ROUTER }
 
     /**
      * One agent. For a model agent: its instructions, model, base URL, tools, MCP servers (each
      * null when the command line's), the agents it calls and those it hands off to. For a
-     * workflow: its members, and for a parallel one the agent that merges their answers.
+     * workflow: its members (a loop's one agent, a router's routes), for a parallel one the agent
+     * that merges their answers, for a router the agent that picks the route ({@code then}), and
+     * for a loop the text that ends it ({@code until}, or null) and its most rounds.
      */
     record Spec(String name, Kind kind, String instructions, String model, String baseUrl, List<String> tools,
                 List<String> mcpServers, List<String> agents, List<String> handoffs, List<String> members,
-                String then) {
+                String then, String until, int maxRounds) {
+
+        Spec(String name, Kind kind, String instructions, String model, String baseUrl, List<String> tools,
+             List<String> mcpServers, List<String> agents, List<String> handoffs, List<String> members, String then) {
+            this(name, kind, instructions, model, baseUrl, tools, mcpServers, agents, handoffs, members, then, null, 0);
+        }
 
         boolean workflow() {
-            return kind == Kind.SEQUENCE || kind == Kind.PARALLEL;
+            return kind != Kind.DEFAULT && kind != Kind.REACT;
+        }
+
+        /** The key of the file that names its members. */
+        String membersKey() {
+            return kind.name().toLowerCase(java.util.Locale.ROOT);
+        }
+
+        /** The key of the file that names {@link #then()}: a parallel workflow's then, a router's chooser. */
+        String thenKey() {
+            return kind == Kind.ROUTER ? "chooser" : "then";
         }
 
         /** Every agent it may run: those it calls, hands off to, or runs as a workflow. */
@@ -50,7 +67,10 @@ final class AgentsConfig {
 
     private static final Set<String> MODEL_KEYS = Set.of("instructions", "model", "base_url", "tools", "mcp_servers",
             "agents", "handoffs", "kind");
-    private static final Set<String> WORKFLOW_KEYS = Set.of("sequence", "parallel", "then");
+    private static final Set<String> WORKFLOW_KEYS = Set.of("sequence", "parallel", "then", "loop", "until",
+            "max_rounds", "router", "chooser");
+    /** The keys that make an entry a workflow, each its kind's. */
+    private static final List<String> KINDS = List.of("sequence", "parallel", "loop", "router");
     private static final java.util.regex.Pattern NAME = java.util.regex.Pattern.compile("[A-Za-z0-9_-]{1,64}");
 
     private final Map<String, Spec> agents;
@@ -141,43 +161,52 @@ final class AgentsConfig {
             throw new UsageException(path + ": must be an object: a model agent ({\"instructions\": ...}) or a workflow"
                     + " ({\"sequence\": [...]} or {\"parallel\": [...], \"then\": ...})");
         }
-        boolean sequence = value.has("sequence");
-        boolean parallel = value.has("parallel");
-        boolean workflow = sequence || parallel;
+        List<String> kinds = KINDS.stream().filter(value::has).toList();
+        boolean workflow = !kinds.isEmpty();
         for (Map.Entry<String, JsonNode> field : value.properties()) {
             String key = field.getKey();
             if (!MODEL_KEYS.contains(key) && !WORKFLOW_KEYS.contains(key)) {
                 throw new UsageException(path + "." + key + ": unknown key (a model agent has "
-                        + String.join(", ", MODEL_KEYS.stream().sorted().toList()) + "; a workflow sequence, or"
-                        + " parallel and then)");
+                        + String.join(", ", MODEL_KEYS.stream().sorted().toList()) + "; a workflow sequence;"
+                        + " parallel and then; loop, until and max_rounds; or router and chooser)");
             }
-            if (sequence && parallel) {
-                throw new UsageException(path + ": is neither a model agent nor one workflow: it has both \"sequence\""
-                        + " and \"parallel\"");
+            if (kinds.size() > 1) {
+                throw new UsageException(path + ": is neither a model agent nor one workflow: it has both \""
+                        + kinds.get(0) + "\" and \"" + kinds.get(1) + "\"");
             }
             if (workflow && MODEL_KEYS.contains(key)) {
                 throw new UsageException(path + ": is neither a model agent nor a workflow: it has both \"" + key
-                        + "\" (a model agent's) and \"" + (sequence ? "sequence" : "parallel") + "\" (a workflow's)");
+                        + "\" (a model agent's) and \"" + kinds.getFirst() + "\" (a workflow's)");
             }
         }
-        if (value.has("then") && !parallel) {
-            throw new UsageException(path + ".then: only for a parallel workflow, whose answers it merges");
-        }
-        if (sequence || parallel) {
-            String key = sequence ? "sequence" : "parallel";
-            List<String> members = names(value.get(key), path + "." + key);
+        String kindKey = workflow ? kinds.getFirst() : null;
+        owns(value, path, "then", "parallel", kindKey, "only for a parallel workflow, whose answers it merges");
+        owns(value, path, "until", "loop", kindKey, "only for a loop, which it ends");
+        owns(value, path, "max_rounds", "loop", kindKey, "only for a loop, whose rounds it bounds");
+        owns(value, path, "chooser", "router", kindKey, "only for a router, whose route it picks");
+        if (workflow) {
+            List<String> members = kindKey.equals("loop") ? List.of(text(value.get("loop"), path + ".loop"))
+                    : names(value.get(kindKey), path + "." + kindKey);
             if (members.isEmpty()) {
-                throw new UsageException(path + "." + key + ": names no agent");
+                throw new UsageException(path + "." + kindKey + ": names no agent");
             }
             if (members.contains(name)) {
-                throw new UsageException(path + "." + key + ": names the workflow itself");
+                throw new UsageException(path + "." + kindKey + ": names the workflow itself");
             }
-            String then = parallel ? text(value.get("then"), path + ".then") : null;
+            String thenKey = kindKey.equals("router") ? "chooser" : "then";
+            String then = kindKey.equals("parallel") || kindKey.equals("router")
+                    ? text(value.get(thenKey), path + "." + thenKey) : null;
+            if (kindKey.equals("router") && then == null) {
+                throw new UsageException(path + ".chooser: a router needs the agent that picks its route");
+            }
             if (then != null && then.equals(name)) {
-                throw new UsageException(path + ".then: names the workflow itself");
+                throw new UsageException(path + "." + thenKey + ": names the workflow itself");
             }
-            return new Spec(name, sequence ? Kind.SEQUENCE : Kind.PARALLEL, null, null, null, null, null, List.of(),
-                    List.of(), members, then);
+            String until = kindKey.equals("loop") ? text(value.get("until"), path + ".until") : null;
+            int rounds = kindKey.equals("loop") ? rounds(value.get("max_rounds"), path + ".max_rounds") : 0;
+            Kind kind = Kind.valueOf(kindKey.toUpperCase(java.util.Locale.ROOT));
+            return new Spec(name, kind, null, null, null, null, null, List.of(), List.of(), members, then, until,
+                    rounds);
         }
         String kind = text(value.get("kind"), path + ".kind");
         if (kind != null && !BUILT_IN.contains(kind)) {
@@ -194,6 +223,25 @@ final class AgentsConfig {
                 path + ".base_url"), value.has("tools") ? names(value.get("tools"), path + ".tools") : null, servers,
                 value.has("agents") ? names(value.get("agents"), path + ".agents") : List.of(),
                 value.has("handoffs") ? names(value.get("handoffs"), path + ".handoffs") : List.of(), List.of(), null);
+    }
+
+    /** {@code key}, when there, belongs to workflows of {@code kind} alone. */
+    private static void owns(JsonNode value, String path, String key, String kind, String kindKey, String why)
+            throws UsageException {
+        if (value.has(key) && !kind.equals(kindKey)) {
+            throw new UsageException(path + "." + key + ": " + why);
+        }
+    }
+
+    /** A loop's most rounds: a whole number from 1. */
+    private static int rounds(JsonNode value, String path) throws UsageException {
+        if (value == null || value.isNull()) {
+            throw new UsageException(path + ": a loop needs its most rounds (a whole number from 1)");
+        }
+        if (!value.isInt() || value.asInt() < 1) {
+            throw new UsageException(path + ": must be a whole number from 1");
+        }
+        return value.asInt();
     }
 
     private static String text(JsonNode value, String path) throws UsageException {
@@ -228,9 +276,9 @@ final class AgentsConfig {
         for (Spec spec : agents.values()) {
             check(label, spec, "agents", spec.agents());
             check(label, spec, "handoffs", spec.handoffs());
-            check(label, spec, spec.kind() == Kind.SEQUENCE ? "sequence" : "parallel", spec.members());
+            check(label, spec, spec.membersKey(), spec.members());
             if (spec.then() != null) {
-                check(label, spec, "then", List.of(spec.then()));
+                check(label, spec, spec.thenKey(), List.of(spec.then()));
             }
         }
     }

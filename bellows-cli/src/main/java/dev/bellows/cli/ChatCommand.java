@@ -167,8 +167,14 @@ final class ChatCommand implements Callable<Integer> {
             stored.checkWaitingToolMode(settings.toolMode());
         }
         java.nio.file.Path history = options.dataDirectory(root.host).resolve("chat_history");
+        // the tools the user approves for the rest of the chat ("a"): for its sub-agents too, built before it begins
+        Set<String> always = ConcurrentHashMap.newKeySet();
         try (AgentTree agents = new AgentTree(settings, provider, streamOptions, registry, root.host::envValue).traced(telemetry);
              ChatIo io = ChatIo.open(root, history)) {
+            if (!settings.approve().isEmpty()) {
+                List<ToolPattern> approve = settings.approve().stream().map(ToolPattern::of).toList();
+                agents.approving(call -> Conversation.needsApproval(always, approve, call));
+            }
             // A server's question is asked on the chat's own line reader, with the turn's spinner stopped.
             AtomicReference<Runnable> quiet = new AtomicReference<>(() -> { });
             lines.set(Elicitations.chat(io, () -> quiet.get().run()));
@@ -183,7 +189,7 @@ final class ChatCommand implements Callable<Integer> {
                 agents.configure(DefaultAgent.builder(), settings.configuredAgent());
             }
             Conversation conversation = new Conversation(settings, provider, streamOptions, registry, session, stored,
-                    io, settings.apiKey(), telemetry, agents);
+                    io, settings.apiKey(), telemetry, agents, always);
             conversation.quiet = quiet;
             return conversation.loop();
         }
@@ -212,7 +218,7 @@ final class ChatCommand implements Callable<Integer> {
         private final AtomicReference<AgentListener> renderer = new AtomicReference<>(event -> { });
         private final List<String> askedSuggestions = new ArrayList<>();
         /** The tools whose calls the user approved for the rest of the chat ({@code a}): SERVER/TOOL. */
-        private final Set<String> always = ConcurrentHashMap.newKeySet();
+        private final Set<String> always;
         private final List<ToolPattern> approve;
         private List<String> suggestions = List.of();
         private String model;
@@ -226,7 +232,8 @@ final class ChatCommand implements Callable<Integer> {
 
         Conversation(Settings settings, Provider provider, StreamOptions streamOptions, ToolRegistry registry,
                      Session session, RunSession stored, ChatIo io, ApiKey key, Telemetry telemetry,
-                     AgentTree agents) {
+                     AgentTree agents, Set<String> always) {
+            this.always = always;
             this.settings = settings;
             this.provider = provider;
             this.streamOptions = streamOptions;
@@ -250,11 +257,20 @@ final class ChatCommand implements Callable<Integer> {
             this.agent = agent();
         }
 
+        /** Whether a call of the chat's agents must be asked about: --approve names it, and "a" did not approve it. */
+        private boolean needsApproval(dev.bellows.tool.ToolCall call) {
+            return needsApproval(always, approve, call);
+        }
+
+        static boolean needsApproval(Set<String> always, List<ToolPattern> approve, dev.bellows.tool.ToolCall call) {
+            return !always.contains(call.serverName() + "/" + call.toolName())
+                    && approve.stream().anyMatch(pattern -> pattern.matches(call));
+        }
+
         private DefaultAgent agent() {
             DefaultAgent.Builder builder = DefaultAgent.builder();
             if (!approve.isEmpty()) {
-                builder.requireApproval(call -> !always.contains(call.serverName() + "/" + call.toolName())
-                        && approve.stream().anyMatch(pattern -> pattern.matches(call)));
+                builder.requireApproval(this::needsApproval);
             }
             telemetry.instrument(builder)
                     .toolMode(settings.toolMode())

@@ -14,8 +14,9 @@ import java.util.function.Supplier;
  * {@code bellows run --agent NAME} builds it (its own instructions, model, tools and the agents
  * it calls, the command line's settings for the rest); with no agents configured, the command
  * line's agent as the tool {@value #COMMAND_LINES}. Workflows ({@code sequence},
- * {@code parallel}) are not offered: a model agent that names them in its {@code "agents"}
- * offers them to its model.
+ * {@code parallel}) are offered too, each run as {@code bellows run --agent WORKFLOW} runs it (a
+ * call of theirs that needs approval ends the tool call with an error saying so: a workflow run
+ * by itself cannot wait).
  *
  * <p>Closing it stops the endpoint (the calls still running cancelled) and closes the providers
  * opened for agents with a {@code base_url} of their own.
@@ -46,18 +47,12 @@ final class McpAgents implements AutoCloseable {
         AgentTree tree = new AgentTree(settings, provider, streamOptions, registry, env).traced(telemetry);
         try {
             McpAgentServer.Builder builder = McpAgentServer.builder().maxRequestBytes(maxRequestBytes);
-            boolean any = false;
             for (AgentsConfig.Spec spec : settings.agents().agents().values()) {
-                if (!spec.workflow()) {
-                    builder.agent(spec.name(), AgentTree.description(spec), tree.configure(base.get(), spec).build());
-                    any = true;
-                }
+                builder.agent(spec.name(), AgentTree.description(spec), spec.workflow() ? tree.workflow(spec)
+                        : tree.configure(base.get(), spec).build());
             }
-            if (!any && settings.agents().agents().isEmpty()) {
+            if (settings.agents().agents().isEmpty()) {
                 builder.agent(COMMAND_LINES, commandLineDescription, commandLine);
-            } else if (!any) {
-                throw new UsageException("--mcp: the config file's agents are all workflows, which are not offered"
-                        + " over MCP; offer them through a model agent that names them in its \"agents\"");
             }
             return new McpAgents(tree, builder.build());
         } catch (UsageException | RuntimeException e) {

@@ -328,9 +328,24 @@ class AgentsCliTest {
                     + "|bellows.json: agents.x: is neither a model agent nor a workflow",
             "{\"agents\": {\"x\": \"an agent\"}}|bellows.json: agents.x: must be an object",
             "{\"agents\": {\"react\": {}}}|bellows.json: agents.react: \"react\" is a built-in value of --agent",
+            "{\"agents\": {\"default\": {}}}|bellows.json: agents.default: \"default\" is a built-in value of --agent",
             "{\"agents\": {\"p\": {\"sequence\": [\"q\"]}, \"q\": {\"parallel\": [\"p\"]}}}"
                     + "|bellows.json: agents.p: the workflows run each other without end: p -> q -> p",
             "{\"agents\": {\"a\": {\"mcp_servers\": [\"search\"]}}}|bellows.json: agents.a.mcp_servers: no MCP server \"search\"",
+            "{\"agents\": {\"l\": {\"loop\": \"l\", \"max_rounds\": 2}}}|bellows.json: agents.l.loop: names the workflow itself",
+            "{\"agents\": {\"l\": {\"loop\": \"nobody\", \"max_rounds\": 2}}}|bellows.json: agents.l.loop: no agent \"nobody\"",
+            "{\"agents\": {\"l\": {\"loop\": \"a\"}, \"a\": {}}}|bellows.json: agents.l.max_rounds: a loop needs its most rounds",
+            "{\"agents\": {\"l\": {\"loop\": \"a\", \"max_rounds\": 0}, \"a\": {}}}"
+                    + "|bellows.json: agents.l.max_rounds: must be a whole number from 1",
+            "{\"agents\": {\"a\": {\"until\": \"done\"}}}|bellows.json: agents.a.until: only for a loop, which it ends",
+            "{\"agents\": {\"r\": {\"router\": [\"a\"]}, \"a\": {}}}"
+                    + "|bellows.json: agents.r.chooser: a router needs the agent that picks its route",
+            "{\"agents\": {\"r\": {\"router\": [\"a\"], \"chooser\": \"ghost\"}, \"a\": {}}}"
+                    + "|bellows.json: agents.r.chooser: no agent \"ghost\"",
+            "{\"agents\": {\"r\": {\"router\": [\"a\"], \"loop\": \"a\", \"chooser\": \"a\"}, \"a\": {}}}"
+                    + "|bellows.json: agents.r: is neither a model agent nor one workflow: it has both \"loop\" and \"router\"",
+            "{\"agents\": {\"l\": {\"loop\": \"r\", \"max_rounds\": 2}, \"r\": {\"router\": [\"l\"], \"chooser\": \"c\"},"
+                    + " \"c\": {}}}|bellows.json: agents.l: the workflows run each other without end: l -> r -> l",
     })
     void aConfigWhoseAgentsDoNotHoldTogetherIsAUsageErrorNamingThePath(String config, String message) {
         try (MockLlmServer server = server(complete("never"))) {
@@ -450,6 +465,232 @@ class AgentsCliTest {
             assertThat(err.toString(StandardCharsets.UTF_8)).contains("agent researcher: a poem about tea");
             assertThat(server.requests().get(1).body().get("messages").toString()).contains("You write.");
         }
+    }
+
+    /**
+     * A parallel workflow gives each of its agents the task, and its {@code then} agent their
+     * answers, each headed by its agent's name; the merging agent's answer is the workflow's.
+     */
+    @Test
+    void aParallelWorkflowGivesItsThenAgentEveryAnswerHeadedByItsAgentsName() {
+        // the two run at once: each on a mock of its own, so that each gets its own answer
+        try (MockLlmServer facts = server(complete("fact: tea is a leaf"));
+             MockLlmServer verses = server(complete("verse: tea"));
+             MockLlmServer server = server(complete("merged"))) {
+            String config = """
+                    {"agents": {
+                      "researcher": {"instructions": "You find facts.", "base_url": "%s"},
+                      "writer": {"instructions": "You write.", "base_url": "%s"},
+                      "lead": {"instructions": "You merge."},
+                      "both": {"parallel": ["researcher", "writer"], "then": "lead"}
+                    }}""".formatted(facts.baseUrl(), verses.baseUrl());
+            Cli.Run run = run(server, config, "--agent", "both", "--output", "jsonl", "tea");
+
+            assertThat(run.status()).as(run.err()).isZero();
+            List<JsonNode> events = run.outJson();
+            assertThat(events).filteredOn(e -> e.get("type").asString().equals("loop_start"))
+                    .extracting(e -> e.get("agent").asString()).containsExactlyInAnyOrder("both", "researcher", "writer",
+                            "lead");
+            assertThat(events.getLast().get("agent").asString()).isEqualTo("both");
+            assertThat(events.getLast().get("result").asString()).isEqualTo("merged");
+            assertThat(facts.requests().getFirst().body().get("messages").toString()).contains("tea");
+            assertThat(verses.requests().getFirst().body().get("messages").toString()).contains("tea");
+            assertThat(server.requests()).hasSize(1);
+            String merging = server.requests().getFirst().body().get("messages").toString();
+            assertThat(merging).contains("researcher").contains("fact: tea is a leaf").contains("writer")
+                    .contains("verse: tea");
+            assertThat(merging.indexOf("researcher")).isLessThan(merging.indexOf("fact: tea is a leaf"));
+        }
+    }
+
+    /** An agent offered as a tool is named after the agent, with one argument, {@code task}, a string. */
+    @Test
+    void anAgentIsOfferedAsAToolNamedAfterItWithOneStringArgumentTask() {
+        try (MockLlmServer server = server(dev.bellows.testkit.MockTurn.toolCalls(dev.bellows.testkit.MockToolCall.of(
+                "task_completion", "{\"result\": \"nothing to delegate\"}")))) {
+            Cli.Run run = run(server, TEAM, "--agent", "lead", "--tool-mode", "native", "--output", "jsonl", "hi");
+
+            assertThat(run.status()).as(run.err()).isZero();
+            JsonNode tools = server.requests().getFirst().body().get("tools");
+            JsonNode researcher = null;
+            for (JsonNode tool : tools) {
+                if (tool.at("/function/name").asString().equals("researcher")) {
+                    researcher = tool.at("/function/parameters");
+                }
+            }
+            assertThat(researcher).as(tools.toString()).isNotNull();
+            assertThat(researcher.get("properties").propertyNames()).containsExactly("task");
+            assertThat(researcher.at("/properties/task/type").asString()).isEqualTo("string");
+            assertThat(researcher.get("required").toString()).isEqualTo("[\"task\"]");
+        }
+    }
+
+    /**
+     * An agent's {@code mcp_servers} and {@code tools} choose what its model is offered, from the
+     * run's MCP servers: lead the counter's tool only, researcher write_file only; a name that is
+     * no tool is a usage error naming the path.
+     */
+    @Test
+    void anAgentsOwnToolsAndMcpServersAreAllItsModelIsOffered() throws Exception {
+        String servers = "\"mcpServers\": {\"files\": {\"command\": \"node\", \"args\": ["
+                + Cli.MAPPER.writeValueAsString(ApprovalsCliTest.script()) + "], \"env\": {\"CALL_LOG\": "
+                + Cli.MAPPER.writeValueAsString(dir.resolve("files.log").toString()) + "}}, \"counter\": {\"command\":"
+                + " \"node\", \"args\": [" + Cli.MAPPER.writeValueAsString(java.nio.file.Path.of(getClass()
+                .getResource("/servers/counting-server.js").toURI()).toString()) + ", "
+                + Cli.MAPPER.writeValueAsString(dir.resolve("counts.log").toString()) + "]}}";
+        String config = "{" + servers + ", \"agents\": {"
+                + "\"lead\": {\"instructions\": \"You plan.\", \"mcp_servers\": [\"counter\"], \"agents\": [\"researcher\"]},"
+                + "\"researcher\": {\"instructions\": \"You find facts.\", \"tools\": [\"write_file\"]}}}";
+        try (MockLlmServer server = server(DELEGATE, complete("found"), complete("done"))) {
+            Cli.Run run = run(server, config, "--agent", "lead", "--output", "jsonl", "go");
+
+            assertThat(run.status()).as(run.err()).isZero();
+            String lead = server.requests().get(0).body().get("messages").toString();
+            String researcher = server.requests().get(1).body().get("messages").toString();
+            assertThat(lead).contains("Records one call.").contains("the agent researcher")
+                    .doesNotContain("Writes a file").doesNotContain("Deletes a file");
+            assertThat(researcher).contains("Writes a file").doesNotContain("Deletes a file")
+                    .doesNotContain("Records one call.");
+        }
+        String wrong = config.replace("[\"write_file\"]", "[\"write_files\"]");
+        try (MockLlmServer server = server(complete("never"))) {
+            Cli.Run run = run(server, wrong, "--agent", "lead", "go");
+
+            assertThat(run.status()).isEqualTo(2);
+            assertThat(run.err()).startsWith("bellows run: agents.researcher.tools: no tool \"write_files\"");
+            assertThat(server.requests()).isEmpty();
+        }
+    }
+
+    /** An agent's own base_url is where its model calls go; the others keep the command line's. */
+    @Test
+    void anAgentsOwnBaseUrlTakesItsModelCallsElsewhere() {
+        try (MockLlmServer own = server(complete("from the own endpoint"));
+             MockLlmServer server = server(DELEGATE, complete("done"))) {
+            String config = """
+                    {"agents": {
+                      "lead": {"instructions": "You plan and delegate.", "agents": ["researcher"]},
+                      "researcher": {"instructions": "You find facts.", "base_url": "%s"}
+                    }}""".formatted(own.baseUrl());
+            Cli.Run run = run(server, config, "--agent", "lead", "--output", "jsonl", "go");
+
+            assertThat(run.status()).as(run.err()).isZero();
+            assertThat(own.requests()).hasSize(1);
+            assertThat(own.requests().getFirst().body().get("messages").toString()).contains("You find facts.");
+            assertThat(server.requests()).hasSize(2);
+            assertThat(run.outJson()).anySatisfy(e -> assertThat(e.path("result").asString())
+                    .isEqualTo("from the own endpoint"));
+        }
+    }
+
+    /** Without {@code --max-depth}, nesting stops at 5: the agent at depth 5 is offered no agent to call. */
+    @Test
+    void nestingStopsAtDepthFiveByDefault() {
+        String self = """
+                {"agents": {"a": {"instructions": "A.", "agents": ["a"]}}}""";
+        String deeper = call("a", "{\"task\": \"deeper\"}");
+        try (MockLlmServer server = server(deeper, deeper, deeper, deeper, deeper, complete("bottom"), complete("4"),
+                complete("3"), complete("2"), complete("1"), complete("top"))) {
+            Cli.Run run = run(server, self, "--agent", "a", "--output", "jsonl", "go");
+
+            assertThat(run.status()).as(run.err()).isZero();
+            assertThat(server.requests()).hasSize(11);
+            for (int depth = 0; depth < 5; depth++) {
+                assertThat(server.requests().get(depth).body().get("messages").toString()).as("depth " + depth)
+                        .contains("Gives a task to the agent a");
+            }
+            assertThat(server.requests().get(5).body().get("messages").toString())
+                    .doesNotContain("Gives a task to the agent a");
+            assertThat(run.outJson().getLast().get("result").asString()).isEqualTo("top");
+        }
+    }
+
+    /**
+     * cli.md's example config, as it stands there: checked and listed by {@code bellows agents},
+     * each agent's calls, handoffs, tools, MCP servers and model.
+     */
+    @Test
+    void theContractsExampleConfigIsListedByBellowsAgents() {
+        String example = """
+                {
+                  "mcpServers": {"search": {"command": "true"}},
+                  "agents": {
+                    "lead":       {"instructions": "You plan and delegate.", "agents": ["researcher"], "handoffs": ["writer"]},
+                    "researcher": {"instructions": "You find facts.", "model": "m2", "mcp_servers": ["search"], "tools": ["calculator"]},
+                    "writer":     {"instructions": "You write the final text."},
+                    "pipeline":   {"sequence": ["researcher", "writer"]},
+                    "both":       {"parallel": ["researcher", "writer"], "then": "lead"}
+                  }
+                }""";
+        Cli.Run run = bellows(example, "agents");
+
+        assertThat(run.status()).as(run.err()).isZero();
+        assertThat(run.out()).isEqualTo("""
+                lead  default  calls: researcher  handoffs: writer  tools: the command line's
+                researcher  default  tools: calculator  mcp_servers: search  model: m2
+                writer  default  tools: the command line's
+                pipeline  sequence  runs: researcher -> writer
+                both  parallel  runs: researcher, writer  then: lead
+                """);
+    }
+
+    /** A loop gives its agent the task, then each answer again, until an answer says its until text. */
+    @Test
+    void aLoopRunsItsAgentAgainOnItsAnswerUntilAnAnswerSaysItsUntilText() {
+        String config = """
+                {"agents": {
+                  "editor": {"instructions": "You improve the text; say FINAL when it is done."},
+                  "polish": {"loop": "editor", "until": "FINAL", "max_rounds": 3}
+                }}""";
+        try (MockLlmServer server = server(complete("draft two"), complete("FINAL draft three"), complete("never"))) {
+            Cli.Run run = run(server, config, "--agent", "polish", "--output", "jsonl", "draft one");
+
+            assertThat(run.status()).as(run.err()).isZero();
+            assertThat(run.outJson().getLast().get("agent").asString()).isEqualTo("polish");
+            assertThat(run.outJson().getLast().get("result").asString()).isEqualTo("FINAL draft three");
+            assertThat(server.requests()).hasSize(2);
+            assertThat(server.requests().get(0).body().get("messages").toString()).contains("draft one");
+            assertThat(server.requests().get(1).body().get("messages").toString()).contains("draft two")
+                    .doesNotContain("draft one");
+        }
+        String bounded = config.replace("\"until\": \"FINAL\", \"max_rounds\": 3", "\"max_rounds\": 2");
+        try (MockLlmServer server = server(complete("FINAL two"), complete("FINAL three"), complete("never"))) {
+            Cli.Run run = run(server, bounded, "--agent", "polish", "--output", "jsonl", "draft one");
+
+            assertThat(run.status()).as(run.err()).isZero();
+            assertThat(run.outJson().getLast().get("result").asString()).isEqualTo("FINAL three");
+            assertThat(server.requests()).hasSize(2);
+        }
+    }
+
+    /** A router's chooser (an agent) picks the route; that agent's answer is the router's. */
+    @Test
+    void aRouterRunsTheAgentItsChooserPicks() {
+        String config = """
+                {"agents": {
+                  "triage": {"instructions": "You pick."},
+                  "billing": {"instructions": "You answer about invoices."},
+                  "tech": {"instructions": "You fix computers."},
+                  "desk": {"router": ["billing", "tech"], "chooser": "triage"},
+                  "lead": {"agents": ["desk"]}
+                }}""";
+        try (MockLlmServer server = server(complete("tech"), complete("reboot it"))) {
+            Cli.Run run = run(server, config, "--agent", "desk", "--output", "jsonl", "my laptop hangs");
+
+            assertThat(run.status()).as(run.err()).isZero();
+            assertThat(run.outJson().getLast().get("result").asString()).isEqualTo("reboot it");
+            String asked = server.requests().get(0).body().get("messages").toString();
+            assertThat(asked).contains("You pick.", "billing", "tech", "my laptop hangs");
+            assertThat(server.requests().get(1).body().get("messages").toString()).contains("You fix computers.",
+                    "my laptop hangs").doesNotContain("You answer about invoices.");
+        }
+        Cli.Run listed = bellows(config, "agents");
+        assertThat(listed.status()).as(listed.err()).isZero();
+        assertThat(listed.out()).contains("desk  router  routes: billing, tech  chooser: triage\n",
+                "lead  default  calls: desk  tools: the command line's\n");
+        Cli.Run loop = bellows("{\"agents\": {\"e\": {}, \"p\": {\"loop\": \"e\", \"until\": \"FINAL\", \"max_rounds\": 3}}}",
+                "agents");
+        assertThat(loop.out()).contains("p  loop  runs: e  until: FINAL  max_rounds: 3\n");
     }
 
     private static int indexOf(List<JsonNode> events, java.util.function.Predicate<JsonNode> test) {

@@ -235,6 +235,40 @@ class ApprovalsCliTest {
             }
         }
 
+        /**
+         * One {@code approval_required} line per waiting call, a sub-agent's too: the id a resume
+         * decides, with the sub-agent's {@code agent} and {@code parent_call_id}.
+         */
+        @Test
+        void a_sub_agents_waiting_call_is_one_json_line_with_the_id_to_decide_and_the_agent_that_waits()
+                throws Exception {
+            team(dir);
+            try (MockLlmServer server = RunCommandTest.server(
+                    RunCommandTest.call("writer", "{\"task\": \"write a.txt\"}"),
+                    files("write_file", "a.txt"), complete("a.txt written"), complete("done"))) {
+                Cli.Run stopped = bellows(server, "run", "--session", "team", "--agent", "lead", "--approve", "files/*",
+                        "--output", "jsonl", "Get a.txt written");
+                assertThat(stopped.status()).as(stopped.err()).isEqualTo(3);
+                List<JsonNode> waiting = stopped.outJson().stream()
+                        .filter(e -> e.get("type").asString().equals("approval_required")).toList();
+                assertThat(waiting).hasSize(1);
+                JsonNode line = waiting.getFirst();
+                assertThat(line.get("id").asString()).isEqualTo("call_1_1/call_1_1");
+                assertThat(line.get("agent").asString()).isEqualTo("writer");
+                assertThat(line.get("parent_call_id").asString()).isEqualTo("call_1_1");
+                assertThat(line.get("server_name").asString()).isEqualTo("files");
+                assertThat(line.get("tool_name").asString()).isEqualTo("write_file");
+                assertThat(line.get("arguments").toString()).isEqualTo("{\"path\":\"a.txt\"}");
+                assertThat(stopped.outJson().getLast().get("type").asString()).isEqualTo("loop_end");
+                assertThat(stopped.outJson().getLast().get("agent").asString()).isEqualTo("lead");
+
+                Cli.Run resumed = bellows(server, "run", "--session", "team", "--approve", "files/*",
+                        "--approve-call", line.get("id").asString(), "--output", "jsonl");
+                assertThat(resumed.status()).as(resumed.err()).isZero();
+                assertThat(recorded()).containsExactly("{\"tool\":\"write_file\",\"arguments\":{\"path\":\"a.txt\"}}");
+            }
+        }
+
         @Test
         void a_resume_without_the_server_of_an_approved_call_is_refused_naming_it_and_uses_nothing_up()
                 throws Exception {

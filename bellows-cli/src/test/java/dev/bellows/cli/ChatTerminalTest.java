@@ -432,6 +432,57 @@ class ChatTerminalTest {
     }
 
     /**
+     * {@code a} at a sub-agent's call approves its tool for the rest of the chat there too: the
+     * sub-agent's next call of it, in the same task and in the next message's, runs without a
+     * question and without stopping the run to decide it.
+     */
+    @Test
+    void alwaysAtASubAgentsCallApprovesThatToolForTheSubAgentsLaterCalls() throws Exception {
+        ApprovalsCliTest recording = new ApprovalsCliTest();
+        recording.dir = dir;
+        Path config = ApprovalsCliTest.team(dir);
+        try (MockLlmServer server = MockLlmServer.start(MockScript.of(
+                MockTurn.content(call("writer", "{\"task\": \"write two\"}")),
+                MockTurn.content(ApprovalsCliTest.files("write_file", "one.txt")),
+                MockTurn.content(ApprovalsCliTest.files("write_file", "two.txt")),
+                MockTurn.content(complete("both written")),
+                MockTurn.content(complete("first done")),
+                MockTurn.content(call("writer", "{\"task\": \"write three\"}")),
+                MockTurn.content(ApprovalsCliTest.files("write_file", "three.txt")),
+                MockTurn.content(complete("three written")),
+                MockTurn.content(complete("second done"))))) {
+            Path script = dir.resolve("chat.sh");
+            Files.writeString(script, "unset NO_COLOR; export TERM=xterm-256color; exec " + ChildJvm.bellows().shell()
+                    + " --enable-native-access=ALL-UNNAMED " + BellowsCommand.class.getName()
+                    + " chat --base-url " + server.baseUrl() + " --model mock --data-dir '" + dir.resolve("data")
+                    + "' --config '" + config + "' --agent lead --approve 'files/*' --mcp-config '"
+                    + recording.mcpConfig() + "'\n", StandardCharsets.UTF_8);
+            start("a", script, 100, 40);
+            waitFor("a", "> ");
+            send("a", "Write two", "Enter");
+            String screen = waitFor("a", "run it? y = yes, a = always for write_file, n [reason] = no > ");
+            assertThat(screen).contains("tool call files/write_file (call_1_1/call_1_1) waits for your approval:");
+            send("a", "a", "Enter");
+            screen = waitFor("a", "first done");
+            // after the answer: the second call of the same task ran straight on
+            assertThat(screen.substring(screen.indexOf("approved call_1_1/call_1_1"))).doesNotContain("(approved: ")
+                    .doesNotContain("interrupted").doesNotContain("waits for").contains("wrote two.txt");
+            send("a", "Write three", "Enter");
+            screen = waitFor("a", "second done");
+            // neither asked nor stopped to be decided: the sub-agent's later calls ran straight on
+            assertThat(screen.substring(screen.indexOf("> Write three"))).doesNotContain("waits for")
+                    .doesNotContain("(approved: ").doesNotContain("interrupted").contains("wrote three.txt");
+            send("a", "/exit", "Enter");
+            waitFor("a", "EXIT=0");
+            assertThat(recording.recorded()).containsExactly(
+                    "{\"tool\":\"write_file\",\"arguments\":{\"path\":\"one.txt\"}}",
+                    "{\"tool\":\"write_file\",\"arguments\":{\"path\":\"two.txt\"}}",
+                    "{\"tool\":\"write_file\",\"arguments\":{\"path\":\"three.txt\"}}");
+            assertThat(server.requests()).hasSize(9);
+        }
+    }
+
+    /**
      * The argument that says what a call is about shows under {@code calling NAME…} while the call
      * still streams: the path of a write whose content is still coming (the model's stream is held
      * after the path until the screen has been read: its result line cannot be there yet), the

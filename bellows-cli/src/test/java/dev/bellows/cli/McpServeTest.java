@@ -116,6 +116,43 @@ class McpServeTest {
         }
     }
 
+    /** A workflow of the config file is a tool too: Bellows' MCP client lists it and calls it. */
+    @Test
+    void aConfiguredWorkflowIsAToolTooThatRunsItsAgents() throws Exception {
+        Path team = dir.resolve("team.json");
+        Files.writeString(team, """
+                {"agents": {
+                  "researcher": {"instructions": "You find facts."},
+                  "writer": {"instructions": "You write."},
+                  "pipeline": {"sequence": ["researcher", "writer"]}
+                }}""");
+        MockScript turns = MockScript.of(MockTurn.content(call(null, "task_completion", "{\"result\": \"tea is a leaf\"}")),
+                MockTurn.content(call(null, "task_completion", "{\"result\": \"A poem: tea is a leaf\"}")));
+        try (MockLlmServer model = MockLlmServer.start(turns)) {
+            AtomicReference<String> url = new AtomicReference<>();
+            try (AutoCloseable server = serve(Map.of(), url, "serve", "--mcp", "--config", team.toString(), "--port",
+                    "0", "--base-url", model.baseUrl().toString(), "--model", "mock", "--data-dir",
+                    dir.resolve("data").toString())) {
+                Path config = dir.resolve("mcp.json");
+                Files.writeString(config, "{\"mcpServers\": {\"team\": {\"url\": \"" + url.get() + "/mcp\"}}}");
+                Host host = new Host(Map.of(), dir, Interrupts.sigint(), false);
+                Cli.Run listed = Cli.run(host, "tools", "--mcp-config", config.toString(), "--data-dir",
+                        dir.resolve("client").toString());
+                assertThat(listed.status()).as(listed.err()).isZero();
+                assertThat(listed.out()).contains("pipeline", "Gives a task to the agents researcher, then writer");
+
+                Cli.Run run = Cli.run(host, "tools", "--mcp-config", config.toString(), "--data-dir",
+                        dir.resolve("client").toString(), "--call", "team/pipeline", "--args",
+                        "{\"task\": \"a poem about tea\"}");
+                assertThat(run.status()).as(run.err()).isZero();
+                assertThat(run.out()).contains("A poem: tea is a leaf");
+                assertThat(model.requests()).hasSize(2);
+                assertThat(model.requests().get(0).body().toString()).contains("You find facts.", "a poem about tea");
+                assertThat(model.requests().get(1).body().toString()).contains("You write.", "tea is a leaf");
+            }
+        }
+    }
+
     @Test
     void mcpOffersTheConfigFilesAgentsNotOneChosenWithAgent() throws Exception {
         Path team = dir.resolve("team.json");

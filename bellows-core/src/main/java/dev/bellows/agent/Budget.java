@@ -40,6 +40,16 @@ final class Budget {
         budgets.forEach(budget -> budget.tokens.addAndGet(tokens));
     }
 
+    /** When its time is up ({@link System#nanoTime()}), or null for limits without a time. */
+    Long deadline() {
+        return limits.maxTime() == null ? null : start + limits.maxTime().toNanos();
+    }
+
+    /** Why the run ends when its time is up. */
+    String timeUp() {
+        return "limit reached: " + whose + " time of " + limits.maxTime().toMillis() + " ms is up";
+    }
+
     /** Why no more model calls may be made, or null. */
     String spent() {
         if (iterations.get() >= limits.maxIterations()) {
@@ -49,7 +59,7 @@ final class Budget {
             return "limit reached: " + whose + " " + limits.maxTokens() + " tokens are used (" + tokens.get() + ")";
         }
         if (limits.maxTime() != null && System.nanoTime() - start >= limits.maxTime().toNanos()) {
-            return "limit reached: " + whose + " time of " + limits.maxTime().toMillis() + " ms is up";
+            return timeUp();
         }
         return null;
     }

@@ -10,10 +10,13 @@ import java.util.Objects;
  * sub-agent is a run of its own); given to {@link AgentBuilder#treeLimits} it bounds a run of
  * that agent together with every agent it runs, sub-agents and handoffs, to any depth.
  *
- * <p>Limits are checked before each model call: a model call or a tool under way is not cut
- * short. A run past its agent's iterations ends {@code max_iterations}, as
+ * <p>Limits are checked before each model call; a time limit also cuts short what runs when it
+ * passes: the model stream under way is cancelled and running tools (sub-agents too) are
+ * interrupted. Tokens are counted when a model call reports them, so a call under way finishes.
+ * A run past its agent's iterations ends {@code max_iterations}, as
  * {@link AgentBuilder#maxIterations} says; past any other limit it ends {@code error}, naming
- * the limit, and a sub-agent's failed call tells its caller's model so.
+ * the limit, and a sub-agent's failed call tells its caller's model so. A time limit costs one
+ * sleeping virtual thread per run; none without one.
  */
 public final class Limits {
 

@@ -116,15 +116,25 @@ final class Loop implements Runnable, RunContext {
         if (inherited.isEmpty() && options.treeLimits == null && options.limits == null) {
             tree = List.of();
             budgets = List.of();
+            ownTree = List.of();
+            own = List.of();
             return;
         }
         List<Budget> trees = new ArrayList<>(inherited);
         if (options.treeLimits != null) {
-            trees.add(new Budget(options.treeLimits, "the run's agents' together"));
+            Budget mine = new Budget(options.treeLimits, "the run's agents' together");
+            trees.add(mine);
+            ownTree = List.of(mine);
+        } else {
+            ownTree = List.of();
         }
         tree = List.copyOf(trees);
         if (options.limits != null) {
-            trees.add(new Budget(options.limits, "agent " + options.name + "'s"));
+            Budget mine = new Budget(options.limits, "agent " + options.name + "'s");
+            trees.add(mine);
+            own = List.of(mine);
+        } else {
+            own = List.of();
         }
         budgets = List.copyOf(trees);
     }
@@ -133,6 +143,12 @@ final class Loop implements Runnable, RunContext {
     java.util.concurrent.Executor executor() {
         return options.ownExecutor ? null : options.executor;
     }
+    /**
+     * The budgets whose time this run watches: the tree it begins (its callers watch theirs),
+     * and its agent's own limits, which end with its part of the run (a handoff's agent has its own).
+     */
+    private List<Budget> ownTree;
+    private List<Budget> own;
 
     /** The tree budgets a sub-agent of this run counts in. */
     List<Budget> tree() {
@@ -179,8 +195,26 @@ final class Loop implements Runnable, RunContext {
         }
     }
 
-    /** The machine's steps, until it ends. */
+    /**
+     * The machine's steps, until it ends, cut short when the time of a limit it watches is up:
+     * then it ends {@code error}, saying which limit, not {@code cancelled}.
+     */
     private LoopEvent.LoopEnd body() {
+        TimeLimit trees = TimeLimit.watch(ownTree, run);
+        TimeLimit mine = TimeLimit.watch(own, run);
+        try {
+            LoopEvent.LoopEnd end = steps(mine);
+            String cut = run.cutShortBy();
+            return cut != null && end.reason() == LoopEndReason.CANCELLED
+                    ? new LoopEvent.LoopEnd(LoopEndReason.ERROR, cut) : end;
+        } finally {
+            mine.stop();
+            trees.stop();
+        }
+    }
+
+    /** The machine's steps, until it ends; {@code mine} (its agent's own time) stops at a handoff. */
+    private LoopEvent.LoopEnd steps(TimeLimit mine) {
         try {
             MachineInput input;
             if (resumeFrom != null) {
@@ -213,6 +247,7 @@ final class Loop implements Runnable, RunContext {
                     }
                     case MachineStep.RunTools tools -> input = runTools(tools);
                     case MachineStep.HandOff handOff -> {
+                        mine.stop();        // this agent's own limits end with its part of the run
                         return handOff(handOff);
                     }
                 }
@@ -224,7 +259,8 @@ final class Loop implements Runnable, RunContext {
 
     /**
      * Carries the run on with the agent a handoff gave the conversation to: a {@link DefaultAgent}
-     * in this run (the same session, events and cancellation; its own options), any other agent
+     * in this run (the same session, events and cancellation; its own options, its run
+     * interceptors around what it runs, inside the first agent's), any other agent
      * through {@link HandedRun}. Its end is the run's.
      */
     private LoopEvent.LoopEnd handOff(MachineStep.HandOff step) {
@@ -234,7 +270,8 @@ final class Loop implements Runnable, RunContext {
         if (step.handoff().agent() instanceof DefaultAgent target) {
             Loop handed = new Loop(target.options, target.protocol, session, run, step.task(), null);
             handed.budgets(tree);           // the same run: the same trees
-            return handed.body();
+            // its run interceptors go around the rest of the run, which is its (a span, a policy)
+            return handed.options.runInterceptors.isEmpty() ? handed.body() : handed.new RunChain(0).intercepted();
         }
         return HandedRun.run(step, session, run);
     }

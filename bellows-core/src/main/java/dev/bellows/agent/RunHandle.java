@@ -182,6 +182,29 @@ final class RunHandle implements AgentRun {
         return cancelled;
     }
 
+    /** Why the run was cut short ({@link #cutShort}), or null. */
+    private volatile String cutShort;
+
+    /**
+     * Ends the run as {@link #cancel()} does (its model stream cancelled, its tools interrupted),
+     * for {@code why}, which its end then says ({@link #cutShortBy()}); nothing when it is
+     * cancelled or done already.
+     */
+    void cutShort(String why) {
+        synchronized (cancelLock) {
+            if (cancelled) {
+                return;
+            }
+            cutShort = why;
+        }
+        cancel();
+    }
+
+    /** Why the run was cut short, or null when it was not. */
+    String cutShortBy() {
+        return cutShort;
+    }
+
     /** The model stream now being read; cancelled at once if the run already is. */
     void streamStarted(ChatStream current) {
         boolean cancelNow;

@@ -52,6 +52,50 @@ class HandoffTest {
         assertThat(session.control()).contains(new Session.Control("billing", 0));
     }
 
+    /**
+     * The agent handed to runs its own run interceptors around its part of the run (inside the
+     * first agent's, which goes on around the whole run): one that changes the end changes the run's.
+     */
+    @Test
+    void theAgentHandedToRunsItsRunInterceptorsAroundItsPart() {
+        List<String> seen = new CopyOnWriteArrayList<>();
+        ScriptedProvider billingModel = provider(complete("your invoice is paid"));
+        DefaultAgent billing = agent(billingModel).name("billing").runInterceptor(chain -> {
+            seen.add("billing begins: " + chain.run().agentName() + ", " + billingModel.requests().size() + " asked");
+            AgentResult result = chain.proceed();
+            seen.add("billing ends: " + result.result());
+            return new AgentResult(result.reason(), result.result() + " (checked by billing)");
+        }).build();
+        DefaultAgent triage = agent(provider(transfer("billing", null))).name("triage")
+                .handoff(Handoff.to("billing", billing)).runInterceptor(chain -> {
+                    seen.add("triage begins: " + chain.run().agentName());
+                    AgentResult result = chain.proceed();
+                    seen.add("triage ends: " + result.result());
+                    return result;
+                }).build();
+
+        AgentResult result = triage.run("Is my invoice paid?", new Session()).await();
+
+        assertThat(result.result()).isEqualTo("your invoice is paid (checked by billing)");
+        assertThat(seen).containsExactly("triage begins: triage", "billing begins: billing, 0 asked",
+                "billing ends: your invoice is paid", "triage ends: your invoice is paid (checked by billing)");
+    }
+
+    /** A run interceptor of the agent handed to that refuses ends the run without its model asked. */
+    @Test
+    void aRunInterceptorOfTheAgentHandedToThatDoesNotProceedEndsTheRun() {
+        ScriptedProvider billingModel = provider(complete("never"));
+        DefaultAgent billing = agent(billingModel).name("billing")
+                .runInterceptor(chain -> new AgentResult(LoopEndReason.ERROR, "billing is closed")).build();
+        DefaultAgent triage = agent(provider(transfer("billing", null))).name("triage")
+                .handoff(Handoff.to("billing", billing)).build();
+
+        AgentResult result = triage.run("Is my invoice paid?", new Session()).await();
+
+        assertThat(result).isEqualTo(new AgentResult(LoopEndReason.ERROR, "billing is closed"));
+        assertThat(billingModel.requests()).isEmpty();
+    }
+
     @Test
     void theSessionsNextRunGoesToTheAgentInControlThroughTheAgentItWasRunWith() {
         ScriptedProvider billingModel = provider(complete("paid"), complete("due on the 5th"));

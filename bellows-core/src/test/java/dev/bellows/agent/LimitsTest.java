@@ -7,7 +7,12 @@ import static dev.bellows.agent.DefaultAgentTest.provider;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.bellows.tool.LoopEndReason;
+import dev.bellows.tool.Tool;
+import dev.bellows.tool.ToolResult;
+import dev.bellows.tool.TypedTool;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 
 /** {@link Limits}: per agent's run and for a run with every agent it runs. */
@@ -46,6 +51,71 @@ class LimitsTest {
 
         assertThat(result.result()).contains("limit reached", "time");
         assertThat(model.requests()).isEmpty();
+    }
+
+    record Nothing(String note) {
+    }
+
+    /** Waits until it is interrupted, which {@code interrupted} then tells. */
+    private static Tool waiting(CompletableFuture<Boolean> interrupted) {
+        return TypedTool.of("wait", "Waits", Nothing.class, (context, arguments) -> {
+            try {
+                new CountDownLatch(1).await();
+            } catch (InterruptedException e) {
+                interrupted.complete(true);
+                throw e;
+            }
+            return ToolResult.of("never");
+        });
+    }
+
+    /** Only the time limit can end the tool: it waits until interrupted. */
+    @Test
+    void anAgentsTimeLimitCutsShortAToolAlreadyRunning() {
+        CompletableFuture<Boolean> interrupted = new CompletableFuture<>();
+        ScriptedProvider model = provider(call("wait", "{\"note\": \"x\"}"), complete("never"));
+        DefaultAgent agent = agent(model, waiting(interrupted)).name("waiter")
+                .limits(Limits.none().maxTime(Duration.ofMillis(300))).build();
+
+        AgentResult result = agent.run("work").await();
+
+        assertThat(result).isEqualTo(new AgentResult(LoopEndReason.ERROR,
+                "limit reached: agent waiter's time of 300 ms is up"));
+        assertThat(interrupted).isCompletedWithValue(true);
+        assertThat(model.requests()).hasSize(1);
+    }
+
+    /** A sub-agent's own time limit ends its run alone: its caller's model reads why, and goes on. */
+    @Test
+    void aSubAgentsOwnTimeLimitEndsItsCallAndTheCallerGoesOn() {
+        CompletableFuture<Boolean> interrupted = new CompletableFuture<>();
+        DefaultAgent child = agent(provider(call("wait", "{\"note\": \"x\"}")), waiting(interrupted)).name("child")
+                .limits(Limits.none().maxTime(Duration.ofMillis(300))).build();
+        ScriptedProvider leadModel = provider(call("child", "{\"task\": \"t\"}"), complete("lead done"));
+        DefaultAgent lead = agent(leadModel, AgentTool.of("child", "Child", child)).build();
+
+        AgentResult result = lead.run("work").await();
+
+        assertThat(result).isEqualTo(new AgentResult(LoopEndReason.TASK_COMPLETION, "lead done"));
+        assertThat(interrupted).isCompletedWithValue(true);
+        assertThat(leadModel.requests().get(1).messages().toString()).contains("agent child's time of 300 ms is up");
+    }
+
+    /** The tree's time ends the whole run, its sub-agent's tool interrupted where it waits. */
+    @Test
+    void theTreesTimeLimitCutsShortASubAgentsToolAndEndsTheRun() {
+        CompletableFuture<Boolean> interrupted = new CompletableFuture<>();
+        DefaultAgent child = agent(provider(call("wait", "{\"note\": \"x\"}")), waiting(interrupted)).name("child").build();
+        ScriptedProvider leadModel = provider(call("child", "{\"task\": \"t\"}"), complete("never"));
+        DefaultAgent lead = agent(leadModel, AgentTool.of("child", "Child", child))
+                .treeLimits(Limits.none().maxTime(Duration.ofMillis(300))).build();
+
+        AgentResult result = lead.run("work").await();
+
+        assertThat(result).isEqualTo(new AgentResult(LoopEndReason.ERROR,
+                "limit reached: the run's agents' together time of 300 ms is up"));
+        assertThat(interrupted).isCompletedWithValue(true);
+        assertThat(leadModel.requests()).hasSize(1);
     }
 
     @Test
