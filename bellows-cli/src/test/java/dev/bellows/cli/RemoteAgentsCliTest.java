@@ -317,6 +317,28 @@ class RemoteAgentsCliTest {
         }
     }
 
+    @Test
+    void answerCallIsCheckedBeforeAnythingRuns() {
+        String[] model = {"run", "--base-url", "http://127.0.0.1:9/v1", "--model", "mock"};
+        Cli.Run malformed = bellows(team(remote.url()), Map.of(), java.util.stream.Stream.concat(
+                java.util.Arrays.stream(model), Stream.of("--session", "s", "--data-dir", "data", "--answer-call",
+                        "call_1_1/input")).toArray(String[]::new));
+        assertThat(malformed.status()).isEqualTo(2);
+        assertThat(malformed.err()).contains("--answer-call: give ID=TEXT, the call's id and its answer");
+
+        Cli.Run noSession = bellows(team(remote.url()), Map.of(), java.util.stream.Stream.concat(
+                java.util.Arrays.stream(model), Stream.of("--answer-call", "call_1_1/input=Oslo")).toArray(String[]::new));
+        assertThat(noSession.status()).isEqualTo(2);
+        assertThat(noSession.err()).contains("--answer-call: needs --session NAME");
+
+        Cli.Run nothingWaits = bellows(team(remote.url()), Map.of(), java.util.stream.Stream.concat(
+                java.util.Arrays.stream(model), Stream.of("--session", "idle", "--data-dir", "data", "--answer-call",
+                        "call_1_1/input=Oslo")).toArray(String[]::new));
+        assertThat(nothingWaits.status()).isEqualTo(2);
+        assertThat(nothingWaits.err()).contains("session idle has no run waiting for a decision: there is nothing to"
+                + " approve, deny or answer");
+    }
+
     /** One AG-UI run of {@code bellows serve}: its events. */
     private static List<JsonNode> agui(String url, String input) throws Exception {
         java.net.http.HttpResponse<String> response = java.net.http.HttpClient.newHttpClient().send(
