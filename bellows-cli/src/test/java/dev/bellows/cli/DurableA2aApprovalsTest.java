@@ -37,7 +37,8 @@ import org.junit.jupiter.api.io.TempDir;
  * a2a.md "Durable tasks": with {@code bellows serve --a2a --temporal} a call that waits for
  * approval makes the task {@code input-required} while its durable run waits in its workflow,
  * and the task's next message decides it (the workflow's {@code decide} update), on a server
- * restarted in between too. Cheap by construction: Temporal's test server, the worker
+ * restarted in between too; CancelTask and a new task of the context give it up (its workflow
+ * canceled). Cheap by construction: Temporal's test server, the worker
  * ({@link DurableWorker}, a scripted model) and the server ({@code serve} in process) all in
  * this JVM; DurableRunsTest has the real worker processes.
  */
@@ -85,6 +86,7 @@ class DurableA2aApprovalsTest {
                 MockTurn.content(call("write_file", "{\"path\": \"b.txt\"}")),
                 MockTurn.content(call("task_completion", "{\"result\": \"Left b.txt alone.\"}")),
                 MockTurn.content(call("write_file", "{\"path\": \"c.txt\"}")),
+                MockTurn.content(call("write_file", "{\"path\": \"d.txt\"}")),
                 MockTurn.content(call("task_completion", "{\"result\": \"Nothing written.\"}"))));
         String queue = "q-" + UUID.randomUUID();
         try (TemporalTestServer temporal = TemporalTestServer.start()) {
@@ -126,9 +128,12 @@ class DurableA2aApprovalsTest {
                     assertThat(A2aAgentTool.text(denied.artifacts().getLast().parts())).isEqualTo("Left b.txt alone.");
                     assertThat(model.requests().get(3).messages().toString()).contains("b.txt is read-only");
 
-                    // a new task of the context gives a waiting run up: its call is never made
+                    // CancelTask gives a waiting run up, and so does a new task of the context: the calls are never made
                     Task third = a2a.send(message(null, Part.text("Write c.txt"))).task();
                     assertThat(third.status().state()).isEqualTo(TaskState.INPUT_REQUIRED);
+                    assertThat(a2a.cancelTask(third.id()).status().state()).isEqualTo(TaskState.CANCELED);
+                    Task fourth = a2a.send(message(null, Part.text("Write d.txt"))).task();
+                    assertThat(fourth.status().state()).isEqualTo(TaskState.INPUT_REQUIRED);
                     Task moved = a2a.send(message(null, Part.text("Never mind, write nothing."))).task();
                     assertThat(moved.status().state()).isEqualTo(TaskState.COMPLETED);
                     assertThat(A2aAgentTool.text(moved.artifacts().getLast().parts())).isEqualTo("Nothing written.");
