@@ -1,6 +1,6 @@
 package dev.bellows.cli;
 
-import dev.bellows.a2a.server.ResumableAgent;
+import dev.bellows.a2a.server.WaitingRunAgent;
 import dev.bellows.agent.AgentResult;
 import dev.bellows.agent.AgentRun;
 import dev.bellows.agent.Decision;
@@ -32,7 +32,7 @@ import java.util.concurrent.TimeoutException;
  * ({@link DurableAgent#decide}). The workflow id of the context's last run is kept in the
  * context's stored session (its metadata), so any server of the store finds it.
  */
-final class DurableTasks implements ResumableAgent {
+final class DurableTasks implements WaitingRunAgent {
 
     /** The metadata key of a context's session that names its last durable run's workflow. */
     static final String LAST_RUN = "durable_run";

@@ -59,13 +59,13 @@ public final class BellowsExecutor implements A2aExecutor {
 
     private final Agent agent;
     /** How the agent's waiting runs are carried on; null for an agent whose runs never wait. */
-    private final ResumableAgent waits;
+    private final WaitingRunAgent waits;
     private final Conversations conversations;
     private final Map<String, AgentRun> running = new ConcurrentHashMap<>();
 
     private BellowsExecutor(Agent agent, SessionStore store, Function<MemoryStore, ConversationMemory> memory) {
         this.agent = Objects.requireNonNull(agent, "agent");
-        this.waits = agent instanceof ResumableAgent resumable ? resumable
+        this.waits = agent instanceof WaitingRunAgent resumable ? resumable
                 : agent instanceof DefaultAgent loop ? inSession(loop) : null;
         this.conversations = new Conversations(store, memory);
     }
@@ -78,7 +78,7 @@ public final class BellowsExecutor implements A2aExecutor {
     /**
      * The agent's tasks, their conversations kept in {@code store} (null: in memory), each
      * conversation's memory made by {@code memory} over its store. The waiting runs of a
-     * {@link DefaultAgent} (kept in the session) or of a {@link ResumableAgent} are
+     * {@link DefaultAgent} (kept in the session) or of a {@link WaitingRunAgent} are
      * {@code input-required} tasks that the task's next message decides; another agent's run
      * that stops waiting makes a task no message can carry on.
      */
@@ -122,8 +122,8 @@ public final class BellowsExecutor implements A2aExecutor {
     }
 
     /** A DefaultAgent's waiting runs: kept in the session. */
-    private static ResumableAgent inSession(DefaultAgent loop) {
-        return new ResumableAgent() {
+    private static WaitingRunAgent inSession(DefaultAgent loop) {
+        return new WaitingRunAgent() {
             @Override
             public List<WaitingCall> waiting(Session session) {
                 return session.waiting();

@@ -19,7 +19,7 @@ import java.util.List;
  *
  * <p>Implementations must be thread-safe: runs of different sessions go on at the same time.
  */
-public interface ResumableAgent extends Agent {
+public interface WaitingRunAgent extends Agent {
 
     /**
      * The calls the session's last run stopped at and that wait for a decision, in call order;
