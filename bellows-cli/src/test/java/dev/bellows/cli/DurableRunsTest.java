@@ -732,7 +732,7 @@ class DurableRunsTest {
      * a wait outlives every worker: the approval test above.)
      */
     @Test
-    void aSubAgentSurvivesAWorkerKilledMidAnswerAndItsApprovalGivenAfterTheWorkersDiedRunsOnce() throws Exception {
+    void aSubAgentSurvivesAWorkerKilledMidAnswerAndItsApprovalGivenAfterTheDeathRunsOnce() throws Exception {
         String queue = "q-" + UUID.randomUUID();
         Path calls = dir.resolve("calls.txt");
         Path config = dir.resolve("bellows.json");
