@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A time limit cuts short a model call under way, over real HTTP: the mock model server holds
- * the answer mid-stream and never lets it go on by itself, so only the limit can end the run;
+ * the answer mid-stream and never lets it go on by itself, so only the limit can end the run (3 s: the model call must have begun by then, which a loaded machine gets well within);
  * the run ends {@code error} naming the limit and the HTTP stream is cancelled.
  */
 class TimeLimitStreamTest {
@@ -52,14 +52,14 @@ class TimeLimitStreamTest {
         CompletableFuture<Void> cancelled = new CompletableFuture<>();
         try (MockLlmServer server = MockLlmServer.builder(MockScript.of(LONG)).hold(held).start()) {
             DefaultAgent agent = streaming(server, cancelled).name("counter")
-                    .limits(Limits.none().maxTime(Duration.ofSeconds(1))).build();
+                    .limits(Limits.none().maxTime(Duration.ofSeconds(3))).build();
 
             AgentRun run = agent.run("Count");
             held.reached().get(60, TimeUnit.SECONDS);       // a hang guard: it streams, held mid-answer
 
             AgentResult result = run.await(Duration.ofSeconds(60)).orElseThrow();
             assertThat(result).isEqualTo(new AgentResult(LoopEndReason.ERROR,
-                    "limit reached: agent counter's time of 1000 ms is up"));
+                    "limit reached: agent counter's time of 3000 ms is up"));
             cancelled.get(60, TimeUnit.SECONDS);            // the HTTP stream was cancelled
             held.release();
         }
@@ -74,14 +74,14 @@ class TimeLimitStreamTest {
             DefaultAgent lead = DefaultAgent.builder().provider(new ScriptedProvider(MockScript.of(MockTurn.content(
                             "<tool>{\"tool_name\": \"counter\", \"arguments\": {\"task\": \"count to ten\"}}</tool>"))))
                     .model("mock").toolRegistry(new ToolRegistry().register(AgentTool.of("counter", "Counts", child)))
-                    .treeLimits(Limits.none().maxTime(Duration.ofSeconds(1))).build();
+                    .treeLimits(Limits.none().maxTime(Duration.ofSeconds(3))).build();
 
             AgentRun run = lead.run("Count");
             held.reached().get(60, TimeUnit.SECONDS);
 
             AgentResult result = run.await(Duration.ofSeconds(60)).orElseThrow();
             assertThat(result).isEqualTo(new AgentResult(LoopEndReason.ERROR,
-                    "limit reached: the run's agents' together time of 1000 ms is up"));
+                    "limit reached: the run's agents' together time of 3000 ms is up"));
             cancelled.get(60, TimeUnit.SECONDS);
             held.release();
         }
