@@ -1,4 +1,4 @@
-package dev.bellows.tool;
+package dev.bellows.tool.internal;
 
 import tools.jackson.databind.JsonNode;
 import java.util.ArrayList;
