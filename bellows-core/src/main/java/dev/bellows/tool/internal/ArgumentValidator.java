@@ -75,7 +75,7 @@ public final class ArgumentValidator {
     }
 
     /** The schema compiled, from the cache when it was seen lately. */
-    static ArgumentSchema compiled(JsonNode schema) {
+    public static ArgumentSchema compiled(JsonNode schema) {
         String key = schema.toString();
         synchronized (COMPILED) {
             ArgumentSchema cached = COMPILED.get(key);
