@@ -27,4 +27,11 @@ module dev.bellows.core {
     exports dev.bellows.json.internal to
         dev.bellows.http, dev.bellows.openai, dev.bellows.anthropic, dev.bellows.mcp, dev.bellows.opentelemetry,
         dev.bellows.server, dev.bellows.temporal, dev.bellows.a2a, dev.bellows.eval, dev.bellows.testkit;
+
+    // StreamRedaction: secrets split across a stream's deltas kept out of the events files
+    // bellows-eval writes, as the CLI's --output jsonl does (one implementation, not two).
+    exports dev.bellows.event.internal to dev.bellows.eval;
+    // SubAgentTrail: the sub-agents' events a session keeps, which bellows-server's threads
+    // show as the CLI's sessions do.
+    exports dev.bellows.agent.internal to dev.bellows.server;
 }

@@ -5,7 +5,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.tool.ArgumentSchema;
-import dev.bellows.tool.ArgumentValidator;
+import dev.bellows.tool.internal.ArgumentValidator;
 import dev.bellows.tool.InvalidArgumentsException;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;

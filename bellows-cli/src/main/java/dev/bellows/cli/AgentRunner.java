@@ -9,7 +9,7 @@ import dev.bellows.event.EventJson;
 import dev.bellows.event.LoopEvent;
 import dev.bellows.tool.LoopEndReason;
 import dev.bellows.event.StreamEvent;
-import dev.bellows.event.StreamRedaction;
+import dev.bellows.event.internal.StreamRedaction;
 import dev.bellows.provider.ApiKey;
 import dev.bellows.a2a.client.RemoteAgent;
 import dev.bellows.agent.WaitingCall;

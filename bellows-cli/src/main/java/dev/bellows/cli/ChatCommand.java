@@ -13,7 +13,7 @@ import dev.bellows.agent.AgentRun;
 import dev.bellows.agent.Decision;
 import dev.bellows.agent.DefaultAgent;
 import dev.bellows.agent.Session;
-import dev.bellows.agent.ToolPattern;
+import dev.bellows.agent.internal.ToolPattern;
 import dev.bellows.agent.WaitingCall;
 import dev.bellows.cli.ModelOptions.Settings;
 import dev.bellows.tool.LoopEndReason;

@@ -26,12 +26,12 @@ final class RunSession implements AutoCloseable {
 
     private final SessionStore store;
     private final StoredSession session;
-    private final dev.bellows.agent.SubAgentTrail subAgents;
+    private final dev.bellows.agent.internal.SubAgentTrail subAgents;
 
     private RunSession(SessionStore store, StoredSession session) {
         this.store = store;
         this.session = session;
-        this.subAgents = new dev.bellows.agent.SubAgentTrail(session);
+        this.subAgents = new dev.bellows.agent.internal.SubAgentTrail(session);
     }
 
     /**
@@ -91,7 +91,7 @@ final class RunSession implements AutoCloseable {
         return session;
     }
 
-    /** The listener, plus keeping each new plan and the sub-agents' work ({@link dev.bellows.agent.SubAgentTrail}) for the session. */
+    /** The listener, plus keeping each new plan and the sub-agents' work ({@link dev.bellows.agent.internal.SubAgentTrail}) for the session. */
     AgentListener keepingPlans(AgentListener listener) {
         return event -> {
             if (event instanceof LoopEvent.PlanUpdate update) {
@@ -102,7 +102,7 @@ final class RunSession implements AutoCloseable {
         };
     }
 
-    /** A listener that keeps the sub-agents' work for the session ({@link dev.bellows.agent.SubAgentTrail}). */
+    /** A listener that keeps the sub-agents' work for the session ({@link dev.bellows.agent.internal.SubAgentTrail}). */
     AgentListener keepingSubAgents() {
         return subAgents;
     }

@@ -244,7 +244,7 @@ final class SessionsCommand implements Callable<Integer> {
                 + (turns.size() == 1 ? " step, " : " steps, ") + turns.stream().mapToInt(List::size).sum() + " messages"
                 + (waits ? " stored; 1 request waits for decisions on its tool calls, below" : "") + ")");
         info.metadata().entrySet().stream().filter(entry -> !entry.getValue().isEmpty())
-                .filter(entry -> !entry.getKey().startsWith(dev.bellows.agent.SubAgentTrail.KEY_PREFIX))
+                .filter(entry -> !entry.getKey().startsWith(dev.bellows.agent.internal.SubAgentTrail.KEY_PREFIX))
                 .sorted(java.util.Map.Entry.comparingByKey())
                 .forEach(entry -> field(out, entry.getKey(), entry.getValue()));
         if (!info.plan().steps().isEmpty()) {
@@ -253,7 +253,7 @@ final class SessionsCommand implements Callable<Integer> {
         }
         // the sub-agents' work, under the step whose calls ran it (a call's id is call_T_K, T the
         // step's number in the session, or the provider's own id in native tool mode)
-        List<String> subAgentCalls = new java.util.ArrayList<>(dev.bellows.agent.SubAgentTrail.calls(info.metadata()));
+        List<String> subAgentCalls = new java.util.ArrayList<>(dev.bellows.agent.internal.SubAgentTrail.calls(info.metadata()));
         int number = 0;
         for (int request = 1; request <= exchanges.size(); request++) {
             List<List<Message>> steps = exchanges.get(request - 1);

@@ -1,6 +1,6 @@
 package dev.bellows.cli;
 
-import dev.bellows.agent.SubAgentTrail;
+import dev.bellows.agent.internal.SubAgentTrail;
 import dev.bellows.event.LoopEvent;
 import java.io.PrintWriter;
 import java.io.StringWriter;

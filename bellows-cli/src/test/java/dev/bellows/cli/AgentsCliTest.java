@@ -169,7 +169,7 @@ class AgentsCliTest {
             // under the step whose call ran it: the first, the lead's call of researcher
             assertThat(show.out().indexOf("[sub-agents]")).isGreaterThan(show.out().indexOf("--- request 1, step 1 ---"))
                     .isLessThan(show.out().indexOf("--- request 1, step 2 ---"));
-            assertThat(show.out()).doesNotContain(dev.bellows.agent.SubAgentTrail.KEY_PREFIX);
+            assertThat(show.out()).doesNotContain(dev.bellows.agent.internal.SubAgentTrail.KEY_PREFIX);
         }
     }
 

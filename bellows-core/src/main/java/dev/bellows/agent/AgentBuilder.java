@@ -1,5 +1,6 @@
 package dev.bellows.agent;
 
+import dev.bellows.agent.internal.ToolPattern;
 import dev.bellows.json.internal.FrozenJson;
 import tools.jackson.databind.JsonNode;
 import dev.bellows.format.ActionFormat;

@@ -1,5 +1,6 @@
 package dev.bellows.agent;
 
+import dev.bellows.agent.internal.ToolPattern;
 import dev.bellows.tool.BuiltinTools;
 import dev.bellows.tool.ToolCall;
 import java.util.List;

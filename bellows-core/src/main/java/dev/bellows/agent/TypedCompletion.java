@@ -7,7 +7,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.tool.ArgumentProblem;
-import dev.bellows.tool.ArgumentValidator;
+import dev.bellows.tool.internal.ArgumentValidator;
 import dev.bellows.tool.BuiltinTools;
 import dev.bellows.tool.InvalidArgumentsException;
 import dev.bellows.tool.Tool;

@@ -1,6 +1,8 @@
 package dev.bellows.tool;
 
 import dev.bellows.json.internal.FrozenJson;
+import dev.bellows.tool.internal.ArgumentValidator;
+import dev.bellows.tool.internal.SchemaSummary;
 import tools.jackson.databind.JsonNode;
 import com.networknt.schema.SpecificationVersion;
 import java.util.List;

@@ -1,5 +1,6 @@
 package dev.bellows.tool;
 
+import dev.bellows.tool.internal.SchemaTypes;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;

@@ -1,5 +1,6 @@
 package dev.bellows.tool;
 
+import dev.bellows.tool.internal.SchemaSummary;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;

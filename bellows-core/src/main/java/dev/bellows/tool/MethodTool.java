@@ -2,6 +2,8 @@ package dev.bellows.tool;
 
 import dev.bellows.json.internal.FrozenJson;
 import dev.bellows.json.internal.Jackson;
+import dev.bellows.tool.internal.ArgumentValidator;
+import dev.bellows.tool.internal.SchemaSummary;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JavaType;
 import tools.jackson.databind.JsonNode;

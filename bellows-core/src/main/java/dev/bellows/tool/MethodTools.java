@@ -13,7 +13,7 @@ import java.util.Objects;
  * checked and coerced, errors for the model. {@link ToolRegistry#registerMethods(Object)}
  * registers them in one call.
  */
-public final class MethodTools {
+final class MethodTools {
 
     private MethodTools() {
     }

@@ -1,5 +1,7 @@
 package dev.bellows.tool;
 
+import dev.bellows.tool.internal.SchemaSummary;
+import dev.bellows.tool.internal.SchemaTypes;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;

@@ -9,6 +9,7 @@ import static dev.bellows.agent.InterceptorsTest.write;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.bellows.agent.internal.ToolPattern;
 import dev.bellows.event.AgentEvent;
 import dev.bellows.tool.LoopEndReason;
 import dev.bellows.event.LoopEvent;

@@ -3,6 +3,7 @@ package dev.bellows.tool;
 import dev.bellows.json.internal.Jackson;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.bellows.tool.internal.ArgumentValidator;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.node.ArrayNode;

@@ -2,6 +2,7 @@ package dev.bellows.tool;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.bellows.tool.internal.SchemaSummary;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

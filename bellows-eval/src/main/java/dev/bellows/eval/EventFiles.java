@@ -3,7 +3,7 @@ package dev.bellows.eval;
 import dev.bellows.event.AgentEvent;
 import dev.bellows.event.EventJson;
 import dev.bellows.event.StreamEvent;
-import dev.bellows.event.StreamRedaction;
+import dev.bellows.event.internal.StreamRedaction;
 import dev.bellows.secret.Secrets;
 import java.io.BufferedOutputStream;
 import java.io.IOException;

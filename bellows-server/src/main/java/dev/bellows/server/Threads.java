@@ -56,7 +56,7 @@ abstract sealed class Threads {
 
         /**
          * Told the run's events: keeps what its sub-agents did with a stored thread
-         * ({@link dev.bellows.agent.SubAgentTrail}), for {@code bellows sessions show}.
+         * ({@link dev.bellows.agent.internal.SubAgentTrail}), for {@code bellows sessions show}.
          */
         default dev.bellows.agent.AgentListener subAgents() {
             return event -> { };
@@ -199,7 +199,7 @@ abstract sealed class Threads {
 
         private Lease lease(String threadId, StoredSession stored, Session session, Set<String> known, Pending pending,
                             Runnable release) {
-            dev.bellows.agent.SubAgentTrail trail = new dev.bellows.agent.SubAgentTrail(stored);
+            dev.bellows.agent.internal.SubAgentTrail trail = new dev.bellows.agent.internal.SubAgentTrail(stored);
             return new Lease() {
                 @Override
                 public Session session() {

@@ -1,5 +1,6 @@
-package dev.bellows.agent;
+package dev.bellows.agent.internal;
 
+import dev.bellows.agent.AgentBuilder;
 import dev.bellows.tool.ToolCall;
 import java.util.Objects;
 import java.util.regex.Pattern;

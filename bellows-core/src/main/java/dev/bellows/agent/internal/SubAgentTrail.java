@@ -1,5 +1,9 @@
-package dev.bellows.agent;
+package dev.bellows.agent.internal;
 
+import dev.bellows.agent.AgentListener;
+import dev.bellows.agent.AgentRun;
+import dev.bellows.agent.AgentTool;
+import dev.bellows.agent.Session;
 import dev.bellows.event.AgentEvent;
 import dev.bellows.event.EventJson;
 import dev.bellows.event.LoopEvent;

@@ -1,5 +1,8 @@
-package dev.bellows.event;
+package dev.bellows.event.internal;
 
+import dev.bellows.event.AgentEvent;
+import dev.bellows.event.LoopEvent;
+import dev.bellows.event.StreamEvent;
 import dev.bellows.secret.Secrets;
 import java.util.ArrayList;
 import java.util.List;

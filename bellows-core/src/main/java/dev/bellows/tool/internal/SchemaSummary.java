@@ -1,4 +1,4 @@
-package dev.bellows.tool;
+package dev.bellows.tool.internal;
 
 import tools.jackson.databind.JsonNode;
 import java.util.ArrayList;
@@ -29,7 +29,7 @@ public final class SchemaSummary {
     }
 
     /** The schema in one line, with {@code $ref}s resolved within {@code root}. */
-    static String of(JsonNode schema, JsonNode root) {
+    public static String of(JsonNode schema, JsonNode root) {
         return new Renderer(root).render(schema, 0);
     }
 

@@ -1,5 +1,10 @@
-package dev.bellows.tool;
+package dev.bellows.tool.internal;
 
+import dev.bellows.tool.ArgumentSchema;
+import dev.bellows.tool.InvalidArgumentsException;
+import dev.bellows.tool.InvalidSchemaException;
+import dev.bellows.tool.ToolRegistry;
+import dev.bellows.tool.TypedTool;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 import java.util.LinkedHashMap;
@@ -70,7 +75,7 @@ public final class ArgumentValidator {
     }
 
     /** The schema compiled, from the cache when it was seen lately. */
-    static ArgumentSchema compiled(JsonNode schema) {
+    public static ArgumentSchema compiled(JsonNode schema) {
         String key = schema.toString();
         synchronized (COMPILED) {
             ArgumentSchema cached = COMPILED.get(key);

@@ -1,17 +1,17 @@
-package dev.bellows.tool;
+package dev.bellows.tool.internal;
 
 import tools.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.List;
 
 /** The type names a schema's {@code type} keyword lists: one, several, or none. */
-final class SchemaTypes {
+public final class SchemaTypes {
 
     private SchemaTypes() {
     }
 
     /** {@code "integer"} or {@code ["integer", "null"]} as a list; empty for none or anything else. */
-    static List<String> of(JsonNode type) {
+    public static List<String> of(JsonNode type) {
         if (type == null) {
             return List.of();
         }
