@@ -41,7 +41,7 @@ final class EventSource implements AutoCloseable {
      */
     record Lines(List<String> lines, List<Long> numbers, Unreadable problem) {
 
-        /** Gives {@code sink} the lines, as {@link #read} would have. */
+        /** Gives {@code sink} the lines, as {@link EventSource#read} would have. */
         void replay(LineSink sink) throws Unreadable {
             if (problem != null) {
                 throw problem;

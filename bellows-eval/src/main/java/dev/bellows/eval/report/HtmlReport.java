@@ -41,7 +41,8 @@ import java.util.concurrent.Future;
  * into the page, so it stands alone). No external link, font or script: the style and the
  * little script (filters, expand all) are inline, and the page's Content-Security-Policy
  * allows that one script by its hash and nothing else, so text from a report could not run
- * even if it escaped its escaping.
+ * even if it escaped its escaping. A page of many runs is made on a few threads of its own
+ * (its table and its parts side by side, written in order), which end with the page.
  */
 final class HtmlReport {
 
@@ -55,6 +56,7 @@ final class HtmlReport {
     private static final int FLUSH_AT = 64 * 1024;
     /** About how many runs one part of the page holds, when the parts are written on several threads. */
     static final int RUNS_PER_PART = 64;
+    private static final int MAX_THREADS = 8;
 
     private final Report report;
     private final Transcripts transcripts;
@@ -75,7 +77,8 @@ final class HtmlReport {
     }
 
     static void write(Report report, Path reportDir, Writer out) throws IOException {
-        write(report, reportDir, out, Runtime.getRuntime().availableProcessors());
+        // a thread a processor, a few at most: each holds a part's events and HTML in memory
+        write(report, reportDir, out, Math.min(MAX_THREADS, Runtime.getRuntime().availableProcessors()));
     }
 
     /**
@@ -149,7 +152,7 @@ final class HtmlReport {
 
     /**
      * The page's parts made on threads of its own: the table, then the cases a part at a time
-     * (about {@link #RUNS_PER_PART} runs each), each part's events read ahead by the page's
+     * (about {@link HtmlReport#RUNS_PER_PART} runs each), each part's events read ahead by the page's
      * thread (in the file's order, as a page made on one thread reads them) and its HTML made
      * by a worker; the parts are written in order, at most a few ahead of the writing held in
      * memory. Not thread-safe: the page's thread's.

@@ -103,7 +103,7 @@ class HtmlReportTest {
 
     @Test
     void aPageMadeOnSeveralThreadsIsThePageMadeOnOne(@TempDir Path dir) throws Exception {
-        // the sample's cases forty times over (200 cases, 280 runs: several parts), their events read
+        // the sample's cases forty times over (200 cases, 360 runs: several parts), their events read
         // back and forth (each copy goes back to the first files), one file missing
         ObjectNode report = (ObjectNode) ReportReader.readTree(Sample.copyTo(dir));
         ArrayNode cases = (ArrayNode) report.get("cases");
