@@ -18,7 +18,7 @@ import java.util.WeakHashMap;
 import java.util.function.Supplier;
 
 /**
- * A remote A2A agent as an {@link Agent}: wherever a local agent goes (offered to a model with
+ * A remote A2A agent as an {@link dev.bellows.agent.Agent Agent}: wherever a local agent goes (offered to a model with
  * {@link dev.bellows.agent.AgentTool}, run directly, handed a conversation), a remote one goes
  * too. A run sends its task as the text of a message and reports the remote task as a local run
  * does:
