@@ -279,7 +279,7 @@ final class ModelOptions {
             configured = file.agents().get(agentKind.value);
             if (configured == null && file.agents().remote(agentKind.value) != null) {
                 throw new UsageException(agentKind.source + ": " + agentKind.value + " is a remote A2A agent (\"a2a\"),"
-                        + " which this command cannot run as its own agent (bellows run and bellows chat run it; here,"
+                        + " which this command cannot run as its own agent (bellows run, chat and serve run it; here,"
                         + " name it in a model agent's \"agents\")");
             }
             if (configured == null) {

@@ -29,7 +29,7 @@ final class RemoteAgentRun {
     }
 
     /** The remote agent, its headers resolved from the host's environment now (a variable not set: a usage error). */
-    private static RemoteAgent agent(BellowsCommand root, RemoteAgentConfig config, List<AgentListener> listeners)
+    static RemoteAgent agent(BellowsCommand root, RemoteAgentConfig config, List<AgentListener> listeners)
             throws UsageException {
         Map<String, String> headers;
         try {

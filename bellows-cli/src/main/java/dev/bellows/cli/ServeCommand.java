@@ -7,6 +7,8 @@ import dev.bellows.a2a.server.A2aServer;
 import dev.bellows.a2a.server.AgentCards;
 import dev.bellows.a2a.server.BellowsExecutor;
 import dev.bellows.a2a.server.SessionTaskStore;
+import dev.bellows.a2a.client.RemoteAgent;
+import dev.bellows.a2a.client.RemoteAgentConfig;
 import dev.bellows.agent.DefaultAgent;
 import dev.bellows.cli.ModelOptions.Settings;
 import dev.bellows.memory.SessionStore;
@@ -119,12 +121,13 @@ final class ServeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Settings settings;
+        Settings settings = null;
+        RemoteAgentConfig remote;
         SessionStoreLocation location;
         StreamOptions streamOptions;
-        Provider chosen;
+        Provider chosen = null;
         String token;
-        McpClientOptions client;
+        McpClientOptions client = McpClientOptions.DEFAULTS;
         try {
             if (options.session != null) {
                 throw new UsageException("--session: bellows serve keeps one session per thread (the AG-UI threadId);"
@@ -143,7 +146,15 @@ final class ServeCommand implements Callable<Integer> {
             String dataDirFlag = options.dataDir;
             options.sessionStore = null;
             options.dataDir = null;
-            settings = options.resolve(root.host, null, null, false);
+            // --agent NAME of "a2a": the remote agent is served itself, with no model of this command's
+            remote = options.remoteAgent(root.host);
+            if (remote != null && (mcp || a2a)) {
+                throw new UsageException("--agent " + remote.name() + ": a remote A2A agent is served over AG-UI and"
+                        + " chat completions only; leave " + (mcp ? "--mcp" : "--a2a") + " out");
+            }
+            if (remote == null) {
+                settings = options.resolve(root.host, null, null, false);
+            }
             if (mcp && settings.configuredAgent() != null) {
                 throw new UsageException("--agent " + settings.configuredAgent().name() + ": with --mcp every model"
                         + " agent of the config file is offered; leave --agent out");
@@ -162,6 +173,9 @@ final class ServeCommand implements Callable<Integer> {
                 throw new UsageException("--host " + host + ": not a loopback address, so anyone who reaches it could"
                         + " use the agent: give --auth-token TOKEN (or " + TOKEN_ENV + ")");
             }
+            if (remote != null) {
+                streamOptions = null;
+            } else {
             streamOptions = DialectOption.streamOptions(options.dialect, settings.model());
             // Nobody sits at a server's terminal: a server that needs a login says so (bellows mcp
             // login), and servers' questions are declined.
@@ -169,14 +183,19 @@ final class ServeCommand implements Callable<Integer> {
                     : McpSetup.clientOptions(root, spec.qualifiedName(), dataDirFlag, McpSetup.browser(root.host), false,
                             ElicitationHandler.DECLINE);
             chosen = ModelOptions.provider(settings);
+            }
         } catch (UsageException e) {
             return usage(e.getMessage());
         }
         // Closed last: what the server's spans and metrics hold is exported once everything has ended.
         try (Telemetry started = telemetry = Telemetry.start(root.host, root.stderr);
              Provider closing = chosen) {
+            if (remote != null) {
+                return serveRemote(remote, location, token);
+            }
+            Settings resolved = settings;
             return McpSetup.withServers(settings.mcpServers(), root.host, spec.qualifiedName(), root.stderr,
-                    settings.apiKey(), telemetry.mcp(client), registry -> serve(settings, closing, streamOptions, registry, location, token));
+                    resolved.apiKey(), telemetry.mcp(client), registry -> serve(resolved, closing, streamOptions, registry, location, token));
         } catch (UsageException e) {
             return usage(e.getMessage());
         }
@@ -260,7 +279,21 @@ final class ServeCommand implements Callable<Integer> {
         }
     }
 
-    private int serve(Settings settings, DefaultAgent agent, McpAgents offered, ToolRegistry registry,
+    /**
+     * Serves the remote agent {@code config} names over AG-UI: each thread one remote
+     * conversation, a task that asks for input the run's interrupt, answered in the thread's
+     * next run.
+     */
+    private int serveRemote(RemoteAgentConfig config, SessionStoreLocation location, String token)
+            throws UsageException {
+        // the interrupting copy makes (and closes) its own client; the one it is made from makes none
+        try (RemoteAgent agent = RemoteAgentRun.agent(root, config, List.of()).interrupting()) {
+            return serve(null, agent, null, null, location, token);
+        }
+    }
+
+    /** Serves {@code agent}; {@code settings} null for a remote agent, which has no model of this command's. */
+    private int serve(Settings settings, dev.bellows.agent.Agent agent, McpAgents offered, ToolRegistry registry,
                       SessionStoreLocation location, String token) throws UsageException {
         SessionStore store;
         try {
@@ -274,11 +307,13 @@ final class ServeCommand implements Callable<Integer> {
         try (store; offered) {
             AgentServer.Builder server = AgentServer.builder(agent)
                     .sessionStore(store)
-                    .memory(memoryStore -> RunCommand.memory(settings, memoryStore))
                     .maxRequestBytes(maxRequestBytes)
                     .maxRuns(maxRuns)
                     .authToken(token)
-                    .modelName(settings.model());
+                    .modelName(settings != null ? settings.model() : agent.toString());
+            if (settings != null) {
+                server.memory(memoryStore -> RunCommand.memory(settings, memoryStore));
+            }
             try {
                 server.allowHosts(boundHost());
                 server.allowHosts(allowHosts);
@@ -290,7 +325,7 @@ final class ServeCommand implements Callable<Integer> {
             } catch (IllegalArgumentException e) {
                 throw new UsageException("--allow-origin: " + e.getMessage());
             }
-            if (settings.apiKey() != null) {
+            if (settings != null && settings.apiKey() != null) {
                 server.secrets(List.of(settings.apiKey().reveal()));
             }
             A2aServer a2aServer = null;
@@ -334,7 +369,8 @@ final class ServeCommand implements Callable<Integer> {
                      AutoCloseable terminate = Terminate.on(stop::countDown)) {
                     // which model and endpoint answer: a server started without a key or base URL
                     // would otherwise talk to Ollama's default address without a word
-                    root.stderr.println(spec.qualifiedName() + ": " + ModelOptions.endpoint(settings));
+                    root.stderr.println(spec.qualifiedName() + ": " + (settings != null ? ModelOptions.endpoint(settings)
+                            : "the remote A2A agent " + agent));
                     root.stderr.flush();
                     root.stdout.write(("listening on " + http.uri() + "\n").getBytes(StandardCharsets.UTF_8));
                     root.stdout.flush();

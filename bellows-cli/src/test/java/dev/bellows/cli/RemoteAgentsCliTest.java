@@ -341,11 +341,7 @@ class RemoteAgentsCliTest {
 
     /** One AG-UI run of {@code bellows serve}: its events. */
     private static List<JsonNode> agui(String url, String input) throws Exception {
-        java.net.http.HttpResponse<String> response = java.net.http.HttpClient.newHttpClient().send(
-                java.net.http.HttpRequest.newBuilder(java.net.URI.create(url + "/agui"))
-                        .header("Content-Type", "application/json")
-                        .POST(java.net.http.HttpRequest.BodyPublishers.ofString(input)).build(),
-                java.net.http.HttpResponse.BodyHandlers.ofString());
+        java.net.http.HttpResponse<String> response = post(url, input);
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
         List<JsonNode> events = new ArrayList<>();
         for (String line : response.body().split("\n")) {
@@ -407,6 +403,77 @@ class RemoteAgentsCliTest {
             assertThat(given.getLast().get("result").asString()).as(given.toString()).isEqualTo("no weather then");
             assertThat(remoteTask(cancelled).status().state()).isEqualTo(TaskState.CANCELED);
         }
+    }
+
+    @Test
+    void servedDirectlyARemoteAgentsQuestionIsAnInterruptTheNextRunAnswersInTheSameTaskOnce() throws Exception {
+        String asked = "ask me about the weather (the served remote agent)";
+        String next = "and thank you (the served remote agent)";
+        write(team(remote.url()));
+        try (ServeInProcess served = ServeInProcess.start(dir, Map.of(), "serve", "--port", "0", "--agent", "echo",
+                "--data-dir", dir.resolve("data").toString())) {
+            String message = "{\"id\": \"m1\", \"role\": \"user\", \"content\": \"" + asked + "\"}";
+            List<JsonNode> stopped = agui(served.url(), "{\"threadId\": \"t1\", \"runId\": \"r1\", \"messages\": ["
+                    + message + "]}");
+            JsonNode end = stopped.getLast();
+            assertThat(end.get("type").asString()).as(stopped.toString()).isEqualTo("RUN_FINISHED");
+            assertThat(end.at("/outcome/type").asString()).as(end.toString()).isEqualTo("interrupt");
+            JsonNode interrupt = end.at("/outcome/interrupts/0");
+            assertThat(interrupt.get("id").asString()).isEqualTo("input");
+            assertThat(interrupt.get("reason").asString()).isEqualTo("tool_result");
+            assertThat(interrupt.get("message").asString()).isEqualTo("echo asks: Which city?");
+            Task waiting = remoteTask(asked);
+            assertThat(waiting.status().state()).isEqualTo(TaskState.INPUT_REQUIRED);
+
+            // an interrupt the thread does not wait on is refused, and nothing is sent
+            java.net.http.HttpResponse<String> wrong = post(served.url(), "{\"threadId\": \"t1\", \"runId\": \"r2\","
+                    + " \"messages\": [" + message + "], \"resume\": [{\"interruptId\": \"other\", \"status\":"
+                    + " \"resolved\", \"payload\": {\"result\": \"Oslo\"}}]}");
+            assertThat(wrong.statusCode()).as(wrong.body()).isEqualTo(400);
+            assertThat(wrong.body()).contains("resume[0].interruptId", "waiting: input");
+
+            List<JsonNode> answered = agui(served.url(), "{\"threadId\": \"t1\", \"runId\": \"r3\", \"messages\": ["
+                    + message + "], \"resume\": [{\"interruptId\": \"input\", \"status\": \"resolved\","
+                    + " \"payload\": {\"result\": \"Bergen\"}}]}");
+            assertThat(answered.getLast().get("type").asString()).as(answered.toString()).isEqualTo("RUN_FINISHED");
+            assertThat(answered.getLast().at("/outcome/type").asString()).isNotEqualTo("interrupt");
+            assertThat(answered.getLast().get("result").asString()).isEqualTo("Weather in Bergen: sunny");
+            Task task = remoteTask(asked);
+            assertThat(task.id()).isEqualTo(waiting.id());
+            assertThat(task.status().state()).isEqualTo(TaskState.COMPLETED);
+            assertThat(said(task, "Bergen")).isEqualTo(1);
+
+            // the answered interrupt waits no more: sent again, it is refused, and the task took it once
+            java.net.http.HttpResponse<String> twice = post(served.url(), "{\"threadId\": \"t1\", \"runId\": \"r4\","
+                    + " \"messages\": [" + message + "], \"resume\": [{\"interruptId\": \"input\", \"status\":"
+                    + " \"resolved\", \"payload\": {\"result\": \"Bergen\"}}]}");
+            assertThat(twice.statusCode()).as(twice.body()).isEqualTo(400);
+            assertThat(said(remoteTask(asked), "Bergen")).isEqualTo(1);
+
+            // the thread's next message is a new task in the same remote conversation
+            List<JsonNode> thanked = agui(served.url(), "{\"threadId\": \"t1\", \"runId\": \"r5\", \"messages\": ["
+                    + message + ", {\"id\": \"m2\", \"role\": \"user\", \"content\": \"" + next + "\"}]}");
+            assertThat(thanked.getLast().get("result").asString()).as(thanked.toString()).isEqualTo("Echo: " + next + "!");
+            Task thanks = remoteTask(next);
+            assertThat(thanks.id()).isNotEqualTo(waiting.id());
+            assertThat(thanks.contextId()).isEqualTo(waiting.contextId());
+        }
+    }
+
+    @Test
+    void servingARemoteAgentRefusesWhatOnlyAModelAgentHas() {
+        Cli.Run refused = bellows(team(remote.url()), Map.of(), "serve", "--port", "0", "--agent", "echo", "--a2a");
+        assertThat(refused.status()).isEqualTo(2);
+        assertThat(refused.err()).contains("--agent echo: a remote A2A agent is served over AG-UI and chat completions"
+                + " only; leave --a2a out");
+    }
+
+    private static java.net.http.HttpResponse<String> post(String url, String input) throws Exception {
+        return java.net.http.HttpClient.newHttpClient().send(
+                java.net.http.HttpRequest.newBuilder(java.net.URI.create(url + "/agui"))
+                        .header("Content-Type", "application/json")
+                        .POST(java.net.http.HttpRequest.BodyPublishers.ofString(input)).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
     }
 
     @Test

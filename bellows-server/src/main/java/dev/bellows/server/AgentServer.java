@@ -10,6 +10,8 @@ import dev.bellows.agent.AgentResult;
 import dev.bellows.agent.AgentRun;
 import dev.bellows.agent.Decision;
 import dev.bellows.agent.DefaultAgent;
+import dev.bellows.agent.ResumableAgent;
+import dev.bellows.agent.Resumption;
 import dev.bellows.agent.Session;
 import dev.bellows.agent.ToolMode;
 import dev.bellows.agent.WaitingCall;
@@ -74,6 +76,11 @@ import java.util.function.Function;
  * in {@code resume}. The tools a client sends in {@code tools} are its own: a call of one ends
  * the run with the call pending, and the client's {@code tool} message carries it on. The
  * waiting run is kept in the session store, so any server of the store carries it on.
+ * An agent that keeps its waiting runs itself ({@link ResumableAgent}, a remote agent whose
+ * task asks a question) ends its run with an interrupt too, one per waiting call, each answered
+ * with {@code {"result": TEXT}}; the thread keeps the agent's
+ * {@linkplain ResumableAgent#waitingState waiting state}, and its next run
+ * {@linkplain ResumableAgent#resume carries it on} with the answers.
  *
  * <h2>Threads, limits and access</h2>
  * A thread is a session of the session store, taken by one run at a time: a second run gets
@@ -104,6 +111,8 @@ public final class AgentServer {
     private static final Set<String> JSON_BODIES = Set.of("/agui", "/v1/chat/completions", "/chat/completions");
 
     private final Agent agent;
+    /** The agent when it keeps its waiting runs itself (its waiting state kept with the thread), else null. */
+    private final ResumableAgent resumable;
     private final Threads threads;
     private final Function<MemoryStore, ConversationMemory> memory;
     private final long maxRequestBytes;
@@ -122,6 +131,7 @@ public final class AgentServer {
 
     private AgentServer(Builder builder) {
         this.agent = builder.agent;
+        this.resumable = agent instanceof ResumableAgent kept ? kept : null;
         this.memory = builder.memory;
         this.threads = builder.sessionStore == null ? new Threads.InMemory(memory)
                 : new Threads.Stored(builder.sessionStore, memory, settings(builder.agent));
@@ -409,7 +419,9 @@ public final class AgentServer {
         acquireSlot();
         try (Threads.Lease lease = threads.take(input.threadId())) {
             Session session = lease.session();
-            List<WaitingCall> waiting = session.waiting();
+            Threads.Pending pending = lease.pending();
+            Threads.KeptRun kept = resumable != null && pending != null ? pending.kept() : null;
+            List<WaitingCall> waiting = kept != null ? kept.waiting() : session.waiting();
             AguiTurn turn = null;
             List<Decision> decisions = null;
             if (cutShort(session)) {
@@ -431,7 +443,6 @@ public final class AgentServer {
                 decisions = AguiResume.decisions(input, waiting, lease.knownIds());
             }
             int turnsBefore = session.memory().turns().size();
-            Threads.Pending pending = lease.pending();
             // A resumed run numbers its calls as the run it carries on did (from that run's start).
             int numbering = decisions != null && pending != null ? pending.turnsAtStart() : turnsBefore;
             // The run starts before the response, so that client tools it refuses are a 400; its
@@ -444,6 +455,7 @@ public final class AgentServer {
             String refused = null;
             try {
                 starting = decisions == null ? startRun(turn.task(), session, clientTools)
+                        : kept != null ? resumeKept(session, decisions, clientTools, lease, pending)
                         : resumeRun(session, decisions, clientTools);
             } catch (IllegalArgumentException e) {
                 // refused before anything ran: the client's tools, or (on resume) edited arguments
@@ -467,6 +479,9 @@ public final class AgentServer {
             try {
                 sse = new SseWriter(exchange.respond(200, sseHeaders()), redactor);
                 events = new AguiEvents(input.threadId(), input.runId(), nativeToolCalls, numbering, sse::data);
+                if (resumable != null) {
+                    events.askEveryWait();      // none of its waits is one of the client's own tools
+                }
                 events.started(planBefore);
                 if (refused != null) {
                     events.error(refused, "error");
@@ -512,9 +527,11 @@ public final class AgentServer {
             }
             List<String> taken = turn != null ? turn.ids() : AguiResume.ids(input, waiting);
             try {
-                boolean waits = !session.waiting().isEmpty() || cutShort(session);
+                Threads.KeptRun keptNext = keptRun(run, session, input.threadId());
+                boolean waits = keptNext != null || !session.waiting().isEmpty() || cutShort(session);
                 if (session.memory().turns().size() > turnsBefore || decisions != null || waits || pending != null) {
-                    lease.remember(taken, waits ? new Threads.Pending(events.turnsAtStart(), events.unanswered()) : null);
+                    lease.remember(taken, waits ? new Threads.Pending(events.turnsAtStart(), events.unanswered(),
+                            keptNext) : null);
                 }
             } catch (SessionStoreException | IllegalStateException e) {
                 LOG.log(System.Logger.Level.WARNING, () -> "thread " + input.threadId() + ": the ids of the messages"
@@ -604,6 +621,65 @@ public final class AgentServer {
     private static String resumeField(AguiInput input, String id) {
         return input.resume().stream().filter(entry -> entry.interruptId().equals(id)).findFirst()
                 .map(entry -> "resume[" + entry.index() + "]").orElse("resume");
+    }
+
+    /**
+     * What the thread keeps of {@code run} when the agent keeps its waiting runs itself and the
+     * run stopped waiting; else null.
+     */
+    private Threads.KeptRun keptRun(AgentRun run, Session session, String threadId) {
+        if (resumable == null) {
+            return null;
+        }
+        AgentResult result = run.await();       // ended: the pump has seen its last event
+        if (result.reason() != LoopEndReason.INTERRUPTED || result.waiting().isEmpty()) {
+            return null;
+        }
+        try {
+            return new Threads.KeptRun(resumable.waitingState(result, session), result.waiting(), List.of());
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, () -> "thread " + threadId + ": the agent gave no state to carry its"
+                    + " waiting run on; the thread's next message starts anew", e);
+            return null;
+        }
+    }
+
+    /**
+     * Carries on the waiting run of an agent that keeps its own ({@link ResumableAgent}) with the
+     * client's answers: what it {@linkplain Resumption#note notes} (an answer about to be sent)
+     * is kept with the thread at once, so that a resume cut short and asked again does not do
+     * it twice.
+     */
+    private AgentRun resumeKept(Session session, List<Decision> decisions, List<Tool> clientTools,
+                                Threads.Lease lease, Threads.Pending pending) {
+        if (!clientTools.isEmpty()) {
+            throw new IllegalArgumentException("this agent cannot offer the client's tools (it is not a DefaultAgent,"
+                    + " which takes external tools): send no tools");
+        }
+        java.util.concurrent.atomic.AtomicReference<Threads.KeptRun> kept =
+                new java.util.concurrent.atomic.AtomicReference<>(pending.kept());
+        return started(resumable.resume(new Resumption() {
+            @Override
+            public JsonNode state() {
+                return pending.kept().state();
+            }
+
+            @Override
+            public List<Decision> decisions() {
+                return decisions;
+            }
+
+            @Override
+            public List<JsonNode> notes() {
+                return pending.kept().notes();
+            }
+
+            @Override
+            public void note(JsonNode note) {
+                Threads.KeptRun noted = kept.updateAndGet(run -> run.noting(note));
+                lease.remember(List.of(), new Threads.Pending(pending.turnsAtStart(), pending.calls(), noted));
+            }
+        }, session));
     }
 
     /** Carries a waiting run on with the client's answers (and its tools, which a later call may use). */

@@ -62,6 +62,7 @@ final class AguiEvents {
     private final boolean nativeToolCalls;
     private final Ids ids;
     private final int turnsAtStart;
+    private boolean askEveryWait;
     private int iteration;
     /** A sub-agent's: its AG-UI id, and what its calls' ids start with; null and "" for the run's own agent. */
     private final String subagentRunId;
@@ -427,7 +428,7 @@ final class AguiEvents {
         finishedEvent.put("runId", runId);
         ObjectNode outcome = finishedEvent.putObject("outcome");
         // a sub-agent's call (ID/THEIRS) is never one of the client's own tools: it is asked as an interrupt
-        boolean asked = waiting.stream().anyMatch(w -> w.kind() == WaitingCall.Kind.APPROVAL
+        boolean asked = askEveryWait || waiting.stream().anyMatch(w -> w.kind() == WaitingCall.Kind.APPROVAL
                 || w.id().contains("/"));
         if (asked || waiting.isEmpty()) {
             outcome.put("type", "interrupt");
@@ -437,7 +438,11 @@ final class AguiEvents {
                 interrupt.put("id", call.id());
                 boolean approval = call.kind() == WaitingCall.Kind.APPROVAL;
                 interrupt.put("reason", approval ? "tool_approval" : "tool_result");
-                interrupt.put("message", (approval ? "Run " : "Give the result of ") + call.serverName() + "/"
+                // an agent's question (a remote task's) is asked as it is
+                JsonNode question = call.arguments().path("question");
+                interrupt.put("message", !approval && question.isString() && !question.asString().isBlank()
+                        ? call.toolName() + " asks: " + question.asString()
+                        : (approval ? "Run " : "Give the result of ") + call.serverName() + "/"
                         + call.toolName() + " with " + call.arguments() + (approval ? "?" : ""));
                 interrupt.put("toolCallId", call.id());
                 ObjectNode metadata = interrupt.putObject("metadata");
@@ -456,6 +461,14 @@ final class AguiEvents {
         }
         finished = true;
         send(finishedEvent);
+    }
+
+    /**
+     * Asks every call the run stops at as an interrupt, none as the client's own pending tool
+     * call: the agent's waits are its own (a remote agent's question).
+     */
+    void askEveryWait() {
+        askEveryWait = true;
     }
 
     /** A resumed run: the results that come before its first iteration are those of these calls, in order. */

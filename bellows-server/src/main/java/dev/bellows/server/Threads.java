@@ -5,6 +5,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.node.ArrayNode;
 import dev.bellows.agent.Session;
+import dev.bellows.agent.WaitingCall;
 import dev.bellows.memory.ConversationMemory;
 import dev.bellows.memory.InMemoryMemoryStore;
 import dev.bellows.memory.MemoryStore;
@@ -75,15 +76,25 @@ abstract sealed class Threads {
      * conversation held when the run's task came, from which the loop numbers its calls, and
      * the calls the run showed ({@code TOOL_CALL_START}) without a result, in call order,
      * whose results the next run sends first.
+     *
+     * @param kept the waiting run of an agent that keeps its own ({@link dev.bellows.agent.ResumableAgent}),
+     *             {@link KeptRun}, or null
      */
-    record Pending(int turnsAtStart, List<String> calls) {
+    record Pending(int turnsAtStart, List<String> calls, KeptRun kept) {
         Pending {
             calls = List.copyOf(calls);
+        }
+
+        Pending(int turnsAtStart, List<String> calls) {
+            this(turnsAtStart, calls, null);
         }
 
         String json() {
             var node = MAPPER.createObjectNode().put("turnsAtStart", turnsAtStart);
             calls.forEach(node.putArray("calls")::add);
+            if (kept != null) {
+                node.set("kept", kept.json());
+            }
             return node.toString();
         }
 
@@ -96,11 +107,57 @@ abstract sealed class Threads {
                 JsonNode node = MAPPER.readTree(json);
                 List<String> calls = new java.util.ArrayList<>();
                 node.path("calls").forEach(id -> calls.add(id.asString()));
-                return new Pending(node.path("turnsAtStart").asInt(), calls);
+                KeptRun kept = node.has("kept") ? KeptRun.read(node.get("kept")) : null;
+                return new Pending(node.path("turnsAtStart").asInt(), calls, kept);
             } catch (Exception e) {
                 LOG.log(System.Logger.Level.WARNING, "a thread's pending calls could not be read", e);
                 return null;
             }
+        }
+    }
+
+    /**
+     * The waiting run of an agent that keeps no waiting run in the session itself
+     * ({@link dev.bellows.agent.ResumableAgent}, a remote agent): the state its
+     * {@code waitingState} gave, the calls it waits on, and what an attempt to carry it on noted
+     * before it was cut short ({@link dev.bellows.agent.Resumption#notes()}). No secret: the
+     * agent's state holds none.
+     */
+    record KeptRun(JsonNode state, List<WaitingCall> waiting, List<JsonNode> notes) {
+        KeptRun {
+            waiting = List.copyOf(waiting);
+            notes = List.copyOf(notes);
+        }
+
+        /** The same run, with {@code note} noted too. */
+        KeptRun noting(JsonNode note) {
+            List<JsonNode> more = new java.util.ArrayList<>(notes);
+            more.add(note);
+            return new KeptRun(state, waiting, more);
+        }
+
+        JsonNode json() {
+            var node = MAPPER.createObjectNode();
+            node.set("state", state);
+            ArrayNode calls = node.putArray("waiting");
+            for (WaitingCall call : waiting) {
+                calls.addObject().put("id", call.id()).put("server", call.serverName()).put("tool", call.toolName())
+                        .put("kind", call.kind().name()).set("arguments", call.arguments());
+            }
+            notes.forEach(node.putArray("notes")::add);
+            return node;
+        }
+
+        static KeptRun read(JsonNode node) {
+            List<WaitingCall> waiting = new java.util.ArrayList<>();
+            for (JsonNode call : node.path("waiting")) {
+                waiting.add(new WaitingCall(call.path("id").asString(), new dev.bellows.tool.ToolCall(
+                        call.path("server").asString(), call.path("tool").asString(), call.path("arguments")),
+                        WaitingCall.Kind.valueOf(call.path("kind").asString())));
+            }
+            List<JsonNode> notes = new java.util.ArrayList<>();
+            node.path("notes").forEach(notes::add);
+            return new KeptRun(node.path("state"), waiting, notes);
         }
     }
 

@@ -55,6 +55,11 @@ public final class RemoteAgent implements ResumableAgent, AutoCloseable {
     private final Session own = new Session();
     /** Per session: the remote conversation, and a task that waits for the session's next message. */
     private final Map<Session, Conversation> conversations = Collections.synchronizedMap(new WeakHashMap<>());
+    /**
+     * The same for stored sessions, by name: a server opens a thread's stored session anew for
+     * each run, and its next run goes on in the same remote conversation. In this process only.
+     */
+    private final Map<String, Conversation> named = new java.util.concurrent.ConcurrentHashMap<>();
     private A2aClient client;   // guarded by this
 
     /** Where a session stands with the remote agent. */
@@ -107,7 +112,7 @@ public final class RemoteAgent implements ResumableAgent, AutoCloseable {
                 || !waiting.getFirst().toolName().equals(name)) {
             throw new IllegalArgumentException("not the waiting call of a remote task of " + name + ": " + waiting);
         }
-        return carryOn(waiting.getFirst().arguments(), decisions, null, null);
+        return carryOn(waiting.getFirst().arguments(), decisions, null, null, next -> { });
     }
 
     /**
@@ -139,16 +144,18 @@ public final class RemoteAgent implements ResumableAgent, AutoCloseable {
         for (JsonNode note : resumption.notes()) {
             sent = note.path("sent").asString(sent);
         }
-        return carryOn(resumption.state(), resumption.decisions(), sent == null ? resumption::note : null, sent);
+        return carryOn(resumption.state(), resumption.decisions(), sent == null ? resumption::note : null, sent,
+                next -> remember(session, next));
     }
 
     /**
      * The run that answers, or declines, the question {@code asked} ({@code {"question",
      * "task_id", "context_id"}}) describes: the answer sent as the message {@code sent} when an
-     * attempt cut short may have sent it, else as a fresh one, noted to {@code noting} first.
+     * attempt cut short may have sent it, else as a fresh one, noted to {@code noting} first;
+     * where the conversation stands after the run goes to {@code after}.
      */
     private AgentRun carryOn(JsonNode asked, List<Decision> decisions, java.util.function.Consumer<JsonNode> noting,
-                             String sent) {
+                             String sent, java.util.function.Consumer<Conversation> after) {
         String taskId = asked.path("task_id").asString("");
         if (taskId.isEmpty()) {
             throw new IllegalArgumentException("the waiting call of " + name + " names no remote task");
@@ -168,7 +175,7 @@ public final class RemoteAgent implements ResumableAgent, AutoCloseable {
         if (noting != null) {
             noting.accept(JsonNodeFactory.instance.objectNode().put("sent", messageId).put("task_id", taskId));
         }
-        return new RemoteRun(this, respond.result(), conversation, next -> { }, listeners, messageId, sent != null);
+        return new RemoteRun(this, respond.result(), conversation, after, listeners, messageId, sent != null);
     }
 
     /**
@@ -237,14 +244,24 @@ public final class RemoteAgent implements ResumableAgent, AutoCloseable {
     public AgentRun run(String task, Session session) {
         Objects.requireNonNull(task, "task");
         Objects.requireNonNull(session, "session");
-        return new RemoteRun(this, task, conversations.get(session),
-                next -> {
-                    if (next == null) {
-                        conversations.remove(session);
-                    } else {
-                        conversations.put(session, next);
-                    }
-                }, listeners);
+        return new RemoteRun(this, task, conversation(session), next -> remember(session, next), listeners);
+    }
+
+    /** Where {@code session} stands with the remote agent, or null before its first run. */
+    private Conversation conversation(Session session) {
+        return session.name().map(named::get).orElseGet(() -> conversations.get(session));
+    }
+
+    /** Keeps where {@code session} stands after a run ({@code next}; null: nowhere, the next run starts anew). */
+    private void remember(Session session, Conversation next) {
+        java.util.Optional<String> name = session.name();
+        if (next == null) {
+            name.ifPresentOrElse(named::remove, () -> conversations.remove(session));
+        } else if (name.isPresent()) {
+            named.put(name.get(), next);
+        } else {
+            conversations.put(session, next);
+        }
     }
 
     /**
@@ -252,7 +269,7 @@ public final class RemoteAgent implements ResumableAgent, AutoCloseable {
      * which the session's next run answers; empty when none asks.
      */
     public java.util.Optional<RemoteWait> pendingInput(Session session) {
-        Conversation conversation = conversations.get(session);
+        Conversation conversation = conversation(session);
         if (conversation == null || conversation.waitingTaskId() == null) {
             return java.util.Optional.empty();
         }
