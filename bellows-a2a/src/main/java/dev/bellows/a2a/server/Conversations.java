@@ -1,5 +1,11 @@
 package dev.bellows.a2a.server;
 
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
 import dev.bellows.a2a.A2aError;
 import dev.bellows.a2a.A2aException;
 import dev.bellows.agent.Session;
@@ -38,11 +44,26 @@ final class Conversations {
     private final SessionStore store;
     private final Function<MemoryStore, ConversationMemory> memory;
     private final Map<String, Session> inMemory = new ConcurrentHashMap<>();
-    private final Map<String, Boolean> busy = new ConcurrentHashMap<>();
+    /** Each context's hold, completed when its task lets go of the conversation. */
+    private final Map<String, CompletableFuture<Void>> busy = new ConcurrentHashMap<>();
+    private final Duration settling;
 
     Conversations(SessionStore store, Function<MemoryStore, ConversationMemory> memory) {
+        this(store, memory, SETTLING);
+    }
+
+    /**
+     * How long a new task waits for the context's task to let go before it is refused. A task's
+     * final state reaches its client a moment before the task lets go of the conversation (it
+     * closes the stored session after), so a client that sends the context's next message the
+     * moment it reads {@code completed} or {@code input-required} must not be refused for it.
+     */
+    static final Duration SETTLING = Duration.ofSeconds(5);
+
+    Conversations(SessionStore store, Function<MemoryStore, ConversationMemory> memory, Duration settling) {
         this.store = store;
         this.memory = memory;
+        this.settling = settling;
     }
 
     static String sessionName(String principal, String contextId) {
@@ -58,13 +79,12 @@ final class Conversations {
     /** @throws A2aException when another task of the context runs (UnsupportedOperationError) */
     Lease take(String principal, String contextId) {
         String name = sessionName(principal, contextId);
-        if (busy.putIfAbsent(name, Boolean.TRUE) != null) {
-            throw busy(contextId);
-        }
+        CompletableFuture<Void> mine = new CompletableFuture<>();
+        claim(name, mine, contextId);
         try {
             if (store == null) {
                 Session session = inMemory.computeIfAbsent(name, n -> new Session(memory.apply(new InMemoryMemoryStore())));
-                return lease(session, null, name);
+                return lease(session, null, name, mine);
             }
             StoredSession stored;
             try {
@@ -73,24 +93,51 @@ final class Conversations {
                 stored = store.open(name);
             }
             try {
-                return lease(new Session(memory.apply(stored), stored), stored, name);
+                return lease(new Session(memory.apply(stored), stored), stored, name, mine);
             } catch (RuntimeException e) {
                 stored.close();
                 throw e;
             }
         } catch (SessionInUseException e) {
-            busy.remove(name);
+            release(name, mine);
             throw busy(contextId);
         } catch (SessionStoreException e) {
-            busy.remove(name);
+            release(name, mine);
             throw new A2aException(A2aError.INTERNAL_ERROR, "the session store cannot be used now: " + e.getMessage());
         } catch (RuntimeException e) {
-            busy.remove(name);
+            release(name, mine);
             throw e;
         }
     }
 
-    private Lease lease(Session session, StoredSession stored, String name) {
+    /** Takes the context for {@code mine}, waiting at most {@link #settling} for the task that holds it. */
+    private void claim(String name, CompletableFuture<Void> mine, String contextId) {
+        long deadline = System.nanoTime() + settling.toNanos();
+        CompletableFuture<Void> held;
+        while ((held = busy.putIfAbsent(name, mine)) != null) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                throw busy(contextId);
+            }
+            try {
+                held.get(left, TimeUnit.NANOSECONDS);
+            } catch (TimeoutException e) {
+                throw busy(contextId);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw busy(contextId);
+            } catch (ExecutionException e) {
+                // never completed exceptionally; take another look
+            }
+        }
+    }
+
+    private void release(String name, CompletableFuture<Void> mine) {
+        busy.remove(name, mine);
+        mine.complete(null);
+    }
+
+    private Lease lease(Session session, StoredSession stored, String name, CompletableFuture<Void> mine) {
         return new Lease() {
             @Override
             public Session session() {
@@ -104,7 +151,7 @@ final class Conversations {
                         stored.close();
                     }
                 } finally {
-                    busy.remove(name);
+                    release(name, mine);
                 }
             }
         };
