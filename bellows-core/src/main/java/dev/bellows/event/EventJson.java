@@ -1,6 +1,8 @@
 package dev.bellows.event;
 
+import tools.jackson.core.JsonGenerator;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ContainerNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -61,6 +63,23 @@ public final class EventJson {
         return EventJsonReader.read(java.util.Objects.requireNonNull(json, "json"));
     }
 
+    /**
+     * Writes any event as one JSON object to {@code generator}, exactly as
+     * {@link #toJson(AgentEvent, boolean)}'s tree is written, without building the tree: for
+     * writers of many events (an events file, a stream of JSON lines), which can keep one
+     * generator for all of them. The generator's separator between root values applies as
+     * for any value; it is not flushed.
+     *
+     * @param includeChunk whether stream events carry {@code chunk}, as for {@code toJson}
+     * @throws tools.jackson.core.JacksonException when the generator cannot write
+     */
+    public static void write(AgentEvent event, boolean includeChunk, JsonGenerator generator) {
+        Fields out = new GeneratorFields(java.util.Objects.requireNonNull(generator, "generator"));
+        generator.writeStartObject();
+        fields(java.util.Objects.requireNonNull(event, "event"), includeChunk, out);
+        generator.writeEndObject();
+    }
+
     /** The event as a JSON object, with {@code chunk}. */
     public static JsonNode toJson(StreamEvent event) {
         return object(event, true);
@@ -83,86 +102,14 @@ public final class EventJson {
     }
 
     private static ObjectNode object(AgentEvent event, boolean includeChunk) {
-        if (event instanceof LoopEvent.SubAgentEvent nested) {
-            LoopEvent.SubAgentEvent deepest = nested.deepest();
-            return object(nested.innermost(), includeChunk).put("agent", deepest.agent())
-                    .put("parent_call_id", deepest.parentCallId());
-        }
-        return switch (event) {
-            case StreamEvent e -> object(e, includeChunk);
-            case LoopEvent e -> object(e);
-        };
+        ObjectNode json = NODES.objectNode();
+        fields(event, includeChunk, new TreeFields(json));
+        return json;
     }
 
     /** A loop event as a JSON object, with the fields of the CLI's jsonl table. */
     public static JsonNode toJson(LoopEvent event) {
-        return object(event);
-    }
-
-    private static ObjectNode object(LoopEvent event) {
-        if (event instanceof LoopEvent.SubAgentEvent nested) {
-            return object(nested, false);
-        }
-        ObjectNode json = NODES.objectNode();
-        json.put("type", event.type());
-        // No default branch: a new event type must be given its wire form here.
-        switch (event) {
-            case LoopEvent.LoopStart e -> json.put("task", e.task());
-            case LoopEvent.IterationStart e -> json.put("iteration", e.iteration());
-            case LoopEvent.ToolResultEvent e -> {
-                json.put("server_name", e.serverName());
-                json.put("tool_name", e.toolName());
-                json.set("arguments", e.arguments());    // frozen: shared, not copied
-                json.put("result", e.result());
-                if (e.callId() != null) {
-                    json.put("call_id", e.callId());
-                }
-            }
-            case LoopEvent.ToolResultError e -> {
-                if (e.serverName() != null) {
-                    json.put("server_name", e.serverName());
-                }
-                if (e.toolName() != null) {
-                    json.put("tool_name", e.toolName());
-                }
-                json.put("error", e.error());
-                if (e.callId() != null) {
-                    json.put("call_id", e.callId());
-                }
-            }
-            case LoopEvent.NoToolCall e -> json.put("iteration", e.iteration());
-            case LoopEvent.PlanUpdate e -> {
-                ArrayNode steps = json.putArray("steps");
-                for (PlanStep step : e.steps()) {
-                    ObjectNode item = steps.addObject();
-                    item.put("description", step.description());
-                    item.put("status", step.status().name().toLowerCase(Locale.ROOT));
-                }
-            }
-            case LoopEvent.Retry e -> {
-                json.put("attempt", e.attempt());
-                json.put("reason", e.reason());
-                json.put("delay_ms", e.delayMs());
-            }
-            case LoopEvent.ApprovalRequired e -> {
-                json.put("id", e.id());
-                json.put("server_name", e.serverName());
-                json.put("tool_name", e.toolName());
-                json.set("arguments", e.arguments());    // frozen: shared, not copied
-            }
-            case LoopEvent.Approval e -> {
-                json.put("id", e.id());
-                json.put("decision", e.approved() ? "approved" : "denied");
-                json.put("reason", e.reason());
-            }
-            case LoopEvent.LoopEnd e -> {
-                json.put("reason", e.reason().wireName());
-                json.put("result", e.result());
-            }
-            case LoopEvent.Handoff e -> json.put("from", e.from()).put("to", e.to());
-            case LoopEvent.SubAgentEvent e -> throw new AssertionError("written above");
-        }
-        return json;
+        return object(event, false);
     }
 
     /**
@@ -176,79 +123,297 @@ public final class EventJson {
         return object(event, includeChunk);
     }
 
-    private static ObjectNode object(StreamEvent event, boolean includeChunk) {
-        ObjectNode json = NODES.objectNode();
-        json.put("type", event.type());
+    // The wire form, written once for both outputs: a tree (toJson) and a generator (write).
+
+    private static void fields(AgentEvent event, boolean includeChunk, Fields out) {
+        if (event instanceof LoopEvent.SubAgentEvent nested) {
+            LoopEvent.SubAgentEvent deepest = nested.deepest();
+            fields(nested.innermost(), includeChunk, out);
+            out.string("agent", deepest.agent());
+            out.string("parent_call_id", deepest.parentCallId());
+            return;
+        }
+        switch (event) {
+            case StreamEvent e -> fields(e, includeChunk, out);
+            case LoopEvent e -> fields(e, out);
+        }
+    }
+
+    private static void fields(LoopEvent event, Fields out) {
+        out.string("type", event.type());
+        // No default branch: a new event type must be given its wire form here.
+        switch (event) {
+            case LoopEvent.LoopStart e -> out.string("task", e.task());
+            case LoopEvent.IterationStart e -> out.number("iteration", e.iteration());
+            case LoopEvent.ToolResultEvent e -> {
+                out.string("server_name", e.serverName());
+                out.string("tool_name", e.toolName());
+                out.tree("arguments", e.arguments());    // frozen: shared, not copied
+                out.string("result", e.result());
+                if (e.callId() != null) {
+                    out.string("call_id", e.callId());
+                }
+            }
+            case LoopEvent.ToolResultError e -> {
+                if (e.serverName() != null) {
+                    out.string("server_name", e.serverName());
+                }
+                if (e.toolName() != null) {
+                    out.string("tool_name", e.toolName());
+                }
+                out.string("error", e.error());
+                if (e.callId() != null) {
+                    out.string("call_id", e.callId());
+                }
+            }
+            case LoopEvent.NoToolCall e -> out.number("iteration", e.iteration());
+            case LoopEvent.PlanUpdate e -> {
+                out.startArray("steps");
+                for (PlanStep step : e.steps()) {
+                    out.startObject(null);
+                    out.string("description", step.description());
+                    out.string("status", step.status().name().toLowerCase(Locale.ROOT));
+                    out.end();
+                }
+                out.end();
+            }
+            case LoopEvent.Retry e -> {
+                out.number("attempt", e.attempt());
+                out.string("reason", e.reason());
+                out.number("delay_ms", e.delayMs());
+            }
+            case LoopEvent.ApprovalRequired e -> {
+                out.string("id", e.id());
+                out.string("server_name", e.serverName());
+                out.string("tool_name", e.toolName());
+                out.tree("arguments", e.arguments());    // frozen: shared, not copied
+            }
+            case LoopEvent.Approval e -> {
+                out.string("id", e.id());
+                out.string("decision", e.approved() ? "approved" : "denied");
+                out.string("reason", e.reason());
+            }
+            case LoopEvent.LoopEnd e -> {
+                out.string("reason", e.reason().wireName());
+                out.string("result", e.result());
+            }
+            case LoopEvent.Handoff e -> {
+                out.string("from", e.from());
+                out.string("to", e.to());
+            }
+            case LoopEvent.SubAgentEvent e -> throw new AssertionError("written above");
+        }
+    }
+
+    private static void fields(StreamEvent event, boolean includeChunk, Fields out) {
+        out.string("type", event.type());
         if (includeChunk) {
-            json.put("chunk", event.chunk());
+            out.number("chunk", event.chunk());
         }
         // No default branch: a new event type must be given its wire form here.
         switch (event) {
             case StreamEvent.ThinkingStart e -> {
-                json.put("name", e.name());
-                json.set("attributes", attributes(e.attributes()));
+                out.string("name", e.name());
+                attributes(e.attributes(), out);
             }
-            case StreamEvent.ThinkingContent e -> json.put("content", e.content());
-            case StreamEvent.ThinkingEnd e -> json.put("content", e.content());
+            case StreamEvent.ThinkingContent e -> out.string("content", e.content());
+            case StreamEvent.ThinkingEnd e -> out.string("content", e.content());
             case StreamEvent.MessageStart e -> {
             }
-            case StreamEvent.MessageContent e -> json.put("content", e.content());
-            case StreamEvent.MessageEnd e -> json.put("content", e.content());
+            case StreamEvent.MessageContent e -> out.string("content", e.content());
+            case StreamEvent.MessageEnd e -> out.string("content", e.content());
             case StreamEvent.ToolCallStart e -> {
-                json.put("name", e.name());
-                json.set("attributes", attributes(e.attributes()));
+                out.string("name", e.name());
+                attributes(e.attributes(), out);
             }
-            case StreamEvent.ToolCallName e -> json.put("tool_name", e.toolName());
+            case StreamEvent.ToolCallName e -> out.string("tool_name", e.toolName());
             case StreamEvent.ToolCallArgument e -> {
-                json.put("name", e.name());
-                json.set("value", e.value());    // frozen: shared, not copied
+                out.string("name", e.name());
+                out.tree("value", e.value());    // frozen: shared, not copied
             }
-            case StreamEvent.Section e -> json.put("name", e.name()).put("content", e.content());
-            case StreamEvent.ToolCallContent e -> json.put("content", e.content());
+            case StreamEvent.Section e -> {
+                out.string("name", e.name());
+                out.string("content", e.content());
+            }
+            case StreamEvent.ToolCallContent e -> out.string("content", e.content());
             case StreamEvent.ToolCallEnd e -> {
-                json.put("content", e.content());
+                out.string("content", e.content());
                 switch (e.call()) {
-                    case ToolCall call -> putCall(json, call);
-                    case ToolCallError error -> json.put("error", error.error());
+                    case ToolCall call -> call(call, out);
+                    case ToolCallError error -> out.string("error", error.error());
                 }
                 if (e.callId() != null) {
-                    json.put("call_id", e.callId());
+                    out.string("call_id", e.callId());
                 }
             }
             case StreamEvent.Complete e -> {
-                json.put("message", e.message());
-                ArrayNode thinking = json.putArray("thinking");
+                out.string("message", e.message());
+                out.startArray("thinking");
                 for (ThinkingBlock block : e.thinking()) {
-                    ObjectNode item = thinking.addObject();
-                    item.put("name", block.name());
-                    item.put("content", block.content());
-                    item.set("attributes", attributes(block.attributes()));
+                    out.startObject(null);
+                    out.string("name", block.name());
+                    out.string("content", block.content());
+                    attributes(block.attributes(), out);
+                    out.end();
                 }
-                ArrayNode toolCalls = json.putArray("tool_calls");
+                out.end();
+                out.startArray("tool_calls");
                 for (DecodedToolCall decoded : e.toolCalls()) {
-                    ObjectNode item = toolCalls.addObject();
+                    out.startObject(null);
                     switch (decoded) {
-                        case ToolCall call -> putCall(item, call);
+                        case ToolCall call -> call(call, out);
                         case ToolCallError error -> {
-                            item.put("content", error.content());
-                            item.put("error", error.error());
+                            out.string("content", error.content());
+                            out.string("error", error.error());
                         }
                     }
+                    out.end();
                 }
+                out.end();
             }
         }
-        return json;
     }
 
-    private static void putCall(ObjectNode json, ToolCall call) {
-        json.put("server_name", call.serverName());
-        json.put("tool_name", call.toolName());
-        json.set("arguments", call.arguments());    // frozen: shared, not copied
+    private static void call(ToolCall call, Fields out) {
+        out.string("server_name", call.serverName());
+        out.string("tool_name", call.toolName());
+        out.tree("arguments", call.arguments());    // frozen: shared, not copied
     }
 
-    private static ObjectNode attributes(Map<String, String> attributes) {
-        ObjectNode json = NODES.objectNode();
-        attributes.forEach(json::put);
-        return json;
+    private static void attributes(Map<String, String> attributes, Fields out) {
+        out.startObject("attributes");
+        attributes.forEach(out::string);
+        out.end();
+    }
+
+    /**
+     * Where the wire form's fields go: the object being written is open; {@code name} is null
+     * for an element of an array. A null string is JSON's null.
+     */
+    private interface Fields {
+        void string(String name, String value);
+
+        void number(String name, int value);
+
+        void number(String name, long value);
+
+        void tree(String name, JsonNode value);
+
+        void startObject(String name);
+
+        void startArray(String name);
+
+        void end();
+    }
+
+    /** Builds the tree: a node per field, the trees given shared, not copied. */
+    private static final class TreeFields implements Fields {
+
+        private final ContainerNode<?>[] open = new ContainerNode<?>[4];    // at most an object in an object in an array (a thinking block's attributes)
+        private int depth;
+
+        TreeFields(ObjectNode root) {
+            open[0] = root;
+        }
+
+        private ObjectNode object() {
+            return (ObjectNode) open[depth];
+        }
+
+        @Override
+        public void string(String name, String value) {
+            object().put(name, value);
+        }
+
+        @Override
+        public void number(String name, int value) {
+            object().put(name, value);
+        }
+
+        @Override
+        public void number(String name, long value) {
+            object().put(name, value);
+        }
+
+        @Override
+        public void tree(String name, JsonNode value) {
+            object().set(name, value);
+        }
+
+        @Override
+        public void startObject(String name) {
+            ContainerNode<?> child = name == null ? ((ArrayNode) open[depth]).addObject() : object().putObject(name);
+            open[++depth] = child;
+        }
+
+        @Override
+        public void startArray(String name) {
+            ArrayNode child = object().putArray(name);
+            open[++depth] = child;
+        }
+
+        @Override
+        public void end() {
+            open[depth--] = null;
+        }
+    }
+
+    /** Writes the fields straight to a generator, as the tree's serialiser would write them. */
+    private record GeneratorFields(JsonGenerator generator) implements Fields {
+
+        @Override
+        public void string(String name, String value) {
+            generator.writeName(name);
+            if (value == null) {
+                generator.writeNull();
+            } else {
+                generator.writeString(value);
+            }
+        }
+
+        @Override
+        public void number(String name, int value) {
+            generator.writeName(name);
+            generator.writeNumber(value);
+        }
+
+        @Override
+        public void number(String name, long value) {
+            generator.writeName(name);
+            generator.writeNumber(value);
+        }
+
+        @Override
+        public void tree(String name, JsonNode value) {
+            generator.writeName(name);
+            if (value == null) {
+                generator.writeNull();
+            } else {
+                generator.writeTree(value);
+            }
+        }
+
+        @Override
+        public void startObject(String name) {
+            if (name != null) {
+                generator.writeName(name);
+            }
+            generator.writeStartObject();
+        }
+
+        @Override
+        public void startArray(String name) {
+            generator.writeName(name);
+            generator.writeStartArray();
+        }
+
+        @Override
+        public void end() {
+            if (generator.streamWriteContext().inArray()) {
+                generator.writeEndArray();
+            } else {
+                generator.writeEndObject();
+            }
+        }
     }
 }
