@@ -74,9 +74,9 @@ public final class EventJson {
      * @throws tools.jackson.core.JacksonException when the generator cannot write
      */
     public static void write(AgentEvent event, boolean includeChunk, JsonGenerator generator) {
-        Fields out = new GeneratorFields(java.util.Objects.requireNonNull(generator, "generator"));
+        java.util.Objects.requireNonNull(generator, "generator");
         generator.writeStartObject();
-        fields(java.util.Objects.requireNonNull(event, "event"), includeChunk, out);
+        fields(java.util.Objects.requireNonNull(event, "event"), includeChunk, GeneratorFields.INSTANCE, generator);
         generator.writeEndObject();
     }
 
@@ -103,7 +103,7 @@ public final class EventJson {
 
     private static ObjectNode object(AgentEvent event, boolean includeChunk) {
         ObjectNode json = NODES.objectNode();
-        fields(event, includeChunk, new TreeFields(json));
+        fields(event, includeChunk, TreeFields.INSTANCE, json);
         return json;
     }
 
@@ -125,244 +125,250 @@ public final class EventJson {
 
     // The wire form, written once for both outputs: a tree (toJson) and a generator (write).
 
-    private static void fields(AgentEvent event, boolean includeChunk, Fields out) {
+    private static <T> void fields(AgentEvent event, boolean includeChunk, Fields<T> out, T at) {
         if (event instanceof LoopEvent.SubAgentEvent nested) {
             LoopEvent.SubAgentEvent deepest = nested.deepest();
-            fields(nested.innermost(), includeChunk, out);
-            out.string("agent", deepest.agent());
-            out.string("parent_call_id", deepest.parentCallId());
+            fields(nested.innermost(), includeChunk, out, at);
+            out.string(at, "agent", deepest.agent());
+            out.string(at, "parent_call_id", deepest.parentCallId());
             return;
         }
         switch (event) {
-            case StreamEvent e -> fields(e, includeChunk, out);
-            case LoopEvent e -> fields(e, out);
+            case StreamEvent e -> fields(e, includeChunk, out, at);
+            case LoopEvent e -> fields(e, out, at);
         }
     }
 
-    private static void fields(LoopEvent event, Fields out) {
-        out.string("type", event.type());
+    private static <T> void fields(LoopEvent event, Fields<T> out, T at) {
+        out.string(at, "type", event.type());
         // No default branch: a new event type must be given its wire form here.
         switch (event) {
-            case LoopEvent.LoopStart e -> out.string("task", e.task());
-            case LoopEvent.IterationStart e -> out.number("iteration", e.iteration());
+            case LoopEvent.LoopStart e -> out.string(at, "task", e.task());
+            case LoopEvent.IterationStart e -> out.number(at, "iteration", e.iteration());
             case LoopEvent.ToolResultEvent e -> {
-                out.string("server_name", e.serverName());
-                out.string("tool_name", e.toolName());
-                out.tree("arguments", e.arguments());    // frozen: shared, not copied
-                out.string("result", e.result());
+                out.string(at, "server_name", e.serverName());
+                out.string(at, "tool_name", e.toolName());
+                out.tree(at, "arguments", e.arguments());    // frozen: shared, not copied
+                out.string(at, "result", e.result());
                 if (e.callId() != null) {
-                    out.string("call_id", e.callId());
+                    out.string(at, "call_id", e.callId());
                 }
             }
             case LoopEvent.ToolResultError e -> {
                 if (e.serverName() != null) {
-                    out.string("server_name", e.serverName());
+                    out.string(at, "server_name", e.serverName());
                 }
                 if (e.toolName() != null) {
-                    out.string("tool_name", e.toolName());
+                    out.string(at, "tool_name", e.toolName());
                 }
-                out.string("error", e.error());
+                out.string(at, "error", e.error());
                 if (e.callId() != null) {
-                    out.string("call_id", e.callId());
+                    out.string(at, "call_id", e.callId());
                 }
             }
-            case LoopEvent.NoToolCall e -> out.number("iteration", e.iteration());
+            case LoopEvent.NoToolCall e -> out.number(at, "iteration", e.iteration());
             case LoopEvent.PlanUpdate e -> {
-                out.startArray("steps");
+                T steps = out.startArray(at, "steps");
                 for (PlanStep step : e.steps()) {
-                    out.startObject(null);
-                    out.string("description", step.description());
-                    out.string("status", step.status().name().toLowerCase(Locale.ROOT));
-                    out.end();
+                    T item = out.addObject(steps);
+                    out.string(item, "description", step.description());
+                    out.string(item, "status", step.status().name().toLowerCase(Locale.ROOT));
+                    out.endObject(item);
                 }
-                out.end();
+                out.endArray(steps);
             }
             case LoopEvent.Retry e -> {
-                out.number("attempt", e.attempt());
-                out.string("reason", e.reason());
-                out.number("delay_ms", e.delayMs());
+                out.number(at, "attempt", e.attempt());
+                out.string(at, "reason", e.reason());
+                out.number(at, "delay_ms", e.delayMs());
             }
             case LoopEvent.ApprovalRequired e -> {
-                out.string("id", e.id());
-                out.string("server_name", e.serverName());
-                out.string("tool_name", e.toolName());
-                out.tree("arguments", e.arguments());    // frozen: shared, not copied
+                out.string(at, "id", e.id());
+                out.string(at, "server_name", e.serverName());
+                out.string(at, "tool_name", e.toolName());
+                out.tree(at, "arguments", e.arguments());    // frozen: shared, not copied
             }
             case LoopEvent.Approval e -> {
-                out.string("id", e.id());
-                out.string("decision", e.approved() ? "approved" : "denied");
-                out.string("reason", e.reason());
+                out.string(at, "id", e.id());
+                out.string(at, "decision", e.approved() ? "approved" : "denied");
+                out.string(at, "reason", e.reason());
             }
             case LoopEvent.LoopEnd e -> {
-                out.string("reason", e.reason().wireName());
-                out.string("result", e.result());
+                out.string(at, "reason", e.reason().wireName());
+                out.string(at, "result", e.result());
             }
             case LoopEvent.Handoff e -> {
-                out.string("from", e.from());
-                out.string("to", e.to());
+                out.string(at, "from", e.from());
+                out.string(at, "to", e.to());
             }
             case LoopEvent.SubAgentEvent e -> throw new AssertionError("written above");
         }
     }
 
-    private static void fields(StreamEvent event, boolean includeChunk, Fields out) {
-        out.string("type", event.type());
+    private static <T> void fields(StreamEvent event, boolean includeChunk, Fields<T> out, T at) {
+        out.string(at, "type", event.type());
         if (includeChunk) {
-            out.number("chunk", event.chunk());
+            out.number(at, "chunk", event.chunk());
         }
         // No default branch: a new event type must be given its wire form here.
         switch (event) {
             case StreamEvent.ThinkingStart e -> {
-                out.string("name", e.name());
-                attributes(e.attributes(), out);
+                out.string(at, "name", e.name());
+                attributes(e.attributes(), out, at);
             }
-            case StreamEvent.ThinkingContent e -> out.string("content", e.content());
-            case StreamEvent.ThinkingEnd e -> out.string("content", e.content());
+            case StreamEvent.ThinkingContent e -> out.string(at, "content", e.content());
+            case StreamEvent.ThinkingEnd e -> out.string(at, "content", e.content());
             case StreamEvent.MessageStart e -> {
             }
-            case StreamEvent.MessageContent e -> out.string("content", e.content());
-            case StreamEvent.MessageEnd e -> out.string("content", e.content());
+            case StreamEvent.MessageContent e -> out.string(at, "content", e.content());
+            case StreamEvent.MessageEnd e -> out.string(at, "content", e.content());
             case StreamEvent.ToolCallStart e -> {
-                out.string("name", e.name());
-                attributes(e.attributes(), out);
+                out.string(at, "name", e.name());
+                attributes(e.attributes(), out, at);
             }
-            case StreamEvent.ToolCallName e -> out.string("tool_name", e.toolName());
+            case StreamEvent.ToolCallName e -> out.string(at, "tool_name", e.toolName());
             case StreamEvent.ToolCallArgument e -> {
-                out.string("name", e.name());
-                out.tree("value", e.value());    // frozen: shared, not copied
+                out.string(at, "name", e.name());
+                out.tree(at, "value", e.value());    // frozen: shared, not copied
             }
             case StreamEvent.Section e -> {
-                out.string("name", e.name());
-                out.string("content", e.content());
+                out.string(at, "name", e.name());
+                out.string(at, "content", e.content());
             }
-            case StreamEvent.ToolCallContent e -> out.string("content", e.content());
+            case StreamEvent.ToolCallContent e -> out.string(at, "content", e.content());
             case StreamEvent.ToolCallEnd e -> {
-                out.string("content", e.content());
+                out.string(at, "content", e.content());
                 switch (e.call()) {
-                    case ToolCall call -> call(call, out);
-                    case ToolCallError error -> out.string("error", error.error());
+                    case ToolCall call -> call(call, out, at);
+                    case ToolCallError error -> out.string(at, "error", error.error());
                 }
                 if (e.callId() != null) {
-                    out.string("call_id", e.callId());
+                    out.string(at, "call_id", e.callId());
                 }
             }
             case StreamEvent.Complete e -> {
-                out.string("message", e.message());
-                out.startArray("thinking");
+                out.string(at, "message", e.message());
+                T thinking = out.startArray(at, "thinking");
                 for (ThinkingBlock block : e.thinking()) {
-                    out.startObject(null);
-                    out.string("name", block.name());
-                    out.string("content", block.content());
-                    attributes(block.attributes(), out);
-                    out.end();
+                    T item = out.addObject(thinking);
+                    out.string(item, "name", block.name());
+                    out.string(item, "content", block.content());
+                    attributes(block.attributes(), out, item);
+                    out.endObject(item);
                 }
-                out.end();
-                out.startArray("tool_calls");
+                out.endArray(thinking);
+                T toolCalls = out.startArray(at, "tool_calls");
                 for (DecodedToolCall decoded : e.toolCalls()) {
-                    out.startObject(null);
+                    T item = out.addObject(toolCalls);
                     switch (decoded) {
-                        case ToolCall call -> call(call, out);
+                        case ToolCall call -> call(call, out, item);
                         case ToolCallError error -> {
-                            out.string("content", error.content());
-                            out.string("error", error.error());
+                            out.string(item, "content", error.content());
+                            out.string(item, "error", error.error());
                         }
                     }
-                    out.end();
+                    out.endObject(item);
                 }
-                out.end();
+                out.endArray(toolCalls);
             }
         }
     }
 
-    private static void call(ToolCall call, Fields out) {
-        out.string("server_name", call.serverName());
-        out.string("tool_name", call.toolName());
-        out.tree("arguments", call.arguments());    // frozen: shared, not copied
+    private static <T> void call(ToolCall call, Fields<T> out, T at) {
+        out.string(at, "server_name", call.serverName());
+        out.string(at, "tool_name", call.toolName());
+        out.tree(at, "arguments", call.arguments());    // frozen: shared, not copied
     }
 
-    private static void attributes(Map<String, String> attributes, Fields out) {
-        out.startObject("attributes");
-        attributes.forEach(out::string);
-        out.end();
+    private static <T> void attributes(Map<String, String> attributes, Fields<T> out, T at) {
+        T object = out.startObject(at, "attributes");
+        attributes.forEach((name, value) -> out.string(object, name, value));
+        out.endObject(object);
     }
 
     /**
-     * Where the wire form's fields go: the object being written is open; {@code name} is null
-     * for an element of an array. A null string is JSON's null.
+     * Where the wire form goes: {@code T} is the output's handle on the open object or array
+     * (a tree's node, or the generator itself), passed down so that neither output keeps state
+     * of its own: one instance of each serves every event, and building a tree allocates
+     * nothing but its nodes. A null string is JSON's null.
      */
-    private interface Fields {
-        void string(String name, String value);
+    private interface Fields<T> {
+        void string(T object, String name, String value);
 
-        void number(String name, int value);
+        void number(T object, String name, int value);
 
-        void number(String name, long value);
+        void number(T object, String name, long value);
 
-        void tree(String name, JsonNode value);
+        void tree(T object, String name, JsonNode value);
 
-        void startObject(String name);
+        T startObject(T object, String name);
 
-        void startArray(String name);
+        T startArray(T object, String name);
 
-        void end();
+        /** An object as the next element of {@code array}. */
+        T addObject(T array);
+
+        void endObject(T object);
+
+        void endArray(T array);
     }
 
     /** Builds the tree: a node per field, the trees given shared, not copied. */
-    private static final class TreeFields implements Fields {
+    private static final class TreeFields implements Fields<ContainerNode<?>> {
 
-        private final ContainerNode<?>[] open = new ContainerNode<?>[4];    // at most an object in an object in an array (a thinking block's attributes)
-        private int depth;
+        static final TreeFields INSTANCE = new TreeFields();
 
-        TreeFields(ObjectNode root) {
-            open[0] = root;
-        }
-
-        private ObjectNode object() {
-            return (ObjectNode) open[depth];
+        @Override
+        public void string(ContainerNode<?> object, String name, String value) {
+            ((ObjectNode) object).put(name, value);
         }
 
         @Override
-        public void string(String name, String value) {
-            object().put(name, value);
+        public void number(ContainerNode<?> object, String name, int value) {
+            ((ObjectNode) object).put(name, value);
         }
 
         @Override
-        public void number(String name, int value) {
-            object().put(name, value);
+        public void number(ContainerNode<?> object, String name, long value) {
+            ((ObjectNode) object).put(name, value);
         }
 
         @Override
-        public void number(String name, long value) {
-            object().put(name, value);
+        public void tree(ContainerNode<?> object, String name, JsonNode value) {
+            ((ObjectNode) object).set(name, value);
         }
 
         @Override
-        public void tree(String name, JsonNode value) {
-            object().set(name, value);
+        public ContainerNode<?> startObject(ContainerNode<?> object, String name) {
+            return ((ObjectNode) object).putObject(name);
         }
 
         @Override
-        public void startObject(String name) {
-            ContainerNode<?> child = name == null ? ((ArrayNode) open[depth]).addObject() : object().putObject(name);
-            open[++depth] = child;
+        public ContainerNode<?> startArray(ContainerNode<?> object, String name) {
+            return ((ObjectNode) object).putArray(name);
         }
 
         @Override
-        public void startArray(String name) {
-            ArrayNode child = object().putArray(name);
-            open[++depth] = child;
+        public ContainerNode<?> addObject(ContainerNode<?> array) {
+            return ((ArrayNode) array).addObject();
         }
 
         @Override
-        public void end() {
-            open[depth--] = null;
+        public void endObject(ContainerNode<?> object) {
+        }
+
+        @Override
+        public void endArray(ContainerNode<?> array) {
         }
     }
 
     /** Writes the fields straight to a generator, as the tree's serialiser would write them. */
-    private record GeneratorFields(JsonGenerator generator) implements Fields {
+    private static final class GeneratorFields implements Fields<JsonGenerator> {
+
+        static final GeneratorFields INSTANCE = new GeneratorFields();
 
         @Override
-        public void string(String name, String value) {
+        public void string(JsonGenerator generator, String name, String value) {
             generator.writeName(name);
             if (value == null) {
                 generator.writeNull();
@@ -372,19 +378,19 @@ public final class EventJson {
         }
 
         @Override
-        public void number(String name, int value) {
+        public void number(JsonGenerator generator, String name, int value) {
             generator.writeName(name);
             generator.writeNumber(value);
         }
 
         @Override
-        public void number(String name, long value) {
+        public void number(JsonGenerator generator, String name, long value) {
             generator.writeName(name);
             generator.writeNumber(value);
         }
 
         @Override
-        public void tree(String name, JsonNode value) {
+        public void tree(JsonGenerator generator, String name, JsonNode value) {
             generator.writeName(name);
             if (value == null) {
                 generator.writeNull();
@@ -394,26 +400,33 @@ public final class EventJson {
         }
 
         @Override
-        public void startObject(String name) {
-            if (name != null) {
-                generator.writeName(name);
-            }
+        public JsonGenerator startObject(JsonGenerator generator, String name) {
+            generator.writeName(name);
             generator.writeStartObject();
+            return generator;
         }
 
         @Override
-        public void startArray(String name) {
+        public JsonGenerator startArray(JsonGenerator generator, String name) {
             generator.writeName(name);
             generator.writeStartArray();
+            return generator;
         }
 
         @Override
-        public void end() {
-            if (generator.streamWriteContext().inArray()) {
-                generator.writeEndArray();
-            } else {
-                generator.writeEndObject();
-            }
+        public JsonGenerator addObject(JsonGenerator generator) {
+            generator.writeStartObject();
+            return generator;
+        }
+
+        @Override
+        public void endObject(JsonGenerator generator) {
+            generator.writeEndObject();
+        }
+
+        @Override
+        public void endArray(JsonGenerator generator) {
+            generator.writeEndArray();
         }
     }
 }
