@@ -1,6 +1,8 @@
 package dev.bellows.event;
 
+import tools.jackson.core.JsonGenerator;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ContainerNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -61,6 +63,23 @@ public final class EventJson {
         return EventJsonReader.read(java.util.Objects.requireNonNull(json, "json"));
     }
 
+    /**
+     * Writes any event as one JSON object to {@code generator}, exactly as
+     * {@link #toJson(AgentEvent, boolean)}'s tree is written, without building the tree: for
+     * writers of many events (an events file, a stream of JSON lines), which can keep one
+     * generator for all of them. The generator's separator between root values applies as
+     * for any value; it is not flushed.
+     *
+     * @param includeChunk whether stream events carry {@code chunk}, as for {@code toJson}
+     * @throws tools.jackson.core.JacksonException when the generator cannot write
+     */
+    public static void write(AgentEvent event, boolean includeChunk, JsonGenerator generator) {
+        java.util.Objects.requireNonNull(generator, "generator");
+        generator.writeStartObject();
+        fields(java.util.Objects.requireNonNull(event, "event"), includeChunk, GeneratorFields.INSTANCE, generator);
+        generator.writeEndObject();
+    }
+
     /** The event as a JSON object, with {@code chunk}. */
     public static JsonNode toJson(StreamEvent event) {
         return object(event, true);
@@ -83,86 +102,14 @@ public final class EventJson {
     }
 
     private static ObjectNode object(AgentEvent event, boolean includeChunk) {
-        if (event instanceof LoopEvent.SubAgentEvent nested) {
-            LoopEvent.SubAgentEvent deepest = nested.deepest();
-            return object(nested.innermost(), includeChunk).put("agent", deepest.agent())
-                    .put("parent_call_id", deepest.parentCallId());
-        }
-        return switch (event) {
-            case StreamEvent e -> object(e, includeChunk);
-            case LoopEvent e -> object(e);
-        };
+        ObjectNode json = NODES.objectNode();
+        fields(event, includeChunk, TreeFields.INSTANCE, json);
+        return json;
     }
 
     /** A loop event as a JSON object, with the fields of the CLI's jsonl table. */
     public static JsonNode toJson(LoopEvent event) {
-        return object(event);
-    }
-
-    private static ObjectNode object(LoopEvent event) {
-        if (event instanceof LoopEvent.SubAgentEvent nested) {
-            return object(nested, false);
-        }
-        ObjectNode json = NODES.objectNode();
-        json.put("type", event.type());
-        // No default branch: a new event type must be given its wire form here.
-        switch (event) {
-            case LoopEvent.LoopStart e -> json.put("task", e.task());
-            case LoopEvent.IterationStart e -> json.put("iteration", e.iteration());
-            case LoopEvent.ToolResultEvent e -> {
-                json.put("server_name", e.serverName());
-                json.put("tool_name", e.toolName());
-                json.set("arguments", e.arguments());    // frozen: shared, not copied
-                json.put("result", e.result());
-                if (e.callId() != null) {
-                    json.put("call_id", e.callId());
-                }
-            }
-            case LoopEvent.ToolResultError e -> {
-                if (e.serverName() != null) {
-                    json.put("server_name", e.serverName());
-                }
-                if (e.toolName() != null) {
-                    json.put("tool_name", e.toolName());
-                }
-                json.put("error", e.error());
-                if (e.callId() != null) {
-                    json.put("call_id", e.callId());
-                }
-            }
-            case LoopEvent.NoToolCall e -> json.put("iteration", e.iteration());
-            case LoopEvent.PlanUpdate e -> {
-                ArrayNode steps = json.putArray("steps");
-                for (PlanStep step : e.steps()) {
-                    ObjectNode item = steps.addObject();
-                    item.put("description", step.description());
-                    item.put("status", step.status().name().toLowerCase(Locale.ROOT));
-                }
-            }
-            case LoopEvent.Retry e -> {
-                json.put("attempt", e.attempt());
-                json.put("reason", e.reason());
-                json.put("delay_ms", e.delayMs());
-            }
-            case LoopEvent.ApprovalRequired e -> {
-                json.put("id", e.id());
-                json.put("server_name", e.serverName());
-                json.put("tool_name", e.toolName());
-                json.set("arguments", e.arguments());    // frozen: shared, not copied
-            }
-            case LoopEvent.Approval e -> {
-                json.put("id", e.id());
-                json.put("decision", e.approved() ? "approved" : "denied");
-                json.put("reason", e.reason());
-            }
-            case LoopEvent.LoopEnd e -> {
-                json.put("reason", e.reason().wireName());
-                json.put("result", e.result());
-            }
-            case LoopEvent.Handoff e -> json.put("from", e.from()).put("to", e.to());
-            case LoopEvent.SubAgentEvent e -> throw new AssertionError("written above");
-        }
-        return json;
+        return object(event, false);
     }
 
     /**
@@ -176,79 +123,310 @@ public final class EventJson {
         return object(event, includeChunk);
     }
 
-    private static ObjectNode object(StreamEvent event, boolean includeChunk) {
-        ObjectNode json = NODES.objectNode();
-        json.put("type", event.type());
+    // The wire form, written once for both outputs: a tree (toJson) and a generator (write).
+
+    private static <T> void fields(AgentEvent event, boolean includeChunk, Fields<T> out, T at) {
+        if (event instanceof LoopEvent.SubAgentEvent nested) {
+            LoopEvent.SubAgentEvent deepest = nested.deepest();
+            fields(nested.innermost(), includeChunk, out, at);
+            out.string(at, "agent", deepest.agent());
+            out.string(at, "parent_call_id", deepest.parentCallId());
+            return;
+        }
+        switch (event) {
+            case StreamEvent e -> fields(e, includeChunk, out, at);
+            case LoopEvent e -> fields(e, out, at);
+        }
+    }
+
+    private static <T> void fields(LoopEvent event, Fields<T> out, T at) {
+        out.string(at, "type", event.type());
+        // No default branch: a new event type must be given its wire form here.
+        switch (event) {
+            case LoopEvent.LoopStart e -> out.string(at, "task", e.task());
+            case LoopEvent.IterationStart e -> out.number(at, "iteration", e.iteration());
+            case LoopEvent.ToolResultEvent e -> {
+                out.string(at, "server_name", e.serverName());
+                out.string(at, "tool_name", e.toolName());
+                out.tree(at, "arguments", e.arguments());    // frozen: shared, not copied
+                out.string(at, "result", e.result());
+                if (e.callId() != null) {
+                    out.string(at, "call_id", e.callId());
+                }
+            }
+            case LoopEvent.ToolResultError e -> {
+                if (e.serverName() != null) {
+                    out.string(at, "server_name", e.serverName());
+                }
+                if (e.toolName() != null) {
+                    out.string(at, "tool_name", e.toolName());
+                }
+                out.string(at, "error", e.error());
+                if (e.callId() != null) {
+                    out.string(at, "call_id", e.callId());
+                }
+            }
+            case LoopEvent.NoToolCall e -> out.number(at, "iteration", e.iteration());
+            case LoopEvent.PlanUpdate e -> {
+                T steps = out.startArray(at, "steps");
+                for (PlanStep step : e.steps()) {
+                    T item = out.addObject(steps);
+                    out.string(item, "description", step.description());
+                    out.string(item, "status", step.status().name().toLowerCase(Locale.ROOT));
+                    out.endObject(item);
+                }
+                out.endArray(steps);
+            }
+            case LoopEvent.Retry e -> {
+                out.number(at, "attempt", e.attempt());
+                out.string(at, "reason", e.reason());
+                out.number(at, "delay_ms", e.delayMs());
+            }
+            case LoopEvent.ApprovalRequired e -> {
+                out.string(at, "id", e.id());
+                out.string(at, "server_name", e.serverName());
+                out.string(at, "tool_name", e.toolName());
+                out.tree(at, "arguments", e.arguments());    // frozen: shared, not copied
+            }
+            case LoopEvent.Approval e -> {
+                out.string(at, "id", e.id());
+                out.string(at, "decision", e.approved() ? "approved" : "denied");
+                out.string(at, "reason", e.reason());
+            }
+            case LoopEvent.LoopEnd e -> {
+                out.string(at, "reason", e.reason().wireName());
+                out.string(at, "result", e.result());
+            }
+            case LoopEvent.Handoff e -> {
+                out.string(at, "from", e.from());
+                out.string(at, "to", e.to());
+            }
+            case LoopEvent.SubAgentEvent e -> throw new AssertionError("written above");
+        }
+    }
+
+    private static <T> void fields(StreamEvent event, boolean includeChunk, Fields<T> out, T at) {
+        out.string(at, "type", event.type());
         if (includeChunk) {
-            json.put("chunk", event.chunk());
+            out.number(at, "chunk", event.chunk());
         }
         // No default branch: a new event type must be given its wire form here.
         switch (event) {
             case StreamEvent.ThinkingStart e -> {
-                json.put("name", e.name());
-                json.set("attributes", attributes(e.attributes()));
+                out.string(at, "name", e.name());
+                attributes(e.attributes(), out, at);
             }
-            case StreamEvent.ThinkingContent e -> json.put("content", e.content());
-            case StreamEvent.ThinkingEnd e -> json.put("content", e.content());
+            case StreamEvent.ThinkingContent e -> out.string(at, "content", e.content());
+            case StreamEvent.ThinkingEnd e -> out.string(at, "content", e.content());
             case StreamEvent.MessageStart e -> {
             }
-            case StreamEvent.MessageContent e -> json.put("content", e.content());
-            case StreamEvent.MessageEnd e -> json.put("content", e.content());
+            case StreamEvent.MessageContent e -> out.string(at, "content", e.content());
+            case StreamEvent.MessageEnd e -> out.string(at, "content", e.content());
             case StreamEvent.ToolCallStart e -> {
-                json.put("name", e.name());
-                json.set("attributes", attributes(e.attributes()));
+                out.string(at, "name", e.name());
+                attributes(e.attributes(), out, at);
             }
-            case StreamEvent.ToolCallName e -> json.put("tool_name", e.toolName());
+            case StreamEvent.ToolCallName e -> out.string(at, "tool_name", e.toolName());
             case StreamEvent.ToolCallArgument e -> {
-                json.put("name", e.name());
-                json.set("value", e.value());    // frozen: shared, not copied
+                out.string(at, "name", e.name());
+                out.tree(at, "value", e.value());    // frozen: shared, not copied
             }
-            case StreamEvent.Section e -> json.put("name", e.name()).put("content", e.content());
-            case StreamEvent.ToolCallContent e -> json.put("content", e.content());
+            case StreamEvent.Section e -> {
+                out.string(at, "name", e.name());
+                out.string(at, "content", e.content());
+            }
+            case StreamEvent.ToolCallContent e -> out.string(at, "content", e.content());
             case StreamEvent.ToolCallEnd e -> {
-                json.put("content", e.content());
+                out.string(at, "content", e.content());
                 switch (e.call()) {
-                    case ToolCall call -> putCall(json, call);
-                    case ToolCallError error -> json.put("error", error.error());
+                    case ToolCall call -> call(call, out, at);
+                    case ToolCallError error -> out.string(at, "error", error.error());
                 }
                 if (e.callId() != null) {
-                    json.put("call_id", e.callId());
+                    out.string(at, "call_id", e.callId());
                 }
             }
             case StreamEvent.Complete e -> {
-                json.put("message", e.message());
-                ArrayNode thinking = json.putArray("thinking");
+                out.string(at, "message", e.message());
+                T thinking = out.startArray(at, "thinking");
                 for (ThinkingBlock block : e.thinking()) {
-                    ObjectNode item = thinking.addObject();
-                    item.put("name", block.name());
-                    item.put("content", block.content());
-                    item.set("attributes", attributes(block.attributes()));
+                    T item = out.addObject(thinking);
+                    out.string(item, "name", block.name());
+                    out.string(item, "content", block.content());
+                    attributes(block.attributes(), out, item);
+                    out.endObject(item);
                 }
-                ArrayNode toolCalls = json.putArray("tool_calls");
+                out.endArray(thinking);
+                T toolCalls = out.startArray(at, "tool_calls");
                 for (DecodedToolCall decoded : e.toolCalls()) {
-                    ObjectNode item = toolCalls.addObject();
+                    T item = out.addObject(toolCalls);
                     switch (decoded) {
-                        case ToolCall call -> putCall(item, call);
+                        case ToolCall call -> call(call, out, item);
                         case ToolCallError error -> {
-                            item.put("content", error.content());
-                            item.put("error", error.error());
+                            out.string(item, "content", error.content());
+                            out.string(item, "error", error.error());
                         }
                     }
+                    out.endObject(item);
                 }
+                out.endArray(toolCalls);
             }
         }
-        return json;
     }
 
-    private static void putCall(ObjectNode json, ToolCall call) {
-        json.put("server_name", call.serverName());
-        json.put("tool_name", call.toolName());
-        json.set("arguments", call.arguments());    // frozen: shared, not copied
+    private static <T> void call(ToolCall call, Fields<T> out, T at) {
+        out.string(at, "server_name", call.serverName());
+        out.string(at, "tool_name", call.toolName());
+        out.tree(at, "arguments", call.arguments());    // frozen: shared, not copied
     }
 
-    private static ObjectNode attributes(Map<String, String> attributes) {
-        ObjectNode json = NODES.objectNode();
-        attributes.forEach(json::put);
-        return json;
+    private static <T> void attributes(Map<String, String> attributes, Fields<T> out, T at) {
+        T object = out.startObject(at, "attributes");
+        attributes.forEach((name, value) -> out.string(object, name, value));
+        out.endObject(object);
+    }
+
+    /**
+     * Where the wire form goes: {@code T} is the output's handle on the open object or array
+     * (a tree's node, or the generator itself), passed down so that neither output keeps state
+     * of its own: one instance of each serves every event, and building a tree allocates
+     * nothing but its nodes. A null string is JSON's null.
+     */
+    private interface Fields<T> {
+        void string(T object, String name, String value);
+
+        void number(T object, String name, int value);
+
+        void number(T object, String name, long value);
+
+        void tree(T object, String name, JsonNode value);
+
+        T startObject(T object, String name);
+
+        T startArray(T object, String name);
+
+        /** An object as the next element of {@code array}. */
+        T addObject(T array);
+
+        void endObject(T object);
+
+        void endArray(T array);
+    }
+
+    /** Builds the tree: a node per field, the trees given shared, not copied. */
+    private static final class TreeFields implements Fields<ContainerNode<?>> {
+
+        static final TreeFields INSTANCE = new TreeFields();
+
+        @Override
+        public void string(ContainerNode<?> object, String name, String value) {
+            ((ObjectNode) object).put(name, value);
+        }
+
+        @Override
+        public void number(ContainerNode<?> object, String name, int value) {
+            ((ObjectNode) object).put(name, value);
+        }
+
+        @Override
+        public void number(ContainerNode<?> object, String name, long value) {
+            ((ObjectNode) object).put(name, value);
+        }
+
+        @Override
+        public void tree(ContainerNode<?> object, String name, JsonNode value) {
+            ((ObjectNode) object).set(name, value);
+        }
+
+        @Override
+        public ContainerNode<?> startObject(ContainerNode<?> object, String name) {
+            return ((ObjectNode) object).putObject(name);
+        }
+
+        @Override
+        public ContainerNode<?> startArray(ContainerNode<?> object, String name) {
+            return ((ObjectNode) object).putArray(name);
+        }
+
+        @Override
+        public ContainerNode<?> addObject(ContainerNode<?> array) {
+            return ((ArrayNode) array).addObject();
+        }
+
+        @Override
+        public void endObject(ContainerNode<?> object) {
+        }
+
+        @Override
+        public void endArray(ContainerNode<?> array) {
+        }
+    }
+
+    /** Writes the fields straight to a generator, as the tree's serialiser would write them. */
+    private static final class GeneratorFields implements Fields<JsonGenerator> {
+
+        static final GeneratorFields INSTANCE = new GeneratorFields();
+
+        @Override
+        public void string(JsonGenerator generator, String name, String value) {
+            generator.writeName(name);
+            if (value == null) {
+                generator.writeNull();
+            } else {
+                generator.writeString(value);
+            }
+        }
+
+        @Override
+        public void number(JsonGenerator generator, String name, int value) {
+            generator.writeName(name);
+            generator.writeNumber(value);
+        }
+
+        @Override
+        public void number(JsonGenerator generator, String name, long value) {
+            generator.writeName(name);
+            generator.writeNumber(value);
+        }
+
+        @Override
+        public void tree(JsonGenerator generator, String name, JsonNode value) {
+            generator.writeName(name);
+            if (value == null) {
+                generator.writeNull();
+            } else {
+                generator.writeTree(value);
+            }
+        }
+
+        @Override
+        public JsonGenerator startObject(JsonGenerator generator, String name) {
+            generator.writeName(name);
+            generator.writeStartObject();
+            return generator;
+        }
+
+        @Override
+        public JsonGenerator startArray(JsonGenerator generator, String name) {
+            generator.writeName(name);
+            generator.writeStartArray();
+            return generator;
+        }
+
+        @Override
+        public JsonGenerator addObject(JsonGenerator generator) {
+            generator.writeStartObject();
+            return generator;
+        }
+
+        @Override
+        public void endObject(JsonGenerator generator) {
+            generator.writeEndObject();
+        }
+
+        @Override
+        public void endArray(JsonGenerator generator) {
+            generator.writeEndArray();
+        }
     }
 }

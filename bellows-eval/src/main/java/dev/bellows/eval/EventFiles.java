@@ -11,7 +11,7 @@ import java.io.OutputStream;
 import java.io.StringWriter;
 import dev.bellows.json.internal.Jackson;
 import tools.jackson.databind.ObjectWriter;
-import tools.jackson.databind.SequenceWriter;
+import tools.jackson.core.JsonGenerator;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -85,15 +85,15 @@ final class EventFiles implements AutoCloseable {
         StringWriter text = new StringWriter(events.size() * 64);
         int count = 0;
         StreamRedaction deltas = new StreamRedaction();   // a secret split across deltas is in no one line
-        // one generator for the run's lines, not one per line; a JSON line holds no line break, so
-        // redacting the block at once is redacting each line
-        try (SequenceWriter lines = LINES.writeValues(text)) {
+        // one generator for the run's lines, not one per line, writing each event without a tree of
+        // it; a JSON line holds no line break, so redacting the block at once is redacting each line
+        try (JsonGenerator lines = LINES.createGenerator(text)) {
             for (AgentEvent event : events) {
                 for (AgentEvent redacted : deltas.apply(event)) {
                     if (redacted instanceof StreamEvent.Complete) {
                         continue;       // not written by run --output jsonl either: it repeats the answer
                     }
-                    lines.write(EventJson.toJson(redacted, false));
+                    EventJson.write(redacted, false, lines);
                     count++;
                 }
             }
