@@ -91,6 +91,18 @@ final class AgentRunner {
     }
 
     /**
+     * Whether the session's next run answers the question its run stopped at (a remote agent a
+     * handoff gave the conversation to asks it) rather than a resume with decisions: asked once
+     * the run stopped.
+     */
+    private java.util.function.BooleanSupplier nextRunAnswers = () -> false;
+
+    AgentRunner nextRunAnswers(java.util.function.BooleanSupplier answers) {
+        this.nextRunAnswers = answers;
+        return this;
+    }
+
+    /**
      * The command that carries a stopped run on, up to the decisions ({@code bellows run --temporal
      * HOST:PORT --follow ID}): a durable run waits in its workflow, not in a session.
      */
@@ -195,6 +207,9 @@ final class AgentRunner {
         } else if (session == null) {
             text.append("this run cannot be resumed: it has no session (run it with --session NAME to decide on its"
                     + " calls later)");
+        } else if (!questions.isEmpty() && nextRunAnswers.getAsBoolean()) {
+            text.append("answer with: ").append(command).append(" --session ").append(session).append(sessionOptions)
+                    .append(" ANSWER");
         } else {
             text.append("to carry it on: ").append(command).append(" --session ").append(session).append(sessionOptions);
             for (WaitingCall call : calls) {

@@ -176,7 +176,7 @@ final class AgentTree implements AutoCloseable {
      */
     dev.bellows.agent.Agent handoffTarget(String name, int depth) throws UsageException {
         if (agents.remote(name) != null) {
-            return remote(name);
+            return asking(name);        // its question keeps the conversation and the next run answers it
         }
         AgentsConfig.Spec spec = agents.get(name);
         return spec.workflow() ? tool(name, depth).asAgent() : agent(name, depth);

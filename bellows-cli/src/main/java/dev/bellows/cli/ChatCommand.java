@@ -409,8 +409,24 @@ final class ChatCommand implements Callable<Integer> {
                 return false;
             }
             if (result.reason() == LoopEndReason.INTERRUPTED) {
-                return decide(result.waiting());
+                return handedQuestion(result.waiting()) || decide(result.waiting());
             }
+            return true;
+        }
+
+        /**
+         * Shows the question of a remote agent a handoff gave the conversation to, which the next
+         * line answers as the session's next run (no run of the session waits: the agent does);
+         * false when the run stopped otherwise.
+         */
+        private boolean handedQuestion(List<WaitingCall> waiting) {
+            if (session.hasWaitingRun() || waiting.size() != 1 || AgentRunner.question(waiting.getFirst()) == null) {
+                return false;
+            }
+            PrintWriter out = io.out();
+            out.print(MarkdownText.render(Shown.text(AgentRunner.question(waiting.getFirst())), io.colorAnswers(),
+                    io.answersWidth()));
+            out.flush();
             return true;
         }
 

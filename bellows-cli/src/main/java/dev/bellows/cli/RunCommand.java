@@ -352,6 +352,7 @@ final class RunCommand implements Callable<Integer> {
             if (configured != null) {
                 // the session's next run goes to the agent a handoff gave it to: its events carry that name
                 agent.session().control().ifPresent(control -> runner.agent(control.agent()));
+                runner.nextRunAnswers(() -> agent.session().control().isPresent() && !agent.session().hasWaitingRun());
             }
             return run(settings, stored, text, memory, agent, runner);
         } catch (UsageException e) {

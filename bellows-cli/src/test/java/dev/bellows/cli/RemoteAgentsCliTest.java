@@ -53,6 +53,13 @@ class RemoteAgentsCliTest {
                  "agents": {"lead": {"instructions": "You delegate.", "agents": ["echo"]}}}""".formatted(url);
     }
 
+    /** lead, who hands the conversation to the remote echo. */
+    private static String handingOver(String url) {
+        return """
+                {"a2a": {"echo": {"url": "%s"}},
+                 "agents": {"lead": {"instructions": "You hand over.", "handoffs": ["echo"]}}}""".formatted(url);
+    }
+
     private Cli.Run bellows(String config, Map<String, String> env, String... args) {
         write(config);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -276,6 +283,41 @@ class RemoteAgentsCliTest {
     }
 
     @Test
+    void aHandoffToARemoteAgentThatAsksEndsWithStatusThreeAndTheSessionsNextRunAnswersTheSameTaskOnce() {
+        String task = "ask me about the weather (a handoff's question)";
+        String config = handingOver(remote.url());
+        try (MockLlmServer server = server(call("transfer_to_echo", "{}"), complete("back with lead"))) {
+            Cli.Run asked = bellows(config, Map.of(), run(server, "--agent", "lead", "--session", "h1", "--data-dir",
+                    "data", task).toArray(String[]::new));
+            assertThat(asked.status()).as(asked.err()).isEqualTo(3);
+            assertThat(asked.out()).isEqualTo("Which city?\n");
+            assertThat(asked.err()).contains("lead hands the conversation to echo", "  input  a2a/echo  asks: Which city?",
+                    "answer with: bellows run --session h1 --data-dir ").doesNotContain("--answer-call");
+            Task waiting = remoteTask(task);
+            assertThat(waiting.status().state()).isEqualTo(TaskState.INPUT_REQUIRED);
+
+            // the session's next run, in a new command with a new remote agent: the answer, not lead's model
+            Cli.Run answered = bellows(config, Map.of(), run(server, "--agent", "lead", "--session", "h1",
+                    "--data-dir", "data", "Oslo").toArray(String[]::new));
+            assertThat(answered.status()).as(answered.err()).isZero();
+            assertThat(answered.out()).isEqualTo("Weather in Oslo: sunny\n");
+            Task done = remoteTask(task);
+            assertThat(done.id()).isEqualTo(waiting.id());
+            assertThat(done.status().state()).isEqualTo(TaskState.COMPLETED);
+            assertThat(said(done, "Oslo")).isEqualTo(1);
+            assertThat(server.requests()).hasSize(1);
+
+            // its task done, the conversation is lead's again
+            Cli.Run after = bellows(config, Map.of(), run(server, "--agent", "lead", "--session", "h1",
+                    "--data-dir", "data", "thanks").toArray(String[]::new));
+            assertThat(after.status()).as(after.err()).isZero();
+            assertThat(after.out()).isEqualTo("back with lead\n");
+            assertThat(server.requests()).hasSize(2);
+            assertThat(said(remoteTask(task), "Oslo")).isEqualTo(1);
+        }
+    }
+
+    @Test
     void aSubAgentsRemoteQuestionDeniedCancelsTheRemoteTaskAndLeadsModelReadsWhy() {
         String task = "ask me about the weather (a question denied)";
         try (MockLlmServer server = server(call("echo", "{\"task\": \"" + task + "\"}"), complete("no weather then"))) {
@@ -294,26 +336,46 @@ class RemoteAgentsCliTest {
         }
     }
 
+    /** {@code bellows chat --agent lead} with the config written, {@code input} its standard input. */
+    private Cli.Run chatAsLead(MockLlmServer server, String input) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status = BellowsCommand.commandLine(new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)),
+                out, err, false, new Host(Map.of(), dir, Interrupts.NONE, false))
+                .execute("chat", "--base-url", server.baseUrl().toString(), "--model", "mock", "--agent", "lead",
+                        "--data-dir", dir.resolve("data").toString());
+        return new Cli.Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
     @Test
     void inAChatASubAgentsRemoteQuestionIsShownAndTheNextLineAnswersIt() {
         String task = "ask me about the weather (in a chat)";
         write(team(remote.url()));
         try (MockLlmServer server = server(call("echo", "{\"task\": \"" + task + "\"}"), complete("sunny in Bergen"))) {
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            ByteArrayOutputStream err = new ByteArrayOutputStream();
-            int status = BellowsCommand.commandLine(new ByteArrayInputStream(
-                            "What is the weather?\nBergen\n".getBytes(StandardCharsets.UTF_8)),
-                    out, err, false, new Host(Map.of(), dir, Interrupts.NONE, false))
-                    .execute("chat", "--base-url", server.baseUrl().toString(), "--model", "mock", "--agent", "lead",
-                            "--data-dir", dir.resolve("data").toString());
-            String said = err.toString(StandardCharsets.UTF_8);
-            assertThat(status).as(said).isZero();
-            assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo("Which city?\nsunny in Bergen\n");
+            Cli.Run chat = chatAsLead(server, "What is the weather?\nBergen\n");
+            String said = chat.err();
+            assertThat(chat.status()).as(said).isZero();
+            assertThat(chat.out()).isEqualTo("Which city?\nsunny in Bergen\n");
             assertThat(said).contains("> Bergen\n");
             Task answered = remoteTask(task);
             assertThat(answered.status().state()).isEqualTo(TaskState.COMPLETED);
             assertThat(said(answered, "Bergen")).isEqualTo(1);
             assertThat(server.requests().getLast().body().get("messages").toString()).contains("Weather in Bergen: sunny");
+        }
+    }
+
+    @Test
+    void inAChatAHandedRemoteAgentsQuestionIsShownAndTheNextLineAnswersIt() {
+        String task = "ask me about the weather (handed over in a chat)";
+        write(handingOver(remote.url()));
+        try (MockLlmServer server = server(call("transfer_to_echo", "{}"))) {
+            Cli.Run chat = chatAsLead(server, task + "\nBergen\n");
+            assertThat(chat.status()).as(chat.err()).isZero();
+            assertThat(chat.out()).isEqualTo("Which city?\nWeather in Bergen: sunny\n");
+            Task answered = remoteTask(task);
+            assertThat(answered.status().state()).isEqualTo(TaskState.COMPLETED);
+            assertThat(said(answered, "Bergen")).isEqualTo(1);
+            assertThat(server.requests()).hasSize(1);
         }
     }
 

@@ -360,6 +360,9 @@ public final class DefaultAgent implements Agent {
         if (found != null) {
             return found;
         }
+        if (HandedRun.waiting(options, session) != null) {
+            return this;        // an agent of another kind waits for an answer: this one's run passes it on
+        }
         if (!options.handoffs.isEmpty() || !control.get().agent().equals(options.name)) {
             session.control(null);
         }

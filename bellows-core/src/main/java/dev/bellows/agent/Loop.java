@@ -217,6 +217,11 @@ final class Loop implements Runnable, RunContext {
     private LoopEvent.LoopEnd steps(TimeLimit mine) {
         try {
             MachineInput input;
+            Handoff waits = resumeFrom == null ? HandedRun.waiting(options, session) : null;
+            if (waits != null) {
+                mine.stop();        // the conversation is the handed agent's: its question is answered
+                return HandedRun.answer(waits, task, session, run);
+            }
             if (resumeFrom != null) {
                 input = new AgentMachine.Resume(resumeFrom, session.resumeLog(), decisions, givingUp);
             } else if (!options.plainChat() && run.isCancelled()) {

@@ -54,6 +54,14 @@ public final class Session {
     /** The metadata keys of a stored session that keep who has the conversation ({@link #control()}). */
     static final String CONTROL_AGENT = "bellows.control.agent";
     static final String CONTROL_FROM = "bellows.control.history_from";
+    static final String CONTROL_WAITING = "bellows.control.waiting";
+    /**
+     * The wait of the agent in control, when a handoff gave the conversation to an agent of a kind
+     * of its own whose run stopped at a question ({@link HandedRun}), else null: when not stored.
+     */
+    private volatile tools.jackson.databind.JsonNode handedWait;
+    /** Whether {@link #handedWait} holds a stored session's, read from its metadata. */
+    private volatile boolean handedWaitRead;
     /** Who has the conversation after a handoff, when not stored; null: the agent the session is run with. */
     private volatile Control control;
     /** Whether {@link #control} holds a stored session's, read from its metadata. */
@@ -186,6 +194,39 @@ public final class Session {
         if (exchanges != null) {
             exchanges.putMetadata(java.util.Map.of(CONTROL_AGENT, control == null ? "" : control.agent(),
                     CONTROL_FROM, control == null ? "0" : Integer.toString(control.historyFrom())));
+        }
+    }
+
+    /**
+     * What the agent in control keeps of its run that stopped waiting for an answer, when a handoff
+     * gave the conversation to an agent that is not a {@link DefaultAgent} ({@link HandedRun}):
+     * {@code {"handoff", "calls", "state", "notes"}}; null when none waits. A stored session keeps
+     * it in its metadata (it holds no secret: {@link ResumableAgent#waitingState}).
+     */
+    tools.jackson.databind.JsonNode handedWait() {
+        if (exchanges == null || handedWaitRead) {
+            return handedWait;
+        }
+        String kept = exchanges.metadata().get(CONTROL_WAITING);
+        tools.jackson.databind.JsonNode read = null;
+        if (kept != null && !kept.isEmpty()) {
+            try {
+                read = dev.bellows.json.internal.Jackson.JSON.readTree(kept);
+            } catch (tools.jackson.core.JacksonException e) {
+                read = null;        // a damaged wait: the session goes on as if none waited
+            }
+        }
+        handedWait = read;
+        handedWaitRead = true;
+        return read;
+    }
+
+    /** Keeps {@code wait} as {@link #handedWait()} (null: none waits any more). */
+    void handedWait(tools.jackson.databind.JsonNode wait) {
+        this.handedWait = wait;
+        this.handedWaitRead = true;
+        if (exchanges != null) {
+            exchanges.putMetadata(java.util.Map.of(CONTROL_WAITING, wait == null ? "" : wait.toString()));
         }
     }
 

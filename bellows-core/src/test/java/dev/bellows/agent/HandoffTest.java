@@ -12,6 +12,9 @@ import dev.bellows.event.EventJson;
 import dev.bellows.tool.LoopEndReason;
 import dev.bellows.event.LoopEvent;
 import dev.bellows.provider.Message;
+import dev.bellows.tool.Tool;
+import dev.bellows.tool.ToolResult;
+import dev.bellows.tool.TypedTool;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
@@ -181,6 +184,73 @@ class HandoffTest {
         assertThat(result).isEqualTo(new AgentResult(LoopEndReason.TASK_COMPLETION, "from afar"));
         assertThat(heard.stream().filter(LoopEvent.LoopStart.class::isInstance)).hasSize(1);
         assertThat(remoteModel.requests().getFirst().messages().toString()).contains("ask far away", "go on");
+    }
+
+    /**
+     * As a remote agent whose task asks a question: its run stops at one external call
+     * ({@code ask}), and {@link #resume} answers with what it was given, noting before it "sends".
+     */
+    private static final class Asking implements ResumableAgent {
+        final List<Decision> decisions = new CopyOnWriteArrayList<>();
+        final List<List<tools.jackson.databind.JsonNode>> notesSeen = new CopyOnWriteArrayList<>();
+        private final DefaultAgent asks = agent(provider(call("ask", "{\"path\": \"Which city?\"}"))).build();
+        private final Tool ask = TypedTool.of("ask", "Asks the person", DefaultAgentTest.PathArguments.class,
+                (context, arguments) -> ToolResult.of("never run: external"));
+
+        @Override
+        public AgentRun run(String task) {
+            return run(task, new Session());
+        }
+
+        @Override
+        public AgentRun run(String task, Session session) {
+            return asks.run(task, session, List.of(ask));
+        }
+
+        @Override
+        public tools.jackson.databind.JsonNode waitingState(AgentResult stopped, Session session) {
+            return tools.jackson.databind.node.JsonNodeFactory.instance.objectNode().put("task_id", "t-1");
+        }
+
+        @Override
+        public AgentRun resume(Resumption resumption, Session session) {
+            assertThat(resumption.state().get("task_id").asString()).isEqualTo("t-1");
+            notesSeen.add(resumption.notes());
+            decisions.addAll(resumption.decisions());
+            resumption.note(tools.jackson.databind.node.JsonNodeFactory.instance.objectNode().put("sent", "m-1"));
+            String answer = ((Decision.Respond) resumption.decisions().getFirst()).result();
+            return agent(provider(complete("Weather in " + answer + ": sunny"))).build().run(answer, session);
+        }
+    }
+
+    @Test
+    void aResumableAgentHandedToThatAsksKeepsTheConversationAndTheNextRunAnswersItOnce() {
+        Asking remote = new Asking();
+        ScriptedProvider leadModel = provider(transfer("remote", null), complete("lead again"));
+        DefaultAgent lead = agent(leadModel).name("lead").handoff(Handoff.to("remote", remote)).build();
+        Session session = new Session();
+
+        AgentResult asked = lead.run("ask me about the weather", session).await();
+
+        assertThat(asked.reason()).isEqualTo(LoopEndReason.INTERRUPTED);
+        assertThat(asked.waiting()).singleElement().satisfies(call -> {
+            assertThat(call.toolName()).isEqualTo("ask");
+            assertThat(call.kind()).isEqualTo(WaitingCall.Kind.EXTERNAL);
+        });
+        assertThat(session.control()).map(Session.Control::agent).contains("remote");
+        assertThat(session.hasWaitingRun()).as("the remote agent waits, not a run of the session").isFalse();
+
+        AgentResult answered = lead.run("Oslo", session).await();
+
+        assertThat(answered).isEqualTo(new AgentResult(LoopEndReason.TASK_COMPLETION, "Weather in Oslo: sunny"));
+        assertThat(remote.decisions).singleElement().isInstanceOf(Decision.Respond.class)
+                .satisfies(d -> assertThat(d.callId()).isEqualTo(asked.waiting().getFirst().id()));
+        assertThat(remote.notesSeen).containsExactly(List.of());
+        assertThat(leadModel.requests()).hasSize(1);
+        assertThat(session.control()).isEmpty();
+
+        assertThat(lead.run("thanks", session).await().result()).isEqualTo("lead again");
+        assertThat(remote.decisions).hasSize(1);
     }
 
     @Test
