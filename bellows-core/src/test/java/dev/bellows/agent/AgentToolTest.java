@@ -218,7 +218,9 @@ class AgentToolTest {
         HangingProvider hanging = new HangingProvider();
         AgentTool both = AgentTool.parallel("both", "Both", List.of(
                 AgentTool.of("slow", "Hangs", agent(hanging).build()),
-                AgentTool.of("broken", "Fails", agent(provider("no call")).maxIterations(1).build())), null, 2);
+                // fails only once the slow branch's model request is under way: there is a request to cancel
+                AgentTool.of("broken", "Fails", agent(after(hanging.started, provider("no call"))).maxIterations(1).build())),
+                null, 2);
         List<AgentEvent> heard = new CopyOnWriteArrayList<>();
         DefaultAgent lead = agent(provider(delegate("both", "x"), complete("gave up")), both).listener(heard::add).build();
 
@@ -226,6 +228,29 @@ class AgentToolTest {
         assertThat(hanging.cancelled.await(30, TimeUnit.SECONDS)).isTrue();
         assertThat(heard).anySatisfy(e -> assertThat(e).isInstanceOfSatisfying(LoopEvent.ToolResultError.class,
                 error -> assertThat(error.error()).contains("broken ended max_iterations")));
+    }
+
+    /** {@code provider}, its requests sent once {@code latch} is open (a hang guard of 30 s). */
+    private static Provider after(CountDownLatch latch, Provider provider) {
+        return new Provider() {
+            @Override
+            public String name() {
+                return provider.name();
+            }
+
+            @Override
+            public ChatStream stream(ChatRequest request) throws ProviderException {
+                try {
+                    if (!latch.await(30, TimeUnit.SECONDS)) {
+                        throw new AssertionError("the latch never opened");
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new ProviderException(ProviderException.Kind.CANCELLED, "cancelled", 0, null, null);
+                }
+                return provider.stream(request);
+            }
+        };
     }
 
     /** {@code provider}, counting the model calls under way at once. */
