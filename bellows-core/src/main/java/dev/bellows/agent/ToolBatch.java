@@ -281,7 +281,7 @@ final class ToolBatch {
                     step(log, logSink, new ResumeLog.Finished(entry.id(), outcome));
                 }
             }
-            settle(i, call, outcome);
+            settle(i, call, outcome, decision instanceof Decision.Approve approve ? approve.arguments() : null);
         }
         if (suspended) {
             // A decision taken now for a call that could not run yet goes with the waiting run.
@@ -472,6 +472,17 @@ final class ToolBatch {
      * tool suspended it, it waits for the tool's calls; either way the batch stops.
      */
     private void settle(int i, PreparedCall call, ToolCallOutcome outcome) {
+        settle(i, call, outcome, null);
+    }
+
+    /**
+     * As {@link #settle(int, PreparedCall, ToolCallOutcome)}, for a call approved with
+     * {@code approved} arguments (null: its own): a suspended one keeps them, so that its tool
+     * is resumed with the arguments it was called with, not the model's (the approvals' gate lets
+     * a suspended call pass untouched, so they are not applied again on resume). The tool's
+     * interceptors' own edits are not kept: they run again, on the approved arguments, at resume.
+     */
+    private void settle(int i, PreparedCall call, ToolCallOutcome outcome, JsonNode approved) {
         ToolSuspended suspension = suspension(call, outcome);
         if (outcome instanceof ToolCallOutcome.Deferred) {
             // the gate's: it waits for approval; any other interceptor's: for its result from outside
@@ -481,11 +492,20 @@ final class ToolBatch {
             suspended = true;
         } else if (suspension != null) {
             Entry entry = entries.get(i);
-            entries.set(i, new Entry(entry.id(), entry.decoded(), State.NESTED, null, null,
-                    new Suspension.Nested(suspension.state(), suspension.waiting(), Map.of())));
+            entries.set(i, new Entry(entry.id(), approved == null ? entry.decoded() : approvedCall(call, approved),
+                    State.NESTED, null, null, new Suspension.Nested(suspension.state(), suspension.waiting(), Map.of())));
             suspended = true;
         } else {
             finish(i, outcome);
+        }
+    }
+
+    /** The call with the arguments it was approved with, checked as the gate checked them before it ran. */
+    private static ToolCall approvedCall(PreparedCall call, JsonNode approved) {
+        try {
+            return new ToolCall(call.call().serverName(), call.call().toolName(), call.check(approved));
+        } catch (dev.bellows.tool.InvalidArgumentsException e) {
+            throw new IllegalStateException("approved arguments that ran no longer fit the tool's schema", e);
         }
     }
 

@@ -350,6 +350,88 @@ class NestedWaitsTest {
         assertThat(model.requests().get(1).messages().getLast().content()).contains("the remote agent heard: Paris");
     }
 
+    /** Asks a remote agent for the city it is given, and remembers the arguments of each call and resume. */
+    private ResumableTool askingFor(List<String> seen) {
+        return new ResumableTool() {
+            @Override
+            public String name() {
+                return "ask_remote";
+            }
+
+            @Override
+            public String description() {
+                return "Asks a remote agent about a city";
+            }
+
+            @Override
+            public tools.jackson.databind.node.ObjectNode inputSchema() {
+                return json("{\"type\": \"object\", \"properties\": {\"city\": {\"type\": \"string\"}},"
+                        + " \"required\": [\"city\"]}");
+            }
+
+            @Override
+            public ToolResult<?> call(dev.bellows.tool.ToolContext context, tools.jackson.databind.JsonNode arguments)
+                    throws ToolException {
+                seen.add("call " + arguments.get("city").asString());
+                throw new ToolSuspended(json("{\"task\": \"t-1\"}"), List.of(new WaitingCall("input",
+                        new ToolCall("remote", "planner", json("{\"question\": \"when?\"}")), WaitingCall.Kind.EXTERNAL)));
+            }
+
+            @Override
+            public ToolResult<?> resume(dev.bellows.tool.ToolContext context, tools.jackson.databind.JsonNode arguments,
+                                        Resumption resumption) {
+                seen.add("resume " + arguments.get("city").asString());
+                return ToolResult.of("asked about " + arguments.get("city").asString());
+            }
+        };
+    }
+
+    @Test
+    void aCallApprovedWithEditedArgumentsThatSuspendsIsResumedWithTheApprovedArguments() {
+        List<String> seen = new CopyOnWriteArrayList<>();
+        ScriptedProvider model = provider(call("ask_remote", "{\"city\": \"Pari\"}"), complete("done"));
+        List<ToolCall> intercepted = new CopyOnWriteArrayList<>();
+        DefaultAgent agent = agent(model, askingFor(seen)).requireApproval("local/ask_remote")
+                .toolInterceptor(chain -> {
+                    if (chain.call().toolName().equals("ask_remote")) {
+                        intercepted.add(chain.call());
+                    }
+                    return chain.proceed();
+                }).build();
+        Session session = new Session();
+        assertThat(agent.run("plan", session).await().waiting()).extracting(WaitingCall::id).containsExactly("call_1_1");
+
+        AgentResult suspended = agent.resume(session, List.of(Decision.approve("call_1_1", json("{\"city\": \"Paris\"}"))))
+                .await();
+        assertThat(suspended.waiting()).extracting(WaitingCall::id).containsExactly("call_1_1/input");
+
+        assertThat(agent.resume(session, List.of(Decision.respond("call_1_1/input", "tomorrow"))).await().result())
+                .isEqualTo("done");
+        assertThat(seen).containsExactly("call Paris", "resume Paris");
+        assertThat(intercepted).extracting(call -> call.arguments().get("city").asString())
+                .as("an interceptor sees the resumed call as it was approved").containsExactly("Paris", "Paris");
+        assertThat(model.requests().get(1).messages().getLast().content()).contains("asked about Paris");
+    }
+
+    @Test
+    void theApprovedArgumentsOfASuspendedCallAreKeptWithTheStoredWaitingRun() {
+        List<String> seen = new CopyOnWriteArrayList<>();
+        DefaultAgent agent = agent(provider(call("ask_remote", "{\"city\": \"Pari\"}")), askingFor(seen))
+                .requireApproval("local/ask_remote").build();
+        Session first = new Session();
+        agent.run("plan", first).await();
+        agent.resume(first, List.of(Decision.approve("call_1_1", json("{\"city\": \"Paris\"}")))).await();
+
+        // a resume in a new process, from what a session store keeps
+        Session second = new Session();
+        second.suspend(SuspensionJson.readSuspension(SuspensionJson.write(first.suspension())));
+        ScriptedProvider model = provider(complete("done"));
+        DefaultAgent again = agent(model, askingFor(seen)).requireApproval("local/ask_remote").build();
+        assertThat(again.resume(second, List.of(Decision.respond("call_1_1/input", "tomorrow"))).await().result())
+                .isEqualTo("done");
+        assertThat(seen).containsExactly("call Paris", "resume Paris");
+    }
+
     @Test
     void aWaitingRunGivenUpTellsTheSuspendedToolDownThroughAWorkflowAndASubAgent() {
         List<String> gaveUp = new CopyOnWriteArrayList<>();
