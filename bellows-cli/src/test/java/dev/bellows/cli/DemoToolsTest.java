@@ -49,8 +49,8 @@ class DemoToolsTest {
         Map<String, Tool> tools = Map.of("calculator", DemoTools.CALCULATOR, "word_count", DemoTools.WORD_COUNT);
         List<String> outcomes = new ArrayList<>();
         for (MockTurn turn : turns) {
-            StreamEvent.Complete complete = StreamProcessor.process(
-                    List.of(StreamChunk.message(turn.content())), StreamOptions.defaults(), event -> { });
+            StreamEvent.Complete complete = (StreamEvent.Complete) StreamProcessor.parse(
+                    List.of(StreamChunk.message(turn.content())), StreamOptions.defaults()).getLast();
             for (var decoded : complete.toolCalls()) {
                 assertThat(decoded).isInstanceOf(ToolCall.class);
                 ToolCall call = (ToolCall) decoded;

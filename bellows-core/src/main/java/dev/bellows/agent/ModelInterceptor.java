@@ -94,7 +94,7 @@ public interface ModelInterceptor {
          * How the loop reads the text of this request's answer: the thinking and tool tags (or
          * the dialect's markers) its {@link dev.bellows.stream.StreamProcessor} looks for. An
          * interceptor that records the answer reads its chunks with the same options
-         * ({@code StreamProcessor.process(chunks, options, listener)}) to tell thinking and tool
+         * (a {@code new StreamProcessor(options, listener)} fed each chunk as it passes) to tell thinking and tool
          * calls written in the text from the text, as the loop does. Empty when the chain does not
          * say (one made outside the loop).
          */

@@ -144,16 +144,6 @@ public final class StreamProcessor {
         return out;
     }
 
-    /** Processes a whole stream, sending every event to {@code listener}, and returns the aggregate. */
-    public static StreamEvent.Complete process(Iterable<StreamChunk> chunks, StreamOptions options,
-                                               StreamListener listener) {
-        StreamProcessor processor = new StreamProcessor(options, listener);
-        for (StreamChunk chunk : chunks) {
-            processor.accept(chunk);
-        }
-        return processor.finish();
-    }
-
     /** With {@code thinking-open}, the stream starts inside a thinking block: its start is the first event. */
     private void startIfNeeded() {
         if (started) {

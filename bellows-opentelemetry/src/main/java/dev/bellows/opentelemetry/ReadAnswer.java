@@ -41,6 +41,8 @@ record ReadAnswer(List<String> reasoning, String text, List<NativeToolCall> tool
 
     /** An assistant message's text (a tag-mode answer as the history keeps it), read as the loop read it. */
     static ReadAnswer of(String text, StreamOptions options) {
-        return of(StreamProcessor.process(List.of(new StreamChunk.Text(text)), options, event -> { }));
+        StreamProcessor reader = new StreamProcessor(options, event -> { });
+        reader.accept(new StreamChunk.Text(text));
+        return of(reader.finish());
     }
 }
