@@ -231,6 +231,42 @@ class ApprovalsTest {
             assertThat(provider.requests()).hasSize(2);
             assertThat(provider.requests().get(1).messages().getLast().content()).contains("wrote x");
         }
+
+        @Test
+        void a_resume_cut_short_leaves_a_run_that_waits_with_nothing_to_decide_which_hasWaitingRun_tells()
+                throws Exception {
+            java.util.concurrent.CountDownLatch running = new java.util.concurrent.CountDownLatch(1);
+            Tool slowWrite = TypedTool.of("write_file", "Writes a file", DefaultAgentTest.PathArguments.class,
+                    (context, arguments) -> {
+                        happened.add("write " + arguments.path());
+                        running.countDown();
+                        new java.util.concurrent.CountDownLatch(1).await();    // until the run is cancelled
+                        return ToolResult.of("wrote " + arguments.path());
+                    });
+            ScriptedProvider provider = provider(write("write_file", "x"), complete("done"), complete("next done"));
+            DefaultAgent agent = DefaultAgentTest.agent(provider, slowWrite).requireApproval("*/write_file").build();
+            Session session = new Session();
+            agent.run("write", session).await();
+            AgentRun cut = agent.resume(session, List.of(Decision.approve("call_1_1")));
+            assertThat(running.await(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+            cut.cancel();
+            assertThat(cut.await().reason()).isEqualTo(LoopEndReason.CANCELLED);
+
+            assertThat(session.waiting()).as("nothing is left to decide").isEmpty();
+            assertThat(session.hasWaitingRun()).isTrue();
+            assertThatThrownBy(() -> agent.run("next", session)).isInstanceOf(IllegalStateException.class);
+
+            // What a program that serves sessions does before it gives one a task (docs/interceptors.md).
+            if (session.hasWaitingRun() && session.waiting().isEmpty()) {
+                assertThat(agent.resume(session, List.of()).await())
+                        .isEqualTo(new AgentResult(LoopEndReason.TASK_COMPLETION, "done"));
+            }
+            assertThat(happened).as("started once, never again").containsExactly("write x");
+            assertThat(provider.requests().get(1).messages().getLast().content())
+                    .contains("the outcome of this call is unknown");
+            assertThat(session.hasWaitingRun()).isFalse();
+            assertThat(agent.run("next", session).await().result()).isEqualTo("next done");
+        }
     }
 
     @Nested
