@@ -16,7 +16,7 @@ import dev.bellows.tool.DecodedToolCall;
 import dev.bellows.tool.Tool;
 import dev.bellows.tool.ToolCall;
 import dev.bellows.tool.ToolCallOutcome;
-import dev.bellows.tool.chain.ToolChain;
+import dev.bellows.tool.chain.internal.Calls;
 import dev.bellows.tool.chain.ToolChainResult;
 import dev.bellows.tool.ToolEffect;
 import dev.bellows.tool.ToolRegistry;
@@ -83,7 +83,7 @@ public final class AgentMachine {
     private ToolRegistry externalBase;
     /** The tools {@link #madeChain} runs, and that chain (see {@link #toolChain}). */
     private ToolRegistry chainTools;
-    private ToolChain madeChain;
+    private Calls madeChain;
 
     AgentMachine(AgentOptions options, Protocol protocol, Session session, Tool completion, List<Tool> external) {
         this.options = options;
@@ -281,7 +281,7 @@ public final class AgentMachine {
                 if (tools == null) {
                     tools = options.tools.current(null);
                 }
-                dev.bellows.tool.chain.PreparedCall prepared = protocol.toolChain(tools).prepare(call.entry().decoded());
+                dev.bellows.tool.chain.internal.PreparedCall prepared = protocol.toolChain(tools).prepare(call.entry().decoded());
                 if (prepared.failure().isEmpty()) {
                     try {
                         prepared.check(approve.arguments());
@@ -330,7 +330,7 @@ public final class AgentMachine {
             if (tools == null) {
                 tools = options.tools.current(null);
             }
-            dev.bellows.tool.chain.PreparedCall prepared = protocol.toolChain(tools).prepare(entry.decoded());
+            dev.bellows.tool.chain.internal.PreparedCall prepared = protocol.toolChain(tools).prepare(entry.decoded());
             if (prepared.failure().isPresent()
                     && prepared.failure().get().cause() instanceof dev.bellows.tool.UnknownToolException unknown) {
                 throw new MissingToolException(entry.id(), unknown.serverName(), unknown.toolName());
@@ -367,7 +367,7 @@ public final class AgentMachine {
     }
 
     /** The chain that runs this run's tool calls, made again only when the tools are other ones. */
-    ToolChain toolChain(ToolRegistry tools) {
+    Calls toolChain(ToolRegistry tools) {
         if (madeChain == null || chainTools != tools) {
             madeChain = protocol.toolChain(tools).withResultLimit(options.resultLimit);
             chainTools = tools;

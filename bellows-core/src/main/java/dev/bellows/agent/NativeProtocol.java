@@ -9,7 +9,7 @@ import dev.bellows.event.AgentEvent;
 import dev.bellows.event.StreamEvent;
 import dev.bellows.tool.ToolCallOutcome;
 import dev.bellows.format.TextFormat;
-import dev.bellows.tool.chain.ToolChain;
+import dev.bellows.tool.chain.internal.Calls;
 import dev.bellows.tool.chain.ToolChainResult;
 import dev.bellows.plan.Plan;
 import dev.bellows.prompt.NativePrompts;
@@ -83,8 +83,8 @@ final class NativeProtocol implements Protocol {
     }
 
     @Override
-    public ToolChain toolChain(ToolRegistry tools) {
-        return new ToolChain(tools);
+    public Calls toolChain(ToolRegistry tools) {
+        return new Calls(tools, dev.bellows.format.OutputFormat.JSON, dev.bellows.memory.ResultLimit.NONE);
     }
 
     @Override

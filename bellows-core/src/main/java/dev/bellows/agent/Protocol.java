@@ -6,7 +6,7 @@ import dev.bellows.format.TextFormat;
 import dev.bellows.plan.Plan;
 import dev.bellows.provider.Message;
 import dev.bellows.provider.ToolSpec;
-import dev.bellows.tool.chain.ToolChain;
+import dev.bellows.tool.chain.internal.Calls;
 import dev.bellows.tool.chain.ToolChainResult;
 import dev.bellows.tool.ToolRegistry;
 import java.util.ArrayList;
@@ -46,7 +46,7 @@ interface Protocol {
     }
 
     /** How the calls of one iteration run. */
-    ToolChain toolChain(ToolRegistry tools);
+    Calls toolChain(ToolRegistry tools);
 
     /** The format observations are written in. */
     TextFormat observationFormat();

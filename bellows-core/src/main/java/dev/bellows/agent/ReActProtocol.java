@@ -6,7 +6,7 @@ import dev.bellows.format.SectionListener;
 import dev.bellows.format.SectionReader;
 import dev.bellows.format.TextFormatException;
 import dev.bellows.format.TextFormat;
-import dev.bellows.tool.chain.ToolChain;
+import dev.bellows.tool.chain.internal.Calls;
 import dev.bellows.plan.Plan;
 import dev.bellows.prompt.ReActPrompts;
 import dev.bellows.provider.Message;
@@ -60,8 +60,8 @@ final class ReActProtocol implements Protocol {
     }
 
     @Override
-    public ToolChain toolChain(ToolRegistry tools) {
-        return new ToolChain(tools, options.outputFormat);
+    public Calls toolChain(ToolRegistry tools) {
+        return new Calls(tools, options.outputFormat, dev.bellows.memory.ResultLimit.NONE);
     }
 
     @Override

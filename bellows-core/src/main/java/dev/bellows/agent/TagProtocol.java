@@ -3,7 +3,7 @@ package dev.bellows.agent;
 import dev.bellows.event.AgentEvent;
 import dev.bellows.event.StreamEvent;
 import dev.bellows.format.TextFormat;
-import dev.bellows.tool.chain.ToolChain;
+import dev.bellows.tool.chain.internal.Calls;
 import dev.bellows.plan.Plan;
 import dev.bellows.prompt.PromptBuilder;
 import dev.bellows.provider.Message;
@@ -59,8 +59,8 @@ final class TagProtocol implements Protocol {
     }
 
     @Override
-    public ToolChain toolChain(ToolRegistry tools) {
-        return new ToolChain(tools);
+    public Calls toolChain(ToolRegistry tools) {
+        return new Calls(tools, dev.bellows.format.OutputFormat.JSON, dev.bellows.memory.ResultLimit.NONE);
     }
 
     @Override

@@ -3,10 +3,10 @@ package dev.bellows.agent;
 import tools.jackson.databind.JsonNode;
 import dev.bellows.agent.Suspension.Entry;
 import dev.bellows.agent.Suspension.State;
-import dev.bellows.tool.chain.PreparedCall;
+import dev.bellows.tool.chain.internal.PreparedCall;
 import dev.bellows.tool.ToolCall;
 import dev.bellows.tool.ToolCallOutcome;
-import dev.bellows.tool.chain.ToolChain;
+import dev.bellows.tool.chain.internal.Calls;
 import dev.bellows.tool.ToolContext;
 import dev.bellows.tool.ToolResult;
 import java.util.ArrayList;
@@ -35,7 +35,7 @@ final class ToolBatch {
 
     private final RunContext context;
     private final List<ToolInterceptor> interceptors;
-    private final ToolChain chain;
+    private final Calls chain;
     private final BooleanSupplier cancelled;
     private final List<Entry> entries;
     /** The chain's interceptors: {@link #interceptors}, or the approvals' gate before them when a call waits for approval. */
@@ -50,7 +50,7 @@ final class ToolBatch {
     /** A resume that gives the waiting run up: the suspended calls' tools are told ({@link ResumableTool#giveUp}). */
     private boolean givingUp;
 
-    ToolBatch(RunContext context, List<ToolInterceptor> interceptors, ToolChain chain, BooleanSupplier cancelled,
+    ToolBatch(RunContext context, List<ToolInterceptor> interceptors, Calls chain, BooleanSupplier cancelled,
               List<Entry> entries) {
         this.context = context;
         this.interceptors = interceptors;
@@ -447,7 +447,7 @@ final class ToolBatch {
         for (int k = 0; k < ready.size(); k++) {
             ids.put(calls.get(k), entries.get(ready.get(k)).id());
         }
-        List<ToolCallOutcome> outcomes = ToolChain.runAll(calls, true, cancelled,
+        List<ToolCallOutcome> outcomes = Calls.runAll(calls, true, cancelled,
                 (call, stop) -> ToolCallChain.run(interceptors, context, ids.get(call), call, null, stop));
         for (int k = 0; k < ready.size(); k++) {
             settle(ready.get(k), calls.get(k), outcomes.get(k));

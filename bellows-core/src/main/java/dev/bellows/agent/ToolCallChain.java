@@ -2,7 +2,7 @@ package dev.bellows.agent;
 
 import tools.jackson.databind.JsonNode;
 import dev.bellows.tool.InvalidArgumentsException;
-import dev.bellows.tool.chain.PreparedCall;
+import dev.bellows.tool.chain.internal.PreparedCall;
 import dev.bellows.tool.Tool;
 import dev.bellows.tool.ToolCall;
 import dev.bellows.tool.ToolCallOutcome;

@@ -51,24 +51,40 @@ public interface ToolInterceptor {
     ToolCallOutcome intercept(Chain chain);
 
     /**
-     * A prepared call ({@code ToolChain#prepare}: found, its arguments checked) through
-     * {@code interceptors} (the first outermost), then the tool, with the chain and failure
-     * rules of the agent's own runs: an interceptor's exception, or a null outcome, becomes an
-     * unchecked exception whose message names the interceptor's class (a run's {@code error}). For a driver that runs a
-     * call of a run away from the run's process (a durable run's worker). A deferred call
-     * comes back as its {@link ToolCallOutcome.Deferred}: it is the driver's to carry out.
+     * Runs one call of a run in a process other than the run's, as the agent's own runs run each
+     * call: its tool found in {@code tools} and its arguments checked against the tool's schema,
+     * lossless coercions applied (else the failure the model reads, which no interceptor sees),
+     * then through {@code interceptors} (the first outermost), then the tool, its output written
+     * as a {@link dev.bellows.tool.chain.ToolChain} with {@code output} writes it. The rules are
+     * the agent's: arguments an interceptor passes on are checked again, and an interceptor's
+     * exception, or a null outcome, becomes an unchecked exception whose message names the
+     * interceptor's class (a run's {@code error}). No approval is asked: the driver decides them
+     * before it sends the call, which it sends with the arguments approved. A deferred call comes
+     * back as its {@link ToolCallOutcome.Deferred}: it is the driver's to carry out.
      *
-     * @param run    the run, as its driver knows it ({@link RunContext#of})
-     * @param callId the call's id, as the interceptors see it
+     * <p>For a driver that sends a run's calls to processes of their own (docs/machine.md,
+     * "Driving it"): a durable run's worker runs each call of its workflow this way, through
+     * the worker's interceptors.
+     *
+     * @param run       the run, as its driver knows it ({@link RunContext#of})
+     * @param callId    the call's id, as the interceptors see it
+     * @param call      the call, as the model made it (or as approved)
+     * @param tools     where the call finds its tool
+     * @param output    how an output that is not a string is written for the model
+     * @param cancelled true once the run is cancelled: the tool sees it, and a call not yet started does not start
      */
     static ToolCallOutcome proceed(java.util.List<? extends ToolInterceptor> interceptors, RunContext run,
-                                   String callId, dev.bellows.tool.chain.PreparedCall call,
-                                   java.util.function.BooleanSupplier cancelled) {
-        if (call.failure().isPresent()) {
-            return call.failure().get();
+                                   String callId, ToolCall call, dev.bellows.tool.ToolRegistry tools,
+                                   dev.bellows.format.OutputFormat output, java.util.function.BooleanSupplier cancelled) {
+        java.util.Objects.requireNonNull(run, "run");
+        java.util.Objects.requireNonNull(callId, "callId");
+        java.util.Objects.requireNonNull(cancelled, "cancelled");
+        dev.bellows.tool.chain.internal.PreparedCall prepared = new dev.bellows.tool.chain.internal.Calls(tools, output,
+                dev.bellows.memory.ResultLimit.NONE).prepare(call);
+        if (prepared.failure().isPresent()) {
+            return prepared.failure().get();
         }
-        return ToolCallChain.run(java.util.List.copyOf(interceptors), java.util.Objects.requireNonNull(run, "run"),
-                java.util.Objects.requireNonNull(callId, "callId"), call, null, cancelled);
+        return ToolCallChain.run(java.util.List.copyOf(interceptors), run, callId, prepared, null, cancelled);
     }
 
     /**

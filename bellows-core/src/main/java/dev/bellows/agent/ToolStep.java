@@ -4,7 +4,7 @@ import dev.bellows.event.AgentEvent;
 import dev.bellows.event.LoopEvent;
 import dev.bellows.tool.DecodedToolCall;
 import dev.bellows.tool.ToolCall;
-import dev.bellows.tool.chain.ToolChain;
+import dev.bellows.tool.chain.internal.Calls;
 import dev.bellows.tool.chain.ToolChainResult;
 import java.util.List;
 import java.util.function.Consumer;
@@ -35,7 +35,7 @@ record ToolStep(List<ToolInterceptor> interceptors, Predicate<ToolCall> approval
 
     static final Around DIRECTLY = Supplier::get;
 
-    MachineInput run(MachineStep.RunTools step, ToolChain chain, RunContext run, Session session,
+    MachineInput run(MachineStep.RunTools step, Calls chain, RunContext run, Session session,
                      Consumer<? super AgentEvent> emit) {
         if (step.resuming()) {
             boolean givingUp = step.givingUp;
@@ -57,8 +57,8 @@ record ToolStep(List<ToolInterceptor> interceptors, Predicate<ToolCall> approval
             // One call, on this thread, in the run's scope (its shared state); several may run on
             // threads of their own, which only the batch gives the scope.
             List<DecodedToolCall> calls = step.entries.stream().map(Suspension.Entry::decoded).toList();
-            ToolChainResult result = around.run(() -> CallScope.within(step.entries.getFirst().id(), run,
-                    () -> chain.execute(calls, run::isCancelled)));
+            ToolChainResult result = new ToolChainResult(around.run(() -> CallScope.within(step.entries.getFirst().id(),
+                    run, () -> chain.execute(calls, run::isCancelled))));
             if (run.isCancelled()) {
                 return MachineInput.cancelled();
             }

@@ -138,8 +138,8 @@ class AgentMachineTest {
                 new ArrayList<>()));
         // the built-in tool runs as any call: its outcome ends the run
         assertThat(t.step()).isInstanceOf(MachineStep.RunTools.class);
-        ToolChainResult result = agent(5, 3).protocol.toolChain(t.state().tools)
-                .execute(t.state().calls, () -> false);
+        ToolChainResult result = new ToolChainResult(agent(5, 3).protocol.toolChain(t.state().tools)
+                .execute(t.state().calls, () -> false));
         t = machine.next(t.state(), new AgentMachine.ToolsRan(result, result.outcomes(), List.of(), false));
 
         assertThat(t.step()).isInstanceOfSatisfying(MachineStep.End.class, end ->

@@ -110,7 +110,7 @@ public final class ToolActivitiesImpl implements ToolActivities {
                                         java.util.function.BooleanSupplier cancelled) {
         ToolCallInput.RunInfo run = input.run() != null ? input.run() : new ToolCallInput.RunInfo(null, null, null, 0);
         return ToolInterceptor.proceed(interceptors, WorkerRun.of(context.getInfo(), run.agentName(), run.session(),
-                run.task(), run.iteration(), null, cancelled), input.callId(), chain.prepare(call), cancelled);
+                run.task(), run.iteration(), null, cancelled), input.callId(), call, tools, chain.outputFormat(), cancelled);
     }
 
     /**

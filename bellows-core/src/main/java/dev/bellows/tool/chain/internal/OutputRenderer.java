@@ -1,4 +1,4 @@
-package dev.bellows.tool.chain;
+package dev.bellows.tool.chain.internal;
 
 import dev.bellows.tool.Media;
 import dev.bellows.tool.ToolResult;

@@ -1,4 +1,4 @@
-package dev.bellows.tool.chain;
+package dev.bellows.tool.chain.internal;
 
 import dev.bellows.tool.ArgumentSchema;
 import dev.bellows.tool.DecodedToolCall;
@@ -8,7 +8,6 @@ import dev.bellows.tool.ToolCall;
 import dev.bellows.tool.ToolCallOutcome;
 import dev.bellows.tool.ToolContext;
 import dev.bellows.tool.ToolResult;
-import dev.bellows.tool.chain.ToolChain;
 import tools.jackson.databind.JsonNode;
 import dev.bellows.json.internal.FrozenJson;
 import dev.bellows.tool.ToolCallOutcome.Failed;
@@ -17,10 +16,10 @@ import java.util.Optional;
 import java.util.function.BooleanSupplier;
 
 /**
- * One call of a batch made ready by {@link ToolChain#prepare}: its tool found and its
+ * One call of a batch made ready by {@link Calls#prepare}: its tool found and its
  * arguments checked against the tool's schema (with lossless coercions applied), or the reason
  * it cannot run (an undecodable call, an unknown tool, arguments the schema refuses), which
- * is what the model reads. {@link ToolChain#execute} is these steps for a whole batch; the
+ * is what the model reads. {@link Calls#execute} is these steps for a whole batch; the
  * agent loop takes them one at a time, so that its interceptors and approvals see only calls
  * that can run, with arguments already checked.
  *
@@ -135,7 +134,7 @@ public final class PreparedCall {
         return runner.outcome(answered, tool, result);
     }
 
-    /** Runs as {@link ToolChain#execute} does: a failed call is its failure. */
+    /** Runs as {@link Calls#execute} does: a failed call is its failure. */
     ToolCallOutcome runOrFail(BooleanSupplier cancelled) {
         return failure != null ? failure : runner.run(call, tool, schema, cancelled);
     }
