@@ -99,6 +99,33 @@ class InterceptorsTest {
         }
 
         @Test
+        void one_that_records_the_answer_reads_it_with_the_loops_stream_options() {
+            ScriptedProvider provider = provider("<think>17 * 23</think>" + complete("391"));
+            List<String> recorded = new CopyOnWriteArrayList<>();
+            DefaultAgent agent = DefaultAgentTest.agent(provider).modelInterceptor(chain -> {
+                dev.bellows.stream.StreamProcessor reader = new dev.bellows.stream.StreamProcessor(
+                        chain.streamOptions().orElseThrow(), event -> { });
+                return new dev.bellows.provider.ForwardingChatStream(chain.proceed(chain.request())) {
+                    @Override
+                    public dev.bellows.stream.StreamChunk next() throws dev.bellows.provider.ProviderException {
+                        dev.bellows.stream.StreamChunk chunk = super.next();
+                        if (chunk != null) {
+                            reader.accept(chunk);
+                        } else {
+                            dev.bellows.event.StreamEvent.Complete read = reader.finish();
+                            recorded.add(chain.providerName() + ": " + read.thinking().getFirst().content() + " | "
+                                    + read.toolCalls().size() + " call | text \"" + read.message().strip() + "\"");
+                        }
+                        return chunk;
+                    }
+                };
+            }).build();
+
+            assertThat(agent.run("What is 17 * 23?").await().result()).isEqualTo("391");
+            assertThat(recorded).containsExactly("scripted: 17 * 23 | 1 call | text \"\"");
+        }
+
+        @Test
         void each_attempt_of_a_retried_request_goes_through_them() {
             ScriptedProvider provider = new ScriptedProvider(MockScript.builder()
                     .turn(MockTurn.status(503).errorMessage("busy"))
