@@ -134,6 +134,70 @@ class ApprovalsOverAguiTest {
         }
     }
 
+    /** A tool that asks a remote agent about the city it is given and waits for its answer; what each call and resume saw. */
+    static dev.bellows.agent.ResumableTool asking(List<String> seen) {
+        return new dev.bellows.agent.ResumableTool() {
+            @Override
+            public String name() {
+                return "ask_remote";
+            }
+
+            @Override
+            public String description() {
+                return "Asks a remote agent about a city.";
+            }
+
+            @Override
+            public JsonNode inputSchema() {
+                return ServerFixture.MAPPER.readTree("{\"type\": \"object\", \"properties\": {\"city\": {\"type\": \"string\"}},"
+                        + " \"required\": [\"city\"]}");
+            }
+
+            @Override
+            public ToolResult<?> call(dev.bellows.tool.ToolContext context, JsonNode arguments)
+                    throws dev.bellows.tool.ToolException {
+                seen.add("call " + arguments.get("city").asString());
+                throw new dev.bellows.agent.ToolSuspended(ServerFixture.MAPPER.readTree("{\"task\": \"t-1\"}"),
+                        List.of(new dev.bellows.agent.WaitingCall("input", new dev.bellows.tool.ToolCall("remote", "planner",
+                                ServerFixture.MAPPER.readTree("{\"question\": \"when?\"}")),
+                                dev.bellows.agent.WaitingCall.Kind.EXTERNAL)));
+            }
+
+            @Override
+            public ToolResult<?> resume(dev.bellows.tool.ToolContext context, JsonNode arguments,
+                                        dev.bellows.agent.Resumption resumption) {
+                seen.add("resume " + arguments.get("city").asString());
+                return ToolResult.of("asked about " + arguments.get("city").asString());
+            }
+        };
+    }
+
+    ServerFixture askingServer(SessionStore store, MockScript script, List<String> seen) throws Exception {
+        return new ServerFixture(script, b -> b.sessionStore(store), new ToolRegistry().register(asking(seen)),
+                JettyAgentServer.IDLE_TIMEOUT, agent -> agent.requireApproval("local/ask_remote"));
+    }
+
+    @Test
+    void aCallApprovedWithEditedArgsThatSuspendsIsResumedWithThemOnARestartedServer() throws Exception {
+        List<String> seen = new CopyOnWriteArrayList<>();
+        try (SessionStore store = SqliteSessionStore.open(dir);
+             ServerFixture a = askingServer(store, MockScript.of(turn(call("ask_remote", "{\"city\": \"Pari\"}"))), seen)) {
+            List<JsonNode> first = a.agui(runInput("cities", "Tidy up."));
+            assertThat(last(first).at("/outcome/interrupts").findValuesAsString("id")).containsExactly("call_1_1");
+            List<JsonNode> second = a.agui(resume("cities", "call_1_1", "resolved",
+                    "{\"approved\": true, \"editedArgs\": {\"city\": \"Paris\"}}"));
+            assertThat(last(second).get("outcome").toString()).contains("call_1_1/input");
+        }
+        try (SessionStore store = SqliteSessionStore.open(dir);
+             ServerFixture b = askingServer(store, MockScript.of(turn(call("task_completion", "{\"result\": \"Asked.\"}"))),
+                     seen)) {
+            List<JsonNode> third = b.agui(resume("cities", "call_1_1/input", "resolved", "{\"result\": \"tomorrow\"}"));
+            assertThat(last(third).get("result").asString()).isEqualTo("Asked.");
+            assertThat(b.provider.requests().getFirst().messages().toString()).contains("asked about Paris");
+        }
+        assertThat(seen).containsExactly("call Paris", "resume Paris");
+    }
+
     /** A lead whose one tool is a writer agent, whose write_file needs approval. */
     ServerFixture leadServer(SessionStore store, MockScript lead, MockScript writer) throws Exception {
         dev.bellows.agent.DefaultAgent writerAgent = dev.bellows.agent.DefaultAgent.builder()
