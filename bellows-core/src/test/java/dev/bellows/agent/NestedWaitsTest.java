@@ -299,29 +299,7 @@ class NestedWaitsTest {
     @Test
     void aToolOfItsOwnCanWaitForAnAnswerFromOutsideAndIsResumedWithIt() {
         List<String> notes = new CopyOnWriteArrayList<>();
-        ResumableTool asking = new ResumableTool() {
-            @Override
-            public String name() {
-                return "ask_remote";
-            }
-
-            @Override
-            public String description() {
-                return "Asks a remote agent";
-            }
-
-            @Override
-            public tools.jackson.databind.node.ObjectNode inputSchema() {
-                return json("{\"type\": \"object\"}");
-            }
-
-            @Override
-            public ToolResult<?> call(dev.bellows.tool.ToolContext context, tools.jackson.databind.JsonNode arguments)
-                    throws ToolException {
-                throw new ToolSuspended(json("{\"task\": \"t-1\"}"), List.of(new WaitingCall("input",
-                        new ToolCall("remote", "planner", json("{\"question\": \"which city?\"}")),
-                        WaitingCall.Kind.EXTERNAL)));
-            }
+        ResumableTool asking = new AskingTool("t-1") {
 
             @Override
             public ToolResult<?> resume(dev.bellows.tool.ToolContext context, tools.jackson.databind.JsonNode arguments,
@@ -353,29 +331,7 @@ class NestedWaitsTest {
     @Test
     void aWaitingRunGivenUpTellsTheSuspendedToolDownThroughAWorkflowAndASubAgent() {
         List<String> gaveUp = new CopyOnWriteArrayList<>();
-        ResumableTool asking = new ResumableTool() {
-            @Override
-            public String name() {
-                return "ask_remote";
-            }
-
-            @Override
-            public String description() {
-                return "Asks a remote agent";
-            }
-
-            @Override
-            public tools.jackson.databind.node.ObjectNode inputSchema() {
-                return json("{\"type\": \"object\"}");
-            }
-
-            @Override
-            public ToolResult<?> call(dev.bellows.tool.ToolContext context, tools.jackson.databind.JsonNode arguments)
-                    throws ToolException {
-                throw new ToolSuspended(json("{\"task\": \"t-9\"}"), List.of(new WaitingCall("input",
-                        new ToolCall("remote", "planner", json("{\"question\": \"which city?\"}")),
-                        WaitingCall.Kind.EXTERNAL)));
-            }
+        ResumableTool asking = new AskingTool("t-9") {
 
             @Override
             public ToolResult<?> resume(dev.bellows.tool.ToolContext context, tools.jackson.databind.JsonNode arguments,
@@ -416,28 +372,7 @@ class NestedWaitsTest {
                 .isInstanceOf(UnsupportedOperationException.class);
 
         List<String> seen = new CopyOnWriteArrayList<>();
-        ResumableTool asking = new ResumableTool() {
-            @Override
-            public String name() {
-                return "ask_remote";
-            }
-
-            @Override
-            public String description() {
-                return "Asks a remote agent";
-            }
-
-            @Override
-            public tools.jackson.databind.node.ObjectNode inputSchema() {
-                return json("{\"type\": \"object\"}");
-            }
-
-            @Override
-            public ToolResult<?> call(dev.bellows.tool.ToolContext context, tools.jackson.databind.JsonNode arguments)
-                    throws ToolException {
-                throw new ToolSuspended(json("{\"task\": \"t-1\"}"), List.of(new WaitingCall("input",
-                        new ToolCall("remote", "planner", json("{}")), WaitingCall.Kind.EXTERNAL)));
-            }
+        ResumableTool asking = new AskingTool("t-1") {
 
             @Override
             public ToolResult<?> resume(dev.bellows.tool.ToolContext context, tools.jackson.databind.JsonNode arguments,
@@ -460,6 +395,38 @@ class NestedWaitsTest {
         assertThat(agent.resume(session, List.of(Decision.respond("call_1_1/input", "Paris"))).await().result())
                 .isEqualTo("done");
         assertThat(seen).containsExactly("refused", "t-1");
+    }
+
+    /** A tool whose call waits for an answer from outside ({@code input}), keeping {@code {"task": TASK}}. */
+    abstract static class AskingTool implements ResumableTool {
+        private final String task;
+
+        AskingTool(String task) {
+            this.task = task;
+        }
+
+        @Override
+        public String name() {
+            return "ask_remote";
+        }
+
+        @Override
+        public String description() {
+            return "Asks a remote agent";
+        }
+
+        @Override
+        public tools.jackson.databind.node.ObjectNode inputSchema() {
+            return json("{\"type\": \"object\"}");
+        }
+
+        @Override
+        public ToolResult<?> call(dev.bellows.tool.ToolContext context, tools.jackson.databind.JsonNode arguments)
+                throws ToolException {
+            throw new ToolSuspended(json("{\"task\": \"" + task + "\"}"), List.of(new WaitingCall("input",
+                    new ToolCall("remote", "planner", json("{\"question\": \"which city?\"}")),
+                    WaitingCall.Kind.EXTERNAL)));
+        }
     }
 
     static int indexOf(List<AgentEvent> events, java.util.function.Predicate<AgentEvent> test) {
