@@ -42,6 +42,12 @@ public class ModuleChecksTest {
         report(BuildChecks.cycles(module(), artifact, classes(), record()));
     }
 
+    /** One Jackson, configured once: no mapper is made but core's shared ones. */
+    @Test
+    void noJacksonMapperButTheSharedOnes() throws Exception {
+        report(OwnMappers.check(artifact, classes()));
+    }
+
     private boolean record() {
         if (!List.of("check", "record").contains(mode)) {
             throw new IllegalArgumentException("bellows.checks.mode is check or record, not " + mode);

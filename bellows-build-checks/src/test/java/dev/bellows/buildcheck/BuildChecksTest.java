@@ -150,6 +150,38 @@ class BuildChecksTest {
         assertThat(module.resolve("api/m.api")).doesNotExist();
     }
 
+    @Test
+    void aMapperMadeOutsideTheSharedOnesIsFoundByItsClassWhateverTheSource() throws Exception {
+        // Stand-ins with Jackson's names (the check reads the names a class calls), outside the module.
+        Path jackson = Compiled.classes(module.resolve("jackson"), Map.of(
+                "tools/jackson/databind/ObjectMapper.java", "package tools.jackson.databind; public class ObjectMapper {"
+                        + " public ObjectMapper() { } public ObjectMapper(Object factory) { } }",
+                "tools/jackson/databind/json/JsonMapper.java", "package tools.jackson.databind.json;"
+                        + " public class JsonMapper extends tools.jackson.databind.ObjectMapper {"
+                        + " public static JsonMapper builder() { return new JsonMapper(); } public JsonMapper rebuild() { return this; } }",
+                "com/fasterxml/jackson/databind/ObjectMapper.java",
+                "package com.fasterxml.jackson.databind; public class ObjectMapper { }"));
+        Path classes = Compiled.classes(module.resolve("mappers"), Map.of(
+                "dev/bellows/json/internal/Jackson.java", "package dev.bellows.json.internal; public class Jackson {"
+                        + " public static final tools.jackson.databind.json.JsonMapper JSON = tools.jackson.databind.json.JsonMapper.builder(); }",
+                "a/Reader.java", "package a; class Reader { Object yaml = new tools.jackson.databind.ObjectMapper(\"yaml\"); }",
+                "a/Old.java", "package a; class Old { Object json = new com.fasterxml.jackson.databind.ObjectMapper(); }",
+                "b/Built.java", "package b; class Built { Object json = tools.jackson.databind.json.JsonMapper.builder(); }",
+                "b/Derived.java", "package b; class Derived {"
+                        + " Object json = dev.bellows.json.internal.Jackson.JSON.rebuild(); }"),
+                "-cp", jackson.toString());
+
+        assertThat(OwnMappers.check("m", classes)).singleElement().asString()
+                .startsWith("m makes Jackson mappers of its own:\n"
+                        + "  a.Old calls ObjectMapper.<init>\n"
+                        + "  a.Reader calls ObjectMapper.<init>\n"
+                        + "  b.Built calls JsonMapper.builder\n")
+                .contains("dev.bellows.json.internal.Jackson")
+                .doesNotContain("Derived");
+        assertThat(OwnMappers.check("m", Compiled.classes(module.resolve("none"),
+                Map.of("c/C.java", "package c; class C { }")))).isEmpty();
+    }
+
     /** As ModuleChecksTest runs the checks: throws with the problems found. */
     private void run(String mode, Path classes, boolean api) throws Exception {
         run(mode, classes, api ? Compiled.loader(classes) : null);

@@ -13,6 +13,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -24,6 +25,7 @@ import javax.tools.SimpleJavaFileObject;
 import javax.tools.StandardJavaFileManager;
 import javax.tools.ToolProvider;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
 /**
@@ -51,6 +53,7 @@ class DocumentationSnippetsTest {
     @TestFactory
     Stream<DynamicTest> everyJavaSnippetCompiles() throws IOException {
         Path root = repositoryRoot();
+        Modules modules = Modules.of(root);
         List<DynamicTest> tests = new ArrayList<>();
         for (Path page : markdownPages(root)) {
             List<Program> programs = programs(Files.readString(page, StandardCharsets.UTF_8));
@@ -60,6 +63,11 @@ class DocumentationSnippetsTest {
                         + " (line " + program.firstLine + ")";
                 boolean run = RUN.contains(root.relativize(page).toString().replace('\\', '/'));
                 tests.add(DynamicTest.dynamicTest(name, () -> {
+                    assertThat(modules.notApi(program.source()))
+                            .as("Bellows packages the snippets use that no module exports to everyone (the test"
+                                    + " compiles on the class path, where a module's other packages are reachable too;"
+                                    + " an application on the module path could not use them)")
+                            .isEmpty();
                     Path classes = compiled(program);
                     if (run) {
                         assertPrintsWhatItSays(program, classes);
@@ -69,6 +77,92 @@ class DocumentationSnippetsTest {
         }
         assertThat(tests).as("Java snippets found in the Markdown pages").isNotEmpty();
         return tests.stream();
+    }
+
+    /**
+     * Which of Bellows' packages are API: those a module-info exports to everyone, and the
+     * packages not {@code .internal} of a library without one (bellows-temporal, the Spring Boot
+     * starter: automatic modules). The applications' packages (the CLI, the benchmarks) are not.
+     */
+    record Modules(Set<String> api, Set<String> all) {
+
+        private static final Set<String> APPLICATIONS = Set.of("bellows-cli", "bellows-bench");
+        private static final Pattern EXPORTS = Pattern.compile("\\bexports\\s+([\\w.]+)\\s*;");
+        private static final Pattern COMMENT = Pattern.compile("//[^\\n]*|/\\*.*?\\*/", Pattern.DOTALL);
+        private static final Pattern REFERENCE = Pattern.compile("\\bdev\\.bellows(?:\\.[a-z_][\\w]*)+");
+
+        static Modules of(Path root) throws IOException {
+            Set<String> api = new TreeSet<>();
+            Set<String> all = new TreeSet<>();
+            try (Stream<Path> modules = Files.list(root)) {
+                for (Path module : modules.filter(m -> m.getFileName().toString().startsWith("bellows-")).sorted().toList()) {
+                    Path sources = module.resolve("src/main/java");
+                    if (!Files.isDirectory(sources)) {
+                        continue;
+                    }
+                    Set<String> packages = packages(sources);
+                    all.addAll(packages);
+                    Path moduleInfo = sources.resolve("module-info.java");
+                    if (Files.exists(moduleInfo)) {
+                        Matcher export = EXPORTS.matcher(COMMENT.matcher(Files.readString(moduleInfo)).replaceAll(""));
+                        while (export.find()) {
+                            api.add(export.group(1));
+                        }
+                    } else if (!APPLICATIONS.contains(module.getFileName().toString())) {
+                        packages.stream().filter(p -> !(p + ".").contains(".internal.")).forEach(api::add);
+                    }
+                }
+            }
+            return new Modules(api, all);
+        }
+
+        private static Set<String> packages(Path sources) throws IOException {
+            try (Stream<Path> files = Files.walk(sources)) {
+                Set<String> packages = new TreeSet<>();
+                files.filter(f -> f.toString().endsWith(".java") && !f.getFileName().toString().equals("module-info.java"))
+                        .forEach(f -> packages.add(sources.relativize(f.getParent()).toString().replace('/', '.')
+                                .replace('\\', '.')));
+                return packages;
+            }
+        }
+
+        /** The Bellows packages {@code source} names (imports, qualified names) that are not API. */
+        Set<String> notApi(String source) {
+            Set<String> found = new TreeSet<>();
+            Matcher reference = REFERENCE.matcher(source);
+            while (reference.find()) {
+                String name = reference.group();
+                // the longest prefix that is a package of Bellows ("dev.bellows.agent.internal.x" is in ...internal)
+                for (String pkg = name; pkg.contains("."); pkg = pkg.substring(0, pkg.lastIndexOf('.'))) {
+                    if (all.contains(pkg)) {
+                        if (!api.contains(pkg)) {
+                            found.add(pkg);
+                        }
+                        break;
+                    }
+                }
+            }
+            return found;
+        }
+    }
+
+    @Test
+    void aSnippetThatUsesAPackageNoModuleExportsIsFound() throws IOException {
+        Modules modules = Modules.of(repositoryRoot());
+        String snippet = """
+                import dev.bellows.agent.*;
+                import dev.bellows.json.internal.Jackson;
+                import dev.bellows.tool.annotation.Tool;
+                import dev.bellows.temporal.DurableAgent;
+                var tree = Jackson.JSON.createObjectNode();
+                var trail = dev.bellows.agent.internal.SubAgentTrail.class;
+                var cli = dev.bellows.cli.BellowsCommand.class;
+                """;
+
+        assertThat(modules.notApi(programs("```java\n" + snippet + "```\n").getFirst().source()))
+                .containsExactly("dev.bellows.agent.internal", "dev.bellows.cli", "dev.bellows.json.internal");
+        assertThat(modules.api()).contains("dev.bellows.agent", "dev.bellows.temporal", "dev.bellows.testkit")
+                .doesNotContain("dev.bellows.temporal.internal", "dev.bellows.http.internal");
     }
 
     /** The page's snippets grouped into what is compiled together. */

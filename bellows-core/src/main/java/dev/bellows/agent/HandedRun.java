@@ -171,13 +171,13 @@ final class HandedRun {
 
         @Override
         public JsonNode state() {
-            return session.handedWait().path("state");
+            return dev.bellows.json.internal.FrozenJson.freeze(session.handedWait().path("state"));
         }
 
         @Override
         public List<JsonNode> notes() {
             List<JsonNode> notes = new java.util.ArrayList<>();
-            session.handedWait().path("notes").forEach(notes::add);
+            session.handedWait().path("notes").forEach(note -> notes.add(dev.bellows.json.internal.FrozenJson.freeze(note)));
             return notes;
         }
 

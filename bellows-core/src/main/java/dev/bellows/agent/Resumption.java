@@ -10,7 +10,7 @@ import tools.jackson.databind.JsonNode;
  */
 public interface Resumption {
 
-    /** The state the suspension kept; read-only. */
+    /** The state the suspension kept, frozen (read-only: its mutators throw; {@link JsonNode#deepCopy()} to edit). */
     JsonNode state();
 
     /** One decision per waiting call of the suspension, with the tool's own ids, in call order. */

@@ -383,9 +383,9 @@ final class ToolBatch {
                          List<tools.jackson.databind.JsonNode> notes, ResumeLog log,
                          Consumer<List<ResumeLog.Entry>> sink) {
             this.id = id;
-            this.state = state;
+            this.state = dev.bellows.json.internal.FrozenJson.freeze(state);
             this.decisions = List.copyOf(decisions);
-            this.notes = List.copyOf(notes);
+            this.notes = notes.stream().map(dev.bellows.json.internal.FrozenJson::freeze).toList();
             this.log = log;
             this.sink = sink;
         }

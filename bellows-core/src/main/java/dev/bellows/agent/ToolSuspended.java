@@ -1,5 +1,6 @@
 package dev.bellows.agent;
 
+import dev.bellows.json.internal.FrozenJson;
 import dev.bellows.tool.ToolException;
 import java.util.List;
 import java.util.Objects;
@@ -32,14 +33,15 @@ public final class ToolSuspended extends ToolException {
 
     /**
      * @param state   what the tool needs to go on later (kept with the session, as JSON; it must
-     *                hold no secret): read-only from here on
+     *                hold no secret): kept frozen (a copy unless frozen already), so changing
+     *                your tree afterwards changes nothing
      * @param waiting the calls that wait, with the tool's own ids (unique among them; a nested
      *                tool's own are {@code ID/THEIRS} already); at least one
      * @throws IllegalArgumentException for no waiting call, an empty id, or two with one id
      */
     public ToolSuspended(JsonNode state, List<WaitingCall> waiting) {
         super("waiting for a decision on " + String.join(", ", waiting.stream().map(WaitingCall::id).toList()));
-        this.state = Objects.requireNonNull(state, "state").deepCopy();
+        this.state = FrozenJson.freeze(Objects.requireNonNull(state, "state"));
         this.waiting = List.copyOf(waiting);
         if (this.waiting.isEmpty()) {
             throw new IllegalArgumentException("a suspended call waits for at least one decision");
@@ -52,7 +54,7 @@ public final class ToolSuspended extends ToolException {
         }
     }
 
-    /** What the tool kept to go on; treat as read-only. */
+    /** What the tool kept to go on, frozen (read-only: its mutators throw; {@link JsonNode#deepCopy()} to edit). */
     public JsonNode state() {
         return state;
     }

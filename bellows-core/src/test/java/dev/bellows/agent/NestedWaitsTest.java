@@ -299,29 +299,7 @@ class NestedWaitsTest {
     @Test
     void aToolOfItsOwnCanWaitForAnAnswerFromOutsideAndIsResumedWithIt() {
         List<String> notes = new CopyOnWriteArrayList<>();
-        ResumableTool asking = new ResumableTool() {
-            @Override
-            public String name() {
-                return "ask_remote";
-            }
-
-            @Override
-            public String description() {
-                return "Asks a remote agent";
-            }
-
-            @Override
-            public tools.jackson.databind.node.ObjectNode inputSchema() {
-                return json("{\"type\": \"object\"}");
-            }
-
-            @Override
-            public ToolResult<?> call(dev.bellows.tool.ToolContext context, tools.jackson.databind.JsonNode arguments)
-                    throws ToolException {
-                throw new ToolSuspended(json("{\"task\": \"t-1\"}"), List.of(new WaitingCall("input",
-                        new ToolCall("remote", "planner", json("{\"question\": \"which city?\"}")),
-                        WaitingCall.Kind.EXTERNAL)));
-            }
+        ResumableTool asking = new AskingTool("t-1") {
 
             @Override
             public ToolResult<?> resume(dev.bellows.tool.ToolContext context, tools.jackson.databind.JsonNode arguments,
@@ -435,29 +413,7 @@ class NestedWaitsTest {
     @Test
     void aWaitingRunGivenUpTellsTheSuspendedToolDownThroughAWorkflowAndASubAgent() {
         List<String> gaveUp = new CopyOnWriteArrayList<>();
-        ResumableTool asking = new ResumableTool() {
-            @Override
-            public String name() {
-                return "ask_remote";
-            }
-
-            @Override
-            public String description() {
-                return "Asks a remote agent";
-            }
-
-            @Override
-            public tools.jackson.databind.node.ObjectNode inputSchema() {
-                return json("{\"type\": \"object\"}");
-            }
-
-            @Override
-            public ToolResult<?> call(dev.bellows.tool.ToolContext context, tools.jackson.databind.JsonNode arguments)
-                    throws ToolException {
-                throw new ToolSuspended(json("{\"task\": \"t-9\"}"), List.of(new WaitingCall("input",
-                        new ToolCall("remote", "planner", json("{\"question\": \"which city?\"}")),
-                        WaitingCall.Kind.EXTERNAL)));
-            }
+        ResumableTool asking = new AskingTool("t-9") {
 
             @Override
             public ToolResult<?> resume(dev.bellows.tool.ToolContext context, tools.jackson.databind.JsonNode arguments,
@@ -485,6 +441,74 @@ class NestedWaitsTest {
         assertThat(gaveUp).containsExactly("t-9 the user moved on");
         assertThat(session.hasWaitingRun()).isFalse();
         assertThat(leadModel.requests()).as("nothing went to a model").hasSize(1);
+    }
+
+    @Test
+    void aSuspensionsStateIsFrozenWhenThrownAndWhenGivenBackToTheResume() {
+        tools.jackson.databind.node.ObjectNode mine = json("{\"task\": \"t-1\"}");
+        ToolSuspended suspended = new ToolSuspended(mine, List.of(new WaitingCall("input",
+                new ToolCall("remote", "planner", json("{}")), WaitingCall.Kind.EXTERNAL)));
+        mine.put("task", "changed afterwards");
+        assertThat(suspended.state().get("task").asString()).isEqualTo("t-1");
+        assertThatThrownBy(() -> ((tools.jackson.databind.node.ObjectNode) suspended.state()).put("task", "t-2"))
+                .isInstanceOf(UnsupportedOperationException.class);
+
+        List<String> seen = new CopyOnWriteArrayList<>();
+        ResumableTool asking = new AskingTool("t-1") {
+
+            @Override
+            public ToolResult<?> resume(dev.bellows.tool.ToolContext context, tools.jackson.databind.JsonNode arguments,
+                                        Resumption resumption) {
+                try {
+                    ((tools.jackson.databind.node.ObjectNode) resumption.state()).put("task", "t-2");
+                    seen.add("changed");
+                } catch (UnsupportedOperationException e) {
+                    seen.add("refused");
+                }
+                seen.add(resumption.state().get("task").asString());
+                return ToolResult.of("resumed");
+            }
+        };
+        DefaultAgent agent = agent(provider(call("ask_remote", "{}"), complete("done")), asking).build();
+        Session session = new Session();
+
+        assertThat(agent.run("plan", session).await().waiting()).extracting(WaitingCall::id)
+                .containsExactly("call_1_1/input");
+        assertThat(agent.resume(session, List.of(Decision.respond("call_1_1/input", "Paris"))).await().result())
+                .isEqualTo("done");
+        assertThat(seen).containsExactly("refused", "t-1");
+    }
+
+    /** A tool whose call waits for an answer from outside ({@code input}), keeping {@code {"task": TASK}}. */
+    abstract static class AskingTool implements ResumableTool {
+        private final String task;
+
+        AskingTool(String task) {
+            this.task = task;
+        }
+
+        @Override
+        public String name() {
+            return "ask_remote";
+        }
+
+        @Override
+        public String description() {
+            return "Asks a remote agent";
+        }
+
+        @Override
+        public tools.jackson.databind.node.ObjectNode inputSchema() {
+            return json("{\"type\": \"object\"}");
+        }
+
+        @Override
+        public ToolResult<?> call(dev.bellows.tool.ToolContext context, tools.jackson.databind.JsonNode arguments)
+                throws ToolException {
+            throw new ToolSuspended(json("{\"task\": \"" + task + "\"}"), List.of(new WaitingCall("input",
+                    new ToolCall("remote", "planner", json("{\"question\": \"which city?\"}")),
+                    WaitingCall.Kind.EXTERNAL)));
+        }
     }
 
     static int indexOf(List<AgentEvent> events, java.util.function.Predicate<AgentEvent> test) {

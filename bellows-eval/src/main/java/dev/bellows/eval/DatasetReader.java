@@ -7,7 +7,6 @@ import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonToken;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
-import tools.jackson.dataformat.yaml.YAMLFactory;
 import dev.bellows.provider.Message;
 import java.io.IOException;
 import java.io.Reader;
@@ -40,7 +39,7 @@ public final class DatasetReader {
     private static final Set<String> ROLES = Set.of("system", "user", "assistant");
 
     private final ObjectMapper json = Jackson.JSON;
-    private final ObjectMapper yaml = new ObjectMapper(new YAMLFactory());
+    private final ObjectMapper yaml = Jackson.YAML;
     private final Map<String, ExpectationFactory> expectations = new LinkedHashMap<>(Evaluators.builtIn());
 
     /**

@@ -216,6 +216,43 @@ class DurableRunTest {
         assertThat(onWorker).containsExactlyElementsOf(local);
     }
 
+    /** A tool interceptor that fails every call it sees. */
+    record Boom(AtomicInteger calls) implements dev.bellows.agent.ToolInterceptor {
+        @Override
+        public dev.bellows.tool.ToolCallOutcome intercept(Chain chain) {
+            calls.incrementAndGet();
+            throw new IllegalStateException("boom");
+        }
+    }
+
+    @Test
+    void aWorkersToolInterceptorThatThrowsEndsTheRunAsAnErrorNamingItOnceAsALocalRunDoes() throws Exception {
+        AtomicInteger localCalls = new AtomicInteger();
+        AgentResult local = DefaultAgent.builder().provider(new ScriptedProvider(script())).model("mock")
+                .toolRegistry(new ToolRegistry().register(new CountingTool()))
+                .toolInterceptor(new Boom(localCalls))
+                .build().run("count twice").await();
+        assertThat(local.reason()).isEqualTo(LoopEndReason.ERROR);
+        assertThat(local.result()).contains(Boom.class.getName(), "IllegalStateException: boom");
+        assertThat(localCalls).hasValue(1);
+
+        AtomicInteger workerCalls = new AtomicInteger();
+        try (DurableWorker worker = DurableWorker.builder(env.getWorkflowClient())
+                .provider(new ScriptedProvider(script()))
+                .tools(new ToolRegistry().register(new CountingTool()))
+                .loop(b -> b.model("mock"))
+                .heartbeatTimeout(Duration.ofSeconds(30))
+                .toolInterceptor(new Boom(workerCalls))
+                .build()) {
+            worker.start();
+            AgentResult durable = DurableAgent.builder(env.getWorkflowClient()).build().run("count twice").await();
+
+            assertThat(durable.reason()).isEqualTo(LoopEndReason.ERROR);
+            assertThat(durable.result()).contains(local.result());
+        }
+        assertThat(workerCalls).as("the call is not retried: its interceptors ran once").hasValue(1);
+    }
+
     private static String seen(String call, dev.bellows.agent.RunContext run) {
         return call + " " + run.agentName() + "/" + run.task() + "/" + run.iteration();
     }

@@ -13,6 +13,7 @@ import io.temporal.activity.ActivityCancellationType;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.common.RetryOptions;
 import io.temporal.failure.ActivityFailure;
+import io.temporal.failure.ApplicationFailure;
 import io.temporal.failure.CanceledFailure;
 import io.temporal.workflow.Workflow;
 import java.time.Duration;
@@ -89,10 +90,24 @@ final class RemoteTools {
                 onCancel.run();
                 return ToolOutcome.failure("the call was cancelled");
             }
+            if (failure.getCause() instanceof ApplicationFailure application
+                    && ToolActivitiesImpl.INTERCEPTOR_FAILED.equals(application.getType())) {
+                throw new InterceptorFailedOnWorker(application.getOriginalMessage());
+            }
             return ToolOutcome.failure("tool " + tool + " could not be run: " + failure.getCause().getMessage());
         } catch (CanceledFailure e) {
             onCancel.run();
             return ToolOutcome.failure("the call was cancelled");
+        }
+    }
+
+    /**
+     * A worker's tool interceptor failed: the call's outcome carries it to the workflow's
+     * {@code WorkerFailures} interceptor, which ends the run {@code error} with it.
+     */
+    static final class InterceptorFailedOnWorker extends RuntimeException {
+        InterceptorFailedOnWorker(String message) {
+            super(message, null, false, false);
         }
     }
 

@@ -141,6 +141,8 @@ public final class RunWorkflowImpl implements RunWorkflow {
         } else if (input.agent() != null) {
             return wrongAgent(input, "the workers of this task queue run no configured agent, not " + input.agent()
                     + " (start them with it: bellows worker --agent " + input.agent() + ")");
+        } else {
+            builder.toolInterceptor(WorkerFailures.INSTANCE);       // inWorkflow adds it for a run of agents
         }
         agent = builder
                 .listener(log::add)
@@ -204,7 +206,26 @@ public final class RunWorkflowImpl implements RunWorkflow {
      * another (each an activity scheduled from that thread).
      */
     private static DefaultAgent.Builder inWorkflow(DefaultAgent.Builder builder) {
-        return builder.executor(Runnable::run).toolInterceptor(OneAtATime.INSTANCE);
+        return builder.executor(Runnable::run).toolInterceptor(OneAtATime.INSTANCE).toolInterceptor(WorkerFailures.INSTANCE);
+    }
+
+    /**
+     * A call whose worker's tool interceptor failed ends the run {@code error}, as an interceptor's
+     * failure does in a local run: the worker's failure, which the call's outcome carries, is
+     * thrown again here, in the workflow's chain, and its message names the worker's interceptor.
+     */
+    private enum WorkerFailures implements ToolInterceptor {
+        INSTANCE;
+
+        @Override
+        public ToolCallOutcome intercept(Chain chain) {
+            ToolCallOutcome outcome = chain.proceed();
+            if (outcome instanceof ToolCallOutcome.Failed failed
+                    && failed.cause() instanceof RemoteTools.InterceptorFailedOnWorker onWorker) {
+                throw onWorker;
+            }
+            return outcome;
+        }
     }
 
     /** Asks for the calls of an answer one after another; changes nothing else. */

@@ -11,6 +11,7 @@ import dev.bellows.tool.ToolRegistry;
 import io.temporal.activity.Activity;
 import io.temporal.activity.ActivityExecutionContext;
 import io.temporal.client.ActivityCompletionException;
+import io.temporal.failure.ApplicationFailure;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -28,6 +29,11 @@ public final class ToolActivitiesImpl implements ToolActivities {
 
     /** The most UTF-8 bytes of a tool result a durable run records. */
     public static final int MAX_RESULT_BYTES = 1024 * 1024;
+    /**
+     * The failure type of a call whose worker's interceptor threw (or returned null): not retried
+     * (that would run the interceptors again), and the run ends {@code error}, as a local run does.
+     */
+    static final String INTERCEPTOR_FAILED = "bellows.ToolInterceptorFailed";
     private static final Duration HEARTBEAT_EVERY = Duration.ofSeconds(1);
 
     private final ToolRegistry tools;
@@ -109,8 +115,13 @@ public final class ToolActivitiesImpl implements ToolActivities {
     private ToolCallOutcome intercepted(ActivityExecutionContext context, ToolCall call, ToolCallInput input,
                                         java.util.function.BooleanSupplier cancelled) {
         ToolCallInput.RunInfo run = input.run() != null ? input.run() : new ToolCallInput.RunInfo(null, null, null, 0);
-        return ToolInterceptor.proceed(interceptors, WorkerRun.of(context.getInfo(), run.agentName(), run.session(),
-                run.task(), run.iteration(), null, cancelled), input.callId(), call, tools, chain.outputFormat(), cancelled);
+        try {
+            return ToolInterceptor.proceed(interceptors, WorkerRun.of(context.getInfo(), run.agentName(), run.session(),
+                    run.task(), run.iteration(), null, cancelled), input.callId(), call, tools, chain.outputFormat(), cancelled);
+        } catch (RuntimeException e) {
+            // An interceptor's failure (a tool's is an outcome, never an exception): the message names it.
+            throw ApplicationFailure.newNonRetryableFailure(Secrets.redact(e.getMessage()), INTERCEPTOR_FAILED);
+        }
     }
 
     /**
