@@ -5,7 +5,7 @@ import dev.bellows.event.StreamEvent;
 import dev.bellows.format.TextFormat;
 import dev.bellows.tool.chain.ToolChain;
 import dev.bellows.plan.Plan;
-import dev.bellows.prompt.PromptBuilder;
+import dev.bellows.prompt.internal.PromptBuilder;
 import dev.bellows.provider.Message;
 import dev.bellows.stream.StreamChunk;
 import dev.bellows.stream.StreamOptions;

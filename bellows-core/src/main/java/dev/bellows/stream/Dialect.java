@@ -1,5 +1,14 @@
 package dev.bellows.stream;
 
+import dev.bellows.stream.internal.DeepSeekBody;
+import dev.bellows.stream.internal.Glm45Body;
+import dev.bellows.stream.internal.HarmonyBody;
+import dev.bellows.stream.internal.JsonOrXmlBody;
+import dev.bellows.stream.internal.KimiK2Body;
+import dev.bellows.stream.internal.MinimaxBody;
+import dev.bellows.stream.internal.MistralBody;
+import dev.bellows.stream.internal.Qwen3CoderBody;
+import dev.bellows.stream.internal.ToolBodyFormat;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;

@@ -1,6 +1,10 @@
 package dev.bellows.stream;
 
 import dev.bellows.event.StreamEvent;
+import dev.bellows.stream.internal.BlockScanner;
+import dev.bellows.stream.internal.EventAssembler;
+import dev.bellows.stream.internal.MarkerScanner;
+import dev.bellows.stream.internal.TagScanner;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;

@@ -1,5 +1,8 @@
 package dev.bellows.stream;
 
+import dev.bellows.stream.internal.ContentText;
+import dev.bellows.stream.internal.StrictJson;
+import dev.bellows.stream.internal.SyntaxError;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.BooleanNode;
 import tools.jackson.databind.node.JsonNodeFactory;
