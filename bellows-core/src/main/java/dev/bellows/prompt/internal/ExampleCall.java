@@ -20,7 +20,7 @@ import java.util.Map;
  * at its minimum), so the parser always reads the example and the tool accepts it unless the
  * schema has constraints such as a pattern or a format.
  */
-final class ExampleCall {
+public final class ExampleCall {
 
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
     private static final YAMLMapper YAML = Jackson.YAML;
@@ -34,18 +34,18 @@ final class ExampleCall {
      * The block for {@code tool}: {@code server_name} is written only for a tool outside
      * server {@code local} (the parser's default).
      */
-    static String render(RegisteredTool tool, ToolCallFormat format, String toolTag) {
+    public static String render(RegisteredTool tool, ToolCallFormat format, String toolTag) {
         String body = format == ToolCallFormat.JSON ? json(tool) : xml(tool);
         return "<" + toolTag + ">\n" + body + "\n</" + toolTag + ">";
     }
 
     /** The call as one compact JSON object. */
-    static String json(RegisteredTool tool) {
+    public static String json(RegisteredTool tool) {
         return ToolSignature.compact(call(tool));
     }
 
     /** The call as a YAML mapping, quoted only where YAML needs it. */
-    static String yaml(RegisteredTool tool) {
+    public static String yaml(RegisteredTool tool) {
         try {
             return YAML.writeValueAsString(call(tool)).stripTrailing();
         } catch (JacksonException e) {

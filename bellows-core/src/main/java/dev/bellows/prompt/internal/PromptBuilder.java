@@ -43,7 +43,7 @@ import java.util.StringJoiner;
  * <p>Without a tool registry the builder is for a plain chat: the system message is the
  * instructions (plus chain-of-thought guidance unless turned off) and nothing about tools.
  *
- * <p>The texts live in {@code dev/bellows/prompt/*.md} on the class path, not in Java
+ * <p>The texts live in {@code dev/bellows/prompt/internal/*.md} on the class path, not in Java
  * strings, and every token of them is paid on every request, so each rule is said once. What
  * a tool is for (the built-ins {@code task_completion}, {@code ask_question}, {@code converse}
  * and {@code update_plan} included) is said by its own description in the catalog, so the

@@ -10,22 +10,22 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * One prompt text, read from {@code dev/bellows/prompt/NAME.md} on the class path, with
+ * One prompt text, read from {@code dev/bellows/prompt/internal/NAME.md} on the class path, with
  * {@code {{placeholder}}}s filled in. Substitution is a single pass: a value that itself holds
  * {@code {{...}}} (a tool description, say) is inserted as written, never expanded.
  * A placeholder without a value is a bug in Bellows and fails loudly.
  */
-record PromptTemplate(String name, String text) {
+public record PromptTemplate(String name, String text) {
 
     private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{([a-z_]+)}}");
 
-    PromptTemplate {
+    public PromptTemplate {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(text, "text");
     }
 
     /** Reads {@code NAME.md}; the trailing line break(s) of the file are dropped. */
-    static PromptTemplate load(String name) {
+    public static PromptTemplate load(String name) {
         String resource = name + ".md";
         try (InputStream in = PromptTemplate.class.getResourceAsStream(resource)) {
             if (in == null) {
@@ -39,7 +39,7 @@ record PromptTemplate(String name, String text) {
     }
 
     /** The text with every placeholder replaced by its value; values not used are ignored. */
-    String render(Map<String, String> values) {
+    public String render(Map<String, String> values) {
         Matcher matcher = PLACEHOLDER.matcher(text);
         StringBuilder out = new StringBuilder(text.length() + 64);
         int last = 0;
@@ -56,7 +56,7 @@ record PromptTemplate(String name, String text) {
     }
 
     /** The text as it is, for a template without placeholders. */
-    String render() {
+    public String render() {
         return render(Map.of());
     }
 }

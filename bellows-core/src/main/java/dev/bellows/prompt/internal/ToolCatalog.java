@@ -14,7 +14,7 @@ import java.util.stream.Collectors;
  * name, description and schema are all there; with {@link ToolCatalogStyle#SIGNATURES} the
  * servers are named only when some tool is not on server {@code local} (the parser's default).
  */
-final class ToolCatalog {
+public final class ToolCatalog {
 
     private ToolCatalog() {
     }
@@ -24,13 +24,13 @@ final class ToolCatalog {
      * {@code server_name}: always with JSON Schemas, with signatures when some tool is not on
      * server {@code local}.
      */
-    static boolean namesServers(List<RegisteredTool> tools, ToolCatalogStyle style) {
+    public static boolean namesServers(List<RegisteredTool> tools, ToolCatalogStyle style) {
         return style == ToolCatalogStyle.JSON_SCHEMA
                 ? !tools.isEmpty()
                 : !tools.stream().allMatch(tool -> tool.serverName().equals(ToolCall.LOCAL_SERVER));
     }
 
-    static String render(List<RegisteredTool> tools, ToolCatalogStyle style) {
+    public static String render(List<RegisteredTool> tools, ToolCatalogStyle style) {
         if (tools.isEmpty()) {
             return "Tools: none.";
         }

@@ -12,11 +12,11 @@ import tools.jackson.databind.JsonNode;
  * <p>One reader per tool block, made by the block's {@link ToolBodyFormat} only when the option
  * {@code argument-events} is on.
  */
-interface ArgumentReader {
+public interface ArgumentReader {
 
     /** Where a reader reports the arguments it completes. */
     @FunctionalInterface
-    interface Sink {
+    public interface Sink {
         void argument(String name, JsonNode value);
     }
 

@@ -1,6 +1,5 @@
 package dev.bellows.stream.internal;
 
-import dev.bellows.stream.ToolSchemas;
 
 /**
  * Decides from its first characters whether a bare JSON object (Llama 3's calls, which have no
@@ -31,7 +30,7 @@ final class BareCallStart {
     private static final int CALL = 7;
     private static final int NOT_CALL = 8;
 
-    private final ToolSchemas catalog;
+    private final ParameterSchemas catalog;
     private final JsonStringDecoder string = new JsonStringDecoder();
     private int state = BRACE;
     /** Characters of the key being matched. */
@@ -41,7 +40,7 @@ final class BareCallStart {
     private boolean arguments;
 
     /** @param catalog the tools offered; empty when not known, and then every name is one */
-    BareCallStart(ToolSchemas catalog) {
+    BareCallStart(ParameterSchemas catalog) {
         this.catalog = catalog;
     }
 

@@ -6,7 +6,7 @@ package dev.bellows.stream.internal;
  * {@code bellows} dialect uses {@link TagScanner} (XML-like tags with attributes); every other
  * dialect uses {@link MarkerScanner}, driven by the dialect's delimiters.
  */
-interface BlockScanner {
+public interface BlockScanner {
 
     /** Scans one chunk of message text. */
     void scan(String text);

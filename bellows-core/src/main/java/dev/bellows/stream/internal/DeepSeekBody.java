@@ -1,6 +1,5 @@
 package dev.bellows.stream.internal;
 
-import dev.bellows.stream.ToolSchemas;
 import dev.bellows.tool.DecodedToolCall;
 import java.util.Map;
 
@@ -44,13 +43,13 @@ final class DeepSeekBody implements ToolBodyFormat {
     }
 
     @Override
-    public ArgumentReader newArgumentReader(Map<String, String> attributes, ToolSchemas schemas,
+    public ArgumentReader newArgumentReader(Map<String, String> attributes, ParameterSchemas schemas,
             ArgumentReader.Sink sink) {
         return DialectArguments.firstObjectAfter(SEP, sink);
     }
 
     @Override
-    public DecodedToolCall decode(String content, Map<String, String> attributes, ToolSchemas schemas) {
+    public DecodedToolCall decode(String content, Map<String, String> attributes, ParameterSchemas schemas) {
         return DialectBodies.guard(content, () -> {
             int sep = content.indexOf(SEP);
             if (sep < 0) {

@@ -1,6 +1,5 @@
 package dev.bellows.stream.internal;
 
-import dev.bellows.stream.ToolSchemas;
 
 /**
  * The argument readers of the dialects' bodies (docs/dialects.md): JSON arguments after a marker
@@ -79,7 +78,7 @@ final class DialectArguments {
      * {@code </parameter>} completes (or, tolerated as the decoder does, when the next
      * {@code <parameter=} or the end of the block ends it); a JSON body is read as a JSON call.
      */
-    static ArgumentReader qwen3Coder(ToolSchemas schemas, ArgumentReader.Sink sink) {
+    static ArgumentReader qwen3Coder(ParameterSchemas schemas, ArgumentReader.Sink sink) {
         return new Qwen3Coder(schemas, sink);
     }
 
@@ -94,7 +93,7 @@ final class DialectArguments {
         private static final int JSON = 6;
         private static final int DONE = 7;
 
-        private final ToolSchemas schemas;
+        private final ParameterSchemas schemas;
         private final Sink sink;
         private int state = START;
         private int prefixMatched;
@@ -106,7 +105,7 @@ final class DialectArguments {
         private final TextMatcher functionEnd = new TextMatcher("</function>");
         private JsonArgumentScanner json;
 
-        Qwen3Coder(ToolSchemas schemas, Sink sink) {
+        Qwen3Coder(ParameterSchemas schemas, Sink sink) {
             this.schemas = schemas;
             this.sink = sink;
         }
@@ -261,9 +260,9 @@ final class DialectArguments {
 
     /**
      * {@code NAME<arg_key>K</arg_key><arg_value>V</arg_value>...}: each pair when its
-     * {@code </arg_value>} completes, typed as {@link ToolSchemas#glmValue} types it.
+     * {@code </arg_value>} completes, typed as {@link ParameterSchemas#glmValue} types it.
      */
-    static ArgumentReader glm(ToolSchemas schemas, ArgumentReader.Sink sink) {
+    static ArgumentReader glm(ParameterSchemas schemas, ArgumentReader.Sink sink) {
         return new Glm(schemas, sink);
     }
 
@@ -277,7 +276,7 @@ final class DialectArguments {
         private static final int EXPECT_KEY = 4;
         private static final int DONE = 5;
 
-        private final ToolSchemas schemas;
+        private final ParameterSchemas schemas;
         private final Sink sink;
         private int state = NAME;
         private final StringBuilder buffer = new StringBuilder();
@@ -288,7 +287,7 @@ final class DialectArguments {
         private final TextMatcher keyEnd = new TextMatcher("</arg_key>");
         private final TextMatcher valueEnd = new TextMatcher("</arg_value>");
 
-        Glm(ToolSchemas schemas, Sink sink) {
+        Glm(ParameterSchemas schemas, Sink sink) {
             this.schemas = schemas;
             this.sink = sink;
         }
@@ -375,7 +374,7 @@ final class DialectArguments {
      * The body after {@code <invoke}: {@code name="NAME">}, then {@code <parameter name="P">v</parameter>}
      * elements: each when its {@code </parameter>} completes, its value trimmed and typed by the schema.
      */
-    static ArgumentReader minimax(ToolSchemas schemas, ArgumentReader.Sink sink) {
+    static ArgumentReader minimax(ParameterSchemas schemas, ArgumentReader.Sink sink) {
         return new Minimax(schemas, sink);
     }
 
@@ -386,7 +385,7 @@ final class DialectArguments {
         private static final int VALUE = 3;
         private static final int DONE = 4;
 
-        private final ToolSchemas schemas;
+        private final ParameterSchemas schemas;
         private final Sink sink;
         private int state = INVOKE_NAME;
         private final NameAttribute attribute = new NameAttribute();
@@ -396,7 +395,7 @@ final class DialectArguments {
         private final TextMatcher parameter = new TextMatcher("<parameter");
         private final TextMatcher parameterEnd = new TextMatcher("</parameter>");
 
-        Minimax(ToolSchemas schemas, Sink sink) {
+        Minimax(ParameterSchemas schemas, Sink sink) {
             this.schemas = schemas;
             this.sink = sink;
         }

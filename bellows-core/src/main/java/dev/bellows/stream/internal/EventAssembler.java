@@ -4,7 +4,6 @@ import dev.bellows.event.StreamEvent;
 import dev.bellows.event.ThinkingBlock;
 import dev.bellows.stream.StreamListener;
 import dev.bellows.stream.internal.TagScanner.BlockKind;
-import dev.bellows.stream.ToolSchemas;
 import dev.bellows.tool.DecodedToolCall;
 import dev.bellows.tool.ToolCall;
 import dev.bellows.tool.ToolCallError;
@@ -21,13 +20,13 @@ import java.util.Map;
  * {@code *_end} event anyway); a delta is the part appended since the last flush, cut at the
  * end of every chunk and before a block ends. So one chunk gives at most one delta per block.
  */
-final class EventAssembler implements TagScanner.Sink {
+public final class EventAssembler implements TagScanner.Sink {
 
     private static final String PROVIDER_THINKING_NAME = "thinking";
 
     private final StreamListener listener;
     /** The index of the chunk being processed; set by the processor. */
-    int chunk;
+    public int chunk;
 
     // Message text and its whitespace rules.
     private final StringBuilder heldWhitespace = new StringBuilder();
@@ -50,7 +49,7 @@ final class EventAssembler implements TagScanner.Sink {
     private ToolBodyFormat nextFormat;
     /** The format of the open tool block. */
     private ToolBodyFormat blockFormat;
-    private final ToolSchemas schemas;
+    private final ParameterSchemas schemas;
     private NameSniffer sniffer;
     /** Whether the open tool block announced its name yet. */
     private boolean named;
@@ -68,7 +67,7 @@ final class EventAssembler implements TagScanner.Sink {
     /** What kind of block is open: the scanner's two, plus thinking the provider typed. */
     private enum Block { TAG_THINKING, TOOL, PROVIDER_THINKING }
 
-    EventAssembler(StreamListener listener, ToolBodyFormat format, ToolSchemas schemas, boolean argumentEvents) {
+    public EventAssembler(StreamListener listener, ToolBodyFormat format, ParameterSchemas schemas, boolean argumentEvents) {
         this.listener = listener;
         this.format = format;
         this.schemas = schemas;
@@ -125,7 +124,7 @@ final class EventAssembler implements TagScanner.Sink {
      * A native tool call arrived outside any tag block: like a tool tag, it ends the message
      * block and provider thinking, and whitespace after it is dropped. Its events are the caller's.
      */
-    void nativeToolCall() {
+    public void nativeToolCall() {
         endProviderThinking();
         endMessageBlock();
         heldWhitespace.setLength(0);
@@ -288,7 +287,7 @@ final class EventAssembler implements TagScanner.Sink {
     // ---- provider-typed thinking -------------------------------------------------------
 
     /** A non-empty thinking chunk arrived outside any tag-opened block. */
-    void providerThinking(String text) {
+    public void providerThinking(String text) {
         if (block != Block.PROVIDER_THINKING) {
             openBlock(Block.PROVIDER_THINKING, PROVIDER_THINKING_NAME, Map.of());
         }
@@ -300,12 +299,12 @@ final class EventAssembler implements TagScanner.Sink {
      * the provider's reasoning into a tool call would break the call, so it waits and becomes
      * its own thinking block as soon as the open block ends.
      */
-    void deferThinking(String text) {
+    public void deferThinking(String text) {
         deferredThinking.append(text);
     }
 
     /** A message chunk arrived: a provider-typed thinking block ends here. */
-    void endProviderThinking() {
+    public void endProviderThinking() {
         if (block == Block.PROVIDER_THINKING) {
             endBlock(false);
         }
@@ -322,7 +321,7 @@ final class EventAssembler implements TagScanner.Sink {
     // ---- chunk and stream ends ---------------------------------------------------------
 
     /** Emits the content delta of whatever block is open: called at the end of each chunk. */
-    void flush() {
+    public void flush() {
         if (messageOpen) {
             flushMessage();
         } else if (block != null) {
@@ -331,7 +330,7 @@ final class EventAssembler implements TagScanner.Sink {
     }
 
     /** The stream ended; the scanner has already released any pending candidate. */
-    StreamEvent.Complete finish() {
+    public StreamEvent.Complete finish() {
         if (block != null) {
             endBlock(true);
         }

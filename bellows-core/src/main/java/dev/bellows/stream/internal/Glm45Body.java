@@ -1,6 +1,5 @@
 package dev.bellows.stream.internal;
 
-import dev.bellows.stream.ToolSchemas;
 import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.tool.DecodedToolCall;
 import java.util.Map;
@@ -36,13 +35,13 @@ final class Glm45Body implements ToolBodyFormat {
     }
 
     @Override
-    public ArgumentReader newArgumentReader(Map<String, String> attributes, ToolSchemas schemas,
+    public ArgumentReader newArgumentReader(Map<String, String> attributes, ParameterSchemas schemas,
             ArgumentReader.Sink sink) {
         return DialectArguments.glm(schemas, sink);
     }
 
     @Override
-    public DecodedToolCall decode(String content, Map<String, String> attributes, ToolSchemas schemas) {
+    public DecodedToolCall decode(String content, Map<String, String> attributes, ParameterSchemas schemas) {
         return DialectBodies.guard(content, () -> {
             int firstKey = content.indexOf(KEY);
             String name = ContentText.trim(content.substring(0, firstKey < 0 ? content.length() : firstKey));

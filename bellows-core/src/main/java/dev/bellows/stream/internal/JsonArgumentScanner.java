@@ -33,7 +33,7 @@ import java.util.Set;
  *
  * <p>Not thread-safe: one scanner per document.
  */
-final class JsonArgumentScanner implements ArgumentReader {
+public final class JsonArgumentScanner implements ArgumentReader {
 
     private static final Set<String> ARGUMENTS_KEYS = Set.of("arguments", "args", "parameters");
 
@@ -108,7 +108,7 @@ final class JsonArgumentScanner implements ArgumentReader {
     }
 
     /** A scanner of an arguments object on its own. */
-    static JsonArgumentScanner forArguments(Sink sink) {
+    public static JsonArgumentScanner forArguments(Sink sink) {
         return new JsonArgumentScanner(false, 1, sink);
     }
 
@@ -122,7 +122,7 @@ final class JsonArgumentScanner implements ArgumentReader {
     }
 
     /** Whether nothing more can be reported: the arguments ended, or the document broke. */
-    boolean isDone() {
+    public boolean isDone() {
         return state == DONE;
     }
 

@@ -1,6 +1,5 @@
 package dev.bellows.stream.internal;
 
-import dev.bellows.stream.ToolSchemas;
 import dev.bellows.tool.DecodedToolCall;
 import java.util.Map;
 
@@ -28,7 +27,7 @@ final class JsonOrXmlBody implements ToolBodyFormat {
     }
 
     @Override
-    public ArgumentReader newArgumentReader(Map<String, String> attributes, ToolSchemas schemas,
+    public ArgumentReader newArgumentReader(Map<String, String> attributes, ParameterSchemas schemas,
             ArgumentReader.Sink sink) {
         return new ToolArgumentSniffer(sink);
     }
@@ -39,7 +38,7 @@ final class JsonOrXmlBody implements ToolBodyFormat {
     }
 
     @Override
-    public DecodedToolCall decode(String content, Map<String, String> attributes, ToolSchemas schemas) {
+    public DecodedToolCall decode(String content, Map<String, String> attributes, ParameterSchemas schemas) {
         return ToolCallDecoder.decode(content);
     }
 

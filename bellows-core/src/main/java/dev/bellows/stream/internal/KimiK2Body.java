@@ -1,6 +1,5 @@
 package dev.bellows.stream.internal;
 
-import dev.bellows.stream.ToolSchemas;
 import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.tool.DecodedToolCall;
 import java.util.Map;
@@ -43,13 +42,13 @@ final class KimiK2Body implements ToolBodyFormat {
     }
 
     @Override
-    public ArgumentReader newArgumentReader(Map<String, String> attributes, ToolSchemas schemas,
+    public ArgumentReader newArgumentReader(Map<String, String> attributes, ParameterSchemas schemas,
             ArgumentReader.Sink sink) {
         return DialectArguments.afterMarker(ARGUMENTS, sink);
     }
 
     @Override
-    public DecodedToolCall decode(String content, Map<String, String> attributes, ToolSchemas schemas) {
+    public DecodedToolCall decode(String content, Map<String, String> attributes, ParameterSchemas schemas) {
         return DialectBodies.guard(content, () -> {
             int at = content.indexOf(ARGUMENTS);
             if (at < 0) {

@@ -1,10 +1,8 @@
 package dev.bellows.stream.internal;
 
-import dev.bellows.stream.Dialect;
 import dev.bellows.stream.internal.MarkerSet.Marker;
 import dev.bellows.stream.StreamOptions;
 import dev.bellows.stream.internal.TagScanner.BlockKind;
-import dev.bellows.stream.ToolSchemas;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -30,7 +28,7 @@ import java.util.Map;
  *
  * <p>Not thread-safe: one scanner per stream.
  */
-final class MarkerScanner implements BlockScanner {
+public final class MarkerScanner implements BlockScanner {
 
     private static final int MESSAGE = 0;
     private static final int THINKING = 1;
@@ -68,11 +66,11 @@ final class MarkerScanner implements BlockScanner {
     /** A harmony header longer than this is not a header: it is released as message text. */
     private static final int MAX_HEADER = 512;
 
-    private final Dialect dialect;
+    private final DialectSpec dialect;
     /** The tools offered (empty: not known), for Llama 3's calls known by their start. */
-    private final ToolSchemas catalog;
+    private final ParameterSchemas catalog;
     /** The dialect's thinking delimiters, plus the contract's own when {@code bellowsTagsToo}. */
-    private final List<Dialect.Thinking> thinking;
+    private final List<DialectSpec.Thinking> thinking;
     private final TagScanner.Sink sink;
     private final boolean toolEndsThinking;
     /** The contract's {@code <tool>} blocks (decoded by its rules) are recognised beside the dialect's calls. */
@@ -153,15 +151,15 @@ final class MarkerScanner implements BlockScanner {
      */
     private final StringBuilder sectionWhitespace = new StringBuilder();
 
-    MarkerScanner(Dialect dialect, StreamOptions options, TagScanner.Sink sink) {
+    public MarkerScanner(DialectSpec dialect, ParameterSchemas catalog, StreamOptions options, TagScanner.Sink sink) {
         this.dialect = dialect;
-        this.catalog = options.toolSchemas();
+        this.catalog = catalog;
         this.sink = sink;
         this.toolEndsThinking = options.toolEndsThinking();
-        List<Dialect.Thinking> allThinking = new ArrayList<>(dialect.thinking);
+        List<DialectSpec.Thinking> allThinking = new ArrayList<>(dialect.thinking);
         if (options.bellowsTagsToo()) {
             // An agent's prompt teaches the contract's tags; a model may follow it or its habits.
-            allThinking.add(new Dialect.Thinking("thinking", "<thinking>", "</thinking>"));
+            allThinking.add(new DialectSpec.Thinking("thinking", "<thinking>", "</thinking>"));
         }
         this.thinking = List.copyOf(allThinking);
         this.bellowsTags = options.bellowsTagsToo();
@@ -172,7 +170,7 @@ final class MarkerScanner implements BlockScanner {
             message.add(new Marker(thinking.get(i).open(), THINK_OPEN, i));
         }
         addCallStarts(message);
-        Dialect.Headers headers = dialect.headers;
+        DialectSpec.Headers headers = dialect.headers;
         if (headers != null) {
             headers.starts().forEach(s -> message.add(new Marker(s, HEADER_START, 0)));
             headers.bodyEnds().forEach(s -> message.add(new Marker(s, BODY_END, 0)));

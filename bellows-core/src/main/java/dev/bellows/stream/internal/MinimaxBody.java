@@ -1,6 +1,5 @@
 package dev.bellows.stream.internal;
 
-import dev.bellows.stream.ToolSchemas;
 import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.tool.DecodedToolCall;
 import java.util.Map;
@@ -42,13 +41,13 @@ final class MinimaxBody implements ToolBodyFormat {
     }
 
     @Override
-    public ArgumentReader newArgumentReader(Map<String, String> attributes, ToolSchemas schemas,
+    public ArgumentReader newArgumentReader(Map<String, String> attributes, ParameterSchemas schemas,
             ArgumentReader.Sink sink) {
         return DialectArguments.minimax(schemas, sink);
     }
 
     @Override
-    public DecodedToolCall decode(String content, Map<String, String> attributes, ToolSchemas schemas) {
+    public DecodedToolCall decode(String content, Map<String, String> attributes, ParameterSchemas schemas) {
         return DialectBodies.guard(content, () -> {
             String body = ContentText.trim(content);
             int[] attr = attribute(body, 0);

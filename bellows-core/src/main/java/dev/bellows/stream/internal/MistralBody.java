@@ -1,6 +1,5 @@
 package dev.bellows.stream.internal;
 
-import dev.bellows.stream.ToolSchemas;
 import dev.bellows.tool.DecodedToolCall;
 import java.util.Map;
 
@@ -51,7 +50,7 @@ final class MistralBody implements ToolBodyFormat {
     }
 
     @Override
-    public ArgumentReader newArgumentReader(Map<String, String> attributes, ToolSchemas schemas,
+    public ArgumentReader newArgumentReader(Map<String, String> attributes, ParameterSchemas schemas,
             ArgumentReader.Sink sink) {
         return new ArgumentReader() {
             private ArgumentReader form;
@@ -76,7 +75,7 @@ final class MistralBody implements ToolBodyFormat {
     }
 
     @Override
-    public DecodedToolCall decode(String content, Map<String, String> attributes, ToolSchemas schemas) {
+    public DecodedToolCall decode(String content, Map<String, String> attributes, ParameterSchemas schemas) {
         String body = ContentText.trim(content);
         if (body.startsWith("{")) {
             return ToolCallDecoder.decode(content);

@@ -1,6 +1,5 @@
 package dev.bellows.stream.internal;
 
-import dev.bellows.stream.ToolSchemas;
 import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.tool.DecodedToolCall;
 import java.util.Map;
@@ -48,13 +47,13 @@ final class Qwen3CoderBody implements ToolBodyFormat {
     }
 
     @Override
-    public ArgumentReader newArgumentReader(Map<String, String> attributes, ToolSchemas schemas,
+    public ArgumentReader newArgumentReader(Map<String, String> attributes, ParameterSchemas schemas,
             ArgumentReader.Sink sink) {
         return DialectArguments.qwen3Coder(schemas, sink);
     }
 
     @Override
-    public DecodedToolCall decode(String content, Map<String, String> attributes, ToolSchemas schemas) {
+    public DecodedToolCall decode(String content, Map<String, String> attributes, ParameterSchemas schemas) {
         String body = ContentText.trim(content);
         if (body.startsWith("{")) {
             return ToolCallDecoder.decode(content);

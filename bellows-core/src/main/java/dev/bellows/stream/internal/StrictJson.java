@@ -16,7 +16,7 @@ import tools.jackson.databind.node.ObjectNode;
  * says what is wrong in words a model can act on (Jackson's own messages name Java
  * classes and feature flags, which mean nothing to a model).
  */
-final class StrictJson {
+public final class StrictJson {
 
     /**
      * The one reader of the decoders, on Bellows' mapper. It is immutable, so sharing it is safe.
@@ -56,7 +56,7 @@ final class StrictJson {
      * Reads exactly one JSON value; only whitespace may follow it. A key repeated inside
      * an object keeps its last value, as in common JSON parsers.
      */
-    static JsonNode read(String text) throws SyntaxError {
+    public static JsonNode read(String text) throws SyntaxError {
         JsonParser parser = MAPPER.createParser(text);
         try (parser) {
             JsonNode value = MAPPER.readTree(parser);

@@ -5,7 +5,7 @@ package dev.bellows.stream.internal;
  * the decoder turns into a line and column for the model. Thrown and caught inside the
  * decoder only, so it carries no stack trace.
  */
-final class SyntaxError extends Exception {
+public final class SyntaxError extends Exception {
 
     private final int offset;
 

@@ -15,10 +15,10 @@ import java.util.Map;
  *
  * <p>Not thread-safe: one scanner per stream.
  */
-final class TagScanner implements BlockScanner {
+public final class TagScanner implements BlockScanner {
 
     /** What the scanner finds, in stream order. Text ranges are only valid during the call. */
-    interface Sink {
+    public interface Sink {
         /** Text outside any block, before whitespace rules. */
         void messageText(CharSequence text, int from, int to);
 
@@ -55,7 +55,7 @@ final class TagScanner implements BlockScanner {
         }
     }
 
-    enum BlockKind { THINKING, TOOL }
+    public enum BlockKind { THINKING, TOOL }
 
     /** An open or close tag is at most this many characters, {@code <} and {@code >} included. */
     static final int MAX_TAG_LENGTH = 256;
@@ -101,14 +101,15 @@ final class TagScanner implements BlockScanner {
     private boolean inCdata;
     private int cdataClosingBrackets;
 
-    TagScanner(StreamOptions options, Sink sink) {
+    /** {@code lowerCaseNames}: the options' tag names in lower case, thinking names first (shared, only read). */
+    public TagScanner(StreamOptions options, String[] lowerCaseNames, Sink sink) {
         this.sink = sink;
         List<String> thinking = options.thinkingTags();
         List<String> tools = options.toolTags();
         if (thinking.size() + tools.size() > Long.SIZE) {
             throw new IllegalArgumentException("at most " + Long.SIZE + " tag names in all");
         }
-        this.names = options.lowerCaseTagNames();      // shared, only read
+        this.names = lowerCaseNames;
         this.thinkingNameCount = thinking.size();
         this.allNames = names.length == Long.SIZE ? -1L : (1L << names.length) - 1;
         this.thinkingNames = (1L << thinkingNameCount) - 1;

@@ -1,15 +1,13 @@
 package dev.bellows.stream.internal;
 
-import dev.bellows.stream.Dialect;
-import dev.bellows.stream.ToolSchemas;
 import dev.bellows.tool.DecodedToolCall;
 import java.util.Map;
 
 /**
  * How one dialect writes the body of a tool call: the early-name sniffer and the decoder of
- * the whole body. The delimiters around the body are the dialect's (see {@link Dialect}).
+ * the whole body. The delimiters around the body are the dialect's (see {@link DialectSpec}).
  */
-interface ToolBodyFormat {
+public interface ToolBodyFormat {
 
     /** A fresh sniffer for one block; {@code attributes} are those of its opening delimiter. */
     NameSniffer newSniffer(Map<String, String> attributes);
@@ -27,7 +25,7 @@ interface ToolBodyFormat {
      * asked for when the option {@code argument-events} is on. {@link ArgumentReader#NONE} when
      * the body's arguments cannot be read that way.
      */
-    default ArgumentReader newArgumentReader(Map<String, String> attributes, ToolSchemas schemas,
+    default ArgumentReader newArgumentReader(Map<String, String> attributes, ParameterSchemas schemas,
             ArgumentReader.Sink sink) {
         return ArgumentReader.NONE;
     }
@@ -43,7 +41,7 @@ interface ToolBodyFormat {
     }
 
     /** Decodes the block's trimmed content; never throws. */
-    DecodedToolCall decode(String content, Map<String, String> attributes, ToolSchemas schemas);
+    DecodedToolCall decode(String content, Map<String, String> attributes, ParameterSchemas schemas);
 
     /** How the block should have been closed, for the error of a block the stream left open. */
     String closeHint(String blockName);

@@ -4,6 +4,7 @@ import dev.bellows.json.internal.Jackson;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.bellows.prompt.SchemaTool;
 import dev.bellows.prompt.ToolCallFormat;
 import dev.bellows.prompt.ToolCatalogStyle;
 import tools.jackson.databind.JsonNode;

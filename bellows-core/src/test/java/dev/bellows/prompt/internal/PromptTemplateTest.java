@@ -40,7 +40,7 @@ class PromptTemplateTest {
     void everyResourceLoadsWithoutATrailingLineBreak() throws IOException {
         // Every prompt text in the sources, so that one added or removed needs no list kept here.
         List<String> names;
-        try (Stream<Path> files = Files.list(Path.of("src/main/resources/dev/bellows/prompt"))) {
+        try (Stream<Path> files = Files.list(Path.of("src/main/resources/dev/bellows/prompt/internal"))) {
             names = files.map(file -> file.getFileName().toString()).filter(name -> name.endsWith(".md"))
                     .map(name -> name.substring(0, name.length() - ".md".length())).sorted().toList();
         }

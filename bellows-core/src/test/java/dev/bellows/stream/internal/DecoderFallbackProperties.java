@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.bellows.format.ActionFormat;
 import dev.bellows.stream.Dialect;
-import dev.bellows.stream.ToolSchemas;
 import dev.bellows.tool.DecodedToolCall;
 import dev.bellows.tool.ToolCallError;
 import java.util.Map;
@@ -29,7 +28,7 @@ class DecoderFallbackProperties {
 
     @Property(tries = 1000)
     void noDialectFallsBack(@ForAll("soup") String content, @ForAll("dialects") String dialect) {
-        DecodedToolCall decoded = Dialect.named(dialect).body.decode(content, Map.of(), ToolSchemas.none());
+        DecodedToolCall decoded = DialectSpec.of(Dialect.named(dialect)).body().decode(content, Map.of(), ParameterSchemas.NONE);
         if (decoded != null) {
             assertNoFallback(decoded);
         }
