@@ -16,12 +16,12 @@ import java.util.Set;
  * at the first character after it that is not part of it (docs/stream-format.md, "Argument values
  * as they complete").
  *
- * <p>Two shapes of document: {@linkplain #forCall() a call} ({@code {"name": ..., "arguments":
+ * <p>Two shapes of document: a call ({@code forCall}: {@code {"name": ..., "arguments":
  * {...}}}), whose arguments object is the value of its first top-level key among
  * {@code arguments}, {@code args}, {@code parameters} when that value is an object; or
- * {@linkplain #forArguments() the arguments object itself} (the providers' native calls, and the
+ * the arguments object itself ({@link #forArguments}: the providers' native calls, and the
  * dialects that write the arguments alone). Leading whitespace is skipped; the document must
- * start with {@code {}.
+ * start with <code>{</code>.
  *
  * <p>It checks the whole JSON grammar as strictly as the parse at the block's close (RFC 8259:
  * no NaN, no trailing commas, no leading zeros, escaped control characters), one character at a
