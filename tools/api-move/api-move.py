@@ -18,7 +18,9 @@ main or test code; `#` starts a comment). For each move, in the file's order:
    `old.package.Type$Nested`, `old/package/Type`) in every tracked text file: sources of every
    module, docs, examples, README, DEVELOPERS, api/ files, service files, poms; not in the
    moves files (tools/api-move/) nor in a file that holds the text "api-move: keeps old names"
-   (docs/modules.md, which lists the old names on purpose).
+   (docs/modules.md, which lists the old names on purpose);
+5. drop the imports that the files this run moved have of types of their new package (a file
+   moved before its neighbours was given imports of them in steps 2 and 3).
 
 Every step looks at the tree as it is, so the script is idempotent and can run again on a
 newer tree with new code (it moves nothing twice, and fixes only what still names the old
@@ -140,7 +142,7 @@ def public_types(files, pkg, exclude):
     return found
 
 
-def move(files, old, new):
+def move(files, old, new, moved_before):
     old_pkg, name = split(old)
     new_pkg, new_name = split(new)
     if name != new_name:
@@ -224,6 +226,16 @@ def move(files, old, new):
         updated = slashed.sub(new.replace(".", "/"), updated)
         if updated != text:
             write(f, updated)
+    # 5. a moved file needs no import of a type beside it: when a package moves type by type,
+    #    a file moved early was given imports (steps 2 and 3) of its neighbours that followed it
+    moved_before.update(moved)
+    same_package = re.compile(r"^import\s+" + re.escape(new_pkg) + r"\.[A-Za-z_$][\w$]*\s*;[ \t]*\n", re.M)
+    for f in sorted(moved_before):
+        if package_of(f)[0] == new_pkg and os.path.exists(os.path.join(ROOT, f)):
+            text = read(f)
+            updated = same_package.sub("", text)
+            if updated != text:
+                write(f, updated)
     return git_files()
 
 
@@ -238,8 +250,9 @@ def main():
                     old, new = line.split()
                     moves.append((old, new))
     files = git_files()
+    moved = set()
     for old, new in moves:
-        files = move(files, old, new)
+        files = move(files, old, new, moved)
 
 
 if __name__ == "__main__":

@@ -34,4 +34,7 @@ module dev.bellows.core {
     // SubAgentTrail: the sub-agents' events a session keeps, which bellows-server's threads
     // show as the CLI's sessions do.
     exports dev.bellows.agent.internal to dev.bellows.server;
+    // JsonSyntax: why a text is not JSON, in the words every other message about JSON uses
+    // (a provider's malformed event, a mock script), built on the decoders' strict reader.
+    exports dev.bellows.stream.internal to dev.bellows.openai, dev.bellows.anthropic, dev.bellows.testkit;
 }

@@ -180,7 +180,7 @@ final class AnthropicStream implements ChatStream {
 
     private ProviderException malformed(SseEvent event) {
         return protocol("malformed JSON in a '" + event.event() + "' event: "
-                + dev.bellows.stream.JsonSyntax.problem(event.data()).orElse("it cannot be read"));
+                + dev.bellows.stream.internal.JsonSyntax.problem(event.data()).orElse("it cannot be read"));
     }
 
     /** What the decoder read: the frame the event carries, if any; the finish reason and usage kept. */

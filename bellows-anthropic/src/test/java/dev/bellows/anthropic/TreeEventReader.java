@@ -78,7 +78,7 @@ final class TreeEventReader implements ChatStream {
             data = JSON.readTree(event.data());
         } catch (JacksonException e) {
             throw protocol("malformed JSON in a '" + event.event() + "' event: "
-                    + dev.bellows.stream.JsonSyntax.problem(event.data()).orElse("it cannot be read"));
+                    + dev.bellows.stream.internal.JsonSyntax.problem(event.data()).orElse("it cannot be read"));
         }
         if (data == null || !data.isObject()) {
             throw protocol("a '" + event.event() + "' event whose data is not a JSON object");

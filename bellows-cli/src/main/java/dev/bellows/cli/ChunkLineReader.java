@@ -115,7 +115,7 @@ final class ChunkLineReader {
             return json;
         } catch (JacksonException e) {
             // One line of input: its column is what locates the problem.
-            throw bad("not valid JSON (" + shorten(dev.bellows.stream.JsonSyntax.problem(text)
+            throw bad("not valid JSON (" + shorten(dev.bellows.stream.internal.JsonSyntax.problem(text)
                     .orElse("it cannot be read").replace("line 1, column ", "column ")) + ")");
         }
     }

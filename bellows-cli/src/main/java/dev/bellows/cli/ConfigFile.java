@@ -288,7 +288,7 @@ final class ConfigFile {
         } catch (JacksonException e) {
             // What is wrong in plain words and where, never Jackson's wording, and no excerpt of
             // the content: it may be a secret.
-            throw new UsageException(label + ": invalid JSON: " + dev.bellows.stream.JsonSyntax.problem(text)
+            throw new UsageException(label + ": invalid JSON: " + dev.bellows.stream.internal.JsonSyntax.problem(text)
                     .orElse("it cannot be read"));
         }
     }

@@ -12,7 +12,7 @@ import dev.bellows.format.TextFormat;
 import dev.bellows.tool.chain.internal.Calls;
 import dev.bellows.tool.chain.ToolChainResult;
 import dev.bellows.plan.Plan;
-import dev.bellows.prompt.NativePrompts;
+import dev.bellows.prompt.internal.NativePrompts;
 import dev.bellows.provider.Message;
 import dev.bellows.provider.NativeToolCall;
 import dev.bellows.provider.ToolSpec;

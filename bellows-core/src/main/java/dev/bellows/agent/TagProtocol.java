@@ -5,7 +5,7 @@ import dev.bellows.event.StreamEvent;
 import dev.bellows.format.TextFormat;
 import dev.bellows.tool.chain.internal.Calls;
 import dev.bellows.plan.Plan;
-import dev.bellows.prompt.PromptBuilder;
+import dev.bellows.prompt.internal.PromptBuilder;
 import dev.bellows.provider.Message;
 import dev.bellows.stream.StreamChunk;
 import dev.bellows.stream.StreamOptions;

@@ -2,6 +2,9 @@ package dev.bellows.prompt;
 
 import dev.bellows.format.ActionFormat;
 import dev.bellows.format.TextFormat;
+import dev.bellows.prompt.internal.ExampleCall;
+import dev.bellows.prompt.internal.PromptTemplate;
+import dev.bellows.prompt.internal.ToolCatalog;
 import dev.bellows.provider.Message;
 import dev.bellows.tool.RegisteredTool;
 import dev.bellows.tool.ToolRegistry;

@@ -1,5 +1,6 @@
 package dev.bellows.stream;
 
+import dev.bellows.stream.internal.JsonArgumentScanner;
 import tools.jackson.databind.JsonNode;
 import java.util.Objects;
 import java.util.function.BiConsumer;

@@ -1,6 +1,12 @@
 package dev.bellows.stream;
 
 import dev.bellows.event.StreamEvent;
+import dev.bellows.stream.internal.BlockScanner;
+import dev.bellows.stream.internal.DialectSpec;
+import dev.bellows.stream.internal.EventAssembler;
+import dev.bellows.stream.internal.MarkerScanner;
+import dev.bellows.stream.internal.ParameterSchemas;
+import dev.bellows.stream.internal.TagScanner;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -41,10 +47,12 @@ public final class StreamProcessor {
 
     public StreamProcessor(StreamOptions options, StreamListener listener) {
         this.options = Objects.requireNonNull(options, "options");
-        Dialect dialect = options.dialect();
-        this.events = new EventAssembler(Objects.requireNonNull(listener, "listener"), dialect.body,
-                options.toolSchemas(), options.argumentEvents());
-        this.scanner = dialect.usesTags() ? new TagScanner(options, events) : new MarkerScanner(dialect, options, events);
+        DialectSpec dialect = DialectSpec.of(options.dialect());
+        ParameterSchemas schemas = options.toolSchemas().parameters();
+        this.events = new EventAssembler(Objects.requireNonNull(listener, "listener"), dialect.body(), schemas,
+                options.argumentEvents());
+        this.scanner = dialect.usesTags() ? new TagScanner(options, options.lowerCaseTagNames(), events)
+                : new MarkerScanner(dialect, schemas, options, events);
     }
 
     /**

@@ -13,7 +13,7 @@ import dev.bellows.event.StreamEvent;
 import dev.bellows.plan.Plan;
 import dev.bellows.plan.PlanStatus;
 import dev.bellows.plan.PlanStep;
-import dev.bellows.prompt.PromptBuilder;
+import dev.bellows.prompt.internal.PromptBuilder;
 import dev.bellows.prompt.ToolCallFormat;
 import dev.bellows.provider.ChatRequest;
 import dev.bellows.provider.ChatStream;

@@ -81,7 +81,7 @@ public record MockScript(List<MockTurn> turns) {
         try {
             root = MAPPER.readTree(json);
         } catch (JacksonException e) {
-            throw new IllegalArgumentException("not valid JSON: " + dev.bellows.stream.JsonSyntax.problem(json)
+            throw new IllegalArgumentException("not valid JSON: " + dev.bellows.stream.internal.JsonSyntax.problem(json)
                     .orElse("it cannot be read"));
         }
         if (root == null || root.isMissingNode() || !root.isObject()) {

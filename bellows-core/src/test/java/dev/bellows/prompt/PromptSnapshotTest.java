@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.bellows.format.ActionFormat;
 import dev.bellows.format.MarkdownFormat;
 import dev.bellows.format.TextSection;
+import dev.bellows.prompt.internal.PromptBuilder;
 import dev.bellows.provider.Message;
 import dev.bellows.provider.Role;
 import dev.bellows.tool.BuiltinTools;

@@ -9,11 +9,11 @@ import dev.bellows.tool.ToolContext;
 import dev.bellows.tool.ToolResult;
 
 /** A tool with a fixed description and schema, for prompt snapshots: only what the model sees matters. */
-record SchemaTool(String name, String description, ObjectNode inputSchema) implements Tool {
+public record SchemaTool(String name, String description, ObjectNode inputSchema) implements Tool {
 
     private static final ObjectMapper JSON = Jackson.JSON;
 
-    static SchemaTool of(String name, String description, String schema) {
+    public static SchemaTool of(String name, String description, String schema) {
         return new SchemaTool(name, description, (ObjectNode) JSON.readTree(schema));
     }
 

@@ -2,6 +2,8 @@ package dev.bellows.stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.bellows.stream.internal.StrictJson;
+import dev.bellows.stream.internal.SyntaxError;
 import tools.jackson.databind.JsonNode;
 import dev.bellows.event.StreamEvent;
 import dev.bellows.event.StreamEvent.ToolCallArgument;

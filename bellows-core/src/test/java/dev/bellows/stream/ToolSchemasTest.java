@@ -29,7 +29,7 @@ class ToolSchemasTest {
             + " \"ns\": {\"type\": [\"string\", \"null\"]}, \"ni\": {\"anyOf\": [{\"type\": \"integer\"}, {\"type\": \"null\"}]}}}}]"));
 
     private static String value(String parameter, String text) {
-        return SCHEMAS.value("f", parameter, text).toString();
+        return SCHEMAS.parameters().value("f", parameter, text).toString();
     }
 
     @Test
@@ -53,14 +53,14 @@ class ToolSchemasTest {
         assertThat(value("b", "yes")).isEqualTo("\"yes\"");
         assertThat(value("o", "[1]")).isEqualTo("\"[1]\"");
         assertThat(value("other", "1")).isEqualTo("\"1\"");
-        assertThat(ToolSchemas.none().value("f", "i", "1").toString()).isEqualTo("\"1\"");
+        assertThat(ToolSchemas.none().parameters().value("f", "i", "1").toString()).isEqualTo("\"1\"");
     }
 
     @Test
     void theOpenAiFormIsAcceptedAndBadListsAreNamed() {
         ToolSchemas openAi = ToolSchemas.fromJson(json("[{\"type\": \"function\", \"function\": {\"name\": \"g\","
                 + " \"parameters\": {\"properties\": {\"x\": {\"type\": \"integer\"}}}}}]"));
-        assertThat(openAi.value("g", "x", "3").toString()).isEqualTo("3");
+        assertThat(openAi.parameters().value("g", "x", "3").toString()).isEqualTo("3");
         assertThat(catchThrowable(() -> ToolSchemas.fromJson(json("{}")))).hasMessageContaining("JSON list");
         assertThat(catchThrowable(() -> ToolSchemas.fromJson(json("[{\"parameters\": {}}]"))))
                 .hasMessageContaining("tool 1 of the list has no \"name\"");
@@ -73,6 +73,6 @@ class ToolSchemasTest {
         ObjectNode schema = (ObjectNode) json("{\"properties\": {\"x\": {\"type\": \"integer\"}}}");
         ToolSchemas schemas = ToolSchemas.of(Map.of("t", schema));
         schema.removeAll();
-        assertThat(schemas.value("t", "x", "1").toString()).isEqualTo("1");
+        assertThat(schemas.parameters().value("t", "x", "1").toString()).isEqualTo("1");
     }
 }

@@ -301,7 +301,7 @@ final class OpenAiChatStream implements ChatStream {
 
     /** In plain words and with the position, never Jackson's wording (which names its own features). */
     private ProviderException malformed(String data) {
-        String problem = dev.bellows.stream.JsonSyntax.problem(data).orElse("it cannot be read");
+        String problem = dev.bellows.stream.internal.JsonSyntax.problem(data).orElse("it cannot be read");
         return new ProviderException(Kind.PROTOCOL, redactor.redact("malformed JSON in event " + events + " from "
                 + where + ": " + problem), null);
     }

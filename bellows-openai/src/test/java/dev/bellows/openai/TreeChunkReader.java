@@ -109,7 +109,7 @@ final class TreeChunkReader implements ChatStream {
             root = JSON.readTree(data);
         } catch (JacksonException e) {
             throw new ProviderException(Kind.PROTOCOL, redactor.redact("malformed JSON in event " + events + " from "
-                    + where + ": " + dev.bellows.stream.JsonSyntax.problem(data).orElse("it cannot be read")), null);
+                    + where + ": " + dev.bellows.stream.internal.JsonSyntax.problem(data).orElse("it cannot be read")), null);
         }
         if (root == null || !root.isObject()) {
             throw new ProviderException(Kind.PROTOCOL, "event " + events + " from " + where
