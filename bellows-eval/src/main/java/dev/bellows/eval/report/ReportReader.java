@@ -122,23 +122,35 @@ final class ReportReader {
         List<Change> changes = new ArrayList<>();
         JsonNode list = array(node, "cases", "comparison.cases", true);
         for (int i = 0; i < list.size(); i++) {
-            JsonNode change = list.get(i);
-            String at = "comparison.cases[" + i + "]";
-            requireObject(change, at);
-            List<String> why = new ArrayList<>();
-            JsonNode reasons = array(change, "why", at + ".why", false);
-            if (reasons != null) {
-                for (int j = 0; j < reasons.size(); j++) {
-                    why.add(requiredText(reasons, j, at + ".why[" + j + "]"));
-                }
-            }
-            changes.add(new Change(requiredText(change, "id", at + ".id"), side(change, "before", at + ".before"),
-                    side(change, "after", at + ".after"), bool(change, "regressed", at + ".regressed"), List.copyOf(why)));
+            changes.add(change(list.get(i), "comparison.cases[" + i + "]"));
         }
         Double margin = number(node, "margin", "comparison.margin");
         Boolean regressed = node.has("regressed") ? bool(node, "regressed", "comparison.regressed") : null;
         return new Comparison(text(node, "baseline", "comparison.baseline"), margin == null ? 0.05 : margin,
                 regressed != null ? regressed : changes.stream().anyMatch(Change::regressed), List.copyOf(changes));
+    }
+
+    private Change change(JsonNode change, String at) throws InvalidReportException {
+        requireObject(change, at);
+        List<String> why = new ArrayList<>();
+        JsonNode reasons = array(change, "why", at + ".why", false);
+        if (reasons != null) {
+            for (int j = 0; j < reasons.size(); j++) {
+                why.add(requiredText(reasons, j, at + ".why[" + j + "]"));
+            }
+        }
+        return new Change(requiredText(change, "id", at + ".id"), side(change, "before", at + ".before"),
+                side(change, "after", at + ".after"), bool(change, "regressed", at + ".regressed"), List.copyOf(why));
+    }
+
+    /** Case {@code index} of a report, {@code node} as its {@code cases} would hold it. */
+    static CaseResult caseResult(JsonNode node, int index, String file) throws InvalidReportException {
+        return new ReportReader(file).caseResult(node, "cases[" + index + "]");
+    }
+
+    /** Case {@code index}'s comparison, {@code node} as its {@code comparison.cases} would hold it. */
+    static Change change(JsonNode node, int index, String file) throws InvalidReportException {
+        return new ReportReader(file).change(node, "comparison.cases[" + index + "]");
     }
 
     private Side side(JsonNode parent, String name, String at) throws InvalidReportException {
