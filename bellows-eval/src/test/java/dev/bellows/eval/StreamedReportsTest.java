@@ -187,6 +187,14 @@ class StreamedReportsTest {
     }
 
     @Test
+    void anEmptyDatasetGivesTheFilesOfTheEmptyReport() throws Exception {
+        Path out = dir.resolve("out");
+        EvalReport report = runner(agents(null), out).build().run(new Dataset(dir.resolve("none.jsonl"), List.of()));
+        assertFilesAreTheWholeReports(report, out);
+        assertThat(read(out.resolve(ReportJson.FILE))).contains("\"cases\" : [ ]");
+    }
+
+    @Test
     void reportFilesNeedAnOutputDirectory() {
         assertThatThrownBy(() -> EvalRunner.builder((evalCase, probe) -> null).reportFiles(true).build())
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("output directory");
