@@ -30,12 +30,12 @@ import tools.jackson.databind.JsonNode;
 /**
  * Runs a dataset through an agent: each case {@code repeat} times, at most {@code concurrency}
  * runs at once, each run scored by its case's evaluators (and the runner's own), its events
- * written to a file. The report lists cases in dataset order and runs by index, whatever order
- * they finished in.
+ * written to a file, and with {@link Builder#reportFiles} the report files written as the runs
+ * go. The report lists cases in dataset order and runs by index, whatever order they finished in.
  *
  * <pre>{@code
  * EvalReport report = EvalRunner.builder(factory).repeat(3).concurrency(4)
- *         .outputDirectory(Path.of("eval-out")).build()
+ *         .outputDirectory(Path.of("eval-out")).reportFiles(true).build()
  *         .run(Dataset.read(Path.of("evals/weather.jsonl")));
  * }</pre>
  *
@@ -88,7 +88,7 @@ public final class EvalRunner {
     /**
      * Runs every case of the dataset and reports.
      *
-     * @throws IOException          when an events file cannot be written
+     * @throws IOException          when the events file or a report file cannot be written
      * @throws InterruptedException when the calling thread is interrupted: the runs in flight are cancelled
      */
     public EvalReport run(Dataset dataset) throws IOException, InterruptedException {
