@@ -224,8 +224,16 @@ public final class EvalRunner {
             run = agent.run(evalCase.task(), session(evalCase));
             AgentResult result = run.await();
             long duration = (nanoTime.getAsLong() - start) / 1_000_000;
-            List<AgentEvent> events = run.events().toList();
-            int iterations = (int) events.stream().filter(e -> e instanceof LoopEvent.IterationStart).count();
+            // one pass over the run's events: copied once (RunRecord keeps an immutable copy), iterations counted
+            List<AgentEvent> events = new ArrayList<>(128);
+            int iterations = 0;
+            for (java.util.Iterator<AgentEvent> all = run.iterator(); all.hasNext(); ) {
+                AgentEvent event = all.next();
+                events.add(event);
+                if (event instanceof LoopEvent.IterationStart) {
+                    iterations++;
+                }
+            }
             LoopEndReason reason = result.reason();
             record = new RunRecord(evalCase, index, reason.successful() ? result.result() : "", Optional.of(reason),
                     events, iterations, probe.tokens(), duration,
@@ -246,10 +254,12 @@ public final class EvalRunner {
             RunProbe.CURRENT.remove();
         }
         List<Score> scores = new ArrayList<>();
+        boolean passed = record.error().isEmpty();
         for (Evaluator evaluator : evaluators(evalCase)) {
-            scores.add(score(evaluator, record));
+            Score score = score(evaluator, record);
+            scores.add(score);
+            passed &= score.passed();
         }
-        boolean passed = record.error().isEmpty() && scores.stream().allMatch(Score::passed);
         return new Ran(new RunResult(index, passed, record.answer(), scores, "", record.durationMs(), record.iterations(),
                 record.tokens(), record.error(), record.cost()), record.events());
     }
