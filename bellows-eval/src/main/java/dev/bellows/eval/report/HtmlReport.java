@@ -621,9 +621,12 @@ final class HtmlReport {
         return "<span class=\"pill " + (ok ? "ok" : "bad") + "\">" + Html.escape(text) + "</span>";
     }
 
+    /** Made once: a writer per call cost a tenth of a transcript's making (it prints every call's arguments). */
+    private static final tools.jackson.databind.ObjectWriter PRETTY = ReportReader.MAPPER.writerWithDefaultPrettyPrinter();
+
     private static String pretty(JsonNode json) {
         try {
-            return ReportReader.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(json);
+            return PRETTY.writeValueAsString(json);
         } catch (JacksonException e) {
             return json.toString();
         }
