@@ -14,10 +14,8 @@ import dev.bellows.eval.EvalReport;
 import dev.bellows.eval.EvalRunner;
 import dev.bellows.eval.JudgeModel;
 import dev.bellows.eval.ReportJson;
-import dev.bellows.eval.ReportWriter;
 import dev.bellows.eval.RunProbe;
 import dev.bellows.eval.RunResult;
-import dev.bellows.eval.report.EvalReports;
 import dev.bellows.mcp.McpClientOptions;
 import dev.bellows.provider.Provider;
 import dev.bellows.provider.RetryPolicy;
@@ -61,62 +59,6 @@ import picocli.CommandLine.Spec;
                 "2:usage or configuration error, or a bad dataset (file, line and field named): nothing was run",
                 "130:cancelled (Ctrl-C)"})
 final class EvalCommand implements Callable<Integer> {
-
-    /** The files the report is written as, each from the report's JSON alone (none reads another's file). */
-    static final List<ReportWriter> WRITERS = List.of(ReportJson.WRITER,
-            writer(EvalReports.JUNIT_XML, (report, directory, out) -> EvalReports.writeJunitXml(report, out)),
-            writer(EvalReports.HTML, EvalReports::writeHtml));
-
-    /**
-     * Writes every report file at once, each on a thread of its own (they share only the
-     * read-only tree), and waits for all of them: the page, by far the longest, no longer waits
-     * for the others. The first failure, in {@link #WRITERS}' order, is thrown once all are done.
-     */
-    static void writeReports(tools.jackson.databind.JsonNode report, Path directory) throws IOException, InterruptedException {
-        List<java.util.concurrent.Future<Void>> written = new java.util.ArrayList<>();
-        try (var threads = java.util.concurrent.Executors.newThreadPerTaskExecutor(
-                Thread.ofPlatform().daemon().name("eval-report-", 0).factory())) {
-            for (ReportWriter writer : WRITERS) {
-                written.add(threads.submit(() -> {
-                    writer.write(report, directory);
-                    return null;
-                }));
-            }
-            for (var file : written) {
-                try {
-                    file.get();
-                } catch (java.util.concurrent.ExecutionException e) {
-                    switch (e.getCause()) {
-                        case IOException io -> throw io;
-                        case RuntimeException runtime -> throw runtime;
-                        case Error error -> throw error;
-                        default -> throw new IllegalStateException(e.getCause());
-                    }
-                }
-            }
-        }
-    }
-
-    private interface Render {
-        void write(tools.jackson.databind.JsonNode report, Path directory, java.io.Writer out)
-                throws IOException;
-    }
-
-    private static ReportWriter writer(String name, Render render) {
-        return new ReportWriter() {
-            @Override
-            public String fileName() {
-                return name;
-            }
-
-            @Override
-            public void write(tools.jackson.databind.JsonNode report, Path directory) throws IOException {
-                try (java.io.Writer out = Files.newBufferedWriter(directory.resolve(name))) {
-                    render.write(report, directory, out);
-                }
-            }
-        };
-    }
 
     private static final tools.jackson.databind.ObjectMapper JSON = Jackson.JSON;
 
@@ -267,7 +209,7 @@ final class EvalCommand implements Callable<Integer> {
         String agentName = settings.configuredAgent() != null ? settings.configuredAgent().name()
                 : settings.toolMode() == dev.bellows.agent.ToolMode.REACT ? "react" : "default";
         try (AgentTree tree = new AgentTree(settings, provider, streamOptions, registry, root.host::envValue, RunProbe.counter())) {
-            EvalRunner runner = EvalRunner.builder(agentFactory(settings, provider, streamOptions, registry, tree, cases))
+            EvalRunner.Builder runner = EvalRunner.builder(agentFactory(settings, provider, streamOptions, registry, tree, cases))
                     .repeat(repeat == null ? 1 : repeat)
                     .concurrency(concurrency == null ? 1 : concurrency)
                     .judge(new JudgeModel(provider, judgeModel == null ? settings.model() : judgeModel))
@@ -278,12 +220,19 @@ final class EvalCommand implements Callable<Integer> {
                             ? settings.configuredAgent().model() : settings.model())
                     .memory(() -> RunCommand.memory(settings))
                     .prices(options.configFile(root.host).prices())
-                    .build();
-            return evaluate(runner, directory, cases, before);
+                    .reportFiles(true);     // report.json, junit.xml and report.html written as the runs go
+            if (before != null) {
+                try {
+                    runner.baseline(baseline, before, margin == null ? 0.05 : margin);
+                } catch (IllegalArgumentException e) {
+                    throw new UsageException("--baseline: " + baseline + ": " + e.getMessage());
+                }
+            }
+            return evaluate(runner.build(), directory, cases);
         }
     }
 
-    private int evaluate(EvalRunner runner, Path directory, Dataset cases, JsonNode before) {
+    private int evaluate(EvalRunner runner, Path directory, Dataset cases) {
         EvalReport report;
         Thread evaluating = Thread.currentThread();
         try (AutoCloseable interrupt = root.host.interrupts().onInterrupt(evaluating::interrupt)) {
@@ -298,21 +247,6 @@ final class EvalCommand implements Callable<Integer> {
             return 1;
         } catch (Exception e) {     // closing the interrupt handler
             throw new IllegalStateException(e);
-        }
-        if (before != null) {
-            report = report.withComparison(Comparison.of(baseline, before, report, margin == null ? 0.05 : margin));
-        }
-        var json = ReportJson.toJson(report);
-        try {
-            writeReports(json, directory);
-        } catch (InterruptedException e) {
-            root.stderr.println(spec.qualifiedName() + ": cancelled");
-            root.stderr.flush();
-            return AgentRunner.CANCELLED;
-        } catch (IOException e) {
-            root.stderr.println(spec.qualifiedName() + ": cannot write the report: " + BellowsCommand.oneLine(e.getMessage()));
-            root.stderr.flush();
-            return 1;
         }
         print(report, directory);
         if (report.comparison().isPresent()) {

@@ -32,7 +32,11 @@ public record CaseResult(String id, JsonNode input, List<String> tags, double re
 
     /** How many runs passed. */
     public int passedRuns() {
-        return (int) runs.stream().filter(RunResult::passed).count();
+        int passed = 0;
+        for (RunResult run : runs) {       // a loop, not a stream: a case's figures ask for it several times
+            passed += run.passed() ? 1 : 0;
+        }
+        return passed;
     }
 
     /** The share of runs that passed (0 without runs). */

@@ -55,37 +55,20 @@ public record Comparison(String baseline, double margin, boolean regressed, List
     public static Comparison of(String baselinePath, JsonNode baseline, EvalReport report, double margin) {
         Map<String, Side> before = sides(baseline);
         List<CaseComparison> cases = new ArrayList<>();
+        for (CaseResult result : report.cases()) {
+            cases.add(compare(result, before, margin));
+        }
+        return of(baselinePath, before, cases, margin);
+    }
+
+    /** The comparison of {@code compared}, this report's cases compared in its order, and then the baseline's cases it no longer has. */
+    static Comparison of(String baselinePath, Map<String, Side> before, List<CaseComparison> compared, double margin) {
+        List<CaseComparison> cases = new ArrayList<>(compared);
         Set<String> seen = new LinkedHashSet<>();
         boolean any = false;
-        for (CaseResult result : report.cases()) {
-            seen.add(result.id());
-            Side after = new Side(result.passed(), result.passRate(), result.meanScores());
-            Side was = before.get(result.id());
-            List<String> why = new ArrayList<>();
-            boolean regressed = false;
-            if (was == null) {
-                why.add("new case: " + (after.passed() ? "passes" : "fails"));
-            } else {
-                if (was.passed() && !after.passed()) {
-                    regressed = true;
-                    why.add("passed before, fails now");
-                } else if (!was.passed() && after.passed()) {
-                    why.add("failed before, passes now");
-                }
-                if (after.passRate() < was.passRate() - margin - 1e-9) {
-                    regressed = true;
-                    why.add("pass rate fell from " + percent(was.passRate()) + " to " + percent(after.passRate()));
-                }
-                for (Map.Entry<String, Double> score : after.scores().entrySet()) {
-                    Double old = was.scores().get(score.getKey());
-                    if (old != null && score.getValue() < old - margin - 1e-9) {
-                        regressed = true;
-                        why.add(score.getKey() + " mean score fell from " + round(old) + " to " + round(score.getValue()));
-                    }
-                }
-            }
-            any |= regressed;
-            cases.add(new CaseComparison(result.id(), Optional.ofNullable(was), Optional.of(after), regressed, why));
+        for (CaseComparison c : compared) {
+            seen.add(c.id());
+            any |= c.regressed();
         }
         before.forEach((id, was) -> {
             if (!seen.contains(id)) {
@@ -96,7 +79,42 @@ public record Comparison(String baseline, double margin, boolean regressed, List
         return new Comparison(baselinePath, margin, any, cases);
     }
 
-    private static Map<String, Side> sides(JsonNode baseline) {
+    /** One case of this report against the baseline's sides (its case of the same id, if any). */
+    static CaseComparison compare(CaseResult result, Map<String, Side> before, double margin) {
+        Side after = new Side(result.passed(), result.passRate(), result.meanScores());
+        Side was = before.get(result.id());
+        List<String> why = new ArrayList<>();
+        boolean regressed = false;
+        if (was == null) {
+            why.add("new case: " + (after.passed() ? "passes" : "fails"));
+        } else {
+            if (was.passed() && !after.passed()) {
+                regressed = true;
+                why.add("passed before, fails now");
+            } else if (!was.passed() && after.passed()) {
+                why.add("failed before, passes now");
+            }
+            if (after.passRate() < was.passRate() - margin - 1e-9) {
+                regressed = true;
+                why.add("pass rate fell from " + percent(was.passRate()) + " to " + percent(after.passRate()));
+            }
+            for (Map.Entry<String, Double> score : after.scores().entrySet()) {
+                Double old = was.scores().get(score.getKey());
+                if (old != null && score.getValue() < old - margin - 1e-9) {
+                    regressed = true;
+                    why.add(score.getKey() + " mean score fell from " + round(old) + " to " + round(score.getValue()));
+                }
+            }
+        }
+        return new CaseComparison(result.id(), Optional.ofNullable(was), Optional.of(after), regressed, why);
+    }
+
+    /**
+     * Each case of {@code baseline} by its id.
+     *
+     * @throws IllegalArgumentException when {@code baseline} is not a report
+     */
+    static Map<String, Side> sides(JsonNode baseline) {
         JsonNode cases = baseline.path("cases");
         if (!cases.isArray()) {
             throw new IllegalArgumentException("not an evaluation report: it has no \"cases\" list");

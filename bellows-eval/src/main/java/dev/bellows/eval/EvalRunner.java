@@ -21,17 +21,21 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
+import dev.bellows.eval.report.ReportFiles;
+import dev.bellows.secret.Secrets;
+import tools.jackson.databind.JsonNode;
 
 /**
  * Runs a dataset through an agent: each case {@code repeat} times, at most {@code concurrency}
  * runs at once, each run scored by its case's evaluators (and the runner's own), its events
- * written to a file. The report lists cases in dataset order and runs by index, whatever order
- * they finished in.
+ * written to a file, and with {@link Builder#reportFiles} the report files written as the runs
+ * go. The report lists cases in dataset order and runs by index, whatever order they finished in.
  *
  * <pre>{@code
  * EvalReport report = EvalRunner.builder(factory).repeat(3).concurrency(4)
- *         .outputDirectory(Path.of("eval-out")).build()
+ *         .outputDirectory(Path.of("eval-out")).reportFiles(true).build()
  *         .run(Dataset.read(Path.of("evals/weather.jsonl")));
  * }</pre>
  *
@@ -51,6 +55,13 @@ public final class EvalRunner {
     private final Clock clock;
     private final Supplier<ConversationMemory> memory;
     private final java.util.Map<String, Price> prices;
+    private final boolean reportFiles;
+    private final Baseline baseline;
+    private final LongSupplier nanoTime;
+
+    /** The report compared with: its name, its cases' sides, the margin. */
+    private record Baseline(String name, java.util.Map<String, Comparison.Side> sides, double margin) {
+    }
 
     private EvalRunner(Builder builder) {
         this.factory = builder.factory;
@@ -65,6 +76,9 @@ public final class EvalRunner {
         this.clock = builder.clock;
         this.memory = builder.memory;
         this.prices = java.util.Map.copyOf(builder.prices);
+        this.reportFiles = builder.reportFiles;
+        this.baseline = builder.baseline;
+        this.nanoTime = builder.nanoTime;
     }
 
     public static Builder builder(AgentFactory factory) {
@@ -74,12 +88,12 @@ public final class EvalRunner {
     /**
      * Runs every case of the dataset and reports.
      *
-     * @throws IOException          when an events file cannot be written
+     * @throws IOException          when the events file or a report file cannot be written
      * @throws InterruptedException when the calling thread is interrupted: the runs in flight are cancelled
      */
     public EvalReport run(Dataset dataset) throws IOException, InterruptedException {
         Instant started = clock.instant();
-        long start = System.nanoTime();
+        long start = nanoTime.getAsLong();
         List<EvalCase> cases = dataset.cases();
         int total = cases.stream().mapToInt(c -> c.repeatOr(repeat)).sum();
         Progress shown = new Progress(progress, total);
@@ -94,23 +108,46 @@ public final class EvalRunner {
                 jobs.add(new int[] {c, i});
             }
         }
-        EventFiles files = outputDirectory == null ? null : new EventFiles(outputDirectory, jobs.size());
         AtomicInteger next = new AtomicInteger();
         java.util.concurrent.atomic.AtomicBoolean stopped = new java.util.concurrent.atomic.AtomicBoolean();
         progress.started(total);
         List<Future<Void>> workers = new ArrayList<>();
-        try (files; ExecutorService threads = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("eval-run-", 0).factory())) {
+        ReportFiles[] reports = new ReportFiles[1];
+        EventFiles[] events = new EventFiles[1];
+        // the writer thread places each run's events in dataset order; once a case's last run is
+        // placed, the case is complete, and its parts of the report files are written there
+        EventFiles.Written placed = (job, reference) -> {
+            int c = jobs.get(job)[0];
+            int index = jobs.get(job)[1];
+            results[c][index - 1] = results[c][index - 1].withEvents(reference);
+            if (reports[0] != null && index == results[c].length) {
+                events[0].flush();      // the page's transcripts read the case's events from the file
+                caseDone(cases.get(c), results[c], reports[0]);
+            }
+        };
+        if (reportFiles) {
+            java.nio.file.Files.createDirectories(outputDirectory);
+        }
+        // closed in the reverse order: the runs stopped, then the writer thread, then the report's parts
+        try (ReportFiles opened = reportFiles ? ReportFiles.open(outputDirectory, Secrets.redact(dataset.source().toString())) : null;
+             EventFiles files = outputDirectory == null ? null : new EventFiles(outputDirectory, jobs.size(), placed);
+             ExecutorService threads = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("eval-run-", 0).factory())) {
+            reports[0] = opened;
+            events[0] = files;
             for (int w = 0; w < Math.min(concurrency, jobs.size()); w++) {
                 workers.add(threads.submit(() -> {
                     for (int j = next.getAndIncrement(); j < jobs.size(); j = next.getAndIncrement()) {
                         EvalCase evalCase = cases.get(jobs.get(j)[0]);
                         int index = jobs.get(j)[1];
-                        RunResult result = runOnce(evalCase, j, index, files);
+                        Ran ran = runOnce(evalCase, index);
                         if (stopped.get()) {
                             return null;    // a run cut short by the stop is no result (the loop may end it "cancelled")
                         }
-                        results[jobs.get(j)[0]][index - 1] = result;
-                        shown.finished(evalCase.id(), index, result.passed());
+                        results[jobs.get(j)[0]][index - 1] = ran.result();    // before the writer may place it
+                        if (files != null) {
+                            files.write(j, ran.events());     // its reference is known once the runs before it are written
+                        }
+                        shown.finished(evalCase.id(), index, ran.result().passed());
                     }
                     return null;
                 }));
@@ -126,23 +163,40 @@ public final class EvalRunner {
                 throw e;
             }
             if (files != null) {
-                files.finish();     // every run's events on disk before the report names them
-                for (int j = 0; j < jobs.size(); j++) {
-                    RunResult[] ofCase = results[jobs.get(j)[0]];
-                    RunResult r = ofCase[jobs.get(j)[1] - 1];
-                    ofCase[jobs.get(j)[1] - 1] = new RunResult(r.index(), r.passed(), r.answer(), r.scores(),
-                            files.reference(j), r.durationMs(), r.iterations(), r.tokens(), r.error(), r.cost());
-                }
+                files.finish();     // every run's events on disk (and placed in the results) before the report names them
             }
+            List<CaseResult> caseResults = new ArrayList<>();
+            for (int c = 0; c < cases.size(); c++) {
+                caseResults.add(caseResult(cases.get(c), results[c]));
+            }
+            EvalReport report = new EvalReport(dataset.source().toString(), agentName, model, started,
+                    (nanoTime.getAsLong() - start) / 1_000_000, caseResults, Optional.empty());
+            if (baseline != null) {
+                report = report.withComparison(Comparison.of(baseline.name(), baseline.sides(),
+                        caseResults.stream().map(c -> Comparison.compare(c, baseline.sides(), baseline.margin())).toList(),
+                        baseline.margin()));
+            }
+            if (opened != null) {
+                opened.finish(ReportJson.headJson(report));
+            }
+            return report;
         }
-        List<CaseResult> caseResults = new ArrayList<>();
-        for (int c = 0; c < cases.size(); c++) {
-            EvalCase evalCase = cases.get(c);
-            caseResults.add(new CaseResult(evalCase.id(), evalCase.input(), evalCase.tags(), evalCase.requiredPassRate(),
-                    List.of(results[c])));
-        }
-        return new EvalReport(dataset.source().toString(), agentName, model, started,
-                (System.nanoTime() - start) / 1_000_000, caseResults, Optional.empty());
+    }
+
+    /** A case whose runs have all ended: its parts of the report files, written on the events' writer thread. */
+    private void caseDone(EvalCase evalCase, RunResult[] runs, ReportFiles reports) throws IOException {
+        CaseResult result = caseResult(evalCase, runs);
+        JsonNode change = baseline == null ? null
+                : ReportJson.changeJson(Comparison.compare(result, baseline.sides(), baseline.margin()));
+        reports.add(ReportJson.caseJson(result), change);
+    }
+
+    private static CaseResult caseResult(EvalCase evalCase, RunResult[] runs) {
+        return new CaseResult(evalCase.id(), evalCase.input(), evalCase.tags(), evalCase.requiredPassRate(), List.of(runs));
+    }
+
+    /** A run's result and its events, for the events file. */
+    private record Ran(RunResult result, List<AgentEvent> events) {
     }
 
     private static void await(Future<Void> future) throws IOException, InterruptedException {
@@ -158,11 +212,10 @@ public final class EvalRunner {
         }
     }
 
-    /** One run (job {@code job} in dataset order): the agent asked for, the task run to its end, the evaluators asked, the events handed to the file. */
-    private RunResult runOnce(EvalCase evalCase, int job, int index, EventFiles files)
-            throws IOException, InterruptedException {
+    /** One run: the agent asked for, the task run to its end, the evaluators asked. */
+    private Ran runOnce(EvalCase evalCase, int index) throws InterruptedException {
         RunProbe probe = new RunProbe(index);
-        long start = System.nanoTime();
+        long start = nanoTime.getAsLong();
         RunRecord record;
         AgentRun run = null;
         RunProbe.CURRENT.set(probe);        // for RunProbe.counter() in an agent shared by the runs
@@ -170,9 +223,17 @@ public final class EvalRunner {
             Agent agent = factory.create(evalCase, probe);
             run = agent.run(evalCase.task(), session(evalCase));
             AgentResult result = run.await();
-            long duration = (System.nanoTime() - start) / 1_000_000;
-            List<AgentEvent> events = run.events().toList();
-            int iterations = (int) events.stream().filter(e -> e instanceof LoopEvent.IterationStart).count();
+            long duration = (nanoTime.getAsLong() - start) / 1_000_000;
+            // one pass over the run's events: copied once (RunRecord keeps an immutable copy), iterations counted
+            List<AgentEvent> events = new ArrayList<>(128);
+            int iterations = 0;
+            for (java.util.Iterator<AgentEvent> all = run.iterator(); all.hasNext(); ) {
+                AgentEvent event = all.next();
+                events.add(event);
+                if (event instanceof LoopEvent.IterationStart) {
+                    iterations++;
+                }
+            }
             LoopEndReason reason = result.reason();
             record = new RunRecord(evalCase, index, reason.successful() ? result.result() : "", Optional.of(reason),
                     events, iterations, probe.tokens(), duration,
@@ -188,20 +249,19 @@ public final class EvalRunner {
                 throw (InterruptedException) e;
             }
             record = new RunRecord(evalCase, index, "", Optional.empty(), List.of(), 0, probe.tokens(),
-                    (System.nanoTime() - start) / 1_000_000, Optional.of("the agent could not run: " + e), probe.cost(prices));
+                    (nanoTime.getAsLong() - start) / 1_000_000, Optional.of("the agent could not run: " + e), probe.cost(prices));
         } finally {
             RunProbe.CURRENT.remove();
         }
         List<Score> scores = new ArrayList<>();
+        boolean passed = record.error().isEmpty();
         for (Evaluator evaluator : evaluators(evalCase)) {
-            scores.add(score(evaluator, record));
+            Score score = score(evaluator, record);
+            scores.add(score);
+            passed &= score.passed();
         }
-        if (files != null) {
-            files.write(job, record.events());     // its reference is known once the runs before it are written
-        }
-        boolean passed = record.error().isEmpty() && scores.stream().allMatch(Score::passed);
-        return new RunResult(index, passed, record.answer(), scores, "", record.durationMs(), record.iterations(),
-                record.tokens(), record.error(), record.cost());
+        return new Ran(new RunResult(index, passed, record.answer(), scores, "", record.durationMs(), record.iterations(),
+                record.tokens(), record.error(), record.cost()), record.events());
     }
 
     private List<Evaluator> evaluators(EvalCase evalCase) {
@@ -261,6 +321,9 @@ public final class EvalRunner {
         private Clock clock = Clock.systemUTC();
         private Supplier<ConversationMemory> memory = () -> ConversationMemory.builder().build();
         private java.util.Map<String, Price> prices = java.util.Map.of();
+        private boolean reportFiles;
+        private Baseline baseline;
+        private LongSupplier nanoTime = System::nanoTime;
 
         private Builder(AgentFactory factory) {
             this.factory = Objects.requireNonNull(factory, "factory");
@@ -345,7 +408,43 @@ public final class EvalRunner {
             return this;
         }
 
+        /**
+         * Also writes the report files into the output directory ({@code report.json},
+         * {@code junit.xml}, {@code report.html}: the files {@link ReportJson#WRITER} and
+         * {@link dev.bellows.eval.report.EvalReports} write from the report), while the runs go:
+         * each case's parts as soon as its runs and those of every case before it have ended, the
+         * totals once the last has. When {@link EvalRunner#run} throws (a file that cannot be
+         * written, an interrupt), none of them is written.
+         */
+        public Builder reportFiles(boolean write) {
+            this.reportFiles = write;
+            return this;
+        }
+
+        /**
+         * Compares the evaluation with {@code report}, an earlier report's JSON (as
+         * {@link ReportJson#read} reads it): the report {@link EvalRunner#run} returns has its
+         * {@link EvalReport#comparison()} ({@link Comparison#of}), and so have the report files.
+         *
+         * @param name   the baseline's name for the report (its path, as given)
+         * @param margin how far a rate or mean score may fall without counting
+         * @throws IllegalArgumentException when {@code report} is not a report
+         */
+        public Builder baseline(String name, JsonNode report, double margin) {
+            this.baseline = new Baseline(Objects.requireNonNull(name, "name"), Comparison.sides(report), margin);
+            return this;
+        }
+
+        /** The clock the runs' and the evaluation's durations are read from, in nanoseconds (tests: fixed durations). */
+        Builder nanoTime(LongSupplier nanoTime) {
+            this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
+            return this;
+        }
+
         public EvalRunner build() {
+            if (reportFiles && outputDirectory == null) {
+                throw new IllegalStateException("reportFiles: the report files go in the output directory; none is set");
+            }
             return new EvalRunner(this);
         }
     }

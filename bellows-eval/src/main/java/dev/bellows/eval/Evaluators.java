@@ -52,9 +52,15 @@ public final class Evaluators {
     /** {@code contains}: the answer contains every one of {@code parts} (case-sensitive). */
     public static Evaluator contains(List<String> parts) {
         List<String> all = List.copyOf(parts);
+        String passed = "the answer contains " + quotedAll(all);       // the same for every run that passes
         return Evaluator.of("contains", run -> {
-            List<String> missing = all.stream().filter(part -> !run.answer().contains(part)).toList();
-            return missing.isEmpty() ? Score.pass("contains", "the answer contains " + quotedAll(all))
+            List<String> missing = new ArrayList<>(0);
+            for (String part : all) {
+                if (!run.answer().contains(part)) {
+                    missing.add(part);
+                }
+            }
+            return missing.isEmpty() ? Score.pass("contains", passed)
                     : Score.fail("contains", "the answer does not contain " + quotedAll(missing) + ": "
                     + quoted(run.answer()));
         });
@@ -112,8 +118,8 @@ public final class Evaluators {
 
     /** {@code tools}: the run's tool calls against an expected trajectory. */
     public static Evaluator tools(ToolTrajectory trajectory) {
-        Objects.requireNonNull(trajectory, "trajectory");
-        return Evaluator.of("tools", run -> trajectory.check(run.toolCalls()));
+        String expected = Objects.requireNonNull(trajectory, "trajectory").expectedText();     // the same for every run
+        return Evaluator.of("tools", run -> trajectory.check(run.toolCalls(), expected));
     }
 
     /** {@code no_tool_errors}: no tool call of the run failed. */

@@ -54,8 +54,20 @@ final class EventFiles implements AutoCloseable {
     /** Per run (in job order): its first line, set by the writer once its block is written; 0 for none. */
     private final long[] firstLine;
     private final int[] lines;
+    private final Written written;
     private volatile IOException failure;
     private volatile boolean abandoned;
+
+    /** Told on the writer thread of each run's block once it is written, in job order. */
+    interface Written {
+        /**
+         * Run {@code job}'s block is written (not necessarily flushed: {@link #flush} from here).
+         *
+         * @param reference the run's reference, as {@link #reference} gives it
+         * @throws IOException to stop the evaluation, as a block that cannot be written does
+         */
+        void written(int job, String reference) throws IOException;
+    }
 
     /**
      * Creates (or empties) {@code directory/events.jsonl} for {@code runs} runs, numbered in
@@ -64,6 +76,12 @@ final class EventFiles implements AutoCloseable {
      * @throws IOException when the folder or the file cannot be made
      */
     EventFiles(Path directory, int runs) throws IOException {
+        this(directory, runs, null);
+    }
+
+    /** As {@link #EventFiles(Path, int)}, {@code written} (if not null) told of each block once it is written. */
+    EventFiles(Path directory, int runs, Written written) throws IOException {
+        this.written = written;
         Files.createDirectories(directory);
         this.out = new BufferedOutputStream(Files.newOutputStream(directory.resolve(FILE)), 1 << 16);
         this.firstLine = new long[runs];
@@ -116,16 +134,36 @@ final class EventFiles implements AutoCloseable {
         }
     }
 
-    /** Run {@code job}'s reference once {@link #finish} returned: {@code events.jsonl#Lfirst-Llast}, or empty for no events. */
+    /** Run {@code job}'s reference once {@link #finish} returned (or its block written, on the writer thread): {@code events.jsonl#Lfirst-Llast}, or empty for no events. */
     String reference(int job) {
         return lines[job] == 0 ? "" : FILE + "#L" + firstLine[job] + "-L" + (firstLine[job] + lines[job] - 1);
     }
 
-    /** Stops the writer without waiting: the blocks not yet written are dropped (the evaluation failed or was cancelled). */
+    /** The blocks written so far to the file, from the buffer; only on the writer thread (a {@link Written} callback). */
+    void flush() throws IOException {
+        out.flush();
+    }
+
+    /**
+     * Stops the writer: the blocks not yet written are dropped (the evaluation failed or was
+     * cancelled). Waits for the block or callback under way, if any, so that nothing writes
+     * after it returns; an interrupt meanwhile is kept for the caller.
+     */
     @Override
     public void close() {
         abandoned = true;
         queue.add(END);
+        boolean interrupted = false;
+        while (writer.isAlive()) {
+            try {
+                writer.join();
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** The writer thread: the blocks in job order, each as soon as the ones before it are written. */
@@ -147,6 +185,9 @@ final class EventFiles implements AutoCloseable {
                         line += ready.lines();
                     }
                     next++;
+                    if (written != null && !abandoned) {
+                        written.written(ready.job(), reference(ready.job()));
+                    }
                 }
             }
             if (!early.isEmpty() && !abandoned && failure == null) {
@@ -154,6 +195,8 @@ final class EventFiles implements AutoCloseable {
             }
         } catch (IOException e) {
             failure = e;
+        } catch (RuntimeException e) {
+            failure = new IOException("the events could not be written: " + e, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();     // nobody interrupts this thread but the JVM's end
         }

@@ -79,6 +79,40 @@ public final class ReportJson {
     }
 
     private static ObjectNode tree(EvalReport report) {
+        ObjectNode json = head(report);
+        ArrayNode cases = (ArrayNode) json.get("cases");
+        for (CaseResult result : report.cases()) {
+            cases.add(caseTree(result));
+        }
+        return json;
+    }
+
+    /**
+     * The report's JSON but its cases ({@code "cases"} an empty array, where they go), secrets
+     * redacted, frozen: what {@code ReportFiles.finish} takes once the cases are written.
+     */
+    static JsonNode headJson(EvalReport report) {
+        ObjectNode json = head(report);
+        redact(json);
+        return FrozenJson.freeze(json);
+    }
+
+    /** A case as the report's {@code cases} holds it, secrets redacted, frozen. */
+    static JsonNode caseJson(CaseResult result) {
+        ObjectNode json = caseTree(result);
+        redact(json);
+        return FrozenJson.freeze(json);
+    }
+
+    /** A case's comparison as the report's {@code comparison.cases} holds it, secrets redacted, frozen. */
+    static JsonNode changeJson(Comparison.CaseComparison change) {
+        ObjectNode json = changeTree(change);
+        redact(json);
+        return FrozenJson.freeze(json);
+    }
+
+    /** The report without its cases: "cases" an empty array, in its place. */
+    private static ObjectNode head(EvalReport report) {
         ObjectNode json = MAPPER.createObjectNode();
         json.put("dataset", report.dataset());
         json.put("agent", report.agent());
@@ -93,43 +127,45 @@ public final class ReportJson {
         if (!all.isEmpty() && all.stream().allMatch(run -> run.cost().isPresent())) {
             sums.put("cost", all.stream().mapToDouble(run -> run.cost().get()).sum());
         }
-        ArrayNode cases = json.putArray("cases");
-        for (CaseResult result : report.cases()) {
-            ObjectNode c = cases.addObject();
-            c.put("id", result.id());
-            c.put("passed", result.passed());
-            c.set("input", result.input().deepCopy());
-            ArrayNode tags = c.putArray("tags");
-            result.tags().forEach(tags::add);
-            c.put("repeat", result.repeat());
-            c.put("pass_rate", result.passRate());
-            c.put("required_pass_rate", result.requiredPassRate());
-            c.put("pass_at_k", result.passAtK());
-            c.put("pass_hat_k", result.passHatK());
-            ArrayNode runs = c.putArray("runs");
-            for (RunResult run : result.runs()) {
-                ObjectNode r = runs.addObject();
-                r.put("index", run.index());
-                r.put("passed", run.passed());
-                r.put("answer", run.answer());
-                run.error().ifPresent(error -> r.put("error", error));
-                ArrayNode scores = r.putArray("scores");
-                for (Score score : run.scores()) {
-                    scores.addObject().put("evaluator", score.evaluator()).put("passed", score.passed())
-                            .put("score", score.score()).put("reason", score.reason());
-                }
-                if (!run.events().isEmpty()) {
-                    r.put("events", run.events());
-                }
-                r.put("duration_ms", run.durationMs());
-                r.put("iterations", run.iterations());
-                run.tokens().ifPresent(tokens -> r.putObject("tokens")
-                        .put("input", tokens.inputTokens()).put("output", tokens.outputTokens()));
-                run.cost().ifPresent(cost -> r.put("cost", cost));
-            }
-        }
+        json.putArray("cases");
         report.comparison().ifPresent(comparison -> json.set("comparison", toJson(comparison)));
         return json;
+    }
+
+    private static ObjectNode caseTree(CaseResult result) {
+        ObjectNode c = MAPPER.createObjectNode();
+        c.put("id", result.id());
+        c.put("passed", result.passed());
+        c.set("input", result.input().deepCopy());
+        ArrayNode tags = c.putArray("tags");
+        result.tags().forEach(tags::add);
+        c.put("repeat", result.repeat());
+        c.put("pass_rate", result.passRate());
+        c.put("required_pass_rate", result.requiredPassRate());
+        c.put("pass_at_k", result.passAtK());
+        c.put("pass_hat_k", result.passHatK());
+        ArrayNode runs = c.putArray("runs");
+        for (RunResult run : result.runs()) {
+            ObjectNode r = runs.addObject();
+            r.put("index", run.index());
+            r.put("passed", run.passed());
+            r.put("answer", run.answer());
+            run.error().ifPresent(error -> r.put("error", error));
+            ArrayNode scores = r.putArray("scores");
+            for (Score score : run.scores()) {
+                scores.addObject().put("evaluator", score.evaluator()).put("passed", score.passed())
+                        .put("score", score.score()).put("reason", score.reason());
+            }
+            if (!run.events().isEmpty()) {
+                r.put("events", run.events());
+            }
+            r.put("duration_ms", run.durationMs());
+            r.put("iterations", run.iterations());
+            run.tokens().ifPresent(tokens -> r.putObject("tokens")
+                    .put("input", tokens.inputTokens()).put("output", tokens.outputTokens()));
+            run.cost().ifPresent(cost -> r.put("cost", cost));
+        }
+        return c;
     }
 
     private static ObjectNode toJson(Comparison comparison) {
@@ -139,15 +175,20 @@ public final class ReportJson {
         json.put("regressed", comparison.regressed());
         ArrayNode cases = json.putArray("cases");
         for (Comparison.CaseComparison c : comparison.cases()) {
-            ObjectNode item = cases.addObject();
-            item.put("id", c.id());
-            item.set("before", c.before().map(ReportJson::side).orElse(null));
-            item.set("after", c.after().map(ReportJson::side).orElse(null));
-            item.put("regressed", c.regressed());
-            ArrayNode why = item.putArray("why");
-            c.why().forEach(why::add);
+            cases.add(changeTree(c));
         }
         return json;
+    }
+
+    private static ObjectNode changeTree(Comparison.CaseComparison c) {
+        ObjectNode item = MAPPER.createObjectNode();
+        item.put("id", c.id());
+        item.set("before", c.before().map(ReportJson::side).orElse(null));
+        item.set("after", c.after().map(ReportJson::side).orElse(null));
+        item.put("regressed", c.regressed());
+        ArrayNode why = item.putArray("why");
+        c.why().forEach(why::add);
+        return item;
     }
 
     private static JsonNode side(Comparison.Side side) {

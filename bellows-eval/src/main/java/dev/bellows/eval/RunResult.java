@@ -32,6 +32,11 @@ public record RunResult(int index, boolean passed, String answer, List<Score> sc
         Objects.requireNonNull(cost, "cost");
     }
 
+    /** This run with its events' reference. */
+    RunResult withEvents(String events) {
+        return new RunResult(index, passed, answer, scores, events, durationMs, iterations, tokens, error, cost);
+    }
+
     /** A run whose cost is unknown. */
     public RunResult(int index, boolean passed, String answer, List<Score> scores, String events, long durationMs,
                      int iterations, Optional<TokenUsage> tokens, Optional<String> error) {

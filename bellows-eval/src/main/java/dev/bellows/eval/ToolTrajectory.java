@@ -91,6 +91,16 @@ public record ToolTrajectory(Match match, ArgumentsMatch arguments, List<Expecte
 
     /** Compares the run's calls with the expected ones. */
     Score check(List<CalledTool> run) {
+        return check(run, expectedText());
+    }
+
+    /** The expected calls as a check's reason shows them: made once per evaluator ({@link Evaluators#tools}), not per run. */
+    String expectedText() {
+        return calls.stream().map(ExpectedCall::toString).collect(Collectors.joining(", ", "[", "]"));
+    }
+
+    /** {@link #check(List)} with the expected calls' text made already. */
+    Score check(List<CalledTool> run, String expected) {
         String name = "tools";
         boolean ok = switch (match) {
             case STRICT -> run.size() == calls.size() && inOrder(run);
@@ -98,16 +108,15 @@ public record ToolTrajectory(Match match, ArgumentsMatch arguments, List<Expecte
             case SUBSET -> pairs(run) == run.size();
             case SUPERSET -> pairs(run) == calls.size();
         };
-        String expected = calls.stream().map(ExpectedCall::toString).collect(Collectors.joining(", ", "[", "]"));
-        String actual = run.stream().map(ToolTrajectory::shown).collect(Collectors.joining(", ", "[", "]"));
-        String reason = match.wireName() + (ok ? " match: " : " mismatch: expected ") + expected
-                + (ok ? " against the run's " : ", the run called ") + actual;
-        return ok ? Score.pass(name, reason) : Score.fail(name, reason);
-    }
-
-    private static String shown(CalledTool call) {
-        return (call.toolName().isEmpty() ? "(undecodable call)" : call.toolName())
-                + (call.failed() ? " (failed)" : " " + call.arguments());
+        StringBuilder reason = new StringBuilder(128).append(match.wireName()).append(ok ? " match: " : " mismatch: expected ")
+                .append(expected).append(ok ? " against the run's [" : ", the run called [");
+        for (int i = 0; i < run.size(); i++) {
+            CalledTool call = run.get(i);
+            reason.append(i == 0 ? "" : ", ").append(call.toolName().isEmpty() ? "(undecodable call)" : call.toolName())
+                    .append(call.failed() ? " (failed)" : " " + call.arguments());
+        }
+        String text = reason.append(']').toString();
+        return ok ? Score.pass(name, text) : Score.fail(name, text);
     }
 
     private boolean inOrder(List<CalledTool> run) {

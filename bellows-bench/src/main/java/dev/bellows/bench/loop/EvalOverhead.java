@@ -1,23 +1,19 @@
 package dev.bellows.bench.loop;
 
-import tools.jackson.databind.JsonNode;
 import dev.bellows.agent.AgentResult;
 import dev.bellows.agent.DefaultAgent;
 import dev.bellows.agent.Session;
 import dev.bellows.eval.Dataset;
 import dev.bellows.eval.EvalReport;
+import dev.bellows.eval.EvalProgress;
 import dev.bellows.eval.EvalRunner;
-import dev.bellows.eval.ReportJson;
 import dev.bellows.eval.RunProbe;
-import dev.bellows.eval.report.EvalReports;
 import dev.bellows.openai.OpenAiProvider;
 import dev.bellows.tool.ToolRegistry;
 import dev.bellows.tool.ToolResult;
 import dev.bellows.tool.TypedTool;
 import java.io.IOException;
-import java.io.Writer;
 import java.lang.management.ManagementFactory;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -45,9 +41,10 @@ import java.util.stream.Stream;
  *       {@link EvalRunner} at concurrency C (one agent built once with the token counter,
  *       {@link RunProbe#counter()}, a fresh session a run, as {@code bellows eval} builds it;
  *       each run scored by the case's evaluators: contains, the tool trajectory, max
- *       iterations, no tool errors; its events written to {@code events.jsonl}), then
- *       {@code report.json}, {@code junit.xml} and {@code report.html} (every transcript read
- *       back from the events file) written side by side, as {@code bellows eval} writes them.</li>
+ *       iterations, no tool errors; its events written to {@code events.jsonl}), and
+ *       {@code report.json}, {@code junit.xml} and {@code report.html} written as the runs go
+ *       (each case's parts once its runs have ended, the totals after the last), as
+ *       {@code bellows eval} writes them.</li>
  * </ul>
  *
  * <p>The mock ({@link JdkServerMock}, the JDK's HTTP server on 127.0.0.1, {@code Content-Length}
@@ -139,7 +136,7 @@ public final class EvalOverhead {
             for (String name : names) {
                 Batch m = median(measured.get(name));
                 System.out.printf(Locale.ROOT, "median  %-24s %7.0f ms wall%s, %7.0f ms CPU: %.2fx plain's wall, %.2fx its CPU%n", name,
-                        m.wallNanos / 1e6, m.runNanos == m.wallNanos ? "" : String.format(Locale.ROOT, " (runs %.0f, reports %.0f)",
+                        m.wallNanos / 1e6, m.runNanos == m.wallNanos ? "" : String.format(Locale.ROOT, " (runs %.0f, files after the last run %.0f)",
                                 m.runNanos / 1e6, (m.wallNanos - m.runNanos) / 1e6),
                         m.cpuNanos / 1e6, (double) m.wallNanos / p.wallNanos, (double) m.cpuNanos / p.cpuNanos);
             }
@@ -212,51 +209,32 @@ public final class EvalOverhead {
         // as bellows eval does: the agent built once, with the token counter, shared by every run
         DefaultAgent agent = DefaultAgent.builder().provider(provider).model("mock").toolRegistry(tools)
                 .modelInterceptor(RunProbe.counter()).build();
+        long[] lastRun = new long[1];
         EvalReport report = EvalRunner.builder((evalCase, probe) -> perRun ? probe.install(DefaultAgent.builder()
                         .provider(provider).model("mock").toolRegistry(tools)).build() : agent)
-                .concurrency(concurrency).outputDirectory(out).agentName("bench").model("mock").build()
+                .concurrency(concurrency).outputDirectory(out).agentName("bench").model("mock")
+                .reportFiles(reports)   // as bellows eval does: the report files written as the runs go
+                .progress(new EvalProgress() {
+                    @Override
+                    public void finished(String caseId, int index, boolean passed, int done, int runs) {
+                        if (done == runs) {
+                            lastRun[0] = System.nanoTime();     // what follows is the last case's parts and the files' joining
+                        }
+                    }
+                })
+                .build()
                 .run(Dataset.read(dataset));
-        long runs = System.nanoTime() - start;
+        long end = System.nanoTime();
         if (!report.passed()) {
             throw new IllegalStateException(report.summary().failed() + " cases failed: the mock or the dataset is wrong");
         }
-        if (!reports) {
-            return new Batch(runs, cpu() - cpu, runs);
-        }
-        writeReports(ReportJson.toJson(report), out);
-        return new Batch(System.nanoTime() - start, cpu() - cpu, runs);
-    }
-
-    /** The report files as {@code bellows eval} writes them (EvalCommand.writeReports): all three at once, a thread each. */
-    static void writeReports(JsonNode json, Path out) throws Exception {
-        List<Future<Void>> written = new ArrayList<>();
-        try (ExecutorService threads = Executors.newThreadPerTaskExecutor(Thread.ofPlatform().daemon().name("eval-report-", 0).factory())) {
-            written.add(threads.submit(() -> {
-                ReportJson.WRITER.write(json, out);
-                return null;
-            }));
-            written.add(threads.submit(() -> {
-                try (Writer xml = Files.newBufferedWriter(out.resolve(EvalReports.JUNIT_XML), StandardCharsets.UTF_8)) {
-                    EvalReports.writeJunitXml(json, xml);
-                }
-                return null;
-            }));
-            written.add(threads.submit(() -> {
-                try (Writer html = Files.newBufferedWriter(out.resolve(EvalReports.HTML), StandardCharsets.UTF_8)) {
-                    EvalReports.writeHtml(json, out, html);
-                }
-                return null;
-            }));
-            for (Future<Void> file : written) {
-                file.get();
-            }
-        }
+        return new Batch(end - start, cpu() - cpu, reports ? lastRun[0] - start : end - start);
     }
 
     private static void print(int round, boolean measured, String name, Batch batch) {
         System.out.printf(Locale.ROOT, "%s %d  %-24s %8.0f ms wall, %8.0f ms CPU%s%n", measured ? "round " : "warmup", round + 1, name,
                 batch.wallNanos / 1e6, batch.cpuNanos / 1e6, batch.runNanos == batch.wallNanos ? ""
-                        : String.format(Locale.ROOT, " (runs %.0f ms, reports %.0f ms)", batch.runNanos / 1e6,
+                        : String.format(Locale.ROOT, " (runs %.0f ms, files after the last run %.0f ms)", batch.runNanos / 1e6,
                                 (batch.wallNanos - batch.runNanos) / 1e6));
     }
 

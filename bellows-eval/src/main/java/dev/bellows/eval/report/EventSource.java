@@ -69,9 +69,10 @@ final class EventSource implements AutoCloseable {
      */
     String read(String reference, LineSink sink) throws Unreadable {
         Matcher block = BLOCK.matcher(reference);
-        String name = block.matches() ? block.group(1) : reference;
-        long from = block.matches() ? Long.parseLong(block.group(2)) : 1;
-        long to = block.matches() ? Long.parseLong(block.group(3)) : Long.MAX_VALUE;
+        boolean lines = block.matches();       // matched once: a page asks for every run's block
+        String name = lines ? block.group(1) : reference;
+        long from = lines ? Long.parseLong(block.group(2)) : 1;
+        long to = lines ? Long.parseLong(block.group(3)) : Long.MAX_VALUE;
         try {
             if (!name.equals(openName) || from <= lineNumber) {
                 open(name);

@@ -103,34 +103,50 @@ final class HtmlReport {
         }
     }
 
+    /**
+     * The page's start, up to its first table row, once every case is written ({@link ReportFiles}):
+     * {@code report} holds the report's figures but no cases, {@code totals} counted case by case.
+     */
+    static String start(Report report, Totals totals) {
+        Map<String, Change> changes = new HashMap<>();
+        if (report.comparison() != null) {
+            report.comparison().cases().forEach(change -> changes.put(change.id(), change));
+        }
+        HtmlReport page = new HtmlReport(report, changes, run -> List.of(), null);
+        page.head(totals);
+        page.tableHead(totals);
+        return page.html.take();
+    }
+
+    /** Case {@code index}'s row of the table; {@code change} its comparison with the baseline, or null. */
+    static String row(CaseResult result, Change change, int index) {
+        HtmlReport part = new HtmlReport(null, change == null ? Map.of() : Map.of(result.id(), change), run -> List.of(), null);
+        part.row(result, index);
+        return part.html.take();
+    }
+
+    /** Case {@code index}'s runs and their transcripts, the events read through {@code events}. */
+    static String details(CaseResult result, Change change, int index, EventSource events) {
+        HtmlReport part = new HtmlReport(null, change == null ? Map.of() : Map.of(result.id(), change),
+                run -> Transcript.read(events, run.events()), null);
+        part.caseDetails(result, index);
+        return part.html.take();
+    }
+
     /** With {@code parts}, the table and the runs are made by its threads; without, here. */
     private void page(Parts parts) throws IOException {
-        String dataset = report.dataset() == null ? "Evaluation" : report.dataset();
-        html.raw("<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
-                .raw("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
-                .raw("<meta http-equiv=\"Content-Security-Policy\" content=\"").raw(CSP).raw("\">\n")
-                .raw("<meta name=\"referrer\" content=\"no-referrer\">\n")
-                .raw("<title>").text(dataset + ": " + report.summary().passed() + " of " + report.summary().cases() + " passed")
-                .raw("</title>\n<style>\n").raw(CSS).raw("</style>\n</head>\n<body>\n<main>\n");
-        header(dataset);
-        cards();
-        if (report.comparison() != null) {
-            html.raw("<section class=\"panel chart\" id=\"chart\">\n<h2>Scores against the baseline</h2>\n");
-            ScoreChart.write(report.comparison(), html);
-            html.raw("</section>\n");
-        }
+        Totals totals = new Totals();
+        report.cases().forEach(result -> totals.add(result, regressed(result)));
+        head(totals);
         if (parts == null) {
-            table();
+            table(totals);
             flush();
         } else {
             flush();
-            parts.table();
+            parts.table(totals);
         }
-        String runsHeader = "<section class=\"panel\" id=\"runs\">\n<div class=\"bar\"><h2>Runs and transcripts</h2><div class=\"buttons\">"
-                + "<button type=\"button\" data-runs=\"open\">Expand all</button>"
-                + "<button type=\"button\" data-runs=\"close\">Collapse all</button></div></div>\n";
         if (parts == null) {
-            html.raw(runsHeader);
+            html.raw(RUNS_HEADER);
             for (int i = 0; i < report.cases().size(); i++) {
                 caseDetails(report.cases().get(i), i);
                 if (html.length() > FLUSH_AT) {
@@ -139,15 +155,71 @@ final class HtmlReport {
             }
         } else {
             try (parts) {
-                parts.text(runsHeader);
+                parts.text(RUNS_HEADER);
                 parts.cases();
                 parts.drain();
             }
         }
-        html.raw("</section>\n<footer>Written by <b>bellows eval</b>. This page is self-contained: it loads nothing.</footer>\n")
-                .raw("</main>\n<script>").raw(SCRIPT).raw("</script>\n</body>\n</html>\n");
+        html.raw(FOOTER);
         flush();
         out.flush();
+    }
+
+    /** What the runs section starts with. */
+    static final String RUNS_HEADER = "<section class=\"panel\" id=\"runs\">\n<div class=\"bar\"><h2>Runs and transcripts</h2><div class=\"buttons\">"
+            + "<button type=\"button\" data-runs=\"open\">Expand all</button>"
+            + "<button type=\"button\" data-runs=\"close\">Collapse all</button></div></div>\n";
+    /** What the page ends with, after the runs. */
+    static final String FOOTER = "</section>\n<footer>Written by <b>bellows eval</b>. This page is self-contained: it loads nothing.</footer>\n"
+            + "</main>\n<script>" + SCRIPT + "</script>\n</body>\n</html>\n";
+    /** What ends the table of cases. */
+    static final String TABLE_END = "</tbody>\n</table></div>\n</section>\n";
+
+    /**
+     * The figures of the page that add up every case (the cards, the table's filters), counted
+     * case by case: on the whole report at once, or as each case is written while the runs go.
+     */
+    static final class Totals {
+        int cases;
+        int failed;
+        int regressed;
+        long runs;
+        long tokens;
+        boolean costKnown = true;
+        final java.util.DoubleSummaryStatistics cost = new java.util.DoubleSummaryStatistics();     // the sum a DoubleStream would make
+
+        void add(CaseResult result, boolean wasRegressed) {
+            cases++;
+            failed += result.passed() ? 0 : 1;
+            regressed += wasRegressed ? 1 : 0;
+            for (RunResult r : result.runs()) {
+                runs++;
+                tokens += (r.inputTokens() == null ? 0 : r.inputTokens()) + (r.outputTokens() == null ? 0 : r.outputTokens());
+                if (r.cost() == null) {
+                    costKnown = false;
+                } else {
+                    cost.accept(r.cost());
+                }
+            }
+        }
+    }
+
+    /** The page's start, up to the table of cases: the head, the header, the cards and the chart. */
+    private void head(Totals totals) {
+        String dataset = report.dataset() == null ? "Evaluation" : report.dataset();
+        html.raw("<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
+                .raw("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
+                .raw("<meta http-equiv=\"Content-Security-Policy\" content=\"").raw(CSP).raw("\">\n")
+                .raw("<meta name=\"referrer\" content=\"no-referrer\">\n")
+                .raw("<title>").text(dataset + ": " + report.summary().passed() + " of " + report.summary().cases() + " passed")
+                .raw("</title>\n<style>\n").raw(CSS).raw("</style>\n</head>\n<body>\n<main>\n");
+        header(dataset);
+        cards(totals);
+        if (report.comparison() != null) {
+            html.raw("<section class=\"panel chart\" id=\"chart\">\n<h2>Scores against the baseline</h2>\n");
+            ScoreChart.write(report.comparison(), html);
+            html.raw("</section>\n");
+        }
     }
 
     /**
@@ -175,10 +247,10 @@ final class HtmlReport {
             this.workers = Executors.newFixedThreadPool(threads, Thread.ofPlatform().daemon().name("eval-page-", 0).factory());
         }
 
-        void table() {
+        void table(Totals totals) {
             pending.add(workers.submit(() -> {
                 HtmlReport part = new HtmlReport(report, changes, run -> List.of(), null);
-                part.table();
+                part.table(totals);
                 return part.html.take();
             }));
         }
@@ -270,11 +342,10 @@ final class HtmlReport {
         html.raw(String.join(" \u00b7 ", parts)).raw("</p>\n</header>\n");
     }
 
-    private void cards() {
+    private void cards(Totals totals) {
         Report.Summary summary = report.summary();
-        long runs = report.cases().stream().mapToLong(c -> c.runs().size()).sum();
-        long tokens = report.cases().stream().flatMap(c -> c.runs().stream())
-                .mapToLong(r -> (r.inputTokens() == null ? 0 : r.inputTokens()) + (r.outputTokens() == null ? 0 : r.outputTokens())).sum();
+        long runs = totals.runs;
+        long tokens = totals.tokens;
         html.raw("<section class=\"cards\">\n");
         card("", String.valueOf(summary.cases()), "cases", null);
         card("ok", String.valueOf(summary.passed()), "passed", null);
@@ -285,9 +356,8 @@ final class HtmlReport {
             card(regressed > 0 ? "bad" : "ok", String.valueOf(regressed), "regressed", null);
         }
         card("", Figures.grouped(runs), tokens > 0 ? "runs \u00b7 " + Figures.grouped(tokens) + " tokens" : "runs", null);
-        List<RunResult> all = report.cases().stream().flatMap(c -> c.runs().stream()).toList();
-        if (!all.isEmpty() && all.stream().allMatch(run -> run.cost() != null)) {
-            card("", cost(all.stream().mapToDouble(RunResult::cost).sum()), "cost", null);
+        if (runs > 0 && totals.costKnown) {
+            card("", cost(totals.cost.getSum()), "cost", null);
         }
         html.raw("</section>\n");
     }
@@ -301,11 +371,20 @@ final class HtmlReport {
         html.raw("</div>\n");
     }
 
-    private void table() {
-        long failed = report.cases().stream().filter(c -> !c.passed()).count();
-        long regressed = report.cases().stream().filter(this::regressed).count();
+    private void table(Totals totals) {
+        tableHead(totals);
+        for (int i = 0; i < report.cases().size(); i++) {
+            row(report.cases().get(i), i);
+        }
+        html.raw(TABLE_END);
+    }
+
+    /** The table of cases up to its first row. */
+    private void tableHead(Totals totals) {
+        long failed = totals.failed;
+        long regressed = totals.regressed;
         html.raw("<section class=\"panel\" id=\"cases\">\n<div class=\"bar\"><h2>Cases</h2><div class=\"buttons\" role=\"group\">")
-                .raw("<button type=\"button\" data-filter=\"all\" aria-pressed=\"true\">All ").text(String.valueOf(report.cases().size()))
+                .raw("<button type=\"button\" data-filter=\"all\" aria-pressed=\"true\">All ").text(String.valueOf(totals.cases))
                 .raw("</button><button type=\"button\" data-filter=\"failed\" aria-pressed=\"false\">Failed ").text(String.valueOf(failed))
                 .raw("</button>");
         if (report.comparison() != null) {
@@ -316,10 +395,6 @@ final class HtmlReport {
                 .raw("<th class=\"num\" title=\"the chance that at least one of k runs passes\">pass@k</th>")
                 .raw("<th class=\"num\" title=\"the chance that all k runs pass\">pass^k</th><th>Scores (mean)</th>")
                 .raw("<th class=\"num\">Time</th></tr></thead>\n<tbody>\n");
-        for (int i = 0; i < report.cases().size(); i++) {
-            row(report.cases().get(i), i);
-        }
-        html.raw("</tbody>\n</table></div>\n</section>\n");
     }
 
     private void row(CaseResult result, int index) {
@@ -546,9 +621,12 @@ final class HtmlReport {
         return "<span class=\"pill " + (ok ? "ok" : "bad") + "\">" + Html.escape(text) + "</span>";
     }
 
+    /** Made once: a writer per call cost a tenth of a transcript's making (it prints every call's arguments). */
+    private static final tools.jackson.databind.ObjectWriter PRETTY = ReportReader.MAPPER.writerWithDefaultPrettyPrinter();
+
     private static String pretty(JsonNode json) {
         try {
-            return ReportReader.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(json);
+            return PRETTY.writeValueAsString(json);
         } catch (JacksonException e) {
             return json.toString();
         }

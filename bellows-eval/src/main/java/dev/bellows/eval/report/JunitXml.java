@@ -27,43 +27,65 @@ final class JunitXml {
     }
 
     static void write(Report report, Writer out) throws IOException {
-        String suite = report.dataset() == null ? "bellows eval" : report.dataset();
         int failures = (int) report.cases().stream().filter(c -> !c.passed()).count();
-        String time = seconds(report.durationMs() != null ? report.durationMs()
-                : report.cases().stream().mapToLong(CaseResult::durationMs).sum());
-        out.write("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-        out.write("<testsuites name=\"bellows eval\" tests=\"" + report.cases().size() + "\" failures=\"" + failures
+        out.write(start(report, report.cases().size(), failures, report.cases().stream().mapToLong(CaseResult::durationMs).sum()));
+        String suite = suite(report);
+        for (CaseResult result : report.cases()) {
+            out.write(testcase(result, suite));
+        }
+        out.write(END);
+        out.flush();
+    }
+
+    /** What follows the last test case. */
+    static final String END = "  </testsuite>\n</testsuites>\n";
+
+    /** The suite's name, and each test case's class name: the dataset's. */
+    static String suite(Report report) {
+        return report.dataset() == null ? "bellows eval" : report.dataset();
+    }
+
+    /**
+     * The file up to its first test case: the totals ({@code cases} test cases, {@code failures}
+     * of them failed, the time: the report's, else {@code durationMs}, the cases' added up).
+     */
+    static String start(Report report, int cases, int failures, long durationMs) {
+        String suite = suite(report);
+        String time = seconds(report.durationMs() != null ? report.durationMs() : durationMs);
+        StringBuilder out = new StringBuilder(512);
+        out.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+        out.append("<testsuites name=\"bellows eval\" tests=\"" + cases + "\" failures=\"" + failures
                 + "\" errors=\"0\" time=\"" + time + "\">\n");
-        out.write("  <testsuite name=\"" + Xml.attribute(suite) + "\" tests=\"" + report.cases().size() + "\" failures=\""
+        out.append("  <testsuite name=\"" + Xml.attribute(suite) + "\" tests=\"" + cases + "\" failures=\""
                 + failures + "\" errors=\"0\" skipped=\"0\" time=\"" + time + "\"");
         if (report.started() != null) {
-            out.write(" timestamp=\"" + Xml.attribute(timestamp(report.started())) + "\"");
+            out.append(" timestamp=\"" + Xml.attribute(timestamp(report.started())) + "\"");
         }
-        out.write(">\n");
+        out.append(">\n");
         Map<String, String> properties = new LinkedHashMap<>();
         properties.put("agent", report.agent());
         properties.put("model", report.model());
         properties.put("baseline", report.comparison() == null ? null : report.comparison().baseline());
         properties.values().removeIf(value -> value == null);
         if (!properties.isEmpty()) {
-            out.write("    <properties>\n");
+            out.append("    <properties>\n");
             for (Map.Entry<String, String> property : properties.entrySet()) {
-                out.write("      <property name=\"" + property.getKey() + "\" value=\"" + Xml.attribute(property.getValue()) + "\"/>\n");
+                out.append("      <property name=\"" + property.getKey() + "\" value=\"" + Xml.attribute(property.getValue()) + "\"/>\n");
             }
-            out.write("    </properties>\n");
+            out.append("    </properties>\n");
         }
-        for (CaseResult result : report.cases()) {
-            out.write("    <testcase name=\"" + Xml.attribute(result.id()) + "\" classname=\"" + Xml.attribute(suite)
-                    + "\" time=\"" + seconds(result.durationMs()) + "\"");
-            if (result.passed()) {
-                out.write("/>\n");
-                continue;
-            }
-            out.write(">\n      <failure type=\"eval\" message=\"" + Xml.attribute(message(result)) + "\">"
-                    + Xml.text(String.join("\n", reasons(result))) + "</failure>\n    </testcase>\n");
+        return out.toString();
+    }
+
+    /** One case's {@code testcase}, its failure with the reasons when it failed. */
+    static String testcase(CaseResult result, String suite) {
+        String head = "    <testcase name=\"" + Xml.attribute(result.id()) + "\" classname=\"" + Xml.attribute(suite)
+                + "\" time=\"" + seconds(result.durationMs()) + "\"";
+        if (result.passed()) {
+            return head + "/>\n";
         }
-        out.write("  </testsuite>\n</testsuites>\n");
-        out.flush();
+        return head + ">\n      <failure type=\"eval\" message=\"" + Xml.attribute(message(result)) + "\">"
+                + Xml.text(String.join("\n", reasons(result))) + "</failure>\n    </testcase>\n";
     }
 
     /** {@code 1 of 2 runs passed (required pass rate 1.00)}. */

@@ -19,7 +19,11 @@ record Report(String dataset, String agent, String model, String started, Long d
             Double requiredPassRate, Double passAtK, Double passHatK, List<RunResult> runs) {
 
         long durationMs() {
-            return runs.stream().mapToLong(run -> run.durationMs() == null ? 0 : run.durationMs()).sum();
+            long sum = 0;
+            for (RunResult run : runs) {
+                sum += run.durationMs() == null ? 0 : run.durationMs();
+            }
+            return sum;
         }
     }
 

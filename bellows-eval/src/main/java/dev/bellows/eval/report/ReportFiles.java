@@ -1,0 +1,247 @@
+package dev.bellows.eval.report;
+
+import dev.bellows.eval.report.Report.CaseResult;
+import dev.bellows.eval.report.Report.Change;
+import dev.bellows.json.internal.Jackson;
+import dev.bellows.secret.Secrets;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.Writer;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import tools.jackson.core.JsonGenerator;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.SerializationFeature;
+
+/**
+ * {@code report.json}, {@code junit.xml} and {@code report.html} written while an evaluation
+ * runs, the same files, byte for byte, as {@code ReportJson.WRITER} and {@link EvalReports}
+ * write from the whole report once it is done. Each case's parts (its entry in
+ * {@code report.json}, its test case, its row of the page's table and its runs with their
+ * transcripts) are written as the case is given, in dataset order, to part files beside the
+ * report; what adds up every case (the totals, the pass rate, the chart of scores against the
+ * baseline), which each file places first, is written by {@link #finish}, which then joins each
+ * file's start and its parts (a copy from file to file: the parts are never read back into
+ * memory) and moves it into place. So once the last case is given, only that case's parts and
+ * the files' starts remain to be written, and memory holds one case's parts at a time.
+ *
+ * <pre>{@code
+ * try (ReportFiles files = ReportFiles.open(directory, "evals/weather.jsonl")) {
+ *     for (...) files.add(caseJson, null);       // each case as report.json's "cases" holds it
+ *     files.finish(reportJson);                  // the report as report.json holds it, "cases" empty
+ * }
+ * }</pre>
+ *
+ * <p>The page's transcripts are read from the events files the cases name, as they are given:
+ * each case's events must be on disk (flushed) when it is given. Until {@link #finish} returns,
+ * none of the three files is touched; {@link #close} without it (a failed or cancelled
+ * evaluation) deletes the parts and leaves the folder's report files as they were. Not
+ * thread-safe: one thread gives the cases, then finishes or closes.
+ */
+public final class ReportFiles implements AutoCloseable {
+
+    private static final String JSON = "report.json";
+    private static final int BUFFER = 1 << 16;
+
+    private final Path directory;
+    private final String suite;
+    private final List<Path> temporary = new ArrayList<>();
+    private final Path jsonPart;
+    private final Path xmlPart;
+    private final Path rowsPart;
+    private final Path runsPart;
+    private final Writer json;
+    private final Writer xml;
+    private final Writer rows;
+    private final Writer runs;
+    private final StringWriter jsonText = new StringWriter(8192);
+    private final JsonGenerator cases;
+    private final EventSource events;
+    private final HtmlReport.Totals totals = new HtmlReport.Totals();
+    private long durationMs;
+    private boolean finished;
+
+    private ReportFiles(Path directory, String dataset) throws IOException {
+        this.directory = directory;
+        this.suite = dataset == null ? "bellows eval" : dataset;
+        this.jsonPart = part(JSON);
+        this.xmlPart = part(EvalReports.JUNIT_XML);
+        this.rowsPart = part(EvalReports.HTML + ".rows");
+        this.runsPart = part(EvalReports.HTML + ".runs");
+        this.json = writer(jsonPart);
+        this.xml = writer(xmlPart);
+        this.rows = writer(rowsPart);
+        this.runs = writer(runsPart);
+        // report.json's cases are written by a generator that stands where they stand in the whole
+        // file (inside the top object's "cases" array), so each is indented as the whole file
+        // indents it; what it writes before the first case is the start's, written by finish
+        this.cases = Jackson.JSON.writer(SerializationFeature.INDENT_OUTPUT).createGenerator(jsonText);
+        cases.writeStartObject();
+        cases.writeName("cases");
+        cases.writeStartArray();
+        cases.flush();
+        jsonText.getBuffer().setLength(0);
+        this.events = new EventSource(directory);
+    }
+
+    /**
+     * Starts the report files in {@code directory} (which exists).
+     *
+     * @param dataset the report's {@code dataset}, as {@code report.json} will hold it (the JUnit
+     *                test cases' class name)
+     * @throws IOException when the part files cannot be created
+     */
+    public static ReportFiles open(Path directory, String dataset) throws IOException {
+        return new ReportFiles(directory, dataset);
+    }
+
+    /**
+     * Writes the next case's parts.
+     *
+     * @param caseJson the case as {@code report.json}'s {@code cases} holds it (secrets redacted)
+     * @param change   the case's entry in the report's {@code comparison.cases}; null without a baseline
+     * @throws InvalidReportException when {@code caseJson} or {@code change} is not what a report holds
+     * @throws IOException            when a part cannot be written
+     */
+    public void add(JsonNode caseJson, JsonNode change) throws IOException {
+        if (finished) {
+            throw new IllegalStateException("the report files are finished");
+        }
+        int index = totals.cases;
+        CaseResult result = ReportReader.caseResult(caseJson, index, "report");
+        Change compared = change == null ? null : ReportReader.change(change, index, "report");
+        cases.writeTree(caseJson);
+        cases.flush();
+        json.write(Secrets.redact(jsonText.toString()));
+        jsonText.getBuffer().setLength(0);
+        xml.write(JunitXml.testcase(result, suite));
+        rows.write(HtmlReport.row(result, compared, index));
+        runs.write(HtmlReport.details(result, compared, index, events));
+        totals.add(result, compared != null && compared.regressed());
+        durationMs += result.durationMs();
+    }
+
+    /**
+     * Writes what adds up the cases, joins each file's start and its cases' parts, and moves the
+     * three files into place.
+     *
+     * @param report the report as {@code report.json} holds it (secrets redacted), its
+     *               {@code cases} an empty array that marks where the cases go
+     * @throws InvalidReportException when {@code report} is not a report
+     * @throws IOException            when a file cannot be written
+     */
+    public void finish(JsonNode report) throws IOException {
+        if (finished) {
+            throw new IllegalStateException("the report files are finished");
+        }
+        if (!report.path("cases").isArray() || !report.get("cases").isEmpty()) {
+            throw new InvalidReportException("report: cases: expected an empty array, where the cases go");
+        }
+        Report head = ReportReader.read(report, "report");
+        finished = true;
+        String[] json = jsonEnds(report);
+        this.json.close();
+        xml.close();
+        rows.close();
+        runs.close();
+        events.close();
+        join(directory.resolve(JSON), json[0], jsonPart, json[1]);
+        join(directory.resolve(EvalReports.JUNIT_XML), JunitXml.start(head, totals.cases, totals.failed, durationMs), xmlPart,
+                JunitXml.END);
+        join(directory.resolve(EvalReports.HTML), HtmlReport.start(head, totals), rowsPart,
+                HtmlReport.TABLE_END + HtmlReport.RUNS_HEADER, runsPart, HtmlReport.FOOTER);
+    }
+
+    /** report.json's text before its first case and after its last, redacted. */
+    private String[] jsonEnds(JsonNode report) throws IOException {
+        StringWriter start = new StringWriter(1024);
+        boolean after = false;
+        try (JsonGenerator head = Jackson.JSON.writer(SerializationFeature.INDENT_OUTPUT).createGenerator(start)) {
+            head.writeStartObject();
+            for (Map.Entry<String, JsonNode> field : report.properties()) {
+                if (after) {
+                    cases.writeName(field.getKey());
+                    cases.writeTree(field.getValue());
+                } else if (field.getKey().equals("cases")) {
+                    head.writeName("cases");
+                    head.writeStartArray();
+                    head.flush();
+                    cases.writeEndArray();
+                    after = true;
+                } else {
+                    head.writeName(field.getKey());
+                    head.writeTree(field.getValue());
+                }
+            }
+            cases.writeEndObject();
+            cases.close();
+            return new String[] {Secrets.redact(start.toString()), Secrets.redact(jsonText.toString()) + "\n"};
+        }
+    }
+
+    /** Writes {@code target} from its pieces (a text, or a part file copied whole), through a temporary file moved over it. */
+    private void join(Path target, Object... pieces) throws IOException {
+        Path joined = Files.createTempFile(directory, "." + target.getFileName(), ".tmp");
+        temporary.add(joined);
+        try (FileChannel out = FileChannel.open(joined, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+            for (Object piece : pieces) {
+                if (piece instanceof Path part) {
+                    try (FileChannel in = FileChannel.open(part, StandardOpenOption.READ)) {
+                        long size = in.size();
+                        for (long done = 0; done < size; ) {
+                            done += in.transferTo(done, size - done, out);
+                        }
+                    }
+                } else {
+                    ByteBuffer bytes = ByteBuffer.wrap(((String) piece).getBytes(StandardCharsets.UTF_8));
+                    while (bytes.hasRemaining()) {
+                        out.write(bytes);
+                    }
+                }
+            }
+        }
+        try {
+            Files.move(joined, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (AtomicMoveNotSupportedException e) {
+            Files.move(joined, target, StandardCopyOption.REPLACE_EXISTING);
+        }
+    }
+
+    private Path part(String name) throws IOException {
+        Path part = Files.createTempFile(directory, "." + name, ".part");
+        temporary.add(part);
+        return part;
+    }
+
+    private static Writer writer(Path part) throws IOException {
+        return new java.io.BufferedWriter(new java.io.OutputStreamWriter(Files.newOutputStream(part), StandardCharsets.UTF_8), BUFFER);
+    }
+
+    /** Deletes the part files; without {@link #finish}, no report file is written. */
+    @Override
+    public void close() {
+        for (AutoCloseable open : List.<AutoCloseable>of(json, xml, rows, runs, cases, events)) {
+            try {
+                open.close();
+            } catch (Exception e) {
+                // a part being thrown away: nothing to keep
+            }
+        }
+        for (Path file : temporary) {
+            try {
+                Files.deleteIfExists(file);
+            } catch (IOException e) {
+                // a hidden part file left behind: the report files are right either way
+            }
+        }
+    }
+}
