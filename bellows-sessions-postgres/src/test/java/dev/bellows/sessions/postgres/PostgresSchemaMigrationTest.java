@@ -3,7 +3,7 @@ package dev.bellows.sessions.postgres;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.bellows.memory.SessionInfo;
-import dev.bellows.memory.SessionJson;
+import dev.bellows.memory.internal.SessionJson;
 import dev.bellows.memory.StoredSession;
 import dev.bellows.plan.Plan;
 import dev.bellows.provider.Message;

@@ -163,7 +163,7 @@ class SqliteSchemaMigrationTest {
                 + " plan, metadata, turn_count, message_count, next_seq) VALUES (?, ?, 1000, 2000, ?, '{}', ?, ?, ?)")) {
             session.setLong(1, id);
             session.setString(2, name);
-            session.setString(3, dev.bellows.memory.SessionJson.planToJson(plan));
+            session.setString(3, dev.bellows.memory.internal.SessionJson.planToJson(plan));
             session.setInt(4, turns.size());
             session.setInt(5, messages);
             session.setLong(6, turns.size() + 1L);
