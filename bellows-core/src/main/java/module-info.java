@@ -28,6 +28,10 @@ module dev.bellows.core {
         dev.bellows.http, dev.bellows.openai, dev.bellows.anthropic, dev.bellows.mcp, dev.bellows.opentelemetry,
         dev.bellows.server, dev.bellows.temporal, dev.bellows.a2a, dev.bellows.eval, dev.bellows.testkit;
 
+    // SessionJson: the JSON forms every session store keeps a plan, metadata and a message's
+    // native parts in; bellows-sessions-jdbc's stores write them as core's in-memory ones do. A
+    // user reads sessions through SessionStore and never sees the stored text.
+    exports dev.bellows.memory.internal to dev.bellows.sessions.jdbc;
     // StreamRedaction: secrets split across a stream's deltas kept out of the events files
     // bellows-eval writes, as the CLI's --output jsonl does (one implementation, not two).
     exports dev.bellows.event.internal to dev.bellows.eval;

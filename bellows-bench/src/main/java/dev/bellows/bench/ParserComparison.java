@@ -1,7 +1,7 @@
 package dev.bellows.bench;
 
-import dev.bellows.json.internal.Jackson;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 import dev.bellows.event.StreamEvent;
 import dev.bellows.stream.StreamChunk;
 import dev.bellows.stream.StreamOptions;
@@ -115,6 +115,6 @@ public final class ParserComparison {
         if (process.waitFor() != 0) {
             throw new IllegalStateException("the node side failed (exit " + process.exitValue() + ")");
         }
-        return Jackson.JSON.readTree(output);
+        return JsonMapper.shared().readTree(output);
     }
 }

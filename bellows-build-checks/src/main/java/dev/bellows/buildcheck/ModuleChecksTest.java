@@ -48,6 +48,17 @@ public class ModuleChecksTest {
         report(OwnMappers.check(artifact, classes()));
     }
 
+    /**
+     * An application (no recorded API: bellows-cli, bellows-bench) uses only what the modules
+     * export, but the internal types its pom allows.
+     */
+    @Test
+    void applicationsUseOnlyWhatTheModulesExport() throws Exception {
+        Assumptions.assumeFalse(Boolean.parseBoolean(System.getProperty("bellows.api.check", "true")), "a library");
+        report(InternalUses.check(artifact, classes(),
+                InternalUses.allowed(System.getProperty("bellows.internals.allowed", ""))));
+    }
+
     private boolean record() {
         if (!List.of("check", "record").contains(mode)) {
             throw new IllegalArgumentException("bellows.checks.mode is check or record, not " + mode);

@@ -182,6 +182,28 @@ class BuildChecksTest {
                 Map.of("c/C.java", "package c; class C { }")))).isEmpty();
     }
 
+    @Test
+    void anApplicationThatUsesAnInternalTypeItsPomDoesNotAllowIsFound() throws Exception {
+        Path classes = Compiled.classes(module.resolve("app"), Map.of(
+                "dev/bellows/x/internal/Hidden.java", "package dev.bellows.x.internal; public class Hidden {"
+                        + " public static class Inner { } static Object self = new Hidden(); }",
+                "dev/bellows/y/internal/Shared.java", "package dev.bellows.y.internal; public class Shared { }",
+                "app/Uses.java", "package app; class Uses { Object hidden = new dev.bellows.x.internal.Hidden(); }",
+                "app/Nested.java", "package app; class Nested { dev.bellows.x.internal.Hidden.Inner inner; }",
+                "app/Allowed.java", "package app; class Allowed { Object shared = new dev.bellows.y.internal.Shared(); }",
+                "app/Plain.java", "package app; class Plain { String text = \"dev.bellows.x.internal\"; }"));
+
+        assertThat(InternalUses.check("app", classes, InternalUses.allowed(" dev.bellows.y.internal.Shared, other.Type")))
+                .singleElement().asString()
+                .startsWith("app uses internal types of Bellows' modules:\n"
+                        + "  app.Nested uses dev.bellows.x.internal.Hidden\n"
+                        + "  app.Uses uses dev.bellows.x.internal.Hidden\n")
+                .contains("bellows.internals.allowed")
+                .doesNotContain("Allowed").doesNotContain("Plain").doesNotContain("x.internal.Hidden uses");
+        assertThat(InternalUses.check("app", classes, InternalUses.allowed(
+                "dev.bellows.x.internal.Hidden,dev.bellows.y.internal.Shared"))).isEmpty();
+    }
+
     /** As ModuleChecksTest runs the checks: throws with the problems found. */
     private void run(String mode, Path classes, boolean api) throws Exception {
         run(mode, classes, api ? Compiled.loader(classes) : null);

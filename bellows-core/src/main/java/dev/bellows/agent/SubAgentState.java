@@ -1,6 +1,6 @@
 package dev.bellows.agent;
 
-import dev.bellows.memory.SessionJson;
+import dev.bellows.memory.internal.SessionJson;
 import dev.bellows.plan.Plan;
 import dev.bellows.provider.Message;
 import dev.bellows.tool.ToolException;

@@ -10,7 +10,7 @@ import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.agent.Suspension.Entry;
 import dev.bellows.agent.Suspension.State;
 import dev.bellows.tool.LoopEndReason;
-import dev.bellows.memory.SessionJson;
+import dev.bellows.memory.internal.SessionJson;
 import dev.bellows.provider.Message;
 import dev.bellows.provider.Role;
 import dev.bellows.tool.DecodedToolCall;

@@ -3,6 +3,7 @@ package dev.bellows.memory;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.bellows.memory.internal.SessionJson;
 import dev.bellows.plan.Plan;
 import dev.bellows.plan.PlanStatus;
 import dev.bellows.plan.PlanStep;

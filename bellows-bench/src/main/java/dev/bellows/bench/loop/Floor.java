@@ -1,10 +1,10 @@
 package dev.bellows.bench.loop;
 
-import dev.bellows.json.internal.Jackson;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.json.JsonMapper;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -26,7 +26,7 @@ import java.util.concurrent.Executors;
  */
 final class Floor implements Contestant {
 
-    private static final ObjectMapper JSON = Jackson.JSON;
+    private static final ObjectMapper JSON = JsonMapper.shared();
 
     private final ExecutorService executor;
     private final HttpClient http;

@@ -1,9 +1,9 @@
 package dev.bellows.bench.loop;
 
-import dev.bellows.json.internal.Jackson;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.json.JsonMapper;
 import dev.bellows.agent.DefaultAgent;
 import dev.bellows.agent.ToolMode;
 import dev.bellows.memory.TokenCounter;
@@ -35,7 +35,7 @@ import java.util.Locale;
  */
 public final class PromptTokens {
 
-    private static final ObjectMapper JSON = Jackson.JSON;
+    private static final ObjectMapper JSON = JsonMapper.shared();
 
     private PromptTokens() {
     }

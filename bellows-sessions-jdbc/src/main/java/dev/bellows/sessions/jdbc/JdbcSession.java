@@ -1,6 +1,6 @@
 package dev.bellows.sessions.jdbc;
 
-import dev.bellows.memory.SessionJson;
+import dev.bellows.memory.internal.SessionJson;
 import dev.bellows.memory.StoredSession;
 import dev.bellows.memory.WaitingRun;
 import dev.bellows.plan.Plan;

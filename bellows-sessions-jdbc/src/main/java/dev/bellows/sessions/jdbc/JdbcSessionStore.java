@@ -2,7 +2,7 @@ package dev.bellows.sessions.jdbc;
 
 import dev.bellows.memory.SessionInUseException;
 import dev.bellows.memory.SessionInfo;
-import dev.bellows.memory.SessionJson;
+import dev.bellows.memory.internal.SessionJson;
 import dev.bellows.memory.SessionNames;
 import dev.bellows.memory.SessionStore;
 import dev.bellows.memory.SessionStoreException;

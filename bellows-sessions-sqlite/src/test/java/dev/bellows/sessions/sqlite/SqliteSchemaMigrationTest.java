@@ -155,6 +155,17 @@ class SqliteSchemaMigrationTest {
         }
     }
 
+    /** A plan as schema 1's store wrote it (the steps' wire names), from the test's own copy of the form. */
+    private static String planJson(Plan plan) {
+        StringBuilder json = new StringBuilder("{\"steps\":[");
+        for (PlanStep step : plan.steps()) {
+            json.append(json.charAt(json.length() - 1) == '[' ? "" : ",").append("{\"description\":\"")
+                    .append(step.description()).append("\",\"status\":\"")
+                    .append(step.status().name().toLowerCase(java.util.Locale.ROOT)).append("\"}");
+        }
+        return json.append("]}").toString();
+    }
+
     /** Rows as schema 1's store wrote them: turns, their messages, the session's counters. */
     private static void writeSession(Connection db, long id, String name, Plan plan, List<List<Message>> turns)
             throws Exception {
@@ -163,7 +174,7 @@ class SqliteSchemaMigrationTest {
                 + " plan, metadata, turn_count, message_count, next_seq) VALUES (?, ?, 1000, 2000, ?, '{}', ?, ?, ?)")) {
             session.setLong(1, id);
             session.setString(2, name);
-            session.setString(3, dev.bellows.memory.SessionJson.planToJson(plan));
+            session.setString(3, planJson(plan));
             session.setInt(4, turns.size());
             session.setInt(5, messages);
             session.setLong(6, turns.size() + 1L);

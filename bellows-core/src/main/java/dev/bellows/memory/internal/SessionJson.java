@@ -1,6 +1,7 @@
-package dev.bellows.memory;
+package dev.bellows.memory.internal;
 
 import dev.bellows.json.internal.Jackson;
+import dev.bellows.memory.SessionStoreException;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.ObjectMapper;
