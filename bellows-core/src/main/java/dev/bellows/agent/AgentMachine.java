@@ -475,14 +475,14 @@ public final class AgentMachine {
             }
             case AnswerReader.Step.Act act -> {
                 List<String> ids = callIds(answer.assistant(), act.calls(), at.runStart + at.iteration);
-                List<Entry> entries = new ArrayList<>(ids.size());
-                for (int i = 0; i < ids.size(); i++) {
-                    entries.add(new Entry(ids.get(i), act.calls().get(i), State.HELD, null, null));
+                Entry[] entries = new Entry[ids.size()];
+                for (int i = 0; i < entries.length; i++) {
+                    entries[i] = new Entry(ids.get(i), act.calls().get(i), State.HELD, null, null);
                 }
                 MachineState next = new MachineState(Phase.RUNNING_TOOLS, at.task, false, at.iteration, at.errors,
                         at.lastError, at.runStart, at.taskMessage, at.pending, at.pendingInMemory, turn,
                         answer.assistant(), act.note(), at.tools, null, false, act.calls());
-                return out.then(next, new MachineStep.RunTools(entries, null, null, at.tools, false));
+                return out.then(next, new MachineStep.RunTools(List.of(entries), null, null, at.tools, false));
             }
         }
     }
@@ -708,18 +708,25 @@ public final class AgentMachine {
      */
     static List<String> callIds(Message assistant, List<DecodedToolCall> calls, int turn) {
         List<NativeToolCall> natives = assistant.toolCalls();
-        boolean provided = natives.size() == calls.size();
-        List<String> ids = new ArrayList<>(calls.size());
+        boolean provided = natives.size() == calls.size() && !calls.isEmpty();
+        String[] ids = new String[calls.size()];
+        if (!provided) {
+            // call_T_K alone: distinct by construction, nothing to look up (tags mode's every answer)
+            for (int k = 0; k < ids.length; k++) {
+                ids[k] = "call_" + turn + "_" + (k + 1);
+            }
+            return List.of(ids);
+        }
         Set<String> seen = new HashSet<>();
-        for (int k = 0; k < calls.size(); k++) {
-            String id = provided ? natives.get(k).id() : null;
+        for (int k = 0; k < ids.length; k++) {
+            String id = natives.get(k).id();
             if (id == null || id.isBlank() || !seen.add(id)) {
                 id = "call_" + turn + "_" + (k + 1);
                 seen.add(id);
             }
-            ids.add(id);
+            ids[k] = id;
         }
-        return ids;
+        return List.of(ids);
     }
 
     // --- the inputs and effects only core makes ---
@@ -813,24 +820,49 @@ public final class AgentMachine {
         }
     }
 
-    /** The effects of one transition, in order. */
+    /**
+     * The effects of one transition, in order. Most transitions have none, one or two (an
+     * {@code iteration_start}; a result and the turn): those are kept in two fields and handed
+     * over as the immutable list {@link Transition} keeps as it is, with no list grown and copied.
+     */
     private static final class Out {
-        private final List<MachineEffect> effects = new ArrayList<>();
+        private MachineEffect first;
+        private MachineEffect second;
+        /** From the third effect on, all of them; else null. */
+        private List<MachineEffect> more;
 
         void emit(AgentEvent event) {
-            effects.add(new MachineEffect.Emit(event));
+            add(new MachineEffect.Emit(event));
         }
 
         void add(MachineEffect effect) {
-            effects.add(effect);
+            if (more != null) {
+                more.add(effect);
+            } else if (first == null) {
+                first = effect;
+            } else if (second == null) {
+                second = effect;
+            } else {
+                more = new ArrayList<>(6);
+                more.add(first);
+                more.add(second);
+                more.add(effect);
+            }
+        }
+
+        private List<MachineEffect> effects() {
+            if (more != null) {
+                return List.copyOf(more);
+            }
+            return first == null ? List.of() : second == null ? List.of(first) : List.of(first, second);
         }
 
         Transition then(MachineState state, MachineStep step) {
-            return new Transition(state, effects, step);
+            return new Transition(state, effects(), step);
         }
 
         Transition end(MachineState at, LoopEvent.LoopEnd end, List<WaitingCall> waiting) {
-            return new Transition(at.with(Phase.ENDED), effects, new MachineStep.End(end, waiting));
+            return new Transition(at.with(Phase.ENDED), effects(), new MachineStep.End(end, waiting));
         }
     }
 }
