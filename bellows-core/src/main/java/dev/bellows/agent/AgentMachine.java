@@ -447,11 +447,8 @@ public final class AgentMachine {
     }
 
     private Transition answered(MachineState at, AnswerReader.Reading answer, Out out) {
-        List<Message> turn = new ArrayList<>();
-        if (!at.pendingInMemory) {
-            turn.addAll(at.pending);
-        }
-        turn.add(answer.assistant());
+        List<Message> turn = at.pendingInMemory ? List.of(answer.assistant())
+                : joined(at.pending, List.of(answer.assistant()));
         Counts counts = new Counts(at.errors, at.lastError);
         switch (answer.step()) {
             case AnswerReader.Step.NoAction none -> {
@@ -490,7 +487,7 @@ public final class AgentMachine {
     private Transition toolsRan(MachineState at, ToolsRan ran, Out out) {
         Counts counts = new Counts(at.errors, at.lastError);
         report(ran.newOutcomes(), ran.newIds(), counts, out);
-        List<Message> turn = new ArrayList<>(at.turn);
+        List<Message> turn = at.turn;       // immutable: each ending below joins onto it, none copies it first
         if (ran.suspended()) {
             return suspend(at, new Suspension(at.task, at.iteration, counts.errors, counts.lastError, turn, at.note,
                     ran.entries()), out);
@@ -498,15 +495,13 @@ public final class AgentMachine {
         ToolChainResult result = ran.result();
         Optional<ToolEffect.EndRun> ending = result.endingRun();
         if (ending.isPresent()) {
-            turn.addAll(protocol.closing(at.answer, result));
-            out.add(new MachineEffect.Remember(turn));
+            out.add(new MachineEffect.Remember(joined(turn, protocol.closing(at.answer, result))));
             return out.end(at, LoopEnds.ended(ending.get()), List.of());
         }
         List<Message> observation = protocol.observation(at.answer, result, at.note);
         Handoff handoff = handoff(result);
         if (handoff != null) {
-            turn.addAll(observation);
-            return handOff(at, handoff, result.handingOff().get().message(), turn, out);
+            return handOff(at, handoff, result.handingOff().get().message(), joined(turn, observation), out);
         }
         return endIteration(at, at.iteration, counts, turn, observation, out);
     }
@@ -517,9 +512,7 @@ public final class AgentMachine {
      */
     private Transition endIteration(MachineState at, int iteration, Counts counts, List<Message> turn,
                                     List<Message> pending, Out out) {
-        List<Message> stored = new ArrayList<>(turn);
-        stored.addAll(pending);
-        out.add(new MachineEffect.Remember(stored));
+        out.add(new MachineEffect.Remember(joined(turn, pending)));
         LoopEvent.LoopEnd stop = limits(iteration, counts);
         if (stop != null) {
             return out.end(at, stop, List.of());
@@ -549,6 +542,22 @@ public final class AgentMachine {
         out.emit(new LoopEvent.Handoff(from, handoff.name()));
         out.add(new HandOver(handoff));
         return out.then(at.with(Phase.ENDED), new MachineStep.HandOff(handoff, message.isEmpty() ? at.task : message));
+    }
+
+    /**
+     * {@code first} then {@code then}, as the immutable list the effects and the state keep as it
+     * is: a turn is made once, not copied by each value that holds it.
+     */
+    private static List<Message> joined(List<Message> first, List<Message> then) {
+        Message[] all = new Message[first.size() + then.size()];
+        int at = 0;
+        for (Message message : first) {
+            all[at++] = message;
+        }
+        for (Message message : then) {
+            all[at++] = message;
+        }
+        return List.of(all);
     }
 
     /** The circuit breaker, then the iteration cap, after an iteration; null to go on. */
