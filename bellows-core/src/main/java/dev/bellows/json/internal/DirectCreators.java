@@ -13,10 +13,10 @@ import tools.jackson.databind.deser.std.StdValueInstantiator;
 import tools.jackson.databind.introspect.AnnotatedConstructor;
 
 /**
- * Calls a constructor that takes two or more properties (a record's, the usual tool arguments)
+ * Calls a constructor that takes properties (a record's, the usual tool arguments)
  * through {@link Constructor#newInstance}, not through Jackson 3's
  * {@code MethodHandle.invokeWithArguments}, which spreads its arguments anew on every call:
- * about 500 bytes of method types and handles per bound record, once per tool call (Jackson 2
+ * about 260 bytes of method types and handles per bound record, once per tool call (Jackson 2
  * called the constructor by reflection). What is called, with which values, and what a
  * constructor's exception becomes are Jackson's own: only the way of calling differs.
  */
@@ -46,16 +46,21 @@ final class DirectCreators extends JacksonModule {
                                                              BeanDescription.Supplier description,
                                                              ValueInstantiator made) {
                 // Jackson's own instantiator only (a custom one calls what it likes), over a
-                // constructor Jackson made callable (setAccessible, when it had to).
+                // constructor callable as Jackson would make it so: made accessible when the
+                // mapper overrides access modifiers (its default) and the class's module lets it.
                 if (made.getClass() == StdValueInstantiator.class
                         && ((StdValueInstantiator) made).getWithArgsCreator() instanceof AnnotatedConstructor creator
-                        && creator.getParameterCount() >= 2
-                        && creator.getAnnotated().canAccess(null)) {
+                        && creator.getParameterCount() >= 1
+                        && callable(creator.getAnnotated(), config)) {
                     return new Direct((StdValueInstantiator) made, creator.getAnnotated());
                 }
                 return made;
             }
         });
+    }
+
+    private static boolean callable(Constructor<?> constructor, DeserializationConfig config) {
+        return constructor.canAccess(null) || config.canOverrideAccessModifiers() && constructor.trySetAccessible();
     }
 
     /** Jackson's instantiator, calling the properties' constructor by reflection. */

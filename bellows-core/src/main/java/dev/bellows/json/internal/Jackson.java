@@ -29,7 +29,7 @@ import tools.jackson.dataformat.yaml.YAMLWriteFeature;
  *     properties are refused, as before.</li>
  * <li>Buffers from a pool every thread shares: each run goes on on a new virtual thread, which
  *     a per-thread pool would give new buffers each time.</li>
- * <li>A constructor of two or more properties (a record's) is called by reflection, not by
+ * <li>A constructor of properties (a record's) is called by reflection, not by
  *     Jackson 3's {@code invokeWithArguments}, which allocates anew on every call
  *     ({@code DirectCreators}).</li>
  * <li>Strings of any length: tool arguments and results of many megabytes are in memory
