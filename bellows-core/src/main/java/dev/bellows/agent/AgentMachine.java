@@ -447,11 +447,8 @@ public final class AgentMachine {
     }
 
     private Transition answered(MachineState at, AnswerReader.Reading answer, Out out) {
-        List<Message> turn = new ArrayList<>();
-        if (!at.pendingInMemory) {
-            turn.addAll(at.pending);
-        }
-        turn.add(answer.assistant());
+        List<Message> turn = at.pendingInMemory ? List.of(answer.assistant())
+                : joined(at.pending, List.of(answer.assistant()));
         Counts counts = new Counts(at.errors, at.lastError);
         switch (answer.step()) {
             case AnswerReader.Step.NoAction none -> {
@@ -475,14 +472,14 @@ public final class AgentMachine {
             }
             case AnswerReader.Step.Act act -> {
                 List<String> ids = callIds(answer.assistant(), act.calls(), at.runStart + at.iteration);
-                List<Entry> entries = new ArrayList<>(ids.size());
-                for (int i = 0; i < ids.size(); i++) {
-                    entries.add(new Entry(ids.get(i), act.calls().get(i), State.HELD, null, null));
+                Entry[] entries = new Entry[ids.size()];
+                for (int i = 0; i < entries.length; i++) {
+                    entries[i] = new Entry(ids.get(i), act.calls().get(i), State.HELD, null, null);
                 }
                 MachineState next = new MachineState(Phase.RUNNING_TOOLS, at.task, false, at.iteration, at.errors,
                         at.lastError, at.runStart, at.taskMessage, at.pending, at.pendingInMemory, turn,
                         answer.assistant(), act.note(), at.tools, null, false, act.calls());
-                return out.then(next, new MachineStep.RunTools(entries, null, null, at.tools, false));
+                return out.then(next, new MachineStep.RunTools(List.of(entries), null, null, at.tools, false));
             }
         }
     }
@@ -490,7 +487,7 @@ public final class AgentMachine {
     private Transition toolsRan(MachineState at, ToolsRan ran, Out out) {
         Counts counts = new Counts(at.errors, at.lastError);
         report(ran.newOutcomes(), ran.newIds(), counts, out);
-        List<Message> turn = new ArrayList<>(at.turn);
+        List<Message> turn = at.turn;       // immutable: each ending below joins onto it, none copies it first
         if (ran.suspended()) {
             return suspend(at, new Suspension(at.task, at.iteration, counts.errors, counts.lastError, turn, at.note,
                     ran.entries()), out);
@@ -498,15 +495,13 @@ public final class AgentMachine {
         ToolChainResult result = ran.result();
         Optional<ToolEffect.EndRun> ending = result.endingRun();
         if (ending.isPresent()) {
-            turn.addAll(protocol.closing(at.answer, result));
-            out.add(new MachineEffect.Remember(turn));
+            out.add(new MachineEffect.Remember(joined(turn, protocol.closing(at.answer, result))));
             return out.end(at, LoopEnds.ended(ending.get()), List.of());
         }
         List<Message> observation = protocol.observation(at.answer, result, at.note);
         Handoff handoff = handoff(result);
         if (handoff != null) {
-            turn.addAll(observation);
-            return handOff(at, handoff, result.handingOff().get().message(), turn, out);
+            return handOff(at, handoff, result.handingOff().get().message(), joined(turn, observation), out);
         }
         return endIteration(at, at.iteration, counts, turn, observation, out);
     }
@@ -517,9 +512,7 @@ public final class AgentMachine {
      */
     private Transition endIteration(MachineState at, int iteration, Counts counts, List<Message> turn,
                                     List<Message> pending, Out out) {
-        List<Message> stored = new ArrayList<>(turn);
-        stored.addAll(pending);
-        out.add(new MachineEffect.Remember(stored));
+        out.add(new MachineEffect.Remember(joined(turn, pending)));
         LoopEvent.LoopEnd stop = limits(iteration, counts);
         if (stop != null) {
             return out.end(at, stop, List.of());
@@ -549,6 +542,22 @@ public final class AgentMachine {
         out.emit(new LoopEvent.Handoff(from, handoff.name()));
         out.add(new HandOver(handoff));
         return out.then(at.with(Phase.ENDED), new MachineStep.HandOff(handoff, message.isEmpty() ? at.task : message));
+    }
+
+    /**
+     * {@code first} then {@code then}, as the immutable list the effects and the state keep as it
+     * is: a turn is made once, not copied by each value that holds it.
+     */
+    private static List<Message> joined(List<Message> first, List<Message> then) {
+        Message[] all = new Message[first.size() + then.size()];
+        int at = 0;
+        for (Message message : first) {
+            all[at++] = message;
+        }
+        for (Message message : then) {
+            all[at++] = message;
+        }
+        return List.of(all);
     }
 
     /** The circuit breaker, then the iteration cap, after an iteration; null to go on. */
@@ -708,18 +717,25 @@ public final class AgentMachine {
      */
     static List<String> callIds(Message assistant, List<DecodedToolCall> calls, int turn) {
         List<NativeToolCall> natives = assistant.toolCalls();
-        boolean provided = natives.size() == calls.size();
-        List<String> ids = new ArrayList<>(calls.size());
+        boolean provided = natives.size() == calls.size() && !calls.isEmpty();
+        String[] ids = new String[calls.size()];
+        if (!provided) {
+            // call_T_K alone: distinct by construction, nothing to look up (tags mode's every answer)
+            for (int k = 0; k < ids.length; k++) {
+                ids[k] = "call_" + turn + "_" + (k + 1);
+            }
+            return List.of(ids);
+        }
         Set<String> seen = new HashSet<>();
-        for (int k = 0; k < calls.size(); k++) {
-            String id = provided ? natives.get(k).id() : null;
+        for (int k = 0; k < ids.length; k++) {
+            String id = natives.get(k).id();
             if (id == null || id.isBlank() || !seen.add(id)) {
                 id = "call_" + turn + "_" + (k + 1);
                 seen.add(id);
             }
-            ids.add(id);
+            ids[k] = id;
         }
-        return ids;
+        return List.of(ids);
     }
 
     // --- the inputs and effects only core makes ---
@@ -813,24 +829,49 @@ public final class AgentMachine {
         }
     }
 
-    /** The effects of one transition, in order. */
+    /**
+     * The effects of one transition, in order. Most transitions have none, one or two (an
+     * {@code iteration_start}; a result and the turn): those are kept in two fields and handed
+     * over as the immutable list {@link Transition} keeps as it is, with no list grown and copied.
+     */
     private static final class Out {
-        private final List<MachineEffect> effects = new ArrayList<>();
+        private MachineEffect first;
+        private MachineEffect second;
+        /** From the third effect on, all of them; else null. */
+        private List<MachineEffect> more;
 
         void emit(AgentEvent event) {
-            effects.add(new MachineEffect.Emit(event));
+            add(new MachineEffect.Emit(event));
         }
 
         void add(MachineEffect effect) {
-            effects.add(effect);
+            if (more != null) {
+                more.add(effect);
+            } else if (first == null) {
+                first = effect;
+            } else if (second == null) {
+                second = effect;
+            } else {
+                more = new ArrayList<>(6);
+                more.add(first);
+                more.add(second);
+                more.add(effect);
+            }
+        }
+
+        private List<MachineEffect> effects() {
+            if (more != null) {
+                return List.copyOf(more);
+            }
+            return first == null ? List.of() : second == null ? List.of(first) : List.of(first, second);
         }
 
         Transition then(MachineState state, MachineStep step) {
-            return new Transition(state, effects, step);
+            return new Transition(state, effects(), step);
         }
 
         Transition end(MachineState at, LoopEvent.LoopEnd end, List<WaitingCall> waiting) {
-            return new Transition(at.with(Phase.ENDED), effects, new MachineStep.End(end, waiting));
+            return new Transition(at.with(Phase.ENDED), effects(), new MachineStep.End(end, waiting));
         }
     }
 }

@@ -47,10 +47,17 @@ public sealed interface MachineStep permits MachineStep.CallModel, MachineStep.R
         final ToolRegistry tools;
         /** A resume that gives the waiting run up: no call runs. */
         final boolean givingUp;
+        /** The calls' ids, in call order: made once, read by every driver's step and its outcomes. */
+        private final List<String> ids;
 
         RunTools(List<Suspension.Entry> entries, java.util.Map<String, Decision> decisions, ResumeLog log,
                  ToolRegistry tools, boolean givingUp) {
             this.entries = List.copyOf(entries);
+            String[] made = new String[this.entries.size()];
+            for (int i = 0; i < made.length; i++) {
+                made[i] = this.entries.get(i).id();
+            }
+            this.ids = List.of(made);
             this.decisions = decisions;
             this.log = log;
             this.tools = tools;
@@ -59,7 +66,7 @@ public sealed interface MachineStep permits MachineStep.CallModel, MachineStep.R
 
         /** The ids of the calls, in call order. */
         public List<String> callIds() {
-            return entries.stream().map(Suspension.Entry::id).toList();
+            return ids;
         }
 
         /** Whether this carries on a waiting answer's calls (a resume), rather than a new answer's. */

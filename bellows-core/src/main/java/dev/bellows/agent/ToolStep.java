@@ -56,9 +56,10 @@ record ToolStep(List<ToolInterceptor> interceptors, Predicate<ToolCall> approval
         if (plain && step.entries.size() == 1 && !callsAnAgent(step)) {
             // One call, on this thread, in the run's scope (its shared state); several may run on
             // threads of their own, which only the batch gives the scope.
-            List<DecodedToolCall> calls = step.entries.stream().map(Suspension.Entry::decoded).toList();
-            ToolChainResult result = new ToolChainResult(around.run(() -> CallScope.within(step.entries.getFirst().id(),
-                    run, () -> chain.execute(calls, run::isCancelled))));
+            Suspension.Entry only = step.entries.getFirst();
+            List<DecodedToolCall> calls = List.of(only.decoded());
+            ToolChainResult result = new ToolChainResult(around.run(() -> CallScope.within(only.id(), run,
+                    () -> chain.execute(calls, run::isCancelled))));
             if (run.isCancelled()) {
                 return MachineInput.cancelled();
             }

@@ -56,8 +56,12 @@ public final class Observation {
         if (outcomes.isEmpty()) {
             return "";
         }
-        List<FormattedSection> calls = outcomes.stream().map(Observation::section).toList();
-        return format.formatSections(List.of(FormattedSection.of(OBSERVATION, calls)));
+        // a loop, not a stream: once per tool step, where the loop's stream was never optimized away
+        FormattedSection[] calls = new FormattedSection[outcomes.size()];
+        for (int i = 0; i < calls.length; i++) {
+            calls[i] = section(outcomes.get(i));
+        }
+        return format.formatSections(List.of(FormattedSection.of(OBSERVATION, List.of(calls))));
     }
 
     private static FormattedSection section(ToolCallOutcome outcome) {

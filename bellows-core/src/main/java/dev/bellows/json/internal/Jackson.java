@@ -29,6 +29,9 @@ import tools.jackson.dataformat.yaml.YAMLWriteFeature;
  *     properties are refused, as before.</li>
  * <li>Buffers from a pool every thread shares: each run goes on on a new virtual thread, which
  *     a per-thread pool would give new buffers each time.</li>
+ * <li>A constructor of properties (a record's) is called by reflection, not by
+ *     Jackson 3's {@code invokeWithArguments}, which allocates anew on every call
+ *     ({@code DirectCreators}).</li>
  * <li>Strings of any length: tool arguments and results of many megabytes are in memory
  *     already (the server bounds request bodies itself). Nesting keeps Jackson's limit, which
  *     protects the stack.</li>
@@ -42,6 +45,7 @@ public final class Jackson {
                     .streamReadConstraints(StreamReadConstraints.builder().maxStringLength(Integer.MAX_VALUE).build())
                     .build())
             .configureForJackson2()
+            .addModule(new DirectCreators())
             .build();
 
     /**
