@@ -116,13 +116,23 @@ public final class EvalRunner {
         EventFiles[] events = new EventFiles[1];
         // the writer thread places each run's events in dataset order; once a case's last run is
         // placed, the case is complete, and its parts of the report files are written there
-        EventFiles.Written placed = (job, reference) -> {
+        // the case's blocks kept as text until its last run is placed: the page's transcripts are
+        // made from them, not from the file flushed and read back (on the writer thread alone)
+        String[] blocks = reportFiles ? new String[jobs.size()] : null;
+        EventFiles.Written placed = (job, reference, block) -> {
             int c = jobs.get(job)[0];
             int index = jobs.get(job)[1];
             results[c][index - 1] = results[c][index - 1].withEvents(reference);
-            if (reports[0] != null && index == results[c].length) {
-                events[0].flush();      // the page's transcripts read the case's events from the file
-                caseDone(cases.get(c), results[c], reports[0]);
+            if (reports[0] != null) {
+                blocks[job] = new String(block, java.nio.charset.StandardCharsets.UTF_8);   // the file's text, as a read gives it
+                if (index == results[c].length) {
+                    List<String> texts = new ArrayList<>(results[c].length);
+                    for (int first = job - index + 1, j = first; j <= job; j++) {
+                        texts.add(blocks[j]);
+                        blocks[j] = null;
+                    }
+                    caseDone(cases.get(c), results[c], texts, reports[0]);
+                }
             }
         };
         if (reportFiles) {
@@ -184,11 +194,11 @@ public final class EvalRunner {
     }
 
     /** A case whose runs have all ended: its parts of the report files, written on the events' writer thread. */
-    private void caseDone(EvalCase evalCase, RunResult[] runs, ReportFiles reports) throws IOException {
+    private void caseDone(EvalCase evalCase, RunResult[] runs, List<String> blocks, ReportFiles reports) throws IOException {
         CaseResult result = caseResult(evalCase, runs);
         JsonNode change = baseline == null ? null
                 : ReportJson.changeJson(Comparison.compare(result, baseline.sides(), baseline.margin()));
-        reports.add(ReportJson.caseJson(result), change);
+        reports.add(ReportJson.caseJson(result), change, blocks);
     }
 
     private static CaseResult caseResult(EvalCase evalCase, RunResult[] runs) {

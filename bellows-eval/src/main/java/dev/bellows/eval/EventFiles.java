@@ -64,9 +64,11 @@ final class EventFiles implements AutoCloseable {
          * Run {@code job}'s block is written (not necessarily flushed: {@link #flush} from here).
          *
          * @param reference the run's reference, as {@link #reference} gives it
+         * @param block     the block's bytes as written to the file (UTF-8; empty for no events):
+         *                  the caller's to read, never to change
          * @throws IOException to stop the evaluation, as a block that cannot be written does
          */
-        void written(int job, String reference) throws IOException;
+        void written(int job, String reference, byte[] block) throws IOException;
     }
 
     /**
@@ -186,7 +188,7 @@ final class EventFiles implements AutoCloseable {
                     }
                     next++;
                     if (written != null && !abandoned) {
-                        written.written(ready.job(), reference(ready.job()));
+                        written.written(ready.job(), reference(ready.job()), ready.bytes());
                     }
                 }
             }

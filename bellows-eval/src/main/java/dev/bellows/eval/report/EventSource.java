@@ -115,6 +115,31 @@ final class EventSource implements AutoCloseable {
         }
     }
 
+    /**
+     * The lines of {@code reference}, a block of a file's lines, from {@code text}, that block as
+     * the file holds it (each line ended by a line break): as {@link #readAhead} would read them
+     * from the file. Null when the reference is not a block or the text has not its lines.
+     */
+    static Lines lines(String reference, String text) {
+        Matcher block = reference == null || text == null ? null : BLOCK.matcher(reference);
+        if (block == null || !block.matches()) {
+            return null;
+        }
+        long from = Long.parseLong(block.group(2));
+        long count = Long.parseLong(block.group(3)) - from + 1;
+        List<String> lines = new ArrayList<>((int) Math.min(count, 1 << 16));
+        List<Long> numbers = new ArrayList<>(lines.size());
+        for (int start = 0, end = text.indexOf('\n'); end >= 0; start = end + 1, end = text.indexOf('\n', start)) {
+            String line = text.substring(start, end);
+            if (line.indexOf('\r') >= 0) {
+                return null;        // a reader splits there too: read from the file, as it would be
+            }
+            numbers.add(from + lines.size());
+            lines.add(line);
+        }
+        return lines.size() == count && (text.isEmpty() || text.charAt(text.length() - 1) == '\n') ? new Lines(lines, numbers, null) : null;
+    }
+
     private void open(String name) throws IOException, Unreadable {
         forget();
         Path file = base.resolve(name).normalize();

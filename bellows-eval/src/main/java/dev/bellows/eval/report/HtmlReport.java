@@ -125,10 +125,21 @@ final class HtmlReport {
         return part.html.take();
     }
 
-    /** Case {@code index}'s runs and their transcripts, the events read through {@code events}. */
-    static String details(CaseResult result, Change change, int index, EventSource events) {
-        HtmlReport part = new HtmlReport(null, change == null ? Map.of() : Map.of(result.id(), change),
-                run -> Transcript.read(events, run.events()), null);
+    /**
+     * Case {@code index}'s runs and their transcripts, each run's events from {@code texts} (its
+     * block's text, by the run's place; see {@link ReportFiles#add}) or else read through
+     * {@code events}.
+     */
+    static String details(CaseResult result, Change change, int index, EventSource events, List<String> texts) {
+        List<RunResult> runs = result.runs();
+        HtmlReport part = new HtmlReport(null, change == null ? Map.of() : Map.of(result.id(), change), run -> {
+            int at = -1;
+            for (int i = 0; texts != null && i < runs.size() && at < 0; i++) {
+                at = runs.get(i) == run ? i : -1;      // by identity: two runs may be equal records
+            }
+            EventSource.Lines given = at < 0 || at >= texts.size() ? null : EventSource.lines(run.events(), texts.get(at));
+            return given == null ? Transcript.read(events, run.events()) : Transcript.read(given, run.events());
+        }, null);
         part.caseDetails(result, index);
         return part.html.take();
     }

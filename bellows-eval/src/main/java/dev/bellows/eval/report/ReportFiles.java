@@ -36,13 +36,13 @@ import tools.jackson.databind.SerializationFeature;
  *
  * <pre>{@code
  * try (ReportFiles files = ReportFiles.open(directory, "evals/weather.jsonl")) {
- *     for (...) files.add(caseJson, null);       // each case as report.json's "cases" holds it
+ *     for (...) files.add(caseJson, null, null); // each case as report.json's "cases" holds it
  *     files.finish(reportJson);                  // the report as report.json holds it, "cases" empty
  * }
  * }</pre>
  *
- * <p>The page's transcripts are read from the events files the cases name, as they are given:
- * each case's events must be on disk (flushed) when it is given. Until {@link #finish} returns,
+ * <p>The page's transcripts are made from the runs' events given with each case; those not given
+ * are read from the events files the cases name, which must be on disk (flushed) then. Until {@link #finish} returns,
  * none of the three files is touched; {@link #close} without it (a failed or cancelled
  * evaluation) deletes the parts and leaves the folder's report files as they were. Not
  * thread-safe: one thread gives the cases, then finishes or closes.
@@ -109,10 +109,16 @@ public final class ReportFiles implements AutoCloseable {
      *
      * @param caseJson the case as {@code report.json}'s {@code cases} holds it (secrets redacted)
      * @param change   the case's entry in the report's {@code comparison.cases}; null without a baseline
+     * @param events   per run of the case, in its order, the lines its {@code events} reference
+     *                 names ({@code FILE#Lfirst-Llast}), as the events file holds them, each ended
+     *                 by a line break: the page's transcripts are made from these, not read back
+     *                 from the file; a run whose text is null, or whose reference is not such a
+     *                 block, is read from the file, which must then be on disk. Null: every run's
+     *                 read from the file
      * @throws InvalidReportException when {@code caseJson} or {@code change} is not what a report holds
      * @throws IOException            when a part cannot be written
      */
-    public void add(JsonNode caseJson, JsonNode change) throws IOException {
+    public void add(JsonNode caseJson, JsonNode change, List<String> events) throws IOException {
         if (finished) {
             throw new IllegalStateException("the report files are finished");
         }
@@ -125,7 +131,7 @@ public final class ReportFiles implements AutoCloseable {
         jsonText.getBuffer().setLength(0);
         xml.write(JunitXml.testcase(result, suite));
         rows.write(HtmlReport.row(result, compared, index));
-        runs.write(HtmlReport.details(result, compared, index, events));
+        runs.write(HtmlReport.details(result, compared, index, this.events, events));
         totals.add(result, compared != null && compared.regressed());
         durationMs += result.durationMs();
     }
