@@ -16,6 +16,7 @@ import dev.bellows.eval.JudgeModel;
 import dev.bellows.eval.ReportJson;
 import dev.bellows.eval.RunProbe;
 import dev.bellows.eval.RunResult;
+import dev.bellows.eval.report.ReportFiles;
 import dev.bellows.mcp.McpClientOptions;
 import dev.bellows.provider.Provider;
 import dev.bellows.provider.RetryPolicy;
@@ -220,7 +221,7 @@ final class EvalCommand implements Callable<Integer> {
                             ? settings.configuredAgent().model() : settings.model())
                     .memory(() -> RunCommand.memory(settings))
                     .prices(options.configFile(root.host).prices())
-                    .reportFiles(true);     // report.json, junit.xml and report.html written as the runs go
+                    .reportFiles(ReportFiles::open);     // report.json, junit.xml and report.html written as the runs go
             if (before != null) {
                 try {
                     runner.baseline(baseline, before, margin == null ? 0.05 : margin);

@@ -23,7 +23,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
-import dev.bellows.eval.report.ReportFiles;
 import dev.bellows.secret.Secrets;
 import tools.jackson.databind.JsonNode;
 
@@ -35,7 +34,7 @@ import tools.jackson.databind.JsonNode;
  *
  * <pre>{@code
  * EvalReport report = EvalRunner.builder(factory).repeat(3).concurrency(4)
- *         .outputDirectory(Path.of("eval-out")).reportFiles(true).build()
+ *         .outputDirectory(Path.of("eval-out")).reportFiles(ReportFiles::open).build()
  *         .run(Dataset.read(Path.of("evals/weather.jsonl")));
  * }</pre>
  *
@@ -55,7 +54,7 @@ public final class EvalRunner {
     private final Clock clock;
     private final Supplier<ConversationMemory> memory;
     private final java.util.Map<String, Price> prices;
-    private final boolean reportFiles;
+    private final ReportSink.Opener reportFiles;
     private final Baseline baseline;
     private final LongSupplier nanoTime;
 
@@ -112,13 +111,13 @@ public final class EvalRunner {
         java.util.concurrent.atomic.AtomicBoolean stopped = new java.util.concurrent.atomic.AtomicBoolean();
         progress.started(total);
         List<Future<Void>> workers = new ArrayList<>();
-        ReportFiles[] reports = new ReportFiles[1];
+        ReportSink[] reports = new ReportSink[1];
         EventFiles[] events = new EventFiles[1];
         // the writer thread places each run's events in dataset order; once a case's last run is
         // placed, the case is complete, and its parts of the report files are written there
         // the case's blocks kept as text until its last run is placed: the page's transcripts are
         // made from them, not from the file flushed and read back (on the writer thread alone)
-        String[] blocks = reportFiles ? new String[jobs.size()] : null;
+        String[] blocks = reportFiles != null ? new String[jobs.size()] : null;
         EventFiles.Written placed = (job, reference, block) -> {
             int c = jobs.get(job)[0];
             int index = jobs.get(job)[1];
@@ -135,11 +134,11 @@ public final class EvalRunner {
                 }
             }
         };
-        if (reportFiles) {
+        if (reportFiles != null) {
             java.nio.file.Files.createDirectories(outputDirectory);
         }
         // closed in the reverse order: the runs stopped, then the writer thread, then the report's parts
-        try (ReportFiles opened = reportFiles ? ReportFiles.open(outputDirectory, Secrets.redact(dataset.source().toString())) : null;
+        try (ReportSink opened = reportFiles != null ? reportFiles.open(outputDirectory, Secrets.redact(dataset.source().toString())) : null;
              EventFiles files = outputDirectory == null ? null : new EventFiles(outputDirectory, jobs.size(), placed);
              ExecutorService threads = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("eval-run-", 0).factory())) {
             reports[0] = opened;
@@ -194,11 +193,10 @@ public final class EvalRunner {
     }
 
     /** A case whose runs have all ended: its parts of the report files, written on the events' writer thread. */
-    private void caseDone(EvalCase evalCase, RunResult[] runs, List<String> blocks, ReportFiles reports) throws IOException {
+    private void caseDone(EvalCase evalCase, RunResult[] runs, List<String> blocks, ReportSink reports) throws IOException {
         CaseResult result = caseResult(evalCase, runs);
-        JsonNode change = baseline == null ? null
-                : ReportJson.changeJson(Comparison.compare(result, baseline.sides(), baseline.margin()));
-        reports.add(ReportJson.caseJson(result), change, blocks);
+        reports.add(result, baseline == null ? Optional.empty()
+                : Optional.of(Comparison.compare(result, baseline.sides(), baseline.margin())), blocks);
     }
 
     private static CaseResult caseResult(EvalCase evalCase, RunResult[] runs) {
@@ -331,7 +329,7 @@ public final class EvalRunner {
         private Clock clock = Clock.systemUTC();
         private Supplier<ConversationMemory> memory = () -> ConversationMemory.builder().build();
         private java.util.Map<String, Price> prices = java.util.Map.of();
-        private boolean reportFiles;
+        private ReportSink.Opener reportFiles;
         private Baseline baseline;
         private LongSupplier nanoTime = System::nanoTime;
 
@@ -419,15 +417,17 @@ public final class EvalRunner {
         }
 
         /**
-         * Also writes the report files into the output directory ({@code report.json},
-         * {@code junit.xml}, {@code report.html}: the files {@link ReportJson#WRITER} and
-         * {@link dev.bellows.eval.report.EvalReports} write from the report), while the runs go:
-         * each case's parts as soon as its runs and those of every case before it have ended, the
-         * totals once the last has. When {@link EvalRunner#run} throws (a file that cannot be
-         * written, an interrupt), none of them is written.
+         * Gives the report, while the runs go, to a sink {@code opener} opens in the output
+         * directory for each {@link EvalRunner#run}: each case as soon as its runs and those of
+         * every case before it have ended, the report's head once the last has; when the run
+         * throws (a file that cannot be written, an interrupt) the sink is closed unfinished.
+         * With {@code dev.bellows.eval.report.ReportFiles::open} the report files are written so
+         * ({@code report.json}, {@code junit.xml}, {@code report.html}: the files
+         * {@link ReportJson#WRITER} and {@code EvalReports} write from the report), and none of
+         * them when the run throws. Null (the default): none.
          */
-        public Builder reportFiles(boolean write) {
-            this.reportFiles = write;
+        public Builder reportFiles(ReportSink.Opener opener) {
+            this.reportFiles = opener;
             return this;
         }
 
@@ -452,7 +452,7 @@ public final class EvalRunner {
         }
 
         public EvalRunner build() {
-            if (reportFiles && outputDirectory == null) {
+            if (reportFiles != null && outputDirectory == null) {
                 throw new IllegalStateException("reportFiles: the report files go in the output directory; none is set");
             }
             return new EvalRunner(this);

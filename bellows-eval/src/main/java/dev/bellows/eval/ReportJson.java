@@ -3,6 +3,7 @@ package dev.bellows.eval;
 import dev.bellows.json.internal.FrozenJson;
 import tools.jackson.databind.ObjectWriter;
 import dev.bellows.json.internal.Jackson;
+import tools.jackson.core.JsonGenerator;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.SerializationFeature;
@@ -97,18 +98,77 @@ public final class ReportJson {
         return FrozenJson.freeze(json);
     }
 
-    /** A case as the report's {@code cases} holds it, secrets redacted, frozen. */
-    static JsonNode caseJson(CaseResult result) {
-        ObjectNode json = caseTree(result);
-        redact(json);
-        return FrozenJson.freeze(json);
-    }
-
-    /** A case's comparison as the report's {@code comparison.cases} holds it, secrets redacted, frozen. */
-    static JsonNode changeJson(Comparison.CaseComparison change) {
-        ObjectNode json = changeTree(change);
-        redact(json);
-        return FrozenJson.freeze(json);
+    /**
+     * Writes a case as the report's {@code cases} holds it (the object {@link #toJson}'s tree has
+     * there, secrets redacted) to {@code out}, without building its tree: for writers of a report
+     * one case at a time ({@code dev.bellows.eval.report.ReportFiles}), which stand {@code out}
+     * where the case goes. Not flushed.
+     *
+     * @throws tools.jackson.core.JacksonException when the generator cannot write
+     */
+    public static void writeCase(CaseResult result, JsonGenerator out) {
+        out.writeStartObject();
+        out.writeStringProperty("id", Secrets.redact(result.id()));
+        out.writeBooleanProperty("passed", result.passed());
+        out.writeName("input");
+        if (result.input().isString()) {
+            out.writeString(Secrets.redact(result.input().asString()));
+        } else {
+            JsonNode input = result.input().deepCopy();     // as the tree's: its texts redacted in a copy
+            redact(input);
+            out.writeTree(input);
+        }
+        out.writeName("tags");
+        out.writeStartArray();
+        for (String tag : result.tags()) {
+            out.writeString(Secrets.redact(tag));
+        }
+        out.writeEndArray();
+        out.writeNumberProperty("repeat", result.repeat());
+        out.writeNumberProperty("pass_rate", result.passRate());
+        out.writeNumberProperty("required_pass_rate", result.requiredPassRate());
+        out.writeNumberProperty("pass_at_k", result.passAtK());
+        out.writeNumberProperty("pass_hat_k", result.passHatK());
+        out.writeName("runs");
+        out.writeStartArray();
+        for (RunResult run : result.runs()) {
+            out.writeStartObject();
+            out.writeNumberProperty("index", run.index());
+            out.writeBooleanProperty("passed", run.passed());
+            out.writeStringProperty("answer", Secrets.redact(run.answer()));
+            if (run.error().isPresent()) {
+                out.writeStringProperty("error", Secrets.redact(run.error().get()));
+            }
+            out.writeName("scores");
+            out.writeStartArray();
+            for (Score score : run.scores()) {
+                out.writeStartObject();
+                out.writeStringProperty("evaluator", Secrets.redact(score.evaluator()));
+                out.writeBooleanProperty("passed", score.passed());
+                out.writeNumberProperty("score", score.score());
+                out.writeStringProperty("reason", Secrets.redact(score.reason()));
+                out.writeEndObject();
+            }
+            out.writeEndArray();
+            if (!run.events().isEmpty()) {
+                out.writeStringProperty("events", Secrets.redact(run.events()));
+            }
+            out.writeNumberProperty("duration_ms", run.durationMs());
+            out.writeNumberProperty("iterations", run.iterations());
+            if (run.tokens().isPresent()) {
+                out.writeName("tokens");
+                out.writeStartObject();
+                out.writeNumberProperty("input", run.tokens().get().inputTokens());
+                out.writeNumberProperty("output", run.tokens().get().outputTokens());
+                out.writeEndObject();
+            }
+            if (run.cost().isPresent()) {
+                out.writeNumberProperty("cost", run.cost().get());
+            }
+            out.writeEndObject();
+        }
+        out.writeEndArray();
+        out.writeEndObject();
     }
 
     /** The report without its cases: "cases" an empty array, in its place. */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.bellows.agent.DefaultAgent;
 import dev.bellows.eval.report.EvalReports;
+import dev.bellows.eval.report.ReportFiles;
 import dev.bellows.testkit.MockScript;
 import dev.bellows.testkit.MockTurn;
 import dev.bellows.testkit.ScriptedProvider;
@@ -26,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 
 /**
- * The report files the runner writes as the runs go ({@code reportFiles(true)}): byte for byte
+ * The report files the runner writes as the runs go ({@code reportFiles(ReportFiles::open)}): byte for byte
  * the files written from the whole report once it is done, whatever order the runs end in, and
  * none of them when the evaluation is cancelled.
  */
@@ -73,7 +74,7 @@ class StreamedReportsTest {
     }
 
     private static EvalRunner.Builder runner(AgentFactory factory, Path out) {
-        return EvalRunner.builder(factory).outputDirectory(out).reportFiles(true).model("mock").clock(CLOCK)
+        return EvalRunner.builder(factory).outputDirectory(out).reportFiles(ReportFiles::open).model("mock").clock(CLOCK)
                 .nanoTime(() -> 0);     // every duration 0: two evaluations' files can be compared whole
     }
 
@@ -194,9 +195,33 @@ class StreamedReportsTest {
         assertThat(read(out.resolve(ReportJson.FILE))).contains("\"cases\" : [ ]");
     }
 
+    /**
+     * The cases' parts are made from the runner's records, not from the case's redacted JSON tree:
+     * a secret in a text input, in a conversation's message, in a tag, an answer and a reason is
+     * redacted in them as the whole report's tree redacts it.
+     */
+    @Test
+    void aSecretInACaseIsRedactedInItsPartsAsInTheWholeReport() throws Exception {
+        String secret = "sk-in-the-streamed-parts-51";
+        dev.bellows.secret.Secrets.register(secret);
+        Dataset dataset = Dataset.read(Files.writeString(dir.resolve("secret.jsonl"), """
+                {"id": "text", "input": "My key is %1$s.", "tags": ["%1$s"], "expect": {"contains": "%1$s", "max_iterations": 4}}
+                {"id": "conversation", "input": [{"role": "user", "content": "Keep %1$s"}, {"role": "assistant", "content": "Kept."}, {"role": "user", "content": "Which key?"}], "expect": {"contains": "nothing"}}
+                """.formatted(secret)));
+        AgentFactory factory = (evalCase, probe) -> probe.install(DefaultAgent.builder().model("mock")
+                .toolRegistry(new ToolRegistry())
+                .provider(new ScriptedProvider(MockScript.of(MockTurn.content(EvalRunnerTest.done("the key is " + secret)))))).build();
+        Path out = dir.resolve("out");
+        EvalReport report = runner(factory, out).build().run(dataset);
+        assertFilesAreTheWholeReports(report, out);
+        for (String file : FILES) {
+            assertThat(read(out.resolve(file))).contains("[REDACTED]").doesNotContain(secret);
+        }
+    }
+
     @Test
     void reportFilesNeedAnOutputDirectory() {
-        assertThatThrownBy(() -> EvalRunner.builder((evalCase, probe) -> null).reportFiles(true).build())
+        assertThatThrownBy(() -> EvalRunner.builder((evalCase, probe) -> null).reportFiles(ReportFiles::open).build())
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("output directory");
     }
 }

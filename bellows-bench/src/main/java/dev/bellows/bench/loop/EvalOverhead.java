@@ -8,6 +8,7 @@ import dev.bellows.eval.EvalReport;
 import dev.bellows.eval.EvalProgress;
 import dev.bellows.eval.EvalRunner;
 import dev.bellows.eval.RunProbe;
+import dev.bellows.eval.report.ReportFiles;
 import dev.bellows.openai.OpenAiProvider;
 import dev.bellows.tool.ToolRegistry;
 import dev.bellows.tool.ToolResult;
@@ -213,7 +214,7 @@ public final class EvalOverhead {
         EvalReport report = EvalRunner.builder((evalCase, probe) -> perRun ? probe.install(DefaultAgent.builder()
                         .provider(provider).model("mock").toolRegistry(tools)).build() : agent)
                 .concurrency(concurrency).outputDirectory(out).agentName("bench").model("mock")
-                .reportFiles(reports)   // as bellows eval does: the report files written as the runs go
+                .reportFiles(reports ? ReportFiles::open : null) // as bellows eval does: the report files written as the runs go
                 .progress(new EvalProgress() {
                     @Override
                     public void finished(String caseId, int index, boolean passed, int done, int runs) {

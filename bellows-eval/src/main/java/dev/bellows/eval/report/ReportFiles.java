@@ -2,6 +2,9 @@ package dev.bellows.eval.report;
 
 import dev.bellows.eval.report.Report.CaseResult;
 import dev.bellows.eval.report.Report.Change;
+import dev.bellows.eval.Comparison;
+import dev.bellows.eval.ReportJson;
+import dev.bellows.eval.ReportSink;
 import dev.bellows.json.internal.Jackson;
 import dev.bellows.secret.Secrets;
 import java.io.IOException;
@@ -18,6 +21,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.SerializationFeature;
@@ -33,11 +37,15 @@ import tools.jackson.databind.SerializationFeature;
  * file's start and its parts (a copy from file to file: the parts are never read back into
  * memory) and moves it into place. So once the last case is given, only that case's parts and
  * the files' starts remain to be written, and memory holds one case's parts at a time.
+ * The cases are the runner's own records: this is the {@link ReportSink} an {@link
+ * dev.bellows.eval.EvalRunner} writes the report files through ({@code reportFiles(ReportFiles::open)}),
+ * and no case is built as a JSON tree and read back (its {@code report.json} entry is written by
+ * {@link ReportJson#writeCase}).
  *
  * <pre>{@code
  * try (ReportFiles files = ReportFiles.open(directory, "evals/weather.jsonl")) {
- *     for (...) files.add(caseJson, null, null); // each case as report.json's "cases" holds it
- *     files.finish(reportJson);                  // the report as report.json holds it, "cases" empty
+ *     for (...) files.add(caseResult, Optional.empty(), null); // each case, in dataset order
+ *     files.finish(reportJson);    // the report as report.json holds it, "cases" empty
  * }
  * }</pre>
  *
@@ -47,7 +55,7 @@ import tools.jackson.databind.SerializationFeature;
  * evaluation) deletes the parts and leaves the folder's report files as they were. Not
  * thread-safe: one thread gives the cases, then finishes or closes.
  */
-public final class ReportFiles implements AutoCloseable {
+public final class ReportFiles implements ReportSink {
 
     private static final String JSON = "report.json";
     private static final int BUFFER = 1 << 16;
@@ -105,35 +113,36 @@ public final class ReportFiles implements AutoCloseable {
     }
 
     /**
-     * Writes the next case's parts.
+     * Writes the next case's parts, from the runner's records (no JSON tree of the case is built).
      *
-     * @param caseJson the case as {@code report.json}'s {@code cases} holds it (secrets redacted)
-     * @param change   the case's entry in the report's {@code comparison.cases}; null without a baseline
-     * @param events   per run of the case, in its order, the lines its {@code events} reference
-     *                 names ({@code FILE#Lfirst-Llast}), as the events file holds them, each ended
-     *                 by a line break: the page's transcripts are made from these, not read back
-     *                 from the file; a run whose text is null, or whose reference is not such a
-     *                 block, is read from the file, which must then be on disk. Null: every run's
-     *                 read from the file
-     * @throws InvalidReportException when {@code caseJson} or {@code change} is not what a report holds
-     * @throws IOException            when a part cannot be written
+     * @param result the case (its texts are redacted as they are written)
+     * @param change the case's comparison with the baseline; empty without one
+     * @param events per run of the case, in its order, the lines its {@code events} reference
+     *               names ({@code FILE#Lfirst-Llast}), as the events file holds them, each ended
+     *               by a line break: the page's transcripts are made from these, not read back
+     *               from the file; a run whose text is null, or whose reference is not such a
+     *               block, is read from the file, which must then be on disk. Null: every run's
+     *               read from the file
+     * @throws IOException when a part cannot be written
      */
-    public void add(JsonNode caseJson, JsonNode change, List<String> events) throws IOException {
+    @Override
+    public void add(dev.bellows.eval.CaseResult result, Optional<Comparison.CaseComparison> change, List<String> events)
+            throws IOException {
         if (finished) {
             throw new IllegalStateException("the report files are finished");
         }
         int index = totals.cases;
-        CaseResult result = ReportReader.caseResult(caseJson, index, "report");
-        Change compared = change == null ? null : ReportReader.change(change, index, "report");
-        cases.writeTree(caseJson);
+        CaseResult shown = RunnerCases.caseResult(result);
+        Change compared = change.map(RunnerCases::change).orElse(null);
+        ReportJson.writeCase(result, cases);
         cases.flush();
         json.write(Secrets.redact(jsonText.toString()));
         jsonText.getBuffer().setLength(0);
-        xml.write(JunitXml.testcase(result, suite));
-        rows.write(HtmlReport.row(result, compared, index));
-        runs.write(HtmlReport.details(result, compared, index, this.events, events));
-        totals.add(result, compared != null && compared.regressed());
-        durationMs += result.durationMs();
+        xml.write(JunitXml.testcase(shown, suite));
+        rows.write(HtmlReport.row(shown, compared, index));
+        runs.write(HtmlReport.details(shown, compared, index, this.events, events));
+        totals.add(shown, compared != null && compared.regressed());
+        durationMs += shown.durationMs();
     }
 
     /**
@@ -145,6 +154,7 @@ public final class ReportFiles implements AutoCloseable {
      * @throws InvalidReportException when {@code report} is not a report
      * @throws IOException            when a file cannot be written
      */
+    @Override
     public void finish(JsonNode report) throws IOException {
         if (finished) {
             throw new IllegalStateException("the report files are finished");
