@@ -123,7 +123,7 @@ public final class EvalRunner {
             int index = jobs.get(job)[1];
             results[c][index - 1] = results[c][index - 1].withEvents(reference);
             if (reports[0] != null) {
-                blocks[job] = new String(block, java.nio.charset.StandardCharsets.UTF_8);   // the file's text, as a read gives it
+                blocks[job] = block;   // the file's text, as a read gives it
                 if (index == results[c].length) {
                     List<String> texts = new ArrayList<>(results[c].length);
                     for (int first = job - index + 1, j = first; j <= job; j++) {

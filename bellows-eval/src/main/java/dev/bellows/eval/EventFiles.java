@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.TreeMap;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.function.Consumer;
 
 /**
  * Where the runs' events go: one file, {@code events.jsonl} in the output directory, each run's
@@ -46,7 +47,7 @@ final class EventFiles implements AutoCloseable {
     private static final ObjectWriter LINES = Jackson.JSON.writer().withRootValueSeparator("\n");
 
     /** The writer's signal that no block follows. */
-    private static final Block END = new Block(-1, new byte[0], 0);
+    private static final Block END = new Block(-1, "", new byte[0], 0);
 
     private final BlockingQueue<Block> queue = new LinkedBlockingQueue<>();
     private final OutputStream out;
@@ -64,11 +65,10 @@ final class EventFiles implements AutoCloseable {
          * Run {@code job}'s block is written (not necessarily flushed: {@link #flush} from here).
          *
          * @param reference the run's reference, as {@link #reference} gives it
-         * @param block     the block's bytes as written to the file (UTF-8; empty for no events):
-         *                  the caller's to read, never to change
+         * @param block     the block's text, as written to the file in UTF-8 (empty for no events)
          * @throws IOException to stop the evaluation, as a block that cannot be written does
          */
-        void written(int job, String reference, byte[] block) throws IOException;
+        void written(int job, String reference, String block) throws IOException;
     }
 
     /**
@@ -103,23 +103,27 @@ final class EventFiles implements AutoCloseable {
             throw new IOException(failed.getMessage(), failed);
         }
         StringWriter text = new StringWriter(events.size() * 64);
-        int count = 0;
+        int[] count = new int[1];
         StreamRedaction deltas = new StreamRedaction();   // a secret split across deltas is in no one line
         // one generator for the run's lines, not one per line, writing each event without a tree of
         // it; a JSON line holds no line break, so redacting the block at once is redacting each line
         try (JsonGenerator lines = LINES.createGenerator(text)) {
-            for (AgentEvent event : events) {
-                for (AgentEvent redacted : deltas.apply(event)) {
-                    if (redacted instanceof StreamEvent.Complete) {
-                        continue;       // not written by run --output jsonl either: it repeats the answer
-                    }
+            Consumer<AgentEvent> line = redacted -> {
+                if (!(redacted instanceof StreamEvent.Complete)) {    // not written by run --output jsonl either: it repeats the answer
                     EventJson.write(redacted, false, lines);
-                    count++;
+                    count[0]++;
                 }
+            };
+            for (AgentEvent event : events) {
+                deltas.apply(event, line);      // no list per event: most go through as they are
             }
         }
-        String block = count == 0 ? "" : Secrets.redact(text.append('\n').toString());
-        queue.add(new Block(job, block.getBytes(StandardCharsets.UTF_8), count));
+        String block = count[0] == 0 ? "" : Secrets.redact(text.append('\n').toString());
+        byte[] bytes = block.getBytes(StandardCharsets.UTF_8);
+        // the text as a read of the file gives it: the same unless a character could not be encoded
+        // (a lone surrogate, written as '?'), which only a text with other than ASCII can hold
+        String read = written == null || bytes.length == block.length() ? block : new String(bytes, StandardCharsets.UTF_8);
+        queue.add(new Block(job, read, bytes, count[0]));
     }
 
     /**
@@ -188,7 +192,7 @@ final class EventFiles implements AutoCloseable {
                     }
                     next++;
                     if (written != null && !abandoned) {
-                        written.written(ready.job(), reference(ready.job()), ready.bytes());
+                        written.written(ready.job(), reference(ready.job()), ready.text());
                     }
                 }
             }
@@ -204,6 +208,7 @@ final class EventFiles implements AutoCloseable {
         }
     }
 
-    private record Block(int job, byte[] bytes, int lines) {
+    /** A run's block: its text (for {@link Written}, which would otherwise decode the bytes again) and its bytes. */
+    private record Block(int job, String text, byte[] bytes, int lines) {
     }
 }

@@ -112,8 +112,12 @@ public record ToolTrajectory(Match match, ArgumentsMatch arguments, List<Expecte
                 .append(expected).append(ok ? " against the run's [" : ", the run called [");
         for (int i = 0; i < run.size(); i++) {
             CalledTool call = run.get(i);
-            reason.append(i == 0 ? "" : ", ").append(call.toolName().isEmpty() ? "(undecodable call)" : call.toolName())
-                    .append(call.failed() ? " (failed)" : " " + call.arguments());
+            reason.append(i == 0 ? "" : ", ").append(call.toolName().isEmpty() ? "(undecodable call)" : call.toolName());
+            if (call.failed()) {
+                reason.append(" (failed)");
+            } else {
+                CompactJson.append(reason.append(' '), call.arguments());     // every run's calls: no generator per call
+            }
         }
         String text = reason.append(']').toString();
         return ok ? Score.pass(name, text) : Score.fail(name, text);

@@ -6,6 +6,7 @@ import dev.bellows.event.StreamEvent;
 import dev.bellows.secret.Secrets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * Keeps secrets out of the deltas of a run's events written out ({@code bellows run --output
@@ -37,45 +38,53 @@ public final class StreamRedaction {
     /** The events to write in place of {@code event}: itself, its delta redacted, or none. */
     public List<AgentEvent> apply(AgentEvent event) {
         List<AgentEvent> out = new ArrayList<>(2);
+        apply(event, out::add);
+        return out;
+    }
+
+    /**
+     * {@link #apply(AgentEvent)} given to {@code out} one by one, without a list per event (a
+     * writer of every event of many runs); an event or delta nothing was held back from or
+     * redacted in is given as it came, not copied.
+     */
+    public void apply(AgentEvent event, Consumer<AgentEvent> out) {
         switch (event) {
-            case LoopEvent.SubAgentEvent nested -> {
-                String path = path(nested);
-                for (AgentEvent shown : subAgents.computeIfAbsent(path, key -> new StreamRedaction())
-                        .apply(nested.innermost())) {
-                    out.add(rewrapped(nested, shown));
-                }
-                if (nested.innermost() instanceof LoopEvent.LoopEnd) {
-                    subAgents.remove(path);        // that run is over: a later call of the agent starts afresh
-                }
-                return out;
-            }
-            case StreamEvent.MessageStart start -> message = Secrets.streaming();
-            case StreamEvent.ThinkingStart start -> thinking = Secrets.streaming();
-            case StreamEvent.ToolCallStart start -> toolCall = Secrets.streaming();
             case StreamEvent.MessageContent delta -> {
                 messageChunk = delta.chunk();
                 String shown = message.next(delta.content());
                 if (!shown.isEmpty()) {
-                    out.add(new StreamEvent.MessageContent(delta.chunk(), shown));
+                    out.accept(shown == delta.content() ? delta : new StreamEvent.MessageContent(delta.chunk(), shown));
                 }
-                return out;
-            }
-            case StreamEvent.ThinkingContent delta -> {
-                thinkingChunk = delta.chunk();
-                String shown = thinking.next(delta.content());
-                if (!shown.isEmpty()) {
-                    out.add(new StreamEvent.ThinkingContent(delta.chunk(), shown));
-                }
-                return out;
+                return;
             }
             case StreamEvent.ToolCallContent delta -> {
                 toolCallChunk = delta.chunk();
                 String shown = toolCall.next(delta.content());
                 if (!shown.isEmpty()) {
-                    out.add(new StreamEvent.ToolCallContent(delta.chunk(), shown));
+                    out.accept(shown == delta.content() ? delta : new StreamEvent.ToolCallContent(delta.chunk(), shown));
                 }
-                return out;
+                return;
             }
+            case StreamEvent.ThinkingContent delta -> {
+                thinkingChunk = delta.chunk();
+                String shown = thinking.next(delta.content());
+                if (!shown.isEmpty()) {
+                    out.accept(shown == delta.content() ? delta : new StreamEvent.ThinkingContent(delta.chunk(), shown));
+                }
+                return;
+            }
+            case LoopEvent.SubAgentEvent nested -> {
+                String path = path(nested);
+                subAgents.computeIfAbsent(path, key -> new StreamRedaction())
+                        .apply(nested.innermost(), shown -> out.accept(rewrapped(nested, shown)));
+                if (nested.innermost() instanceof LoopEvent.LoopEnd) {
+                    subAgents.remove(path);        // that run is over: a later call of the agent starts afresh
+                }
+                return;
+            }
+            case StreamEvent.MessageStart start -> message = Secrets.streaming();
+            case StreamEvent.ThinkingStart start -> thinking = Secrets.streaming();
+            case StreamEvent.ToolCallStart start -> toolCall = Secrets.streaming();
             case StreamEvent.MessageEnd end -> flushMessage(out);
             case StreamEvent.ThinkingEnd end -> flushThinking(out);
             case StreamEvent.ToolCallEnd end -> flushToolCall(out);
@@ -84,8 +93,7 @@ public final class StreamRedaction {
             default -> {
             }
         }
-        out.add(event);
-        return out;
+        out.accept(event);
     }
 
     /** The agents and calls that lead to a sub-agent's event, as one key. */
@@ -103,30 +111,30 @@ public final class StreamRedaction {
                 nested.event() instanceof LoopEvent.SubAgentEvent deeper ? rewrapped(deeper, innermost) : innermost);
     }
 
-    private void flushAll(List<AgentEvent> out) {
+    private void flushAll(Consumer<AgentEvent> out) {
         flushThinking(out);
         flushMessage(out);
         flushToolCall(out);
     }
 
-    private void flushMessage(List<AgentEvent> out) {
+    private void flushMessage(Consumer<AgentEvent> out) {
         String rest = message.flush();
         if (!rest.isEmpty()) {
-            out.add(new StreamEvent.MessageContent(messageChunk, rest));
+            out.accept(new StreamEvent.MessageContent(messageChunk, rest));
         }
     }
 
-    private void flushThinking(List<AgentEvent> out) {
+    private void flushThinking(Consumer<AgentEvent> out) {
         String rest = thinking.flush();
         if (!rest.isEmpty()) {
-            out.add(new StreamEvent.ThinkingContent(thinkingChunk, rest));
+            out.accept(new StreamEvent.ThinkingContent(thinkingChunk, rest));
         }
     }
 
-    private void flushToolCall(List<AgentEvent> out) {
+    private void flushToolCall(Consumer<AgentEvent> out) {
         String rest = toolCall.flush();
         if (!rest.isEmpty()) {
-            out.add(new StreamEvent.ToolCallContent(toolCallChunk, rest));
+            out.accept(new StreamEvent.ToolCallContent(toolCallChunk, rest));
         }
     }
 }
