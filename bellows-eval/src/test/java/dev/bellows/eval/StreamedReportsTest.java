@@ -196,6 +196,23 @@ class StreamedReportsTest {
     }
 
     /**
+     * The report files written as the runs go have the permissions every other file the process
+     * writes has (the umask's), as events.jsonl and the whole-report writers' files: not
+     * owner-only, as they were when made as temporary files.
+     */
+    @Test
+    void theReportFilesHaveThePermissionsOfEveryOtherFileWritten() throws Exception {
+        Path out = dir.resolve("out");
+        runner(agents(null), out).build().run(dataset());
+        Path plain = Files.createFile(dir.resolve("a file as the process makes it"));
+        var expected = Files.getPosixFilePermissions(plain);
+        assertThat(expected).contains(java.nio.file.attribute.PosixFilePermission.OWNER_READ);
+        for (String file : FILES) {
+            assertThat(Files.getPosixFilePermissions(out.resolve(file))).as(file).isEqualTo(expected);
+        }
+    }
+
+    /**
      * The cases' parts are made from the runner's records, not from the case's redacted JSON tree:
      * a secret in a text input, in a conversation's message, in a tag, an answer and a reason is
      * redacted in them as the whole report's tree redacts it.

@@ -14,6 +14,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -22,6 +23,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.SerializationFeature;
@@ -206,8 +208,7 @@ public final class ReportFiles implements ReportSink {
 
     /** Writes {@code target} from its pieces (a text, or a part file copied whole), through a temporary file moved over it. */
     private void join(Path target, Object... pieces) throws IOException {
-        Path joined = Files.createTempFile(directory, "." + target.getFileName(), ".tmp");
-        temporary.add(joined);
+        Path joined = created("." + target.getFileName(), ".tmp");
         try (FileChannel out = FileChannel.open(joined, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
             for (Object piece : pieces) {
                 if (piece instanceof Path part) {
@@ -233,9 +234,25 @@ public final class ReportFiles implements ReportSink {
     }
 
     private Path part(String name) throws IOException {
-        Path part = Files.createTempFile(directory, "." + name, ".part");
-        temporary.add(part);
-        return part;
+        return created("." + name, ".part");
+    }
+
+    /**
+     * A new hidden file in the directory, created as any file the process writes (the umask's
+     * permissions, as {@code events.jsonl} and the whole-report writers' files have), not as
+     * {@code Files.createTempFile}'s owner-only: the joined file is moved into place as it is.
+     */
+    private Path created(String prefix, String suffix) throws IOException {
+        while (true) {
+            Path file = directory.resolve(prefix + Long.toUnsignedString(ThreadLocalRandom.current().nextLong(), 36) + suffix);
+            try {
+                Files.createFile(file);
+                temporary.add(file);
+                return file;
+            } catch (FileAlreadyExistsException e) {
+                // another evaluation's, or a left-over part: another name
+            }
+        }
     }
 
     private static Writer writer(Path part) throws IOException {
