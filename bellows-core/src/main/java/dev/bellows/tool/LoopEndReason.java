@@ -31,9 +31,12 @@ public enum LoopEndReason {
      */
     INTERRUPTED;
 
+    /** Made once: asked for by every run's end (its event written, an evaluation's checks). */
+    private final String wireName = name().toLowerCase(Locale.ROOT);
+
     /** The wire name: {@code task_completion}, {@code max_iterations}, ... */
     public String wireName() {
-        return name().toLowerCase(Locale.ROOT);
+        return wireName;
     }
 
     /**
