@@ -38,9 +38,12 @@ public record ToolTrajectory(Match match, ArgumentsMatch arguments, List<Expecte
     public enum Match {
         STRICT, UNORDERED, SUBSET, SUPERSET;
 
+        /** Made once: every run's check starts its reason with it. */
+        private final String wireName = name().toLowerCase(Locale.ROOT);
+
         /** The name datasets use ({@code strict}, ...). */
         public String wireName() {
-            return name().toLowerCase(Locale.ROOT);
+            return wireName;
         }
     }
 
