@@ -44,9 +44,11 @@ class HtmlReportTest {
                 scripts.add(tags.group());
             }
         }
-        assertThat(scripts).containsExactly("<script>");
+        // the page's own script, and each run's events as data (no script element of a type that runs)
+        assertThat(scripts).contains("<script>").containsOnly("<script>", "<script type=\"application/json\" class=\"t-events\">");
+        assertThat(scripts).filteredOn(tag -> tag.equals("<script>")).hasSize(1);
         assertThat(page).doesNotContain("url(", "@import", "http:", "https:");
-        String script = page.substring(page.indexOf("<script>") + 8, page.indexOf("</script>"));
+        String script = page.substring(page.indexOf("<script>") + 8, page.indexOf("</script>", page.indexOf("<script>")));
         String hash = Base64.getEncoder().encodeToString(MessageDigest.getInstance("SHA-256").digest(script.getBytes(StandardCharsets.UTF_8)));
         assertThat(page).contains("content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'sha256-" + hash + "'\"");
     }
@@ -56,12 +58,33 @@ class HtmlReportTest {
         String page = Files.readString(EvalReports.writeHtml(Sample.copyTo(dir)));
         assertThat(page).contains("Done: &lt;script&gt;alert(&#39;pwned&#39;)&lt;/script&gt; &lt;img src=x onerror=alert(2)&gt; &amp; &quot;quotes&quot;")
                 .contains("hostile-&lt;script&gt;alert(5)&lt;/script&gt;")
-                .contains("&quot;url&quot; : &quot;javascript:alert(4)&quot;")
-                .contains("Fetching &lt;/details&gt;&lt;script&gt;alert(3)&lt;/script&gt;")
-                .contains("&lt;html&gt;&lt;script&gt;steal()&lt;/script&gt;&lt;/html&gt;")
-                .contains("refused: outside the workspace &lt;b&gt;bold&lt;/b&gt;")
                 .contains("&lt;i&gt;security&lt;/i&gt;")
-                .doesNotContain("<script>alert", "<b>bold", "<img src=x", "<iframe");
+                .doesNotContain("<script>alert", "<b>bold", "<img src=x", "<iframe", "<html>", "<!--", "\u2028", "\u2029");
+        // the events, as data: every < written as JSON's escape, so nothing ends the data block or opens a comment in it
+        assertThat(page).contains("\"Fetching \\u003c/details>\\u003cscript>alert(3)\\u003c/script>\"")
+                .contains("\"result\":\"\\u003chtml>\\u003cscript>steal()\\u003c/script>\\u003c/html>\"")
+                .contains("Ends the block \\u003c/script>\\u003cscript>alert(7)\\u003c/script> \\u003c!--\\u003cscript> \\u003c/SCRIPT >"
+                        + "\\u003cscript>alert(8)\\u003c/script> \\u2028line\\u2029para");
+        Matcher data = Pattern.compile("<script type=\"application/json\" class=\"t-events\">(.*?)</script>\n", Pattern.DOTALL).matcher(page);
+        int blocks = 0;
+        for (; data.find(); blocks++) {
+            assertThat(data.group(1)).doesNotContain("<");
+            for (String line : data.group(1).split("\n")) {
+                ReportReader.MAPPER.readTree(line);     // still JSON, line by line
+            }
+        }
+        assertThat(blocks).as("a block for each run whose events were found").isEqualTo(8);
+    }
+
+    @Test
+    void aSecretTheProcessKnowsIsNotInTheEvents(@TempDir Path dir) throws Exception {
+        Path report = Sample.copyTo(dir);
+        String secret = "sk-page-test-4f1c9a0b";       // registered for the rest of this JVM: no other test writes it
+        Path events = dir.resolve("events/weather-oslo/run-1.jsonl");
+        Files.writeString(events, Files.readString(events).replace("light snow", secret));
+        dev.bellows.secret.Secrets.register(secret);
+        String page = Files.readString(EvalReports.writeHtml(report));
+        assertThat(page).doesNotContain(secret).contains("\"result\":\"{\\\"temp_c\\\": 4, \\\"sky\\\": \\\"" + dev.bellows.secret.Secrets.REDACTED);
     }
 
     @Test
@@ -74,9 +97,10 @@ class HtmlReportTest {
                 .contains("<li>passed before, fails now</li>")
                 .contains("<details class=\"run\" open>\n<summary><span class=\"pill bad\">run 1</span>")     // capital-france's failed run
                 .contains("<details class=\"run\">\n<summary><span class=\"pill ok\">run 2</span>")
-                .contains("<div class=\"t-end plain\"><span class=\"label\">Answer</span>The capital of France is Lyon.</div>")
-                .contains("<div class=\"t-end\"><span class=\"label\">Answer</span>Paris is the capital of France.</div>")
-                .contains("<div class=\"t-end bad\"><span class=\"label\">Ended: error</span>the model server closed the connection</div>")
+                // each run's transcript: its events, its file and first line, and whether it passed, for the page's script
+                .contains("<div class=\"transcript\" data-events=\"events/capital-france/run-1.jsonl\" data-line=\"1\" data-passed=\"false\">\n"
+                        + "<script type=\"application/json\" class=\"t-events\">{\"type\":\"loop_start\"")
+                .contains("<div class=\"t-end plain t-report\"><span class=\"label\">Answer</span>The capital of France is Lyon.</div>")
                 .contains("events file events/multi-turn/run-1.jsonl not found")
                 .contains("<div class=\"error\"><b>The run failed:</b> the model server closed the connection</div>");
         // capital-france's rows first (regressed): its pass rate 1.0 -> 0.5 fell by more than the margin
