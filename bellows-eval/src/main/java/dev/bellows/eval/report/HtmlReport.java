@@ -549,6 +549,16 @@ final class HtmlReport {
     }
 
     /**
+     * The deltas of a tool call (most of a run's bytes: the model's call as it streamed), which the
+     * call's end and result repeat whole, and sections: lines the transcript never shows, known by
+     * their first characters ({@code type} comes first in the events' written form), left out of
+     * the page (an empty line each, so that every line keeps its number). A line written another
+     * way stays; the page's script ignores it.
+     */
+    private static final List<String> REPEATED = List.of("{\"type\":\"tool_call_content\"", "{\"type\":\"tool_call_argument\"",
+            "{\"type\":\"tool_call_start\"", "{\"type\":\"tool_call_name\"", "{\"type\":\"section\"");
+
+    /**
      * A run's transcript as its events, the lines as the events file holds them, in a data block
      * the page's script draws when the run is opened (the tool calls with their arguments and
      * results, the text, the answer): the events are not read twice, nor turned into HTML for
@@ -558,7 +568,7 @@ final class HtmlReport {
         html.raw("<div class=\"transcript\" data-events=\"").text(events.file()).raw("\" data-line=\"").raw(String.valueOf(events.from()))
                 .raw(passed ? "\" data-passed=\"true\">\n" : "\" data-passed=\"false\">\n");
         if (!events.text().isEmpty()) {
-            html.raw("<script type=\"application/json\" class=\"t-events\">").json(events.text()).raw("</script>\n");
+            html.raw("<script type=\"application/json\" class=\"t-events\">").json(events.text(), REPEATED).raw("</script>\n");
         }
         if (events.problem() != null) {
             html.raw("<div class=\"t-problem\">").text(events.problem()).raw("</div>\n");
