@@ -35,11 +35,13 @@ import java.util.concurrent.Future;
 /**
  * A report as one self-contained HTML page: summary, the chart of scores against the baseline
  * (when the report has a comparison), the table of cases with each failed case's reasons, and
- * every case's runs with their scores and transcripts (read from the events files and written
- * into the page, so it stands alone). No external link, font or script: the style and the
- * little script (filters, expand all) are inline, and the page's Content-Security-Policy
- * allows that one script by its hash and nothing else, so text from a report could not run
- * even if it escaped its escaping. A page of many runs is made on a few threads of its own
+ * every case's runs with their scores and transcripts. A run's transcript is its events, the
+ * lines of the events file as they are (a tool call's deltas left out), written into the page
+ * as data and drawn by the page's script when the run is opened: the page is made without
+ * reading the events a second time or turning them into HTML, and stands alone. No external
+ * link, font or script: the style and the little script (filters, expand all, transcripts) are
+ * inline, and the page's Content-Security-Policy allows that one script by its hash and nothing
+ * else, so text from a report could not run even if it escaped its escaping. A page of many runs is made on a few threads of its own
  * (its table and its parts side by side, written in order), which end with the page.
  */
 final class HtmlReport {
