@@ -429,8 +429,9 @@ final class HtmlReport {
         }
         html.raw("</td>\n<td>");
         passRate(result);
-        html.raw("</td>\n<td class=\"num\">").text(result.passAtK() == null ? "\u2013" : decimal(result.passAtK()))
-                .raw("</td><td class=\"num\">").text(result.passHatK() == null ? "\u2013" : decimal(result.passHatK()))
+        // the signs as entities, here and below: one character outside Latin-1 makes a row's text twice as wide to copy
+        html.raw("</td>\n<td class=\"num\">").raw(result.passAtK() == null ? "&ndash;" : decimal(result.passAtK()))
+                .raw("</td><td class=\"num\">").raw(result.passHatK() == null ? "&ndash;" : decimal(result.passHatK()))
                 .raw("</td>\n<td><div class=\"chips\">");
         Change change = changes.get(result.id());
         means(result).forEach((evaluator, mean) -> {
@@ -441,7 +442,7 @@ final class HtmlReport {
             if (before != null && Math.abs(mean.mean() - before) >= 0.005) {
                 boolean down = mean.mean() < before;
                 html.raw("<span class=\"delta ").raw(down ? "down" : "up").raw("\" title=\"baseline ").text(decimal(before)).raw("\">")
-                        .raw(down ? "\u25bc" : "\u25b2").text(decimal(Math.abs(mean.mean() - before))).raw("</span>");
+                        .raw(down ? "&#9660;" : "&#9650;").text(decimal(Math.abs(mean.mean() - before))).raw("</span>");
             }
             html.raw("</span>");
         });
@@ -459,7 +460,7 @@ final class HtmlReport {
         }
         html.raw("</span><span>").text(passed + "/" + result.runs().size());
         if (result.requiredPassRate() != null) {
-            html.raw(" <span class=\"dim\">").raw(result.passed() ? "\u2265 " : "&lt; ").text(decimal(result.requiredPassRate())).raw("</span>");
+            html.raw(" <span class=\"dim\">").raw(result.passed() ? "&ge; " : "&lt; ").text(decimal(result.requiredPassRate())).raw("</span>");
         }
         html.raw("</span></div>");
     }

@@ -12,7 +12,9 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -83,6 +85,20 @@ class HtmlReportTest {
                         + "{\"type\":\"message_start\"}\n{\"type\":\"message_end\",\"content\":\"Ends the block")
                 .contains("\"Ends the block")
                 .contains("\\u2029para\"}\n\n\n\n\n\n{\"type\":\"tool_call_end\"");
+    }
+
+    /** A row's own signs (at least, no value, up or down) are entities: text from Latin-1 keeps the row's string one byte a character. */
+    @Test
+    void aRowOfLatin1TextIsLatin1(@TempDir Path dir) throws Exception {
+        Report report = ReportReader.read(ReportReader.readTree(Sample.copyTo(dir)), "report");
+        Map<String, Report.Change> changes = new HashMap<>();
+        report.comparison().cases().forEach(change -> changes.put(change.id(), change));
+        String rows = "";
+        for (int i = 0; i < report.cases().size(); i++) {
+            rows += HtmlReport.row(report.cases().get(i), changes.get(report.cases().get(i).id()), i);
+        }
+        assertThat(rows).contains("&ge; ", "&#9660;");
+        assertThat(rows.chars().filter(c -> c > 0xff).mapToObj(Character::toString).toList()).isEmpty();
     }
 
     @Test
