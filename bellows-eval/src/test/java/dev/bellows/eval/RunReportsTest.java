@@ -70,10 +70,10 @@ class RunReportsTest {
 
         String page = Files.readString(EvalReports.writeHtml(out.resolve(ReportJson.FILE)));
         assertThat(page).contains("<title>" + dataset + ": 1 of 2 passed</title>")
-                .contains("<span class=\"t-name\">get_weather</span>")          // the transcript, from the runner's events file
-                .contains("&quot;city&quot; : &quot;Oslo&quot;")
-                .contains("Oslo: 5 °C, cloudy &lt;b&gt;")
-                .contains("<pre>I look it up.</pre>")
+                // the transcripts, from the runner's events file, as data for the page's script
+                .contains("\"tool_name\":\"get_weather\",\"arguments\":{\"city\":\"Oslo\"}")
+                .contains("Oslo: 5 °C, cloudy \\u003cb>")
+                .contains("{\"type\":\"thinking_end\",\"content\":\"I look it up.\"")
                 .contains("Lyon &lt;script&gt;x()&lt;/script&gt;")
                 .doesNotContain("class=\"t-problem\"", "<script>x()");      // every events file found and read
     }

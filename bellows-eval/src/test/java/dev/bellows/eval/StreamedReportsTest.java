@@ -103,7 +103,7 @@ class StreamedReportsTest {
         EvalReport report = runner(agents(null), out).concurrency(3).build().run(dataset());
         assertThat(report.summary().failed()).isEqualTo(2);
         assertFilesAreTheWholeReports(report, out);
-        assertThat(read(out.resolve(EvalReports.HTML))).contains("no agent for case 7", "<span class=\"t-name\">get_weather</span>");
+        assertThat(read(out.resolve(EvalReports.HTML))).contains("no agent for case 7", "\"tool_name\":\"get_weather\"");
     }
 
     @Test

@@ -34,7 +34,8 @@ class EvalOverheadTest {
             assertThat(mock.requests() - requests).isEqualTo(12);
             assertThat(out.resolve("report.json")).isNotEmptyFile();
             assertThat(out.resolve("junit.xml")).content().contains("tests=\"6\" failures=\"0\"");
-            assertThat(out.resolve("report.html")).content().contains("sum-0006", "<span class=\"t-name\">add</span>");
+            assertThat(out.resolve("report.html")).content().contains("sum-0006",
+                    "<script type=\"application/json\" class=\"t-events\">", "\"tool_name\":\"add\",\"arguments\":{\"a\":2,\"b\":3}");  // the transcripts' events
         }
     }
 }

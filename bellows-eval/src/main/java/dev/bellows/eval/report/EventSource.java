@@ -6,8 +6,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -36,20 +34,11 @@ final class EventSource implements AutoCloseable {
     }
 
     /**
-     * A reference's lines read ahead, for a transcript made later on another thread: the lines
-     * with their numbers, or why they could not be read.
+     * A run's events as its transcript needs them: the file's name (as the reference gives it),
+     * the number of the block's first line, the lines read (each ended by a line break), and why
+     * the rest could not be read, or null.
      */
-    record Lines(List<String> lines, List<Long> numbers, Unreadable problem) {
-
-        /** Gives {@code sink} the lines, as {@link EventSource#read} would have. */
-        void replay(LineSink sink) throws Unreadable {
-            if (problem != null) {
-                throw problem;
-            }
-            for (int i = 0; i < lines.size(); i++) {
-                sink.line(lines.get(i), numbers.get(i));
-            }
-        }
+    record Block(String file, long from, String text, String problem) {
     }
 
     private final Path base;
@@ -100,44 +89,45 @@ final class EventSource implements AutoCloseable {
         }
     }
 
-    /** The lines {@code reference} names, read now (as {@link #read} reads them), to be replayed later. */
-    Lines readAhead(String reference) {
-        List<String> lines = new ArrayList<>();
-        List<Long> numbers = new ArrayList<>();
+    /** The lines {@code reference} names, read now (as {@link #read} reads them), as one text. */
+    Block block(String reference) {
+        StringBuilder text = new StringBuilder(4096);
+        long[] first = {-1};
+        String problem = null;
         try {
             read(reference, (line, number) -> {
-                lines.add(line);
-                numbers.add(number);
+                if (first[0] < 0) {
+                    first[0] = number;
+                }
+                text.append(line).append('\n');
             });
-            return new Lines(lines, numbers, null);
         } catch (Unreadable e) {
-            return new Lines(List.of(), List.of(), e);
+            problem = e.getMessage();
         }
+        Matcher block = BLOCK.matcher(reference);
+        boolean lines = block.matches();
+        long from = first[0] >= 0 ? first[0] : lines ? Long.parseLong(block.group(2)) : 1;
+        return new Block(lines ? block.group(1) : reference, from, text.toString(), problem);
     }
 
     /**
-     * The lines of {@code reference}, a block of a file's lines, from {@code text}, that block as
-     * the file holds it (each line ended by a line break): as {@link #readAhead} would read them
-     * from the file. Null when the reference is not a block or the text has not its lines.
+     * {@code reference}, a block of a file's lines, from {@code text}, that block as the file
+     * holds it (each line ended by a line break): what {@link #block} would read from the file.
+     * Null when the reference is not a block or the text has not its lines (then the file is read).
      */
-    static Lines lines(String reference, String text) {
+    static Block given(String reference, String text) {
         Matcher block = reference == null || text == null ? null : BLOCK.matcher(reference);
-        if (block == null || !block.matches()) {
-            return null;
+        if (block == null || !block.matches() || text.indexOf('\r') >= 0) {
+            return null;        // a reader splits at a carriage return too: read from the file, as it would be
         }
         long from = Long.parseLong(block.group(2));
         long count = Long.parseLong(block.group(3)) - from + 1;
-        List<String> lines = new ArrayList<>((int) Math.min(count, 1 << 16));
-        List<Long> numbers = new ArrayList<>(lines.size());
-        for (int start = 0, end = text.indexOf('\n'); end >= 0; start = end + 1, end = text.indexOf('\n', start)) {
-            String line = text.substring(start, end);
-            if (line.indexOf('\r') >= 0) {
-                return null;        // a reader splits there too: read from the file, as it would be
-            }
-            numbers.add(from + lines.size());
-            lines.add(line);
+        long breaks = 0;
+        for (int at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) {
+            breaks++;
         }
-        return lines.size() == count && (text.isEmpty() || text.charAt(text.length() - 1) == '\n') ? new Lines(lines, numbers, null) : null;
+        return breaks == count && (text.isEmpty() || text.charAt(text.length() - 1) == '\n')
+                ? new Block(block.group(1), from, text, null) : null;
     }
 
     private void open(String name) throws IOException, Unreadable {

@@ -1,6 +1,7 @@
 package dev.bellows.eval.report;
 
 import dev.bellows.secret.Secrets;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -32,6 +33,50 @@ final class Html {
         int end = Character.isHighSurrogate(text.charAt(limit - 1)) ? limit - 1 : limit;
         return text(text.substring(0, end)).raw("<span class=\"cut\"> \u2026 (")
                 .text(String.format(Locale.ROOT, "%,d", text.length() - end)).raw(" more characters not shown)</span>");
+    }
+
+    /**
+     * Lines of JSON for the inside of a {@code <script type="application/json">}: the process's
+     * secrets redacted, every {@code <} written as JSON's escape of it, backslash u003c (so that no
+     * {@code </script} or {@code <!--} can end or change the element: outside a JSON string a
+     * {@code <} is not JSON anyway), and U+2028 and U+2029 as their escapes. A string of the JSON
+     * reads the same after {@code JSON.parse}. A line that starts with one of {@code dropped} is
+     * written empty (the lines keep their numbers). Nothing else is touched: one pass over the text.
+     */
+    Html json(String lines, List<String> dropped) {
+        String text = Secrets.redact(lines);
+        int from = 0;       // where the text not yet written starts
+        boolean lineStart = true;
+        for (int i = 0; i < text.length(); i++) {
+            if (lineStart) {
+                lineStart = false;
+                if (startsWithAny(text, i, dropped)) {
+                    int end = text.indexOf('\n', i);
+                    out.append(text, from, i);
+                    from = end < 0 ? text.length() : end;
+                    i = from - 1;
+                    continue;
+                }
+            }
+            char c = text.charAt(i);
+            if (c == '\n') {
+                lineStart = true;
+            } else if (c == '<' || c == '\u2028' || c == '\u2029') {
+                out.append(text, from, i).append(c == '<' ? "\\u003c" : c == '\u2028' ? "\\u2028" : "\\u2029");
+                from = i + 1;
+            }
+        }
+        out.append(text, from, text.length());
+        return this;
+    }
+
+    private static boolean startsWithAny(String text, int at, List<String> prefixes) {
+        for (String prefix : prefixes) {
+            if (text.startsWith(prefix, at)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     int length() {

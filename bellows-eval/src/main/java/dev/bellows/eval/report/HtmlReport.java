@@ -1,12 +1,10 @@
 package dev.bellows.eval.report;
 
-import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import dev.bellows.eval.report.Report.CaseResult;
 import dev.bellows.eval.report.Report.Change;
 import dev.bellows.eval.report.Report.RunResult;
 import dev.bellows.eval.report.Report.Score;
-import dev.bellows.eval.report.Transcript.Entry;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
@@ -37,11 +35,13 @@ import java.util.concurrent.Future;
 /**
  * A report as one self-contained HTML page: summary, the chart of scores against the baseline
  * (when the report has a comparison), the table of cases with each failed case's reasons, and
- * every case's runs with their scores and transcripts (read from the events files and written
- * into the page, so it stands alone). No external link, font or script: the style and the
- * little script (filters, expand all) are inline, and the page's Content-Security-Policy
- * allows that one script by its hash and nothing else, so text from a report could not run
- * even if it escaped its escaping. A page of many runs is made on a few threads of its own
+ * every case's runs with their scores and transcripts. A run's transcript is its events, the
+ * lines of the events file as they are (a tool call's deltas left out), written into the page
+ * as data and drawn by the page's script when the run is opened: the page is made without
+ * reading the events a second time or turning them into HTML, and stands alone. No external
+ * link, font or script: the style and the little script (filters, expand all, transcripts) are
+ * inline, and the page's Content-Security-Policy allows that one script by its hash and nothing
+ * else, so text from a report could not run even if it escaped its escaping. A page of many runs is made on a few threads of its own
  * (its table and its parts side by side, written in order), which end with the page.
  */
 final class HtmlReport {
@@ -64,9 +64,9 @@ final class HtmlReport {
     private final Html html = new Html();
     private final Map<String, Change> changes;
 
-    /** Where a run's transcript comes from: its events read now, or read ahead. */
+    /** Where a run's events come from: the runner's block, read now, or read ahead. */
     private interface Transcripts {
-        List<Entry> of(RunResult run);
+        EventSource.Block of(RunResult run);
     }
 
     private HtmlReport(Report report, Map<String, Change> changes, Transcripts transcripts, Writer out) {
@@ -93,7 +93,7 @@ final class HtmlReport {
             report.comparison().cases().forEach(change -> changes.put(change.id(), change));
         }
         try (EventSource events = new EventSource(reportDir)) {     // one reader, forward through the file, for every run
-            HtmlReport page = new HtmlReport(report, changes, run -> Transcript.read(events, run.events()), out);
+            HtmlReport page = new HtmlReport(report, changes, run -> events.block(run.events()), out);
             long runs = report.cases().stream().mapToLong(c -> c.runs().size()).sum();
             if (threads <= 1 || runs <= RUNS_PER_PART) {
                 page.page(null);
@@ -112,7 +112,7 @@ final class HtmlReport {
         if (report.comparison() != null) {
             report.comparison().cases().forEach(change -> changes.put(change.id(), change));
         }
-        HtmlReport page = new HtmlReport(report, changes, run -> List.of(), null);
+        HtmlReport page = new HtmlReport(report, changes, run -> null, null);
         page.head(totals);
         page.tableHead(totals);
         return page.html.take();
@@ -120,7 +120,7 @@ final class HtmlReport {
 
     /** Case {@code index}'s row of the table; {@code change} its comparison with the baseline, or null. */
     static String row(CaseResult result, Change change, int index) {
-        HtmlReport part = new HtmlReport(null, change == null ? Map.of() : Map.of(result.id(), change), run -> List.of(), null);
+        HtmlReport part = new HtmlReport(null, change == null ? Map.of() : Map.of(result.id(), change), run -> null, null);
         part.row(result, index);
         return part.html.take();
     }
@@ -137,8 +137,8 @@ final class HtmlReport {
             for (int i = 0; texts != null && i < runs.size() && at < 0; i++) {
                 at = runs.get(i) == run ? i : -1;      // by identity: two runs may be equal records
             }
-            EventSource.Lines given = at < 0 || at >= texts.size() ? null : EventSource.lines(run.events(), texts.get(at));
-            return given == null ? Transcript.read(events, run.events()) : Transcript.read(given, run.events());
+            EventSource.Block given = at < 0 || at >= texts.size() ? null : EventSource.given(run.events(), texts.get(at));
+            return given == null ? events.block(run.events()) : given;
         }, null);
         part.caseDetails(result, index);
         return part.html.take();
@@ -260,7 +260,7 @@ final class HtmlReport {
 
         void table(Totals totals) {
             pending.add(workers.submit(() -> {
-                HtmlReport part = new HtmlReport(report, changes, run -> List.of(), null);
+                HtmlReport part = new HtmlReport(report, changes, run -> null, null);
                 part.table(totals);
                 return part.html.take();
             }));
@@ -274,12 +274,12 @@ final class HtmlReport {
         void cases() throws IOException {
             List<CaseResult> cases = report.cases();
             for (int from = 0; from < cases.size(); ) {
-                Map<RunResult, EventSource.Lines> lines = new IdentityHashMap<>();
+                Map<RunResult, EventSource.Block> blocks = new IdentityHashMap<>();
                 int to = from;
                 for (int runs = 0; to < cases.size() && runs < RUNS_PER_PART; to++) {
                     for (RunResult run : cases.get(to).runs()) {
                         if (run.events() != null) {
-                            lines.put(run, events.readAhead(run.events()));
+                            blocks.put(run, events.block(run.events()));
                         }
                     }
                     runs += cases.get(to).runs().size();
@@ -287,7 +287,7 @@ final class HtmlReport {
                 int first = from;
                 int end = to;
                 pending.add(workers.submit(() -> {
-                    HtmlReport part = new HtmlReport(report, changes, run -> Transcript.read(lines.get(run), run.events()), null);
+                    HtmlReport part = new HtmlReport(report, changes, blocks::get, null);
                     for (int i = first; i < end; i++) {
                         part.caseDetails(cases.get(i), i);
                     }
@@ -429,8 +429,9 @@ final class HtmlReport {
         }
         html.raw("</td>\n<td>");
         passRate(result);
-        html.raw("</td>\n<td class=\"num\">").text(result.passAtK() == null ? "\u2013" : decimal(result.passAtK()))
-                .raw("</td><td class=\"num\">").text(result.passHatK() == null ? "\u2013" : decimal(result.passHatK()))
+        // the signs as entities, here and below: one character outside Latin-1 makes a row's text twice as wide to copy
+        html.raw("</td>\n<td class=\"num\">").raw(result.passAtK() == null ? "&ndash;" : decimal(result.passAtK()))
+                .raw("</td><td class=\"num\">").raw(result.passHatK() == null ? "&ndash;" : decimal(result.passHatK()))
                 .raw("</td>\n<td><div class=\"chips\">");
         Change change = changes.get(result.id());
         means(result).forEach((evaluator, mean) -> {
@@ -441,7 +442,7 @@ final class HtmlReport {
             if (before != null && Math.abs(mean.mean() - before) >= 0.005) {
                 boolean down = mean.mean() < before;
                 html.raw("<span class=\"delta ").raw(down ? "down" : "up").raw("\" title=\"baseline ").text(decimal(before)).raw("\">")
-                        .raw(down ? "\u25bc" : "\u25b2").text(decimal(Math.abs(mean.mean() - before))).raw("</span>");
+                        .raw(down ? "&#9660;" : "&#9650;").text(decimal(Math.abs(mean.mean() - before))).raw("</span>");
             }
             html.raw("</span>");
         });
@@ -459,7 +460,7 @@ final class HtmlReport {
         }
         html.raw("</span><span>").text(passed + "/" + result.runs().size());
         if (result.requiredPassRate() != null) {
-            html.raw(" <span class=\"dim\">").raw(result.passed() ? "\u2265 " : "&lt; ").text(decimal(result.requiredPassRate())).raw("</span>");
+            html.raw(" <span class=\"dim\">").raw(result.passed() ? "&ge; " : "&lt; ").text(decimal(result.requiredPassRate())).raw("</span>");
         }
         html.raw("</span></div>");
     }
@@ -537,63 +538,44 @@ final class HtmlReport {
         if (run.error() != null) {
             html.raw("<div class=\"error\"><b>The run failed:</b> ").text(run.error(), TEXT_LIMIT).raw("</div>\n");
         }
-        html.raw("<span class=\"label\">Transcript</span>\n<div class=\"transcript\">\n");
+        html.raw("<span class=\"label\">Transcript</span>\n");
         if (run.events() == null) {
-            html.raw("<div class=\"t-problem\">no events file in the report</div>\n");
+            html.raw("<div class=\"transcript\">\n<div class=\"t-problem\">no events file in the report</div>\n");
+        } else {
+            transcript(transcripts.of(run), run.passed());
         }
-        List<Entry> transcript = run.events() == null ? List.of() : transcripts.of(run);
-        transcript.forEach(entry -> entry(entry, run.passed()));
-        if (run.answer() != null && !run.answer().isEmpty() && transcript.stream().noneMatch(entry -> entry instanceof Transcript.End)) {
-            html.raw("<div class=\"t-end\"><span class=\"label\">Answer</span>").text(run.answer(), TEXT_LIMIT).raw("</div>\n");
+        if (run.answer() != null && !run.answer().isEmpty()) {
+            // the report's answer, for a page read without its script and for a run whose events have no end (the script drops it otherwise)
+            html.raw(run.passed() ? "<div class=\"t-end t-report\">" : "<div class=\"t-end plain t-report\">").raw("<span class=\"label\">Answer</span>").text(run.answer(), TEXT_LIMIT).raw("</div>\n");
         }
         html.raw("</div>\n</div>\n</details>\n");
     }
 
-    /** One entry of a run's transcript; {@code passed}: the run's, so a failed run's answer is not shown as a success. */
-    private void entry(Entry entry, boolean passed) {
-        switch (entry) {
-            case Transcript.Task task -> html.raw("<div class=\"t-task\"><span class=\"label\">Task</span>").text(task.text(), TEXT_LIMIT)
-                    .raw("</div>\n");
-            case Transcript.Step step -> html.raw("<div class=\"t-step\">Step ").text(String.valueOf(step.iteration())).raw("</div>\n");
-            case Transcript.Thinking thinking -> html.raw("<details class=\"t-think\"><summary>Thinking").raw(thinking.cut() ? " (cut off)" : "")
-                    .raw("</summary><pre>").text(thinking.text(), TEXT_LIMIT).raw("</pre></details>\n");
-            case Transcript.Message message -> html.raw("<div class=\"t-msg\">").text(message.text(), TEXT_LIMIT)
-                    .raw(message.cut() ? "<span class=\"cut\"> (cut off)</span>" : "").raw("</div>\n");
-            case Transcript.ToolCall call -> toolCall(call);
-            case Transcript.Plan plan -> {
-                html.raw("<ol class=\"t-plan\">");
-                plan.steps().forEach(step -> html.raw("<li class=\"").text(step.status()).raw("\">").text(step.description())
-                        .raw(" <span class=\"dim\">").text(step.status().replace('_', ' ')).raw("</span></li>"));
-                html.raw("</ol>\n");
-            }
-            case Transcript.Note note -> html.raw("<div class=\"t-note\">").text(note.text(), TEXT_LIMIT).raw("</div>\n");
-            case Transcript.Problem problem -> html.raw("<div class=\"t-problem\">").text(problem.text()).raw("</div>\n");
-            case Transcript.End end -> {
-                boolean answered = "task_completion".equals(end.reason()) || "converse".equals(end.reason())
-                        || "ask_question".equals(end.reason());
-                html.raw("<div class=\"t-end").raw(!answered ? " bad" : passed ? "" : " plain").raw("\"><span class=\"label\">")
-                        .text(answered ? "Answer" : "Ended: " + end.reason().replace('_', ' ')).raw("</span>").text(end.result(), TEXT_LIMIT)
-                        .raw("</div>\n");
-            }
-        }
-    }
+    /**
+     * The deltas of a tool call (most of a run's bytes: the model's call as it streamed), which the
+     * call's end and result repeat whole, and sections: lines the transcript never shows, known by
+     * their first characters ({@code type} comes first in the events' written form), left out of
+     * the page (an empty line each, so that every line keeps its number). A line written another
+     * way stays; the page's script ignores it.
+     */
+    private static final List<String> REPEATED = List.of("{\"type\":\"tool_call_content\"", "{\"type\":\"tool_call_argument\"",
+            "{\"type\":\"tool_call_start\"", "{\"type\":\"tool_call_name\"", "{\"type\":\"section\"");
 
-    private void toolCall(Transcript.ToolCall call) {
-        String state = call.error() != null ? "bad" : call.result() != null ? "ok" : "none";
-        html.raw("<div class=\"t-tool ").raw(state).raw("\"><div class=\"t-head\"><span class=\"t-name\">")
-                .text(call.name() == null ? "(a call that could not be decoded)" : call.name()).raw("</span>");
-        if (call.server() != null) {
-            html.raw("<span class=\"dim\">").text(call.server()).raw("</span>");
+    /**
+     * A run's transcript as its events, the lines as the events file holds them, in a data block
+     * the page's script draws when the run is opened (the tool calls with their arguments and
+     * results, the text, the answer): the events are not read twice, nor turned into HTML for
+     * runs nobody opens. What could not be read is said below them.
+     */
+    private void transcript(EventSource.Block events, boolean passed) {
+        html.raw("<div class=\"transcript\" data-events=\"").text(events.file()).raw("\" data-line=\"").raw(String.valueOf(events.from()))
+                .raw(passed ? "\" data-passed=\"true\">\n" : "\" data-passed=\"false\">\n");
+        if (!events.text().isEmpty()) {
+            html.raw("<script type=\"application/json\" class=\"t-events\">").json(events.text(), REPEATED).raw("</script>\n");
         }
-        html.raw("<span class=\"t-state ").raw(state).raw("\">").raw(state.equals("ok") ? "ok" : state.equals("bad") ? "error" : "no result")
-                .raw("</span></div>");
-        if (call.arguments() != null) {
-            html.raw("<pre class=\"t-args\">").text(pretty(call.arguments()), TEXT_LIMIT).raw("</pre>");
+        if (events.problem() != null) {
+            html.raw("<div class=\"t-problem\">").text(events.problem()).raw("</div>\n");
         }
-        if (call.error() != null || call.result() != null) {
-            html.raw("<pre class=\"t-out\">").text(call.error() != null ? call.error() : call.result(), TEXT_LIMIT).raw("</pre>");
-        }
-        html.raw("</div>\n");
     }
 
     private boolean regressed(CaseResult result) {
@@ -630,17 +612,6 @@ final class HtmlReport {
 
     private static String pill(boolean ok, String text) {
         return "<span class=\"pill " + (ok ? "ok" : "bad") + "\">" + Html.escape(text) + "</span>";
-    }
-
-    /** Made once: a writer per call cost a tenth of a transcript's making (it prints every call's arguments). */
-    private static final tools.jackson.databind.ObjectWriter PRETTY = ReportReader.MAPPER.writerWithDefaultPrettyPrinter();
-
-    private static String pretty(JsonNode json) {
-        try {
-            return PRETTY.writeValueAsString(json);
-        } catch (JacksonException e) {
-            return json.toString();
-        }
     }
 
     /** A cost, in the prices' currency: a run of a cheap model costs a few millionths. */

@@ -58,7 +58,8 @@ async function main() {
     seen.hostileId = await hostile.locator(".case-id").textContent();
     seen.hostileAnswer = await hostile.locator(".t-end").first().textContent();
     seen.hostileArguments = await hostile.locator(".t-args").first().textContent();
-    seen.scripts = await page.locator("script").count();
+    seen.scripts = await page.locator("script:not([type='application/json'])").count();
+    seen.hostileMessage = await hostile.locator(".t-msg").nth(1).textContent();
     seen.images = await page.locator("img, iframe").count();
     await hostile.screenshot({ path: path.join(out, "03-hostile.png") });
 
@@ -80,6 +81,19 @@ async function main() {
     await page.screenshot({ path: path.join(out, "06-narrow.png") });
     seen.horizontalScroll = await page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
     await context.close();
+
+    // without the script: the summary, the table and the chart, and where each transcript's events are
+    const still = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: "light", javaScriptEnabled: false });
+    const plain = await still.newPage();
+    await plain.goto(url, { waitUntil: "load" });
+    seen.noScriptRows = await plain.locator("tr.case-row:visible").count();
+    seen.noScriptCards = await plain.locator(".cards .card:visible").count();
+    seen.noScriptChart = await plain.locator("#chart svg").isVisible();
+    const failedRun = plain.locator("details.run[open] .transcript").first();
+    seen.noScriptHint = await failedRun.evaluate((box) => getComputedStyle(box, "::before").content);
+    seen.noScriptAnswer = await failedRun.locator(".t-end").innerText();
+    await plain.screenshot({ path: path.join(out, "07-no-script.png"), fullPage: true });
+    await still.close();
   } finally {
     await browser.close();
   }
