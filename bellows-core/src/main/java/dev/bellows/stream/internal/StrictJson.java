@@ -6,10 +6,12 @@ import tools.jackson.core.JacksonException;
 import tools.jackson.core.TokenStreamLocation;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.json.JsonReadFeature;
-import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.cfg.JsonNodeFeature;
 import tools.jackson.databind.node.ObjectNode;
+import dev.bellows.json.internal.FrozenJson;
+import tools.jackson.core.JsonToken;
+import java.util.Arrays;
+import java.util.Map;
 
 /**
  * Reads one strict RFC 8259 JSON value with Jackson and, when the text is not valid,
@@ -21,8 +23,8 @@ public final class StrictJson {
     /**
      * The one reader of the decoders, on Bellows' mapper. It is immutable, so sharing it is safe.
      * Every leniency is off (they are off by default; listing them documents the
-     * contract). Floats are read as exact decimals so that arguments keep the numbers
-     * the model wrote: doubles would round long decimals and turn 1e400 into Infinity.
+     * contract). Floats are read as exact decimals ({@link FrozenTree}) so that arguments keep
+     * the numbers the model wrote: doubles would round long decimals and turn 1e400 into Infinity.
      * Strings have no length limit: the content is already in memory, and the contract
      * expects tool arguments of many megabytes. Nesting keeps Jackson's default limit,
      * which protects the stack.
@@ -40,9 +42,7 @@ public final class StrictJson {
             .without(JsonReadFeature.ALLOW_LEADING_ZEROS_FOR_NUMBERS)
             .without(JsonReadFeature.ALLOW_LEADING_PLUS_SIGN_FOR_NUMBERS)
             .without(JsonReadFeature.ALLOW_LEADING_DECIMAL_POINT_FOR_NUMBERS)
-            .without(JsonReadFeature.ALLOW_TRAILING_DECIMAL_POINT_FOR_NUMBERS)
-            .with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-            .without(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES);
+            .without(JsonReadFeature.ALLOW_TRAILING_DECIMAL_POINT_FOR_NUMBERS);
 
 
     private StrictJson() {
@@ -54,15 +54,18 @@ public final class StrictJson {
 
     /**
      * Reads exactly one JSON value; only whitespace may follow it. A key repeated inside
-     * an object keeps its last value, as in common JSON parsers.
+     * an object keeps its last value, as in common JSON parsers. The tree is frozen
+     * ({@link FrozenJson}): built read-only in the one pass over the text, so the calls made of
+     * it keep it without a copy.
      */
     public static JsonNode read(String text) throws SyntaxError {
         JsonParser parser = MAPPER.createParser(text);
         try (parser) {
-            JsonNode value = MAPPER.readTree(parser);
-            if (value == null || value.isMissingNode()) {
+            JsonToken first = parser.nextToken();
+            if (first == null) {
                 throw new SyntaxError("there is no JSON value", 0);
             }
+            JsonNode value = new FrozenTree(parser).value(first);
             // Checked by hand rather than with FAIL_ON_TRAILING_TOKENS: that error names
             // Java classes, and trailing garbage is not always a token at all.
             int end = clamp(parser.currentLocation().getCharOffset(), text);
@@ -201,5 +204,70 @@ public final class StrictJson {
         }
         String token = message.substring(open + 1, close);
         return "'" + (token.length() > 40 ? token.substring(0, 40) + "..." : token) + "'";
+    }
+
+    /**
+     * Builds the frozen tree of one value from the parser's tokens, the nodes Jackson's tree
+     * reader makes with this reader's settings (floats as exact decimals, trailing zeros kept;
+     * integers as int, long or BigInteger nodes by size), without its deserialization context
+     * and without a mutable tree to freeze afterwards. The containers' children wait on one
+     * stack per read until their container ends. Nesting is bounded by the parser.
+     */
+    private static final class FrozenTree {
+        private final JsonParser parser;
+        private Object[] stack = new Object[16];
+        private int size;
+
+        FrozenTree(JsonParser parser) {
+            this.parser = parser;
+        }
+
+        JsonNode value(JsonToken token) {
+            return switch (token) {
+                case START_OBJECT -> object();
+                case START_ARRAY -> array();
+                case VALUE_STRING -> Jackson.NODES.stringNode(parser.getString());
+                case VALUE_NUMBER_INT -> switch (parser.getNumberType()) {
+                    case INT -> Jackson.NODES.numberNode(parser.getIntValue());
+                    case LONG -> Jackson.NODES.numberNode(parser.getLongValue());
+                    default -> Jackson.NODES.numberNode(parser.getBigIntegerValue());
+                };
+                case VALUE_NUMBER_FLOAT -> Jackson.NODES.numberNode(parser.getDecimalValue());
+                case VALUE_TRUE -> Jackson.NODES.booleanNode(true);
+                case VALUE_FALSE -> Jackson.NODES.booleanNode(false);
+                case VALUE_NULL -> Jackson.NODES.nullNode();
+                default -> throw new IllegalStateException("unexpected token " + token);
+            };
+        }
+
+        @SuppressWarnings("unchecked")
+        private JsonNode object() {
+            int from = size;
+            for (String name = parser.nextName(); name != null; name = parser.nextName()) {
+                push(Map.entry(name, value(parser.nextToken())));
+            }
+            Map.Entry<String, JsonNode>[] entries = new Map.Entry[size - from];
+            System.arraycopy(stack, from, entries, 0, entries.length);
+            size = from;
+            return FrozenJson.object(entries);
+        }
+
+        private JsonNode array() {
+            int from = size;
+            for (JsonToken token = parser.nextToken(); token != JsonToken.END_ARRAY; token = parser.nextToken()) {
+                push(value(token));
+            }
+            JsonNode[] items = new JsonNode[size - from];
+            System.arraycopy(stack, from, items, 0, items.length);
+            size = from;
+            return FrozenJson.array(items);
+        }
+
+        private void push(Object child) {
+            if (size == stack.length) {
+                stack = Arrays.copyOf(stack, size * 2);
+            }
+            stack[size++] = child;
+        }
     }
 }
