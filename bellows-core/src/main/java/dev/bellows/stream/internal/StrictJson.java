@@ -9,9 +9,8 @@ import tools.jackson.core.json.JsonReadFeature;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 import dev.bellows.json.internal.FrozenJson;
+import dev.bellows.json.internal.FrozenTreeReader;
 import tools.jackson.core.JsonToken;
-import java.util.Arrays;
-import java.util.Map;
 
 /**
  * Reads one strict RFC 8259 JSON value with Jackson and, when the text is not valid,
@@ -23,7 +22,7 @@ public final class StrictJson {
     /**
      * The one reader of the decoders, on Bellows' mapper. It is immutable, so sharing it is safe.
      * Every leniency is off (they are off by default; listing them documents the
-     * contract). Floats are read as exact decimals ({@link FrozenTree}) so that arguments keep
+     * contract). Floats are read as exact decimals ({@link FrozenTreeReader}) so that arguments keep
      * the numbers the model wrote: doubles would round long decimals and turn 1e400 into Infinity.
      * Strings have no length limit: the content is already in memory, and the contract
      * expects tool arguments of many megabytes. Nesting keeps Jackson's default limit,
@@ -65,7 +64,7 @@ public final class StrictJson {
             if (first == null) {
                 throw new SyntaxError("there is no JSON value", 0);
             }
-            JsonNode value = new FrozenTree(parser).value(first);
+            JsonNode value = FrozenTreeReader.read(parser, first, true);
             // Checked by hand rather than with FAIL_ON_TRAILING_TOKENS: that error names
             // Java classes, and trailing garbage is not always a token at all.
             int end = clamp(parser.currentLocation().getCharOffset(), text);
@@ -204,70 +203,5 @@ public final class StrictJson {
         }
         String token = message.substring(open + 1, close);
         return "'" + (token.length() > 40 ? token.substring(0, 40) + "..." : token) + "'";
-    }
-
-    /**
-     * Builds the frozen tree of one value from the parser's tokens, the nodes Jackson's tree
-     * reader makes with this reader's settings (floats as exact decimals, trailing zeros kept;
-     * integers as int, long or BigInteger nodes by size), without its deserialization context
-     * and without a mutable tree to freeze afterwards. The containers' children wait on one
-     * stack per read until their container ends. Nesting is bounded by the parser.
-     */
-    private static final class FrozenTree {
-        private final JsonParser parser;
-        private Object[] stack = new Object[16];
-        private int size;
-
-        FrozenTree(JsonParser parser) {
-            this.parser = parser;
-        }
-
-        JsonNode value(JsonToken token) {
-            return switch (token) {
-                case START_OBJECT -> object();
-                case START_ARRAY -> array();
-                case VALUE_STRING -> Jackson.NODES.stringNode(parser.getString());
-                case VALUE_NUMBER_INT -> switch (parser.getNumberType()) {
-                    case INT -> Jackson.NODES.numberNode(parser.getIntValue());
-                    case LONG -> Jackson.NODES.numberNode(parser.getLongValue());
-                    default -> Jackson.NODES.numberNode(parser.getBigIntegerValue());
-                };
-                case VALUE_NUMBER_FLOAT -> Jackson.NODES.numberNode(parser.getDecimalValue());
-                case VALUE_TRUE -> Jackson.NODES.booleanNode(true);
-                case VALUE_FALSE -> Jackson.NODES.booleanNode(false);
-                case VALUE_NULL -> Jackson.NODES.nullNode();
-                default -> throw new IllegalStateException("unexpected token " + token);
-            };
-        }
-
-        @SuppressWarnings("unchecked")
-        private JsonNode object() {
-            int from = size;
-            for (String name = parser.nextName(); name != null; name = parser.nextName()) {
-                push(Map.entry(name, value(parser.nextToken())));
-            }
-            Map.Entry<String, JsonNode>[] entries = new Map.Entry[size - from];
-            System.arraycopy(stack, from, entries, 0, entries.length);
-            size = from;
-            return FrozenJson.object(entries);
-        }
-
-        private JsonNode array() {
-            int from = size;
-            for (JsonToken token = parser.nextToken(); token != JsonToken.END_ARRAY; token = parser.nextToken()) {
-                push(value(token));
-            }
-            JsonNode[] items = new JsonNode[size - from];
-            System.arraycopy(stack, from, items, 0, items.length);
-            size = from;
-            return FrozenJson.array(items);
-        }
-
-        private void push(Object child) {
-            if (size == stack.length) {
-                stack = Arrays.copyOf(stack, size * 2);
-            }
-            stack[size++] = child;
-        }
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.bellows.json.internal.FrozenJson;
+import dev.bellows.json.internal.FrozenTreeReader;
 import dev.bellows.json.internal.Jackson;
 import java.util.Iterator;
 import java.util.Map;
@@ -68,6 +69,26 @@ class StrictJsonTreeProperties {
     @Property(tries = 150)
     void anyJsonReadsAsJacksonsTreeReadsIt(@ForAll("json") String text) throws SyntaxError {
         sameAsJacksonsTree(text);
+    }
+
+    @Property(tries = 100)
+    void aWholeTextReadsAsTheMappersTreeReadsIt(@ForAll("json") String text) {
+        JsonNode read = FrozenTreeReader.readWhole(text);
+        JsonNode expected = Jackson.JSON.readTree(text);
+        assertThat(read).as(text).isNotNull();
+        sameNodes(read, expected, text);
+        assertThat(read.toString()).as(text).isEqualTo(expected.toString());
+        assertThat(read).as(text).isEqualTo(expected);
+    }
+
+    @Example
+    void whatIsNotExactlyOneValueIsLeftToTheMapper() {
+        for (String text : new String[] {"", "  ", "{} {}", "{\"a\":1} x", "{\"a\":", "[1,]", "{'a':1}", "NaN"}) {
+            assertThat(FrozenTreeReader.readWhole(text)).as(text).isNull();
+        }
+        JsonNode doubles = FrozenTreeReader.readWhole("{\"n\":1.50,\"e\":1e2}");
+        assertThat(doubles).isEqualTo(Jackson.JSON.readTree("{\"n\":1.50,\"e\":1e2}"));
+        assertThat(doubles.get("n").isDouble()).isTrue();
     }
 
     @Example
