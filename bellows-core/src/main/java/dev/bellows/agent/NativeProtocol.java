@@ -1,5 +1,6 @@
 package dev.bellows.agent;
 
+import dev.bellows.json.internal.FrozenTreeReader;
 import dev.bellows.json.internal.Jackson;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
@@ -279,7 +280,11 @@ final class NativeProtocol implements Protocol {
                 return new ToolCall(tool[0], tool[1], JSON.createObjectNode());
             }
             try {
-                JsonNode node = JSON.readTree(arguments);
+                // Frozen as read (no tree for ToolCall to copy); anything unusual is Jackson's own read, for its value or error.
+                JsonNode node = FrozenTreeReader.readWhole(arguments);
+                if (node == null) {
+                    node = JSON.readTree(arguments);
+                }
                 if (node instanceof ObjectNode object) {
                     return new ToolCall(tool[0], tool[1], object);
                 }

@@ -45,6 +45,8 @@ public final class TypedTool<I extends Record, O> implements Tool {
     private final Class<I> argumentsType;
     /** Binds arguments to {@link #argumentsType}: made once, so a call looks up neither the type nor its deserializer. */
     private final ObjectReader reader;
+    /** Binds plain records without Jackson's per-call set-up; null when Jackson binds every call. */
+    private final DirectBinding<I> direct;
     private final Handler<I, O> handler;
     private final JsonNode schema;      // frozen
     private final ArgumentSchema arguments;
@@ -55,6 +57,7 @@ public final class TypedTool<I extends Record, O> implements Tool {
         this.name = ToolNames.requireValid(builder.name);
         this.argumentsType = Objects.requireNonNull(builder.argumentsType, "argumentsType");
         this.reader = Jackson.ARGUMENTS.forType(argumentsType);
+        this.direct = DirectBinding.of(argumentsType);
         this.schema = JsonSchemas.forRecord(argumentsType);
         this.arguments = ArgumentSchema.compile(schema); // once: every call checks against it
         this.description = description(builder.description, argumentsType, name);
@@ -144,6 +147,10 @@ public final class TypedTool<I extends Record, O> implements Tool {
     I bind(JsonNode arguments) throws InvalidArgumentsException {
         // Only read here (binding builds the record's values anew): no copy of arguments the schema takes as they are.
         JsonNode checked = this.arguments.checkForReading(name, arguments);
+        I bound = direct == null ? null : direct.bind(checked);
+        if (bound != null) {
+            return bound;
+        }
         try {
             return reader.readValue(checked);
         } catch (JacksonException e) {

@@ -6,10 +6,11 @@ import tools.jackson.core.JacksonException;
 import tools.jackson.core.TokenStreamLocation;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.json.JsonReadFeature;
-import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.cfg.JsonNodeFeature;
 import tools.jackson.databind.node.ObjectNode;
+import dev.bellows.json.internal.FrozenJson;
+import dev.bellows.json.internal.FrozenTreeReader;
+import tools.jackson.core.JsonToken;
 
 /**
  * Reads one strict RFC 8259 JSON value with Jackson and, when the text is not valid,
@@ -21,8 +22,8 @@ public final class StrictJson {
     /**
      * The one reader of the decoders, on Bellows' mapper. It is immutable, so sharing it is safe.
      * Every leniency is off (they are off by default; listing them documents the
-     * contract). Floats are read as exact decimals so that arguments keep the numbers
-     * the model wrote: doubles would round long decimals and turn 1e400 into Infinity.
+     * contract). Floats are read as exact decimals ({@link FrozenTreeReader}) so that arguments keep
+     * the numbers the model wrote: doubles would round long decimals and turn 1e400 into Infinity.
      * Strings have no length limit: the content is already in memory, and the contract
      * expects tool arguments of many megabytes. Nesting keeps Jackson's default limit,
      * which protects the stack.
@@ -40,9 +41,7 @@ public final class StrictJson {
             .without(JsonReadFeature.ALLOW_LEADING_ZEROS_FOR_NUMBERS)
             .without(JsonReadFeature.ALLOW_LEADING_PLUS_SIGN_FOR_NUMBERS)
             .without(JsonReadFeature.ALLOW_LEADING_DECIMAL_POINT_FOR_NUMBERS)
-            .without(JsonReadFeature.ALLOW_TRAILING_DECIMAL_POINT_FOR_NUMBERS)
-            .with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-            .without(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES);
+            .without(JsonReadFeature.ALLOW_TRAILING_DECIMAL_POINT_FOR_NUMBERS);
 
 
     private StrictJson() {
@@ -54,15 +53,18 @@ public final class StrictJson {
 
     /**
      * Reads exactly one JSON value; only whitespace may follow it. A key repeated inside
-     * an object keeps its last value, as in common JSON parsers.
+     * an object keeps its last value, as in common JSON parsers. The tree is frozen
+     * ({@link FrozenJson}): built read-only in the one pass over the text, so the calls made of
+     * it keep it without a copy.
      */
     public static JsonNode read(String text) throws SyntaxError {
         JsonParser parser = MAPPER.createParser(text);
         try (parser) {
-            JsonNode value = MAPPER.readTree(parser);
-            if (value == null || value.isMissingNode()) {
+            JsonToken first = parser.nextToken();
+            if (first == null) {
                 throw new SyntaxError("there is no JSON value", 0);
             }
+            JsonNode value = FrozenTreeReader.read(parser, first, true);
             // Checked by hand rather than with FAIL_ON_TRAILING_TOKENS: that error names
             // Java classes, and trailing garbage is not always a token at all.
             int end = clamp(parser.currentLocation().getCharOffset(), text);

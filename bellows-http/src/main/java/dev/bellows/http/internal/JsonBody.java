@@ -5,8 +5,10 @@ import dev.bellows.http.internal.RequestJson;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.databind.ObjectWriter;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * Internal to the Bellows providers, not for users (it may change in any release): writes a
@@ -14,6 +16,13 @@ import java.util.Optional;
  * fixed bytes itself (field names, punctuation) and hands over cached encodings; values go
  * through a Jackson generator, text through {@link RequestJson#wire}. The generator is flushed
  * before every raw write, so everything lands in the order written. One thread, one body.
+ *
+ * <p>The generator is not made per body: Jackson 3's set-up of one (the generator, its I/O
+ * context, a serialization context, a content reference, a write context) was about half a
+ * KiB per request. A few generators wait between bodies ({@link #IDLE}), each writing through a
+ * {@link Target} pointed at one body at a time; a body takes one, or makes one when none is
+ * idle, and gives it back when it is finished (or closed) with the generator at the root and
+ * flushed, else closes it. Thread-safe in that sense only: bodies on many threads at once.
  */
 public final class JsonBody implements AutoCloseable {
 
@@ -21,13 +30,19 @@ public final class JsonBody implements AutoCloseable {
     // written by the provider: no separator of the generator's own between root values.
     private static final ObjectWriter ROOT_VALUES = RequestJson.mapper().writer().withRootValueSeparator((String) null);
 
+    /** Generators between bodies: enough for the bodies written at the same moment, not the requests in flight. */
+    private static final AtomicReferenceArray<Writer> IDLE = new AtomicReferenceArray<>(16);
+
     private final PartedBody body;
     private final JsonGenerator generator;
+    private Writer writer;      // null once given back or closed
 
     /** @param sizeHint about the body's length in bytes, so its buffer is rarely grown */
     public JsonBody(int sizeHint) {
         body = new PartedBody(sizeHint);
-        generator = ROOT_VALUES.createGenerator(body.out());
+        writer = Writer.take();
+        writer.target.body = body.out();
+        generator = writer.generator;
     }
 
     /** Appends fixed bytes (a field name with its punctuation, say), unchanged. */
@@ -99,12 +114,70 @@ public final class JsonBody implements AutoCloseable {
 
     /** Ends writing: the body, ready to send. */
     public PartedBody finish() throws IOException {
-        generator.close();
+        release();
         return body.finish();
     }
 
     @Override
     public void close() throws IOException {
+        release();
+    }
+
+    /** Flushes the generator into this body and gives it back (or closes it when it stopped inside a value). */
+    private void release() {
+        Writer done = writer;
+        if (done == null) {
+            return;
+        }
+        writer = null;
+        if (done.generator.streamWriteContext().inRoot()) {
+            generator.flush();
+            done.target.body = null;
+            if (Writer.giveBack(done)) {
+                return;
+            }
+        }
         generator.close();
+    }
+
+    /** A generator and the stream it writes to, which points at one body at a time. */
+    private static final class Writer {
+        final Target target = new Target();
+        final JsonGenerator generator = ROOT_VALUES.createGenerator(target);
+
+        static Writer take() {
+            for (int i = 0; i < IDLE.length(); i++) {
+                Writer idle = IDLE.get(i);
+                if (idle != null && IDLE.compareAndSet(i, idle, null)) {
+                    return idle;
+                }
+            }
+            return new Writer();
+        }
+
+        /** False when every place is taken: the caller closes it. */
+        static boolean giveBack(Writer writer) {
+            for (int i = 0; i < IDLE.length(); i++) {
+                if (IDLE.get(i) == null && IDLE.compareAndSet(i, null, writer)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
+
+    /** Passes the generator's bytes on to the body being written. */
+    private static final class Target extends OutputStream {
+        OutputStream body;
+
+        @Override
+        public void write(int b) throws IOException {
+            body.write(b);
+        }
+
+        @Override
+        public void write(byte[] bytes, int offset, int count) throws IOException {
+            body.write(bytes, offset, count);
+        }
     }
 }
