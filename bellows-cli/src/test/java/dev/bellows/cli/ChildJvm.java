@@ -109,16 +109,6 @@ final class ChildJvm {
      * classes it loaded are archived as it exits. Returns the children's command line.
      */
     static ChildJvm trained(List<String> training, Map<String, String> env, String ready) {
-        return trained(training, env, ready, () -> { });
-    }
-
-    /**
-     * The same, with {@code whileReady} run once the training has written {@code ready} and
-     * before it is stopped: the work that makes it load the rest of what its children will (a
-     * worker's archive is best made from a worker that ran a run, which the run's client makes
-     * it do).
-     */
-    static ChildJvm trained(List<String> training, Map<String, String> env, String ready, Runnable whileReady) {
         String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> plain = new ArrayList<>(List.of(javaBin));
         plain.addAll(options());
@@ -137,21 +127,10 @@ final class ChildJvm {
                     .redirectError(folder().resolve(name + ".err").toFile());
             builder.environment().putAll(env);
             Process process = builder.start();
-            long guard = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);   // a hang guard, not a measure
             while (process.isAlive() && !Files.readString(out).contains(ready)) {
-                if (System.nanoTime() > guard) {            // a training that waits for what never comes
-                    process.destroyForcibly().waitFor();
-                    return new ChildJvm(plain);
-                }
                 Thread.sleep(100);
             }
-            try {
-                if (process.isAlive()) {
-                    whileReady.run();
-                }
-            } finally {
-                process.destroy();                          // SIGTERM: the JVM exits, and archives as it does
-            }
+            process.destroy();                              // SIGTERM: the JVM exits, and archives as it does
             if (!process.waitFor(120, TimeUnit.SECONDS)) {  // a hang guard, not a measure
                 process.destroyForcibly().waitFor();
                 return new ChildJvm(plain);

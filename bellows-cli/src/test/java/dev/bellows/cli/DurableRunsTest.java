@@ -92,12 +92,7 @@ class DurableRunsTest {
 
     private static TemporalTestServer temporal;
     private static WorkflowClient client;
-    /** The command lines of the workers (temporal-dev and serve too) and of the clients. */
-    private static ChildJvm workerJvm;
-    private static ChildJvm clientJvm;
-
-    @TempDir
-    static Path classDir;
+    private static ChildJvm jvm;
 
     @TempDir
     Path dir;
@@ -114,29 +109,14 @@ class DurableRunsTest {
         temporal = TemporalTestServer.start();
         client = DurableAgent.client(WorkflowServiceStubs.newServiceStubs(
                 WorkflowServiceStubsOptions.newBuilder().setTarget(temporal.address()).build()), "default");
-        // The workers and the client processes, some thirty JVMs, start on the class data of a worker
-        // and a client that made a run first (a model call, a tool call of the MCP server, the events
-        // followed). On the archive of a worker that only polled, a client loaded 700 of its 6,700
-        // classes from the jars (224 on its own), and a worker that made a run took 4.7 s of CPU
-        // (3.9 s on the archive of one that made a run).
-        String queue = "training-" + UUID.randomUUID();
-        Path config = classDir.resolve("mcp.json");
-        Files.writeString(config, mcpConfig(classDir.resolve("calls.txt")));
-        try (MockLlmServer model = MockLlmServer.start(MockScript.builder()
-                .turn(MockTurn.content("<thinking>to count</thinking>Counting. " + call("t")).chunkSize(8))
-                .turn(MockTurn.content(done("trained")).chunkSize(8))
-                .build())) {
-            // The two start side by side: the run waits for the worker to poll.
-            java.util.concurrent.CompletableFuture<ChildJvm> trainedClient = Background.supply(() -> ChildJvm.trained(
-                    List.of(BellowsCommand.class.getName(), "run", "--temporal", temporal.address(), "--task-queue",
-                            queue, "--output", "jsonl", "count t"), Map.of(), "\"loop_end\""));
-            // The worker is stopped (and archives what it loaded) once the run has ended.
-            workerJvm = ChildJvm.trained(List.of(BellowsCommand.class.getName(), "worker", "--temporal",
-                            temporal.address(), "--task-queue", queue, "--base-url", model.baseUrl().toString(),
-                            "--model", "mock", "--mcp-config", config.toString()),
-                    Map.of("OPENAI_API_KEY", "sk-training-not-a-key"), "worker polling task queue", trainedClient::join);
-            clientJvm = trainedClient.join();
-        }
+        // The workers and the client processes, some thirty JVMs, start on the class data of one worker
+        // that ran first. (One made from a worker and a client that made a run together saves a
+        // worker 0.8 s of CPU and a client 0.25 s, but its training took 50 s more on the loaded
+        // two-core machine: the two JVMs start side by side, then each writes its archive.)
+        jvm = ChildJvm.trained(List.of(BellowsCommand.class.getName(), "worker", "--temporal", temporal.address(),
+                        "--task-queue", "training-" + UUID.randomUUID(), "--base-url", "http://127.0.0.1:9/v1",
+                        "--model", "mock"),
+                Map.of("OPENAI_API_KEY", "sk-training-not-a-key"), "worker polling task queue");
     }
 
     @AfterAll
@@ -171,9 +151,9 @@ class DurableRunsTest {
         return "<tool>{\"tool_name\": \"task_completion\", \"arguments\": {\"result\": \"" + result + "\"}}</tool>";
     }
 
-    /** {@code java OPTIONS -cp CLASSPATH} of the workers, {@code temporal-dev} and {@code serve}. */
+    /** {@code java OPTIONS -cp CLASSPATH} of the workers and clients. */
     private static List<String> java() {
-        return workerJvm.java();
+        return jvm.java();
     }
 
     /** servers/counting-server.js: the MCP server each worker starts, which counts the calls in one file. */
@@ -183,14 +163,6 @@ class DurableRunsTest {
         } catch (java.net.URISyntaxException e) {
             throw new IllegalStateException(e);
         }
-    }
-
-    /** An MCP config of one server, the counting server, that counts its calls in {@code calls}. */
-    private static String mcpConfig(Path calls) {
-        String args = List.of(countingServer(), calls.toString()).stream()
-                .map(a -> "\"" + a.replace("\\", "\\\\").replace("\"", "\\\"") + "\"")
-                .collect(Collectors.joining(", "));
-        return "{\"mcpServers\": {\"counter\": {\"command\": \"node\", \"args\": [" + args + "]}}}";
     }
 
     /** {@code count} worker processes on {@code queue}, all up and polling when this returns. */
@@ -204,7 +176,11 @@ class DurableRunsTest {
                                   String... options) throws Exception {
         Path config = dir.resolve("mcp.json");
         if (!Files.exists(config)) {
-            Files.writeString(config, mcpConfig(calls));
+            String args = List.of(countingServer(), calls.toString()).stream()
+                    .map(a -> "\"" + a.replace("\\", "\\\\").replace("\"", "\\\"") + "\"")
+                    .collect(Collectors.joining(", "));
+            Files.writeString(config, "{\"mcpServers\": {\"counter\": {\"command\": \"node\", \"args\": [" + args
+                    + "]}}}");
         }
         Map<Process, Path> started = new LinkedHashMap<>();
         for (int i = 0; i < count; i++) {
@@ -239,7 +215,7 @@ class DurableRunsTest {
         // env --default-signal: a build started in the background ignores SIGINT, and an ignored
         // signal is inherited down to this process, whose JVM would then never see the test's Ctrl-C.
         List<String> command = new ArrayList<>(List.of("env", "--default-signal=INT"));
-        command.addAll(clientJvm.java());
+        command.addAll(java());
         command.addAll(List.of(BellowsCommand.class.getName(), "run", "--temporal", frontend(),
                 "--task-queue", queue));
         command.addAll(List.of(args));
