@@ -24,12 +24,13 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Approvals across separate {@code bellows} processes, killed with SIGKILL between and during
- * the steps, the tools an MCP server that records every call it gets: a run stops (exit 3); a
- * second process approves and is killed while an approved call runs; a third carries the run on
+ * Approvals across {@code bellows} commands, one of them a process of its own killed with SIGKILL
+ * during its step, the tools an MCP server that records every call it gets: a run stops (exit 3);
+ * a process approves and is killed while an approved call runs; a third command carries the run on
  * without a decision: nothing that ran runs again, the call cut off is reported to the model as
- * of unknown outcome, no decision is lost. And a chat killed at its question leaves the run for
- * {@code bellows run --approve-call}.
+ * of unknown outcome, no decision is lost. And a chat process killed at its question leaves the
+ * run for {@code bellows run --approve-call}. The commands before and after the killed one run in
+ * this JVM: what they show does not need a JVM of their own.
  */
 class ApprovalsKillTest {
 
@@ -55,14 +56,13 @@ class ApprovalsKillTest {
                 .redirectError(dir.resolve("child-" + System.nanoTime() + ".err").toFile()).start();
     }
 
-    /** Waits for the process's end and returns its exit status and standard output. */
-    static Finished finish(Process process) throws Exception {
-        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(process.waitFor(120, TimeUnit.SECONDS)).isTrue();
-        return new Finished(process.exitValue(), out);
-    }
-
-    record Finished(int status, String out) {
+    /**
+     * The same command in this JVM, for the steps before and after the one killed: they need no
+     * JVM of their own to show that the killed process lost nothing (a JVM's start-up less each).
+     */
+    Cli.Run inProcess(MockLlmServer server, String... args) throws IOException {
+        setup.dir = dir;
+        return setup.bellows(server, args);
     }
 
     List<String> recorded() throws IOException {
@@ -84,8 +84,8 @@ class ApprovalsKillTest {
         String hang = tags ? "call_1_2" : "h1";
         String toolMode = tags ? "tags" : "native";
         try (MockLlmServer server = MockLlmServer.start(MockScript.of(calls, done))) {
-            Finished stopped = finish(bellows(server, "run", "--session", "k", "--tool-mode", toolMode,
-                    "--approve", "files/*", "--output", "jsonl", "Write and hang"));
+            Cli.Run stopped = inProcess(server, "run", "--session", "k", "--tool-mode", toolMode,
+                    "--approve", "files/*", "--output", "jsonl", "Write and hang");
             assertThat(stopped.status()).as(stopped.out()).isEqualTo(3);
             assertThat(stopped.out()).contains("\"id\":\"" + write + "\"", "\"id\":\"" + hang + "\"");
 
@@ -106,7 +106,7 @@ class ApprovalsKillTest {
                         .doesNotContain("\"finished\":\"" + hang + "\"");
             }
 
-            Finished carried = finish(bellows(server, "run", "--session", "k", "--output", "jsonl"));
+            Cli.Run carried = inProcess(server, "run", "--session", "k", "--output", "jsonl");
             assertThat(carried.status()).as(carried.out()).isZero();
             assertThat(recorded()).containsExactly(
                     "{\"tool\":\"write_file\",\"arguments\":{\"path\":\"a.txt\"}}",
@@ -134,8 +134,8 @@ class ApprovalsKillTest {
                 MockTurn.content(RunCommandTest.complete("a.txt written, h unknown")),
                 MockTurn.content(RunCommandTest.complete("done")));
         try (MockLlmServer server = MockLlmServer.start(script)) {
-            Finished stopped = finish(bellows(server, "run", "--session", "n", "--agent", "lead",
-                    "--approve", "files/*", "--output", "jsonl", "Get it written"));
+            Cli.Run stopped = inProcess(server, "run", "--session", "n", "--agent", "lead",
+                    "--approve", "files/*", "--output", "jsonl", "Get it written");
             assertThat(stopped.status()).as(stopped.out()).isEqualTo(3);
             assertThat(stopped.out()).contains("\"id\":\"call_1_1/call_1_1\"", "\"id\":\"call_1_1/call_1_2\"");
 
@@ -156,7 +156,7 @@ class ApprovalsKillTest {
                         .doesNotContain("\"finished\":\"call_1_2\"");
             }
 
-            Finished carried = finish(bellows(server, "run", "--session", "n", "--output", "jsonl"));
+            Cli.Run carried = inProcess(server, "run", "--session", "n", "--output", "jsonl");
             assertThat(carried.status()).as(carried.out()).isZero();
             assertThat(recorded()).containsExactly(
                     "{\"tool\":\"write_file\",\"arguments\":{\"path\":\"a.txt\"}}",
@@ -192,7 +192,7 @@ class ApprovalsKillTest {
             }
             assertThat(recorded()).isEmpty();
 
-            Finished approved = finish(bellows(server, "run", "--session", "c", "--approve-call", "call_1_1"));
+            Cli.Run approved = inProcess(server, "run", "--session", "c", "--approve-call", "call_1_1");
             assertThat(approved.status()).isZero();
             assertThat(approved.out()).isEqualTo("cleaned\n");
             assertThat(recorded()).containsExactly("{\"tool\":\"delete_file\",\"arguments\":{\"path\":\"old.log\"}}");

@@ -60,8 +60,11 @@ import org.junit.jupiter.api.io.TempDir;
  * real {@code bellows worker} processes, one of them killed with SIGKILL at a step of the run
  * (before a model call, mid-answer, after a tool call), another carrying the run on; the tool
  * calls counted by the MCP server that made them (each worker starts its own, all append to one
- * file); the client a real {@code bellows run --temporal} process following live, with no model
- * option and no key. The slow tests of bellows-temporal are all here, once.
+ * file); the client {@code bellows run --temporal} with no model option and no key, a real
+ * process wherever it is followed live, signalled, or must be seen while it runs (the follower of
+ * a worker that is killed among them), and the same command in this JVM ({@link Cli}) where its
+ * output is read once it has ended: a JVM's start-up less each. The slow tests of
+ * bellows-temporal are all here, once.
  *
  * <p>The worker to kill is the one the server says holds the step (the identity, {@code
  * PID@host}, of the worker that took the activity), not a guess.
@@ -106,7 +109,10 @@ class DurableRunsTest {
         temporal = TemporalTestServer.start();
         client = DurableAgent.client(WorkflowServiceStubs.newServiceStubs(
                 WorkflowServiceStubsOptions.newBuilder().setTarget(temporal.address()).build()), "default");
-        // The workers and clients, some forty JVMs, start on the class data of one worker that ran first.
+        // The workers and the client processes, some thirty JVMs, start on the class data of one worker
+        // that ran first. (One made from a worker and a client that made a run together saves a
+        // worker 0.8 s of CPU and a client 0.25 s, but its training took 50 s more on the loaded
+        // two-core machine: the two JVMs start side by side, then each writes its archive.)
         jvm = ChildJvm.trained(List.of(BellowsCommand.class.getName(), "worker", "--temporal", temporal.address(),
                         "--task-queue", "training-" + UUID.randomUUID(), "--base-url", "http://127.0.0.1:9/v1",
                         "--model", "mock"),
@@ -222,6 +228,21 @@ class DurableRunsTest {
         return process;
     }
 
+    /**
+     * {@code bellows run --temporal ... ARGS} in this JVM, for a client whose output is read once
+     * it has ended (one that is refused, starts a run detached, or runs or follows one to its
+     * end or its wait): the same command, without a JVM's start-up. A client that must be seen
+     * while it runs, signalled, or outlive a worker's death as a process of its own is one.
+     */
+    private Cli.Run clientInProcess(String queue, String... args) {
+        List<String> command = new ArrayList<>(List.of("run", "--temporal", frontend(), "--task-queue", queue));
+        command.addAll(List.of(args));
+        Cli.Run run = Cli.run(new Host(Map.of(), dir, Interrupts.NONE, false), command.toArray(String[]::new));
+        // a client has no key to show, and shows none the model repeated (the workers redact it)
+        assertThat(run.out() + run.err()).doesNotContain(SECRET);
+        return run;
+    }
+
     private String frontend() {
         return frontend != null ? frontend : temporal.address();
     }
@@ -242,6 +263,13 @@ class DurableRunsTest {
             Thread.sleep(100);
         }
         return client.isAlive();
+    }
+
+    /** The workflow id of the run a client in this JVM started, from its standard error. */
+    private static String workflowId(String err) {
+        Matcher m = Pattern.compile("durable run (bellows-\\S+)").matcher(err);
+        assertThat(m.find()).as("a workflow id in %s", err).isTrue();
+        return m.group(1);
     }
 
     /** The workflow id of the run a client started: it says so on stderr. */
@@ -308,6 +336,15 @@ class DurableRunsTest {
         }
         assertThat(identity).as("a tool call in the history").isNotNull();
         return worker(identity);
+    }
+
+    /** Waits until the run waits in a durable timer (a retry's delay), when none of its calls is in flight. */
+    private static void waitsInATimer(String id) throws InterruptedException {
+        for (int i = 0; client.fetchHistory(id).getEvents().stream()
+                .noneMatch(e -> e.getEventType() == EventType.EVENT_TYPE_TIMER_STARTED); i++) {
+            assertThat(i).as("the run %s never waited in a timer", id).isLessThan(1200);
+            Thread.sleep(50);
+        }
     }
 
     private Process worker(String identity) {
@@ -453,9 +490,9 @@ class DurableRunsTest {
              OtlpReceiver receiver = new OtlpReceiver()) {
             Process worker = workers(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", receiver.endpoint(),
                     "OTEL_EXPORTER_OTLP_PROTOCOL", "http/protobuf"), 1, queue, model, calls).getFirst();
-            Process run = client(queue, "--output", "jsonl", "count t");
-            List<String> lines = new String(run.getInputStream().readAllBytes(), StandardCharsets.UTF_8).lines().toList();
-            assertThat(run.waitFor()).as("exit status; %s", lines).isZero();
+            Cli.Run run = clientInProcess(queue, "--output", "jsonl", "count t");
+            List<String> lines = run.out().lines().toList();
+            assertThat(run.status()).as("exit status; %s %s", lines, run.err()).isZero();
             assertThat(lines.getLast()).contains("t traced");
             worker.destroy();                                // SIGTERM: what is left is exported
             assertThat(worker.waitFor(30, TimeUnit.SECONDS)).isTrue();
@@ -487,24 +524,31 @@ class DurableRunsTest {
         Path calls = dir.resolve("calls.txt");
         MockScript script = MockScript.builder()
                 .turn(MockTurn.content("First " + call("b")).chunkSize(8))
-                // Lost with the killed worker or answered, this call ends the same way: a retry.
-                .turn(MockTurn.status(503).header("Retry-After", "2"))
+                // The run then waits in a durable timer, nothing in flight: the worker is killed there.
+                .turn(MockTurn.status(503).header("Retry-After", "60"))
                 .turn(MockTurn.content("Then " + call("c")).chunkSize(8))
                 .turn(MockTurn.content(done("b and c")))
                 .build();
         try (MockLlmServer model = MockLlmServer.start(script)) {
             workers(2, queue, model, calls);
-            Process detach = client(queue, "--detach", "count b then c");
-            String id = new String(detach.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-            assertThat(detach.waitFor()).isZero();
+            Cli.Run detach = clientInProcess(queue, "--detach", "count b then c");
+            String id = detach.out().strip();
+            assertThat(detach.status()).as(detach.err()).isZero();
             assertThat(id).startsWith("bellows-");
 
             Process follow = client(queue, "--output", "jsonl", "--follow", id);
             BufferedReader out = lines(follow);
             List<String> lines = new ArrayList<>();
             assertThat(readUntil(out, lines, l -> l.startsWith("{\"type\":\"tool_result\""))).contains("counted b");
+            // Killed once the run waits out the retry, however far behind the follower is: it made the
+            // only tool call so far, and has no call in flight.
+            waitsInATimer(id);
             kill(madeTheLastToolCall(id));                   // its result is recorded: never made again
-            String end = readUntil(out, lines, l -> l.contains("\"loop_end\""));
+            String end;
+            // The timer has nothing left to prove: the server skips to it.
+            try (AutoCloseable skipping = temporal.skippingIdleTime()) {
+                end = readUntil(out, lines, l -> l.contains("\"loop_end\""));
+            }
             assertThat(follow.waitFor()).as("exit status; %s", lines).isZero();
             assertThat(end).contains("\"result\":\"b and c\"");
             assertThat(callsMade(calls)).containsExactly("b", "c");
@@ -512,9 +556,9 @@ class DurableRunsTest {
             assertThat(model.turnsTaken()).isEqualTo(4);
 
             // A late follower gets the whole run from its start.
-            Process late = client(queue, "--output", "jsonl", "--follow", id);
-            List<String> all = new String(late.getInputStream().readAllBytes(), StandardCharsets.UTF_8).lines().toList();
-            assertThat(late.waitFor()).isZero();
+            Cli.Run late = clientInProcess(queue, "--output", "jsonl", "--follow", id);
+            List<String> all = late.out().lines().toList();
+            assertThat(late.status()).as(late.err()).isZero();
             assertThat(all.getFirst()).isEqualTo("{\"type\":\"loop_start\",\"task\":\"count b then c\"}");
             assertThat(all.getLast()).isEqualTo(end);
             assertThat(all.stream().filter(l -> l.startsWith("{\"type\":\"tool_result\""))).hasSize(3);
@@ -678,15 +722,15 @@ class DurableRunsTest {
                 .build();
         try (MockLlmServer model = MockLlmServer.start(script)) {
             List<Process> first = workers(2, queue, model, calls, "--approve", "counter/count");
-            Process run = client(queue, "--output", "jsonl", "count x");
-            List<String> lines = new String(run.getInputStream().readAllBytes(), StandardCharsets.UTF_8).lines().toList();
-            assertThat(run.waitFor()).as("exit status; %s", lines).isEqualTo(3);
+            Cli.Run run = clientInProcess(queue, "--output", "jsonl", "count x");
+            List<String> lines = run.out().lines().toList();
+            assertThat(run.status()).as("exit status; %s %s", lines, run.err()).isEqualTo(3);
             String required = lines.get(lines.size() - 2);
             assertThat(required).startsWith("{\"type\":\"approval_required\"").contains("\"server_name\":\"counter\"")
                     .contains("\"tool_name\":\"count\"").contains("\"arguments\":{\"text\":\"x\"}");
             assertThat(lines.getLast()).startsWith("{\"type\":\"loop_end\",\"reason\":\"interrupted\"");
             String callId = idOf(required);
-            String id = workflowId(run);
+            String id = workflowId(run.err());
             // The workflow waits, holding no activity; nothing ran.
             DescribeWorkflowExecutionResponse waiting = describe(id);
             assertThat(waiting.getWorkflowExecutionInfo().getStatus())
@@ -699,10 +743,9 @@ class DurableRunsTest {
                 kill(worker);
             }
             workers(1, queue, model, calls, "--approve", "counter/count");
-            Process decide = client(queue, "--output", "jsonl", "--follow", id, "--approve-call", callId);
-            List<String> after = new String(decide.getInputStream().readAllBytes(), StandardCharsets.UTF_8)
-                    .lines().toList();
-            assertThat(decide.waitFor()).as("exit status; %s", after).isZero();
+            Cli.Run decide = clientInProcess(queue, "--output", "jsonl", "--follow", id, "--approve-call", callId);
+            List<String> after = decide.out().lines().toList();
+            assertThat(decide.status()).as("exit status; %s %s", after, decide.err()).isZero();
             assertThat(after.getFirst()).isEqualTo("{\"type\":\"loop_start\",\"task\":\"count x\"}");
             assertThat(after.get(1)).isEqualTo("{\"type\":\"approval\",\"id\":\"" + callId
                     + "\",\"decision\":\"approved\",\"reason\":\"\"}");
@@ -713,14 +756,14 @@ class DurableRunsTest {
             assertThat(model.turnsTaken()).isEqualTo(2);
 
             // The decision stands: a second one is refused, and nothing runs again.
-            Process again = client(queue, "--follow", id, "--approve-call", callId);
-            assertThat(again.waitFor()).isEqualTo(2);
-            assertThat(Files.readString(clientErrs.get(again))).contains("waits for no approval");
+            Cli.Run again = clientInProcess(queue, "--follow", id, "--approve-call", callId);
+            assertThat(again.status()).isEqualTo(2);
+            assertThat(again.err()).contains("waits for no approval");
             assertThat(callsMade(calls)).containsExactly("x");
             // A late follower sees both parts of the run.
-            Process late = client(queue, "--output", "jsonl", "--follow", id);
-            List<String> all = new String(late.getInputStream().readAllBytes(), StandardCharsets.UTF_8).lines().toList();
-            assertThat(late.waitFor()).isZero();
+            Cli.Run late = clientInProcess(queue, "--output", "jsonl", "--follow", id);
+            List<String> all = late.out().lines().toList();
+            assertThat(late.status()).as(late.err()).isZero();
             assertThat(all).containsSequence(lines.getLast(), after.getFirst());
             assertThat(all.getLast()).isEqualTo(after.getLast());
             noSecretAnywhere(id);
@@ -776,10 +819,9 @@ class DurableRunsTest {
             assertThat(callsMade(calls)).isEmpty();
 
             // The decision, after the death: the call runs once.
-            Process decide = client(queue, "--output", "jsonl", "--follow", id, "--approve-call", callId);
-            List<String> after = new String(decide.getInputStream().readAllBytes(), StandardCharsets.UTF_8)
-                    .lines().toList();
-            assertThat(decide.waitFor()).as("exit status; %s", after).isZero();
+            Cli.Run decide = clientInProcess(queue, "--output", "jsonl", "--follow", id, "--approve-call", callId);
+            List<String> after = decide.out().lines().toList();
+            assertThat(decide.status()).as("exit status; %s %s", after, decide.err()).isZero();
             assertThat(after).anyMatch(l -> l.startsWith("{\"type\":\"tool_result\"") && l.contains("counted y")
                     && l.contains("\"agent\":\"counter\""));
             assertThat(after.getLast()).startsWith("{\"type\":\"loop_end\",\"reason\":\"task_completion\"")
@@ -799,30 +841,27 @@ class DurableRunsTest {
                 .build();
         try (MockLlmServer model = MockLlmServer.start(script)) {
             workers(1, queue, model, calls, "--approve", "counter/*");
-            Process run = client(queue, "count y");          // text mode: the waiting call and the command on stderr
-            run.getInputStream().readAllBytes();
-            assertThat(run.waitFor()).isEqualTo(3);
-            String id = workflowId(run);
-            String err = Files.readString(clientErrs.get(run));
+            Cli.Run run = clientInProcess(queue, "count y");  // text mode: the waiting call and the command on stderr
+            assertThat(run.status()).as(run.err()).isEqualTo(3);
+            String id = workflowId(run.err());
+            String err = run.err();
             Matcher carryOn = Pattern.compile("to carry it on: (bellows run --temporal \\S+ --task-queue \\S+ --follow "
                     + Pattern.quote(id) + ") --approve-call (\\S+)").matcher(err);
             assertThat(carryOn.find()).as(err).isTrue();
             assertThat(err).contains("counter/count").contains("{\"text\":\"y\"}");
             String callId = carryOn.group(2);
 
-            Process unknown = client(queue, "--follow", id, "--approve-call", "nope");
-            assertThat(unknown.waitFor()).isEqualTo(2);
-            assertThat(Files.readString(clientErrs.get(unknown))).contains("no call waits with id nope")
-                    .contains(callId);
-            Process missing = client(queue, "--follow", id, "--deny-reason", "why");
-            assertThat(missing.waitFor()).isEqualTo(2);
-            assertThat(Files.readString(clientErrs.get(missing))).contains("--deny-reason: only with --deny-call");
+            Cli.Run unknown = clientInProcess(queue, "--follow", id, "--approve-call", "nope");
+            assertThat(unknown.status()).isEqualTo(2);
+            assertThat(unknown.err()).contains("no call waits with id nope").contains(callId);
+            Cli.Run missing = clientInProcess(queue, "--follow", id, "--deny-reason", "why");
+            assertThat(missing.status()).isEqualTo(2);
+            assertThat(missing.err()).contains("--deny-reason: only with --deny-call");
 
-            Process deny = client(queue, "--output", "jsonl", "--follow", id, "--deny-call", callId,
+            Cli.Run deny = clientInProcess(queue, "--output", "jsonl", "--follow", id, "--deny-call", callId,
                     "--deny-reason", "use the staging counter");
-            List<String> after = new String(deny.getInputStream().readAllBytes(), StandardCharsets.UTF_8)
-                    .lines().toList();
-            assertThat(deny.waitFor()).as("exit status; %s", after).isZero();
+            List<String> after = deny.out().lines().toList();
+            assertThat(deny.status()).as("exit status; %s %s", after, deny.err()).isZero();
             assertThat(after.get(1)).isEqualTo("{\"type\":\"approval\",\"id\":\"" + callId
                     + "\",\"decision\":\"denied\",\"reason\":\"use the staging counter\"}");
             assertThat(after.getLast()).contains("\"result\":\"not counted\"");
@@ -851,38 +890,34 @@ class DurableRunsTest {
                 .build();
         try (MockLlmServer model = MockLlmServer.start(script)) {
             workers(1, queue, model, calls, "--approve", "counter/count");
-            Process first = client(queue, "--output", "jsonl", "--session", "s1", "remember the number 7");
-            first.getInputStream().readAllBytes();
-            assertThat(first.waitFor()).isZero();
-            assertThat(workflowId(first)).isEqualTo("bellows-session-s1-1");
+            Cli.Run first = clientInProcess(queue, "--output", "jsonl", "--session", "s1", "remember the number 7");
+            assertThat(first.status()).as(first.err()).isZero();
+            assertThat(workflowId(first.err())).isEqualTo("bellows-session-s1-1");
 
-            Process second = client(queue, "--output", "jsonl", "--session", "s1", "count z, then say the number");
-            List<String> lines = new String(second.getInputStream().readAllBytes(), StandardCharsets.UTF_8)
-                    .lines().toList();
-            assertThat(second.waitFor()).as("%s", lines).isEqualTo(3);
-            String id = workflowId(second);
+            Cli.Run second = clientInProcess(queue, "--output", "jsonl", "--session", "s1", "count z, then say the number");
+            List<String> lines = second.out().lines().toList();
+            assertThat(second.status()).as("%s %s", lines, second.err()).isEqualTo(3);
+            String id = workflowId(second.err());
             assertThat(id).isEqualTo("bellows-session-s1-2");
             // The second run's request carries the first run's conversation.
             String asked = model.requests().get(1).body().toString();
             assertThat(asked).contains("remember the number 7").contains("noted").contains("count z, then say the number");
 
             // The session's run waits: a new task in it is refused, naming the run; nothing is sent.
-            Process refused = client(queue, "--session", "s1", "another task");
-            assertThat(refused.waitFor()).isEqualTo(2);
-            assertThat(Files.readString(clientErrs.get(refused))).contains(id).contains("has not ended");
+            Cli.Run refused = clientInProcess(queue, "--session", "s1", "another task");
+            assertThat(refused.status()).isEqualTo(2);
+            assertThat(refused.err()).contains(id).contains("has not ended");
             assertThat(model.turnsTaken()).isEqualTo(2);
 
-            Process decide = client(queue, "--output", "jsonl", "--follow", id, "--approve-call",
+            Cli.Run decide = clientInProcess(queue, "--output", "jsonl", "--follow", id, "--approve-call",
                     idOf(lines.get(lines.size() - 2)));
-            decide.getInputStream().readAllBytes();
-            assertThat(decide.waitFor()).isZero();
+            assertThat(decide.status()).as(decide.err()).isZero();
             assertThat(callsMade(calls)).containsExactly("z");
 
             // Another session starts afresh.
-            Process other = client(queue, "--output", "jsonl", "--session", "s2", "what number?");
-            other.getInputStream().readAllBytes();
-            assertThat(other.waitFor()).isZero();
-            assertThat(workflowId(other)).isEqualTo("bellows-session-s2-1");
+            Cli.Run other = clientInProcess(queue, "--output", "jsonl", "--session", "s2", "what number?");
+            assertThat(other.status()).as(other.err()).isZero();
+            assertThat(workflowId(other.err())).isEqualTo("bellows-session-s2-1");
             assertThat(model.requests().getLast().body().toString()).doesNotContain("remember the number 7");
             noSecretAnywhere(id);
         }
@@ -914,10 +949,9 @@ class DurableRunsTest {
                 .build();
         try (MockLlmServer model = MockLlmServer.start(script)) {
             workers(1, queue, model, calls);
-            Process first = client(queue, "say it works");
-            String shown = new String(first.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            assertThat(first.waitFor()).as(errorOf(first)).isZero();
-            assertThat(shown).contains("it works");
+            Cli.Run first = clientInProcess(queue, "say it works");
+            assertThat(first.status()).as(first.err()).isZero();
+            assertThat(first.out()).contains("it works");
 
             Process waiting = client(queue, "--output", "jsonl", "--temporal-patience-seconds", PATIENCE, "think long");
             BufferedReader out = lines(waiting);
@@ -998,13 +1032,13 @@ class DurableRunsTest {
                 .build();
         try (MockLlmServer model = MockLlmServer.start(script)) {
             workers(1, queue, model, calls);
-            Process run = client(queue, "--output", "jsonl", "repeat the key");
-            String shown = new String(run.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            assertThat(run.waitFor()).as("%s%s", shown, errorOf(run)).isZero();
+            Cli.Run run = clientInProcess(queue, "--output", "jsonl", "repeat the key");
+            String shown = run.out();
+            assertThat(run.status()).as("%s%s", shown, run.err()).isZero();
             assertThat(shown).doesNotContain(SECRET).contains(dev.bellows.secret.Secrets.REDACTED)
                     .contains("{\"type\":\"loop_end\",\"reason\":\"task_completion\",\"result\":\"the key was [REDACTED]\"}");
             assertThat(callsMade(calls)).containsExactly(dev.bellows.secret.Secrets.REDACTED);
-            noSecretAnywhere(workflowId(run));
+            noSecretAnywhere(workflowId(run.err()));
         }
     }
 
