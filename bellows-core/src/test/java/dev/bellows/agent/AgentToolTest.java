@@ -22,6 +22,7 @@ import dev.bellows.provider.ProviderException;
 import dev.bellows.stream.StreamChunk;
 import dev.bellows.provider.TokenUsage;
 import dev.bellows.tool.ToolContext;
+import dev.bellows.testkit.ScriptedProvider;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;

@@ -11,6 +11,7 @@ import dev.bellows.tool.Tool;
 import dev.bellows.tool.ToolRegistry;
 import dev.bellows.tool.TypedTool;
 import dev.bellows.tool.ToolResult;
+import dev.bellows.testkit.ScriptedProvider;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;

@@ -10,6 +10,7 @@ import dev.bellows.tool.LoopEndReason;
 import dev.bellows.tool.Tool;
 import dev.bellows.tool.ToolResult;
 import dev.bellows.tool.TypedTool;
+import dev.bellows.testkit.ScriptedProvider;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;

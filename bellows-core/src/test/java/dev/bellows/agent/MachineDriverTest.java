@@ -12,6 +12,7 @@ import dev.bellows.provider.ChatStream;
 import dev.bellows.provider.Provider;
 import dev.bellows.provider.ProviderException;
 import dev.bellows.stream.StreamChunk;
+import dev.bellows.testkit.ScriptedProvider;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

@@ -17,6 +17,7 @@ import dev.bellows.tool.ToolCall;
 import dev.bellows.tool.ToolException;
 import dev.bellows.tool.ToolResult;
 import dev.bellows.tool.TypedTool;
+import dev.bellows.testkit.ScriptedProvider;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;

@@ -12,6 +12,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.bellows.event.AgentEvent;
 import dev.bellows.tool.LoopEndReason;
 import dev.bellows.memory.ConversationMemory;
+import dev.bellows.testkit.ScriptedProvider;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;

@@ -9,6 +9,7 @@ import dev.bellows.tool.LoopEndReason;
 import dev.bellows.tool.Tool;
 import dev.bellows.tool.ToolResult;
 import dev.bellows.tool.TypedTool;
+import dev.bellows.testkit.ScriptedProvider;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;

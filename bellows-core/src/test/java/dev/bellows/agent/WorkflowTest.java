@@ -13,6 +13,7 @@ import dev.bellows.tool.LoopEndReason;
 import dev.bellows.event.LoopEvent;
 import dev.bellows.tool.ToolResult;
 import dev.bellows.tool.TypedTool;
+import dev.bellows.testkit.ScriptedProvider;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
