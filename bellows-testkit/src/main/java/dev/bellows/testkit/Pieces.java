@@ -1,5 +1,8 @@
 package dev.bellows.testkit;
 
+// bellows-core's tests compile this file too (core's pom; DEVELOPERS.md, "The loop's tests and
+// testkit's fixtures"): use core and the JDK only, and of testkit only the six files core copies.
+
 import dev.bellows.provider.Message;
 import java.util.ArrayList;
 import java.util.List;
