@@ -52,13 +52,14 @@ final class EventFiles implements AutoCloseable {
     /**
      * How long the writer sleeps when it finds no block, while blocks came lately. The runs hand
      * blocks over without waking it: a wake-up per block (a lock, a signal and a system call on
-     * the run's thread, another on the writer's) cost more than writing the block, and a block
-     * waiting a few milliseconds costs nothing (the report is done when the last one is placed,
-     * and {@link #finish} wakes the writer at once).
+     * the run's thread, another on the writer's) cost more than writing the block, and so did a
+     * nap of 2 ms (a timer and a system call each). A block waiting a few milliseconds costs
+     * nothing: what the writer has left when the last run ends is a few cases' parts, and
+     * {@link #finish} wakes it at once.
      */
-    private static final long NAP_NANOS = 2_000_000;
+    private static final long NAP_NANOS = 10_000_000;
     /** After this many naps without a block the writer sleeps until a run wakes it (a slow model: no polling). */
-    private static final int NAPS_BEFORE_SLEEP = 50;
+    private static final int NAPS_BEFORE_SLEEP = 10;
 
     private final Queue<Block> queue = new ConcurrentLinkedQueue<>();
     /** The runs' buffers not in use: a run takes one, or makes one, and gives it back. */
