@@ -8,7 +8,6 @@ import dev.bellows.secret.Secrets;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.StringWriter;
 import dev.bellows.json.internal.Jackson;
 import tools.jackson.databind.ObjectWriter;
 import tools.jackson.core.JsonGenerator;
@@ -17,8 +16,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.TreeMap;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 /**
@@ -49,7 +49,23 @@ final class EventFiles implements AutoCloseable {
     /** The writer's signal that no block follows. */
     private static final Block END = new Block(-1, "", new byte[0], 0);
 
-    private final BlockingQueue<Block> queue = new LinkedBlockingQueue<>();
+    /**
+     * How long the writer sleeps when it finds no block, while blocks came lately. The runs hand
+     * blocks over without waking it: a wake-up per block (a lock, a signal and a system call on
+     * the run's thread, another on the writer's) cost more than writing the block, and so did a
+     * nap of 2 ms (a timer and a system call each). A block waiting a few milliseconds costs
+     * nothing: what the writer has left when the last run ends is a few cases' parts, and
+     * {@link #finish} wakes it at once.
+     */
+    private static final long NAP_NANOS = 10_000_000;
+    /** After this many naps without a block the writer sleeps until a run wakes it (a slow model: no polling). */
+    private static final int NAPS_BEFORE_SLEEP = 10;
+
+    private final Queue<Block> queue = new ConcurrentLinkedQueue<>();
+    /** The runs' buffers not in use: a run takes one, or makes one, and gives it back. */
+    private final Queue<Text> texts = new ConcurrentLinkedQueue<>();
+    /** Whether the writer sleeps until woken (not napping): a run that hands a block over then wakes it. */
+    private volatile boolean sleeping;
     private final OutputStream out;
     private final Thread writer;
     /** Per run (in job order): its first line, set by the writer once its block is written; 0 for none. */
@@ -85,7 +101,8 @@ final class EventFiles implements AutoCloseable {
     EventFiles(Path directory, int runs, Written written) throws IOException {
         this.written = written;
         Files.createDirectories(directory);
-        this.out = new BufferedOutputStream(Files.newOutputStream(directory.resolve(FILE)), 1 << 16);
+        // a big buffer: a write call less per 64 KiB (about 13 runs' blocks) is a system call less
+        this.out = new BufferedOutputStream(Files.newOutputStream(directory.resolve(FILE)), 1 << 18);
         this.firstLine = new long[runs];
         this.lines = new int[runs];
         this.writer = Thread.ofPlatform().daemon().name("eval-events-writer").start(this::writeAll);
@@ -102,7 +119,10 @@ final class EventFiles implements AutoCloseable {
         if (failed != null) {
             throw new IOException(failed.getMessage(), failed);
         }
-        StringWriter text = new StringWriter(events.size() * 64);
+        Text text = texts.poll();
+        if (text == null) {
+            text = new Text();      // one per run going on at once, at most: kept for the next runs
+        }
         int[] count = new int[1];
         StreamRedaction deltas = new StreamRedaction();   // a secret split across deltas is in no one line
         // one generator for the run's lines, not one per line, writing each event without a tree of
@@ -118,12 +138,48 @@ final class EventFiles implements AutoCloseable {
                 deltas.apply(event, line);      // no list per event: most go through as they are
             }
         }
-        String block = count[0] == 0 ? "" : Secrets.redact(text.append('\n').toString());
+        String block = count[0] == 0 ? "" : Secrets.redact(text.chars.append('\n').toString());
+        text.chars.setLength(0);
+        texts.add(text);
         byte[] bytes = block.getBytes(StandardCharsets.UTF_8);
         // the text as a read of the file gives it: the same unless a character could not be encoded
         // (a lone surrogate, written as '?'), which only a text with other than ASCII can hold
         String read = written == null || bytes.length == block.length() ? block : new String(bytes, StandardCharsets.UTF_8);
-        queue.add(new Block(job, read, bytes, count[0]));
+        handOver(new Block(job, read, bytes, count[0]));
+    }
+
+    /** Gives the writer {@code block}, waking it only if it sleeps (see {@link #NAP_NANOS}). */
+    private void handOver(Block block) {
+        queue.add(block);
+        // the writer sets `sleeping` before it looks at the queue a last time, and this reads it after
+        // adding: one of the two sees the other (both volatile), so no block waits for a wake-up that never comes
+        if (sleeping) {
+            LockSupport.unpark(writer);
+        }
+    }
+
+    /** The next block, waiting for one: napping while blocks came lately, then sleeping until woken. */
+    private Block next() throws InterruptedException {
+        int naps = 0;
+        for (Block block = queue.poll(); ; block = queue.poll()) {
+            if (block != null) {
+                return block;
+            }
+            if (Thread.interrupted()) {
+                throw new InterruptedException();
+            }
+            if (naps < NAPS_BEFORE_SLEEP) {
+                naps++;
+                LockSupport.parkNanos(this, NAP_NANOS);
+            } else {
+                sleeping = true;
+                if (queue.isEmpty()) {
+                    LockSupport.park(this);
+                }
+                sleeping = false;
+                naps = 0;
+            }
+        }
     }
 
     /**
@@ -133,6 +189,7 @@ final class EventFiles implements AutoCloseable {
      */
     void finish() throws IOException, InterruptedException {
         queue.add(END);
+        LockSupport.unpark(writer);         // not a nap's wait: the caller waits for the last blocks
         writer.join();
         IOException failed = failure;
         if (failed != null) {
@@ -143,6 +200,11 @@ final class EventFiles implements AutoCloseable {
     /** Run {@code job}'s reference once {@link #finish} returned (or its block written, on the writer thread): {@code events.jsonl#Lfirst-Llast}, or empty for no events. */
     String reference(int job) {
         return lines[job] == 0 ? "" : FILE + "#L" + firstLine[job] + "-L" + (firstLine[job] + lines[job] - 1);
+    }
+
+    /** The thread that writes the blocks (tests: whether it sleeps). */
+    Thread writerThread() {
+        return writer;
     }
 
     /** The blocks written so far to the file, from the buffer; only on the writer thread (a {@link Written} callback). */
@@ -159,6 +221,7 @@ final class EventFiles implements AutoCloseable {
     public void close() {
         abandoned = true;
         queue.add(END);
+        LockSupport.unpark(writer);
         boolean interrupted = false;
         while (writer.isAlive()) {
             try {
@@ -178,7 +241,7 @@ final class EventFiles implements AutoCloseable {
         int next = 0;
         long line = 1;
         try (OutputStream file = out) {
-            for (Block block = queue.take(); block != END; block = queue.take()) {
+            for (Block block = next(); block != END; block = next()) {
                 if (failure != null || abandoned) {
                     continue;       // drained, not written: the evaluation stops
                 }
@@ -205,6 +268,37 @@ final class EventFiles implements AutoCloseable {
             failure = new IOException("the events could not be written: " + e, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();     // nobody interrupts this thread but the JVM's end
+        }
+    }
+
+    /**
+     * Where a run's lines are written before they become its block: a writer without
+     * {@link java.io.StringWriter}'s lock, its room kept from run to run (see {@link #texts}).
+     */
+    private static final class Text extends java.io.Writer {
+        final StringBuilder chars = new StringBuilder(8192);
+
+        @Override
+        public void write(char[] buffer, int offset, int length) {
+            chars.append(buffer, offset, length);
+        }
+
+        @Override
+        public void write(String string, int offset, int length) {
+            chars.append(string, offset, offset + length);
+        }
+
+        @Override
+        public void write(int c) {
+            chars.append((char) c);
+        }
+
+        @Override
+        public void flush() {
+        }
+
+        @Override
+        public void close() {
         }
     }
 

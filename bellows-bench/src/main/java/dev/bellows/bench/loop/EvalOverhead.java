@@ -58,22 +58,35 @@ import java.util.stream.Stream;
  * CPU: the median of the batches'), each way's ratio to plain and spread, and last a line
  * {@code RESULT} with the harness's ratio to plain, medians against medians. {@code --breakdown 1}
  * adds ways that say where the harness's time goes; {@code --ways a,b} runs only those (and
- * plain), e.g. to profile the harness alone.
+ * plain), e.g. to profile the harness alone. {@code --settle P} (percent, 0 by default: off)
+ * prolongs the warm-up, as {@link LoopComparison}'s does, past its {@code --warmup} rounds until
+ * a warm-up round (every way once) left the JIT compiler's threads at most P% of the process's
+ * CPU (at most {@link UnderLoad#MAX_WARMUP_ROUNDS} rounds): the measured rounds then read the
+ * settled code, not the compiler compiling the harness's larger share of it.
  *
  * <pre>
  * java -cp bellows-bench/target/benchmarks.jar dev.bellows.bench.loop.EvalOverhead \
  *     [--cases 1000] [--concurrency 16] [--rounds 3] [--warmup 1] [--breakdown 0] [--ways harness]
+ *     [--settle 5]
  * </pre>
  */
 public final class EvalOverhead {
 
     private static final Map<String, String> DEFAULTS = Map.of("cases", "1000", "concurrency", "16", "rounds", "3", "warmup", "1",
-            "breakdown", "0", "ways", "");
+            "breakdown", "0", "ways", "", "settle", "0");
 
     private EvalOverhead() {
     }
 
-    record Batch(long wallNanos, long cpuNanos, long runNanos) {
+    record Batch(long wallNanos, long cpuNanos, long runNanos, long allocatedBytes) {
+        Batch(long wallNanos, long cpuNanos, long runNanos) {
+            this(wallNanos, cpuNanos, runNanos, 0);
+        }
+
+        /** This batch with what every thread allocated during it (the mock's share alike in every way). */
+        Batch allocated(long bytes) {
+            return new Batch(wallNanos, cpuNanos, runNanos, bytes);
+        }
     }
 
     /** One way of running the cases; {@code out} is an empty folder of its own. */
@@ -94,10 +107,12 @@ public final class EvalOverhead {
         int concurrency = Integer.parseInt(options.get("concurrency"));
         int rounds = Integer.parseInt(options.get("rounds"));
         int warmup = Integer.parseInt(options.get("warmup"));
+        double settle = Double.parseDouble(options.get("settle"));
         Path work = Files.createTempDirectory("eval-overhead");
         Path dataset = writeDataset(work.resolve("dataset.jsonl"), cases);
-        System.out.printf(Locale.ROOT, "EvalOverhead: %,d cases, concurrency %d, %d warm-up + %d measured rounds; JDK %s, %d CPUs%n",
-                cases, concurrency, warmup, rounds, Runtime.version(), Runtime.getRuntime().availableProcessors());
+        System.out.printf(Locale.ROOT, "EvalOverhead: %,d cases, concurrency %d, %d warm-up%s + %d measured rounds; JDK %s, %d CPUs%n",
+                cases, concurrency, warmup, settle > 0 ? String.format(Locale.ROOT, " (more until the JIT is at most %.1f%% of a round's CPU)",
+                        settle) : "", rounds, Runtime.version(), Runtime.getRuntime().availableProcessors());
         try (JdkServerMock mock = JdkServerMock.start(JdkServerMock.Framing.LENGTH, 1, 1, 0);
              OpenAiProvider provider = OpenAiProvider.builder().baseUrl(mock.baseUrl()).build()) {
             ToolRegistry tools = new ToolRegistry().register(TypedTool.of("add", "Adds two integers", BellowsAgent.AddArguments.class,
@@ -121,25 +136,48 @@ public final class EvalOverhead {
             }
             Map<String, List<Batch>> measured = new LinkedHashMap<>();
             List<String> names = new ArrayList<>(ways.keySet());
+            double jitShare = Double.NaN;
+            double[] load = {Double.MAX_VALUE, 0};
             for (int round = 0; round < warmup + rounds; round++) {
+                long roundCpu = UnderLoad.Probes.processCpuNanos();
+                long roundJit = UnderLoad.Probes.vmThreadCpuNanos()[0];
                 for (int turn = 0; turn < names.size(); turn++) {
                     String name = names.get((turn + round) % names.size());      // the order rotates every round
                     Path out = Files.createDirectories(work.resolve("out-" + round + "-" + turn));
+                    long allocated = UnderLoad.Probes.allocatedBytes();
                     Batch batch = ways.get(name).run(out);
+                    batch = batch.allocated(UnderLoad.Probes.allocatedBytes() - allocated);
                     print(round, round >= warmup, name, batch);
                     if (round >= warmup) {
                         measured.computeIfAbsent(name, k -> new ArrayList<>()).add(batch);
                     }
                     delete(out);
                 }
+                double average = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+                if (round < warmup) {
+                    // the compiler's share of this round: with --settle, warm up until it is small
+                    jitShare = 100.0 * (UnderLoad.Probes.vmThreadCpuNanos()[0] - roundJit)
+                            / Math.max(1, UnderLoad.Probes.processCpuNanos() - roundCpu);
+                    warmup = UnderLoad.warmRoundsAfter(round, warmup, jitShare, settle);
+                    System.out.printf(Locale.ROOT, "warmup %d  JIT %.1f%% of the round's CPU, load average %.1f%s%n", round + 1, jitShare,
+                            average, round < warmup - 1 ? "" : settle > 0 && !(jitShare <= settle) ? "; not settled, the cap of "
+                                    + UnderLoad.MAX_WARMUP_ROUNDS + " rounds reached" : "; measuring from here");
+                } else {
+                    load[0] = Math.min(load[0], average);
+                    load[1] = Math.max(load[1], average);
+                }
             }
+            System.out.printf(Locale.ROOT, "warm-up %d rounds, the last with the JIT at %.1f%% of its CPU%s; load average %.1f to %.1f"
+                    + " over the measured rounds%n", warmup, jitShare, settle > 0 ? String.format(Locale.ROOT, " (--settle %.1f)", settle)
+                    : "", load[0], load[1]);
             Batch p = median(measured.get("plain"));
             for (String name : names) {
                 Batch m = median(measured.get(name));
-                System.out.printf(Locale.ROOT, "median  %-24s %7.0f ms wall%s, %7.0f ms CPU: %.2fx plain's wall, %.2fx its CPU%n", name,
+                System.out.printf(Locale.ROOT, "median  %-24s %7.0f ms wall%s, %7.0f ms CPU, %5.1f KiB allocated a case: %.2fx plain's wall,"
+                                + " %.2fx its CPU%n", name,
                         m.wallNanos / 1e6, m.runNanos == m.wallNanos ? "" : String.format(Locale.ROOT, " (runs %.0f, files after the last run %.0f)",
                                 m.runNanos / 1e6, (m.wallNanos - m.runNanos) / 1e6),
-                        m.cpuNanos / 1e6, (double) m.wallNanos / p.wallNanos, (double) m.cpuNanos / p.cpuNanos);
+                        m.cpuNanos / 1e6, m.allocatedBytes / 1024.0 / cases, (double) m.wallNanos / p.wallNanos, (double) m.cpuNanos / p.cpuNanos);
             }
             for (String name : names) {
                 List<Batch> all = measured.get(name);
@@ -233,19 +271,23 @@ public final class EvalOverhead {
     }
 
     private static void print(int round, boolean measured, String name, Batch batch) {
-        System.out.printf(Locale.ROOT, "%s %d  %-24s %8.0f ms wall, %8.0f ms CPU%s%n", measured ? "round " : "warmup", round + 1, name,
-                batch.wallNanos / 1e6, batch.cpuNanos / 1e6, batch.runNanos == batch.wallNanos ? ""
+        System.out.printf(Locale.ROOT, "%s %d  %-24s %8.0f ms wall, %8.0f ms CPU, %6.1f MiB allocated%s%n", measured ? "round " : "warmup",
+                round + 1, name, batch.wallNanos / 1e6, batch.cpuNanos / 1e6, batch.allocatedBytes / 1048576.0, batch.runNanos == batch.wallNanos ? ""
                         : String.format(Locale.ROOT, " (runs %.0f ms, files after the last run %.0f ms)", batch.runNanos / 1e6,
                                 (batch.wallNanos - batch.runNanos) / 1e6));
     }
 
-    /** The batch of the median wall time, with the median of the batches' CPU times (on a busy machine the two vary apart). */
+    /**
+     * The batch of the median wall time, with the medians of the batches' CPU times and allocations (on a busy machine
+     * they vary apart).
+     */
     private static Batch median(List<Batch> batches) {
         List<Batch> sorted = new ArrayList<>(batches);
         sorted.sort(Comparator.comparingLong(Batch::wallNanos));
         Batch middle = sorted.get(sorted.size() / 2);
         long[] cpu = batches.stream().mapToLong(Batch::cpuNanos).sorted().toArray();
-        return new Batch(middle.wallNanos, cpu[cpu.length / 2], middle.runNanos);
+        long[] allocated = batches.stream().mapToLong(Batch::allocatedBytes).sorted().toArray();
+        return new Batch(middle.wallNanos, cpu[cpu.length / 2], middle.runNanos, allocated[allocated.length / 2]);
     }
 
     /** The process's CPU time so far, all threads (the mock's share counts alike for both). */

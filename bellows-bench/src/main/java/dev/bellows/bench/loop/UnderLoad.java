@@ -392,8 +392,8 @@ final class UnderLoad {
         }
     }
 
-    /** The JVM's own counters: every thread's allocation, the process's CPU time. */
-    private static final class Probes {
+    /** The JVM's own counters: every thread's allocation, the process's CPU time (EvalOverhead's {@code --settle} too). */
+    static final class Probes {
         private static final com.sun.management.ThreadMXBean THREADS =
                 (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         private static final com.sun.management.OperatingSystemMXBean OS =

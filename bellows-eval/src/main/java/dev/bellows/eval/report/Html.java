@@ -12,6 +12,8 @@ import java.util.Locale;
 final class Html {
 
     private final StringBuilder out = new StringBuilder(4096);
+    /** {@link #writeTo}'s window onto the text, made on its first call. */
+    private char[] chunk;
 
     /** Markup written by this package, never text from a report. */
     Html raw(String markup) {
@@ -81,6 +83,22 @@ final class Html {
 
     int length() {
         return out.length();
+    }
+
+    /**
+     * Writes the text so far to {@code writer} and empties the builder, keeping its room: a builder
+     * used for one part after another makes no copy of its text and grows once, not per part.
+     */
+    void writeTo(java.io.Writer writer) throws java.io.IOException {
+        if (chunk == null) {
+            chunk = new char[8192];
+        }
+        for (int at = 0; at < out.length(); at += chunk.length) {
+            int end = Math.min(out.length(), at + chunk.length);
+            out.getChars(at, end, chunk, 0);
+            writer.write(chunk, 0, end - at);
+        }
+        out.setLength(0);
     }
 
     String take() {

@@ -61,7 +61,7 @@ final class HtmlReport {
     private final Report report;
     private final Transcripts transcripts;
     private final Writer out;
-    private final Html html = new Html();
+    private final Html html;
     private final Map<String, Change> changes;
 
     /** Where a run's events come from: the runner's block, read now, or read ahead. */
@@ -70,6 +70,11 @@ final class HtmlReport {
     }
 
     private HtmlReport(Report report, Map<String, Change> changes, Transcripts transcripts, Writer out) {
+        this(report, changes, transcripts, out, new Html());
+    }
+
+    private HtmlReport(Report report, Map<String, Change> changes, Transcripts transcripts, Writer out, Html html) {
+        this.html = html;
         this.report = report;
         this.changes = changes;
         this.transcripts = transcripts;
@@ -120,9 +125,14 @@ final class HtmlReport {
 
     /** Case {@code index}'s row of the table; {@code change} its comparison with the baseline, or null. */
     static String row(CaseResult result, Change change, int index) {
-        HtmlReport part = new HtmlReport(null, change == null ? Map.of() : Map.of(result.id(), change), run -> null, null);
-        part.row(result, index);
-        return part.html.take();
+        Html html = new Html();
+        row(result, change, index, html);
+        return html.take();
+    }
+
+    /** {@link #row(CaseResult, Change, int)} appended to {@code html} (a builder used for every case: no copy of its text). */
+    static void row(CaseResult result, Change change, int index, Html html) {
+        new HtmlReport(null, change == null ? Map.of() : Map.of(result.id(), change), run -> null, null, html).row(result, index);
     }
 
     /**
@@ -131,6 +141,13 @@ final class HtmlReport {
      * {@code events}.
      */
     static String details(CaseResult result, Change change, int index, EventSource events, List<String> texts) {
+        Html html = new Html();
+        details(result, change, index, events, texts, html);
+        return html.take();
+    }
+
+    /** {@link #details(CaseResult, Change, int, EventSource, List)} appended to {@code html}. */
+    static void details(CaseResult result, Change change, int index, EventSource events, List<String> texts, Html html) {
         List<RunResult> runs = result.runs();
         HtmlReport part = new HtmlReport(null, change == null ? Map.of() : Map.of(result.id(), change), run -> {
             int at = -1;
@@ -139,9 +156,8 @@ final class HtmlReport {
             }
             EventSource.Block given = at < 0 || at >= texts.size() ? null : EventSource.given(run.events(), texts.get(at));
             return given == null ? events.block(run.events()) : given;
-        }, null);
+        }, null, html);
         part.caseDetails(result, index);
-        return part.html.take();
     }
 
     /** With {@code parts}, the table and the runs are made by its threads; without, here. */

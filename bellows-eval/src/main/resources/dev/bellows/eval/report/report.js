@@ -80,10 +80,17 @@
       return { kind: "call", server: orNull(e, "server_name"), name: name, args: args, result: result, error: error };
     }
     var lines = text.split("\n");
+    // a whole number beyond 2^53 (an id, a time in nanoseconds) is shown with the digits the events
+    // hold: JSON.parse alone rounds it to the nearest double; where the browser gives a value's source
+    // text to the reviver, such a number is kept as that text (JSON.rawJSON), which JSON.stringify writes as it is
+    var exact = typeof JSON.rawJSON === "function" ? function (key, value, context) {
+      return typeof value === "number" && Number.isInteger(value) && !Number.isSafeInteger(value)
+          && context && typeof context.source === "string" ? JSON.rawJSON(context.source) : value;
+    } : undefined;
     for (var n = 0; n < lines.length; n++) {
       if (!lines[n].trim()) { continue; }
       var e;
-      try { e = JSON.parse(lines[n]); } catch (x) { entries.push({ kind: "problem", text: file + " line " + (first + n) + " is not JSON" }); continue; }
+      try { e = JSON.parse(lines[n], exact); } catch (x) { entries.push({ kind: "problem", text: file + " line " + (first + n) + " is not JSON" }); continue; }
       if (e === null || typeof e !== "object" || Array.isArray(e)) { continue; }
       if ("parent_call_id" in e) {
         // a sub-agent's work shows as the task it was given; its answer is the root's call's result, shown there
