@@ -48,6 +48,7 @@ import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -102,6 +103,12 @@ class DurableRunsTest {
 
     /** The workers' and clients' command line, trained once for the class. */
     private static ChildJvm jvm;
+    /**
+     * Every test's server, closed with the class: closed at once, a server still cancels the
+     * polls of the workers just killed, and tells the test service after it has stopped (gRPC
+     * logs each of those with a stack trace).
+     */
+    private static final List<TemporalTestServer> servers = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     /** This test's own Temporal server, and a client of it for what the test asks the server. */
     private TemporalTestServer temporal;
@@ -131,9 +138,17 @@ class DurableRunsTest {
         }
     }
 
+    @AfterAll
+    static void stopTemporal() throws InterruptedException {
+        for (TemporalTestServer server : servers) {
+            server.close();
+        }
+    }
+
     @BeforeEach
     void startTemporal() throws IOException {
         temporal = TemporalTestServer.start();
+        servers.add(temporal);
         client = DurableAgent.client(WorkflowServiceStubs.newServiceStubs(
                 WorkflowServiceStubsOptions.newBuilder().setTarget(temporal.address()).build()), "default");
     }
@@ -145,7 +160,6 @@ class DurableRunsTest {
             process.waitFor(10, TimeUnit.SECONDS);
         }
         client.getWorkflowServiceStubs().shutdown();
-        temporal.close();
         try (var files = Files.list(dir)) {
             for (Path file : files.filter(f -> f.toString().endsWith(".err")).sorted().toList()) {
                 String err = Files.readString(file).lines().filter(l -> !l.startsWith("WARNING: "))
