@@ -52,11 +52,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * Durable runs from the command line, on Temporal's Java test server port-bound on 127.0.0.1:
@@ -71,15 +68,7 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  *
  * <p>The worker to kill is the one the server says holds the step (the identity, {@code
  * PID@host}, of the worker that took the activity), not a guess.
- *
- * <p>The tests run two at a time (JUnit's parallel execution, enabled in this module's pom for
- * the classes that ask for it): most of each is waiting, for a child JVM to start, a killed
- * worker's heartbeat timeout, a client's patience, and the other test's waits fill it. Each test
- * has a Temporal test server of its own, so that one test's time skipping ({@link
- * TemporalTestServer#skippingIdleTime()}) never moves another's clock, and its own processes,
- * folder, task queue and mock model.
  */
-@Execution(ExecutionMode.CONCURRENT)
 @Timeout(value = 6, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class DurableRunsTest {
 
@@ -101,18 +90,9 @@ class DurableRunsTest {
      */
     private static final String PATIENCE = "5";
 
-    /** The workers' and clients' command line, trained once for the class. */
+    private static TemporalTestServer temporal;
+    private static WorkflowClient client;
     private static ChildJvm jvm;
-    /**
-     * Every test's server, closed with the class: closed at once, a server still cancels the
-     * polls of the workers just killed, and tells the test service after it has stopped (gRPC
-     * logs each of those with a stack trace).
-     */
-    private static final List<TemporalTestServer> servers = new java.util.concurrent.CopyOnWriteArrayList<>();
-
-    /** This test's own Temporal server, and a client of it for what the test asks the server. */
-    private TemporalTestServer temporal;
-    private WorkflowClient client;
 
     @TempDir
     Path dir;
@@ -125,32 +105,24 @@ class DurableRunsTest {
     private final Map<Process, Path> clientErrs = new HashMap<>();
 
     @BeforeAll
-    static void trainTheChildren() throws Exception {
+    static void startTemporal() throws IOException {
+        temporal = TemporalTestServer.start();
+        client = DurableAgent.client(WorkflowServiceStubs.newServiceStubs(
+                WorkflowServiceStubsOptions.newBuilder().setTarget(temporal.address()).build()), "default");
         // The workers and the client processes, some thirty JVMs, start on the class data of one worker
         // that ran first. (One made from a worker and a client that made a run together saves a
         // worker 0.8 s of CPU and a client 0.25 s, but its training took 50 s more on the loaded
         // two-core machine: the two JVMs start side by side, then each writes its archive.)
-        try (TemporalTestServer training = TemporalTestServer.start()) {
-            jvm = ChildJvm.trained(List.of(BellowsCommand.class.getName(), "worker", "--temporal", training.address(),
-                            "--task-queue", "training-" + UUID.randomUUID(), "--base-url", "http://127.0.0.1:9/v1",
-                            "--model", "mock"),
-                    Map.of("OPENAI_API_KEY", "sk-training-not-a-key"), "worker polling task queue");
-        }
+        jvm = ChildJvm.trained(List.of(BellowsCommand.class.getName(), "worker", "--temporal", temporal.address(),
+                        "--task-queue", "training-" + UUID.randomUUID(), "--base-url", "http://127.0.0.1:9/v1",
+                        "--model", "mock"),
+                Map.of("OPENAI_API_KEY", "sk-training-not-a-key"), "worker polling task queue");
     }
 
     @AfterAll
     static void stopTemporal() throws InterruptedException {
-        for (TemporalTestServer server : servers) {
-            server.close();
-        }
-    }
-
-    @BeforeEach
-    void startTemporal() throws IOException {
-        temporal = TemporalTestServer.start();
-        servers.add(temporal);
-        client = DurableAgent.client(WorkflowServiceStubs.newServiceStubs(
-                WorkflowServiceStubsOptions.newBuilder().setTarget(temporal.address()).build()), "default");
+        client.getWorkflowServiceStubs().shutdown();
+        temporal.close();
     }
 
     @AfterEach
@@ -159,7 +131,6 @@ class DurableRunsTest {
             process.destroyForcibly();
             process.waitFor(10, TimeUnit.SECONDS);
         }
-        client.getWorkflowServiceStubs().shutdown();
         try (var files = Files.list(dir)) {
             for (Path file : files.filter(f -> f.toString().endsWith(".err")).sorted().toList()) {
                 String err = Files.readString(file).lines().filter(l -> !l.startsWith("WARNING: "))
@@ -332,7 +303,7 @@ class DurableRunsTest {
         return Files.exists(calls) ? Files.readAllLines(calls) : List.of();
     }
 
-    private DescribeWorkflowExecutionResponse describe(String id) {
+    private static DescribeWorkflowExecutionResponse describe(String id) {
         return client.getWorkflowServiceStubs().blockingStub().describeWorkflowExecution(
                 DescribeWorkflowExecutionRequest.newBuilder().setNamespace("default")
                         .setExecution(WorkflowExecution.newBuilder().setWorkflowId(id)).build());
@@ -368,7 +339,7 @@ class DurableRunsTest {
     }
 
     /** Waits until the run waits in a durable timer (a retry's delay), when none of its calls is in flight. */
-    private void waitsInATimer(String id) throws InterruptedException {
+    private static void waitsInATimer(String id) throws InterruptedException {
         for (int i = 0; client.fetchHistory(id).getEvents().stream()
                 .noneMatch(e -> e.getEventType() == EventType.EVENT_TYPE_TIMER_STARTED); i++) {
             assertThat(i).as("the run %s never waited in a timer", id).isLessThan(1200);

@@ -31,18 +31,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * {@code bellows serve} as a user runs it: child processes of the CLI's main entry, a model
  * served by the mock on 127.0.0.1, threads in a real PostgreSQL shared by two servers, and
  * SIGTERM.
- *
- * <p>Its tests run two at a time (see this module's pom): each has its own folder, servers, mock
- * model and database, and most of each is a server's start-up and a held answer waited for.
  */
-@Execution(ExecutionMode.CONCURRENT)
 class ServeCommandTest {
 
     private static final ObjectMapper MAPPER = Jackson.JSON;
