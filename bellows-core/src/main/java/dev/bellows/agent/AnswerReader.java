@@ -11,11 +11,23 @@ import java.util.List;
  * what the answer asks the loop to do. One reader per attempt: a retry starts a new one, so
  * nothing of a broken attempt survives.
  */
-interface AnswerReader {
+interface AnswerReader extends AgentMachine.Reader {
 
+    @Override
     void accept(StreamChunk chunk);
 
-    Reading finish();
+    /** The complete answer, read once the last chunk has come. */
+    Reading read();
+
+    /**
+     * The machine's input for the complete answer. The reader is the machine's {@link
+     * AgentMachine.Reader} itself, not wrapped in one: every chunk of every answer goes through
+     * it, and a frame less on that path leaves the JIT room to inline the rest.
+     */
+    @Override
+    default MachineInput finish() {
+        return new AgentMachine.Answered(read());
+    }
 
     /**
      * A complete answer.

@@ -343,7 +343,7 @@ final class Loop implements Runnable, RunContext {
         MachineInput answer;
         try {
             answer = ModelCall.stream(options.modelCallInterceptors.isEmpty() ? modelProvider() : wholeCalls(),
-                    call.request(), run, () -> machine.reader(call, run::emit),
+                    call.request(), run, () -> machine.reader(call, run.emitter()),
                     budgets.isEmpty() ? null : tokens -> Budget.used(budgets, tokens));
         } catch (ProviderException e) {
             return e.kind() == ProviderException.Kind.CANCELLED || run.isCancelled() ? MachineInput.cancelled()
@@ -355,7 +355,7 @@ final class Loop implements Runnable, RunContext {
     /** Runs an answer's calls as every driver does ({@link ToolStep}), where a cancel interrupts them. */
     private MachineInput runTools(MachineStep.RunTools step) {
         try {
-            return toolStep.run(step, machine.toolChain(step.tools), this, session, run::emit);
+            return toolStep.run(step, machine.toolChain(step.tools), this, session, run.emitter());
         } finally {
             flushFromTools();       // the sub-agents' events before their calls' results
         }

@@ -115,8 +115,8 @@ final class NativeProtocol implements Protocol {
     }
 
     @Override
-    public AnswerReader reader(ToolRegistry tools, Consumer<AgentEvent> emit) {
-        return reader(tools, emit, options.streamOptions.argumentEvents());
+    public AnswerReader reader(ToolRegistry tools, int turn, Consumer<AgentEvent> emit) {
+        return reader(tools, CallIds.emitting(turn, emit), options.streamOptions.argumentEvents());
     }
 
     /** A reader with {@code argument-events} as given, whatever the options say (the tests compare both). */
@@ -151,7 +151,7 @@ final class NativeProtocol implements Protocol {
             this.names = names;
             this.emit = emit;
             this.argumentEvents = argumentEvents;
-            this.answer = new StreamedAnswer(options.streamOptions, emit, event -> { });
+            this.answer = new StreamedAnswer(options.streamOptions, emit, null, event -> { });
         }
 
         @Override
@@ -240,7 +240,7 @@ final class NativeProtocol implements Protocol {
         }
 
         @Override
-        public Reading finish() {
+        public Reading read() {
             endOpenCall();
             StreamEvent.Complete complete = answer.finish();
             List<DecodedToolCall> decoded = new ArrayList<>();

@@ -69,6 +69,15 @@ interface Protocol {
         return List.of();
     }
 
-    /** A reader for one answer (one attempt of one model call). */
-    AnswerReader reader(ToolRegistry tools, Consumer<AgentEvent> emit);
+    /**
+     * A reader for one answer (one attempt of one model call) of turn {@code turn}, whose
+     * {@code tool_call_end} events carry the ids their calls will run under ({@link CallIds});
+     * turn 0 (a reader outside a run) leaves them without.
+     */
+    AnswerReader reader(ToolRegistry tools, int turn, Consumer<AgentEvent> emit);
+
+    /** A reader for one answer outside a run: its {@code tool_call_end} events carry no ids. */
+    default AnswerReader reader(ToolRegistry tools, Consumer<AgentEvent> emit) {
+        return reader(tools, 0, emit);
+    }
 }

@@ -70,8 +70,8 @@ final class ReActProtocol implements Protocol {
     }
 
     @Override
-    public AnswerReader reader(ToolRegistry tools, Consumer<AgentEvent> emit) {
-        return new ReActReader(emit);
+    public AnswerReader reader(ToolRegistry tools, int turn, Consumer<AgentEvent> emit) {
+        return new ReActReader(CallIds.emitting(turn, emit));
     }
 
     private final class ReActReader implements AnswerReader, SectionListener {
@@ -84,7 +84,7 @@ final class ReActProtocol implements Protocol {
         ReActReader(Consumer<AgentEvent> emit) {
             this.emit = emit;
             this.sections = options.textFormat.reader(this);
-            this.answer = new StreamedAnswer(options.streamOptions, emit, event -> {
+            this.answer = new StreamedAnswer(options.streamOptions, emit, null, event -> {
                 if (event instanceof StreamEvent.MessageContent text) {
                     chunk = text.chunk();
                     sections.append(text.content());
@@ -119,7 +119,7 @@ final class ReActProtocol implements Protocol {
         }
 
         @Override
-        public Reading finish() {
+        public Reading read() {
             StreamEvent.Complete complete = answer.finish();
             chunk = complete.chunk();
             Message assistant = answer.assistant();

@@ -18,6 +18,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.Flow;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
@@ -58,6 +59,7 @@ final class RunHandle implements AgentRun {
     private Thread toolThread;                                 // guarded by cancelLock
     /** The run's body while an awaiting caller may still take it over (default executor only), else null. */
     private volatile RunStart start;
+    private final Consumer<AgentEvent> emitter = new Emitter();  // see emitter()
 
     RunHandle(List<AgentListener> listeners) {
         this.listeners = List.copyOf(listeners);
@@ -96,44 +98,62 @@ final class RunHandle implements AgentRun {
      * Called by one thread at a time (the run's).
      */
     void emit(AgentEvent event) {
-        Objects.requireNonNull(event, "event");
-        lock.lock();
-        try {
-            if (ended) {
-                return;
-            }
-            ended = event instanceof LoopEvent.LoopEnd;
-        } finally {
-            lock.unlock();
-        }
-        for (AgentListener listener : listeners) {
+        emitter.accept(event);
+    }
+
+    /**
+     * {@link #emit} as a consumer, for the readers of the model's answers: the emitting itself,
+     * not a method reference around it, because every streamed event takes this path and a
+     * frame less on it leaves the JIT room to inline the rest.
+     */
+    Consumer<AgentEvent> emitter() {
+        return emitter;
+    }
+
+    /** The body of {@link #emit}. */
+    private final class Emitter implements Consumer<AgentEvent> {
+
+        @Override
+        public void accept(AgentEvent event) {
+            Objects.requireNonNull(event, "event");
+            lock.lock();
             try {
-                listener.onEvent(event);
-            } catch (RuntimeException e) {
-                // A listener's bug must not break the run nor hide events from the others; it
-                // is logged so that it is not lost. Errors (OutOfMemoryError...) are not caught.
-                LOG.log(System.Logger.Level.WARNING, () -> "an agent listener (" + listener.getClass().getName()
-                        + ") threw on a " + event.type() + " event; the run and the other listeners go on", e);
+                if (ended) {
+                    return;
+                }
+                ended = event instanceof LoopEvent.LoopEnd;
+            } finally {
+                lock.unlock();
             }
-        }
-        AgentEvent logged = event instanceof LoopEvent.LoopEnd end ? runEnding(end) : event;
-        lock.lock();
-        try {
-            if (keepNoEvents) {
-                // a run without a handle: its events are for the listeners alone
-            } else if (view == null || view.get() != null) {
-                log.add(logged);
-            } else if (!log.isEmpty()) {
-                log.clear();            // nobody can read them any more: see RunView
+            for (AgentListener listener : listeners) {
+                try {
+                    listener.onEvent(event);
+                } catch (RuntimeException e) {
+                    // A listener's bug must not break the run nor hide events from the others; it
+                    // is logged so that it is not lost. Errors (OutOfMemoryError...) are not caught.
+                    LOG.log(System.Logger.Level.WARNING, () -> "an agent listener (" + listener.getClass().getName()
+                            + ") threw on a " + event.type() + " event; the run and the other listeners go on", e);
+                }
             }
-            if (logged instanceof LoopEvent.LoopEnd end) {
-                result = new AgentResult(end.reason(), end.result(),
-                        end.reason() == LoopEndReason.INTERRUPTED ? waiting : List.of());
-                finished.signalAll();
+            AgentEvent logged = event instanceof LoopEvent.LoopEnd end ? runEnding(end) : event;
+            lock.lock();
+            try {
+                if (keepNoEvents) {
+                    // a run without a handle: its events are for the listeners alone
+                } else if (view == null || view.get() != null) {
+                    log.add(logged);
+                } else if (!log.isEmpty()) {
+                    log.clear();            // nobody can read them any more: see RunView
+                }
+                if (logged instanceof LoopEvent.LoopEnd end) {
+                    result = new AgentResult(end.reason(), end.result(),
+                            end.reason() == LoopEndReason.INTERRUPTED ? waiting : List.of());
+                    finished.signalAll();
+                }
+                changed.signalAll();
+            } finally {
+                lock.unlock();
             }
-            changed.signalAll();
-        } finally {
-            lock.unlock();
         }
     }
 

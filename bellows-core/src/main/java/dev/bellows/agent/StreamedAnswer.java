@@ -25,10 +25,14 @@ final class StreamedAnswer {
     /** The provider reasoning since the last signature: the text of the block a signature signs. */
     private StringBuilder reasoning;
 
-    StreamedAnswer(StreamOptions options, Consumer<AgentEvent> emit, Consumer<StreamEvent> also) {
+    /**
+     * @param ids the ids to give the answer's {@code tool_call_end} events, or null to leave them
+     *            as they are (a reader outside a run, or one that names them itself)
+     */
+    StreamedAnswer(StreamOptions options, Consumer<AgentEvent> emit, CallIds ids, Consumer<StreamEvent> also) {
         this.processor = new StreamProcessor(options, event -> {
             if (!(event instanceof StreamEvent.Complete)) {
-                emit.accept(event);
+                emit.accept(ids == null ? event : ids.named(event));
                 also.accept(event);
             }
         });

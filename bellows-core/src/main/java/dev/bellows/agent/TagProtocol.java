@@ -69,8 +69,8 @@ final class TagProtocol implements Protocol {
     }
 
     @Override
-    public AnswerReader reader(ToolRegistry tools, Consumer<AgentEvent> emit) {
-        return new TagReader(options.streamOptions, emit, reminder);
+    public AnswerReader reader(ToolRegistry tools, int turn, Consumer<AgentEvent> emit) {
+        return new TagReader(options.streamOptions, emit, CallIds.of(turn), reminder);
     }
 
     /** Reads an answer with the stream processor; its tool blocks are the calls. */
@@ -78,9 +78,9 @@ final class TagProtocol implements Protocol {
         private final StreamedAnswer answer;
         private final String reminder;
 
-        TagReader(StreamOptions streamOptions, Consumer<AgentEvent> emit, String reminder) {
+        TagReader(StreamOptions streamOptions, Consumer<AgentEvent> emit, CallIds ids, String reminder) {
             this.reminder = reminder;
-            this.answer = new StreamedAnswer(streamOptions, emit, event -> { });
+            this.answer = new StreamedAnswer(streamOptions, emit, ids, event -> { });
         }
 
         @Override
@@ -89,7 +89,7 @@ final class TagProtocol implements Protocol {
         }
 
         @Override
-        public Reading finish() {
+        public Reading read() {
             StreamEvent.Complete complete = answer.finish();
             Step step = complete.toolCalls().isEmpty()
                     ? new Step.NoAction("the answer called no tool", reminder)

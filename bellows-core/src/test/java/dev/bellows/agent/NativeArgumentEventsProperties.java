@@ -106,7 +106,7 @@ class NativeArgumentEventsProperties {
         reader.accept(new StreamChunk.ToolCallDelta(0, null, null, "{\"path\": \"src/Ma"));
         reader.accept(new StreamChunk.ToolCallDelta(0, null, null, "in.java\", \"content\": \"cla"));
         reader.accept(new StreamChunk.ToolCallDelta(0, null, null, "ss A {}\"}"));
-        reader.finish();
+        reader.read();
         var nodes = JSON.getNodeFactory();
         assertThat(events).filteredOn(StreamEvent.ToolCallArgument.class::isInstance).containsExactly(
                 new StreamEvent.ToolCallArgument(2, "path", nodes.stringNode("src/Main.java")),
@@ -302,7 +302,7 @@ class NativeArgumentEventsProperties {
         List<AgentEvent> events = new ArrayList<>();
         AnswerReader reader = protocol.reader(NativeReadingProperties.TOOLS, events::add, argumentEvents);
         frames.forEach(reader::accept);
-        return new NativeReadingProperties.Outcome(events, reader.finish());
+        return new NativeReadingProperties.Outcome(events, reader.read());
     }
 
     /**

@@ -44,6 +44,6 @@ public final class NativeReaderProbe {
         for (StreamChunk frame : frames) {
             reader.accept(frame);
         }
-        return reader.finish();
+        return reader.read();
     }
 }

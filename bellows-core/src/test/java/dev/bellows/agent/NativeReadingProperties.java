@@ -166,7 +166,7 @@ class NativeReadingProperties {
         List<AgentEvent> events = new ArrayList<>();
         AnswerReader reader = protocol.reader(TOOLS, events::add);
         frames.forEach(reader::accept);
-        return new Outcome(events, reader.finish());
+        return new Outcome(events, reader.read());
     }
 
     /**

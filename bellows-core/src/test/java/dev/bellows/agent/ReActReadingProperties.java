@@ -95,7 +95,7 @@ class ReActReadingProperties {
         List<AgentEvent> events = new ArrayList<>();
         AnswerReader reader = protocol.reader(new dev.bellows.tool.ToolRegistry(), events::add);
         chunks.forEach(chunk -> reader.accept(StreamChunk.message(chunk)));
-        return new Outcome(events, reader.finish());
+        return new Outcome(events, reader.read());
     }
 
     /** The text cut at the given code-point offsets (never inside a surrogate pair). */
