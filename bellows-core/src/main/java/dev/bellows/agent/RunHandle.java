@@ -355,13 +355,25 @@ final class RunHandle implements AgentRun {
     public Iterator<AgentEvent> iterator() {
         return new Iterator<>() {
             private int next;
+            /**
+             * The log once this iterator has seen the run end, else null: it changes no more
+             * then (an event after loop_end is dropped), so the rest is read without the lock, a
+             * lock less per event for the callers that read a run after {@code await}.
+             */
+            private List<AgentEvent> complete;
 
             @Override
             public boolean hasNext() {
+                if (complete != null) {
+                    return next < complete.size();
+                }
                 lock.lock();
                 try {
                     while (next >= log.size() && result == null) {
                         awaitChange(changed);
+                    }
+                    if (result != null) {
+                        complete = log;     // read under the lock that saw the end: every event is visible
                     }
                     return next < log.size();
                 } finally {
@@ -373,6 +385,9 @@ final class RunHandle implements AgentRun {
             public AgentEvent next() {
                 if (!hasNext()) {
                     throw new NoSuchElementException("the run has ended: loop_end was the last event");
+                }
+                if (complete != null) {
+                    return complete.get(next++);
                 }
                 lock.lock();
                 try {

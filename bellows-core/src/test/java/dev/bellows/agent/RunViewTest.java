@@ -57,6 +57,29 @@ class RunViewTest {
         assertThat(read).hasSize(12);
     }
 
+    @Test
+    void anIteratorReadsPastTheEndAsBeforeItWithoutSeeingWhatCameAfterLoopEnd() throws Exception {
+        RunHandle run = new RunHandle(List.of());
+        AgentRun view = run.view();
+        var early = view.iterator();
+        run.emit(new LoopEvent.LoopStart("task"));
+        assertThat(early.next()).isInstanceOf(LoopEvent.LoopStart.class);     // read while the run goes, under its lock
+        List<AgentEvent> read = new ArrayList<>();
+        Thread reader = Thread.ofVirtual().start(() -> early.forEachRemaining(read::add));    // waits for the rest
+        emitRun(run, 20);
+        run.emit(new StreamEvent.MessageContent(99, "after the end"));     // dropped: the run has ended
+        reader.join();
+
+        assertThat(read).hasSize(21).last().isInstanceOf(LoopEvent.LoopEnd.class);
+        List<AgentEvent> after = new ArrayList<>();
+        var late = view.iterator();     // made after the end: read without the lock once it has seen the end
+        late.forEachRemaining(after::add);
+        assertThat(after).hasSize(22).containsSubsequence(read);
+        assertThat(late.hasNext()).isFalse();
+        org.assertj.core.api.Assertions.assertThatThrownBy(late::next).isInstanceOf(java.util.NoSuchElementException.class);
+        org.assertj.core.api.Assertions.assertThatThrownBy(early::next).isInstanceOf(java.util.NoSuchElementException.class);
+    }
+
     private static void emitRun(RunHandle run, int deltas) {
         if (run.keptEvents() == 0) {
             run.emit(new LoopEvent.LoopStart("task"));
