@@ -97,7 +97,7 @@ public record ToolTrajectory(Match match, ArgumentsMatch arguments, List<Expecte
         return check(run, expectedText());
     }
 
-    /** The expected calls as a check's reason shows them: made once per evaluator ({@link Evaluators#tools}), not per run. */
+    /** The expected calls as a check's reason shows them: made once per evaluator ({@link Evaluators#tools}), by its first run. */
     String expectedText() {
         return calls.stream().map(ExpectedCall::toString).collect(Collectors.joining(", ", "[", "]"));
     }
