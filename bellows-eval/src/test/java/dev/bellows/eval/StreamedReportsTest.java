@@ -188,6 +188,19 @@ class StreamedReportsTest {
     }
 
     @Test
+    void aReportFileThatCannotBePutInPlaceFailsTheEvaluationAndLeavesNoPartBehind() throws Exception {
+        Path out = dir.resolve("out");
+        Files.createDirectories(out.resolve(EvalReports.JUNIT_XML).resolve("taken"));   // a folder where junit.xml goes
+        assertThatThrownBy(() -> runner(agents(null), out).concurrency(3).build().run(dataset()))
+                .isInstanceOf(java.io.IOException.class);
+        try (Stream<Path> files = Files.list(out)) {
+            // the other two files are joined beside it and may be in place; no hidden part or joined file is left
+            assertThat(files.map(file -> file.getFileName().toString())).noneMatch(name -> name.startsWith("."))
+                    .contains(EvalReports.JUNIT_XML, "events.jsonl");
+        }
+    }
+
+    @Test
     void anEmptyDatasetGivesTheFilesOfTheEmptyReport() throws Exception {
         Path out = dir.resolve("out");
         EvalReport report = runner(agents(null), out).build().run(new Dataset(dir.resolve("none.jsonl"), List.of()));

@@ -23,6 +23,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.databind.JsonNode;
@@ -52,10 +56,12 @@ import tools.jackson.databind.SerializationFeature;
  * }</pre>
  *
  * <p>The page's transcripts are made from the runs' events given with each case; those not given
- * are read from the events files the cases name, which must be on disk (flushed) then. Until {@link #finish} returns,
+ * are read from the events files the cases name, which must be on disk (flushed) then. Until {@link #finish},
  * none of the three files is touched; {@link #close} without it (a failed or cancelled
- * evaluation) deletes the parts and leaves the folder's report files as they were. Not
- * thread-safe: one thread gives the cases, then finishes or closes.
+ * evaluation) deletes the parts and leaves the folder's report files as they were. {@link
+ * #finish} joins the three at once (on threads of its own) and moves each into place when it is
+ * whole: when one cannot be, it throws, and the others may be in place. Not thread-safe: one
+ * thread gives the cases, then finishes or closes.
  */
 public final class ReportFiles implements ReportSink {
 
@@ -153,7 +159,7 @@ public final class ReportFiles implements ReportSink {
 
     /**
      * Writes what adds up the cases, joins each file's start and its cases' parts, and moves the
-     * three files into place.
+     * three files into place, the three at once; the parts are deleted as they are joined.
      *
      * @param report the report as {@code report.json} holds it (secrets redacted), its
      *               {@code cases} an empty array that marks where the cases go
@@ -171,16 +177,50 @@ public final class ReportFiles implements ReportSink {
         Report head = ReportReader.read(report, "report");
         finished = true;
         String[] json = jsonEnds(report);
-        this.json.close();
-        xml.close();
-        rows.close();
-        runs.close();
+        String xmlStart = JunitXml.start(head, totals.cases, totals.failed, durationMs);
+        String htmlStart = HtmlReport.start(head, totals);
         events.close();
-        join(directory.resolve(JSON), json[0], jsonPart, json[1]);
-        join(directory.resolve(EvalReports.JUNIT_XML), JunitXml.start(head, totals.cases, totals.failed, durationMs), xmlPart,
-                JunitXml.END);
-        join(directory.resolve(EvalReports.HTML), HtmlReport.start(head, totals), rowsPart,
-                HtmlReport.TABLE_END + HtmlReport.RUNS_HEADER, runsPart, HtmlReport.FOOTER);
+        Path jsonJoined = created("." + JSON, ".tmp");
+        Path xmlJoined = created("." + EvalReports.JUNIT_XML, ".tmp");
+        Path htmlJoined = created("." + EvalReports.HTML, ".tmp");
+        // The three files joined at once, each on a thread of its own: they are copies the kernel
+        // makes, which the evaluation's caller waits for after its last run, and the page's (every
+        // transcript) is the longest: the other two go beside it, not after it.
+        try (ExecutorService joins = Executors.newVirtualThreadPerTaskExecutor()) {
+            Future<?> jsonJoin = joins.submit(() -> {
+                this.json.close();
+                join(jsonJoined, directory.resolve(JSON), json[0], jsonPart, json[1]);
+                return null;
+            });
+            Future<?> xmlJoin = joins.submit(() -> {
+                xml.close();
+                join(xmlJoined, directory.resolve(EvalReports.JUNIT_XML), xmlStart, xmlPart, JunitXml.END);
+                return null;
+            });
+            rows.close();
+            runs.close();
+            join(htmlJoined, directory.resolve(EvalReports.HTML), htmlStart, rowsPart,
+                    HtmlReport.TABLE_END + HtmlReport.RUNS_HEADER, runsPart, HtmlReport.FOOTER);
+            joined(jsonJoin);
+            joined(xmlJoin);
+        }
+    }
+
+    /** Waits for a join on another thread; what it threw is thrown here. */
+    private static void joined(Future<?> join) throws IOException {
+        try {
+            join.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException("interrupted while the report files were joined");
+        } catch (ExecutionException e) {
+            switch (e.getCause()) {
+                case IOException io -> throw io;
+                case RuntimeException runtime -> throw runtime;
+                case Error error -> throw error;
+                default -> throw new IOException(e.getCause());
+            }
+        }
     }
 
     /** report.json's text before its first case and after its last, redacted. */
@@ -210,9 +250,12 @@ public final class ReportFiles implements ReportSink {
         }
     }
 
-    /** Writes {@code target} from its pieces (a text, or a part file copied whole), through a temporary file moved over it. */
-    private void join(Path target, Object... pieces) throws IOException {
-        Path joined = created("." + target.getFileName(), ".tmp");
+    /**
+     * Writes {@code target} from its pieces (a text, or a part file copied whole, then deleted),
+     * through {@code joined}, a temporary file moved over it. Touches no field: the three files
+     * are joined at once.
+     */
+    private static void join(Path joined, Path target, Object... pieces) throws IOException {
         try (FileChannel out = FileChannel.open(joined, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
             for (Object piece : pieces) {
                 if (piece instanceof Path part) {
@@ -222,6 +265,7 @@ public final class ReportFiles implements ReportSink {
                             done += in.transferTo(done, size - done, out);
                         }
                     }
+                    Files.delete(part);     // here, beside the other joins, not by close after them
                 } else {
                     ByteBuffer bytes = ByteBuffer.wrap(((String) piece).getBytes(StandardCharsets.UTF_8));
                     while (bytes.hasRemaining()) {
