@@ -118,33 +118,8 @@ public final class Evaluators {
 
     /** {@code tools}: the run's tool calls against an expected trajectory. */
     public static Evaluator tools(ToolTrajectory trajectory) {
-        Objects.requireNonNull(trajectory, "trajectory");
-        ExpectedText expected = new ExpectedText(trajectory);
-        return Evaluator.of("tools", run -> trajectory.check(run.toolCalls(), expected.get()));
-    }
-
-    /**
-     * The expected calls' text, made by the first run that checks them and kept for the case's
-     * other runs: not while the dataset is read, which the runs wait for (a thousand cases'
-     * texts were a sixth of the read).
-     */
-    private static final class ExpectedText {
-        private final ToolTrajectory trajectory;
-        /** Racy but safe: a String is immutable, and two runs that both make it make the same. */
-        private String text;
-
-        ExpectedText(ToolTrajectory trajectory) {
-            this.trajectory = trajectory;
-        }
-
-        String get() {
-            String made = text;
-            if (made == null) {
-                made = trajectory.expectedText();
-                text = made;
-            }
-            return made;
-        }
+        String expected = Objects.requireNonNull(trajectory, "trajectory").expectedText();     // the same for every run
+        return Evaluator.of("tools", run -> trajectory.check(run.toolCalls(), expected));
     }
 
     /** {@code no_tool_errors}: no tool call of the run failed. */

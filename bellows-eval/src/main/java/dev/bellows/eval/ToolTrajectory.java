@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.stream.Collectors;
 
 /**
  * An expected tool trajectory, compared with a run's tool calls (other than the one that ends
@@ -82,7 +81,16 @@ public record ToolTrajectory(Match match, ArgumentsMatch arguments, List<Expecte
 
         @Override
         public String toString() {
-            return name + arguments.map(a -> " " + a).orElse("");
+            return appendTo(new StringBuilder(64)).toString();
+        }
+
+        /** Appends {@link #toString()}'s text: the arguments without a JSON generator ({@link CompactJson}). */
+        StringBuilder appendTo(StringBuilder out) {
+            out.append(name);
+            if (arguments.isPresent()) {
+                CompactJson.append(out.append(' '), arguments.get());
+            }
+            return out;
         }
     }
 
@@ -97,9 +105,17 @@ public record ToolTrajectory(Match match, ArgumentsMatch arguments, List<Expecte
         return check(run, expectedText());
     }
 
-    /** The expected calls as a check's reason shows them: made once per evaluator ({@link Evaluators#tools}), by its first run. */
+    /**
+     * The expected calls as a check's reason shows them: made once per evaluator ({@link
+     * Evaluators#tools}), as a dataset is read, without a stream or a JSON generator (a case's
+     * text costs about what its line's parsing does).
+     */
     String expectedText() {
-        return calls.stream().map(ExpectedCall::toString).collect(Collectors.joining(", ", "[", "]"));
+        StringBuilder text = new StringBuilder(16 + 48 * calls.size()).append('[');
+        for (int i = 0; i < calls.size(); i++) {
+            calls.get(i).appendTo(i == 0 ? text : text.append(", "));
+        }
+        return text.append(']').toString();
     }
 
     /** {@link #check(List)} with the expected calls' text made already. */

@@ -114,4 +114,18 @@ class ToolTrajectoryTest {
         assertThat(score.reason()).isEqualTo("strict mismatch: expected [get_time], the run called"
                 + " [get_weather {\"city\":\"Oslo\",\"unit\":\"C\"}, get_time {\"city\":\"Oslo\"}]");
     }
+
+    @Test
+    void theExpectedCallsReadAsTheirJsonWhateverTheirArgumentsHold() {
+        ToolTrajectory expected = new ToolTrajectory(Match.STRICT, ArgumentsMatch.SUBSET, List.of(
+                call("get_weather", "{\"city\": \"Oslo\", \"days\": [1, 2.5, true, null], \"nested\": {}}"),
+                call("quote", "{\"text\": \"a \\\"quoted\\\" line\\nand \u00e9\"}"),
+                call("get_time")));
+        Score score = expected.check(run.toolCalls());
+        assertThat(score.reason()).startsWith("strict mismatch: expected [get_weather {\"city\":\"Oslo\",\"days\":[1,2.5,true,null],"
+                + "\"nested\":{}}, quote {\"text\":\"a \\\"quoted\\\" line\\nand \u00e9\"}, get_time], the run called");
+        for (ToolTrajectory.ExpectedCall call : expected.calls()) {
+            assertThat(call.toString()).isEqualTo(call.name() + call.arguments().map(a -> " " + a).orElse(""));    // JsonNode's own text
+        }
+    }
 }
