@@ -127,6 +127,8 @@ public final class EvalOverhead {
                 ways.put("plain, an agent per run", out -> plain(null, () -> DefaultAgent.builder().provider(provider).model("mock")
                         .toolRegistry(tools).build(), cases, concurrency));
                 ways.put("runner alone (no files)", out -> harness(dataset, null, provider, tools, concurrency, false));
+                // the runner with its events file and no report files: the events' share apart from the reports'
+                ways.put("runner and events.jsonl", out -> harness(dataset, out, provider, tools, concurrency, false));
                 ways.put("harness, an agent per run", out -> harness(dataset, out, provider, tools, concurrency, true, true));
             }
             if (!options.get("ways").isEmpty()) {
