@@ -57,7 +57,9 @@ class EvalRunnerTest {
     static AgentFactory scripted(BiFunction<EvalCase, Integer, MockScript> scripts, List<ScriptedProvider> providers) {
         return (evalCase, probe) -> {
             ScriptedProvider provider = new ScriptedProvider(scripts.apply(evalCase, probe.index()));
-            providers.add(provider);
+            synchronized (providers) {
+                providers.add(provider);    // the runner asks for agents from several threads at once
+            }
             return probe.install(DefaultAgent.builder().provider(provider).model("mock")
                     .toolRegistry(new ToolRegistry().registerMethods(new WeatherTools()))
                     .maxIterations(evalCase.maxIterations().orElse(10))).build();
