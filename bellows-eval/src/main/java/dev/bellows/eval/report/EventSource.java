@@ -6,8 +6,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Reads the runs' events for a report's page: a reference is a file relative to the report's
@@ -19,7 +17,8 @@ import java.util.regex.Pattern;
  */
 final class EventSource implements AutoCloseable {
 
-    private static final Pattern BLOCK = Pattern.compile("(.+)#L(\\d{1,12})-L(\\d{1,12})");
+    /** The longest line number a reference's block gives (twelve digits). */
+    private static final int MAX_DIGITS = 12;
 
     /** What a reference's lines are given to, with each line's number in its file. */
     interface LineSink {
@@ -41,6 +40,44 @@ final class EventSource implements AutoCloseable {
     record Block(String file, long from, String text, String problem) {
     }
 
+    /** A reference to a block of a file's lines: the file, the first line and the last (from 1). */
+    record Lines(String file, long from, long to) {
+
+        /**
+         * {@code reference} as a block ({@code FILE#Lfirst-Llast}, the numbers of 1 to 12 digits,
+         * the file's name not empty and on one line), or null when it is not one: the whole file.
+         * Read from the end, without a pattern: the page reads every run's reference.
+         */
+        static Lines of(String reference) {
+            int end = reference.length();
+            int toStart = digitsBefore(reference, end);
+            if (toStart < 0 || !reference.startsWith("-L", toStart - 2)) {
+                return null;
+            }
+            int fromStart = digitsBefore(reference, toStart - 2);
+            if (fromStart < 3 || !reference.startsWith("#L", fromStart - 2)) {
+                return null;
+            }
+            String file = reference.substring(0, fromStart - 2);
+            for (int i = 0; i < file.length(); i++) {
+                char c = file.charAt(i);
+                if (c == '\n' || c == '\r' || c == '\u0085' || c == '\u2028' || c == '\u2029') {
+                    return null;        // not "on one line", as the pattern the references were once read with had it
+                }
+            }
+            return new Lines(file, Long.parseLong(reference, fromStart, toStart - 2, 10), Long.parseLong(reference, toStart, end, 10));
+        }
+
+        /** Where the 1 to 12 ASCII digits that end at {@code end} start, or -1. */
+        private static int digitsBefore(String text, int end) {
+            int start = end;
+            while (start > 0 && end - start < MAX_DIGITS + 1 && text.charAt(start - 1) >= '0' && text.charAt(start - 1) <= '9') {
+                start--;
+            }
+            return start == end || end - start > MAX_DIGITS ? -1 : start;
+        }
+    }
+
     private final Path base;
     private String openName;
     private BufferedReader reader;
@@ -57,11 +94,10 @@ final class EventSource implements AutoCloseable {
      * @throws Unreadable when the file is outside the report's folder, missing or unreadable
      */
     String read(String reference, LineSink sink) throws Unreadable {
-        Matcher block = BLOCK.matcher(reference);
-        boolean lines = block.matches();       // matched once: a page asks for every run's block
-        String name = lines ? block.group(1) : reference;
-        long from = lines ? Long.parseLong(block.group(2)) : 1;
-        long to = lines ? Long.parseLong(block.group(3)) : Long.MAX_VALUE;
+        Lines block = Lines.of(reference);
+        String name = block != null ? block.file() : reference;
+        long from = block != null ? block.from() : 1;
+        long to = block != null ? block.to() : Long.MAX_VALUE;
         try {
             if (!name.equals(openName) || from <= lineNumber) {
                 open(name);
@@ -104,10 +140,9 @@ final class EventSource implements AutoCloseable {
         } catch (Unreadable e) {
             problem = e.getMessage();
         }
-        Matcher block = BLOCK.matcher(reference);
-        boolean lines = block.matches();
-        long from = first[0] >= 0 ? first[0] : lines ? Long.parseLong(block.group(2)) : 1;
-        return new Block(lines ? block.group(1) : reference, from, text.toString(), problem);
+        Lines block = Lines.of(reference);
+        long from = first[0] >= 0 ? first[0] : block != null ? block.from() : 1;
+        return new Block(block != null ? block.file() : reference, from, text.toString(), problem);
     }
 
     /**
@@ -116,18 +151,18 @@ final class EventSource implements AutoCloseable {
      * Null when the reference is not a block or the text has not its lines (then the file is read).
      */
     static Block given(String reference, String text) {
-        Matcher block = reference == null || text == null ? null : BLOCK.matcher(reference);
-        if (block == null || !block.matches() || text.indexOf('\r') >= 0) {
+        Lines block = reference == null || text == null ? null : Lines.of(reference);
+        if (block == null || text.indexOf('\r') >= 0) {
             return null;        // a reader splits at a carriage return too: read from the file, as it would be
         }
-        long from = Long.parseLong(block.group(2));
-        long count = Long.parseLong(block.group(3)) - from + 1;
+        long from = block.from();
+        long count = block.to() - from + 1;
         long breaks = 0;
         for (int at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) {
             breaks++;
         }
         return breaks == count && (text.isEmpty() || text.charAt(text.length() - 1) == '\n')
-                ? new Block(block.group(1), from, text, null) : null;
+                ? new Block(block.file(), from, text, null) : null;
     }
 
     private void open(String name) throws IOException, Unreadable {

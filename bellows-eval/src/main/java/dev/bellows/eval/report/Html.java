@@ -1,7 +1,6 @@
 package dev.bellows.eval.report;
 
 import dev.bellows.secret.Secrets;
-import java.util.List;
 import java.util.Locale;
 
 /**
@@ -12,8 +11,6 @@ import java.util.Locale;
 final class Html {
 
     private final StringBuilder out = new StringBuilder(4096);
-    /** {@link #writeTo}'s window onto the text, made on its first call. */
-    private char[] chunk;
 
     /** Markup written by this package, never text from a report. */
     Html raw(String markup) {
@@ -23,7 +20,9 @@ final class Html {
 
     /** Text from a report (or anything else), escaped for a text node or a quoted attribute. */
     Html text(String text) {
-        out.append(escape(text));
+        if (text != null) {
+            escapeInto(Secrets.redact(text), out);
+        }
         return this;
     }
 
@@ -33,7 +32,7 @@ final class Html {
             return text(text);
         }
         int end = Character.isHighSurrogate(text.charAt(limit - 1)) ? limit - 1 : limit;
-        return text(text.substring(0, end)).raw("<span class=\"cut\"> \u2026 (")
+        return text(text.substring(0, end)).raw("<span class=\"cut\"> &hellip; (")
                 .text(String.format(Locale.ROOT, "%,d", text.length() - end)).raw(" more characters not shown)</span>");
     }
 
@@ -42,17 +41,17 @@ final class Html {
      * secrets redacted, every {@code <} written as JSON's escape of it, backslash u003c (so that no
      * {@code </script} or {@code <!--} can end or change the element: outside a JSON string a
      * {@code <} is not JSON anyway), and U+2028 and U+2029 as their escapes. A string of the JSON
-     * reads the same after {@code JSON.parse}. A line that starts with one of {@code dropped} is
-     * written empty (the lines keep their numbers). Nothing else is touched: one pass over the text.
+     * reads the same after {@code JSON.parse}. A line that {@code dropped} matches is written empty
+     * (the lines keep their numbers). Nothing else is touched: one pass over the text.
      */
-    Html json(String lines, List<String> dropped) {
+    Html json(String lines, LineStarts dropped) {
         String text = Secrets.redact(lines);
         int from = 0;       // where the text not yet written starts
         boolean lineStart = true;
         for (int i = 0; i < text.length(); i++) {
             if (lineStart) {
                 lineStart = false;
-                if (startsWithAny(text, i, dropped)) {
+                if (dropped.match(text, i)) {
                     int end = text.indexOf('\n', i);
                     out.append(text, from, i);
                     from = end < 0 ? text.length() : end;
@@ -72,13 +71,41 @@ final class Html {
         return this;
     }
 
-    private static boolean startsWithAny(String text, int at, List<String> prefixes) {
-        for (String prefix : prefixes) {
-            if (text.startsWith(prefix, at)) {
-                return true;
+    /**
+     * Lines known by how they start: a start all of them share, then one of their rests. The
+     * shared start is compared once a line, not once for each: most lines are not matched, and
+     * most fail on the first characters after it.
+     */
+    static final class LineStarts {
+        private final String shared;
+        private final String[] rests;
+
+        LineStarts(java.util.List<String> starts) {
+            String common = starts.isEmpty() ? "" : starts.get(0);
+            for (String start : starts) {
+                int n = 0;
+                while (n < common.length() && n < start.length() && common.charAt(n) == start.charAt(n)) {
+                    n++;
+                }
+                common = common.substring(0, n);
             }
+            this.shared = common;
+            this.rests = starts.stream().map(start -> start.substring(shared.length())).toArray(String[]::new);
         }
-        return false;
+
+        /** Whether {@code text} at {@code at} starts with one of the starts. */
+        boolean match(String text, int at) {
+            if (rests.length == 0 || !text.startsWith(shared, at)) {
+                return false;
+            }
+            int rest = at + shared.length();
+            for (String start : rests) {
+                if (text.startsWith(start, rest)) {
+                    return true;
+                }
+            }
+            return false;
+        }
     }
 
     int length() {
@@ -86,18 +113,13 @@ final class Html {
     }
 
     /**
-     * Writes the text so far to {@code writer} and empties the builder, keeping its room: a builder
-     * used for one part after another makes no copy of its text and grows once, not per part.
+     * Writes the text so far to {@code stream}, in UTF-8, and empties the builder, keeping its
+     * room: a builder used for one part after another grows once, not per part. The text is
+     * encoded whole ({@code String.getBytes}: a copy when it is ASCII), not through a writer's
+     * encoder a few kilobytes at a time.
      */
-    void writeTo(java.io.Writer writer) throws java.io.IOException {
-        if (chunk == null) {
-            chunk = new char[8192];
-        }
-        for (int at = 0; at < out.length(); at += chunk.length) {
-            int end = Math.min(out.length(), at + chunk.length);
-            out.getChars(at, end, chunk, 0);
-            writer.write(chunk, 0, end - at);
-        }
+    void writeTo(java.io.OutputStream stream) throws java.io.IOException {
+        stream.write(out.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
         out.setLength(0);
     }
 
@@ -114,18 +136,31 @@ final class Html {
         }
         String text = Secrets.redact(raw);
         StringBuilder escaped = new StringBuilder(text.length() + 16);
+        escapeInto(text, escaped);
+        return escaped.toString();
+    }
+
+    /**
+     * {@code text} escaped onto {@code out}: the runs between the characters that need escaping
+     * appended whole, not a character at a time, and no string made for the escaped text.
+     */
+    private static void escapeInto(String text, StringBuilder out) {
+        int from = 0;
         for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            switch (c) {
-                case '&' -> escaped.append("&amp;");
-                case '<' -> escaped.append("&lt;");
-                case '>' -> escaped.append("&gt;");
-                case '"' -> escaped.append("&quot;");
-                case '\'' -> escaped.append("&#39;");
-                case '\0' -> escaped.append('\uFFFD');
-                default -> escaped.append(c);
+            String replacement = switch (text.charAt(i)) {
+                case '&' -> "&amp;";
+                case '<' -> "&lt;";
+                case '>' -> "&gt;";
+                case '"' -> "&quot;";
+                case '\'' -> "&#39;";
+                case '\0' -> "\uFFFD";
+                default -> null;
+            };
+            if (replacement != null) {
+                out.append(text, from, i).append(replacement);
+                from = i + 1;
             }
         }
-        return escaped.toString();
+        out.append(text, from, text.length());
     }
 }

@@ -540,12 +540,17 @@ final class HtmlReport {
                 : run.answer() == null || run.answer().isBlank() ? "(no answer)" : run.answer();
         html.raw(open ? "<details class=\"run\" open>\n<summary>" : "<details class=\"run\">\n<summary>").raw(pill(run.passed(), "run " + run.index()))
                 .raw("<span class=\"answer-preview\">").text(preview.length() > 200 ? preview.substring(0, 200) : preview)
-                .raw("</span><span class=\"dim\">").text(String.join(" \u00b7 ", facts)).raw("</span></summary>\n<div class=\"run-body\">\n");
+                .raw("</span><span class=\"dim\">");
+        for (int i = 0; i < facts.size(); i++) {
+            // the sign as an entity: a character outside ASCII sends the rest of the page's 8 KiB to the encoder's slow loop
+            html.raw(i == 0 ? "" : " &middot; ").text(facts.get(i));
+        }
+        html.raw("</span></summary>\n<div class=\"run-body\">\n");
         if (!run.scores().isEmpty()) {
             html.raw("<div class=\"wide\"><table class=\"scores\"><thead><tr><th>Evaluator</th><th class=\"num\">Score</th><th>Result</th><th>Reason</th></tr></thead><tbody>");
             for (Score score : run.scores()) {
                 html.raw("<tr").raw(score.passed() ? "" : " class=\"bad\"").raw("><td>").text(score.evaluator()).raw("</td><td class=\"num\">")
-                        .text(score.score() == null ? "\u2013" : decimal(score.score())).raw("</td><td>").raw(pill(score.passed(),
+                        .raw(score.score() == null ? "&ndash;" : decimal(score.score())).raw("</td><td>").raw(pill(score.passed(),
                                 score.passed() ? "pass" : "fail")).raw("</td><td class=\"reason\">").text(score.reason() == null ? "" : score.reason(), TEXT_LIMIT)
                         .raw("</td></tr>");
             }
@@ -574,8 +579,8 @@ final class HtmlReport {
      * the page (an empty line each, so that every line keeps its number). A line written another
      * way stays; the page's script ignores it.
      */
-    private static final List<String> REPEATED = List.of("{\"type\":\"tool_call_content\"", "{\"type\":\"tool_call_argument\"",
-            "{\"type\":\"tool_call_start\"", "{\"type\":\"tool_call_name\"", "{\"type\":\"section\"");
+    private static final Html.LineStarts REPEATED = new Html.LineStarts(List.of("{\"type\":\"tool_call_content\"",
+            "{\"type\":\"tool_call_argument\"", "{\"type\":\"tool_call_start\"", "{\"type\":\"tool_call_name\"", "{\"type\":\"section\""));
 
     /**
      * A run's transcript as its events, the lines as the events file holds them, in a data block

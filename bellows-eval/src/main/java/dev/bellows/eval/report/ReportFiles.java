@@ -9,7 +9,7 @@ import dev.bellows.json.internal.Jackson;
 import dev.bellows.secret.Secrets;
 import java.io.IOException;
 import java.io.StringWriter;
-import java.io.Writer;
+import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -75,10 +75,10 @@ public final class ReportFiles implements ReportSink {
     private final Path xmlPart;
     private final Path rowsPart;
     private final Path runsPart;
-    private final Writer json;
-    private final Writer xml;
-    private final Writer rows;
-    private final Writer runs;
+    private final OutputStream json;
+    private final OutputStream xml;
+    private final OutputStream rows;
+    private final OutputStream runs;
     private final StringWriter jsonText = new StringWriter(8192);
     private final JsonGenerator cases;
     private final EventSource events;
@@ -146,9 +146,9 @@ public final class ReportFiles implements ReportSink {
         Change compared = change.map(RunnerCases::change).orElse(null);
         ReportJson.writeCase(result, cases);
         cases.flush();
-        json.write(Secrets.redact(jsonText.toString()));
+        json.write(Secrets.redact(jsonText.toString()).getBytes(StandardCharsets.UTF_8));
         jsonText.getBuffer().setLength(0);
-        xml.write(JunitXml.testcase(shown, suite));
+        xml.write(JunitXml.testcase(shown, suite).getBytes(StandardCharsets.UTF_8));
         HtmlReport.row(shown, compared, index, page);
         page.writeTo(rows);
         HtmlReport.details(shown, compared, index, this.events, events, page);
@@ -303,10 +303,9 @@ public final class ReportFiles implements ReportSink {
         }
     }
 
-    private static Writer writer(Path part) throws IOException {
-        // the bytes buffered too: the encoder alone writes to the file every 8 KiB it encodes, a system call each
-        return new java.io.BufferedWriter(new java.io.OutputStreamWriter(new java.io.BufferedOutputStream(Files.newOutputStream(part),
-                BUFFER), StandardCharsets.UTF_8), BUFFER);
+    /** A part's bytes, buffered: each case's text is encoded whole, then written with a system call every 64 KiB. */
+    private static OutputStream writer(Path part) throws IOException {
+        return new java.io.BufferedOutputStream(Files.newOutputStream(part), BUFFER);
     }
 
     /** Deletes the part files; without {@link #finish}, no report file is written. */

@@ -146,7 +146,7 @@ class HtmlReportTest {
         EvalReports.writeHtml(report, dir, out);
         assertThat(out.toString()).doesNotContain("<svg", "Regressed").contains("<span class=\"verdict bad\">Failed</span>")
                 .contains("x".repeat(200) + "</span>")          // the preview in the run's summary line
-                .contains("x".repeat(HtmlReport.TEXT_LIMIT) + "<span class=\"cut\"> \u2026 (5 more characters not shown)</span>")
+                .contains("x".repeat(HtmlReport.TEXT_LIMIT) + "<span class=\"cut\"> &hellip; (5 more characters not shown)</span>")
                 .doesNotContain("x".repeat(HtmlReport.TEXT_LIMIT + 1));
     }
 
