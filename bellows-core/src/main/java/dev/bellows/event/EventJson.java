@@ -80,6 +80,22 @@ public final class EventJson {
         generator.writeEndObject();
     }
 
+    /**
+     * Appends any event as one compact JSON object to {@code out}: the text a generator of
+     * the shared defaults writes with {@link #write} (no pretty printer; only quotes,
+     * backslashes and control characters escaped), made without a generator. For writers of
+     * many events into text they keep, such as the lines of an events file: about twice as
+     * fast as a generator for the short fields most events have.
+     *
+     * @param includeChunk whether stream events carry {@code chunk}, as for {@code toJson}
+     * @return {@code out}
+     */
+    public static StringBuilder append(AgentEvent event, boolean includeChunk, StringBuilder out) {
+        java.util.Objects.requireNonNull(out, "out").append('{');
+        fields(java.util.Objects.requireNonNull(event, "event"), includeChunk, TextFields.INSTANCE, out);
+        return out.append('}');
+    }
+
     /** The event as a JSON object, with {@code chunk}. */
     public static JsonNode toJson(StreamEvent event) {
         return object(event, true);
@@ -359,6 +375,147 @@ public final class EventJson {
 
         @Override
         public void endArray(ContainerNode<?> array) {
+        }
+    }
+
+    /**
+     * Appends the fields as compact JSON text, as a generator of the shared mapper writes them:
+     * a comma before every member but the first of its object or array (the text's last
+     * character says which: only an opening brace or bracket comes before a first member),
+     * strings escaped as the generator escapes them, and a tree in a form only the generator
+     * knows (a fraction, a big number) written by the shared mapper.
+     */
+    private static final class TextFields implements Fields<StringBuilder> {
+
+        static final TextFields INSTANCE = new TextFields();
+        private static final char[] HEX = "0123456789ABCDEF".toCharArray();
+
+        private static StringBuilder name(StringBuilder out, String name) {
+            if (out.charAt(out.length() - 1) != '{') {
+                out.append(',');
+            }
+            quoted(out, name);
+            return out.append(':');
+        }
+
+        /** {@code text} quoted, escaped as the generator escapes it; the runs between escapes appended whole. */
+        private static void quoted(StringBuilder out, String text) {
+            out.append('"');
+            int from = 0;
+            for (int i = 0; i < text.length(); i++) {
+                char c = text.charAt(i);
+                if (c >= 0x20 && c != '"' && c != '\\') {
+                    continue;
+                }
+                out.append(text, from, i);
+                switch (c) {
+                    case '"' -> out.append("\\\"");
+                    case '\\' -> out.append("\\\\");
+                    case '\b' -> out.append("\\b");
+                    case '\t' -> out.append("\\t");
+                    case '\n' -> out.append("\\n");
+                    case '\f' -> out.append("\\f");
+                    case '\r' -> out.append("\\r");
+                    default -> out.append("\\u00").append(HEX[c >> 4]).append(HEX[c & 0xF]);
+                }
+                from = i + 1;
+            }
+            out.append(text, from, text.length()).append('"');
+        }
+
+        /** A tree as the generator writes it: the plain kinds here, any other by the shared mapper. */
+        private static void value(StringBuilder out, JsonNode value) {
+            if (value.isObject()) {
+                out.append('{');
+                boolean first = true;
+                for (Map.Entry<String, JsonNode> field : value.properties()) {
+                    if (!first) {
+                        out.append(',');
+                    }
+                    first = false;
+                    quoted(out, field.getKey());
+                    out.append(':');
+                    value(out, field.getValue());
+                }
+                out.append('}');
+            } else if (value.isArray()) {
+                out.append('[');
+                for (int i = 0; i < value.size(); i++) {
+                    if (i > 0) {
+                        out.append(',');
+                    }
+                    value(out, value.get(i));
+                }
+                out.append(']');
+            } else if (value.isString()) {
+                quoted(out, value.asString());
+            } else if (value.isInt() || value.isLong()) {
+                out.append(value.longValue());
+            } else if (value.isBoolean()) {
+                out.append(value.booleanValue());
+            } else if (value.isNull()) {
+                out.append("null");
+            } else {
+                out.append(dev.bellows.json.internal.Jackson.JSON.writeValueAsString(value));  // a fraction, a big number, binary
+            }
+        }
+
+        @Override
+        public void string(StringBuilder out, String name, String value) {
+            name(out, name);
+            if (value == null) {
+                out.append("null");
+            } else {
+                quoted(out, value);
+            }
+        }
+
+        @Override
+        public void number(StringBuilder out, String name, int value) {
+            name(out, name).append(value);
+        }
+
+        @Override
+        public void number(StringBuilder out, String name, long value) {
+            name(out, name).append(value);
+        }
+
+        @Override
+        public void tree(StringBuilder out, String name, JsonNode value) {
+            name(out, name);
+            if (value == null) {
+                out.append("null");
+            } else {
+                value(out, value);
+            }
+        }
+
+        @Override
+        public StringBuilder startObject(StringBuilder out, String name) {
+            return name(out, name).append('{');
+        }
+
+        @Override
+        public StringBuilder startArray(StringBuilder out, String name) {
+            return name(out, name).append('[');
+        }
+
+        @Override
+        public StringBuilder addObject(StringBuilder out) {
+            if (out.charAt(out.length() - 1) != '[') {
+                out.append(',');
+            }
+            return out.append('{');
+        }
+
+        @Override
+        public void endObject(StringBuilder out) {
+            out.append('}');
+        }
+
+        @Override
+        public void endArray(StringBuilder out) {
+            out.append(']');
         }
     }
 

@@ -104,6 +104,50 @@ class EventJsonWriteTest {
         }
     }
 
+    /** What {@link EventJson#write} gives a compact generator of the shared mapper. */
+    private static String generated(AgentEvent event, boolean chunk) {
+        StringWriter out = new StringWriter();
+        try (JsonGenerator generator = Jackson.JSON.createGenerator(out)) {
+            EventJson.write(event, chunk, generator);
+        }
+        return out.toString();
+    }
+
+    @Test
+    void everyEventIsAppendedAsTheGeneratorWritesIt() {
+        for (boolean chunk : new boolean[] {true, false}) {
+            StringBuilder lines = new StringBuilder("kept ");
+            StringBuilder expected = new StringBuilder("kept ");
+            for (AgentEvent event : everyType()) {
+                assertThat(EventJson.append(event, chunk, new StringBuilder()).toString()).as("%s, chunk %s", event, chunk)
+                        .isEqualTo(generated(event, chunk));
+                EventJson.append(event, chunk, lines).append('\n');
+                expected.append(generated(event, chunk)).append('\n');
+            }
+            assertThat(lines.toString()).isEqualTo(expected.toString());
+        }
+    }
+
+    @Test
+    void everyCharacterAndEveryKindOfTreeIsAppendedAsTheGeneratorWritesIt() {
+        StringBuilder every = new StringBuilder();
+        for (int c = 0; c <= 0xFFFF; c++) {
+            every.append((char) c);     // lone surrogates too
+        }
+        every.append("\uD83D\uDE00");
+        List<AgentEvent> events = List.of(new StreamEvent.MessageContent(0, every.toString()),
+                new StreamEvent.ToolCallArgument(2, every.toString(), json("{\"" + "k\\u0001\\\"" + "\":[1.5,-0.0,1e300,"
+                        + "123456789012345678901234567890,9223372036854775807,-2147483649,\"\\u2028\",{},[],[{}],false,null]}")),
+                new StreamEvent.ToolCallArgument(3, "big", Jackson.JSON.getNodeFactory().numberNode(new java.math.BigDecimal("1.50"))),
+                new StreamEvent.ToolCallArgument(4, "float", Jackson.JSON.getNodeFactory().numberNode(0.1f)),
+                new StreamEvent.ToolCallArgument(5, "short", Jackson.JSON.getNodeFactory().numberNode((short) 7)),
+                new StreamEvent.ToolCallArgument(6, "binary", Jackson.JSON.getNodeFactory().binaryNode(new byte[] {1, 2, 3})));
+        for (AgentEvent event : events) {
+            assertThat(EventJson.append(event, true, new StringBuilder()).toString()).as("%s", event.type())
+                    .isEqualTo(generated(event, true));
+        }
+    }
+
     @Test
     void oneGeneratorWritesManyEventsAsLines() {
         StringWriter out = new StringWriter();

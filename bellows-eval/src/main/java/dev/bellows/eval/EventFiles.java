@@ -8,9 +8,6 @@ import dev.bellows.secret.Secrets;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import dev.bellows.json.internal.Jackson;
-import tools.jackson.databind.ObjectWriter;
-import tools.jackson.core.JsonGenerator;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,9 +40,6 @@ final class EventFiles implements AutoCloseable {
 
     static final String FILE = "events.jsonl";
 
-    /** Events as JSON lines: the shared mapper's writer, a line break between values. */
-    private static final ObjectWriter LINES = Jackson.JSON.writer().withRootValueSeparator("\n");
-
     /** The writer's signal that no block follows. */
     private static final Block END = new Block(-1, "", new byte[0], 0);
 
@@ -63,7 +57,7 @@ final class EventFiles implements AutoCloseable {
 
     private final Queue<Block> queue = new ConcurrentLinkedQueue<>();
     /** The runs' buffers not in use: a run takes one, or makes one, and gives it back. */
-    private final Queue<Text> texts = new ConcurrentLinkedQueue<>();
+    private final Queue<StringBuilder> texts = new ConcurrentLinkedQueue<>();
     /** Whether the writer sleeps until woken (not napping): a run that hands a block over then wakes it. */
     private volatile boolean sleeping;
     private final OutputStream out;
@@ -119,28 +113,27 @@ final class EventFiles implements AutoCloseable {
         if (failed != null) {
             throw new IOException(failed.getMessage(), failed);
         }
-        Text text = texts.poll();
-        if (text == null) {
-            text = new Text();      // one per run going on at once, at most: kept for the next runs
-        }
+        StringBuilder polled = texts.poll();
+        // one per run going on at once, at most: kept for the next runs, with its room
+        StringBuilder chars = polled != null ? polled : new StringBuilder(8192);
         int[] count = new int[1];
         StreamRedaction deltas = new StreamRedaction();   // a secret split across deltas is in no one line
-        // one generator for the run's lines, not one per line, writing each event without a tree of
-        // it; a JSON line holds no line break, so redacting the block at once is redacting each line
-        try (JsonGenerator lines = LINES.createGenerator(text)) {
-            Consumer<AgentEvent> line = redacted -> {
-                if (!(redacted instanceof StreamEvent.Complete)) {    // not written by run --output jsonl either: it repeats the answer
-                    EventJson.write(redacted, false, lines);
-                    count[0]++;
+        // each event appended as its line, without a generator or a tree of it; a JSON line holds no
+        // line break, so redacting the block at once is redacting each line
+        Consumer<AgentEvent> line = redacted -> {
+            if (!(redacted instanceof StreamEvent.Complete)) {    // not written by run --output jsonl either: it repeats the answer
+                if (count[0]++ > 0) {
+                    chars.append('\n');
                 }
-            };
-            for (AgentEvent event : events) {
-                deltas.apply(event, line);      // no list per event: most go through as they are
+                EventJson.append(redacted, false, chars);
             }
+        };
+        for (AgentEvent event : events) {
+            deltas.apply(event, line);      // no list per event: most go through as they are
         }
-        String block = count[0] == 0 ? "" : Secrets.redact(text.chars.append('\n').toString());
-        text.chars.setLength(0);
-        texts.add(text);
+        String block = count[0] == 0 ? "" : Secrets.redact(chars.append('\n').toString());
+        chars.setLength(0);
+        texts.add(chars);
         byte[] bytes = block.getBytes(StandardCharsets.UTF_8);
         // the text as a read of the file gives it: the same unless a character could not be encoded
         // (a lone surrogate, written as '?'), which only a text with other than ASCII can hold
@@ -268,37 +261,6 @@ final class EventFiles implements AutoCloseable {
             failure = new IOException("the events could not be written: " + e, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();     // nobody interrupts this thread but the JVM's end
-        }
-    }
-
-    /**
-     * Where a run's lines are written before they become its block: a writer without
-     * {@link java.io.StringWriter}'s lock, its room kept from run to run (see {@link #texts}).
-     */
-    private static final class Text extends java.io.Writer {
-        final StringBuilder chars = new StringBuilder(8192);
-
-        @Override
-        public void write(char[] buffer, int offset, int length) {
-            chars.append(buffer, offset, length);
-        }
-
-        @Override
-        public void write(String string, int offset, int length) {
-            chars.append(string, offset, offset + length);
-        }
-
-        @Override
-        public void write(int c) {
-            chars.append((char) c);
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void close() {
         }
     }
 
