@@ -9,7 +9,6 @@ import dev.bellows.json.internal.Jackson;
 import dev.bellows.secret.Secrets;
 import java.io.IOException;
 import java.io.StringWriter;
-import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -37,12 +36,15 @@ import tools.jackson.databind.SerializationFeature;
  * runs, the same files, byte for byte, as {@code ReportJson.WRITER} and {@link EvalReports}
  * write from the whole report once it is done. Each case's parts (its entry in
  * {@code report.json}, its test case, its row of the page's table and its runs with their
- * transcripts) are written as the case is given, in dataset order, to part files beside the
- * report; what adds up every case (the totals, the pass rate, the chart of scores against the
- * baseline), which each file places first, is written by {@link #finish}, which then joins each
- * file's start and its parts (a copy from file to file: the parts are never read back into
+ * transcripts) are written as the case is given, in dataset order, to its parts: held in memory
+ * while the four together hold less than 16 MiB (some 3,000 cases of a tool call and an answer),
+ * then in hidden part files beside the report. What adds up every case (the totals, the pass
+ * rate, the chart of scores against the baseline), which each file places first, is written by
+ * {@link #finish}, which then writes each file from its start and its parts (from memory in one
+ * gathering write; from a part file, a copy the kernel makes, the part never read back into
  * memory) and moves it into place. So once the last case is given, only that case's parts and
- * the files' starts remain to be written, and memory holds one case's parts at a time.
+ * the files' starts remain to be made, and a report of any size holds at most 16 MiB of parts
+ * in memory.
  * The cases are the runner's own records: this is the {@link ReportSink} an {@link
  * dev.bellows.eval.EvalRunner} writes the report files through ({@code reportFiles(ReportFiles::open)}),
  * and no case is built as a JSON tree and read back (its {@code report.json} entry is written by
@@ -66,19 +68,19 @@ import tools.jackson.databind.SerializationFeature;
 public final class ReportFiles implements ReportSink {
 
     private static final String JSON = "report.json";
-    private static final int BUFFER = 1 << 16;
+    /**
+     * How much of the parts is held in memory, the four together, before each part that would
+     * go past it goes to a hidden file: about 3,000 cases of a tool call and an answer each.
+     */
+    static final long MEMORY = 16L << 20;
 
     private final Path directory;
     private final String suite;
     private final List<Path> temporary = new ArrayList<>();
-    private final Path jsonPart;
-    private final Path xmlPart;
-    private final Path rowsPart;
-    private final Path runsPart;
-    private final OutputStream json;
-    private final OutputStream xml;
-    private final OutputStream rows;
-    private final OutputStream runs;
+    private final Part json;
+    private final Part xml;
+    private final Part rows;
+    private final Part runs;
     private final StringWriter jsonText = new StringWriter(8192);
     private final JsonGenerator cases;
     private final EventSource events;
@@ -88,17 +90,14 @@ public final class ReportFiles implements ReportSink {
     private long durationMs;
     private boolean finished;
 
-    private ReportFiles(Path directory, String dataset) throws IOException {
+    private ReportFiles(Path directory, String dataset, long memory) {
         this.directory = directory;
         this.suite = dataset == null ? "bellows eval" : dataset;
-        this.jsonPart = part(JSON);
-        this.xmlPart = part(EvalReports.JUNIT_XML);
-        this.rowsPart = part(EvalReports.HTML + ".rows");
-        this.runsPart = part(EvalReports.HTML + ".runs");
-        this.json = writer(jsonPart);
-        this.xml = writer(xmlPart);
-        this.rows = writer(rowsPart);
-        this.runs = writer(runsPart);
+        Part.Budget budget = new Part.Budget(memory);
+        this.json = new Part(budget, () -> part(JSON));
+        this.xml = new Part(budget, () -> part(EvalReports.JUNIT_XML));
+        this.rows = new Part(budget, () -> part(EvalReports.HTML + ".rows"));
+        this.runs = new Part(budget, () -> part(EvalReports.HTML + ".runs"));
         // report.json's cases are written by a generator that stands where they stand in the whole
         // file (inside the top object's "cases" array), so each is indented as the whole file
         // indents it; what it writes before the first case is the start's, written by finish
@@ -116,10 +115,15 @@ public final class ReportFiles implements ReportSink {
      *
      * @param dataset the report's {@code dataset}, as {@code report.json} will hold it (the JUnit
      *                test cases' class name)
-     * @throws IOException when the part files cannot be created
+     * @throws IOException when the report files cannot be started
      */
     public static ReportFiles open(Path directory, String dataset) throws IOException {
-        return new ReportFiles(directory, dataset);
+        return open(directory, dataset, MEMORY);
+    }
+
+    /** As {@link #open(Path, String)}, the parts held in memory up to {@code memory} bytes together (tests: 0, every part in a file). */
+    static ReportFiles open(Path directory, String dataset, long memory) {
+        return new ReportFiles(directory, dataset, memory);
     }
 
     /**
@@ -188,19 +192,15 @@ public final class ReportFiles implements ReportSink {
         // transcript) is the longest: the other two go beside it, not after it.
         try (ExecutorService joins = Executors.newVirtualThreadPerTaskExecutor()) {
             Future<?> jsonJoin = joins.submit(() -> {
-                this.json.close();
-                join(jsonJoined, directory.resolve(JSON), json[0], jsonPart, json[1]);
+                join(jsonJoined, directory.resolve(JSON), json[0], this.json, json[1]);
                 return null;
             });
             Future<?> xmlJoin = joins.submit(() -> {
-                xml.close();
-                join(xmlJoined, directory.resolve(EvalReports.JUNIT_XML), xmlStart, xmlPart, JunitXml.END);
+                join(xmlJoined, directory.resolve(EvalReports.JUNIT_XML), xmlStart, xml, JunitXml.END);
                 return null;
             });
-            rows.close();
-            runs.close();
-            join(htmlJoined, directory.resolve(EvalReports.HTML), htmlStart, rowsPart,
-                    HtmlReport.TABLE_END + HtmlReport.RUNS_HEADER, runsPart, HtmlReport.FOOTER);
+            join(htmlJoined, directory.resolve(EvalReports.HTML), htmlStart, rows,
+                    HtmlReport.TABLE_END + HtmlReport.RUNS_HEADER, runs, HtmlReport.FOOTER);
             joined(jsonJoin);
             joined(xmlJoin);
         }
@@ -251,21 +251,14 @@ public final class ReportFiles implements ReportSink {
     }
 
     /**
-     * Writes {@code target} from its pieces (a text, or a part file copied whole, then deleted),
-     * through {@code joined}, a temporary file moved over it. Touches no field: the three files
-     * are joined at once.
+     * Writes {@code target} from its pieces (a text, or a {@link Part}), through {@code joined},
+     * a temporary file moved over it. Touches no field: the three files are joined at once.
      */
     private static void join(Path joined, Path target, Object... pieces) throws IOException {
         try (FileChannel out = FileChannel.open(joined, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
             for (Object piece : pieces) {
-                if (piece instanceof Path part) {
-                    try (FileChannel in = FileChannel.open(part, StandardOpenOption.READ)) {
-                        long size = in.size();
-                        for (long done = 0; done < size; ) {
-                            done += in.transferTo(done, size - done, out);
-                        }
-                    }
-                    Files.delete(part);     // here, beside the other joins, not by close after them
+                if (piece instanceof Part part) {
+                    part.copyTo(out);
                 } else {
                     ByteBuffer bytes = ByteBuffer.wrap(((String) piece).getBytes(StandardCharsets.UTF_8));
                     while (bytes.hasRemaining()) {
@@ -303,15 +296,10 @@ public final class ReportFiles implements ReportSink {
         }
     }
 
-    /** A part's bytes, buffered: each case's text is encoded whole, then written with a system call every 64 KiB. */
-    private static OutputStream writer(Path part) throws IOException {
-        return new java.io.BufferedOutputStream(Files.newOutputStream(part), BUFFER);
-    }
-
     /** Deletes the part files; without {@link #finish}, no report file is written. */
     @Override
     public void close() {
-        for (AutoCloseable open : List.<AutoCloseable>of(json, xml, rows, runs, cases, events)) {
+        for (AutoCloseable open : List.<AutoCloseable>of(json, xml, rows, runs, cases, events)) {     // the parts let go of what they hold
             try {
                 open.close();
             } catch (Exception e) {
