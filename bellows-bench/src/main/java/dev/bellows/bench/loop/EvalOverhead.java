@@ -127,6 +127,8 @@ public final class EvalOverhead {
                 ways.put("plain, an agent per run", out -> plain(null, () -> DefaultAgent.builder().provider(provider).model("mock")
                         .toolRegistry(tools).build(), cases, concurrency));
                 ways.put("runner alone (no files)", out -> harness(dataset, null, provider, tools, concurrency, false));
+                // the runner without the token counter (no interceptor on the model's stream): what counting costs
+                ways.put("runner without token counter", out -> harness(dataset, null, provider, tools, concurrency, false, false, false));
                 // the runner with its events file and no report files: the events' share apart from the reports'
                 ways.put("runner and events.jsonl", out -> harness(dataset, out, provider, tools, concurrency, false));
                 ways.put("harness, an agent per run", out -> harness(dataset, out, provider, tools, concurrency, true, true));
@@ -245,11 +247,17 @@ public final class EvalOverhead {
     /** As above; {@code perRun}: an agent built for every run with the run's probe, as the runner's factories once did. */
     static Batch harness(Path dataset, Path out, OpenAiProvider provider, ToolRegistry tools, int concurrency, boolean reports,
                          boolean perRun) throws Exception {
+        return harness(dataset, out, provider, tools, concurrency, reports, perRun, true);
+    }
+
+    /** As above; without {@code counted}, the shared agent has no token counter (the runs' tokens unknown). */
+    static Batch harness(Path dataset, Path out, OpenAiProvider provider, ToolRegistry tools, int concurrency, boolean reports,
+                         boolean perRun, boolean counted) throws Exception {
         long cpu = cpu();
         long start = System.nanoTime();
         // as bellows eval does: the agent built once, with the token counter, shared by every run
-        DefaultAgent agent = DefaultAgent.builder().provider(provider).model("mock").toolRegistry(tools)
-                .modelInterceptor(RunProbe.counter()).build();
+        var builder = DefaultAgent.builder().provider(provider).model("mock").toolRegistry(tools);
+        DefaultAgent agent = (counted ? builder.modelInterceptor(RunProbe.counter()) : builder).build();
         long[] lastRun = new long[1];
         EvalReport report = EvalRunner.builder((evalCase, probe) -> perRun ? probe.install(DefaultAgent.builder()
                         .provider(provider).model("mock").toolRegistry(tools)).build() : agent)
