@@ -11,6 +11,8 @@ import java.util.Locale;
 final class Html {
 
     private final StringBuilder out = new StringBuilder(4096);
+    /** {@link #writeTo}'s window onto the text, made on its first call. */
+    private char[] chunk;
 
     /** Markup written by this package, never text from a report. */
     Html raw(String markup) {
@@ -113,13 +115,19 @@ final class Html {
     }
 
     /**
-     * Writes the text so far to {@code stream}, in UTF-8, and empties the builder, keeping its
-     * room: a builder used for one part after another grows once, not per part. The text is
-     * encoded whole ({@code String.getBytes}: a copy when it is ASCII), not through a writer's
-     * encoder a few kilobytes at a time.
+     * Writes the text so far to {@code writer} and empties the builder, keeping its room: a
+     * builder used for one part after another makes no copy of its text (a window of it at a
+     * time goes to the writer) and grows once, not per part.
      */
-    void writeTo(java.io.OutputStream stream) throws java.io.IOException {
-        stream.write(out.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    void writeTo(java.io.Writer writer) throws java.io.IOException {
+        if (chunk == null) {
+            chunk = new char[8192];
+        }
+        for (int at = 0; at < out.length(); at += chunk.length) {
+            int end = Math.min(out.length(), at + chunk.length);
+            out.getChars(at, end, chunk, 0);
+            writer.write(chunk, 0, end - at);
+        }
         out.setLength(0);
     }
 

@@ -8,7 +8,9 @@ import dev.bellows.eval.ReportSink;
 import dev.bellows.json.internal.Jackson;
 import dev.bellows.secret.Secrets;
 import java.io.IOException;
+import java.io.OutputStreamWriter;
 import java.io.StringWriter;
+import java.io.Writer;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -81,6 +83,14 @@ public final class ReportFiles implements ReportSink {
     private final Part xml;
     private final Part rows;
     private final Part runs;
+    /**
+     * The parts' texts, encoded into them by writers that keep their buffers (no copy of a case's
+     * text as a string and again as bytes): flushed by {@link #finish}.
+     */
+    private final Writer jsonOut;
+    private final Writer xmlOut;
+    private final Writer rowsOut;
+    private final Writer runsOut;
     private final StringWriter jsonText = new StringWriter(8192);
     private final JsonGenerator cases;
     private final EventSource events;
@@ -98,6 +108,10 @@ public final class ReportFiles implements ReportSink {
         this.xml = new Part(budget, () -> part(EvalReports.JUNIT_XML));
         this.rows = new Part(budget, () -> part(EvalReports.HTML + ".rows"));
         this.runs = new Part(budget, () -> part(EvalReports.HTML + ".runs"));
+        this.jsonOut = new OutputStreamWriter(json, StandardCharsets.UTF_8);
+        this.xmlOut = new OutputStreamWriter(xml, StandardCharsets.UTF_8);
+        this.rowsOut = new OutputStreamWriter(rows, StandardCharsets.UTF_8);
+        this.runsOut = new OutputStreamWriter(runs, StandardCharsets.UTF_8);
         // report.json's cases are written by a generator that stands where they stand in the whole
         // file (inside the top object's "cases" array), so each is indented as the whole file
         // indents it; what it writes before the first case is the start's, written by finish
@@ -150,13 +164,13 @@ public final class ReportFiles implements ReportSink {
         Change compared = change.map(RunnerCases::change).orElse(null);
         ReportJson.writeCase(result, cases);
         cases.flush();
-        json.write(Secrets.redact(jsonText.toString()).getBytes(StandardCharsets.UTF_8));
+        jsonOut.write(Secrets.redact(jsonText.toString()));
         jsonText.getBuffer().setLength(0);
-        xml.write(JunitXml.testcase(shown, suite).getBytes(StandardCharsets.UTF_8));
+        xmlOut.write(JunitXml.testcase(shown, suite));
         HtmlReport.row(shown, compared, index, page);
-        page.writeTo(rows);
+        page.writeTo(rowsOut);
         HtmlReport.details(shown, compared, index, this.events, events, page);
-        page.writeTo(runs);
+        page.writeTo(runsOut);
         totals.add(shown, compared != null && compared.regressed());
         durationMs += shown.durationMs();
     }
@@ -184,6 +198,9 @@ public final class ReportFiles implements ReportSink {
         String xmlStart = JunitXml.start(head, totals.cases, totals.failed, durationMs);
         String htmlStart = HtmlReport.start(head, totals);
         events.close();
+        for (Writer part : List.of(jsonOut, xmlOut, rowsOut, runsOut)) {
+            part.flush();       // what the encoders hold, into the parts
+        }
         Path jsonJoined = created("." + JSON, ".tmp");
         Path xmlJoined = created("." + EvalReports.JUNIT_XML, ".tmp");
         Path htmlJoined = created("." + EvalReports.HTML, ".tmp");
@@ -299,7 +316,7 @@ public final class ReportFiles implements ReportSink {
     /** Deletes the part files; without {@link #finish}, no report file is written. */
     @Override
     public void close() {
-        for (AutoCloseable open : List.<AutoCloseable>of(json, xml, rows, runs, cases, events)) {     // the parts let go of what they hold
+        for (AutoCloseable open : List.<AutoCloseable>of(jsonOut, xmlOut, rowsOut, runsOut, cases, events)) {     // the parts let go of what they hold
             try {
                 open.close();
             } catch (Exception e) {
