@@ -7,6 +7,9 @@ package dev.bellows.eval.report;
  */
 final class Figures {
 
+    /** A whole number's decimals, by places. */
+    private static final String[] ZEROS = {"", ".0", ".00", ".000", ".0000", ".00000", ".000000"};
+
     private Figures() {
     }
 
@@ -18,6 +21,10 @@ final class Figures {
      * dropped digit deciding.
      */
     static String fixed(double value, int places) {
+        if (value == (long) value && Math.abs(value) < 1e15 && places < ZEROS.length) {
+            // a whole number (most of a report's scores: 1 and 0) needs no digits of its own: no minus for a zero
+            return (value == 0 ? "0" : Long.toString((long) value)) + ZEROS[places];
+        }
         if (Double.isNaN(value) || Double.isInfinite(value)) {
             return Double.isNaN(value) ? "NaN" : value > 0 ? "Infinity" : "-Infinity";
         }

@@ -48,6 +48,36 @@ final class Html {
      */
     Html json(String lines, LineStarts dropped) {
         String text = Secrets.redact(lines);
+        if (text.indexOf('\u2028') >= 0 || text.indexOf('\u2029') >= 0) {     // at once for a text of Latin-1 only: it holds neither
+            return jsonCharByChar(text, dropped);
+        }
+        // line by line, and '<' by '<': the searches the JDK makes fast, not a test of every character
+        int from = 0;       // where the text not yet written starts
+        int less = text.indexOf('<');
+        for (int line = 0; line < text.length(); ) {
+            int lineBreak = text.indexOf('\n', line);
+            int end = lineBreak < 0 ? text.length() : lineBreak;
+            int next = lineBreak < 0 ? text.length() : lineBreak + 1;
+            if (dropped.match(text, line)) {
+                out.append(text, from, line);
+                from = end;     // the line break stays
+            } else {
+                for (; less >= 0 && less < end; less = text.indexOf('<', less + 1)) {
+                    out.append(text, from, less).append("\\u003c");
+                    from = less + 1;
+                }
+            }
+            if (less >= 0 && less < next) {
+                less = text.indexOf('<', next);     // past a dropped line's
+            }
+            line = next;
+        }
+        out.append(text, from, text.length());
+        return this;
+    }
+
+    /** {@link #json} for a text that holds U+2028 or U+2029: every character looked at. */
+    private Html jsonCharByChar(String text, LineStarts dropped) {
         int from = 0;       // where the text not yet written starts
         boolean lineStart = true;
         for (int i = 0; i < text.length(); i++) {

@@ -26,7 +26,7 @@ class FiguresTest {
                 0.9999999, 9.5, 99.5, 999.5, 999_999.5, 0.05, 0.045, 0.0049, 0.005, -0.005, -0.004, 1e-3, 9.9999e-4, 5e-7,
                 4.9999e-7, 1.23e-4, 0.000123456, 1e-300, Double.MIN_VALUE, 1e7, 1.0e7 + 0.5, 12_345_678.9, 1e15, 1e16, 1e20,
                 1.7976931348623157e308, -1.7976931348623157e308, 123.456, -123.456, 0.1 + 0.2, 1.0 / 3, 2.0 / 3, 100, 100.0 / 3,
-                Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, 4.35, 0.285, 1.255, 8.345, 0.0095, 0.00095};
+                Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, 12_345, -7, 999_999_999_999_999.0, -1e15, 4.35, 0.285, 1.255, 8.345, 0.0095, 0.00095};
         for (double value : values) {
             for (int places = 0; places <= 7; places++) {
                 assertThat(Figures.fixed(value, places)).as("%s to %d places", value, places).isEqualTo(before(value, places));

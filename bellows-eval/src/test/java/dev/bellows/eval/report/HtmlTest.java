@@ -62,6 +62,22 @@ class HtmlTest {
                 {"type":"tool_call_nam"}
                 {"type":"tool"}
                 """);
+        // without U+2028 or U+2029 (another way through the text): a dropped line's '<' and the next kept line's
+        String latin1 = """
+                {"type":"section","name":"<a>"}
+                {"type":"message_end","content":"a<b<c"}
+                {"type":"tool_call_name","tool_name":"<"}
+
+                <<
+                {"type":"x"}""";
+        assertThat(new Html().json(latin1, dropped).take()).isEqualTo("""
+
+                {"type":"message_end","content":"a\\u003cb\\u003cc"}
+
+
+                \\u003c\\u003c
+                {"type":"x"}""");
+        assertThat(new Html().json("<\n<", dropped).take()).isEqualTo("\\u003c\n\\u003c");
         // a last line without a break, dropped, and nothing to drop
         assertThat(new Html().json("{\"type\":\"section\"}", dropped).take()).isEmpty();
         assertThat(new Html().json("{\"type\":\"section\"}\n", new Html.LineStarts(List.of())).take()).isEqualTo("{\"type\":\"section\"}\n");
