@@ -95,6 +95,8 @@ public final class ReportFiles implements ReportSink {
     private final JsonGenerator cases;
     private final EventSource events;
     private final HtmlReport.Totals totals = new HtmlReport.Totals();
+    /** A window onto a case's text as it goes to its part (see {@link #write(Writer, String)}). */
+    private final char[] chunk = new char[8192];
     /** The page's row and runs of each case in turn, written from here to their parts. */
     private final Html page = new Html();
     private long durationMs;
@@ -164,15 +166,27 @@ public final class ReportFiles implements ReportSink {
         Change compared = change.map(RunnerCases::change).orElse(null);
         ReportJson.writeCase(result, cases);
         cases.flush();
-        jsonOut.write(Secrets.redact(jsonText.toString()));
+        write(jsonOut, Secrets.redact(jsonText.toString()));
         jsonText.getBuffer().setLength(0);
-        xmlOut.write(JunitXml.testcase(shown, suite));
+        write(xmlOut, JunitXml.testcase(shown, suite));
         HtmlReport.row(shown, compared, index, page);
         page.writeTo(rowsOut);
         HtmlReport.details(shown, compared, index, this.events, events, page);
         page.writeTo(runsOut);
         totals.add(shown, compared != null && compared.regressed());
         durationMs += shown.durationMs();
+    }
+
+    /**
+     * {@code text} to {@code out} through {@link #chunk}: a writer given a string longer than a
+     * kilobyte copies it into a new array first, a case's entry every time.
+     */
+    private void write(Writer out, String text) throws IOException {
+        for (int at = 0; at < text.length(); at += chunk.length) {
+            int end = Math.min(text.length(), at + chunk.length);
+            text.getChars(at, end, chunk, 0);
+            out.write(chunk, 0, end - at);
+        }
     }
 
     /**
