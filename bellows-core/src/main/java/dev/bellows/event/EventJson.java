@@ -84,8 +84,9 @@ public final class EventJson {
      * Appends any event as one compact JSON object to {@code out}: the text a generator of
      * the shared defaults writes with {@link #write} (no pretty printer; only quotes,
      * backslashes and control characters escaped), made without a generator. For writers of
-     * many events into text they keep, such as the lines of an events file: about twice as
-     * fast as a generator for the short fields most events have.
+     * many events into text they keep, such as the lines of an events file: no generator to
+     * make, keep or close, and none of its per-field state (a run's 54 events of a tool call
+     * and an answer in 15% less time than through a generator writing to a plain writer).
      *
      * @param includeChunk whether stream events carry {@code chunk}, as for {@code toJson}
      * @return {@code out}
