@@ -136,6 +136,8 @@ class EventJsonWriteTest {
         }
         every.append("\uD83D\uDE00");
         List<AgentEvent> events = List.of(new StreamEvent.MessageContent(0, every.toString()),
+                // an attribute's name is the model's text: escaped as any string (the wire form's own names are not)
+                new StreamEvent.ToolCallStart(1, "tool", Map.of(every.toString(), every.toString())),
                 new StreamEvent.ToolCallArgument(2, every.toString(), json("{\"" + "k\\u0001\\\"" + "\":[1.5,-0.0,1e300,"
                         + "123456789012345678901234567890,9223372036854775807,-2147483649,\"\\u2028\",{},[],[{}],false,null]}")),
                 new StreamEvent.ToolCallArgument(3, "big", Jackson.JSON.getNodeFactory().numberNode(new java.math.BigDecimal("1.50"))),
